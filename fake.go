@@ -1,0 +1,253 @@
+// Package synapsefake is an in-process fake of the v3.1 financial-account
+// API (users, nodes, subnets and cards, transactions, OAuth keys,
+// subscriptions and webhooks, reference data) for Go tests.
+//
+// NewServer gives a test an httptest server with an in-memory store and a
+// clock that moves only when the test says so:
+//
+//	fake := synapsefake.NewServer(t)
+//	client := myapp.New(fake.URL(), fake.ClientID(), fake.ClientSecret())
+//	fake.Advance(24 * time.Hour)
+//
+// Everything a client sees follows the wire format of the real service:
+// string error codes, the error envelope, HTTP statuses and field types.
+package synapsefake
+
+import (
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"slices"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/benbjohnson/clock"
+	"github.com/synapsefake/synapsefake/reference"
+)
+
+// Server is one fake service: a store, a clock and the HTTP API in front of
+// them. It is an http.Handler; NewServer also gives it a listener.
+// All methods are safe for concurrent use.
+type Server struct {
+	cfg     config
+	clock   clock.Clock
+	mock    *clock.Mock // nil when the clock is not a mock
+	store   *store
+	mux     *http.ServeMux
+	ts      *httptest.Server
+	base    string
+	closeMu sync.Once
+}
+
+// noListenerBase is the URL a Server built by New reports: requests to it go
+// through Client or the handler itself, never a socket.
+const noListenerBase = "http://synapsefake.invalid"
+
+// New builds a Server with no listener. Serve it yourself, or use Client,
+// whose transport calls the handler in-process.
+func New(opts ...Option) *Server {
+	cfg := defaultConfig()
+	for _, o := range opts {
+		o(&cfg)
+	}
+	s := &Server{cfg: cfg}
+	switch c := cfg.clock.(type) {
+	case nil:
+		s.mock = clock.NewMock()
+		s.mock.Set(clock.New().Now().Truncate(time.Millisecond))
+		s.clock = s.mock
+	case *clock.Mock:
+		s.mock, s.clock = c, c
+	default:
+		s.clock = c
+	}
+	if s.cfg.loanLimits == nil {
+		s.cfg.loanLimits = reference.LoanLimits()
+	}
+	s.store = newStore(cfg.seed)
+	s.store.client = clientView{ID: cfg.clientID, Name: cfg.clientName}
+	s.store.microDeposits = cfg.microDeposits
+	s.setBase(noListenerBase + "/v3.1")
+	s.mux = s.routes()
+	return s
+}
+
+// NewServer starts a Server on a loopback listener and closes it when the
+// test ends. A listener that cannot be opened fails the test.
+func NewServer(tb testing.TB, opts ...Option) *Server {
+	tb.Helper()
+	s := New(opts...)
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		tb.Fatalf("synapsefake: listen: %v", err)
+	}
+	s.ts = &httptest.Server{Listener: l, Config: &http.Server{Handler: s}}
+	s.ts.Start()
+	s.setBase(s.ts.URL + "/v3.1")
+	tb.Cleanup(s.Close)
+	return s
+}
+
+func (s *Server) setBase(u string) {
+	if s.cfg.baseURL != "" {
+		u = s.cfg.baseURL
+	}
+	s.base = u
+	s.store.mu.Lock()
+	s.store.base = u
+	s.store.mu.Unlock()
+}
+
+// URL is the base URL clients configure, version prefix included:
+// http://127.0.0.1:PORT/v3.1.
+func (s *Server) URL() string { return s.base }
+
+// Client returns an HTTP client for the server: the listener's client for a
+// server from NewServer, an in-process transport for one from New.
+func (s *Server) Client() *http.Client {
+	if s.ts != nil {
+		return s.ts.Client()
+	}
+	return &http.Client{Transport: handlerTransport{s}}
+}
+
+// Close stops the listener, if any. It is safe to call more than once.
+func (s *Server) Close() {
+	s.closeMu.Do(func() {
+		if s.ts != nil {
+			s.ts.Close()
+		}
+	})
+}
+
+// ClientID is the platform's client id.
+func (s *Server) ClientID() string { return s.cfg.clientID }
+
+// ClientSecret is the platform's client secret.
+func (s *Server) ClientSecret() string { return s.cfg.clientSecret }
+
+// ClientName is the platform name shown in every object's client.name.
+func (s *Server) ClientName() string { return s.cfg.clientName }
+
+// Gateway is the X-SP-GATEWAY header value: "<client_id>|<client_secret>".
+func (s *Server) Gateway() string { return s.cfg.clientID + "|" + s.cfg.clientSecret }
+
+// Now is the server's current time, in milliseconds.
+func (s *Server) Now() time.Time { return s.clock.Now().Truncate(time.Millisecond) }
+
+// Advance moves the server's mock clock forward by d. Before it returns,
+// everything that fell due (processing steps, expiries, webhook retries) has
+// run, in due order. With a clock that is not a mock, Advance only runs what
+// is already due.
+func (s *Server) Advance(d time.Duration) {
+	if s.mock != nil && d > 0 {
+		s.mock.Add(d)
+	}
+	s.runDue()
+}
+
+// runDue applies every piece of clock-driven work that is due now. It is
+// called by Advance and at the start of every request, so a test that moves
+// a shared mock itself still sees a consistent store.
+func (s *Server) runDue() {}
+
+// AddUser creates a user directly in the store, without HTTP, and returns a
+// copy of it. Empty fields of seed get defaults: an example.com email, a
+// 555 phone number and the legal name "Test User".
+func (s *Server) AddUser(seed UserSeed) User {
+	st := s.store
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	if seed.Email == "" {
+		seed.Email = "user" + st.randomHex(4) + "@example.com"
+	}
+	if len(seed.PhoneNumbers) == 0 {
+		seed.PhoneNumbers = []string{"901.111.1111"}
+	}
+	if len(seed.LegalNames) == 0 {
+		seed.LegalNames = []string{"Test User"}
+	}
+	return st.newUser(s.Now(), seed, nil, 1, nil).public()
+}
+
+// AddNode creates a node for an existing user directly in the store and
+// returns a copy of it, and false when the user does not exist. Type
+// defaults to DEPOSIT-US and Nickname to "Node".
+func (s *Server) AddNode(userID string, seed NodeSeed) (Node, bool) {
+	st := s.store
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	u := st.users[userID]
+	if u == nil {
+		return Node{}, false
+	}
+	if seed.Type == "" {
+		seed.Type = reference.NodeDepositUS
+	}
+	if seed.Nickname == "" {
+		seed.Nickname = "Node"
+	}
+	var typ, class string
+	if seed.Type == reference.NodeACHUS {
+		typ, class = "PERSONAL", "CHECKING"
+	}
+	return st.newNode(s.Now(), u, seed, typ, class, nil).public(), true
+}
+
+// User returns a copy of a user and whether it exists.
+func (s *Server) User(id string) (User, bool) {
+	st := s.store
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	u := st.users[id]
+	if u == nil {
+		return User{}, false
+	}
+	return u.public(), true
+}
+
+// Node returns a copy of a node and whether it exists.
+func (s *Server) Node(id string) (Node, bool) {
+	st := s.store
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	n := st.nodes[id]
+	if n == nil {
+		return Node{}, false
+	}
+	return n.public(), true
+}
+
+// OAuthKey registers fingerprint for the user and mints a valid oauth_key
+// with the given scopes (every user-level scope when none are given), as if
+// the OAuth dance had been walked. Clients send it as
+// X-SP-USER: "<key>|<fingerprint>". It returns "" for an unknown user.
+func (s *Server) OAuthKey(userID, fingerprint string, scopes ...string) string {
+	st := s.store
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	u := st.users[userID]
+	if u == nil {
+		return ""
+	}
+	if len(scopes) == 0 {
+		scopes = reference.Scopes()
+	}
+	u.fingerprints[fingerprint] = true
+	return st.newKey(s.Now().Add(s.cfg.keyLifetime), u.id, fingerprint, slices.Clone(scopes)).key
+}
+
+// handlerTransport serves requests by calling the handler in-process.
+type handlerTransport struct{ h http.Handler }
+
+func (t handlerTransport) RoundTrip(r *http.Request) (*http.Response, error) {
+	rec := httptest.NewRecorder()
+	if r.Body == nil {
+		r.Body = http.NoBody
+	}
+	t.h.ServeHTTP(rec, r.Clone(r.Context()))
+	resp := rec.Result()
+	resp.Request = r
+	return resp, nil
+}

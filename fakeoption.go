@@ -1,0 +1,90 @@
+package synapsefake
+
+import (
+	"maps"
+	"time"
+
+	"github.com/benbjohnson/clock"
+	"github.com/synapsefake/synapsefake/reference"
+)
+
+// Option configures a Server built by NewServer or New.
+type Option func(*config)
+
+type config struct {
+	clock         clock.Clock
+	clientID      string
+	clientSecret  string
+	clientName    string
+	seed          uint64
+	loanLimits    map[string]reference.LoanLimit
+	baseURL       string
+	keyLifetime   time.Duration
+	microDeposits bool
+}
+
+func defaultConfig() config {
+	return config{
+		clientID:     "client_id_synapsefake0000000000000000000000",
+		clientSecret: "client_secret_synapsefake000000000000000000",
+		clientName:   "Synapsefake Test Platform",
+		seed:         1,
+		keyLifetime:  7200 * time.Second,
+	}
+}
+
+// WithClock makes the server read time from c instead of its own mock clock
+// frozen at start-up. Pass clock.New() for wall-clock time, or a *clock.Mock
+// you also control. Advance still moves a mock it was given.
+func WithClock(c clock.Clock) Option {
+	return func(cfg *config) { cfg.clock = c }
+}
+
+// WithClientCredentials sets the platform's client id and secret, the two
+// halves of the X-SP-GATEWAY header.
+func WithClientCredentials(id, secret string) Option {
+	return func(cfg *config) { cfg.clientID, cfg.clientSecret = id, secret }
+}
+
+// WithClientName sets the platform name shown in every object's client.name.
+func WithClientName(name string) Option {
+	return func(cfg *config) { cfg.clientName = name }
+}
+
+// WithIDSeed sets the seed of the identifier stream. Two servers with the same
+// seed that see the same calls hand out the same ids, keys and tokens.
+// The default seed is 1.
+func WithIDSeed(seed uint64) Option {
+	return func(cfg *config) { cfg.seed = seed }
+}
+
+// WithLoanLimits replaces the table GET /loans-limits answers with.
+func WithLoanLimits(limits map[string]reference.LoanLimit) Option {
+	return func(cfg *config) {
+		cfg.loanLimits = make(map[string]reference.LoanLimit, len(limits))
+		for k, v := range maps.All(limits) {
+			v.LoanTypes = append([]string(nil), v.LoanTypes...)
+			cfg.loanLimits[k] = v
+		}
+	}
+}
+
+// WithBaseURL sets the URL the server puts in _links, for a server that
+// callers reach under another address than the one it listens on. It
+// includes the version prefix: "http://localhost:8080/v3.1".
+func WithBaseURL(u string) Option {
+	return func(cfg *config) { cfg.baseURL = u }
+}
+
+// WithOAuthKeyLifetime changes how long an oauth_key lives (default 7200 s,
+// as the real service).
+func WithOAuthKeyLifetime(d time.Duration) Option {
+	return func(cfg *config) { cfg.keyLifetime = d }
+}
+
+// WithMicroDeposits models the real service's rule for ACH-US nodes: a new one
+// is allowed CREDIT only until PATCH with {"micro":[0.1,0.1]} verifies it.
+// By default the fake makes ACH-US nodes CREDIT-AND-DEBIT at once.
+func WithMicroDeposits() Option {
+	return func(cfg *config) { cfg.microDeposits = true }
+}

@@ -1,0 +1,266 @@
+package synapsefake
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/synapsefake/synapsefake/reference"
+)
+
+// allUserScopes is the default grant of an OAuth key: every user-level scope.
+var allUserScopes = reference.Scopes()
+
+func userScopes() []string          { return slices.Clone(allUserScopes) }
+func isUserScope(scope string) bool { return slices.Contains(allUserScopes, scope) }
+
+// route is one path of the API with the handler of each method it serves.
+type route map[string]http.HandlerFunc
+
+// routes builds the mux. Each path is registered without a method so that a
+// wrong method gets the error envelope, not the mux's plain-text 405.
+func (s *Server) routes() *http.ServeMux {
+	mux := http.NewServeMux()
+	handle := func(path string, r route) {
+		mux.HandleFunc("/v3.1"+path, func(w http.ResponseWriter, req *http.Request) {
+			h, ok := r[req.Method]
+			if !ok {
+				s.fail(w, errMethodNotAllowed(req.Method))
+				return
+			}
+			h(w, req)
+		})
+	}
+	handle("/oauth/{user_id}", route{"POST": s.handleOAuth})
+	handle("/users", route{"POST": s.handleCreateUser, "GET": s.handleListUsers})
+	handle("/users/{user_id}", route{"GET": s.handleGetUser, "PATCH": s.handlePatchUser})
+	handle("/users/{user_id}/nodes", route{"POST": s.handleCreateNode, "GET": s.handleListNodes})
+	handle("/users/{user_id}/nodes/{node_id}", route{"GET": s.handleGetNode, "PATCH": s.handlePatchNode, "DELETE": s.handleDeleteNode})
+	handle("/users/entity-types", route{"GET": s.handleEntityTypes})
+	handle("/loans-limits", route{"GET": s.handleLoanLimits})
+	handle("/address-verification", route{"POST": s.handleAddressVerification})
+	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) { s.fail(w, errRouteNotFound) })
+	return mux
+}
+
+// ServeHTTP serves the API.
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	s.runDue()
+	s.mux.ServeHTTP(w, r)
+}
+
+// writeJSON writes v with the given status.
+func writeJSON(w http.ResponseWriter, status int, v any) {
+	b, err := json.Marshal(v)
+	if err != nil {
+		status = http.StatusInternalServerError
+		b, _ = json.Marshal(newError(reference.ErrServer, "internal_error", "%v", err).envelope())
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	_, _ = w.Write(b)
+}
+
+// fail writes err in the error envelope. Errors that are not API errors are
+// server errors.
+func (s *Server) fail(w http.ResponseWriter, err error) {
+	var ae *apiError
+	if !errors.As(err, &ae) {
+		ae = newError(reference.ErrServer, "internal_error", "%v", err)
+	}
+	writeJSON(w, ae.status, ae.envelope())
+}
+
+// ok writes a list wrapper or another body that carries its own success field.
+func (s *Server) ok(w http.ResponseWriter, v any) { writeJSON(w, http.StatusOK, v) }
+
+// okObject writes a single resource (a user, a node...) with "success": true
+// added, since every body the real service sent carries success.
+func (s *Server) okObject(w http.ResponseWriter, v any) {
+	b, err := json.Marshal(v)
+	if err != nil || len(b) < 2 || b[0] != '{' {
+		s.fail(w, fmt.Errorf("encoding a %T: %v", v, err))
+		return
+	}
+	var buf bytes.Buffer
+	buf.Grow(len(b) + 16)
+	buf.WriteString(`{"success":true`)
+	if len(b) > 2 {
+		buf.WriteByte(',')
+	}
+	buf.Write(b[1:])
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(http.StatusOK)
+	_, _ = w.Write(buf.Bytes())
+}
+
+// maxBody bounds a request body.
+const maxBody = 1 << 20
+
+// decode reads a JSON object body into T. Malformed JSON, a body that is not
+// an object, wrong types and trailing data are 400 / "200".
+func decode[T any](r *http.Request) (T, error) {
+	var v T
+	data, err := io.ReadAll(io.LimitReader(r.Body, maxBody+1))
+	if err != nil {
+		return v, errPayload("invalid_body", "Unable to read the request body.")
+	}
+	if len(data) > maxBody {
+		return v, errPayload("body_too_large", "Request body is larger than %d bytes.", maxBody)
+	}
+	return v, unmarshalObject(data, &v, false)
+}
+
+// decodeStrict is decode that also refuses fields T does not have.
+func decodeStrict[T any](r *http.Request) (T, error) {
+	var v T
+	data, err := io.ReadAll(io.LimitReader(r.Body, maxBody+1))
+	if err != nil {
+		return v, errPayload("invalid_body", "Unable to read the request body.")
+	}
+	if len(data) > maxBody {
+		return v, errPayload("body_too_large", "Request body is larger than %d bytes.", maxBody)
+	}
+	return v, unmarshalObject(data, &v, true)
+}
+
+func unmarshalObject(data []byte, v any, strict bool) error {
+	trimmed := bytes.TrimSpace(data)
+	if len(trimmed) == 0 || trimmed[0] != '{' {
+		return errPayload("invalid_json", "Request body must be a JSON object.")
+	}
+	dec := json.NewDecoder(bytes.NewReader(trimmed))
+	if strict {
+		dec.DisallowUnknownFields()
+	}
+	if err := dec.Decode(v); err != nil {
+		var te *json.UnmarshalTypeError
+		if errors.As(err, &te) {
+			field := te.Field
+			if field == "" {
+				field = "body"
+			}
+			return errPayload("invalid_field_type", "%s must be of type %s, got %s.", field, jsonTypeName(te.Type.String()), te.Value)
+		}
+		if strings.HasPrefix(err.Error(), "json: unknown field") {
+			return errPayload("unknown_field", "Unknown field %s.", strings.TrimPrefix(err.Error(), "json: unknown field "))
+		}
+		return errPayload("invalid_json", "Malformed JSON: %v.", err)
+	}
+	if dec.More() {
+		return errPayload("invalid_json", "Malformed JSON: data after the object.")
+	}
+	return nil
+}
+
+func jsonTypeName(goType string) string {
+	switch {
+	case strings.Contains(goType, "string"):
+		return "string"
+	case strings.Contains(goType, "bool"):
+		return "boolean"
+	case strings.Contains(goType, "int"), strings.Contains(goType, "float"):
+		return "number"
+	case strings.Contains(goType, "[]"):
+		return "array"
+	default:
+		return "object"
+	}
+}
+
+// readPage reads page and per_page (defaults 1 and 20; per_page above 20 is
+// capped at 20, as the real service capped it).
+func readPage(r *http.Request) (page, error) {
+	p := page{number: 1, perPage: 20}
+	q := r.URL.Query()
+	if v := q.Get("page"); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 1 {
+			return p, errPayload("invalid_page", "page must be a positive integer.")
+		}
+		p.number = n
+	}
+	if v := q.Get("per_page"); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 1 {
+			return p, errPayload("invalid_per_page", "per_page must be a positive integer.")
+		}
+		p.perPage = min(n, 20)
+	}
+	return p, nil
+}
+
+// access says which credentials a route needs.
+type access struct {
+	gateway bool   // X-SP-GATEWAY must be present (a wrong one is refused anyway)
+	userIP  bool   // X-SP-USER-IP must be present
+	scope   string // an oauth_key with this scope, bound to the path's user_id
+}
+
+// caller is who an authorized request acts for.
+type caller struct {
+	userID      string // "" for client-level calls
+	fingerprint string
+}
+
+// authorize checks the request's credentials against a route's needs:
+// the gateway (100), X-SP-USER and its oauth_key (200, 300, 110, 120),
+// the key's user against the path's user_id and the key's scopes (300),
+// then X-SP-USER-IP (200).
+func (s *Server) authorize(r *http.Request, need access) (caller, error) {
+	var c caller
+	if gw, present := header(r, "X-SP-GATEWAY"); present {
+		if gw != s.Gateway() {
+			return c, errBadGateway
+		}
+	} else if need.gateway {
+		return c, errMissingGateway
+	}
+	userHdr, hasUser := header(r, "X-SP-USER")
+	key, fp, _ := strings.Cut(userHdr, "|")
+	c.fingerprint = fp
+	if need.scope != "" {
+		if !hasUser {
+			return c, errMissingUser
+		}
+		if key == "" {
+			return c, errNoOAuthKey
+		}
+		k, err := s.store.lookupKey(key, s.Now())
+		if err != nil {
+			return c, err
+		}
+		if k.fingerprint != fp {
+			return c, errFingerprint
+		}
+		if uid := r.PathValue("user_id"); uid != "" && uid != k.userID {
+			return c, errUnauthorized("unauthorized_user", "The oauth_key does not belong to user %s.", uid)
+		}
+		if !k.allows(need.scope) {
+			return c, errUnauthorized("scope_not_granted", "The oauth_key lacks the scope %s.", need.scope)
+		}
+		c.userID = k.userID
+	}
+	if need.userIP {
+		if ip, _ := header(r, "X-SP-USER-IP"); ip == "" {
+			return c, errMissingUserIP
+		}
+	}
+	return c, nil
+}
+
+// header returns a header's value and whether it was sent at all. Header
+// names are matched case-insensitively.
+func header(r *http.Request, name string) (string, bool) {
+	v, ok := r.Header[http.CanonicalHeaderKey(name)]
+	if !ok || len(v) == 0 {
+		return "", false
+	}
+	return v[0], true
+}

@@ -1,0 +1,33 @@
+package synapsefake
+
+import "net/http"
+
+// handleOAuth serves POST /v3.1/oauth/{user_id}.
+func (s *Server) handleOAuth(w http.ResponseWriter, r *http.Request) {
+	c, err := s.authorize(r, access{gateway: true, userIP: true})
+	if err != nil {
+		s.fail(w, err)
+		return
+	}
+	if _, ok := header(r, "X-SP-USER"); !ok {
+		s.fail(w, errMissingUser)
+		return
+	}
+	req, err := decode[oauthRequest](r)
+	if err == nil {
+		err = req.validate()
+	}
+	if err != nil {
+		s.fail(w, err)
+		return
+	}
+	resp, status, err := s.store.oauth(s.Now(), s.cfg.keyLifetime, r.PathValue("user_id"), c.fingerprint, req)
+	switch {
+	case err != nil:
+		s.fail(w, err)
+	case status == http.StatusOK:
+		s.okObject(w, resp)
+	default:
+		writeJSON(w, status, resp)
+	}
+}

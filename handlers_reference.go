@@ -1,0 +1,42 @@
+package synapsefake
+
+import (
+	"net/http"
+
+	"github.com/synapsefake/synapsefake/reference"
+)
+
+// The reference endpoints answer the exact shapes of the spec (an object
+// keyed by state code, an object with BUSINESS and PERSONAL, the
+// verification result) without an added success field, since the spec
+// gives these shapes in full.
+
+// handleLoanLimits serves GET /v3.1/loans-limits. No credentials are needed.
+func (s *Server) handleLoanLimits(w http.ResponseWriter, r *http.Request) {
+	s.ok(w, s.cfg.loanLimits)
+}
+
+// handleEntityTypes serves GET /v3.1/users/entity-types.
+func (s *Server) handleEntityTypes(w http.ResponseWriter, r *http.Request) {
+	if _, err := s.authorize(r, access{gateway: true, userIP: true}); err != nil {
+		s.fail(w, err)
+		return
+	}
+	s.ok(w, reference.AllEntityTypes())
+}
+
+// handleAddressVerification serves POST /v3.1/address-verification. No
+// credentials are needed.
+func (s *Server) handleAddressVerification(w http.ResponseWriter, r *http.Request) {
+	a, err := decode[reference.Address](r)
+	if err == nil {
+		if verr := a.Validate(); verr != nil {
+			err = errPayload("missing_field", "%s", verr.Error())
+		}
+	}
+	if err != nil {
+		s.fail(w, err)
+		return
+	}
+	s.ok(w, reference.VerifyAddress(a))
+}

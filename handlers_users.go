@@ -1,0 +1,317 @@
+package synapsefake
+
+import (
+	"encoding/json"
+	"net/http"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/synapsefake/synapsefake/reference"
+)
+
+// usersList is the wrapper of GET /users.
+type usersList struct {
+	ErrorCode  string     `json:"error_code"`
+	HTTPCode   string     `json:"http_code"`
+	Limit      int        `json:"limit"`
+	Page       int        `json:"page"`
+	PageCount  int        `json:"page_count"`
+	Success    bool       `json:"success"`
+	Users      []userView `json:"users"`
+	UsersCount int        `json:"users_count"`
+}
+
+type loginRequest struct {
+	Email    *string `json:"email"`
+	Password string  `json:"password"`
+	Scope    string  `json:"scope"`
+}
+
+// createUserRequest is the body of POST /users.
+type createUserRequest struct {
+	Logins       []loginRequest    `json:"logins"`
+	PhoneNumbers []string          `json:"phone_numbers"`
+	LegalNames   []string          `json:"legal_names"`
+	Documents    []json.RawMessage `json:"documents"`
+	Extra        struct {
+		SuppID     string  `json:"supp_id"`
+		CipTag     *int    `json:"cip_tag"`
+		IsBusiness bool    `json:"is_business"`
+		Note       *string `json:"note"`
+	} `json:"extra"`
+}
+
+func (r createUserRequest) validate() error {
+	if len(r.Logins) == 0 {
+		return errPayload("missing_logins", "logins is required.")
+	}
+	for _, l := range r.Logins {
+		if l.Email == nil || !strings.Contains(*l.Email, "@") {
+			return errPayload("invalid_email", "logins[].email must be an email address.")
+		}
+	}
+	if len(r.PhoneNumbers) == 0 || slices.Contains(r.PhoneNumbers, "") {
+		return errPayload("missing_phone_numbers", "phone_numbers is required.")
+	}
+	if len(r.LegalNames) == 0 || slices.Contains(r.LegalNames, "") {
+		return errPayload("missing_legal_names", "legal_names is required.")
+	}
+	if err := validDocuments(r.Documents); err != nil {
+		return err
+	}
+	if r.Extra.CipTag != nil && *r.Extra.CipTag < 1 {
+		return errPayload("invalid_cip_tag", "extra.cip_tag must be a positive integer.")
+	}
+	return nil
+}
+
+func validDocuments(docs []json.RawMessage) error {
+	for _, d := range docs {
+		if len(d) == 0 || d[0] != '{' {
+			return errPayload("invalid_documents", "documents[] must be objects.")
+		}
+	}
+	return nil
+}
+
+// handleCreateUser serves POST /v3.1/users.
+func (s *Server) handleCreateUser(w http.ResponseWriter, r *http.Request) {
+	c, err := s.authorize(r, access{gateway: true, userIP: true})
+	if err != nil {
+		s.fail(w, err)
+		return
+	}
+	if _, ok := header(r, "X-SP-USER"); !ok {
+		s.fail(w, errMissingUser)
+		return
+	}
+	if !validFingerprint(c.fingerprint) {
+		s.fail(w, errInvalidFingerprint)
+		return
+	}
+	req, err := decode[createUserRequest](r)
+	if err == nil {
+		err = req.validate()
+	}
+	if err != nil {
+		s.fail(w, err)
+		return
+	}
+	s.okObject(w, s.store.createUser(s.Now(), req, c.fingerprint))
+}
+
+func (st *store) createUser(now time.Time, req createUserRequest, fingerprint string) userView {
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	cip := 1
+	if req.Extra.CipTag != nil {
+		cip = *req.Extra.CipTag
+	}
+	u := st.newUser(now, UserSeed{
+		Email: *req.Logins[0].Email, PhoneNumbers: req.PhoneNumbers, LegalNames: req.LegalNames,
+		Fingerprint: fingerprint, SuppID: req.Extra.SuppID, IsBusiness: req.Extra.IsBusiness,
+	}, slices.Clone(req.Documents), cip, req.Extra.Note)
+	for _, l := range req.Logins[1:] {
+		u.logins = append(u.logins, loginView{Email: *l.Email, Scope: loginScope(l.Scope)})
+	}
+	if s := req.Logins[0].Scope; s != "" {
+		u.logins[0].Scope = loginScope(s)
+	}
+	return st.userView(u)
+}
+
+func loginScope(s string) string {
+	if s == "READ" {
+		return s
+	}
+	return "READ_AND_WRITE"
+}
+
+// handleListUsers serves GET /v3.1/users.
+func (s *Server) handleListUsers(w http.ResponseWriter, r *http.Request) {
+	if _, err := s.authorize(r, access{gateway: true}); err != nil {
+		s.fail(w, err)
+		return
+	}
+	p, err := readPage(r)
+	if err != nil {
+		s.fail(w, err)
+		return
+	}
+	q := r.URL.Query()
+	s.ok(w, s.store.listUsers(p, q.Get("query"), strings.EqualFold(q.Get("show_refresh_tokens"), "yes")))
+}
+
+func (st *store) listUsers(p page, query string, showTokens bool) usersList {
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	ids := st.userOrder
+	if query != "" {
+		ids = nil
+		for _, id := range st.userOrder {
+			if st.users[id].matchesQuery(query) {
+				ids = append(ids, id)
+			}
+		}
+	}
+	lo, hi := p.window(len(ids))
+	out := usersList{ErrorCode: "0", HTTPCode: "200", Limit: p.perPage, Page: p.number,
+		PageCount: p.pageCount(len(ids)), Success: true, Users: make([]userView, 0, hi-lo), UsersCount: len(ids)}
+	for _, id := range ids[lo:hi] {
+		v := st.userView(st.users[id])
+		if !showTokens {
+			v.RefreshToken = ""
+		}
+		out.Users = append(out.Users, v)
+	}
+	return out
+}
+
+// handleGetUser serves GET /v3.1/users/{user_id}. Gateway credentials are
+// enough, as for the official clients, which read the refresh_token here.
+func (s *Server) handleGetUser(w http.ResponseWriter, r *http.Request) {
+	if _, err := s.authorize(r, access{gateway: true}); err != nil {
+		s.fail(w, err)
+		return
+	}
+	v, err := s.store.getUser(r.PathValue("user_id"))
+	if err != nil {
+		s.fail(w, err)
+		return
+	}
+	s.okObject(w, v)
+}
+
+func (st *store) getUser(id string) (userView, error) {
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	u := st.users[id]
+	if u == nil {
+		return userView{}, errNotFound("user")
+	}
+	return st.userView(u), nil
+}
+
+// patchUserRequest is the body of PATCH /users/{user_id}.
+type patchUserRequest struct {
+	RefreshToken *string `json:"refresh_token"`
+	Update       *struct {
+		Login             *loginRequest `json:"login"`
+		RemoveLogin       *loginRequest `json:"remove_login"`
+		LegalName         *string       `json:"legal_name"`
+		PhoneNumber       *string       `json:"phone_number"`
+		RemovePhoneNumber *string       `json:"remove_phone_number"`
+		CipTag            *int          `json:"cip_tag"`
+		PublicNote        *string       `json:"public_note"`
+	} `json:"update"`
+	Documents  []json.RawMessage `json:"documents"`
+	Permission *string           `json:"permission"`
+}
+
+// userPermissions are the values PATCH may set.
+var userPermissions = []string{PermissionUnverified, PermissionSendAndReceive, PermissionLocked, PermissionClosed, "RECEIVE", "SEND", "MAKE-IT-GO-AWAY"}
+
+func (r patchUserRequest) validate() error {
+	if r.Update == nil && len(r.Documents) == 0 && r.Permission == nil {
+		return errPayload("nothing_to_update", "Supply update, documents or permission.")
+	}
+	if err := validDocuments(r.Documents); err != nil {
+		return err
+	}
+	if r.Permission != nil && !slices.Contains(userPermissions, *r.Permission) {
+		return errPayload("invalid_permission", "Unknown permission %q.", *r.Permission)
+	}
+	if u := r.Update; u != nil {
+		if u.Login != nil && (u.Login.Email == nil || !strings.Contains(*u.Login.Email, "@")) {
+			return errPayload("invalid_email", "update.login.email must be an email address.")
+		}
+		if u.RemoveLogin != nil && u.RemoveLogin.Email == nil {
+			return errPayload("invalid_email", "update.remove_login.email is required.")
+		}
+		if u.LegalName != nil && *u.LegalName == "" {
+			return errPayload("invalid_legal_name", "update.legal_name must not be empty.")
+		}
+		if u.PhoneNumber != nil && *u.PhoneNumber == "" {
+			return errPayload("invalid_phone_number", "update.phone_number must not be empty.")
+		}
+		if u.CipTag != nil && *u.CipTag < 1 {
+			return errPayload("invalid_cip_tag", "update.cip_tag must be a positive integer.")
+		}
+	}
+	return nil
+}
+
+// handlePatchUser serves PATCH /v3.1/users/{user_id}.
+func (s *Server) handlePatchUser(w http.ResponseWriter, r *http.Request) {
+	if _, err := s.authorize(r, access{userIP: true, scope: reference.ScopeUserPatch}); err != nil {
+		s.fail(w, err)
+		return
+	}
+	req, err := decodeStrict[patchUserRequest](r)
+	if err == nil {
+		err = req.validate()
+	}
+	if err != nil {
+		s.fail(w, err)
+		return
+	}
+	v, err := s.store.patchUser(s.Now(), r.PathValue("user_id"), req)
+	if err != nil {
+		s.fail(w, err)
+		return
+	}
+	s.okObject(w, v)
+}
+
+func (st *store) patchUser(now time.Time, id string, req patchUserRequest) (userView, error) {
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	u := st.users[id]
+	if u == nil {
+		return userView{}, errNotFound("user")
+	}
+	// Check every refusal before changing anything.
+	if up := req.Update; up != nil {
+		if up.RemoveLogin != nil && !slices.ContainsFunc(u.logins, func(l loginView) bool { return l.Email == *up.RemoveLogin.Email }) {
+			return userView{}, errIncorrect("unknown_login", "Login %q is not on file for this user.", *up.RemoveLogin.Email)
+		}
+		if up.RemovePhoneNumber != nil && !slices.Contains(u.phones, *up.RemovePhoneNumber) {
+			return userView{}, errIncorrect("unknown_phone_number", "Phone number %q is not on file for this user.", *up.RemovePhoneNumber)
+		}
+	}
+	if up := req.Update; up != nil {
+		if up.Login != nil {
+			u.logins = append(u.logins, loginView{Email: *up.Login.Email, Scope: loginScope(up.Login.Scope)})
+		}
+		if up.RemoveLogin != nil {
+			u.logins = slices.DeleteFunc(u.logins, func(l loginView) bool { return l.Email == *up.RemoveLogin.Email })
+		}
+		if up.LegalName != nil && !slices.Contains(u.legalNames, *up.LegalName) {
+			u.legalNames = append(u.legalNames, *up.LegalName)
+		}
+		if up.PhoneNumber != nil && !slices.Contains(u.phones, *up.PhoneNumber) {
+			u.phones = append(u.phones, *up.PhoneNumber)
+		}
+		if up.RemovePhoneNumber != nil {
+			u.phones = slices.DeleteFunc(u.phones, func(p string) bool { return p == *up.RemovePhoneNumber })
+		}
+		if up.CipTag != nil {
+			u.cipTag = *up.CipTag
+		}
+		if up.PublicNote != nil {
+			u.publicNote = up.PublicNote
+		}
+	}
+	if len(req.Documents) > 0 {
+		u.documents = append(u.documents, req.Documents...)
+		if u.permission == PermissionUnverified {
+			u.permission = PermissionSendAndReceive
+		}
+	}
+	if req.Permission != nil {
+		u.permission = *req.Permission
+	}
+	u.updated = now
+	return st.userView(u), nil
+}

@@ -1,0 +1,139 @@
+package synapsefake_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"io"
+	"net/http"
+	"testing"
+
+	"github.com/synapsefake/synapsefake"
+)
+
+// testFingerprint is the device fingerprint the helpers register.
+const testFingerprint = "test-fingerprint"
+
+// call is one HTTP request to a fake, built by the helpers below.
+type call struct {
+	method string
+	path   string // below the base URL, e.g. "/users"
+	header map[string]string
+	body   any // marshalled unless it is a string or []byte, which go as is
+}
+
+// response is a decoded answer.
+type response struct {
+	status int
+	header http.Header
+	raw    []byte
+	body   map[string]any
+}
+
+// do sends c to the fake and decodes the JSON object it answers. It fails the
+// test if the answer is not a JSON object with Content-Type application/json.
+func do(t testing.TB, fake *synapsefake.Server, c call) response {
+	t.Helper()
+	var rdr io.Reader = http.NoBody
+	switch b := c.body.(type) {
+	case nil:
+	case string:
+		rdr = bytes.NewBufferString(b)
+	case []byte:
+		rdr = bytes.NewReader(b)
+	default:
+		data, err := json.Marshal(b)
+		if err != nil {
+			t.Fatalf("marshal body: %v", err)
+		}
+		rdr = bytes.NewReader(data)
+	}
+	req, err := http.NewRequest(c.method, fake.URL()+c.path, rdr)
+	if err != nil {
+		t.Fatalf("new request: %v", err)
+	}
+	req.Header.Set("Content-Type", "application/json")
+	for k, v := range c.header {
+		req.Header.Set(k, v)
+	}
+	resp, err := fake.Client().Do(req)
+	if err != nil {
+		t.Fatalf("%s %s: %v", c.method, c.path, err)
+	}
+	defer resp.Body.Close()
+	raw, err := io.ReadAll(resp.Body)
+	if err != nil {
+		t.Fatalf("read body: %v", err)
+	}
+	if ct := resp.Header.Get("Content-Type"); ct != "application/json" {
+		t.Errorf("%s %s: Content-Type %q, want application/json", c.method, c.path, ct)
+	}
+	out := response{status: resp.StatusCode, header: resp.Header, raw: raw}
+	if err := json.Unmarshal(raw, &out.body); err != nil {
+		t.Fatalf("%s %s: body is not a JSON object: %v\n%s", c.method, c.path, err, raw)
+	}
+	return out
+}
+
+// gatewayHeaders are the headers of a client-level call.
+func gatewayHeaders(fake *synapsefake.Server) map[string]string {
+	return map[string]string{
+		"X-SP-GATEWAY": fake.Gateway(),
+		"X-SP-USER":    "|" + testFingerprint,
+		"X-SP-USER-IP": "127.0.0.1",
+	}
+}
+
+// userHeaders are the headers of a user-level call with oauth key key.
+func userHeaders(fake *synapsefake.Server, key string) map[string]string {
+	return map[string]string{
+		"X-SP-GATEWAY": fake.Gateway(),
+		"X-SP-USER":    key + "|" + testFingerprint,
+		"X-SP-USER-IP": "127.0.0.1",
+	}
+}
+
+// fixture is a user with a deposit node and an oauth key holding every scope.
+type fixture struct {
+	user    synapsefake.User
+	node    synapsefake.Node
+	key     string
+	headers map[string]string
+}
+
+// newFixture seeds a user with testFingerprint registered, a DEPOSIT-US node
+// holding balanceCents and a key with the given scopes (all when none).
+func newFixture(t testing.TB, fake *synapsefake.Server, balanceCents int64, scopes ...string) fixture {
+	t.Helper()
+	u := fake.AddUser(synapsefake.UserSeed{Fingerprint: testFingerprint})
+	n, ok := fake.AddNode(u.ID, synapsefake.NodeSeed{Nickname: "Checking", BalanceCents: balanceCents})
+	if !ok {
+		t.Fatalf("AddNode: user %s not found", u.ID)
+	}
+	key := fake.OAuthKey(u.ID, testFingerprint, scopes...)
+	return fixture{user: u, node: n, key: key, headers: userHeaders(fake, key)}
+}
+
+// wantError checks that r is the error envelope with the given HTTP status,
+// error_code and error.code (code "" skips the error.code check).
+func wantError(t testing.TB, r response, status int, errorCode, code string) {
+	t.Helper()
+	if r.status != status {
+		t.Errorf("status %d, want %d; body %s", r.status, status, r.raw)
+	}
+	if got, _ := r.body["error_code"].(string); got != errorCode {
+		t.Errorf("error_code %v, want %q; body %s", r.body["error_code"], errorCode, r.raw)
+	}
+	if _, ok := r.body["http_code"].(string); !ok {
+		t.Errorf("http_code %v is not a string", r.body["http_code"])
+	}
+	if r.body["success"] != false {
+		t.Errorf("success %v, want false", r.body["success"])
+	}
+	e, _ := r.body["error"].(map[string]any)
+	if en, _ := e["en"].(string); en == "" {
+		t.Errorf("error.en missing: %s", r.raw)
+	}
+	if code != "" && e["code"] != code {
+		t.Errorf("error.code %v, want %q", e["code"], code)
+	}
+}

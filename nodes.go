@@ -1,0 +1,228 @@
+package synapsefake
+
+import (
+	"slices"
+	"strconv"
+	"time"
+
+	"github.com/synapsefake/synapsefake/reference"
+)
+
+// Values of a node's allowed field.
+const (
+	AllowedCreditAndDebit = "CREDIT-AND-DEBIT"
+	AllowedCredit         = "CREDIT"
+	AllowedDebit          = "DEBIT"
+	AllowedLocked         = "LOCKED"
+)
+
+// microDeposits are the amounts the sandbox "sent" to verify an ACH-US node.
+var microDeposits = []cents{10, 10}
+
+// cents is an amount of money in integer cents; on the wire it is a USD number.
+type cents int64
+
+// MarshalJSON writes the amount in dollars, as short as it is exact: 1234 -> 12.34.
+func (c cents) MarshalJSON() ([]byte, error) {
+	return strconv.AppendFloat(nil, float64(c)/100, 'f', -1, 64), nil
+}
+
+// toCents converts a wire amount in USD to cents, rounding half away from zero.
+func toCents(usd float64) cents {
+	if usd < 0 {
+		return -toCents(-usd)
+	}
+	return cents(usd*100 + 0.5)
+}
+
+type nodeRecord struct {
+	id           string
+	userID       string
+	typ          string
+	nickname     string
+	allowed      string
+	balance      cents
+	currency     string
+	accountNum   string
+	routingNum   string
+	accountType  string // PERSONAL or BUSINESS, ACH-US only
+	accountClass string // CHECKING or SAVINGS, ACH-US only
+	isActive     bool
+	suppID       string
+	note         *string
+	created      time.Time
+	timeline     []nodeEvent
+}
+
+type nodeEvent struct {
+	Date int64  `json:"date"`
+	Note string `json:"note"`
+}
+
+type agreement struct {
+	Type string `json:"type"`
+	URL  string `json:"url"`
+}
+
+type balanceView struct {
+	Amount   cents  `json:"amount"`
+	Currency string `json:"currency"`
+}
+
+type nodeInfo struct {
+	Agreements    []agreement `json:"agreements"`
+	Balance       balanceView `json:"balance"`
+	BankCode      string      `json:"bank_code"`
+	DocumentID    *string     `json:"document_id"`
+	NameOnAccount string      `json:"name_on_account"`
+	Nickname      string      `json:"nickname"`
+	// ACH-US only.
+	AccountNum   string `json:"account_num,omitempty"`
+	RoutingNum   string `json:"routing_num,omitempty"`
+	Type         string `json:"type,omitempty"`
+	Class        string `json:"class,omitempty"`
+	BankName     string `json:"bank_name,omitempty"`
+	BankLongName string `json:"bank_long_name,omitempty"`
+}
+
+type nodeExtra struct {
+	Note   *string        `json:"note"`
+	Other  map[string]any `json:"other"`
+	SuppID string         `json:"supp_id"`
+}
+
+// nodeView is a node as the API returns it.
+type nodeView struct {
+	ID                string      `json:"_id"`
+	Links             links       `json:"_links"`
+	Allowed           string      `json:"allowed"`
+	AllowedStatusCode *string     `json:"allowed_status_code"`
+	Client            clientView  `json:"client"`
+	Extra             nodeExtra   `json:"extra"`
+	Info              nodeInfo    `json:"info"`
+	IsActive          bool        `json:"is_active"`
+	Timeline          []nodeEvent `json:"timeline"`
+	Type              string      `json:"type"`
+	UserID            string      `json:"user_id"`
+}
+
+func (st *store) nodeView(n *nodeRecord) nodeView {
+	info := nodeInfo{
+		Agreements: []agreement{},
+		Balance:    balanceView{Amount: n.balance, Currency: n.currency},
+		BankCode:   "EBT",
+		Nickname:   n.nickname,
+	}
+	if u := st.users[n.userID]; u != nil && len(u.legalNames) > 0 {
+		info.NameOnAccount = u.legalNames[0]
+	}
+	if reference.IsDepositType(n.typ) {
+		info.Agreements = []agreement{{Type: "NODE_AGREEMENT", URL: "https://synapsefake.invalid/agreements/NODE_AGREEMENT.pdf"}}
+	}
+	if n.typ == reference.NodeACHUS {
+		info.BankCode = ""
+		info.AccountNum = lastFour(n.accountNum)
+		info.RoutingNum = lastFour(n.routingNum)
+		info.Type = n.accountType
+		info.Class = n.accountClass
+		info.BankName = "SYNAPSEFAKE TEST BANK"
+		info.BankLongName = "SYNAPSEFAKE TEST BANK, N.A."
+	}
+	return nodeView{
+		ID:       n.id,
+		Links:    linkTo(st.base + "/users/" + n.userID + "/nodes/" + n.id),
+		Allowed:  n.allowed,
+		Client:   st.client,
+		Extra:    nodeExtra{Note: n.note, Other: map[string]any{}, SuppID: n.suppID},
+		Info:     info,
+		IsActive: n.isActive,
+		Timeline: slices.Clone(n.timeline),
+		Type:     n.typ,
+		UserID:   n.userID,
+	}
+}
+
+func lastFour(s string) string {
+	if len(s) <= 4 {
+		return s
+	}
+	return s[len(s)-4:]
+}
+
+// Node is a copy of a node's state, for assertions in tests.
+type Node struct {
+	ID       string
+	UserID   string
+	Type     string
+	Nickname string
+	Allowed  string
+	// BalanceCents is the node's balance in cents.
+	BalanceCents int64
+	Currency     string
+	IsActive     bool
+	SuppID       string
+}
+
+func (n *nodeRecord) public() Node {
+	return Node{ID: n.id, UserID: n.userID, Type: n.typ, Nickname: n.nickname, Allowed: n.allowed,
+		BalanceCents: int64(n.balance), Currency: n.currency, IsActive: n.isActive, SuppID: n.suppID}
+}
+
+// NodeSeed describes a node for AddNode. Type defaults to DEPOSIT-US.
+type NodeSeed struct {
+	Type     string
+	Nickname string
+	// BalanceCents is the starting balance in cents.
+	BalanceCents int64
+	// AccountNum and RoutingNum describe an ACH-US node's external account.
+	AccountNum string
+	RoutingNum string
+	SuppID     string
+}
+
+// newNode builds and stores a node. Callers hold mu and have validated the input.
+func (st *store) newNode(now time.Time, u *userRecord, seed NodeSeed, accountType, accountClass string, note *string) *nodeRecord {
+	n := &nodeRecord{
+		id:           st.newID(),
+		userID:       u.id,
+		typ:          seed.Type,
+		nickname:     seed.Nickname,
+		allowed:      AllowedCreditAndDebit,
+		balance:      cents(seed.BalanceCents),
+		currency:     "USD",
+		accountNum:   seed.AccountNum,
+		routingNum:   seed.RoutingNum,
+		accountType:  accountType,
+		accountClass: accountClass,
+		isActive:     true,
+		suppID:       seed.SuppID,
+		note:         note,
+		created:      now,
+		timeline:     []nodeEvent{{Date: ms(now), Note: "Node created."}},
+	}
+	if n.typ == reference.NodeACHUS && st.microDeposits {
+		n.allowed = AllowedCredit
+		n.timeline = append(n.timeline, nodeEvent{Date: ms(now), Note: "Micro deposits initiated."})
+	}
+	st.nodes[n.id] = n
+	u.nodeIDs = append(u.nodeIDs, n.id)
+	return n
+}
+
+// validRoutingNumber applies the ABA checksum; the fake "knows" every routing
+// number whose checksum holds.
+func validRoutingNumber(r string) bool {
+	if len(r) != 9 {
+		return false
+	}
+	w := [9]int{3, 7, 1, 3, 7, 1, 3, 7, 1}
+	sum := 0
+	for i := range 9 {
+		d := r[i]
+		if d < '0' || d > '9' {
+			return false
+		}
+		sum += w[i] * int(d-'0')
+	}
+	return sum%10 == 0
+}

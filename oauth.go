@@ -1,0 +1,170 @@
+package synapsefake
+
+import (
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/synapsefake/synapsefake/reference"
+)
+
+type keyRecord struct {
+	key         string
+	userID      string
+	fingerprint string
+	scopes      []string
+	expires     time.Time
+}
+
+func (k *keyRecord) allows(scope string) bool { return slices.Contains(k.scopes, scope) }
+
+// newKey mints an oauth_key. Callers hold mu.
+func (st *store) newKey(expires time.Time, userID, fingerprint string, scopes []string) *keyRecord {
+	k := &keyRecord{
+		key:         "oauth_" + st.randomHex(20),
+		userID:      userID,
+		fingerprint: fingerprint,
+		scopes:      scopes,
+		expires:     expires,
+	}
+	st.keys[k.key] = k
+	return k
+}
+
+// oauthResponse is the 200 answer of POST /oauth/:user_id.
+type oauthResponse struct {
+	ClientID         string   `json:"client_id"`
+	ClientName       string   `json:"client_name"`
+	ExpiresAt        string   `json:"expires_at"`
+	ExpiresIn        string   `json:"expires_in"`
+	OAuthKey         string   `json:"oauth_key"`
+	RefreshExpiresIn int      `json:"refresh_expires_in"`
+	RefreshToken     string   `json:"refresh_token"`
+	Scope            []string `json:"scope"`
+	UserID           string   `json:"user_id"`
+}
+
+// mfaChallenge is the 202 answer for an unregistered fingerprint.
+type mfaChallenge struct {
+	Error        errorBody `json:"error"`
+	ErrorCode    string    `json:"error_code"`
+	HTTPCode     string    `json:"http_code"`
+	PhoneNumbers []string  `json:"phone_numbers"`
+	Success      bool      `json:"success"`
+}
+
+// mfaSent is the 202 answer once the MFA code went to a chosen phone.
+type mfaSent struct {
+	ErrorCode string    `json:"error_code"`
+	HTTPCode  string    `json:"http_code"`
+	Message   errorBody `json:"message"`
+	Success   bool      `json:"success"`
+}
+
+// oauthRequest is the body of POST /oauth/:user_id.
+type oauthRequest struct {
+	RefreshToken  *string   `json:"refresh_token"`
+	Scope         *[]string `json:"scope"`
+	ValidationPin *string   `json:"validation_pin"`
+	PhoneNumber   *string   `json:"phone_number"`
+}
+
+func (r oauthRequest) validate() error {
+	if r.RefreshToken == nil || *r.RefreshToken == "" {
+		return errPayload("missing_refresh_token", "refresh_token is required.")
+	}
+	if r.Scope != nil {
+		for _, sc := range *r.Scope {
+			if !isUserScope(sc) {
+				return errPayload("invalid_scope", "Unknown scope %q.", sc)
+			}
+		}
+	}
+	return nil
+}
+
+// validFingerprint is the fake's rule for a well-formed device fingerprint:
+// 1 to 256 characters of letters, digits, '-', '_' and '.'.
+func validFingerprint(fp string) bool {
+	if fp == "" || utf8.RuneCountInString(fp) > 256 {
+		return false
+	}
+	return strings.IndexFunc(fp, func(r rune) bool {
+		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '-' || r == '_' || r == '.')
+	}) < 0
+}
+
+// oauth performs POST /oauth/:user_id. It answers exactly one of: a key, an
+// MFA challenge, an MFA-sent notice, or an error.
+func (st *store) oauth(now time.Time, lifetime time.Duration, userID, fingerprint string, req oauthRequest) (any, int, error) {
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	u := st.users[userID]
+	if u == nil {
+		return nil, 0, errNotFound("user")
+	}
+	if !validFingerprint(fingerprint) {
+		return nil, 0, errInvalidFingerprint
+	}
+	if *req.RefreshToken != u.refreshToken {
+		return nil, 0, newError(reference.ErrUserCredentials, "invalid_refresh_token", "Invalid refresh_token.")
+	}
+	if !u.fingerprints[fingerprint] || u.forceMFA {
+		switch {
+		case req.ValidationPin != nil:
+			if *req.ValidationPin != u.pin {
+				return nil, 0, errIncorrect("incorrect_validation_pin", "Validation pin is incorrect.")
+			}
+			u.fingerprints[fingerprint] = true
+			u.forceMFA = false
+		case req.PhoneNumber != nil:
+			if !slices.Contains(u.phones, *req.PhoneNumber) {
+				return nil, 0, errIncorrect("unknown_phone_number", "Phone number %q is not on file for this user.", *req.PhoneNumber)
+			}
+			return mfaSent{ErrorCode: "10", HTTPCode: "202", Success: true,
+				Message: errorBody{En: "The validation pin was sent to " + *req.PhoneNumber + "."}}, 202, nil
+		default:
+			return mfaChallenge{ErrorCode: "10", HTTPCode: "202", PhoneNumbers: slices.Clone(u.phones),
+				Error: errorBody{En: "Fingerprint not registered. Please perform the MFA flow."}}, 202, nil
+		}
+	}
+	scopes := userScopes()
+	if req.Scope != nil {
+		scopes = slices.Clone(*req.Scope)
+	}
+	exp := now.Add(lifetime)
+	k := st.newKey(exp, u.id, fingerprint, scopes)
+	u.refreshUses--
+	resp := oauthResponse{
+		ClientID:         st.client.ID,
+		ClientName:       st.client.Name,
+		ExpiresAt:        strconv.FormatInt(exp.Unix(), 10),
+		ExpiresIn:        strconv.FormatInt(int64(lifetime/time.Second), 10),
+		OAuthKey:         k.key,
+		RefreshExpiresIn: u.refreshUses,
+		RefreshToken:     u.refreshToken,
+		Scope:            slices.Clone(scopes),
+		UserID:           u.id,
+	}
+	if u.refreshUses <= 0 {
+		st.rotateRefreshToken(u)
+	}
+	return resp, 200, nil
+}
+
+// lookupKey finds a live key and returns a copy. Unknown and expired keys are 401 / "110".
+func (st *store) lookupKey(key string, now time.Time) (keyRecord, error) {
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	k := st.keys[key]
+	if k == nil {
+		return keyRecord{}, errBadOAuthKey
+	}
+	if !now.Before(k.expires) {
+		delete(st.keys, key)
+		return keyRecord{}, errBadOAuthKey
+	}
+	return *k, nil
+}

@@ -1,0 +1,76 @@
+package synapsefake
+
+import (
+	"encoding/hex"
+	"math/rand/v2"
+	"sync"
+	"time"
+)
+
+// store is the in-memory state of one Server. Every field is guarded by mu;
+// records never leave the store: callers get views or copies.
+type store struct {
+	mu  sync.Mutex
+	ids *rand.ChaCha8 // reproducible identifiers for a given seed
+
+	users     map[string]*userRecord
+	userOrder []string // creation order, for O(page) listing
+	nodes     map[string]*nodeRecord
+	keys      map[string]*keyRecord // oauth_key -> key
+
+	// Set once at construction, read-only afterwards.
+	base          string     // URL() of the server, for _links
+	client        clientView // the client every object belongs to
+	microDeposits bool       // ACH-US nodes start at CREDIT until verified
+}
+
+func newStore(seed uint64) *store {
+	var s [32]byte
+	for i := range 8 {
+		s[i] = byte(seed >> (8 * i))
+	}
+	copy(s[8:], "synapsefake-id-stream-v1")
+	return &store{
+		ids:   rand.NewChaCha8(s),
+		users: make(map[string]*userRecord),
+		nodes: make(map[string]*nodeRecord),
+		keys:  make(map[string]*keyRecord),
+	}
+}
+
+// newID returns 24 lower-case hex characters, the form of the real service's
+// object ids. Callers hold mu.
+func (st *store) newID() string {
+	return st.randomHex(12)
+}
+
+// randomHex returns n random bytes as hex. Callers hold mu.
+func (st *store) randomHex(n int) string {
+	b := make([]byte, n)
+	_, _ = st.ids.Read(b)
+	return hex.EncodeToString(b)
+}
+
+// page is a resolved page request.
+type page struct {
+	number  int // 1-based
+	perPage int
+}
+
+// window returns the half-open range of indexes a page covers in a list of n.
+func (p page) window(n int) (lo, hi int) {
+	lo = (p.number - 1) * p.perPage
+	if lo > n {
+		lo = n
+	}
+	hi = min(lo+p.perPage, n)
+	return lo, hi
+}
+
+// pageCount is the number of pages n items fill.
+func (p page) pageCount(n int) int {
+	return (n + p.perPage - 1) / p.perPage
+}
+
+// ms is the wire form of a time: integer milliseconds since the epoch.
+func ms(t time.Time) int64 { return t.UnixMilli() }
