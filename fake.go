@@ -38,6 +38,8 @@ type Server struct {
 	ts      *httptest.Server
 	base    string
 	closeMu sync.Once
+
+	idemLocks keyLocks
 }
 
 // noListenerBase is the URL a Server built by New reports: requests to it go
@@ -68,6 +70,7 @@ func New(opts ...Option) *Server {
 	s.store = newStore(cfg.seed)
 	s.store.client = clientView{ID: cfg.clientID, Name: cfg.clientName}
 	s.store.microDeposits = cfg.microDeposits
+	s.store.manualProcessing = cfg.manualProcessing
 	s.setBase(noListenerBase + "/v3.1")
 	s.mux = s.routes()
 	return s
@@ -150,7 +153,7 @@ func (s *Server) Advance(d time.Duration) {
 // runDue applies every piece of clock-driven work that is due now. It is
 // called by Advance and at the start of every request, so a test that moves
 // a shared mock itself still sees a consistent store.
-func (s *Server) runDue() {}
+func (s *Server) runDue() { s.store.runDue(s.Now()) }
 
 // AddUser creates a user directly in the store, without HTTP, and returns a
 // copy of it. Empty fields of seed get defaults: an example.com email, a

@@ -12,15 +12,16 @@ import (
 type Option func(*config)
 
 type config struct {
-	clock         clock.Clock
-	clientID      string
-	clientSecret  string
-	clientName    string
-	seed          uint64
-	loanLimits    map[string]reference.LoanLimit
-	baseURL       string
-	keyLifetime   time.Duration
-	microDeposits bool
+	clock            clock.Clock
+	clientID         string
+	clientSecret     string
+	clientName       string
+	seed             uint64
+	loanLimits       map[string]reference.LoanLimit
+	baseURL          string
+	keyLifetime      time.Duration
+	microDeposits    bool
+	manualProcessing bool
 }
 
 func defaultConfig() config {
@@ -87,4 +88,11 @@ func WithOAuthKeyLifetime(d time.Duration) Option {
 // By default the fake makes ACH-US nodes CREDIT-AND-DEBIT at once.
 func WithMicroDeposits() Option {
 	return func(cfg *config) { cfg.microDeposits = true }
+}
+
+// WithManualProcessing turns off automatic processing: transactions stay
+// where they are until a scenario helper (Settle, Return, AdvanceTransaction)
+// or an HTTP call moves them.
+func WithManualProcessing() Option {
+	return func(cfg *config) { cfg.manualProcessing = true }
 }

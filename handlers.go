@@ -42,6 +42,10 @@ func (s *Server) routes() *http.ServeMux {
 	handle("/users/{user_id}", route{"GET": s.handleGetUser, "PATCH": s.handlePatchUser})
 	handle("/users/{user_id}/nodes", route{"POST": s.handleCreateNode, "GET": s.handleListNodes})
 	handle("/users/{user_id}/nodes/{node_id}", route{"GET": s.handleGetNode, "PATCH": s.handlePatchNode, "DELETE": s.handleDeleteNode})
+	handle("/users/{user_id}/trans", route{"GET": s.handleListUserTransactions})
+	handle("/users/{user_id}/nodes/{node_id}/trans", route{"POST": s.handleCreateTransaction, "GET": s.handleListNodeTransactions})
+	handle("/users/{user_id}/nodes/{node_id}/trans/{trans_id}", route{"GET": s.handleGetTransaction, "PATCH": s.handleCommentTransaction, "DELETE": s.handleCancelTransaction})
+	handle("/users/{user_id}/nodes/{node_id}/batch-trans", route{"POST": s.handleBatchTransactions})
 	handle("/users/entity-types", route{"GET": s.handleEntityTypes})
 	handle("/loans-limits", route{"GET": s.handleLoanLimits})
 	handle("/address-verification", route{"POST": s.handleAddressVerification})
@@ -52,7 +56,7 @@ func (s *Server) routes() *http.ServeMux {
 // ServeHTTP serves the API.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	s.runDue()
-	s.mux.ServeHTTP(w, r)
+	s.withIdempotency(w, r, s.mux)
 }
 
 // writeJSON writes v with the given status.

@@ -121,7 +121,9 @@ func (st *store) createNode(now time.Time, userID string, req createNodeRequest)
 			class = "CHECKING"
 		}
 	}
-	return st.nodeView(st.newNode(now, u, seed, typ, class, req.Extra.Note)), nil
+	n := st.newNode(now, u, seed, typ, class, req.Extra.Note)
+	n.other = req.Extra.Other
+	return st.nodeView(n), nil
 }
 
 // handleListNodes serves GET /v3.1/users/{user_id}/nodes.

@@ -11,8 +11,13 @@ import (
 // verification result) without an added success field, since the spec
 // gives these shapes in full.
 
-// handleLoanLimits serves GET /v3.1/loans-limits. No credentials are needed.
+// handleLoanLimits serves GET /v3.1/loans-limits. No credentials are needed,
+// but a wrong X-SP-GATEWAY is refused, as on every route.
 func (s *Server) handleLoanLimits(w http.ResponseWriter, r *http.Request) {
+	if _, err := s.authorize(r, access{}); err != nil {
+		s.fail(w, err)
+		return
+	}
 	s.ok(w, s.cfg.loanLimits)
 }
 
@@ -26,8 +31,13 @@ func (s *Server) handleEntityTypes(w http.ResponseWriter, r *http.Request) {
 }
 
 // handleAddressVerification serves POST /v3.1/address-verification. No
-// credentials are needed.
+// credentials are needed, but a wrong X-SP-GATEWAY is refused, as on every
+// route.
 func (s *Server) handleAddressVerification(w http.ResponseWriter, r *http.Request) {
+	if _, err := s.authorize(r, access{}); err != nil {
+		s.fail(w, err)
+		return
+	}
 	a, err := decode[reference.Address](r)
 	if err == nil {
 		if verr := a.Validate(); verr != nil {

@@ -223,6 +223,10 @@ func (r patchUserRequest) validate() error {
 		return errPayload("invalid_permission", "Unknown permission %q.", *r.Permission)
 	}
 	if u := r.Update; u != nil {
+		if u.Login == nil && u.RemoveLogin == nil && u.LegalName == nil && u.PhoneNumber == nil &&
+			u.RemovePhoneNumber == nil && u.CipTag == nil && u.PublicNote == nil {
+			return errPayload("nothing_to_update", "update must name at least one field.")
+		}
 		if u.Login != nil && (u.Login.Email == nil || !strings.Contains(*u.Login.Email, "@")) {
 			return errPayload("invalid_email", "update.login.email must be an email address.")
 		}
@@ -281,7 +285,7 @@ func (st *store) patchUser(now time.Time, id string, req patchUserRequest) (user
 		}
 	}
 	if up := req.Update; up != nil {
-		if up.Login != nil {
+		if up.Login != nil && !slices.ContainsFunc(u.logins, func(l loginView) bool { return l.Email == *up.Login.Email }) {
 			u.logins = append(u.logins, loginView{Email: *up.Login.Email, Scope: loginScope(up.Login.Scope)})
 		}
 		if up.RemoveLogin != nil {

@@ -1,6 +1,7 @@
 package synapsefake
 
 import (
+	"maps"
 	"slices"
 	"strconv"
 	"time"
@@ -50,8 +51,10 @@ type nodeRecord struct {
 	isActive     bool
 	suppID       string
 	note         *string
+	other        map[string]any // extra.other as the client sent it; never changed afterwards
 	created      time.Time
 	timeline     []nodeEvent
+	txIDs        []string // transactions from or to the node, oldest first
 }
 
 type nodeEvent struct {
@@ -133,13 +136,22 @@ func (st *store) nodeView(n *nodeRecord) nodeView {
 		Links:    linkTo(st.base + "/users/" + n.userID + "/nodes/" + n.id),
 		Allowed:  n.allowed,
 		Client:   st.client,
-		Extra:    nodeExtra{Note: n.note, Other: map[string]any{}, SuppID: n.suppID},
+		Extra:    nodeExtra{Note: n.note, Other: otherView(n.other), SuppID: n.suppID},
 		Info:     info,
 		IsActive: n.isActive,
 		Timeline: slices.Clone(n.timeline),
 		Type:     n.typ,
 		UserID:   n.userID,
 	}
+}
+
+// otherView is extra.other on the wire: {} when the client sent none. The
+// copy is shallow; the record's map is never changed after creation.
+func otherView(o map[string]any) map[string]any {
+	if o == nil {
+		return map[string]any{}
+	}
+	return maps.Clone(o)
 }
 
 func lastFour(s string) string {

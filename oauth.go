@@ -137,19 +137,23 @@ func (st *store) oauth(now time.Time, lifetime time.Duration, userID, fingerprin
 	exp := now.Add(lifetime)
 	k := st.newKey(exp, u.id, fingerprint, scopes)
 	u.refreshUses--
+	usesLeft := u.refreshUses
+	if u.refreshUses <= 0 {
+		// The spent token is replaced at once, and the answer carries the
+		// new one: the official Go client stores refresh_token from this
+		// answer and would otherwise keep a dead token.
+		st.rotateRefreshToken(u)
+	}
 	resp := oauthResponse{
 		ClientID:         st.client.ID,
 		ClientName:       st.client.Name,
 		ExpiresAt:        strconv.FormatInt(exp.Unix(), 10),
 		ExpiresIn:        strconv.FormatInt(int64(lifetime/time.Second), 10),
 		OAuthKey:         k.key,
-		RefreshExpiresIn: u.refreshUses,
+		RefreshExpiresIn: usesLeft,
 		RefreshToken:     u.refreshToken,
 		Scope:            slices.Clone(scopes),
 		UserID:           u.id,
-	}
-	if u.refreshUses <= 0 {
-		st.rotateRefreshToken(u)
 	}
 	return resp, 200, nil
 }

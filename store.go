@@ -17,11 +17,16 @@ type store struct {
 	userOrder []string // creation order, for O(page) listing
 	nodes     map[string]*nodeRecord
 	keys      map[string]*keyRecord // oauth_key -> key
+	txs       map[string]*txRecord
+	steps     stepQueue            // automatic processing, by due time
+	seq       uint64               // scheduling order of steps
+	idem      map[string]time.Time // idempotency key -> when it was used
 
 	// Set once at construction, read-only afterwards.
-	base          string     // URL() of the server, for _links
-	client        clientView // the client every object belongs to
-	microDeposits bool       // ACH-US nodes start at CREDIT until verified
+	base             string     // URL() of the server, for _links
+	client           clientView // the client every object belongs to
+	microDeposits    bool       // ACH-US nodes start at CREDIT until verified
+	manualProcessing bool       // transactions move only when told
 }
 
 func newStore(seed uint64) *store {
@@ -35,6 +40,8 @@ func newStore(seed uint64) *store {
 		users: make(map[string]*userRecord),
 		nodes: make(map[string]*nodeRecord),
 		keys:  make(map[string]*keyRecord),
+		txs:   make(map[string]*txRecord),
+		idem:  make(map[string]time.Time),
 	}
 }
 

@@ -40,6 +40,7 @@ type userRecord struct {
 	forceMFA     bool
 	pin          string
 	nodeIDs      []string // active nodes, creation order
+	txIDs        []string // transactions sent or received, oldest first
 }
 
 type links struct {
@@ -94,7 +95,8 @@ type userView struct {
 	Permission   string            `json:"permission"`
 	PhoneNumbers []string          `json:"phone_numbers"`
 	Photos       []string          `json:"photos"`
-	RefreshToken string            `json:"refresh_token"`
+	// RefreshToken is omitted from GET /users unless show_refresh_tokens=yes.
+	RefreshToken string `json:"refresh_token,omitempty"`
 }
 
 func (st *store) userView(u *userRecord) userView {
@@ -107,17 +109,22 @@ func (st *store) userView(u *userRecord) userView {
 		Links:        linkTo(st.base + "/users/" + u.id),
 		Client:       st.client,
 		DocStatus:    ds,
-		Documents:    slices.Clone(u.documents),
+		Documents:    cloneList(u.documents),
 		Emails:       []string{},
 		Extra:        userExtra{CipTag: u.cipTag, DateJoined: ms(u.created), IsBusiness: u.isBusiness, LastUpdated: ms(u.updated), PublicNote: u.publicNote, SuppID: u.suppID},
 		IsHidden:     false,
-		LegalNames:   slices.Clone(u.legalNames),
-		Logins:       slices.Clone(u.logins),
+		LegalNames:   cloneList(u.legalNames),
+		Logins:       cloneList(u.logins),
 		Permission:   u.permission,
-		PhoneNumbers: slices.Clone(u.phones),
+		PhoneNumbers: cloneList(u.phones),
 		Photos:       []string{},
 		RefreshToken: u.refreshToken,
 	}
+}
+
+// cloneList copies a list for the wire, where an empty list is [] and never null.
+func cloneList[T any](s []T) []T {
+	return append(make([]T, 0, len(s)), s...)
 }
 
 // User is a copy of a user's state, for assertions in tests.

@@ -89,23 +89,24 @@ func VerifyAddress(a Address) AddressVerification {
 		},
 	}
 	flags := &v.DeliverabilityAnalysis
+	multi := multiUnit(s.number)
 	withUnit := true
 	switch {
 	case s.number == "":
 		v.Deliverability = DeliverabilityDeliverable
 		flags.PrimaryNumberMissing = true
-	case !s.poBox && !validPrimaryNumber(s.number):
-		v.Deliverability = DeliverabilityDeliverable
-		flags.PrimaryNumberInvalid = true
 	case s.poBox:
 		v.Deliverability = deliverableIf(s.corrected)
-	case multiUnit(s.number) && s.unit == "":
+	case !validPrimaryNumber(s.number):
+		v.Deliverability = DeliverabilityDeliverable
+		flags.PrimaryNumberInvalid = true
+	case multi && s.unit == "":
 		v.Deliverability = DeliverabilityMissingUnit
 		flags.SecondaryMissing = true
-	case multiUnit(s.number) && strings.HasPrefix(s.unit, "9"):
+	case multi && strings.HasPrefix(s.unit, "9"):
 		v.Deliverability = DeliverabilityIncorrectUnit
 		flags.SecondaryInvalid = true
-	case !multiUnit(s.number) && s.unit != "":
+	case !multi && s.unit != "":
 		v.Deliverability = DeliverabilityUnnecessaryUnit
 		flags.SecondaryInvalid = true
 		withUnit = false

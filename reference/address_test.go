@@ -42,6 +42,7 @@ var verifyAddressCases = []struct {
 	{"hash unit is spaced", "2500 Mission St #4", reference.DeliverabilityUSPSDeliverable, "2500 MISSION ST # 4", noFlags},
 	{"unit designator is corrected", "2500 Mission Street Suite 200", reference.DeliverabilityDeliverable, "2500 MISSION ST STE 200", noFlags},
 	{"unit on a single-unit address is dropped", "123 Main St Apt 5", reference.DeliverabilityUnnecessaryUnit, "123 MAIN ST", secondaryInvalid},
+	{"unit on a lettered house number is unnecessary", "123A Elm St #2", reference.DeliverabilityUnnecessaryUnit, "123A ELM ST", secondaryInvalid},
 	{"unnecessary unit after a comma", "123 Main Street, Unit 7", reference.DeliverabilityUnnecessaryUnit, "123 MAIN ST", secondaryInvalid},
 	{"no primary number", "Main St", reference.DeliverabilityDeliverable, "MAIN ST", primaryMissing},
 	{"no primary number keeps the unit", "Main Street Apt 5", reference.DeliverabilityDeliverable, "MAIN ST APT 5", primaryMissing},

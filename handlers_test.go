@@ -1,0 +1,445 @@
+package synapsefake_test
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"io"
+	"maps"
+	"net"
+	"net/http"
+	"net/url"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/benbjohnson/clock"
+	"github.com/google/go-cmp/cmp"
+	"github.com/synapsefake/synapsefake"
+)
+
+// send sends req with the fake's client, as is (no headers added), and
+// decodes the JSON object it answers.
+func send(t testing.TB, fake *synapsefake.Server, req *http.Request) response {
+	t.Helper()
+	resp, err := fake.Client().Do(req)
+	if err != nil {
+		t.Fatalf("%s %s: %v", req.Method, req.URL, err)
+	}
+	defer resp.Body.Close()
+	return readResponse(t, resp)
+}
+
+func readResponse(t testing.TB, resp *http.Response) response {
+	t.Helper()
+	raw, err := io.ReadAll(resp.Body)
+	if err != nil {
+		t.Fatalf("read body: %v", err)
+	}
+	if ct := resp.Header.Get("Content-Type"); ct != "application/json" {
+		t.Errorf("Content-Type %q, want application/json", ct)
+	}
+	out := response{status: resp.StatusCode, header: resp.Header, raw: raw}
+	if err := json.Unmarshal(raw, &out.body); err != nil {
+		t.Fatalf("body is not a JSON object: %v\n%s", err, raw)
+	}
+	return out
+}
+
+// sendRaw writes an HTTP/1.1 request by hand on a new connection to the
+// fake's listener, so that header names reach the server exactly as written.
+func sendRaw(t testing.TB, fake *synapsefake.Server, method, path string, header [][2]string) response {
+	t.Helper()
+	u, err := url.Parse(fake.URL())
+	if err != nil {
+		t.Fatal(err)
+	}
+	conn, err := net.Dial("tcp", u.Host)
+	if err != nil {
+		t.Fatalf("dial: %v", err)
+	}
+	defer conn.Close()
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s %s%s HTTP/1.1\r\nHost: %s\r\nConnection: close\r\n", method, u.Path, path, u.Host)
+	for _, h := range header {
+		fmt.Fprintf(&b, "%s: %s\r\n", h[0], h[1])
+	}
+	b.WriteString("\r\n")
+	if _, err := io.WriteString(conn, b.String()); err != nil {
+		t.Fatalf("write: %v", err)
+	}
+	resp, err := http.ReadResponse(bufio.NewReader(conn), nil)
+	if err != nil {
+		t.Fatalf("read response: %v", err)
+	}
+	defer resp.Body.Close()
+	return readResponse(t, resp)
+}
+
+func TestUnknownRoute(t *testing.T) {
+	t.Parallel()
+	fake := synapsefake.NewServer(t)
+	fx := newFixture(t, fake, 0)
+	for _, tc := range []struct {
+		method string
+		url    string
+	}{
+		{"GET", fake.URL() + "/nope"},
+		{"POST", fake.URL() + "/nope"},
+		{"GET", fake.URL()},
+		{"GET", fake.URL() + "/users/" + fx.user.ID + "/nodes/" + fx.node.ID + "/unknown"},
+		{"POST", fake.URL() + "/users/" + fx.user.ID + "/accounts"},
+		{"GET", strings.TrimSuffix(fake.URL(), "/v3.1") + "/v3.0/users"},
+		{"GET", strings.TrimSuffix(fake.URL(), "/v3.1") + "/"},
+	} {
+		t.Run(tc.method+" "+tc.url, func(t *testing.T) {
+			t.Parallel()
+			req, err := http.NewRequest(tc.method, tc.url, http.NoBody)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for k, v := range fx.headers {
+				req.Header.Set(k, v)
+			}
+			r := send(t, fake, req)
+			wantErrorStatus(t, r, 404, "404", "not_found")
+		})
+	}
+}
+
+func TestMethodNotAllowed(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		method string
+		path   func(fx fixture) string
+	}{
+		{"DELETE", func(fixture) string { return "/users" }},
+		{"PUT", func(fixture) string { return "/users" }},
+		{"PUT", func(fixture) string { return "/loans-limits" }},
+		{"POST", func(fixture) string { return "/loans-limits" }},
+		{"POST", func(fixture) string { return "/users/entity-types" }},
+		{"GET", func(fixture) string { return "/address-verification" }},
+		{"DELETE", func(fx fixture) string { return "/users/" + fx.user.ID }},
+		{"GET", func(fx fixture) string { return "/oauth/" + fx.user.ID }},
+		{"PUT", func(fx fixture) string { return nodesPath(fx.user.ID) }},
+		{"DELETE", func(fx fixture) string { return nodesPath(fx.user.ID) }},
+		{"POST", func(fx fixture) string { return nodePath(fx.user.ID, fx.node.ID) }},
+		{"PUT", func(fx fixture) string { return nodePath(fx.user.ID, fx.node.ID) }},
+	} {
+		t.Run(tc.method+" "+tc.path(fixture{}), func(t *testing.T) {
+			t.Parallel()
+			fake := synapsefake.NewServer(t)
+			fx := newFixture(t, fake, 0)
+			before := inspectNodes(t, fake, []string{fx.user.ID})
+			r := do(t, fake, call{method: tc.method, path: tc.path(fx), header: fx.headers, body: map[string]any{"nickname": "x"}})
+			wantErrorStatus(t, r, 405, "410", "method_not_allowed")
+			if r.body["http_code"] != "405" {
+				t.Errorf("http_code %v, want \"405\"", r.body["http_code"])
+			}
+			wantUnchanged(t, fake, before)
+		})
+	}
+}
+
+func TestHeaderNamesAreCaseInsensitive(t *testing.T) {
+	t.Parallel()
+	fake := synapsefake.NewServer(t)
+	fx := newFixture(t, fake, 0)
+	path := nodePath(fx.user.ID, fx.node.ID)
+	for _, tc := range []struct {
+		name      string
+		header    [][2]string
+		status    int
+		errorCode string // when refused
+		code      string // error.code when refused
+	}{
+		{"lower case", [][2]string{
+			{"x-sp-gateway", fake.Gateway()}, {"x-sp-user", fx.key + "|" + testFingerprint}, {"x-sp-user-ip", "127.0.0.1"},
+		}, 200, "", ""},
+		{"as Go canonicalises them", [][2]string{
+			{"X-Sp-Gateway", fake.Gateway()}, {"X-Sp-User", fx.key + "|" + testFingerprint}, {"X-Sp-User-Ip", "127.0.0.1"},
+		}, 200, "", ""},
+		{"upper case with content type", [][2]string{
+			{"X-SP-GATEWAY", fake.Gateway()}, {"X-SP-USER", fx.key + "|" + testFingerprint}, {"X-SP-USER-IP", "127.0.0.1"},
+			{"content-type", "application/json"},
+		}, 200, "", ""},
+		// The lower-case names are read, not ignored: a wrong value is refused.
+		{"lower-case wrong gateway", [][2]string{
+			{"x-sp-gateway", "wrong|secret"}, {"x-sp-user", fx.key + "|" + testFingerprint}, {"x-sp-user-ip", "127.0.0.1"},
+		}, 401, "100", "invalid_client_credentials"},
+		{"lower-case unknown key", [][2]string{
+			{"x-sp-user", "oauth_unknown|" + testFingerprint}, {"x-sp-user-ip", "127.0.0.1"},
+		}, 401, "110", "invalid_oauth_key"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			r := sendRaw(t, fake, "GET", path, tc.header)
+			if tc.status != 200 {
+				wantErrorStatus(t, r, tc.status, tc.errorCode, tc.code)
+				return
+			}
+			if r.status != 200 || r.body["_id"] != fx.node.ID {
+				t.Errorf("status %d, _id %v; want 200 and %s; body %s", r.status, r.body["_id"], fx.node.ID, r.raw)
+			}
+		})
+	}
+
+	t.Run("through the client", func(t *testing.T) {
+		t.Parallel()
+		r := do(t, fake, call{method: "GET", path: path, header: map[string]string{
+			"x-sp-gateway": fake.Gateway(), "X-Sp-User": fx.key + "|" + testFingerprint, "x-Sp-User-IP": "127.0.0.1",
+		}})
+		if r.status != 200 || r.body["_id"] != fx.node.ID {
+			t.Errorf("status %d, _id %v; want 200 and %s; body %s", r.status, r.body["_id"], fx.node.ID, r.raw)
+		}
+	})
+}
+
+func TestContentTypeOnBodilessRequests(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name        string
+		method      string
+		contentType string
+	}{
+		{"GET with application/json", "GET", "application/json"},
+		{"GET without Content-Type", "GET", ""},
+		{"GET with charset", "GET", "application/json; charset=utf-8"},
+		{"DELETE with application/json", "DELETE", "application/json"},
+		{"DELETE without Content-Type", "DELETE", ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			fake := synapsefake.NewServer(t)
+			fx := newFixture(t, fake, 0)
+			req, err := http.NewRequest(tc.method, fake.URL()+nodePath(fx.user.ID, fx.node.ID), http.NoBody)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for k, v := range fx.headers {
+				req.Header.Set(k, v)
+			}
+			if tc.contentType != "" {
+				req.Header.Set("Content-Type", tc.contentType)
+			}
+			r := send(t, fake, req)
+			if r.status != 200 || r.body["_id"] != fx.node.ID || r.body["success"] != true {
+				t.Errorf("status %d; want 200 with the node; body %s", r.status, r.raw)
+			}
+			wantActive := tc.method == "GET"
+			if n, _ := fake.Node(fx.node.ID); n.IsActive != wantActive {
+				t.Errorf("stored IsActive %v, want %v", n.IsActive, wantActive)
+			}
+		})
+	}
+}
+
+func TestWrongGatewayIsRefusedEverywhere(t *testing.T) {
+	t.Parallel()
+	addr := map[string]any{"address_street": "123 Main St", "address_city": "SF", "address_subdivision": "CA",
+		"address_postal_code": "94105", "address_country_code": "US"}
+	for _, tc := range []struct {
+		name   string
+		method string
+		path   func(fx fixture) string
+		body   any
+	}{
+		// Routes that need no gateway at all.
+		{"loans-limits", "GET", func(fixture) string { return "/loans-limits" }, nil},
+		{"address-verification", "POST", func(fixture) string { return "/address-verification" }, addr},
+		{"list nodes", "GET", func(fx fixture) string { return nodesPath(fx.user.ID) }, nil},
+		{"create node", "POST", func(fx fixture) string { return nodesPath(fx.user.ID) },
+			map[string]any{"type": "DEPOSIT-US", "info": map[string]any{"nickname": "x"}}},
+		{"get node", "GET", func(fx fixture) string { return nodePath(fx.user.ID, fx.node.ID) }, nil},
+		{"patch node", "PATCH", func(fx fixture) string { return nodePath(fx.user.ID, fx.node.ID) }, map[string]any{"nickname": "x"}},
+		{"delete node", "DELETE", func(fx fixture) string { return nodePath(fx.user.ID, fx.node.ID) }, nil},
+		// Routes that need it.
+		{"entity-types", "GET", func(fixture) string { return "/users/entity-types" }, nil},
+		{"list users", "GET", func(fixture) string { return "/users" }, nil},
+		{"get user", "GET", func(fx fixture) string { return "/users/" + fx.user.ID }, nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			fake := synapsefake.NewServer(t)
+			fx := newFixture(t, fake, 0)
+			before := inspectNodes(t, fake, []string{fx.user.ID})
+			h := maps.Clone(fx.headers)
+			h["X-SP-GATEWAY"] = fake.ClientID() + "|not-the-secret"
+			r := do(t, fake, call{method: tc.method, path: tc.path(fx), header: h, body: tc.body})
+			wantErrorStatus(t, r, 401, "100", "invalid_client_credentials")
+			wantUnchanged(t, fake, before)
+		})
+	}
+}
+
+// TestAuthErrors walks the credential checks on the node routes, and the one
+// documented case where the HTTP status differs from the body's http_code.
+func TestAuthErrors(t *testing.T) {
+	t.Parallel()
+	validUser := map[string]any{"logins": []any{map[string]any{"email": "a@example.com"}},
+		"phone_numbers": []any{"901.111.1111"}, "legal_names": []any{"A B"}}
+	for _, tc := range []struct {
+		name      string
+		method    string
+		path      func(fx fixture) string
+		body      any
+		header    func(fake *synapsefake.Server, fx fixture) map[string]string
+		status    int
+		httpCode  string // body http_code; strconv of status when ""
+		errorCode string
+		code      string
+	}{
+		{name: "missing gateway where required", method: "POST", path: func(fixture) string { return "/users" }, body: validUser,
+			header: func(_ *synapsefake.Server, fx fixture) map[string]string {
+				h := maps.Clone(fx.headers)
+				delete(h, "X-SP-GATEWAY")
+				h["X-SP-USER"] = "|" + testFingerprint
+				return h
+			},
+			status: 400, errorCode: "100", code: "missing_client_credentials"},
+		{name: "missing X-SP-USER", method: "GET", path: func(fx fixture) string { return nodesPath(fx.user.ID) },
+			header: func(_ *synapsefake.Server, fx fixture) map[string]string {
+				h := maps.Clone(fx.headers)
+				delete(h, "X-SP-USER")
+				return h
+			},
+			status: 400, errorCode: "200", code: "missing_user_credentials"},
+		{name: "empty oauth key", method: "GET", path: func(fx fixture) string { return nodesPath(fx.user.ID) },
+			header: func(fake *synapsefake.Server, _ fixture) map[string]string { return gatewayHeaders(fake) },
+			status: 401, errorCode: "300", code: "missing_oauth_key"},
+		{name: "unknown oauth key", method: "GET", path: func(fx fixture) string { return nodePath(fx.user.ID, fx.node.ID) },
+			header: func(fake *synapsefake.Server, _ fixture) map[string]string { return userHeaders(fake, "oauth_nope") },
+			status: 401, errorCode: "110", code: "invalid_oauth_key"},
+		{name: "fingerprint differs", method: "GET", path: func(fx fixture) string { return nodePath(fx.user.ID, fx.node.ID) },
+			header: func(_ *synapsefake.Server, fx fixture) map[string]string {
+				h := maps.Clone(fx.headers)
+				h["X-SP-USER"] = fx.key + "|other-device"
+				return h
+			},
+			status: 401, errorCode: "120", code: "unauthorized_fingerprint"},
+		{name: "key of another user", method: "GET", path: func(fixture) string { return nodesPath("0123456789abcdef01234567") },
+			status: 401, errorCode: "300", code: "unauthorized_user"},
+		{name: "scope not granted", method: "DELETE", path: func(fx fixture) string { return nodePath(fx.user.ID, fx.node.ID) },
+			header: func(fake *synapsefake.Server, fx fixture) map[string]string {
+				return userHeaders(fake, fake.OAuthKey(fx.user.ID, testFingerprint, "NODE|GET"))
+			},
+			status: 401, errorCode: "300", code: "scope_not_granted"},
+		{name: "missing X-SP-USER-IP", method: "GET", path: func(fx fixture) string { return nodesPath(fx.user.ID) },
+			header: func(_ *synapsefake.Server, fx fixture) map[string]string {
+				h := maps.Clone(fx.headers)
+				delete(h, "X-SP-USER-IP")
+				return h
+			},
+			status: 400, errorCode: "200", code: "missing_user_ip"},
+		{name: "invalid fingerprint on create user", method: "POST", path: func(fixture) string { return "/users" }, body: validUser,
+			header: func(fake *synapsefake.Server, _ fixture) map[string]string {
+				h := gatewayHeaders(fake)
+				h["X-SP-USER"] = "|not a fingerprint!"
+				return h
+			},
+			status: 400, httpCode: "401", errorCode: "300", code: "invalid_fingerprint"},
+		{name: "invalid fingerprint on oauth", method: "POST", path: func(fx fixture) string { return "/oauth/" + fx.user.ID },
+			body: map[string]any{"refresh_token": "refresh_x"},
+			header: func(fake *synapsefake.Server, _ fixture) map[string]string {
+				h := gatewayHeaders(fake)
+				h["X-SP-USER"] = "|not a fingerprint!"
+				return h
+			},
+			status: 400, httpCode: "401", errorCode: "300", code: "invalid_fingerprint"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			fake := synapsefake.NewServer(t)
+			fx := newFixture(t, fake, 0)
+			h := fx.headers
+			if tc.header != nil {
+				h = tc.header(fake, fx)
+			}
+			before := inspectNodes(t, fake, []string{fx.user.ID})
+			r := do(t, fake, call{method: tc.method, path: tc.path(fx), header: h, body: tc.body})
+			if tc.httpCode == "" {
+				wantErrorStatus(t, r, tc.status, tc.errorCode, tc.code)
+			} else {
+				wantError(t, r, tc.status, tc.errorCode, tc.code)
+				if r.body["http_code"] != tc.httpCode {
+					t.Errorf("http_code %v, want %q", r.body["http_code"], tc.httpCode)
+				}
+			}
+			wantUnchanged(t, fake, before)
+		})
+	}
+}
+
+// TestInProcessClientMatchesListener runs the same calls on a server from New
+// (served through Client's in-process transport) and one from NewServer
+// (served on a socket) and wants the same answers, base URL aside.
+func TestInProcessClientMatchesListener(t *testing.T) {
+	t.Parallel()
+	start := time.Date(2024, 3, 4, 5, 6, 7, 0, time.UTC)
+	newFake := func(listener bool) *synapsefake.Server {
+		mock := clock.NewMock()
+		mock.Set(start)
+		if listener {
+			return synapsefake.NewServer(t, synapsefake.WithClock(mock))
+		}
+		fake := synapsefake.New(synapsefake.WithClock(mock))
+		t.Cleanup(fake.Close)
+		return fake
+	}
+	type answer struct {
+		Status      int
+		ContentType string
+		Body        map[string]any
+	}
+	run := func(fake *synapsefake.Server) []answer {
+		fx := newFixture(t, fake, 1234)
+		noGateway := maps.Clone(gatewayHeaders(fake))
+		delete(noGateway, "X-SP-GATEWAY")
+		calls := []call{
+			{method: "GET", path: "/loans-limits"},
+			{method: "GET", path: "/users/entity-types", header: gatewayHeaders(fake)},
+			{method: "GET", path: "/users/entity-types", header: noGateway},
+			{method: "POST", path: "/address-verification", body: map[string]any{"address_street": "2500 Mission St Apt 901",
+				"address_city": "San Francisco", "address_subdivision": "ca", "address_postal_code": "94110", "address_country_code": "us"}},
+			{method: "GET", path: nodesPath(fx.user.ID), header: fx.headers},
+			{method: "POST", path: nodesPath(fx.user.ID), header: fx.headers,
+				body: map[string]any{"type": "ACH-US", "info": map[string]any{"nickname": "Bank", "account_num": "123456789", "routing_num": validRouting}}},
+			{method: "POST", path: nodesPath(fx.user.ID), header: fx.headers, body: `{"type":`},
+			{method: "GET", path: nodePath(fx.user.ID, fx.node.ID), header: fx.headers},
+			{method: "PATCH", path: nodePath(fx.user.ID, fx.node.ID), header: fx.headers, body: map[string]any{"nickname": "Renamed"}},
+			{method: "DELETE", path: nodePath(fx.user.ID, fx.node.ID), header: fx.headers},
+			{method: "DELETE", path: nodePath(fx.user.ID, fx.node.ID), header: fx.headers},
+			{method: "GET", path: "/users/" + fx.user.ID, header: gatewayHeaders(fake)},
+			{method: "GET", path: "/nope"},
+			{method: "DELETE", path: "/users", header: gatewayHeaders(fake)},
+		}
+		var out []answer
+		for _, c := range calls {
+			r := do(t, fake, c)
+			var body map[string]any
+			if err := json.Unmarshal([]byte(strings.ReplaceAll(string(r.raw), fake.URL(), "BASE")), &body); err != nil {
+				t.Fatal(err)
+			}
+			out = append(out, answer{Status: r.status, ContentType: r.header.Get("Content-Type"), Body: body})
+		}
+		return out
+	}
+	inProcess, listener := newFake(false), newFake(true)
+	if inProcess.URL() == listener.URL() {
+		t.Fatalf("both servers report URL %s", inProcess.URL())
+	}
+	got, want := run(inProcess), run(listener)
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("in-process answers differ from the listener's (-listener +in-process):\n%s", diff)
+	}
+	// The table must see successes and refusals alike, or it proves little.
+	statuses := map[int]bool{}
+	for _, a := range want {
+		statuses[a.Status] = true
+	}
+	for _, s := range []int{200, 400, 404, 405, 409} {
+		if !statuses[s] {
+			t.Errorf("no call answered %d; statuses seen %v", s, statuses)
+		}
+	}
+}

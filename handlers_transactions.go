@@ -1,0 +1,450 @@
+package synapsefake
+
+import (
+	"encoding/base64"
+	"net/http"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/synapsefake/synapsefake/reference"
+)
+
+// maxNoteLength is the spec's limit on extra.note, in characters.
+const maxNoteLength = 80
+
+// maxProcessOnDays bounds extra.process_on.
+const maxProcessOnDays = 365
+
+// transList is the wrapper of the transaction lists.
+type transList struct {
+	ErrorCode  string   `json:"error_code"`
+	HTTPCode   string   `json:"http_code"`
+	Limit      int      `json:"limit"`
+	Page       int      `json:"page"`
+	PageCount  int      `json:"page_count"`
+	Success    bool     `json:"success"`
+	Trans      []txView `json:"trans"`
+	TransCount int      `json:"trans_count"`
+}
+
+type feeRequest struct {
+	Fee  *float64 `json:"fee"`
+	Note string   `json:"note"`
+	To   *struct {
+		ID *string `json:"id"`
+	} `json:"to"`
+}
+
+// createTxRequest is the body of POST .../trans and one item of a batch.
+type createTxRequest struct {
+	To *struct {
+		Type *string `json:"type"`
+		ID   *string `json:"id"`
+	} `json:"to"`
+	Amount *struct {
+		Amount   *float64 `json:"amount"`
+		Currency *string  `json:"currency"`
+	} `json:"amount"`
+	Extra *struct {
+		IP             *string `json:"ip"`
+		Note           string  `json:"note"`
+		SuppID         string  `json:"supp_id"`
+		GroupID        *string `json:"group_id"`
+		ProcessOn      *int    `json:"process_on"`
+		SameDay        bool    `json:"same_day"`
+		IdempotencyKey string  `json:"idempotency_key"`
+		Other          *struct {
+			Attachments []string `json:"attachments"`
+		} `json:"other"`
+	} `json:"extra"`
+	Fees []feeRequest `json:"fees"`
+}
+
+// validate applies the payload rules (400 / "200"); the rules that need the
+// store (409 / "400") live in createTx.
+func (r createTxRequest) validate() error {
+	switch {
+	case r.To == nil || r.To.Type == nil || *r.To.Type == "":
+		return errPayload("missing_to_type", "to.type is required.")
+	case r.To.ID == nil || *r.To.ID == "":
+		return errPayload("missing_to_id", "to.id is required.")
+	case r.Amount == nil || r.Amount.Amount == nil:
+		return errPayload("missing_amount", "amount.amount is required.")
+	case r.Amount.Currency == nil || *r.Amount.Currency == "":
+		return errPayload("missing_currency", "amount.currency is required.")
+	case r.Extra == nil || r.Extra.IP == nil || *r.Extra.IP == "":
+		return errPayload("missing_ip", "extra.ip is required.")
+	case *r.Amount.Amount <= 0 || *r.Amount.Amount > 1e12:
+		return errPayload("invalid_amount", "amount.amount must be a positive number.")
+	case !utf8.ValidString(r.Extra.Note):
+		return errPayload("invalid_note", "extra.note must be valid UTF-8.")
+	case utf8.RuneCountInString(r.Extra.Note) > maxNoteLength:
+		return errPayload("note_too_long", "extra.note must be at most %d characters.", maxNoteLength)
+	case r.Extra.ProcessOn != nil && (*r.Extra.ProcessOn < 0 || *r.Extra.ProcessOn > maxProcessOnDays):
+		return errPayload("invalid_process_on", "extra.process_on must be a day delta from 0 to %d.", maxProcessOnDays)
+	}
+	if o := r.Extra.Other; o != nil {
+		for _, a := range o.Attachments {
+			if _, err := base64.StdEncoding.DecodeString(a); err != nil || a == "" {
+				return errPayload("invalid_attachment", "extra.other.attachments[] must be padded base64.")
+			}
+		}
+	}
+	for _, f := range r.Fees {
+		if f.Fee == nil || *f.Fee < 0 {
+			return errPayload("invalid_fee", "fees[].fee must be a number of at least 0.")
+		}
+		if f.To == nil || f.To.ID == nil || *f.To.ID == "" {
+			return errPayload("missing_fee_node", "fees[].to.id is required.")
+		}
+	}
+	return nil
+}
+
+// createTx creates a transaction from node nodeID of user userID. With
+// checkBalance, a deposit-type sender must hold the amount. Callers hold mu.
+func (st *store) createTx(now time.Time, userID, nodeID string, req createTxRequest, checkBalance bool) (*txRecord, error) {
+	from, err := st.userNode(userID, nodeID)
+	if err != nil {
+		return nil, err
+	}
+	if !from.isActive {
+		return nil, errNotAllowed("node_inactive", "Node %s is deleted.", nodeID)
+	}
+	to := st.nodes[*req.To.ID]
+	if to == nil {
+		return nil, errNotFound("node")
+	}
+	if !to.isActive {
+		return nil, errIncorrect("receiver_inactive", "Node %s is deleted.", to.id)
+	}
+	if to.typ != *req.To.Type {
+		return nil, errIncorrect("node_type_mismatch", "Node %s is of type %s, not %s.", to.id, to.typ, *req.To.Type)
+	}
+	if to.id == from.id {
+		return nil, errIncorrect("same_node", "A transaction needs two different nodes.")
+	}
+	if *req.Amount.Currency != "USD" {
+		return nil, errIncorrect("unsupported_currency", "Currency %s is not supported; use USD.", *req.Amount.Currency)
+	}
+	amount := toCents(*req.Amount.Amount)
+	fees := []feeRecord{{note: "Facilitator Fee"}}
+	if len(req.Fees) > 0 {
+		fees = fees[:0]
+		for _, f := range req.Fees {
+			fn := st.nodes[*f.To.ID]
+			if fn == nil || fn.typ != reference.NodeDepositUS {
+				return nil, errIncorrect("invalid_fee_node", "Fee node %s must be a DEPOSIT-US node.", *f.To.ID)
+			}
+			fees = append(fees, feeRecord{fee: toCents(*f.Fee), note: f.Note, toNode: fn.id})
+		}
+	}
+	t := &txRecord{id: st.newID(), userID: userID, fromNode: from.id, toNode: to.id, amount: amount,
+		currency: "USD", fees: fees, ip: *req.Extra.IP, note: req.Extra.Note, suppID: req.Extra.SuppID,
+		groupID: req.Extra.GroupID, sameDay: req.Extra.SameDay, created: now, processOn: now, status: StatusCreated}
+	if t.feeTotal() > amount {
+		return nil, errIncorrect("fees_exceed_amount", "Fees exceed the transaction amount.")
+	}
+	if checkBalance && reference.IsDepositType(from.typ) && amount > from.balance {
+		return nil, errIncorrect("insufficient_funds", "Insufficient funds in node %s.", from.id)
+	}
+	if req.Extra.ProcessOn != nil {
+		t.processOn = now.Add(time.Duration(*req.Extra.ProcessOn) * 24 * time.Hour)
+	}
+	if o := req.Extra.Other; o != nil && o.Attachments != nil {
+		t.other = map[string]any{"attachments": o.Attachments}
+	}
+	t.start = t.processOn
+	st.addTx(t, statusEntry{Date: ms(now), Note: "Transaction Created.", Status: StatusCreated, StatusID: StatusCreated.ID()})
+	return t, nil
+}
+
+// addTx stores a new transaction with its first timeline entry, indexes it
+// and schedules its processing. Callers hold mu.
+func (st *store) addTx(t *txRecord, first statusEntry) {
+	t.timeline = []statusEntry{first}
+	st.txs[t.id] = t
+	from, to := st.nodes[t.fromNode], st.nodes[t.toNode]
+	from.txIDs = append(from.txIDs, t.id)
+	to.txIDs = append(to.txIDs, t.id)
+	st.users[from.userID].txIDs = append(st.users[from.userID].txIDs, t.id)
+	if to.userID != from.userID {
+		st.users[to.userID].txIDs = append(st.users[to.userID].txIDs, t.id)
+	}
+	st.schedule(t)
+}
+
+// handleCreateTransaction serves POST /v3.1/users/{user_id}/nodes/{node_id}/trans.
+func (s *Server) handleCreateTransaction(w http.ResponseWriter, r *http.Request) {
+	if _, err := s.authorize(r, access{userIP: true, scope: reference.ScopeTransPost}); err != nil {
+		s.fail(w, err)
+		return
+	}
+	req, err := decode[createTxRequest](r)
+	if err == nil {
+		err = req.validate()
+	}
+	if err != nil {
+		s.fail(w, err)
+		return
+	}
+	st := s.store
+	st.mu.Lock()
+	t, err := st.createTx(s.Now(), r.PathValue("user_id"), r.PathValue("node_id"), req, true)
+	var v txView
+	if err == nil {
+		v = st.txView(t)
+	}
+	st.mu.Unlock()
+	if err != nil {
+		s.fail(w, err)
+		return
+	}
+	s.okObject(w, v)
+}
+
+// maxBatch is the largest batch POST .../batch-trans accepts.
+const maxBatch = 500
+
+// batchRequest is the body of POST .../batch-trans.
+type batchRequest struct {
+	Transactions []createTxRequest `json:"transactions"`
+}
+
+// batchItemError is the refusal of one item of a batch.
+type batchItemError struct {
+	Index     int       `json:"index"`
+	Error     errorBody `json:"error"`
+	ErrorCode string    `json:"error_code"`
+	HTTPCode  string    `json:"http_code"`
+}
+
+// batchResponse answers a batch: every created transaction and every
+// refused item, by its index in the request.
+type batchResponse struct {
+	ErrorCode  string           `json:"error_code"`
+	Errors     []batchItemError `json:"errors"`
+	HTTPCode   string           `json:"http_code"`
+	Success    bool             `json:"success"`
+	Trans      []txView         `json:"trans"`
+	TransCount int              `json:"trans_count"`
+}
+
+// handleBatchTransactions serves POST /v3.1/users/{user_id}/nodes/{node_id}/batch-trans.
+// Items are created together: no item is refused for the sender's balance,
+// which may go negative, as the spec says.
+func (s *Server) handleBatchTransactions(w http.ResponseWriter, r *http.Request) {
+	if _, err := s.authorize(r, access{userIP: true, scope: reference.ScopeTransPost}); err != nil {
+		s.fail(w, err)
+		return
+	}
+	req, err := decode[batchRequest](r)
+	if err == nil && len(req.Transactions) == 0 {
+		err = errPayload("missing_transactions", "transactions is required.")
+	}
+	if err == nil && len(req.Transactions) > maxBatch {
+		err = errPayload("batch_too_large", "A batch holds at most %d transactions.", maxBatch)
+	}
+	if err != nil {
+		s.fail(w, err)
+		return
+	}
+	out, err := s.store.batch(s.Now(), s.cfg.clientID, r.PathValue("user_id"), r.PathValue("node_id"), req.Transactions)
+	if err != nil {
+		s.fail(w, err)
+		return
+	}
+	s.ok(w, out)
+}
+
+// batch creates each valid item; a refused item is reported by its index
+// and does not stop the others.
+func (st *store) batch(now time.Time, clientID, userID, nodeID string, items []createTxRequest) (batchResponse, error) {
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	if _, err := st.userNode(userID, nodeID); err != nil {
+		return batchResponse{}, err
+	}
+	out := batchResponse{ErrorCode: "0", HTTPCode: "200", Success: true, Errors: []batchItemError{}, Trans: []txView{}}
+	for i, item := range items {
+		err := item.validate()
+		key := ""
+		if err == nil && item.Extra.IdempotencyKey != "" {
+			key = idemKey(clientID, item.Extra.IdempotencyKey)
+			if st.idemUsed(key, now) {
+				err = errIdempotency
+			}
+		}
+		var t *txRecord
+		if err == nil {
+			t, err = st.createTx(now, userID, nodeID, item, false)
+		}
+		if err != nil {
+			env := err.(*apiError).envelope()
+			out.Errors = append(out.Errors, batchItemError{Index: i, Error: env.Error, ErrorCode: env.ErrorCode, HTTPCode: env.HTTPCode})
+			continue
+		}
+		if key != "" {
+			st.idem[key] = now
+		}
+		out.Trans = append(out.Trans, st.txView(t))
+	}
+	out.TransCount = len(out.Trans)
+	return out, nil
+}
+
+// nodeTx finds a transaction on a node of a user: 404 when unknown or not
+// on the node, 401 / "300" when it is another user's. Callers hold mu.
+func (st *store) nodeTx(userID, nodeID, txID string) (*txRecord, error) {
+	n, err := st.userNode(userID, nodeID)
+	if err != nil {
+		return nil, err
+	}
+	t := st.txs[txID]
+	if t == nil {
+		return nil, errNotFound("transaction")
+	}
+	if t.fromNode != n.id && t.toNode != n.id {
+		if st.nodes[t.fromNode].userID != userID && st.nodes[t.toNode].userID != userID {
+			return nil, errUnauthorized("unauthorized_transaction", "Transaction %s does not belong to user %s.", txID, userID)
+		}
+		return nil, errNotFound("transaction")
+	}
+	return t, nil
+}
+
+// handleGetTransaction serves GET .../nodes/{node_id}/trans/{trans_id}.
+func (s *Server) handleGetTransaction(w http.ResponseWriter, r *http.Request) {
+	if _, err := s.authorize(r, access{userIP: true, scope: reference.ScopeTranGet}); err != nil {
+		s.fail(w, err)
+		return
+	}
+	s.txAction(w, r, func(st *store, t *txRecord) error { return nil })
+}
+
+// txAction runs fn on the path's transaction under the lock and answers the
+// transaction as it is afterwards.
+func (s *Server) txAction(w http.ResponseWriter, r *http.Request, fn func(*store, *txRecord) error) {
+	st := s.store
+	st.mu.Lock()
+	t, err := st.nodeTx(r.PathValue("user_id"), r.PathValue("node_id"), r.PathValue("trans_id"))
+	if err == nil {
+		err = fn(st, t)
+	}
+	var v txView
+	if err == nil {
+		v = st.txView(t)
+	}
+	st.mu.Unlock()
+	if err != nil {
+		s.fail(w, err)
+		return
+	}
+	s.okObject(w, v)
+}
+
+// commentRequest is the body of PATCH .../trans/{trans_id}.
+type commentRequest struct {
+	Comment *string `json:"comment"`
+}
+
+// handleCommentTransaction serves PATCH .../trans/{trans_id}: the comment
+// becomes a timeline note under the current status.
+func (s *Server) handleCommentTransaction(w http.ResponseWriter, r *http.Request) {
+	if _, err := s.authorize(r, access{userIP: true, scope: reference.ScopeTranPatch}); err != nil {
+		s.fail(w, err)
+		return
+	}
+	req, err := decodeStrict[commentRequest](r)
+	if err == nil && (req.Comment == nil || strings.TrimSpace(*req.Comment) == "") {
+		err = errPayload("missing_comment", "comment is required.")
+	}
+	if err == nil && !utf8.ValidString(*req.Comment) {
+		err = errPayload("invalid_comment", "comment must be valid UTF-8.")
+	}
+	if err != nil {
+		s.fail(w, err)
+		return
+	}
+	now := s.Now()
+	s.txAction(w, r, func(st *store, t *txRecord) error {
+		st.comment(t, now, *req.Comment)
+		return nil
+	})
+}
+
+// comment appends a note under the current status. Callers hold mu.
+func (st *store) comment(t *txRecord, at time.Time, note string) {
+	t.timeline = append(t.timeline, statusEntry{Date: ms(at), Note: note, Status: t.status, StatusID: t.status.ID()})
+}
+
+// handleCancelTransaction serves DELETE .../trans/{trans_id}.
+func (s *Server) handleCancelTransaction(w http.ResponseWriter, r *http.Request) {
+	if _, err := s.authorize(r, access{userIP: true, scope: reference.ScopeTranDelete}); err != nil {
+		s.fail(w, err)
+		return
+	}
+	now := s.Now()
+	s.txAction(w, r, func(st *store, t *txRecord) error { return st.cancel(t, now, "") })
+}
+
+// cancel cancels a CREATED or queued transaction. Callers hold mu.
+func (st *store) cancel(t *txRecord, at time.Time, code string) error {
+	if !canMove(t.status, StatusCanceled) {
+		return errNotAllowed("cannot_cancel_transaction", "Transaction in status %s cannot be canceled.", t.status)
+	}
+	return st.move(t, StatusCanceled, at, "", code)
+}
+
+// handleListNodeTransactions serves GET .../nodes/{node_id}/trans, newest first.
+func (s *Server) handleListNodeTransactions(w http.ResponseWriter, r *http.Request) {
+	s.listTransactions(w, r, func(st *store) ([]string, error) {
+		n, err := st.userNode(r.PathValue("user_id"), r.PathValue("node_id"))
+		if err != nil {
+			return nil, err
+		}
+		return n.txIDs, nil
+	})
+}
+
+// handleListUserTransactions serves GET /users/{user_id}/trans, newest first.
+func (s *Server) handleListUserTransactions(w http.ResponseWriter, r *http.Request) {
+	s.listTransactions(w, r, func(st *store) ([]string, error) {
+		u := st.users[r.PathValue("user_id")]
+		if u == nil {
+			return nil, errNotFound("user")
+		}
+		return u.txIDs, nil
+	})
+}
+
+func (s *Server) listTransactions(w http.ResponseWriter, r *http.Request, ids func(*store) ([]string, error)) {
+	if _, err := s.authorize(r, access{userIP: true, scope: reference.ScopeTransGet}); err != nil {
+		s.fail(w, err)
+		return
+	}
+	p, err := readPage(r)
+	if err != nil {
+		s.fail(w, err)
+		return
+	}
+	st := s.store
+	st.mu.Lock()
+	list, err := ids(st)
+	var out transList
+	if err == nil {
+		lo, hi := p.window(len(list))
+		out = transList{ErrorCode: "0", HTTPCode: "200", Limit: p.perPage, Page: p.number,
+			PageCount: p.pageCount(len(list)), Success: true, Trans: make([]txView, 0, hi-lo), TransCount: len(list)}
+		for i := lo; i < hi; i++ {
+			out.Trans = append(out.Trans, st.txView(st.txs[list[len(list)-1-i]]))
+		}
+	}
+	st.mu.Unlock()
+	if err != nil {
+		s.fail(w, err)
+		return
+	}
+	s.ok(w, out)
+}

@@ -1,0 +1,115 @@
+package synapsefake
+
+import (
+	"net/http"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/synapsefake/synapsefake/reference"
+)
+
+// idempotencyLifetime is how long a used X-SP-IDEMPOTENCY-KEY stays taken.
+const idempotencyLifetime = 24 * time.Hour
+
+var errIdempotency = newError(reference.ErrIdempotencyKey, "idempotency_key_in_use", "Idempotency key already in use.")
+
+// idemKey scopes an idempotency key to a client.
+func idemKey(clientID, key string) string { return clientID + "\x00" + key }
+
+// idemUsed reports whether key was used within the last 24 hours of the
+// clock, forgetting it when it has expired. Callers hold mu.
+func (st *store) idemUsed(key string, now time.Time) bool {
+	used, ok := st.idem[key]
+	if !ok {
+		return false
+	}
+	if now.Sub(used) >= idempotencyLifetime {
+		delete(st.idem, key)
+		return false
+	}
+	return true
+}
+
+// keyLocks serialises requests that carry the same idempotency key, so that
+// concurrent retries perform the operation exactly once.
+type keyLocks struct {
+	mu    sync.Mutex
+	locks map[string]*keyLock
+}
+
+type keyLock struct {
+	mu    sync.Mutex
+	users int
+}
+
+func (k *keyLocks) lock(key string) func() {
+	k.mu.Lock()
+	if k.locks == nil {
+		k.locks = make(map[string]*keyLock)
+	}
+	l := k.locks[key]
+	if l == nil {
+		l = &keyLock{}
+		k.locks[key] = l
+	}
+	l.users++
+	k.mu.Unlock()
+	l.mu.Lock()
+	return func() {
+		l.mu.Unlock()
+		k.mu.Lock()
+		if l.users--; l.users == 0 {
+			delete(k.locks, key)
+		}
+		k.mu.Unlock()
+	}
+}
+
+// statusRecorder remembers the status a handler wrote.
+type statusRecorder struct {
+	http.ResponseWriter
+	status int
+}
+
+func (r *statusRecorder) WriteHeader(code int) {
+	if r.status == 0 {
+		r.status = code
+	}
+	r.ResponseWriter.WriteHeader(code)
+}
+
+// withIdempotency wraps a POST carrying X-SP-IDEMPOTENCY-KEY: a key used by
+// a successful POST in the last 24 hours answers 409 / "450" and performs
+// nothing. Only a 200 answer takes the key, so a refused or failed request
+// can be retried with it. Keys on other methods are ignored, as the Node
+// client resends them on later GETs.
+func (s *Server) withIdempotency(w http.ResponseWriter, r *http.Request, next http.Handler) {
+	raw, _ := header(r, "X-SP-IDEMPOTENCY-KEY")
+	if r.Method != http.MethodPost || strings.TrimSpace(raw) == "" {
+		next.ServeHTTP(w, r)
+		return
+	}
+	clientID := s.cfg.clientID
+	if gw, ok := header(r, "X-SP-GATEWAY"); ok {
+		clientID, _, _ = strings.Cut(gw, "|")
+	}
+	key := idemKey(clientID, raw)
+	unlock := s.idemLocks.lock(key)
+	defer unlock()
+	st := s.store
+	st.mu.Lock()
+	used := st.idemUsed(key, s.Now())
+	st.mu.Unlock()
+	if used {
+		s.fail(w, errIdempotency)
+		return
+	}
+	rec := &statusRecorder{ResponseWriter: w}
+	next.ServeHTTP(rec, r)
+	if rec.status == http.StatusOK {
+		st.mu.Lock()
+		st.idem[key] = s.Now()
+		st.mu.Unlock()
+	}
+}

@@ -1,0 +1,880 @@
+package synapsefake_test
+
+import (
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/synapsefake/synapsefake"
+)
+
+// validRouting passes the ABA checksum (3,7,1 weights sum to 50).
+const validRouting = "051000017"
+
+// nodeAgreementURL is the agreement every deposit-type node carries.
+const nodeAgreementURL = "https://synapsefake.invalid/agreements/NODE_AGREEMENT.pdf"
+
+// nodeStore is the inspectable state of some users and of their nodes,
+// compared before and after a refused call.
+type nodeStore struct {
+	Users map[string]synapsefake.User
+	Nodes map[string]synapsefake.Node
+}
+
+// inspectNodes copies the users and every node they list, plus extra node
+// ids (deleted nodes leave the user's list).
+func inspectNodes(t testing.TB, fake *synapsefake.Server, userIDs []string, nodeIDs ...string) nodeStore {
+	t.Helper()
+	s := nodeStore{Users: map[string]synapsefake.User{}, Nodes: map[string]synapsefake.Node{}}
+	for _, id := range userIDs {
+		u, ok := fake.User(id)
+		if !ok {
+			t.Fatalf("User(%s) not found", id)
+		}
+		s.Users[id] = u
+		nodeIDs = append(nodeIDs, u.NodeIDs...)
+	}
+	for _, id := range nodeIDs {
+		n, ok := fake.Node(id)
+		if !ok {
+			t.Fatalf("Node(%s) not found", id)
+		}
+		s.Nodes[id] = n
+	}
+	return s
+}
+
+// wantUnchanged fails the test when the store moved since before.
+func wantUnchanged(t testing.TB, fake *synapsefake.Server, before nodeStore) {
+	t.Helper()
+	ids := slices.Collect(maps.Keys(before.Users))
+	after := inspectNodes(t, fake, ids, slices.Collect(maps.Keys(before.Nodes))...)
+	if diff := cmp.Diff(before, after); diff != "" {
+		t.Errorf("store changed by a refused call (-before +after):\n%s", diff)
+	}
+}
+
+// wantErrorStatus is wantError plus the rule that the HTTP status equals the
+// body's http_code.
+func wantErrorStatus(t testing.TB, r response, status int, errorCode, code string) {
+	t.Helper()
+	wantError(t, r, status, errorCode, code)
+	if hc := r.body["http_code"]; hc != fmt.Sprint(r.status) {
+		t.Errorf("http_code %v differs from the HTTP status %d", hc, r.status)
+	}
+}
+
+// wantNodeJSON is the wire form FIDELITY.md gives a node just created by the
+// fake for a user with default legal names: one timeline entry, no note,
+// balance 0 USD, allowed CREDIT-AND-DEBIT. Callers adjust it with setPath.
+func wantNodeJSON(fake *synapsefake.Server, userID, nodeID, typ, nickname string) map[string]any {
+	agreements := []any{}
+	switch typ {
+	case "DEPOSIT-US", "IC-DEPOSIT-US", "SUBACCOUNT-US":
+		agreements = []any{map[string]any{"type": "NODE_AGREEMENT", "url": nodeAgreementURL}}
+	}
+	info := map[string]any{
+		"agreements":      agreements,
+		"balance":         map[string]any{"amount": 0.0, "currency": "USD"},
+		"bank_code":       "EBT",
+		"document_id":     nil,
+		"name_on_account": "Test User",
+		"nickname":        nickname,
+	}
+	return map[string]any{
+		"_id":                 nodeID,
+		"_links":              map[string]any{"self": map[string]any{"href": fake.URL() + "/users/" + userID + "/nodes/" + nodeID}},
+		"allowed":             "CREDIT-AND-DEBIT",
+		"allowed_status_code": nil,
+		"client":              map[string]any{"id": fake.ClientID(), "name": fake.ClientName()},
+		"extra":               map[string]any{"note": nil, "other": map[string]any{}, "supp_id": ""},
+		"info":                info,
+		"is_active":           true,
+		"timeline":            []any{timelineEntry(fake.Now(), "Node created.")},
+		"type":                typ,
+		"user_id":             userID,
+	}
+}
+
+// achInfo sets the ACH-US fields of an expected node's info.
+func achInfo(node map[string]any, accountLast4, routingLast4, typ, class string) {
+	setPath(node, "info.bank_code", "")
+	setPath(node, "info.account_num", accountLast4)
+	setPath(node, "info.routing_num", routingLast4)
+	setPath(node, "info.type", typ)
+	setPath(node, "info.class", class)
+	setPath(node, "info.bank_name", "SYNAPSEFAKE TEST BANK")
+	setPath(node, "info.bank_long_name", "SYNAPSEFAKE TEST BANK, N.A.")
+}
+
+func timelineEntry(at time.Time, note string) map[string]any {
+	return map[string]any{"date": float64(at.UnixMilli()), "note": note}
+}
+
+// setPath sets a value at a dotted path of nested objects.
+func setPath(m map[string]any, path string, v any) {
+	keys := strings.Split(path, ".")
+	for _, k := range keys[:len(keys)-1] {
+		m = m[k].(map[string]any)
+	}
+	m[keys[len(keys)-1]] = v
+}
+
+// getPath reads a value at a dotted path of nested objects.
+func getPath(m map[string]any, path string) any {
+	keys := strings.Split(path, ".")
+	for _, k := range keys[:len(keys)-1] {
+		m, _ = m[k].(map[string]any)
+	}
+	return m[keys[len(keys)-1]]
+}
+
+func withSuccess(m map[string]any) map[string]any {
+	out := maps.Clone(m)
+	out["success"] = true
+	return out
+}
+
+// nodesWrapper is the list wrapper of GET and POST /users/{id}/nodes; page
+// is left out when it is 0 (the create answer).
+func nodesWrapper(limit, page, pageCount, nodeCount int, nodes ...any) map[string]any {
+	if nodes == nil {
+		nodes = []any{}
+	}
+	w := map[string]any{
+		"error_code": "0",
+		"http_code":  "200",
+		"limit":      float64(limit),
+		"node_count": float64(nodeCount),
+		"nodes":      nodes,
+		"page_count": float64(pageCount),
+		"success":    true,
+	}
+	if page > 0 {
+		w["page"] = float64(page)
+	}
+	return w
+}
+
+func nodesPath(userID string) string { return "/users/" + userID + "/nodes" }
+
+func nodePath(userID, nodeID string) string { return nodesPath(userID) + "/" + nodeID }
+
+// otherUser seeds a second user with a node and a key holding every scope.
+func otherUser(t testing.TB, fake *synapsefake.Server) fixture {
+	t.Helper()
+	return newFixture(t, fake, 0)
+}
+
+func TestCreateNode(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name   string
+		body   map[string]any
+		typ    string
+		suppID string
+		edit   func(node map[string]any)
+	}{
+		{
+			name: "DEPOSIT-US",
+			body: map[string]any{"type": "DEPOSIT-US", "info": map[string]any{"nickname": "Spending"}},
+			typ:  "DEPOSIT-US",
+		},
+		{
+			name: "INTERCHANGE-US",
+			body: map[string]any{"type": "INTERCHANGE-US", "info": map[string]any{"nickname": "Spending"}},
+			typ:  "INTERCHANGE-US",
+		},
+		{
+			name: "IC-DEPOSIT-US",
+			body: map[string]any{"type": "IC-DEPOSIT-US", "info": map[string]any{"nickname": "Spending"}},
+			typ:  "IC-DEPOSIT-US",
+		},
+		{
+			name: "EXTERNAL-US",
+			body: map[string]any{"type": "EXTERNAL-US", "info": map[string]any{"nickname": "Spending"}},
+			typ:  "EXTERNAL-US",
+		},
+		{
+			name: "SUBACCOUNT-US",
+			body: map[string]any{"type": "SUBACCOUNT-US", "info": map[string]any{"nickname": "Spending"}},
+			typ:  "SUBACCOUNT-US",
+		},
+		{
+			name: "ACH-US personal checking shows the last four digits",
+			body: map[string]any{"type": "ACH-US", "info": map[string]any{
+				"nickname": "Spending", "account_num": "123456789", "routing_num": validRouting,
+				"type": "PERSONAL", "class": "CHECKING",
+			}},
+			typ:  "ACH-US",
+			edit: func(n map[string]any) { achInfo(n, "6789", "0017", "PERSONAL", "CHECKING") },
+		},
+		{
+			name: "ACH-US business savings",
+			body: map[string]any{"type": "ACH-US", "info": map[string]any{
+				"nickname": "Spending", "account_num": "0000123456789012", "routing_num": validRouting,
+				"type": "BUSINESS", "class": "SAVINGS",
+			}},
+			typ:  "ACH-US",
+			edit: func(n map[string]any) { achInfo(n, "9012", "0017", "BUSINESS", "SAVINGS") },
+		},
+		{
+			name: "ACH-US without type and class is personal checking",
+			body: map[string]any{"type": "ACH-US", "info": map[string]any{
+				"nickname": "Spending", "account_num": "1234", "routing_num": validRouting,
+			}},
+			typ:  "ACH-US",
+			edit: func(n map[string]any) { achInfo(n, "1234", "0017", "PERSONAL", "CHECKING") },
+		},
+		{
+			name: "extra supp_id, note and other are kept",
+			body: map[string]any{"type": "DEPOSIT-US", "info": map[string]any{"nickname": "Spending"},
+				"extra": map[string]any{"supp_id": "my-ref-1", "note": "rent", "other": map[string]any{"k": "v"}}},
+			typ:    "DEPOSIT-US",
+			suppID: "my-ref-1",
+			edit: func(n map[string]any) {
+				setPath(n, "extra", map[string]any{"note": "rent", "other": map[string]any{"k": "v"}, "supp_id": "my-ref-1"})
+			},
+		},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			fake := synapsefake.NewServer(t)
+			fx := newFixture(t, fake, 0)
+
+			r := do(t, fake, call{method: "POST", path: nodesPath(fx.user.ID), header: fx.headers, body: tc.body})
+			if r.status != 200 {
+				t.Fatalf("status %d, want 200; body %s", r.status, r.raw)
+			}
+			nodes, _ := r.body["nodes"].([]any)
+			if len(nodes) != 1 {
+				t.Fatalf("nodes %v, want one node", r.body["nodes"])
+			}
+			id, _ := nodes[0].(map[string]any)["_id"].(string)
+			node := wantNodeJSON(fake, fx.user.ID, id, tc.typ, "Spending")
+			if tc.edit != nil {
+				tc.edit(node)
+			}
+			if diff := cmp.Diff(nodesWrapper(20, 0, 1, 1, node), r.body); diff != "" {
+				t.Errorf("answer mismatch (-want +got):\n%s", diff)
+			}
+			if len(id) != 24 {
+				t.Errorf("_id %q is not 24 characters", id)
+			}
+
+			got, ok := fake.Node(id)
+			if !ok {
+				t.Fatalf("Node(%s) not found after create", id)
+			}
+			want := synapsefake.Node{ID: id, UserID: fx.user.ID, Type: tc.typ, Nickname: "Spending",
+				Allowed: synapsefake.AllowedCreditAndDebit, Currency: "USD", IsActive: true, SuppID: tc.suppID}
+			if diff := cmp.Diff(want, got); diff != "" {
+				t.Errorf("stored node mismatch (-want +got):\n%s", diff)
+			}
+			u, _ := fake.User(fx.user.ID)
+			if diff := cmp.Diff([]string{fx.node.ID, id}, u.NodeIDs); diff != "" {
+				t.Errorf("user NodeIDs mismatch (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+func TestCreateNodeErrors(t *testing.T) {
+	t.Parallel()
+	deposit := map[string]any{"type": "DEPOSIT-US", "info": map[string]any{"nickname": "Spending"}}
+	ach := func(account, routing any) map[string]any {
+		info := map[string]any{"nickname": "Ext", "type": "PERSONAL", "class": "CHECKING"}
+		if account != nil {
+			info["account_num"] = account
+		}
+		if routing != nil {
+			info["routing_num"] = routing
+		}
+		return map[string]any{"type": "ACH-US", "info": info}
+	}
+	type env struct {
+		fake  *synapsefake.Server
+		fx    fixture
+		other fixture
+	}
+	for _, tc := range []struct {
+		name      string
+		body      any
+		header    func(e env) map[string]string // nil: the fixture's headers
+		before    func(e env)                   // runs before the call
+		status    int
+		errorCode string
+		code      string
+	}{
+		{name: "missing type", body: map[string]any{"info": map[string]any{"nickname": "x"}},
+			status: 400, errorCode: "200", code: "missing_type"},
+		{name: "empty type", body: map[string]any{"type": "", "info": map[string]any{"nickname": "x"}},
+			status: 400, errorCode: "200", code: "missing_type"},
+		{name: "unknown type", body: map[string]any{"type": "SAVINGS-US", "info": map[string]any{"nickname": "x"}},
+			status: 400, errorCode: "200", code: "invalid_node_type"},
+		{name: "known type that cannot be created", body: map[string]any{"type": "WIRE-US", "info": map[string]any{"nickname": "x"}},
+			status: 400, errorCode: "200", code: "invalid_node_type"},
+		{name: "missing info", body: map[string]any{"type": "DEPOSIT-US"},
+			status: 400, errorCode: "200", code: "missing_nickname"},
+		{name: "missing info.nickname", body: map[string]any{"type": "DEPOSIT-US", "info": map[string]any{}},
+			status: 400, errorCode: "200", code: "missing_nickname"},
+		{name: "ACH-US missing account_num", body: ach(nil, validRouting),
+			status: 400, errorCode: "200", code: "invalid_account_num"},
+		{name: "ACH-US non-digit account_num", body: ach("12345abc", validRouting),
+			status: 400, errorCode: "200", code: "invalid_account_num"},
+		{name: "ACH-US account_num too short", body: ach("123", validRouting),
+			status: 400, errorCode: "200", code: "invalid_account_num"},
+		{name: "ACH-US missing routing_num", body: ach("123456789", nil),
+			status: 400, errorCode: "200", code: "invalid_routing_num"},
+		{name: "ACH-US non-digit routing_num", body: ach("123456789", "05100001X"),
+			status: 400, errorCode: "200", code: "invalid_routing_num"},
+		{name: "ACH-US routing_num of 8 digits", body: ach("123456789", "05100001"),
+			status: 400, errorCode: "200", code: "invalid_routing_num"},
+		{name: "ACH-US bad routing checksum", body: ach("123456789", "051000018"),
+			status: 409, errorCode: "400", code: "unknown_routing_number"},
+		{name: "ACH-US unknown account type", body: map[string]any{"type": "ACH-US", "info": map[string]any{
+			"nickname": "Ext", "account_num": "123456789", "routing_num": validRouting, "type": "JOINT"}},
+			status: 400, errorCode: "200", code: "invalid_account_type"},
+		{name: "ACH-US unknown account class", body: map[string]any{"type": "ACH-US", "info": map[string]any{
+			"nickname": "Ext", "account_num": "123456789", "routing_num": validRouting, "class": "MONEY-MARKET"}},
+			status: 400, errorCode: "200", code: "invalid_account_class"},
+		{name: "malformed JSON", body: `{"type":"DEPOSIT-US",`,
+			status: 400, errorCode: "200", code: "invalid_json"},
+		{name: "array body", body: `[{"type":"DEPOSIT-US"}]`,
+			status: 400, errorCode: "200", code: "invalid_json"},
+		{name: "empty body", body: "",
+			status: 400, errorCode: "200", code: "invalid_json"},
+		{name: "type is a number", body: map[string]any{"type": 5, "info": map[string]any{"nickname": "x"}},
+			status: 400, errorCode: "200", code: "invalid_field_type"},
+		{name: "info is a string", body: map[string]any{"type": "DEPOSIT-US", "info": "x"},
+			status: 400, errorCode: "200", code: "invalid_field_type"},
+		{name: "nickname is a number", body: map[string]any{"type": "DEPOSIT-US", "info": map[string]any{"nickname": 7}},
+			status: 400, errorCode: "200", code: "invalid_field_type"},
+		{name: "ACH-US account_num is a number", body: ach(123456789, validRouting),
+			status: 400, errorCode: "200", code: "invalid_field_type"},
+		{name: "key without NODES|POST", body: deposit,
+			header: func(e env) map[string]string {
+				return userHeaders(e.fake, e.fake.OAuthKey(e.fx.user.ID, testFingerprint, "NODES|GET", "NODE|PATCH"))
+			},
+			status: 401, errorCode: "300", code: "scope_not_granted"},
+		{name: "another user's key", body: deposit,
+			header: func(e env) map[string]string { return e.other.headers },
+			status: 401, errorCode: "300", code: "unauthorized_user"},
+		{name: "expired key", body: deposit,
+			before: func(e env) { e.fake.Advance(7200 * time.Second) },
+			status: 401, errorCode: "110", code: "invalid_oauth_key"},
+		{name: "unknown key", body: deposit,
+			header: func(e env) map[string]string {
+				return userHeaders(e.fake, "oauth_0000000000000000000000000000000000000000")
+			},
+			status: 401, errorCode: "110", code: "invalid_oauth_key"},
+		{name: "fingerprint differs from the key's", body: deposit,
+			header: func(e env) map[string]string {
+				h := maps.Clone(e.fx.headers)
+				h["X-SP-USER"] = e.fx.key + "|another-device"
+				return h
+			},
+			status: 401, errorCode: "120", code: "unauthorized_fingerprint"},
+		{name: "missing X-SP-USER", body: deposit,
+			header: func(e env) map[string]string {
+				h := maps.Clone(e.fx.headers)
+				delete(h, "X-SP-USER")
+				return h
+			},
+			status: 400, errorCode: "200", code: "missing_user_credentials"},
+		{name: "missing X-SP-USER-IP", body: deposit,
+			header: func(e env) map[string]string {
+				h := maps.Clone(e.fx.headers)
+				delete(h, "X-SP-USER-IP")
+				return h
+			},
+			status: 400, errorCode: "200", code: "missing_user_ip"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			fake := synapsefake.NewServer(t)
+			e := env{fake: fake, fx: newFixture(t, fake, 0), other: otherUser(t, fake)}
+			hdr := e.fx.headers
+			if tc.header != nil {
+				hdr = tc.header(e)
+			}
+			if tc.before != nil {
+				tc.before(e)
+			}
+			before := inspectNodes(t, fake, []string{e.fx.user.ID, e.other.user.ID})
+
+			r := do(t, fake, call{method: "POST", path: nodesPath(e.fx.user.ID), header: hdr, body: tc.body})
+			wantErrorStatus(t, r, tc.status, tc.errorCode, tc.code)
+			wantUnchanged(t, fake, before)
+		})
+	}
+}
+
+func TestOAuthKeyLivesJustUnder7200Seconds(t *testing.T) {
+	t.Parallel()
+	fake := synapsefake.NewServer(t)
+	fx := newFixture(t, fake, 0)
+	fake.Advance(7199 * time.Second)
+	r := do(t, fake, call{method: "GET", path: nodesPath(fx.user.ID), header: fx.headers})
+	if r.status != 200 {
+		t.Fatalf("after 7199 s: status %d, want 200; body %s", r.status, r.raw)
+	}
+	fake.Advance(time.Second)
+	r = do(t, fake, call{method: "GET", path: nodesPath(fx.user.ID), header: fx.headers})
+	wantErrorStatus(t, r, 401, "110", "invalid_oauth_key")
+	if got := getPath(r.body, "error.en"); got != "Invalid/expired oauth_key." {
+		t.Errorf("error.en %q, want %q", got, "Invalid/expired oauth_key.")
+	}
+}
+
+func TestListNodes(t *testing.T) {
+	t.Parallel()
+	fake := synapsefake.NewServer(t)
+	fx := newFixture(t, fake, 2500)
+	r := do(t, fake, call{method: "GET", path: nodesPath(fx.user.ID), header: fx.headers})
+	node := wantNodeJSON(fake, fx.user.ID, fx.node.ID, "DEPOSIT-US", "Checking")
+	setPath(node, "info.balance.amount", 25.0)
+	if diff := cmp.Diff(nodesWrapper(20, 1, 1, 1, node), r.body); diff != "" {
+		t.Errorf("answer mismatch (-want +got):\n%s", diff)
+	}
+}
+
+func TestListNodesPaging(t *testing.T) {
+	t.Parallel()
+	fake := synapsefake.NewServer(t)
+	fx := newFixture(t, fake, 0)
+	for i := range 44 {
+		if _, ok := fake.AddNode(fx.user.ID, synapsefake.NodeSeed{Nickname: fmt.Sprintf("Node %d", i)}); !ok {
+			t.Fatal("AddNode failed")
+		}
+	}
+	u, _ := fake.User(fx.user.ID)
+	all := u.NodeIDs
+	if len(all) != 45 {
+		t.Fatalf("user has %d nodes, want 45", len(all))
+	}
+	for _, tc := range []struct {
+		query     string
+		page      int
+		limit     int
+		pageCount int
+		ids       []string
+	}{
+		{"", 1, 20, 3, all[0:20]},
+		{"?page=1", 1, 20, 3, all[0:20]},
+		{"?page=2", 2, 20, 3, all[20:40]},
+		{"?page=3", 3, 20, 3, all[40:45]},
+		{"?page=4", 4, 20, 3, nil},
+		{"?per_page=50&page=2", 2, 20, 3, all[20:40]},
+		{"?per_page=10&page=5", 5, 10, 5, all[40:45]},
+		{"?page=2&per_page=7", 2, 7, 7, all[7:14]},
+	} {
+		t.Run(tc.query, func(t *testing.T) {
+			t.Parallel()
+			r := do(t, fake, call{method: "GET", path: nodesPath(fx.user.ID) + tc.query, header: fx.headers})
+			var gotIDs []string
+			nodes, _ := r.body["nodes"].([]any)
+			for _, n := range nodes {
+				gotIDs = append(gotIDs, n.(map[string]any)["_id"].(string))
+			}
+			if diff := cmp.Diff(tc.ids, gotIDs); diff != "" {
+				t.Errorf("node ids mismatch (-want +got):\n%s", diff)
+			}
+			r.body["nodes"] = []any{}
+			if diff := cmp.Diff(nodesWrapper(tc.limit, tc.page, tc.pageCount, 45), r.body); diff != "" {
+				t.Errorf("wrapper mismatch (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+func TestListNodesTypeFilter(t *testing.T) {
+	t.Parallel()
+	fake := synapsefake.NewServer(t)
+	fx := newFixture(t, fake, 0)
+	var ach []string
+	for i, typ := range []string{"ACH-US", "EXTERNAL-US", "ACH-US", "SUBACCOUNT-US", "ACH-US"} {
+		n, ok := fake.AddNode(fx.user.ID, synapsefake.NodeSeed{Type: typ, Nickname: fmt.Sprint("n", i),
+			AccountNum: "123456789", RoutingNum: validRouting})
+		if !ok {
+			t.Fatal("AddNode failed")
+		}
+		if typ == "ACH-US" {
+			ach = append(ach, n.ID)
+		}
+	}
+	for _, tc := range []struct {
+		typ  string
+		want []string
+	}{
+		{"ACH-US", ach},
+		{"DEPOSIT-US", []string{fx.node.ID}},
+		{"WIRE-US", nil},
+	} {
+		t.Run(tc.typ, func(t *testing.T) {
+			t.Parallel()
+			r := do(t, fake, call{method: "GET", path: nodesPath(fx.user.ID) + "?type=" + tc.typ, header: fx.headers})
+			var got []string
+			nodes, _ := r.body["nodes"].([]any)
+			for _, n := range nodes {
+				m := n.(map[string]any)
+				got = append(got, m["_id"].(string))
+				if m["type"] != tc.typ {
+					t.Errorf("node %s has type %v, want %s", m["_id"], m["type"], tc.typ)
+				}
+			}
+			if diff := cmp.Diff(tc.want, got); diff != "" {
+				t.Errorf("node ids mismatch (-want +got):\n%s", diff)
+			}
+			pages := 0
+			if len(tc.want) > 0 {
+				pages = 1
+			}
+			r.body["nodes"] = []any{}
+			if diff := cmp.Diff(nodesWrapper(20, 1, pages, len(tc.want)), r.body); diff != "" {
+				t.Errorf("wrapper mismatch (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+func TestListNodesErrors(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name      string
+		query     string
+		scopes    []string
+		status    int
+		errorCode string
+		code      string
+	}{
+		{"page zero", "?page=0", nil, 400, "200", "invalid_page"},
+		{"negative page", "?page=-1", nil, 400, "200", "invalid_page"},
+		{"page not an integer", "?page=two", nil, 400, "200", "invalid_page"},
+		{"per_page zero", "?per_page=0", nil, 400, "200", "invalid_per_page"},
+		{"per_page not an integer", "?per_page=1.5", nil, 400, "200", "invalid_per_page"},
+		{"key without NODES|GET", "", []string{"NODES|POST", "NODE|GET"}, 401, "300", "scope_not_granted"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			fake := synapsefake.NewServer(t)
+			fx := newFixture(t, fake, 0, tc.scopes...)
+			before := inspectNodes(t, fake, []string{fx.user.ID})
+			r := do(t, fake, call{method: "GET", path: nodesPath(fx.user.ID) + tc.query, header: fx.headers})
+			wantErrorStatus(t, r, tc.status, tc.errorCode, tc.code)
+			wantUnchanged(t, fake, before)
+		})
+	}
+}
+
+func TestGetNode(t *testing.T) {
+	t.Parallel()
+	fake := synapsefake.NewServer(t)
+	fx := newFixture(t, fake, 0)
+	ach, _ := fake.AddNode(fx.user.ID, synapsefake.NodeSeed{Type: "ACH-US", Nickname: "Bank",
+		AccountNum: "9876543210", RoutingNum: validRouting, SuppID: "ext-1"})
+	achWant := wantNodeJSON(fake, fx.user.ID, ach.ID, "ACH-US", "Bank")
+	achInfo(achWant, "3210", "0017", "PERSONAL", "CHECKING")
+	setPath(achWant, "extra.supp_id", "ext-1")
+	for _, tc := range []struct {
+		name string
+		id   string
+		want map[string]any
+	}{
+		{"DEPOSIT-US", fx.node.ID, wantNodeJSON(fake, fx.user.ID, fx.node.ID, "DEPOSIT-US", "Checking")},
+		{"ACH-US", ach.ID, achWant},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			r := do(t, fake, call{method: "GET", path: nodePath(fx.user.ID, tc.id), header: fx.headers})
+			if diff := cmp.Diff(withSuccess(tc.want), r.body); diff != "" {
+				t.Errorf("answer mismatch (-want +got):\n%s", diff)
+			}
+			if r.status != 200 {
+				t.Errorf("status %d, want 200", r.status)
+			}
+		})
+	}
+}
+
+func TestNodeBalanceAmount(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		cents int64
+		want  float64
+		raw   string
+	}{
+		{1234, 12.34, `"amount":12.34`},
+		{0, 0, `"amount":0,`},
+		{5, 0.05, `"amount":0.05`},
+		{100, 1, `"amount":1,`},
+		{-250, -2.5, `"amount":-2.5`},
+		{123456789, 1234567.89, `"amount":1234567.89`},
+	} {
+		t.Run(fmt.Sprint(tc.cents), func(t *testing.T) {
+			t.Parallel()
+			fake := synapsefake.NewServer(t)
+			fx := newFixture(t, fake, tc.cents)
+			if fx.node.BalanceCents != tc.cents {
+				t.Errorf("AddNode BalanceCents %d, want %d", fx.node.BalanceCents, tc.cents)
+			}
+			r := do(t, fake, call{method: "GET", path: nodePath(fx.user.ID, fx.node.ID), header: fx.headers})
+			want := map[string]any{"amount": tc.want, "currency": "USD"}
+			if diff := cmp.Diff(want, getPath(r.body, "info.balance")); diff != "" {
+				t.Errorf("info.balance mismatch (-want +got):\n%s", diff)
+			}
+			if !strings.Contains(string(r.raw), tc.raw) {
+				t.Errorf("body does not hold %s: %s", tc.raw, r.raw)
+			}
+		})
+	}
+}
+
+func TestPatchNode(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name     string
+		body     any
+		nickname string // stored and shown nickname afterwards
+		suppID   string
+		note     any // extra.note afterwards
+	}{
+		{"nickname", map[string]any{"nickname": "Savings"}, "Savings", "", nil},
+		{"supp_id", map[string]any{"supp_id": "ref-9"}, "Checking", "ref-9", nil},
+		{"info.nickname", map[string]any{"info": map[string]any{"nickname": "Rainy day"}}, "Rainy day", "", nil},
+		{"extra supp_id and note", map[string]any{"extra": map[string]any{"supp_id": "ref-2", "note": "joint"}}, "Checking", "ref-2", "joint"},
+		{"everything at once", map[string]any{"nickname": "A", "supp_id": "s", "extra": map[string]any{"note": "n"}}, "A", "s", "n"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			fake := synapsefake.NewServer(t)
+			fx := newFixture(t, fake, 0)
+			r := do(t, fake, call{method: "PATCH", path: nodePath(fx.user.ID, fx.node.ID), header: fx.headers, body: tc.body})
+			want := wantNodeJSON(fake, fx.user.ID, fx.node.ID, "DEPOSIT-US", tc.nickname)
+			setPath(want, "extra.supp_id", tc.suppID)
+			setPath(want, "extra.note", tc.note)
+			if diff := cmp.Diff(withSuccess(want), r.body); diff != "" {
+				t.Errorf("answer mismatch (-want +got):\n%s", diff)
+			}
+			got, _ := fake.Node(fx.node.ID)
+			wantNode := fx.node
+			wantNode.Nickname, wantNode.SuppID = tc.nickname, tc.suppID
+			if diff := cmp.Diff(wantNode, got); diff != "" {
+				t.Errorf("stored node mismatch (-want +got):\n%s", diff)
+			}
+			// GET shows the same node as the PATCH answer.
+			g := do(t, fake, call{method: "GET", path: nodePath(fx.user.ID, fx.node.ID), header: fx.headers})
+			if diff := cmp.Diff(r.body, g.body); diff != "" {
+				t.Errorf("GET after PATCH differs from the PATCH answer (-patch +get):\n%s", diff)
+			}
+		})
+	}
+}
+
+// nodeErrorCase is one refused call on /users/{uid}/nodes/{nid}.
+type nodeErrorCase struct {
+	name      string
+	method    string
+	body      any
+	scopes    []string                       // key scopes, all when nil
+	target    func(fx, other fixture) string // the path; the fixture's node when nil
+	status    int
+	errorCode string
+	code      string
+}
+
+func runNodeErrorCases(t *testing.T, cases []nodeErrorCase) {
+	t.Helper()
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			fake := synapsefake.NewServer(t)
+			fx := newFixture(t, fake, 0, tc.scopes...)
+			other := otherUser(t, fake)
+			path := nodePath(fx.user.ID, fx.node.ID)
+			if tc.target != nil {
+				path = tc.target(fx, other)
+			}
+			before := inspectNodes(t, fake, []string{fx.user.ID, other.user.ID})
+			r := do(t, fake, call{method: tc.method, path: path, header: fx.headers, body: tc.body})
+			wantErrorStatus(t, r, tc.status, tc.errorCode, tc.code)
+			wantUnchanged(t, fake, before)
+		})
+	}
+}
+
+func unknownNode(fx, _ fixture) string { return nodePath(fx.user.ID, "0123456789abcdef01234567") }
+
+func othersNode(fx, other fixture) string { return nodePath(fx.user.ID, other.node.ID) }
+
+func othersPath(_, other fixture) string { return nodePath(other.user.ID, other.node.ID) }
+
+func TestNodeErrors(t *testing.T) {
+	t.Parallel()
+	nick := map[string]any{"nickname": "New"}
+	runNodeErrorCases(t, []nodeErrorCase{
+		{name: "GET unknown node", method: "GET", target: unknownNode, status: 404, errorCode: "404", code: "unable_to_locate_node"},
+		{name: "GET another user's node", method: "GET", target: othersNode, status: 401, errorCode: "300", code: "unauthorized_node"},
+		{name: "GET under another user's path", method: "GET", target: othersPath, status: 401, errorCode: "300", code: "unauthorized_user"},
+		{name: "GET without NODE|GET", method: "GET", scopes: []string{"NODES|GET"}, status: 401, errorCode: "300", code: "scope_not_granted"},
+
+		{name: "PATCH unknown field", method: "PATCH", body: map[string]any{"nickname": "x", "color": "red"}, status: 400, errorCode: "200", code: "unknown_field"},
+		{name: "PATCH unknown field in info", method: "PATCH", body: map[string]any{"info": map[string]any{"bank_code": "x"}}, status: 400, errorCode: "200", code: "unknown_field"},
+		{name: "PATCH type cannot be changed", method: "PATCH", body: map[string]any{"type": "ACH-US"}, status: 400, errorCode: "200", code: "unknown_field"},
+		{name: "PATCH empty body", method: "PATCH", body: "", status: 400, errorCode: "200", code: "invalid_json"},
+		{name: "PATCH empty object", method: "PATCH", body: map[string]any{}, status: 400, errorCode: "200", code: "nothing_to_update"},
+		{name: "PATCH malformed JSON", method: "PATCH", body: `{"nickname":`, status: 400, errorCode: "200", code: "invalid_json"},
+		{name: "PATCH nickname is a number", method: "PATCH", body: map[string]any{"nickname": 5}, status: 400, errorCode: "200", code: "invalid_field_type"},
+		{name: "PATCH empty nickname", method: "PATCH", body: map[string]any{"nickname": ""}, status: 400, errorCode: "200", code: "invalid_nickname"},
+		{name: "PATCH empty info.nickname", method: "PATCH", body: map[string]any{"info": map[string]any{"nickname": ""}}, status: 400, errorCode: "200", code: "invalid_nickname"},
+		{name: "PATCH micro with one amount", method: "PATCH", body: map[string]any{"micro": []float64{0.1}}, status: 400, errorCode: "200", code: "invalid_micro"},
+		{name: "PATCH micro on a verified node", method: "PATCH", body: map[string]any{"micro": []float64{0.1, 0.1}}, status: 409, errorCode: "410", code: "micro_not_pending"},
+		{name: "PATCH unknown node", method: "PATCH", body: nick, target: unknownNode, status: 404, errorCode: "404", code: "unable_to_locate_node"},
+		{name: "PATCH another user's node", method: "PATCH", body: nick, target: othersNode, status: 401, errorCode: "300", code: "unauthorized_node"},
+		{name: "PATCH without NODE|PATCH", method: "PATCH", body: nick, scopes: []string{"NODE|GET", "NODE|DELETE"}, status: 401, errorCode: "300", code: "scope_not_granted"},
+
+		{name: "DELETE unknown node", method: "DELETE", target: unknownNode, status: 404, errorCode: "404", code: "unable_to_locate_node"},
+		{name: "DELETE another user's node", method: "DELETE", target: othersNode, status: 401, errorCode: "300", code: "unauthorized_node"},
+		{name: "DELETE under another user's path", method: "DELETE", target: othersPath, status: 401, errorCode: "300", code: "unauthorized_user"},
+		{name: "DELETE without NODE|DELETE", method: "DELETE", scopes: []string{"NODE|GET", "NODE|PATCH"}, status: 401, errorCode: "300", code: "scope_not_granted"},
+	})
+}
+
+func TestMicroDeposits(t *testing.T) {
+	t.Parallel()
+	achBody := map[string]any{"type": "ACH-US", "info": map[string]any{
+		"nickname": "Bank", "account_num": "123456789", "routing_num": validRouting, "type": "PERSONAL", "class": "CHECKING"}}
+
+	t.Run("without the option ACH-US debits at once", func(t *testing.T) {
+		t.Parallel()
+		fake := synapsefake.NewServer(t)
+		fx := newFixture(t, fake, 0)
+		r := do(t, fake, call{method: "POST", path: nodesPath(fx.user.ID), header: fx.headers, body: achBody})
+		if got := getPath(r.body["nodes"].([]any)[0].(map[string]any), "allowed"); got != "CREDIT-AND-DEBIT" {
+			t.Errorf("allowed %v, want CREDIT-AND-DEBIT", got)
+		}
+	})
+
+	t.Run("with the option ACH-US waits for verification", func(t *testing.T) {
+		t.Parallel()
+		fake := synapsefake.NewServer(t, synapsefake.WithMicroDeposits())
+		fx := newFixture(t, fake, 0)
+		created := fake.Now()
+		r := do(t, fake, call{method: "POST", path: nodesPath(fx.user.ID), header: fx.headers, body: achBody})
+		node := r.body["nodes"].([]any)[0].(map[string]any)
+		id := node["_id"].(string)
+		want := wantNodeJSON(fake, fx.user.ID, id, "ACH-US", "Bank")
+		achInfo(want, "6789", "0017", "PERSONAL", "CHECKING")
+		setPath(want, "allowed", "CREDIT")
+		setPath(want, "timeline", []any{timelineEntry(created, "Node created."), timelineEntry(created, "Micro deposits initiated.")})
+		if diff := cmp.Diff(want, node); diff != "" {
+			t.Fatalf("created node mismatch (-want +got):\n%s", diff)
+		}
+		if n, _ := fake.Node(id); n.Allowed != synapsefake.AllowedCredit {
+			t.Errorf("stored Allowed %q, want CREDIT", n.Allowed)
+		}
+
+		// Non-ACH nodes are not affected by the option.
+		d := do(t, fake, call{method: "POST", path: nodesPath(fx.user.ID), header: fx.headers,
+			body: map[string]any{"type": "DEPOSIT-US", "info": map[string]any{"nickname": "D"}}})
+		if got := d.body["nodes"].([]any)[0].(map[string]any)["allowed"]; got != "CREDIT-AND-DEBIT" {
+			t.Errorf("DEPOSIT-US allowed %v, want CREDIT-AND-DEBIT", got)
+		}
+
+		path := nodePath(fx.user.ID, id)
+		for _, wrong := range [][]float64{{0.2, 0.1}, {0.1, 0.11}, {0, 0}, {10, 10}, {-0.1, -0.1}} {
+			before := inspectNodes(t, fake, []string{fx.user.ID})
+			w := do(t, fake, call{method: "PATCH", path: path, header: fx.headers,
+				body: map[string]any{"micro": wrong, "nickname": "Changed"}})
+			wantErrorStatus(t, w, 409, "400", "incorrect_micro")
+			wantUnchanged(t, fake, before)
+		}
+
+		// Asking for the deposits again notes it and keeps the node at CREDIT.
+		fake.Advance(time.Minute)
+		resend := do(t, fake, call{method: "PATCH", path: path, header: fx.headers, body: map[string]any{"resend_micro": "YES"}})
+		setPath(want, "timeline", append(want["timeline"].([]any), timelineEntry(fake.Now(), "Micro deposits initiated.")))
+		if diff := cmp.Diff(withSuccess(want), resend.body); diff != "" {
+			t.Errorf("node after resend_micro mismatch (-want +got):\n%s", diff)
+		}
+
+		fake.Advance(time.Minute)
+		ok := do(t, fake, call{method: "PATCH", path: path, header: fx.headers, body: `{"micro":[0.1,0.1]}`})
+		setPath(want, "allowed", "CREDIT-AND-DEBIT")
+		setPath(want, "timeline", append(want["timeline"].([]any), timelineEntry(fake.Now(), "Micro deposits verified.")))
+		if diff := cmp.Diff(withSuccess(want), ok.body); diff != "" {
+			t.Errorf("verified node mismatch (-want +got):\n%s", diff)
+		}
+		if n, _ := fake.Node(id); n.Allowed != synapsefake.AllowedCreditAndDebit {
+			t.Errorf("stored Allowed %q after verification, want CREDIT-AND-DEBIT", n.Allowed)
+		}
+
+		// Verifying twice is refused.
+		before := inspectNodes(t, fake, []string{fx.user.ID})
+		again := do(t, fake, call{method: "PATCH", path: path, header: fx.headers, body: `{"micro":[0.1,0.1]}`})
+		wantErrorStatus(t, again, 409, "410", "micro_not_pending")
+		wantUnchanged(t, fake, before)
+	})
+}
+
+func TestDeleteNode(t *testing.T) {
+	t.Parallel()
+	fake := synapsefake.NewServer(t)
+	fx := newFixture(t, fake, 700)
+	keep, _ := fake.AddNode(fx.user.ID, synapsefake.NodeSeed{Nickname: "Keep"})
+	created := fake.Now()
+	fake.Advance(time.Hour)
+
+	r := do(t, fake, call{method: "DELETE", path: nodePath(fx.user.ID, fx.node.ID), header: fx.headers})
+	want := wantNodeJSON(fake, fx.user.ID, fx.node.ID, "DEPOSIT-US", "Checking")
+	setPath(want, "info.balance.amount", 7.0)
+	setPath(want, "is_active", false)
+	setPath(want, "timeline", []any{timelineEntry(created, "Node created."), timelineEntry(fake.Now(), "Node deleted.")})
+	if diff := cmp.Diff(withSuccess(want), r.body); diff != "" {
+		t.Errorf("DELETE answer mismatch (-want +got):\n%s", diff)
+	}
+	if r.status != 200 {
+		t.Errorf("status %d, want 200", r.status)
+	}
+
+	n, ok := fake.Node(fx.node.ID)
+	if !ok || n.IsActive {
+		t.Errorf("Node after DELETE: %+v, found %v; want it inactive", n, ok)
+	}
+	u, _ := fake.User(fx.user.ID)
+	if diff := cmp.Diff([]string{keep.ID}, u.NodeIDs); diff != "" {
+		t.Errorf("user NodeIDs after DELETE (-want +got):\n%s", diff)
+	}
+
+	list := do(t, fake, call{method: "GET", path: nodesPath(fx.user.ID), header: fx.headers})
+	if got := list.body["node_count"]; got != 1.0 {
+		t.Errorf("node_count %v after DELETE, want 1", got)
+	}
+	if nodes, _ := list.body["nodes"].([]any); len(nodes) != 1 || nodes[0].(map[string]any)["_id"] != keep.ID {
+		t.Errorf("list after DELETE holds %v, want only %s", nodes, keep.ID)
+	}
+
+	// The deleted node can still be read, inactive.
+	g := do(t, fake, call{method: "GET", path: nodePath(fx.user.ID, fx.node.ID), header: fx.headers})
+	if diff := cmp.Diff(r.body, g.body); diff != "" {
+		t.Errorf("GET of a deleted node differs from the DELETE answer (-delete +get):\n%s", diff)
+	}
+
+	for _, tc := range []struct {
+		method string
+		body   any
+	}{
+		{"DELETE", nil},
+		{"PATCH", map[string]any{"nickname": "Back"}},
+		{"PATCH", map[string]any{"extra": map[string]any{"note": "x"}}},
+	} {
+		before := inspectNodes(t, fake, []string{fx.user.ID}, fx.node.ID)
+		e := do(t, fake, call{method: tc.method, path: nodePath(fx.user.ID, fx.node.ID), header: fx.headers, body: tc.body})
+		wantErrorStatus(t, e, 409, "410", "node_inactive")
+		wantUnchanged(t, fake, before)
+	}
+}

@@ -1,0 +1,93 @@
+package synapsefake
+
+import (
+	"github.com/synapsefake/synapsefake/reference"
+)
+
+// The scenario helpers move a transaction as the real service would, through
+// the same store operation the HTTP handlers and the clock use: timeline
+// entries are dated by the fake's clock and the same events are emitted.
+// Each returns an error when the move is not legal, and then changes nothing.
+
+// withTx runs fn on a transaction under the store lock.
+func (s *Server) withTx(id string, fn func(st *store, t *txRecord) error) error {
+	s.runDue()
+	st := s.store
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	t := st.txs[id]
+	if t == nil {
+		return errNotFound("transaction")
+	}
+	return fn(st, t)
+}
+
+// walk moves t step by step along the legal path to target. The path is
+// checked first, so a refused walk changes nothing.
+func (st *store) walk(t *txRecord, target Status, s *Server, code string) error {
+	steps, err := pathTo(t.status, target)
+	if err != nil {
+		return err
+	}
+	now := s.Now()
+	for i, to := range steps {
+		c := ""
+		if i == len(steps)-1 {
+			c = code
+		}
+		if err := st.move(t, to, now, "", c); err != nil {
+			return err
+		}
+		if t.status != to { // the processing rules redirected it (a CREDIT-only sender cancels)
+			return nil
+		}
+	}
+	return nil
+}
+
+// AdvanceTransaction makes one legal move of a transaction to status.
+func (s *Server) AdvanceTransaction(id string, status Status) error {
+	return s.withTx(id, func(st *store, t *txRecord) error { return st.move(t, status, s.Now(), "", "") })
+}
+
+// Settle moves a transaction through every remaining processing step to
+// SETTLED, as the clock would. It must be CREATED or processing.
+func (s *Server) Settle(id string) error {
+	return s.withTx(id, func(st *store, t *txRecord) error { return st.walk(t, StatusSettled, s, "") })
+}
+
+// Return returns a transaction with an ACH (R01...), card (IR...) or wire
+// (WR...) code: recent_status.code holds the code and the note its meaning,
+// and the money goes back. A CREATED or processing transaction is first
+// walked to PROCESSING-CREDIT, as the real service's returns were.
+func (s *Server) Return(id, code string) error {
+	if !reference.IsReturnCode(code) {
+		return errPayload("invalid_return_code", "Unknown return code %q.", code)
+	}
+	return s.withTx(id, func(st *store, t *txRecord) error { return st.walk(t, StatusReturned, s, code) })
+}
+
+// Queue puts a CREATED transaction in QUEUED-BY-SYNAPSE with a reason code
+// (free text, shown in recent_status.code). Processing stops until Release.
+func (s *Server) Queue(id, code string) error {
+	return s.withTx(id, func(st *store, t *txRecord) error {
+		return st.move(t, StatusQueuedBySynapse, s.Now(), "", code)
+	})
+}
+
+// Release moves a queued transaction back to CREATED; processing starts again
+// from the clock's current time.
+func (s *Server) Release(id string) error {
+	return s.withTx(id, func(st *store, t *txRecord) error {
+		if !t.status.Queued() {
+			return errIllegalMove(t.status, StatusCreated)
+		}
+		return st.move(t, StatusCreated, s.Now(), "Transaction released from queue.", "")
+	})
+}
+
+// Cancel cancels a CREATED or queued transaction with a reason code (may be
+// empty), as DELETE does.
+func (s *Server) Cancel(id, code string) error {
+	return s.withTx(id, func(st *store, t *txRecord) error { return st.cancel(t, s.Now(), code) })
+}

@@ -1,0 +1,92 @@
+package synapsefake
+
+import (
+	"fmt"
+	"slices"
+)
+
+// Status is a transaction status, spelled as on the wire.
+type Status string
+
+// The transaction statuses of the spec's table.
+const (
+	StatusQueuedBySynapse  Status = "QUEUED-BY-SYNAPSE"
+	StatusQueuedByReceiver Status = "QUEUED-BY-RECEIVER"
+	StatusCreated          Status = "CREATED"
+	StatusProcessingDebit  Status = "PROCESSING-DEBIT"
+	StatusProcessingCredit Status = "PROCESSING-CREDIT"
+	StatusSettled          Status = "SETTLED"
+	StatusCanceled         Status = "CANCELED"
+	StatusReturned         Status = "RETURNED"
+)
+
+// statusIDs are the wire status_id of each status, strings as on the wire.
+var statusIDs = map[Status]string{
+	StatusQueuedBySynapse:  "-1",
+	StatusQueuedByReceiver: "0",
+	StatusCreated:          "1",
+	StatusProcessingDebit:  "2",
+	StatusProcessingCredit: "3",
+	StatusSettled:          "4",
+	StatusCanceled:         "5",
+	StatusReturned:         "6",
+}
+
+// ID is the status_id of s, "" for an unknown status.
+func (s Status) ID() string { return statusIDs[s] }
+
+// Queued reports whether s is one of the two queued statuses.
+func (s Status) Queued() bool { return s == StatusQueuedBySynapse || s == StatusQueuedByReceiver }
+
+// transactionMoves lists every legal move of a transaction. Creation always
+// lands in CREATED; nothing leaves CANCELED or RETURNED.
+var transactionMoves = map[Status][]Status{
+	StatusCreated:          {StatusProcessingDebit, StatusCanceled, StatusQueuedBySynapse, StatusQueuedByReceiver},
+	StatusQueuedBySynapse:  {StatusCreated, StatusCanceled},
+	StatusQueuedByReceiver: {StatusCreated, StatusCanceled},
+	StatusProcessingDebit:  {StatusProcessingCredit},
+	StatusProcessingCredit: {StatusSettled, StatusReturned},
+	StatusSettled:          {StatusReturned},
+}
+
+// canMove reports whether a transaction may move from one status to another.
+func canMove(from, to Status) bool { return slices.Contains(transactionMoves[from], to) }
+
+// processingPath is the order automatic processing and Settle walk.
+var processingPath = []Status{StatusCreated, StatusProcessingDebit, StatusProcessingCredit, StatusSettled}
+
+// pathTo returns the legal steps from one status to a target along the
+// processing path (ending with target, which may be RETURNED after
+// PROCESSING-CREDIT), or an error naming what the transaction must first be.
+func pathTo(from, target Status) ([]Status, error) {
+	if canMove(from, target) {
+		return []Status{target}, nil
+	}
+	end := target
+	if target == StatusReturned {
+		end = StatusProcessingCredit
+	}
+	i, j := slices.Index(processingPath, from), slices.Index(processingPath, end)
+	if i < 0 || j < 0 || i >= j && target != StatusReturned || i > j {
+		return nil, errIllegalMove(from, target)
+	}
+	steps := slices.Clone(processingPath[i+1 : j+1])
+	if target == StatusReturned {
+		steps = append(steps, StatusReturned)
+	}
+	return steps, nil
+}
+
+// errIllegalMove is the refusal of a move the state machine does not allow.
+func errIllegalMove(from, to Status) *apiError {
+	return errNotAllowed("illegal_status_change",
+		"Transaction cannot move from %s to %s (legal next statuses: %v).", from, to, legalNames(from))
+}
+
+func legalNames(from Status) string {
+	next := transactionMoves[from]
+	if len(next) == 0 {
+		return "none"
+	}
+	return fmt.Sprint(next)
+}

@@ -1,0 +1,408 @@
+package synapsefake
+
+import (
+	"container/heap"
+	"maps"
+	"slices"
+	"time"
+
+	"github.com/synapsefake/synapsefake/reference"
+)
+
+type feeRecord struct {
+	fee    cents
+	note   string
+	toNode string // "" for the default entry, shown as "None"
+}
+
+type txRecord struct {
+	id        string
+	userID    string // the sender
+	fromNode  string
+	toNode    string
+	amount    cents
+	currency  string
+	fees      []feeRecord
+	ip        string
+	note      string
+	suppID    string
+	groupID   *string
+	sameDay   bool
+	processOn time.Time
+	created   time.Time
+	start     time.Time // when automatic processing starts; reset on release
+	other     map[string]any
+	fromMeta  map[string]any // dummy transactions only
+	status    Status
+	code      string // recent_status.code
+	timeline  []statusEntry
+	gen       int  // bumped on every move; stale scheduled steps are skipped
+	credited  bool // SETTLED credited the receiver and fee nodes
+}
+
+type statusEntry struct {
+	Date     int64  `json:"date"`
+	Note     string `json:"note"`
+	Status   Status `json:"status"`
+	StatusID string `json:"status_id"`
+}
+
+func (t *txRecord) feeTotal() cents {
+	var sum cents
+	for _, f := range t.fees {
+		sum += f.fee
+	}
+	return sum
+}
+
+// inFlight is the money a transaction holds between the sender's debit and
+// the receiver's credit.
+func (t *txRecord) inFlight() cents {
+	if t.status == StatusProcessingDebit || t.status == StatusProcessingCredit {
+		return t.amount
+	}
+	return 0
+}
+
+// Processing schedule. The real sandbox's timing was never published; these
+// are the fake's documented choices, measured from the transaction's start
+// (its creation, its process_on day, or its release from a queue).
+var (
+	// Internal transfers between deposit-type nodes: every step on the next
+	// clock movement.
+	internalSchedule = [3]time.Duration{time.Millisecond, time.Millisecond, time.Millisecond}
+	// ACH and other external rails: debit after a minute, credit after an
+	// hour, settled one business day later (Saturday and Sunday skipped).
+	achSchedule = [3]time.Duration{time.Minute, time.Hour, 24 * time.Hour}
+	// Same-day ACH and wires: settled four hours after the start.
+	sameDaySchedule = [3]time.Duration{time.Minute, time.Hour, 4 * time.Hour}
+)
+
+// dueAt is when the automatic step into status next falls due.
+func (st *store) dueAt(t *txRecord, next Status) time.Time {
+	sched := achSchedule
+	from, to := st.nodes[t.fromNode], st.nodes[t.toNode]
+	switch {
+	case !reference.IsExternalType(from.typ) && !reference.IsExternalType(to.typ):
+		sched = internalSchedule
+	case t.sameDay || from.typ == reference.NodeWireUS || to.typ == reference.NodeWireUS:
+		sched = sameDaySchedule
+	}
+	switch next {
+	case StatusProcessingDebit:
+		return t.start.Add(sched[0])
+	case StatusProcessingCredit:
+		return t.start.Add(sched[1])
+	default:
+		at := t.start.Add(sched[2])
+		if sched == achSchedule {
+			for at.Weekday() == time.Saturday || at.Weekday() == time.Sunday {
+				at = at.Add(24 * time.Hour)
+			}
+		}
+		return at
+	}
+}
+
+// step is one scheduled automatic move.
+type step struct {
+	at   time.Time
+	seq  uint64
+	txID string
+	gen  int
+	to   Status
+}
+
+// stepQueue is a min-heap of steps by time, then by scheduling order.
+type stepQueue []step
+
+func (q stepQueue) Len() int { return len(q) }
+func (q stepQueue) Less(i, j int) bool {
+	if !q[i].at.Equal(q[j].at) {
+		return q[i].at.Before(q[j].at)
+	}
+	return q[i].seq < q[j].seq
+}
+func (q stepQueue) Swap(i, j int) { q[i], q[j] = q[j], q[i] }
+func (q *stepQueue) Push(x any)   { *q = append(*q, x.(step)) }
+func (q *stepQueue) Pop() any {
+	old := *q
+	x := old[len(old)-1]
+	*q = old[:len(old)-1]
+	return x
+}
+
+// schedule queues the next automatic step of t, if processing is automatic
+// and t is on the processing path. Callers hold mu.
+func (st *store) schedule(t *txRecord) {
+	if st.manualProcessing {
+		return
+	}
+	i := slices.Index(processingPath, t.status)
+	if i < 0 || i == len(processingPath)-1 {
+		return
+	}
+	next := processingPath[i+1]
+	st.seq++
+	heap.Push(&st.steps, step{at: st.dueAt(t, next), seq: st.seq, txID: t.id, gen: t.gen, to: next})
+}
+
+// runDue applies every scheduled step due at or before now, in due order,
+// each dated at its due time.
+func (st *store) runDue(now time.Time) {
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	for len(st.steps) > 0 && !st.steps[0].at.After(now) {
+		s := heap.Pop(&st.steps).(step)
+		t := st.txs[s.txID]
+		if t == nil || t.gen != s.gen {
+			continue
+		}
+		_ = st.move(t, s.to, s.at, "", "")
+	}
+}
+
+// move is the one place a transaction changes status: it checks the state
+// machine, moves the money, appends the timeline entry and schedules what
+// follows. Callers hold mu.
+func (st *store) move(t *txRecord, to Status, at time.Time, note, code string) error {
+	if !canMove(t.status, to) {
+		return errIllegalMove(t.status, to)
+	}
+	from, recv := st.nodes[t.fromNode], st.nodes[t.toNode]
+	if to == StatusProcessingDebit && from.allowed == AllowedCredit {
+		to = StatusCanceled
+		note = "Unable to settle transaction from " + from.id + ", since the node 'allowed' is CREDIT."
+	}
+	switch to {
+	case StatusProcessingDebit:
+		from.balance -= t.amount
+	case StatusSettled:
+		recv.balance += t.amount - t.feeTotal()
+		for _, f := range t.fees {
+			if f.toNode != "" {
+				st.nodes[f.toNode].balance += f.fee
+			}
+		}
+		t.credited = true
+	case StatusReturned:
+		if t.credited {
+			recv.balance -= t.amount - t.feeTotal()
+			for _, f := range t.fees {
+				if f.toNode != "" {
+					st.nodes[f.toNode].balance -= f.fee
+				}
+			}
+			t.credited = false
+		}
+		from.balance += t.amount
+	}
+	if note == "" {
+		note = defaultNote(to, code)
+	}
+	t.status = to
+	t.code = code
+	t.gen++
+	t.timeline = append(t.timeline, statusEntry{Date: ms(at), Note: note, Status: to, StatusID: to.ID()})
+	if to == StatusCreated {
+		t.start = at
+		if t.processOn.After(at) {
+			t.start = t.processOn
+		}
+	}
+	st.schedule(t)
+	return nil
+}
+
+// defaultNote is the timeline note of a move: the code and its meaning when
+// there is a code.
+func defaultNote(to Status, code string) string {
+	if code != "" {
+		if m, ok := reference.CodeMeaning(code); ok {
+			return code + ": " + m + "."
+		}
+		return code
+	}
+	switch to {
+	case StatusCreated:
+		return "Transaction Created."
+	case StatusProcessingDebit:
+		return "Processing debit."
+	case StatusProcessingCredit:
+		return "Processing credit."
+	case StatusSettled:
+		return "Transaction settled."
+	case StatusCanceled:
+		return "Transaction canceled."
+	case StatusReturned:
+		return "Transaction returned."
+	default:
+		return "Transaction queued."
+	}
+}
+
+type amountView struct {
+	Amount   cents  `json:"amount"`
+	Currency string `json:"currency"`
+}
+
+type feeView struct {
+	Fee  cents  `json:"fee"`
+	Note string `json:"note"`
+	To   struct {
+		ID string `json:"id"`
+	} `json:"to"`
+}
+
+type partyUser struct {
+	ID         string   `json:"_id"`
+	LegalNames []string `json:"legal_names"`
+}
+
+type partyView struct {
+	ID       string         `json:"id"`
+	Meta     map[string]any `json:"meta,omitempty"`
+	Nickname string         `json:"nickname"`
+	Type     string         `json:"type"`
+	User     partyUser      `json:"user"`
+}
+
+type recentStatus struct {
+	Code     *string `json:"code,omitempty"`
+	Date     int64   `json:"date"`
+	Note     string  `json:"note"`
+	Status   Status  `json:"status"`
+	StatusID string  `json:"status_id"`
+}
+
+type txExtraView struct {
+	Asset         *string        `json:"asset"`
+	CreatedOn     int64          `json:"created_on"`
+	EncryptedNote string         `json:"encrypted_note"`
+	GroupID       *string        `json:"group_id"`
+	IP            string         `json:"ip"`
+	Latlon        string         `json:"latlon"`
+	Note          string         `json:"note"`
+	Other         map[string]any `json:"other"`
+	ProcessOn     int64          `json:"process_on"`
+	SameDay       bool           `json:"same_day"`
+	SuppID        string         `json:"supp_id"`
+}
+
+// txView is a transaction as the API returns it.
+type txView struct {
+	ID           string        `json:"_id"`
+	Links        links         `json:"_links"`
+	V            int           `json:"_v"`
+	Amount       amountView    `json:"amount"`
+	Client       clientView    `json:"client"`
+	Extra        txExtraView   `json:"extra"`
+	Fees         []feeView     `json:"fees"`
+	From         partyView     `json:"from"`
+	RecentStatus recentStatus  `json:"recent_status"`
+	Timeline     []statusEntry `json:"timeline"`
+	To           partyView     `json:"to"`
+}
+
+func (st *store) party(nodeID string, meta map[string]any) partyView {
+	n := st.nodes[nodeID]
+	u := st.users[n.userID]
+	return partyView{ID: n.id, Meta: maps.Clone(meta), Nickname: n.nickname, Type: n.typ,
+		User: partyUser{ID: u.id, LegalNames: slices.Clone(u.legalNames)}}
+}
+
+func (st *store) txView(t *txRecord) txView {
+	fees := make([]feeView, len(t.fees))
+	for i, f := range t.fees {
+		fees[i] = feeView{Fee: f.fee, Note: f.note}
+		fees[i].To.ID = f.toNode
+		if f.toNode == "" {
+			fees[i].To.ID = "None"
+		}
+	}
+	last := t.timeline[len(t.timeline)-1]
+	rs := recentStatus{Date: last.Date, Note: last.Note, Status: last.Status, StatusID: last.StatusID}
+	if t.code != "" {
+		code := t.code
+		rs.Code = &code
+	}
+	other := maps.Clone(t.other)
+	if other == nil {
+		other = map[string]any{}
+	}
+	return txView{
+		ID:     t.id,
+		Links:  linkTo(st.base + "/users/" + t.userID + "/nodes/" + t.fromNode + "/trans/" + t.id),
+		V:      len(t.timeline) + 1,
+		Amount: amountView{Amount: t.amount, Currency: t.currency},
+		Client: st.client,
+		Extra: txExtraView{CreatedOn: ms(t.created), GroupID: t.groupID, IP: t.ip, Latlon: "0,0", Note: t.note,
+			Other: other, ProcessOn: ms(t.processOn), SameDay: t.sameDay, SuppID: t.suppID},
+		Fees:         fees,
+		From:         st.party(t.fromNode, t.fromMeta),
+		RecentStatus: rs,
+		Timeline:     slices.Clone(t.timeline),
+		To:           st.party(t.toNode, nil),
+	}
+}
+
+// Fee is one fee of a transaction.
+type Fee struct {
+	AmountCents int64
+	Note        string
+	// NodeID is the node credited with the fee on settlement, "" for none.
+	NodeID string
+}
+
+// TimelineEntry is one status a transaction went through.
+type TimelineEntry struct {
+	Status Status
+	Note   string
+	Date   time.Time
+}
+
+// Transaction is a copy of a transaction's state, for assertions in tests.
+type Transaction struct {
+	ID          string
+	UserID      string // the sender
+	FromNodeID  string
+	ToNodeID    string
+	AmountCents int64
+	Currency    string
+	Fees        []Fee
+	Status      Status
+	// Code is recent_status.code: the return, decline, queue or cancel code.
+	Code      string
+	Timeline  []TimelineEntry
+	Note      string
+	SuppID    string
+	SameDay   bool
+	CreatedOn time.Time
+	ProcessOn time.Time
+}
+
+func (t *txRecord) public() Transaction {
+	fees := make([]Fee, len(t.fees))
+	for i, f := range t.fees {
+		fees[i] = Fee{AmountCents: int64(f.fee), Note: f.note, NodeID: f.toNode}
+	}
+	tl := make([]TimelineEntry, len(t.timeline))
+	for i, e := range t.timeline {
+		tl[i] = TimelineEntry{Status: e.Status, Note: e.Note, Date: time.UnixMilli(e.Date).UTC()}
+	}
+	return Transaction{ID: t.id, UserID: t.userID, FromNodeID: t.fromNode, ToNodeID: t.toNode,
+		AmountCents: int64(t.amount), Currency: t.currency, Fees: fees, Status: t.status, Code: t.code,
+		Timeline: tl, Note: t.note, SuppID: t.suppID, SameDay: t.sameDay, CreatedOn: t.created, ProcessOn: t.processOn}
+}
+
+// Transaction returns a copy of a transaction and whether it exists.
+func (s *Server) Transaction(id string) (Transaction, bool) {
+	st := s.store
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	t := st.txs[id]
+	if t == nil {
+		return Transaction{}, false
+	}
+	return t.public(), true
+}

@@ -1,0 +1,843 @@
+package synapsefake_test
+
+import (
+	"fmt"
+	"maps"
+	"net/http"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/synapsefake/synapsefake"
+	"github.com/synapsefake/synapsefake/reference"
+)
+
+// objectIDPattern is the form of every object id the fake hands out.
+var objectIDPattern = regexp.MustCompile(`^[0-9a-f]{24}$`)
+
+// wantErrorHTTPCode is wantError that also checks the body's http_code,
+// which equals the status except where the contract says otherwise.
+func wantErrorHTTPCode(t testing.TB, r response, status int, httpCode, errorCode, code string) {
+	t.Helper()
+	wantError(t, r, status, errorCode, code)
+	if r.body["http_code"] != httpCode {
+		t.Errorf("http_code %v, want %q", r.body["http_code"], httpCode)
+	}
+}
+
+// withHeaders returns a copy of h with the given changes; a value of "" deletes the header.
+func withHeaders(h map[string]string, changes map[string]string) map[string]string {
+	out := maps.Clone(h)
+	for k, v := range changes {
+		if v == "" {
+			delete(out, k)
+		} else {
+			out[k] = v
+		}
+	}
+	return out
+}
+
+// usersSnapshot is the first page of GET /users with refresh tokens: what a
+// client can see of the store's users.
+func usersSnapshot(t testing.TB, fake *synapsefake.Server) map[string]any {
+	t.Helper()
+	r := do(t, fake, call{method: "GET", path: "/users?show_refresh_tokens=yes", header: gatewayHeaders(fake)})
+	if r.status != http.StatusOK {
+		t.Fatalf("GET /users: status %d: %s", r.status, r.raw)
+	}
+	return r.body
+}
+
+// getUserBody is GET /users/{id} with gateway credentials, which must succeed.
+func getUserBody(t testing.TB, fake *synapsefake.Server, id string) map[string]any {
+	t.Helper()
+	r := do(t, fake, call{method: "GET", path: "/users/" + id, header: gatewayHeaders(fake)})
+	if r.status != http.StatusOK {
+		t.Fatalf("GET /users/%s: status %d: %s", id, r.status, r.raw)
+	}
+	return r.body
+}
+
+// mustUser returns the fake's copy of a user, which must exist.
+func mustUser(t testing.TB, fake *synapsefake.Server, id string) synapsefake.User {
+	t.Helper()
+	u, ok := fake.User(id)
+	if !ok {
+		t.Fatalf("fake.User(%s): not found", id)
+	}
+	return u
+}
+
+// wantUserObject is the user object of FIDELITY.md as the fake answers it,
+// with "success": true. Tests change the fields they expect to differ.
+func wantUserObject(fake *synapsefake.Server, id, email, refreshToken string, phones, names []string) map[string]any {
+	now := float64(fake.Now().UnixMilli())
+	return map[string]any{
+		"_id":    id,
+		"_links": map[string]any{"self": map[string]any{"href": fake.URL() + "/users/" + id}},
+		"client": map[string]any{"id": fake.ClientID(), "name": fake.ClientName()},
+		"doc_status": map[string]any{
+			"physical_doc": "MISSING|INVALID",
+			"virtual_doc":  "MISSING|INVALID",
+		},
+		"documents": []any{},
+		"emails":    []any{},
+		"extra": map[string]any{
+			"cip_tag":        float64(1),
+			"date_joined":    now,
+			"extra_security": false,
+			"is_business":    false,
+			"last_updated":   now,
+			"public_note":    nil,
+			"supp_id":        "",
+		},
+		"is_hidden":     false,
+		"legal_names":   anySlice(names),
+		"logins":        []any{map[string]any{"email": email, "scope": "READ_AND_WRITE"}},
+		"permission":    "UNVERIFIED",
+		"phone_numbers": anySlice(phones),
+		"photos":        []any{},
+		"refresh_token": refreshToken,
+		"success":       true,
+	}
+}
+
+func anySlice[T any](s []T) []any {
+	out := make([]any, len(s))
+	for i, v := range s {
+		out[i] = v
+	}
+	return out
+}
+
+// extraOf returns the extra object of a user body, for tests to change.
+func extraOf(m map[string]any) map[string]any { return m["extra"].(map[string]any) }
+
+func TestCreateUser(t *testing.T) {
+	t.Parallel()
+	doc := map[string]any{"email": "doc@example.com", "phone_number": "901.111.1111", "name": "Doc User"}
+	for _, tc := range []struct {
+		name string
+		body map[string]any
+		want func(fake *synapsefake.Server, m map[string]any) // changes from the minimal object
+	}{
+		{
+			name: "required fields only",
+			body: map[string]any{
+				"logins":        []any{map[string]any{"email": "ann@example.com"}},
+				"phone_numbers": []string{"901.111.1111"},
+				"legal_names":   []string{"Ann Example"},
+			},
+			want: func(*synapsefake.Server, map[string]any) {},
+		},
+		{
+			name: "extra fields",
+			body: map[string]any{
+				"logins":        []any{map[string]any{"email": "ann@example.com", "password": "secret"}},
+				"phone_numbers": []string{"901.111.1111", "ann@example.com"},
+				"legal_names":   []string{"Ann Example"},
+				"extra":         map[string]any{"supp_id": "my-123", "cip_tag": 2, "is_business": true, "note": "VIP"},
+			},
+			want: func(_ *synapsefake.Server, m map[string]any) {
+				m["phone_numbers"] = []any{"901.111.1111", "ann@example.com"}
+				e := extraOf(m)
+				e["supp_id"] = "my-123"
+				e["cip_tag"] = float64(2)
+				e["is_business"] = true
+				e["public_note"] = "VIP"
+			},
+		},
+		{
+			name: "several logins with scopes",
+			body: map[string]any{
+				"logins": []any{
+					map[string]any{"email": "ann@example.com", "scope": "READ"},
+					map[string]any{"email": "ann2@example.com"},
+				},
+				"phone_numbers": []string{"901.111.1111"},
+				"legal_names":   []string{"Ann Example", "Ann E."},
+			},
+			want: func(_ *synapsefake.Server, m map[string]any) {
+				m["logins"] = []any{
+					map[string]any{"email": "ann@example.com", "scope": "READ"},
+					map[string]any{"email": "ann2@example.com", "scope": "READ_AND_WRITE"},
+				}
+				m["legal_names"] = []any{"Ann Example", "Ann E."}
+			},
+		},
+		{
+			name: "documents make the user SEND-AND-RECEIVE",
+			body: map[string]any{
+				"logins":        []any{map[string]any{"email": "ann@example.com"}},
+				"phone_numbers": []string{"901.111.1111"},
+				"legal_names":   []string{"Ann Example"},
+				"documents":     []any{doc},
+			},
+			want: func(_ *synapsefake.Server, m map[string]any) {
+				m["permission"] = "SEND-AND-RECEIVE"
+				m["documents"] = []any{doc}
+				m["doc_status"] = map[string]any{"physical_doc": "SUBMITTED|VALID", "virtual_doc": "SUBMITTED|VALID"}
+			},
+		},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			fake := synapsefake.NewServer(t)
+			r := do(t, fake, call{method: "POST", path: "/users", header: gatewayHeaders(fake), body: tc.body})
+			if r.status != http.StatusOK {
+				t.Fatalf("status %d, want 200: %s", r.status, r.raw)
+			}
+			id, _ := r.body["_id"].(string)
+			if !objectIDPattern.MatchString(id) {
+				t.Fatalf("_id %q is not 24 hex characters", id)
+			}
+			rt, _ := r.body["refresh_token"].(string)
+			if !strings.HasPrefix(rt, "refresh_") {
+				t.Errorf("refresh_token %q lacks the refresh_ prefix", rt)
+			}
+			want := wantUserObject(fake, id, "ann@example.com", rt, []string{"901.111.1111"}, []string{"Ann Example"})
+			tc.want(fake, want)
+			if diff := cmp.Diff(want, r.body); diff != "" {
+				t.Errorf("POST /users answer (-want +got):\n%s", diff)
+			}
+
+			// The user is stored as answered, with the creating fingerprint.
+			if diff := cmp.Diff(want, getUserBody(t, fake, id)); diff != "" {
+				t.Errorf("GET /users/%s after create (-want +got):\n%s", id, diff)
+			}
+			u := mustUser(t, fake, id)
+			if diff := cmp.Diff([]string{testFingerprint}, u.Fingerprints); diff != "" {
+				t.Errorf("Fingerprints (-want +got):\n%s", diff)
+			}
+			if u.RefreshToken != rt || u.RefreshUsesLeft != 10 {
+				t.Errorf("refresh token %q with %d uses, want %q with 10", u.RefreshToken, u.RefreshUsesLeft, rt)
+			}
+			if got := usersSnapshot(t, fake)["users_count"]; got != float64(1) {
+				t.Errorf("users_count %v, want 1", got)
+			}
+		})
+	}
+}
+
+func TestCreateUserErrors(t *testing.T) {
+	t.Parallel()
+	valid := func() map[string]any {
+		return map[string]any{
+			"logins":        []any{map[string]any{"email": "ann@example.com"}},
+			"phone_numbers": []any{"901.111.1111"},
+			"legal_names":   []any{"Ann Example"},
+			"documents":     []any{map[string]any{"name": "Ann Example"}},
+			"extra":         map[string]any{"supp_id": "x", "cip_tag": 1, "is_business": false, "note": "n"},
+		}
+	}
+	with := func(key string, v any) map[string]any {
+		b := valid()
+		if v == nil {
+			delete(b, key)
+		} else {
+			b[key] = v
+		}
+		return b
+	}
+	withExtra := func(key string, v any) map[string]any {
+		b := valid()
+		b["extra"].(map[string]any)[key] = v
+		return b
+	}
+	for _, tc := range []struct {
+		name      string
+		headers   map[string]string // changes to gatewayHeaders; "" deletes
+		body      any
+		status    int
+		httpCode  string
+		errorCode string
+		code      string
+	}{
+		{"missing gateway", map[string]string{"X-SP-GATEWAY": ""}, valid(), 400, "400", "100", "missing_client_credentials"},
+		{"wrong gateway", map[string]string{"X-SP-GATEWAY": "client_id|wrong"}, valid(), 401, "401", "100", "invalid_client_credentials"},
+		{"missing X-SP-USER", map[string]string{"X-SP-USER": ""}, valid(), 400, "400", "200", "missing_user_credentials"},
+		{"empty fingerprint", map[string]string{"X-SP-USER": "|"}, valid(), 400, "401", "300", "invalid_fingerprint"},
+		{"fingerprint with spaces", map[string]string{"X-SP-USER": "|not a fingerprint"}, valid(), 400, "401", "300", "invalid_fingerprint"},
+		{"fingerprint without pipe", map[string]string{"X-SP-USER": "justtext"}, valid(), 400, "401", "300", "invalid_fingerprint"},
+		{"too long fingerprint", map[string]string{"X-SP-USER": "|" + strings.Repeat("f", 257)}, valid(), 400, "401", "300", "invalid_fingerprint"},
+		{"missing IP", map[string]string{"X-SP-USER-IP": ""}, valid(), 400, "400", "200", "missing_user_ip"},
+		{"malformed JSON", nil, `{"logins":`, 400, "400", "200", "invalid_json"},
+		{"empty body", nil, "", 400, "400", "200", "invalid_json"},
+		{"array body", nil, `[]`, 400, "400", "200", "invalid_json"},
+		{"trailing data", nil, `{"logins":[{"email":"a@example.com"}],"phone_numbers":["1"],"legal_names":["A"]} {}`, 400, "400", "200", "invalid_json"},
+		{"phone_numbers as a string", nil, with("phone_numbers", "901.111.1111"), 400, "400", "200", "invalid_field_type"},
+		{"phone_numbers of numbers", nil, with("phone_numbers", []any{9011111111}), 400, "400", "200", "invalid_field_type"},
+		{"legal_names as a string", nil, with("legal_names", "Ann"), 400, "400", "200", "invalid_field_type"},
+		{"logins as an object", nil, with("logins", map[string]any{"email": "a@example.com"}), 400, "400", "200", "invalid_field_type"},
+		{"login email as a number", nil, with("logins", []any{map[string]any{"email": 5}}), 400, "400", "200", "invalid_field_type"},
+		{"documents as an object", nil, with("documents", map[string]any{"name": "x"}), 400, "400", "200", "invalid_field_type"},
+		{"extra as a string", nil, with("extra", "x"), 400, "400", "200", "invalid_field_type"},
+		{"extra.supp_id as a number", nil, withExtra("supp_id", 5), 400, "400", "200", "invalid_field_type"},
+		{"extra.cip_tag as a string", nil, withExtra("cip_tag", "1"), 400, "400", "200", "invalid_field_type"},
+		{"extra.is_business as a string", nil, withExtra("is_business", "yes"), 400, "400", "200", "invalid_field_type"},
+		{"extra.note as a number", nil, withExtra("note", 5), 400, "400", "200", "invalid_field_type"},
+		{"extra.cip_tag zero", nil, withExtra("cip_tag", 0), 400, "400", "200", "invalid_cip_tag"},
+		{"missing logins", nil, with("logins", nil), 400, "400", "200", "missing_logins"},
+		{"empty logins", nil, with("logins", []any{}), 400, "400", "200", "missing_logins"},
+		{"login without email", nil, with("logins", []any{map[string]any{"password": "x"}}), 400, "400", "200", "invalid_email"},
+		{"login email not an address", nil, with("logins", []any{map[string]any{"email": "ann"}}), 400, "400", "200", "invalid_email"},
+		{"second login without email", nil, with("logins", []any{map[string]any{"email": "a@example.com"}, map[string]any{}}), 400, "400", "200", "invalid_email"},
+		{"missing phone_numbers", nil, with("phone_numbers", nil), 400, "400", "200", "missing_phone_numbers"},
+		{"empty phone_numbers", nil, with("phone_numbers", []any{}), 400, "400", "200", "missing_phone_numbers"},
+		{"blank phone number", nil, with("phone_numbers", []any{""}), 400, "400", "200", "missing_phone_numbers"},
+		{"missing legal_names", nil, with("legal_names", nil), 400, "400", "200", "missing_legal_names"},
+		{"empty legal_names", nil, with("legal_names", []any{}), 400, "400", "200", "missing_legal_names"},
+		{"blank legal name", nil, with("legal_names", []any{""}), 400, "400", "200", "missing_legal_names"},
+		{"document as a string", nil, with("documents", []any{"passport"}), 400, "400", "200", "invalid_documents"},
+		{"document as a number", nil, with("documents", []any{1}), 400, "400", "200", "invalid_documents"},
+		{"document null", nil, with("documents", []any{nil}), 400, "400", "200", "invalid_documents"},
+		{"document array", nil, with("documents", []any{[]any{}}), 400, "400", "200", "invalid_documents"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			fake := synapsefake.NewServer(t)
+			existing := fake.AddUser(synapsefake.UserSeed{Fingerprint: testFingerprint})
+			before := usersSnapshot(t, fake)
+			r := do(t, fake, call{method: "POST", path: "/users", header: withHeaders(gatewayHeaders(fake), tc.headers), body: tc.body})
+			wantErrorHTTPCode(t, r, tc.status, tc.httpCode, tc.errorCode, tc.code)
+			if diff := cmp.Diff(before, usersSnapshot(t, fake)); diff != "" {
+				t.Errorf("users changed by a refused create (-before +after):\n%s", diff)
+			}
+			if diff := cmp.Diff(existing, mustUser(t, fake, existing.ID)); diff != "" {
+				t.Errorf("existing user changed (-before +after):\n%s", diff)
+			}
+		})
+	}
+}
+
+// addUsers seeds n users named "User <i>" with emails user<i>@example.com
+// and returns their ids in creation order.
+func addUsers(fake *synapsefake.Server, n int) []string {
+	ids := make([]string, n)
+	for i := range n {
+		ids[i] = fake.AddUser(synapsefake.UserSeed{
+			Email:      fmt.Sprintf("user%d@example.com", i),
+			LegalNames: []string{fmt.Sprintf("User %d", i)},
+		}).ID
+	}
+	return ids
+}
+
+// listedIDs returns the _id of each user of a GET /users answer.
+func listedIDs(t testing.TB, body map[string]any) []string {
+	t.Helper()
+	users, ok := body["users"].([]any)
+	if !ok {
+		t.Fatalf("users is %T, want an array", body["users"])
+	}
+	ids := make([]string, len(users))
+	for i, u := range users {
+		ids[i], _ = u.(map[string]any)["_id"].(string)
+	}
+	return ids
+}
+
+func TestListUsers(t *testing.T) {
+	t.Parallel()
+
+	t.Run("wrapper shape", func(t *testing.T) {
+		t.Parallel()
+		fake := synapsefake.NewServer(t)
+		ids := addUsers(fake, 2)
+		var wantUsers, wantUsersWithTokens []any
+		for _, id := range ids {
+			u := getUserBody(t, fake, id)
+			delete(u, "success")
+			wantUsersWithTokens = append(wantUsersWithTokens, maps.Clone(u))
+			if u["refresh_token"] != mustUser(t, fake, id).RefreshToken {
+				t.Errorf("GET /users/%s refresh_token %v, want the current one", id, u["refresh_token"])
+			}
+			delete(u, "refresh_token")
+			wantUsers = append(wantUsers, u)
+		}
+		want := map[string]any{
+			"error_code":  "0",
+			"http_code":   "200",
+			"limit":       float64(20),
+			"page":        float64(1),
+			"page_count":  float64(1),
+			"success":     true,
+			"users":       wantUsers,
+			"users_count": float64(2),
+		}
+		for _, tc := range []struct {
+			query string
+			users []any
+		}{
+			{"", wantUsers},
+			{"?show_refresh_tokens=no", wantUsers},
+			{"?show_refresh_tokens=yes", wantUsersWithTokens},
+			{"?show_refresh_tokens=YES", wantUsersWithTokens},
+		} {
+			r := do(t, fake, call{method: "GET", path: "/users" + tc.query, header: gatewayHeaders(fake)})
+			want["users"] = tc.users
+			if r.status != http.StatusOK {
+				t.Errorf("GET /users%s: status %d", tc.query, r.status)
+			}
+			if diff := cmp.Diff(want, r.body); diff != "" {
+				t.Errorf("GET /users%s (-want +got):\n%s", tc.query, diff)
+			}
+		}
+	})
+
+	t.Run("empty store", func(t *testing.T) {
+		t.Parallel()
+		fake := synapsefake.NewServer(t)
+		r := do(t, fake, call{method: "GET", path: "/users", header: gatewayHeaders(fake)})
+		want := map[string]any{
+			"error_code": "0", "http_code": "200", "limit": float64(20), "page": float64(1),
+			"page_count": float64(0), "success": true, "users": []any{}, "users_count": float64(0),
+		}
+		if diff := cmp.Diff(want, r.body); diff != "" {
+			t.Errorf("GET /users (-want +got):\n%s", diff)
+		}
+	})
+
+	t.Run("paging", func(t *testing.T) {
+		t.Parallel()
+		fake := synapsefake.NewServer(t)
+		ids := addUsers(fake, 45)
+		for _, tc := range []struct {
+			query     string
+			page      int
+			limit     int
+			pageCount int
+			want      []string
+		}{
+			{"", 1, 20, 3, ids[:20]},
+			{"?page=1", 1, 20, 3, ids[:20]},
+			{"?page=2", 2, 20, 3, ids[20:40]},
+			{"?page=3", 3, 20, 3, ids[40:]},
+			{"?page=4", 4, 20, 3, []string{}},
+			{"?per_page=100", 1, 20, 3, ids[:20]},
+			{"?page=2&per_page=100", 2, 20, 3, ids[20:40]},
+			{"?per_page=10&page=5", 5, 10, 5, ids[40:]},
+			{"?page=3&per_page=7", 3, 7, 7, ids[14:21]},
+			{"?per_page=1&page=45", 45, 1, 45, ids[44:]},
+		} {
+			r := do(t, fake, call{method: "GET", path: "/users" + tc.query, header: gatewayHeaders(fake)})
+			if r.status != http.StatusOK {
+				t.Fatalf("GET /users%s: status %d: %s", tc.query, r.status, r.raw)
+			}
+			got := map[string]any{"page": r.body["page"], "limit": r.body["limit"], "page_count": r.body["page_count"], "users_count": r.body["users_count"]}
+			want := map[string]any{"page": float64(tc.page), "limit": float64(tc.limit), "page_count": float64(tc.pageCount), "users_count": float64(45)}
+			if diff := cmp.Diff(want, got); diff != "" {
+				t.Errorf("GET /users%s paging fields (-want +got):\n%s", tc.query, diff)
+			}
+			if diff := cmp.Diff(tc.want, listedIDs(t, r.body)); diff != "" {
+				t.Errorf("GET /users%s ids (-want +got):\n%s", tc.query, diff)
+			}
+		}
+	})
+
+	t.Run("query", func(t *testing.T) {
+		t.Parallel()
+		fake := synapsefake.NewServer(t)
+		alice := fake.AddUser(synapsefake.UserSeed{Email: "alice@example.com", LegalNames: []string{"Alice Smith"}}).ID
+		bob := fake.AddUser(synapsefake.UserSeed{Email: "bob@example.com", LegalNames: []string{"Bob Jones"}}).ID
+		carol := fake.AddUser(synapsefake.UserSeed{Email: "carol@smith.example", LegalNames: []string{"Carol"}}).ID
+		for _, tc := range []struct {
+			query string
+			want  []string
+		}{
+			{"smith", []string{alice, carol}},
+			{"SMITH", []string{alice, carol}},
+			{"bob", []string{bob}},
+			{"Bob%20Jones", []string{bob}},
+			{"carol%40smith.example", []string{carol}},
+			{"example", []string{alice, bob, carol}},
+			{"nobody", []string{}},
+		} {
+			r := do(t, fake, call{method: "GET", path: "/users?query=" + tc.query, header: gatewayHeaders(fake)})
+			if r.status != http.StatusOK {
+				t.Fatalf("query %s: status %d: %s", tc.query, r.status, r.raw)
+			}
+			if diff := cmp.Diff(tc.want, listedIDs(t, r.body)); diff != "" {
+				t.Errorf("query %s ids (-want +got):\n%s", tc.query, diff)
+			}
+			if r.body["users_count"] != float64(len(tc.want)) {
+				t.Errorf("query %s: users_count %v, want %d", tc.query, r.body["users_count"], len(tc.want))
+			}
+			wantPages := 0
+			if len(tc.want) > 0 {
+				wantPages = 1
+			}
+			if r.body["page_count"] != float64(wantPages) {
+				t.Errorf("query %s: page_count %v, want %d", tc.query, r.body["page_count"], wantPages)
+			}
+		}
+	})
+
+	t.Run("errors", func(t *testing.T) {
+		t.Parallel()
+		fake := synapsefake.NewServer(t)
+		addUsers(fake, 3)
+		before := usersSnapshot(t, fake)
+		for _, tc := range []struct {
+			query     string
+			headers   map[string]string
+			status    int
+			errorCode string
+			code      string
+		}{
+			{"?page=0", nil, 400, "200", "invalid_page"},
+			{"?page=x", nil, 400, "200", "invalid_page"},
+			{"?page=-1", nil, 400, "200", "invalid_page"},
+			{"?page=1.5", nil, 400, "200", "invalid_page"},
+			{"?per_page=0", nil, 400, "200", "invalid_per_page"},
+			{"?per_page=x", nil, 400, "200", "invalid_per_page"},
+			{"", map[string]string{"X-SP-GATEWAY": ""}, 400, "100", "missing_client_credentials"},
+			{"", map[string]string{"X-SP-GATEWAY": "a|b"}, 401, "100", "invalid_client_credentials"},
+		} {
+			r := do(t, fake, call{method: "GET", path: "/users" + tc.query, header: withHeaders(gatewayHeaders(fake), tc.headers)})
+			wantErrorHTTPCode(t, r, tc.status, fmt.Sprint(tc.status), tc.errorCode, tc.code)
+		}
+		if diff := cmp.Diff(before, usersSnapshot(t, fake)); diff != "" {
+			t.Errorf("users changed (-before +after):\n%s", diff)
+		}
+	})
+}
+
+func TestGetUser(t *testing.T) {
+	t.Parallel()
+	fake := synapsefake.NewServer(t)
+	u := fake.AddUser(synapsefake.UserSeed{Email: "ann@example.com", PhoneNumbers: []string{"901.222.3333"}, LegalNames: []string{"Ann"}, SuppID: "s1"})
+	want := wantUserObject(fake, u.ID, "ann@example.com", u.RefreshToken, []string{"901.222.3333"}, []string{"Ann"})
+	extraOf(want)["supp_id"] = "s1"
+
+	for _, tc := range []struct {
+		name    string
+		headers map[string]string
+	}{
+		{"gateway only", map[string]string{"X-SP-GATEWAY": fake.Gateway()}},
+		{"gateway and fingerprint", gatewayHeaders(fake)},
+	} {
+		r := do(t, fake, call{method: "GET", path: "/users/" + u.ID, header: tc.headers})
+		if r.status != http.StatusOK {
+			t.Errorf("%s: status %d: %s", tc.name, r.status, r.raw)
+		}
+		if diff := cmp.Diff(want, r.body); diff != "" {
+			t.Errorf("%s (-want +got):\n%s", tc.name, diff)
+		}
+	}
+
+	for _, tc := range []struct {
+		name      string
+		path      string
+		headers   map[string]string
+		status    int
+		errorCode string
+		code      string
+	}{
+		{"unknown id", "/users/0123456789abcdef01234567", gatewayHeaders(fake), 404, "404", "unable_to_locate_user"},
+		{"missing gateway", "/users/" + u.ID, map[string]string{"X-SP-USER": "|" + testFingerprint}, 400, "100", "missing_client_credentials"},
+		{"wrong gateway", "/users/" + u.ID, map[string]string{"X-SP-GATEWAY": fake.ClientID() + "|nope"}, 401, "100", "invalid_client_credentials"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := do(t, fake, call{method: "GET", path: tc.path, header: tc.headers})
+			wantErrorHTTPCode(t, r, tc.status, fmt.Sprint(tc.status), tc.errorCode, tc.code)
+		})
+	}
+}
+
+func TestPatchUser(t *testing.T) {
+	t.Parallel()
+	doc := map[string]any{"email": "doc@example.com", "name": "Doc"}
+	for _, tc := range []struct {
+		name string
+		body map[string]any
+		// want changes the user object as it was before the call; email is
+		// the user's only login.
+		want func(m map[string]any, email string)
+	}{
+		{
+			name: "add login",
+			body: map[string]any{"update": map[string]any{"login": map[string]any{"email": "new@example.com", "password": "pw"}}},
+			want: func(m map[string]any, email string) {
+				m["logins"] = []any{
+					map[string]any{"email": email, "scope": "READ_AND_WRITE"},
+					map[string]any{"email": "new@example.com", "scope": "READ_AND_WRITE"},
+				}
+			},
+		},
+		{
+			name: "add read-only login",
+			body: map[string]any{"update": map[string]any{"login": map[string]any{"email": "new@example.com", "scope": "READ"}}},
+			want: func(m map[string]any, email string) {
+				m["logins"] = []any{
+					map[string]any{"email": email, "scope": "READ_AND_WRITE"},
+					map[string]any{"email": "new@example.com", "scope": "READ"},
+				}
+			},
+		},
+		{
+			name: "add a login already on file",
+			body: map[string]any{"update": map[string]any{"login": map[string]any{"email": "ann@example.com"}}},
+			want: func(map[string]any, string) {},
+		},
+		{
+			name: "remove login",
+			body: map[string]any{"update": map[string]any{"remove_login": map[string]any{"email": "ann@example.com"}}},
+			want: func(m map[string]any, _ string) { m["logins"] = []any{} },
+		},
+		{
+			name: "add legal name",
+			body: map[string]any{"update": map[string]any{"legal_name": "Test U. User"}},
+			want: func(m map[string]any, _ string) { m["legal_names"] = []any{"Test User", "Test U. User"} },
+		},
+		{
+			name: "add legal name already on file",
+			body: map[string]any{"update": map[string]any{"legal_name": "Test User"}},
+			want: func(map[string]any, string) {},
+		},
+		{
+			name: "add phone number",
+			body: map[string]any{"update": map[string]any{"phone_number": "901.222.2222"}},
+			want: func(m map[string]any, _ string) { m["phone_numbers"] = []any{"901.111.1111", "901.222.2222"} },
+		},
+		{
+			name: "remove phone number",
+			body: map[string]any{"update": map[string]any{"remove_phone_number": "901.111.1111"}},
+			want: func(m map[string]any, _ string) { m["phone_numbers"] = []any{} },
+		},
+		{
+			name: "cip_tag",
+			body: map[string]any{"update": map[string]any{"cip_tag": 3}},
+			want: func(m map[string]any, _ string) { extraOf(m)["cip_tag"] = float64(3) },
+		},
+		{
+			name: "public_note",
+			body: map[string]any{"update": map[string]any{"public_note": "hello"}},
+			want: func(m map[string]any, _ string) { extraOf(m)["public_note"] = "hello" },
+		},
+		{
+			name: "documents verify an UNVERIFIED user",
+			body: map[string]any{"documents": []any{doc}},
+			want: func(m map[string]any, _ string) {
+				m["documents"] = []any{doc}
+				m["permission"] = "SEND-AND-RECEIVE"
+				m["doc_status"] = map[string]any{"physical_doc": "SUBMITTED|VALID", "virtual_doc": "SUBMITTED|VALID"}
+			},
+		},
+		{
+			name: "permission",
+			body: map[string]any{"permission": "LOCKED"},
+			want: func(m map[string]any, _ string) { m["permission"] = "LOCKED" },
+		},
+		{
+			name: "documents and permission together",
+			body: map[string]any{"documents": []any{doc}, "permission": "CLOSED"},
+			want: func(m map[string]any, _ string) {
+				m["documents"] = []any{doc}
+				m["permission"] = "CLOSED"
+				m["doc_status"] = map[string]any{"physical_doc": "SUBMITTED|VALID", "virtual_doc": "SUBMITTED|VALID"}
+			},
+		},
+		{
+			name: "several updates with the refresh token",
+			body: map[string]any{"refresh_token": "ignored", "update": map[string]any{
+				"phone_number": "901.333.3333", "remove_phone_number": "901.111.1111", "legal_name": "T. User", "public_note": "n",
+			}},
+			want: func(m map[string]any, _ string) {
+				m["phone_numbers"] = []any{"901.333.3333"}
+				m["legal_names"] = []any{"Test User", "T. User"}
+				extraOf(m)["public_note"] = "n"
+			},
+		},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			fake := synapsefake.NewServer(t)
+			const email = "ann@example.com"
+			u := fake.AddUser(synapsefake.UserSeed{Email: email, Fingerprint: testFingerprint})
+			key := fake.OAuthKey(u.ID, testFingerprint, reference.ScopeUserPatch)
+			want := getUserBody(t, fake, u.ID)
+			fake.Advance(time.Minute)
+			tc.want(want, email)
+			extraOf(want)["last_updated"] = float64(fake.Now().UnixMilli())
+
+			r := do(t, fake, call{method: "PATCH", path: "/users/" + u.ID, header: userHeaders(fake, key), body: tc.body})
+			if r.status != http.StatusOK {
+				t.Fatalf("status %d, want 200: %s", r.status, r.raw)
+			}
+			if diff := cmp.Diff(want, r.body); diff != "" {
+				t.Errorf("PATCH answer (-want +got):\n%s", diff)
+			}
+			if diff := cmp.Diff(want, getUserBody(t, fake, u.ID)); diff != "" {
+				t.Errorf("GET after PATCH (-want +got):\n%s", diff)
+			}
+			u = mustUser(t, fake, u.ID)
+			if u.Permission != want["permission"] {
+				t.Errorf("fake.User Permission %q, want %v", u.Permission, want["permission"])
+			}
+			if diff := cmp.Diff(want["phone_numbers"], anySlice(u.PhoneNumbers)); diff != "" {
+				t.Errorf("fake.User PhoneNumbers (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+func TestPatchUserErrors(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name      string
+		scopes    []string          // of the caller's key; all when empty
+		headers   map[string]string // changes to the fixture's headers; "" deletes
+		otherKey  bool              // call with another user's key
+		body      any
+		status    int
+		errorCode string
+		code      string
+	}{
+		{name: "empty body object", body: map[string]any{}, status: 400, errorCode: "200", code: "nothing_to_update"},
+		{name: "empty update", body: map[string]any{"update": map[string]any{}}, status: 400, errorCode: "200", code: "nothing_to_update"},
+		{name: "empty documents", body: map[string]any{"documents": []any{}}, status: 400, errorCode: "200", code: "nothing_to_update"},
+		{name: "refresh token only", body: map[string]any{"refresh_token": "x"}, status: 400, errorCode: "200", code: "nothing_to_update"},
+		{name: "no body", body: "", status: 400, errorCode: "200", code: "invalid_json"},
+		{name: "malformed JSON", body: `{"update":`, status: 400, errorCode: "200", code: "invalid_json"},
+		{name: "unknown top-level field", body: map[string]any{"nickname": "x"}, status: 400, errorCode: "200", code: "unknown_field"},
+		{name: "unknown update field", body: map[string]any{"update": map[string]any{"email": "x@example.com"}}, status: 400, errorCode: "200", code: "unknown_field"},
+		{name: "update as a string", body: map[string]any{"update": "x"}, status: 400, errorCode: "200", code: "invalid_field_type"},
+		{name: "cip_tag as a string", body: map[string]any{"update": map[string]any{"cip_tag": "2"}}, status: 400, errorCode: "200", code: "invalid_field_type"},
+		{name: "cip_tag zero", body: map[string]any{"update": map[string]any{"cip_tag": 0}}, status: 400, errorCode: "200", code: "invalid_cip_tag"},
+		{name: "login without email", body: map[string]any{"update": map[string]any{"login": map[string]any{}}}, status: 400, errorCode: "200", code: "invalid_email"},
+		{name: "login not an address", body: map[string]any{"update": map[string]any{"login": map[string]any{"email": "x"}}}, status: 400, errorCode: "200", code: "invalid_email"},
+		{name: "remove_login without email", body: map[string]any{"update": map[string]any{"remove_login": map[string]any{}}}, status: 400, errorCode: "200", code: "invalid_email"},
+		{name: "empty legal name", body: map[string]any{"update": map[string]any{"legal_name": ""}}, status: 400, errorCode: "200", code: "invalid_legal_name"},
+		{name: "empty phone number", body: map[string]any{"update": map[string]any{"phone_number": ""}}, status: 400, errorCode: "200", code: "invalid_phone_number"},
+		{name: "unknown permission", body: map[string]any{"permission": "ADMIN"}, status: 400, errorCode: "200", code: "invalid_permission"},
+		{name: "permission as a number", body: map[string]any{"permission": 1}, status: 400, errorCode: "200", code: "invalid_field_type"},
+		{name: "document not an object", body: map[string]any{"documents": []any{"x"}}, status: 400, errorCode: "200", code: "invalid_documents"},
+		{name: "documents not an array", body: map[string]any{"documents": map[string]any{}}, status: 400, errorCode: "200", code: "invalid_field_type"},
+		{name: "remove absent phone", body: map[string]any{"update": map[string]any{"remove_phone_number": "000"}}, status: 409, errorCode: "400", code: "unknown_phone_number"},
+		{name: "remove absent login", body: map[string]any{"update": map[string]any{"remove_login": map[string]any{"email": "no@example.com"}}}, status: 409, errorCode: "400", code: "unknown_login"},
+		{
+			name:   "valid changes with an absent phone removal",
+			body:   map[string]any{"update": map[string]any{"phone_number": "901.999.9999", "legal_name": "X", "remove_phone_number": "000"}, "permission": "LOCKED"},
+			status: 409, errorCode: "400", code: "unknown_phone_number",
+		},
+		{
+			name:   "valid changes with an absent login removal",
+			body:   map[string]any{"update": map[string]any{"login": map[string]any{"email": "n@example.com"}, "remove_login": map[string]any{"email": "no@example.com"}}, "documents": []any{map[string]any{}}},
+			status: 409, errorCode: "400", code: "unknown_login",
+		},
+		{name: "key without USER|PATCH", scopes: []string{reference.ScopeUserGet, reference.ScopeNodesGet}, body: map[string]any{"permission": "LOCKED"}, status: 401, errorCode: "300", code: "scope_not_granted"},
+		{name: "another user's key", otherKey: true, body: map[string]any{"permission": "LOCKED"}, status: 401, errorCode: "300", code: "unauthorized_user"},
+		{name: "missing X-SP-USER", headers: map[string]string{"X-SP-USER": ""}, body: map[string]any{"permission": "LOCKED"}, status: 400, errorCode: "200", code: "missing_user_credentials"},
+		{name: "empty oauth key", headers: map[string]string{"X-SP-USER": "|" + testFingerprint}, body: map[string]any{"permission": "LOCKED"}, status: 401, errorCode: "300", code: "missing_oauth_key"},
+		{name: "unknown oauth key", headers: map[string]string{"X-SP-USER": "oauth_nope|" + testFingerprint}, body: map[string]any{"permission": "LOCKED"}, status: 401, errorCode: "110", code: "invalid_oauth_key"},
+		{name: "wrong fingerprint", headers: map[string]string{"X-SP-USER-FP": ""}, body: map[string]any{"permission": "LOCKED"}, status: 401, errorCode: "120", code: "unauthorized_fingerprint"},
+		{name: "missing IP", headers: map[string]string{"X-SP-USER-IP": ""}, body: map[string]any{"permission": "LOCKED"}, status: 400, errorCode: "200", code: "missing_user_ip"},
+		{name: "wrong gateway", headers: map[string]string{"X-SP-GATEWAY": "a|b"}, body: map[string]any{"permission": "LOCKED"}, status: 401, errorCode: "100", code: "invalid_client_credentials"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			fake := synapsefake.NewServer(t)
+			f := newFixture(t, fake, 0, tc.scopes...)
+			other := newFixture(t, fake, 0)
+			headers := f.headers
+			if tc.otherKey {
+				headers = other.headers
+			}
+			changes := tc.headers
+			if _, ok := changes["X-SP-USER-FP"]; ok {
+				// The key is valid but was minted for another fingerprint.
+				changes = map[string]string{"X-SP-USER": f.key + "|other-device"}
+			}
+			headers = withHeaders(headers, changes)
+
+			users := []string{f.user.ID, other.user.ID}
+			before := map[string]any{}
+			for _, id := range users {
+				before[id] = getUserBody(t, fake, id)
+				before[id+" store"] = mustUser(t, fake, id)
+			}
+			fake.Advance(time.Minute) // a refused call must not touch last_updated either
+			r := do(t, fake, call{method: "PATCH", path: "/users/" + f.user.ID, header: headers, body: tc.body})
+			wantErrorHTTPCode(t, r, tc.status, fmt.Sprint(tc.status), tc.errorCode, tc.code)
+			after := map[string]any{}
+			for _, id := range users {
+				after[id] = getUserBody(t, fake, id)
+				after[id+" store"] = mustUser(t, fake, id)
+			}
+			if diff := cmp.Diff(before, after); diff != "" {
+				t.Errorf("users changed by a refused PATCH (-before +after):\n%s", diff)
+			}
+		})
+	}
+}
+
+// TestUserIsolation checks that a key opens only its own user's objects and
+// only with the scopes it was granted.
+func TestUserIsolation(t *testing.T) {
+	t.Parallel()
+	fake := synapsefake.NewServer(t)
+	a := newFixture(t, fake, 1000)
+	b := newFixture(t, fake, 2000)
+	nodesGetOnly := fake.OAuthKey(a.user.ID, testFingerprint, reference.ScopeNodesGet, reference.ScopeNodeGet)
+	newNode := map[string]any{"type": "DEPOSIT-US", "info": map[string]any{"nickname": "Stolen"}}
+
+	snapshot := func() map[string]any {
+		out := map[string]any{}
+		for _, f := range []fixture{a, b} {
+			out["user "+f.user.ID] = mustUser(t, fake, f.user.ID)
+			out["body "+f.user.ID] = getUserBody(t, fake, f.user.ID)
+			n, ok := fake.Node(f.node.ID)
+			if !ok {
+				t.Fatalf("node %s vanished", f.node.ID)
+			}
+			out["node "+f.node.ID] = n
+		}
+		return out
+	}
+	before := snapshot()
+
+	for _, tc := range []struct {
+		name    string
+		headers map[string]string
+		method  string
+		path    string
+		body    any
+		code    string
+	}{
+		{"list B's nodes", a.headers, "GET", "/users/" + b.user.ID + "/nodes", nil, "unauthorized_user"},
+		{"read B's node", a.headers, "GET", "/users/" + b.user.ID + "/nodes/" + b.node.ID, nil, "unauthorized_user"},
+		{"read B's node under A's path", a.headers, "GET", "/users/" + a.user.ID + "/nodes/" + b.node.ID, nil, "unauthorized_node"},
+		{"patch B", a.headers, "PATCH", "/users/" + b.user.ID, map[string]any{"update": map[string]any{"legal_name": "Mallory"}}, "unauthorized_user"},
+		{"create a node for B", a.headers, "POST", "/users/" + b.user.ID + "/nodes", newNode, "unauthorized_user"},
+		{"patch B's node", a.headers, "PATCH", "/users/" + b.user.ID + "/nodes/" + b.node.ID, map[string]any{"nickname": "Mine"}, "unauthorized_user"},
+		{"patch B's node under A's path", a.headers, "PATCH", "/users/" + a.user.ID + "/nodes/" + b.node.ID, map[string]any{"nickname": "Mine"}, "unauthorized_node"},
+		{"delete B's node", a.headers, "DELETE", "/users/" + b.user.ID + "/nodes/" + b.node.ID, nil, "unauthorized_user"},
+		{"delete B's node under A's path", a.headers, "DELETE", "/users/" + a.user.ID + "/nodes/" + b.node.ID, nil, "unauthorized_node"},
+		{"create a node without NODES|POST", userHeaders(fake, nodesGetOnly), "POST", "/users/" + a.user.ID + "/nodes", newNode, "scope_not_granted"},
+		{"patch own user without USER|PATCH", userHeaders(fake, nodesGetOnly), "PATCH", "/users/" + a.user.ID, map[string]any{"permission": "LOCKED"}, "scope_not_granted"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := do(t, fake, call{method: tc.method, path: tc.path, header: tc.headers, body: tc.body})
+			wantErrorHTTPCode(t, r, 401, "401", "300", tc.code)
+		})
+	}
+	if diff := cmp.Diff(before, snapshot()); diff != "" {
+		t.Errorf("store changed by refused calls (-before +after):\n%s", diff)
+	}
+
+	// The same keys do open their own objects, so the refusals above are
+	// about ownership and scope, not broken keys.
+	for _, c := range []call{
+		{method: "GET", path: "/users/" + a.user.ID + "/nodes", header: a.headers},
+		{method: "GET", path: "/users/" + b.user.ID + "/nodes/" + b.node.ID, header: b.headers},
+		{method: "GET", path: "/users/" + a.user.ID + "/nodes", header: userHeaders(fake, nodesGetOnly)},
+	} {
+		if r := do(t, fake, c); r.status != http.StatusOK {
+			t.Errorf("%s %s: status %d: %s", c.method, c.path, r.status, r.raw)
+		}
+	}
+}
