@@ -55,6 +55,7 @@ type nodeRecord struct {
 	created      time.Time
 	timeline     []nodeEvent
 	txIDs        []string // transactions from or to the node, oldest first
+	subnetIDs    []string // creation order
 }
 
 type nodeEvent struct {

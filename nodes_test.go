@@ -336,6 +336,8 @@ func TestCreateNodeErrors(t *testing.T) {
 			status: 400, errorCode: "200", code: "invalid_routing_num"},
 		{name: "ACH-US bad routing checksum", body: ach("123456789", "051000018"),
 			status: 409, errorCode: "400", code: "unknown_routing_number"},
+		{name: "ACH-US another bad routing checksum", body: ach("123456789", "123456789"),
+			status: 409, errorCode: "400", code: "unknown_routing_number"},
 		{name: "ACH-US unknown account type", body: map[string]any{"type": "ACH-US", "info": map[string]any{
 			"nickname": "Ext", "account_num": "123456789", "routing_num": validRouting, "type": "JOINT"}},
 			status: 400, errorCode: "200", code: "invalid_account_type"},

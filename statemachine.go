@@ -90,3 +90,33 @@ func legalNames(from Status) string {
 	}
 	return fmt.Sprint(next)
 }
+
+// SubnetStatus is the status of a subnet (a card or an account number).
+type SubnetStatus string
+
+// Subnet statuses.
+const (
+	SubnetInactive   SubnetStatus = "INACTIVE"
+	SubnetActive     SubnetStatus = "ACTIVE"
+	SubnetTerminated SubnetStatus = "TERMINATED"
+)
+
+// subnetStatusCodes are the values of a subnet's status_code.
+var subnetStatusCodes = []string{"USER_REQUESTED", "ACCOUNT_CLOSED", "ACCOUNT_LOCKED", "FRAUD_ALERT"}
+
+// subnetMoves lists the legal subnet status changes: a card is activated,
+// deactivated and activated again, and anything may be terminated for good.
+var subnetMoves = map[SubnetStatus][]SubnetStatus{
+	SubnetInactive: {SubnetActive, SubnetTerminated},
+	SubnetActive:   {SubnetInactive, SubnetTerminated},
+}
+
+// canMoveSubnet reports whether a subnet may change status. Setting the
+// status it already has is not a move and is always allowed, except out of
+// TERMINATED, which is final.
+func canMoveSubnet(from, to SubnetStatus) bool {
+	if from == to {
+		return from != SubnetTerminated
+	}
+	return slices.Contains(subnetMoves[from], to)
+}

@@ -18,9 +18,13 @@ type store struct {
 	nodes     map[string]*nodeRecord
 	keys      map[string]*keyRecord // oauth_key -> key
 	txs       map[string]*txRecord
+	subnets   map[string]*subnetRecord
 	steps     stepQueue            // automatic processing, by due time
 	seq       uint64               // scheduling order of steps
 	idem      map[string]time.Time // idempotency key -> when it was used
+
+	networkUser *userRecord       // hidden owner of the counterparty nodes
+	network     map[string]string // node type -> hidden counterparty node
 
 	// Set once at construction, read-only afterwards.
 	base             string     // URL() of the server, for _links
@@ -36,12 +40,13 @@ func newStore(seed uint64) *store {
 	}
 	copy(s[8:], "synapsefake-id-stream-v1")
 	return &store{
-		ids:   rand.NewChaCha8(s),
-		users: make(map[string]*userRecord),
-		nodes: make(map[string]*nodeRecord),
-		keys:  make(map[string]*keyRecord),
-		txs:   make(map[string]*txRecord),
-		idem:  make(map[string]time.Time),
+		ids:     rand.NewChaCha8(s),
+		users:   make(map[string]*userRecord),
+		nodes:   make(map[string]*nodeRecord),
+		keys:    make(map[string]*keyRecord),
+		txs:     make(map[string]*txRecord),
+		subnets: make(map[string]*subnetRecord),
+		idem:    make(map[string]time.Time),
 	}
 }
 

@@ -38,6 +38,8 @@ type txRecord struct {
 	timeline  []statusEntry
 	gen       int  // bumped on every move; stale scheduled steps are skipped
 	credited  bool // SETTLED credited the receiver and fee nodes
+	cardSwipe bool // made by CardAuthorization
+	cash      bool // a cash card swipe
 }
 
 type statusEntry struct {
@@ -330,9 +332,13 @@ func (st *store) txView(t *txRecord) txView {
 	if other == nil {
 		other = map[string]any{}
 	}
+	linkNode := t.fromNode
+	if st.nodes[linkNode].userID != t.userID {
+		linkNode = t.toNode
+	}
 	return txView{
 		ID:     t.id,
-		Links:  linkTo(st.base + "/users/" + t.userID + "/nodes/" + t.fromNode + "/trans/" + t.id),
+		Links:  linkTo(st.base + "/users/" + t.userID + "/nodes/" + linkNode + "/trans/" + t.id),
 		V:      len(t.timeline) + 1,
 		Amount: amountView{Amount: t.amount, Currency: t.currency},
 		Client: st.client,

@@ -41,6 +41,7 @@ type userRecord struct {
 	pin          string
 	nodeIDs      []string // active nodes, creation order
 	txIDs        []string // transactions sent or received, oldest first
+	subnetIDs    []string // creation order
 }
 
 type links struct {

@@ -1,0 +1,155 @@
+package synapsefake
+
+import (
+	"time"
+
+	"github.com/synapsefake/synapsefake/reference"
+)
+
+// CardAuth describes a card swipe for CardAuthorization.
+type CardAuth struct {
+	// AmountCents is the amount of the purchase or withdrawal, in cents.
+	AmountCents int64
+	// Merchant is the merchant name shown in from.meta.merchant_name.
+	Merchant string
+	// Foreign marks a swipe outside the US.
+	Foreign bool
+	// Cash marks an ATM or cash-back withdrawal.
+	Cash bool
+	// DeclineWith forces a decline with this IR code from the reference table.
+	DeclineWith string
+}
+
+// The card network is a hidden user of the fake that owns the INTERCHANGE-US
+// node on the other side of every card swipe, and the EXTERNAL-US node on
+// the other side of every dummy transaction.
+
+// networkNode returns the hidden counterparty node of a type, creating it on
+// first use. Callers hold mu.
+func (st *store) networkNode(now time.Time, typ string) *nodeRecord {
+	if id := st.network[typ]; id != "" {
+		return st.nodes[id]
+	}
+	if st.networkUser == nil {
+		u := &userRecord{id: st.newID(), created: now, updated: now, legalNames: []string{"Card Network"},
+			permission: PermissionSendAndReceive, fingerprints: map[string]bool{}, pin: defaultMFAPin}
+		st.users[u.id] = u // reachable by id, never listed
+		st.networkUser = u
+	}
+	n := st.newNode(now, st.networkUser, NodeSeed{Type: typ, Nickname: typ + " network"}, "", "", nil)
+	if st.network == nil {
+		st.network = map[string]string{}
+	}
+	st.network[typ] = n.id
+	return n
+}
+
+// CardAuthorization simulates a swipe of a card subnet. An approved swipe
+// creates a transaction from the card's node to the card network's
+// INTERCHANGE-US node that follows the normal state machine. A declined
+// swipe is recorded as a RETURNED transaction, no money moved, with
+// recent_status.code set, and is returned without an error. The rules,
+// first match wins:
+//
+//	DeclineWith set                               -> that code
+//	card TERMINATED                               -> IR62 card restricted
+//	card INACTIVE                                 -> IR04 card not activated
+//	fake clock past the card's exp date           -> IR54 card expired
+//	Cash and allow_cash_transactions false        -> IR57 not permitted to cardholder
+//	Foreign and allow_foreign_transactions false  -> IR57 not permitted to cardholder
+//	amount over the node's balance                -> IR51 insufficient funds
+//	today's approved swipes + amount over daily_transaction_limit -> IR185
+//	Cash: today's approved cash + amount over daily_cash_limit    -> IR185
+//
+// "Today" is the fake clock's UTC day. An error means the swipe could not be
+// made at all: an unknown subnet, one that is not a card, an amount that is
+// not positive or an unknown DeclineWith code.
+func (s *Server) CardAuthorization(subnetID string, auth CardAuth) (Transaction, error) {
+	if auth.AmountCents <= 0 {
+		return Transaction{}, errPayload("invalid_amount", "AmountCents must be positive.")
+	}
+	if auth.DeclineWith != "" {
+		if _, ok := reference.InterchangeMeaning(auth.DeclineWith); !ok {
+			return Transaction{}, errPayload("invalid_code", "Unknown IR code %q.", auth.DeclineWith)
+		}
+	}
+	s.runDue()
+	now := s.Now()
+	st := s.store
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	sn := st.subnets[subnetID]
+	if sn == nil {
+		return Transaction{}, errNotFound("subnet")
+	}
+	if sn.class != ClassCard {
+		return Transaction{}, errNotAllowed("not_a_card", "Subnet %s is not a card.", subnetID)
+	}
+	n := st.nodes[sn.nodeID]
+	amount := cents(auth.AmountCents)
+	code := auth.DeclineWith
+	if code == "" {
+		code = st.declineCode(sn, n, amount, auth, now)
+	}
+	net := st.networkNode(now, reference.NodeInterchangeUS)
+	merchant := auth.Merchant
+	if merchant == "" {
+		merchant = "SYNAPSEFAKE MERCHANT"
+	}
+	t := &txRecord{id: st.newID(), userID: sn.userID, fromNode: n.id, toNode: net.id, amount: amount, currency: "USD",
+		fees: []feeRecord{{note: "Facilitator Fee"}}, ip: "127.0.0.1", note: merchant, created: now, processOn: now, start: now,
+		status: StatusCreated, cardSwipe: true, cash: auth.Cash,
+		fromMeta: map[string]any{"merchant_name": merchant, "subnet_id": sn.id, "type": "CARD",
+			"foreign_transaction": auth.Foreign, "network_id": "SYNAPSEFAKE", "is_force_post": false},
+		other: map[string]any{"approved": code == "", "affect_limits": code == ""}}
+	created := statusEntry{Date: ms(now), Note: "Transaction Created.", Status: StatusCreated, StatusID: StatusCreated.ID()}
+	if code != "" {
+		st.addDeclined(t, created, code)
+	} else {
+		st.addTx(t, created)
+	}
+	sn.txIDs = append(sn.txIDs, t.id)
+	return t.public(), nil
+}
+
+// declineCode applies the card rules; "" approves. Callers hold mu.
+func (st *store) declineCode(sn *subnetRecord, n *nodeRecord, amount cents, auth CardAuth, now time.Time) string {
+	switch {
+	case sn.status == SubnetTerminated:
+		return reference.IRCardRestricted
+	case sn.status == SubnetInactive:
+		return reference.IRCardNotActivated
+	case sn.expired(now):
+		return reference.IRCardExpired
+	case auth.Cash && !sn.prefs.allowCash, auth.Foreign && !sn.prefs.allowForeign:
+		return reference.IRNotPermittedToCardholder
+	case amount > n.balance:
+		return reference.IRInsufficientFunds
+	}
+	day := time.Date(now.Year(), now.Month(), now.Day(), 0, 0, 0, 0, time.UTC)
+	var spent, cash cents
+	for _, id := range sn.txIDs {
+		t := st.txs[id]
+		if t.created.Before(day) || t.status == StatusCanceled || t.status == StatusReturned {
+			continue
+		}
+		spent += t.amount
+		if t.cash {
+			cash += t.amount
+		}
+	}
+	if spent+amount > sn.prefs.dailyTransaction || auth.Cash && cash+amount > sn.prefs.dailyCash {
+		return reference.IRDailyLimitExceeded
+	}
+	return ""
+}
+
+// addDeclined stores a declined swipe: created and at once RETURNED with the
+// decline code, moving no money and never processed. Callers hold mu.
+func (st *store) addDeclined(t *txRecord, created statusEntry, code string) {
+	t.status = StatusReturned
+	t.code = code
+	st.addTx(t, created)
+	t.timeline = append(t.timeline, statusEntry{Date: created.Date, Note: defaultNote(StatusReturned, code),
+		Status: StatusReturned, StatusID: StatusReturned.ID()})
+}

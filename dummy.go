@@ -1,0 +1,190 @@
+package synapsefake
+
+import (
+	"net/http"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/synapsefake/synapsefake/reference"
+)
+
+// Dummy transaction types, spelled as the spec shows them.
+var dummyTypes = []string{"ACH", "WIRE", "INTERNAL_TRASFER"}
+
+// dummyRequest is the body of POST .../subnets/{subnet_id}/dummy-tran.
+type dummyRequest struct {
+	Currency     *string  `json:"currency"`
+	Amount       *float64 `json:"amount"`
+	Type         *string  `json:"type"`
+	Direction    *string  `json:"direction"`
+	AccountNum   string   `json:"account_num"`
+	RoutingNum   string   `json:"routing_num"`
+	Addenda      string   `json:"addenda"`
+	TrackingID   string   `json:"tracking_id"`
+	PostingLabel string   `json:"posting_label"`
+	CompanyID    string   `json:"company_id"`
+	IndividualID string   `json:"individual_id"`
+	foreign      bool     // the legacy GET form's foreign_transaction
+}
+
+func (r dummyRequest) validate() error {
+	switch {
+	case r.Amount == nil || *r.Amount <= 0 || *r.Amount > 1e12:
+		return errPayload("invalid_amount", "amount must be a positive number.")
+	case r.Currency == nil || *r.Currency == "":
+		return errPayload("missing_currency", "currency is required.")
+	case r.Type == nil || !slices.Contains(dummyTypes, *r.Type):
+		return errPayload("invalid_type", "type must be one of %v.", dummyTypes)
+	case r.Direction == nil || *r.Direction != "DEPOSIT" && *r.Direction != "WITHDRAWAL":
+		return errPayload("invalid_direction", "direction must be DEPOSIT or WITHDRAWAL.")
+	case *r.Currency != "USD":
+		return errIncorrect("unsupported_currency", "Dummy transactions support USD only.")
+	}
+	return nil
+}
+
+// dummy creates a sandbox transaction between a node (through one of its
+// account-number subnets, or directly when sn is nil) and the outside
+// world: DEPOSIT credits the node, WITHDRAWAL debits it, both on the normal
+// processing schedule. Callers hold mu.
+func (st *store) dummy(now time.Time, n *nodeRecord, sn *subnetRecord, req dummyRequest) (*txRecord, error) {
+	if !n.isActive {
+		return nil, errNotAllowed("node_inactive", "Node %s is deleted.", n.id)
+	}
+	amount := toCents(*req.Amount)
+	ext := st.networkNode(now, reference.NodeExternalUS)
+	t := &txRecord{id: st.newID(), userID: n.userID, fromNode: ext.id, toNode: n.id, amount: amount, currency: "USD",
+		fees: []feeRecord{{note: "Facilitator Fee"}}, ip: "127.0.0.1", note: req.Addenda, created: now, processOn: now,
+		start: now, status: StatusCreated, sameDay: *req.Type == "WIRE"}
+	if *req.Direction == "WITHDRAWAL" {
+		if reference.IsDepositType(n.typ) && amount > n.balance {
+			return nil, errIncorrect("insufficient_funds", "Insufficient funds in node %s.", n.id)
+		}
+		t.fromNode, t.toNode = n.id, ext.id
+	}
+	subnetID := ""
+	if sn != nil {
+		subnetID = sn.id
+	}
+	name := req.PostingLabel
+	if name == "" {
+		name = "SYNAPSEFAKE SANDBOX"
+	}
+	t.fromMeta = map[string]any{
+		"account_num": req.AccountNum, "addenda": req.Addenda, "company_entry_description": req.Addenda,
+		"company_id": req.CompanyID, "company_name": name, "dispute_transaction_id": nil, "entry_class": "PPD",
+		"foreign_transaction": req.foreign, "fraud_score": map[string]any{"reason": "", "score": 0}, "high_risk": false,
+		"individual_id": req.IndividualID, "is_dispute_posting": false, "is_force_post": false, "is_platform_fee": false,
+		"merchant_name": name, "monitoring_class": "", "name": name, "network_id": *req.Type, "posted_date": ms(now),
+		"posting_data": nil, "routing_num": req.RoutingNum, "subnet_id": subnetID, "tracking_id": req.TrackingID, "type": *req.Type,
+	}
+	t.other = map[string]any{
+		"affect_limits": true, "approved": true, "async_ran": false, "attachments": []string{}, "chargeback_disputed": false,
+		"create_email_sent": false, "dispute_form": nil, "dispute_meta": map[string]any{}, "dispute_reason": nil,
+		"disputed": false, "do_next": nil, "is_provisional_credit": false,
+		"process": map[string]any{"credit": true, "debit": true}, "provisional_credit_transaction_id": nil,
+		"settlement_batch_id": nil, "show_queue": false, "skip_validation": true,
+	}
+	st.addTx(t, statusEntry{Date: ms(now), Note: "Transaction Created.", Status: StatusCreated, StatusID: StatusCreated.ID()})
+	if sn != nil {
+		sn.txIDs = append(sn.txIDs, t.id)
+	}
+	return t, nil
+}
+
+// handleDummyTransaction serves POST .../subnets/{subnet_id}/dummy-tran
+// (sandbox only in the real service), on an account-number subnet.
+func (s *Server) handleDummyTransaction(w http.ResponseWriter, r *http.Request) {
+	if _, err := s.authorize(r, access{userIP: true, scope: reference.ScopeTransPost}); err != nil {
+		s.fail(w, err)
+		return
+	}
+	req, err := decode[dummyRequest](r)
+	if err == nil {
+		err = req.validate()
+	}
+	if err != nil {
+		s.fail(w, err)
+		return
+	}
+	now := s.Now()
+	st := s.store
+	st.mu.Lock()
+	sn, err := st.nodeSubnet(r.PathValue("user_id"), r.PathValue("node_id"), r.PathValue("subnet_id"))
+	if err == nil && sn.class == ClassCard {
+		err = errNotAllowed("not_an_account_number", "Dummy transactions need an account-number subnet, not a card.")
+	}
+	var v txView
+	if err == nil {
+		var t *txRecord
+		if t, err = st.dummy(now, st.nodes[sn.nodeID], sn, req); err == nil {
+			v = st.txView(t)
+		}
+	}
+	st.mu.Unlock()
+	if err != nil {
+		s.fail(w, err)
+		return
+	}
+	s.okObject(w, v)
+}
+
+// handleLegacyDummyTransaction serves the older form the official Go client
+// sends: GET .../nodes/{node_id}/dummy-tran?is_credit=YES&subnetid=...&amount=&type=.
+// is_credit YES is a DEPOSIT (the default), NO a WITHDRAWAL; amount
+// defaults to 100.00 and type to ACH.
+func (s *Server) handleLegacyDummyTransaction(w http.ResponseWriter, r *http.Request) {
+	if _, err := s.authorize(r, access{userIP: true, scope: reference.ScopeTransPost}); err != nil {
+		s.fail(w, err)
+		return
+	}
+	q := r.URL.Query()
+	amount, usd, typ, dir := 100.0, "USD", "ACH", "DEPOSIT"
+	var err error
+	if v := q.Get("amount"); v != "" {
+		if amount, err = strconv.ParseFloat(v, 64); err != nil {
+			s.fail(w, errPayload("invalid_amount", "amount must be a number."))
+			return
+		}
+	}
+	if v := strings.ToUpper(q.Get("type")); v != "" && v != "INTERCHANGE" {
+		typ = v
+	}
+	switch strings.ToUpper(q.Get("is_credit")) {
+	case "", "YES":
+	case "NO":
+		dir = "WITHDRAWAL"
+	default:
+		s.fail(w, errPayload("invalid_is_credit", "is_credit must be YES or NO."))
+		return
+	}
+	req := dummyRequest{Amount: &amount, Currency: &usd, Type: &typ, Direction: &dir,
+		foreign: strings.EqualFold(q.Get("foreign_transaction"), "YES")}
+	if err := req.validate(); err != nil {
+		s.fail(w, err)
+		return
+	}
+	now := s.Now()
+	st := s.store
+	st.mu.Lock()
+	n, err := st.userNode(r.PathValue("user_id"), r.PathValue("node_id"))
+	var sn *subnetRecord
+	if id := q.Get("subnetid"); err == nil && id != "" {
+		sn, err = st.nodeSubnet(r.PathValue("user_id"), n.id, id)
+	}
+	var v txView
+	if err == nil {
+		var t *txRecord
+		if t, err = st.dummy(now, n, sn, req); err == nil {
+			v = st.txView(t)
+		}
+	}
+	st.mu.Unlock()
+	if err != nil {
+		s.fail(w, err)
+		return
+	}
+	s.okObject(w, v)
+}

@@ -1,0 +1,414 @@
+package synapsefake
+
+import (
+	"crypto/sha256"
+	"encoding/base64"
+	"net/http"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/synapsefake/synapsefake/reference"
+)
+
+// subnetsList is the wrapper of the subnet lists.
+type subnetsList struct {
+	ErrorCode    string       `json:"error_code"`
+	HTTPCode     string       `json:"http_code"`
+	Limit        int          `json:"limit"`
+	Page         int          `json:"page"`
+	PageCount    int          `json:"page_count"`
+	Subnets      []subnetView `json:"subnets"`
+	SubnetsCount int          `json:"subnets_count"`
+	Success      bool         `json:"success"`
+}
+
+// createSubnetRequest is the body of POST .../nodes/{node_id}/subnets.
+type createSubnetRequest struct {
+	Nickname     *string `json:"nickname"`
+	AccountClass string  `json:"account_class"`
+	SuppID       *string `json:"supp_id"`
+	CardStyleID  *string `json:"card_style_id"`
+}
+
+// class is the requested account class; DEBIT_CARD, which the official Go
+// client sends, is a CARD.
+func (r createSubnetRequest) class() string {
+	switch r.AccountClass {
+	case "":
+		return ClassChecking
+	case "DEBIT_CARD":
+		return ClassCard
+	}
+	return r.AccountClass
+}
+
+func (r createSubnetRequest) validate() error {
+	if r.Nickname == nil || strings.TrimSpace(*r.Nickname) == "" {
+		return errPayload("missing_nickname", "nickname is required.")
+	}
+	if !slices.Contains([]string{ClassChecking, ClassSavings, ClassCard}, r.class()) {
+		return errPayload("invalid_account_class", "account_class must be CHECKING, SAVINGS or CARD.")
+	}
+	return nil
+}
+
+// handleCreateSubnet serves POST /v3.1/users/{user_id}/nodes/{node_id}/subnets.
+func (s *Server) handleCreateSubnet(w http.ResponseWriter, r *http.Request) {
+	if _, err := s.authorize(r, access{userIP: true, scope: reference.ScopeSubnetsPost}); err != nil {
+		s.fail(w, err)
+		return
+	}
+	req, err := decode[createSubnetRequest](r)
+	if err == nil {
+		err = req.validate()
+	}
+	if err != nil {
+		s.fail(w, err)
+		return
+	}
+	now := s.Now()
+	st := s.store
+	st.mu.Lock()
+	n, err := st.userNode(r.PathValue("user_id"), r.PathValue("node_id"))
+	if err == nil {
+		err = subnetNode(n)
+	}
+	var v subnetView
+	if err == nil {
+		v = st.subnetView(st.newSubnet(now, n, *req.Nickname, req.class(), req.SuppID, req.CardStyleID), false)
+	}
+	st.mu.Unlock()
+	if err != nil {
+		s.fail(w, err)
+		return
+	}
+	s.okObject(w, v)
+}
+
+// handleListNodeSubnets serves GET /v3.1/users/{user_id}/nodes/{node_id}/subnets.
+func (s *Server) handleListNodeSubnets(w http.ResponseWriter, r *http.Request) {
+	s.listSubnets(w, r, func(st *store) ([]string, error) {
+		n, err := st.userNode(r.PathValue("user_id"), r.PathValue("node_id"))
+		if err != nil {
+			return nil, err
+		}
+		return n.subnetIDs, nil
+	})
+}
+
+// handleListUserSubnets serves GET /v3.1/users/{user_id}/subnets.
+func (s *Server) handleListUserSubnets(w http.ResponseWriter, r *http.Request) {
+	s.listSubnets(w, r, func(st *store) ([]string, error) {
+		u := st.users[r.PathValue("user_id")]
+		if u == nil {
+			return nil, errNotFound("user")
+		}
+		return u.subnetIDs, nil
+	})
+}
+
+func (s *Server) listSubnets(w http.ResponseWriter, r *http.Request, ids func(*store) ([]string, error)) {
+	if _, err := s.authorize(r, access{gateway: true, userIP: true, scope: reference.ScopeSubnetsGet}); err != nil {
+		s.fail(w, err)
+		return
+	}
+	p, err := readPage(r)
+	if err != nil {
+		s.fail(w, err)
+		return
+	}
+	st := s.store
+	st.mu.Lock()
+	list, err := ids(st)
+	var out subnetsList
+	if err == nil {
+		lo, hi := p.window(len(list))
+		out = subnetsList{ErrorCode: "0", HTTPCode: "200", Limit: p.perPage, Page: p.number, PageCount: p.pageCount(len(list)),
+			Subnets: make([]subnetView, 0, hi-lo), SubnetsCount: len(list), Success: true}
+		for _, id := range list[lo:hi] {
+			out.Subnets = append(out.Subnets, st.subnetView(st.subnets[id], false))
+		}
+	}
+	st.mu.Unlock()
+	if err != nil {
+		s.fail(w, err)
+		return
+	}
+	s.ok(w, out)
+}
+
+// nodeSubnet finds a subnet on a node of a user. Callers hold mu.
+func (st *store) nodeSubnet(userID, nodeID, subnetID string) (*subnetRecord, error) {
+	n, err := st.userNode(userID, nodeID)
+	if err != nil {
+		return nil, err
+	}
+	sn := st.subnets[subnetID]
+	if sn == nil {
+		return nil, errNotFound("subnet")
+	}
+	if sn.userID != userID {
+		return nil, errUnauthorized("unauthorized_subnet", "Subnet %s does not belong to user %s.", subnetID, userID)
+	}
+	if sn.nodeID != n.id {
+		return nil, errNotFound("subnet")
+	}
+	return sn, nil
+}
+
+// subnetAction runs fn on the path's subnet under the lock and answers the
+// subnet as it is afterwards.
+func (s *Server) subnetAction(w http.ResponseWriter, r *http.Request, full bool, fn func(*store, *subnetRecord) error) {
+	st := s.store
+	st.mu.Lock()
+	sn, err := st.nodeSubnet(r.PathValue("user_id"), r.PathValue("node_id"), r.PathValue("subnet_id"))
+	if err == nil {
+		err = fn(st, sn)
+	}
+	var v subnetView
+	if err == nil {
+		v = st.subnetView(sn, full)
+	}
+	st.mu.Unlock()
+	if err != nil {
+		s.fail(w, err)
+		return
+	}
+	s.okObject(w, v)
+}
+
+// handleGetSubnet serves GET .../subnets/{subnet_id}; full_dehydrate=YES
+// shows the full card number, cvc and account number.
+func (s *Server) handleGetSubnet(w http.ResponseWriter, r *http.Request) {
+	if _, err := s.authorize(r, access{gateway: true, userIP: true, scope: reference.ScopeSubnetGet}); err != nil {
+		s.fail(w, err)
+		return
+	}
+	full := false
+	switch v := strings.ToUpper(r.URL.Query().Get("full_dehydrate")); v {
+	case "", "NO":
+	case "YES":
+		full = true
+	default:
+		s.fail(w, errPayload("invalid_full_dehydrate", "full_dehydrate must be YES or NO."))
+		return
+	}
+	s.subnetAction(w, r, full, func(*store, *subnetRecord) error { return nil })
+}
+
+// patchSubnetRequest is the body of PATCH .../subnets/{subnet_id}.
+// Preference limits are given in USD.
+type patchSubnetRequest struct {
+	Status      *SubnetStatus `json:"status"`
+	StatusCode  *string       `json:"status_code"`
+	Pin         *string       `json:"pin"`
+	Nickname    *string       `json:"nickname"`
+	SuppID      *string       `json:"supp_id"`
+	Preferences *struct {
+		AllowCashTransactions    *bool    `json:"allow_cash_transactions"`
+		AllowForeignTransactions *bool    `json:"allow_foreign_transactions"`
+		DailyCashLimit           *float64 `json:"daily_cash_limit"`
+		DailyTransactionLimit    *float64 `json:"daily_transaction_limit"`
+	} `json:"preferences"`
+}
+
+func (r patchSubnetRequest) validate() error {
+	if r.Status == nil && r.StatusCode == nil && r.Pin == nil && r.Nickname == nil && r.SuppID == nil && r.Preferences == nil {
+		return errPayload("nothing_to_update", "Supply status, status_code, pin, nickname, supp_id or preferences.")
+	}
+	if r.Status != nil && !slices.Contains([]SubnetStatus{SubnetActive, SubnetInactive, SubnetTerminated}, *r.Status) {
+		return errPayload("invalid_status", "status must be ACTIVE, INACTIVE or TERMINATED.")
+	}
+	if r.StatusCode != nil && !slices.Contains(subnetStatusCodes, *r.StatusCode) {
+		return errPayload("invalid_status_code", "status_code must be one of %v.", subnetStatusCodes)
+	}
+	if r.Pin != nil && *r.Pin == "" {
+		return errPayload("invalid_pin", "pin must not be empty.")
+	}
+	if r.Nickname != nil && strings.TrimSpace(*r.Nickname) == "" {
+		return errPayload("invalid_nickname", "nickname must not be empty.")
+	}
+	if p := r.Preferences; p != nil {
+		for _, l := range []*float64{p.DailyCashLimit, p.DailyTransactionLimit} {
+			if l != nil {
+				if _, err := usdToCents(*l); err != nil {
+					return err
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// handlePatchSubnet serves PATCH .../subnets/{subnet_id}.
+func (s *Server) handlePatchSubnet(w http.ResponseWriter, r *http.Request) {
+	if _, err := s.authorize(r, access{userIP: true, scope: reference.ScopeSubnetPatch}); err != nil {
+		s.fail(w, err)
+		return
+	}
+	req, err := decodeStrict[patchSubnetRequest](r)
+	if err == nil {
+		err = req.validate()
+	}
+	if err != nil {
+		s.fail(w, err)
+		return
+	}
+	now := s.Now()
+	s.subnetAction(w, r, false, func(st *store, sn *subnetRecord) error { return st.patchSubnet(sn, now, req) })
+}
+
+// patchSubnet applies a validated PATCH. Callers hold mu.
+func (st *store) patchSubnet(sn *subnetRecord, now time.Time, req patchSubnetRequest) error {
+	if req.Status != nil && !canMoveSubnet(sn.status, *req.Status) {
+		return errNotAllowed("illegal_status_change", "Subnet cannot move from %s to %s.", sn.status, *req.Status)
+	}
+	if req.Preferences != nil && sn.class != ClassCard {
+		return errNotAllowed("not_a_card", "Preferences apply to cards only.")
+	}
+	if req.Status != nil {
+		sn.status = *req.Status
+	}
+	if req.StatusCode != nil {
+		sn.statusCode = *req.StatusCode
+	}
+	if req.Pin != nil {
+		sn.pin = *req.Pin
+	}
+	if req.Nickname != nil {
+		sn.nickname = *req.Nickname
+	}
+	if req.SuppID != nil {
+		sn.suppID = req.SuppID
+	}
+	if p := req.Preferences; p != nil {
+		if p.AllowCashTransactions != nil {
+			sn.prefs.allowCash = *p.AllowCashTransactions
+		}
+		if p.AllowForeignTransactions != nil {
+			sn.prefs.allowForeign = *p.AllowForeignTransactions
+		}
+		if p.DailyCashLimit != nil {
+			sn.prefs.dailyCash, _ = usdToCents(*p.DailyCashLimit)
+		}
+		if p.DailyTransactionLimit != nil {
+			sn.prefs.dailyTransaction, _ = usdToCents(*p.DailyTransactionLimit)
+		}
+	}
+	sn.updated = now
+	return nil
+}
+
+// The three wallet push types. The spec names them only as <PROVIDER>_PUSH
+// for a first, second and third provider.
+const (
+	PushApple   = "APPLE_PUSH"
+	PushGoogle  = "GOOGLE_PUSH"
+	PushSamsung = "SAMSUNG_PUSH"
+)
+
+// pushRequest is the body of POST .../subnets/{subnet_id}/push.
+type pushRequest struct {
+	Type           *string  `json:"type"`
+	Nonce          *string  `json:"nonce"`
+	NonceSignature *string  `json:"nonce_signature"`
+	Certificates   []string `json:"certificates"`
+}
+
+func (r pushRequest) validate() error {
+	if r.Type == nil || !slices.Contains([]string{PushApple, PushGoogle, PushSamsung}, *r.Type) {
+		return errPayload("invalid_push_type", "type must be %s, %s or %s.", PushApple, PushGoogle, PushSamsung)
+	}
+	if *r.Type != PushApple {
+		return nil
+	}
+	for name, v := range map[string]*string{"nonce": r.Nonce, "nonce_signature": r.NonceSignature} {
+		if v == nil || *v == "" {
+			return errPayload("missing_"+name, "%s is required for %s.", name, PushApple)
+		}
+		if _, err := base64.StdEncoding.DecodeString(*v); err != nil {
+			return errPayload("invalid_"+name, "%s must be base64.", name)
+		}
+	}
+	if len(r.Certificates) != 2 || slices.Contains(r.Certificates, "") {
+		return errPayload("invalid_certificates", "certificates must hold exactly 2 certificates for %s.", PushApple)
+	}
+	return nil
+}
+
+type pushAuthentication struct {
+	ActivationData string `json:"activation_data"`
+	EncryptedData  string `json:"encrypted_data"`
+	PublicKey      string `json:"public_key"`
+}
+
+type pushResponse struct {
+	Data struct {
+		Authentication pushAuthentication `json:"authentication"`
+	} `json:"data"`
+	Error   struct{} `json:"error"`
+	Success bool     `json:"success"`
+}
+
+// handlePushSubnet serves POST .../subnets/{subnet_id}/push: a provisioning
+// token for an ACTIVE card, derived deterministically from the card and
+// the request.
+func (s *Server) handlePushSubnet(w http.ResponseWriter, r *http.Request) {
+	if _, err := s.authorize(r, access{gateway: true, userIP: true, scope: reference.ScopeSubnetPatch}); err != nil {
+		s.fail(w, err)
+		return
+	}
+	req, err := decode[pushRequest](r)
+	if err == nil {
+		err = req.validate()
+	}
+	if err != nil {
+		s.fail(w, err)
+		return
+	}
+	st := s.store
+	st.mu.Lock()
+	sn, err := st.nodeSubnet(r.PathValue("user_id"), r.PathValue("node_id"), r.PathValue("subnet_id"))
+	switch {
+	case err != nil:
+	case sn.class != ClassCard:
+		err = errNotAllowed("not_a_card", "Only cards can be pushed to a wallet.")
+	case sn.status != SubnetActive:
+		err = errNotAllowed("card_not_active", "Only ACTIVE cards can be pushed to a wallet; this one is %s.", sn.status)
+	}
+	var out pushResponse
+	if err == nil {
+		seed := sn.id + "|" + *req.Type + "|" + deref(req.Nonce)
+		out.Success = true
+		out.Data.Authentication = pushAuthentication{
+			ActivationData: derived(seed, "activation", 32),
+			EncryptedData:  derived(seed, "encrypted", 96),
+			PublicKey:      derived(seed, "public_key", 65),
+		}
+	}
+	st.mu.Unlock()
+	if err != nil {
+		s.fail(w, err)
+		return
+	}
+	s.ok(w, out)
+}
+
+func deref(p *string) string {
+	if p == nil {
+		return ""
+	}
+	return *p
+}
+
+// derived returns n deterministic bytes from seed and label, base64-encoded.
+func derived(seed, label string, n int) string {
+	var out []byte
+	for i := byte(0); len(out) < n; i++ {
+		h := sha256.Sum256([]byte{i})
+		h = sha256.Sum256(append(append(h[:], seed...), label...))
+		out = append(out, h[:]...)
+	}
+	return base64.StdEncoding.EncodeToString(out[:n])
+}

@@ -1,0 +1,296 @@
+package synapsefake
+
+import (
+	"encoding/json"
+	"math"
+	"slices"
+	"time"
+
+	"github.com/synapsefake/synapsefake/reference"
+)
+
+// Account classes of a subnet.
+const (
+	ClassChecking = "CHECKING"
+	ClassSavings  = "SAVINGS"
+	ClassCard     = "CARD"
+)
+
+// fakeRoutingNumber is the routing number of every account-number subnet.
+const fakeRoutingNumber = "084106768"
+
+// cardLifetime is how long a new card is valid.
+const cardLifetime = 3 * 365 * 24 * time.Hour
+
+// Default card preferences: cash allowed, foreign refused, $500 of cash and
+// $1,000 of purchases a day.
+var defaultPreferences = preferences{allowCash: true, allowForeign: false, dailyCash: 50000, dailyTransaction: 100000}
+
+type preferences struct {
+	allowCash        bool
+	allowForeign     bool
+	dailyCash        cents
+	dailyTransaction cents
+}
+
+type subnetRecord struct {
+	id          string
+	userID      string
+	nodeID      string
+	nickname    string
+	class       string
+	status      SubnetStatus
+	statusCode  string
+	created     time.Time
+	updated     time.Time
+	suppID      *string
+	cardStyleID *string
+	pin         string
+	prefs       preferences
+	cardNumber  string // cards: 16 digits
+	cvc         string // cards: 3 digits
+	exp         time.Time
+	accountNum  string // account numbers: 10 digits
+	txIDs       []string
+}
+
+// expired reports whether a card is past its exp date (valid through the
+// whole exp day, UTC).
+func (sn *subnetRecord) expired(now time.Time) bool {
+	return !now.Before(sn.exp.AddDate(0, 0, 1))
+}
+
+type preferencesView struct {
+	AllowCashTransactions    bool  `json:"allow_cash_transactions"`
+	AllowForeignTransactions bool  `json:"allow_foreign_transactions"`
+	DailyCashLimit           int64 `json:"daily_cash_limit"`        // cents
+	DailyTransactionLimit    int64 `json:"daily_transaction_limit"` // cents
+}
+
+type routingView struct {
+	ACH  string `json:"ach"`
+	Wire string `json:"wire"`
+}
+
+// subnetView is a subnet as the API returns it. Card fields and account
+// fields are left out of the other class.
+type subnetView struct {
+	ID           string           `json:"_id"`
+	Links        links            `json:"_links"`
+	AbuToken     *string          `json:"abu_token,omitempty"`
+	AccountClass string           `json:"account_class"`
+	AccountNum   string           `json:"account_num,omitempty"`
+	Agreements   []agreement      `json:"agreements"`
+	CardNumber   string           `json:"card_number,omitempty"`
+	CardStyleID  any              `json:"card_style_id,omitempty"` // cards only: a string or null
+	Client       clientView       `json:"client"`
+	CreatedOn    int64            `json:"created_on"`
+	Cvc          string           `json:"cvc,omitempty"`
+	Exp          string           `json:"exp,omitempty"`
+	Nickname     string           `json:"nickname"`
+	NodeID       string           `json:"node_id"`
+	Preferences  *preferencesView `json:"preferences,omitempty"`
+	RoutingNum   *routingView     `json:"routing_num,omitempty"`
+	Status       SubnetStatus     `json:"status"`
+	StatusCode   string           `json:"status_code"`
+	SuppID       *string          `json:"supp_id"`
+	UpdatedOn    int64            `json:"updated_on"`
+	UserID       string           `json:"user_id"`
+}
+
+// subnetView builds the wire shape; full shows the personal data (full card
+// number, cvc, account number) that is otherwise masked.
+func (st *store) subnetView(sn *subnetRecord, full bool) subnetView {
+	v := subnetView{
+		ID:           sn.id,
+		Links:        linkTo(st.base + "/users/" + sn.userID + "/nodes/" + sn.nodeID + "/subnets/" + sn.id),
+		AccountClass: sn.class,
+		Agreements:   []agreement{{Type: "SUBNET_AGREEMENT", URL: "https://synapsefake.invalid/agreements/SUBNET_AGREEMENT.pdf"}},
+		Client:       st.client,
+		CreatedOn:    ms(sn.created),
+		Nickname:     sn.nickname,
+		NodeID:       sn.nodeID,
+		Status:       sn.status,
+		StatusCode:   sn.statusCode,
+		SuppID:       sn.suppID,
+		UpdatedOn:    ms(sn.updated),
+		UserID:       sn.userID,
+	}
+	if sn.class == ClassCard {
+		abu := "abu_" + sn.id
+		v.AbuToken = &abu
+		v.CardNumber, v.Cvc = lastFour(sn.cardNumber), "***"
+		if full {
+			v.CardNumber, v.Cvc = sn.cardNumber, sn.cvc
+		}
+		v.CardStyleID = json.RawMessage("null")
+		if sn.cardStyleID != nil {
+			v.CardStyleID = *sn.cardStyleID
+		}
+		v.Exp = sn.exp.Format(time.DateOnly)
+		v.Preferences = &preferencesView{AllowCashTransactions: sn.prefs.allowCash, AllowForeignTransactions: sn.prefs.allowForeign,
+			DailyCashLimit: int64(sn.prefs.dailyCash), DailyTransactionLimit: int64(sn.prefs.dailyTransaction)}
+		return v
+	}
+	v.AccountNum = "******" + lastFour(sn.accountNum)
+	if full {
+		v.AccountNum = sn.accountNum
+	}
+	v.RoutingNum = &routingView{ACH: fakeRoutingNumber, Wire: fakeRoutingNumber}
+	return v
+}
+
+// Subnet is a copy of a subnet's state, for assertions in tests.
+type Subnet struct {
+	ID           string
+	UserID       string
+	NodeID       string
+	Nickname     string
+	AccountClass string
+	Status       SubnetStatus
+	StatusCode   string
+	// CardNumber, Cvc and Exp are set for cards; AccountNum for account numbers.
+	CardNumber string
+	Cvc        string
+	Exp        time.Time
+	AccountNum string
+	// Pin is the last pin set by PATCH, never shown by the API.
+	Pin                      string
+	AllowCashTransactions    bool
+	AllowForeignTransactions bool
+	// DailyCashLimitCents and DailyTransactionLimitCents are the card's limits.
+	DailyCashLimitCents        int64
+	DailyTransactionLimitCents int64
+}
+
+func (sn *subnetRecord) public() Subnet {
+	return Subnet{ID: sn.id, UserID: sn.userID, NodeID: sn.nodeID, Nickname: sn.nickname, AccountClass: sn.class,
+		Status: sn.status, StatusCode: sn.statusCode, CardNumber: sn.cardNumber, Cvc: sn.cvc, Exp: sn.exp,
+		AccountNum: sn.accountNum, Pin: sn.pin, AllowCashTransactions: sn.prefs.allowCash,
+		AllowForeignTransactions: sn.prefs.allowForeign, DailyCashLimitCents: int64(sn.prefs.dailyCash),
+		DailyTransactionLimitCents: int64(sn.prefs.dailyTransaction)}
+}
+
+// SubnetSeed describes a subnet for AddSubnet. AccountClass defaults to
+// CHECKING; a CARD starts INACTIVE unless Status says otherwise.
+type SubnetSeed struct {
+	Nickname     string
+	AccountClass string
+	Status       SubnetStatus
+}
+
+// digits returns n random decimal digits. Callers hold mu.
+func (st *store) digits(n int) string {
+	b := make([]byte, n)
+	for i := range b {
+		b[i] = '0' + byte(st.ids.Uint64()%10)
+	}
+	if b[0] == '0' {
+		b[0] = '4'
+	}
+	return string(b)
+}
+
+// newSubnet builds and stores a subnet on a node. Callers hold mu and have
+// checked the node's type.
+func (st *store) newSubnet(now time.Time, n *nodeRecord, nickname, class string, suppID, cardStyleID *string) *subnetRecord {
+	sn := &subnetRecord{id: st.newID(), userID: n.userID, nodeID: n.id, nickname: nickname, class: class,
+		status: SubnetActive, statusCode: "USER_REQUESTED", created: now, updated: now, suppID: suppID, cardStyleID: cardStyleID}
+	if class == ClassCard {
+		sn.status = SubnetInactive
+		sn.cardNumber = luhnComplete("4" + st.digits(14))
+		sn.cvc = st.digits(3)
+		sn.exp = time.Date(now.Year(), now.Month(), now.Day(), 0, 0, 0, 0, time.UTC).Add(cardLifetime)
+		sn.prefs = defaultPreferences
+	} else {
+		sn.accountNum = st.digits(10)
+	}
+	st.subnets[sn.id] = sn
+	n.subnetIDs = append(n.subnetIDs, sn.id)
+	st.users[n.userID].subnetIDs = append(st.users[n.userID].subnetIDs, sn.id)
+	return sn
+}
+
+// luhnComplete appends the Luhn check digit to a card number prefix.
+func luhnComplete(prefix string) string {
+	sum := 0
+	for i := range len(prefix) {
+		d := int(prefix[len(prefix)-1-i] - '0')
+		if i%2 == 0 {
+			d *= 2
+			if d > 9 {
+				d -= 9
+			}
+		}
+		sum += d
+	}
+	return prefix + string(rune('0'+(10-sum%10)%10))
+}
+
+// subnetNode checks that a node can hold subnets.
+func subnetNode(n *nodeRecord) error {
+	if n.typ != reference.NodeDepositUS && n.typ != reference.NodeSubaccountUS {
+		return errIncorrect("invalid_node_type", "Subnets can only be issued on DEPOSIT-US and SUBACCOUNT-US nodes, not %s.", n.typ)
+	}
+	if !n.isActive {
+		return errNotAllowed("node_inactive", "Node %s is deleted.", n.id)
+	}
+	return nil
+}
+
+// AddSubnet issues a subnet on a user's node directly in the store and
+// returns a copy of it, or an error when the node is unknown, not the user's
+// or of a type that holds no subnets.
+func (s *Server) AddSubnet(userID, nodeID string, seed SubnetSeed) (Subnet, error) {
+	st := s.store
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	n, err := st.userNode(userID, nodeID)
+	if err == nil {
+		err = subnetNode(n)
+	}
+	if err != nil {
+		return Subnet{}, err
+	}
+	class := seed.AccountClass
+	if class == "" {
+		class = ClassChecking
+	}
+	if !slices.Contains([]string{ClassChecking, ClassSavings, ClassCard}, class) {
+		return Subnet{}, errPayload("invalid_account_class", "Unknown account_class %q.", class)
+	}
+	if seed.Nickname == "" {
+		seed.Nickname = "Subnet"
+	}
+	sn := st.newSubnet(s.Now(), n, seed.Nickname, class, nil, nil)
+	if seed.Status != "" {
+		sn.status = seed.Status
+	}
+	return sn.public(), nil
+}
+
+// Subnet returns a copy of a subnet and whether it exists.
+func (s *Server) Subnet(id string) (Subnet, bool) {
+	st := s.store
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	sn := st.subnets[id]
+	if sn == nil {
+		return Subnet{}, false
+	}
+	return sn.public(), true
+}
+
+// usdToCents converts a preference given in USD (fractions allowed) to the
+// cents a GET returns: 12.34 -> 1234. It refuses negative, non-finite and
+// sub-cent amounts.
+func usdToCents(usd float64) (cents, error) {
+	if math.IsNaN(usd) || math.IsInf(usd, 0) || usd < 0 || usd > 1e12 {
+		return 0, errPayload("invalid_limit", "Limits must be amounts of at least 0 USD.")
+	}
+	c := toCents(usd)
+	if math.Abs(float64(c)-usd*100) > 1e-6 {
+		return 0, errPayload("invalid_limit", "Limits are in USD with at most two decimals.")
+	}
+	return c, nil
+}
