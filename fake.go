@@ -31,10 +31,10 @@ import (
 // All methods are safe for concurrent use.
 type Server struct {
 	cfg     config
-	clock   clock.Clock
-	mock    *clock.Mock // nil when the clock is not a mock
+	clock   clock.Clock // the injected clock; nil for the default frozen one
+	mock    *clock.Mock // the injected clock when it is a mock
+	frozen  frozenClock // the default clock
 	store   *store
-	mux     *http.ServeMux
 	ts      *httptest.Server
 	base    string
 	closeMu sync.Once
@@ -56,23 +56,17 @@ func New(opts ...Option) *Server {
 	s := &Server{cfg: cfg}
 	switch c := cfg.clock.(type) {
 	case nil:
-		s.mock = clock.NewMock()
-		s.mock.Set(clock.New().Now().Truncate(time.Millisecond))
-		s.clock = s.mock
+		s.frozen.now = clock.New().Now().UTC().Truncate(time.Millisecond)
 	case *clock.Mock:
 		s.mock, s.clock = c, c
 	default:
 		s.clock = c
-	}
-	if s.cfg.loanLimits == nil {
-		s.cfg.loanLimits = reference.LoanLimits()
 	}
 	s.store = newStore(cfg.seed)
 	s.store.client = clientView{ID: cfg.clientID, Name: cfg.clientName}
 	s.store.microDeposits = cfg.microDeposits
 	s.store.manualProcessing = cfg.manualProcessing
 	s.setBase(noListenerBase + "/v3.1")
-	s.mux = s.routes()
 	return s
 }
 
@@ -137,14 +131,23 @@ func (s *Server) ClientName() string { return s.cfg.clientName }
 func (s *Server) Gateway() string { return s.cfg.clientID + "|" + s.cfg.clientSecret }
 
 // Now is the server's current time, in milliseconds.
-func (s *Server) Now() time.Time { return s.clock.Now().Truncate(time.Millisecond) }
+func (s *Server) Now() time.Time {
+	if s.clock == nil {
+		return s.frozen.Now()
+	}
+	return s.clock.Now().Truncate(time.Millisecond)
+}
 
 // Advance moves the server's mock clock forward by d. Before it returns,
 // everything that fell due (processing steps, expiries, webhook retries) has
 // run, in due order. With a clock that is not a mock, Advance only runs what
 // is already due.
 func (s *Server) Advance(d time.Duration) {
-	if s.mock != nil && d > 0 {
+	switch {
+	case d <= 0:
+	case s.clock == nil:
+		s.frozen.add(d)
+	case s.mock != nil:
 		s.mock.Add(d)
 	}
 	s.runDue()
@@ -241,6 +244,26 @@ func (s *Server) OAuthKey(userID, fingerprint string, scopes ...string) string {
 	return st.newKey(s.Now().Add(s.cfg.keyLifetime), u.id, fingerprint, slices.Clone(scopes)).key
 }
 
+// frozenClock is the default clock: frozen at start-up, moved only by
+// Advance. (A clock.Mock would do, but its Set and Add sleep a millisecond
+// each, which dominates the cost of a server per test.)
+type frozenClock struct {
+	mu  sync.Mutex
+	now time.Time
+}
+
+func (c *frozenClock) Now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.now
+}
+
+func (c *frozenClock) add(d time.Duration) {
+	c.mu.Lock()
+	c.now = c.now.Add(d)
+	c.mu.Unlock()
+}
+
 // handlerTransport serves requests by calling the handler in-process.
 type handlerTransport struct{ h http.Handler }
 
@@ -249,7 +272,15 @@ func (t handlerTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 	if r.Body == nil {
 		r.Body = http.NoBody
 	}
-	t.h.ServeHTTP(rec, r.Clone(r.Context()))
+	r = r.Clone(r.Context())
+	// A client sends header names as written; a server receives them
+	// canonicalised by net/http, so do the same.
+	h := make(http.Header, len(r.Header))
+	for k, v := range r.Header {
+		h[http.CanonicalHeaderKey(k)] = append(h[http.CanonicalHeaderKey(k)], v...)
+	}
+	r.Header = h
+	t.h.ServeHTTP(rec, r)
 	resp := rec.Result()
 	resp.Request = r
 	return resp, nil

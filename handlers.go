@@ -2,6 +2,7 @@ package synapsefake
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -10,6 +11,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/synapsefake/synapsefake/reference"
 )
@@ -20,50 +22,64 @@ var allUserScopes = reference.Scopes()
 func userScopes() []string          { return slices.Clone(allUserScopes) }
 func isUserScope(scope string) bool { return slices.Contains(allUserScopes, scope) }
 
-// route is one path of the API with the handler of each method it serves.
-type route map[string]http.HandlerFunc
+// handler is a method of Server that serves one route and method.
+type handler func(*Server, http.ResponseWriter, *http.Request)
 
-// routes builds the mux. Each path is registered without a method so that a
-// wrong method gets the error envelope, not the mux's plain-text 405.
-func (s *Server) routes() *http.ServeMux {
+// route is one path of the API with the handler of each method it serves.
+type route map[string]handler
+
+// serverKey is the context key under which ServeHTTP passes the Server to
+// the shared mux's handlers.
+type serverKey struct{}
+
+// apiMux is built once per process and shared read-only by every Server:
+// building a ServeMux costs more than the rest of NewServer. Each path is
+// registered without a method so that a wrong method gets the error
+// envelope, not the mux's plain-text 405.
+var apiMux = sync.OnceValue(func() *http.ServeMux {
 	mux := http.NewServeMux()
-	handle := func(path string, r route) {
-		mux.HandleFunc("/v3.1"+path, func(w http.ResponseWriter, req *http.Request) {
-			h, ok := r[req.Method]
+	handle := func(path string, rt route) {
+		mux.HandleFunc("/v3.1"+path, func(w http.ResponseWriter, r *http.Request) {
+			s := r.Context().Value(serverKey{}).(*Server)
+			h, ok := rt[r.Method]
 			if !ok {
-				s.fail(w, errMethodNotAllowed(req.Method))
+				s.fail(w, errMethodNotAllowed(r.Method))
 				return
 			}
-			h(w, req)
+			h(s, w, r)
 		})
 	}
-	handle("/oauth/{user_id}", route{"POST": s.handleOAuth})
-	handle("/users", route{"POST": s.handleCreateUser, "GET": s.handleListUsers})
-	handle("/users/{user_id}", route{"GET": s.handleGetUser, "PATCH": s.handlePatchUser})
-	handle("/users/{user_id}/nodes", route{"POST": s.handleCreateNode, "GET": s.handleListNodes})
-	handle("/users/{user_id}/nodes/{node_id}", route{"GET": s.handleGetNode, "PATCH": s.handlePatchNode, "DELETE": s.handleDeleteNode})
-	handle("/users/{user_id}/trans", route{"GET": s.handleListUserTransactions})
-	handle("/users/{user_id}/nodes/{node_id}/trans", route{"POST": s.handleCreateTransaction, "GET": s.handleListNodeTransactions})
-	handle("/users/{user_id}/nodes/{node_id}/trans/{trans_id}", route{"GET": s.handleGetTransaction, "PATCH": s.handleCommentTransaction, "DELETE": s.handleCancelTransaction})
-	handle("/users/{user_id}/nodes/{node_id}/batch-trans", route{"POST": s.handleBatchTransactions})
-	handle("/users/{user_id}/nodes/{node_id}/barcode", route{"POST": s.handleBarcode})
-	handle("/users/{user_id}/subnets", route{"GET": s.handleListUserSubnets})
-	handle("/users/{user_id}/nodes/{node_id}/subnets", route{"POST": s.handleCreateSubnet, "GET": s.handleListNodeSubnets})
-	handle("/users/{user_id}/nodes/{node_id}/subnets/{subnet_id}", route{"GET": s.handleGetSubnet, "PATCH": s.handlePatchSubnet})
-	handle("/users/{user_id}/nodes/{node_id}/subnets/{subnet_id}/push", route{"POST": s.handlePushSubnet})
-	handle("/users/{user_id}/nodes/{node_id}/subnets/{subnet_id}/dummy-tran", route{"POST": s.handleDummyTransaction})
-	handle("/users/{user_id}/nodes/{node_id}/dummy-tran", route{"GET": s.handleLegacyDummyTransaction})
-	handle("/users/entity-types", route{"GET": s.handleEntityTypes})
-	handle("/loans-limits", route{"GET": s.handleLoanLimits})
-	handle("/address-verification", route{"POST": s.handleAddressVerification})
-	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) { s.fail(w, errRouteNotFound) })
+	type S = Server
+	handle("/oauth/{user_id}", route{"POST": (*S).handleOAuth})
+	handle("/users", route{"POST": (*S).handleCreateUser, "GET": (*S).handleListUsers})
+	handle("/users/{user_id}", route{"GET": (*S).handleGetUser, "PATCH": (*S).handlePatchUser})
+	handle("/users/{user_id}/nodes", route{"POST": (*S).handleCreateNode, "GET": (*S).handleListNodes})
+	handle("/users/{user_id}/nodes/{node_id}", route{"GET": (*S).handleGetNode, "PATCH": (*S).handlePatchNode, "DELETE": (*S).handleDeleteNode})
+	handle("/users/{user_id}/trans", route{"GET": (*S).handleListUserTransactions})
+	handle("/users/{user_id}/nodes/{node_id}/trans", route{"POST": (*S).handleCreateTransaction, "GET": (*S).handleListNodeTransactions})
+	handle("/users/{user_id}/nodes/{node_id}/trans/{trans_id}", route{"GET": (*S).handleGetTransaction, "PATCH": (*S).handleCommentTransaction, "DELETE": (*S).handleCancelTransaction})
+	handle("/users/{user_id}/nodes/{node_id}/batch-trans", route{"POST": (*S).handleBatchTransactions})
+	handle("/users/{user_id}/nodes/{node_id}/barcode", route{"POST": (*S).handleBarcode})
+	handle("/users/{user_id}/subnets", route{"GET": (*S).handleListUserSubnets})
+	handle("/users/{user_id}/nodes/{node_id}/subnets", route{"POST": (*S).handleCreateSubnet, "GET": (*S).handleListNodeSubnets})
+	handle("/users/{user_id}/nodes/{node_id}/subnets/{subnet_id}", route{"GET": (*S).handleGetSubnet, "PATCH": (*S).handlePatchSubnet})
+	handle("/users/{user_id}/nodes/{node_id}/subnets/{subnet_id}/push", route{"POST": (*S).handlePushSubnet})
+	handle("/users/{user_id}/nodes/{node_id}/subnets/{subnet_id}/dummy-tran", route{"POST": (*S).handleDummyTransaction})
+	handle("/users/{user_id}/nodes/{node_id}/dummy-tran", route{"GET": (*S).handleLegacyDummyTransaction})
+	handle("/users/entity-types", route{"GET": (*S).handleEntityTypes})
+	handle("/loans-limits", route{"GET": (*S).handleLoanLimits})
+	handle("/address-verification", route{"POST": (*S).handleAddressVerification})
+	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
+		r.Context().Value(serverKey{}).(*Server).fail(w, errRouteNotFound)
+	})
 	return mux
-}
+})
 
 // ServeHTTP serves the API.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	s.runDue()
-	s.withIdempotency(w, r, s.mux)
+	r = r.WithContext(context.WithValue(r.Context(), serverKey{}, s))
+	s.withIdempotency(w, r, apiMux())
 }
 
 // writeJSON writes v with the given status.

@@ -2,6 +2,7 @@ package synapsefake
 
 import (
 	"net/http"
+	"sync"
 
 	"github.com/synapsefake/synapsefake/reference"
 )
@@ -11,6 +12,9 @@ import (
 // verification result) without an added success field, since the spec
 // gives these shapes in full.
 
+// defaultLoanLimits is the reference table, built once and shared read-only.
+var defaultLoanLimits = sync.OnceValue(reference.LoanLimits)
+
 // handleLoanLimits serves GET /v3.1/loans-limits. No credentials are needed,
 // but a wrong X-SP-GATEWAY is refused, as on every route.
 func (s *Server) handleLoanLimits(w http.ResponseWriter, r *http.Request) {
@@ -18,7 +22,11 @@ func (s *Server) handleLoanLimits(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, err)
 		return
 	}
-	s.ok(w, s.cfg.loanLimits)
+	if s.cfg.loanLimits != nil {
+		s.ok(w, s.cfg.loanLimits)
+		return
+	}
+	s.ok(w, defaultLoanLimits())
 }
 
 // handleEntityTypes serves GET /v3.1/users/entity-types.

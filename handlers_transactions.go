@@ -2,6 +2,7 @@ package synapsefake
 
 import (
 	"encoding/base64"
+	"io"
 	"net/http"
 	"strings"
 	"time"
@@ -61,6 +62,24 @@ type createTxRequest struct {
 	Fees []feeRequest `json:"fees"`
 }
 
+// decodeText is decode (decodeStrict with strict) that also refuses a body
+// that is not valid UTF-8: encoding/json would quietly turn such bytes into
+// U+FFFD, and a note or comment would be stored other than it was sent.
+func decodeText[T any](r *http.Request, strict bool) (T, error) {
+	var v T
+	data, err := io.ReadAll(io.LimitReader(r.Body, maxBody+1))
+	if err != nil {
+		return v, errPayload("invalid_body", "Unable to read the request body.")
+	}
+	if len(data) > maxBody {
+		return v, errPayload("body_too_large", "Request body is larger than %d bytes.", maxBody)
+	}
+	if !utf8.Valid(data) {
+		return v, errPayload("invalid_utf8", "Request body must be valid UTF-8.")
+	}
+	return v, unmarshalObject(data, &v, strict)
+}
+
 // validate applies the payload rules (400 / "200"); the rules that need the
 // store (409 / "400") live in createTx.
 func (r createTxRequest) validate() error {
@@ -75,8 +94,9 @@ func (r createTxRequest) validate() error {
 		return errPayload("missing_currency", "amount.currency is required.")
 	case r.Extra == nil || r.Extra.IP == nil || *r.Extra.IP == "":
 		return errPayload("missing_ip", "extra.ip is required.")
-	case *r.Amount.Amount <= 0 || *r.Amount.Amount > 1e12:
-		return errPayload("invalid_amount", "amount.amount must be a positive number.")
+	case toCents(*r.Amount.Amount) < 1 || *r.Amount.Amount > 1e12:
+		// An amount that rounds to zero cents would create an empty transaction.
+		return errPayload("invalid_amount", "amount.amount must be a number from 0.01 to 1e12.")
 	case !utf8.ValidString(r.Extra.Note):
 		return errPayload("invalid_note", "extra.note must be valid UTF-8.")
 	case utf8.RuneCountInString(r.Extra.Note) > maxNoteLength:
@@ -181,7 +201,7 @@ func (s *Server) handleCreateTransaction(w http.ResponseWriter, r *http.Request)
 		s.fail(w, err)
 		return
 	}
-	req, err := decode[createTxRequest](r)
+	req, err := decodeText[createTxRequest](r, false)
 	if err == nil {
 		err = req.validate()
 	}
@@ -239,7 +259,7 @@ func (s *Server) handleBatchTransactions(w http.ResponseWriter, r *http.Request)
 		s.fail(w, err)
 		return
 	}
-	req, err := decode[batchRequest](r)
+	req, err := decodeText[batchRequest](r, false)
 	if err == nil && len(req.Transactions) == 0 {
 		err = errPayload("missing_transactions", "transactions is required.")
 	}
@@ -356,7 +376,7 @@ func (s *Server) handleCommentTransaction(w http.ResponseWriter, r *http.Request
 		s.fail(w, err)
 		return
 	}
-	req, err := decodeStrict[commentRequest](r)
+	req, err := decodeText[commentRequest](r, true)
 	if err == nil && (req.Comment == nil || strings.TrimSpace(*req.Comment) == "") {
 		err = errPayload("missing_comment", "comment is required.")
 	}

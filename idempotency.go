@@ -90,11 +90,13 @@ func (s *Server) withIdempotency(w http.ResponseWriter, r *http.Request, next ht
 		next.ServeHTTP(w, r)
 		return
 	}
-	clientID := s.cfg.clientID
-	if gw, ok := header(r, "X-SP-GATEWAY"); ok {
-		clientID, _, _ = strings.Cut(gw, "|")
+	if gw, ok := header(r, "X-SP-GATEWAY"); ok && gw != s.Gateway() {
+		// A wrong gateway is refused by the route (401 / "100") before a
+		// key is looked at: no key answers for an unknown client.
+		next.ServeHTTP(w, r)
+		return
 	}
-	key := idemKey(clientID, raw)
+	key := idemKey(s.cfg.clientID, raw)
 	unlock := s.idemLocks.lock(key)
 	defer unlock()
 	st := s.store
