@@ -88,7 +88,7 @@ func barcodeBody(amount any, currency string, retailerID any) map[string]any {
 }
 
 var (
-	hexID      = regexp.MustCompile(`^[0-9a-f]{24}$`)
+	barcodeHexID      = regexp.MustCompile(`^[0-9a-f]{24}$`)
 	digitsOnly = regexp.MustCompile(`^[0-9]+$`)
 )
 
@@ -215,7 +215,7 @@ func readITF(img image.Image) (string, error) {
 // otherwise, so that the whole body can be compared with cmp.Diff.
 func checkBarcodeFields(body map[string]any) map[string]any {
 	out := maps.Clone(body)
-	if id, ok := out["_id"].(string); ok && hexID.MatchString(id) {
+	if id, ok := out["_id"].(string); ok && barcodeHexID.MatchString(id) {
 		out["_id"] = "ok"
 	}
 	code, _ := out["barcode"].(string)

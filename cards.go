@@ -52,6 +52,7 @@ func (st *store) networkNode(now time.Time, typ string) *nodeRecord {
 // first match wins:
 //
 //	DeclineWith set                               -> that code
+//	card's node deleted                           -> IR175 account closed
 //	card TERMINATED                               -> IR62 card restricted
 //	card INACTIVE                                 -> IR04 card not activated
 //	fake clock past the card's exp date           -> IR54 card expired
@@ -61,7 +62,8 @@ func (st *store) networkNode(now time.Time, typ string) *nodeRecord {
 //	today's approved swipes + amount over daily_transaction_limit -> IR185
 //	Cash: today's approved cash + amount over daily_cash_limit    -> IR185
 //
-// "Today" is the fake clock's UTC day. An error means the swipe could not be
+// "Today" is the fake clock's UTC day; only today's swipes that were
+// approved and not since canceled or returned count toward the limits. An error means the swipe could not be
 // made at all: an unknown subnet, one that is not a card, an amount that is
 // not positive or an unknown DeclineWith code.
 func (s *Server) CardAuthorization(subnetID string, auth CardAuth) (Transaction, error) {
@@ -78,6 +80,7 @@ func (s *Server) CardAuthorization(subnetID string, auth CardAuth) (Transaction,
 	st := s.store
 	st.mu.Lock()
 	defer st.mu.Unlock()
+	defer st.asBackend()()
 	sn := st.subnets[subnetID]
 	if sn == nil {
 		return Transaction{}, errNotFound("subnet")
@@ -115,6 +118,8 @@ func (s *Server) CardAuthorization(subnetID string, auth CardAuth) (Transaction,
 // declineCode applies the card rules; "" approves. Callers hold mu.
 func (st *store) declineCode(sn *subnetRecord, n *nodeRecord, amount cents, auth CardAuth, now time.Time) string {
 	switch {
+	case !n.isActive:
+		return reference.IRAccountClosed
 	case sn.status == SubnetTerminated:
 		return reference.IRCardRestricted
 	case sn.status == SubnetInactive:
@@ -126,11 +131,14 @@ func (st *store) declineCode(sn *subnetRecord, n *nodeRecord, amount cents, auth
 	case amount > n.balance:
 		return reference.IRInsufficientFunds
 	}
-	day := time.Date(now.Year(), now.Month(), now.Day(), 0, 0, 0, 0, time.UTC)
+	utc := now.UTC()
+	day := time.Date(utc.Year(), utc.Month(), utc.Day(), 0, 0, 0, 0, time.UTC)
 	var spent, cash cents
 	for _, id := range sn.txIDs {
 		t := st.txs[id]
-		if t.created.Before(day) || t.status == StatusCanceled || t.status == StatusReturned {
+		// Dummy transactions through the card (the legacy dummy-tran form)
+		// are not purchases.
+		if !t.cardSwipe || t.created.Before(day) || t.status == StatusCanceled || t.status == StatusReturned {
 			continue
 		}
 		spent += t.amount
@@ -152,4 +160,5 @@ func (st *store) addDeclined(t *txRecord, created statusEntry, code string) {
 	st.addTx(t, created)
 	t.timeline = append(t.timeline, statusEntry{Date: created.Date, Note: defaultNote(StatusReturned, code),
 		Status: StatusReturned, StatusID: StatusReturned.ID()})
+	st.emit(t.created, "TRAN|PATCH", "TRAN", t.id, st.txView(t))
 }

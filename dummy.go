@@ -1,6 +1,7 @@
 package synapsefake
 
 import (
+	"math"
 	"net/http"
 	"slices"
 	"strconv"
@@ -31,8 +32,9 @@ type dummyRequest struct {
 
 func (r dummyRequest) validate() error {
 	switch {
-	case r.Amount == nil || *r.Amount <= 0 || *r.Amount > 1e12:
-		return errPayload("invalid_amount", "amount must be a positive number.")
+	case r.Amount == nil || math.IsNaN(*r.Amount) || *r.Amount <= 0 || *r.Amount > 1e12 || toCents(*r.Amount) < 1:
+		// An amount that rounds to zero cents would move nothing.
+		return errPayload("invalid_amount", "amount must be a number from 0.01 to 1e12.")
 	case r.Currency == nil || *r.Currency == "":
 		return errPayload("missing_currency", "currency is required.")
 	case r.Type == nil || !slices.Contains(dummyTypes, *r.Type):
@@ -113,8 +115,12 @@ func (s *Server) handleDummyTransaction(w http.ResponseWriter, r *http.Request) 
 	st := s.store
 	st.mu.Lock()
 	sn, err := st.nodeSubnet(r.PathValue("user_id"), r.PathValue("node_id"), r.PathValue("subnet_id"))
-	if err == nil && sn.class == ClassCard {
+	switch {
+	case err != nil:
+	case sn.class == ClassCard:
 		err = errNotAllowed("not_an_account_number", "Dummy transactions need an account-number subnet, not a card.")
+	case sn.status != SubnetActive:
+		err = errNotAllowed("subnet_not_active", "Subnet %s is %s; dummy transactions need an ACTIVE account number.", sn.id, sn.status)
 	}
 	var v txView
 	if err == nil {

@@ -39,7 +39,9 @@ type Server struct {
 	base    string
 	closeMu sync.Once
 
-	idemLocks keyLocks
+	idemLocks     keyLocks
+	hooks         *hooks
+	webhookClient *http.Client
 }
 
 // noListenerBase is the URL a Server built by New reports: requests to it go
@@ -66,6 +68,12 @@ func New(opts ...Option) *Server {
 	s.store.client = clientView{ID: cfg.clientID, Name: cfg.clientName}
 	s.store.microDeposits = cfg.microDeposits
 	s.store.manualProcessing = cfg.manualProcessing
+	s.hooks = newHooks(s)
+	s.store.hooks = s.hooks
+	s.webhookClient = cfg.webhookClient
+	if s.webhookClient == nil {
+		s.webhookClient = &http.Client{Timeout: cfg.webhookTimeout}
+	}
 	s.setBase(noListenerBase + "/v3.1")
 	return s
 }
@@ -112,6 +120,7 @@ func (s *Server) Client() *http.Client {
 // Close stops the listener, if any. It is safe to call more than once.
 func (s *Server) Close() {
 	s.closeMu.Do(func() {
+		s.hooks.close()
 		if s.ts != nil {
 			s.ts.Close()
 		}
@@ -151,12 +160,17 @@ func (s *Server) Advance(d time.Duration) {
 		s.mock.Add(d)
 	}
 	s.runDue()
+	s.Flush()
 }
 
 // runDue applies every piece of clock-driven work that is due now. It is
 // called by Advance and at the start of every request, so a test that moves
 // a shared mock itself still sees a consistent store.
-func (s *Server) runDue() { s.store.runDue(s.Now()) }
+func (s *Server) runDue() {
+	now := s.Now()
+	s.store.runDue(now)
+	s.hooks.due(now)
+}
 
 // AddUser creates a user directly in the store, without HTTP, and returns a
 // copy of it. Empty fields of seed get defaults: an example.com email, a
@@ -174,7 +188,10 @@ func (s *Server) AddUser(seed UserSeed) User {
 	if len(seed.LegalNames) == 0 {
 		seed.LegalNames = []string{"Test User"}
 	}
-	return st.newUser(s.Now(), seed, nil, 1, nil).public()
+	defer st.asBackend()()
+	u := st.newUser(s.Now(), seed, nil, 1, nil)
+	st.emit(u.created, "USERS|POST", "USER", u.id, st.userView(u))
+	return u.public()
 }
 
 // AddNode creates a node for an existing user directly in the store and
@@ -198,7 +215,10 @@ func (s *Server) AddNode(userID string, seed NodeSeed) (Node, bool) {
 	if seed.Type == reference.NodeACHUS {
 		typ, class = "PERSONAL", "CHECKING"
 	}
-	return st.newNode(s.Now(), u, seed, typ, class, nil).public(), true
+	defer st.asBackend()()
+	n := st.newNode(s.Now(), u, seed, typ, class, nil)
+	st.emitNode(n.created, "NODES|POST", n)
+	return n.public(), true
 }
 
 // User returns a copy of a user and whether it exists.

@@ -2,6 +2,7 @@ package synapsefake
 
 import (
 	"maps"
+	"net/http"
 	"time"
 
 	"github.com/benbjohnson/clock"
@@ -22,15 +23,20 @@ type config struct {
 	keyLifetime      time.Duration
 	microDeposits    bool
 	manualProcessing bool
+	webhookClient    *http.Client
+	webhookTimeout   time.Duration
+	deliverWebhooks  bool
 }
 
 func defaultConfig() config {
 	return config{
-		clientID:     "client_id_synapsefake0000000000000000000000",
-		clientSecret: "client_secret_synapsefake000000000000000000",
-		clientName:   "Synapsefake Test Platform",
-		seed:         1,
-		keyLifetime:  7200 * time.Second,
+		clientID:        "client_id_synapsefake0000000000000000000000",
+		clientSecret:    "client_secret_synapsefake000000000000000000",
+		clientName:      "Synapsefake Test Platform",
+		seed:            1,
+		keyLifetime:     7200 * time.Second,
+		webhookTimeout:  10 * time.Second,
+		deliverWebhooks: true,
 	}
 }
 
@@ -95,4 +101,23 @@ func WithMicroDeposits() Option {
 // or an HTTP call moves them.
 func WithManualProcessing() Option {
 	return func(cfg *config) { cfg.manualProcessing = true }
+}
+
+// WithWebhookClient sets the HTTP client that delivers webhooks (for a
+// custom transport or TLS setup). Its Timeout bounds each attempt.
+func WithWebhookClient(c *http.Client) Option {
+	return func(cfg *config) { cfg.webhookClient = c }
+}
+
+// WithWebhookTimeout bounds each delivery attempt of the default webhook
+// client (10 s by default). A receiver that does not answer in time is
+// logged as 408.
+func WithWebhookTimeout(d time.Duration) Option {
+	return func(cfg *config) { cfg.webhookTimeout = d }
+}
+
+// WithoutWebhookDelivery captures webhooks in memory (Webhooks) without any
+// network delivery: every attempt is recorded as a 200.
+func WithoutWebhookDelivery() Option {
+	return func(cfg *config) { cfg.deliverWebhooks = false }
 }

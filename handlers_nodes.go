@@ -123,7 +123,7 @@ func (st *store) createNode(now time.Time, userID string, req createNodeRequest)
 	}
 	n := st.newNode(now, u, seed, typ, class, req.Extra.Note)
 	n.other = req.Extra.Other
-	return st.nodeView(n), nil
+	return st.emitNode(now, "NODES|POST", n), nil
 }
 
 // handleListNodes serves GET /v3.1/users/{user_id}/nodes.
@@ -302,7 +302,7 @@ func (st *store) patchNode(now time.Time, userID, nodeID string, req patchNodeRe
 	if req.ResendMicro != nil && n.allowed == AllowedCredit {
 		n.timeline = append(n.timeline, nodeEvent{Date: ms(now), Note: "Micro deposits initiated."})
 	}
-	return st.nodeView(n), nil
+	return st.emitNode(now, "NODE|PATCH", n), nil
 }
 
 // handleDeleteNode serves DELETE /v3.1/users/{user_id}/nodes/{node_id}. The
@@ -335,5 +335,12 @@ func (st *store) deleteNode(now time.Time, userID, nodeID string) (nodeView, err
 	n.timeline = append(n.timeline, nodeEvent{Date: ms(now), Note: "Node deleted."})
 	u := st.users[userID]
 	u.nodeIDs = slices.DeleteFunc(u.nodeIDs, func(id string) bool { return id == nodeID })
-	return st.nodeView(n), nil
+	return st.emitNode(now, "NODE|PATCH", n), nil
+}
+
+// emitNode records a node event and returns the node's view. Callers hold mu.
+func (st *store) emitNode(now time.Time, function string, n *nodeRecord) nodeView {
+	v := st.nodeView(n)
+	st.emit(now, function, "NODE", n.id, v)
+	return v
 }

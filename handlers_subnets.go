@@ -76,7 +76,9 @@ func (s *Server) handleCreateSubnet(w http.ResponseWriter, r *http.Request) {
 	}
 	var v subnetView
 	if err == nil {
-		v = st.subnetView(st.newSubnet(now, n, *req.Nickname, req.class(), req.SuppID, req.CardStyleID), false)
+		sn := st.newSubnet(now, n, *req.Nickname, req.class(), req.SuppID, req.CardStyleID)
+		v = st.subnetView(sn, false)
+		st.emit(now, "SUBNETS|POST", "SUBNET", sn.id, v)
 	}
 	st.mu.Unlock()
 	if err != nil {
@@ -198,11 +200,13 @@ func (s *Server) handleGetSubnet(w http.ResponseWriter, r *http.Request) {
 }
 
 // patchSubnetRequest is the body of PATCH .../subnets/{subnet_id}.
-// Preference limits are given in USD.
+// Preference limits are given in USD. card_pin, which the official Go
+// client's documentation sends, is another name for pin.
 type patchSubnetRequest struct {
 	Status      *SubnetStatus `json:"status"`
 	StatusCode  *string       `json:"status_code"`
 	Pin         *string       `json:"pin"`
+	CardPin     *string       `json:"card_pin"`
 	Nickname    *string       `json:"nickname"`
 	SuppID      *string       `json:"supp_id"`
 	Preferences *struct {
@@ -213,9 +217,20 @@ type patchSubnetRequest struct {
 	} `json:"preferences"`
 }
 
+// pin is the pin the request sets, from pin or card_pin; nil for none.
+func (r patchSubnetRequest) pin() *string {
+	if r.Pin != nil {
+		return r.Pin
+	}
+	return r.CardPin
+}
+
 func (r patchSubnetRequest) validate() error {
-	if r.Status == nil && r.StatusCode == nil && r.Pin == nil && r.Nickname == nil && r.SuppID == nil && r.Preferences == nil {
+	if r.Status == nil && r.StatusCode == nil && r.pin() == nil && r.Nickname == nil && r.SuppID == nil && r.Preferences == nil {
 		return errPayload("nothing_to_update", "Supply status, status_code, pin, nickname, supp_id or preferences.")
+	}
+	if r.Pin != nil && r.CardPin != nil && *r.Pin != *r.CardPin {
+		return errPayload("conflicting_pin", "pin and card_pin differ; send one of them.")
 	}
 	if r.Status != nil && !slices.Contains([]SubnetStatus{SubnetActive, SubnetInactive, SubnetTerminated}, *r.Status) {
 		return errPayload("invalid_status", "status must be ACTIVE, INACTIVE or TERMINATED.")
@@ -223,7 +238,7 @@ func (r patchSubnetRequest) validate() error {
 	if r.StatusCode != nil && !slices.Contains(subnetStatusCodes, *r.StatusCode) {
 		return errPayload("invalid_status_code", "status_code must be one of %v.", subnetStatusCodes)
 	}
-	if r.Pin != nil && *r.Pin == "" {
+	if p := r.pin(); p != nil && *p == "" {
 		return errPayload("invalid_pin", "pin must not be empty.")
 	}
 	if r.Nickname != nil && strings.TrimSpace(*r.Nickname) == "" {
@@ -273,8 +288,8 @@ func (st *store) patchSubnet(sn *subnetRecord, now time.Time, req patchSubnetReq
 	if req.StatusCode != nil {
 		sn.statusCode = *req.StatusCode
 	}
-	if req.Pin != nil {
-		sn.pin = *req.Pin
+	if p := req.pin(); p != nil {
+		sn.pin = *p
 	}
 	if req.Nickname != nil {
 		sn.nickname = *req.Nickname
@@ -297,6 +312,7 @@ func (st *store) patchSubnet(sn *subnetRecord, now time.Time, req patchSubnetReq
 		}
 	}
 	sn.updated = now
+	st.emit(now, "SUBNET|PATCH", "SUBNET", sn.id, st.subnetView(sn, false))
 	return nil
 }
 
@@ -323,12 +339,15 @@ func (r pushRequest) validate() error {
 	if *r.Type != PushApple {
 		return nil
 	}
-	for name, v := range map[string]*string{"nonce": r.Nonce, "nonce_signature": r.NonceSignature} {
-		if v == nil || *v == "" {
-			return errPayload("missing_"+name, "%s is required for %s.", name, PushApple)
+	for _, f := range []struct {
+		name string
+		v    *string
+	}{{"nonce", r.Nonce}, {"nonce_signature", r.NonceSignature}} {
+		if f.v == nil || *f.v == "" {
+			return errPayload("missing_"+f.name, "%s is required for %s.", f.name, PushApple)
 		}
-		if _, err := base64.StdEncoding.DecodeString(*v); err != nil {
-			return errPayload("invalid_"+name, "%s must be base64.", name)
+		if _, err := base64.StdEncoding.DecodeString(*f.v); err != nil {
+			return errPayload("invalid_"+f.name, "%s must be base64.", f.name)
 		}
 	}
 	if len(r.Certificates) != 2 || slices.Contains(r.Certificates, "") {

@@ -193,6 +193,7 @@ func (st *store) addTx(t *txRecord, first statusEntry) {
 		st.users[to.userID].txIDs = append(st.users[to.userID].txIDs, t.id)
 	}
 	st.schedule(t)
+	st.emit(t.created, "TRANS|POST", "TRAN", t.id, st.txView(t))
 }
 
 // handleCreateTransaction serves POST /v3.1/users/{user_id}/nodes/{node_id}/trans.
@@ -397,6 +398,7 @@ func (s *Server) handleCommentTransaction(w http.ResponseWriter, r *http.Request
 // comment appends a note under the current status. Callers hold mu.
 func (st *store) comment(t *txRecord, at time.Time, note string) {
 	t.timeline = append(t.timeline, statusEntry{Date: ms(at), Note: note, Status: t.status, StatusID: t.status.ID()})
+	st.emit(at, "TRAN|PATCH", "TRAN", t.id, st.txView(t))
 }
 
 // handleCancelTransaction serves DELETE .../trans/{trans_id}.

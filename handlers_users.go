@@ -118,7 +118,9 @@ func (st *store) createUser(now time.Time, req createUserRequest, fingerprint st
 	if s := req.Logins[0].Scope; s != "" {
 		u.logins[0].Scope = loginScope(s)
 	}
-	return st.userView(u)
+	v := st.userView(u)
+	st.emit(now, "USERS|POST", "USER", u.id, v)
+	return v
 }
 
 func loginScope(s string) string {
@@ -317,5 +319,7 @@ func (st *store) patchUser(now time.Time, id string, req patchUserRequest) (user
 		u.permission = *req.Permission
 	}
 	u.updated = now
-	return st.userView(u), nil
+	v := st.userView(u)
+	st.emit(now, "USER|PATCH", "USER", u.id, v)
+	return v, nil
 }

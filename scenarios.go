@@ -15,6 +15,7 @@ func (s *Server) withTx(id string, fn func(st *store, t *txRecord) error) error 
 	st := s.store
 	st.mu.Lock()
 	defer st.mu.Unlock()
+	defer st.asBackend()()
 	t := st.txs[id]
 	if t == nil {
 		return errNotFound("transaction")
@@ -82,7 +83,7 @@ func (s *Server) Release(id string) error {
 		if !t.status.Queued() {
 			return errIllegalMove(t.status, StatusCreated)
 		}
-		return st.move(t, StatusCreated, s.Now(), "Transaction released from queue.", "")
+		return st.move(t, StatusCreated, s.Now(), "", "")
 	})
 }
 

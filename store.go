@@ -3,6 +3,7 @@ package synapsefake
 import (
 	"encoding/hex"
 	"math/rand/v2"
+	"strconv"
 	"sync"
 	"time"
 )
@@ -22,6 +23,13 @@ type store struct {
 	steps     stepQueue            // automatic processing, by due time
 	seq       uint64               // scheduling order of steps
 	idem      map[string]time.Time // idempotency key -> when it was used
+
+	subs     map[string]*subscriptionRecord
+	subOrder []string
+	hooks    *hooks // nil until the Server wires it
+	// actor is webhook_meta.updated_by for the changes being made: SELF,
+	// or BACKEND while the clock or a scenario helper holds mu.
+	actor string
 
 	networkUser *userRecord       // hidden owner of the counterparty nodes
 	network     map[string]string // node type -> hidden counterparty node
@@ -46,6 +54,8 @@ func newStore(seed uint64) *store {
 		keys:    make(map[string]*keyRecord),
 		txs:     make(map[string]*txRecord),
 		subnets: make(map[string]*subnetRecord),
+		subs:    make(map[string]*subscriptionRecord),
+		actor:   UpdatedBySelf,
 		idem:    make(map[string]time.Time),
 	}
 }
@@ -62,6 +72,15 @@ func (st *store) randomHex(n int) string {
 	_, _ = st.ids.Read(b)
 	return hex.EncodeToString(b)
 }
+
+// asBackend marks the changes made until the returned func runs as made by
+// the service itself. Callers hold mu.
+func (st *store) asBackend() func() {
+	st.actor = UpdatedByBackend
+	return func() { st.actor = UpdatedBySelf }
+}
+
+func itoa(n int) string { return strconv.Itoa(n) }
 
 // page is a resolved page request.
 type page struct {

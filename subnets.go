@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"math"
 	"slices"
+	"strconv"
+	"strings"
 	"time"
 
 	"github.com/synapsefake/synapsefake/reference"
@@ -19,8 +21,9 @@ const (
 // fakeRoutingNumber is the routing number of every account-number subnet.
 const fakeRoutingNumber = "084106768"
 
-// cardLifetime is how long a new card is valid.
-const cardLifetime = 3 * 365 * 24 * time.Hour
+// cardLifetimeYears is how long a new card is valid: its exp is the day of
+// issue (UTC) this many years ahead.
+const cardLifetimeYears = 3
 
 // Default card preferences: cash allowed, foreign refused, $500 of cash and
 // $1,000 of purchases a day.
@@ -200,7 +203,8 @@ func (st *store) newSubnet(now time.Time, n *nodeRecord, nickname, class string,
 		sn.status = SubnetInactive
 		sn.cardNumber = luhnComplete("4" + st.digits(14))
 		sn.cvc = st.digits(3)
-		sn.exp = time.Date(now.Year(), now.Month(), now.Day(), 0, 0, 0, 0, time.UTC).Add(cardLifetime)
+		day := now.UTC()
+		sn.exp = time.Date(day.Year()+cardLifetimeYears, day.Month(), day.Day(), 0, 0, 0, 0, time.UTC)
 		sn.prefs = defaultPreferences
 	} else {
 		sn.accountNum = st.digits(10)
@@ -240,7 +244,7 @@ func subnetNode(n *nodeRecord) error {
 
 // AddSubnet issues a subnet on a user's node directly in the store and
 // returns a copy of it, or an error when the node is unknown, not the user's
-// or of a type that holds no subnets.
+// or of a type that holds no subnets, or the class or status is unknown.
 func (s *Server) AddSubnet(userID, nodeID string, seed SubnetSeed) (Subnet, error) {
 	st := s.store
 	st.mu.Lock()
@@ -259,13 +263,18 @@ func (s *Server) AddSubnet(userID, nodeID string, seed SubnetSeed) (Subnet, erro
 	if !slices.Contains([]string{ClassChecking, ClassSavings, ClassCard}, class) {
 		return Subnet{}, errPayload("invalid_account_class", "Unknown account_class %q.", class)
 	}
+	if seed.Status != "" && !slices.Contains([]SubnetStatus{SubnetActive, SubnetInactive, SubnetTerminated}, seed.Status) {
+		return Subnet{}, errPayload("invalid_status", "Unknown subnet status %q.", seed.Status)
+	}
 	if seed.Nickname == "" {
 		seed.Nickname = "Subnet"
 	}
+	defer st.asBackend()()
 	sn := st.newSubnet(s.Now(), n, seed.Nickname, class, nil, nil)
 	if seed.Status != "" {
 		sn.status = seed.Status
 	}
+	st.emit(sn.created, "SUBNETS|POST", "SUBNET", sn.id, st.subnetView(sn, false))
 	return sn.public(), nil
 }
 
@@ -286,11 +295,14 @@ func (s *Server) Subnet(id string) (Subnet, bool) {
 // sub-cent amounts.
 func usdToCents(usd float64) (cents, error) {
 	if math.IsNaN(usd) || math.IsInf(usd, 0) || usd < 0 || usd > 1e12 {
-		return 0, errPayload("invalid_limit", "Limits must be amounts of at least 0 USD.")
+		return 0, errPayload("invalid_limit", "Limits must be amounts from 0 to 1e12 USD.")
 	}
-	c := toCents(usd)
-	if math.Abs(float64(c)-usd*100) > 1e-6 {
+	// The shortest decimal form that reads back as usd is the number the
+	// client wrote (12.34, not 12.339999...); count its decimals there, since
+	// usd*100 is off by more than any fixed epsilon for large amounts.
+	s := strconv.FormatFloat(usd, 'f', -1, 64)
+	if _, frac, ok := strings.Cut(s, "."); ok && len(frac) > 2 {
 		return 0, errPayload("invalid_limit", "Limits are in USD with at most two decimals.")
 	}
-	return c, nil
+	return toCents(usd), nil
 }

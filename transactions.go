@@ -154,6 +154,10 @@ func (st *store) schedule(t *txRecord) {
 func (st *store) runDue(now time.Time) {
 	st.mu.Lock()
 	defer st.mu.Unlock()
+	if len(st.steps) == 0 || st.steps[0].at.After(now) {
+		return
+	}
+	defer st.asBackend()()
 	for len(st.steps) > 0 && !st.steps[0].at.After(now) {
 		s := heap.Pop(&st.steps).(step)
 		t := st.txs[s.txID]
@@ -213,6 +217,7 @@ func (st *store) move(t *txRecord, to Status, at time.Time, note, code string) e
 		}
 	}
 	st.schedule(t)
+	st.emit(at, "TRAN|PATCH", "TRAN", t.id, st.txView(t))
 	return nil
 }
 
@@ -227,7 +232,9 @@ func defaultNote(to Status, code string) string {
 	}
 	switch to {
 	case StatusCreated:
-		return "Transaction Created."
+		// Creation writes its own entry; a later move into CREATED is a
+		// release from a queue, by Release or AdvanceTransaction alike.
+		return "Transaction released from queue."
 	case StatusProcessingDebit:
 		return "Processing debit."
 	case StatusProcessingCredit:

@@ -1,0 +1,264 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"net/http"
+	"regexp"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/synapsefake/synapsefake"
+)
+
+// syncBuffer is a bytes.Buffer safe for the server goroutine's writes and
+// the test's reads.
+type syncBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *syncBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *syncBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
+}
+
+// waitTimeout bounds every wait on the server, so that a hung serve fails
+// the test instead of the whole run.
+const waitTimeout = 10 * time.Second
+
+// running is a serve call in progress.
+type running struct {
+	base   string
+	out    *syncBuffer
+	cancel context.CancelFunc
+	done   chan error
+}
+
+// start runs serve with args in the background and waits until it listens.
+// The server is stopped when the test ends, if the test did not stop it.
+func start(t *testing.T, args ...string) *running {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	r := &running{out: &syncBuffer{}, cancel: cancel, done: make(chan error, 1)}
+	ready := make(chan string, 1)
+	go func() { r.done <- serve(ctx, args, r.out, ready) }()
+	t.Cleanup(func() {
+		cancel()
+		select {
+		case <-r.done:
+		case <-time.After(waitTimeout):
+			t.Errorf("serve did not return after cancel")
+		}
+	})
+	select {
+	case r.base = <-ready:
+	case err := <-r.done:
+		r.done <- err // for the cleanup
+		t.Fatalf("serve(%q) returned before listening: %v\noutput:\n%s", args, err, r.out)
+	case <-time.After(waitTimeout):
+		t.Fatalf("serve(%q) did not become ready\noutput:\n%s", args, r.out)
+	}
+	return r
+}
+
+// stop cancels serve's context and returns what serve returned.
+func (r *running) stop(t *testing.T) error {
+	t.Helper()
+	r.cancel()
+	select {
+	case err := <-r.done:
+		r.done <- err // for the cleanup
+		return err
+	case <-time.After(waitTimeout):
+		t.Fatalf("serve did not return after cancel")
+		return nil
+	}
+}
+
+// request sends one JSON request to the running server and decodes the
+// JSON object it answers.
+func (r *running) request(t *testing.T, method, path string, header map[string]string, body any) (int, map[string]any) {
+	t.Helper()
+	var buf bytes.Buffer
+	if body != nil {
+		if err := json.NewEncoder(&buf).Encode(body); err != nil {
+			t.Fatal(err)
+		}
+	}
+	req, err := http.NewRequest(method, r.base+path, &buf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("Content-Type", "application/json")
+	for k, v := range header {
+		req.Header.Set(k, v)
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatalf("%s %s: %v", method, path, err)
+	}
+	defer resp.Body.Close()
+	if ct := resp.Header.Get("Content-Type"); ct != "application/json" {
+		t.Errorf("%s %s: Content-Type %q, want application/json", method, path, ct)
+	}
+	var out map[string]any
+	if err := json.NewDecoder(resp.Body).Decode(&out); err != nil {
+		t.Fatalf("%s %s: body is not a JSON object: %v", method, path, err)
+	}
+	return resp.StatusCode, out
+}
+
+// seededUser matches the startup line naming the seeded user.
+var seededUser = regexp.MustCompile(`seeded user ([0-9a-f]{24}) \(fingerprint demo-fingerprint, refresh_token (refresh_[0-9a-f]{40})\)`)
+
+func TestServe(t *testing.T) {
+	t.Parallel()
+	r := start(t, "-addr", "127.0.0.1:0")
+
+	if !regexp.MustCompile(`^http://127\.0\.0\.1:[0-9]+/v3\.1$`).MatchString(r.base) {
+		t.Errorf("ready sent %q, want http://127.0.0.1:PORT/v3.1", r.base)
+	}
+	out := r.out.String()
+	gateway := synapsefake.New().Gateway() // the default credentials
+	for _, want := range []string{
+		"synapsefake serving " + r.base + "\n",
+		"X-SP-GATEWAY: " + gateway + "\n",
+		"curl " + r.base + "/loans-limits\n",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("startup output lacks %q:\n%s", want, out)
+		}
+	}
+
+	status, limits := r.request(t, "GET", "/loans-limits", nil, nil)
+	if status != http.StatusOK || len(limits) != 51 {
+		t.Errorf("GET /loans-limits: status %d with %d states, want 200 with 51", status, len(limits))
+	}
+
+	// The seeded user is real: its printed id, refresh token and
+	// fingerprint get an OAuth key without MFA.
+	m := seededUser.FindStringSubmatch(out)
+	if m == nil {
+		t.Fatalf("startup output names no seeded user:\n%s", out)
+	}
+	status, oauth := r.request(t, "POST", "/oauth/"+m[1], map[string]string{
+		"X-SP-GATEWAY": gateway,
+		"X-SP-USER":    "|demo-fingerprint",
+		"X-SP-USER-IP": "127.0.0.1",
+	}, map[string]any{"refresh_token": m[2]})
+	if key, _ := oauth["oauth_key"].(string); status != http.StatusOK || !strings.HasPrefix(key, "oauth_") {
+		t.Errorf("OAuth with the seeded user: status %d, body %v; want 200 with an oauth_key", status, oauth)
+	}
+	// The links name the address the server listens on.
+	status, user := r.request(t, "GET", "/users/"+m[1], map[string]string{"X-SP-GATEWAY": gateway}, nil)
+	links, _ := user["_links"].(map[string]any)
+	self, _ := links["self"].(map[string]any)
+	if want := r.base + "/users/" + m[1]; status != http.StatusOK || self["href"] != want {
+		t.Errorf("GET /users/{id}: status %d, _links.self.href %v; want 200 and %q", status, self["href"], want)
+	}
+
+	if err := r.stop(t); err != nil {
+		t.Errorf("serve returned %v after cancel, want nil", err)
+	}
+	if out := r.out.String(); !strings.HasSuffix(out, "synapsefake stopped\n") {
+		t.Errorf("output does not end with the stop line:\n%s", out)
+	}
+	if _, err := http.Get(r.base + "/loans-limits"); err == nil {
+		t.Errorf("the server still answers after serve returned")
+	}
+}
+
+func TestServeOptions(t *testing.T) {
+	t.Parallel()
+	r := start(t, "-addr", "127.0.0.1:0", "-client-id", "my-id", "-client-secret", "my-secret", "-clock", "manual", "-seed", "7")
+
+	if out := r.out.String(); !strings.Contains(out, "X-SP-GATEWAY: my-id|my-secret\n") {
+		t.Errorf("startup output does not show the given credentials:\n%s", out)
+	}
+	m := seededUser.FindStringSubmatch(r.out.String())
+	if m == nil {
+		t.Fatalf("startup output names no seeded user:\n%s", r.out)
+	}
+	// -seed 7 gives the ids a fake seeded with 7 gives.
+	want := synapsefake.New(synapsefake.WithIDSeed(7)).AddUser(synapsefake.UserSeed{Email: "demo@example.com"})
+	if m[1] != want.ID {
+		t.Errorf("seeded user %s, want %s (the first id of seed 7)", m[1], want.ID)
+	}
+	for _, tc := range []struct {
+		name    string
+		gateway string
+		want    int
+	}{
+		{"given credentials", "my-id|my-secret", http.StatusOK},
+		{"default credentials", synapsefake.New().Gateway(), http.StatusUnauthorized},
+	} {
+		status, body := r.request(t, "GET", "/users/"+m[1], map[string]string{"X-SP-GATEWAY": tc.gateway}, nil)
+		if status != tc.want {
+			t.Errorf("%s: GET /users/{id} status %d, want %d; body %v", tc.name, status, tc.want, body)
+		}
+	}
+	if err := r.stop(t); err != nil {
+		t.Errorf("serve returned %v after cancel, want nil", err)
+	}
+}
+
+func TestServeBadFlags(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name    string
+		args    []string
+		wantErr string
+	}{
+		{"unknown clock", []string{"-clock", "bogus"}, "-clock must be real or manual"},
+		{"client id alone", []string{"-client-id", "my-id"}, "-client-id and -client-secret go together"},
+		{"client secret alone", []string{"-client-secret", "my-secret"}, "-client-id and -client-secret go together"},
+		{"unknown flag", []string{"-nope"}, "flag provided but not defined"},
+		{"bad seed", []string{"-seed", "x"}, "invalid value"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			ready := make(chan string, 1)
+			var out syncBuffer
+			// Port 0: a flag error must not depend on 8080 being free.
+			args := append([]string{"-addr", "127.0.0.1:0"}, tc.args...)
+			ctx, cancel := context.WithCancel(context.Background())
+			defer cancel() // stops a server that started by mistake
+			done := make(chan error, 1)
+			go func() { done <- serve(ctx, args, &out, ready) }()
+			select {
+			case err := <-done:
+				if err == nil || !strings.Contains(err.Error(), tc.wantErr) {
+					t.Errorf("serve(%q) = %v, want an error containing %q", args, err, tc.wantErr)
+				}
+			case base := <-ready:
+				t.Fatalf("serve(%q) started serving at %s, want an error", args, base)
+			case <-time.After(waitTimeout):
+				t.Fatalf("serve(%q) did not return", args)
+			}
+			if len(ready) != 0 {
+				t.Errorf("serve(%q) signalled ready and failed", args)
+			}
+		})
+	}
+}
+
+func TestServeAddressInUse(t *testing.T) {
+	t.Parallel()
+	r := start(t, "-addr", "127.0.0.1:0")
+	addr := strings.TrimSuffix(strings.TrimPrefix(r.base, "http://"), "/v3.1")
+	err := serve(context.Background(), []string{"-addr", addr}, &syncBuffer{}, nil)
+	if err == nil {
+		t.Errorf("serve on %s, which is taken, returned nil", addr)
+	}
+}

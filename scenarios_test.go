@@ -1,0 +1,511 @@
+package synapsefake_test
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/synapsefake/synapsefake"
+	"github.com/synapsefake/synapsefake/reference"
+)
+
+// walkCase is a helper that walks several moves: from a status, the
+// statuses it appends, or none when it is refused.
+type walkCase struct {
+	from synapsefake.Status
+	want []synapsefake.Status // appended to the timeline; nil: refused
+}
+
+// runWalk creates a transaction with a fee, brings it to tc.from, advances
+// the clock a second and calls helper. It checks the appended timeline, and
+// that a refusal changes nothing; it returns the env and the id.
+func runWalk(t *testing.T, tc walkCase, helper func(f *synapsefake.Server, id string) error) (txEnv, string) {
+	t.Helper()
+	e := newTxEnv(t, 100_00, synapsefake.WithManualProcessing())
+	body := txBody(e.payee.node, 40)
+	body["fees"] = []any{map[string]any{"fee": 1, "note": "Platform", "to": map[string]any{"id": e.feeNode.ID}}}
+	id := e.createFrom(t, e.fx, e.fx.node, body)
+	if err := reach(e.fake, id, tc.from); err != nil {
+		t.Fatalf("reach %s: %v", tc.from, err)
+	}
+	e.fake.Advance(time.Second)
+	before := e.state(t, id)
+	err := helper(e.fake, id)
+	if tc.want == nil {
+		if err == nil {
+			t.Fatalf("from %s: no error, want a refusal", tc.from)
+		}
+		e.wantTxUnchanged(t, before)
+		return e, id
+	}
+	if err != nil {
+		t.Fatalf("from %s: %v", tc.from, err)
+	}
+	tx := e.tx(t, id)
+	old := before.Txs[id].Timeline
+	var got []synapsefake.Status
+	for i, entry := range tx.Timeline[len(old):] {
+		got = append(got, entry.Status)
+		if !entry.Date.Equal(e.fake.Now()) {
+			t.Errorf("entry %d dated %v, want the clock's %v", i, entry.Date, e.fake.Now())
+		}
+	}
+	if diff := cmp.Diff(tc.want, got); diff != "" {
+		t.Errorf("from %s: appended statuses (-want +got):\n%s", tc.from, diff)
+	}
+	return e, id
+}
+
+func TestSettle(t *testing.T) {
+	t.Parallel()
+	const (
+		pd = synapsefake.StatusProcessingDebit
+		pc = synapsefake.StatusProcessingCredit
+		st = synapsefake.StatusSettled
+	)
+	for _, tc := range []walkCase{
+		{synapsefake.StatusCreated, []synapsefake.Status{pd, pc, st}},
+		{pd, []synapsefake.Status{pc, st}},
+		{pc, []synapsefake.Status{st}},
+		{synapsefake.StatusQueuedBySynapse, nil},
+		{synapsefake.StatusQueuedByReceiver, nil},
+		{st, nil},
+		{synapsefake.StatusCanceled, nil},
+		{synapsefake.StatusReturned, nil},
+	} {
+		t.Run(string(tc.from), func(t *testing.T) {
+			t.Parallel()
+			e, id := runWalk(t, tc, (*synapsefake.Server).Settle)
+			if tc.want == nil {
+				return
+			}
+			// 40.00 debited, 39.00 to the payee, 1.00 to the fee node.
+			e.wantBalances(t, 100_00, map[string]int64{"sender": 60_00, "payee": 39_00, "fees": 1_00})
+			if tx := e.tx(t, id); tx.Code != "" {
+				t.Errorf("Code %q, want none", tx.Code)
+			}
+		})
+	}
+}
+
+func TestReturn(t *testing.T) {
+	t.Parallel()
+	const (
+		pd  = synapsefake.StatusProcessingDebit
+		pc  = synapsefake.StatusProcessingCredit
+		ret = synapsefake.StatusReturned
+	)
+	for _, tc := range []walkCase{
+		{synapsefake.StatusCreated, []synapsefake.Status{pd, pc, ret}},
+		{pd, []synapsefake.Status{pc, ret}},
+		{pc, []synapsefake.Status{ret}},
+		{synapsefake.StatusSettled, []synapsefake.Status{ret}},
+		{synapsefake.StatusQueuedBySynapse, nil},
+		{synapsefake.StatusQueuedByReceiver, nil},
+		{synapsefake.StatusCanceled, nil},
+		{ret, nil},
+	} {
+		t.Run(string(tc.from), func(t *testing.T) {
+			t.Parallel()
+			e, id := runWalk(t, tc, func(f *synapsefake.Server, id string) error { return f.Return(id, "R02") })
+			if tc.want == nil {
+				return
+			}
+			// Every cent is back where it started.
+			e.wantBalances(t, 100_00, nil)
+			tx := e.tx(t, id)
+			last := tx.Timeline[len(tx.Timeline)-1]
+			if tx.Code != "R02" || last.Note != "R02: account closed." {
+				t.Errorf("Code %q, note %q; want R02 and %q", tx.Code, last.Note, "R02: account closed.")
+			}
+			// Only the last move carries the code.
+			for _, entry := range tx.Timeline[:len(tx.Timeline)-1] {
+				if entry.Note == last.Note {
+					t.Errorf("entry %+v carries the return note", entry)
+				}
+			}
+		})
+	}
+}
+
+// TestReturnOnTheWire shows a return as the API answers it: the code in
+// recent_status.code and a note with the code and its meaning.
+func TestReturnOnTheWire(t *testing.T) {
+	t.Parallel()
+	e := newTxEnv(t, 100_00)
+	id := e.create(t, e.bank, 25)
+	e.fake.Advance(72 * time.Hour) // settled on Monday
+	monday := friday.Add(72 * time.Hour)
+	e.fake.Advance(time.Hour)
+	if err := e.fake.Return(id, "R02"); err != nil {
+		t.Fatal(err)
+	}
+	want := wantTxJSON(t, e.fake, id, e.fx.node, e.bank, 25, friday)
+	withEntries(want, "R02",
+		txEntry(synapsefake.StatusProcessingDebit, "Processing debit.", friday.Add(time.Minute)),
+		txEntry(synapsefake.StatusProcessingCredit, "Processing credit.", friday.Add(time.Hour)),
+		txEntry(synapsefake.StatusSettled, "Transaction settled.", monday),
+		txEntry(synapsefake.StatusReturned, "R02: account closed.", monday.Add(time.Hour)),
+	)
+	wantTxBody(t, e.get(t, id), want)
+	e.wantBalances(t, 100_00, nil)
+}
+
+// TestReturnCodes returns a transaction with every ACH, card and wire code.
+func TestReturnCodes(t *testing.T) {
+	t.Parallel()
+	codes := slices.Concat(reference.ReturnCodes(), reference.InterchangeCodes(), reference.WireReturnCodes())
+	if len(codes) > 500 {
+		t.Fatalf("%d codes do not fit one batch", len(codes))
+	}
+	e := newTxEnv(t, 0, synapsefake.WithManualProcessing())
+	items := make([]any, len(codes))
+	for i := range items {
+		items[i] = txBody(e.bank, 1)
+	}
+	r := do(t, e.fake, call{method: "POST", path: e.batchPath(), header: e.fx.headers, body: map[string]any{"transactions": items}})
+	trans, _ := r.body["trans"].([]any)
+	if len(trans) != len(codes) {
+		t.Fatalf("batch created %d, want %d: %s", len(trans), len(codes), r.raw)
+	}
+	for i, c := range codes {
+		id, _ := trans[i].(map[string]any)["_id"].(string)
+		if err := e.fake.Return(id, c.Code); err != nil {
+			t.Errorf("Return(%s): %v", c.Code, err)
+			continue
+		}
+		tx := e.tx(t, id)
+		want := c.Code + ": " + c.Meaning + "."
+		if last := tx.Timeline[len(tx.Timeline)-1]; tx.Status != synapsefake.StatusReturned || tx.Code != c.Code || last.Note != want {
+			t.Errorf("Return(%s): %s, code %q, note %q; want RETURNED, %q, %q", c.Code, tx.Status, tx.Code, last.Note, c.Code, want)
+		}
+	}
+	e.wantBalances(t, 0, nil)
+}
+
+func TestReturnUnknownCode(t *testing.T) {
+	t.Parallel()
+	for _, code := range []string{"", "R00", "R48", "R86", "r01", "IR201", "IR-1", "WR11", "ACCOUNT_CLOSED"} {
+		t.Run(code, func(t *testing.T) {
+			t.Parallel()
+			for _, from := range []synapsefake.Status{synapsefake.StatusCreated, synapsefake.StatusSettled} {
+				runWalk(t, walkCase{from: from}, func(f *synapsefake.Server, id string) error { return f.Return(id, code) })
+			}
+		})
+	}
+}
+
+// TestQueueAndRelease: a queue stops automatic processing, with its code
+// on the wire; a release starts it again from the release time.
+func TestQueueAndRelease(t *testing.T) {
+	t.Parallel()
+	e := newTxEnv(t, 100_00)
+	id := e.create(t, e.bank, 10)
+	e.fake.Advance(30 * time.Second)
+	if err := e.fake.Queue(id, "HIGH_RISK"); err != nil {
+		t.Fatal(err)
+	}
+	queuedAt := friday.Add(30 * time.Second)
+	want := wantTxJSON(t, e.fake, id, e.fx.node, e.bank, 10, friday)
+	withEntries(want, "HIGH_RISK", txEntry(synapsefake.StatusQueuedBySynapse, "HIGH_RISK", queuedAt))
+	wantTxBody(t, e.get(t, id), want)
+
+	e.fake.Advance(7 * 24 * time.Hour)
+	wantTxBody(t, e.get(t, id), want)
+	e.wantBalances(t, 100_00, nil)
+
+	if err := e.fake.Release(id); err != nil {
+		t.Fatal(err)
+	}
+	released := queuedAt.Add(7 * 24 * time.Hour) // a Friday again
+	tx := e.tx(t, id)
+	if last := tx.Timeline[len(tx.Timeline)-1]; tx.Status != synapsefake.StatusCreated || tx.Code != "" ||
+		last.Note != "Transaction released from queue." || !last.Date.Equal(released) {
+		t.Fatalf("after Release: %s, code %q, last entry %+v", tx.Status, tx.Code, last)
+	}
+	for _, c := range []struct {
+		at   time.Time
+		want synapsefake.Status
+	}{
+		{released.Add(time.Minute - time.Millisecond), synapsefake.StatusCreated},
+		{released.Add(time.Minute), synapsefake.StatusProcessingDebit},
+		{released.Add(time.Hour), synapsefake.StatusProcessingCredit},
+		{released.Add(72*time.Hour - time.Millisecond), synapsefake.StatusProcessingCredit},
+		{released.Add(72 * time.Hour), synapsefake.StatusSettled}, // Monday
+	} {
+		e.fake.Advance(c.at.Sub(e.fake.Now()))
+		if got := e.tx(t, id).Status; got != c.want {
+			t.Fatalf("at %v: %s, want %s", c.at, got, c.want)
+		}
+	}
+	e.wantBalances(t, 100_00, map[string]int64{"sender": 90_00, "bank": 10_00})
+}
+
+func TestQueueAndReleaseRefused(t *testing.T) {
+	t.Parallel()
+	for _, from := range allStatuses {
+		t.Run(string(from), func(t *testing.T) {
+			t.Parallel()
+			var queue, release walkCase
+			queue.from, release.from = from, from
+			switch from {
+			case synapsefake.StatusCreated:
+				queue.want = []synapsefake.Status{synapsefake.StatusQueuedBySynapse}
+			case synapsefake.StatusQueuedBySynapse, synapsefake.StatusQueuedByReceiver:
+				release.want = []synapsefake.Status{synapsefake.StatusCreated}
+			}
+			e, id := runWalk(t, queue, func(f *synapsefake.Server, id string) error { return f.Queue(id, "R10") })
+			if queue.want != nil {
+				if tx := e.tx(t, id); tx.Code != "R10" || tx.Timeline[len(tx.Timeline)-1].Note != "R10: not authorized." {
+					t.Errorf("queued: code %q, timeline %+v", tx.Code, tx.Timeline)
+				}
+			}
+			runWalk(t, release, (*synapsefake.Server).Release)
+		})
+	}
+}
+
+// TestCancelWithCode: the helper's code shows in recent_status.code, and a
+// code without a known meaning is the note itself.
+func TestCancelWithCode(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		code, note string
+	}{
+		{"", "Transaction canceled."},
+		{"R08", "R08: payment stopped."},
+		{"USER_REQUESTED", "USER_REQUESTED"},
+	} {
+		t.Run(tc.code, func(t *testing.T) {
+			t.Parallel()
+			e := newTxEnv(t, 100_00)
+			id := e.create(t, e.bank, 10)
+			e.fake.Advance(time.Second)
+			if err := e.fake.Cancel(id, tc.code); err != nil {
+				t.Fatal(err)
+			}
+			want := wantTxJSON(t, e.fake, id, e.fx.node, e.bank, 10, friday)
+			withEntries(want, tc.code, txEntry(synapsefake.StatusCanceled, tc.note, friday.Add(time.Second)))
+			wantTxBody(t, e.get(t, id), want)
+			e.fake.Advance(7 * 24 * time.Hour)
+			e.wantBalances(t, 100_00, nil)
+		})
+	}
+}
+
+func TestHelpersRefuseUnknownTransaction(t *testing.T) {
+	t.Parallel()
+	fake := synapsefake.NewServer(t)
+	const id = "0123456789abcdef01234567"
+	for name, err := range map[string]error{
+		"AdvanceTransaction": fake.AdvanceTransaction(id, synapsefake.StatusProcessingDebit),
+		"Settle":             fake.Settle(id),
+		"Return":             fake.Return(id, "R01"),
+		"Queue":              fake.Queue(id, ""),
+		"Release":            fake.Release(id),
+		"Cancel":             fake.Cancel(id, ""),
+	} {
+		if err == nil {
+			t.Errorf("%s of an unknown transaction: no error", name)
+		}
+	}
+	if tx, ok := fake.Transaction(id); ok {
+		t.Errorf("Transaction(unknown) = %+v, true", tx)
+	}
+}
+
+// TestManualMoveAndTheClock: a move made by hand replaces the clock's step
+// into the same status; the clock goes on from there without moving the
+// money twice.
+func TestManualMoveAndTheClock(t *testing.T) {
+	t.Parallel()
+	e := newTxEnv(t, 100_00)
+	id := e.create(t, e.bank, 10)
+	e.fake.Advance(30 * time.Second)
+	if err := e.fake.AdvanceTransaction(id, synapsefake.StatusProcessingDebit); err != nil {
+		t.Fatal(err)
+	}
+	e.fake.Advance(time.Minute) // the clock's own debit step fell due
+	tx := e.tx(t, id)
+	wantTimeline := []synapsefake.TimelineEntry{
+		{Status: synapsefake.StatusCreated, Note: "Transaction Created.", Date: friday},
+		{Status: synapsefake.StatusProcessingDebit, Note: "Processing debit.", Date: friday.Add(30 * time.Second)},
+	}
+	if diff := cmp.Diff(wantTimeline, tx.Timeline); diff != "" {
+		t.Errorf("Timeline (-want +got):\n%s", diff)
+	}
+	e.wantBalances(t, 100_00, map[string]int64{"sender": 90_00})
+	e.fake.Advance(72 * time.Hour)
+	if got := e.tx(t, id).Status; got != synapsefake.StatusSettled {
+		t.Errorf("on Monday: %s, want SETTLED", got)
+	}
+	e.wantBalances(t, 100_00, map[string]int64{"sender": 90_00, "bank": 10_00})
+}
+
+// TestMoneyIsConserved is the property test: a few hundred random steps
+// (creates, batches, settles, returns, cancels, queues, releases, single
+// moves, clock advances) and after each one the sum of every balance plus
+// the money in flight (PROCESSING-DEBIT and PROCESSING-CREDIT) is what it
+// was at the start.
+func TestMoneyIsConserved(t *testing.T) {
+	t.Parallel()
+	e := newTxEnv(t, 1000_00)
+	payeeSavings := addTxNode(t, e.fake, e.payee.user.ID, synapsefake.NodeSeed{Nickname: "Payee savings", BalanceCents: 800_00})
+	payeeExternal := addTxNode(t, e.fake, e.payee.user.ID, synapsefake.NodeSeed{Type: "EXTERNAL-US", Nickname: "Payee external"})
+	nodes := []synapsefake.Node{e.fx.node, e.savings, e.bank, e.payee.node, payeeSavings, payeeExternal, e.feeNode}
+	owners := map[string]fixture{e.fx.user.ID: e.fx, e.payee.user.ID: e.payee}
+	senders := nodes[:6]
+	codes := []string{"R01", "R02", "R16", "IR51", "WR01"}
+	statuses := slices.Clone(allStatuses)
+	durations := []time.Duration{time.Millisecond, time.Minute, time.Hour, 4 * time.Hour, 24 * time.Hour, 72 * time.Hour}
+
+	var txIDs []string
+	seen := map[synapsefake.Status]bool{}
+	var maxInFlight int64
+	total := func() int64 {
+		var sum int64
+		for _, n := range nodes {
+			got, ok := e.fake.Node(n.ID)
+			if !ok {
+				t.Fatalf("Node(%s) not found", n.ID)
+			}
+			sum += got.BalanceCents
+		}
+		var inFlight int64
+		for _, id := range txIDs {
+			tx := e.tx(t, id)
+			seen[tx.Status] = true
+			if tx.Status == synapsefake.StatusProcessingDebit || tx.Status == synapsefake.StatusProcessingCredit {
+				inFlight += tx.AmountCents
+			}
+		}
+		maxInFlight = max(maxInFlight, inFlight)
+		return sum + inFlight
+	}
+	rng := rand.New(rand.NewPCG(20240105, 3))
+	item := func(from synapsefake.Node) map[string]any {
+		to := nodes[rng.IntN(len(nodes))]
+		for to.ID == from.ID {
+			to = nodes[rng.IntN(len(nodes))]
+		}
+		amount := rng.IntN(300_00) + 1
+		body := txBody(to, float64(amount)/100)
+		if rng.IntN(3) == 0 {
+			body["fees"] = []any{map[string]any{"fee": float64(rng.IntN(amount+1)) / 100, "to": map[string]any{"id": e.feeNode.ID}}}
+		}
+		if rng.IntN(4) == 0 {
+			putPath(body, "extra.same_day", true)
+		}
+		if rng.IntN(6) == 0 {
+			putPath(body, "extra.process_on", rng.IntN(3))
+		}
+		return body
+	}
+	pick := func() (synapsefake.Transaction, bool) {
+		if len(txIDs) == 0 {
+			return synapsefake.Transaction{}, false
+		}
+		return e.tx(t, txIDs[rng.IntN(len(txIDs))]), true
+	}
+
+	want := total()
+	done := map[string]int{} // successful operations by name
+	for step := range 400 {
+		var op string
+		var err error
+		switch rng.IntN(10) {
+		case 0, 1:
+			op = "create"
+			from := senders[rng.IntN(len(senders))]
+			fx := owners[from.UserID]
+			r := do(t, e.fake, call{method: "POST", path: transPath(fx.user.ID, from.ID), header: fx.headers, body: item(from)})
+			if r.status == 200 {
+				txIDs = append(txIDs, r.body["_id"].(string))
+			} else {
+				err = fmt.Errorf("%d %s", r.status, r.raw)
+			}
+		case 2:
+			op = "batch"
+			from := senders[rng.IntN(len(senders))]
+			fx := owners[from.UserID]
+			items := make([]any, rng.IntN(4)+1)
+			for i := range items {
+				items[i] = item(from)
+			}
+			r := do(t, e.fake, call{method: "POST", path: "/users/" + fx.user.ID + "/nodes/" + from.ID + "/batch-trans",
+				header: fx.headers, body: map[string]any{"transactions": items}})
+			trans, _ := r.body["trans"].([]any)
+			for _, tx := range trans {
+				txIDs = append(txIDs, tx.(map[string]any)["_id"].(string))
+			}
+			if len(trans) == 0 {
+				err = fmt.Errorf("%d %s", r.status, r.raw)
+			}
+		case 3:
+			op = "settle"
+			if tx, ok := pick(); ok {
+				err = e.fake.Settle(tx.ID)
+			}
+		case 4:
+			op = "return"
+			if tx, ok := pick(); ok {
+				err = e.fake.Return(tx.ID, codes[rng.IntN(len(codes))])
+			}
+		case 5:
+			op = "cancel"
+			if tx, ok := pick(); ok {
+				if rng.IntN(2) == 0 {
+					err = e.fake.Cancel(tx.ID, "")
+				} else {
+					fx := owners[tx.UserID]
+					r := do(t, e.fake, call{method: "DELETE", path: tranPath(tx.UserID, tx.FromNodeID, tx.ID), header: fx.headers})
+					if r.status != 200 {
+						err = fmt.Errorf("%d %s", r.status, r.raw)
+					}
+				}
+			}
+		case 6:
+			op = "queue"
+			if tx, ok := pick(); ok {
+				if tx.Status.Queued() {
+					op = "release"
+					err = e.fake.Release(tx.ID)
+				} else {
+					err = e.fake.Queue(tx.ID, "HOLD")
+				}
+			}
+		case 7:
+			op = "advance transaction"
+			if tx, ok := pick(); ok {
+				err = e.fake.AdvanceTransaction(tx.ID, statuses[rng.IntN(len(statuses))])
+			}
+		default:
+			op = "advance clock"
+			e.fake.Advance(durations[rng.IntN(len(durations))])
+		}
+		if err == nil {
+			done[op]++
+		}
+		if got := total(); got != want {
+			t.Fatalf("step %d (%s, error %v): balances plus money in flight %d, want %d", step, op, err, got, want)
+		}
+	}
+	// The walk must have gone everywhere the property is about.
+	for _, s := range allStatuses {
+		if !seen[s] {
+			t.Errorf("no transaction was ever %s", s)
+		}
+	}
+	for _, op := range []string{"create", "batch", "settle", "return", "cancel", "queue", "release", "advance transaction", "advance clock"} {
+		if done[op] == 0 {
+			t.Errorf("no %s succeeded", op)
+		}
+	}
+	if maxInFlight == 0 {
+		t.Error("no money was ever in flight")
+	}
+	t.Logf("%d transactions; successful operations %v", len(txIDs), done)
+}

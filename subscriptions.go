@@ -1,0 +1,298 @@
+package synapsefake
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"net/http"
+	"net/url"
+	"slices"
+	"time"
+
+	"github.com/synapsefake/synapsefake/reference"
+)
+
+type subscriptionRecord struct {
+	id      string
+	url     string
+	scopes  []string
+	active  bool
+	v       int
+	created time.Time
+}
+
+// subscriptionView is a subscription as the API returns it.
+type subscriptionView struct {
+	ID       string   `json:"_id"`
+	Links    links    `json:"_links"`
+	V        int      `json:"_v"`
+	ClientID string   `json:"client_id"`
+	IsActive bool     `json:"is_active"`
+	Scope    []string `json:"scope"`
+	URL      string   `json:"url"`
+}
+
+func (st *store) subscriptionView(sub *subscriptionRecord) subscriptionView {
+	return subscriptionView{ID: sub.id, Links: linkTo(st.base + "/subscriptions/" + sub.id), V: sub.v,
+		ClientID: st.client.ID, IsActive: sub.active, Scope: slices.Clone(sub.scopes), URL: sub.url}
+}
+
+// Subscription is a copy of a subscription, for assertions in tests.
+type Subscription struct {
+	ID       string
+	URL      string
+	Scopes   []string
+	IsActive bool
+}
+
+func (sub *subscriptionRecord) public() Subscription {
+	return Subscription{ID: sub.id, URL: sub.url, Scopes: slices.Clone(sub.scopes), IsActive: sub.active}
+}
+
+// newSubscription stores an active subscription. Callers hold mu.
+func (st *store) newSubscription(now time.Time, u string, scopes []string) *subscriptionRecord {
+	sub := &subscriptionRecord{id: st.newID(), url: u, scopes: slices.Clone(scopes), active: true, v: 1, created: now}
+	st.subs[sub.id] = sub
+	st.subOrder = append(st.subOrder, sub.id)
+	return sub
+}
+
+// AddSubscription subscribes url to webhooks of the given scopes (all eight
+// subscription scopes when none are given) and returns a copy of it.
+func (s *Server) AddSubscription(url string, scopes ...string) Subscription {
+	if len(scopes) == 0 {
+		scopes = reference.SubscriptionScopes()
+	}
+	st := s.store
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	return st.newSubscription(s.Now(), url, scopes).public()
+}
+
+func validWebhookURL(u string) bool {
+	p, err := url.Parse(u)
+	return err == nil && (p.Scheme == "http" || p.Scheme == "https") && p.Host != ""
+}
+
+func validSubscriptionScopes(scopes []string) error {
+	if len(scopes) == 0 {
+		return errPayload("missing_scope", "scope must list at least one scope.")
+	}
+	for _, sc := range scopes {
+		if !reference.IsSubscriptionScope(sc) {
+			return errPayload("invalid_scope", "Unknown subscription scope %q.", sc)
+		}
+	}
+	return nil
+}
+
+// createSubscriptionRequest is the body of POST /subscriptions.
+type createSubscriptionRequest struct {
+	Scope *[]string `json:"scope"`
+	URL   *string   `json:"url"`
+}
+
+// handleCreateSubscription serves POST /v3.1/subscriptions.
+func (s *Server) handleCreateSubscription(w http.ResponseWriter, r *http.Request) {
+	if _, err := s.authorize(r, access{gateway: true}); err != nil {
+		s.fail(w, err)
+		return
+	}
+	req, err := decode[createSubscriptionRequest](r)
+	switch {
+	case err != nil:
+	case req.URL == nil || !validWebhookURL(*req.URL):
+		err = errPayload("invalid_url", "url must be an absolute http or https URL.")
+	case req.Scope == nil:
+		err = errPayload("missing_scope", "scope is required.")
+	default:
+		err = validSubscriptionScopes(*req.Scope)
+	}
+	if err != nil {
+		s.fail(w, err)
+		return
+	}
+	st := s.store
+	st.mu.Lock()
+	v := st.subscriptionView(st.newSubscription(s.Now(), *req.URL, *req.Scope))
+	st.mu.Unlock()
+	s.okObject(w, v)
+}
+
+// subscriptionsList is the wrapper of GET /subscriptions.
+type subscriptionsList struct {
+	ErrorCode          string             `json:"error_code"`
+	HTTPCode           string             `json:"http_code"`
+	Limit              int                `json:"limit"`
+	Page               int                `json:"page"`
+	PageCount          int                `json:"page_count"`
+	Subscriptions      []subscriptionView `json:"subscriptions"`
+	SubscriptionsCount int                `json:"subscriptions_count"`
+	Success            bool               `json:"success"`
+}
+
+// handleListSubscriptions serves GET /v3.1/subscriptions.
+func (s *Server) handleListSubscriptions(w http.ResponseWriter, r *http.Request) {
+	if _, err := s.authorize(r, access{gateway: true}); err != nil {
+		s.fail(w, err)
+		return
+	}
+	p, err := readPage(r)
+	if err != nil {
+		s.fail(w, err)
+		return
+	}
+	st := s.store
+	st.mu.Lock()
+	lo, hi := p.window(len(st.subOrder))
+	out := subscriptionsList{ErrorCode: "0", HTTPCode: "200", Limit: p.perPage, Page: p.number,
+		PageCount: p.pageCount(len(st.subOrder)), Subscriptions: make([]subscriptionView, 0, hi-lo),
+		SubscriptionsCount: len(st.subOrder), Success: true}
+	for _, id := range st.subOrder[lo:hi] {
+		out.Subscriptions = append(out.Subscriptions, st.subscriptionView(st.subs[id]))
+	}
+	st.mu.Unlock()
+	s.ok(w, out)
+}
+
+// handleGetSubscription serves GET /v3.1/subscriptions/{subscription_id}.
+func (s *Server) handleGetSubscription(w http.ResponseWriter, r *http.Request) {
+	if _, err := s.authorize(r, access{gateway: true}); err != nil {
+		s.fail(w, err)
+		return
+	}
+	s.subscriptionAction(w, r, func(*subscriptionRecord) {})
+}
+
+func (s *Server) subscriptionAction(w http.ResponseWriter, r *http.Request, fn func(*subscriptionRecord)) {
+	st := s.store
+	st.mu.Lock()
+	sub := st.subs[r.PathValue("subscription_id")]
+	var v subscriptionView
+	if sub != nil {
+		fn(sub)
+		v = st.subscriptionView(sub)
+	}
+	st.mu.Unlock()
+	if sub == nil {
+		s.fail(w, errNotFound("subscription"))
+		return
+	}
+	s.okObject(w, v)
+}
+
+// patchSubscriptionRequest is the body of PATCH /subscriptions/{id}.
+type patchSubscriptionRequest struct {
+	IsActive *bool     `json:"is_active"`
+	URL      *string   `json:"url"`
+	Scope    *[]string `json:"scope"`
+}
+
+// handlePatchSubscription serves PATCH /v3.1/subscriptions/{subscription_id},
+// and POST, which synapsenode 2.0 sends for the same update.
+func (s *Server) handlePatchSubscription(w http.ResponseWriter, r *http.Request) {
+	if _, err := s.authorize(r, access{gateway: true}); err != nil {
+		s.fail(w, err)
+		return
+	}
+	req, err := decodeStrict[patchSubscriptionRequest](r)
+	switch {
+	case err != nil:
+	case req.IsActive == nil && req.URL == nil && req.Scope == nil:
+		err = errPayload("nothing_to_update", "Supply is_active, url or scope.")
+	case req.URL != nil && !validWebhookURL(*req.URL):
+		err = errPayload("invalid_url", "url must be an absolute http or https URL.")
+	case req.Scope != nil:
+		err = validSubscriptionScopes(*req.Scope)
+	}
+	if err != nil {
+		s.fail(w, err)
+		return
+	}
+	s.subscriptionAction(w, r, func(sub *subscriptionRecord) {
+		if req.IsActive != nil {
+			sub.active = *req.IsActive
+		}
+		if req.URL != nil {
+			sub.url = *req.URL
+		}
+		if req.Scope != nil {
+			sub.scopes = slices.Clone(*req.Scope)
+		}
+		sub.v++
+	})
+}
+
+// httpResponse is one attempt in a log entry's http_responses.
+type httpResponse struct {
+	Date             int64  `json:"date"`
+	HTTPResponseCode string `json:"http_response_code"`
+	HTTPResponseText string `json:"http_response_text"`
+}
+
+type oid struct {
+	OID string `json:"$oid"`
+}
+
+// logEntryView is one attempt in GET /subscriptions/logs.
+type logEntryView struct {
+	ID               oid             `json:"_id"`
+	ClientID         string          `json:"client_id"`
+	Date             int64           `json:"date"`
+	Function         string          `json:"function"`
+	HTTPResponseCode string          `json:"http_response_code"`
+	HTTPResponseText string          `json:"http_response_text"`
+	HTTPResponses    []httpResponse  `json:"http_responses"`
+	HTTPURL          string          `json:"http_url"`
+	ObjID            string          `json:"obj_id"`
+	SafeObj          json.RawMessage `json:"safe_obj"`
+	SafeObjHash      string          `json:"safe_obj_hash"`
+	UpdatedBy        string          `json:"updated_by"`
+}
+
+// logsList is the wrapper of GET /subscriptions/logs.
+type logsList struct {
+	ErrorCode string         `json:"error_code"`
+	HTTPCode  string         `json:"http_code"`
+	Limit     int            `json:"limit"`
+	Logs      []logEntryView `json:"logs"`
+	LogsCount int            `json:"logs_count"`
+	Page      int            `json:"page"`
+	PageCount int            `json:"page_count"`
+	Success   bool           `json:"success"`
+}
+
+// handleWebhookLogs serves GET /v3.1/subscriptions/logs: every delivery
+// attempt, newest first.
+func (s *Server) handleWebhookLogs(w http.ResponseWriter, r *http.Request) {
+	if _, err := s.authorize(r, access{gateway: true}); err != nil {
+		s.fail(w, err)
+		return
+	}
+	p, err := readPage(r)
+	if err != nil {
+		s.fail(w, err)
+		return
+	}
+	h := s.hooks
+	h.mu.Lock()
+	n := len(h.log)
+	lo, hi := p.window(n)
+	out := logsList{ErrorCode: "0", HTTPCode: "200", Limit: p.perPage, Logs: make([]logEntryView, 0, hi-lo),
+		LogsCount: n, Page: p.number, PageCount: p.pageCount(n), Success: true}
+	for i := lo; i < hi; i++ {
+		e := h.log[n-1-i]
+		d, a := e.d, e.d.attempts[e.attempt]
+		responses := make([]httpResponse, e.attempt+1)
+		for j, at := range d.attempts[:e.attempt+1] {
+			responses[j] = httpResponse{Date: ms(at.Date), HTTPResponseCode: itoa(at.Code), HTTPResponseText: at.Text}
+		}
+		sum := sha256.Sum256(d.hook.Body)
+		out.Logs = append(out.Logs, logEntryView{ID: oid{d.logID}, ClientID: s.cfg.clientID, Date: ms(a.Date),
+			Function: d.hook.Function, HTTPResponseCode: itoa(a.Code), HTTPResponseText: a.Text, HTTPResponses: responses,
+			HTTPURL: d.url, ObjID: d.hook.ObjectType + "_" + d.hook.ObjectID, SafeObj: d.hook.Body,
+			SafeObjHash: hex.EncodeToString(sum[:]), UpdatedBy: d.hook.UpdatedBy})
+	}
+	h.mu.Unlock()
+	s.ok(w, out)
+}
