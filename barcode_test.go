@@ -88,8 +88,8 @@ func barcodeBody(amount any, currency string, retailerID any) map[string]any {
 }
 
 var (
-	barcodeHexID      = regexp.MustCompile(`^[0-9a-f]{24}$`)
-	digitsOnly = regexp.MustCompile(`^[0-9]+$`)
+	barcodeHexID = regexp.MustCompile(`^[0-9a-f]{24}$`)
+	digitsOnly   = regexp.MustCompile(`^[0-9]+$`)
 )
 
 // luhnValid reports whether the last digit of s is the Luhn check digit of the others.
