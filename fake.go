@@ -42,6 +42,8 @@ type Server struct {
 	idemLocks     keyLocks
 	hooks         *hooks
 	webhookClient *http.Client
+	faults        faults
+	journal       journal
 }
 
 // noListenerBase is the URL a Server built by New reports: requests to it go
@@ -68,6 +70,7 @@ func New(opts ...Option) *Server {
 	s.store.client = clientView{ID: cfg.clientID, Name: cfg.clientName}
 	s.store.microDeposits = cfg.microDeposits
 	s.store.manualProcessing = cfg.manualProcessing
+	s.journal.s = s
 	s.hooks = newHooks(s)
 	s.store.hooks = s.hooks
 	s.webhookClient = cfg.webhookClient
@@ -283,6 +286,11 @@ func (c *frozenClock) add(d time.Duration) {
 	c.now = c.now.Add(d)
 	c.mu.Unlock()
 }
+
+// Transport returns a RoundTripper that serves requests in-process, with no
+// socket: requests to any host reach this server. It works where a listener
+// cannot, as inside testing/synctest bubbles.
+func (s *Server) Transport() http.RoundTripper { return handlerTransport{s} }
 
 // handlerTransport serves requests by calling the handler in-process.
 type handlerTransport struct{ h http.Handler }

@@ -26,6 +26,9 @@ type config struct {
 	webhookClient    *http.Client
 	webhookTimeout   time.Duration
 	deliverWebhooks  bool
+	latency          time.Duration
+	hook             func(http.ResponseWriter, *http.Request) bool
+	control          bool
 }
 
 func defaultConfig() config {
@@ -37,6 +40,7 @@ func defaultConfig() config {
 		keyLifetime:     7200 * time.Second,
 		webhookTimeout:  10 * time.Second,
 		deliverWebhooks: true,
+		control:         true,
 	}
 }
 
@@ -120,4 +124,23 @@ func WithWebhookTimeout(d time.Duration) Option {
 // network delivery: every attempt is recorded as a 200.
 func WithoutWebhookDelivery() Option {
 	return func(cfg *config) { cfg.deliverWebhooks = false }
+}
+
+// WithLatency delays every API request by d of real time, for tests of
+// client timeouts. SlowNext delays single routes.
+func WithLatency(d time.Duration) Option {
+	return func(cfg *config) { cfg.latency = d }
+}
+
+// WithHook runs hook before every API request; when it returns true it has
+// answered the request itself and the fake does nothing more. It is the
+// escape hatch for faults FailNext and SlowNext do not cover.
+func WithHook(hook func(w http.ResponseWriter, r *http.Request) bool) Option {
+	return func(cfg *config) { cfg.hook = hook }
+}
+
+// WithoutControlAPI switches off the /_fake/ control API, so that those paths
+// answer 404 like any unknown route.
+func WithoutControlAPI() Option {
+	return func(cfg *config) { cfg.control = false }
 }

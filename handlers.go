@@ -28,6 +28,10 @@ type handler func(*Server, http.ResponseWriter, *http.Request)
 // route is one path of the API with the handler of each method it serves.
 type route map[string]handler
 
+// apiRoutes maps each route, as the spec writes it without the version
+// prefix, to its handlers. Written once by apiMux, read-only afterwards.
+var apiRoutes = map[string]route{}
+
 // serverKey is the context key under which ServeHTTP passes the Server to
 // the shared mux's handlers.
 type serverKey struct{}
@@ -39,8 +43,12 @@ type serverKey struct{}
 var apiMux = sync.OnceValue(func() *http.ServeMux {
 	mux := http.NewServeMux()
 	handle := func(path string, rt route) {
+		apiRoutes[path] = rt
 		mux.HandleFunc("/v3.1"+path, func(w http.ResponseWriter, r *http.Request) {
 			s := r.Context().Value(serverKey{}).(*Server)
+			if s.injectFault(w, r.Method, path) {
+				return
+			}
 			h, ok := rt[r.Method]
 			if !ok {
 				s.fail(w, errMethodNotAllowed(r.Method))
@@ -80,9 +88,22 @@ var apiMux = sync.OnceValue(func() *http.ServeMux {
 
 // ServeHTTP serves the API.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if s.cfg.control && strings.HasPrefix(r.URL.Path, controlPrefix) {
+		s.serveControl(w, r)
+		return
+	}
 	s.runDue()
+	if s.cfg.hook != nil && s.cfg.hook(w, r) {
+		return
+	}
+	if !s.delay(r) {
+		s.fail(w, errGatewayTimeout)
+		return
+	}
+	rec := s.journal.start(w, r)
+	defer s.journal.finish(rec)
 	r = r.WithContext(context.WithValue(r.Context(), serverKey{}, s))
-	s.withIdempotency(w, r, apiMux())
+	s.withIdempotency(rec, r, apiMux())
 }
 
 // writeJSON writes v with the given status.

@@ -1,6 +1,8 @@
 package synapsefake
 
 import (
+	"time"
+
 	"github.com/synapsefake/synapsefake/reference"
 )
 
@@ -91,4 +93,53 @@ func (s *Server) Release(id string) error {
 // empty), as DELETE does.
 func (s *Server) Cancel(id, code string) error {
 	return s.withTx(id, func(st *store, t *txRecord) error { return st.cancel(t, s.Now(), code) })
+}
+
+// ForceMFA makes the next OAuth call for the user answer 202 (the MFA path)
+// even for a registered fingerprint, until a correct validation_pin is sent.
+// It reports false for an unknown user.
+func (s *Server) ForceMFA(userID string) bool {
+	st := s.store
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	u := st.users[userID]
+	if u == nil {
+		return false
+	}
+	u.forceMFA = true
+	return true
+}
+
+// MFAPin is the validation pin the fake "sent" to the user's phone: 123456,
+// as in the real sandbox. It returns "" for an unknown user.
+func (s *Server) MFAPin(userID string) string {
+	st := s.store
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	if u := st.users[userID]; u != nil {
+		return u.pin
+	}
+	return ""
+}
+
+// Reset empties the whole store (users, nodes, transactions, subnets,
+// subscriptions, keys, idempotency keys), the webhook capture, the request
+// journal and pending faults, as if the server had just started. The clock
+// and the id stream go on.
+func (s *Server) Reset() {
+	s.hooks.mu.Lock()
+	s.hooks.captured, s.hooks.queue, s.hooks.retries, s.hooks.log = nil, nil, nil, nil
+	s.hooks.mu.Unlock()
+	st := s.store
+	st.mu.Lock()
+	st.users, st.userOrder = map[string]*userRecord{}, nil
+	st.nodes, st.keys, st.txs = map[string]*nodeRecord{}, map[string]*keyRecord{}, map[string]*txRecord{}
+	st.subnets, st.subs, st.subOrder = map[string]*subnetRecord{}, map[string]*subscriptionRecord{}, nil
+	st.steps, st.idem = nil, map[string]time.Time{}
+	st.networkUser, st.network = nil, nil
+	st.mu.Unlock()
+	s.faults.mu.Lock()
+	s.faults.list = nil
+	s.faults.mu.Unlock()
+	s.ResetRequests()
 }

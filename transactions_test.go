@@ -38,7 +38,9 @@ func newTxEnv(t testing.TB, balanceCents int64, opts ...synapsefake.Option) txEn
 	t.Helper()
 	mock := clock.NewMock()
 	mock.Set(friday)
-	fake := synapsefake.NewServer(t, append([]synapsefake.Option{synapsefake.WithClock(mock)}, opts...)...)
+	// Keys outlive every clock advance of the tests.
+	base := []synapsefake.Option{synapsefake.WithClock(mock), synapsefake.WithOAuthKeyLifetime(365 * 24 * time.Hour)}
+	fake := synapsefake.NewServer(t, append(base, opts...)...)
 	e := txEnv{fake: fake, mock: mock}
 	e.fx = namedFixture(t, fake, "Sam Sender", balanceCents)
 	e.savings = addTxNode(t, fake, e.fx.user.ID, synapsefake.NodeSeed{Nickname: "Savings"})
@@ -1088,10 +1090,15 @@ func transWrapper(limit, page, pageCount, count int, trans []any) map[string]any
 }
 
 // listedTx is a transaction as a list shows it: the single object without
-// success.
+// success, as the sender's user sees it.
 func listedTx(t testing.TB, e txEnv, id string) any {
 	t.Helper()
-	r := e.get(t, id)
+	tx := e.tx(t, id)
+	node := tx.FromNodeID
+	if tx.UserID != e.fx.user.ID {
+		node = tx.ToNodeID
+	}
+	r := do(t, e.fake, call{method: "GET", path: tranPath(e.fx.user.ID, node, id), header: e.fx.headers})
 	if r.status != 200 {
 		t.Fatalf("GET %s: %d %s", id, r.status, r.raw)
 	}

@@ -1,0 +1,163 @@
+package synapsefake
+
+import (
+	"fmt"
+	"net/http"
+	"net/url"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/synapsefake/synapsefake/reference"
+)
+
+// faultMessages are the messages of injected errors, by error_code.
+var faultMessages = map[string]string{
+	reference.ErrTooManyRequests: "Too many requests hit the API too quickly.",
+	reference.ErrServer:          "Internal server error.",
+	reference.ErrUnavailable:     "Service unavailable.",
+	reference.ErrGatewayTimeout:  "Gateway timeout.",
+	reference.ErrRequestFailed:   "Request failed.",
+}
+
+var errGatewayTimeout = newError(reference.ErrGatewayTimeout, "gateway_timeout", "Gateway timeout.")
+
+// fault is a pending injected failure or delay.
+type fault struct {
+	method  string // "" for any
+	pattern string // a route of apiRoutes, "" for any
+	err     *apiError
+	delay   time.Duration
+	times   int
+}
+
+func (f *fault) matches(method, pattern string) bool {
+	return (f.method == "" || f.method == method) && (f.pattern == "" || f.pattern == pattern)
+}
+
+type faults struct {
+	mu   sync.Mutex
+	list []*fault
+}
+
+// take returns the first pending fault of a kind that matches a request and
+// uses up one of its times.
+func (fs *faults) take(method, pattern string, delays bool) *fault {
+	fs.mu.Lock()
+	defer fs.mu.Unlock()
+	for i, f := range fs.list {
+		if (f.delay > 0) == delays && f.matches(method, pattern) {
+			if f.times--; f.times <= 0 {
+				fs.list = append(fs.list[:i:i], fs.list[i+1:]...)
+			}
+			return f
+		}
+	}
+	return nil
+}
+
+func (fs *faults) pending() bool {
+	fs.mu.Lock()
+	defer fs.mu.Unlock()
+	return len(fs.list) > 0
+}
+
+func (fs *faults) add(f *fault) {
+	fs.mu.Lock()
+	fs.list = append(fs.list, f)
+	fs.mu.Unlock()
+}
+
+// checkRoute validates a FailNext or SlowNext route against the API's.
+func checkRoute(method, pattern string) error {
+	apiMux()
+	if pattern == "" || pattern == "*" {
+		return nil
+	}
+	rt, ok := apiRoutes[pattern]
+	if !ok {
+		return fmt.Errorf("synapsefake: unknown route %q (write it as the spec does, without /v3.1: /users/{user_id}/nodes/{node_id}/trans)", pattern)
+	}
+	if _, ok := rt[method]; method != "" && method != "*" && !ok {
+		return fmt.Errorf("synapsefake: route %s has no method %s", pattern, method)
+	}
+	return nil
+}
+
+func anyStar(s string) string {
+	if s == "*" {
+		return ""
+	}
+	return s
+}
+
+// FailNext makes the next times requests that match method and pattern
+// answer the real error envelope of errorCode ("429", "500", "503", "504",
+// "460", or any code of reference.ErrorCodes) and change nothing. pattern is
+// the route as the spec writes it, without the version prefix, with {name}
+// wildcards: FailNext("POST", "/users/{user_id}/nodes/{node_id}/trans", "503", 1).
+// An empty or "*" method or pattern matches any. An unknown route or code
+// panics, as a mistake in the test.
+func (s *Server) FailNext(method, pattern string, errorCode string, times int) {
+	if err := checkRoute(method, pattern); err != nil {
+		panic(err)
+	}
+	status, ok := reference.HTTPStatusFor(errorCode)
+	if !ok || errorCode == reference.ErrSuccess {
+		panic(fmt.Sprintf("synapsefake: FailNext: %q is not an error code of reference.ErrorCodes", errorCode))
+	}
+	msg := faultMessages[errorCode]
+	if msg == "" {
+		msg = "Injected failure."
+	}
+	err := &apiError{status: status, errorCode: errorCode, code: "injected_failure", msg: msg}
+	s.faults.add(&fault{method: anyStar(method), pattern: anyStar(pattern), err: err, times: max(times, 1)})
+}
+
+// SlowNext makes the next times requests that match method and pattern wait
+// d of real time before they are served, for client timeout tests. A client
+// that gives up first finds nothing done: the request is dropped with a 504.
+func (s *Server) SlowNext(method, pattern string, d time.Duration, times int) {
+	if err := checkRoute(method, pattern); err != nil {
+		panic(err)
+	}
+	s.faults.add(&fault{method: anyStar(method), pattern: anyStar(pattern), delay: max(d, time.Nanosecond), times: max(times, 1)})
+}
+
+// injectFault answers a request with a pending injected failure.
+func (s *Server) injectFault(w http.ResponseWriter, method, pattern string) bool {
+	f := s.faults.take(method, pattern, false)
+	if f == nil {
+		return false
+	}
+	s.fail(w, f.err)
+	return true
+}
+
+// delay waits the configured latency plus any SlowNext delay for the
+// request's route. It reports false when the client gave up meanwhile.
+func (s *Server) delay(r *http.Request) bool {
+	d := s.cfg.latency
+	if s.faults.pending() {
+		if f := s.faults.take(r.Method, routeOf(r.URL.Path), true); f != nil {
+			d += f.delay
+		}
+	}
+	if d <= 0 {
+		return true
+	}
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return true
+	case <-r.Context().Done():
+		return false
+	}
+}
+
+// routeOf finds the route pattern a path falls under, "" for none.
+func routeOf(path string) string {
+	_, pattern := apiMux().Handler(&http.Request{Method: http.MethodGet, URL: &url.URL{Path: path}})
+	return strings.TrimPrefix(pattern, "/v3.1")
+}

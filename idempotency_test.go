@@ -1,0 +1,321 @@
+package synapsefake_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"maps"
+	"net/http"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/synapsefake/synapsefake"
+)
+
+// withKey adds X-SP-IDEMPOTENCY-KEY to a copy of headers.
+func withKey(headers map[string]string, key string) map[string]string {
+	h := maps.Clone(headers)
+	h["X-SP-IDEMPOTENCY-KEY"] = key
+	return h
+}
+
+// transCount is trans_count of the user's transaction list.
+func transCount(t testing.TB, e txEnv, fx fixture) any {
+	t.Helper()
+	r := do(t, e.fake, call{method: "GET", path: "/users/" + fx.user.ID + "/trans", header: fx.headers})
+	return r.body["trans_count"]
+}
+
+func TestIdempotencyKey(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name    string
+		advance time.Duration
+		free    bool
+	}{
+		{"a repeat is refused", 0, false},
+		{"a repeat after 24 h less 1 ms is refused", 24*time.Hour - time.Millisecond, false},
+		{"a repeat after 24 h and 1 ms performs again", 24*time.Hour + time.Millisecond, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			e := newTxEnv(t, 100_00, synapsefake.WithManualProcessing())
+			h := withKey(e.fx.headers, "key-1")
+			path := transPath(e.fx.user.ID, e.fx.node.ID)
+			r := do(t, e.fake, call{method: "POST", path: path, header: h, body: txBody(e.bank, 10)})
+			wantTxBody(t, r, wantTxJSON(t, e.fake, "", e.fx.node, e.bank, 10, friday))
+			first, _ := r.body["_id"].(string)
+			e.fake.Advance(tc.advance)
+			before := e.state(t, first)
+
+			// The same body, and another one, under the same key.
+			for _, body := range []any{txBody(e.bank, 10), txBody(e.savings, 1)} {
+				r = do(t, e.fake, call{method: "POST", path: path, header: h, body: body})
+				if tc.free {
+					wantTxBody(t, r, wantTxJSON(t, e.fake, "", e.fx.node, e.bank, 10, friday.Add(tc.advance)))
+					break
+				}
+				wantErrorStatus(t, r, 409, "450", "idempotency_key_in_use")
+				if en := getTxPath(r.body, "error.en"); en != "Idempotency key already in use." {
+					t.Errorf("error.en %q, want %q", en, "Idempotency key already in use.")
+				}
+				e.wantTxUnchanged(t, before)
+			}
+			if tc.free {
+				if n := transCount(t, e, e.fx); n != 2.0 {
+					t.Errorf("trans_count %v, want 2", n)
+				}
+				// The key is taken again for the next 24 hours.
+				r = do(t, e.fake, call{method: "POST", path: path, header: h, body: txBody(e.bank, 10)})
+				wantErrorStatus(t, r, 409, "450", "idempotency_key_in_use")
+			}
+		})
+	}
+}
+
+// TestIdempotencyKeyTakenOnlyBySuccess: a refused request does not take its
+// key, so the client can retry with it.
+func TestIdempotencyKeyTakenOnlyBySuccess(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name   string
+		header func(e txEnv) map[string]string
+		body   func(e txEnv) any
+		status int
+	}{
+		{"a payload error", nil, func(e txEnv) any { return map[string]any{"to": map[string]any{}} }, 400},
+		{"insufficient funds", nil, func(e txEnv) any { return txBody(e.bank, 1000) }, 409},
+		{"an unknown receiver", nil, func(e txEnv) any {
+			b := txBody(e.bank, 1)
+			putPath(b, "to.id", "0123456789abcdef01234567")
+			return b
+		}, 404},
+		{"a scope not granted", func(e txEnv) map[string]string {
+			return userHeaders(e.fake, e.fake.OAuthKey(e.fx.user.ID, testFingerprint, "TRANS|GET"))
+		}, nil, 401},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			e := newTxEnv(t, 100_00, synapsefake.WithManualProcessing())
+			path := transPath(e.fx.user.ID, e.fx.node.ID)
+			header := e.fx.headers
+			if tc.header != nil {
+				header = tc.header(e)
+			}
+			var body any = txBody(e.bank, 10)
+			if tc.body != nil {
+				body = tc.body(e)
+			}
+			r := do(t, e.fake, call{method: "POST", path: path, header: withKey(header, "retry-me"), body: body})
+			if r.status != tc.status {
+				t.Fatalf("first call: status %d, want %d: %s", r.status, tc.status, r.raw)
+			}
+			r = do(t, e.fake, call{method: "POST", path: path, header: withKey(e.fx.headers, "retry-me"), body: txBody(e.bank, 10)})
+			wantTxBody(t, r, wantTxJSON(t, e.fake, "", e.fx.node, e.bank, 10, friday))
+			r = do(t, e.fake, call{method: "POST", path: path, header: withKey(e.fx.headers, "retry-me"), body: txBody(e.bank, 10)})
+			wantErrorStatus(t, r, 409, "450", "idempotency_key_in_use")
+		})
+	}
+}
+
+// TestIdempotencyKeyScope: keys count on every POST of the client, whoever
+// the user; other methods ignore them; a blank key is no key; a wrong
+// gateway is refused before a key is looked at.
+func TestIdempotencyKeyScope(t *testing.T) {
+	t.Parallel()
+	e := newTxEnv(t, 100_00, synapsefake.WithManualProcessing())
+	path := transPath(e.fx.user.ID, e.fx.node.ID)
+	id := e.create(t, e.bank, 1)
+
+	// GET, PATCH and DELETE with a key neither take it nor are refused by it.
+	for range 2 {
+		for _, c := range []call{
+			{method: "GET", path: tranPath(e.fx.user.ID, e.fx.node.ID, id), header: withKey(e.fx.headers, "k")},
+			{method: "GET", path: path, header: withKey(e.fx.headers, "k")},
+			{method: "PATCH", path: tranPath(e.fx.user.ID, e.fx.node.ID, id), header: withKey(e.fx.headers, "k"), body: map[string]any{"comment": "x"}},
+		} {
+			if r := do(t, e.fake, c); r.status != 200 {
+				t.Errorf("%s %s with a key: %d %s", c.method, c.path, r.status, r.raw)
+			}
+		}
+	}
+	r := do(t, e.fake, call{method: "POST", path: path, header: withKey(e.fx.headers, "k"), body: txBody(e.bank, 1)})
+	if r.status != 200 {
+		t.Fatalf("POST with a key only GETs used: %d %s", r.status, r.raw)
+	}
+	r = do(t, e.fake, call{method: "DELETE", path: tranPath(e.fx.user.ID, e.fx.node.ID, id), header: withKey(e.fx.headers, "k")})
+	if r.status != 200 {
+		t.Errorf("DELETE with a used key: %d %s", r.status, r.raw)
+	}
+
+	// Another user of the same client, on another route, meets the key.
+	payeeFunded := addTxNode(t, e.fake, e.payee.user.ID, synapsefake.NodeSeed{Nickname: "Funded", BalanceCents: 10_00})
+	before := e.state(t, id)
+	for _, c := range []call{
+		{method: "POST", path: transPath(e.payee.user.ID, payeeFunded.ID), header: withKey(e.payee.headers, "k"), body: txBody(e.bank, 1)},
+		{method: "POST", path: "/users/" + e.payee.user.ID + "/nodes/" + payeeFunded.ID + "/batch-trans", header: withKey(e.payee.headers, "k"),
+			body: map[string]any{"transactions": []any{txBody(e.bank, 1)}}},
+	} {
+		r := do(t, e.fake, c)
+		wantErrorStatus(t, r, 409, "450", "idempotency_key_in_use")
+	}
+	e.wantTxUnchanged(t, before)
+	if n, _ := e.fake.Node(payeeFunded.ID); n.BalanceCents != 10_00 {
+		t.Errorf("payee balance %d, want 1000", n.BalanceCents)
+	}
+
+	// A wrong gateway is refused as such, key or not.
+	h := withKey(e.fx.headers, "k")
+	h["X-SP-GATEWAY"] = e.fake.ClientID() + "|wrong"
+	r = do(t, e.fake, call{method: "POST", path: path, header: h, body: txBody(e.bank, 1)})
+	wantErrorStatus(t, r, 401, "100", "invalid_client_credentials")
+
+	// A blank key is no key.
+	for range 2 {
+		r = do(t, e.fake, call{method: "POST", path: path, header: withKey(e.fx.headers, "  "), body: txBody(e.bank, 1)})
+		if r.status != 200 {
+			t.Errorf("POST with a blank key: %d %s", r.status, r.raw)
+		}
+	}
+}
+
+// TestIdempotencyKeyConcurrent is the acceptance test: 50 goroutines send
+// the same key at once and exactly one transaction is created; after 24 h
+// and 1 ms the key creates a second.
+func TestIdempotencyKeyConcurrent(t *testing.T) {
+	t.Parallel()
+	e := newTxEnv(t, 100_00, synapsefake.WithManualProcessing())
+	body, err := json.Marshal(txBody(e.bank, 1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	url := e.fake.URL() + transPath(e.fx.user.ID, e.fx.node.ID)
+	headers := withKey(e.fx.headers, "same-key")
+	const n = 50
+	type answer struct {
+		status    int
+		errorCode string
+		err       error
+	}
+	answers := make([]answer, n)
+	var wg sync.WaitGroup
+	start := make(chan struct{})
+	for i := range n {
+		wg.Go(func() {
+			<-start
+			status, code, err := postJSON(e.fake.Client(), url, headers, body)
+			answers[i] = answer{status, code, err}
+		})
+	}
+	close(start)
+	wg.Wait()
+	created := 0
+	for i, a := range answers {
+		switch {
+		case a.err != nil:
+			t.Errorf("goroutine %d: %v", i, a.err)
+		case a.status == 200:
+			created++
+		case a.status != 409 || a.errorCode != "450":
+			t.Errorf("goroutine %d: status %d, error_code %q; want 200 or 409 / 450", i, a.status, a.errorCode)
+		}
+	}
+	if created != 1 {
+		t.Errorf("%d requests performed, want 1", created)
+	}
+	if got := transCount(t, e, e.fx); got != 1.0 {
+		t.Errorf("trans_count %v, want 1", got)
+	}
+
+	e.fake.Advance(24*time.Hour + time.Millisecond)
+	status, code, err := postJSON(e.fake.Client(), url, headers, body)
+	if err != nil || status != 200 {
+		t.Fatalf("after 24 h and 1 ms: status %d, error_code %q, %v", status, code, err)
+	}
+	if got := transCount(t, e, e.fx); got != 2.0 {
+		t.Errorf("trans_count %v, want 2", got)
+	}
+}
+
+// postJSON posts body and returns the status and the answer's error_code;
+// it is safe in any goroutine.
+func postJSON(client *http.Client, url string, headers map[string]string, body []byte) (int, string, error) {
+	req, err := http.NewRequest("POST", url, bytes.NewReader(body))
+	if err != nil {
+		return 0, "", err
+	}
+	req.Header.Set("Content-Type", "application/json")
+	for k, v := range headers {
+		req.Header.Set(k, v)
+	}
+	resp, err := client.Do(req)
+	if err != nil {
+		return 0, "", err
+	}
+	defer resp.Body.Close()
+	var out struct {
+		ErrorCode string `json:"error_code"`
+	}
+	if err := json.NewDecoder(resp.Body).Decode(&out); err != nil {
+		return resp.StatusCode, "", err
+	}
+	return resp.StatusCode, out.ErrorCode, nil
+}
+
+// TestBatchIdempotencyKeys: each item of a batch may carry
+// extra.idempotency_key; a used key refuses that item alone.
+func TestBatchIdempotencyKeys(t *testing.T) {
+	t.Parallel()
+	e := newTxEnv(t, 100_00, synapsefake.WithManualProcessing())
+	item := func(key string, amount float64) map[string]any {
+		b := txBody(e.bank, amount)
+		if key != "" {
+			putPath(b, "extra.idempotency_key", key)
+		}
+		return b
+	}
+	noIP := item("k4", 1)
+	delete(noIP["extra"].(map[string]any), "ip")
+	for _, tc := range []struct {
+		name    string
+		advance time.Duration
+		items   []any
+		created int
+		refused map[float64]string // index -> error.code
+	}{
+		{"a key repeated in one batch", 0, []any{item("k1", 1), item("k1", 2), item("k2", 3), item("", 4), item("", 5)}, 4,
+			map[float64]string{1: "idempotency_key_in_use"}},
+		{"keys used by an earlier batch", time.Hour, []any{item("k2", 1), item("k3", 2), item("k1", 3)}, 1,
+			map[float64]string{0: "idempotency_key_in_use", 2: "idempotency_key_in_use"}},
+		{"a refused item keeps its key free", 0, []any{noIP}, 0, map[float64]string{0: "missing_ip"}},
+		{"which a later item takes", 0, []any{item("k4", 1)}, 1, nil},
+		{"keys are free again after 24 h", 23*time.Hour + time.Millisecond, []any{item("k1", 1), item("k2", 1), item("k3", 1)}, 2,
+			map[float64]string{2: "idempotency_key_in_use"}},
+	} {
+		e.fake.Advance(tc.advance)
+		r := do(t, e.fake, call{method: "POST", path: e.batchPath(), header: e.fx.headers, body: map[string]any{"transactions": tc.items}})
+		if r.status != 200 {
+			t.Fatalf("%s: status %d: %s", tc.name, r.status, r.raw)
+		}
+		refused := map[float64]string{}
+		errs, _ := r.body["errors"].([]any)
+		for _, x := range errs {
+			m := x.(map[string]any)
+			code, _ := getTxPath(m, "error.code").(string)
+			refused[m["index"].(float64)] = code
+			if code == "idempotency_key_in_use" && (m["error_code"] != "450" || m["http_code"] != "409") {
+				t.Errorf("%s: refused item %v", tc.name, m)
+			}
+		}
+		if tc.refused == nil {
+			tc.refused = map[float64]string{}
+		}
+		if r.body["trans_count"] != float64(tc.created) || fmt.Sprint(refused) != fmt.Sprint(tc.refused) {
+			t.Errorf("%s: created %v, refused %v; want %d and %v", tc.name, r.body["trans_count"], refused, tc.created, tc.refused)
+		}
+	}
+	if got := transCount(t, e, e.fx); got != 8.0 {
+		t.Errorf("trans_count %v, want 8", got)
+	}
+}

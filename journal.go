@@ -1,0 +1,203 @@
+package synapsefake
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"strings"
+	"sync"
+	"time"
+)
+
+// Request is one call the server answered, as recorded in its journal.
+type Request struct {
+	Method string
+	Path   string // as sent, version prefix included
+	// Route is the spec's route the path matched, without the version
+	// prefix, "" for an unknown route.
+	Route  string
+	Query  url.Values
+	Header http.Header
+	Body   []byte
+	// Status and ErrorCode are the answer's HTTP status and error_code
+	// ("0" for a success without one).
+	Status    int
+	ErrorCode string
+	Time      time.Time
+}
+
+// redactedHeaders and redactedFields hold secrets that String hides.
+var redactedFields = []string{"refresh_token", "validation_pin", "pin", "card_pin", "client_secret", "oauth_key", "password", "nonce_signature"}
+
+// String describes the request on one line with its secrets redacted: the
+// client secret, oauth keys, refresh tokens and pins.
+func (r Request) String() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s %s", r.Method, r.Path)
+	if len(r.Query) > 0 {
+		b.WriteString("?" + r.Query.Encode())
+	}
+	fmt.Fprintf(&b, " -> %d/%s", r.Status, r.ErrorCode)
+	if gw := r.Header.Get("X-Sp-Gateway"); gw != "" {
+		id, _, _ := strings.Cut(gw, "|")
+		fmt.Fprintf(&b, " gateway=%s|***", id)
+	}
+	if u := r.Header.Get("X-Sp-User"); u != "" {
+		key, fp, _ := strings.Cut(u, "|")
+		if key != "" {
+			key = "***"
+		}
+		fmt.Fprintf(&b, " user=%s|%s", key, fp)
+	}
+	if len(r.Body) > 0 {
+		b.WriteString(" body=")
+		b.Write(redactBody(r.Body))
+	}
+	return b.String()
+}
+
+// redactBody replaces secret fields of a JSON body, at any depth, by "***".
+func redactBody(body []byte) []byte {
+	var v any
+	if json.Unmarshal(body, &v) != nil {
+		return []byte(fmt.Sprintf("<%d bytes, not JSON>", len(body)))
+	}
+	var walk func(any)
+	walk = func(v any) {
+		switch x := v.(type) {
+		case map[string]any:
+			for k, e := range x {
+				for _, f := range redactedFields {
+					if k == f {
+						x[k] = "***"
+					}
+				}
+				walk(e)
+			}
+		case []any:
+			for _, e := range x {
+				walk(e)
+			}
+		}
+	}
+	walk(v)
+	out, _ := json.Marshal(v)
+	return out
+}
+
+// journal records every API call.
+type journal struct {
+	mu   sync.Mutex
+	reqs []Request
+	s    *Server
+}
+
+// recorder is the ResponseWriter of a journaled call: it keeps the status
+// and enough of the body to read error_code.
+type recorder struct {
+	http.ResponseWriter
+	req    Request
+	status int
+	head   bytes.Buffer
+}
+
+func (r *recorder) WriteHeader(code int) {
+	if r.status == 0 {
+		r.status = code
+	}
+	r.ResponseWriter.WriteHeader(code)
+}
+
+func (r *recorder) Write(b []byte) (int, error) {
+	if r.status == 0 {
+		r.status = http.StatusOK
+	}
+	if r.head.Len() < 1<<16 {
+		r.head.Write(b)
+	}
+	return r.ResponseWriter.Write(b)
+}
+
+// start records the request and replaces its body with a re-readable copy.
+func (j *journal) start(w http.ResponseWriter, r *http.Request) *recorder {
+	rec := &recorder{ResponseWriter: w, req: Request{Method: r.Method, Path: r.URL.Path, Route: routeOf(r.URL.Path),
+		Query: r.URL.Query(), Header: r.Header.Clone(), Time: j.s.Now()}}
+	if r.Body != nil && r.Body != http.NoBody {
+		body, err := io.ReadAll(io.LimitReader(r.Body, maxBody+1))
+		r.Body.Close()
+		rec.req.Body = body
+		r.Body = io.NopCloser(io.MultiReader(bytes.NewReader(body), errReader{err}))
+	}
+	return rec
+}
+
+// errReader replays a read error after the recorded bytes.
+type errReader struct{ err error }
+
+func (e errReader) Read([]byte) (int, error) {
+	if e.err != nil {
+		return 0, e.err
+	}
+	return 0, io.EOF
+}
+
+func (j *journal) finish(rec *recorder) {
+	rec.req.Status = rec.status
+	var env struct {
+		ErrorCode string `json:"error_code"`
+	}
+	_ = json.Unmarshal(rec.head.Bytes(), &env)
+	rec.req.ErrorCode = env.ErrorCode
+	if env.ErrorCode == "" && rec.status == http.StatusOK {
+		rec.req.ErrorCode = "0"
+	}
+	j.mu.Lock()
+	j.reqs = append(j.reqs, rec.req)
+	j.mu.Unlock()
+}
+
+// Requests returns every API call the server answered, oldest first (the
+// /_fake/ control API is not recorded).
+func (s *Server) Requests() []Request {
+	s.journal.mu.Lock()
+	defer s.journal.mu.Unlock()
+	out := make([]Request, len(s.journal.reqs))
+	for i, r := range s.journal.reqs {
+		r.Header = r.Header.Clone()
+		r.Query = cloneValues(r.Query)
+		r.Body = bytes.Clone(r.Body)
+		out[i] = r
+	}
+	return out
+}
+
+// RequestsTo returns the calls to one route, as FailNext names routes:
+// RequestsTo("POST", "/users/{user_id}/nodes/{node_id}/trans"). An empty
+// method matches any.
+func (s *Server) RequestsTo(method, route string) []Request {
+	var out []Request
+	for _, r := range s.Requests() {
+		if (method == "" || r.Method == method) && r.Route == route {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// ResetRequests empties the journal.
+func (s *Server) ResetRequests() {
+	s.journal.mu.Lock()
+	s.journal.reqs = nil
+	s.journal.mu.Unlock()
+}
+
+func cloneValues(v url.Values) url.Values {
+	out := make(url.Values, len(v))
+	for k, vs := range v {
+		out[k] = append([]string(nil), vs...)
+	}
+	return out
+}

@@ -1,0 +1,563 @@
+package synapsefake_test
+
+import (
+	"encoding/base64"
+	"fmt"
+	"maps"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/benbjohnson/clock"
+	"github.com/google/go-cmp/cmp"
+	"github.com/synapsefake/synapsefake"
+	"github.com/synapsefake/synapsefake/reference"
+)
+
+// subnetAgreementURL is the agreement every subnet carries.
+const subnetAgreementURL = "https://synapsefake.invalid/agreements/SUBNET_AGREEMENT.pdf"
+
+// subnetRoutingNum is the routing number of every account-number subnet.
+const subnetRoutingNum = "084106768"
+
+// abuTokenPlaceholder stands for a card's abu_token in an expected subnet:
+// wantSubnetBody checks that the answer has a non-empty string there.
+const abuTokenPlaceholder = "<abu_token>"
+
+// snMonday is a Monday morning UTC: an ACH-scheduled transaction created
+// then settles on Tuesday at the same time.
+var snMonday = time.Date(2024, time.January, 8, 10, 0, 0, 0, time.UTC)
+
+var snDigits = regexp.MustCompile(`^[0-9]+$`)
+
+// newMondayServer is a fake on a mock clock set to snMonday.
+func newMondayServer(t testing.TB) *synapsefake.Server {
+	t.Helper()
+	mock := clock.NewMock()
+	mock.Set(snMonday)
+	return synapsefake.NewServer(t, synapsefake.WithClock(mock))
+}
+
+func subnetsPath(userID, nodeID string) string {
+	return "/users/" + userID + "/nodes/" + nodeID + "/subnets"
+}
+
+func subnetPath(userID, nodeID, subnetID string) string {
+	return subnetsPath(userID, nodeID) + "/" + subnetID
+}
+
+func userSubnetsPath(userID string) string { return "/users/" + userID + "/subnets" }
+
+// addSubnet seeds a subnet on fx's node.
+func addSubnet(t testing.TB, fake *synapsefake.Server, fx fixture, seed synapsefake.SubnetSeed) synapsefake.Subnet {
+	t.Helper()
+	sn, err := fake.AddSubnet(fx.user.ID, fx.node.ID, seed)
+	if err != nil {
+		t.Fatalf("AddSubnet(%+v): %v", seed, err)
+	}
+	return sn
+}
+
+func mustSubnet(t testing.TB, fake *synapsefake.Server, id string) synapsefake.Subnet {
+	t.Helper()
+	sn, ok := fake.Subnet(id)
+	if !ok {
+		t.Fatalf("Subnet(%s) not found", id)
+	}
+	return sn
+}
+
+// keyWithout mints a key for fx's user holding every user scope but scope.
+func keyWithout(fake *synapsefake.Server, fx fixture, scope string) map[string]string {
+	scopes := slices.DeleteFunc(reference.Scopes(), func(s string) bool { return s == scope })
+	return userHeaders(fake, fake.OAuthKey(fx.user.ID, testFingerprint, scopes...))
+}
+
+// editHeaders returns a copy of h with changes applied; an empty value
+// removes the header.
+func editHeaders(h map[string]string, changes map[string]string) map[string]string {
+	out := maps.Clone(h)
+	for k, v := range changes {
+		if v == "" {
+			delete(out, k)
+			continue
+		}
+		out[k] = v
+	}
+	return out
+}
+
+// subnetJSON is the wire form of sub, created and last updated at the given
+// times, with no supp_id or card_style_id; full shows what
+// full_dehydrate=YES shows. A card's abu_token is abuTokenPlaceholder.
+func subnetJSON(fake *synapsefake.Server, sub synapsefake.Subnet, created, updated time.Time, full bool) map[string]any {
+	m := map[string]any{
+		"_id":           sub.ID,
+		"_links":        map[string]any{"self": map[string]any{"href": fake.URL() + subnetPath(sub.UserID, sub.NodeID, sub.ID)}},
+		"account_class": sub.AccountClass,
+		"agreements":    []any{map[string]any{"type": "SUBNET_AGREEMENT", "url": subnetAgreementURL}},
+		"client":        map[string]any{"id": fake.ClientID(), "name": fake.ClientName()},
+		"created_on":    float64(created.UnixMilli()),
+		"nickname":      sub.Nickname,
+		"node_id":       sub.NodeID,
+		"status":        string(sub.Status),
+		"status_code":   sub.StatusCode,
+		"supp_id":       nil,
+		"updated_on":    float64(updated.UnixMilli()),
+		"user_id":       sub.UserID,
+	}
+	if sub.AccountClass == synapsefake.ClassCard {
+		m["abu_token"] = abuTokenPlaceholder
+		m["card_number"], m["cvc"] = lastFourOf(sub.CardNumber), "***"
+		if full {
+			m["card_number"], m["cvc"] = sub.CardNumber, sub.Cvc
+		}
+		m["card_style_id"] = nil
+		m["exp"] = sub.Exp.Format(time.DateOnly)
+		m["preferences"] = map[string]any{
+			"allow_cash_transactions":    sub.AllowCashTransactions,
+			"allow_foreign_transactions": sub.AllowForeignTransactions,
+			"daily_cash_limit":           float64(sub.DailyCashLimitCents),
+			"daily_transaction_limit":    float64(sub.DailyTransactionLimitCents),
+		}
+		return m
+	}
+	m["account_num"] = "******" + lastFourOf(sub.AccountNum)
+	if full {
+		m["account_num"] = sub.AccountNum
+	}
+	m["routing_num"] = map[string]any{"ach": subnetRoutingNum, "wire": subnetRoutingNum}
+	return m
+}
+
+func lastFourOf(s string) string {
+	if len(s) < 4 {
+		return s
+	}
+	return s[len(s)-4:]
+}
+
+// wantSubnetBody checks that r is a 200 answering the single subnet want
+// with "success": true.
+func wantSubnetBody(t testing.TB, r response, want map[string]any) {
+	t.Helper()
+	if r.status != 200 {
+		t.Fatalf("status %d, want 200; body %s", r.status, r.raw)
+	}
+	want = maps.Clone(want)
+	want["success"] = true
+	if want["abu_token"] == abuTokenPlaceholder {
+		if tok, _ := r.body["abu_token"].(string); tok != "" {
+			want["abu_token"] = tok
+		}
+	}
+	if diff := cmp.Diff(want, r.body); diff != "" {
+		t.Errorf("subnet mismatch (-want +got):\n%s", diff)
+	}
+}
+
+// subnetsWrapper is the list wrapper of the subnet lists.
+func subnetsWrapper(limit, page, pageCount, count int, subnets []any) map[string]any {
+	if subnets == nil {
+		subnets = []any{}
+	}
+	return map[string]any{
+		"error_code":    "0",
+		"http_code":     "200",
+		"limit":         float64(limit),
+		"page":          float64(page),
+		"page_count":    float64(pageCount),
+		"subnets":       subnets,
+		"subnets_count": float64(count),
+		"success":       true,
+	}
+}
+
+// wantSnError is wantError plus the rule that the HTTP status equals the
+// body's http_code.
+func wantSnError(t testing.TB, r response, status int, errorCode, code string) {
+	t.Helper()
+	wantError(t, r, status, errorCode, code)
+	if hc := r.body["http_code"]; hc != fmt.Sprint(r.status) {
+		t.Errorf("http_code %v differs from the HTTP status %d", hc, r.status)
+	}
+}
+
+// snState is what a refused call must leave alone: users, their nodes and
+// the nodes' transactions, and every subnet, as the inspection API and the
+// list endpoints show them.
+type snState struct {
+	Users   map[string]synapsefake.User
+	Nodes   map[string]synapsefake.Node
+	Subnets map[string]synapsefake.Subnet
+	Trans   map[string]synapsefake.Transaction
+	Listed  map[string][]string // list path -> ids it lists, all pages
+}
+
+// snapshot copies the state of the users and of their nodes (plus extra
+// nodes, such as deleted ones).
+func snapshot(t testing.TB, fake *synapsefake.Server, userIDs []string, extraNodes ...string) snState {
+	t.Helper()
+	s := snState{Users: map[string]synapsefake.User{}, Nodes: map[string]synapsefake.Node{},
+		Subnets: map[string]synapsefake.Subnet{}, Trans: map[string]synapsefake.Transaction{}, Listed: map[string][]string{}}
+	for _, uid := range userIDs {
+		u, ok := fake.User(uid)
+		if !ok {
+			t.Fatalf("User(%s) not found", uid)
+		}
+		s.Users[uid] = u
+		h := userHeaders(fake, fake.OAuthKey(uid, testFingerprint))
+		s.list(t, fake, h, userSubnetsPath(uid), "subnets")
+		s.list(t, fake, h, "/users/"+uid+"/trans", "trans")
+		for _, nid := range append(slices.Clone(u.NodeIDs), extraNodes...) {
+			n, ok := fake.Node(nid)
+			if !ok {
+				t.Fatalf("Node(%s) not found", nid)
+			}
+			if n.UserID != uid {
+				continue
+			}
+			s.Nodes[nid] = n
+			s.list(t, fake, h, subnetsPath(uid, nid), "subnets")
+			s.list(t, fake, h, "/users/"+uid+"/nodes/"+nid+"/trans", "trans")
+		}
+	}
+	for path, ids := range s.Listed {
+		for _, id := range ids {
+			if strings.HasSuffix(path, "/subnets") {
+				s.Subnets[id] = mustSubnet(t, fake, id)
+				continue
+			}
+			tx, ok := fake.Transaction(id)
+			if !ok {
+				t.Fatalf("Transaction(%s) not found", id)
+			}
+			s.Trans[id] = tx
+		}
+	}
+	return s
+}
+
+// list walks every page of a list and records the ids it lists.
+func (s snState) list(t testing.TB, fake *synapsefake.Server, h map[string]string, path, key string) {
+	t.Helper()
+	ids := []string{}
+	for page := 1; ; page++ {
+		r := do(t, fake, call{method: "GET", path: fmt.Sprintf("%s?page=%d&per_page=20", path, page), header: h})
+		if r.status != 200 {
+			t.Fatalf("GET %s: status %d: %s", path, r.status, r.raw)
+		}
+		items, _ := r.body[key].([]any)
+		for _, it := range items {
+			ids = append(ids, it.(map[string]any)["_id"].(string))
+		}
+		if pc, _ := r.body["page_count"].(float64); page >= int(pc) {
+			break
+		}
+	}
+	s.Listed[path] = ids
+}
+
+// wantUnchangedSince fails the test when the state moved since before.
+func wantUnchangedSince(t testing.TB, fake *synapsefake.Server, before snState) {
+	t.Helper()
+	var extra []string
+	for id := range before.Nodes {
+		extra = append(extra, id)
+	}
+	after := snapshot(t, fake, slices.Collect(maps.Keys(before.Users)), extra...)
+	if diff := cmp.Diff(before, after); diff != "" {
+		t.Errorf("store changed by a refused call (-before +after):\n%s", diff)
+	}
+}
+
+// snEnv is a fake with a user holding subnets of every kind and another
+// user, for the error tables.
+type snEnv struct {
+	fake      *synapsefake.Server
+	fx        fixture            // the caller, a DEPOSIT-US node with $1,000, every scope
+	other     fixture            // another user with a DEPOSIT-US node
+	second    synapsefake.Node   // a second DEPOSIT-US node of fx, with no subnets
+	card      synapsefake.Subnet // an INACTIVE card on fx's node
+	active    synapsefake.Subnet // an ACTIVE card on fx's node
+	ended     synapsefake.Subnet // a TERMINATED card on fx's node
+	acct      synapsefake.Subnet // a CHECKING account number on fx's node
+	otherCard synapsefake.Subnet // an ACTIVE card on other's node
+	extra     synapsefake.Node   // a node a case's setup adds
+}
+
+func newSnEnv(t testing.TB) snEnv {
+	t.Helper()
+	fake := synapsefake.NewServer(t)
+	e := snEnv{fake: fake, fx: newFixture(t, fake, 100000), other: newFixture(t, fake, 0)}
+	var ok bool
+	if e.second, ok = fake.AddNode(e.fx.user.ID, synapsefake.NodeSeed{Nickname: "Second"}); !ok {
+		t.Fatal("AddNode failed")
+	}
+	e.card = addSubnet(t, fake, e.fx, synapsefake.SubnetSeed{Nickname: "Card", AccountClass: "CARD"})
+	e.active = addSubnet(t, fake, e.fx, synapsefake.SubnetSeed{Nickname: "Active", AccountClass: "CARD", Status: synapsefake.SubnetActive})
+	e.ended = addSubnet(t, fake, e.fx, synapsefake.SubnetSeed{Nickname: "Ended", AccountClass: "CARD", Status: synapsefake.SubnetTerminated})
+	e.acct = addSubnet(t, fake, e.fx, synapsefake.SubnetSeed{Nickname: "Account"})
+	e.otherCard = addSubnet(t, fake, e.other, synapsefake.SubnetSeed{Nickname: "Theirs", AccountClass: "CARD", Status: synapsefake.SubnetActive})
+	return e
+}
+
+func (e snEnv) snapshot(t testing.TB) snState {
+	t.Helper()
+	return snapshot(t, e.fake, []string{e.fx.user.ID, e.other.user.ID})
+}
+
+// path is the subnet's path under fx's user and node.
+func (e snEnv) path(sub synapsefake.Subnet) string {
+	return subnetPath(e.fx.user.ID, e.fx.node.ID, sub.ID)
+}
+
+// snErrorCase is a refused call and the error it gets.
+type snErrorCase struct {
+	name      string
+	setup     func(t *testing.T, e *snEnv) // optional, before the snapshot
+	call      func(e snEnv) call
+	status    int
+	errorCode string
+	code      string
+}
+
+// runSnErrorCases runs each case on a fresh snEnv and checks the envelope
+// and that nothing changed.
+func runSnErrorCases(t *testing.T, cases []snErrorCase) {
+	t.Helper()
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			e := newSnEnv(t)
+			if tc.setup != nil {
+				tc.setup(t, &e)
+			}
+			before := e.snapshot(t)
+			r := do(t, e.fake, tc.call(e))
+			wantSnError(t, r, tc.status, tc.errorCode, tc.code)
+			wantUnchangedSince(t, e.fake, before)
+		})
+	}
+}
+
+// deleteNode deletes a node over HTTP.
+func deleteNode(t testing.TB, fake *synapsefake.Server, fx fixture, nodeID string) {
+	t.Helper()
+	r := do(t, fake, call{method: "DELETE", path: "/users/" + fx.user.ID + "/nodes/" + nodeID, header: fx.headers})
+	if r.status != 200 {
+		t.Fatalf("DELETE node: status %d: %s", r.status, r.raw)
+	}
+}
+
+func TestCreateSubnet(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name      string
+		nodeType  string // of the node the subnet is issued on
+		body      map[string]any
+		wantClass string
+		edit      func(want map[string]any) // the fields the body sets beyond the defaults
+	}{
+		{name: "nickname alone issues a checking account number", body: map[string]any{"nickname": "Rent"}, wantClass: "CHECKING"},
+		{name: "explicit CHECKING", body: map[string]any{"nickname": "Rent", "account_class": "CHECKING"}, wantClass: "CHECKING"},
+		{name: "SAVINGS", body: map[string]any{"nickname": "Rainy day", "account_class": "SAVINGS"}, wantClass: "SAVINGS"},
+		{name: "CARD", body: map[string]any{"nickname": "Groceries", "account_class": "CARD"}, wantClass: "CARD"},
+		{name: "DEBIT_CARD, the Go client's spelling, is a card", body: map[string]any{"nickname": "Groceries", "account_class": "DEBIT_CARD"}, wantClass: "CARD"},
+		{name: "on a SUBACCOUNT-US node", nodeType: "SUBACCOUNT-US", body: map[string]any{"nickname": "Sub", "account_class": "CARD"}, wantClass: "CARD"},
+		{name: "account number on a SUBACCOUNT-US node", nodeType: "SUBACCOUNT-US", body: map[string]any{"nickname": "Sub"}, wantClass: "CHECKING"},
+		{
+			name:      "card with supp_id and card_style_id",
+			body:      map[string]any{"nickname": "Styled", "account_class": "CARD", "supp_id": "s-42", "card_style_id": "555"},
+			wantClass: "CARD",
+			edit: func(want map[string]any) {
+				want["supp_id"] = "s-42"
+				want["card_style_id"] = "555"
+			},
+		},
+		{
+			name:      "account number with supp_id",
+			body:      map[string]any{"nickname": "Tagged", "supp_id": "s-43"},
+			wantClass: "CHECKING",
+			edit:      func(want map[string]any) { want["supp_id"] = "s-43" },
+		},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			fake := synapsefake.NewServer(t)
+			fx := newFixture(t, fake, 0)
+			node := fx.node
+			if tc.nodeType != "" {
+				var ok bool
+				if node, ok = fake.AddNode(fx.user.ID, synapsefake.NodeSeed{Type: tc.nodeType}); !ok {
+					t.Fatal("AddNode failed")
+				}
+			}
+			now := fake.Now()
+			r := do(t, fake, call{method: "POST", path: subnetsPath(fx.user.ID, node.ID), header: fx.headers, body: tc.body})
+			if r.status != 200 {
+				t.Fatalf("status %d: %s", r.status, r.raw)
+			}
+			id, _ := r.body["_id"].(string)
+			if !hexIDPattern24(id) {
+				t.Fatalf("_id %q is not 24 hex characters", id)
+			}
+			got := mustSubnet(t, fake, id)
+
+			// The stored subnet: personal data of the right form, the rest as asked.
+			want := synapsefake.Subnet{ID: id, UserID: fx.user.ID, NodeID: node.ID, Nickname: tc.body["nickname"].(string),
+				AccountClass: tc.wantClass, Status: synapsefake.SubnetActive, StatusCode: "USER_REQUESTED"}
+			if tc.wantClass == "CARD" {
+				if len(got.CardNumber) != 16 || !snDigits.MatchString(got.CardNumber) || !luhnOK(got.CardNumber) {
+					t.Errorf("card number %q is not 16 digits passing the Luhn check", got.CardNumber)
+				}
+				if len(got.Cvc) != 3 || !snDigits.MatchString(got.Cvc) {
+					t.Errorf("cvc %q is not 3 digits", got.Cvc)
+				}
+				want.Status = synapsefake.SubnetInactive
+				want.CardNumber, want.Cvc = got.CardNumber, got.Cvc
+				want.Exp = time.Date(now.UTC().Year()+3, now.UTC().Month(), now.UTC().Day(), 0, 0, 0, 0, time.UTC)
+				want.AllowCashTransactions, want.AllowForeignTransactions = true, false
+				want.DailyCashLimitCents, want.DailyTransactionLimitCents = 50000, 100000
+			} else {
+				if len(got.AccountNum) != 10 || !snDigits.MatchString(got.AccountNum) {
+					t.Errorf("account number %q is not 10 digits", got.AccountNum)
+				}
+				want.AccountNum = got.AccountNum
+			}
+			if diff := cmp.Diff(want, got); diff != "" {
+				t.Errorf("stored subnet (-want +got):\n%s", diff)
+			}
+
+			// The answer: the masked wire form.
+			wantJSON := subnetJSON(fake, got, now, now, false)
+			if tc.edit != nil {
+				tc.edit(wantJSON)
+			}
+			wantSubnetBody(t, r, wantJSON)
+
+			// GET answers the same object, and both lists hold it.
+			g := do(t, fake, call{method: "GET", path: subnetPath(fx.user.ID, node.ID, id), header: fx.headers})
+			if diff := cmp.Diff(r.body, g.body); diff != "" {
+				t.Errorf("GET differs from the create answer (-create +get):\n%s", diff)
+			}
+			for _, path := range []string{subnetsPath(fx.user.ID, node.ID), userSubnetsPath(fx.user.ID)} {
+				l := do(t, fake, call{method: "GET", path: path, header: fx.headers})
+				delete(g.body, "success")
+				if diff := cmp.Diff(subnetsWrapper(20, 1, 1, 1, []any{g.body}), l.body); diff != "" {
+					t.Errorf("GET %s (-want +got):\n%s", path, diff)
+				}
+			}
+		})
+	}
+}
+
+var snHexID = regexp.MustCompile(`^[0-9a-f]{24}$`)
+
+func hexIDPattern24(s string) bool { return snHexID.MatchString(s) }
+
+// luhnOK reports whether a digit string passes the Luhn check.
+func luhnOK(s string) bool {
+	sum := 0
+	for i := range len(s) {
+		d := int(s[len(s)-1-i] - '0')
+		if i%2 == 1 {
+			if d *= 2; d > 9 {
+				d -= 9
+			}
+		}
+		sum += d
+	}
+	return sum%10 == 0
+}
+
+func TestCreateSubnetCardExpiry(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name string
+		now  time.Time
+		want string
+	}{
+		{"three years ahead", time.Date(2024, time.January, 8, 10, 0, 0, 0, time.UTC), "2027-01-08"},
+		{"just before midnight UTC", time.Date(2024, time.December, 31, 23, 59, 59, 999e6, time.UTC), "2027-12-31"},
+		{"the UTC day, whatever the clock's zone", time.Date(2024, time.March, 1, 20, 0, 0, 0, time.FixedZone("EST", -5*3600)), "2027-03-02"},
+		{"February 29 rolls over to March 1", time.Date(2024, time.February, 29, 12, 0, 0, 0, time.UTC), "2027-03-01"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			mock := clock.NewMock()
+			mock.Set(tc.now)
+			fake := synapsefake.NewServer(t, synapsefake.WithClock(mock))
+			fx := newFixture(t, fake, 0)
+			r := do(t, fake, call{method: "POST", path: subnetsPath(fx.user.ID, fx.node.ID), header: fx.headers,
+				body: map[string]any{"nickname": "Card", "account_class": "CARD"}})
+			if r.body["exp"] != tc.want {
+				t.Errorf("exp %v, want %s", r.body["exp"], tc.want)
+			}
+		})
+	}
+}
+
+func TestCreateSubnetErrors(t *testing.T) {
+	t.Parallel()
+	post := func(path func(e snEnv) string, body any) func(e snEnv) call {
+		return func(e snEnv) call {
+			return call{method: "POST", path: path(e), header: e.fx.headers, body: body}
+		}
+	}
+	own := func(e snEnv) string { return subnetsPath(e.fx.user.ID, e.fx.node.ID) }
+	cases := []snErrorCase{
+		{name: "missing nickname", call: post(own, map[string]any{"account_class": "CARD"}), status: 400, errorCode: "200", code: "missing_nickname"},
+		{name: "blank nickname", call: post(own, map[string]any{"nickname": "  "}), status: 400, errorCode: "200", code: "missing_nickname"},
+		{name: "null nickname", call: post(own, map[string]any{"nickname": nil}), status: 400, errorCode: "200", code: "missing_nickname"},
+		{name: "nickname a number", call: post(own, map[string]any{"nickname": 5}), status: 400, errorCode: "200", code: "invalid_field_type"},
+		{name: "unknown account_class", call: post(own, map[string]any{"nickname": "x", "account_class": "PLATINUM"}), status: 400, errorCode: "200", code: "invalid_account_class"},
+		{name: "lower-case account_class", call: post(own, map[string]any{"nickname": "x", "account_class": "card"}), status: 400, errorCode: "200", code: "invalid_account_class"},
+		{name: "account_class a number", call: post(own, map[string]any{"nickname": "x", "account_class": 1}), status: 400, errorCode: "200", code: "invalid_field_type"},
+		{name: "supp_id a number", call: post(own, map[string]any{"nickname": "x", "supp_id": 1}), status: 400, errorCode: "200", code: "invalid_field_type"},
+		{name: "malformed JSON", call: post(own, `{"nickname":`), status: 400, errorCode: "200", code: "invalid_json"},
+		{name: "array body", call: post(own, `[{"nickname":"x"}]`), status: 400, errorCode: "200", code: "invalid_json"},
+		{name: "empty body", call: post(own, ""), status: 400, errorCode: "200", code: "invalid_json"},
+		{name: "unknown node", call: post(func(e snEnv) string { return subnetsPath(e.fx.user.ID, "0123456789abcdef01234567") }, map[string]any{"nickname": "x"}),
+			status: 404, errorCode: "404", code: "unable_to_locate_node"},
+		{name: "another user's node", call: post(func(e snEnv) string { return subnetsPath(e.fx.user.ID, e.other.node.ID) }, map[string]any{"nickname": "x"}),
+			status: 401, errorCode: "300", code: "unauthorized_node"},
+		{name: "another user's path", call: post(func(e snEnv) string { return subnetsPath(e.other.user.ID, e.other.node.ID) }, map[string]any{"nickname": "x"}),
+			status: 401, errorCode: "300", code: "unauthorized_user"},
+		{name: "scope SUBNETS|POST not granted", call: func(e snEnv) call {
+			return call{method: "POST", path: own(e), header: keyWithout(e.fake, e.fx, "SUBNETS|POST"), body: map[string]any{"nickname": "x"}}
+		}, status: 401, errorCode: "300", code: "scope_not_granted"},
+		{name: "missing X-SP-USER", call: func(e snEnv) call {
+			return call{method: "POST", path: own(e), header: editHeaders(e.fx.headers, map[string]string{"X-SP-USER": ""}), body: map[string]any{"nickname": "x"}}
+		}, status: 400, errorCode: "200", code: "missing_user_credentials"},
+		{name: "unknown oauth key", call: func(e snEnv) call {
+			return call{method: "POST", path: own(e), header: userHeaders(e.fake, "oauth_unknown"), body: map[string]any{"nickname": "x"}}
+		}, status: 401, errorCode: "110", code: "invalid_oauth_key"},
+		{name: "missing X-SP-USER-IP", call: func(e snEnv) call {
+			return call{method: "POST", path: own(e), header: editHeaders(e.fx.headers, map[string]string{"X-SP-USER-IP": ""}), body: map[string]any{"nickname": "x"}}
+		}, status: 400, errorCode: "200", code: "missing_user_ip"},
+		{name: "wrong gateway", call: func(e snEnv) call {
+			return call{method: "POST", path: own(e), header: editHeaders(e.fx.headers, map[string]string{"X-SP-GATEWAY": "a|b"}), body: map[string]any{"nickname": "x"}}
+		}, status: 401, errorCode: "100", code: "invalid_client_credentials"},
+		{name: "deleted node", setup: func(t *testing.T, e *snEnv) { deleteNode(t, e.fake, e.fx, e.second.ID) },
+			call:   post(func(e snEnv) string { return subnetsPath(e.fx.user.ID, e.second.ID) }, map[string]any{"nickname": "x"}),
+			status: 409, errorCode: "410", code: "node_inactive"},
+	}
+	// Nodes of types that hold no subnets.
+	for _, typ := range []string{"ACH-US", "EXTERNAL-US", "INTERCHANGE-US", "IC-DEPOSIT-US", "WIRE-US"} {
+		cases = append(cases, snErrorCase{
+			name: typ + " node",
+			setup: func(t *testing.T, e *snEnv) {
+				var ok bool
+				if e.extra, ok = e.fake.AddNode(e.fx.user.ID, synapsefake.NodeSeed{Type: typ, AccountNum: "123456789", RoutingNum: "051000017"}); !ok {
+					t.Fatal("AddNode failed")
+				}
+			},
+			call: post(func(e snEnv) string { return subnetsPath(e.fx.user.ID, e.extra.ID) }, map[string]any{"nickname": "x", "account_class": "CARD"}),
+			status: 409, errorCode: "400", code: "invalid_node_type",
+		})
+	}
+	runSnErrorCases(t, cases)
+}
