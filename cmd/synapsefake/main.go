@@ -6,16 +6,18 @@
 package main
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
-	"log"
 	"net"
 	"net/http"
 	"os"
 	"os/signal"
+	"sync"
 	"syscall"
 	"time"
 
@@ -47,6 +49,8 @@ func serve(ctx context.Context, args []string, out io.Writer, ready chan<- strin
 	clockMode := fs.String("clock", "real", "real: wall-clock time; manual: frozen until advanced")
 	clientID := fs.String("client-id", "", "client id (default: a fixed test id)")
 	clientSecret := fs.String("client-secret", "", "client secret (default: a fixed test secret)")
+	webhooks := fs.String("webhooks", "deliver", "deliver: POST webhooks to subscribers; capture: only record them (GET /_fake/webhooks)")
+	quiet := fs.Bool("quiet", false, "do not log one line per request")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -64,6 +68,14 @@ func serve(ctx context.Context, args []string, out io.Writer, ready chan<- strin
 		l.Close()
 		return fmt.Errorf("-clock must be real or manual, not %q", *clockMode)
 	}
+	switch *webhooks {
+	case "deliver":
+	case "capture":
+		opts = append(opts, synapsefake.WithoutWebhookDelivery())
+	default:
+		l.Close()
+		return fmt.Errorf("-webhooks must be deliver or capture, not %q", *webhooks)
+	}
 	if *clientID != "" || *clientSecret != "" {
 		if *clientID == "" || *clientSecret == "" {
 			l.Close()
@@ -76,9 +88,15 @@ func serve(ctx context.Context, args []string, out io.Writer, ready chan<- strin
 	fmt.Fprintf(out, "synapsefake serving %s\n", base)
 	fmt.Fprintf(out, "  X-SP-GATEWAY: %s\n", fake.Gateway())
 	fmt.Fprintf(out, "  seeded user %s (fingerprint demo-fingerprint, refresh_token %s)\n", user.ID, user.RefreshToken)
-	fmt.Fprintf(out, "try: curl %s/loans-limits\n", base)
+	fmt.Fprintf(out, "next: point your client at %s with the X-SP-GATEWAY above, or try\n", base)
+	fmt.Fprintf(out, "  curl %s/loans-limits\n", base)
+	fmt.Fprintf(out, "  curl -X POST http://%s/_fake/clock/advance -d '{\"duration\":\"24h\"}'   # control API, see README\n", l.Addr())
 
-	srv := &http.Server{Handler: fake, ReadHeaderTimeout: 10 * time.Second}
+	var handler http.Handler = fake
+	if !*quiet {
+		handler = logRequests(fake, out)
+	}
+	srv := &http.Server{Handler: handler, ReadHeaderTimeout: 10 * time.Second}
 	done := make(chan error, 1)
 	go func() { done <- srv.Serve(l) }()
 	if ready != nil {
@@ -97,7 +115,51 @@ func serve(ctx context.Context, args []string, out io.Writer, ready chan<- strin
 	if err := <-done; !errors.Is(err, http.ErrServerClosed) {
 		return err
 	}
-	log.SetOutput(out)
 	fmt.Fprintln(out, "synapsefake stopped")
 	return nil
+}
+
+// logRequests logs one line per request: method, path, status, error_code
+// and duration.
+func logRequests(h http.Handler, out io.Writer) http.Handler {
+	var mu sync.Mutex
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		start := time.Now()
+		rec := &statusWriter{ResponseWriter: w}
+		h.ServeHTTP(rec, r)
+		var env struct {
+			ErrorCode string `json:"error_code"`
+		}
+		_ = json.Unmarshal(rec.body.Bytes(), &env)
+		if env.ErrorCode == "" {
+			env.ErrorCode = "-"
+		}
+		mu.Lock()
+		fmt.Fprintf(out, "%s %s %d %s %s\n", r.Method, r.URL.Path, rec.status, env.ErrorCode, time.Since(start).Round(time.Microsecond))
+		mu.Unlock()
+	})
+}
+
+// statusWriter keeps the status and the start of the body of an answer.
+type statusWriter struct {
+	http.ResponseWriter
+	status int
+	body   bytes.Buffer
+}
+
+func (w *statusWriter) WriteHeader(code int) {
+	if w.status == 0 {
+		w.status = code
+	}
+	w.ResponseWriter.WriteHeader(code)
+}
+
+func (w *statusWriter) Write(b []byte) (int, error) {
+	if w.status == 0 {
+		w.status = http.StatusOK
+	}
+	if w.body.Len() < 1<<16 {
+		w.body.Write(b)
+	}
+	return w.ResponseWriter.Write(b)
 }
