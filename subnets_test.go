@@ -561,3 +561,288 @@ func TestCreateSubnetErrors(t *testing.T) {
 	}
 	runSnErrorCases(t, cases)
 }
+
+func TestListSubnets(t *testing.T) {
+	t.Parallel()
+	fake := synapsefake.NewServer(t)
+	fx := newFixture(t, fake, 0)
+	second, ok := fake.AddNode(fx.user.ID, synapsefake.NodeSeed{Nickname: "Second"})
+	if !ok {
+		t.Fatal("AddNode failed")
+	}
+	created := fake.Now()
+	a := addSubnet(t, fake, fx, synapsefake.SubnetSeed{Nickname: "A"})
+	fake.Advance(time.Hour)
+	b, err := fake.AddSubnet(fx.user.ID, second.ID, synapsefake.SubnetSeed{Nickname: "B", AccountClass: "CARD"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	fake.Advance(time.Hour)
+	c := addSubnet(t, fake, fx, synapsefake.SubnetSeed{Nickname: "C", AccountClass: "SAVINGS", Status: synapsefake.SubnetTerminated})
+	other := newFixture(t, fake, 0)
+	addSubnet(t, fake, other, synapsefake.SubnetSeed{Nickname: "Theirs"})
+	empty, _ := fake.AddNode(fx.user.ID, synapsefake.NodeSeed{Nickname: "Empty"})
+
+	ja := subnetJSON(fake, a, created, created, false)
+	jb := subnetJSON(fake, b, created.Add(time.Hour), created.Add(time.Hour), false)
+	jc := subnetJSON(fake, c, created.Add(2*time.Hour), created.Add(2*time.Hour), false)
+	for _, tc := range []struct {
+		name string
+		path string
+		want map[string]any
+	}{
+		{"a node's subnets in creation order", subnetsPath(fx.user.ID, fx.node.ID), subnetsWrapper(20, 1, 1, 2, []any{ja, jc})},
+		{"the other node's", subnetsPath(fx.user.ID, second.ID), subnetsWrapper(20, 1, 1, 1, []any{jb})},
+		{"a node with none", subnetsPath(fx.user.ID, empty.ID), subnetsWrapper(20, 1, 0, 0, nil)},
+		{"every node of the user", userSubnetsPath(fx.user.ID), subnetsWrapper(20, 1, 1, 3, []any{ja, jb, jc})},
+		{"Go client's lower-case query keys and extras are tolerated", userSubnetsPath(fx.user.ID) + "?page=1&per_page=20&foo=bar", subnetsWrapper(20, 1, 1, 3, []any{ja, jb, jc})},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			r := do(t, fake, call{method: "GET", path: tc.path, header: fx.headers})
+			if r.status != 200 {
+				t.Fatalf("status %d: %s", r.status, r.raw)
+			}
+			// The card's abu_token is checked by TestCreateSubnet; take it as listed.
+			if subs, _ := r.body["subnets"].([]any); len(subs) > 0 {
+				for i, s := range subs {
+					w := tc.want["subnets"].([]any)[i].(map[string]any)
+					if w["abu_token"] == abuTokenPlaceholder {
+						w = maps.Clone(w)
+						w["abu_token"] = s.(map[string]any)["abu_token"]
+						tc.want["subnets"].([]any)[i] = w
+					}
+				}
+			}
+			if diff := cmp.Diff(tc.want, r.body); diff != "" {
+				t.Errorf("GET %s (-want +got):\n%s", tc.path, diff)
+			}
+		})
+	}
+}
+
+func TestListSubnetsPaging(t *testing.T) {
+	t.Parallel()
+	fake := synapsefake.NewServer(t)
+	fx := newFixture(t, fake, 0)
+	var ids []string
+	for i := range 45 {
+		class := ""
+		if i%3 == 0 {
+			class = "CARD"
+		}
+		ids = append(ids, addSubnet(t, fake, fx, synapsefake.SubnetSeed{Nickname: fmt.Sprint("S", i), AccountClass: class}).ID)
+	}
+	for _, base := range []string{subnetsPath(fx.user.ID, fx.node.ID), userSubnetsPath(fx.user.ID)} {
+		t.Run(base, func(t *testing.T) {
+			t.Parallel()
+			for _, tc := range []struct {
+				query                          string
+				wantLimit, wantPage, wantCount int
+				wantIDs                        []string
+			}{
+				{"?page=1&per_page=20", 20, 1, 3, ids[0:20]},
+				{"?page=2&per_page=20", 20, 2, 3, ids[20:40]},
+				{"?page=3&per_page=20", 20, 3, 3, ids[40:45]},
+				{"?page=4&per_page=20", 20, 4, 3, nil},
+				{"", 20, 1, 3, ids[0:20]},
+				{"?page=3", 20, 3, 3, ids[40:45]},
+				{"?per_page=50", 20, 1, 3, ids[0:20]},
+				{"?per_page=50&page=3", 20, 3, 3, ids[40:45]},
+				{"?per_page=7&page=7", 7, 7, 7, ids[42:45]},
+				{"?per_page=1&page=45", 1, 45, 45, ids[44:45]},
+			} {
+				r := do(t, fake, call{method: "GET", path: base + tc.query, header: fx.headers})
+				if r.status != 200 {
+					t.Fatalf("%s: status %d: %s", tc.query, r.status, r.raw)
+				}
+				subs, _ := r.body["subnets"].([]any)
+				got := []string{}
+				for _, s := range subs {
+					got = append(got, s.(map[string]any)["_id"].(string))
+				}
+				want := subnetsWrapper(tc.wantLimit, tc.wantPage, tc.wantCount, 45, nil)
+				want["subnets"] = r.body["subnets"] // compared by id below
+				if diff := cmp.Diff(want, r.body); diff != "" {
+					t.Errorf("%s: wrapper (-want +got):\n%s", tc.query, diff)
+				}
+				if diff := cmp.Diff(append([]string{}, tc.wantIDs...), got); diff != "" {
+					t.Errorf("%s: ids (-want +got):\n%s", tc.query, diff)
+				}
+			}
+		})
+	}
+	// Walking the pages with per_page 20 sees every subnet once: 20, 20, 5.
+	var walked []string
+	var sizes []int
+	for page := 1; page <= 3; page++ {
+		r := do(t, fake, call{method: "GET", path: fmt.Sprintf("%s?page=%d&per_page=20", subnetsPath(fx.user.ID, fx.node.ID), page), header: fx.headers})
+		if pc := r.body["page_count"]; pc != 3.0 {
+			t.Errorf("page %d: page_count %v, want 3", page, pc)
+		}
+		subs, _ := r.body["subnets"].([]any)
+		sizes = append(sizes, len(subs))
+		for _, s := range subs {
+			walked = append(walked, s.(map[string]any)["_id"].(string))
+		}
+	}
+	if diff := cmp.Diff([]int{20, 20, 5}, sizes); diff != "" {
+		t.Errorf("page sizes (-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff(ids, walked); diff != "" {
+		t.Errorf("walked ids (-want +got):\n%s", diff)
+	}
+}
+
+func TestListSubnetsErrors(t *testing.T) {
+	t.Parallel()
+	get := func(path func(e snEnv) string, h func(e snEnv) map[string]string) func(e snEnv) call {
+		return func(e snEnv) call {
+			hd := e.fx.headers
+			if h != nil {
+				hd = h(e)
+			}
+			return call{method: "GET", path: path(e), header: hd}
+		}
+	}
+	nodeList := func(q string) func(e snEnv) string {
+		return func(e snEnv) string { return subnetsPath(e.fx.user.ID, e.fx.node.ID) + q }
+	}
+	userList := func(q string) func(e snEnv) string {
+		return func(e snEnv) string { return userSubnetsPath(e.fx.user.ID) + q }
+	}
+	noGateway := func(e snEnv) map[string]string {
+		return editHeaders(e.fx.headers, map[string]string{"X-SP-GATEWAY": ""})
+	}
+	var cases []snErrorCase
+	for _, l := range []struct {
+		name string
+		path func(q string) func(e snEnv) string
+	}{{"node list", nodeList}, {"user list", userList}} {
+		cases = append(cases,
+			snErrorCase{name: l.name + ": missing gateway", call: get(l.path(""), noGateway), status: 400, errorCode: "100", code: "missing_client_credentials"},
+			snErrorCase{name: l.name + ": wrong gateway", call: get(l.path(""), func(e snEnv) map[string]string {
+				return editHeaders(e.fx.headers, map[string]string{"X-SP-GATEWAY": "a|b"})
+			}), status: 401, errorCode: "100", code: "invalid_client_credentials"},
+			snErrorCase{name: l.name + ": page 0", call: get(l.path("?page=0"), nil), status: 400, errorCode: "200", code: "invalid_page"},
+			snErrorCase{name: l.name + ": page not a number", call: get(l.path("?page=two"), nil), status: 400, errorCode: "200", code: "invalid_page"},
+			snErrorCase{name: l.name + ": per_page 0", call: get(l.path("?per_page=0"), nil), status: 400, errorCode: "200", code: "invalid_per_page"},
+			snErrorCase{name: l.name + ": per_page negative", call: get(l.path("?per_page=-5"), nil), status: 400, errorCode: "200", code: "invalid_per_page"},
+			snErrorCase{name: l.name + ": scope SUBNETS|GET not granted", call: get(l.path(""), func(e snEnv) map[string]string {
+				return keyWithout(e.fake, e.fx, "SUBNETS|GET")
+			}), status: 401, errorCode: "300", code: "scope_not_granted"},
+			snErrorCase{name: l.name + ": missing X-SP-USER-IP", call: get(l.path(""), func(e snEnv) map[string]string {
+				return editHeaders(e.fx.headers, map[string]string{"X-SP-USER-IP": ""})
+			}), status: 400, errorCode: "200", code: "missing_user_ip"},
+			snErrorCase{name: l.name + ": empty oauth key", call: get(l.path(""), func(e snEnv) map[string]string {
+				return editHeaders(e.fx.headers, map[string]string{"X-SP-USER": "|" + testFingerprint})
+			}), status: 401, errorCode: "300", code: "missing_oauth_key"},
+		)
+	}
+	cases = append(cases,
+		snErrorCase{name: "another user's node", call: get(func(e snEnv) string { return subnetsPath(e.fx.user.ID, e.other.node.ID) }, nil),
+			status: 401, errorCode: "300", code: "unauthorized_node"},
+		snErrorCase{name: "unknown node", call: get(func(e snEnv) string { return subnetsPath(e.fx.user.ID, "0123456789abcdef01234567") }, nil),
+			status: 404, errorCode: "404", code: "unable_to_locate_node"},
+		snErrorCase{name: "another user's list", call: get(func(e snEnv) string { return userSubnetsPath(e.other.user.ID) }, nil),
+			status: 401, errorCode: "300", code: "unauthorized_user"},
+		snErrorCase{name: "POST on the user list", call: func(e snEnv) call {
+			return call{method: "POST", path: userSubnetsPath(e.fx.user.ID), header: e.fx.headers, body: map[string]any{"nickname": "x"}}
+		}, status: 405, errorCode: "410", code: "method_not_allowed"},
+	)
+	runSnErrorCases(t, cases)
+}
+
+func TestGetSubnet(t *testing.T) {
+	t.Parallel()
+	fake := synapsefake.NewServer(t)
+	fx := newFixture(t, fake, 0)
+	now := fake.Now()
+	card := addSubnet(t, fake, fx, synapsefake.SubnetSeed{Nickname: "Card", AccountClass: "CARD"})
+	acct := addSubnet(t, fake, fx, synapsefake.SubnetSeed{Nickname: "Account", AccountClass: "SAVINGS"})
+	for _, sub := range []synapsefake.Subnet{card, acct} {
+		for _, tc := range []struct {
+			query string
+			full  bool
+		}{
+			{"", false},
+			{"?full_dehydrate=NO", false},
+			{"?full_dehydrate=no", false},
+			{"?full_dehydrate=YES", true},
+			{"?full_dehydrate=yes", true},
+			{"?full_dehydrate=Yes&foo=1", true},
+		} {
+			t.Run(sub.AccountClass+tc.query, func(t *testing.T) {
+				t.Parallel()
+				r := do(t, fake, call{method: "GET", path: subnetPath(fx.user.ID, fx.node.ID, sub.ID) + tc.query, header: fx.headers})
+				wantSubnetBody(t, r, subnetJSON(fake, sub, now, now, tc.full))
+				if !tc.full {
+					return
+				}
+				// The personal data has the form of the real thing.
+				if sub.AccountClass == "CARD" {
+					num, _ := r.body["card_number"].(string)
+					cvc, _ := r.body["cvc"].(string)
+					if len(num) != 16 || !snDigits.MatchString(num) || !luhnOK(num) {
+						t.Errorf("card_number %q is not 16 Luhn-valid digits", num)
+					}
+					if len(cvc) != 3 || !snDigits.MatchString(cvc) {
+						t.Errorf("cvc %q is not 3 digits", cvc)
+					}
+					return
+				}
+				if num, _ := r.body["account_num"].(string); len(num) != 10 || !snDigits.MatchString(num) {
+					t.Errorf("account_num %q is not 10 digits", num)
+				}
+			})
+		}
+	}
+}
+
+func TestGetSubnetErrors(t *testing.T) {
+	t.Parallel()
+	get := func(path func(e snEnv) string, h func(e snEnv) map[string]string) func(e snEnv) call {
+		return func(e snEnv) call {
+			hd := e.fx.headers
+			if h != nil {
+				hd = h(e)
+			}
+			return call{method: "GET", path: path(e), header: hd}
+		}
+	}
+	card := func(q string) func(e snEnv) string { return func(e snEnv) string { return e.path(e.card) + q } }
+	runSnErrorCases(t, []snErrorCase{
+		{name: "full_dehydrate neither YES nor NO", call: get(card("?full_dehydrate=MAYBE"), nil), status: 400, errorCode: "200", code: "invalid_full_dehydrate"},
+		{name: "full_dehydrate true", call: get(card("?full_dehydrate=true"), nil), status: 400, errorCode: "200", code: "invalid_full_dehydrate"},
+		{name: "missing gateway", call: get(card(""), func(e snEnv) map[string]string {
+			return editHeaders(e.fx.headers, map[string]string{"X-SP-GATEWAY": ""})
+		}), status: 400, errorCode: "100", code: "missing_client_credentials"},
+		{name: "missing gateway with full_dehydrate", call: get(card("?full_dehydrate=YES"), func(e snEnv) map[string]string {
+			return editHeaders(e.fx.headers, map[string]string{"X-SP-GATEWAY": ""})
+		}), status: 400, errorCode: "100", code: "missing_client_credentials"},
+		{name: "scope SUBNET|GET not granted", call: get(card("?full_dehydrate=YES"), func(e snEnv) map[string]string {
+			return keyWithout(e.fake, e.fx, "SUBNET|GET")
+		}), status: 401, errorCode: "300", code: "scope_not_granted"},
+		{name: "expired oauth key", call: get(card(""), func(e snEnv) map[string]string {
+			return userHeaders(e.fake, "oauth_0000000000000000000000000000")
+		}), status: 401, errorCode: "110", code: "invalid_oauth_key"},
+		{name: "another user's subnet under one's own node", call: get(func(e snEnv) string {
+			return subnetPath(e.fx.user.ID, e.fx.node.ID, e.otherCard.ID)
+		}, nil), status: 401, errorCode: "300", code: "unauthorized_subnet"},
+		{name: "another user's node", call: get(func(e snEnv) string {
+			return subnetPath(e.fx.user.ID, e.other.node.ID, e.otherCard.ID)
+		}, nil), status: 401, errorCode: "300", code: "unauthorized_node"},
+		{name: "another user's path", call: get(func(e snEnv) string {
+			return subnetPath(e.other.user.ID, e.other.node.ID, e.otherCard.ID)
+		}, nil), status: 401, errorCode: "300", code: "unauthorized_user"},
+		{name: "unknown subnet", call: get(func(e snEnv) string {
+			return subnetPath(e.fx.user.ID, e.fx.node.ID, "0123456789abcdef01234567")
+		}, nil), status: 404, errorCode: "404", code: "unable_to_locate_subnet"},
+		{name: "own subnet under one's other node", call: get(func(e snEnv) string {
+			return subnetPath(e.fx.user.ID, e.second.ID, e.card.ID)
+		}, nil), status: 404, errorCode: "404", code: "unable_to_locate_subnet"},
+		{name: "DELETE is not served", call: func(e snEnv) call {
+			return call{method: "DELETE", path: e.path(e.card), header: e.fx.headers}
+		}, status: 405, errorCode: "410", code: "method_not_allowed"},
+	})
+}

@@ -99,6 +99,22 @@ func serve(ctx context.Context, args []string, out io.Writer, ready chan<- strin
 	srv := &http.Server{Handler: handler, ReadHeaderTimeout: 10 * time.Second}
 	done := make(chan error, 1)
 	go func() { done <- srv.Serve(l) }()
+	if *clockMode == "real" {
+		// With wall-clock time, processing steps and webhook retries fall due
+		// by themselves; run them every second rather than on the next request.
+		go func() {
+			t := time.NewTicker(time.Second)
+			defer t.Stop()
+			for {
+				select {
+				case <-ctx.Done():
+					return
+				case <-t.C:
+					fake.Advance(0)
+				}
+			}
+		}()
+	}
 	if ready != nil {
 		ready <- base
 	}
