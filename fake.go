@@ -172,6 +172,7 @@ func (s *Server) Advance(d time.Duration) {
 func (s *Server) runDue() {
 	now := s.Now()
 	s.store.runDue(now)
+	s.runStatementsDue(now)
 	s.hooks.due(now)
 }
 
