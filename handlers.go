@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"path"
 	"slices"
 	"strconv"
 	"strings"
@@ -94,6 +95,11 @@ var apiMux = sync.OnceValue(func() *http.ServeMux {
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if s.cfg.control && strings.HasPrefix(r.URL.Path, controlPrefix) {
 		s.serveControl(w, r)
+		return
+	}
+	if p := r.URL.Path; p != "/" && p != path.Clean(p) {
+		// ServeMux would redirect to the clean path; the real API answers 404.
+		s.fail(w, errRouteNotFound)
 		return
 	}
 	s.runDue()

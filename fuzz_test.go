@@ -1,0 +1,247 @@
+package synapsefake
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+)
+
+// fuzzWorld is a fake with one of everything, and the ids to aim at.
+type fuzzWorld struct {
+	s                                  *Server
+	user, other, node, peer, tx, card  string
+	account, sub, key, otherKey, route string
+}
+
+func newFuzzWorld(tb testing.TB) *fuzzWorld {
+	s := New(WithoutWebhookDelivery())
+	tb.Cleanup(s.Close)
+	u := s.AddUser(UserSeed{Fingerprint: "fp"})
+	o := s.AddUser(UserSeed{Fingerprint: "fp"})
+	n, _ := s.AddNode(u.ID, NodeSeed{BalanceCents: 100000})
+	p, _ := s.AddNode(o.ID, NodeSeed{BalanceCents: 5000})
+	card, _ := s.AddSubnet(u.ID, n.ID, SubnetSeed{AccountClass: ClassCard, Status: SubnetActive})
+	acct, _ := s.AddSubnet(u.ID, n.ID, SubnetSeed{})
+	sub := s.AddSubscription("http://127.0.0.1:1/hook")
+	w := &fuzzWorld{s: s, user: u.ID, other: o.ID, node: n.ID, peer: p.ID, card: card.ID, account: acct.ID, sub: sub.ID,
+		key: s.OAuthKey(u.ID, "fp"), otherKey: s.OAuthKey(o.ID, "fp")}
+	st := s.store
+	st.mu.Lock()
+	t, err := st.createTx(s.Now(), u.ID, n.ID, fuzzTx(p.ID, 10), true)
+	st.mu.Unlock()
+	if err != nil {
+		tb.Fatal(err)
+	}
+	w.tx = t.id
+	return w
+}
+
+func fuzzTx(to string, amount float64) createTxRequest {
+	var r createTxRequest
+	_ = json.Unmarshal(fmt.Appendf(nil, `{"to":{"type":"DEPOSIT-US","id":%q},"amount":{"amount":%v,"currency":"USD"},"extra":{"ip":"1.1.1.1"}}`, to, amount), &r)
+	return r
+}
+
+// fuzzRoutes are the API's routes, in a fixed order.
+func fuzzRoutes() []string {
+	apiMux()
+	routes := make([]string, 0, len(apiRoutes))
+	for r := range apiRoutes {
+		routes = append(routes, r)
+	}
+	slices.Sort(routes)
+	return routes
+}
+
+// path fills a route's wildcards with the world's ids, or another user's,
+// or garbage, as pick says.
+func (w *fuzzWorld) path(route string, pick byte) string {
+	ids := map[string][]string{
+		"user_id":         {w.user, w.other, "000000000000000000000000"},
+		"node_id":         {w.node, w.peer, "nope"},
+		"trans_id":        {w.tx, "nope", w.node},
+		"subnet_id":       {w.card, w.account, "nope"},
+		"subscription_id": {w.sub, "nope", w.user},
+		"statement_id":    {"nope", w.node, ""},
+		"file":            {"statement.pdf", "x", ""},
+	}
+	var b strings.Builder
+	b.WriteString("/v3.1")
+	for _, seg := range strings.Split(route, "/")[1:] {
+		b.WriteByte('/')
+		if strings.HasPrefix(seg, "{") {
+			choices := ids[strings.Trim(seg, "{}")]
+			b.WriteString(choices[int(pick)%len(choices)])
+			pick /= 3
+			continue
+		}
+		b.WriteString(seg)
+	}
+	return b.String()
+}
+
+// snapshot is a digest of everything a client could observe in the store.
+func (st *store) snapshot() string {
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	h := sha256.New()
+	enc := json.NewEncoder(h)
+	for _, id := range sortedKeys(st.users) {
+		_ = enc.Encode(st.userView(st.users[id]))
+		_ = enc.Encode(st.users[id].public())
+	}
+	for _, id := range sortedKeys(st.nodes) {
+		_ = enc.Encode(st.nodeView(st.nodes[id]))
+	}
+	for _, id := range sortedKeys(st.txs) {
+		_ = enc.Encode(st.txView(st.txs[id]))
+	}
+	for _, id := range sortedKeys(st.subnets) {
+		_ = enc.Encode(st.subnetView(st.subnets[id], true))
+		_ = enc.Encode(st.subnets[id].pin)
+	}
+	for _, id := range st.subOrder {
+		_ = enc.Encode(st.subscriptionView(st.subs[id]))
+	}
+	return hex.EncodeToString(h.Sum(nil))
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	return keys
+}
+
+// money is every balance plus the money in flight: no request may change it,
+// except a dummy transaction, whose counterparty is a node of the store too.
+func (st *store) money() cents {
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	var sum cents
+	for _, n := range st.nodes {
+		sum += n.balance
+	}
+	for _, t := range st.txs {
+		if t.status == StatusProcessingDebit || t.status == StatusProcessingCredit {
+			sum += t.amount
+		}
+	}
+	return sum
+}
+
+// checkAnswer applies the properties every answer must have.
+func checkAnswer(t *testing.T, rec *httptest.ResponseRecorder) map[string]any {
+	t.Helper()
+	if ct := rec.Header().Get("Content-Type"); ct != "application/json" {
+		t.Fatalf("Content-Type %q", ct)
+	}
+	var body map[string]any
+	if err := json.Unmarshal(rec.Body.Bytes(), &body); err != nil {
+		t.Fatalf("answer is not a JSON object: %v: %q", err, rec.Body.String())
+	}
+	if rec.Code == http.StatusOK {
+		return body
+	}
+	ec, ok1 := body["error_code"].(string)
+	hc, ok2 := body["http_code"].(string)
+	e, _ := body["error"].(map[string]any)
+	en, ok3 := e["en"].(string)
+	if !ok1 || !ok2 || !ok3 || ec == "" || en == "" || body["success"] != false {
+		if rec.Code != http.StatusAccepted {
+			t.Fatalf("status %d without the error envelope: %s", rec.Code, rec.Body)
+		}
+	}
+	if want := strconv.Itoa(rec.Code); hc != want && e["code"] != "invalid_fingerprint" {
+		t.Fatalf("status %d but http_code %q: %s", rec.Code, hc, rec.Body)
+	}
+	return body
+}
+
+// FuzzAPI sends random bodies, queries and headers to every route and
+// checks that nothing panics, every answer is a JSON envelope whose
+// http_code is its status, a refused request changes nothing, and money is
+// conserved.
+func FuzzAPI(f *testing.F) {
+	seeds := []string{
+		`{"to":{"type":"DEPOSIT-US","id":"PEER"},"amount":{"amount":12.5,"currency":"USD"},"extra":{"ip":"1.2.3.4","note":"rent"}}`,
+		`{"transactions":[{"to":{"type":"DEPOSIT-US","id":"PEER"},"amount":{"amount":1,"currency":"USD"},"extra":{"ip":"1.2.3.4"}}]}`,
+		`{"refresh_token":"x","scope":["USER|GET"]}`,
+		`{"logins":[{"email":"a@b.c"}],"phone_numbers":["1"],"legal_names":["A"]}`,
+		`{"type":"DEPOSIT-US","info":{"nickname":"x"}}`,
+		`{"type":"ACH-US","info":{"nickname":"x","account_num":"1234","routing_num":"051000017"}}`,
+		`{"nickname":"card","account_class":"CARD"}`,
+		`{"status":"ACTIVE","preferences":{"daily_transaction_limit":12.34}}`,
+		`{"type":"APPLE_PUSH","nonce":"AA==","nonce_signature":"AA==","certificates":["a","b"]}`,
+		`{"currency":"USD","amount":5,"type":"ACH","direction":"DEPOSIT"}`,
+		`{"comment":"hi"}`,
+		`{"scope":["TRAN|PATCH"],"url":"http://127.0.0.1:1/x"}`,
+		`{"is_active":false}`,
+		`{"address_street":"100 Market Street","address_city":"SF","address_subdivision":"CA","address_postal_code":"94105","address_country_code":"US"}`,
+		`{"amount":{"amount":10,"currency":"USD"},"retailer_id":1}`,
+		`{"date_start":0,"date_end":1}`,
+		`{"amount":{"amount":"12","currency":1}}`, `[]`, `{`, `{"a":1}{"b":2}`, `{"note":"\xff\xfe"}`,
+		`{"extra":{"note":"` + strings.Repeat("x", 81) + `"}}`, `{"amount":{"amount":1e400}}`,
+		strings.Repeat(`{"a":`, 200) + `1` + strings.Repeat(`}`, 200), `{"a":1,"a":2}`,
+	}
+	for i, s := range seeds {
+		for _, method := range []byte{0, 1, 2, 3} {
+			f.Add(uint8(i), method, uint8(i*7), uint8(0), []byte(s), "page=1&per_page=5")
+		}
+	}
+	f.Add(uint8(3), uint8(1), uint8(0), uint8(1), []byte(`{}`), "page=0")
+	f.Add(uint8(9), uint8(0), uint8(4), uint8(2), []byte(nil), "full_dehydrate=YES&per_page=99999999999999999999")
+	routes := fuzzRoutes()
+	methods := []string{"POST", "GET", "PATCH", "DELETE", "PUT"}
+	f.Fuzz(func(t *testing.T, routeIdx, methodIdx, pick, headers uint8, body []byte, query string) {
+		w := newFuzzWorld(t)
+		route := routes[int(routeIdx)%len(routes)]
+		method := methods[int(methodIdx)%len(methods)]
+		body = bytes.ReplaceAll(body, []byte("PEER"), []byte(w.peer))
+		req := httptest.NewRequest(method, w.path(route, pick), bytes.NewReader(body))
+		req.URL.RawQuery = query
+		key := w.key
+		if headers&1 != 0 {
+			key = w.otherKey
+		}
+		if headers&2 == 0 {
+			req.Header.Set("X-SP-GATEWAY", w.s.Gateway())
+		}
+		if headers&4 == 0 {
+			req.Header.Set("X-SP-USER", key+"|fp")
+		}
+		if headers&8 == 0 {
+			req.Header.Set("X-SP-USER-IP", "127.0.0.1")
+		}
+		if headers&16 != 0 {
+			req.Header.Set("X-SP-IDEMPOTENCY-KEY", "k")
+		}
+		before, money := w.s.store.snapshot(), w.s.store.money()
+		rec := httptest.NewRecorder()
+		w.s.ServeHTTP(rec, req)
+		checkAnswer(t, rec)
+		if rec.Code != http.StatusOK && rec.Code != http.StatusAccepted {
+			if after := w.s.store.snapshot(); after != before {
+				t.Fatalf("%s %s answered %d but changed the store: %s", method, req.URL, rec.Code, rec.Body)
+			}
+		}
+		if got := w.s.store.money(); got != money {
+			t.Fatalf("%s %s changed the money from %d to %d", method, req.URL, money, got)
+		}
+		w.s.Advance(25 * time.Hour)
+		if got := w.s.store.money(); got != money {
+			t.Fatalf("processing after %s %s changed the money from %d to %d", method, req.URL, money, got)
+		}
+	})
+}
