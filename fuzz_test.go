@@ -245,3 +245,74 @@ func FuzzAPI(f *testing.F) {
 		}
 	})
 }
+
+// FuzzDecode feeds the JSON decoder edge cases (numbers as strings, huge
+// numbers, deep nesting, duplicate keys, invalid UTF-8) into every request
+// type: it must never panic, and every refusal is 400 / "200".
+func FuzzDecode(f *testing.F) {
+	for _, s := range []string{
+		`{}`, `{"amount":{"amount":"12.5"}}`, `{"amount":{"amount":1e309}}`, `{"amount":{"amount":-0}}`,
+		`{"a":1,"a":2}`, `{"to":{"id":"x","id":7}}`, "{\"extra\":{\"note\":\"\xff\"}}", `{"fees":[{"fee":null}]}`,
+		strings.Repeat(`[`, 10000), strings.Repeat(`{"a":`, 5000) + `1` + strings.Repeat(`}`, 5000),
+		`{"scope":"USER|GET"}`, `{"preferences":{"daily_cash_limit":1.005}}`, `{"process_on":9007199254740993}`,
+		`{"transactions":[` + strings.Repeat(`{},`, 600) + `{}]}`, "\ufeff{}", `{"status":"ACTIVE"} x`,
+	} {
+		f.Add([]byte(s))
+	}
+	decoders := []func([]byte) error{
+		decodeInto[createTxRequest], decodeInto[batchRequest], decodeInto[oauthRequest], decodeInto[createUserRequest],
+		decodeInto[patchUserRequest], decodeInto[createNodeRequest], decodeInto[patchNodeRequest],
+		decodeInto[createSubnetRequest], decodeInto[patchSubnetRequest], decodeInto[pushRequest],
+		decodeInto[dummyRequest], decodeInto[commentRequest], decodeInto[createSubscriptionRequest],
+		decodeInto[patchSubscriptionRequest],
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		for _, dec := range decoders {
+			if err := dec(data); err != nil {
+				ae, ok := err.(*apiError)
+				if !ok || ae.status != http.StatusBadRequest || ae.errorCode != "200" {
+					t.Fatalf("refusal %v is not 400 / \"200\"", err)
+				}
+			}
+		}
+	})
+}
+
+// decodeInto decodes strictly and loosely, then validates, as a handler does.
+func decodeInto[T any](data []byte) error {
+	var v T
+	if err := unmarshalObject(data, &v, true); err != nil {
+		if err := unmarshalObject(data, &v, false); err != nil {
+			return err
+		}
+	}
+	if val, ok := any(v).(interface{ validate() error }); ok {
+		if err := val.validate(); err != nil {
+			if ae, ok := err.(*apiError); ok && ae.errorCode != "200" {
+				return nil // a well-formed value refused for its meaning (409), not a decoding error
+			}
+			return err
+		}
+	}
+	return nil
+}
+
+// TestHugeBody checks the body limit: a 10 MB body is refused with the
+// envelope and changes nothing.
+func TestHugeBody(t *testing.T) {
+	w := newFuzzWorld(t)
+	body := `{"extra":{"note":"` + strings.Repeat("x", 10<<20) + `"}}`
+	req := httptest.NewRequest("POST", w.path("/users/{user_id}/nodes/{node_id}/trans", 0), strings.NewReader(body))
+	req.Header.Set("X-SP-USER", w.key+"|fp")
+	req.Header.Set("X-SP-USER-IP", "1.1.1.1")
+	before := w.s.store.snapshot()
+	rec := httptest.NewRecorder()
+	w.s.ServeHTTP(rec, req)
+	b := checkAnswer(t, rec)
+	if rec.Code != http.StatusBadRequest || b["error_code"] != "200" {
+		t.Fatalf("10 MB body: %d %v", rec.Code, b)
+	}
+	if w.s.store.snapshot() != before {
+		t.Fatal("a refused body changed the store")
+	}
+}
