@@ -63,9 +63,10 @@ func (st *store) networkNode(now time.Time, typ string) *nodeRecord {
 //	Cash: today's approved cash + amount over daily_cash_limit    -> IR185
 //
 // "Today" is the fake clock's UTC day; only today's swipes that were
-// approved and not since canceled or returned count toward the limits. An error means the swipe could not be
-// made at all: an unknown subnet, one that is not a card, an amount that is
-// not positive or an unknown DeclineWith code.
+// approved and not since canceled or returned count toward the limits. An
+// error means the swipe could not be made at all: an unknown subnet, one
+// that is not a card, an amount that is not positive or an unknown
+// DeclineWith code.
 func (s *Server) CardAuthorization(subnetID string, auth CardAuth) (Transaction, error) {
 	if auth.AmountCents <= 0 {
 		return Transaction{}, errPayload("invalid_amount", "AmountCents must be positive.")
@@ -128,7 +129,7 @@ func (st *store) declineCode(sn *subnetRecord, n *nodeRecord, amount cents, auth
 		return reference.IRCardExpired
 	case auth.Cash && !sn.prefs.allowCash, auth.Foreign && !sn.prefs.allowForeign:
 		return reference.IRNotPermittedToCardholder
-	case amount > n.balance:
+	case amount > n.balance-st.held(n):
 		return reference.IRInsufficientFunds
 	}
 	utc := now.UTC()
@@ -155,10 +156,23 @@ func (st *store) declineCode(sn *subnetRecord, n *nodeRecord, amount cents, auth
 // addDeclined stores a declined swipe: created and at once RETURNED with the
 // decline code, moving no money and never processed. Callers hold mu.
 func (st *store) addDeclined(t *txRecord, created statusEntry, code string) {
+	st.addTx(t, created) // stored and announced (TRANS|POST) as CREATED, like any swipe
+	t.gen++              // voids the processing step addTx scheduled
 	t.status = StatusReturned
 	t.code = code
-	st.addTx(t, created)
 	t.timeline = append(t.timeline, statusEntry{Date: created.Date, Note: defaultNote(StatusReturned, code),
 		Status: StatusReturned, StatusID: StatusReturned.ID()})
 	st.emit(t.created, "TRAN|PATCH", "TRAN", t.id, st.txView(t))
+}
+
+// held is what approved card swipes not yet debited hold on a node: real
+// authorisations hold funds, so two swipes cannot overdraw it. Callers hold mu.
+func (st *store) held(n *nodeRecord) cents {
+	var sum cents
+	for _, id := range n.txIDs {
+		if t := st.txs[id]; t.cardSwipe && t.fromNode == n.id && (t.status == StatusCreated || t.status.Queued()) {
+			sum += t.amount
+		}
+	}
+	return sum
 }
