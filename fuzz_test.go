@@ -17,9 +17,9 @@ import (
 
 // fuzzWorld is a fake with one of everything, and the ids to aim at.
 type fuzzWorld struct {
-	s                                  *Server
-	user, other, node, peer, tx, card  string
-	account, sub, key, otherKey, route string
+	s                                 *Server
+	user, other, node, peer, tx, card string
+	account, sub, key, otherKey       string
 }
 
 func newFuzzWorld(tb testing.TB) *fuzzWorld {

@@ -57,6 +57,9 @@ type mfaChallenge struct {
 
 // mfaSent is the 202 answer once the MFA code went to a chosen phone.
 type mfaSent struct {
+	// Error repeats the message: the official Go client reads error.en of
+	// every answer that is not a 200, and would crash without it.
+	Error     errorBody `json:"error"`
 	ErrorCode string    `json:"error_code"`
 	HTTPCode  string    `json:"http_code"`
 	Message   errorBody `json:"message"`
@@ -123,8 +126,8 @@ func (st *store) oauth(now time.Time, lifetime time.Duration, userID, fingerprin
 			if !slices.Contains(u.phones, *req.PhoneNumber) {
 				return nil, 0, errIncorrect("unknown_phone_number", "Phone number %q is not on file for this user.", *req.PhoneNumber)
 			}
-			return mfaSent{ErrorCode: "10", HTTPCode: "202", Success: true,
-				Message: errorBody{En: "The validation pin was sent to " + *req.PhoneNumber + "."}}, 202, nil
+			msg := errorBody{En: "The validation pin was sent to " + *req.PhoneNumber + "."}
+			return mfaSent{Error: msg, ErrorCode: "10", HTTPCode: "202", Success: true, Message: msg}, 202, nil
 		default:
 			return mfaChallenge{ErrorCode: "10", HTTPCode: "202", PhoneNumbers: slices.Clone(u.phones),
 				Error: errorBody{En: "Fingerprint not registered. Please perform the MFA flow."}}, 202, nil

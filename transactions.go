@@ -57,15 +57,6 @@ func (t *txRecord) feeTotal() cents {
 	return sum
 }
 
-// inFlight is the money a transaction holds between the sender's debit and
-// the receiver's credit.
-func (t *txRecord) inFlight() cents {
-	if t.status == StatusProcessingDebit || t.status == StatusProcessingCredit {
-		return t.amount
-	}
-	return 0
-}
-
 // Processing schedule. The real sandbox's timing was never published; these
 // are the fake's documented choices, measured from the transaction's start
 // (its creation, its process_on day, or its release from a queue).
@@ -180,6 +171,7 @@ func (st *store) move(t *txRecord, to Status, at time.Time, note, code string) e
 		to = StatusCanceled
 		note = "Unable to settle transaction from " + from.id + ", since the node 'allowed' is CREDIT."
 	}
+	st.recordMovements(t, to, at, code)
 	switch to {
 	case StatusProcessingDebit:
 		from.balance -= t.amount
