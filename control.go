@@ -1,12 +1,693 @@
 package synapsefake
 
-import "net/http"
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"math"
+	"net/http"
+	"net/url"
+	"path"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/synapsefake/synapsefake/reference"
+)
+
+// The control API is the fake's Go test helpers (seeding, the clock, the
+// scenario helpers, fault injection, the webhook capture and the request
+// journal) over HTTP, for tests written in other languages against the
+// standalone server. It takes and answers JSON, refuses in the API's error
+// envelope, needs no credentials and is not recorded in the journal.
+// Request bodies are strict: an unknown field is refused (400 / "200"), so a
+// misspelt option does not pass silently. A body with no required field may
+// be left empty.
 
 // controlPrefix is the root of the control API; it never shares a path with
 // the real API, which lives under /v3.1.
 const controlPrefix = "/_fake/"
 
+// controlMux routes the control API. Like apiMux it is built once per
+// process and finds its Server in the request context; each path is
+// registered without a method so that a wrong method gets the envelope.
+var controlMux = sync.OnceValue(func() *http.ServeMux {
+	mux := http.NewServeMux()
+	handle := func(p string, rt route) {
+		mux.HandleFunc(controlPrefix+p, func(w http.ResponseWriter, r *http.Request) {
+			s := r.Context().Value(serverKey{}).(*Server)
+			h, ok := rt[r.Method]
+			if !ok {
+				s.fail(w, errMethodNotAllowed(r.Method))
+				return
+			}
+			h(s, w, r)
+		})
+	}
+	type S = Server
+	handle("users", route{"POST": (*S).controlCreateUser})
+	handle("users/{user_id}/nodes", route{"POST": (*S).controlCreateNode})
+	handle("users/{user_id}/nodes/{node_id}/subnets", route{"POST": (*S).controlCreateSubnet})
+	handle("users/{user_id}/oauth", route{"POST": (*S).controlOAuthKey})
+	handle("users/{user_id}/force-mfa", route{"POST": (*S).controlForceMFA})
+	handle("users/{user_id}/mfa-pin", route{"GET": (*S).controlMFAPin})
+	handle("subscriptions", route{"POST": (*S).controlCreateSubscription})
+	handle("clock", route{"GET": (*S).controlClock})
+	handle("clock/advance", route{"POST": (*S).controlAdvanceClock})
+	handle("transactions/{trans_id}", route{"GET": (*S).controlGetTransaction})
+	handle("transactions/{trans_id}/settle", route{"POST": (*S).controlSettle})
+	handle("transactions/{trans_id}/return", route{"POST": (*S).controlReturn})
+	handle("transactions/{trans_id}/queue", route{"POST": (*S).controlQueue})
+	handle("transactions/{trans_id}/release", route{"POST": (*S).controlRelease})
+	handle("transactions/{trans_id}/cancel", route{"POST": (*S).controlCancel})
+	handle("transactions/{trans_id}/advance", route{"POST": (*S).controlAdvanceTransaction})
+	handle("subnets/{subnet_id}/authorize", route{"POST": (*S).controlAuthorizeCard})
+	handle("faults", route{"POST": (*S).controlFailNext})
+	handle("faults/slow", route{"POST": (*S).controlSlowNext})
+	handle("webhooks", route{"GET": (*S).controlWebhooks, "DELETE": (*S).controlResetWebhooks})
+	handle("requests", route{"GET": (*S).controlRequests, "DELETE": (*S).controlResetRequests})
+	handle("reset", route{"POST": (*S).controlReset})
+	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
+		r.Context().Value(serverKey{}).(*Server).fail(w, errRouteNotFound)
+	})
+	return mux
+})
+
 // serveControl serves the /_fake/ control API.
 func (s *Server) serveControl(w http.ResponseWriter, r *http.Request) {
-	s.fail(w, errRouteNotFound)
+	// The mux would answer a path with dot segments or doubled slashes with
+	// a plain-text redirect; such a path names no endpoint.
+	if path.Clean(r.URL.Path) != strings.TrimSuffix(r.URL.Path, "/") {
+		s.fail(w, errRouteNotFound)
+		return
+	}
+	s.runDue()
+	r = r.WithContext(context.WithValue(r.Context(), serverKey{}, s))
+	controlMux().ServeHTTP(w, r)
+}
+
+// controlBody decodes a control request body strictly. An empty body is an
+// empty object.
+func controlBody[T any](r *http.Request) (T, error) {
+	var v T
+	data, err := io.ReadAll(io.LimitReader(r.Body, maxBody+1))
+	if err != nil {
+		return v, errPayload("invalid_body", "Unable to read the request body.")
+	}
+	if len(data) > maxBody {
+		return v, errPayload("body_too_large", "Request body is larger than %d bytes.", maxBody)
+	}
+	if len(bytes.TrimSpace(data)) == 0 {
+		return v, nil
+	}
+	return v, unmarshalObject(data, &v, true)
+}
+
+// controlOK answers {"success": true} plus the given fields.
+func (s *Server) controlOK(w http.ResponseWriter, fields map[string]any) {
+	out := map[string]any{"success": true}
+	for k, v := range fields {
+		out[k] = v
+	}
+	s.ok(w, out)
+}
+
+// controlUserView is a user as the control API shows it.
+type controlUserView struct {
+	ID           string   `json:"_id"`
+	Emails       []string `json:"emails"`
+	PhoneNumbers []string `json:"phone_numbers"`
+	LegalNames   []string `json:"legal_names"`
+	Permission   string   `json:"permission"`
+	RefreshToken string   `json:"refresh_token"`
+	Fingerprints []string `json:"fingerprints"`
+	NodeIDs      []string `json:"node_ids"`
+}
+
+func controlUser(u User) controlUserView {
+	return controlUserView{ID: u.ID, Emails: cloneList(u.Emails), PhoneNumbers: cloneList(u.PhoneNumbers),
+		LegalNames: cloneList(u.LegalNames), Permission: u.Permission, RefreshToken: u.RefreshToken,
+		Fingerprints: cloneList(u.Fingerprints), NodeIDs: cloneList(u.NodeIDs)}
+}
+
+// controlUserRequest is the body of POST /_fake/users: a UserSeed.
+type controlUserRequest struct {
+	Email        string   `json:"email"`
+	PhoneNumbers []string `json:"phone_numbers"`
+	LegalNames   []string `json:"legal_names"`
+	Fingerprint  string   `json:"fingerprint"`
+	SuppID       string   `json:"supp_id"`
+	IsBusiness   bool     `json:"is_business"`
+	Permission   string   `json:"permission"`
+}
+
+func (req controlUserRequest) validate() error {
+	if req.Permission != "" && !slices.Contains(userPermissions, req.Permission) {
+		return errPayload("invalid_permission", "Unknown permission %q.", req.Permission)
+	}
+	return nil
+}
+
+// controlCreateUser serves POST /_fake/users.
+func (s *Server) controlCreateUser(w http.ResponseWriter, r *http.Request) {
+	req, err := controlBody[controlUserRequest](r)
+	if err == nil {
+		err = req.validate()
+	}
+	if err != nil {
+		s.fail(w, err)
+		return
+	}
+	u := s.AddUser(UserSeed(req))
+	s.controlOK(w, map[string]any{"user": controlUser(u)})
+}
+
+// controlNodeView is a node as the control API shows it.
+type controlNodeView struct {
+	ID           string `json:"_id"`
+	UserID       string `json:"user_id"`
+	Type         string `json:"type"`
+	Nickname     string `json:"nickname"`
+	Allowed      string `json:"allowed"`
+	BalanceCents int64  `json:"balance_cents"`
+	IsActive     bool   `json:"is_active"`
+}
+
+// controlNodeRequest is the body of POST /_fake/users/{user_id}/nodes: a NodeSeed.
+type controlNodeRequest struct {
+	Type         string `json:"type"`
+	Nickname     string `json:"nickname"`
+	BalanceCents int64  `json:"balance_cents"`
+	AccountNum   string `json:"account_num"`
+	RoutingNum   string `json:"routing_num"`
+	SuppID       string `json:"supp_id"`
+}
+
+func (req controlNodeRequest) validate() error {
+	switch {
+	case req.Type != "" && !slices.Contains(reference.NodeTypes(), req.Type):
+		return errPayload("invalid_node_type", "Unknown node type %q.", req.Type)
+	case req.BalanceCents < 0:
+		return errPayload("invalid_balance", "balance_cents must not be negative.")
+	case req.RoutingNum != "" && !validRoutingNumber(req.RoutingNum):
+		return errPayload("invalid_routing_num", "routing_num %q is not a valid routing number.", req.RoutingNum)
+	}
+	return nil
+}
+
+// controlCreateNode serves POST /_fake/users/{user_id}/nodes.
+func (s *Server) controlCreateNode(w http.ResponseWriter, r *http.Request) {
+	req, err := controlBody[controlNodeRequest](r)
+	if err == nil {
+		err = req.validate()
+	}
+	if err != nil {
+		s.fail(w, err)
+		return
+	}
+	n, ok := s.AddNode(r.PathValue("user_id"), NodeSeed(req))
+	if !ok {
+		s.fail(w, errNotFound("user"))
+		return
+	}
+	s.controlOK(w, map[string]any{"node": controlNodeView{ID: n.ID, UserID: n.UserID, Type: n.Type,
+		Nickname: n.Nickname, Allowed: n.Allowed, BalanceCents: n.BalanceCents, IsActive: n.IsActive}})
+}
+
+// controlSubnetView is a subnet as the control API shows it, with the full
+// card or account number.
+type controlSubnetView struct {
+	ID           string       `json:"_id"`
+	NodeID       string       `json:"node_id"`
+	UserID       string       `json:"user_id"`
+	AccountClass string       `json:"account_class"`
+	Status       SubnetStatus `json:"status"`
+	StatusCode   string       `json:"status_code"`
+	CardNumber   string       `json:"card_number"`
+	AccountNum   string       `json:"account_num"`
+}
+
+// controlSubnetRequest is the body of POST .../subnets: a SubnetSeed.
+type controlSubnetRequest struct {
+	Nickname     string       `json:"nickname"`
+	AccountClass string       `json:"account_class"`
+	Status       SubnetStatus `json:"status"`
+}
+
+// controlCreateSubnet serves POST /_fake/users/{user_id}/nodes/{node_id}/subnets.
+func (s *Server) controlCreateSubnet(w http.ResponseWriter, r *http.Request) {
+	req, err := controlBody[controlSubnetRequest](r)
+	if err != nil {
+		s.fail(w, err)
+		return
+	}
+	sn, err := s.AddSubnet(r.PathValue("user_id"), r.PathValue("node_id"), SubnetSeed(req))
+	if err != nil {
+		s.fail(w, err)
+		return
+	}
+	s.controlOK(w, map[string]any{"subnet": controlSubnetView{ID: sn.ID, NodeID: sn.NodeID, UserID: sn.UserID,
+		AccountClass: sn.AccountClass, Status: sn.Status, StatusCode: sn.StatusCode, CardNumber: sn.CardNumber,
+		AccountNum: sn.AccountNum}})
+}
+
+// controlOAuthRequest is the body of POST /_fake/users/{user_id}/oauth.
+type controlOAuthRequest struct {
+	Fingerprint string   `json:"fingerprint"`
+	Scopes      []string `json:"scopes"`
+}
+
+func (req controlOAuthRequest) validate() error {
+	if req.Fingerprint == "" {
+		return errPayload("missing_fingerprint", "fingerprint is required.")
+	}
+	for _, sc := range req.Scopes {
+		if !reference.IsScope(sc) {
+			return errPayload("invalid_scope", "Unknown scope %q.", sc)
+		}
+	}
+	return nil
+}
+
+// controlOAuthKey serves POST /_fake/users/{user_id}/oauth.
+func (s *Server) controlOAuthKey(w http.ResponseWriter, r *http.Request) {
+	req, err := controlBody[controlOAuthRequest](r)
+	if err == nil {
+		err = req.validate()
+	}
+	if err != nil {
+		s.fail(w, err)
+		return
+	}
+	key := s.OAuthKey(r.PathValue("user_id"), req.Fingerprint, req.Scopes...)
+	if key == "" {
+		s.fail(w, errNotFound("user"))
+		return
+	}
+	s.controlOK(w, map[string]any{"oauth_key": key, "fingerprint": req.Fingerprint})
+}
+
+// controlForceMFA serves POST /_fake/users/{user_id}/force-mfa.
+func (s *Server) controlForceMFA(w http.ResponseWriter, r *http.Request) {
+	if _, err := controlBody[struct{}](r); err != nil {
+		s.fail(w, err)
+		return
+	}
+	if !s.ForceMFA(r.PathValue("user_id")) {
+		s.fail(w, errNotFound("user"))
+		return
+	}
+	s.controlOK(w, nil)
+}
+
+// controlMFAPin serves GET /_fake/users/{user_id}/mfa-pin.
+func (s *Server) controlMFAPin(w http.ResponseWriter, r *http.Request) {
+	pin := s.MFAPin(r.PathValue("user_id"))
+	if pin == "" {
+		s.fail(w, errNotFound("user"))
+		return
+	}
+	s.controlOK(w, map[string]any{"pin": pin})
+}
+
+// controlSubscriptionRequest is the body of POST /_fake/subscriptions.
+type controlSubscriptionRequest struct {
+	URL    string   `json:"url"`
+	Scopes []string `json:"scopes"`
+}
+
+func (req controlSubscriptionRequest) validate() error {
+	if !validWebhookURL(req.URL) {
+		return errPayload("invalid_url", "url must be an absolute http or https URL.")
+	}
+	for _, sc := range req.Scopes {
+		if !reference.IsSubscriptionScope(sc) {
+			return errPayload("invalid_scope", "Unknown subscription scope %q.", sc)
+		}
+	}
+	return nil
+}
+
+// controlCreateSubscription serves POST /_fake/subscriptions.
+func (s *Server) controlCreateSubscription(w http.ResponseWriter, r *http.Request) {
+	req, err := controlBody[controlSubscriptionRequest](r)
+	if err == nil {
+		err = req.validate()
+	}
+	if err != nil {
+		s.fail(w, err)
+		return
+	}
+	sub := s.AddSubscription(req.URL, req.Scopes...)
+	s.controlOK(w, map[string]any{"subscription": map[string]any{"_id": sub.ID, "url": sub.URL,
+		"scope": cloneList(sub.Scopes), "is_active": sub.IsActive}})
+}
+
+// controlClock serves GET /_fake/clock.
+func (s *Server) controlClock(w http.ResponseWriter, r *http.Request) {
+	s.controlOK(w, map[string]any{"now": ms(s.Now())})
+}
+
+// controlAdvanceRequest is the body of POST /_fake/clock/advance: a Go
+// duration string or a number of milliseconds, not both.
+type controlAdvanceRequest struct {
+	Duration *string `json:"duration"`
+	MS       *int64  `json:"ms"`
+}
+
+func (req controlAdvanceRequest) duration() (time.Duration, error) {
+	switch {
+	case (req.Duration == nil) == (req.MS == nil):
+		return 0, errPayload("invalid_duration", `Supply exactly one of duration (a Go duration such as "24h") and ms.`)
+	case req.MS != nil:
+		if *req.MS < 0 || *req.MS > math.MaxInt64/int64(time.Millisecond) {
+			return 0, errPayload("invalid_duration", "ms must be a non-negative number of milliseconds.")
+		}
+		return time.Duration(*req.MS) * time.Millisecond, nil
+	}
+	d, err := time.ParseDuration(*req.Duration)
+	if err != nil || d < 0 {
+		return 0, errPayload("invalid_duration", `duration must be a non-negative Go duration such as "90m" or "24h", got %q.`, *req.Duration)
+	}
+	return d, nil
+}
+
+// controlAdvanceClock serves POST /_fake/clock/advance.
+func (s *Server) controlAdvanceClock(w http.ResponseWriter, r *http.Request) {
+	req, err := controlBody[controlAdvanceRequest](r)
+	var d time.Duration
+	if err == nil {
+		d, err = req.duration()
+	}
+	if err != nil {
+		s.fail(w, err)
+		return
+	}
+	s.Advance(d)
+	s.controlOK(w, map[string]any{"now": ms(s.Now())})
+}
+
+// controlTxView is a transaction as the control API shows it.
+type controlTxView struct {
+	ID          string              `json:"_id"`
+	Status      Status              `json:"status"`
+	Code        string              `json:"code"`
+	AmountCents int64               `json:"amount_cents"`
+	FromNodeID  string              `json:"from_node_id"`
+	ToNodeID    string              `json:"to_node_id"`
+	Timeline    []controlStatusView `json:"timeline"`
+}
+
+type controlStatusView struct {
+	Status Status `json:"status"`
+	Note   string `json:"note"`
+	Date   int64  `json:"date"`
+}
+
+func controlTx(t Transaction) controlTxView {
+	tl := make([]controlStatusView, len(t.Timeline))
+	for i, e := range t.Timeline {
+		tl[i] = controlStatusView{Status: e.Status, Note: e.Note, Date: ms(e.Date)}
+	}
+	return controlTxView{ID: t.ID, Status: t.Status, Code: t.Code, AmountCents: t.AmountCents,
+		FromNodeID: t.FromNodeID, ToNodeID: t.ToNodeID, Timeline: tl}
+}
+
+// controlAnswerTx answers the transaction's state.
+func (s *Server) controlAnswerTx(w http.ResponseWriter, id string) {
+	t, ok := s.Transaction(id)
+	if !ok {
+		s.fail(w, errNotFound("transaction"))
+		return
+	}
+	s.controlOK(w, map[string]any{"transaction": controlTx(t)})
+}
+
+// controlGetTransaction serves GET /_fake/transactions/{trans_id}.
+func (s *Server) controlGetTransaction(w http.ResponseWriter, r *http.Request) {
+	s.controlAnswerTx(w, r.PathValue("trans_id"))
+}
+
+// controlTxRequest is the body of the transaction moves; each reads the
+// fields it needs and refuses the others.
+type controlTxRequest struct {
+	Code   *string `json:"code"`
+	Status *Status `json:"status"`
+}
+
+// controlMove serves one transaction move: it decodes the body, checks that
+// it holds only the fields allowed, applies move and answers the result.
+func (s *Server) controlMove(w http.ResponseWriter, r *http.Request, code, status bool, move func(id string, req controlTxRequest) error) {
+	req, err := controlBody[controlTxRequest](r)
+	switch {
+	case err != nil:
+	case req.Code != nil && !code:
+		err = errPayload("unknown_field", `Unknown field "code".`)
+	case req.Status != nil && !status:
+		err = errPayload("unknown_field", `Unknown field "status".`)
+	}
+	if err == nil {
+		err = move(r.PathValue("trans_id"), req)
+	}
+	if err != nil {
+		s.fail(w, err)
+		return
+	}
+	s.controlAnswerTx(w, r.PathValue("trans_id"))
+}
+
+func (req controlTxRequest) code() string {
+	if req.Code == nil {
+		return ""
+	}
+	return *req.Code
+}
+
+// controlSettle serves POST /_fake/transactions/{trans_id}/settle.
+func (s *Server) controlSettle(w http.ResponseWriter, r *http.Request) {
+	s.controlMove(w, r, false, false, func(id string, _ controlTxRequest) error { return s.Settle(id) })
+}
+
+// controlReturn serves POST /_fake/transactions/{trans_id}/return {code}.
+func (s *Server) controlReturn(w http.ResponseWriter, r *http.Request) {
+	s.controlMove(w, r, true, false, func(id string, req controlTxRequest) error { return s.Return(id, req.code()) })
+}
+
+// controlQueue serves POST /_fake/transactions/{trans_id}/queue {code}.
+func (s *Server) controlQueue(w http.ResponseWriter, r *http.Request) {
+	s.controlMove(w, r, true, false, func(id string, req controlTxRequest) error { return s.Queue(id, req.code()) })
+}
+
+// controlRelease serves POST /_fake/transactions/{trans_id}/release.
+func (s *Server) controlRelease(w http.ResponseWriter, r *http.Request) {
+	s.controlMove(w, r, false, false, func(id string, _ controlTxRequest) error { return s.Release(id) })
+}
+
+// controlCancel serves POST /_fake/transactions/{trans_id}/cancel {code}.
+func (s *Server) controlCancel(w http.ResponseWriter, r *http.Request) {
+	s.controlMove(w, r, true, false, func(id string, req controlTxRequest) error { return s.Cancel(id, req.code()) })
+}
+
+// controlAdvanceTransaction serves POST /_fake/transactions/{trans_id}/advance {status}.
+func (s *Server) controlAdvanceTransaction(w http.ResponseWriter, r *http.Request) {
+	s.controlMove(w, r, false, true, func(id string, req controlTxRequest) error {
+		if req.Status == nil || req.Status.ID() == "" {
+			return errPayload("invalid_status", "status must be a transaction status such as PROCESSING-DEBIT.")
+		}
+		return s.AdvanceTransaction(id, *req.Status)
+	})
+}
+
+// controlCardRequest is the body of POST /_fake/subnets/{subnet_id}/authorize: a CardAuth.
+type controlCardRequest struct {
+	AmountCents int64  `json:"amount_cents"`
+	Merchant    string `json:"merchant"`
+	Foreign     bool   `json:"foreign"`
+	Cash        bool   `json:"cash"`
+	DeclineWith string `json:"decline_with"`
+}
+
+// controlAuthorizeCard serves POST /_fake/subnets/{subnet_id}/authorize.
+func (s *Server) controlAuthorizeCard(w http.ResponseWriter, r *http.Request) {
+	req, err := controlBody[controlCardRequest](r)
+	if err != nil {
+		s.fail(w, err)
+		return
+	}
+	t, err := s.CardAuthorization(r.PathValue("subnet_id"), CardAuth(req))
+	if err != nil {
+		s.fail(w, err)
+		return
+	}
+	s.controlOK(w, map[string]any{"transaction": controlTx(t)})
+}
+
+// controlFaultRequest is the body of POST /_fake/faults and /_fake/faults/slow.
+type controlFaultRequest struct {
+	Method    string  `json:"method"`
+	Route     string  `json:"route"`
+	ErrorCode *string `json:"error_code"`
+	Delay     *string `json:"delay"`
+	Times     int     `json:"times"`
+}
+
+// controlFault decodes a fault request, checks that it holds the one field
+// of its kind, and runs add, turning its panic at a mistake into a 400.
+func (s *Server) controlFault(w http.ResponseWriter, r *http.Request, slow bool, add func(req controlFaultRequest) error) {
+	req, err := controlBody[controlFaultRequest](r)
+	switch {
+	case err != nil:
+	case slow && req.ErrorCode != nil:
+		err = errPayload("unknown_field", `Unknown field "error_code".`)
+	case !slow && req.Delay != nil:
+		err = errPayload("unknown_field", `Unknown field "delay".`)
+	case req.Times < 0:
+		err = errPayload("invalid_times", "times must not be negative (0 means 1).")
+	}
+	if err == nil {
+		req.Method = strings.ToUpper(req.Method)
+		err = recoverMistake(func() error { return add(req) })
+	}
+	if err != nil {
+		s.fail(w, err)
+		return
+	}
+	s.controlOK(w, nil)
+}
+
+// recoverMistake runs fn and turns a panic, the Go helpers' answer to a
+// mistake in the test, into a 400.
+func recoverMistake(fn func() error) (err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			err = errPayload("invalid_fault", "%s", strings.TrimPrefix(fmt.Sprint(p), "synapsefake: "))
+		}
+	}()
+	return fn()
+}
+
+// controlFailNext serves POST /_fake/faults.
+func (s *Server) controlFailNext(w http.ResponseWriter, r *http.Request) {
+	s.controlFault(w, r, false, func(req controlFaultRequest) error {
+		if req.ErrorCode == nil {
+			return errPayload("missing_error_code", `error_code is required, e.g. "503".`)
+		}
+		s.FailNext(req.Method, req.Route, *req.ErrorCode, req.Times)
+		return nil
+	})
+}
+
+// controlSlowNext serves POST /_fake/faults/slow.
+func (s *Server) controlSlowNext(w http.ResponseWriter, r *http.Request) {
+	s.controlFault(w, r, true, func(req controlFaultRequest) error {
+		var d time.Duration
+		var err error
+		if req.Delay != nil {
+			d, err = time.ParseDuration(*req.Delay)
+		}
+		if req.Delay == nil || err != nil || d <= 0 {
+			return errPayload("invalid_delay", `delay must be a positive Go duration such as "2s".`)
+		}
+		s.SlowNext(req.Method, req.Route, d, req.Times)
+		return nil
+	})
+}
+
+type controlWebhookView struct {
+	Function   string                `json:"function"`
+	ObjectType string                `json:"object_type"`
+	ObjectID   string                `json:"object_id"`
+	Status     string                `json:"status"`
+	Code       string                `json:"code"`
+	UpdatedBy  string                `json:"updated_by"`
+	Date       int64                 `json:"date"`
+	Payload    json.RawMessage       `json:"payload"`
+	Deliveries []controlDeliveryView `json:"deliveries"`
+}
+
+type controlDeliveryView struct {
+	SubscriptionID string               `json:"subscription_id"`
+	URL            string               `json:"url"`
+	LogID          string               `json:"log_id"`
+	Attempts       []controlAttemptView `json:"attempts"`
+}
+
+type controlAttemptView struct {
+	Code int    `json:"code"`
+	Text string `json:"text"`
+	Date int64  `json:"date"`
+}
+
+// controlWebhooks serves GET /_fake/webhooks: every captured webhook, oldest first.
+func (s *Server) controlWebhooks(w http.ResponseWriter, r *http.Request) {
+	all := s.Webhooks().All()
+	out := make([]controlWebhookView, len(all))
+	for i, h := range all {
+		v := controlWebhookView{Function: h.Function, ObjectType: h.ObjectType, ObjectID: h.ObjectID,
+			Status: h.Status, Code: h.Code, UpdatedBy: h.UpdatedBy, Date: ms(h.Date), Payload: h.Body,
+			Deliveries: make([]controlDeliveryView, len(h.Deliveries))}
+		if !json.Valid(v.Payload) {
+			v.Payload = json.RawMessage("null")
+		}
+		for j, d := range h.Deliveries {
+			dv := controlDeliveryView{SubscriptionID: d.SubscriptionID, URL: d.URL, LogID: d.LogID,
+				Attempts: make([]controlAttemptView, len(d.Attempts))}
+			for k, a := range d.Attempts {
+				dv.Attempts[k] = controlAttemptView{Code: a.Code, Text: a.Text, Date: ms(a.Date)}
+			}
+			v.Deliveries[j] = dv
+		}
+		out[i] = v
+	}
+	s.controlOK(w, map[string]any{"webhooks": out})
+}
+
+// controlResetWebhooks serves DELETE /_fake/webhooks.
+func (s *Server) controlResetWebhooks(w http.ResponseWriter, r *http.Request) {
+	s.Webhooks().Reset()
+	s.controlOK(w, nil)
+}
+
+type controlRequestView struct {
+	Method    string     `json:"method"`
+	Path      string     `json:"path"`
+	Route     string     `json:"route"`
+	Query     url.Values `json:"query"`
+	Status    int        `json:"status"`
+	ErrorCode string     `json:"error_code"`
+	Summary   string     `json:"summary"`
+}
+
+// controlRequests serves GET /_fake/requests: the journal, oldest first,
+// with no headers or bodies but their redacted summary.
+func (s *Server) controlRequests(w http.ResponseWriter, r *http.Request) {
+	reqs := s.Requests()
+	out := make([]controlRequestView, len(reqs))
+	for i, q := range reqs {
+		if q.Query == nil {
+			q.Query = url.Values{}
+		}
+		out[i] = controlRequestView{Method: q.Method, Path: q.Path, Route: q.Route, Query: q.Query,
+			Status: q.Status, ErrorCode: q.ErrorCode, Summary: q.String()}
+	}
+	s.controlOK(w, map[string]any{"requests": out})
+}
+
+// controlResetRequests serves DELETE /_fake/requests.
+func (s *Server) controlResetRequests(w http.ResponseWriter, r *http.Request) {
+	s.ResetRequests()
+	s.controlOK(w, nil)
+}
+
+// controlReset serves POST /_fake/reset.
+func (s *Server) controlReset(w http.ResponseWriter, r *http.Request) {
+	if _, err := controlBody[struct{}](r); err != nil {
+		s.fail(w, err)
+		return
+	}
+	s.Reset()
+	s.controlOK(w, nil)
 }

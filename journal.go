@@ -29,7 +29,7 @@ type Request struct {
 	Time      time.Time
 }
 
-// redactedHeaders and redactedFields hold secrets that String hides.
+// redactedFields are the body fields whose values String hides.
 var redactedFields = []string{"refresh_token", "validation_pin", "pin", "card_pin", "client_secret", "oauth_key", "password", "nonce_signature"}
 
 // String describes the request on one line with its secrets redacted: the
