@@ -29,6 +29,8 @@ type config struct {
 	latency          time.Duration
 	hook             func(http.ResponseWriter, *http.Request) bool
 	control          bool
+	// immediateStatements: see WithImmediateStatements (statements.go).
+	immediateStatements bool
 }
 
 func defaultConfig() config {

@@ -137,6 +137,7 @@ func (s *Server) Reset() {
 	st.subnets, st.subs, st.subOrder = map[string]*subnetRecord{}, map[string]*subscriptionRecord{}, nil
 	st.steps, st.idem = nil, map[string]time.Time{}
 	st.networkUser, st.network = nil, nil
+	st.book = statementBook{}
 	st.mu.Unlock()
 	s.faults.mu.Lock()
 	s.faults.list = nil

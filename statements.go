@@ -1,29 +1,721 @@
 package synapsefake
 
 import (
+	"bytes"
+	"encoding/csv"
+	"encoding/json"
 	"net/http"
+	"net/url"
+	"slices"
+	"strconv"
 	"time"
+
+	"github.com/synapsefake/synapsefake/reference"
 )
 
-// runStatementsDue generates the statements that fell due by now.
-func (s *Server) runStatementsDue(now time.Time) {}
+// Statement types and statuses, spelled as on the wire.
+const (
+	// StatementMonthly is the type of the statements the clock makes on the
+	// 15th of each month for the previous month.
+	StatementMonthly = "MONTHLY_STATEMENT"
+	// StatementOnDemand is the type of the statements POST .../statements makes.
+	StatementOnDemand = "ONDEMAND_STATEMENT"
 
+	// StatementQueued is an ad hoc statement not generated yet: its urls and
+	// balances are null.
+	StatementQueued = "QUEUED"
+	// StatementGenerated is a statement whose numbers and files are ready.
+	StatementGenerated = "GENERATED"
+)
+
+// Kinds of a statement's movements.
+const (
+	MovementInitial = "INITIAL" // the balance a node was created with (AddNode)
+	MovementDebit   = "DEBIT"   // the sender's debit, at PROCESSING-DEBIT
+	MovementCredit  = "CREDIT"  // the receiver's credit net of fees, at SETTLED
+	MovementFee     = "FEE"     // a fee credited to a fee node, at SETTLED
+	MovementReturn  = "RETURN"  // a return's reversal of the above, at RETURNED
+)
+
+// statementFiles are the file names a generated statement is served under.
+var statementFiles = []string{"statement.csv", "statement.json", "statement.pdf"}
+
+// movement is one change of a deposit-type node's balance, recorded by move.
+type movement struct {
+	date   time.Time
+	txID   string
+	kind   string
+	desc   string
+	amount cents // signed
+}
+
+// statementLine is a movement of a statement with the balance after it.
+type statementLine struct {
+	movement
+	balance cents
+}
+
+type statementRecord struct {
+	id      string
+	nodeID  string
+	userID  string
+	typ     string
+	status  string
+	start   time.Time // first millisecond of the period
+	end     time.Time // last millisecond of the period, inclusive
+	created time.Time
+	webhook string // ad hoc statements only; "" for none
+
+	// Set on generation.
+	generated time.Time
+	opening   cents
+	ending    cents
+	lines     []statementLine
+}
+
+// statementBook holds the balance ledger of deposit-type nodes and every
+// statement. Its zero value is ready; it is guarded by the store's mu.
+type statementBook struct {
+	ledger  map[string][]movement // node id -> movements, in recording order
+	byID    map[string]*statementRecord
+	byNode  map[string][]string // node id -> statement ids, creation order
+	byUser  map[string][]string // user id -> statement ids, creation order
+	pending []string            // queued ad hoc statements, creation order
+	// checked is the last 15th (00:00 UTC) whose monthly statements were made.
+	checked time.Time
+}
+
+// WithImmediateStatements makes POST .../statements generate the statement
+// at once: the answer carries its balances and urls. By default an ad hoc
+// statement stays QUEUED until the clock moves (Advance, or any later
+// instant with a running clock). Both webhooks are sent either way.
+func WithImmediateStatements() Option {
+	return func(cfg *config) { cfg.immediateStatements = true }
+}
+
+// recordMovements writes to the ledger what move's money switch for status
+// to is about to do to the deposit-type nodes of t. move calls it just
+// before that switch, once the status is final and before the balances and
+// t.credited change, so the two must be kept in step. Callers hold mu.
+func (st *store) recordMovements(t *txRecord, to Status, at time.Time, code string) {
+	from, recv := st.nodes[t.fromNode], st.nodes[t.toNode]
+	switch to {
+	case StatusProcessingDebit:
+		st.addMovement(from, movement{at, t.id, MovementDebit, "Transfer to " + st.partyName(t, recv) + noteSuffix(t.note), -t.amount})
+	case StatusSettled:
+		st.addMovement(recv, movement{at, t.id, MovementCredit, "Transfer from " + st.partyName(t, from) + noteSuffix(t.note), t.amount - t.feeTotal()})
+		for _, f := range t.fees {
+			if f.toNode != "" {
+				st.addMovement(st.nodes[f.toNode], movement{at, t.id, MovementFee, "Fee: " + feeNote(f), f.fee})
+			}
+		}
+	case StatusReturned:
+		ret := "Return"
+		if code != "" {
+			ret += " " + code
+		}
+		if t.credited {
+			st.addMovement(recv, movement{at, t.id, MovementReturn, ret + ": reversal of transfer from " + st.partyName(t, from), -(t.amount - t.feeTotal())})
+			for _, f := range t.fees {
+				if f.toNode != "" {
+					st.addMovement(st.nodes[f.toNode], movement{at, t.id, MovementReturn, ret + ": reversal of fee " + feeNote(f), -f.fee})
+				}
+			}
+		}
+		st.addMovement(from, movement{at, t.id, MovementReturn, ret + ": refund of transfer to " + st.partyName(t, recv), t.amount})
+	}
+}
+
+// addMovement appends m to n's ledger if n is a deposit-type node and m
+// moves money. Callers hold mu.
+func (st *store) addMovement(n *nodeRecord, m movement) {
+	if n == nil || m.amount == 0 || !reference.IsDepositType(n.typ) {
+		return
+	}
+	b := &st.book
+	if b.ledger == nil {
+		b.ledger = make(map[string][]movement)
+	}
+	m.date = m.date.UTC()
+	b.ledger[n.id] = append(b.ledger[n.id], m)
+}
+
+// partyName names the other side of t: the company of a dummy transaction
+// for the hidden network node, else the node's nickname.
+func (st *store) partyName(t *txRecord, n *nodeRecord) string {
+	if st.networkUser != nil && n.userID == st.networkUser.id {
+		if name, _ := t.fromMeta["name"].(string); name != "" {
+			return name
+		}
+	}
+	return n.nickname
+}
+
+func noteSuffix(note string) string {
+	if note == "" {
+		return ""
+	}
+	return " - " + note
+}
+
+func feeNote(f feeRecord) string {
+	if f.note == "" {
+		return "Fee"
+	}
+	return f.note
+}
+
+// newStatement stores a statement of node n for the period [start, end],
+// both inclusive, and indexes it. Callers hold mu.
+func (st *store) newStatement(now time.Time, n *nodeRecord, typ string, start, end time.Time) *statementRecord {
+	b := &st.book
+	if b.byID == nil {
+		b.byID = make(map[string]*statementRecord)
+		b.byNode = make(map[string][]string)
+		b.byUser = make(map[string][]string)
+	}
+	rec := &statementRecord{id: st.newID(), nodeID: n.id, userID: n.userID, typ: typ, status: StatementQueued,
+		start: start.UTC(), end: end.UTC(), created: now}
+	b.byID[rec.id] = rec
+	b.byNode[n.id] = append(b.byNode[n.id], rec.id)
+	b.byUser[n.userID] = append(b.byUser[n.userID], rec.id)
+	return rec
+}
+
+// generate computes a statement from the node's ledger: the balance at the
+// start of the period, every movement within it and the balance after each.
+// The node's starting balance (NodeSeed.BalanceCents) is a movement dated at
+// the node's creation. Callers hold mu.
+func (st *store) generate(rec *statementRecord, now time.Time) {
+	n := st.nodes[rec.nodeID]
+	all := st.book.ledger[n.id]
+	initial := n.balance
+	for _, m := range all {
+		initial -= m.amount
+	}
+	moves := make([]movement, 0, len(all)+1)
+	if initial != 0 {
+		moves = append(moves, movement{date: n.created.UTC(), kind: MovementInitial, desc: "Initial balance (account opened)", amount: initial})
+	}
+	moves = append(moves, all...)
+	slices.SortStableFunc(moves, func(a, b movement) int { return a.date.Compare(b.date) })
+	var bal cents
+	rec.opening, rec.lines = 0, nil
+	for _, m := range moves {
+		if m.date.After(rec.end) {
+			break
+		}
+		bal += m.amount
+		if m.date.Before(rec.start) {
+			rec.opening = bal
+			continue
+		}
+		rec.lines = append(rec.lines, statementLine{movement: m, balance: bal})
+	}
+	rec.ending = bal
+	rec.status = StatementGenerated
+	rec.generated = now
+}
+
+// runStatementsDue generates the statements that fell due by now: the
+// monthly statements of every 15th passed since the last run, and the
+// queued ad hoc statements made before now.
+func (s *Server) runStatementsDue(now time.Time) {
+	st := s.store
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	b := &st.book
+	u := now.UTC()
+	due := time.Date(u.Year(), u.Month(), 15, 0, 0, 0, 0, time.UTC)
+	if u.Before(due) {
+		due = due.AddDate(0, -1, 0)
+	}
+	if len(b.pending) == 0 && !due.After(b.checked) {
+		return
+	}
+	defer st.asBackend()()
+	if due.After(b.checked) {
+		st.monthlyStatements(due)
+		b.checked = due
+	}
+	kept := b.pending[:0]
+	for _, id := range b.pending {
+		rec := b.byID[id]
+		if st.nodes[rec.nodeID] == nil {
+			continue // forgotten by Reset
+		}
+		if !rec.created.Before(now) {
+			kept = append(kept, id)
+			continue
+		}
+		st.generate(rec, now)
+		st.emitStatement(now, rec)
+	}
+	clear(b.pending[len(kept):])
+	b.pending = kept
+}
+
+// monthlyStatements makes, for every 15th after b.checked up to due, a
+// statement of the previous month for every active deposit-type node created
+// before that month's end, dated at the 15th. Callers hold mu.
+func (st *store) monthlyStatements(due time.Time) {
+	b := &st.book
+	var nodes []*nodeRecord
+	for _, uid := range st.userOrder {
+		for _, nid := range st.users[uid].nodeIDs {
+			if n := st.nodes[nid]; n.isActive && reference.IsDepositType(n.typ) {
+				nodes = append(nodes, n)
+			}
+		}
+	}
+	if len(nodes) == 0 {
+		return
+	}
+	var first time.Time // the first 15th to look at
+	if b.checked.IsZero() {
+		earliest := nodes[0].created
+		for _, n := range nodes {
+			if n.created.Before(earliest) {
+				earliest = n.created
+			}
+		}
+		earliest = earliest.UTC()
+		first = time.Date(earliest.Year(), earliest.Month()+1, 15, 0, 0, 0, 0, time.UTC)
+	} else {
+		first = b.checked.AddDate(0, 1, 0)
+	}
+	for at := first; !at.After(due); at = at.AddDate(0, 1, 0) {
+		end := time.Date(at.Year(), at.Month(), 1, 0, 0, 0, 0, time.UTC)
+		start := end.AddDate(0, -1, 0)
+		for _, n := range nodes {
+			if n.created.Before(end) {
+				st.generate(st.newStatement(at, n, StatementMonthly, start, end.Add(-time.Millisecond)), at)
+			}
+		}
+	}
+}
+
+// statementURLs are a statement's files; null until it is generated.
+type statementURLs struct {
+	CSV  *string `json:"csv"`
+	JSON *string `json:"json"`
+	PDF  *string `json:"pdf"`
+}
+
+// statementView is a statement as the API returns it.
+type statementView struct {
+	ID             string        `json:"_id"`
+	Client         clientView    `json:"client"`
+	DateEnd        int64         `json:"date_end"`
+	DateStart      int64         `json:"date_start"`
+	EndingBalance  *cents        `json:"ending_balance"`
+	NodeID         string        `json:"node_id"`
+	OpeningBalance *cents        `json:"opening_balance"`
+	Status         string        `json:"status"`
+	Type           string        `json:"type"`
+	URLs           statementURLs `json:"urls"`
+	UserID         string        `json:"user_id"`
+}
+
+func (st *store) statementView(rec *statementRecord) statementView {
+	v := statementView{ID: rec.id, Client: st.client, DateEnd: ms(rec.end), DateStart: ms(rec.start),
+		NodeID: rec.nodeID, Status: rec.status, Type: rec.typ, UserID: rec.userID}
+	if rec.status == StatementGenerated {
+		opening, ending := rec.opening, rec.ending
+		v.OpeningBalance, v.EndingBalance = &opening, &ending
+		base := st.base + "/statements/" + rec.id + "/"
+		csvURL, jsonURL, pdfURL := base+statementFiles[0], base+statementFiles[1], base+statementFiles[2]
+		v.URLs = statementURLs{CSV: &csvURL, JSON: &jsonURL, PDF: &pdfURL}
+	}
+	return v
+}
+
+// emitStatement records the webhook of an ad hoc statement and delivers it
+// to the statement's webhook url, if any. The body has the shape emit gives
+// every webhook; it goes to that url only, signed like every webhook, and
+// to no subscription. Callers hold mu.
+func (st *store) emitStatement(at time.Time, rec *statementRecord) {
+	if st.hooks == nil {
+		return
+	}
+	const function = "STATEMENTS|POST"
+	rest, _ := json.Marshal(st.statementView(rec))
+	logID := st.newID()
+	var body map[string]json.RawMessage
+	_ = json.Unmarshal(rest, &body)
+	body["_id"], _ = json.Marshal(map[string]string{"$oid": rec.id})
+	body["_rest"] = rest
+	body["webhook_meta"], _ = json.Marshal(map[string]any{"function": function, "log_id": logID,
+		"updated_by": st.actor, "date": map[string]int64{"$date": ms(at)}})
+	h := &hookRecord{Webhook: Webhook{Function: function, ObjectType: "STATEMENT", ObjectID: rec.id,
+		Status: rec.status, UpdatedBy: st.actor, Date: at}}
+	h.Body, _ = json.Marshal(body)
+	if rec.webhook != "" {
+		h.deliveries = []*deliveryRecord{{hook: h, url: rec.webhook, logID: logID, due: at}}
+	}
+	st.hooks.add(h)
+}
+
+// Movement is one change of a node's balance shown on a statement.
+type Movement struct {
+	Date time.Time
+	// TransactionID is the transaction that moved the money, "" for the
+	// initial balance.
+	TransactionID string
+	// Kind is MovementInitial, MovementDebit, MovementCredit, MovementFee
+	// or MovementReturn.
+	Kind        string
+	Description string
+	// AmountCents is signed: negative for money leaving the node.
+	AmountCents int64
+	// BalanceCents is the node's balance after the movement.
+	BalanceCents int64
+}
+
+// Statement is a copy of a statement, for assertions in tests. A queued
+// statement has no balances and no movements yet.
+type Statement struct {
+	ID     string
+	NodeID string
+	UserID string
+	Type   string // StatementMonthly or StatementOnDemand
+	Status string // StatementQueued or StatementGenerated
+	// Start and End bound the period; both are inclusive.
+	Start, End          time.Time
+	OpeningBalanceCents int64
+	EndingBalanceCents  int64
+	Movements           []Movement
+}
+
+func (rec *statementRecord) public() Statement {
+	s := Statement{ID: rec.id, NodeID: rec.nodeID, UserID: rec.userID, Type: rec.typ, Status: rec.status,
+		Start: rec.start, End: rec.end, OpeningBalanceCents: int64(rec.opening), EndingBalanceCents: int64(rec.ending)}
+	if rec.lines != nil {
+		s.Movements = make([]Movement, len(rec.lines))
+		for i, l := range rec.lines {
+			s.Movements[i] = Movement{Date: l.date, TransactionID: l.txID, Kind: l.kind, Description: l.desc,
+				AmountCents: int64(l.amount), BalanceCents: int64(l.balance)}
+		}
+	}
+	return s
+}
+
+// Statements returns copies of a node's statements, oldest first.
+func (s *Server) Statements(nodeID string) []Statement {
+	st := s.store
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	ids := st.book.byNode[nodeID]
+	out := make([]Statement, len(ids))
+	for i, id := range ids {
+		out[i] = st.book.byID[id].public()
+	}
+	return out
+}
+
+// statementList is the wrapper of the statement lists.
+type statementList struct {
+	ErrorCode       string          `json:"error_code"`
+	HTTPCode        string          `json:"http_code"`
+	Limit           int             `json:"limit"`
+	Page            int             `json:"page"`
+	PageCount       int             `json:"page_count"`
+	Statements      []statementView `json:"statements"`
+	StatementsCount int             `json:"statements_count"`
+	Success         bool            `json:"success"`
+}
+
+// handleListUserStatements serves GET /users/{user_id}/statements, newest first.
 func (s *Server) handleListUserStatements(w http.ResponseWriter, r *http.Request) {
-	s.fail(w, errRouteNotFound)
+	s.listStatements(w, r, func(st *store) ([]string, error) {
+		uid := r.PathValue("user_id")
+		if st.users[uid] == nil {
+			return nil, errNotFound("user")
+		}
+		return st.book.byUser[uid], nil
+	})
 }
 
+// handleListNodeStatements serves GET .../nodes/{node_id}/statements, newest first.
 func (s *Server) handleListNodeStatements(w http.ResponseWriter, r *http.Request) {
-	s.fail(w, errRouteNotFound)
+	s.listStatements(w, r, func(st *store) ([]string, error) {
+		n, err := st.userNode(r.PathValue("user_id"), r.PathValue("node_id"))
+		if err != nil {
+			return nil, err
+		}
+		return st.book.byNode[n.id], nil
+	})
 }
 
-func (s *Server) handleCreateStatement(w http.ResponseWriter, r *http.Request) {
-	s.fail(w, errRouteNotFound)
+func (s *Server) listStatements(w http.ResponseWriter, r *http.Request, ids func(*store) ([]string, error)) {
+	if _, err := s.authorize(r, access{userIP: true, scope: reference.ScopeStatementsGet}); err != nil {
+		s.fail(w, err)
+		return
+	}
+	p, err := readPage(r)
+	if err != nil {
+		s.fail(w, err)
+		return
+	}
+	st := s.store
+	st.mu.Lock()
+	list, err := ids(st)
+	var out statementList
+	if err == nil {
+		lo, hi := p.window(len(list))
+		out = statementList{ErrorCode: "0", HTTPCode: "200", Limit: p.perPage, Page: p.number,
+			PageCount: p.pageCount(len(list)), Statements: make([]statementView, 0, hi-lo),
+			StatementsCount: len(list), Success: true}
+		for i := lo; i < hi; i++ {
+			out.Statements = append(out.Statements, st.statementView(st.book.byID[list[len(list)-1-i]]))
+		}
+	}
+	st.mu.Unlock()
+	if err != nil {
+		s.fail(w, err)
+		return
+	}
+	s.ok(w, out)
 }
 
+// handleGetStatement serves GET .../nodes/{node_id}/statements/{statement_id}.
 func (s *Server) handleGetStatement(w http.ResponseWriter, r *http.Request) {
-	s.fail(w, errRouteNotFound)
+	if _, err := s.authorize(r, access{userIP: true, scope: reference.ScopeStatementGet}); err != nil {
+		s.fail(w, err)
+		return
+	}
+	st := s.store
+	st.mu.Lock()
+	var v statementView
+	n, err := st.userNode(r.PathValue("user_id"), r.PathValue("node_id"))
+	if err == nil {
+		rec := st.book.byID[r.PathValue("statement_id")]
+		if rec == nil || rec.nodeID != n.id {
+			err = errNotFound("statement")
+		} else {
+			v = st.statementView(rec)
+		}
+	}
+	st.mu.Unlock()
+	if err != nil {
+		s.fail(w, err)
+		return
+	}
+	s.okObject(w, v)
 }
 
+// createStatementRequest is the body of POST .../statements. Dates are in
+// milliseconds; both are optional.
+type createStatementRequest struct {
+	DateStart *int64  `json:"date_start"`
+	DateEnd   *int64  `json:"date_end"`
+	Webhook   *string `json:"webhook"`
+}
+
+// period resolves the request's period: by default the month so far, from
+// 00:00 UTC of the first of now's month to now. It must not be empty and
+// must not end after now.
+func (r createStatementRequest) period(now time.Time) (start, end time.Time, err error) {
+	u := now.UTC()
+	start, end = time.Date(u.Year(), u.Month(), 1, 0, 0, 0, 0, time.UTC), now
+	if r.DateStart != nil {
+		if *r.DateStart < 0 {
+			return start, end, errPayload("invalid_date_start", "date_start must be a time in milliseconds since the epoch.")
+		}
+		start = time.UnixMilli(*r.DateStart).UTC()
+	}
+	if r.DateEnd != nil {
+		end = time.UnixMilli(*r.DateEnd).UTC()
+	}
+	switch {
+	case end.After(now):
+		return start, end, errPayload("invalid_date_end", "date_end must not be in the future.")
+	case !start.Before(end):
+		return start, end, errPayload("invalid_period", "date_start must be before date_end.")
+	}
+	return start, end, nil
+}
+
+func (r createStatementRequest) validWebhook() error {
+	if r.Webhook == nil || *r.Webhook == "" {
+		return nil
+	}
+	u, err := url.Parse(*r.Webhook)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return errPayload("invalid_webhook", "webhook must be an absolute http or https URL.")
+	}
+	return nil
+}
+
+// handleCreateStatement serves POST .../nodes/{node_id}/statements: an ad
+// hoc statement of a deposit-type node, QUEUED until the clock moves (or at
+// once with WithImmediateStatements).
+func (s *Server) handleCreateStatement(w http.ResponseWriter, r *http.Request) {
+	if _, err := s.authorize(r, access{userIP: true, scope: reference.ScopeStatementsPost}); err != nil {
+		s.fail(w, err)
+		return
+	}
+	now := s.Now()
+	req, err := decode[createStatementRequest](r)
+	var start, end time.Time
+	if err == nil {
+		start, end, err = req.period(now)
+	}
+	if err == nil {
+		err = req.validWebhook()
+	}
+	if err != nil {
+		s.fail(w, err)
+		return
+	}
+	st := s.store
+	st.mu.Lock()
+	var v statementView
+	n, err := st.userNode(r.PathValue("user_id"), r.PathValue("node_id"))
+	if err == nil && !reference.IsDepositType(n.typ) {
+		err = errIncorrect("statements_not_supported", "Node %s is of type %s; statements exist for deposit-type nodes only.", n.id, n.typ)
+	}
+	if err == nil {
+		rec := st.newStatement(now, n, StatementOnDemand, start, end)
+		if req.Webhook != nil {
+			rec.webhook = *req.Webhook
+		}
+		st.emitStatement(now, rec)
+		if s.cfg.immediateStatements {
+			done := st.asBackend()
+			st.generate(rec, now)
+			st.emitStatement(now, rec)
+			done()
+		} else {
+			st.book.pending = append(st.book.pending, rec.id)
+		}
+		v = st.statementView(rec)
+	}
+	st.mu.Unlock()
+	if err != nil {
+		s.fail(w, err)
+		return
+	}
+	s.okObject(w, v)
+}
+
+// handleStatementFile serves GET /statements/{statement_id}/{file}: the
+// statement's CSV, JSON or PDF. The real service's urls were pre-signed
+// links, so no user credentials are needed (a wrong gateway is still
+// refused, as on every route).
 func (s *Server) handleStatementFile(w http.ResponseWriter, r *http.Request) {
-	s.fail(w, errRouteNotFound)
+	if _, err := s.authorize(r, access{}); err != nil {
+		s.fail(w, err)
+		return
+	}
+	file := r.PathValue("file")
+	st := s.store
+	st.mu.Lock()
+	rec := st.book.byID[r.PathValue("statement_id")]
+	var err error
+	var doc statementDoc
+	switch {
+	case rec == nil || rec.status != StatementGenerated:
+		err = errNotFound("statement")
+	case !slices.Contains(statementFiles, file):
+		err = errNotFound("file")
+	default:
+		doc = st.statementDoc(rec)
+	}
+	st.mu.Unlock()
+	if err != nil {
+		s.fail(w, err)
+		return
+	}
+	var body []byte
+	var ctype string
+	switch file {
+	case "statement.csv":
+		body, ctype = doc.csv(), "text/csv; charset=utf-8"
+	case "statement.json":
+		body, ctype = doc.json(), "application/json"
+	default:
+		body, ctype = doc.pdf(), "application/pdf"
+	}
+	w.Header().Set("Content-Type", ctype)
+	w.Header().Set("Content-Disposition", `inline; filename="statement-`+doc.rec.id+file[len("statement"):]+`"`)
+	w.Header().Set("Content-Length", strconv.Itoa(len(body)))
+	w.WriteHeader(http.StatusOK)
+	_, _ = w.Write(body)
+}
+
+// statementDoc is everything a statement's files show, copied out of the
+// store so they are rendered without the lock.
+type statementDoc struct {
+	view       statementView
+	clientName string
+	clientID   string
+	nickname   string
+	nodeType   string
+	holder     string
+	rec        statementRecord
+}
+
+func (st *store) statementDoc(rec *statementRecord) statementDoc {
+	d := statementDoc{view: st.statementView(rec), clientName: st.client.Name, clientID: st.client.ID, rec: *rec}
+	d.rec.lines = slices.Clone(rec.lines)
+	if n := st.nodes[rec.nodeID]; n != nil {
+		d.nickname, d.nodeType = n.nickname, n.typ
+	}
+	if u := st.users[rec.userID]; u != nil && len(u.legalNames) > 0 {
+		d.holder = u.legalNames[0]
+	}
+	return d
+}
+
+// isoMillis is the date format of the CSV file: ISO 8601 in UTC.
+const isoMillis = "2006-01-02T15:04:05.000Z07:00"
+
+// csv renders the CSV file: a header row, then one row per movement.
+func (d statementDoc) csv() []byte {
+	var buf bytes.Buffer
+	cw := csv.NewWriter(&buf)
+	_ = cw.Write([]string{"date", "transaction_id", "type", "description", "amount", "balance"})
+	for _, l := range d.rec.lines {
+		_ = cw.Write([]string{l.date.UTC().Format(isoMillis), l.txID, l.kind, l.desc, decimal(l.amount), decimal(l.balance)})
+	}
+	cw.Flush()
+	return buf.Bytes()
+}
+
+// statementMovementView is one movement in the JSON file.
+type statementMovementView struct {
+	Amount        cents  `json:"amount"`
+	Balance       cents  `json:"balance"`
+	Date          int64  `json:"date"`
+	Description   string `json:"description"`
+	TransactionID string `json:"transaction_id"`
+	Type          string `json:"type"`
+}
+
+// json renders the JSON file: the statement and its movements, typed.
+func (d statementDoc) json() []byte {
+	out := struct {
+		Movements []statementMovementView `json:"movements"`
+		Statement statementView           `json:"statement"`
+	}{Movements: make([]statementMovementView, len(d.rec.lines)), Statement: d.view}
+	for i, l := range d.rec.lines {
+		out.Movements[i] = statementMovementView{Amount: l.amount, Balance: l.balance, Date: ms(l.date),
+			Description: l.desc, TransactionID: l.txID, Type: l.kind}
+	}
+	b, _ := json.Marshal(out)
+	return b
+}
+
+// decimal writes cents as a signed decimal with two places: -1234 -> "-12.34".
+func decimal(c cents) string {
+	sign := ""
+	if c < 0 {
+		sign, c = "-", -c
+	}
+	frac := strconv.FormatInt(int64(c%100), 10)
+	if len(frac) == 1 {
+		frac = "0" + frac
+	}
+	return sign + strconv.FormatInt(int64(c/100), 10) + "." + frac
 }

@@ -31,6 +31,8 @@ type store struct {
 	// or BACKEND while the clock or a scenario helper holds mu.
 	actor string
 
+	book statementBook // statements.go: the balance ledger and the statements
+
 	networkUser *userRecord       // hidden owner of the counterparty nodes
 	network     map[string]string // node type -> hidden counterparty node
 

@@ -40,11 +40,12 @@ var webhookRetryDelays = []time.Duration{time.Minute, 10 * time.Minute, time.Hou
 type Webhook struct {
 	// Function is the scope that caused it, e.g. "TRAN|PATCH".
 	Function string
-	// ObjectType is USER, NODE, TRAN or SUBNET; ObjectID the resource's _id.
+	// ObjectType is USER, NODE, TRAN, SUBNET or STATEMENT; ObjectID the
+	// resource's _id.
 	ObjectType string
 	ObjectID   string
-	// Status is the transaction or subnet status after the change, "" for
-	// users and nodes.
+	// Status is the transaction, subnet or statement status after the
+	// change, "" for users and nodes.
 	Status string
 	// Code is a transaction's recent_status.code after the change.
 	Code string
@@ -163,6 +164,10 @@ type deliveryRecord struct {
 	logID    string
 	attempts []Attempt
 	done     bool
+	// due is when the next attempt falls due: the event's date, then each
+	// retry's. An attempt is dated at its due time, as processing steps are,
+	// so a long Advance runs and dates every retry that fell due within it.
+	due time.Time
 }
 
 // logEntry is one attempt in the webhook log.
@@ -229,17 +234,24 @@ func (h *hooks) work() {
 		d := h.queue[0]
 		h.queue = h.queue[1:]
 		h.inflight++
+		due := d.due
 		h.mu.Unlock()
-		a := h.s.attempt(d)
+		a := h.s.attempt(d, due)
 		h.mu.Lock()
 		d.attempts = append(d.attempts, a)
 		h.log = append(h.log, logEntry{d: d, attempt: len(d.attempts) - 1})
 		if slices.Contains(webhookSuccess, a.Code) || len(d.attempts) > len(webhookRetryDelays) {
 			d.done = true
 		} else {
-			at := a.Date.Add(webhookRetryDelays[len(d.attempts)-1])
-			i := sort.Search(len(h.retries), func(i int) bool { return h.retries[i].at.After(at) })
-			h.retries = slices.Insert(h.retries, i, retry{at: at, d: d})
+			at := due.Add(webhookRetryDelays[len(d.attempts)-1])
+			d.due = at
+			if !at.After(h.s.Now()) {
+				// Already due (a long Advance): run it before Flush returns.
+				h.queue = append(h.queue, d)
+			} else {
+				i := sort.Search(len(h.retries), func(i int) bool { return h.retries[i].at.After(at) })
+				h.retries = slices.Insert(h.retries, i, retry{at: at, d: d})
+			}
 		}
 		h.inflight--
 		h.cond.Broadcast()
@@ -277,9 +289,10 @@ func (h *hooks) close() {
 	h.mu.Unlock()
 }
 
-// attempt POSTs one delivery and reports the receiver's answer.
-func (s *Server) attempt(d *deliveryRecord) Attempt {
-	a := Attempt{Date: s.Now()}
+// attempt POSTs one delivery and reports the receiver's answer, dated at
+// the attempt's due time.
+func (s *Server) attempt(d *deliveryRecord, due time.Time) Attempt {
+	a := Attempt{Date: due}
 	if !s.cfg.deliverWebhooks {
 		a.Code, a.Text = http.StatusOK, "captured; not delivered (WithoutWebhookDelivery)"
 		return a
@@ -337,7 +350,7 @@ func (st *store) emit(at time.Time, function, objType, id string, view any) {
 	for _, sid := range st.subOrder {
 		sub := st.subs[sid]
 		if sub.active && slices.Contains(sub.scopes, function) {
-			rec.deliveries = append(rec.deliveries, &deliveryRecord{hook: rec, subID: sub.id, url: sub.url, logID: logID})
+			rec.deliveries = append(rec.deliveries, &deliveryRecord{hook: rec, subID: sub.id, url: sub.url, logID: logID, due: at})
 		}
 	}
 	st.hooks.add(rec)
