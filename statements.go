@@ -341,15 +341,9 @@ func (st *store) emitStatement(at time.Time, rec *statementRecord) {
 	const function = "STATEMENTS|POST"
 	rest, _ := json.Marshal(st.statementView(rec))
 	logID := st.newID()
-	var body map[string]json.RawMessage
-	_ = json.Unmarshal(rest, &body)
-	body["_id"], _ = json.Marshal(map[string]string{"$oid": rec.id})
-	body["_rest"] = rest
-	body["webhook_meta"], _ = json.Marshal(map[string]any{"function": function, "log_id": logID,
-		"updated_by": st.actor, "date": map[string]int64{"$date": ms(at)}})
 	h := &hookRecord{Webhook: Webhook{Function: function, ObjectType: "STATEMENT", ObjectID: rec.id,
 		Status: rec.status, UpdatedBy: st.actor, Date: at}}
-	h.Body, _ = json.Marshal(body)
+	h.Body = webhookBody(rec.id, function, logID, st.actor, at, rest)
 	if rec.webhook != "" {
 		h.deliveries = []*deliveryRecord{{hook: h, url: rec.webhook, logID: logID, due: at}}
 	}

@@ -340,13 +340,7 @@ func (st *store) emit(at time.Time, function, objType, id string, view any) {
 		rec.Status = string(v.Status)
 	}
 	logID := st.newID()
-	var body map[string]json.RawMessage
-	_ = json.Unmarshal(rest, &body)
-	body["_id"], _ = json.Marshal(map[string]string{"$oid": id})
-	body["_rest"] = rest
-	body["webhook_meta"], _ = json.Marshal(map[string]any{"function": function, "log_id": logID,
-		"updated_by": st.actor, "date": map[string]int64{"$date": ms(at)}})
-	rec.Body, _ = json.Marshal(body)
+	rec.Body = webhookBody(id, function, logID, st.actor, at, rest)
 	for _, sid := range st.subOrder {
 		sub := st.subs[sid]
 		if sub.active && slices.Contains(sub.scopes, function) {
@@ -440,3 +434,39 @@ func (c WebhookCapture) Wait(tb testing.TB, match WebhookMatcher) Webhook {
 // scheduled on the clock are not waited for: Advance makes them due.
 // Do not call it from a webhook receiver's handler.
 func (s *Server) Flush() { s.hooks.flush() }
+
+// webhookBody builds a webhook's body from the API view rest of the object
+// id: the view with _id as {"$oid"}, plus _rest (the view itself) and
+// webhook_meta. Views put _id first, so the body is spliced from rest
+// rather than decoded and encoded again.
+func webhookBody(id, function, logID, actor string, at time.Time, rest []byte) []byte {
+	meta, _ := json.Marshal(struct {
+		Date      map[string]int64 `json:"date"`
+		Function  string           `json:"function"`
+		LogID     string           `json:"log_id"`
+		UpdatedBy string           `json:"updated_by"`
+	}{map[string]int64{"$date": ms(at)}, function, logID, actor})
+	oidJSON, _ := json.Marshal(map[string]string{"$oid": id})
+	idJSON, _ := json.Marshal(id)
+	prefix := append(append([]byte(`{"_id":`), idJSON...), ',')
+	var b bytes.Buffer
+	b.Grow(2*len(rest) + len(meta) + 64)
+	if bytes.HasPrefix(rest, prefix) && len(rest) > len(prefix) {
+		b.WriteString(`{"_id":`)
+		b.Write(oidJSON)
+		b.WriteByte(',')
+		b.Write(rest[len(prefix) : len(rest)-1])
+	} else {
+		var fields map[string]json.RawMessage
+		_ = json.Unmarshal(rest, &fields)
+		fields["_id"] = oidJSON
+		obj, _ := json.Marshal(fields)
+		b.Write(obj[:len(obj)-1])
+	}
+	b.WriteString(`,"_rest":`)
+	b.Write(rest)
+	b.WriteString(`,"webhook_meta":`)
+	b.Write(meta)
+	b.WriteByte('}')
+	return b.Bytes()
+}

@@ -1,0 +1,1406 @@
+package synapsefake_test
+
+import (
+	"bytes"
+	"crypto/hmac"
+	"crypto/sha1"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"hash"
+	"io"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"regexp"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/benbjohnson/clock"
+	"github.com/google/go-cmp/cmp"
+	"github.com/synapsefake/synapsefake"
+)
+
+// hookIDPattern is the form of object ids and log ids.
+var hookIDPattern = regexp.MustCompile(`^[0-9a-f]{24}$`)
+
+// hookGateway are the headers of a call made with gateway credentials only,
+// as the subscription endpoints take them.
+func hookGateway(fake *synapsefake.Server) map[string]string {
+	return map[string]string{"X-SP-GATEWAY": fake.Gateway()}
+}
+
+// hookSend is one HTTP call to the fake that reports failures instead of
+// failing the test, for goroutines other than the test's (webhook
+// receivers, concurrent callers).
+func hookSend(fake *synapsefake.Server, method, path string, header map[string]string, body any) (int, map[string]any, error) {
+	var rdr io.Reader = http.NoBody
+	if body != nil {
+		b, err := json.Marshal(body)
+		if err != nil {
+			return 0, nil, err
+		}
+		rdr = bytes.NewReader(b)
+	}
+	req, err := http.NewRequest(method, fake.URL()+path, rdr)
+	if err != nil {
+		return 0, nil, err
+	}
+	req.Header.Set("Content-Type", "application/json")
+	for k, v := range header {
+		req.Header.Set(k, v)
+	}
+	resp, err := fake.Client().Do(req)
+	if err != nil {
+		return 0, nil, err
+	}
+	defer resp.Body.Close()
+	var m map[string]any
+	if err := json.NewDecoder(resp.Body).Decode(&m); err != nil {
+		return resp.StatusCode, nil, fmt.Errorf("%s %s: decode: %v", method, path, err)
+	}
+	return resp.StatusCode, m, nil
+}
+
+// hookDelivery is one POST a receiver got.
+type hookDelivery struct {
+	method  string
+	header  http.Header
+	body    []byte
+	payload map[string]any
+}
+
+// meta is webhook_meta[key] as a string.
+func (d hookDelivery) meta(key string) string {
+	m, _ := d.payload["webhook_meta"].(map[string]any)
+	s, _ := m[key].(string)
+	return s
+}
+
+// objectID is the payload's _id.$oid.
+func (d hookDelivery) objectID() string {
+	m, _ := d.payload["_id"].(map[string]any)
+	s, _ := m["$oid"].(string)
+	return s
+}
+
+// status is the payload's recent_status.status ("" for users and nodes).
+func (d hookDelivery) status() string {
+	m, _ := d.payload["recent_status"].(map[string]any)
+	s, _ := m["status"].(string)
+	return s
+}
+
+// hookReceiver is a consumer's webhook endpoint.
+type hookReceiver struct {
+	url string
+	mu  sync.Mutex
+	got []hookDelivery
+}
+
+// newHookReceiver starts a webhook endpoint that records every delivery and
+// answers the nth (from 0) with answer's status and text; nil answers 200.
+// answer runs outside the receiver's lock and may call the fake back.
+func newHookReceiver(t testing.TB, answer func(n int, d hookDelivery) (int, string)) *hookReceiver {
+	t.Helper()
+	rcv := &hookReceiver{}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, _ := io.ReadAll(r.Body)
+		d := hookDelivery{method: r.Method, header: r.Header.Clone(), body: body}
+		_ = json.Unmarshal(body, &d.payload)
+		rcv.mu.Lock()
+		n := len(rcv.got)
+		rcv.got = append(rcv.got, d)
+		rcv.mu.Unlock()
+		code, text := http.StatusOK, "ok"
+		if answer != nil {
+			code, text = answer(n, d)
+		}
+		w.WriteHeader(code)
+		_, _ = io.WriteString(w, text)
+	}))
+	t.Cleanup(srv.Close)
+	rcv.url = srv.URL + "/hooks"
+	return rcv
+}
+
+func (rcv *hookReceiver) deliveries() []hookDelivery {
+	rcv.mu.Lock()
+	defer rcv.mu.Unlock()
+	return slices.Clone(rcv.got)
+}
+
+// deadURL is an address nobody listens on.
+func deadURL(t testing.TB) string {
+	t.Helper()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatalf("listen: %v", err)
+	}
+	addr := l.Addr().String()
+	l.Close()
+	return "http://" + addr + "/hooks"
+}
+
+// hookLogs is GET /subscriptions/logs with query (e.g. "?page=2"), which
+// must succeed.
+func hookLogs(t testing.TB, fake *synapsefake.Server, query string) map[string]any {
+	t.Helper()
+	r := do(t, fake, call{method: "GET", path: "/subscriptions/logs" + query, header: hookGateway(fake)})
+	if r.status != http.StatusOK {
+		t.Fatalf("GET /subscriptions/logs%s: status %d: %s", query, r.status, r.raw)
+	}
+	return r.body
+}
+
+// hookLogCodes are the http_response_code of every log entry, oldest first.
+func hookLogCodes(t testing.TB, fake *synapsefake.Server) []string {
+	t.Helper()
+	logs, _ := hookLogs(t, fake, "")["logs"].([]any)
+	var codes []string
+	for _, e := range slices.Backward(logs) {
+		m, _ := e.(map[string]any)
+		codes = append(codes, fmt.Sprint(m["http_response_code"]))
+	}
+	return codes
+}
+
+// attemptCodes are the codes of a webhook's attempts, by delivery.
+func attemptCodes(w synapsefake.Webhook) [][]int {
+	out := make([][]int, len(w.Deliveries))
+	for i, d := range w.Deliveries {
+		for _, a := range d.Attempts {
+			out[i] = append(out[i], a.Code)
+		}
+	}
+	return out
+}
+
+// hmacHex is the hex HMAC of msg keyed with key, computed here independently
+// of the fake.
+func hmacHex(h func() hash.Hash, key, msg string) string {
+	m := hmac.New(h, []byte(key))
+	m.Write([]byte(msg))
+	return hex.EncodeToString(m.Sum(nil))
+}
+
+// wantSignatures checks both signature headers against HMACs computed here.
+func wantSignatures(h http.Header, objectID, clientID, secret string) error {
+	msg := objectID + "+" + clientID
+	if got, want := h.Get("X-Synapse-Signature"), hmacHex(sha1.New, secret, msg); got != want {
+		return fmt.Errorf("X-Synapse-Signature %q, want %q", got, want)
+	}
+	if got, want := h.Get("X-Synapse-Signature-Sha256"), hmacHex(sha256.New, secret, msg); got != want {
+		return fmt.Errorf("X-Synapse-Signature-Sha256 %q, want %q", got, want)
+	}
+	if !synapsefake.VerifySignature(h, objectID, clientID, secret) {
+		return fmt.Errorf("VerifySignature refused the headers of %s", objectID)
+	}
+	return nil
+}
+
+// TestWebhookEndToEnd is the issue's first acceptance test: a consumer's
+// handler subscribed to transaction events receives CREATED through SETTLED
+// in order, checks both signatures and calls the fake back from inside the
+// handler.
+func TestWebhookEndToEnd(t *testing.T) {
+	t.Parallel()
+	fake := synapsefake.NewServer(t)
+	fx := newFixture(t, fake, 10000)
+	savings, _ := fake.AddNode(fx.user.ID, synapsefake.NodeSeed{Nickname: "Savings"})
+
+	type seen struct{ Function, Status, CallbackStatus string }
+	var (
+		mu   sync.Mutex
+		got  []seen
+		errs []string
+	)
+	rcv := newHookReceiver(t, func(_ int, d hookDelivery) (int, string) {
+		id := d.objectID()
+		var problems []string
+		if d.method != http.MethodPost {
+			problems = append(problems, "method "+d.method)
+		}
+		if ct := d.header.Get("Content-Type"); ct != "application/json" {
+			problems = append(problems, "Content-Type "+ct)
+		}
+		if err := wantSignatures(d.header, id, fake.ClientID(), fake.ClientSecret()); err != nil {
+			problems = append(problems, err.Error())
+		}
+		// The consumer looks the transaction up while the fake waits for
+		// its answer.
+		status, body, err := hookSend(fake, "GET", "/users/"+fx.user.ID+"/nodes/"+fx.node.ID+"/trans/"+id, fx.headers, nil)
+		if err != nil {
+			problems = append(problems, err.Error())
+		} else if body["_id"] != id {
+			problems = append(problems, fmt.Sprintf("callback answered _id %v, want %s", body["_id"], id))
+		}
+		mu.Lock()
+		got = append(got, seen{d.meta("function"), d.status(), fmt.Sprint(status)})
+		errs = append(errs, problems...)
+		mu.Unlock()
+		return http.StatusOK, "ok"
+	})
+
+	r := do(t, fake, call{method: "POST", path: "/subscriptions", header: hookGateway(fake),
+		body: map[string]any{"scope": []string{"TRANS|POST", "TRAN|PATCH"}, "url": rcv.url}})
+	if r.status != http.StatusOK {
+		t.Fatalf("POST /subscriptions: status %d: %s", r.status, r.raw)
+	}
+	r = do(t, fake, call{method: "POST", path: "/users/" + fx.user.ID + "/nodes/" + fx.node.ID + "/trans", header: fx.headers,
+		body: map[string]any{"to": map[string]any{"type": "DEPOSIT-US", "id": savings.ID},
+			"amount": map[string]any{"amount": 10.5, "currency": "USD"}, "extra": map[string]any{"ip": "192.168.0.1"}}})
+	if r.status != http.StatusOK {
+		t.Fatalf("create transaction: status %d: %s", r.status, r.raw)
+	}
+	txID, _ := r.body["_id"].(string)
+
+	done := make(chan struct{})
+	go func() {
+		fake.Advance(time.Millisecond)
+		close(done)
+	}()
+	select {
+	case <-done:
+	case <-time.After(10 * time.Second):
+		t.Fatal("Advance did not return within 10 s: a delivery whose receiver calls the fake back deadlocked")
+	}
+
+	mu.Lock()
+	defer mu.Unlock()
+	want := []seen{
+		{"TRANS|POST", "CREATED", "200"},
+		{"TRAN|PATCH", "PROCESSING-DEBIT", "200"},
+		{"TRAN|PATCH", "PROCESSING-CREDIT", "200"},
+		{"TRAN|PATCH", "SETTLED", "200"},
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("deliveries (-want +got):\n%s", diff)
+	}
+	for _, e := range errs {
+		t.Error(e)
+	}
+	if tx, _ := fake.Transaction(txID); tx.Status != synapsefake.StatusSettled {
+		t.Errorf("transaction status %s, want SETTLED", tx.Status)
+	}
+	w := fake.Webhooks().Wait(t, synapsefake.ForTransaction(txID, synapsefake.StatusSettled))
+	if diff := cmp.Diff([][]int{{200}}, attemptCodes(w)); diff != "" {
+		t.Errorf("SETTLED webhook attempts (-want +got):\n%s", diff)
+	}
+}
+
+// TestWebhookRetries is the issue's second acceptance test: a receiver that
+// answers 500 twice then 200 gets three attempts, the retries only when the
+// clock reaches them, and the log holds all three with their codes.
+func TestWebhookRetries(t *testing.T) {
+	t.Parallel()
+	fake := synapsefake.NewServer(t)
+	texts := []string{"boom 1", "boom 2", "thanks"}
+	rcv := newHookReceiver(t, func(n int, _ hookDelivery) (int, string) {
+		if n < 2 {
+			return http.StatusInternalServerError, texts[n]
+		}
+		return http.StatusOK, texts[min(n, 2)]
+	})
+	fake.AddSubscription(rcv.url, "USERS|POST")
+	t0 := fake.Now()
+	u := fake.AddUser(synapsefake.UserSeed{})
+
+	steps := []struct {
+		advance time.Duration
+		want    int // receiver's attempts afterwards
+	}{
+		{0, 1},                                 // Flush only: the first attempt
+		{time.Minute - time.Millisecond, 1},    // the first retry is not due yet
+		{time.Millisecond, 2},                  // one minute after the first attempt
+		{10*time.Minute - time.Millisecond, 2}, // the second retry is not due yet
+		{time.Millisecond, 3},                  // ten minutes after the first retry: 200
+		{48 * time.Hour, 3},                    // a success ends the delivery
+	}
+	for i, s := range steps {
+		if s.advance == 0 {
+			fake.Flush()
+		} else {
+			fake.Advance(s.advance)
+		}
+		if got := len(rcv.deliveries()); got != s.want {
+			t.Fatalf("step %d (advance %v): %d attempts, want %d", i, s.advance, got, s.want)
+		}
+	}
+
+	w := fake.Webhooks().Wait(t, synapsefake.ForObject(u.ID))
+	if diff := cmp.Diff([][]int{{500, 500, 200}}, attemptCodes(w)); diff != "" {
+		t.Errorf("captured attempts (-want +got):\n%s", diff)
+	}
+	got := hookLogs(t, fake, "")
+
+	// The expected log, built from the delivered bytes.
+	delivered := rcv.deliveries()
+	for i, d := range delivered[1:] {
+		if !bytes.Equal(d.body, delivered[0].body) {
+			t.Errorf("attempt %d body differs from the first attempt's", i+2)
+		}
+	}
+	var safeObj map[string]any
+	if err := json.Unmarshal(delivered[0].body, &safeObj); err != nil {
+		t.Fatal(err)
+	}
+	sum := sha256.Sum256(delivered[0].body)
+	logID := delivered[0].meta("log_id")
+	if !hookIDPattern.MatchString(logID) {
+		t.Errorf("webhook_meta.log_id %q is not 24 hex characters", logID)
+	}
+	dates := []time.Time{t0, t0.Add(time.Minute), t0.Add(11 * time.Minute)}
+	codes := []string{"500", "500", "200"}
+	var responses, logs []any
+	for i := range 3 {
+		responses = append(responses, map[string]any{"date": float64(dates[i].UnixMilli()),
+			"http_response_code": codes[i], "http_response_text": texts[i]})
+		entry := map[string]any{
+			"_id":                map[string]any{"$oid": logID},
+			"client_id":          fake.ClientID(),
+			"date":               float64(dates[i].UnixMilli()),
+			"function":           "USERS|POST",
+			"http_response_code": codes[i],
+			"http_response_text": texts[i],
+			"http_responses":     slices.Clone(responses),
+			"http_url":           rcv.url,
+			"obj_id":             "USER_" + u.ID,
+			"safe_obj":           safeObj,
+			"safe_obj_hash":      hex.EncodeToString(sum[:]),
+			"updated_by":         "BACKEND",
+		}
+		logs = slices.Insert(logs, 0, any(entry)) // newest first
+	}
+	want := map[string]any{"error_code": "0", "http_code": "200", "limit": float64(20), "logs": logs,
+		"logs_count": float64(3), "page": float64(1), "page_count": float64(1), "success": true}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("GET /subscriptions/logs (-want +got):\n%s", diff)
+	}
+}
+
+// TestWebhookRetrySchedule checks that a receiver that never succeeds gets
+// the first attempt and five retries within 24 hours, all of them run by a
+// single Advance and dated when each fell due, and nothing after.
+func TestWebhookRetrySchedule(t *testing.T) {
+	t.Parallel()
+	fake := synapsefake.NewServer(t)
+	rcv := newHookReceiver(t, func(int, hookDelivery) (int, string) { return http.StatusServiceUnavailable, "down" })
+	fake.AddSubscription(rcv.url, "USERS|POST")
+	t0 := fake.Now()
+	u := fake.AddUser(synapsefake.UserSeed{})
+	fake.Advance(24 * time.Hour)
+	fake.Advance(30 * 24 * time.Hour)
+
+	if got := len(rcv.deliveries()); got != 6 {
+		t.Errorf("receiver got %d attempts, want 6", got)
+	}
+	w := fake.Webhooks().Wait(t, synapsefake.ForObject(u.ID))
+	var got []time.Time
+	for _, a := range w.Deliveries[0].Attempts {
+		got = append(got, a.Date)
+	}
+	var want []time.Time
+	at := t0
+	for _, d := range []time.Duration{0, time.Minute, 10 * time.Minute, time.Hour, 4 * time.Hour, 12 * time.Hour} {
+		at = at.Add(d)
+		want = append(want, at)
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("attempt dates (-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff([]string{"503", "503", "503", "503", "503", "503"}, hookLogCodes(t, fake)); diff != "" {
+		t.Errorf("logged codes (-want +got):\n%s", diff)
+	}
+}
+
+// TestWebhookSuccessCodes checks which answers end a delivery: 200, 204,
+// 400, 404, 405 and 408 do; anything else is retried.
+func TestWebhookSuccessCodes(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		code         int
+		wantAttempts int
+	}{
+		{200, 1}, {204, 1}, {400, 1}, {404, 1}, {405, 1}, {408, 1},
+		{201, 6}, {401, 6}, {403, 6}, {409, 6}, {429, 6}, {500, 6}, {502, 6}, {503, 6},
+	} {
+		t.Run(fmt.Sprint(tc.code), func(t *testing.T) {
+			t.Parallel()
+			fake := synapsefake.NewServer(t)
+			rcv := newHookReceiver(t, func(int, hookDelivery) (int, string) { return tc.code, "" })
+			fake.AddSubscription(rcv.url, "USERS|POST")
+			fake.AddUser(synapsefake.UserSeed{})
+			fake.Advance(24 * time.Hour)
+			if got := len(rcv.deliveries()); got != tc.wantAttempts {
+				t.Errorf("answer %d: %d attempts, want %d", tc.code, got, tc.wantAttempts)
+			}
+			want := slices.Repeat([]string{fmt.Sprint(tc.code)}, tc.wantAttempts)
+			if diff := cmp.Diff(want, hookLogCodes(t, fake)); diff != "" {
+				t.Errorf("logged codes (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+// TestWebhookDeadSubscription is the issue's third acceptance test: a
+// subscription to an address nobody listens on is logged as 408 and not
+// retried, and the call that caused the event is answered as usual.
+func TestWebhookDeadSubscription(t *testing.T) {
+	t.Parallel()
+	fake := synapsefake.NewServer(t)
+	url := deadURL(t)
+	fake.AddSubscription(url)
+	r := do(t, fake, call{method: "POST", path: "/users", header: gatewayHeaders(fake), body: map[string]any{
+		"logins": []any{map[string]any{"email": "dead@example.com"}}, "phone_numbers": []string{"901.111.1111"},
+		"legal_names": []string{"Dead Letter"}}})
+	if r.status != http.StatusOK {
+		t.Fatalf("POST /users: status %d: %s", r.status, r.raw)
+	}
+	fake.Advance(24 * time.Hour)
+
+	w := fake.Webhooks().Wait(t, synapsefake.ForFunction("USERS|POST"))
+	if diff := cmp.Diff([][]int{{408}}, attemptCodes(w)); diff != "" {
+		t.Errorf("attempts (-want +got):\n%s", diff)
+	}
+	logs, _ := hookLogs(t, fake, "")["logs"].([]any)
+	if len(logs) != 1 {
+		t.Fatalf("%d log entries, want 1", len(logs))
+	}
+	e := logs[0].(map[string]any)
+	if e["http_response_code"] != "408" || e["http_url"] != url || e["obj_id"] != "USER_"+r.body["_id"].(string) {
+		t.Errorf("log entry code %v url %v obj_id %v, want \"408\" %s USER_%s", e["http_response_code"], e["http_url"], e["obj_id"], url, r.body["_id"])
+	}
+	if text, _ := e["http_response_text"].(string); text == "" {
+		t.Error("http_response_text is empty; want the connection error")
+	}
+}
+
+// TestWebhookDeliveryIsOffTheRequestPath checks that a receiver that does
+// not answer does not hold up the API call that caused the event.
+func TestWebhookDeliveryIsOffTheRequestPath(t *testing.T) {
+	t.Parallel()
+	fake := synapsefake.NewServer(t)
+	release := make(chan struct{})
+	rcv := newHookReceiver(t, func(int, hookDelivery) (int, string) {
+		<-release
+		return http.StatusOK, "ok"
+	})
+	t.Cleanup(func() {
+		select {
+		case <-release:
+		default:
+			close(release)
+		}
+	})
+	fake.AddSubscription(rcv.url, "USERS|POST", "USER|PATCH")
+	fx := newFixture(t, fake, 0) // blocks the receiver on its USERS|POST
+	// The calls run in another goroutine so that a delivery made on the
+	// request path fails the test instead of hanging it.
+	done := make(chan error, 1)
+	go func() {
+		for i := range 3 {
+			status, body, err := hookSend(fake, "PATCH", "/users/"+fx.user.ID, fx.headers,
+				map[string]any{"update": map[string]any{"public_note": fmt.Sprint("note ", i)}})
+			if err == nil && status != http.StatusOK {
+				err = fmt.Errorf("PATCH /users: status %d: %v", status, body)
+			}
+			if err != nil {
+				done <- err
+				return
+			}
+		}
+		done <- nil
+	}()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatal(err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("the API calls did not return within 10 s while the receiver hangs")
+	}
+	if n := len(fake.Webhooks().All()); n != 5 { // USERS|POST, NODES|POST, 3 USER|PATCH
+		t.Errorf("%d webhooks captured while the receiver hangs, want 5", n)
+	}
+	close(release)
+	fake.Flush()
+	var got []string
+	for _, d := range rcv.deliveries() {
+		got = append(got, d.meta("function"))
+	}
+	if diff := cmp.Diff([]string{"USERS|POST", "USER|PATCH", "USER|PATCH", "USER|PATCH"}, got); diff != "" {
+		t.Errorf("delivered functions (-want +got):\n%s", diff)
+	}
+}
+
+// TestWebhookConcurrentEvents is the issue's fourth acceptance test: 20
+// goroutines cause events at once; every event is delivered exactly once,
+// in the order the fake captured it.
+func TestWebhookConcurrentEvents(t *testing.T) {
+	t.Parallel()
+	const goroutines, rounds = 20, 5
+	fake := synapsefake.NewServer(t)
+	rcv := newHookReceiver(t, nil)
+	fake.AddSubscription(rcv.url)
+
+	var wg sync.WaitGroup
+	errs := make(chan error, goroutines*rounds*3)
+	for g := range goroutines {
+		wg.Go(func() {
+			for i := range rounds {
+				status, body, err := hookSend(fake, "POST", "/users", gatewayHeaders(fake), map[string]any{
+					"logins":        []any{map[string]any{"email": fmt.Sprintf("u%d-%d@example.com", g, i)}},
+					"phone_numbers": []string{"901.111.1111"}, "legal_names": []string{"Concurrent User"}})
+				if err != nil || status != http.StatusOK {
+					errs <- fmt.Errorf("POST /users: %d %v %v", status, body, err)
+					continue
+				}
+				id, _ := body["_id"].(string)
+				key := fake.OAuthKey(id, testFingerprint)
+				status, body, err = hookSend(fake, "PATCH", "/users/"+id, userHeaders(fake, key),
+					map[string]any{"update": map[string]any{"public_note": "hello"}})
+				if err != nil || status != http.StatusOK {
+					errs <- fmt.Errorf("PATCH /users: %d %v %v", status, body, err)
+				}
+				if _, ok := fake.AddNode(id, synapsefake.NodeSeed{}); !ok {
+					errs <- fmt.Errorf("AddNode(%s) failed", id)
+				}
+			}
+		})
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Error(err)
+	}
+	fake.Flush()
+
+	captured := fake.Webhooks().All()
+	if len(captured) != goroutines*rounds*3 {
+		t.Errorf("%d webhooks captured, want %d", len(captured), goroutines*rounds*3)
+	}
+	var wantIDs []string
+	for _, w := range captured {
+		if len(w.Deliveries) != 1 {
+			t.Fatalf("%s: %d deliveries, want 1", w, len(w.Deliveries))
+		}
+		wantIDs = append(wantIDs, w.Deliveries[0].LogID)
+	}
+	count := map[string]int{}
+	var gotIDs []string
+	for _, d := range rcv.deliveries() {
+		id := d.meta("log_id")
+		count[id]++
+		gotIDs = append(gotIDs, id)
+	}
+	for id, n := range count {
+		if n != 1 {
+			t.Errorf("log_id %s delivered %d times", id, n)
+		}
+	}
+	if diff := cmp.Diff(wantIDs, gotIDs); diff != "" {
+		t.Errorf("delivered log_ids, in order (-captured +delivered):\n%s", diff)
+	}
+	if n := hookLogs(t, fake, "")["logs_count"]; n != float64(len(wantIDs)) {
+		t.Errorf("logs_count %v, want %d", n, len(wantIDs))
+	}
+}
+
+// hookEvent summarises a captured webhook.
+type hookEvent struct {
+	Function, ObjectType, ObjectID, Status, Code, UpdatedBy string
+}
+
+// hookEnv is a fake with a user holding $100 in a DEPOSIT-US node and a
+// second DEPOSIT-US node "Savings", and an empty webhook capture.
+type hookEnv struct {
+	fake    *synapsefake.Server
+	fx      fixture
+	savings synapsefake.Node
+}
+
+func newHookEnv(t testing.TB, opts ...synapsefake.Option) hookEnv {
+	t.Helper()
+	fake := synapsefake.NewServer(t, opts...)
+	e := hookEnv{fake: fake, fx: newFixture(t, fake, 10000)}
+	e.savings, _ = fake.AddNode(e.fx.user.ID, synapsefake.NodeSeed{Nickname: "Savings"})
+	fake.Webhooks().Reset()
+	return e
+}
+
+// must sends c and returns the answer's _id; anything but 200 fails the test.
+func (e hookEnv) must(t testing.TB, c call) string {
+	t.Helper()
+	r := do(t, e.fake, c)
+	if r.status != http.StatusOK {
+		t.Fatalf("%s %s: status %d: %s", c.method, c.path, r.status, r.raw)
+	}
+	id, _ := r.body["_id"].(string)
+	return id
+}
+
+func (e hookEnv) nodePath() string { return "/users/" + e.fx.user.ID + "/nodes/" + e.fx.node.ID }
+
+// transfer creates a $10 transfer to Savings over HTTP and returns its id.
+func (e hookEnv) transfer(t testing.TB) string {
+	t.Helper()
+	return e.must(t, call{method: "POST", path: e.nodePath() + "/trans", header: e.fx.headers,
+		body: map[string]any{"to": map[string]any{"type": "DEPOSIT-US", "id": e.savings.ID},
+			"amount": map[string]any{"amount": 10, "currency": "USD"}, "extra": map[string]any{"ip": "192.168.0.1"}}})
+}
+
+// TestWebhookEvents checks that every kind of change emits its webhook, with
+// the status after the change and SELF or BACKEND as the updater, whether
+// made over HTTP, by a helper or by the clock; and that refused calls and
+// subscription changes emit nothing.
+func TestWebhookEvents(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name string
+		act  func(t *testing.T, e hookEnv) []hookEvent
+	}{
+		{"POST /users", func(t *testing.T, e hookEnv) []hookEvent {
+			id := e.must(t, call{method: "POST", path: "/users", header: gatewayHeaders(e.fake), body: map[string]any{
+				"logins": []any{map[string]any{"email": "new@example.com"}}, "phone_numbers": []string{"901.111.1111"},
+				"legal_names": []string{"New User"}}})
+			return []hookEvent{{"USERS|POST", "USER", id, "", "", "SELF"}}
+		}},
+		{"AddUser", func(t *testing.T, e hookEnv) []hookEvent {
+			u := e.fake.AddUser(synapsefake.UserSeed{})
+			return []hookEvent{{"USERS|POST", "USER", u.ID, "", "", "BACKEND"}}
+		}},
+		{"PATCH /users/{id}", func(t *testing.T, e hookEnv) []hookEvent {
+			e.must(t, call{method: "PATCH", path: "/users/" + e.fx.user.ID, header: e.fx.headers,
+				body: map[string]any{"update": map[string]any{"public_note": "hi"}}})
+			return []hookEvent{{"USER|PATCH", "USER", e.fx.user.ID, "", "", "SELF"}}
+		}},
+		{"POST nodes", func(t *testing.T, e hookEnv) []hookEvent {
+			r := do(t, e.fake, call{method: "POST", path: "/users/" + e.fx.user.ID + "/nodes", header: e.fx.headers,
+				body: map[string]any{"type": "DEPOSIT-US", "info": map[string]any{"nickname": "Goals"}}})
+			nodes, _ := r.body["nodes"].([]any)
+			if r.status != http.StatusOK || len(nodes) != 1 {
+				t.Fatalf("POST nodes: status %d: %s", r.status, r.raw)
+			}
+			id, _ := nodes[0].(map[string]any)["_id"].(string)
+			return []hookEvent{{"NODES|POST", "NODE", id, "", "", "SELF"}}
+		}},
+		{"AddNode", func(t *testing.T, e hookEnv) []hookEvent {
+			n, _ := e.fake.AddNode(e.fx.user.ID, synapsefake.NodeSeed{})
+			return []hookEvent{{"NODES|POST", "NODE", n.ID, "", "", "BACKEND"}}
+		}},
+		{"PATCH node", func(t *testing.T, e hookEnv) []hookEvent {
+			e.must(t, call{method: "PATCH", path: e.nodePath(), header: e.fx.headers, body: map[string]any{"nickname": "Renamed"}})
+			return []hookEvent{{"NODE|PATCH", "NODE", e.fx.node.ID, "", "", "SELF"}}
+		}},
+		{"DELETE node", func(t *testing.T, e hookEnv) []hookEvent {
+			e.must(t, call{method: "DELETE", path: "/users/" + e.fx.user.ID + "/nodes/" + e.savings.ID, header: e.fx.headers})
+			return []hookEvent{{"NODE|PATCH", "NODE", e.savings.ID, "", "", "SELF"}}
+		}},
+		{"POST trans", func(t *testing.T, e hookEnv) []hookEvent {
+			id := e.transfer(t)
+			return []hookEvent{{"TRANS|POST", "TRAN", id, "CREATED", "", "SELF"}}
+		}},
+		{"PATCH trans comment", func(t *testing.T, e hookEnv) []hookEvent {
+			id := e.transfer(t)
+			e.fake.Webhooks().Reset()
+			e.must(t, call{method: "PATCH", path: e.nodePath() + "/trans/" + id, header: e.fx.headers, body: map[string]any{"comment": "checked"}})
+			return []hookEvent{{"TRAN|PATCH", "TRAN", id, "CREATED", "", "SELF"}}
+		}},
+		{"DELETE trans", func(t *testing.T, e hookEnv) []hookEvent {
+			id := e.transfer(t)
+			e.fake.Webhooks().Reset()
+			e.must(t, call{method: "DELETE", path: e.nodePath() + "/trans/" + id, header: e.fx.headers})
+			return []hookEvent{{"TRAN|PATCH", "TRAN", id, "CANCELED", "", "SELF"}}
+		}},
+		{"Advance processes", func(t *testing.T, e hookEnv) []hookEvent {
+			id := e.transfer(t)
+			e.fake.Webhooks().Reset()
+			e.fake.Advance(time.Millisecond)
+			return []hookEvent{
+				{"TRAN|PATCH", "TRAN", id, "PROCESSING-DEBIT", "", "BACKEND"},
+				{"TRAN|PATCH", "TRAN", id, "PROCESSING-CREDIT", "", "BACKEND"},
+				{"TRAN|PATCH", "TRAN", id, "SETTLED", "", "BACKEND"},
+			}
+		}},
+		{"Settle", func(t *testing.T, e hookEnv) []hookEvent {
+			id := e.transfer(t)
+			e.fake.Webhooks().Reset()
+			if err := e.fake.Settle(id); err != nil {
+				t.Fatal(err)
+			}
+			return []hookEvent{
+				{"TRAN|PATCH", "TRAN", id, "PROCESSING-DEBIT", "", "BACKEND"},
+				{"TRAN|PATCH", "TRAN", id, "PROCESSING-CREDIT", "", "BACKEND"},
+				{"TRAN|PATCH", "TRAN", id, "SETTLED", "", "BACKEND"},
+			}
+		}},
+		{"Return", func(t *testing.T, e hookEnv) []hookEvent {
+			id := e.transfer(t)
+			e.fake.Webhooks().Reset()
+			if err := e.fake.Return(id, "R01"); err != nil {
+				t.Fatal(err)
+			}
+			return []hookEvent{
+				{"TRAN|PATCH", "TRAN", id, "PROCESSING-DEBIT", "", "BACKEND"},
+				{"TRAN|PATCH", "TRAN", id, "PROCESSING-CREDIT", "", "BACKEND"},
+				{"TRAN|PATCH", "TRAN", id, "RETURNED", "R01", "BACKEND"},
+			}
+		}},
+		{"Queue", func(t *testing.T, e hookEnv) []hookEvent {
+			id := e.transfer(t)
+			e.fake.Webhooks().Reset()
+			if err := e.fake.Queue(id, "HIGH-RISK"); err != nil {
+				t.Fatal(err)
+			}
+			return []hookEvent{{"TRAN|PATCH", "TRAN", id, "QUEUED-BY-SYNAPSE", "HIGH-RISK", "BACKEND"}}
+		}},
+		{"POST subnets", func(t *testing.T, e hookEnv) []hookEvent {
+			id := e.must(t, call{method: "POST", path: e.nodePath() + "/subnets", header: e.fx.headers, body: map[string]any{"nickname": "Bills"}})
+			return []hookEvent{{"SUBNETS|POST", "SUBNET", id, "ACTIVE", "", "SELF"}}
+		}},
+		{"AddSubnet", func(t *testing.T, e hookEnv) []hookEvent {
+			sn, err := e.fake.AddSubnet(e.fx.user.ID, e.fx.node.ID, synapsefake.SubnetSeed{AccountClass: "CARD"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			return []hookEvent{{"SUBNETS|POST", "SUBNET", sn.ID, string(sn.Status), "", "BACKEND"}}
+		}},
+		{"PATCH subnet", func(t *testing.T, e hookEnv) []hookEvent {
+			id := e.must(t, call{method: "POST", path: e.nodePath() + "/subnets", header: e.fx.headers, body: map[string]any{"nickname": "Bills"}})
+			e.fake.Webhooks().Reset()
+			e.must(t, call{method: "PATCH", path: e.nodePath() + "/subnets/" + id, header: e.fx.headers, body: map[string]any{"status": "INACTIVE"}})
+			return []hookEvent{{"SUBNET|PATCH", "SUBNET", id, "INACTIVE", "", "SELF"}}
+		}},
+		{"approved card swipe", func(t *testing.T, e hookEnv) []hookEvent {
+			sn, err := e.fake.AddSubnet(e.fx.user.ID, e.fx.node.ID, synapsefake.SubnetSeed{AccountClass: "CARD", Status: synapsefake.SubnetActive})
+			if err != nil {
+				t.Fatal(err)
+			}
+			e.fake.Webhooks().Reset()
+			tx, err := e.fake.CardAuthorization(sn.ID, synapsefake.CardAuth{AmountCents: 500})
+			if err != nil {
+				t.Fatal(err)
+			}
+			return []hookEvent{{"TRANS|POST", "TRAN", tx.ID, "CREATED", "", "BACKEND"}}
+		}},
+		{"declined card swipe", func(t *testing.T, e hookEnv) []hookEvent {
+			sn, err := e.fake.AddSubnet(e.fx.user.ID, e.fx.node.ID, synapsefake.SubnetSeed{AccountClass: "CARD", Status: synapsefake.SubnetActive})
+			if err != nil {
+				t.Fatal(err)
+			}
+			e.fake.Webhooks().Reset()
+			tx, err := e.fake.CardAuthorization(sn.ID, synapsefake.CardAuth{AmountCents: 500, DeclineWith: "IR51"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			return []hookEvent{
+				{"TRANS|POST", "TRAN", tx.ID, "CREATED", "", "BACKEND"},
+				{"TRAN|PATCH", "TRAN", tx.ID, "RETURNED", "IR51", "BACKEND"},
+			}
+		}},
+		{"refused transfer emits nothing", func(t *testing.T, e hookEnv) []hookEvent {
+			r := do(t, e.fake, call{method: "POST", path: e.nodePath() + "/trans", header: e.fx.headers,
+				body: map[string]any{"to": map[string]any{"type": "DEPOSIT-US", "id": e.savings.ID},
+					"amount": map[string]any{"amount": 1000, "currency": "USD"}, "extra": map[string]any{"ip": "192.168.0.1"}}})
+			if r.status == http.StatusOK {
+				t.Fatalf("an overdraft was accepted: %s", r.raw)
+			}
+			return nil
+		}},
+		{"subscriptions emit nothing", func(t *testing.T, e hookEnv) []hookEvent {
+			id := e.must(t, call{method: "POST", path: "/subscriptions", header: hookGateway(e.fake),
+				body: map[string]any{"scope": []string{"USERS|POST"}, "url": "https://example.com/hooks"}})
+			e.must(t, call{method: "PATCH", path: "/subscriptions/" + id, header: hookGateway(e.fake), body: map[string]any{"is_active": false}})
+			return nil
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			e := newHookEnv(t)
+			want := tc.act(t, e)
+			var got []hookEvent
+			for _, w := range e.fake.Webhooks().All() {
+				got = append(got, hookEvent{w.Function, w.ObjectType, w.ObjectID, w.Status, w.Code, w.UpdatedBy})
+				checkHookBody(t, w)
+			}
+			if diff := cmp.Diff(want, got); diff != "" {
+				t.Errorf("webhooks (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+// checkHookBody checks that a webhook's body agrees with its summary.
+func checkHookBody(t *testing.T, w synapsefake.Webhook) {
+	t.Helper()
+	p := w.Payload()
+	rest, _ := p["_rest"].(map[string]any)
+	got := map[string]any{"_id": p["_id"], "_rest._id": rest["_id"], "webhook_meta": p["webhook_meta"]}
+	meta, _ := p["webhook_meta"].(map[string]any)
+	want := map[string]any{
+		"_id":       map[string]any{"$oid": w.ObjectID},
+		"_rest._id": w.ObjectID,
+		"webhook_meta": map[string]any{"function": w.Function, "log_id": meta["log_id"], "updated_by": w.UpdatedBy,
+			"date": map[string]any{"$date": float64(w.Date.UnixMilli())}},
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("%s: body (-want +got):\n%s", w, diff)
+	}
+	if id, _ := meta["log_id"].(string); !hookIDPattern.MatchString(id) {
+		t.Errorf("%s: log_id %v is not 24 hex characters", w, meta["log_id"])
+	}
+}
+
+// TestWebhookPayload compares whole payloads: the body is the resource as
+// the API answers it, plus _id as {"$oid"}, _rest and webhook_meta; and
+// IgnoreVolatile makes two runs' payloads equal while still seeing a real
+// difference.
+func TestWebhookPayload(t *testing.T) {
+	t.Parallel()
+	t.Run("exact", func(t *testing.T) {
+		t.Parallel()
+		e := newHookEnv(t)
+		rcv := newHookReceiver(t, nil)
+		e.fake.AddSubscription(rcv.url, "TRANS|POST")
+		r := do(t, e.fake, call{method: "POST", path: e.nodePath() + "/trans", header: e.fx.headers,
+			body: map[string]any{"to": map[string]any{"type": "DEPOSIT-US", "id": e.savings.ID},
+				"amount": map[string]any{"amount": 12.34, "currency": "USD"}, "extra": map[string]any{"ip": "192.168.0.1", "note": "rent"}}})
+		if r.status != http.StatusOK {
+			t.Fatalf("create transaction: status %d: %s", r.status, r.raw)
+		}
+		e.fake.Flush()
+		got := rcv.deliveries()
+		if len(got) != 1 {
+			t.Fatalf("%d deliveries, want 1", len(got))
+		}
+		apiCopy := r.body
+		delete(apiCopy, "success")
+		want := map[string]any{}
+		for k, v := range apiCopy {
+			want[k] = v
+		}
+		want["_id"] = map[string]any{"$oid": apiCopy["_id"]}
+		want["_rest"] = apiCopy
+		want["webhook_meta"] = map[string]any{"function": "TRANS|POST", "log_id": got[0].meta("log_id"),
+			"updated_by": "SELF", "date": map[string]any{"$date": float64(e.fake.Now().UnixMilli())}}
+		if diff := cmp.Diff(want, got[0].payload); diff != "" {
+			t.Errorf("payload (-want +got):\n%s", diff)
+		}
+		if w := e.fake.Webhooks().Wait(t, synapsefake.ForFunction("TRANS|POST")); !bytes.Equal(w.Body, got[0].body) {
+			t.Errorf("captured body differs from the delivered one:\n%s\n%s", w.Body, got[0].body)
+		}
+	})
+	t.Run("IgnoreVolatile", func(t *testing.T) {
+		t.Parallel()
+		// The same story on two servers with other seeds and clocks: every
+		// id and date differs, nothing else.
+		payload := func(seed uint64, start time.Time, amount float64) map[string]any {
+			mock := clock.NewMock()
+			mock.Set(start)
+			e := newHookEnv(t, synapsefake.WithIDSeed(seed), synapsefake.WithClock(mock))
+			e.must(t, call{method: "POST", path: e.nodePath() + "/trans", header: e.fx.headers,
+				body: map[string]any{"to": map[string]any{"type": "DEPOSIT-US", "id": e.savings.ID},
+					"amount": map[string]any{"amount": amount, "currency": "USD"}, "extra": map[string]any{"ip": "192.168.0.1"}}})
+			e.fake.Advance(time.Millisecond)
+			return e.fake.Webhooks().Wait(t, synapsefake.ForFunction("TRAN|PATCH")).Payload()
+		}
+		day := time.Date(2024, time.March, 4, 9, 30, 0, 0, time.UTC)
+		a, b := payload(1, day, 10), payload(2, day.Add(36*time.Hour+123*time.Millisecond), 10)
+		if cmp.Equal(a, b) {
+			t.Fatal("payloads of different seeds and clocks are equal without IgnoreVolatile; the test proves nothing")
+		}
+		if diff := cmp.Diff(a, b, synapsefake.IgnoreVolatile()); diff != "" {
+			t.Errorf("payloads differ beyond volatile fields (-a +b):\n%s", diff)
+		}
+		if c := payload(1, day, 11); cmp.Equal(a, c, synapsefake.IgnoreVolatile()) {
+			t.Error("IgnoreVolatile hides a different amount")
+		}
+	})
+}
+
+// TestVerifySignature checks the exported helper against HMACs computed
+// here with crypto/hmac.
+func TestVerifySignature(t *testing.T) {
+	t.Parallel()
+	const objectID, clientID, secret = "5bd9e16314c7f70098c16e88", "client_id_abc", "client_secret_xyz"
+	msg := objectID + "+" + clientID
+	good1, good256 := hmacHex(sha1.New, secret, msg), hmacHex(sha256.New, secret, msg)
+	// tamper changes the last hex digit.
+	tamper := func(s string) string {
+		last := "0"
+		if s[len(s)-1] == '0' {
+			last = "1"
+		}
+		return s[:len(s)-1] + last
+	}
+	for _, tc := range []struct {
+		name        string
+		sig1, sig2  string // "-" leaves the header out
+		obj, client string
+		secret      string
+		want        bool
+	}{
+		{"both valid", good1, good256, objectID, clientID, secret, true},
+		{"wrong secret", good1, good256, objectID, clientID, "other", false},
+		{"wrong object", good1, good256, "5bd9e16314c7f70098c16e89", clientID, secret, false},
+		{"wrong client", good1, good256, objectID, "client_id_abd", secret, false},
+		{"sha1 missing", "-", good256, objectID, clientID, secret, false},
+		{"sha256 missing", good1, "-", objectID, clientID, secret, false},
+		{"sha1 tampered", tamper(good1), good256, objectID, clientID, secret, false},
+		{"sha256 tampered", good1, tamper(good256), objectID, clientID, secret, false},
+		{"upper-case hex", strings.ToUpper(good1), strings.ToUpper(good256), objectID, clientID, secret, false},
+		{"headers swapped", good256, good1, objectID, clientID, secret, false},
+		{"sha256 of the wrong message order", good1, hmacHex(sha256.New, secret, clientID+"+"+objectID), objectID, clientID, secret, false},
+		{"unsigned message", good1, hex.EncodeToString(func() []byte { s := sha256.Sum256([]byte(msg)); return s[:] }()), objectID, clientID, secret, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			h := http.Header{}
+			if tc.sig1 != "-" {
+				h.Set("X-Synapse-Signature", tc.sig1)
+			}
+			if tc.sig2 != "-" {
+				h.Set("X-Synapse-Signature-Sha256", tc.sig2)
+			}
+			if got := synapsefake.VerifySignature(h, tc.obj, tc.client, tc.secret); got != tc.want {
+				t.Errorf("VerifySignature = %v, want %v", got, tc.want)
+			}
+		})
+	}
+}
+
+// TestWebhookSignatureHeaders checks the headers a delivery carries, for
+// each type of object, with custom client credentials.
+func TestWebhookSignatureHeaders(t *testing.T) {
+	t.Parallel()
+	e := newHookEnv(t, synapsefake.WithClientCredentials("client_id_sigtest", "client_secret_sigtest"))
+	rcv := newHookReceiver(t, nil)
+	e.fake.AddSubscription(rcv.url)
+	e.fake.AddUser(synapsefake.UserSeed{})
+	e.fake.AddNode(e.fx.user.ID, synapsefake.NodeSeed{})
+	e.transfer(t)
+	e.must(t, call{method: "POST", path: e.nodePath() + "/subnets", header: e.fx.headers, body: map[string]any{"nickname": "Bills"}})
+	e.fake.Flush()
+	got := rcv.deliveries()
+	if len(got) != 4 {
+		t.Fatalf("%d deliveries, want 4", len(got))
+	}
+	for _, d := range got {
+		if err := wantSignatures(d.header, d.objectID(), "client_id_sigtest", "client_secret_sigtest"); err != nil {
+			t.Errorf("%s: %v", d.meta("function"), err)
+		}
+		if synapsefake.VerifySignature(d.header, d.objectID(), "client_id_synapsefake0000000000000000000000", "client_secret_synapsefake000000000000000000") {
+			t.Errorf("%s: signature verifies with the default credentials", d.meta("function"))
+		}
+	}
+}
+
+// TestWebhookCapture covers All, Reset, Wait and the matchers.
+func TestWebhookCapture(t *testing.T) {
+	t.Parallel()
+	e := newHookEnv(t, synapsefake.WithManualProcessing())
+	if got := e.fake.Webhooks().All(); len(got) != 0 {
+		t.Fatalf("All after Reset: %d webhooks, want none", len(got))
+	}
+	tx1 := e.transfer(t)
+	tx2 := e.transfer(t)
+	if err := e.fake.Settle(tx1); err != nil {
+		t.Fatal(err)
+	}
+	u := e.fake.AddUser(synapsefake.UserSeed{})
+
+	all := e.fake.Webhooks().All()
+	var names []string
+	for _, w := range all {
+		names = append(names, w.Function+" "+w.ObjectID+" "+w.Status)
+	}
+	want := []string{
+		"TRANS|POST " + tx1 + " CREATED", "TRANS|POST " + tx2 + " CREATED",
+		"TRAN|PATCH " + tx1 + " PROCESSING-DEBIT", "TRAN|PATCH " + tx1 + " PROCESSING-CREDIT", "TRAN|PATCH " + tx1 + " SETTLED",
+		"USERS|POST " + u.ID + " ",
+	}
+	if diff := cmp.Diff(want, names); diff != "" {
+		t.Fatalf("All, oldest first (-want +got):\n%s", diff)
+	}
+	// All returns copies.
+	mine := e.fake.Webhooks().All()
+	mine[0].Body[0] = 'X'
+	mine[0].Function = "changed"
+	if again := e.fake.Webhooks().All(); again[0].Body[0] != '{' || again[0].Function != "TRANS|POST" {
+		t.Error("changing All's result changed the capture")
+	}
+
+	for _, tc := range []struct {
+		name  string
+		match synapsefake.WebhookMatcher
+		want  []int // indexes into all
+	}{
+		{"ForTransaction any status", synapsefake.ForTransaction(tx1, ""), []int{0, 2, 3, 4}},
+		{"ForTransaction SETTLED", synapsefake.ForTransaction(tx1, synapsefake.StatusSettled), []int{4}},
+		{"ForTransaction CREATED", synapsefake.ForTransaction(tx2, synapsefake.StatusCreated), []int{1}},
+		{"ForTransaction no such status", synapsefake.ForTransaction(tx2, synapsefake.StatusSettled), nil},
+		{"ForTransaction of a user id", synapsefake.ForTransaction(u.ID, ""), nil},
+		{"ForFunction TRANS|POST", synapsefake.ForFunction("TRANS|POST"), []int{0, 1}},
+		{"ForFunction TRAN|PATCH", synapsefake.ForFunction("TRAN|PATCH"), []int{2, 3, 4}},
+		{"ForFunction USERS|POST", synapsefake.ForFunction("USERS|POST"), []int{5}},
+		{"ForFunction NODE|PATCH", synapsefake.ForFunction("NODE|PATCH"), nil},
+		{"ForObject user", synapsefake.ForObject(u.ID), []int{5}},
+		{"ForObject transaction", synapsefake.ForObject(tx2), []int{1}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var got []int
+			for i, w := range all {
+				if tc.match(w) {
+					got = append(got, i)
+				}
+			}
+			if diff := cmp.Diff(tc.want, got); diff != "" {
+				t.Errorf("matches (-want +got):\n%s", diff)
+			}
+		})
+	}
+
+	t.Run("Wait returns the first match at once", func(t *testing.T) {
+		w := e.fake.Webhooks().Wait(t, synapsefake.ForTransaction(tx1, ""))
+		if w.Function != "TRANS|POST" || w.ObjectID != tx1 {
+			t.Errorf("Wait returned %s, want the TRANS|POST of %s", w, tx1)
+		}
+	})
+	t.Run("Wait waits for another goroutine", func(t *testing.T) {
+		// The other goroutine makes its change only once Wait has looked
+		// at the capture and found nothing, so Wait must wait for it.
+		release := make(chan struct{})
+		var once sync.Once
+		done := make(chan string, 1)
+		go func() {
+			<-release
+			done <- e.fake.AddUser(synapsefake.UserSeed{}).ID
+		}()
+		match := func(w synapsefake.Webhook) bool {
+			if w.Function == "USERS|POST" && w.ObjectID != u.ID {
+				return true
+			}
+			once.Do(func() { close(release) })
+			return false
+		}
+		w := e.fake.Webhooks().Wait(t, match)
+		id := <-done
+		if w.ObjectID != id {
+			t.Errorf("Wait returned %s, want the USERS|POST of %s", w, id)
+		}
+	})
+	t.Run("Reset", func(t *testing.T) {
+		e.fake.Webhooks().Reset()
+		if got := e.fake.Webhooks().All(); len(got) != 0 {
+			t.Errorf("All after Reset: %d webhooks", len(got))
+		}
+		if err := e.fake.Settle(tx2); err != nil {
+			t.Fatal(err)
+		}
+		if got := e.fake.Webhooks().All(); len(got) != 3 || got[0].ObjectID != tx2 {
+			t.Errorf("after Reset and Settle: %v, want tx2's three moves", got)
+		}
+	})
+}
+
+// recordingTB is a testing.TB whose Fatalf records the message instead of
+// stopping the test.
+type recordingTB struct {
+	testing.TB
+	mu    sync.Mutex
+	fatal []string
+}
+
+func (r *recordingTB) Helper() {}
+
+func (r *recordingTB) Fatalf(format string, args ...any) {
+	r.mu.Lock()
+	r.fatal = append(r.fatal, fmt.Sprintf(format, args...))
+	r.mu.Unlock()
+}
+
+// TestWebhookWaitFailure checks that Wait fails the test when nothing
+// matches, with a message that lists what was captured. It waits Wait's
+// bound of real time (5 s).
+func TestWebhookWaitFailure(t *testing.T) {
+	t.Parallel()
+	e := newHookEnv(t)
+	rcv := newHookReceiver(t, func(int, hookDelivery) (int, string) { return http.StatusInternalServerError, "" })
+	e.fake.AddSubscription(rcv.url, "USERS|POST")
+	u := e.fake.AddUser(synapsefake.UserSeed{})
+	tx := e.transfer(t)
+	if err := e.fake.Queue(tx, "HIGH-RISK"); err != nil {
+		t.Fatal(err)
+	}
+	e.fake.Flush()
+
+	tb := &recordingTB{TB: t}
+	w := e.fake.Webhooks().Wait(tb, synapsefake.ForFunction("SUBNET|PATCH"))
+	if w.Function != "" {
+		t.Errorf("Wait returned %s after failing, want the zero Webhook", w)
+	}
+	if len(tb.fatal) != 1 {
+		t.Fatalf("Fatalf called %d times, want 1: %q", len(tb.fatal), tb.fatal)
+	}
+	msg := tb.fatal[0]
+	for _, want := range []string{
+		"no webhook matched",
+		"\n  1. USERS|POST USER_" + u.ID + " -> " + rcv.url + " [500]\n",
+		"\n  2. TRANS|POST TRAN_" + tx + " CREATED\n",
+		"\n  3. TRAN|PATCH TRAN_" + tx + " QUEUED-BY-SYNAPSE (HIGH-RISK)",
+	} {
+		if !strings.Contains(msg, want) {
+			t.Errorf("failure message lacks %q:\n%s", want, msg)
+		}
+	}
+}
+
+// TestWithoutWebhookDelivery checks that webhooks are captured and logged as
+// delivered, with no request to the subscription's URL.
+func TestWithoutWebhookDelivery(t *testing.T) {
+	t.Parallel()
+	fake := synapsefake.NewServer(t, synapsefake.WithoutWebhookDelivery())
+	rcv := newHookReceiver(t, nil)
+	fake.AddSubscription(rcv.url)
+	fake.AddSubscription(deadURL(t))
+	fx := newFixture(t, fake, 0)
+	fake.Advance(24 * time.Hour)
+
+	if got := rcv.deliveries(); len(got) != 0 {
+		t.Errorf("receiver got %d requests, want none", len(got))
+	}
+	w := fake.Webhooks().Wait(t, synapsefake.ForObject(fx.user.ID))
+	if diff := cmp.Diff([][]int{{200}, {200}}, attemptCodes(w)); diff != "" {
+		t.Errorf("attempts (-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff([]string{"200", "200", "200", "200"}, hookLogCodes(t, fake)); diff != "" {
+		t.Errorf("logged codes (-want +got):\n%s", diff)
+	}
+}
+
+// hookTransport answers every request itself and records it.
+type hookTransport struct {
+	mu   sync.Mutex
+	reqs []string
+}
+
+func (tr *hookTransport) RoundTrip(r *http.Request) (*http.Response, error) {
+	tr.mu.Lock()
+	tr.reqs = append(tr.reqs, r.Method+" "+r.URL.String())
+	tr.mu.Unlock()
+	return &http.Response{StatusCode: http.StatusAccepted, Body: io.NopCloser(strings.NewReader("via transport")),
+		Header: http.Header{}, Request: r}, nil
+}
+
+// TestWithWebhookClient checks that deliveries go through the given client.
+func TestWithWebhookClient(t *testing.T) {
+	t.Parallel()
+	tr := &hookTransport{}
+	fake := synapsefake.NewServer(t, synapsefake.WithWebhookClient(&http.Client{Transport: tr}))
+	fake.AddSubscription("https://consumer.invalid/hooks", "USERS|POST")
+	fake.AddUser(synapsefake.UserSeed{})
+	fake.Flush()
+	tr.mu.Lock()
+	reqs := slices.Clone(tr.reqs)
+	tr.mu.Unlock()
+	if diff := cmp.Diff([]string{"POST https://consumer.invalid/hooks"}, reqs); diff != "" {
+		t.Errorf("requests through the client (-want +got):\n%s", diff)
+	}
+	// 202 is not a success code: it is retried on the clock.
+	fake.Advance(time.Minute)
+	logs, _ := hookLogs(t, fake, "")["logs"].([]any)
+	if len(logs) != 2 {
+		t.Fatalf("%d log entries, want 2", len(logs))
+	}
+	e := logs[0].(map[string]any)
+	if e["http_response_code"] != "202" || e["http_response_text"] != "via transport" {
+		t.Errorf("log entry code %v text %v, want \"202\" \"via transport\"", e["http_response_code"], e["http_response_text"])
+	}
+}
+
+// TestWithWebhookTimeout checks that a receiver that does not answer within
+// the timeout is logged as 408 and not retried.
+func TestWithWebhookTimeout(t *testing.T) {
+	t.Parallel()
+	fake := synapsefake.NewServer(t, synapsefake.WithWebhookTimeout(20*time.Millisecond))
+	release := make(chan struct{})
+	rcv := newHookReceiver(t, func(int, hookDelivery) (int, string) {
+		<-release
+		return http.StatusOK, "too late"
+	})
+	t.Cleanup(func() { close(release) }) // runs before the receiver closes
+	fake.AddSubscription(rcv.url, "USERS|POST")
+	fake.AddUser(synapsefake.UserSeed{})
+	fake.Advance(24 * time.Hour)
+	if diff := cmp.Diff([]string{"408"}, hookLogCodes(t, fake)); diff != "" {
+		t.Errorf("logged codes (-want +got):\n%s", diff)
+	}
+	if n := len(rcv.deliveries()); n != 1 {
+		t.Errorf("receiver saw %d requests, want 1", n)
+	}
+}
+
+// TestWebhookSubscriptionRouting checks which subscriptions get a delivery:
+// active ones whose scope holds the function, each once, at the URL they
+// have when the change happens.
+func TestWebhookSubscriptionRouting(t *testing.T) {
+	t.Parallel()
+	fake := synapsefake.NewServer(t)
+	users, nodes, both := newHookReceiver(t, nil), newHookReceiver(t, nil), newHookReceiver(t, nil)
+	fake.AddSubscription(users.url, "USERS|POST")
+	fake.AddSubscription(nodes.url, "NODES|POST", "NODE|PATCH")
+	bothSub := fake.AddSubscription(both.url)
+	off := fake.AddSubscription(deadURL(t))
+	r := do(t, fake, call{method: "PATCH", path: "/subscriptions/" + off.ID, header: hookGateway(fake), body: map[string]any{"is_active": false}})
+	if r.status != http.StatusOK {
+		t.Fatalf("deactivate: status %d: %s", r.status, r.raw)
+	}
+
+	u := fake.AddUser(synapsefake.UserSeed{})
+	fake.AddNode(u.ID, synapsefake.NodeSeed{})
+	// Move "both" to the users receiver: later events go there.
+	r = do(t, fake, call{method: "PATCH", path: "/subscriptions/" + bothSub.ID, header: hookGateway(fake), body: map[string]any{"url": users.url}})
+	if r.status != http.StatusOK {
+		t.Fatalf("move: status %d: %s", r.status, r.raw)
+	}
+	fake.AddUser(synapsefake.UserSeed{})
+	fake.Flush()
+
+	functions := func(rcv *hookReceiver) []string {
+		var out []string
+		for _, d := range rcv.deliveries() {
+			out = append(out, d.meta("function"))
+		}
+		return out
+	}
+	for name, tc := range map[string]struct {
+		rcv  *hookReceiver
+		want []string
+	}{
+		"users": {users, []string{"USERS|POST", "USERS|POST", "USERS|POST"}},
+		"nodes": {nodes, []string{"NODES|POST"}},
+		"both":  {both, []string{"USERS|POST", "NODES|POST"}},
+	} {
+		if diff := cmp.Diff(tc.want, functions(tc.rcv)); diff != "" {
+			t.Errorf("%s receiver (-want +got):\n%s", name, diff)
+		}
+	}
+	all := fake.Webhooks().All()
+	if len(all) != 3 {
+		t.Fatalf("%d webhooks, want 3", len(all))
+	}
+	var urls []string
+	for _, d := range all[2].Deliveries {
+		urls = append(urls, d.URL)
+		if d.LogID != all[2].Payload()["webhook_meta"].(map[string]any)["log_id"] {
+			t.Errorf("delivery log id %s differs from webhook_meta.log_id", d.LogID)
+		}
+	}
+	if diff := cmp.Diff([]string{users.url, users.url}, urls); diff != "" {
+		t.Errorf("deliveries of the second user (-want +got):\n%s", diff)
+	}
+	if n := hookLogs(t, fake, "")["logs_count"]; n != float64(6) {
+		t.Errorf("logs_count %v, want 6 (none for the inactive subscription)", n)
+	}
+}
+
+// TestWebhookLogs checks the log wrapper, newest-first order and paging.
+func TestWebhookLogs(t *testing.T) {
+	t.Parallel()
+	fake := synapsefake.NewServer(t)
+	rcv := newHookReceiver(t, nil)
+	fake.AddSubscription(rcv.url, "USERS|POST")
+	var ids []string
+	for range 23 {
+		ids = append(ids, fake.AddUser(synapsefake.UserSeed{}).ID)
+	}
+	fake.Flush()
+	objIDs := func(body map[string]any) []string {
+		var out []string
+		logs, _ := body["logs"].([]any)
+		for _, e := range logs {
+			out = append(out, e.(map[string]any)["obj_id"].(string))
+		}
+		return out
+	}
+	newest := func(from, to int) []string { // obj_ids of ids[from:to], newest first
+		var out []string
+		for i := to - 1; i >= from; i-- {
+			out = append(out, "USER_"+ids[i])
+		}
+		return out
+	}
+	for _, tc := range []struct {
+		query            string
+		limit, page, pgs float64
+		want             []string
+	}{
+		{"", 20, 1, 2, newest(3, 23)},
+		{"?page=2", 20, 2, 2, newest(0, 3)},
+		{"?page=3", 20, 3, 2, nil},
+		{"?per_page=5&page=2", 5, 2, 5, newest(13, 18)},
+		{"?per_page=100", 20, 1, 2, newest(3, 23)},
+	} {
+		t.Run(tc.query, func(t *testing.T) {
+			body := hookLogs(t, fake, tc.query)
+			gotWrapper := map[string]any{}
+			for _, k := range []string{"error_code", "http_code", "limit", "logs_count", "page", "page_count", "success"} {
+				gotWrapper[k] = body[k]
+			}
+			wantWrapper := map[string]any{"error_code": "0", "http_code": "200", "limit": tc.limit, "logs_count": float64(23),
+				"page": tc.page, "page_count": tc.pgs, "success": true}
+			if diff := cmp.Diff(wantWrapper, gotWrapper); diff != "" {
+				t.Errorf("wrapper (-want +got):\n%s", diff)
+			}
+			if len(body) != 8 {
+				t.Errorf("wrapper has %d fields, want 8: %v", len(body), body)
+			}
+			if diff := cmp.Diff(tc.want, objIDs(body)); diff != "" {
+				t.Errorf("obj_ids (-want +got):\n%s", diff)
+			}
+			if logs, ok := body["logs"].([]any); !ok {
+				t.Errorf("logs is %T, want an array even when empty", body["logs"])
+			} else if len(tc.want) == 0 && len(logs) != 0 {
+				t.Errorf("logs %v, want []", logs)
+			}
+		})
+	}
+}
+
+// TestWebhookLogsErrors checks the refusals of GET /subscriptions/logs; none
+// changes the log.
+func TestWebhookLogsErrors(t *testing.T) {
+	t.Parallel()
+	fake := synapsefake.NewServer(t, synapsefake.WithoutWebhookDelivery())
+	fake.AddSubscription("https://example.com/hooks")
+	fake.AddUser(synapsefake.UserSeed{})
+	fake.Flush()
+	before := hookLogs(t, fake, "")
+	for _, tc := range []struct {
+		name                  string
+		method, query         string
+		header                map[string]string
+		status                int
+		errorCode, errorField string
+	}{
+		{"missing gateway", "GET", "", map[string]string{}, 400, "100", "missing_client_credentials"},
+		{"wrong gateway", "GET", "", map[string]string{"X-SP-GATEWAY": "client_id_x|client_secret_y"}, 401, "100", "invalid_client_credentials"},
+		{"page 0", "GET", "?page=0", hookGateway(fake), 400, "200", ""},
+		{"page not a number", "GET", "?page=two", hookGateway(fake), 400, "200", ""},
+		{"per_page 0", "GET", "?per_page=0", hookGateway(fake), 400, "200", ""},
+		{"POST", "POST", "", hookGateway(fake), 405, "410", "method_not_allowed"},
+		{"DELETE", "DELETE", "", hookGateway(fake), 405, "410", "method_not_allowed"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := do(t, fake, call{method: tc.method, path: "/subscriptions/logs" + tc.query, header: tc.header})
+			wantError(t, r, tc.status, tc.errorCode, tc.errorField)
+			if diff := cmp.Diff(before, hookLogs(t, fake, "")); diff != "" {
+				t.Errorf("log changed (-before +after):\n%s", diff)
+			}
+		})
+	}
+}
