@@ -316,3 +316,17 @@ func TestHugeBody(t *testing.T) {
 		t.Fatal("a refused body changed the store")
 	}
 }
+
+// TestHugeHeaders checks the header limit: 64 KiB of headers are refused
+// with the envelope.
+func TestHugeHeaders(t *testing.T) {
+	w := newFuzzWorld(t)
+	req := httptest.NewRequest("GET", "/v3.1/loans-limits", nil)
+	req.Header.Set("X-Padding", strings.Repeat("x", 64<<10))
+	rec := httptest.NewRecorder()
+	w.s.ServeHTTP(rec, req)
+	b := checkAnswer(t, rec)
+	if rec.Code != http.StatusBadRequest || b["error_code"] != "200" {
+		t.Fatalf("64 KiB of headers: %d %v", rec.Code, b)
+	}
+}

@@ -102,6 +102,10 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, errRouteNotFound)
 		return
 	}
+	if headerBytes(r.Header) > maxHeaderBytes {
+		s.fail(w, errPayload("headers_too_large", "Request headers are larger than %d bytes.", maxHeaderBytes))
+		return
+	}
 	s.runDue()
 	if s.cfg.hook != nil && s.cfg.hook(w, r) {
 		return
@@ -159,6 +163,19 @@ func (s *Server) okObject(w http.ResponseWriter, v any) {
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(http.StatusOK)
 	_, _ = w.Write(buf.Bytes())
+}
+
+// maxHeaderBytes bounds the request headers the API reads.
+const maxHeaderBytes = 32 << 10
+
+func headerBytes(h http.Header) int {
+	n := 0
+	for k, vs := range h {
+		for _, v := range vs {
+			n += len(k) + len(v) + 4
+		}
+	}
+	return n
 }
 
 // maxBody bounds a request body.
