@@ -279,6 +279,9 @@ func (st *store) patchSubnet(sn *subnetRecord, now time.Time, req patchSubnetReq
 	if req.Status != nil && !canMoveSubnet(sn.status, *req.Status) {
 		return errNotAllowed("illegal_status_change", "Subnet cannot move from %s to %s.", sn.status, *req.Status)
 	}
+	if sn.status == SubnetTerminated {
+		return errNotAllowed("subnet_terminated", "Subnet %s is TERMINATED; it cannot be changed.", sn.id)
+	}
 	if req.Preferences != nil && sn.class != ClassCard {
 		return errNotAllowed("not_a_card", "Preferences apply to cards only.")
 	}

@@ -43,11 +43,11 @@
 //	---------------------------------------  -----------------------------  -------------------------------------  -----------------------------
 //	does not start with a digit ("Main St",  deliverable                    primary_number_missing, partial_valid  corrected street (unit kept)
 //	  "", "PO Box" without a box number)
+//	PO box with a number ("PO Box 12")       deliverable if corrected,      none                                   PO BOX <n>
+//	                                         else usps_deliverable
 //	primary number not of the form           deliverable                    primary_number_invalid, partial_valid  corrected street (unit kept)
 //	  [1-9][0-9]*[A-Z]? ("0 Main St",
 //	  "012 Main St", "12B3 Main St")
-//	PO box with a number ("PO Box 12")       deliverable if corrected,      none                                   PO BOX <n>
-//	                                         else usps_deliverable
 //	all-digit number ending in 00 (a         deliverable_missing_unit       secondary_missing, partial_valid       corrected street, no unit
 //	  multi-unit building), no unit
 //	  ("100 Market St", "100 Market St Apt")

@@ -54,6 +54,9 @@ func serve(ctx context.Context, args []string, out io.Writer, ready chan<- strin
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
+	if fs.NArg() > 0 {
+		return fmt.Errorf("unexpected arguments %q (flags only; see -h)", fs.Args())
+	}
 	l, err := net.Listen("tcp", *addr)
 	if err != nil {
 		return err

@@ -1,0 +1,402 @@
+package synapsefake_test
+
+import (
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/synapsefake/synapsefake"
+)
+
+// dummyFields is what a dummy transaction was asked for, as the answer
+// reflects it.
+type dummyFields struct {
+	typ, direction                                string
+	amount                                        float64
+	accountNum, routingNum, addenda, trackingID   string
+	postingLabel, companyID, individualID, subnet string
+	foreign                                       bool
+}
+
+// dummyParty is a transaction's from or to for node nodeID.
+func dummyParty(t testing.TB, fake *synapsefake.Server, nodeID string, meta map[string]any) map[string]any {
+	t.Helper()
+	n, ok := fake.Node(nodeID)
+	if !ok {
+		t.Fatalf("Node(%s) not found", nodeID)
+	}
+	u, _ := fake.User(n.UserID)
+	names := []any{}
+	for _, s := range u.LegalNames {
+		names = append(names, s)
+	}
+	p := map[string]any{"id": n.ID, "nickname": n.Nickname, "type": n.Type, "user": map[string]any{"_id": u.ID, "legal_names": names}}
+	if meta != nil {
+		p["meta"] = meta
+	}
+	return p
+}
+
+// dummyJSON is the answer to a dummy transaction tx made now on fx's node:
+// CREATED, between the node and the sandbox's EXTERNAL-US node, from.meta
+// and extra.other holding the fields of the dummy-tran example.
+func dummyJSON(t testing.TB, fake *synapsefake.Server, fx fixture, tx synapsefake.Transaction, f dummyFields) map[string]any {
+	t.Helper()
+	now := float64(fake.Now().UnixMilli())
+	name := f.postingLabel
+	if name == "" {
+		name = "SYNAPSEFAKE SANDBOX"
+	}
+	meta := map[string]any{
+		"account_num": f.accountNum, "addenda": f.addenda, "company_entry_description": f.addenda,
+		"company_id": f.companyID, "company_name": name, "dispute_transaction_id": nil, "entry_class": "PPD",
+		"foreign_transaction": f.foreign, "fraud_score": map[string]any{"reason": "", "score": 0.0}, "high_risk": false,
+		"individual_id": f.individualID, "is_dispute_posting": false, "is_force_post": false, "is_platform_fee": false,
+		"merchant_name": name, "monitoring_class": "", "name": name, "network_id": f.typ, "posted_date": now,
+		"posting_data": nil, "routing_num": f.routingNum, "subnet_id": f.subnet, "tracking_id": f.trackingID, "type": f.typ,
+	}
+	other := map[string]any{
+		"affect_limits": true, "approved": true, "async_ran": false, "attachments": []any{}, "chargeback_disputed": false,
+		"create_email_sent": false, "dispute_form": nil, "dispute_meta": map[string]any{}, "dispute_reason": nil,
+		"disputed": false, "do_next": nil, "is_provisional_credit": false,
+		"process": map[string]any{"credit": true, "debit": true}, "provisional_credit_transaction_id": nil,
+		"settlement_batch_id": nil, "show_queue": false, "skip_validation": true,
+	}
+	ext := tx.FromNodeID
+	if f.direction == "WITHDRAWAL" {
+		ext = tx.ToNodeID
+	}
+	if n, _ := fake.Node(ext); n.Type != "EXTERNAL-US" || ext == fx.node.ID {
+		t.Errorf("counterparty %s is %+v, want the sandbox's EXTERNAL-US node", ext, n)
+	}
+	from, to := dummyParty(t, fake, ext, meta), dummyParty(t, fake, fx.node.ID, nil)
+	if f.direction == "WITHDRAWAL" {
+		from, to = dummyParty(t, fake, fx.node.ID, meta), dummyParty(t, fake, ext, nil)
+	}
+	created := map[string]any{"date": now, "note": "Transaction Created.", "status": "CREATED", "status_id": "1"}
+	return map[string]any{
+		"_id":    tx.ID,
+		"_links": map[string]any{"self": map[string]any{"href": fake.URL() + "/users/" + fx.user.ID + "/nodes/" + fx.node.ID + "/trans/" + tx.ID}},
+		"_v":     2.0,
+		"amount": map[string]any{"amount": f.amount, "currency": "USD"},
+		"client": map[string]any{"id": fake.ClientID(), "name": fake.ClientName()},
+		"extra": map[string]any{
+			"asset": nil, "created_on": now, "encrypted_note": "", "group_id": nil, "ip": "127.0.0.1", "latlon": "0,0",
+			"note": f.addenda, "other": other, "process_on": now, "same_day": f.typ == "WIRE", "supp_id": "",
+		},
+		"fees":          []any{map[string]any{"fee": 0.0, "note": "Facilitator Fee", "to": map[string]any{"id": "None"}}},
+		"from":          from,
+		"recent_status": created,
+		"timeline":      []any{created},
+		"to":            to,
+		"success":       true,
+	}
+}
+
+// wantDummy checks a dummy-tran answer and the transaction it made, then
+// advances the clock to just before and to its settlement and checks the
+// node's balance each time.
+func wantDummy(t *testing.T, fake *synapsefake.Server, fx fixture, r response, f dummyFields, balance int64) {
+	t.Helper()
+	if r.status != 200 {
+		t.Fatalf("status %d: %s", r.status, r.raw)
+	}
+	id, _ := r.body["_id"].(string)
+	tx, ok := fake.Transaction(id)
+	if !ok {
+		t.Fatalf("Transaction(%s) not found", id)
+	}
+	if diff := cmp.Diff(dummyJSON(t, fake, fx, tx, f), r.body); diff != "" {
+		t.Errorf("answer (-want +got):\n%s", diff)
+	}
+	cents := int64(f.amount*100 + 0.5)
+	if tx.Status != synapsefake.StatusCreated || tx.AmountCents != cents || tx.Note != f.addenda {
+		t.Errorf("stored transaction %s, %d cents, note %q; want CREATED, %d, %q", tx.Status, tx.AmountCents, tx.Note, cents, f.addenda)
+	}
+	if b := balanceOf(t, fake, fx.node.ID); b != balance {
+		t.Errorf("balance %d right after, want %d", b, balance)
+	}
+	settle := 24 * time.Hour // ACH, from snMonday
+	if f.typ == "WIRE" {
+		settle = 4 * time.Hour
+	}
+	want := balance + cents
+	if f.direction == "WITHDRAWAL" {
+		want = balance - cents
+	}
+	fake.Advance(settle - time.Millisecond)
+	if got, _ := fake.Transaction(id); got.Status != synapsefake.StatusProcessingCredit {
+		t.Errorf("just before settlement: %s, want PROCESSING-CREDIT", got.Status)
+	}
+	fake.Advance(time.Millisecond)
+	if got, _ := fake.Transaction(id); got.Status != synapsefake.StatusSettled {
+		t.Errorf("at settlement: %s, want SETTLED", got.Status)
+	}
+	if b := balanceOf(t, fake, fx.node.ID); b != want {
+		t.Errorf("balance %d after settlement, want %d", b, want)
+	}
+}
+
+func dummyPath(fx fixture, sub synapsefake.Subnet) string {
+	return subnetPath(fx.user.ID, fx.node.ID, sub.ID) + "/dummy-tran"
+}
+
+func TestDummyTransaction(t *testing.T) {
+	t.Parallel()
+	full := func(typ, direction string) (map[string]any, dummyFields) {
+		return map[string]any{
+				"currency": "USD", "amount": 12.34, "type": typ, "direction": direction,
+				"account_num": "8901234567", "routing_num": "051000017", "addenda": "PAYROLL MARCH",
+				"tracking_id": "20240108MMQFMP0X000001", "posting_label": "ACME PAYROLL", "company_id": "1234567890",
+				"individual_id": "EMP-77",
+			}, dummyFields{typ: typ, direction: direction, amount: 12.34, accountNum: "8901234567", routingNum: "051000017",
+				addenda: "PAYROLL MARCH", trackingID: "20240108MMQFMP0X000001", postingLabel: "ACME PAYROLL",
+				companyID: "1234567890", individualID: "EMP-77"}
+	}
+	for _, tc := range []struct {
+		name  string
+		class string // of the subnet; CHECKING when ""
+		body  func() (map[string]any, dummyFields)
+	}{
+		{"ACH deposit", "", func() (map[string]any, dummyFields) { return full("ACH", "DEPOSIT") }},
+		{"ACH withdrawal", "", func() (map[string]any, dummyFields) { return full("ACH", "WITHDRAWAL") }},
+		{"wire deposit", "", func() (map[string]any, dummyFields) { return full("WIRE", "DEPOSIT") }},
+		{"wire withdrawal", "", func() (map[string]any, dummyFields) { return full("WIRE", "WITHDRAWAL") }},
+		{"internal transfer deposit", "SAVINGS", func() (map[string]any, dummyFields) { return full("INTERNAL_TRASFER", "DEPOSIT") }},
+		{"internal transfer withdrawal", "", func() (map[string]any, dummyFields) { return full("INTERNAL_TRASFER", "WITHDRAWAL") }},
+		{"required fields only", "", func() (map[string]any, dummyFields) {
+			return map[string]any{"currency": "USD", "amount": 100, "type": "ACH", "direction": "DEPOSIT"},
+				dummyFields{typ: "ACH", direction: "DEPOSIT", amount: 100}
+		}},
+		{"withdrawal of the whole balance", "", func() (map[string]any, dummyFields) {
+			return map[string]any{"currency": "USD", "amount": 500, "type": "ACH", "direction": "WITHDRAWAL"},
+				dummyFields{typ: "ACH", direction: "WITHDRAWAL", amount: 500}
+		}},
+		{"unknown fields are ignored", "", func() (map[string]any, dummyFields) {
+			return map[string]any{"currency": "USD", "amount": 1, "type": "ACH", "direction": "DEPOSIT", "memo": "x"},
+				dummyFields{typ: "ACH", direction: "DEPOSIT", amount: 1}
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			fake := newMondayServer(t)
+			fx := newFixture(t, fake, 50000)
+			sub := addSubnet(t, fake, fx, synapsefake.SubnetSeed{Nickname: "Account", AccountClass: tc.class})
+			body, f := tc.body()
+			f.subnet = sub.ID
+			r := do(t, fake, call{method: "POST", path: dummyPath(fx, sub), header: fx.headers, body: body})
+			wantDummy(t, fake, fx, r, f, 50000)
+		})
+	}
+}
+
+func TestDummyTransactionErrors(t *testing.T) {
+	t.Parallel()
+	valid := func(changes map[string]any) map[string]any {
+		b := map[string]any{"currency": "USD", "amount": 10, "type": "ACH", "direction": "DEPOSIT"}
+		for k, v := range changes {
+			if v == nil {
+				delete(b, k)
+				continue
+			}
+			b[k] = v
+		}
+		return b
+	}
+	post := func(body any) func(e snEnv) call {
+		return func(e snEnv) call {
+			return call{method: "POST", path: dummyPath(e.fx, e.acct), header: e.fx.headers, body: body}
+		}
+	}
+	on := func(sub func(e snEnv) synapsefake.Subnet) func(e snEnv) call {
+		return func(e snEnv) call {
+			return call{method: "POST", path: dummyPath(e.fx, sub(e)), header: e.fx.headers, body: valid(nil)}
+		}
+	}
+	runSnErrorCases(t, []snErrorCase{
+		{name: "currency not USD", call: post(valid(map[string]any{"currency": "EUR"})), status: 409, errorCode: "400", code: "unsupported_currency"},
+		{name: "lower-case usd", call: post(valid(map[string]any{"currency": "usd"})), status: 409, errorCode: "400", code: "unsupported_currency"},
+		{name: "missing currency", call: post(valid(map[string]any{"currency": nil})), status: 400, errorCode: "200", code: "missing_currency"},
+		{name: "currency a number", call: post(valid(map[string]any{"currency": 840})), status: 400, errorCode: "200", code: "invalid_field_type"},
+		{name: "missing amount", call: post(valid(map[string]any{"amount": nil})), status: 400, errorCode: "200", code: "invalid_amount"},
+		{name: "zero amount", call: post(valid(map[string]any{"amount": 0})), status: 400, errorCode: "200", code: "invalid_amount"},
+		{name: "negative amount", call: post(valid(map[string]any{"amount": -5})), status: 400, errorCode: "200", code: "invalid_amount"},
+		{name: "amount under a cent", call: post(valid(map[string]any{"amount": 0.004})), status: 400, errorCode: "200", code: "invalid_amount"},
+		{name: "amount too large", call: post(valid(map[string]any{"amount": 1e13})), status: 400, errorCode: "200", code: "invalid_amount"},
+		{name: "amount a string", call: post(valid(map[string]any{"amount": "10"})), status: 400, errorCode: "200", code: "invalid_field_type"},
+		{name: "missing type", call: post(valid(map[string]any{"type": nil})), status: 400, errorCode: "200", code: "invalid_type"},
+		{name: "unknown type", call: post(valid(map[string]any{"type": "CHECK"})), status: 400, errorCode: "200", code: "invalid_type"},
+		{name: "lower-case type", call: post(valid(map[string]any{"type": "ach"})), status: 400, errorCode: "200", code: "invalid_type"},
+		{name: "missing direction", call: post(valid(map[string]any{"direction": nil})), status: 400, errorCode: "200", code: "invalid_direction"},
+		{name: "unknown direction", call: post(valid(map[string]any{"direction": "SIDEWAYS"})), status: 400, errorCode: "200", code: "invalid_direction"},
+		{name: "account_num a number", call: post(valid(map[string]any{"account_num": 123})), status: 400, errorCode: "200", code: "invalid_field_type"},
+		{name: "tracking_id an object", call: post(valid(map[string]any{"tracking_id": map[string]any{}})), status: 400, errorCode: "200", code: "invalid_field_type"},
+		{name: "malformed JSON", call: post(`{"currency":"USD",`), status: 400, errorCode: "200", code: "invalid_json"},
+		{name: "array body", call: post(`[]`), status: 400, errorCode: "200", code: "invalid_json"},
+		{name: "withdrawal over the balance", call: post(valid(map[string]any{"direction": "WITHDRAWAL", "amount": 1000.01})), status: 409, errorCode: "400", code: "insufficient_funds"},
+		{name: "a card", call: on(func(e snEnv) synapsefake.Subnet { return e.active }), status: 409, errorCode: "410", code: "not_an_account_number"},
+		{name: "a TERMINATED account number", setup: func(t *testing.T, e *snEnv) {
+			e.extraSub = addSubnet(t, e.fake, e.fx, synapsefake.SubnetSeed{Nickname: "Closed", Status: synapsefake.SubnetTerminated})
+		}, call: on(func(e snEnv) synapsefake.Subnet { return e.extraSub }), status: 409, errorCode: "410", code: "subnet_not_active"},
+		{name: "an INACTIVE account number", setup: func(t *testing.T, e *snEnv) {
+			e.extraSub = addSubnet(t, e.fake, e.fx, synapsefake.SubnetSeed{Nickname: "Locked", Status: synapsefake.SubnetInactive})
+		}, call: on(func(e snEnv) synapsefake.Subnet { return e.extraSub }), status: 409, errorCode: "410", code: "subnet_not_active"},
+		{name: "a deleted node", setup: func(t *testing.T, e *snEnv) {
+			var err error
+			if e.extraSub, err = e.fake.AddSubnet(e.fx.user.ID, e.second.ID, synapsefake.SubnetSeed{Nickname: "Gone"}); err != nil {
+				t.Fatal(err)
+			}
+			deleteNode(t, e.fake, e.fx, e.second.ID)
+		}, call: func(e snEnv) call {
+			return call{method: "POST", path: subnetPath(e.fx.user.ID, e.second.ID, e.extraSub.ID) + "/dummy-tran", header: e.fx.headers, body: valid(nil)}
+		}, status: 409, errorCode: "410", code: "node_inactive"},
+		{name: "scope TRANS|POST not granted", call: func(e snEnv) call {
+			return call{method: "POST", path: dummyPath(e.fx, e.acct), header: keyWithout(e.fake, e.fx, "TRANS|POST"), body: valid(nil)}
+		}, status: 401, errorCode: "300", code: "scope_not_granted"},
+		{name: "missing X-SP-USER-IP", call: func(e snEnv) call {
+			return call{method: "POST", path: dummyPath(e.fx, e.acct), header: editHeaders(e.fx.headers, map[string]string{"X-SP-USER-IP": ""}), body: valid(nil)}
+		}, status: 400, errorCode: "200", code: "missing_user_ip"},
+		{name: "another user's subnet", call: func(e snEnv) call {
+			return call{method: "POST", path: dummyPath(e.fx, e.otherCard), header: e.fx.headers, body: valid(nil)}
+		}, status: 401, errorCode: "300", code: "unauthorized_subnet"},
+		{name: "another user's node", call: func(e snEnv) call {
+			return call{method: "POST", path: subnetPath(e.fx.user.ID, e.other.node.ID, e.otherCard.ID) + "/dummy-tran", header: e.fx.headers, body: valid(nil)}
+		}, status: 401, errorCode: "300", code: "unauthorized_node"},
+		{name: "unknown subnet", call: func(e snEnv) call {
+			return call{method: "POST", path: subnetPath(e.fx.user.ID, e.fx.node.ID, "0123456789abcdef01234567") + "/dummy-tran", header: e.fx.headers, body: valid(nil)}
+		}, status: 404, errorCode: "404", code: "unable_to_locate_subnet"},
+		{name: "GET is not served", call: func(e snEnv) call {
+			return call{method: "GET", path: dummyPath(e.fx, e.acct), header: e.fx.headers}
+		}, status: 405, errorCode: "410", code: "method_not_allowed"},
+	})
+}
+
+func legacyDummyPath(fx fixture, nodeID, query string) string {
+	return "/users/" + fx.user.ID + "/nodes/" + nodeID + "/dummy-tran" + query
+}
+
+func TestLegacyDummyTransaction(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name  string
+		query func(acct, card synapsefake.Subnet) string
+		want  func(acct, card synapsefake.Subnet) dummyFields
+	}{
+		{
+			name: "credit through an account number",
+			query: func(acct, _ synapsefake.Subnet) string {
+				return "?is_credit=YES&subnetid=" + acct.ID + "&amount=12.5&type=ACH"
+			},
+			want: func(acct, _ synapsefake.Subnet) dummyFields {
+				return dummyFields{typ: "ACH", direction: "DEPOSIT", amount: 12.5, subnet: acct.ID}
+			},
+		},
+		{
+			name: "debit",
+			query: func(acct, _ synapsefake.Subnet) string {
+				return "?is_credit=NO&subnetid=" + acct.ID + "&amount=10&type=ACH"
+			},
+			want: func(acct, _ synapsefake.Subnet) dummyFields {
+				return dummyFields{typ: "ACH", direction: "WITHDRAWAL", amount: 10, subnet: acct.ID}
+			},
+		},
+		{
+			name:  "defaults: a 100 USD ACH credit to the node",
+			query: func(_, _ synapsefake.Subnet) string { return "" },
+			want: func(_, _ synapsefake.Subnet) dummyFields {
+				return dummyFields{typ: "ACH", direction: "DEPOSIT", amount: 100}
+			},
+		},
+		{
+			name: "the Go client's card form",
+			query: func(_, card synapsefake.Subnet) string {
+				return "?is_credit=yes&type=INTERCHANGE&subnetid=" + card.ID + "&foreign_transaction=YES"
+			},
+			want: func(_, card synapsefake.Subnet) dummyFields {
+				return dummyFields{typ: "ACH", direction: "DEPOSIT", amount: 100, subnet: card.ID, foreign: true}
+			},
+		},
+		{
+			name:  "lower-case wire",
+			query: func(_, _ synapsefake.Subnet) string { return "?type=wire&amount=7&foreign_transaction=NO" },
+			want: func(_, _ synapsefake.Subnet) dummyFields {
+				return dummyFields{typ: "WIRE", direction: "DEPOSIT", amount: 7}
+			},
+		},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			fake := newMondayServer(t)
+			fx := newFixture(t, fake, 50000)
+			acct := addSubnet(t, fake, fx, synapsefake.SubnetSeed{Nickname: "Account"})
+			card := addSubnet(t, fake, fx, synapsefake.SubnetSeed{Nickname: "Card", AccountClass: "CARD"})
+			r := do(t, fake, call{method: "GET", path: legacyDummyPath(fx, fx.node.ID, tc.query(acct, card)), header: fx.headers})
+			wantDummy(t, fake, fx, r, tc.want(acct, card), 50000)
+		})
+	}
+}
+
+func TestLegacyDummyTransactionErrors(t *testing.T) {
+	t.Parallel()
+	get := func(query func(e snEnv) string) func(e snEnv) call {
+		return func(e snEnv) call {
+			return call{method: "GET", path: legacyDummyPath(e.fx, e.fx.node.ID, query(e)), header: e.fx.headers}
+		}
+	}
+	q := func(s string) func(e snEnv) string { return func(snEnv) string { return s } }
+	runSnErrorCases(t, []snErrorCase{
+		{name: "is_credit neither YES nor NO", call: get(q("?is_credit=MAYBE")), status: 400, errorCode: "200", code: "invalid_is_credit"},
+		{name: "amount not a number", call: get(q("?amount=ten")), status: 400, errorCode: "200", code: "invalid_amount"},
+		{name: "amount NaN", call: get(q("?amount=NaN")), status: 400, errorCode: "200", code: "invalid_amount"},
+		{name: "amount infinite", call: get(q("?amount=Inf")), status: 400, errorCode: "200", code: "invalid_amount"},
+		{name: "negative amount", call: get(q("?amount=-1")), status: 400, errorCode: "200", code: "invalid_amount"},
+		{name: "amount under a cent", call: get(q("?amount=0.001")), status: 400, errorCode: "200", code: "invalid_amount"},
+		{name: "unknown type", call: get(q("?type=CHECK")), status: 400, errorCode: "200", code: "invalid_type"},
+		{name: "debit over the balance", call: get(q("?is_credit=NO&amount=1000.01")), status: 409, errorCode: "400", code: "insufficient_funds"},
+		{name: "unknown subnetid", call: get(q("?subnetid=0123456789abcdef01234567")), status: 404, errorCode: "404", code: "unable_to_locate_subnet"},
+		{name: "subnetid of another user", call: get(func(e snEnv) string { return "?subnetid=" + e.otherCard.ID }),
+			status: 401, errorCode: "300", code: "unauthorized_subnet"},
+		{name: "subnetid of one's other node", setup: func(t *testing.T, e *snEnv) {
+			var err error
+			if e.extraSub, err = e.fake.AddSubnet(e.fx.user.ID, e.second.ID, synapsefake.SubnetSeed{Nickname: "Elsewhere"}); err != nil {
+				t.Fatal(err)
+			}
+		}, call: get(func(e snEnv) string { return "?subnetid=" + e.extraSub.ID }), status: 404, errorCode: "404", code: "unable_to_locate_subnet"},
+		{name: "unknown node", call: func(e snEnv) call {
+			return call{method: "GET", path: legacyDummyPath(e.fx, "0123456789abcdef01234567", ""), header: e.fx.headers}
+		}, status: 404, errorCode: "404", code: "unable_to_locate_node"},
+		{name: "another user's node", call: func(e snEnv) call {
+			return call{method: "GET", path: legacyDummyPath(e.fx, e.other.node.ID, ""), header: e.fx.headers}
+		}, status: 401, errorCode: "300", code: "unauthorized_node"},
+		{name: "scope TRANS|POST not granted", call: func(e snEnv) call {
+			return call{method: "GET", path: legacyDummyPath(e.fx, e.fx.node.ID, ""), header: keyWithout(e.fake, e.fx, "TRANS|POST")}
+		}, status: 401, errorCode: "300", code: "scope_not_granted"},
+		{name: "a deleted node", setup: func(t *testing.T, e *snEnv) { deleteNode(t, e.fake, e.fx, e.second.ID) }, call: func(e snEnv) call {
+			return call{method: "GET", path: legacyDummyPath(e.fx, e.second.ID, ""), header: e.fx.headers}
+		}, status: 409, errorCode: "410", code: "node_inactive"},
+	})
+}
+
+// TestDummyDepositsCountForNothingButTheNode checks that money comes from
+// outside: a deposit credits the node without debiting any user's node.
+func TestDummyDepositsCountForNothingButTheNode(t *testing.T) {
+	t.Parallel()
+	fake := newMondayServer(t)
+	fx := newFixture(t, fake, 0)
+	other := newFixture(t, fake, 7700)
+	sub := addSubnet(t, fake, fx, synapsefake.SubnetSeed{Nickname: "Account"})
+	for range 3 {
+		r := do(t, fake, call{method: "POST", path: dummyPath(fx, sub), header: fx.headers,
+			body: map[string]any{"currency": "USD", "amount": 10, "type": "ACH", "direction": "DEPOSIT"}})
+		if r.status != 200 {
+			t.Fatalf("status %d: %s", r.status, r.raw)
+		}
+	}
+	fake.Advance(96 * time.Hour)
+	if b := balanceOf(t, fake, fx.node.ID); b != 3000 {
+		t.Errorf("balance %d, want 3000", b)
+	}
+	if b := balanceOf(t, fake, other.node.ID); b != 7700 {
+		t.Errorf("another user's balance %d, want 7700", b)
+	}
+}
