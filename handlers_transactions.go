@@ -97,8 +97,6 @@ func (r createTxRequest) validate() error {
 	case toCents(*r.Amount.Amount) < 1 || *r.Amount.Amount > 1e12:
 		// An amount that rounds to zero cents would create an empty transaction.
 		return errPayload("invalid_amount", "amount.amount must be a number from 0.01 to 1e12.")
-	case !utf8.ValidString(r.Extra.Note):
-		return errPayload("invalid_note", "extra.note must be valid UTF-8.")
 	case utf8.RuneCountInString(r.Extra.Note) > maxNoteLength:
 		return errPayload("note_too_long", "extra.note must be at most %d characters.", maxNoteLength)
 	case r.Extra.ProcessOn != nil && (*r.Extra.ProcessOn < 0 || *r.Extra.ProcessOn > maxProcessOnDays):
@@ -154,8 +152,8 @@ func (st *store) createTx(now time.Time, userID, nodeID string, req createTxRequ
 		fees = fees[:0]
 		for _, f := range req.Fees {
 			fn := st.nodes[*f.To.ID]
-			if fn == nil || fn.typ != reference.NodeDepositUS {
-				return nil, errIncorrect("invalid_fee_node", "Fee node %s must be a DEPOSIT-US node.", *f.To.ID)
+			if fn == nil || fn.typ != reference.NodeDepositUS || !fn.isActive {
+				return nil, errIncorrect("invalid_fee_node", "Fee node %s must be an active DEPOSIT-US node.", *f.To.ID)
 			}
 			fees = append(fees, feeRecord{fee: toCents(*f.Fee), note: f.Note, toNode: fn.id})
 		}
@@ -380,9 +378,6 @@ func (s *Server) handleCommentTransaction(w http.ResponseWriter, r *http.Request
 	req, err := decodeText[commentRequest](r, true)
 	if err == nil && (req.Comment == nil || strings.TrimSpace(*req.Comment) == "") {
 		err = errPayload("missing_comment", "comment is required.")
-	}
-	if err == nil && !utf8.ValidString(*req.Comment) {
-		err = errPayload("invalid_comment", "comment must be valid UTF-8.")
 	}
 	if err != nil {
 		s.fail(w, err)

@@ -2,10 +2,12 @@ package synapsefake_test
 
 import (
 	"bytes"
+	"encoding/base64"
 	"encoding/json"
 	"fmt"
 	"maps"
 	"net/http"
+	"net/http/httptest"
 	"sync"
 	"testing"
 	"time"
@@ -182,59 +184,73 @@ func TestIdempotencyKeyScope(t *testing.T) {
 
 // TestIdempotencyKeyConcurrent is the acceptance test: 50 goroutines send
 // the same key at once and exactly one transaction is created; after 24 h
-// and 1 ms the key creates a second.
+// and 1 ms the key creates a second. Five rounds, each with its own key,
+// give a missing lock five chances to show.
 func TestIdempotencyKeyConcurrent(t *testing.T) {
 	t.Parallel()
 	e := newTxEnv(t, 100_00, synapsefake.WithManualProcessing())
-	body, err := json.Marshal(txBody(e.bank, 1))
+	// A large attachment makes each request take a while, which widens the
+	// window a missing lock would leave open.
+	b := txBody(e.bank, 0.01)
+	putPath(b, "extra.other", map[string]any{"attachments": []any{base64.StdEncoding.EncodeToString(bytes.Repeat([]byte("attachment"), 3200))}})
+	body, err := json.Marshal(b)
 	if err != nil {
 		t.Fatal(err)
 	}
 	url := e.fake.URL() + transPath(e.fx.user.ID, e.fx.node.ID)
-	headers := withKey(e.fx.headers, "same-key")
-	const n = 50
+	const goroutines, rounds = 50, 5
 	type answer struct {
 		status    int
 		errorCode string
 		err       error
 	}
-	answers := make([]answer, n)
-	var wg sync.WaitGroup
-	start := make(chan struct{})
-	for i := range n {
-		wg.Go(func() {
-			<-start
-			status, code, err := postJSON(e.fake.Client(), url, headers, body)
-			answers[i] = answer{status, code, err}
-		})
-	}
-	close(start)
-	wg.Wait()
-	created := 0
-	for i, a := range answers {
-		switch {
-		case a.err != nil:
-			t.Errorf("goroutine %d: %v", i, a.err)
-		case a.status == 200:
-			created++
-		case a.status != 409 || a.errorCode != "450":
-			t.Errorf("goroutine %d: status %d, error_code %q; want 200 or 409 / 450", i, a.status, a.errorCode)
+	for round := range rounds {
+		headers := withKey(e.fx.headers, fmt.Sprintf("same-key-%d", round))
+		answers := make([]answer, goroutines)
+		var wg sync.WaitGroup
+		start := make(chan struct{})
+		for i := range goroutines {
+			wg.Go(func() {
+				<-start
+				// Half over the listener, half through the handler itself,
+				// which packs the requests closer together.
+				var a answer
+				if i%2 == 0 {
+					a.status, a.errorCode, a.err = postJSON(e.fake.Client(), url, headers, body)
+				} else {
+					a.status, a.errorCode, a.err = serveJSON(e.fake, url, headers, body)
+				}
+				answers[i] = a
+			})
+		}
+		close(start)
+		wg.Wait()
+		created := 0
+		for i, a := range answers {
+			switch {
+			case a.err != nil:
+				t.Errorf("round %d, goroutine %d: %v", round, i, a.err)
+			case a.status == 200:
+				created++
+			case a.status != 409 || a.errorCode != "450":
+				t.Errorf("round %d, goroutine %d: status %d, error_code %q; want 200 or 409 / 450", round, i, a.status, a.errorCode)
+			}
+		}
+		if created != 1 {
+			t.Errorf("round %d: %d requests performed, want 1", round, created)
 		}
 	}
-	if created != 1 {
-		t.Errorf("%d requests performed, want 1", created)
-	}
-	if got := transCount(t, e, e.fx); got != 1.0 {
-		t.Errorf("trans_count %v, want 1", got)
+	if got := transCount(t, e, e.fx); got != float64(rounds) {
+		t.Errorf("trans_count %v, want %d", got, rounds)
 	}
 
 	e.fake.Advance(24*time.Hour + time.Millisecond)
-	status, code, err := postJSON(e.fake.Client(), url, headers, body)
+	status, code, err := postJSON(e.fake.Client(), url, withKey(e.fx.headers, "same-key-0"), body)
 	if err != nil || status != 200 {
 		t.Fatalf("after 24 h and 1 ms: status %d, error_code %q, %v", status, code, err)
 	}
-	if got := transCount(t, e, e.fx); got != 2.0 {
-		t.Errorf("trans_count %v, want 2", got)
+	if got := transCount(t, e, e.fx); got != float64(rounds+1) {
+		t.Errorf("trans_count %v, want %d", got, rounds+1)
 	}
 }
 
@@ -261,6 +277,24 @@ func postJSON(client *http.Client, url string, headers map[string]string, body [
 		return resp.StatusCode, "", err
 	}
 	return resp.StatusCode, out.ErrorCode, nil
+}
+
+// serveJSON is postJSON through the Server's ServeHTTP, without a socket.
+func serveJSON(h http.Handler, url string, headers map[string]string, body []byte) (int, string, error) {
+	req := httptest.NewRequest("POST", url, bytes.NewReader(body))
+	req.Header.Set("Content-Type", "application/json")
+	for k, v := range headers {
+		req.Header.Set(k, v)
+	}
+	rec := httptest.NewRecorder()
+	h.ServeHTTP(rec, req)
+	var out struct {
+		ErrorCode string `json:"error_code"`
+	}
+	if err := json.Unmarshal(rec.Body.Bytes(), &out); err != nil {
+		return rec.Code, "", err
+	}
+	return rec.Code, out.ErrorCode, nil
 }
 
 // TestBatchIdempotencyKeys: each item of a batch may carry

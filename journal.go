@@ -88,7 +88,10 @@ func redactBody(body []byte) []byte {
 	return out
 }
 
-// journal records every API call.
+// maxJournal bounds the journal; past it the oldest half is dropped.
+const maxJournal = 20000
+
+// journal records every API call (the newest 10,000 to 20,000 of them).
 type journal struct {
 	mu   sync.Mutex
 	reqs []Request
@@ -115,7 +118,7 @@ func (r *recorder) Write(b []byte) (int, error) {
 	if r.status == 0 {
 		r.status = http.StatusOK
 	}
-	if r.head.Len() < 1<<16 {
+	if r.status != http.StatusOK && r.head.Len() < 1<<16 {
 		r.head.Write(b)
 	}
 	return r.ResponseWriter.Write(b)
@@ -146,20 +149,26 @@ func (e errReader) Read([]byte) (int, error) {
 
 func (j *journal) finish(rec *recorder) {
 	rec.req.Status = rec.status
-	var env struct {
-		ErrorCode string `json:"error_code"`
-	}
-	_ = json.Unmarshal(rec.head.Bytes(), &env)
-	rec.req.ErrorCode = env.ErrorCode
-	if env.ErrorCode == "" && rec.status == http.StatusOK {
-		rec.req.ErrorCode = "0"
+	rec.req.ErrorCode = "0"
+	if rec.status != http.StatusOK {
+		var env struct {
+			ErrorCode string `json:"error_code"`
+		}
+		_ = json.Unmarshal(rec.head.Bytes(), &env)
+		rec.req.ErrorCode = env.ErrorCode
 	}
 	j.mu.Lock()
+	if len(j.reqs) >= maxJournal {
+		// Keep the newest half: a long-running standalone server must not
+		// grow without bound.
+		j.reqs = append(j.reqs[:0], j.reqs[len(j.reqs)-maxJournal/2:]...)
+	}
 	j.reqs = append(j.reqs, rec.req)
 	j.mu.Unlock()
 }
 
-// Requests returns every API call the server answered, oldest first (the
+// Requests returns the API calls the server answered, oldest first: all of
+// them up to 20,000, then the newest 10,000 or more (the
 // /_fake/ control API is not recorded).
 func (s *Server) Requests() []Request {
 	s.journal.mu.Lock()

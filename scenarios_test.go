@@ -408,7 +408,13 @@ func TestMoneyIsConserved(t *testing.T) {
 		if len(txIDs) == 0 {
 			return synapsefake.Transaction{}, false
 		}
-		return e.tx(t, txIDs[rng.IntN(len(txIDs))]), true
+		// Half the time one of the newest three, which are more often
+		// still CREATED or queued.
+		i := rng.IntN(len(txIDs))
+		if rng.IntN(2) == 0 {
+			i = max(0, len(txIDs)-1-rng.IntN(3))
+		}
+		return e.tx(t, txIDs[i]), true
 	}
 
 	want := total()
@@ -469,13 +475,17 @@ func TestMoneyIsConserved(t *testing.T) {
 			}
 		case 6:
 			op = "queue"
-			if tx, ok := pick(); ok {
-				if tx.Status.Queued() {
-					op = "release"
-					err = e.fake.Release(tx.ID)
-				} else {
-					err = e.fake.Queue(tx.ID, "HOLD")
+			var queued []string
+			for _, id := range txIDs {
+				if e.tx(t, id).Status.Queued() {
+					queued = append(queued, id)
 				}
+			}
+			if len(queued) > 0 && rng.IntN(2) == 0 {
+				op = "release"
+				err = e.fake.Release(queued[rng.IntN(len(queued))])
+			} else if tx, ok := pick(); ok {
+				err = e.fake.Queue(tx.ID, "HOLD")
 			}
 		case 7:
 			op = "advance transaction"
@@ -508,4 +518,38 @@ func TestMoneyIsConserved(t *testing.T) {
 		t.Error("no money was ever in flight")
 	}
 	t.Logf("%d transactions; successful operations %v", len(txIDs), done)
+}
+
+// TestReleaseRestartsTheSchedule: a transaction queued and released before
+// its first step fell due starts over from the release; the step scheduled
+// at creation no longer applies.
+func TestReleaseRestartsTheSchedule(t *testing.T) {
+	t.Parallel()
+	e := newTxEnv(t, 100_00)
+	id := e.create(t, e.bank, 10)
+	e.fake.Advance(10 * time.Second)
+	if err := e.fake.Queue(id, ""); err != nil {
+		t.Fatal(err)
+	}
+	e.fake.Advance(10 * time.Second)
+	if err := e.fake.Release(id); err != nil {
+		t.Fatal(err)
+	}
+	released := friday.Add(20 * time.Second)
+	e.fake.Advance(time.Minute - 20*time.Second) // the creation's debit step
+	if got := e.tx(t, id).Status; got != synapsefake.StatusCreated {
+		t.Fatalf("a minute after creation: %s, want CREATED", got)
+	}
+	e.wantBalances(t, 100_00, nil)
+	e.fake.Advance(released.Add(time.Minute).Sub(e.fake.Now()))
+	wantTimeline := []synapsefake.TimelineEntry{
+		{Status: synapsefake.StatusCreated, Note: "Transaction Created.", Date: friday},
+		{Status: synapsefake.StatusQueuedBySynapse, Note: "Transaction queued.", Date: friday.Add(10 * time.Second)},
+		{Status: synapsefake.StatusCreated, Note: "Transaction released from queue.", Date: released},
+		{Status: synapsefake.StatusProcessingDebit, Note: "Processing debit.", Date: released.Add(time.Minute)},
+	}
+	if diff := cmp.Diff(wantTimeline, e.tx(t, id).Timeline); diff != "" {
+		t.Errorf("Timeline (-want +got):\n%s", diff)
+	}
+	e.wantBalances(t, 100_00, map[string]int64{"sender": 90_00})
 }

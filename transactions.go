@@ -89,12 +89,19 @@ func (st *store) dueAt(t *txRecord, next Status) time.Time {
 	default:
 		at := t.start.Add(sched[2])
 		if sched == achSchedule {
-			for at.Weekday() == time.Saturday || at.Weekday() == time.Sunday {
+			for weekend(at) {
 				at = at.Add(24 * time.Hour)
 			}
 		}
 		return at
 	}
+}
+
+// weekend reports whether t falls on a Saturday or Sunday in UTC, so that
+// the schedule does not depend on the location of the clock's times.
+func weekend(t time.Time) bool {
+	wd := t.UTC().Weekday()
+	return wd == time.Saturday || wd == time.Sunday
 }
 
 // step is one scheduled automatic move.

@@ -589,8 +589,10 @@ func TestCreateTransactionErrors(t *testing.T) {
 		{name: "note of 81 two-byte characters", body: edited(func(e txEnv, b map[string]any) { putPath(b, "extra.note", strings.Repeat("é", 81)) }), status: 400, errCode: "200", code: "note_too_long"},
 		{name: "note that is not UTF-8", body: func(e txEnv) any {
 			return `{"to":{"type":"ACH-US","id":"` + e.bank.ID + `"},"amount":{"amount":1,"currency":"USD"},"extra":{"ip":"1.1.1.1","note":"caf` + "\xe9" + `"}}`
-		}, status: 400, errCode: "200"},
+		}, status: 400, errCode: "200", code: "invalid_utf8"},
 		{name: "negative process_on", body: edited(func(e txEnv, b map[string]any) { putPath(b, "extra.process_on", -1) }), status: 400, errCode: "200", code: "invalid_process_on"},
+		{name: "process_on past a year", body: edited(func(e txEnv, b map[string]any) { putPath(b, "extra.process_on", 366) }), status: 400, errCode: "200", code: "invalid_process_on"},
+		{name: "body over 1 MiB", body: func(e txEnv) any { return `{"padding":"` + strings.Repeat("a", 1<<20) + `"}` }, status: 400, errCode: "200", code: "body_too_large"},
 		{name: "fractional process_on", body: edited(func(e txEnv, b map[string]any) { putPath(b, "extra.process_on", 1.5) }), status: 400, errCode: "200", code: "invalid_field_type"},
 		{name: "unpadded attachment", body: edited(func(e txEnv, b map[string]any) {
 			putPath(b, "extra.other", map[string]any{"attachments": []any{"YWI"}})
@@ -624,6 +626,15 @@ func TestCreateTransactionErrors(t *testing.T) {
 		}), status: 409, errCode: "400", code: "invalid_fee_node"},
 		{name: "unknown fee node", body: edited(func(e txEnv, b map[string]any) {
 			b["fees"] = []any{map[string]any{"fee": 1, "to": map[string]any{"id": "0123456789abcdef01234567"}}}
+		}), status: 409, errCode: "400", code: "invalid_fee_node"},
+		{name: "deleted fee node", setup: func(t *testing.T, e txEnv) {
+			owner := e.fake.OAuthKey(e.feeNode.UserID, testFingerprint)
+			r := do(t, e.fake, call{method: "DELETE", path: "/users/" + e.feeNode.UserID + "/nodes/" + e.feeNode.ID, header: userHeaders(e.fake, owner)})
+			if r.status != 200 {
+				t.Fatalf("delete fee node: %d %s", r.status, r.raw)
+			}
+		}, body: edited(func(e txEnv, b map[string]any) {
+			b["fees"] = []any{map[string]any{"fee": 1, "to": map[string]any{"id": e.feeNode.ID}}}
 		}), status: 409, errCode: "400", code: "invalid_fee_node"},
 		{name: "fees over the amount", body: edited(func(e txEnv, b map[string]any) {
 			b["fees"] = []any{
@@ -887,6 +898,25 @@ func TestProcessingSchedule(t *testing.T) {
 	}
 }
 
+// TestWeekendIsUTC: the weekend rule reads the UTC day, whatever the
+// location of the clock's times. Friday noon UTC is already Saturday in
+// UTC+14, and the transfer still settles on Monday noon UTC.
+func TestWeekendIsUTC(t *testing.T) {
+	t.Parallel()
+	e := newTxEnv(t, 100_00)
+	e.mock.Set(friday.In(time.FixedZone("UTC+14", 14*3600)))
+	id := e.create(t, e.bank, 10)
+	e.fake.Advance(72*time.Hour - time.Millisecond)
+	if got := e.tx(t, id).Status; got != synapsefake.StatusProcessingCredit {
+		t.Fatalf("Monday 11:59:59.999 UTC: %s, want PROCESSING-CREDIT", got)
+	}
+	e.fake.Advance(time.Millisecond)
+	tx := e.tx(t, id)
+	if last := tx.Timeline[len(tx.Timeline)-1]; tx.Status != synapsefake.StatusSettled || !last.Date.Equal(friday.Add(72*time.Hour)) {
+		t.Fatalf("Monday noon UTC: %s, last entry %+v", tx.Status, last)
+	}
+}
+
 // TestWireTransferSettlesSameDay sends to a WIRE-US node: the same-day
 // schedule without same_day.
 func TestWireTransferSettlesSameDay(t *testing.T) {
@@ -1018,6 +1048,27 @@ func TestCreditOnlySenderIsCanceled(t *testing.T) {
 		t.Errorf("sender balance %d, want 0", n.BalanceCents)
 	}
 	e.wantBalances(t, 0, nil)
+}
+
+// TestSettleCreditOnlySender: Settle walks the same rule as the clock, so
+// the debit of a CREDIT-only sender cancels the transaction and the walk
+// stops there.
+func TestSettleCreditOnlySender(t *testing.T) {
+	t.Parallel()
+	e := newTxEnv(t, 0, synapsefake.WithMicroDeposits(), synapsefake.WithManualProcessing())
+	bank := addTxNode(t, e.fake, e.fx.user.ID, synapsefake.NodeSeed{Type: "ACH-US", Nickname: "Unverified"})
+	id := e.createFrom(t, e.fx, bank, txBody(e.fx.node, 10))
+	if err := e.fake.Settle(id); err != nil {
+		t.Fatal(err)
+	}
+	tx := e.tx(t, id)
+	if tx.Status != synapsefake.StatusCanceled || len(tx.Timeline) != 2 {
+		t.Errorf("after Settle: %s with timeline %+v, want CANCELED after CREATED", tx.Status, tx.Timeline)
+	}
+	e.wantBalances(t, 0, nil)
+	if n, _ := e.fake.Node(bank.ID); n.BalanceCents != 0 {
+		t.Errorf("sender balance %d, want 0", n.BalanceCents)
+	}
 }
 
 func TestGetTransaction(t *testing.T) {
@@ -1372,7 +1423,7 @@ func TestCommentTransactionErrors(t *testing.T) {
 		{"null comment", path, e.fx.headers, map[string]any{"comment": nil}, 400, "200", "missing_comment"},
 		{"unknown field", path, e.fx.headers, map[string]any{"comment": "x", "status": "SETTLED"}, 400, "200", "unknown_field"},
 		{"comment not a string", path, e.fx.headers, map[string]any{"comment": 5}, 400, "200", "invalid_field_type"},
-		{"comment not UTF-8", path, e.fx.headers, `{"comment":"caf` + "\xe9" + `"}`, 400, "200", ""},
+		{"comment not UTF-8", path, e.fx.headers, `{"comment":"caf` + "\xe9" + `"}`, 400, "200", "invalid_utf8"},
 		{"malformed JSON", path, e.fx.headers, `{"comment"`, 400, "200", "invalid_json"},
 		{"unknown transaction", tranPath(e.fx.user.ID, e.fx.node.ID, "0123456789abcdef01234567"), e.fx.headers, map[string]any{"comment": "x"}, 404, "404", "unable_to_locate_transaction"},
 		{"key without TRAN|PATCH", path, userHeaders(e.fake, e.fake.OAuthKey(e.fx.user.ID, testFingerprint, "TRAN|GET")),
@@ -1400,11 +1451,11 @@ func TestBatchTransactions(t *testing.T) {
 	wrongType := txBody(e.bank, 1)
 	putPath(wrongType, "to.type", "DEPOSIT-US")
 	items := []any{
-		txBody(e.bank, 8),       // 0: created
-		noIP,                    // 1: 400 / "200"
-		txBody(e.payee.node, 8), // 2: created although the node holds 10.00 for both
-		wrongType,               // 3: 409 / "400"
-		txBody(e.savings, 0.5),  // 4: created
+		txBody(e.bank, 8),        // 0: created
+		noIP,                     // 1: 400 / "200"
+		txBody(e.payee.node, 12), // 2: created although the node holds 10.00
+		wrongType,                // 3: 409 / "400"
+		txBody(e.savings, 0.5),   // 4: created
 	}
 	r := do(t, e.fake, call{method: "POST", path: e.batchPath(), header: e.fx.headers, body: map[string]any{"transactions": items}})
 	if r.status != 200 {
@@ -1420,7 +1471,7 @@ func TestBatchTransactions(t *testing.T) {
 	}
 	wantTrans := []any{}
 	for i, to := range []synapsefake.Node{e.bank, e.payee.node, e.savings} {
-		amount := []float64{8, 8, 0.5}[i]
+		amount := []float64{8, 12, 0.5}[i]
 		w := withID(wantTxJSON(t, e.fake, "", e.fx.node, to, amount, friday), ids[i])
 		delete(w, "success")
 		w["_v"] = trans[i].(map[string]any)["_v"]
@@ -1447,7 +1498,7 @@ func TestBatchTransactions(t *testing.T) {
 		t.Errorf("trans_count %v, want 3", list.body["trans_count"])
 	}
 	e.fake.Advance(4 * 24 * time.Hour)
-	e.wantBalances(t, 10_00, map[string]int64{"sender": 10_00 - 16_50, "bank": 8_00, "payee": 8_00, "savings": 50})
+	e.wantBalances(t, 10_00, map[string]int64{"sender": 10_00 - 20_50, "bank": 8_00, "payee": 12_00, "savings": 50})
 }
 
 // anyString in an expected value matches any non-empty string.
@@ -1476,7 +1527,7 @@ func TestBatchTransactionsErrors(t *testing.T) {
 		{"transactions not an array", e.batchPath(), e.fx.headers, map[string]any{"transactions": map[string]any{}}, 400, "200", "invalid_field_type"},
 		{"an item of the wrong type", e.batchPath(), e.fx.headers, map[string]any{"transactions": []any{"x"}}, 400, "200", "invalid_field_type"},
 		{"malformed JSON", e.batchPath(), e.fx.headers, `{"transactions":[`, 400, "200", "invalid_json"},
-		{"not UTF-8", e.batchPath(), e.fx.headers, "{\"transactions\":[{\"extra\":{\"note\":\"\xff\"}}]}", 400, "200", ""},
+		{"not UTF-8", e.batchPath(), e.fx.headers, "{\"transactions\":[{\"extra\":{\"note\":\"\xff\"}}]}", 400, "200", "invalid_utf8"},
 		{"another user's node", "/users/" + e.fx.user.ID + "/nodes/" + e.payee.node.ID + "/batch-trans", e.fx.headers,
 			map[string]any{"transactions": []any{txBody(e.bank, 1)}}, 401, "300", "unauthorized_node"},
 		{"unknown node", "/users/" + e.fx.user.ID + "/nodes/0123456789abcdef01234567/batch-trans", e.fx.headers,

@@ -1,0 +1,136 @@
+package synapsefake_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"testing"
+
+	"github.com/synapsefake/synapsefake"
+)
+
+// benchPost sends body and fails the benchmark unless the answer is 200; it
+// returns the answer's size.
+func benchPost(b *testing.B, client *http.Client, method, url string, headers map[string]string, body []byte) int {
+	req, err := http.NewRequest(method, url, bytes.NewReader(body))
+	if err != nil {
+		b.Fatal(err)
+	}
+	req.Header.Set("Content-Type", "application/json")
+	for k, v := range headers {
+		req.Header.Set(k, v)
+	}
+	resp, err := client.Do(req)
+	if err != nil {
+		b.Fatal(err)
+	}
+	data, err := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if err != nil || resp.StatusCode != 200 {
+		b.Fatalf("%s %s: status %d, %v: %.300s", method, url, resp.StatusCode, err, data)
+	}
+	return len(data)
+}
+
+// BenchmarkCreateTransaction is one POST .../trans over the loopback
+// listener: authorize, decode, validate, store, answer the whole object.
+// Compare with BenchmarkBareHandlerBaseline.
+func BenchmarkCreateTransaction(b *testing.B) {
+	e := newTxEnv(b, 1<<50)
+	body, err := json.Marshal(txBody(e.bank, 1))
+	if err != nil {
+		b.Fatal(err)
+	}
+	client := e.fake.Client()
+	url := e.fake.URL() + transPath(e.fx.user.ID, e.fx.node.ID)
+	b.ReportAllocs()
+	for b.Loop() {
+		benchPost(b, client, "POST", url, e.fx.headers, body)
+	}
+}
+
+// BenchmarkBareHandlerBaseline is the floor for BenchmarkCreateTransaction:
+// an httptest server whose handler decodes the same body and encodes an
+// answer of the same size (a real create answer), with the same client and
+// headers.
+func BenchmarkBareHandlerBaseline(b *testing.B) {
+	e := newTxEnv(b, 1<<50)
+	body, err := json.Marshal(txBody(e.bank, 1))
+	if err != nil {
+		b.Fatal(err)
+	}
+	url := e.fake.URL() + transPath(e.fx.user.ID, e.fx.node.ID)
+	r := do(b, e.fake, call{method: "POST", path: transPath(e.fx.user.ID, e.fx.node.ID), header: e.fx.headers, body: body})
+	answer := r.body
+	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		var req map[string]any
+		if err := json.NewDecoder(r.Body).Decode(&req); err != nil {
+			http.Error(w, err.Error(), http.StatusBadRequest)
+			return
+		}
+		out, err := json.Marshal(answer)
+		if err != nil {
+			http.Error(w, err.Error(), http.StatusInternalServerError)
+			return
+		}
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = w.Write(out)
+	}))
+	b.Cleanup(ts.Close)
+	bareURL := ts.URL + url[len(e.fake.URL())-len("/v3.1"):]
+	if got := benchPost(b, ts.Client(), "POST", bareURL, e.fx.headers, body); got != len(r.raw) {
+		b.Fatalf("baseline answers %d bytes, the fake %d", got, len(r.raw))
+	}
+	client := ts.Client()
+	b.ReportAllocs()
+	for b.Loop() {
+		benchPost(b, client, "POST", bareURL, e.fx.headers, body)
+	}
+}
+
+// BenchmarkListTransactions is GET of the first page (20, newest first) of a
+// node's transactions with 1,000 and 100,000 in the store. Seeding goes in
+// batches of 500 and is not measured.
+func BenchmarkListTransactions(b *testing.B) {
+	for _, n := range []int{1_000, 100_000} {
+		b.Run(fmt.Sprint(n), func(b *testing.B) {
+			e := newTxEnv(b, 0, synapsefake.WithManualProcessing())
+			seedTransactions(b, e, n)
+			client := e.fake.Client()
+			url := e.fake.URL() + transPath(e.fx.user.ID, e.fx.node.ID)
+			r := do(b, e.fake, call{method: "GET", path: transPath(e.fx.user.ID, e.fx.node.ID), header: e.fx.headers})
+			if r.body["trans_count"] != float64(n) || len(r.body["trans"].([]any)) != 20 {
+				b.Fatalf("trans_count %v with %d on the page, want %d and 20", r.body["trans_count"], len(r.body["trans"].([]any)), n)
+			}
+			b.ReportAllocs()
+			for b.Loop() {
+				benchPost(b, client, "GET", url, e.fx.headers, nil)
+			}
+		})
+	}
+}
+
+// seedTransactions creates n transactions from the sender's DEPOSIT-US node
+// in batches of up to 500.
+func seedTransactions(b *testing.B, e txEnv, n int) {
+	b.Helper()
+	item := txBody(e.bank, 0.01)
+	client := e.fake.Client()
+	url := e.fake.URL() + e.batchPath()
+	for n > 0 {
+		k := min(n, 500)
+		items := make([]any, k)
+		for i := range items {
+			items[i] = item
+		}
+		body, err := json.Marshal(map[string]any{"transactions": items})
+		if err != nil {
+			b.Fatal(err)
+		}
+		benchPost(b, client, "POST", url, e.fx.headers, body)
+		n -= k
+	}
+}
