@@ -92,10 +92,10 @@ func BenchmarkBareHandlerBaseline(b *testing.B) {
 }
 
 // BenchmarkListTransactions is GET of the first page (20, newest first) of a
-// node's transactions with 1,000 and 100,000 in the store. Seeding goes in
+// node's transactions with 100, 1,000 and 100,000 in the store. Seeding goes in
 // batches of 500 and is not measured.
 func BenchmarkListTransactions(b *testing.B) {
-	for _, n := range []int{1_000, 100_000} {
+	for _, n := range []int{100, 1_000, 100_000} {
 		b.Run(fmt.Sprint(n), func(b *testing.B) {
 			e := newTxEnv(b, 0, synapsefake.WithManualProcessing())
 			seedTransactions(b, e, n)

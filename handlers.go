@@ -274,6 +274,56 @@ func readPage(r *http.Request) (page, error) {
 	return p, nil
 }
 
+// listMeta is the paging part every list wrapper carries.
+type listMeta struct {
+	ErrorCode string `json:"error_code"`
+	HTTPCode  string `json:"http_code"`
+	Limit     int    `json:"limit"`
+	Page      int    `json:"page"`
+	PageCount int    `json:"page_count"`
+	Success   bool   `json:"success"`
+}
+
+// servePage serves a paged list: it authorizes, reads page and per_page,
+// then under the lock resolves the list's ids and builds the views of one
+// page (newest first when asked), at a cost of O(page). wrap puts the
+// views and the total count under the list's own names.
+func servePage[V any](s *Server, w http.ResponseWriter, r *http.Request, need access, newestFirst bool,
+	ids func(*store) ([]string, error), view func(*store, string) V, wrap func(meta listMeta, items []V, total int) any) {
+	if _, err := s.authorize(r, need); err != nil {
+		s.fail(w, err)
+		return
+	}
+	p, err := readPage(r)
+	if err != nil {
+		s.fail(w, err)
+		return
+	}
+	st := s.store
+	st.mu.Lock()
+	list, err := ids(st)
+	var body any
+	if err == nil {
+		lo, hi := p.window(len(list))
+		items := make([]V, 0, hi-lo)
+		for i := lo; i < hi; i++ {
+			if newestFirst {
+				items = append(items, view(st, list[len(list)-1-i]))
+			} else {
+				items = append(items, view(st, list[i]))
+			}
+		}
+		meta := listMeta{ErrorCode: "0", HTTPCode: "200", Limit: p.perPage, Page: p.number, PageCount: p.pageCount(len(list)), Success: true}
+		body = wrap(meta, items, len(list))
+	}
+	st.mu.Unlock()
+	if err != nil {
+		s.fail(w, err)
+		return
+	}
+	s.ok(w, body)
+}
+
 // access says which credentials a route needs.
 type access struct {
 	gateway bool   // X-SP-GATEWAY must be present (a wrong one is refused anyway)

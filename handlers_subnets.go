@@ -13,14 +13,18 @@ import (
 
 // subnetsList is the wrapper of the subnet lists.
 type subnetsList struct {
-	ErrorCode    string       `json:"error_code"`
-	HTTPCode     string       `json:"http_code"`
-	Limit        int          `json:"limit"`
-	Page         int          `json:"page"`
-	PageCount    int          `json:"page_count"`
+	listMeta
 	Subnets      []subnetView `json:"subnets"`
 	SubnetsCount int          `json:"subnets_count"`
-	Success      bool         `json:"success"`
+}
+
+// listSubnets serves a subnet list, oldest first.
+func (s *Server) listSubnets(w http.ResponseWriter, r *http.Request, ids func(*store) ([]string, error)) {
+	servePage(s, w, r, access{gateway: true, userIP: true, scope: reference.ScopeSubnetsGet}, false, ids,
+		func(st *store, id string) subnetView { return st.subnetView(st.subnets[id], false) },
+		func(meta listMeta, items []subnetView, total int) any {
+			return subnetsList{listMeta: meta, Subnets: items, SubnetsCount: total}
+		})
 }
 
 // createSubnetRequest is the body of POST .../nodes/{node_id}/subnets.
@@ -108,36 +112,6 @@ func (s *Server) handleListUserSubnets(w http.ResponseWriter, r *http.Request) {
 		}
 		return u.subnetIDs, nil
 	})
-}
-
-func (s *Server) listSubnets(w http.ResponseWriter, r *http.Request, ids func(*store) ([]string, error)) {
-	if _, err := s.authorize(r, access{gateway: true, userIP: true, scope: reference.ScopeSubnetsGet}); err != nil {
-		s.fail(w, err)
-		return
-	}
-	p, err := readPage(r)
-	if err != nil {
-		s.fail(w, err)
-		return
-	}
-	st := s.store
-	st.mu.Lock()
-	list, err := ids(st)
-	var out subnetsList
-	if err == nil {
-		lo, hi := p.window(len(list))
-		out = subnetsList{ErrorCode: "0", HTTPCode: "200", Limit: p.perPage, Page: p.number, PageCount: p.pageCount(len(list)),
-			Subnets: make([]subnetView, 0, hi-lo), SubnetsCount: len(list), Success: true}
-		for _, id := range list[lo:hi] {
-			out.Subnets = append(out.Subnets, st.subnetView(st.subnets[id], false))
-		}
-	}
-	st.mu.Unlock()
-	if err != nil {
-		s.fail(w, err)
-		return
-	}
-	s.ok(w, out)
 }
 
 // nodeSubnet finds a subnet on a node of a user. Callers hold mu.

@@ -19,14 +19,18 @@ const maxProcessOnDays = 365
 
 // transList is the wrapper of the transaction lists.
 type transList struct {
-	ErrorCode  string   `json:"error_code"`
-	HTTPCode   string   `json:"http_code"`
-	Limit      int      `json:"limit"`
-	Page       int      `json:"page"`
-	PageCount  int      `json:"page_count"`
-	Success    bool     `json:"success"`
+	listMeta
 	Trans      []txView `json:"trans"`
 	TransCount int      `json:"trans_count"`
+}
+
+// listTransactions serves a transaction list, newest first.
+func (s *Server) listTransactions(w http.ResponseWriter, r *http.Request, ids func(*store) ([]string, error)) {
+	servePage(s, w, r, access{userIP: true, scope: reference.ScopeTransGet}, true, ids,
+		func(st *store, id string) txView { return st.txView(st.txs[id]) },
+		func(meta listMeta, items []txView, total int) any {
+			return transList{listMeta: meta, Trans: items, TransCount: total}
+		})
 }
 
 type feeRequest struct {
@@ -434,34 +438,4 @@ func (s *Server) handleListUserTransactions(w http.ResponseWriter, r *http.Reque
 		}
 		return u.txIDs, nil
 	})
-}
-
-func (s *Server) listTransactions(w http.ResponseWriter, r *http.Request, ids func(*store) ([]string, error)) {
-	if _, err := s.authorize(r, access{userIP: true, scope: reference.ScopeTransGet}); err != nil {
-		s.fail(w, err)
-		return
-	}
-	p, err := readPage(r)
-	if err != nil {
-		s.fail(w, err)
-		return
-	}
-	st := s.store
-	st.mu.Lock()
-	list, err := ids(st)
-	var out transList
-	if err == nil {
-		lo, hi := p.window(len(list))
-		out = transList{ErrorCode: "0", HTTPCode: "200", Limit: p.perPage, Page: p.number,
-			PageCount: p.pageCount(len(list)), Success: true, Trans: make([]txView, 0, hi-lo), TransCount: len(list)}
-		for i := lo; i < hi; i++ {
-			out.Trans = append(out.Trans, st.txView(st.txs[list[len(list)-1-i]]))
-		}
-	}
-	st.mu.Unlock()
-	if err != nil {
-		s.fail(w, err)
-		return
-	}
-	s.ok(w, out)
 }

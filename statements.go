@@ -409,14 +409,18 @@ func (s *Server) Statements(nodeID string) []Statement {
 
 // statementList is the wrapper of the statement lists.
 type statementList struct {
-	ErrorCode       string          `json:"error_code"`
-	HTTPCode        string          `json:"http_code"`
-	Limit           int             `json:"limit"`
-	Page            int             `json:"page"`
-	PageCount       int             `json:"page_count"`
+	listMeta
 	Statements      []statementView `json:"statements"`
 	StatementsCount int             `json:"statements_count"`
-	Success         bool            `json:"success"`
+}
+
+// listStatements serves a statement list, newest first.
+func (s *Server) listStatements(w http.ResponseWriter, r *http.Request, ids func(*store) ([]string, error)) {
+	servePage(s, w, r, access{userIP: true, scope: reference.ScopeStatementsGet}, true, ids,
+		func(st *store, id string) statementView { return st.statementView(st.book.byID[id]) },
+		func(meta listMeta, items []statementView, total int) any {
+			return statementList{listMeta: meta, Statements: items, StatementsCount: total}
+		})
 }
 
 // handleListUserStatements serves GET /users/{user_id}/statements, newest first.
@@ -439,37 +443,6 @@ func (s *Server) handleListNodeStatements(w http.ResponseWriter, r *http.Request
 		}
 		return st.book.byNode[n.id], nil
 	})
-}
-
-func (s *Server) listStatements(w http.ResponseWriter, r *http.Request, ids func(*store) ([]string, error)) {
-	if _, err := s.authorize(r, access{userIP: true, scope: reference.ScopeStatementsGet}); err != nil {
-		s.fail(w, err)
-		return
-	}
-	p, err := readPage(r)
-	if err != nil {
-		s.fail(w, err)
-		return
-	}
-	st := s.store
-	st.mu.Lock()
-	list, err := ids(st)
-	var out statementList
-	if err == nil {
-		lo, hi := p.window(len(list))
-		out = statementList{ErrorCode: "0", HTTPCode: "200", Limit: p.perPage, Page: p.number,
-			PageCount: p.pageCount(len(list)), Statements: make([]statementView, 0, hi-lo),
-			StatementsCount: len(list), Success: true}
-		for i := lo; i < hi; i++ {
-			out.Statements = append(out.Statements, st.statementView(st.book.byID[list[len(list)-1-i]]))
-		}
-	}
-	st.mu.Unlock()
-	if err != nil {
-		s.fail(w, err)
-		return
-	}
-	s.ok(w, out)
 }
 
 // handleGetStatement serves GET .../nodes/{node_id}/statements/{statement_id}.
