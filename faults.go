@@ -1,7 +1,9 @@
 package synapsefake
 
 import (
+	"bytes"
 	"fmt"
+	"io"
 	"net/http"
 	"net/url"
 	"strings"
@@ -145,6 +147,13 @@ func (s *Server) delay(r *http.Request) bool {
 	}
 	if d <= 0 {
 		return true
+	}
+	if r.Body != nil && r.Body != http.NoBody {
+		// net/http notices a client that hangs up only once the body has
+		// been read, so read it before waiting.
+		body, err := io.ReadAll(io.LimitReader(r.Body, maxBody+1))
+		r.Body.Close()
+		r.Body = io.NopCloser(io.MultiReader(bytes.NewReader(body), errReader{err}))
 	}
 	t := time.NewTimer(d)
 	defer t.Stop()
