@@ -58,7 +58,8 @@ func (st *store) networkNode(now time.Time, typ string) *nodeRecord {
 //	fake clock past the card's exp date           -> IR54 card expired
 //	Cash and allow_cash_transactions false        -> IR57 not permitted to cardholder
 //	Foreign and allow_foreign_transactions false  -> IR57 not permitted to cardholder
-//	amount over the node's balance                -> IR51 insufficient funds
+//	amount over the node's balance, less what     -> IR51 insufficient funds
+//	  approved swipes not yet debited hold
 //	today's approved swipes + amount over daily_transaction_limit -> IR185
 //	Cash: today's approved cash + amount over daily_cash_limit    -> IR185
 //

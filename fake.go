@@ -179,8 +179,8 @@ func (s *Server) runDue() {
 }
 
 // AddUser creates a user directly in the store, without HTTP, and returns a
-// copy of it. Empty fields of seed get defaults: an example.com email, a
-// 555 phone number and the legal name "Test User".
+// copy of it. Empty fields of seed get defaults: an example.com email, the
+// phone number 901.111.1111 and the legal name "Test User".
 func (s *Server) AddUser(seed UserSeed) User {
 	st := s.store
 	st.mu.Lock()
@@ -286,7 +286,7 @@ func (c *frozenClock) Now() time.Time {
 
 func (c *frozenClock) add(d time.Duration) {
 	c.mu.Lock()
-	c.now = c.now.Add(d)
+	c.now = c.now.Add(d).Truncate(time.Millisecond)
 	c.mu.Unlock()
 }
 

@@ -123,9 +123,10 @@ func (s *Server) MFAPin(userID string) string {
 }
 
 // Reset empties the whole store (users, nodes, transactions, subnets,
-// subscriptions, keys, idempotency keys), the webhook capture, the request
-// journal and pending faults, as if the server had just started. The clock
-// and the id stream go on.
+// subscriptions, keys, idempotency keys, statements and their ledger), the
+// webhook capture, the webhook log, queued deliveries and retries, the
+// request journal and pending faults, as if the server had just started.
+// The clock and the id stream go on.
 func (s *Server) Reset() {
 	s.hooks.mu.Lock()
 	s.hooks.captured, s.hooks.queue, s.hooks.retries, s.hooks.log = nil, nil, nil, nil
