@@ -324,6 +324,28 @@ func servePage[V any](s *Server, w http.ResponseWriter, r *http.Request, need ac
 	s.ok(w, body)
 }
 
+// ofPathNode resolves a list kept on the path's node of the path's user.
+func ofPathNode(r *http.Request, list func(*store, *nodeRecord) []string) func(*store) ([]string, error) {
+	return func(st *store) ([]string, error) {
+		n, err := st.userNode(r.PathValue("user_id"), r.PathValue("node_id"))
+		if err != nil {
+			return nil, err
+		}
+		return list(st, n), nil
+	}
+}
+
+// ofPathUser resolves a list kept on the path's user.
+func ofPathUser(r *http.Request, list func(*store, *userRecord) []string) func(*store) ([]string, error) {
+	return func(st *store) ([]string, error) {
+		u := st.users[r.PathValue("user_id")]
+		if u == nil {
+			return nil, errNotFound("user")
+		}
+		return list(st, u), nil
+	}
+}
+
 // access says which credentials a route needs.
 type access struct {
 	gateway bool   // X-SP-GATEWAY must be present (a wrong one is refused anyway)

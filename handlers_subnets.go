@@ -94,24 +94,12 @@ func (s *Server) handleCreateSubnet(w http.ResponseWriter, r *http.Request) {
 
 // handleListNodeSubnets serves GET /v3.1/users/{user_id}/nodes/{node_id}/subnets.
 func (s *Server) handleListNodeSubnets(w http.ResponseWriter, r *http.Request) {
-	s.listSubnets(w, r, func(st *store) ([]string, error) {
-		n, err := st.userNode(r.PathValue("user_id"), r.PathValue("node_id"))
-		if err != nil {
-			return nil, err
-		}
-		return n.subnetIDs, nil
-	})
+	s.listSubnets(w, r, ofPathNode(r, func(_ *store, n *nodeRecord) []string { return n.subnetIDs }))
 }
 
 // handleListUserSubnets serves GET /v3.1/users/{user_id}/subnets.
 func (s *Server) handleListUserSubnets(w http.ResponseWriter, r *http.Request) {
-	s.listSubnets(w, r, func(st *store) ([]string, error) {
-		u := st.users[r.PathValue("user_id")]
-		if u == nil {
-			return nil, errNotFound("user")
-		}
-		return u.subnetIDs, nil
-	})
+	s.listSubnets(w, r, ofPathUser(r, func(_ *store, u *userRecord) []string { return u.subnetIDs }))
 }
 
 // nodeSubnet finds a subnet on a node of a user. Callers hold mu.

@@ -420,22 +420,10 @@ func (st *store) cancel(t *txRecord, at time.Time, code string) error {
 
 // handleListNodeTransactions serves GET .../nodes/{node_id}/trans, newest first.
 func (s *Server) handleListNodeTransactions(w http.ResponseWriter, r *http.Request) {
-	s.listTransactions(w, r, func(st *store) ([]string, error) {
-		n, err := st.userNode(r.PathValue("user_id"), r.PathValue("node_id"))
-		if err != nil {
-			return nil, err
-		}
-		return n.txIDs, nil
-	})
+	s.listTransactions(w, r, ofPathNode(r, func(_ *store, n *nodeRecord) []string { return n.txIDs }))
 }
 
 // handleListUserTransactions serves GET /users/{user_id}/trans, newest first.
 func (s *Server) handleListUserTransactions(w http.ResponseWriter, r *http.Request) {
-	s.listTransactions(w, r, func(st *store) ([]string, error) {
-		u := st.users[r.PathValue("user_id")]
-		if u == nil {
-			return nil, errNotFound("user")
-		}
-		return u.txIDs, nil
-	})
+	s.listTransactions(w, r, ofPathUser(r, func(_ *store, u *userRecord) []string { return u.txIDs }))
 }

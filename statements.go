@@ -425,24 +425,12 @@ func (s *Server) listStatements(w http.ResponseWriter, r *http.Request, ids func
 
 // handleListUserStatements serves GET /users/{user_id}/statements, newest first.
 func (s *Server) handleListUserStatements(w http.ResponseWriter, r *http.Request) {
-	s.listStatements(w, r, func(st *store) ([]string, error) {
-		uid := r.PathValue("user_id")
-		if st.users[uid] == nil {
-			return nil, errNotFound("user")
-		}
-		return st.book.byUser[uid], nil
-	})
+	s.listStatements(w, r, ofPathUser(r, func(st *store, u *userRecord) []string { return st.book.byUser[u.id] }))
 }
 
 // handleListNodeStatements serves GET .../nodes/{node_id}/statements, newest first.
 func (s *Server) handleListNodeStatements(w http.ResponseWriter, r *http.Request) {
-	s.listStatements(w, r, func(st *store) ([]string, error) {
-		n, err := st.userNode(r.PathValue("user_id"), r.PathValue("node_id"))
-		if err != nil {
-			return nil, err
-		}
-		return st.book.byNode[n.id], nil
-	})
+	s.listStatements(w, r, ofPathNode(r, func(st *store, n *nodeRecord) []string { return st.book.byNode[n.id] }))
 }
 
 // handleGetStatement serves GET .../nodes/{node_id}/statements/{statement_id}.

@@ -127,38 +127,19 @@ func (s *Server) handleCreateSubscription(w http.ResponseWriter, r *http.Request
 
 // subscriptionsList is the wrapper of GET /subscriptions.
 type subscriptionsList struct {
-	ErrorCode          string             `json:"error_code"`
-	HTTPCode           string             `json:"http_code"`
-	Limit              int                `json:"limit"`
-	Page               int                `json:"page"`
-	PageCount          int                `json:"page_count"`
+	listMeta
 	Subscriptions      []subscriptionView `json:"subscriptions"`
 	SubscriptionsCount int                `json:"subscriptions_count"`
-	Success            bool               `json:"success"`
 }
 
-// handleListSubscriptions serves GET /v3.1/subscriptions.
+// handleListSubscriptions serves GET /v3.1/subscriptions, oldest first.
 func (s *Server) handleListSubscriptions(w http.ResponseWriter, r *http.Request) {
-	if _, err := s.authorize(r, access{gateway: true}); err != nil {
-		s.fail(w, err)
-		return
-	}
-	p, err := readPage(r)
-	if err != nil {
-		s.fail(w, err)
-		return
-	}
-	st := s.store
-	st.mu.Lock()
-	lo, hi := p.window(len(st.subOrder))
-	out := subscriptionsList{ErrorCode: "0", HTTPCode: "200", Limit: p.perPage, Page: p.number,
-		PageCount: p.pageCount(len(st.subOrder)), Subscriptions: make([]subscriptionView, 0, hi-lo),
-		SubscriptionsCount: len(st.subOrder), Success: true}
-	for _, id := range st.subOrder[lo:hi] {
-		out.Subscriptions = append(out.Subscriptions, st.subscriptionView(st.subs[id]))
-	}
-	st.mu.Unlock()
-	s.ok(w, out)
+	servePage(s, w, r, access{gateway: true}, false,
+		func(st *store) ([]string, error) { return st.subOrder, nil },
+		func(st *store, id string) subscriptionView { return st.subscriptionView(st.subs[id]) },
+		func(meta listMeta, items []subscriptionView, total int) any {
+			return subscriptionsList{listMeta: meta, Subscriptions: items, SubscriptionsCount: total}
+		})
 }
 
 // handleGetSubscription serves GET /v3.1/subscriptions/{subscription_id}.
