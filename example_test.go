@@ -343,3 +343,58 @@ func ExampleWithIDSeed() {
 	// Output:
 	// true true false 24
 }
+
+// Every change is captured as a webhook, whether or not a subscription
+// receives it; a test asserts on the capture instead of sleeping.
+func ExampleWebhookCapture_Wait() {
+	t := &exampleT{}
+	defer t.finish()
+	fake := synapsefake.New(synapsefake.WithoutWebhookDelivery())
+	defer fake.Close()
+	alice, from, key := exampleAccount(fake, 10_000)
+	_, to, _ := exampleAccount(fake, 0)
+	_, tx := exampleCall(fake, "POST", "/users/"+alice.ID+"/nodes/"+from.ID+"/trans", key, "",
+		exampleTransfer("DEPOSIT-US", to.ID, 25))
+	id := tx["_id"].(string)
+
+	fake.Advance(time.Millisecond) // an internal transfer settles on the next clock movement
+	hook := fake.Webhooks().Wait(t, synapsefake.ForTransaction(id, synapsefake.StatusSettled))
+	fmt.Println(hook.Function, hook.Status, hook.UpdatedBy)
+	for _, w := range fake.Webhooks().All() {
+		if w.ObjectID == id {
+			fmt.Println(w.Function, w.Status)
+		}
+	}
+	// Output:
+	// TRAN|PATCH SETTLED BACKEND
+	// TRANS|POST CREATED
+	// TRAN|PATCH PROCESSING-DEBIT
+	// TRAN|PATCH PROCESSING-CREDIT
+	// TRAN|PATCH SETTLED
+}
+
+// FailNext answers the next matching requests with the real error envelope
+// and changes nothing, so an app's retry with the same idempotency key
+// creates the transaction exactly once.
+func ExampleServer_FailNext() {
+	fake := synapsefake.New()
+	alice, from, key := exampleAccount(fake, 10_000)
+	_, to, _ := exampleAccount(fake, 0)
+	fake.FailNext("POST", "/users/{user_id}/nodes/{node_id}/trans", "503", 1)
+
+	path := "/users/" + alice.ID + "/nodes/" + from.ID + "/trans"
+	for attempt := 1; attempt <= 3; attempt++ {
+		status, body := exampleCall(fake, "POST", path, key, "order-42", exampleTransfer("DEPOSIT-US", to.ID, 25))
+		fmt.Println(attempt, status, body["error_code"])
+	}
+	for _, r := range fake.RequestsTo("POST", "/users/{user_id}/nodes/{node_id}/trans") {
+		fmt.Println(r.Status, r.ErrorCode)
+	}
+	// Output:
+	// 1 503 503
+	// 2 200 <nil>
+	// 3 409 450
+	// 503 503
+	// 200 0
+	// 409 450
+}
