@@ -402,7 +402,7 @@ func (s *Server) authorize(r *http.Request, need access) (caller, error) {
 			return c, errMissingUserIP
 		}
 	}
-	return c, nil
+	return c, s.checkIdempotency(r)
 }
 
 // header returns a header's value and whether it was sent at all. Header

@@ -1,6 +1,7 @@
 package synapsefake
 
 import (
+	"context"
 	"net/http"
 	"strings"
 	"sync"
@@ -29,6 +30,25 @@ func (st *store) idemUsed(key string, now time.Time) bool {
 		return false
 	}
 	return true
+}
+
+// idemCtxKey carries a POST's scoped idempotency key to authorize.
+type idemCtxKey struct{}
+
+// checkIdempotency refuses a request whose idempotency key was used by a
+// successful POST in the last 24 hours. The caller holds the key's lock.
+func (s *Server) checkIdempotency(r *http.Request) error {
+	key, _ := r.Context().Value(idemCtxKey{}).(string)
+	if key == "" {
+		return nil
+	}
+	st := s.store
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	if st.idemUsed(key, s.Now()) {
+		return errIdempotency
+	}
+	return nil
 }
 
 // keyLocks serialises requests that carry the same idempotency key, so that
@@ -99,16 +119,13 @@ func (s *Server) withIdempotency(w http.ResponseWriter, r *http.Request, next ht
 	key := idemKey(s.cfg.clientID, raw)
 	unlock := s.idemLocks.lock(key)
 	defer unlock()
-	st := s.store
-	st.mu.Lock()
-	used := st.idemUsed(key, s.Now())
-	st.mu.Unlock()
-	if used {
-		s.fail(w, errIdempotency)
-		return
-	}
+	// The route's authorize refuses a used key (409 / "450"), once the
+	// caller's credentials are known to be good: an unauthenticated caller
+	// learns nothing about keys.
+	r = r.WithContext(context.WithValue(r.Context(), idemCtxKey{}, key))
 	rec := &statusRecorder{ResponseWriter: w}
 	next.ServeHTTP(rec, r)
+	st := s.store
 	if rec.status == http.StatusOK {
 		st.mu.Lock()
 		st.idem[key] = s.Now()

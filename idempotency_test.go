@@ -353,3 +353,36 @@ func TestBatchIdempotencyKeys(t *testing.T) {
 		t.Errorf("trans_count %v, want 8", got)
 	}
 }
+
+// TestIdempotencyKeyAfterCredentials: a used key is only reported to a
+// caller whose credentials are good; others get the credentials error.
+func TestIdempotencyKeyAfterCredentials(t *testing.T) {
+	t.Parallel()
+	fake := synapsefake.NewServer(t)
+	a, b := newFixture(t, fake, 10000), newFixture(t, fake, 0)
+	if r := do(t, fake, txCall(a, b, "used")); r.status != 200 {
+		t.Fatalf("first create: %d %s", r.status, r.raw)
+	}
+	for _, tc := range []struct {
+		name      string
+		drop      string
+		set       map[string]string
+		status    int
+		errorCode string
+	}{
+		{name: "no X-SP-USER", drop: "X-SP-USER", status: 400, errorCode: "200"},
+		{name: "unknown key", set: map[string]string{"X-SP-USER": "oauth_nope|" + testFingerprint}, status: 401, errorCode: "110"},
+		{name: "another user's key", set: map[string]string{"X-SP-USER": b.key + "|" + testFingerprint}, status: 401, errorCode: "300"},
+		{name: "good credentials", status: 409, errorCode: "450"},
+	} {
+		c := txCall(a, b, "used")
+		delete(c.header, tc.drop)
+		for k, v := range tc.set {
+			c.header[k] = v
+		}
+		r := do(t, fake, c)
+		if r.status != tc.status || r.body["error_code"] != tc.errorCode {
+			t.Errorf("%s: %d %v, want %d %q", tc.name, r.status, r.body["error_code"], tc.status, tc.errorCode)
+		}
+	}
+}
