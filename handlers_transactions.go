@@ -98,9 +98,9 @@ func (r createTxRequest) validate() error {
 		return errPayload("missing_currency", "amount.currency is required.")
 	case r.Extra == nil || r.Extra.IP == nil || *r.Extra.IP == "":
 		return errPayload("missing_ip", "extra.ip is required.")
-	case toCents(*r.Amount.Amount) < 1 || *r.Amount.Amount > 1e12:
+	case toCents(*r.Amount.Amount) < 1 || *r.Amount.Amount > 1e12 || hasSubCents(*r.Amount.Amount):
 		// An amount that rounds to zero cents would create an empty transaction.
-		return errPayload("invalid_amount", "amount.amount must be a number from 0.01 to 1e12.")
+		return errPayload("invalid_amount", "amount.amount must be a number from 0.01 to 1e12 with at most two decimals.")
 	case utf8.RuneCountInString(r.Extra.Note) > maxNoteLength:
 		return errPayload("note_too_long", "extra.note must be at most %d characters.", maxNoteLength)
 	case r.Extra.ProcessOn != nil && (*r.Extra.ProcessOn < 0 || *r.Extra.ProcessOn > maxProcessOnDays):
@@ -114,8 +114,8 @@ func (r createTxRequest) validate() error {
 		}
 	}
 	for _, f := range r.Fees {
-		if f.Fee == nil || *f.Fee < 0 {
-			return errPayload("invalid_fee", "fees[].fee must be a number of at least 0.")
+		if f.Fee == nil || *f.Fee < 0 || *f.Fee > 1e12 || hasSubCents(*f.Fee) {
+			return errPayload("invalid_fee", "fees[].fee must be a number of at least 0 with at most two decimals.")
 		}
 		if f.To == nil || f.To.ID == nil || *f.To.ID == "" {
 			return errPayload("missing_fee_node", "fees[].to.id is required.")

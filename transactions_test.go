@@ -607,6 +607,10 @@ func TestCreateTransactionErrors(t *testing.T) {
 		{name: "negative fee", body: edited(func(e txEnv, b map[string]any) {
 			b["fees"] = []any{map[string]any{"fee": -1, "to": map[string]any{"id": e.feeNode.ID}}}
 		}), status: 400, errCode: "200", code: "invalid_fee"},
+		{name: "fee below a cent", body: edited(func(e txEnv, b map[string]any) {
+			b["fees"] = []any{map[string]any{"fee": 0.001, "to": map[string]any{"id": e.feeNode.ID}}}
+		}), status: 400, errCode: "200", code: "invalid_fee"},
+		{name: "amount with three decimals", body: edited(func(e txEnv, b map[string]any) { putPath(b, "amount.amount", 1.004) }), status: 400, errCode: "200", code: "invalid_amount"},
 		{name: "fee without node", body: edited(func(e txEnv, b map[string]any) { b["fees"] = []any{map[string]any{"fee": 1}} }), status: 400, errCode: "200", code: "missing_fee_node"},
 		{name: "malformed JSON", body: func(e txEnv) any { return `{"to":` }, status: 400, errCode: "200", code: "invalid_json"},
 		{name: "array body", body: func(e txEnv) any { return `[]` }, status: 400, errCode: "200", code: "invalid_json"},
