@@ -103,6 +103,10 @@ func (s *Server) handleDummyTransaction(w http.ResponseWriter, r *http.Request) 
 		s.fail(w, err)
 		return
 	}
+	if err := requireJSON(r); err != nil {
+		s.fail(w, err)
+		return
+	}
 	req, err := decode[dummyRequest](r)
 	if err == nil {
 		err = req.validate()

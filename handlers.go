@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"mime"
 	"net/http"
 	"path"
 	"slices"
@@ -176,6 +177,16 @@ func headerBytes(h http.Header) int {
 		}
 	}
 	return n
+}
+
+// requireJSON refuses a body not sent as application/json, for the routes
+// where the spec says the Content-Type must be that.
+func requireJSON(r *http.Request) error {
+	mt, _, err := mime.ParseMediaType(r.Header.Get("Content-Type"))
+	if err != nil || mt != "application/json" {
+		return errPayload("invalid_content_type", "Content-Type must be application/json.")
+	}
+	return nil
 }
 
 // maxBody bounds a request body.

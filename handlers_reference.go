@@ -46,6 +46,10 @@ func (s *Server) handleAddressVerification(w http.ResponseWriter, r *http.Reques
 		s.fail(w, err)
 		return
 	}
+	if err := requireJSON(r); err != nil {
+		s.fail(w, err)
+		return
+	}
 	a, err := decode[reference.Address](r)
 	if err == nil {
 		if verr := a.Validate(); verr != nil {

@@ -443,3 +443,47 @@ func TestInProcessClientMatchesListener(t *testing.T) {
 		}
 	}
 }
+
+// TestContentTypeRequired: where the spec says the Content-Type must be
+// application/json, another one is refused with 400 / "200" and changes
+// nothing.
+func TestContentTypeRequired(t *testing.T) {
+	t.Parallel()
+	fake := synapsefake.NewServer(t)
+	f := newFixture(t, fake, 0)
+	acct, err := fake.AddSubnet(f.user.ID, f.node.ID, synapsefake.SubnetSeed{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name string
+		path string
+		body string
+	}{
+		{"dummy transaction", "/users/" + f.user.ID + "/nodes/" + f.node.ID + "/subnets/" + acct.ID + "/dummy-tran",
+			`{"currency":"USD","amount":5,"type":"ACH","direction":"DEPOSIT"}`},
+		{"address verification", "/address-verification",
+			`{"address_street":"123 Main St","address_city":"SF","address_subdivision":"CA","address_postal_code":"94105","address_country_code":"US"}`},
+	} {
+		for _, ct := range []string{"text/plain", "application/x-www-form-urlencoded", "application/json; charset=utf-8"} {
+			h := map[string]string{"Content-Type": ct}
+			for k, v := range f.headers {
+				h[k] = v
+			}
+			r := do(t, fake, call{method: "POST", path: tc.path, header: h, body: tc.body})
+			if strings.HasPrefix(ct, "application/json") {
+				if r.status != 200 {
+					t.Errorf("%s with %q: %d %s", tc.name, ct, r.status, r.raw)
+				}
+				continue
+			}
+			wantError(t, r, 400, "200", "invalid_content_type")
+		}
+	}
+	if n, _ := fake.Node(f.node.ID); n.BalanceCents != 0 {
+		t.Errorf("balance %d", n.BalanceCents)
+	}
+	if got := len(fake.Webhooks().All()); got != 4 { // user, node, subnet, and the one accepted dummy transaction
+		t.Errorf("%d webhooks, want 4: a refused call emitted one", got)
+	}
+}
