@@ -413,7 +413,7 @@ func TestBarcodeErrors(t *testing.T) {
 		{name: "key without NODE|GET", header: func(env barcodeEnv) map[string]string {
 			return userHeaders(env.fake, env.fake.OAuthKey(env.fx.user.ID, testFingerprint, "NODE|PATCH", "NODES|GET", "TRANS|POST"))
 		}, body: valid, status: 401, errorCode: "300", code: "scope_not_granted"},
-		{name: "GET", method: "GET", status: 405, errorCode: "410", code: "method_not_allowed"},
+		{name: "GET", method: "GET", status: 409, errorCode: "410", code: "method_not_allowed"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()

@@ -848,12 +848,12 @@ func TestControlRefusals(t *testing.T) {
 		{name: "doubled slash", method: "POST", path: "//users", status: 404, errorCode: "404", code: "not_found"},
 		{name: "dot segments", method: "POST", path: "/users/../reset", status: 404, errorCode: "404", code: "not_found"},
 		{name: "unknown transaction action", method: "POST", path: "/transactions/{tx}/refund", status: 404, errorCode: "404", code: "not_found"},
-		{name: "GET on a POST route", method: "GET", path: "/users", status: 405, errorCode: "410", code: "method_not_allowed"},
-		{name: "GET reset", method: "GET", path: "/reset", status: 405, errorCode: "410", code: "method_not_allowed"},
-		{name: "DELETE the clock", method: "DELETE", path: "/clock", status: 405, errorCode: "410", code: "method_not_allowed"},
-		{name: "PUT settle", method: "PUT", path: "/transactions/{tx}/settle", status: 405, errorCode: "410", code: "method_not_allowed"},
-		{name: "POST webhooks", method: "POST", path: "/webhooks", body: map[string]any{}, status: 405, errorCode: "410", code: "method_not_allowed"},
-		{name: "DELETE a transaction", method: "DELETE", path: "/transactions/{tx}", status: 405, errorCode: "410", code: "method_not_allowed"},
+		{name: "GET on a POST route", method: "GET", path: "/users", status: 409, errorCode: "410", code: "method_not_allowed"},
+		{name: "GET reset", method: "GET", path: "/reset", status: 409, errorCode: "410", code: "method_not_allowed"},
+		{name: "DELETE the clock", method: "DELETE", path: "/clock", status: 409, errorCode: "410", code: "method_not_allowed"},
+		{name: "PUT settle", method: "PUT", path: "/transactions/{tx}/settle", status: 409, errorCode: "410", code: "method_not_allowed"},
+		{name: "POST webhooks", method: "POST", path: "/webhooks", body: map[string]any{}, status: 409, errorCode: "410", code: "method_not_allowed"},
+		{name: "DELETE a transaction", method: "DELETE", path: "/transactions/{tx}", status: 409, errorCode: "410", code: "method_not_allowed"},
 
 		// Users.
 		{name: "user: malformed JSON", method: "POST", path: "/users", body: `{"email":`, status: 400, errorCode: "200", code: "invalid_json"},

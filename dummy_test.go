@@ -267,7 +267,7 @@ func TestDummyTransactionErrors(t *testing.T) {
 		}, status: 404, errorCode: "404", code: "unable_to_locate_subnet"},
 		{name: "GET is not served", call: func(e snEnv) call {
 			return call{method: "GET", path: dummyPath(e.fx, e.acct), header: e.fx.headers}
-		}, status: 405, errorCode: "410", code: "method_not_allowed"},
+		}, status: 409, errorCode: "410", code: "method_not_allowed"},
 	})
 }
 

@@ -89,8 +89,9 @@ var (
 	errRouteNotFound = newError(reference.ErrNotFound, "not_found", "Unable to locate the requested route.")
 )
 
-// errMethodNotAllowed answers a known path called with a method it does not serve.
+// errMethodNotAllowed answers a known path called with a method it does not
+// serve: error_code "410", action not allowed, with the 409 FIDELITY gives it.
 func errMethodNotAllowed(method string) *apiError {
-	return &apiError{status: http.StatusMethodNotAllowed, errorCode: reference.ErrNotAllowed,
+	return &apiError{status: http.StatusConflict, errorCode: reference.ErrNotAllowed,
 		code: "method_not_allowed", msg: fmt.Sprintf("Method %s is not allowed on this route.", method)}
 }

@@ -132,9 +132,9 @@ func TestMethodNotAllowed(t *testing.T) {
 			fx := newFixture(t, fake, 0)
 			before := inspectNodes(t, fake, []string{fx.user.ID})
 			r := do(t, fake, call{method: tc.method, path: tc.path(fx), header: fx.headers, body: map[string]any{"nickname": "x"}})
-			wantErrorStatus(t, r, 405, "410", "method_not_allowed")
-			if r.body["http_code"] != "405" {
-				t.Errorf("http_code %v, want \"405\"", r.body["http_code"])
+			wantErrorStatus(t, r, 409, "410", "method_not_allowed")
+			if r.body["http_code"] != "409" {
+				t.Errorf("http_code %v, want \"409\"", r.body["http_code"])
 			}
 			wantUnchanged(t, fake, before)
 		})
@@ -437,7 +437,7 @@ func TestInProcessClientMatchesListener(t *testing.T) {
 	for _, a := range want {
 		statuses[a.Status] = true
 	}
-	for _, s := range []int{200, 400, 404, 405, 409} {
+	for _, s := range []int{200, 400, 404, 409} {
 		if !statuses[s] {
 			t.Errorf("no call answered %d; statuses seen %v", s, statuses)
 		}

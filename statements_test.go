@@ -770,7 +770,7 @@ func TestListStatementsErrors(t *testing.T) {
 		{"user list without STATEMENTS|GET", userPath, e.headers(e.sender.ID, "STATEMENT|GET"), 401, "300", "scope_not_granted"},
 		{"missing X-SP-USER-IP", userPath, stmtWithout(own, "X-SP-USER-IP"), 400, "200", "missing_user_ip"},
 		{"expired key", userPath, userHeaders(fake, "expired"), 401, "110", "invalid_oauth_key"},
-		{"wrong method", userPath, own, 405, "410", "method_not_allowed"},
+		{"wrong method", userPath, own, 409, "410", "method_not_allowed"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			method := "GET"

@@ -749,7 +749,7 @@ func TestListSubnetsErrors(t *testing.T) {
 			status: 401, errorCode: "300", code: "unauthorized_user"},
 		snErrorCase{name: "POST on the user list", call: func(e snEnv) call {
 			return call{method: "POST", path: userSubnetsPath(e.fx.user.ID), header: e.fx.headers, body: map[string]any{"nickname": "x"}}
-		}, status: 405, errorCode: "410", code: "method_not_allowed"},
+		}, status: 409, errorCode: "410", code: "method_not_allowed"},
 	)
 	runSnErrorCases(t, cases)
 }
@@ -844,7 +844,7 @@ func TestGetSubnetErrors(t *testing.T) {
 		}, nil), status: 404, errorCode: "404", code: "unable_to_locate_subnet"},
 		{name: "DELETE is not served", call: func(e snEnv) call {
 			return call{method: "DELETE", path: e.path(e.card), header: e.fx.headers}
-		}, status: 405, errorCode: "410", code: "method_not_allowed"},
+		}, status: 409, errorCode: "410", code: "method_not_allowed"},
 	})
 }
 
@@ -1281,7 +1281,7 @@ func TestPushSubnetErrors(t *testing.T) {
 		}, status: 404, errorCode: "404", code: "unable_to_locate_subnet"},
 		{name: "GET is not served", call: func(e snEnv) call {
 			return call{method: "GET", path: pushPath(e, e.active), header: e.fx.headers}
-		}, status: 405, errorCode: "410", code: "method_not_allowed"},
+		}, status: 409, errorCode: "410", code: "method_not_allowed"},
 	}
 	runSnErrorCases(t, cases)
 }

@@ -150,8 +150,8 @@ func TestCreateSubscriptionErrors(t *testing.T) {
 		{"scope a user-level scope only", hookGateway(fake), map[string]any{"scope": []string{reference.ScopeNodeDelete}, "url": "https://a.example.com/"}, 400, "200", "invalid_scope"},
 		{"one unknown among known", hookGateway(fake), map[string]any{"scope": []string{"USERS|POST", "TRANS|GET"}, "url": "https://a.example.com/"}, 400, "200", "invalid_scope"},
 		{"scope with an empty string", hookGateway(fake), map[string]any{"scope": []string{""}, "url": "https://a.example.com/"}, 400, "200", "invalid_scope"},
-		{"PUT", hookGateway(fake), good, 405, "410", "method_not_allowed"},
-		{"DELETE", hookGateway(fake), nil, 405, "410", "method_not_allowed"},
+		{"PUT", hookGateway(fake), good, 409, "410", "method_not_allowed"},
+		{"DELETE", hookGateway(fake), nil, 409, "410", "method_not_allowed"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			before := subscriptionsSnapshot(t, fake)
@@ -266,8 +266,8 @@ func TestGetSubscriptionErrors(t *testing.T) {
 		{"id of another kind", "GET", "not-an-id", hookGateway(fake), 404, "404", "unable_to_locate_subscription"},
 		{"missing gateway", "GET", sub.ID, map[string]string{}, 400, "100", "missing_client_credentials"},
 		{"wrong gateway", "GET", sub.ID, map[string]string{"X-SP-GATEWAY": fake.ClientID() + "|x"}, 401, "100", "invalid_client_credentials"},
-		{"DELETE", "DELETE", sub.ID, hookGateway(fake), 405, "410", "method_not_allowed"},
-		{"PUT", "PUT", sub.ID, hookGateway(fake), 405, "410", "method_not_allowed"},
+		{"DELETE", "DELETE", sub.ID, hookGateway(fake), 409, "410", "method_not_allowed"},
+		{"PUT", "PUT", sub.ID, hookGateway(fake), 409, "410", "method_not_allowed"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			before := subscriptionsSnapshot(t, fake)

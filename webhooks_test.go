@@ -1392,8 +1392,8 @@ func TestWebhookLogsErrors(t *testing.T) {
 		{"page 0", "GET", "?page=0", hookGateway(fake), 400, "200", ""},
 		{"page not a number", "GET", "?page=two", hookGateway(fake), 400, "200", ""},
 		{"per_page 0", "GET", "?per_page=0", hookGateway(fake), 400, "200", ""},
-		{"POST", "POST", "", hookGateway(fake), 405, "410", "method_not_allowed"},
-		{"DELETE", "DELETE", "", hookGateway(fake), 405, "410", "method_not_allowed"},
+		{"POST", "POST", "", hookGateway(fake), 409, "410", "method_not_allowed"},
+		{"DELETE", "DELETE", "", hookGateway(fake), 409, "410", "method_not_allowed"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			r := do(t, fake, call{method: tc.method, path: "/subscriptions/logs" + tc.query, header: tc.header})
