@@ -35,6 +35,10 @@ func (s *Server) handleEntityTypes(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, err)
 		return
 	}
+	if _, ok := header(r, "X-SP-USER"); !ok {
+		s.fail(w, errMissingUser) // listed by the spec; no oauth_key is needed
+		return
+	}
 	s.ok(w, reference.AllEntityTypes())
 }
 

@@ -125,7 +125,7 @@ func TestEntityTypes(t *testing.T) {
 		header map[string]string
 	}{
 		{"gateway, fingerprint and IP", gatewayHeaders(fake)},
-		{"gateway and IP", map[string]string{"X-SP-GATEWAY": fake.Gateway(), "X-SP-USER-IP": "10.0.0.1"}},
+		{"gateway, a user key and IP", map[string]string{"X-SP-GATEWAY": fake.Gateway(), "X-SP-USER": "oauth_any|fp", "X-SP-USER-IP": "10.0.0.1"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
@@ -160,6 +160,7 @@ func TestEntityTypesErrors(t *testing.T) {
 		{"missing gateway", without("X-SP-GATEWAY"), 400, "100", "missing_client_credentials"},
 		{"wrong gateway", wrong, 401, "100", "invalid_client_credentials"},
 		{"missing IP", without("X-SP-USER-IP"), 400, "200", "missing_user_ip"},
+		{"missing X-SP-USER", without("X-SP-USER"), 400, "200", "missing_user_credentials"},
 		{"no headers", nil, 400, "100", "missing_client_credentials"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
