@@ -1,6 +1,7 @@
 package synapsefake
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -277,9 +278,49 @@ func (s *Server) handleWebhookLogs(w http.ResponseWriter, r *http.Request) {
 		sum := sha256.Sum256(d.hook.Body)
 		out.Logs = append(out.Logs, logEntryView{ID: oid{d.logID}, ClientID: s.cfg.clientID, Date: ms(a.Date),
 			Function: d.hook.Function, HTTPResponseCode: itoa(a.Code), HTTPResponseText: a.Text, HTTPResponses: responses,
-			HTTPURL: d.url, ObjID: d.hook.ObjectType + "_" + d.hook.ObjectID, SafeObj: d.hook.Body,
+			HTTPURL: d.url, ObjID: d.hook.ObjectType + "_" + d.hook.ObjectID, SafeObj: safeObj(d.hook.Body),
 			SafeObjHash: hex.EncodeToString(sum[:]), UpdatedBy: d.hook.UpdatedBy})
 	}
 	h.mu.Unlock()
 	s.ok(w, out)
+}
+
+// safeObjDates are the keys whose integer values are dates.
+var safeObjDates = map[string]bool{"date": true, "created_on": true, "updated_on": true, "process_on": true,
+	"date_joined": true, "last_updated": true, "date_start": true, "date_end": true, "posted_date": true}
+
+// safeObj is a webhook body as the webhook log shows it: the delivered
+// object with its dates as {"$date": ms}, as the spec's log entry has them.
+// _rest, the API copy, keeps its plain integers. safe_obj_hash stays the
+// SHA-256 of the delivered bytes.
+func safeObj(body []byte) json.RawMessage {
+	dec := json.NewDecoder(bytes.NewReader(body))
+	dec.UseNumber()
+	var v map[string]any
+	if dec.Decode(&v) != nil {
+		return body
+	}
+	var wrap func(any) any
+	wrap = func(x any) any {
+		switch t := x.(type) {
+		case map[string]any:
+			for k, e := range t {
+				if n, ok := e.(json.Number); ok && safeObjDates[k] {
+					t[k] = map[string]any{"$date": n}
+				} else if k != "_rest" {
+					t[k] = wrap(e)
+				}
+			}
+		case []any:
+			for i, e := range t {
+				t[i] = wrap(e)
+			}
+		}
+		return x
+	}
+	out, err := json.Marshal(wrap(v))
+	if err != nil {
+		return body
+	}
+	return out
 }
