@@ -430,6 +430,7 @@ func TestCardSwipeOverHTTP(t *testing.T) {
 					"asset": nil, "created_on": now, "encrypted_note": "", "group_id": nil, "ip": "127.0.0.1", "latlon": "0,0",
 					"note": merchant, "other": map[string]any{"approved": tc.code == "", "affect_limits": tc.code == ""},
 					"process_on": now, "same_day": false, "supp_id": "",
+					"filename": nil, "location": map[string]any{"address_city": "", "address_country_code": "", "address_postal_code": "", "address_subdivision": "", "lat": 0.0, "lon": 0.0}, "rate": nil, "rate_limit": nil, "settlement_delay": 0.0, "tracking_number": nil, "txp_meta": map[string]any{"amount_types": []any{}, "amounts": []any{}, "payment_code": "", "tax_period_end_date": "", "taxpayer_verification": "", "tin": ""},
 				},
 				"fees": []any{map[string]any{"fee": 0.0, "note": "Facilitator Fee", "to": map[string]any{"id": "None"}}},
 				"from": map[string]any{

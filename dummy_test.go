@@ -83,6 +83,7 @@ func dummyJSON(t testing.TB, fake *synapsefake.Server, fx fixture, tx synapsefak
 		"extra": map[string]any{
 			"asset": nil, "created_on": now, "encrypted_note": "", "group_id": nil, "ip": "127.0.0.1", "latlon": "0,0",
 			"note": f.addenda, "other": other, "process_on": now, "same_day": f.typ == "WIRE", "supp_id": "",
+			"filename": nil, "location": map[string]any{"address_city": "", "address_country_code": "", "address_postal_code": "", "address_subdivision": "", "lat": 0.0, "lon": 0.0}, "rate": nil, "rate_limit": nil, "settlement_delay": 0.0, "tracking_number": nil, "txp_meta": map[string]any{"amount_types": []any{}, "amounts": []any{}, "payment_code": "", "tax_period_end_date": "", "taxpayer_verification": "", "tin": ""},
 		},
 		"fees":          []any{map[string]any{"fee": 0.0, "note": "Facilitator Fee", "to": map[string]any{"id": "None"}}},
 		"from":          from,

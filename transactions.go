@@ -284,17 +284,45 @@ type recentStatus struct {
 }
 
 type txExtraView struct {
-	Asset         *string        `json:"asset"`
-	CreatedOn     int64          `json:"created_on"`
-	EncryptedNote string         `json:"encrypted_note"`
-	GroupID       *string        `json:"group_id"`
-	IP            string         `json:"ip"`
-	Latlon        string         `json:"latlon"`
-	Note          string         `json:"note"`
-	Other         map[string]any `json:"other"`
-	ProcessOn     int64          `json:"process_on"`
-	SameDay       bool           `json:"same_day"`
-	SuppID        string         `json:"supp_id"`
+	Asset           *string        `json:"asset"`
+	CreatedOn       int64          `json:"created_on"`
+	EncryptedNote   string         `json:"encrypted_note"`
+	Filename        *string        `json:"filename"`
+	GroupID         *string        `json:"group_id"`
+	IP              string         `json:"ip"`
+	Latlon          string         `json:"latlon"`
+	Location        txLocation     `json:"location"`
+	Note            string         `json:"note"`
+	Other           map[string]any `json:"other"`
+	ProcessOn       int64          `json:"process_on"`
+	Rate            *float64       `json:"rate"`
+	RateLimit       *float64       `json:"rate_limit"`
+	SameDay         bool           `json:"same_day"`
+	SettlementDelay int            `json:"settlement_delay"`
+	SuppID          string         `json:"supp_id"`
+	TrackingNumber  *string        `json:"tracking_number"`
+	TxpMeta         txpMeta        `json:"txp_meta"`
+}
+
+// txLocation is extra.location: where the transaction was made. The fake
+// has no such data and answers empty values.
+type txLocation struct {
+	AddressCity        string  `json:"address_city"`
+	AddressCountryCode string  `json:"address_country_code"`
+	AddressPostalCode  string  `json:"address_postal_code"`
+	AddressSubdivision string  `json:"address_subdivision"`
+	Lat                float64 `json:"lat"`
+	Lon                float64 `json:"lon"`
+}
+
+// txpMeta is extra.txp_meta, tax payment data, empty in the fake.
+type txpMeta struct {
+	AmountTypes          []string  `json:"amount_types"`
+	Amounts              []float64 `json:"amounts"`
+	PaymentCode          string    `json:"payment_code"`
+	TaxPeriodEndDate     string    `json:"tax_period_end_date"`
+	TaxpayerVerification string    `json:"taxpayer_verification"`
+	Tin                  string    `json:"tin"`
 }
 
 // txView is a transaction as the API returns it.
@@ -349,7 +377,8 @@ func (st *store) txView(t *txRecord) txView {
 		Amount: amountView{Amount: t.amount, Currency: t.currency},
 		Client: st.client,
 		Extra: txExtraView{CreatedOn: ms(t.created), GroupID: t.groupID, IP: t.ip, Latlon: "0,0", Note: t.note,
-			Other: other, ProcessOn: ms(t.processOn), SameDay: t.sameDay, SuppID: t.suppID},
+			TxpMeta: txpMeta{AmountTypes: []string{}, Amounts: []float64{}},
+			Other:   other, ProcessOn: ms(t.processOn), SameDay: t.sameDay, SuppID: t.suppID},
 		Fees:         fees,
 		From:         st.party(t.fromNode, t.fromMeta),
 		RecentStatus: rs,

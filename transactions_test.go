@@ -215,6 +215,7 @@ func wantTxJSON(t testing.TB, fake *synapsefake.Server, id string, from, to syna
 			"process_on":     msOf(at),
 			"same_day":       false,
 			"supp_id":        "",
+			"filename":       nil, "location": map[string]any{"address_city": "", "address_country_code": "", "address_postal_code": "", "address_subdivision": "", "lat": 0.0, "lon": 0.0}, "rate": nil, "rate_limit": nil, "settlement_delay": 0.0, "tracking_number": nil, "txp_meta": map[string]any{"amount_types": []any{}, "amounts": []any{}, "payment_code": "", "tax_period_end_date": "", "taxpayer_verification": "", "tin": ""},
 		},
 		"fees":          []any{map[string]any{"fee": 0.0, "note": "Facilitator Fee", "to": map[string]any{"id": "None"}}},
 		"from":          txParty(t, fake, from),
