@@ -196,12 +196,9 @@ const maxBody = 1 << 20
 // an object, wrong types and trailing data are 400 / "200".
 func decode[T any](r *http.Request) (T, error) {
 	var v T
-	data, err := io.ReadAll(io.LimitReader(r.Body, maxBody+1))
+	data, err := readBody(r)
 	if err != nil {
-		return v, errPayload("invalid_body", "Unable to read the request body.")
-	}
-	if len(data) > maxBody {
-		return v, errPayload("body_too_large", "Request body is larger than %d bytes.", maxBody)
+		return v, err
 	}
 	return v, unmarshalObject(data, &v, false)
 }
@@ -209,14 +206,23 @@ func decode[T any](r *http.Request) (T, error) {
 // decodeStrict is decode that also refuses fields T does not have.
 func decodeStrict[T any](r *http.Request) (T, error) {
 	var v T
-	data, err := io.ReadAll(io.LimitReader(r.Body, maxBody+1))
+	data, err := readBody(r)
 	if err != nil {
-		return v, errPayload("invalid_body", "Unable to read the request body.")
-	}
-	if len(data) > maxBody {
-		return v, errPayload("body_too_large", "Request body is larger than %d bytes.", maxBody)
+		return v, err
 	}
 	return v, unmarshalObject(data, &v, true)
+}
+
+// readBody reads a request body of at most maxBody bytes.
+func readBody(r *http.Request) ([]byte, error) {
+	data, err := io.ReadAll(io.LimitReader(r.Body, maxBody+1))
+	if err != nil {
+		return nil, errPayload("invalid_body", "Unable to read the request body.")
+	}
+	if len(data) > maxBody {
+		return nil, errPayload("body_too_large", "Request body is larger than %d bytes.", maxBody)
+	}
+	return data, nil
 }
 
 func unmarshalObject(data []byte, v any, strict bool) error {

@@ -2,7 +2,6 @@ package synapsefake
 
 import (
 	"encoding/base64"
-	"io"
 	"net/http"
 	"strings"
 	"time"
@@ -71,12 +70,9 @@ type createTxRequest struct {
 // U+FFFD, and a note or comment would be stored other than it was sent.
 func decodeText[T any](r *http.Request, strict bool) (T, error) {
 	var v T
-	data, err := io.ReadAll(io.LimitReader(r.Body, maxBody+1))
+	data, err := readBody(r)
 	if err != nil {
-		return v, errPayload("invalid_body", "Unable to read the request body.")
-	}
-	if len(data) > maxBody {
-		return v, errPayload("body_too_large", "Request body is larger than %d bytes.", maxBody)
+		return v, err
 	}
 	if !utf8.Valid(data) {
 		return v, errPayload("invalid_utf8", "Request body must be valid UTF-8.")

@@ -5,7 +5,6 @@ import (
 	"encoding/csv"
 	"encoding/json"
 	"net/http"
-	"net/url"
 	"slices"
 	"strconv"
 	"time"
@@ -495,8 +494,7 @@ func (r createStatementRequest) validWebhook() error {
 	if r.Webhook == nil || *r.Webhook == "" {
 		return nil
 	}
-	u, err := url.Parse(*r.Webhook)
-	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+	if !validWebhookURL(*r.Webhook) {
 		return errPayload("invalid_webhook", "webhook must be an absolute http or https URL.")
 	}
 	return nil
