@@ -37,15 +37,7 @@ const controlPrefix = "/_fake/"
 var controlMux = sync.OnceValue(func() *http.ServeMux {
 	mux := http.NewServeMux()
 	handle := func(p string, rt route) {
-		mux.HandleFunc(controlPrefix+p, func(w http.ResponseWriter, r *http.Request) {
-			s := r.Context().Value(serverKey{}).(*Server)
-			h, ok := rt[r.Method]
-			if !ok {
-				s.fail(w, errMethodNotAllowed(r.Method))
-				return
-			}
-			h(s, w, r)
-		})
+		mux.HandleFunc(controlPrefix+p, rt.serve(nil))
 	}
 	type S = Server
 	handle("users", route{"POST": (*S).controlCreateUser})
@@ -70,9 +62,7 @@ var controlMux = sync.OnceValue(func() *http.ServeMux {
 	handle("webhooks", route{"GET": (*S).controlWebhooks, "DELETE": (*S).controlResetWebhooks})
 	handle("requests", route{"GET": (*S).controlRequests, "DELETE": (*S).controlResetRequests})
 	handle("reset", route{"POST": (*S).controlReset})
-	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
-		r.Context().Value(serverKey{}).(*Server).fail(w, errRouteNotFound)
-	})
+	mux.HandleFunc("/", serveNotFound)
 	return mux
 })
 

@@ -34,6 +34,29 @@ type route map[string]handler
 // prefix, to its handlers. Written once by apiMux, read-only afterwards.
 var apiRoutes = map[string]route{}
 
+// serve dispatches a request to the route's handler for its method, or
+// answers the wrong-method envelope. before, when not nil, runs first and
+// may answer the request itself (fault injection).
+func (rt route) serve(before func(*Server, http.ResponseWriter, *http.Request) bool) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		s := r.Context().Value(serverKey{}).(*Server)
+		if before != nil && before(s, w, r) {
+			return
+		}
+		h, ok := rt[r.Method]
+		if !ok {
+			s.fail(w, errMethodNotAllowed(r.Method))
+			return
+		}
+		h(s, w, r)
+	}
+}
+
+// serveNotFound answers any path no route matched.
+func serveNotFound(w http.ResponseWriter, r *http.Request) {
+	r.Context().Value(serverKey{}).(*Server).fail(w, errRouteNotFound)
+}
+
 // serverKey is the context key under which ServeHTTP passes the Server to
 // the shared mux's handlers.
 type serverKey struct{}
@@ -46,18 +69,9 @@ var apiMux = sync.OnceValue(func() *http.ServeMux {
 	mux := http.NewServeMux()
 	handle := func(path string, rt route) {
 		apiRoutes[path] = rt
-		mux.HandleFunc("/v3.1"+path, func(w http.ResponseWriter, r *http.Request) {
-			s := r.Context().Value(serverKey{}).(*Server)
-			if s.injectFault(w, r.Method, path) {
-				return
-			}
-			h, ok := rt[r.Method]
-			if !ok {
-				s.fail(w, errMethodNotAllowed(r.Method))
-				return
-			}
-			h(s, w, r)
-		})
+		mux.HandleFunc("/v3.1"+path, rt.serve(func(s *Server, w http.ResponseWriter, r *http.Request) bool {
+			return s.injectFault(w, r.Method, path)
+		}))
 	}
 	type S = Server
 	handle("/oauth/{user_id}", route{"POST": (*S).handleOAuth})
@@ -86,9 +100,7 @@ var apiMux = sync.OnceValue(func() *http.ServeMux {
 	handle("/users/entity-types", route{"GET": (*S).handleEntityTypes})
 	handle("/loans-limits", route{"GET": (*S).handleLoanLimits})
 	handle("/address-verification", route{"POST": (*S).handleAddressVerification})
-	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
-		r.Context().Value(serverKey{}).(*Server).fail(w, errRouteNotFound)
-	})
+	mux.HandleFunc("/", serveNotFound)
 	return mux
 })
 
