@@ -116,29 +116,27 @@ func (s *Server) handleDummyTransaction(w http.ResponseWriter, r *http.Request) 
 		return
 	}
 	now := s.Now()
-	st := s.store
-	st.mu.Lock()
-	sn, err := st.nodeSubnet(r.PathValue("user_id"), r.PathValue("node_id"), r.PathValue("subnet_id"))
-	switch {
-	case err != nil:
-	case sn.class == ClassCard:
-		err = errNotAllowed("not_an_account_number", "Dummy transactions need an account-number subnet, not a card.")
-	case sn.status != SubnetActive:
-		err = errNotAllowed("subnet_not_active", "Subnet %s is %s; dummy transactions need an ACTIVE account number.", sn.id, sn.status)
-	}
-	var v txView
-	if err == nil {
-		var t *txRecord
-		if t, err = st.dummy(now, st.nodes[sn.nodeID], sn, req); err == nil {
-			v = st.txView(t)
+	answerObject(s, w, func(st *store) (txView, error) {
+		sn, err := st.nodeSubnet(r.PathValue("user_id"), r.PathValue("node_id"), r.PathValue("subnet_id"))
+		switch {
+		case err != nil:
+			return txView{}, err
+		case sn.class == ClassCard:
+			return txView{}, errNotAllowed("not_an_account_number", "Dummy transactions need an account-number subnet, not a card.")
+		case sn.status != SubnetActive:
+			return txView{}, errNotAllowed("subnet_not_active", "Subnet %s is %s; dummy transactions need an ACTIVE account number.", sn.id, sn.status)
 		}
-	}
-	st.mu.Unlock()
+		return st.dummyView(now, st.nodes[sn.nodeID], sn, req)
+	})
+}
+
+// dummyView makes a dummy transaction and returns its view. Callers hold mu.
+func (st *store) dummyView(now time.Time, n *nodeRecord, sn *subnetRecord, req dummyRequest) (txView, error) {
+	t, err := st.dummy(now, n, sn, req)
 	if err != nil {
-		s.fail(w, err)
-		return
+		return txView{}, err
 	}
-	s.okObject(w, v)
+	return st.txView(t), nil
 }
 
 // handleLegacyDummyTransaction serves the older form the official Go client
@@ -177,24 +175,17 @@ func (s *Server) handleLegacyDummyTransaction(w http.ResponseWriter, r *http.Req
 		return
 	}
 	now := s.Now()
-	st := s.store
-	st.mu.Lock()
-	n, err := st.userNode(r.PathValue("user_id"), r.PathValue("node_id"))
-	var sn *subnetRecord
-	if id := q.Get("subnetid"); err == nil && id != "" {
-		sn, err = st.nodeSubnet(r.PathValue("user_id"), n.id, id)
-	}
-	var v txView
-	if err == nil {
-		var t *txRecord
-		if t, err = st.dummy(now, n, sn, req); err == nil {
-			v = st.txView(t)
+	answerObject(s, w, func(st *store) (txView, error) {
+		n, err := st.userNode(r.PathValue("user_id"), r.PathValue("node_id"))
+		if err != nil {
+			return txView{}, err
 		}
-	}
-	st.mu.Unlock()
-	if err != nil {
-		s.fail(w, err)
-		return
-	}
-	s.okObject(w, v)
+		var sn *subnetRecord
+		if id := q.Get("subnetid"); id != "" {
+			if sn, err = st.nodeSubnet(r.PathValue("user_id"), n.id, id); err != nil {
+				return txView{}, err
+			}
+		}
+		return st.dummyView(now, n, sn, req)
+	})
 }

@@ -281,6 +281,20 @@ func jsonTypeName(goType string) string {
 	}
 }
 
+// answerObject runs fn under the store lock and answers the single object
+// it returns, or its error.
+func answerObject[V any](s *Server, w http.ResponseWriter, fn func(*store) (V, error)) {
+	st := s.store
+	st.mu.Lock()
+	v, err := fn(st)
+	st.mu.Unlock()
+	if err != nil {
+		s.fail(w, err)
+		return
+	}
+	s.okObject(w, v)
+}
+
 // readPage reads page and per_page (defaults 1 and 20; per_page above 20 is
 // capped at 20, as the real service capped it).
 func readPage(r *http.Request) (page, error) {

@@ -72,24 +72,19 @@ func (s *Server) handleCreateSubnet(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	now := s.Now()
-	st := s.store
-	st.mu.Lock()
-	n, err := st.userNode(r.PathValue("user_id"), r.PathValue("node_id"))
-	if err == nil {
-		err = subnetNode(n)
-	}
-	var v subnetView
-	if err == nil {
+	answerObject(s, w, func(st *store) (subnetView, error) {
+		n, err := st.userNode(r.PathValue("user_id"), r.PathValue("node_id"))
+		if err == nil {
+			err = subnetNode(n)
+		}
+		if err != nil {
+			return subnetView{}, err
+		}
 		sn := st.newSubnet(now, n, *req.Nickname, req.class(), req.SuppID, req.CardStyleID)
-		v = st.subnetView(sn, false)
+		v := st.subnetView(sn, false)
 		st.emit(now, "SUBNETS|POST", "SUBNET", sn.id, v)
-	}
-	st.mu.Unlock()
-	if err != nil {
-		s.fail(w, err)
-		return
-	}
-	s.okObject(w, v)
+		return v, nil
+	})
 }
 
 // handleListNodeSubnets serves GET /v3.1/users/{user_id}/nodes/{node_id}/subnets.
@@ -124,22 +119,16 @@ func (st *store) nodeSubnet(userID, nodeID, subnetID string) (*subnetRecord, err
 // subnetAction runs fn on the path's subnet under the lock and answers the
 // subnet as it is afterwards.
 func (s *Server) subnetAction(w http.ResponseWriter, r *http.Request, full bool, fn func(*store, *subnetRecord) error) {
-	st := s.store
-	st.mu.Lock()
-	sn, err := st.nodeSubnet(r.PathValue("user_id"), r.PathValue("node_id"), r.PathValue("subnet_id"))
-	if err == nil {
-		err = fn(st, sn)
-	}
-	var v subnetView
-	if err == nil {
-		v = st.subnetView(sn, full)
-	}
-	st.mu.Unlock()
-	if err != nil {
-		s.fail(w, err)
-		return
-	}
-	s.okObject(w, v)
+	answerObject(s, w, func(st *store) (subnetView, error) {
+		sn, err := st.nodeSubnet(r.PathValue("user_id"), r.PathValue("node_id"), r.PathValue("subnet_id"))
+		if err == nil {
+			err = fn(st, sn)
+		}
+		if err != nil {
+			return subnetView{}, err
+		}
+		return st.subnetView(sn, full), nil
+	})
 }
 
 // handleGetSubnet serves GET .../subnets/{subnet_id}; full_dehydrate=YES

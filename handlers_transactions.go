@@ -208,19 +208,14 @@ func (s *Server) handleCreateTransaction(w http.ResponseWriter, r *http.Request)
 		s.fail(w, err)
 		return
 	}
-	st := s.store
-	st.mu.Lock()
-	t, err := st.createTx(s.Now(), r.PathValue("user_id"), r.PathValue("node_id"), req, true)
-	var v txView
-	if err == nil {
-		v = st.txView(t)
-	}
-	st.mu.Unlock()
-	if err != nil {
-		s.fail(w, err)
-		return
-	}
-	s.okObject(w, v)
+	now := s.Now()
+	answerObject(s, w, func(st *store) (txView, error) {
+		t, err := st.createTx(now, r.PathValue("user_id"), r.PathValue("node_id"), req, true)
+		if err != nil {
+			return txView{}, err
+		}
+		return st.txView(t), nil
+	})
 }
 
 // maxBatch is the largest batch POST .../batch-trans accepts.
@@ -345,22 +340,16 @@ func (s *Server) handleGetTransaction(w http.ResponseWriter, r *http.Request) {
 // txAction runs fn on the path's transaction under the lock and answers the
 // transaction as it is afterwards.
 func (s *Server) txAction(w http.ResponseWriter, r *http.Request, fn func(*store, *txRecord) error) {
-	st := s.store
-	st.mu.Lock()
-	t, err := st.nodeTx(r.PathValue("user_id"), r.PathValue("node_id"), r.PathValue("trans_id"))
-	if err == nil {
-		err = fn(st, t)
-	}
-	var v txView
-	if err == nil {
-		v = st.txView(t)
-	}
-	st.mu.Unlock()
-	if err != nil {
-		s.fail(w, err)
-		return
-	}
-	s.okObject(w, v)
+	answerObject(s, w, func(st *store) (txView, error) {
+		t, err := st.nodeTx(r.PathValue("user_id"), r.PathValue("node_id"), r.PathValue("trans_id"))
+		if err == nil {
+			err = fn(st, t)
+		}
+		if err != nil {
+			return txView{}, err
+		}
+		return st.txView(t), nil
+	})
 }
 
 // commentRequest is the body of PATCH .../trans/{trans_id}.

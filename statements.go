@@ -438,24 +438,17 @@ func (s *Server) handleGetStatement(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, err)
 		return
 	}
-	st := s.store
-	st.mu.Lock()
-	var v statementView
-	n, err := st.userNode(r.PathValue("user_id"), r.PathValue("node_id"))
-	if err == nil {
+	answerObject(s, w, func(st *store) (statementView, error) {
+		n, err := st.userNode(r.PathValue("user_id"), r.PathValue("node_id"))
+		if err != nil {
+			return statementView{}, err
+		}
 		rec := st.book.byID[r.PathValue("statement_id")]
 		if rec == nil || rec.nodeID != n.id {
-			err = errNotFound("statement")
-		} else {
-			v = st.statementView(rec)
+			return statementView{}, errNotFound("statement")
 		}
-	}
-	st.mu.Unlock()
-	if err != nil {
-		s.fail(w, err)
-		return
-	}
-	s.okObject(w, v)
+		return st.statementView(rec), nil
+	})
 }
 
 // createStatementRequest is the body of POST .../statements. Dates are in
@@ -521,14 +514,14 @@ func (s *Server) handleCreateStatement(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, err)
 		return
 	}
-	st := s.store
-	st.mu.Lock()
-	var v statementView
-	n, err := st.userNode(r.PathValue("user_id"), r.PathValue("node_id"))
-	if err == nil && !reference.IsDepositType(n.typ) {
-		err = errIncorrect("statements_not_supported", "Node %s is of type %s; statements exist for deposit-type nodes only.", n.id, n.typ)
-	}
-	if err == nil {
+	answerObject(s, w, func(st *store) (statementView, error) {
+		n, err := st.userNode(r.PathValue("user_id"), r.PathValue("node_id"))
+		if err == nil && !reference.IsDepositType(n.typ) {
+			err = errIncorrect("statements_not_supported", "Node %s is of type %s; statements exist for deposit-type nodes only.", n.id, n.typ)
+		}
+		if err != nil {
+			return statementView{}, err
+		}
 		rec := st.newStatement(now, n, StatementOnDemand, start, end)
 		if req.Webhook != nil {
 			rec.webhook = *req.Webhook
@@ -542,14 +535,8 @@ func (s *Server) handleCreateStatement(w http.ResponseWriter, r *http.Request) {
 		} else {
 			st.book.pending = append(st.book.pending, rec.id)
 		}
-		v = st.statementView(rec)
-	}
-	st.mu.Unlock()
-	if err != nil {
-		s.fail(w, err)
-		return
-	}
-	s.okObject(w, v)
+		return st.statementView(rec), nil
+	})
 }
 
 // handleStatementFile serves GET /statements/{statement_id}/{file}: the

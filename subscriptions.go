@@ -119,11 +119,10 @@ func (s *Server) handleCreateSubscription(w http.ResponseWriter, r *http.Request
 		s.fail(w, err)
 		return
 	}
-	st := s.store
-	st.mu.Lock()
-	v := st.subscriptionView(st.newSubscription(s.Now(), *req.URL, *req.Scope))
-	st.mu.Unlock()
-	s.okObject(w, v)
+	now := s.Now()
+	answerObject(s, w, func(st *store) (subscriptionView, error) {
+		return st.subscriptionView(st.newSubscription(now, *req.URL, *req.Scope)), nil
+	})
 }
 
 // subscriptionsList is the wrapper of GET /subscriptions.
@@ -153,20 +152,14 @@ func (s *Server) handleGetSubscription(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *Server) subscriptionAction(w http.ResponseWriter, r *http.Request, fn func(*subscriptionRecord)) {
-	st := s.store
-	st.mu.Lock()
-	sub := st.subs[r.PathValue("subscription_id")]
-	var v subscriptionView
-	if sub != nil {
+	answerObject(s, w, func(st *store) (subscriptionView, error) {
+		sub := st.subs[r.PathValue("subscription_id")]
+		if sub == nil {
+			return subscriptionView{}, errNotFound("subscription")
+		}
 		fn(sub)
-		v = st.subscriptionView(sub)
-	}
-	st.mu.Unlock()
-	if sub == nil {
-		s.fail(w, errNotFound("subscription"))
-		return
-	}
-	s.okObject(w, v)
+		return st.subscriptionView(sub), nil
+	})
 }
 
 // patchSubscriptionRequest is the body of PATCH /subscriptions/{id}.
