@@ -392,6 +392,7 @@ func ofPathUser(r *http.Request, list func(*store, *userRecord) []string) func(*
 // access says which credentials a route needs.
 type access struct {
 	gateway bool   // X-SP-GATEWAY must be present (a wrong one is refused anyway)
+	user    bool   // X-SP-USER must be present, "|<fingerprint>" being enough
 	userIP  bool   // X-SP-USER-IP must be present
 	scope   string // an oauth_key with this scope, bound to the path's user_id
 }
@@ -444,6 +445,9 @@ func (s *Server) authorize(r *http.Request, need access) (caller, error) {
 		if ip, _ := header(r, "X-SP-USER-IP"); ip == "" {
 			return c, errMissingUserIP
 		}
+	}
+	if need.user && !hasUser {
+		return c, errMissingUser
 	}
 	return c, s.checkIdempotency(r)
 }

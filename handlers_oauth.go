@@ -4,13 +4,9 @@ import "net/http"
 
 // handleOAuth serves POST /v3.1/oauth/{user_id}.
 func (s *Server) handleOAuth(w http.ResponseWriter, r *http.Request) {
-	c, err := s.authorize(r, access{gateway: true, userIP: true})
+	c, err := s.authorize(r, access{gateway: true, user: true, userIP: true})
 	if err != nil {
 		s.fail(w, err)
-		return
-	}
-	if _, ok := header(r, "X-SP-USER"); !ok {
-		s.fail(w, errMissingUser)
 		return
 	}
 	req, err := decode[oauthRequest](r)

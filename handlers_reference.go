@@ -31,12 +31,8 @@ func (s *Server) handleLoanLimits(w http.ResponseWriter, r *http.Request) {
 
 // handleEntityTypes serves GET /v3.1/users/entity-types.
 func (s *Server) handleEntityTypes(w http.ResponseWriter, r *http.Request) {
-	if _, err := s.authorize(r, access{gateway: true, userIP: true}); err != nil {
+	if _, err := s.authorize(r, access{gateway: true, user: true, userIP: true}); err != nil {
 		s.fail(w, err)
-		return
-	}
-	if _, ok := header(r, "X-SP-USER"); !ok {
-		s.fail(w, errMissingUser) // listed by the spec; no oauth_key is needed
 		return
 	}
 	s.ok(w, reference.AllEntityTypes())

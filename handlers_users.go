@@ -77,13 +77,9 @@ func validDocuments(docs []json.RawMessage) error {
 
 // handleCreateUser serves POST /v3.1/users.
 func (s *Server) handleCreateUser(w http.ResponseWriter, r *http.Request) {
-	c, err := s.authorize(r, access{gateway: true, userIP: true})
+	c, err := s.authorize(r, access{gateway: true, user: true, userIP: true})
 	if err != nil {
 		s.fail(w, err)
-		return
-	}
-	if _, ok := header(r, "X-SP-USER"); !ok {
-		s.fail(w, errMissingUser)
 		return
 	}
 	if !validFingerprint(c.fingerprint) {
