@@ -163,7 +163,7 @@ func (st *store) addDeclined(t *txRecord, created statusEntry, code string) {
 	t.code = code
 	t.timeline = append(t.timeline, statusEntry{Date: created.Date, Note: defaultNote(StatusReturned, code),
 		Status: StatusReturned, StatusID: StatusReturned.ID()})
-	st.emit(t.created, "TRAN|PATCH", "TRAN", t.id, st.txView(t))
+	st.emitTx(t.created, "TRAN|PATCH", t)
 }
 
 // held is what approved card swipes not yet debited hold on a node: real

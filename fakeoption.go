@@ -31,6 +31,8 @@ type config struct {
 	control          bool
 	// immediateStatements: see WithImmediateStatements (statements.go).
 	immediateStatements bool
+	captureLimit        int64 // WithWebhookCaptureLimit
+	webhookLogLimit     int64 // WithWebhookLogLimit
 }
 
 func defaultConfig() config {
@@ -43,6 +45,8 @@ func defaultConfig() config {
 		webhookTimeout:  10 * time.Second,
 		deliverWebhooks: true,
 		control:         true,
+		captureLimit:    DefaultWebhookCaptureLimit,
+		webhookLogLimit: DefaultWebhookLogLimit,
 	}
 }
 
@@ -145,4 +149,22 @@ func WithHook(hook func(w http.ResponseWriter, r *http.Request) bool) Option {
 // answer 404 like any unknown route.
 func WithoutControlAPI() Option {
 	return func(cfg *config) { cfg.control = false }
+}
+
+// WithWebhookCaptureLimit bounds the webhook capture (Webhooks, GET
+// /_fake/webhooks) to about n bytes of memory (default
+// DefaultWebhookCaptureLimit, 64 MiB): past it the oldest webhooks are
+// forgotten. An event costs about 200 bytes, a delivery about 100 and an
+// attempt about 50 plus the receiver's answer, whatever the size of its
+// body, which is encoded only when read. The newest webhook is always kept.
+func WithWebhookCaptureLimit(n int64) Option {
+	return func(cfg *config) { cfg.captureLimit = n }
+}
+
+// WithWebhookLogLimit bounds the webhook log (GET /subscriptions/logs) to
+// about n bytes of memory (default DefaultWebhookLogLimit, 16 MiB): past it
+// the oldest attempts are forgotten. An attempt costs about 80 bytes plus
+// the receiver's answer (at most 4 KiB of it is kept).
+func WithWebhookLogLimit(n int64) Option {
+	return func(cfg *config) { cfg.webhookLogLimit = n }
 }

@@ -181,7 +181,9 @@ func (st *store) createTx(now time.Time, userID, nodeID string, req createTxRequ
 // addTx stores a new transaction with its first timeline entry, indexes it
 // and schedules its processing. Callers hold mu.
 func (st *store) addTx(t *txRecord, first statusEntry) {
-	t.timeline = []statusEntry{first}
+	// Room for the processing path's four entries, so that the events of
+	// a transaction share one backing array.
+	t.timeline = append(make([]statusEntry, 0, len(processingPath)), first)
 	st.txs[t.id] = t
 	from, to := st.nodes[t.fromNode], st.nodes[t.toNode]
 	from.txIDs = append(from.txIDs, t.id)
@@ -191,7 +193,7 @@ func (st *store) addTx(t *txRecord, first statusEntry) {
 		st.users[to.userID].txIDs = append(st.users[to.userID].txIDs, t.id)
 	}
 	st.schedule(t)
-	st.emit(t.created, "TRANS|POST", "TRAN", t.id, st.txView(t))
+	st.emitTx(t.created, "TRANS|POST", t)
 }
 
 // handleCreateTransaction serves POST /v3.1/users/{user_id}/nodes/{node_id}/trans.
@@ -382,7 +384,7 @@ func (s *Server) handleCommentTransaction(w http.ResponseWriter, r *http.Request
 // comment appends a note under the current status. Callers hold mu.
 func (st *store) comment(t *txRecord, at time.Time, note string) {
 	t.timeline = append(t.timeline, statusEntry{Date: ms(at), Note: note, Status: t.status, StatusID: t.status.ID()})
-	st.emit(at, "TRAN|PATCH", "TRAN", t.id, st.txView(t))
+	st.emitTx(at, "TRAN|PATCH", t)
 }
 
 // handleCancelTransaction serves DELETE .../trans/{trans_id}.

@@ -128,11 +128,10 @@ func (s *Server) MFAPin(userID string) string {
 // request journal and pending faults, as if the server had just started.
 // The clock and the id stream go on.
 func (s *Server) Reset() {
-	s.hooks.mu.Lock()
-	s.hooks.captured, s.hooks.queue, s.hooks.retries, s.hooks.log = nil, nil, nil, nil
-	s.hooks.mu.Unlock()
 	st := s.store
 	st.mu.Lock()
+	// Under the store's lock, so that no event slips in between.
+	s.hooks.reset()
 	st.users, st.userOrder = map[string]*userRecord{}, nil
 	st.nodes, st.keys, st.txs = map[string]*nodeRecord{}, map[string]*keyRecord{}, map[string]*txRecord{}
 	st.subnets, st.subs, st.subOrder = map[string]*subnetRecord{}, map[string]*subscriptionRecord{}, nil

@@ -337,16 +337,16 @@ func (st *store) emitStatement(at time.Time, rec *statementRecord) {
 	if st.hooks == nil {
 		return
 	}
-	const function = "STATEMENTS|POST"
-	rest, _ := json.Marshal(st.statementView(rec))
-	logID := st.newID()
-	h := &hookRecord{Webhook: Webhook{Function: function, ObjectType: "STATEMENT", ObjectID: rec.id,
-		Status: rec.status, UpdatedBy: st.actor, Date: at}}
-	h.Body = webhookBody(rec.id, function, logID, st.actor, at, rest)
-	if rec.webhook != "" {
-		h.deliveries = []*deliveryRecord{{hook: h, url: rec.webhook, logID: logID, due: at}}
+	rest, err := json.Marshal(st.statementView(rec))
+	if err != nil {
+		return
 	}
-	st.hooks.add(h)
+	ev := &event{at: ms(at), function: "STATEMENTS|POST", actor: st.actor,
+		obj: &objectEvent{typ: "STATEMENT", id: rec.id, status: rec.status, rest: rest}}
+	if rec.webhook != "" {
+		ev.deliveries = []delivery{{ev: ev, key: "url " + rec.webhook, url: rec.webhook, due: ev.at}}
+	}
+	st.hooks.add(ev)
 }
 
 // Movement is one change of a node's balance shown on a statement.

@@ -256,25 +256,35 @@ func (s *Server) handleWebhookLogs(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	h := s.hooks
+	type entry struct {
+		ev        *event
+		url       string
+		attempts  []attemptRecord // the delivery's attempts up to this one
+	}
 	h.mu.Lock()
-	n := len(h.log)
+	n := h.log.len()
 	lo, hi := p.window(n)
-	out := logsList{ErrorCode: "0", HTTPCode: "200", Limit: p.perPage, Logs: make([]logEntryView, 0, hi-lo),
-		LogsCount: n, Page: p.number, PageCount: p.pageCount(n), Success: true}
+	page := make([]entry, 0, hi-lo)
 	for i := lo; i < hi; i++ {
-		e := h.log[n-1-i]
-		d, a := e.d, e.d.attempts[e.attempt]
-		responses := make([]httpResponse, e.attempt+1)
-		for j, at := range d.attempts[:e.attempt+1] {
-			responses[j] = httpResponse{Date: ms(at.Date), HTTPResponseCode: itoa(at.Code), HTTPResponseText: at.Text}
-		}
-		sum := sha256.Sum256(d.hook.Body)
-		out.Logs = append(out.Logs, logEntryView{ID: oid{d.logID}, ClientID: s.cfg.clientID, Date: ms(a.Date),
-			Function: d.hook.Function, HTTPResponseCode: itoa(a.Code), HTTPResponseText: a.Text, HTTPResponses: responses,
-			HTTPURL: d.url, ObjID: d.hook.ObjectType + "_" + d.hook.ObjectID, SafeObj: safeObj(d.hook.Body),
-			SafeObjHash: hex.EncodeToString(sum[:]), UpdatedBy: d.hook.UpdatedBy})
+		e := h.log.at(n - 1 - i)
+		page = append(page, entry{ev: e.d.ev, url: e.d.url, attempts: slices.Clone(e.d.attempts[:e.attempt+1])})
 	}
 	h.mu.Unlock()
+	out := logsList{ErrorCode: "0", HTTPCode: "200", Limit: p.perPage, Logs: make([]logEntryView, 0, len(page)),
+		LogsCount: n, Page: p.number, PageCount: p.pageCount(n), Success: true}
+	for _, e := range page {
+		a := e.attempts[len(e.attempts)-1]
+		responses := make([]httpResponse, len(e.attempts))
+		for j, at := range e.attempts {
+			responses[j] = httpResponse{Date: at.at, HTTPResponseCode: itoa(int(at.code)), HTTPResponseText: at.text}
+		}
+		body := e.ev.body(s)
+		sum := sha256.Sum256(body)
+		out.Logs = append(out.Logs, logEntryView{ID: oid{s.logID(e.ev.seq)}, ClientID: s.cfg.clientID, Date: a.at,
+			Function: e.ev.function, HTTPResponseCode: itoa(int(a.code)), HTTPResponseText: a.text, HTTPResponses: responses,
+			HTTPURL: e.url, ObjID: e.ev.objectType() + "_" + e.ev.objectID(), SafeObj: safeObj(body),
+			SafeObjHash: hex.EncodeToString(sum[:]), UpdatedBy: e.ev.actor})
+	}
 	s.ok(w, out)
 }
 

@@ -216,7 +216,7 @@ func (st *store) move(t *txRecord, to Status, at time.Time, note, code string) e
 		}
 	}
 	st.schedule(t)
-	st.emit(at, "TRAN|PATCH", "TRAN", t.id, st.txView(t))
+	st.emitTx(at, "TRAN|PATCH", t)
 	return nil
 }
 
@@ -340,14 +340,28 @@ type txView struct {
 	To           partyView     `json:"to"`
 }
 
+// party is one side of a transaction. A node or user that is gone (a
+// webhook of a transaction from before Reset, read after it) shows its id.
 func (st *store) party(nodeID string, meta map[string]any) partyView {
+	p := partyView{ID: nodeID, Meta: maps.Clone(meta), User: partyUser{LegalNames: []string{}}}
 	n := st.nodes[nodeID]
-	u := st.users[n.userID]
-	return partyView{ID: n.id, Meta: maps.Clone(meta), Nickname: n.nickname, Type: n.typ,
-		User: partyUser{ID: u.id, LegalNames: slices.Clone(u.legalNames)}}
+	if n == nil {
+		return p
+	}
+	p.Nickname, p.Type, p.User.ID = n.nickname, n.typ, n.userID
+	if u := st.users[n.userID]; u != nil {
+		p.User.LegalNames = slices.Clone(u.legalNames)
+	}
+	return p
 }
 
-func (st *store) txView(t *txRecord) txView {
+// txView is a transaction as it is now.
+func (st *store) txView(t *txRecord) txView { return st.txViewAt(t, t.timeline, t.code) }
+
+// txViewAt is a transaction as it was when its timeline was timeline and
+// its recent_status.code was code: what a webhook of that moment shows.
+// Every other field of a transaction is fixed at creation.
+func (st *store) txViewAt(t *txRecord, timeline []statusEntry, code string) txView {
 	fees := make([]feeView, len(t.fees))
 	for i, f := range t.fees {
 		fees[i] = feeView{Fee: f.fee, Note: f.note}
@@ -356,10 +370,9 @@ func (st *store) txView(t *txRecord) txView {
 			fees[i].To.ID = "None"
 		}
 	}
-	last := t.timeline[len(t.timeline)-1]
+	last := timeline[len(timeline)-1]
 	rs := recentStatus{Date: last.Date, Note: last.Note, Status: last.Status, StatusID: last.StatusID}
-	if t.code != "" {
-		code := t.code
+	if code != "" {
 		rs.Code = &code
 	}
 	other := maps.Clone(t.other)
@@ -367,13 +380,13 @@ func (st *store) txView(t *txRecord) txView {
 		other = map[string]any{}
 	}
 	linkNode := t.fromNode
-	if st.nodes[linkNode].userID != t.userID {
+	if n := st.nodes[linkNode]; n != nil && n.userID != t.userID {
 		linkNode = t.toNode
 	}
 	return txView{
 		ID:     t.id,
 		Links:  linkTo(st.base + "/users/" + t.userID + "/nodes/" + linkNode + "/trans/" + t.id),
-		V:      len(t.timeline) + 1,
+		V:      len(timeline) + 1,
 		Amount: amountView{Amount: t.amount, Currency: t.currency},
 		Client: st.client,
 		Extra: txExtraView{CreatedOn: ms(t.created), GroupID: t.groupID, IP: t.ip, Latlon: "0,0", Note: t.note,
@@ -382,7 +395,7 @@ func (st *store) txView(t *txRecord) txView {
 		Fees:         fees,
 		From:         st.party(t.fromNode, t.fromMeta),
 		RecentStatus: rs,
-		Timeline:     slices.Clone(t.timeline),
+		Timeline:     slices.Clone(timeline),
 		To:           st.party(t.toNode, nil),
 	}
 }

@@ -2,6 +2,7 @@ package synapsefake
 
 import (
 	"bytes"
+	"context"
 	"crypto/hmac"
 	"crypto/sha1"
 	"crypto/sha256"
@@ -151,120 +152,212 @@ func signatures(objectID, clientID, clientSecret string) (sha1Hex, sha256Hex str
 	return hex.EncodeToString(m1.Sum(nil)), hex.EncodeToString(m256.Sum(nil))
 }
 
-// hookRecord is the stored form of a Webhook.
-type hookRecord struct {
-	Webhook
-	deliveries []*deliveryRecord
-}
-
-type deliveryRecord struct {
-	hook     *hookRecord
+// delivery is an event's delivery to one subscription, or to an ad hoc
+// statement's webhook url. Its attempts and due are guarded by the hooks lock.
+type delivery struct {
+	ev       *event
+	key      string // its outbox: the subscription id, or "url " + the url
 	subID    string
 	url      string
-	logID    string
-	attempts []Attempt
-	done     bool
-	// due is when the next attempt falls due: the event's date, then each
-	// retry's. An attempt is dated at its due time, as processing steps are,
-	// so a long Advance runs and dates every retry that fell due within it.
-	due time.Time
+	attempts []attemptRecord
+	// due is when the next attempt falls due (ms): the event's date, then
+	// each retry's. An attempt is dated at its due time, as processing steps
+	// are, so a long Advance runs and dates every retry that fell due.
+	due  int64
+	done bool
 }
+
+// attemptRecord is the stored form of an Attempt.
+type attemptRecord struct {
+	at   int64 // ms
+	code int32
+	text string
+}
+
+func (a attemptRecord) public() Attempt {
+	return Attempt{Code: int(a.code), Text: a.text, Date: time.UnixMilli(a.at).UTC()}
+}
+
+// notDelivered is the text of every attempt under WithoutWebhookDelivery.
+const notDelivered = "captured; not delivered (WithoutWebhookDelivery)"
+
+// maxAttemptText bounds the receiver's answer kept for an attempt.
+const maxAttemptText = 4096
 
 // logEntry is one attempt in the webhook log.
 type logEntry struct {
-	d       *deliveryRecord
-	attempt int // index into d.attempts
+	d       *delivery
+	attempt int32 // index into d.attempts
 }
 
 // retry is a failed delivery waiting for its next attempt.
 type retry struct {
-	at time.Time
-	d  *deliveryRecord
+	at int64 // ms
+	d  *delivery
 }
 
-// hooks captures every webhook and delivers them, in order, from one worker
-// goroutine that holds no store lock, so a receiver may call the fake back.
+// outbox is the ordered queue of one subscription's deliveries. A worker
+// goroutine runs while it has work, so subscriptions are delivered
+// concurrently (a receiver that hangs holds up only its own), each in the
+// order its events happened.
+type outbox struct {
+	key   string
+	queue []*delivery
+	busy  bool // its worker is running
+	dead  bool // Reset or Close: the worker drops what it was doing
+}
+
+// Default bounds of the capture and the webhook log, in estimated bytes of
+// memory (WithWebhookCaptureLimit, WithWebhookLogLimit).
+const (
+	DefaultWebhookCaptureLimit = 64 << 20
+	DefaultWebhookLogLimit     = 16 << 20
+)
+
+// hooks captures every webhook and delivers them, from one worker
+// goroutine per subscription that holds no store lock, so a receiver may
+// call the fake back. Lock order: the store's lock, then this one.
 type hooks struct {
-	s        *Server
-	mu       sync.Mutex
-	cond     *sync.Cond
-	captured []*hookRecord
-	queue    []*deliveryRecord // FIFO of attempts to make
-	inflight int
-	retries  []retry // sorted by at
-	log      []logEntry
-	running  bool
-	closed   bool
+	s    *Server
+	mu   sync.Mutex
+	cond *sync.Cond
+	seq  uint64
+	// version counts changes to the capture, for Wait.
+	version uint64
+
+	events     fifo[*event] // the capture, oldest first
+	eventBytes int64
+	log        fifo[logEntry] // every attempt, oldest first
+	logBytes   int64
+
+	boxes   map[string]*outbox
+	busy    int     // outboxes whose worker is running
+	retries []retry // sorted by at
+	ctx     context.Context
+	cancel  context.CancelFunc // cancels the attempts in flight
+	closed  bool
 }
 
 func newHooks(s *Server) *hooks {
-	h := &hooks{s: s}
+	h := &hooks{s: s, boxes: map[string]*outbox{}}
 	h.cond = sync.NewCond(&h.mu)
+	h.ctx, h.cancel = context.WithCancel(context.Background())
 	return h
 }
 
-// add records a webhook and queues its deliveries.
-func (h *hooks) add(rec *hookRecord) {
+// add records an event and queues its deliveries. The store's lock is held.
+func (h *hooks) add(ev *event) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	h.captured = append(h.captured, rec)
-	if len(rec.deliveries) > 0 && !h.closed {
-		h.queue = append(h.queue, rec.deliveries...)
-		if !h.running {
-			h.running = true
-			go h.work()
+	h.seq++
+	h.version++
+	ev.seq = h.seq
+	h.events.push(ev)
+	h.eventBytes += ev.cost()
+	h.trimEvents()
+	if !h.closed {
+		for i := range ev.deliveries {
+			d := &ev.deliveries[i]
+			if h.s.cfg.deliverWebhooks {
+				h.enqueue(d)
+			} else {
+				h.record(d, attemptRecord{at: d.due, code: http.StatusOK, text: notDelivered})
+			}
 		}
 	}
 	h.cond.Broadcast()
 }
 
-// work delivers queued attempts one at a time until the server closes.
-func (h *hooks) work() {
+// trimEvents forgets the oldest events while the capture is over its bound.
+func (h *hooks) trimEvents() {
+	for h.eventBytes > h.s.cfg.captureLimit && h.events.len() > 1 {
+		ev := h.events.pop()
+		ev.dropped = true
+		h.eventBytes -= ev.cost() + ev.attemptsCost()
+	}
+}
+
+// enqueue puts d at the end of its outbox and starts the outbox's worker.
+func (h *hooks) enqueue(d *delivery) {
+	b := h.boxes[d.key]
+	if b == nil {
+		b = &outbox{key: d.key}
+		h.boxes[d.key] = b
+	}
+	b.queue = append(b.queue, d)
+	if !b.busy {
+		b.busy = true
+		h.busy++
+		go h.work(b)
+	}
+}
+
+// record stores an attempt of d, logs it, and schedules the retry a
+// failure calls for.
+func (h *hooks) record(d *delivery, a attemptRecord) {
+	d.attempts = append(d.attempts, a)
+	h.version++
+	cost := int64(attemptOverhead + len(a.text))
+	if !d.ev.dropped {
+		h.eventBytes += cost
+		h.trimEvents()
+	}
+	h.log.push(logEntry{d: d, attempt: int32(len(d.attempts) - 1)})
+	h.logBytes += cost + logEntryOverhead
+	for h.logBytes > h.s.cfg.webhookLogLimit && h.log.len() > 1 {
+		e := h.log.pop()
+		h.logBytes -= int64(attemptOverhead + logEntryOverhead + len(e.d.attempts[e.attempt].text))
+	}
+	if slices.Contains(webhookSuccess, int(a.code)) || len(d.attempts) > len(webhookRetryDelays) {
+		d.done = true
+		return
+	}
+	d.due += webhookRetryDelays[len(d.attempts)-1].Milliseconds()
+	if d.due <= ms(h.s.Now()) {
+		// Already due (a long Advance): run it before Flush returns.
+		h.enqueue(d)
+		return
+	}
+	i := sort.Search(len(h.retries), func(i int) bool { return h.retries[i].at > d.due })
+	h.retries = slices.Insert(h.retries, i, retry{at: d.due, d: d})
+}
+
+// work makes its outbox's attempts, one at a time, until it is empty.
+func (h *hooks) work(b *outbox) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	for {
-		for len(h.queue) == 0 && !h.closed {
-			h.cond.Wait()
-		}
-		if h.closed {
-			h.queue = nil
-			h.cond.Broadcast()
-			return
-		}
-		d := h.queue[0]
-		h.queue = h.queue[1:]
-		h.inflight++
-		due := d.due
+	for len(b.queue) > 0 && !b.dead {
+		d := b.queue[0]
+		b.queue[0] = nil
+		b.queue = b.queue[1:]
+		ctx := h.ctx
 		h.mu.Unlock()
-		a := h.s.attempt(d, due)
+		a := h.s.attempt(ctx, d)
 		h.mu.Lock()
-		d.attempts = append(d.attempts, a)
-		h.log = append(h.log, logEntry{d: d, attempt: len(d.attempts) - 1})
-		if slices.Contains(webhookSuccess, a.Code) || len(d.attempts) > len(webhookRetryDelays) {
-			d.done = true
-		} else {
-			at := due.Add(webhookRetryDelays[len(d.attempts)-1])
-			d.due = at
-			if !at.After(h.s.Now()) {
-				// Already due (a long Advance): run it before Flush returns.
-				h.queue = append(h.queue, d)
-			} else {
-				i := sort.Search(len(h.retries), func(i int) bool { return h.retries[i].at.After(at) })
-				h.retries = slices.Insert(h.retries, i, retry{at: at, d: d})
-			}
+		if b.dead {
+			break
 		}
-		h.inflight--
+		h.record(d, a)
 		h.cond.Broadcast()
 	}
+	b.busy = false
+	h.busy--
+	if h.boxes[b.key] == b && len(b.queue) == 0 {
+		delete(h.boxes, b.key)
+	}
+	h.cond.Broadcast()
 }
 
 // due queues the retries that fell due by now.
 func (h *hooks) due(now time.Time) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
+	t := ms(now)
 	n := 0
-	for n < len(h.retries) && !h.retries[n].at.After(now) {
-		h.queue = append(h.queue, h.retries[n].d)
+	for n < len(h.retries) && h.retries[n].at <= t {
+		if !h.closed {
+			h.enqueue(h.retries[n].d)
+		}
 		n++
 	}
 	if n > 0 {
@@ -273,117 +366,188 @@ func (h *hooks) due(now time.Time) {
 	}
 }
 
-// flush waits until no attempt is queued or in flight.
+// flushBound is the most Flush waits, in real time: the time one attempt
+// may take, plus a second.
+func (s *Server) flushBound() time.Duration {
+	d := s.webhookClient.Timeout
+	if d <= 0 {
+		d = 10 * time.Second
+	}
+	return d + time.Second
+}
+
+// flush waits until no attempt is queued or in flight, for at most
+// flushBound.
 func (h *hooks) flush() {
+	bound := h.s.flushBound()
+	deadline := time.Now().Add(bound)
+	timer := time.AfterFunc(bound, func() {
+		h.mu.Lock()
+		h.cond.Broadcast()
+		h.mu.Unlock()
+	})
+	defer timer.Stop()
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	for (len(h.queue) > 0 || h.inflight > 0) && !h.closed {
+	for h.busy > 0 && !h.closed && time.Now().Before(deadline) {
 		h.cond.Wait()
 	}
 }
 
+// stop cancels the attempts in flight and drops every queued delivery;
+// nothing of them is recorded afterwards. Callers hold mu.
+func (h *hooks) stop() {
+	h.cancel()
+	h.ctx, h.cancel = context.WithCancel(context.Background())
+	for _, b := range h.boxes {
+		b.dead, b.queue = true, nil
+	}
+	h.boxes = map[string]*outbox{}
+	h.retries = nil
+	h.cond.Broadcast()
+}
+
+// reset forgets every event, delivery, retry and log entry, and stops the
+// attempts in flight.
+func (h *hooks) reset() {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.stop()
+	h.events, h.eventBytes = fifo[*event]{}, 0
+	h.log, h.logBytes = fifo[logEntry]{}, 0
+}
+
 func (h *hooks) close() {
 	h.mu.Lock()
+	defer h.mu.Unlock()
 	h.closed = true
-	h.cond.Broadcast()
-	h.mu.Unlock()
+	h.stop()
 }
 
 // attempt POSTs one delivery and reports the receiver's answer, dated at
-// the attempt's due time.
-func (s *Server) attempt(d *deliveryRecord, due time.Time) Attempt {
-	a := Attempt{Date: due}
-	if !s.cfg.deliverWebhooks {
-		a.Code, a.Text = http.StatusOK, "captured; not delivered (WithoutWebhookDelivery)"
-		return a
-	}
-	req, err := http.NewRequest(http.MethodPost, d.url, bytes.NewReader(d.hook.Body))
+// the attempt's due time. Cancelling ctx abandons it.
+func (s *Server) attempt(ctx context.Context, d *delivery) attemptRecord {
+	a := attemptRecord{at: d.due}
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, d.url, bytes.NewReader(d.ev.body(s)))
 	if err != nil {
-		a.Code, a.Text = http.StatusRequestTimeout, err.Error()
+		a.code, a.text = http.StatusRequestTimeout, err.Error()
 		return a
 	}
-	sha1Hex, sha256Hex := signatures(d.hook.ObjectID, s.cfg.clientID, s.cfg.clientSecret)
+	sha1Hex, sha256Hex := signatures(d.ev.objectID(), s.cfg.clientID, s.cfg.clientSecret)
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("X-Synapse-Signature", sha1Hex)
 	req.Header.Set("X-Synapse-Signature-Sha256", sha256Hex)
 	resp, err := s.webhookClient.Do(req)
 	if err != nil {
-		a.Code, a.Text = http.StatusRequestTimeout, err.Error()
+		a.code, a.text = http.StatusRequestTimeout, err.Error()
 		return a
 	}
 	defer resp.Body.Close()
-	text, _ := io.ReadAll(io.LimitReader(resp.Body, 4096))
-	a.Code, a.Text = resp.StatusCode, string(text)
+	text, _ := io.ReadAll(io.LimitReader(resp.Body, maxAttemptText))
+	a.code = int32(resp.StatusCode)
+	if len(text) > 0 {
+		a.text = string(text)
+	}
 	return a
 }
 
-// emit records that a resource was created or changed: the webhook body is
-// built now, from the view given, and queued for every active subscription
-// whose scope holds function. Callers hold mu.
-func (st *store) emit(at time.Time, function, objType, id string, view any) {
-	if st.hooks == nil {
-		return
-	}
-	rest, err := json.Marshal(view)
-	if err != nil {
-		return
-	}
-	rec := &hookRecord{Webhook: Webhook{Function: function, ObjectType: objType, ObjectID: id,
-		UpdatedBy: st.actor, Date: at}}
-	switch v := view.(type) {
-	case txView:
-		rec.Status = string(v.RecentStatus.Status)
-		if v.RecentStatus.Code != nil {
-			rec.Code = *v.RecentStatus.Code
-		}
-	case subnetView:
-		rec.Status = string(v.Status)
-	}
-	logID := st.newID()
-	rec.Body = webhookBody(id, function, logID, st.actor, at, rest)
-	for _, sid := range st.subOrder {
-		sub := st.subs[sid]
-		if sub.active && slices.Contains(sub.scopes, function) {
-			rec.deliveries = append(rec.deliveries, &deliveryRecord{hook: rec, subID: sub.id, url: sub.url, logID: logID, due: at})
-		}
-	}
-	st.hooks.add(rec)
+// fifo is a queue that forgets from the front in O(1).
+type fifo[T any] struct {
+	items []T
+	head  int
 }
 
-// WebhookCapture is the in-memory record of every webhook a Server emitted
-// and of every delivery attempt.
+func (q *fifo[T]) len() int   { return len(q.items) - q.head }
+func (q *fifo[T]) at(i int) T { return q.items[q.head+i] }
+func (q *fifo[T]) push(v T)   { q.items = append(q.items, v) }
+func (q *fifo[T]) pop() (v T) {
+	var zero T
+	v, q.items[q.head] = q.items[q.head], zero
+	q.head++
+	if q.head > 1024 && q.head > len(q.items)/2 {
+		q.items = append([]T(nil), q.items[q.head:]...)
+		q.head = 0
+	}
+	return v
+}
+
+// WebhookCapture is the in-memory record of the webhooks a Server emitted
+// and of every delivery attempt, bounded by WithWebhookCaptureLimit: the
+// oldest are forgotten first.
 type WebhookCapture struct{ h *hooks }
 
 // Webhooks returns the server's webhook capture.
 func (s *Server) Webhooks() WebhookCapture { return WebhookCapture{s.hooks} }
 
-// All returns a copy of every webhook so far, oldest first.
-func (c WebhookCapture) All() []Webhook {
-	c.h.mu.Lock()
-	defer c.h.mu.Unlock()
-	out := make([]Webhook, len(c.h.captured))
-	for i, rec := range c.h.captured {
-		out[i] = rec.snapshot()
+// capturedEvent is an event with a copy of its deliveries, taken under the
+// hooks lock so that its Webhook can be built without it.
+type capturedEvent struct {
+	ev         *event
+	deliveries []Delivery
+}
+
+// captured copies the events from the i-th oldest on. Callers hold mu.
+func (h *hooks) captured(from int) []capturedEvent {
+	out := make([]capturedEvent, 0, max(h.events.len()-from, 0))
+	for i := from; i < h.events.len(); i++ {
+		ev := h.events.at(i)
+		c := capturedEvent{ev: ev, deliveries: make([]Delivery, len(ev.deliveries))}
+		for j := range ev.deliveries {
+			d := &ev.deliveries[j]
+			c.deliveries[j] = Delivery{SubscriptionID: d.subID, URL: d.url, LogID: h.s.logID(ev.seq), Attempts: attempts(d.attempts)}
+		}
+		out = append(out, c)
 	}
 	return out
 }
 
-// snapshot copies a record. Callers hold the hooks lock.
-func (rec *hookRecord) snapshot() Webhook {
-	w := rec.Webhook
-	w.Body = slices.Clone(rec.Body)
-	w.Deliveries = make([]Delivery, len(rec.deliveries))
-	for i, d := range rec.deliveries {
-		w.Deliveries[i] = Delivery{SubscriptionID: d.subID, URL: d.url, LogID: d.logID, Attempts: slices.Clone(d.attempts)}
+func attempts(recs []attemptRecord) []Attempt {
+	out := make([]Attempt, len(recs))
+	for i, a := range recs {
+		out[i] = a.public()
+	}
+	return out
+}
+
+// webhook builds the public copy with the given body.
+func (c capturedEvent) webhook(body []byte) Webhook {
+	ev := c.ev
+	w := Webhook{Function: ev.function, ObjectType: ev.objectType(), ObjectID: ev.objectID(), Status: ev.status(),
+		UpdatedBy: ev.actor, Date: time.UnixMilli(ev.at).UTC(), Body: body, Deliveries: c.deliveries}
+	if ev.obj == nil {
+		w.Code = ev.code
 	}
 	return w
+}
+
+// All returns a copy of every captured webhook, oldest first. Bodies are
+// encoded now, so reading is what costs, not emitting.
+func (c WebhookCapture) All() []Webhook {
+	c.h.mu.Lock()
+	list := c.h.captured(0)
+	c.h.mu.Unlock()
+	out := make([]Webhook, len(list))
+	for i, e := range list {
+		out[i] = e.webhook(e.ev.body(c.h.s))
+	}
+	return out
+}
+
+// Len is the number of webhooks captured, without encoding any.
+func (c WebhookCapture) Len() int {
+	c.h.mu.Lock()
+	defer c.h.mu.Unlock()
+	return c.h.events.len()
 }
 
 // Reset forgets every captured webhook (deliveries still queued go on).
 func (c WebhookCapture) Reset() {
 	c.h.mu.Lock()
-	c.h.captured = nil
-	c.h.mu.Unlock()
+	defer c.h.mu.Unlock()
+	for c.h.events.len() > 0 {
+		c.h.events.pop().dropped = true
+	}
+	c.h.events, c.h.eventBytes = fifo[*event]{}, 0
 }
 
 // waitBound is how long Wait waits, in real time, for a webhook caused by a
@@ -397,32 +561,46 @@ const waitBound = 5 * time.Second
 // what was captured.
 func (c WebhookCapture) Wait(tb testing.TB, match WebhookMatcher) Webhook {
 	tb.Helper()
+	h := c.h
 	deadline := time.Now().Add(waitBound)
 	timer := time.AfterFunc(waitBound, func() {
-		c.h.mu.Lock()
-		c.h.cond.Broadcast()
-		c.h.mu.Unlock()
+		h.mu.Lock()
+		h.cond.Broadcast()
+		h.mu.Unlock()
 	})
 	defer timer.Stop()
-	c.h.mu.Lock()
+	bodies := map[uint64][]byte{} // each body is encoded once per call
+	var seen []Webhook
+	h.mu.Lock()
 	for {
-		for _, rec := range c.h.captured {
-			if match(rec.snapshot()) {
-				w := rec.snapshot()
-				c.h.mu.Unlock()
+		list, version := h.captured(0), h.version
+		h.mu.Unlock()
+		seen = seen[:0]
+		for _, e := range list {
+			b, ok := bodies[e.ev.seq]
+			if !ok {
+				b = e.ev.body(h.s)
+				bodies[e.ev.seq] = b
+			}
+			w := e.webhook(b)
+			if match(w) {
 				return w
 			}
+			seen = append(seen, w)
 		}
+		h.mu.Lock()
 		if !time.Now().Before(deadline) {
 			break
 		}
-		c.h.cond.Wait()
+		if h.version == version {
+			h.cond.Wait()
+		}
 	}
+	h.mu.Unlock()
 	var list strings.Builder
-	for i, rec := range c.h.captured {
-		fmt.Fprintf(&list, "\n  %d. %s", i+1, rec.snapshot())
+	for i, w := range seen {
+		fmt.Fprintf(&list, "\n  %d. %s", i+1, w)
 	}
-	c.h.mu.Unlock()
 	if list.Len() == 0 {
 		list.WriteString(" none")
 	}
@@ -430,7 +608,9 @@ func (c WebhookCapture) Wait(tb testing.TB, match WebhookMatcher) Webhook {
 	return Webhook{}
 }
 
-// Flush blocks until no webhook delivery is queued or in flight. Retries
+// Flush blocks until no webhook delivery is queued or in flight, for at
+// most the webhook timeout plus a second of real time (a receiver that
+// hangs holds up Flush and Advance no longer than that). Retries
 // scheduled on the clock are not waited for: Advance makes them due.
 // Do not call it from a webhook receiver's handler.
 func (s *Server) Flush() { s.hooks.flush() }

@@ -1,0 +1,178 @@
+package synapsefake
+
+import (
+	"encoding/binary"
+	"encoding/hex"
+	"encoding/json"
+	"slices"
+	"time"
+)
+
+// event is one webhook the fake emitted, kept as a reference to what it
+// describes: a transaction event holds the transaction and its timeline as
+// it was (a prefix of an append-only slice), so recording it encodes
+// nothing. The JSON body is made only when a delivery, the capture or the
+// webhook log is read. Events of other objects (users, nodes, subnets,
+// statements) are rare and keep their view's JSON, made once at emit time.
+//
+// Every field is set before the event is shared and never changed
+// afterwards, except deliveries' attempts, which the hooks lock guards.
+type event struct {
+	seq        uint64 // emission order; also derives the log id
+	at         int64  // ms
+	function   string
+	actor      string
+	tx         *txRecord
+	timeline   []statusEntry // tx's timeline as of this event
+	code       string        // tx's recent_status.code as of this event
+	obj        *objectEvent  // nil for transaction events
+	deliveries []delivery
+	dropped    bool // forgotten by the capture; guarded by the hooks lock
+}
+
+// objectEvent is the part of an event about an object that is not a
+// transaction.
+type objectEvent struct {
+	typ, id, status string
+	rest            []byte // the API view's JSON
+}
+
+func (ev *event) objectType() string {
+	if ev.obj != nil {
+		return ev.obj.typ
+	}
+	return "TRAN"
+}
+
+func (ev *event) objectID() string {
+	if ev.obj != nil {
+		return ev.obj.id
+	}
+	return ev.tx.id
+}
+
+func (ev *event) status() string {
+	if ev.obj != nil {
+		return ev.obj.status
+	}
+	return string(ev.timeline[len(ev.timeline)-1].Status)
+}
+
+// eventCost is what the capture bound counts for an event: an estimate of
+// the memory it holds, without its attempts (counted as they are made).
+func (ev *event) cost() int64 {
+	n := int64(eventOverhead + deliveryOverhead*len(ev.deliveries))
+	if ev.obj != nil {
+		n += int64(len(ev.obj.rest))
+	}
+	return n
+}
+
+// attemptsCost is what the capture counts for the attempts made so far.
+// Callers hold the hooks lock.
+func (ev *event) attemptsCost() int64 {
+	var n int64
+	for i := range ev.deliveries {
+		for _, a := range ev.deliveries[i].attempts {
+			n += int64(attemptOverhead + len(a.text))
+		}
+	}
+	return n
+}
+
+// Estimated bytes of the capture and the webhook log, for their bounds.
+const (
+	eventOverhead    = 192
+	deliveryOverhead = 96
+	attemptOverhead  = 48
+	logEntryOverhead = 32
+)
+
+// emitTx records a change of a transaction. Callers hold mu.
+func (st *store) emitTx(at time.Time, function string, t *txRecord) {
+	if st.hooks == nil {
+		return
+	}
+	n := len(t.timeline)
+	st.hooks.add(st.deliveriesFor(&event{at: ms(at), function: function, actor: st.actor, tx: t,
+		timeline: t.timeline[:n:n], code: t.code}, function))
+}
+
+// emit records that an object other than a transaction was created or
+// changed, with its view as it is now. Callers hold mu.
+func (st *store) emit(at time.Time, function, objType, id string, view any) {
+	if st.hooks == nil {
+		return
+	}
+	rest, err := json.Marshal(view)
+	if err != nil {
+		return
+	}
+	obj := &objectEvent{typ: objType, id: id, rest: rest}
+	if v, ok := view.(subnetView); ok {
+		obj.status = string(v.Status)
+	}
+	st.hooks.add(st.deliveriesFor(&event{at: ms(at), function: function, actor: st.actor, obj: obj}, function))
+}
+
+// deliveriesFor gives ev a delivery for every active subscription whose
+// scope holds function. Callers hold mu.
+func (st *store) deliveriesFor(ev *event, function string) *event {
+	n := 0
+	for _, sid := range st.subOrder {
+		if sub := st.subs[sid]; sub.active && slices.Contains(sub.scopes, function) {
+			n++
+		}
+	}
+	if n == 0 {
+		return ev
+	}
+	ev.deliveries = make([]delivery, 0, n)
+	for _, sid := range st.subOrder {
+		if sub := st.subs[sid]; sub.active && slices.Contains(sub.scopes, function) {
+			ev.deliveries = append(ev.deliveries, delivery{ev: ev, key: sub.id, subID: sub.id, url: sub.url, due: ev.at})
+		}
+	}
+	return ev
+}
+
+// body encodes the event's webhook body: the object's view as of the
+// event, with _id as {"$oid"}, _rest and webhook_meta. It takes the store
+// lock to read the parties of a transaction, so callers must not hold it,
+// nor the hooks lock (the store lock is taken before the hooks lock).
+func (ev *event) body(s *Server) []byte {
+	var rest []byte
+	if ev.obj != nil {
+		rest = ev.obj.rest
+	} else {
+		st := s.store
+		st.mu.Lock()
+		v := st.txViewAt(ev.tx, ev.timeline, ev.code)
+		st.mu.Unlock()
+		var err error
+		if rest, err = json.Marshal(v); err != nil {
+			return []byte("{}")
+		}
+	}
+	return webhookBody(ev.objectID(), ev.function, s.logID(ev.seq), ev.actor, time.UnixMilli(ev.at), rest)
+}
+
+// logID is webhook_meta.log_id of the event with the given sequence
+// number: 24 hex characters, like every id, derived from the id seed so
+// that it costs nothing to keep.
+func (s *Server) logID(seq uint64) string {
+	x := s.cfg.seed ^ 0x6c6f675f69645f76 // "log_id_v"
+	var b [16]byte
+	binary.BigEndian.PutUint64(b[:8], splitmix(x+seq))
+	binary.BigEndian.PutUint64(b[8:], splitmix(^x+seq))
+	return hex.EncodeToString(b[:12])
+}
+
+// splitmix is the SplitMix64 finaliser: a bijection that spreads every
+// input bit over the output.
+func splitmix(z uint64) uint64 {
+	z += 0x9e3779b97f4a7c15
+	z = (z ^ z>>30) * 0xbf58476d1ce4e5b9
+	z = (z ^ z>>27) * 0x94d049bb133111eb
+	return z ^ z>>31
+}
