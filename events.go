@@ -20,14 +20,37 @@ import (
 type event struct {
 	seq        uint64 // emission order; also derives the log id
 	at         int64  // ms
-	function   string
-	actor      string
 	tx         *txRecord
 	timeline   []statusEntry // tx's timeline as of this event
 	code       string        // tx's recent_status.code as of this event
 	obj        *objectEvent  // nil for transaction events
 	deliveries []delivery
-	dropped    bool // forgotten by the capture; guarded by the hooks lock
+	fn         uint8 // index into eventFunctions
+	backend    bool  // updated_by BACKEND, not SELF
+	dropped    bool  // forgotten by the capture; guarded by the hooks lock
+}
+
+// eventFunctions are the functions (scopes) an event can have.
+var eventFunctions = [...]string{"USERS|POST", "USER|PATCH", "NODES|POST", "NODE|PATCH", "TRANS|POST", "TRAN|PATCH",
+	"SUBNETS|POST", "SUBNET|PATCH", "STATEMENTS|POST"}
+
+// newEvent starts an event of function at a time, by the store's current
+// actor. Callers hold mu.
+func (st *store) newEvent(at time.Time, function string) *event {
+	i := slices.Index(eventFunctions[:], function)
+	if i < 0 {
+		panic("synapsefake: event of unknown function " + function)
+	}
+	return &event{at: ms(at), fn: uint8(i), backend: st.actor == UpdatedByBackend}
+}
+
+func (ev *event) function() string { return eventFunctions[ev.fn] }
+
+func (ev *event) actor() string {
+	if ev.backend {
+		return UpdatedByBackend
+	}
+	return UpdatedBySelf
 }
 
 // objectEvent is the part of an event about an object that is not a
@@ -94,8 +117,9 @@ func (st *store) emitTx(at time.Time, function string, t *txRecord) {
 		return
 	}
 	n := len(t.timeline)
-	st.hooks.add(st.deliveriesFor(&event{at: ms(at), function: function, actor: st.actor, tx: t,
-		timeline: t.timeline[:n:n], code: t.code}, function))
+	ev := st.newEvent(at, function)
+	ev.tx, ev.timeline, ev.code = t, t.timeline[:n:n], t.code
+	st.hooks.add(st.deliveriesFor(ev, function))
 }
 
 // emit records that an object other than a transaction was created or
@@ -112,7 +136,9 @@ func (st *store) emit(at time.Time, function, objType, id string, view any) {
 	if v, ok := view.(subnetView); ok {
 		obj.status = string(v.Status)
 	}
-	st.hooks.add(st.deliveriesFor(&event{at: ms(at), function: function, actor: st.actor, obj: obj}, function))
+	ev := st.newEvent(at, function)
+	ev.obj = obj
+	st.hooks.add(st.deliveriesFor(ev, function))
 }
 
 // deliveriesFor gives ev a delivery for every active subscription whose
@@ -130,7 +156,7 @@ func (st *store) deliveriesFor(ev *event, function string) *event {
 	ev.deliveries = make([]delivery, 0, n)
 	for _, sid := range st.subOrder {
 		if sub := st.subs[sid]; sub.active && slices.Contains(sub.scopes, function) {
-			ev.deliveries = append(ev.deliveries, delivery{ev: ev, key: sub.id, subID: sub.id, url: sub.url, due: ev.at})
+			ev.deliveries = append(ev.deliveries, delivery{ev: ev, target: sub.target, due: ev.at})
 		}
 	}
 	return ev
@@ -154,7 +180,7 @@ func (ev *event) body(s *Server) []byte {
 			return []byte("{}")
 		}
 	}
-	return webhookBody(ev.objectID(), ev.function, s.logID(ev.seq), ev.actor, time.UnixMilli(ev.at), rest)
+	return webhookBody(ev.objectID(), ev.function(), s.logID(ev.seq), ev.actor(), time.UnixMilli(ev.at), rest)
 }
 
 // logID is webhook_meta.log_id of the event with the given sequence

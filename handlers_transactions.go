@@ -158,7 +158,7 @@ func (st *store) createTx(now time.Time, userID, nodeID string, req createTxRequ
 			fees = append(fees, feeRecord{fee: toCents(*f.Fee), note: f.Note, toNode: fn.id})
 		}
 	}
-	t := &txRecord{id: st.newID(), userID: userID, fromNode: from.id, toNode: to.id, amount: amount,
+	t := &txRecord{id: st.newID(), userID: from.userID, fromNode: from.id, toNode: to.id, amount: amount,
 		currency: "USD", fees: fees, ip: *req.Extra.IP, note: req.Extra.Note, suppID: req.Extra.SuppID,
 		groupID: req.Extra.GroupID, sameDay: req.Extra.SameDay, created: now, processOn: now, status: StatusCreated}
 	if t.feeTotal() > amount {
@@ -354,6 +354,11 @@ func (s *Server) txAction(w http.ResponseWriter, r *http.Request, fn func(*store
 	})
 }
 
+// MaxCommentLength is the most characters a transaction comment may have;
+// a longer one is refused with 400 / "200". Each comment is a timeline
+// entry that every later view and webhook of the transaction carries.
+const MaxCommentLength = 1000
+
 // commentRequest is the body of PATCH .../trans/{trans_id}.
 type commentRequest struct {
 	Comment *string `json:"comment"`
@@ -367,8 +372,12 @@ func (s *Server) handleCommentTransaction(w http.ResponseWriter, r *http.Request
 		return
 	}
 	req, err := decodeText[commentRequest](r, true)
-	if err == nil && (req.Comment == nil || strings.TrimSpace(*req.Comment) == "") {
+	switch {
+	case err != nil:
+	case req.Comment == nil || strings.TrimSpace(*req.Comment) == "":
 		err = errPayload("missing_comment", "comment is required.")
+	case utf8.RuneCountInString(*req.Comment) > MaxCommentLength:
+		err = errPayload("comment_too_long", "comment must be at most %d characters.", MaxCommentLength)
 	}
 	if err != nil {
 		s.fail(w, err)

@@ -341,10 +341,10 @@ func (st *store) emitStatement(at time.Time, rec *statementRecord) {
 	if err != nil {
 		return
 	}
-	ev := &event{at: ms(at), function: "STATEMENTS|POST", actor: st.actor,
-		obj: &objectEvent{typ: "STATEMENT", id: rec.id, status: rec.status, rest: rest}}
+	ev := st.newEvent(at, "STATEMENTS|POST")
+	ev.obj = &objectEvent{typ: "STATEMENT", id: rec.id, status: rec.status, rest: rest}
 	if rec.webhook != "" {
-		ev.deliveries = []delivery{{ev: ev, key: "url " + rec.webhook, url: rec.webhook, due: ev.at}}
+		ev.deliveries = []delivery{{ev: ev, target: &hookTarget{url: rec.webhook}, due: ev.at}}
 	}
 	st.hooks.add(ev)
 }

@@ -17,6 +17,7 @@ import (
 type subscriptionRecord struct {
 	id      string
 	url     string
+	target  *hookTarget // id and url, shared by its deliveries; new when url changes
 	scopes  []string
 	active  bool
 	v       int
@@ -54,6 +55,7 @@ func (sub *subscriptionRecord) public() Subscription {
 // newSubscription stores an active subscription. Callers hold mu.
 func (st *store) newSubscription(now time.Time, u string, scopes []string) *subscriptionRecord {
 	sub := &subscriptionRecord{id: st.newID(), url: u, scopes: slices.Clone(scopes), active: true, v: 1, created: now}
+	sub.target = &hookTarget{subID: sub.id, url: u}
 	st.subs[sub.id] = sub
 	st.subOrder = append(st.subOrder, sub.id)
 	return sub
@@ -196,6 +198,7 @@ func (s *Server) handlePatchSubscription(w http.ResponseWriter, r *http.Request)
 		}
 		if req.URL != nil {
 			sub.url = *req.URL
+			sub.target = &hookTarget{subID: sub.id, url: sub.url}
 		}
 		if req.Scope != nil {
 			sub.scopes = slices.Clone(*req.Scope)
@@ -267,7 +270,7 @@ func (s *Server) handleWebhookLogs(w http.ResponseWriter, r *http.Request) {
 	page := make([]entry, 0, hi-lo)
 	for i := lo; i < hi; i++ {
 		e := h.log.at(n - 1 - i)
-		page = append(page, entry{ev: e.d.ev, url: e.d.url, attempts: slices.Clone(e.d.attempts[:e.attempt+1])})
+		page = append(page, entry{ev: e.d.ev, url: e.d.target.url, attempts: slices.Clone(e.d.attempts[:e.attempt+1])})
 	}
 	h.mu.Unlock()
 	out := logsList{ErrorCode: "0", HTTPCode: "200", Limit: p.perPage, Logs: make([]logEntryView, 0, len(page)),
@@ -281,9 +284,9 @@ func (s *Server) handleWebhookLogs(w http.ResponseWriter, r *http.Request) {
 		body := e.ev.body(s)
 		sum := sha256.Sum256(body)
 		out.Logs = append(out.Logs, logEntryView{ID: oid{s.logID(e.ev.seq)}, ClientID: s.cfg.clientID, Date: a.at,
-			Function: e.ev.function, HTTPResponseCode: itoa(int(a.code)), HTTPResponseText: a.text, HTTPResponses: responses,
+			Function: e.ev.function(), HTTPResponseCode: itoa(int(a.code)), HTTPResponseText: a.text, HTTPResponses: responses,
 			HTTPURL: e.url, ObjID: e.ev.objectType() + "_" + e.ev.objectID(), SafeObj: safeObj(body),
-			SafeObjHash: hex.EncodeToString(sum[:]), UpdatedBy: e.ev.actor})
+			SafeObjHash: hex.EncodeToString(sum[:]), UpdatedBy: e.ev.actor()})
 	}
 	s.ok(w, out)
 }

@@ -164,6 +164,9 @@ func (st *store) runDue(now time.Time) {
 		}
 		_ = st.move(t, s.to, s.at, "", "")
 	}
+	if len(st.steps) == 0 {
+		st.steps = nil // let a burst's backing array go
+	}
 }
 
 // move is the one place a transaction changes status: it checks the state

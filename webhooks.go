@@ -156,15 +156,18 @@ func signatures(objectID, clientID, clientSecret string) (sha1Hex, sha256Hex str
 // statement's webhook url. Its attempts and due are guarded by the hooks lock.
 type delivery struct {
 	ev       *event
-	key      string // its outbox: the subscription id, or "url " + the url
-	subID    string
-	url      string
+	target   *hookTarget
 	attempts []attemptRecord
 	// due is when the next attempt falls due (ms): the event's date, then
 	// each retry's. An attempt is dated at its due time, as processing steps
 	// are, so a long Advance runs and dates every retry that fell due.
-	due  int64
-	done bool
+	due int64
+}
+
+// hookTarget is where a delivery goes: a subscription's url, or an ad hoc
+// statement's webhook url (subID "").
+type hookTarget struct {
+	subID, url string
 }
 
 // attemptRecord is the stored form of an Attempt.
@@ -279,10 +282,14 @@ func (h *hooks) trimEvents() {
 
 // enqueue puts d at the end of its outbox and starts the outbox's worker.
 func (h *hooks) enqueue(d *delivery) {
-	b := h.boxes[d.key]
+	key := d.target.subID // a subscription's outbox, or else the url's
+	if key == "" {
+		key = d.target.url
+	}
+	b := h.boxes[key]
 	if b == nil {
-		b = &outbox{key: d.key}
-		h.boxes[d.key] = b
+		b = &outbox{key: key}
+		h.boxes[key] = b
 	}
 	b.queue = append(b.queue, d)
 	if !b.busy {
@@ -309,8 +316,7 @@ func (h *hooks) record(d *delivery, a attemptRecord) {
 		h.logBytes -= int64(attemptOverhead + logEntryOverhead + len(e.d.attempts[e.attempt].text))
 	}
 	if slices.Contains(webhookSuccess, int(a.code)) || len(d.attempts) > len(webhookRetryDelays) {
-		d.done = true
-		return
+		return // done
 	}
 	d.due += webhookRetryDelays[len(d.attempts)-1].Milliseconds()
 	if d.due <= ms(h.s.Now()) {
@@ -428,7 +434,7 @@ func (h *hooks) close() {
 // the attempt's due time. Cancelling ctx abandons it.
 func (s *Server) attempt(ctx context.Context, d *delivery) attemptRecord {
 	a := attemptRecord{at: d.due}
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, d.url, bytes.NewReader(d.ev.body(s)))
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, d.target.url, bytes.NewReader(d.ev.body(s)))
 	if err != nil {
 		a.code, a.text = http.StatusRequestTimeout, err.Error()
 		return a
@@ -494,7 +500,7 @@ func (h *hooks) captured(from int) []capturedEvent {
 		c := capturedEvent{ev: ev, deliveries: make([]Delivery, len(ev.deliveries))}
 		for j := range ev.deliveries {
 			d := &ev.deliveries[j]
-			c.deliveries[j] = Delivery{SubscriptionID: d.subID, URL: d.url, LogID: h.s.logID(ev.seq), Attempts: attempts(d.attempts)}
+			c.deliveries[j] = Delivery{SubscriptionID: d.target.subID, URL: d.target.url, LogID: h.s.logID(ev.seq), Attempts: attempts(d.attempts)}
 		}
 		out = append(out, c)
 	}
@@ -512,8 +518,8 @@ func attempts(recs []attemptRecord) []Attempt {
 // webhook builds the public copy with the given body.
 func (c capturedEvent) webhook(body []byte) Webhook {
 	ev := c.ev
-	w := Webhook{Function: ev.function, ObjectType: ev.objectType(), ObjectID: ev.objectID(), Status: ev.status(),
-		UpdatedBy: ev.actor, Date: time.UnixMilli(ev.at).UTC(), Body: body, Deliveries: c.deliveries}
+	w := Webhook{Function: ev.function(), ObjectType: ev.objectType(), ObjectID: ev.objectID(), Status: ev.status(),
+		UpdatedBy: ev.actor(), Date: time.UnixMilli(ev.at).UTC(), Body: body, Deliveries: c.deliveries}
 	if ev.obj == nil {
 		w.Code = ev.code
 	}

@@ -1,0 +1,243 @@
+package synapsefake_test
+
+import (
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"runtime"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/synapsefake/synapsefake"
+)
+
+// heapAfterGC is the live heap, in bytes, once the garbage is collected.
+func heapAfterGC() uint64 {
+	var m runtime.MemStats
+	runtime.GC()
+	runtime.GC()
+	runtime.ReadMemStats(&m)
+	return m.HeapAlloc
+}
+
+// TestHeapPerSettledTransaction checks what a settled transaction costs to
+// keep, with one subscription and its four deliveries logged: events are
+// references to the transaction, not copies of its JSON.
+func TestHeapPerSettledTransaction(t *testing.T) {
+	const n = 2000
+	e := newTxEnv(t, n*100, synapsefake.WithoutWebhookDelivery())
+	e.fake.AddSubscription("http://127.0.0.1:1/hooks")
+	body := txBody(e.payee.node, 1)
+	for range 100 { // warm the connection, the encoders and the indexes
+		e.createFrom(t, e.fx, e.fx.node, body)
+	}
+	e.fake.Advance(time.Hour)
+	e.fake.ResetRequests()
+	before := heapAfterGC()
+	for range n {
+		e.createFrom(t, e.fx, e.fx.node, body)
+	}
+	e.fake.Advance(time.Hour)
+	e.fake.ResetRequests() // the journal is bounded by its own limit
+	after := heapAfterGC()
+	all := e.fake.Webhooks().All()
+	if len(all) < 4*n {
+		t.Fatalf("%d webhooks captured, want at least %d", len(all), 4*n)
+	}
+	if w := all[len(all)-1]; w.Status != "SETTLED" || len(w.Deliveries) != 1 || len(w.Deliveries[0].Attempts) != 1 {
+		t.Fatalf("last webhook %s, want a SETTLED transaction delivered once", w)
+	}
+	per := (int64(after) - int64(before)) / n
+	t.Logf("heap per settled transaction: %d bytes", per)
+	if per > 2048 {
+		t.Errorf("heap per settled transaction %d bytes, want at most 2048", per)
+	}
+}
+
+func TestCommentLength(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		comment string
+		status  int
+	}{
+		{"at the limit", strings.Repeat("a", synapsefake.MaxCommentLength), 200},
+		{"at the limit in multibyte characters", strings.Repeat("é", synapsefake.MaxCommentLength), 200},
+		{"one over", strings.Repeat("a", synapsefake.MaxCommentLength+1), 400},
+		{"far over", strings.Repeat("a", 100_000), 400},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			e := newTxEnv(t, 100_00, synapsefake.WithManualProcessing())
+			id := e.create(t, e.payee.node, 1)
+			r := do(t, e.fake, call{method: "PATCH", path: tranPath(e.fx.user.ID, e.fx.node.ID, id), header: e.fx.headers,
+				body: map[string]any{"comment": tc.comment}})
+			tx, _ := e.fake.Transaction(id)
+			if tc.status == 400 {
+				wantError(t, r, 400, "200", "comment_too_long")
+				if len(tx.Timeline) != 1 {
+					t.Errorf("refused comment changed the timeline: %d entries", len(tx.Timeline))
+				}
+				return
+			}
+			if r.status != 200 || len(tx.Timeline) != 2 || tx.Timeline[1].Note != tc.comment {
+				t.Errorf("status %d, timeline %d entries; want 200 and the comment", r.status, len(tx.Timeline))
+			}
+		})
+	}
+}
+
+// receiver is a webhook receiver that records what it got; hang makes it
+// hold every request until the request is abandoned or the test ends.
+type receiver struct {
+	*httptest.Server
+	mu      sync.Mutex
+	got     []string // webhook_meta.function of each request
+	arrived chan struct{}
+	gone    chan struct{} // a hung request's context ended
+}
+
+func newReceiver(t *testing.T, hang bool) *receiver {
+	rc := &receiver{arrived: make(chan struct{}, 100), gone: make(chan struct{}, 100)}
+	stop := make(chan struct{})
+	rc.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		// Reading the body lets the server notice the client hang up.
+		_, _ = io.Copy(io.Discard, r.Body)
+		rc.mu.Lock()
+		rc.got = append(rc.got, r.URL.Path)
+		rc.mu.Unlock()
+		rc.arrived <- struct{}{}
+		if hang {
+			select {
+			case <-r.Context().Done():
+				rc.gone <- struct{}{}
+			case <-stop:
+			}
+		}
+	}))
+	t.Cleanup(func() { close(stop); rc.Close() })
+	return rc
+}
+
+func (rc *receiver) count() int {
+	rc.mu.Lock()
+	defer rc.mu.Unlock()
+	return len(rc.got)
+}
+
+// within waits for ch, failing the test after 2 s.
+func within(t *testing.T, ch <-chan struct{}, what string) {
+	t.Helper()
+	select {
+	case <-ch:
+	case <-time.After(2 * time.Second):
+		t.Fatalf("%s: nothing within 2 s", what)
+	}
+}
+
+// TestHangingReceiverDoesNotHoldUpOthers: each subscription has its own
+// ordered queue, so three subscriptions to a receiver that never answers
+// do not delay a healthy one.
+func TestHangingReceiverDoesNotHoldUpOthers(t *testing.T) {
+	hung, healthy := newReceiver(t, true), newReceiver(t, false)
+	fake := synapsefake.NewServer(t)
+	for range 3 {
+		fake.AddSubscription(hung.URL+"/hung", "USERS|POST")
+	}
+	fake.AddSubscription(healthy.URL+"/healthy", "USERS|POST")
+	fake.AddUser(synapsefake.UserSeed{})
+	fake.AddUser(synapsefake.UserSeed{})
+	within(t, healthy.arrived, "first delivery to the healthy receiver")
+	within(t, healthy.arrived, "second delivery to the healthy receiver")
+	for i := range 3 {
+		within(t, hung.arrived, fmt.Sprintf("first delivery to hung subscription %d", i+1))
+	}
+}
+
+// TestFlushIsBounded: Flush (and so Advance) waits at most the webhook
+// timeout plus a second, however many attempts a hanging receiver has
+// queued.
+func TestFlushIsBounded(t *testing.T) {
+	hung := newReceiver(t, true)
+	fake := synapsefake.NewServer(t, synapsefake.WithWebhookTimeout(200*time.Millisecond))
+	fake.AddSubscription(hung.URL, "USERS|POST")
+	const events = 10 // 2 s of attempts, one after the other
+	for range events {
+		fake.AddUser(synapsefake.UserSeed{})
+	}
+	fake.Flush()
+	attempts := 0
+	for _, w := range fake.Webhooks().All() {
+		attempts += len(w.Deliveries[0].Attempts)
+	}
+	if attempts >= events {
+		t.Errorf("Flush returned after all %d attempts; want it back within its bound, before the last", attempts)
+	}
+}
+
+// TestResetDuringDelivery: Reset abandons the attempt in flight; it is not
+// logged afterwards and not retried.
+func TestResetDuringDelivery(t *testing.T) {
+	hung := newReceiver(t, true)
+	fake := synapsefake.NewServer(t)
+	fake.AddSubscription(hung.URL, "USERS|POST")
+	fake.AddUser(synapsefake.UserSeed{})
+	within(t, hung.arrived, "the delivery")
+	fake.Reset()
+	within(t, hung.gone, "the abandoned attempt's end")
+	fake.Flush()
+	fake.Advance(48 * time.Hour) // every retry would have fallen due
+	if got := fake.Webhooks().Len(); got != 0 {
+		t.Errorf("%d webhooks captured after Reset, want 0", got)
+	}
+	r := do(t, fake, call{method: "GET", path: "/subscriptions/logs", header: gatewayHeaders(fake)})
+	if r.body["logs_count"] != 0.0 {
+		t.Errorf("webhook log after Reset: %s", r.raw)
+	}
+	if n := hung.count(); n != 1 {
+		t.Errorf("the receiver got %d requests, want the 1 before Reset", n)
+	}
+}
+
+// TestCloseCancelsDelivery: Close abandons the attempt in flight.
+func TestCloseCancelsDelivery(t *testing.T) {
+	hung := newReceiver(t, true)
+	fake := synapsefake.NewServer(t)
+	fake.AddSubscription(hung.URL, "USERS|POST")
+	fake.AddUser(synapsefake.UserSeed{})
+	within(t, hung.arrived, "the delivery")
+	fake.Close()
+	within(t, hung.gone, "the abandoned attempt's end")
+}
+
+func TestWebhookCaptureLimit(t *testing.T) {
+	fake := synapsefake.NewServer(t, synapsefake.WithoutWebhookDelivery(), synapsefake.WithWebhookCaptureLimit(16<<10))
+	var last string
+	for range 200 {
+		last = fake.AddUser(synapsefake.UserSeed{}).ID
+	}
+	all := fake.Webhooks().All()
+	if len(all) == 0 || len(all) >= 100 {
+		t.Fatalf("capture holds %d of 200 webhooks under a 16 KiB limit, want some but not most", len(all))
+	}
+	if got := all[len(all)-1].ObjectID; got != last {
+		t.Errorf("newest captured webhook is of %s, want the last user %s", got, last)
+	}
+	if n := fake.Webhooks().Len(); n != len(all) {
+		t.Errorf("Len %d, All %d", n, len(all))
+	}
+}
+
+func TestWebhookLogLimit(t *testing.T) {
+	fake := synapsefake.NewServer(t, synapsefake.WithoutWebhookDelivery(), synapsefake.WithWebhookLogLimit(8<<10))
+	fake.AddSubscription("http://127.0.0.1:1/hooks", "USERS|POST")
+	for range 500 {
+		fake.AddUser(synapsefake.UserSeed{})
+	}
+	r := do(t, fake, call{method: "GET", path: "/subscriptions/logs", header: gatewayHeaders(fake)})
+	n, _ := r.body["logs_count"].(float64)
+	if n == 0 || n >= 500 {
+		t.Errorf("log holds %v of 500 attempts under an 8 KiB limit, want some but not all", n)
+	}
+}
