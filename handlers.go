@@ -104,8 +104,12 @@ var apiMux = sync.OnceValue(func() *http.ServeMux {
 	return mux
 })
 
-// ServeHTTP serves the API.
-func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+// ServeHTTP serves the API. A panic in serving a request (in the fake, or
+// in the WithHook hook) answers 500 / "500" and is logged (WithErrorLog);
+// the server goes on serving.
+func (s *Server) ServeHTTP(rw http.ResponseWriter, r *http.Request) {
+	w := &guardWriter{ResponseWriter: rw}
+	defer s.recoverPanic(w, w, r)
 	if s.cfg.control && strings.HasPrefix(r.URL.Path, controlPrefix) {
 		s.serveControl(w, r)
 		return
@@ -129,6 +133,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	rec := s.journal.start(w, r)
 	defer s.journal.finish(rec)
+	defer s.recoverPanic(w, rec, r) // before finish, so that the journal records the 500
 	r = r.WithContext(context.WithValue(r.Context(), serverKey{}, s))
 	s.withIdempotency(rec, r, apiMux())
 }
