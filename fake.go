@@ -14,6 +14,8 @@
 package synapsefake
 
 import (
+	"errors"
+	"fmt"
 	"net"
 	"net/http"
 	"net/http/httptest"
@@ -298,7 +300,17 @@ func (s *Server) Transport() http.RoundTripper { return handlerTransport{s} }
 // handlerTransport serves requests by calling the handler in-process.
 type handlerTransport struct{ h http.Handler }
 
-func (t handlerTransport) RoundTrip(r *http.Request) (*http.Response, error) {
+// RoundTrip serves r. A handler that aborts (panics with
+// http.ErrAbortHandler) fails the round trip, as a dropped connection would.
+func (t handlerTransport) RoundTrip(r *http.Request) (resp *http.Response, err error) {
+	defer func() {
+		if v := recover(); v != nil {
+			if e, ok := v.(error); !ok || !errors.Is(e, http.ErrAbortHandler) {
+				panic(v)
+			}
+			resp, err = nil, fmt.Errorf("synapsefake: %s %s: the handler aborted the answer", r.Method, r.URL)
+		}
+	}()
 	rec := httptest.NewRecorder()
 	if r.Body == nil {
 		r.Body = http.NoBody
@@ -312,7 +324,7 @@ func (t handlerTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 	}
 	r.Header = h
 	t.h.ServeHTTP(rec, r)
-	resp := rec.Result()
+	resp = rec.Result()
 	resp.Request = r
 	return resp, nil
 }

@@ -1,6 +1,7 @@
 package synapsefake
 
 import (
+	"log"
 	"maps"
 	"net/http"
 	"time"
@@ -28,6 +29,7 @@ type config struct {
 	deliverWebhooks  bool
 	latency          time.Duration
 	hook             func(http.ResponseWriter, *http.Request) bool
+	errorLog         *log.Logger // recovered panics; nil is log.Default()
 	control          bool
 	// immediateStatements: see WithImmediateStatements (statements.go).
 	immediateStatements bool

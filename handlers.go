@@ -104,8 +104,12 @@ var apiMux = sync.OnceValue(func() *http.ServeMux {
 	return mux
 })
 
-// ServeHTTP serves the API.
-func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+// ServeHTTP serves the API. A panic in serving a request (in the fake, or
+// in the WithHook hook) answers 500 / "500" and is logged (WithErrorLog);
+// the server goes on serving.
+func (s *Server) ServeHTTP(rw http.ResponseWriter, r *http.Request) {
+	w := &guardWriter{ResponseWriter: rw}
+	defer s.recoverPanic(w, w, r)
 	if s.cfg.control && strings.HasPrefix(r.URL.Path, controlPrefix) {
 		s.serveControl(w, r)
 		return
@@ -129,6 +133,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	rec := s.journal.start(w, r)
 	defer s.journal.finish(rec)
+	defer s.recoverPanic(w, rec, r) // before finish, so that the journal records the 500
 	r = r.WithContext(context.WithValue(r.Context(), serverKey{}, s))
 	s.withIdempotency(rec, r, apiMux())
 }
@@ -284,10 +289,7 @@ func jsonTypeName(goType string) string {
 // answerObject runs fn under the store lock and answers the single object
 // it returns, or its error.
 func answerObject[V any](s *Server, w http.ResponseWriter, fn func(*store) (V, error)) {
-	st := s.store
-	st.mu.Lock()
-	v, err := fn(st)
-	st.mu.Unlock()
+	v, err := withStore(s.store, fn)
 	if err != nil {
 		s.fail(w, err)
 		return
@@ -295,15 +297,31 @@ func answerObject[V any](s *Server, w http.ResponseWriter, fn func(*store) (V, e
 	s.okObject(w, v)
 }
 
-// readPage reads page and per_page (defaults 1 and 20; per_page above 20 is
-// capped at 20, as the real service capped it).
+// withStore runs fn under the store lock, released even if fn panics.
+func withStore[V any](st *store, fn func(*store) (V, error)) (V, error) {
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	return fn(st)
+}
+
+// Paging bounds. A page past the last one answers an empty page; a page
+// above maxPage is refused, so that no page number reaches the window
+// arithmetic unchecked.
+const (
+	maxPage    = 10_000_000
+	maxPerPage = 20 // the real service's default and maximum
+)
+
+// readPage reads page and per_page: page is 1 to maxPage (default 1),
+// per_page at least 1 (default 20; above 20 is capped at 20, as the real
+// service capped it). Anything else is 400 / "200".
 func readPage(r *http.Request) (page, error) {
-	p := page{number: 1, perPage: 20}
+	p := page{number: 1, perPage: maxPerPage}
 	q := r.URL.Query()
 	if v := q.Get("page"); v != "" {
 		n, err := strconv.Atoi(v)
-		if err != nil || n < 1 {
-			return p, errPayload("invalid_page", "page must be a positive integer.")
+		if err != nil || n < 1 || n > maxPage {
+			return p, errPayload("invalid_page", "page must be an integer from 1 to %d.", maxPage)
 		}
 		p.number = n
 	}
@@ -312,7 +330,7 @@ func readPage(r *http.Request) (page, error) {
 		if err != nil || n < 1 {
 			return p, errPayload("invalid_per_page", "per_page must be a positive integer.")
 		}
-		p.perPage = min(n, 20)
+		p.perPage = min(n, maxPerPage)
 	}
 	return p, nil
 }
@@ -342,11 +360,11 @@ func servePage[V any](s *Server, w http.ResponseWriter, r *http.Request, need ac
 		s.fail(w, err)
 		return
 	}
-	st := s.store
-	st.mu.Lock()
-	list, err := ids(st)
-	var body any
-	if err == nil {
+	body, err := withStore(s.store, func(st *store) (any, error) {
+		list, err := ids(st)
+		if err != nil {
+			return nil, err
+		}
 		lo, hi := p.window(len(list))
 		items := make([]V, 0, hi-lo)
 		for i := lo; i < hi; i++ {
@@ -357,9 +375,8 @@ func servePage[V any](s *Server, w http.ResponseWriter, r *http.Request, need ac
 			}
 		}
 		meta := listMeta{ErrorCode: "0", HTTPCode: "200", Limit: p.perPage, Page: p.number, PageCount: p.pageCount(len(list)), Success: true}
-		body = wrap(meta, items, len(list))
-	}
-	st.mu.Unlock()
+		return wrap(meta, items, len(list)), nil
+	})
 	if err != nil {
 		s.fail(w, err)
 		return

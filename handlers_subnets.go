@@ -340,18 +340,17 @@ func (s *Server) handlePushSubnet(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, err)
 		return
 	}
-	st := s.store
-	st.mu.Lock()
-	sn, err := st.nodeSubnet(r.PathValue("user_id"), r.PathValue("node_id"), r.PathValue("subnet_id"))
-	switch {
-	case err != nil:
-	case sn.class != ClassCard:
-		err = errNotAllowed("not_a_card", "Only cards can be pushed to a wallet.")
-	case sn.status != SubnetActive:
-		err = errNotAllowed("card_not_active", "Only ACTIVE cards can be pushed to a wallet; this one is %s.", sn.status)
-	}
-	var out pushResponse
-	if err == nil {
+	out, err := withStore(s.store, func(st *store) (pushResponse, error) {
+		var out pushResponse
+		sn, err := st.nodeSubnet(r.PathValue("user_id"), r.PathValue("node_id"), r.PathValue("subnet_id"))
+		switch {
+		case err != nil:
+			return out, err
+		case sn.class != ClassCard:
+			return out, errNotAllowed("not_a_card", "Only cards can be pushed to a wallet.")
+		case sn.status != SubnetActive:
+			return out, errNotAllowed("card_not_active", "Only ACTIVE cards can be pushed to a wallet; this one is %s.", sn.status)
+		}
 		seed := sn.id + "|" + *req.Type + "|" + deref(req.Nonce)
 		out.Success = true
 		out.Data.Authentication = pushAuthentication{
@@ -359,8 +358,8 @@ func (s *Server) handlePushSubnet(w http.ResponseWriter, r *http.Request) {
 			EncryptedData:  derived(seed, "encrypted", 96),
 			PublicKey:      derived(seed, "public_key", 65),
 		}
-	}
-	st.mu.Unlock()
+		return out, nil
+	})
 	if err != nil {
 		s.fail(w, err)
 		return

@@ -2,6 +2,7 @@ package synapsefake_test
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"io"
 	"net/http"
@@ -18,7 +19,8 @@ type call struct {
 	method string
 	path   string // below the base URL, e.g. "/users"
 	header map[string]string
-	body   any // marshalled unless it is a string or []byte, which go as is
+	body   any             // marshalled unless it is a string or []byte, which go as is
+	ctx    context.Context // nil for no deadline
 }
 
 // response is a decoded answer.
@@ -47,7 +49,11 @@ func do(t testing.TB, fake *synapsefake.Server, c call) response {
 		}
 		rdr = bytes.NewReader(data)
 	}
-	req, err := http.NewRequest(c.method, fake.URL()+c.path, rdr)
+	ctx := c.ctx
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	req, err := http.NewRequestWithContext(ctx, c.method, fake.URL()+c.path, rdr)
 	if err != nil {
 		t.Fatalf("new request: %v", err)
 	}

@@ -125,10 +125,11 @@ func (s *Server) withIdempotency(w http.ResponseWriter, r *http.Request, next ht
 	r = r.WithContext(context.WithValue(r.Context(), idemCtxKey{}, key))
 	rec := &statusRecorder{ResponseWriter: w}
 	next.ServeHTTP(rec, r)
-	st := s.store
 	if rec.status == http.StatusOK {
+		now := s.Now() // outside the lock: the clock may be the caller's
+		st := s.store
 		st.mu.Lock()
-		st.idem[key] = s.Now()
+		st.idem[key] = now
 		st.mu.Unlock()
 	}
 }

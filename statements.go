@@ -549,20 +549,16 @@ func (s *Server) handleStatementFile(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	file := r.PathValue("file")
-	st := s.store
-	st.mu.Lock()
-	rec := st.book.byID[r.PathValue("statement_id")]
-	var err error
-	var doc statementDoc
-	switch {
-	case rec == nil || rec.status != StatementGenerated:
-		err = errNotFound("statement")
-	case !slices.Contains(statementFiles, file):
-		err = errNotFound("file")
-	default:
-		doc = st.statementDoc(rec)
-	}
-	st.mu.Unlock()
+	doc, err := withStore(s.store, func(st *store) (statementDoc, error) {
+		rec := st.book.byID[r.PathValue("statement_id")]
+		switch {
+		case rec == nil || rec.status != StatementGenerated:
+			return statementDoc{}, errNotFound("statement")
+		case !slices.Contains(statementFiles, file):
+			return statementDoc{}, errNotFound("file")
+		}
+		return st.statementDoc(rec), nil
+	})
 	if err != nil {
 		s.fail(w, err)
 		return

@@ -91,18 +91,25 @@ type page struct {
 }
 
 // window returns the half-open range of indexes a page covers in a list of n.
+// A page past the end covers nothing; no page number overflows.
 func (p page) window(n int) (lo, hi int) {
-	lo = (p.number - 1) * p.perPage
-	if lo > n {
-		lo = n
+	if p.number < 1 || p.perPage < 1 || p.number-1 > n/p.perPage {
+		return n, n
 	}
-	hi = min(lo+p.perPage, n)
-	return lo, hi
+	lo = (p.number - 1) * p.perPage // at most n, by the check above
+	return lo, lo + min(p.perPage, n-lo)
 }
 
 // pageCount is the number of pages n items fill.
 func (p page) pageCount(n int) int {
-	return (n + p.perPage - 1) / p.perPage
+	if p.perPage < 1 {
+		return 0
+	}
+	c := n / p.perPage
+	if n%p.perPage != 0 {
+		c++
+	}
+	return c
 }
 
 // ms is the wire form of a time: integer milliseconds since the epoch.

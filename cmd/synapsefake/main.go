@@ -139,7 +139,8 @@ func serve(ctx context.Context, args []string, out io.Writer, ready chan<- strin
 }
 
 // logRequests logs one line per request: method, path, status, error_code
-// and duration.
+// and duration. The path is printed escaped, as sent, so that a %0A in it
+// cannot forge a line.
 func logRequests(h http.Handler, out io.Writer) http.Handler {
 	var mu sync.Mutex
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -154,7 +155,7 @@ func logRequests(h http.Handler, out io.Writer) http.Handler {
 			env.ErrorCode = "-"
 		}
 		mu.Lock()
-		fmt.Fprintf(out, "%s %s %d %s %s\n", r.Method, r.URL.Path, rec.status, env.ErrorCode, time.Since(start).Round(time.Microsecond))
+		fmt.Fprintf(out, "%s %s %d %s %s\n", r.Method, r.URL.EscapedPath(), rec.status, env.ErrorCode, time.Since(start).Round(time.Microsecond))
 		mu.Unlock()
 	})
 }

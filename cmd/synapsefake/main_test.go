@@ -262,3 +262,42 @@ func TestServeAddressInUse(t *testing.T) {
 		t.Errorf("serve on %s, which is taken, returned nil", addr)
 	}
 }
+
+func TestRequestLogEscapesPath(t *testing.T) {
+	t.Parallel()
+	r := start(t, "-addr", "127.0.0.1:0")
+	paths := []struct{ sent, logged string }{
+		{"/x%0Afake-line", "/v3.1/x%0Afake-line"},
+		{"/x%0D%0Afake-line", "/v3.1/x%0D%0Afake-line"},
+		{"/x%0A%0Afake-line", "/v3.1/x%0A%0Afake-line"},
+		{"/users/%0Afake-line/nodes", "/v3.1/users/%0Afake-line/nodes"},
+		{"/x%20y", "/v3.1/x%20y"},
+	}
+	for _, p := range paths {
+		if status, _ := r.request(t, "GET", p.sent, nil, nil); status != http.StatusNotFound && status != http.StatusBadRequest {
+			t.Errorf("GET %s: status %d, want 404 or 400", p.sent, status)
+		}
+	}
+	if err := r.stop(t); err != nil {
+		t.Fatalf("serve returned %v after cancel, want nil", err)
+	}
+	lines := strings.Split(r.out.String(), "\n")
+	for _, p := range paths {
+		t.Run(p.sent, func(t *testing.T) {
+			var got []string
+			for _, l := range lines {
+				if strings.HasPrefix(l, "GET "+p.logged+" ") {
+					got = append(got, l)
+				}
+			}
+			if len(got) != 1 {
+				t.Errorf("log lines for GET %s: %q, want exactly one", p.logged, got)
+			}
+		})
+	}
+	for _, l := range lines {
+		if strings.HasPrefix(l, "fake-line") || strings.HasPrefix(l, "\rfake-line") {
+			t.Errorf("forged log line %q in:\n%s", l, r.out)
+		}
+	}
+}

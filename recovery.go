@@ -1,0 +1,81 @@
+package synapsefake
+
+import (
+	"bufio"
+	"errors"
+	"log"
+	"net"
+	"net/http"
+	"runtime/debug"
+
+	"github.com/synapsefake/synapsefake/reference"
+)
+
+// WithErrorLog sets where the server logs a panic it recovered from while
+// serving a request, with the request and the stack. The default is the
+// standard logger (log.Default()).
+func WithErrorLog(l *log.Logger) Option {
+	return func(cfg *config) { cfg.errorLog = l }
+}
+
+// errPanic is the answer to a request whose serving panicked.
+var errPanic = newError(reference.ErrServer, "internal_error", "The fake failed to serve this request; its error log says why.")
+
+// guardWriter is the ResponseWriter ServeHTTP serves through: it knows
+// whether the answer has started, so that a recovered panic is answered with
+// the error envelope only while nothing has been sent.
+type guardWriter struct {
+	http.ResponseWriter
+	started bool
+}
+
+func (g *guardWriter) WriteHeader(code int) {
+	if code >= http.StatusOK {
+		g.started = true
+	}
+	g.ResponseWriter.WriteHeader(code)
+}
+
+func (g *guardWriter) Write(b []byte) (int, error) {
+	g.started = true
+	return g.ResponseWriter.Write(b)
+}
+
+// Flush flushes the answer, when the connection can.
+func (g *guardWriter) Flush() {
+	g.started = true
+	_ = http.NewResponseController(g.ResponseWriter).Flush()
+}
+
+// Hijack takes the connection over, when the connection can.
+func (g *guardWriter) Hijack() (net.Conn, *bufio.ReadWriter, error) {
+	g.started = true
+	return http.NewResponseController(g.ResponseWriter).Hijack()
+}
+
+// Unwrap gives http.ResponseController the connection's writer.
+func (g *guardWriter) Unwrap() http.ResponseWriter { return g.ResponseWriter }
+
+// recoverPanic, deferred, turns a panic in serving r into the 500 envelope
+// written to w, and logs it; the server goes on serving. g tells whether the
+// answer has started: then no envelope can follow, and the panic goes on as
+// http.ErrAbortHandler, which net/http answers by dropping the connection.
+// http.ErrAbortHandler itself goes on up untouched, as net/http expects.
+func (s *Server) recoverPanic(g *guardWriter, w http.ResponseWriter, r *http.Request) {
+	v := recover()
+	if v == nil {
+		return
+	}
+	if err, ok := v.(error); ok && errors.Is(err, http.ErrAbortHandler) {
+		panic(v)
+	}
+	l := s.cfg.errorLog
+	if l == nil {
+		l = log.Default()
+	}
+	l.Printf("synapsefake: panic serving %s %q: %v\n%s", r.Method, r.URL.RequestURI(), v, debug.Stack())
+	if g.started {
+		panic(http.ErrAbortHandler)
+	}
+	s.fail(w, errPanic)
+}
