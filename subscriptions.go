@@ -258,21 +258,7 @@ func (s *Server) handleWebhookLogs(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, err)
 		return
 	}
-	h := s.hooks
-	type entry struct {
-		ev        *event
-		url       string
-		attempts  []attemptRecord // the delivery's attempts up to this one
-	}
-	h.mu.Lock()
-	n := h.log.len()
-	lo, hi := p.window(n)
-	page := make([]entry, 0, hi-lo)
-	for i := lo; i < hi; i++ {
-		e := h.log.at(n - 1 - i)
-		page = append(page, entry{ev: e.d.ev, url: e.d.target.url, attempts: slices.Clone(e.d.attempts[:e.attempt+1])})
-	}
-	h.mu.Unlock()
+	n, page := s.hooks.logPage(p)
 	out := logsList{ErrorCode: "0", HTTPCode: "200", Limit: p.perPage, Logs: make([]logEntryView, 0, len(page)),
 		LogsCount: n, Page: p.number, PageCount: p.pageCount(n), Success: true}
 	for _, e := range page {
@@ -289,6 +275,28 @@ func (s *Server) handleWebhookLogs(w http.ResponseWriter, r *http.Request) {
 			SafeObjHash: hex.EncodeToString(sum[:]), UpdatedBy: e.ev.actor()})
 	}
 	s.ok(w, out)
+}
+
+// loggedAttempt is an attempt of the webhook log, copied out of it.
+type loggedAttempt struct {
+	ev       *event
+	url      string
+	attempts []attemptRecord // the delivery's attempts up to this one
+}
+
+// logPage copies one page of the webhook log, newest first, and tells how
+// many attempts it holds.
+func (h *hooks) logPage(p page) (int, []loggedAttempt) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	n := h.log.len()
+	lo, hi := p.window(n)
+	out := make([]loggedAttempt, 0, hi-lo)
+	for i := lo; i < hi; i++ {
+		e := h.log.at(n - 1 - i)
+		out = append(out, loggedAttempt{ev: e.d.ev, url: e.d.target.url, attempts: slices.Clone(e.d.attempts[:e.attempt+1])})
+	}
+	return n, out
 }
 
 // safeObjDates are the keys whose integer values are dates.
