@@ -29,6 +29,8 @@ type config struct {
 	latency          time.Duration
 	hook             func(http.ResponseWriter, *http.Request) bool
 	control          bool
+	journalEntries   int
+	journalBytes     int64
 	// immediateStatements: see WithImmediateStatements (statements.go).
 	immediateStatements bool
 }
@@ -43,6 +45,8 @@ func defaultConfig() config {
 		webhookTimeout:  10 * time.Second,
 		deliverWebhooks: true,
 		control:         true,
+		journalEntries:  defaultJournalEntries,
+		journalBytes:    defaultJournalBytes,
 	}
 }
 
@@ -145,4 +149,15 @@ func WithHook(hook func(w http.ResponseWriter, r *http.Request) bool) Option {
 // answer 404 like any unknown route.
 func WithoutControlAPI() Option {
 	return func(cfg *config) { cfg.control = false }
+}
+
+// WithJournalLimit bounds the request journal (Requests) to its newest
+// entries calls and bytes bytes, estimated as the memory the calls take:
+// their bodies, headers, query and about 512 bytes each. The oldest calls
+// go first; the newest call is always kept. By default the journal keeps
+// 10,000 calls and 8 MiB. A bound of 0 turns the journal off; a negative
+// bound means no bound of that kind. Whatever the bounds, each call keeps at
+// most the first 64 KiB of its body (Request.BodyTruncated).
+func WithJournalLimit(entries int, bytes int64) Option {
+	return func(cfg *config) { cfg.journalEntries, cfg.journalBytes = entries, bytes }
 }
