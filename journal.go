@@ -140,8 +140,8 @@ const (
 // strings and body (the Request, its header and query maps), and
 // journalValueOverhead that of each header or query value.
 const (
-	journalEntryOverhead = 512
-	journalValueOverhead = 32
+	journalEntryOverhead = 640
+	journalValueOverhead = 48
 )
 
 // journal records the API calls, the newest first to go past its bounds.
