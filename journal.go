@@ -51,7 +51,8 @@ func redacted(name string) bool {
 }
 
 // String describes the request on one line with its secrets redacted: the
-// client secret, oauth keys, refresh tokens and pins.
+// client secret, oauth keys, refresh tokens and pins, in the body and the
+// query. A body the journal cut shows only as its kept size.
 func (r Request) String() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s %s", r.Method, r.Path)
@@ -144,7 +145,7 @@ const (
 	journalValueOverhead = 48
 )
 
-// journal records the API calls, the newest first to go past its bounds.
+// journal records the API calls; past its bounds the oldest go first.
 type journal struct {
 	mu      sync.Mutex
 	entries []journalEntry // oldest first, from head on
