@@ -652,15 +652,13 @@ type controlRequestView struct {
 }
 
 // controlRequests serves GET /_fake/requests: the journal, oldest first,
-// with no headers or bodies but their redacted summary.
+// with its query redacted and no headers or bodies but their redacted
+// summary.
 func (s *Server) controlRequests(w http.ResponseWriter, r *http.Request) {
 	reqs := s.Requests()
 	out := make([]controlRequestView, len(reqs))
 	for i, q := range reqs {
-		if q.Query == nil {
-			q.Query = url.Values{}
-		}
-		out[i] = controlRequestView{Method: q.Method, Path: q.Path, Route: q.Route, Query: q.Query,
+		out[i] = controlRequestView{Method: q.Method, Path: q.Path, Route: q.Route, Query: redactQuery(q.Query),
 			Status: q.Status, ErrorCode: q.ErrorCode, Summary: q.String()}
 	}
 	s.controlOK(w, map[string]any{"requests": out})

@@ -176,6 +176,7 @@ func (s *Server) Advance(d time.Duration) {
 func (s *Server) runDue() {
 	now := s.Now()
 	s.store.runDue(now)
+	s.store.sweep(now)
 	s.runStatementsDue(now)
 	s.hooks.due(now)
 }

@@ -31,6 +31,8 @@ type config struct {
 	hook             func(http.ResponseWriter, *http.Request) bool
 	errorLog         *log.Logger // recovered panics; nil is log.Default()
 	control          bool
+	journalEntries   int
+	journalBytes     int64
 	// immediateStatements: see WithImmediateStatements (statements.go).
 	immediateStatements bool
 	captureLimit        int64 // WithWebhookCaptureLimit
@@ -49,6 +51,8 @@ func defaultConfig() config {
 		control:         true,
 		captureLimit:    DefaultWebhookCaptureLimit,
 		webhookLogLimit: DefaultWebhookLogLimit,
+		journalEntries:  defaultJournalEntries,
+		journalBytes:    defaultJournalBytes,
 	}
 }
 
@@ -169,4 +173,15 @@ func WithWebhookCaptureLimit(n int64) Option {
 // the receiver's answer (at most 4 KiB of it is kept).
 func WithWebhookLogLimit(n int64) Option {
 	return func(cfg *config) { cfg.webhookLogLimit = n }
+}
+
+// WithJournalLimit bounds the request journal (Requests) to its newest
+// entries calls and bytes bytes, estimated as the memory the calls take:
+// their bodies, headers, query and about 640 bytes each. The oldest calls
+// go first; the newest call is always kept. By default the journal keeps
+// 10,000 calls and 8 MiB. A bound of 0 turns the journal off; a negative
+// bound means no bound of that kind. Whatever the bounds, each call keeps at
+// most the first 64 KiB of its body (Request.BodyTruncated).
+func WithJournalLimit(entries int, bytes int64) Option {
+	return func(cfg *config) { cfg.journalEntries, cfg.journalBytes = entries, bytes }
 }

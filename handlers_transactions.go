@@ -302,7 +302,7 @@ func (st *store) batch(now time.Time, clientID, userID, nodeID string, items []c
 			continue
 		}
 		if key != "" {
-			st.idem[key] = now
+			st.useIdem(key, now)
 		}
 		out.Trans = append(out.Trans, st.txView(t))
 	}

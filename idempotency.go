@@ -32,6 +32,63 @@ func (st *store) idemUsed(key string, now time.Time) bool {
 	return true
 }
 
+// useIdem takes key for idempotencyLifetime from now. Callers hold mu.
+func (st *store) useIdem(key string, now time.Time) {
+	st.idem[key] = now
+	st.idemExpiry.push(key, now.Add(idempotencyLifetime))
+}
+
+// sweep forgets the idempotency keys and oauth keys that expired by now,
+// without waiting for them to be looked up again. It costs nothing when
+// nothing expired.
+func (st *store) sweep(now time.Time) {
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	for key, ok := st.idemExpiry.popDue(now); ok; key, ok = st.idemExpiry.popDue(now) {
+		st.idemUsed(key, now) // forgets key unless it was taken again since
+	}
+	st.sweepKeys(now)
+}
+
+// expiryQueue holds keys in the order they expire. Each kind of key has one
+// lifetime per server and the clock moves forward, so that is the order in
+// which they were pushed. (Were the clock set back, a key would only be
+// swept late, never early: whoever pops a key checks its record.)
+type expiryQueue struct {
+	items []expiring // from head on
+	head  int
+}
+
+type expiring struct {
+	key string
+	at  time.Time
+}
+
+func (q *expiryQueue) push(key string, at time.Time) {
+	q.items = append(q.items, expiring{key, at})
+}
+
+// popDue removes and returns the first key if it is due at now.
+func (q *expiryQueue) popDue(now time.Time) (string, bool) {
+	if q.head == len(q.items) || q.items[q.head].at.After(now) {
+		return "", false
+	}
+	key := q.items[q.head].key
+	q.items[q.head] = expiring{}
+	q.head++
+	switch {
+	case q.head == len(q.items):
+		q.items, q.head = nil, 0
+	case q.head > len(q.items)/2:
+		q.items = append(q.items[:0], q.items[q.head:]...)
+		q.head = 0
+	}
+	return key, true
+}
+
+// len is the number of keys waiting.
+func (q *expiryQueue) len() int { return len(q.items) - q.head }
+
 // idemCtxKey carries a POST's scoped idempotency key to authorize.
 type idemCtxKey struct{}
 
@@ -129,7 +186,7 @@ func (s *Server) withIdempotency(w http.ResponseWriter, r *http.Request, next ht
 		now := s.Now() // outside the lock: the clock may be the caller's
 		st := s.store
 		st.mu.Lock()
-		st.idem[key] = now
+		st.useIdem(key, now)
 		st.mu.Unlock()
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"io"
 	"net/http"
 	"net/url"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -21,7 +22,11 @@ type Request struct {
 	Route  string
 	Query  url.Values
 	Header http.Header
-	Body   []byte
+	// Body is the body as sent, or its first 64 KiB when BodyTruncated.
+	Body []byte
+	// BodyTruncated reports that the body was longer than the journal
+	// keeps of it.
+	BodyTruncated bool
 	// Status and ErrorCode are the answer's HTTP status and error_code
 	// ("0" for a success without one).
 	Status    int
@@ -29,20 +34,38 @@ type Request struct {
 	Time      time.Time
 }
 
-// redactedFields are the body fields whose values String hides.
+// redactedFields are the body fields and query parameters whose values
+// String hides, in any letter case: the service decodes JSON names without
+// regard to case, so "Refresh_Token" is a refresh_token too.
 var redactedFields = []string{"refresh_token", "validation_pin", "pin", "card_pin", "client_secret", "oauth_key", "password", "nonce_signature"}
 
+// redacted reports whether name is one of redactedFields, folding case as
+// encoding/json does.
+func redacted(name string) bool {
+	for _, f := range redactedFields {
+		if strings.EqualFold(name, f) {
+			return true
+		}
+	}
+	return false
+}
+
 // String describes the request on one line with its secrets redacted: the
-// client secret, oauth keys, refresh tokens and pins.
+// client secret, oauth keys, refresh tokens and pins, in the body and the
+// query. A body the journal cut shows only as its kept size.
 func (r Request) String() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s %s", r.Method, r.Path)
 	if len(r.Query) > 0 {
-		b.WriteString("?" + r.Query.Encode())
+		b.WriteString("?" + redactQuery(r.Query).Encode())
 	}
 	fmt.Fprintf(&b, " -> %d/%s", r.Status, r.ErrorCode)
 	if gw := r.Header.Get("X-Sp-Gateway"); gw != "" {
-		id, _, _ := strings.Cut(gw, "|")
+		// Without the separator the whole value may be the secret.
+		id, _, found := strings.Cut(gw, "|")
+		if !found {
+			id = "***"
+		}
 		fmt.Fprintf(&b, " gateway=%s|***", id)
 	}
 	if u := r.Header.Get("X-Sp-User"); u != "" {
@@ -52,11 +75,30 @@ func (r Request) String() string {
 		}
 		fmt.Fprintf(&b, " user=%s|%s", key, fp)
 	}
-	if len(r.Body) > 0 {
+	switch {
+	case r.BodyTruncated:
+		fmt.Fprintf(&b, " body=<more than %d bytes, not shown>", len(r.Body))
+	case len(r.Body) > 0:
 		b.WriteString(" body=")
 		b.Write(redactBody(r.Body))
 	}
 	return b.String()
+}
+
+// redactQuery returns a copy of q with the values of redactedFields
+// replaced by "***".
+func redactQuery(q url.Values) url.Values {
+	out := make(url.Values, len(q))
+	for k, vs := range q {
+		vs = slices.Clone(vs)
+		if redacted(k) {
+			for i := range vs {
+				vs[i] = "***"
+			}
+		}
+		out[k] = vs
+	}
+	return out
 }
 
 // redactBody replaces secret fields of a JSON body, at any depth, by "***".
@@ -70,10 +112,9 @@ func redactBody(body []byte) []byte {
 		switch x := v.(type) {
 		case map[string]any:
 			for k, e := range x {
-				for _, f := range redactedFields {
-					if k == f {
-						x[k] = "***"
-					}
+				if redacted(k) {
+					x[k] = "***"
+					continue
 				}
 				walk(e)
 			}
@@ -88,14 +129,49 @@ func redactBody(body []byte) []byte {
 	return out
 }
 
-// maxJournal bounds the journal; past it the oldest half is dropped.
-const maxJournal = 20000
+// The journal's default bounds (WithJournalLimit): past either, the oldest
+// calls are dropped first. Each kept body is cut at maxJournalBody.
+const (
+	defaultJournalEntries = 10_000
+	defaultJournalBytes   = 8 << 20
+	maxJournalBody        = 64 << 10
+)
 
-// journal records every API call (the newest 10,000 to 20,000 of them).
+// journalEntryOverhead is the memory a journaled call takes besides its
+// strings and body (the Request, its header and query maps), and
+// journalValueOverhead that of each header or query value.
+const (
+	journalEntryOverhead = 640
+	journalValueOverhead = 48
+)
+
+// journal records the API calls; past its bounds the oldest go first.
 type journal struct {
-	mu   sync.Mutex
-	reqs []Request
-	s    *Server
+	mu      sync.Mutex
+	entries []journalEntry // oldest first, from head on
+	head    int
+	bytes   int64 // the cost of entries[head:]
+	s       *Server
+}
+
+// journalEntry is a call and the bytes it counts for.
+type journalEntry struct {
+	req  Request
+	cost int64
+}
+
+// cost estimates the memory r holds.
+func (r *Request) cost() int64 {
+	n := journalEntryOverhead + len(r.Method) + len(r.Path) + len(r.ErrorCode) + cap(r.Body)
+	for _, m := range []map[string][]string{r.Query, r.Header} {
+		for k, vs := range m {
+			n += len(k) + journalValueOverhead
+			for _, v := range vs {
+				n += len(v) + journalValueOverhead
+			}
+		}
+	}
+	return int64(n)
 }
 
 // recorder is the ResponseWriter of a journaled call: it keeps the status
@@ -125,13 +201,19 @@ func (r *recorder) Write(b []byte) (int, error) {
 }
 
 // start records the request and replaces its body with a re-readable copy.
+// The journal keeps the first maxJournalBody bytes of the body.
 func (j *journal) start(w http.ResponseWriter, r *http.Request) *recorder {
 	rec := &recorder{ResponseWriter: w, req: Request{Method: r.Method, Path: r.URL.Path, Route: routeOf(r.URL.Path),
 		Query: r.URL.Query(), Header: r.Header.Clone(), Time: j.s.Now()}}
 	if r.Body != nil && r.Body != http.NoBody {
 		body, err := io.ReadAll(io.LimitReader(r.Body, maxBody+1))
 		r.Body.Close()
-		rec.req.Body = body
+		if len(body) > maxJournalBody {
+			// A copy, so that the journal does not hold the whole body.
+			rec.req.Body, rec.req.BodyTruncated = bytes.Clone(body[:maxJournalBody]), true
+		} else {
+			rec.req.Body = body
+		}
 		r.Body = io.NopCloser(io.MultiReader(bytes.NewReader(body), errReader{err}))
 	}
 	return rec
@@ -157,24 +239,43 @@ func (j *journal) finish(rec *recorder) {
 		_ = json.Unmarshal(rec.head.Bytes(), &env)
 		rec.req.ErrorCode = env.ErrorCode
 	}
-	j.mu.Lock()
-	if len(j.reqs) >= maxJournal {
-		// Keep the newest half: a long-running standalone server must not
-		// grow without bound.
-		j.reqs = append(j.reqs[:0], j.reqs[len(j.reqs)-maxJournal/2:]...)
-	}
-	j.reqs = append(j.reqs, rec.req)
-	j.mu.Unlock()
+	j.add(rec.req)
 }
 
-// Requests returns the API calls the server answered, oldest first: all of
-// them up to 20,000, then the newest 10,000 or more (the
-// /_fake/ control API is not recorded).
+// add appends r, then drops the oldest calls while the journal holds more
+// than its bounds allow, always keeping r itself.
+func (j *journal) add(r Request) {
+	maxEntries, maxBytes := j.s.cfg.journalEntries, j.s.cfg.journalBytes
+	if maxEntries == 0 || maxBytes == 0 {
+		return
+	}
+	c := r.cost()
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	j.entries = append(j.entries, journalEntry{r, c})
+	j.bytes += c
+	for n := len(j.entries) - j.head; n > 1 && (maxEntries > 0 && n > maxEntries || maxBytes > 0 && j.bytes > maxBytes); n-- {
+		j.bytes -= j.entries[j.head].cost
+		j.entries[j.head] = journalEntry{}
+		j.head++
+	}
+	if j.head > len(j.entries)/2 {
+		j.entries = append(j.entries[:0], j.entries[j.head:]...)
+		clear(j.entries[len(j.entries):cap(j.entries)])
+		j.head = 0
+	}
+}
+
+// Requests returns the API calls the server answered, oldest first: the
+// newest calls that fit in the journal's bounds (WithJournalLimit; by
+// default 10,000 calls and 8 MiB). The /_fake/ control API is not recorded.
 func (s *Server) Requests() []Request {
 	s.journal.mu.Lock()
 	defer s.journal.mu.Unlock()
-	out := make([]Request, len(s.journal.reqs))
-	for i, r := range s.journal.reqs {
+	live := s.journal.entries[s.journal.head:]
+	out := make([]Request, len(live))
+	for i, e := range live {
+		r := e.req
 		r.Header = r.Header.Clone()
 		r.Query = cloneValues(r.Query)
 		r.Body = bytes.Clone(r.Body)
@@ -199,7 +300,7 @@ func (s *Server) RequestsTo(method, route string) []Request {
 // ResetRequests empties the journal.
 func (s *Server) ResetRequests() {
 	s.journal.mu.Lock()
-	s.journal.reqs = nil
+	s.journal.entries, s.journal.head, s.journal.bytes = nil, 0, 0
 	s.journal.mu.Unlock()
 }
 

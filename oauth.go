@@ -30,7 +30,17 @@ func (st *store) newKey(expires time.Time, userID, fingerprint string, scopes []
 		expires:     expires,
 	}
 	st.keys[k.key] = k
+	st.keyExpiry.push(k.key, expires)
 	return k
+}
+
+// sweepKeys forgets the keys that expired by now. Callers hold mu.
+func (st *store) sweepKeys(now time.Time) {
+	for key, ok := st.keyExpiry.popDue(now); ok; key, ok = st.keyExpiry.popDue(now) {
+		if k := st.keys[key]; k != nil && !now.Before(k.expires) {
+			delete(st.keys, key)
+		}
+	}
 }
 
 // oauthResponse is the 200 answer of POST /oauth/:user_id.

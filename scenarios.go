@@ -136,6 +136,7 @@ func (s *Server) Reset() {
 	st.nodes, st.keys, st.txs = map[string]*nodeRecord{}, map[string]*keyRecord{}, map[string]*txRecord{}
 	st.subnets, st.subs, st.subOrder = map[string]*subnetRecord{}, map[string]*subscriptionRecord{}, nil
 	st.steps, st.idem = nil, map[string]time.Time{}
+	st.idemExpiry, st.keyExpiry = expiryQueue{}, expiryQueue{}
 	st.networkUser, st.network = nil, nil
 	st.book = statementBook{}
 	st.mu.Unlock()

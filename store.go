@@ -23,6 +23,10 @@ type store struct {
 	steps     stepQueue            // automatic processing, by due time
 	seq       uint64               // scheduling order of steps
 	idem      map[string]time.Time // idempotency key -> when it was used
+	// idemExpiry and keyExpiry are idem and keys in expiry order, for
+	// sweep.
+	idemExpiry expiryQueue
+	keyExpiry  expiryQueue
 
 	subs     map[string]*subscriptionRecord
 	subOrder []string

@@ -3,6 +3,7 @@
 //
 //	go run ./cmd/synapsefake            # serves on 127.0.0.1:8080
 //	go run ./cmd/synapsefake -addr :9090
+//	go run ./cmd/synapsefake -journal-entries 1000 -journal-bytes 1048576
 package main
 
 import (
@@ -51,6 +52,8 @@ func serve(ctx context.Context, args []string, out io.Writer, ready chan<- strin
 	clientSecret := fs.String("client-secret", "", "client secret (default: a fixed test secret)")
 	webhooks := fs.String("webhooks", "deliver", "deliver: POST webhooks to subscribers; capture: only record them (GET /_fake/webhooks)")
 	quiet := fs.Bool("quiet", false, "do not log one line per request")
+	journalEntries := fs.Int("journal-entries", 10_000, "most API calls the request journal (GET /_fake/requests) keeps; 0: none, negative: no bound")
+	journalBytes := fs.Int64("journal-bytes", 8<<20, "most bytes the request journal keeps (bodies cut at 64 KiB); 0: none, negative: no bound")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -62,7 +65,8 @@ func serve(ctx context.Context, args []string, out io.Writer, ready chan<- strin
 		return err
 	}
 	base := "http://" + l.Addr().String() + "/v3.1"
-	opts := []synapsefake.Option{synapsefake.WithIDSeed(*seed), synapsefake.WithBaseURL(base)}
+	opts := []synapsefake.Option{synapsefake.WithIDSeed(*seed), synapsefake.WithBaseURL(base),
+		synapsefake.WithJournalLimit(*journalEntries, *journalBytes)}
 	switch *clockMode {
 	case "real":
 		opts = append(opts, synapsefake.WithClock(clock.New()))

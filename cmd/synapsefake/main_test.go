@@ -301,3 +301,34 @@ func TestRequestLogEscapesPath(t *testing.T) {
 		}
 	}
 }
+
+func TestServeJournalFlags(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name  string
+		args  []string
+		calls int
+		want  int // calls GET /_fake/requests lists
+	}{
+		{"default bounds keep every call", nil, 3, 3},
+		{"entry bound", []string{"-journal-entries", "2"}, 3, 2},
+		{"byte bound keeps the newest call", []string{"-journal-bytes", "1"}, 3, 1},
+		{"journal off", []string{"-journal-bytes", "0"}, 3, 0},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			r := start(t, append([]string{"-addr", "127.0.0.1:0", "-clock", "manual", "-quiet"}, tc.args...)...)
+			for range tc.calls {
+				if status, _ := r.request(t, "GET", "/nowhere", nil, nil); status != http.StatusNotFound {
+					t.Fatalf("GET /nowhere: status %d, want 404", status)
+				}
+			}
+			root := running{base: strings.TrimSuffix(r.base, "/v3.1")}
+			status, body := root.request(t, "GET", "/_fake/requests", nil, nil)
+			reqs, _ := body["requests"].([]any)
+			if status != http.StatusOK || len(reqs) != tc.want {
+				t.Errorf("GET /_fake/requests: status %d, %d requests, want 200 and %d: %v", status, len(reqs), tc.want, body)
+			}
+		})
+	}
+}
