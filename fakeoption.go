@@ -162,7 +162,8 @@ func WithoutControlAPI() Option {
 // DefaultWebhookCaptureLimit, 64 MiB): past it the oldest webhooks are
 // forgotten. An event costs about 200 bytes, a delivery about 100 and an
 // attempt about 50 plus the receiver's answer, whatever the size of its
-// body, which is encoded only when read. The newest webhook is always kept.
+// body, which is encoded only when read. The newest webhook is always kept;
+// a negative n means no bound.
 func WithWebhookCaptureLimit(n int64) Option {
 	return func(cfg *config) { cfg.captureLimit = n }
 }
@@ -170,7 +171,8 @@ func WithWebhookCaptureLimit(n int64) Option {
 // WithWebhookLogLimit bounds the webhook log (GET /subscriptions/logs) to
 // about n bytes of memory (default DefaultWebhookLogLimit, 16 MiB): past it
 // the oldest attempts are forgotten. An attempt costs about 80 bytes plus
-// the receiver's answer (at most 4 KiB of it is kept).
+// the receiver's answer (at most 4 KiB of it is kept). The newest attempt
+// is always kept; a negative n means no bound.
 func WithWebhookLogLimit(n int64) Option {
 	return func(cfg *config) { cfg.webhookLogLimit = n }
 }

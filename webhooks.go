@@ -273,7 +273,8 @@ func (h *hooks) add(ev *event) {
 
 // trimEvents forgets the oldest events while the capture is over its bound.
 func (h *hooks) trimEvents() {
-	for h.eventBytes > h.s.cfg.captureLimit && h.events.len() > 1 {
+	limit := h.s.cfg.captureLimit
+	for limit >= 0 && h.eventBytes > limit && h.events.len() > 1 {
 		ev := h.events.pop()
 		ev.dropped = true
 		h.eventBytes -= ev.cost() + ev.attemptsCost()
@@ -311,7 +312,7 @@ func (h *hooks) record(d *delivery, a attemptRecord) {
 	}
 	h.log.push(logEntry{d: d, attempt: int32(len(d.attempts) - 1)})
 	h.logBytes += cost + logEntryOverhead
-	for h.logBytes > h.s.cfg.webhookLogLimit && h.log.len() > 1 {
+	for limit := h.s.cfg.webhookLogLimit; limit >= 0 && h.logBytes > limit && h.log.len() > 1; {
 		e := h.log.pop()
 		h.logBytes -= int64(attemptOverhead + logEntryOverhead + len(e.d.attempts[e.attempt].text))
 	}

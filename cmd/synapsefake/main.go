@@ -54,6 +54,8 @@ func serve(ctx context.Context, args []string, out io.Writer, ready chan<- strin
 	quiet := fs.Bool("quiet", false, "do not log one line per request")
 	journalEntries := fs.Int("journal-entries", 10_000, "most API calls the request journal (GET /_fake/requests) keeps; 0: none, negative: no bound")
 	journalBytes := fs.Int64("journal-bytes", 8<<20, "most bytes the request journal keeps (bodies cut at 64 KiB); 0: none, negative: no bound")
+	captureBytes := fs.Int64("webhook-capture-bytes", synapsefake.DefaultWebhookCaptureLimit, "most bytes the webhook capture (GET /_fake/webhooks) keeps, oldest forgotten first; negative: no bound")
+	webhookLogBytes := fs.Int64("webhook-log-bytes", synapsefake.DefaultWebhookLogLimit, "most bytes the webhook log (GET /v3.1/subscriptions/logs) keeps, oldest forgotten first; negative: no bound")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -66,7 +68,8 @@ func serve(ctx context.Context, args []string, out io.Writer, ready chan<- strin
 	}
 	base := "http://" + l.Addr().String() + "/v3.1"
 	opts := []synapsefake.Option{synapsefake.WithIDSeed(*seed), synapsefake.WithBaseURL(base),
-		synapsefake.WithJournalLimit(*journalEntries, *journalBytes)}
+		synapsefake.WithJournalLimit(*journalEntries, *journalBytes),
+		synapsefake.WithWebhookCaptureLimit(*captureBytes), synapsefake.WithWebhookLogLimit(*webhookLogBytes)}
 	switch *clockMode {
 	case "real":
 		opts = append(opts, synapsefake.WithClock(clock.New()))

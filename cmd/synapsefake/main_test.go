@@ -332,3 +332,32 @@ func TestServeJournalFlags(t *testing.T) {
 		})
 	}
 }
+
+func TestServeWebhookCaptureFlag(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name string
+		args []string
+		all  bool // every webhook of three users, or only the newest
+	}{
+		{"default bound keeps all", nil, true},
+		{"tiny bound keeps the newest", []string{"-webhook-capture-bytes", "1"}, false},
+		{"no bound", []string{"-webhook-capture-bytes", "-1"}, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			r := start(t, append([]string{"-addr", "127.0.0.1:0", "-clock", "manual", "-quiet", "-webhooks", "capture"}, tc.args...)...)
+			root := running{base: strings.TrimSuffix(r.base, "/v3.1")}
+			for range 3 {
+				if status, body := root.request(t, "POST", "/_fake/users", nil, map[string]any{}); status != http.StatusOK {
+					t.Fatalf("POST /_fake/users: %d %v", status, body)
+				}
+			}
+			status, body := root.request(t, "GET", "/_fake/webhooks", nil, nil)
+			hooks, _ := body["webhooks"].([]any)
+			if status != http.StatusOK || tc.all && len(hooks) < 3 || !tc.all && len(hooks) != 1 {
+				t.Errorf("GET /_fake/webhooks: status %d, %d webhooks, want 200 and all (at least 3): %v", status, len(hooks), tc.all)
+			}
+		})
+	}
+}
