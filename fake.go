@@ -155,8 +155,8 @@ func (s *Server) Now() time.Time {
 // Advance moves the server's mock clock forward by d. Before it returns,
 // everything that fell due (processing steps, expiries, webhook retries) has
 // run, in due order, and every webhook delivery that caused has been
-// attempted (see Flush; so do not call Advance from a webhook receiver's
-// handler). With a clock that is not a mock, Advance only runs what is
+// attempted, within Flush's bound of real time (so do not call Advance from
+// a webhook receiver's handler). With a clock that is not a mock, Advance only runs what is
 // already due.
 func (s *Server) Advance(d time.Duration) {
 	switch {
