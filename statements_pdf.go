@@ -185,7 +185,7 @@ func (d statementDoc) pdf() []byte {
 	const stamp = "2006-01-02 15:04"
 	rows := []pdfRow{{desc: "Opening balance", balance: money(d.rec.opening), bold: true}}
 	var in, out cents
-	for _, l := range d.rec.lines {
+	for _, l := range d.lines {
 		if l.amount > 0 {
 			in += l.amount
 		} else {
@@ -194,7 +194,7 @@ func (d statementDoc) pdf() []byte {
 		rows = append(rows, pdfRow{date: l.date.UTC().Format(stamp), tx: l.txID, desc: pdfString(l.desc),
 			amount: money(l.amount), balance: money(l.balance)})
 	}
-	if len(d.rec.lines) == 0 {
+	if len(d.lines) == 0 {
 		rows = append(rows, pdfRow{desc: "No transactions in this period."})
 	}
 	rows = append(rows, pdfRow{desc: "Ending balance", balance: money(d.rec.ending), bold: true})
