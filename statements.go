@@ -229,7 +229,6 @@ func (st *store) generate(rec *statementRecord, now time.Time) {
 // with inPeriod only those of rec's period. Callers hold mu.
 func (st *store) movements(rec *statementRecord, inPeriod bool) iter.Seq[movement] {
 	return func(yield func(movement) bool) {
-		all := st.book.ledger[rec.nodeID]
 		initial := movement{kind: MovementInitial, desc: "Initial balance (account opened)", amount: rec.initial}
 		pending := rec.initial != 0 // the starting balance is still to come
 		if n := st.nodes[rec.nodeID]; n != nil {
@@ -237,22 +236,22 @@ func (st *store) movements(rec *statementRecord, inPeriod bool) iter.Seq[movemen
 		} else {
 			pending = false
 		}
-		i := 0
+		all := st.book.ledger[rec.nodeID]
 		if inPeriod {
-			i, _ = slices.BinarySearchFunc(all, rec.start, func(e ledgerEntry, t time.Time) int { return e.date.Compare(t) })
+			all = st.inPeriod(rec)
 			pending = pending && !initial.date.Before(rec.start) && !initial.date.After(rec.end)
 		}
-		for ; i < len(all) && !(inPeriod && all[i].date.After(rec.end)); i++ {
-			if all[i].seq >= rec.recorded {
+		for _, e := range all {
+			if e.seq >= rec.recorded {
 				continue
 			}
-			if pending && !all[i].date.Before(initial.date) {
+			if pending && !e.date.Before(initial.date) {
 				pending = false
 				if !yield(initial) {
 					return
 				}
 			}
-			if !yield(all[i].movement) {
+			if !yield(e.movement) {
 				return
 			}
 		}
@@ -262,14 +261,34 @@ func (st *store) movements(rec *statementRecord, inPeriod bool) iter.Seq[movemen
 	}
 }
 
+// inPeriod is the part of the ledger of rec's node dated within rec's
+// period. Callers hold mu.
+func (st *store) inPeriod(rec *statementRecord) []ledgerEntry {
+	all := st.book.ledger[rec.nodeID]
+	lo, _ := slices.BinarySearchFunc(all, rec.start, func(e ledgerEntry, t time.Time) int { return e.date.Compare(t) })
+	hi, _ := slices.BinarySearchFunc(all[lo:], rec.end, func(e ledgerEntry, t time.Time) int {
+		if e.date.After(t) {
+			return 1
+		}
+		return -1
+	})
+	return all[lo : lo+hi]
+}
+
 // statementLines are the movements of rec's period with the balance after
 // each. Callers hold mu.
 func (st *store) statementLines(rec *statementRecord) []statementLine {
 	var lines []statementLine
+	if rec.status == StatementGenerated {
+		lines = make([]statementLine, 0, len(st.inPeriod(rec))+1)
+	}
 	bal := rec.opening
 	for m := range st.movements(rec, true) {
 		bal += m.amount
 		lines = append(lines, statementLine{movement: m, balance: bal})
+	}
+	if len(lines) == 0 {
+		return nil
 	}
 	return lines
 }
