@@ -2,6 +2,7 @@ package synapsefake
 
 import (
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 )
@@ -51,4 +52,17 @@ func BenchmarkStatementPDF(b *testing.B) {
 func BenchmarkStatementCSV(b *testing.B) {
 	f, id := benchStatement(b, "Checking")
 	benchRender(b, f, id, statementDoc.csv)
+}
+
+// BenchmarkStatementPDFNickname renders a one-movement statement of nodes
+// named from 16 bytes to 64 KiB (made in the store: the API takes 256
+// characters): the cost grows with the name's length at most linearly.
+func BenchmarkStatementPDFNickname(b *testing.B) {
+	for _, size := range []int{16, 1 << 10, 8 << 10, 64 << 10} {
+		b.Run(strconv.Itoa(size), func(b *testing.B) {
+			f := newLedgerFixture(b, strings.Repeat("Checking (main) ", size/16), 100)
+			id := f.statement(StatementOnDemand, ledgerT0, ledgerT0.Add(time.Hour), ledgerT0.Add(time.Hour))
+			benchRender(b, f, id, statementDoc.pdf)
+		})
+	}
 }

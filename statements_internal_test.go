@@ -175,3 +175,66 @@ func firstDiff(a, b []byte) int {
 	}
 	return min(len(a), len(b))
 }
+
+func TestFit(t *testing.T) {
+	for _, tc := range []struct {
+		name        string
+		s           string
+		size, width float64
+		want        string
+	}{
+		{"empty", "", 10, 10, ""},
+		{"exactly as wide", "abc", 10, 16.12, "abc"},
+		{"a hair too wide", "abc", 10, 16.11, "a..."},
+		{"not even the ellipsis fits", "abc", 10, 5, "..."},
+		{"only the ellipsis fits", "abc", 10, 8.34, "..."},
+		{"bytes beyond ASCII are 556 wide", "\xe9\xe9", 10, 11.12, "\xe9\xe9"},
+		{"64 KiB", strings.Repeat("W", 64<<10), 9, 472, strings.Repeat("W", 54) + "..."},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			n, cut := fit(tc.s, tc.size, tc.width)
+			got := tc.s[:n]
+			if cut {
+				got += ellipsis
+			}
+			if got != tc.want {
+				t.Errorf("fit(%.20q, %v, %v) = %q, want %q", tc.s, tc.size, tc.width, got, tc.want)
+			}
+		})
+	}
+}
+
+// TestStatementPDFLongNickname: a node named before nicknames were bounded
+// (made here in the store, as the API now refuses it) still gets a PDF
+// that shows its name cut to the line, whose size and allocations do not
+// grow with the name.
+func TestStatementPDFLongNickname(t *testing.T) {
+	render := func(nickname string) statementDoc {
+		f := newLedgerFixture(t, nickname, 100)
+		id := f.statement(StatementOnDemand, ledgerT0, ledgerT0.Add(time.Hour), ledgerT0.Add(time.Hour))
+		st := f.s.store
+		st.mu.Lock()
+		defer st.mu.Unlock()
+		return st.statementDoc(st.book.byID[id])
+	}
+	short, long := render("Checking"), render(strings.Repeat("Checking (main) ", 4<<10)) // 64 KiB
+
+	pdf := long.pdf()
+	const account = "(Account) Tj ET\nBT /F1 9 Tf 140 681 Td ("
+	i := bytes.Index(pdf, []byte(account))
+	if i < 0 {
+		t.Fatalf("no Account line in the PDF")
+	}
+	shown, _, _ := strings.Cut(string(pdf[i+len(account):]), ") Tj ET\n")
+	if want := strings.Repeat(`Checking \(main\) `, 6) + "..."; shown != want {
+		t.Errorf("Account shows %q, want %q", shown, want)
+	}
+	if max := len(short.pdf()) + 512; len(pdf) > max {
+		t.Errorf("PDF is %d bytes, want at most %d", len(pdf), max)
+	}
+	// Two: the name mapped to WinAnsi, then as a string.
+	want := testing.AllocsPerRun(1, func() { short.pdf() }) + 2
+	if allocs := testing.AllocsPerRun(1, func() { long.pdf() }); allocs > want {
+		t.Errorf("rendering took %v allocations, want at most %v", allocs, want)
+	}
+}

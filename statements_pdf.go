@@ -383,7 +383,7 @@ func (d statementDoc) pdfHeading(p *pdfPage, client, kind, stamp string, in, out
 	text(p, fontRegular, 12, pdfLeft, 720, kind)
 	textRight(p, fontRegular, 8, pdfRight, 720, "Statement "+d.rec.id)
 	p.rule(pdfLeft, pdfRight, 712, 1)
-	account := appendWinAnsi(nil, d.nickname)
+	account := appendWinAnsi(make([]byte, 0, len(d.nickname)+len(d.nodeType)+len(d.rec.nodeID)+4), d.nickname)
 	account = append(account, " ("+d.nodeType+" "+d.rec.nodeID+")"...)
 	y := 694.0
 	for _, kv := range [][2]string{
