@@ -54,10 +54,10 @@ func BenchmarkStatementCSV(b *testing.B) {
 	benchRender(b, f, id, statementDoc.csv)
 }
 
-// BenchmarkStatementPDFNickname renders a one-movement statement of nodes
+// BenchmarkPDFNicknameLength renders a one-movement statement of nodes
 // named from 16 bytes to 64 KiB (made in the store: the API takes 256
 // characters): the cost grows with the name's length at most linearly.
-func BenchmarkStatementPDFNickname(b *testing.B) {
+func BenchmarkPDFNicknameLength(b *testing.B) {
 	for _, size := range []int{16, 1 << 10, 8 << 10, 64 << 10} {
 		b.Run(strconv.Itoa(size), func(b *testing.B) {
 			f := newLedgerFixture(b, strings.Repeat("Checking (main) ", size/16), 100)
