@@ -177,6 +177,9 @@ type controlNodeRequest struct {
 }
 
 func (req controlNodeRequest) validate() error {
+	if err := validNickname("nickname", req.Nickname); err != nil {
+		return err
+	}
 	switch {
 	case req.Type != "" && !slices.Contains(reference.NodeTypes(), req.Type):
 		return errPayload("invalid_node_type", "Unknown node type %q.", req.Type)

@@ -23,6 +23,7 @@ import (
 	"sync"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"github.com/benbjohnson/clock"
 	"github.com/synapsefake/synapsefake/reference"
@@ -205,8 +206,13 @@ func (s *Server) AddUser(seed UserSeed) User {
 
 // AddNode creates a node for an existing user directly in the store and
 // returns a copy of it, and false when the user does not exist. Type
-// defaults to DEPOSIT-US and Nickname to "Node".
+// defaults to DEPOSIT-US and Nickname to "Node". A Nickname longer than
+// the API accepts (256 characters) is a mistake in the caller: AddNode
+// panics.
 func (s *Server) AddNode(userID string, seed NodeSeed) (Node, bool) {
+	if n := utf8.RuneCountInString(seed.Nickname); n > maxNicknameLength {
+		panic(fmt.Sprintf("synapsefake: AddNode: Nickname is %d characters long; the API takes at most %d", n, maxNicknameLength))
+	}
 	st := s.store
 	st.mu.Lock()
 	defer st.mu.Unlock()

@@ -56,6 +56,9 @@ func (r createNodeRequest) validate() error {
 	if r.Info == nil || r.Info.Nickname == nil || *r.Info.Nickname == "" {
 		return errPayload("missing_nickname", "info.nickname is required.")
 	}
+	if err := validNickname("info.nickname", *r.Info.Nickname); err != nil {
+		return err
+	}
 	if *r.Type == reference.NodeACHUS {
 		if !allDigits(r.Info.AccountNum) || len(r.Info.AccountNum) < 4 || len(r.Info.AccountNum) > 17 {
 			return errPayload("invalid_account_num", "info.account_num must be 4 to 17 digits.")
@@ -231,6 +234,16 @@ func (r patchNodeRequest) validate() error {
 	}
 	if r.Nickname != nil && *r.Nickname == "" || r.Info != nil && r.Info.Nickname != nil && *r.Info.Nickname == "" {
 		return errPayload("invalid_nickname", "nickname must not be empty.")
+	}
+	if r.Nickname != nil {
+		if err := validNickname("nickname", *r.Nickname); err != nil {
+			return err
+		}
+	}
+	if r.Info != nil && r.Info.Nickname != nil {
+		if err := validNickname("info.nickname", *r.Info.Nickname); err != nil {
+			return err
+		}
 	}
 	if r.Micro != nil && len(r.Micro) != 2 {
 		return errPayload("invalid_micro", "micro must hold the two micro-deposit amounts.")

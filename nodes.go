@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strconv"
 	"time"
+	"unicode/utf8"
 
 	"github.com/synapsefake/synapsefake/reference"
 )
@@ -183,7 +184,9 @@ func (n *nodeRecord) public() Node {
 
 // NodeSeed describes a node for AddNode. Type defaults to DEPOSIT-US.
 type NodeSeed struct {
-	Type     string
+	Type string
+	// Nickname defaults to "Node"; like the API, AddNode takes at most 256
+	// characters.
 	Nickname string
 	// BalanceCents is the starting balance in cents.
 	BalanceCents int64
@@ -191,6 +194,20 @@ type NodeSeed struct {
 	AccountNum string
 	RoutingNum string
 	SuppID     string
+}
+
+// maxNicknameLength is the longest node nickname, in characters. The spec
+// states no limit; this one is generous for a name shown on screens and
+// statements, and keeps every node's size bounded.
+const maxNicknameLength = 256
+
+// validNickname refuses a nickname longer than maxNicknameLength; field is
+// its name in the request.
+func validNickname(field, nickname string) error {
+	if utf8.RuneCountInString(nickname) > maxNicknameLength {
+		return errPayload("nickname_too_long", "%s must be at most %d characters.", field, maxNicknameLength)
+	}
+	return nil
 }
 
 // newNode builds and stores a node. Callers hold mu and have validated the input.

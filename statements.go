@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/csv"
 	"encoding/json"
+	"iter"
 	"net/http"
 	"slices"
 	"strconv"
@@ -48,6 +49,12 @@ type movement struct {
 	amount cents // signed
 }
 
+// ledgerEntry is a movement in its node's ledger.
+type ledgerEntry struct {
+	movement
+	seq int // how many movements of the node were recorded before this one
+}
+
 // statementLine is a movement of a statement with the balance after it.
 type statementLine struct {
 	movement
@@ -65,17 +72,22 @@ type statementRecord struct {
 	created time.Time
 	webhook string // ad hoc statements only; "" for none
 
-	// Set on generation.
+	// Set on generation. A statement keeps no lines: they are read from
+	// the node's ledger, as it stood at generation, when it is rendered.
 	generated time.Time
 	opening   cents
 	ending    cents
-	lines     []statementLine
+	initial   cents // the node's starting balance, shown dated at its creation; 0 for none
+	recorded  int   // movements of the node recorded by generation; later ones are not shown
 }
 
 // statementBook holds the balance ledger of deposit-type nodes and every
 // statement. Its zero value is ready; it is guarded by the store's mu.
 type statementBook struct {
-	ledger  map[string][]movement // node id -> movements, in recording order
+	// ledger holds each node's movements ordered by date, those of one
+	// date in recording order. It only grows: statements read their lines
+	// from it.
+	ledger  map[string][]ledgerEntry
 	byID    map[string]*statementRecord
 	byNode  map[string][]string // node id -> statement ids, creation order
 	byUser  map[string][]string // user id -> statement ids, creation order
@@ -133,10 +145,15 @@ func (st *store) addMovement(n *nodeRecord, m movement) {
 	}
 	b := &st.book
 	if b.ledger == nil {
-		b.ledger = make(map[string][]movement)
+		b.ledger = make(map[string][]ledgerEntry)
 	}
 	m.date = m.date.UTC()
-	b.ledger[n.id] = append(b.ledger[n.id], m)
+	l := b.ledger[n.id]
+	i := len(l)
+	for i > 0 && l[i-1].date.After(m.date) {
+		i--
+	}
+	b.ledger[n.id] = slices.Insert(l, i, ledgerEntry{m, len(l)})
 }
 
 // partyName names the other side of t: the company of a dummy transaction
@@ -182,38 +199,98 @@ func (st *store) newStatement(now time.Time, n *nodeRecord, typ string, start, e
 }
 
 // generate computes a statement from the node's ledger: the balance at the
-// start of the period, every movement within it and the balance after each.
-// The node's starting balance (NodeSeed.BalanceCents) is a movement dated at
-// the node's creation. Callers hold mu.
+// start of the period and at its end. The node's starting balance
+// (NodeSeed.BalanceCents) is a movement dated at the node's creation, ahead
+// of the movements of that instant. Callers hold mu.
 func (st *store) generate(rec *statementRecord, now time.Time) {
 	n := st.nodes[rec.nodeID]
 	all := st.book.ledger[n.id]
-	initial := n.balance
+	rec.initial = n.balance
 	for _, m := range all {
-		initial -= m.amount
+		rec.initial -= m.amount
 	}
-	moves := make([]movement, 0, len(all)+1)
-	if initial != 0 {
-		moves = append(moves, movement{date: n.created.UTC(), kind: MovementInitial, desc: "Initial balance (account opened)", amount: initial})
-	}
-	moves = append(moves, all...)
-	slices.SortStableFunc(moves, func(a, b movement) int { return a.date.Compare(b.date) })
-	var bal cents
-	rec.opening, rec.lines = 0, nil
-	for _, m := range moves {
+	rec.recorded = len(all)
+	rec.opening, rec.ending = 0, 0
+	for m := range st.movements(rec, false) {
 		if m.date.After(rec.end) {
 			break
 		}
-		bal += m.amount
+		rec.ending += m.amount
 		if m.date.Before(rec.start) {
-			rec.opening = bal
-			continue
+			rec.opening += m.amount
 		}
-		rec.lines = append(rec.lines, statementLine{movement: m, balance: bal})
 	}
-	rec.ending = bal
 	rec.status = StatementGenerated
 	rec.generated = now
+}
+
+// movements yields, in date order, the movements of rec's node recorded
+// by rec's generation, the starting balance among them: all of them, or
+// with inPeriod only those of rec's period. Callers hold mu.
+func (st *store) movements(rec *statementRecord, inPeriod bool) iter.Seq[movement] {
+	return func(yield func(movement) bool) {
+		initial := movement{kind: MovementInitial, desc: "Initial balance (account opened)", amount: rec.initial}
+		pending := rec.initial != 0 // the starting balance is still to come
+		if n := st.nodes[rec.nodeID]; n != nil {
+			initial.date = n.created.UTC()
+		} else {
+			pending = false
+		}
+		all := st.book.ledger[rec.nodeID]
+		if inPeriod {
+			all = st.inPeriod(rec)
+			pending = pending && !initial.date.Before(rec.start) && !initial.date.After(rec.end)
+		}
+		for _, e := range all {
+			if e.seq >= rec.recorded {
+				continue
+			}
+			if pending && !e.date.Before(initial.date) {
+				pending = false
+				if !yield(initial) {
+					return
+				}
+			}
+			if !yield(e.movement) {
+				return
+			}
+		}
+		if pending {
+			yield(initial)
+		}
+	}
+}
+
+// inPeriod is the part of the ledger of rec's node dated within rec's
+// period. Callers hold mu.
+func (st *store) inPeriod(rec *statementRecord) []ledgerEntry {
+	all := st.book.ledger[rec.nodeID]
+	lo, _ := slices.BinarySearchFunc(all, rec.start, func(e ledgerEntry, t time.Time) int { return e.date.Compare(t) })
+	hi, _ := slices.BinarySearchFunc(all[lo:], rec.end, func(e ledgerEntry, t time.Time) int {
+		if e.date.After(t) {
+			return 1
+		}
+		return -1
+	})
+	return all[lo : lo+hi]
+}
+
+// statementLines are the movements of rec's period with the balance after
+// each. Callers hold mu.
+func (st *store) statementLines(rec *statementRecord) []statementLine {
+	var lines []statementLine
+	if rec.status == StatementGenerated {
+		lines = make([]statementLine, 0, len(st.inPeriod(rec))+1)
+	}
+	bal := rec.opening
+	for m := range st.movements(rec, true) {
+		bal += m.amount
+		lines = append(lines, statementLine{movement: m, balance: bal})
+	}
+	if len(lines) == 0 {
+		return nil
+	}
+	return lines
 }
 
 // runStatementsDue generates the statements that fell due by now: the
@@ -380,12 +457,13 @@ type Statement struct {
 	Movements           []Movement
 }
 
-func (rec *statementRecord) public() Statement {
+// statementPublic copies rec out of the store. Callers hold mu.
+func (st *store) statementPublic(rec *statementRecord) Statement {
 	s := Statement{ID: rec.id, NodeID: rec.nodeID, UserID: rec.userID, Type: rec.typ, Status: rec.status,
 		Start: rec.start, End: rec.end, OpeningBalanceCents: int64(rec.opening), EndingBalanceCents: int64(rec.ending)}
-	if rec.lines != nil {
-		s.Movements = make([]Movement, len(rec.lines))
-		for i, l := range rec.lines {
+	if lines := st.statementLines(rec); lines != nil {
+		s.Movements = make([]Movement, len(lines))
+		for i, l := range lines {
 			s.Movements[i] = Movement{Date: l.date, TransactionID: l.txID, Kind: l.kind, Description: l.desc,
 				AmountCents: int64(l.amount), BalanceCents: int64(l.balance)}
 		}
@@ -401,7 +479,7 @@ func (s *Server) Statements(nodeID string) []Statement {
 	ids := st.book.byNode[nodeID]
 	out := make([]Statement, len(ids))
 	for i, id := range ids {
-		out[i] = st.book.byID[id].public()
+		out[i] = st.statementPublic(st.book.byID[id])
 	}
 	return out
 }
@@ -590,11 +668,12 @@ type statementDoc struct {
 	nodeType   string
 	holder     string
 	rec        statementRecord
+	lines      []statementLine
 }
 
 func (st *store) statementDoc(rec *statementRecord) statementDoc {
-	d := statementDoc{view: st.statementView(rec), clientName: st.client.Name, clientID: st.client.ID, rec: *rec}
-	d.rec.lines = slices.Clone(rec.lines)
+	d := statementDoc{view: st.statementView(rec), clientName: st.client.Name, clientID: st.client.ID, rec: *rec,
+		lines: st.statementLines(rec)}
 	if n := st.nodes[rec.nodeID]; n != nil {
 		d.nickname, d.nodeType = n.nickname, n.typ
 	}
@@ -612,7 +691,7 @@ func (d statementDoc) csv() []byte {
 	var buf bytes.Buffer
 	cw := csv.NewWriter(&buf)
 	_ = cw.Write([]string{"date", "transaction_id", "type", "description", "amount", "balance"})
-	for _, l := range d.rec.lines {
+	for _, l := range d.lines {
 		_ = cw.Write([]string{l.date.UTC().Format(isoMillis), l.txID, l.kind, l.desc, decimal(l.amount), decimal(l.balance)})
 	}
 	cw.Flush()
@@ -634,8 +713,8 @@ func (d statementDoc) json() []byte {
 	out := struct {
 		Movements []statementMovementView `json:"movements"`
 		Statement statementView           `json:"statement"`
-	}{Movements: make([]statementMovementView, len(d.rec.lines)), Statement: d.view}
-	for i, l := range d.rec.lines {
+	}{Movements: make([]statementMovementView, len(d.lines)), Statement: d.view}
+	for i, l := range d.lines {
 		out.Movements[i] = statementMovementView{Amount: l.amount, Balance: l.balance, Date: ms(l.date),
 			Description: l.desc, TransactionID: l.txID, Type: l.kind}
 	}

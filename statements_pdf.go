@@ -1,17 +1,18 @@
 package synapsefake
 
 import (
-	"bytes"
-	"fmt"
+	"math"
 	"strconv"
-	"strings"
 	"time"
 )
 
 // The statement PDF is written by hand with the standard library: PDF 1.4,
 // US Letter pages, the standard Type1 fonts Helvetica and Helvetica-Bold
 // (which every reader has, so nothing is embedded), uncompressed content
-// streams and a classic cross-reference table.
+// streams and a classic cross-reference table. Everything is appended to
+// one buffer, and text is measured and cut in one pass that stops at the
+// width it has to fit, so the cost is linear in the movements and bounded
+// per line whatever the length of a name or a description.
 
 // Page geometry, in points.
 const (
@@ -39,6 +40,15 @@ const (
 	descWidth      = 412 - colDescription // description text may not run past the amount column
 )
 
+// Tops of the movements table, below the heading on the first page and
+// near the top edge on the others, and the rows each page holds.
+const (
+	pdfFirstTop  = 536
+	pdfOtherTop  = 716
+	pdfFirstRows = (pdfFirstTop-pdfBottom)/pdfRowHeight + 1
+	pdfOtherRows = (pdfOtherTop-pdfBottom)/pdfRowHeight + 1
+)
+
 // helveticaWidths are the advance widths of Helvetica for the printable ASCII
 // characters 32..126, in thousandths of the font size (from its AFM).
 var helveticaWidths = [95]int{
@@ -53,129 +63,233 @@ var helveticaWidths = [95]int{
 	334, 260, 334, 584, // { | } ~
 }
 
-// pdfString maps s to WinAnsi bytes: printable ASCII and Latin-1 stay,
-// anything else becomes '?'.
-func pdfString(s string) string {
-	var b strings.Builder
+// ellipsis ends text cut to fit; ellipsisWidth is its width in thousandths.
+const (
+	ellipsis      = "..."
+	ellipsisWidth = 3 * 278
+)
+
+// pdfText is WinAnsi text, held either way so that it is never copied to
+// change its type.
+type pdfText interface{ ~string | ~[]byte }
+
+// appendWinAnsi appends s mapped to WinAnsi bytes: printable ASCII and
+// Latin-1 stay, anything else becomes '?'.
+func appendWinAnsi(dst []byte, s string) []byte {
 	for _, r := range s {
 		switch {
 		case r >= 32 && r <= 126, r >= 0xA0 && r <= 0xFF:
-			b.WriteByte(byte(r))
+			dst = append(dst, byte(r))
 		default:
-			b.WriteByte('?')
+			dst = append(dst, '?')
 		}
 	}
-	return b.String()
+	return dst
 }
+
+// charWidth is the width of a WinAnsi byte in Helvetica, in thousandths.
+func charWidth(c byte) int {
+	if c >= 32 && c <= 126 {
+		return helveticaWidths[c-32]
+	}
+	return 556
+}
+
+// points converts a width in thousandths of the font size to points.
+func points(thousandths int, size float64) float64 { return float64(thousandths) * size / 1000 }
 
 // textWidth is the width of WinAnsi text s set in Helvetica at size points
 // (Helvetica-Bold is a little wider; the bold text here is never measured
 // against a tight limit).
-func textWidth(s string, size float64) float64 {
+func textWidth[S pdfText](s S, size float64) float64 {
 	total := 0
 	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if c >= 32 && c <= 126 {
-			total += helveticaWidths[c-32]
-		} else {
-			total += 556
+		total += charWidth(s[i])
+	}
+	return points(total, size)
+}
+
+// fit measures s at size against width in one pass, which stops once s is
+// known not to fit: s fits whole (cut false), or s[:n] followed by "..." is
+// the longest prefix that does.
+func fit[S pdfText](s S, size, width float64) (n int, cut bool) {
+	total := 0
+	for i := 0; i < len(s); i++ {
+		if points(total+ellipsisWidth, size) <= width {
+			n = i
+		}
+		total += charWidth(s[i])
+		if points(total, size) > width {
+			return n, true
 		}
 	}
-	return float64(total) * size / 1000
+	return len(s), false
 }
 
-// fit shortens s with "..." until it is at most width points wide.
-func fit(s string, size, width float64) string {
-	if textWidth(s, size) <= width {
-		return s
+// appendLiteral appends s as the body of a PDF literal string, its
+// delimiters escaped.
+func appendLiteral[S pdfText](dst []byte, s S) []byte {
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; c {
+		case '\\', '(', ')':
+			dst = append(dst, '\\', c)
+		case '\r':
+			dst = append(dst, '\\', 'r')
+		case '\n':
+			dst = append(dst, '\\', 'n')
+		default:
+			dst = append(dst, c)
+		}
 	}
-	for len(s) > 0 && textWidth(s+"...", size) > width {
-		s = s[:len(s)-1]
+	return dst
+}
+
+// appendPt appends a coordinate or a size as the shortest decimal that
+// reads back as x.
+func appendPt(dst []byte, x float64) []byte {
+	if x > 0 && x < 1<<53 && x == math.Trunc(x) {
+		return strconv.AppendInt(dst, int64(x), 10)
 	}
-	return s + "..."
+	return strconv.AppendFloat(dst, x, 'f', -1, 64)
 }
 
-// escapePDF escapes a literal string's delimiters.
-func escapePDF(s string) string {
-	return strings.NewReplacer(`\`, `\\`, `(`, `\(`, `)`, `\)`, "\r", `\r`, "\n", `\n`).Replace(s)
+// appendMoney appends cents as dollars with thousands separators: -123456
+// -> "-$1,234.56".
+func appendMoney(dst []byte, c cents) []byte {
+	if c < 0 {
+		dst, c = append(dst, '-'), -c
+	}
+	dst = append(dst, '$')
+	var buf [20]byte
+	whole := strconv.AppendInt(buf[:0], int64(c/100), 10)
+	for i, d := range whole {
+		if i > 0 && (len(whole)-i)%3 == 0 {
+			dst = append(dst, ',')
+		}
+		dst = append(dst, d)
+	}
+	return append(dst, '.', byte('0'+c%100/10), byte('0'+c%10))
 }
 
-func pt(x float64) string { return strconv.FormatFloat(x, 'f', -1, 64) }
-
-// pdfPage is the content stream of one page.
-type pdfPage struct{ b bytes.Buffer }
+// pdfPage builds the content stream of one page; scratch holds a value
+// while it is measured.
+type pdfPage struct{ b, scratch []byte }
 
 // text sets s (already WinAnsi) with its baseline starting at x, y.
-func (p *pdfPage) text(font string, size, x, y float64, s string) {
-	fmt.Fprintf(&p.b, "BT /%s %s Tf %s %s Td (%s) Tj ET\n", font, pt(size), pt(x), pt(y), escapePDF(s))
+func text[S pdfText](p *pdfPage, font string, size, x, y float64, s S) {
+	fitText(p, font, size, x, y, s, false)
+}
+
+// fitText sets s at x, y, cut with "..." to width points when cut is true.
+func fitText[S pdfText](p *pdfPage, font string, size, x, y float64, s S, cut bool) {
+	p.b = append(p.b, "BT /"...)
+	p.b = append(p.b, font...)
+	p.b = append(p.b, ' ')
+	p.b = appendPt(p.b, size)
+	p.b = append(p.b, " Tf "...)
+	p.b = appendPt(p.b, x)
+	p.b = append(p.b, ' ')
+	p.b = appendPt(p.b, y)
+	p.b = append(p.b, " Td ("...)
+	p.b = appendLiteral(p.b, s)
+	if cut {
+		p.b = append(p.b, ellipsis...)
+	}
+	p.b = append(p.b, ") Tj ET\n"...)
+}
+
+// fitted sets s at x, y, cut with "..." to at most width points.
+func fitted[S pdfText](p *pdfPage, font string, size, x, y, width float64, s S) {
+	n, cut := fit(s, size, width)
+	fitText(p, font, size, x, y, s[:n], cut)
 }
 
 // textRight sets s so that it ends at x.
-func (p *pdfPage) textRight(font string, size, x, y float64, s string) {
+func textRight[S pdfText](p *pdfPage, font string, size, x, y float64, s S) {
 	w := textWidth(s, size)
 	if font == fontBold {
 		w *= 1.06
 	}
-	p.text(font, size, x-w, y, s)
+	text(p, font, size, x-w, y, s)
+}
+
+// moneyRight sets an amount so that it ends at x.
+func (p *pdfPage) moneyRight(font string, size, x, y float64, c cents) {
+	p.scratch = appendMoney(p.scratch[:0], c)
+	textRight(p, font, size, x, y, p.scratch)
 }
 
 // rule draws a horizontal line.
 func (p *pdfPage) rule(x1, x2, y, width float64) {
-	fmt.Fprintf(&p.b, "%s w %s %s m %s %s l S\n", pt(width), pt(x1), pt(y), pt(x2), pt(y))
+	p.b = appendPt(p.b, width)
+	p.b = append(p.b, " w "...)
+	p.b = appendPt(p.b, x1)
+	p.b = append(p.b, ' ')
+	p.b = appendPt(p.b, y)
+	p.b = append(p.b, " m "...)
+	p.b = appendPt(p.b, x2)
+	p.b = append(p.b, ' ')
+	p.b = appendPt(p.b, y)
+	p.b = append(p.b, " l S\n"...)
 }
 
 // pdfWriter writes numbered objects and remembers where each one starts.
 type pdfWriter struct {
-	buf     bytes.Buffer
+	buf     []byte
 	offsets []int // byte offset of object i+1
 }
 
-func (w *pdfWriter) object(body string) {
-	w.offsets = append(w.offsets, w.buf.Len())
-	fmt.Fprintf(&w.buf, "%d 0 obj\n%s\nendobj\n", len(w.offsets), body)
+// begin starts the next object and returns its number.
+func (w *pdfWriter) begin() int {
+	w.offsets = append(w.offsets, len(w.buf))
+	w.buf = strconv.AppendInt(w.buf, int64(len(w.offsets)), 10)
+	w.buf = append(w.buf, " 0 obj\n"...)
+	return len(w.offsets)
+}
+
+// object writes an object whose body is the concatenation of parts.
+func (w *pdfWriter) object(parts ...string) {
+	w.begin()
+	for _, s := range parts {
+		w.buf = append(w.buf, s...)
+	}
+	w.buf = append(w.buf, "\nendobj\n"...)
 }
 
 func (w *pdfWriter) stream(data []byte) {
-	w.offsets = append(w.offsets, w.buf.Len())
-	fmt.Fprintf(&w.buf, "%d 0 obj\n<< /Length %d >>\nstream\n", len(w.offsets), len(data))
-	w.buf.Write(data)
-	w.buf.WriteString("\nendstream\nendobj\n")
+	w.begin()
+	w.buf = append(w.buf, "<< /Length "...)
+	w.buf = strconv.AppendInt(w.buf, int64(len(data)), 10)
+	w.buf = append(w.buf, " >>\nstream\n"...)
+	w.buf = append(w.buf, data...)
+	w.buf = append(w.buf, "\nendstream\nendobj\n"...)
 }
 
 // finish writes the cross-reference table and the trailer.
 func (w *pdfWriter) finish(root, info int) []byte {
-	xref := w.buf.Len()
-	fmt.Fprintf(&w.buf, "xref\n0 %d\n0000000000 65535 f \n", len(w.offsets)+1)
+	xref := len(w.buf)
+	size := strconv.Itoa(len(w.offsets) + 1)
+	w.buf = append(w.buf, "xref\n0 "+size+"\n0000000000 65535 f \n"...)
 	for _, off := range w.offsets {
-		fmt.Fprintf(&w.buf, "%010d 00000 n \n", off)
-	}
-	fmt.Fprintf(&w.buf, "trailer\n<< /Size %d /Root %d 0 R /Info %d 0 R >>\nstartxref\n%d\n%%%%EOF\n",
-		len(w.offsets)+1, root, info, xref)
-	return w.buf.Bytes()
-}
-
-// money formats cents as dollars with thousands separators: -123456 -> "-$1,234.56".
-func money(c cents) string {
-	d := decimal(c)
-	sign := ""
-	if strings.HasPrefix(d, "-") {
-		sign, d = "-", d[1:]
-	}
-	whole, frac, _ := strings.Cut(d, ".")
-	var b strings.Builder
-	for i, r := range whole {
-		if i > 0 && (len(whole)-i)%3 == 0 {
-			b.WriteByte(',')
+		var digits [20]byte
+		d := strconv.AppendInt(digits[:0], int64(off), 10)
+		for range 10 - len(d) {
+			w.buf = append(w.buf, '0')
 		}
-		b.WriteRune(r)
+		w.buf = append(w.buf, d...)
+		w.buf = append(w.buf, " 00000 n \n"...)
 	}
-	return sign + "$" + b.String() + "." + frac
+	w.buf = append(w.buf, "trailer\n<< /Size "+size+" /Root "+strconv.Itoa(root)+" 0 R /Info "+strconv.Itoa(info)+
+		" 0 R >>\nstartxref\n"+strconv.Itoa(xref)+"\n%%EOF\n"...)
+	return w.buf
 }
 
-// pdfRow is one line of the movements table.
-type pdfRow struct {
-	date, tx, desc, amount, balance string
-	bold                            bool
+// pdfPages is how many pages a table of rows takes.
+func pdfPages(rows int) int {
+	if rows <= pdfFirstRows {
+		return 1
+	}
+	return 1 + (rows-pdfFirstRows+pdfOtherRows-1)/pdfOtherRows
 }
 
 // pdf renders the statement as a PDF document: the platform, the account,
@@ -183,121 +297,149 @@ type pdfRow struct {
 // it needs, each page with a footer.
 func (d statementDoc) pdf() []byte {
 	const stamp = "2006-01-02 15:04"
-	rows := []pdfRow{{desc: "Opening balance", balance: money(d.rec.opening), bold: true}}
 	var in, out cents
-	for _, l := range d.rec.lines {
+	for _, l := range d.lines {
 		if l.amount > 0 {
 			in += l.amount
 		} else {
 			out -= l.amount
 		}
-		rows = append(rows, pdfRow{date: l.date.UTC().Format(stamp), tx: l.txID, desc: pdfString(l.desc),
-			amount: money(l.amount), balance: money(l.balance)})
 	}
-	if len(d.rec.lines) == 0 {
-		rows = append(rows, pdfRow{desc: "No transactions in this period."})
-	}
-	rows = append(rows, pdfRow{desc: "Ending balance", balance: money(d.rec.ending), bold: true})
+	// The table: the opening balance, a row per movement (or one saying
+	// there is none), the ending balance.
+	body := max(len(d.lines), 1)
+	pages := pdfPages(body + 2)
 
-	// Paginate: the first page holds the heading, the others only the table.
-	firstTop, otherTop := 536.0, 716.0
-	var pages [][]pdfRow
-	for rest, top := rows, firstTop; len(rest) > 0; top = otherTop {
-		n := min(int((top-pdfBottom)/pdfRowHeight)+1, len(rest))
-		pages = append(pages, rest[:n])
-		rest = rest[n:]
-	}
-
-	client := pdfString(d.clientName)
+	client := string(appendWinAnsi(nil, d.clientName))
 	kind := "Monthly statement"
 	if d.rec.typ == StatementOnDemand {
 		kind = "On-demand statement"
 	}
-	contents := make([][]byte, len(pages))
-	for i, pageRows := range pages {
-		var p pdfPage
-		top := otherTop
+	// Objects: 1 catalog, 2 page tree, 3-4 fonts, 5 info, then each page
+	// and its content stream.
+	w := pdfWriter{buf: make([]byte, 0, 4096+300*(body+2)), offsets: make([]int, 0, 5+2*pages)}
+	w.buf = append(w.buf, "%PDF-1.4\n%\xe2\xe3\xcf\xd3\n"...)
+	w.object("<< /Type /Catalog /Pages 2 0 R >>")
+	w.begin()
+	w.buf = append(w.buf, "<< /Type /Pages /Kids ["...)
+	for i := range pages {
+		if i > 0 {
+			w.buf = append(w.buf, ' ')
+		}
+		w.buf = strconv.AppendInt(w.buf, int64(6+2*i), 10)
+		w.buf = append(w.buf, " 0 R"...)
+	}
+	w.buf = append(w.buf, "] /Count "...)
+	w.buf = strconv.AppendInt(w.buf, int64(pages), 10)
+	w.buf = append(w.buf, " >>\nendobj\n"...)
+	w.object("<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>")
+	w.object("<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica-Bold /Encoding /WinAnsiEncoding >>")
+	w.begin()
+	w.buf = append(w.buf, "<< /Title ("...)
+	w.buf = appendLiteral(w.buf, "Statement "+d.rec.id)
+	w.buf = append(w.buf, ") /Author ("...)
+	w.buf = appendLiteral(w.buf, client)
+	w.buf = append(w.buf, ") /Creator (synapsefake) /Producer (synapsefake) /CreationDate ("+pdfDate(d.rec.generated)+") >>\nendobj\n"...)
+
+	var p pdfPage
+	row := 0 // the next row of the table
+	for i := range pages {
+		p.b = p.b[:0]
+		top, rows := float64(pdfOtherTop), pdfOtherRows
 		if i == 0 {
-			top = firstTop
-			p.text(fontBold, 18, pdfLeft, 740, fit(client, 18, pdfRight-pdfLeft))
-			p.text(fontRegular, 12, pdfLeft, 720, kind)
-			p.textRight(fontRegular, 8, pdfRight, 720, "Statement "+d.rec.id)
-			p.rule(pdfLeft, pdfRight, 712, 1)
-			y := 694.0
-			for _, kv := range [][2]string{
-				{"Account holder", pdfString(d.holder)},
-				{"Account", pdfString(d.nickname) + " (" + d.nodeType + " " + d.rec.nodeID + ")"},
-				{"Period", d.rec.start.UTC().Format(stamp) + " to " + d.rec.end.UTC().Format(stamp) + " UTC"},
-				{"Generated", d.rec.generated.UTC().Format(stamp) + " UTC"},
-				{"Platform", client + " (client " + d.clientID + ")"},
-			} {
-				p.text(fontBold, 9, pdfLeft, y, kv[0])
-				p.text(fontRegular, 9, pdfLeft+90, y, fit(kv[1], 9, pdfRight-pdfLeft-90))
-				y -= 13
-			}
-			y -= 8
-			for _, kv := range [][2]string{
-				{"Opening balance", money(d.rec.opening)},
-				{"Money in", money(in)},
-				{"Money out", money(-out)},
-				{"Ending balance", money(d.rec.ending)},
-			} {
-				p.text(fontBold, 10, pdfLeft, y, kv[0])
-				p.textRight(fontRegular, 10, pdfLeft+240, y, kv[1])
-				y -= 14
-			}
+			top, rows = pdfFirstTop, pdfFirstRows
+			d.pdfHeading(&p, client, kind, stamp, in, out)
 		}
 		// Table heading.
-		p.text(fontBold, 8, colDate, top+16, "Date (UTC)")
-		p.text(fontBold, 8, colTransaction, top+16, "Transaction")
-		p.text(fontBold, 8, colDescription, top+16, "Description")
-		p.textRight(fontBold, 8, colAmountRight, top+16, "Amount")
-		p.textRight(fontBold, 8, colBalanceEdge, top+16, "Balance")
+		text(&p, fontBold, 8, colDate, top+16, "Date (UTC)")
+		text(&p, fontBold, 8, colTransaction, top+16, "Transaction")
+		text(&p, fontBold, 8, colDescription, top+16, "Description")
+		textRight(&p, fontBold, 8, colAmountRight, top+16, "Amount")
+		textRight(&p, fontBold, 8, colBalanceEdge, top+16, "Balance")
 		p.rule(pdfLeft, pdfRight, top+11, 0.5)
 		y := top
-		for _, r := range pageRows {
-			font := fontRegular
-			if r.bold {
-				font = fontBold
-			}
-			p.text(fontRegular, 8, colDate, y, r.date)
-			p.text(fontRegular, 7, colTransaction, y, r.tx)
-			p.text(font, 8, colDescription, y, fit(r.desc, 8, descWidth))
-			if r.amount != "" {
-				p.textRight(fontRegular, 8, colAmountRight, y, r.amount)
-			}
-			if r.balance != "" {
-				p.textRight(font, 8, colBalanceEdge, y, r.balance)
-			}
+		for end := min(row+rows, body+2); row < end; row++ {
+			d.pdfRow(&p, row, body, y, stamp)
 			y -= pdfRowHeight
 		}
 		p.rule(pdfLeft, pdfRight, 44, 0.5)
-		p.text(fontRegular, 7, pdfLeft, 32, fit(client+" - account statement "+d.rec.id, 7, 400))
-		p.textRight(fontRegular, 7, pdfRight, 32, fmt.Sprintf("Page %d of %d", i+1, len(pages)))
-		contents[i] = p.b.Bytes()
-	}
+		fitted(&p, fontRegular, 7, pdfLeft, 32, 400, client+" - account statement "+d.rec.id)
+		textRight(&p, fontRegular, 7, pdfRight, 32, "Page "+strconv.Itoa(i+1)+" of "+strconv.Itoa(pages))
 
-	// Objects: 1 catalog, 2 page tree, 3-4 fonts, 5 info, then each page
-	// and its content stream.
-	var w pdfWriter
-	w.buf.WriteString("%PDF-1.4\n%\xe2\xe3\xcf\xd3\n")
-	kids := make([]string, len(pages))
-	for i := range pages {
-		kids[i] = fmt.Sprintf("%d 0 R", 6+2*i)
-	}
-	w.object("<< /Type /Catalog /Pages 2 0 R >>")
-	w.object(fmt.Sprintf("<< /Type /Pages /Kids [%s] /Count %d >>", strings.Join(kids, " "), len(pages)))
-	w.object("<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>")
-	w.object("<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica-Bold /Encoding /WinAnsiEncoding >>")
-	w.object(fmt.Sprintf("<< /Title (%s) /Author (%s) /Creator (synapsefake) /Producer (synapsefake) /CreationDate (%s) >>",
-		escapePDF("Statement "+d.rec.id), escapePDF(client), pdfDate(d.rec.generated)))
-	for i, c := range contents {
-		w.object(fmt.Sprintf("<< /Type /Page /Parent 2 0 R /MediaBox [0 0 %d %d] "+
-			"/Resources << /Font << /%s 3 0 R /%s 4 0 R >> >> /Contents %d 0 R >>",
-			pdfPageWidth, pdfPageHeight, fontRegular, fontBold, 7+2*i))
-		w.stream(c)
+		w.begin()
+		w.buf = append(w.buf, "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 "+strconv.Itoa(pdfPageWidth)+" "+strconv.Itoa(pdfPageHeight)+"] "+
+			"/Resources << /Font << /"+fontRegular+" 3 0 R /"+fontBold+" 4 0 R >> >> /Contents "...)
+		w.buf = strconv.AppendInt(w.buf, int64(7+2*i), 10)
+		w.buf = append(w.buf, " 0 R >>\nendobj\n"...)
+		w.stream(p.b)
 	}
 	return w.finish(1, 5)
+}
+
+// pdfHeading sets the first page's heading: the platform, the account, the
+// period and the balances.
+func (d statementDoc) pdfHeading(p *pdfPage, client, kind, stamp string, in, out cents) {
+	fitted(p, fontBold, 18, pdfLeft, 740, pdfRight-pdfLeft, client)
+	text(p, fontRegular, 12, pdfLeft, 720, kind)
+	textRight(p, fontRegular, 8, pdfRight, 720, "Statement "+d.rec.id)
+	p.rule(pdfLeft, pdfRight, 712, 1)
+	account := appendWinAnsi(make([]byte, 0, len(d.nickname)+len(d.nodeType)+len(d.rec.nodeID)+4), d.nickname)
+	account = append(account, " ("+d.nodeType+" "+d.rec.nodeID+")"...)
+	y := 694.0
+	for _, kv := range [][2]string{
+		{"Account holder", string(appendWinAnsi(nil, d.holder))},
+		{"Account", string(account)},
+		{"Period", d.rec.start.UTC().Format(stamp) + " to " + d.rec.end.UTC().Format(stamp) + " UTC"},
+		{"Generated", d.rec.generated.UTC().Format(stamp) + " UTC"},
+		{"Platform", client + " (client " + d.clientID + ")"},
+	} {
+		text(p, fontBold, 9, pdfLeft, y, kv[0])
+		fitted(p, fontRegular, 9, pdfLeft+90, y, pdfRight-pdfLeft-90, kv[1])
+		y -= 13
+	}
+	y -= 8
+	for _, kv := range []struct {
+		label string
+		c     cents
+	}{
+		{"Opening balance", d.rec.opening},
+		{"Money in", in},
+		{"Money out", -out},
+		{"Ending balance", d.rec.ending},
+	} {
+		text(p, fontBold, 10, pdfLeft, y, kv.label)
+		p.moneyRight(fontRegular, 10, pdfLeft+240, y, kv.c)
+		y -= 14
+	}
+}
+
+// pdfRow sets row i of the movements table, whose body (the rows between
+// the two balances) is body rows long, with its baseline at y.
+func (d statementDoc) pdfRow(p *pdfPage, i, body int, y float64, stamp string) {
+	switch {
+	case i == 0 || i == body+1:
+		desc, c := "Opening balance", d.rec.opening
+		if i > 0 {
+			desc, c = "Ending balance", d.rec.ending
+		}
+		text(p, fontRegular, 8, colDate, y, "")
+		text(p, fontRegular, 7, colTransaction, y, "")
+		fitted(p, fontBold, 8, colDescription, y, descWidth, desc)
+		p.moneyRight(fontBold, 8, colBalanceEdge, y, c)
+	case len(d.lines) == 0:
+		text(p, fontRegular, 8, colDate, y, "")
+		text(p, fontRegular, 7, colTransaction, y, "")
+		fitted(p, fontRegular, 8, colDescription, y, descWidth, "No transactions in this period.")
+	default:
+		l := d.lines[i-1]
+		p.scratch = l.date.UTC().AppendFormat(p.scratch[:0], stamp)
+		text(p, fontRegular, 8, colDate, y, p.scratch)
+		text(p, fontRegular, 7, colTransaction, y, l.txID)
+		p.scratch = appendWinAnsi(p.scratch[:0], l.desc)
+		fitted(p, fontRegular, 8, colDescription, y, descWidth, p.scratch)
+		p.moneyRight(fontRegular, 8, colAmountRight, y, l.amount)
+		p.moneyRight(fontRegular, 8, colBalanceEdge, y, l.balance)
+	}
 }
 
 // pdfDate is a PDF date string in UTC: D:YYYYMMDDHHmmSSZ.

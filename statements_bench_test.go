@@ -1,0 +1,68 @@
+package synapsefake
+
+import (
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+)
+
+// benchStatement is a generated statement of 10,000 movements, the
+// fixture BenchmarkStatementPDF and BenchmarkStatementCSV share.
+func benchStatement(b *testing.B, nickname string) (ledgerFixture, string) {
+	b.Helper()
+	f := newLedgerFixture(b, nickname, 1_000_000)
+	at := ledgerT0.Add(time.Hour)
+	for i := range 10_000 {
+		amount := cents(100 + i%5000)
+		if i%2 == 0 {
+			amount = -amount
+		}
+		f.move(movement{date: at, txID: "69b5a0c2d1e0f00000" + strconv.Itoa(100000+i), kind: MovementDebit,
+			desc: "Transfer to Savings - invoice " + strconv.Itoa(i), amount: amount})
+		at = at.Add(time.Minute)
+	}
+	return f, f.statement(StatementOnDemand, ledgerT0, at, at)
+}
+
+// benchRender measures serving one file of the statement: copying it out
+// under the lock, then rendering it.
+func benchRender(b *testing.B, f ledgerFixture, id string, render func(statementDoc) []byte) {
+	st := f.s.store
+	b.ReportAllocs()
+	size := 0
+	for b.Loop() {
+		st.mu.Lock()
+		doc := st.statementDoc(st.book.byID[id])
+		st.mu.Unlock()
+		size = len(render(doc))
+	}
+	b.ReportMetric(float64(size), "bytes/file")
+}
+
+// BenchmarkStatementPDF renders the PDF of a 10,000-movement statement;
+// compare with BenchmarkStatementCSV over the same statement.
+func BenchmarkStatementPDF(b *testing.B) {
+	f, id := benchStatement(b, "Checking")
+	benchRender(b, f, id, statementDoc.pdf)
+}
+
+// BenchmarkStatementCSV renders the CSV of the statement
+// BenchmarkStatementPDF renders: the baseline of the PDF.
+func BenchmarkStatementCSV(b *testing.B) {
+	f, id := benchStatement(b, "Checking")
+	benchRender(b, f, id, statementDoc.csv)
+}
+
+// BenchmarkPDFNicknameLength renders a one-movement statement of nodes
+// named from 16 bytes to 64 KiB (made in the store: the API takes 256
+// characters): the cost grows with the name's length at most linearly.
+func BenchmarkPDFNicknameLength(b *testing.B) {
+	for _, size := range []int{16, 1 << 10, 8 << 10, 64 << 10} {
+		b.Run(strconv.Itoa(size), func(b *testing.B) {
+			f := newLedgerFixture(b, strings.Repeat("Checking (main) ", size/16), 100)
+			id := f.statement(StatementOnDemand, ledgerT0, ledgerT0.Add(time.Hour), ledgerT0.Add(time.Hour))
+			benchRender(b, f, id, statementDoc.pdf)
+		})
+	}
+}
