@@ -22,7 +22,7 @@ type event struct {
 	at         int64  // ms
 	tx         *txRecord
 	timeline   []statusEntry // tx's timeline as of this event
-	code       string        // tx's recent_status.code as of this event
+	code       *string       // tx's recent_status.code as of this event; nil for none (most events)
 	obj        *objectEvent  // nil for transaction events
 	deliveries []delivery
 	fn         uint8 // index into eventFunctions
@@ -74,6 +74,14 @@ func (ev *event) objectID() string {
 	return ev.tx.id
 }
 
+// txCode is a transaction event's recent_status.code, "" for none.
+func (ev *event) txCode() string {
+	if ev.code == nil {
+		return ""
+	}
+	return *ev.code
+}
+
 func (ev *event) status() string {
 	if ev.obj != nil {
 		return ev.obj.status
@@ -118,7 +126,11 @@ func (st *store) emitTx(at time.Time, function string, t *txRecord) {
 	}
 	n := len(t.timeline)
 	ev := st.newEvent(at, function)
-	ev.tx, ev.timeline, ev.code = t, t.timeline[:n:n], t.code
+	ev.tx, ev.timeline = t, t.timeline[:n:n]
+	if t.code != "" {
+		code := t.code
+		ev.code = &code
+	}
 	st.hooks.add(st.deliveriesFor(ev, function))
 }
 
@@ -173,7 +185,7 @@ func (ev *event) body(s *Server) []byte {
 	} else {
 		st := s.store
 		st.mu.Lock()
-		v := st.txViewAt(ev.tx, ev.timeline, ev.code)
+		v := st.txViewAt(ev.tx, ev.timeline, ev.txCode())
 		st.mu.Unlock()
 		var err error
 		if rest, err = json.Marshal(v); err != nil {

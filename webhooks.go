@@ -522,7 +522,7 @@ func (c capturedEvent) webhook(body []byte) Webhook {
 	w := Webhook{Function: ev.function(), ObjectType: ev.objectType(), ObjectID: ev.objectID(), Status: ev.status(),
 		UpdatedBy: ev.actor(), Date: time.UnixMilli(ev.at).UTC(), Body: body, Deliveries: c.deliveries}
 	if ev.obj == nil {
-		w.Code = ev.code
+		w.Code = ev.txCode()
 	}
 	return w
 }
