@@ -14,6 +14,7 @@
 package synapsefake
 
 import (
+	"fmt"
 	"net"
 	"net/http"
 	"net/http/httptest"
@@ -202,8 +203,12 @@ func (s *Server) AddUser(seed UserSeed) User {
 
 // AddNode creates a node for an existing user directly in the store and
 // returns a copy of it, and false when the user does not exist. Type
-// defaults to DEPOSIT-US and Nickname to "Node".
+// defaults to DEPOSIT-US and Nickname to "Node". A BalanceCents outside
+// ±MaxBalanceCents panics, as a mistake in the test.
 func (s *Server) AddNode(userID string, seed NodeSeed) (Node, bool) {
+	if seed.BalanceCents < -MaxBalanceCents || seed.BalanceCents > MaxBalanceCents {
+		panic(fmt.Sprintf("synapsefake: AddNode: BalanceCents %d is outside ±MaxBalanceCents (%d)", seed.BalanceCents, int64(MaxBalanceCents)))
+	}
 	st := s.store
 	st.mu.Lock()
 	defer st.mu.Unlock()

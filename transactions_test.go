@@ -1215,7 +1215,7 @@ func TestListTransactions(t *testing.T) {
 // 20 newest, per_page defaults to 20.
 func TestListTransactionsPaging(t *testing.T) {
 	t.Parallel()
-	e := newTxEnv(t, 1000_00, synapsefake.WithManualProcessing())
+	e := newTxEnv(t, 2000_00, synapsefake.WithManualProcessing())
 	var ids []string
 	for i := range 45 {
 		ids = append(ids, e.create(t, e.bank, float64(i+1)))
