@@ -53,6 +53,7 @@ func (st *store) networkNode(now time.Time, typ string) *nodeRecord {
 //
 //	DeclineWith set                               -> that code
 //	card's node deleted                           -> IR175 account closed
+//	card's user LOCKED, CLOSED or MAKE-IT-GO-AWAY -> IR62 card restricted
 //	card TERMINATED                               -> IR62 card restricted
 //	card INACTIVE                                 -> IR04 card not activated
 //	fake clock past the card's exp date           -> IR54 card expired
@@ -123,6 +124,8 @@ func (st *store) declineCode(sn *subnetRecord, n *nodeRecord, amount cents, auth
 	switch {
 	case !n.isActive:
 		return reference.IRAccountClosed
+	case st.users[n.userID].locked():
+		return reference.IRCardRestricted
 	case sn.status == SubnetTerminated:
 		return reference.IRCardRestricted
 	case sn.status == SubnetInactive:

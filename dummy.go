@@ -53,6 +53,9 @@ func (st *store) dummy(now time.Time, n *nodeRecord, sn *subnetRecord, req dummy
 	if !n.isActive {
 		return nil, errNotAllowed("node_inactive", "Node %s is deleted.", n.id)
 	}
+	if u := st.users[n.userID]; u.locked() {
+		return nil, errUserLocked(u)
+	}
 	amount := toCents(*req.Amount)
 	ext := st.networkNode(now, reference.NodeExternalUS)
 	t := &txRecord{id: st.newID(), userID: n.userID, fromNode: ext.id, toNode: n.id, amount: amount, currency: "USD",

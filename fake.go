@@ -259,7 +259,10 @@ func (s *Server) Node(id string) (Node, bool) {
 // OAuthKey registers fingerprint for the user and mints a valid oauth_key
 // with the given scopes (every user-level scope when none are given), as if
 // the OAuth dance had been walked. Clients send it as
-// X-SP-USER: "<key>|<fingerprint>". It returns "" for an unknown user.
+// X-SP-USER: "<key>|<fingerprint>". It returns "" for an unknown user. It
+// mints a key for a LOCKED, CLOSED or MAKE-IT-GO-AWAY user too, whom
+// POST /oauth refuses, so that a test can show what such a user's money
+// moves get (409 / "410" user_locked).
 func (s *Server) OAuthKey(userID, fingerprint string, scopes ...string) string {
 	st := s.store
 	st.mu.Lock()

@@ -148,6 +148,11 @@ func (st *store) createTx(now time.Time, userID, nodeID string, req createTxRequ
 	if *req.Amount.Currency != "USD" {
 		return nil, errIncorrect("unsupported_currency", "Currency %s is not supported; use USD.", *req.Amount.Currency)
 	}
+	for _, u := range []*userRecord{st.users[from.userID], st.users[to.userID]} {
+		if u.locked() {
+			return nil, errUserLocked(u)
+		}
+	}
 	amount := toCents(*req.Amount.Amount)
 	fees := []feeRecord{{note: "Facilitator Fee"}}
 	if len(req.Fees) > 0 {
@@ -300,8 +305,12 @@ func (s *Server) handleBatchTransactions(w http.ResponseWriter, r *http.Request)
 func (st *store) batch(now time.Time, clientID, userID, nodeID string, items []createTxRequest) (batchResponse, error) {
 	st.mu.Lock()
 	defer st.mu.Unlock()
-	if _, err := st.userNode(userID, nodeID); err != nil {
+	n, err := st.userNode(userID, nodeID)
+	if err != nil {
 		return batchResponse{}, err
+	}
+	if u := st.users[n.userID]; u.locked() {
+		return batchResponse{}, errUserLocked(u)
 	}
 	out := batchResponse{ErrorCode: "0", HTTPCode: "200", Success: true, Errors: []batchItemError{}, Trans: []txView{}}
 	for i, item := range items {
