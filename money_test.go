@@ -353,3 +353,29 @@ func TestLockedUsers(t *testing.T) {
 		})
 	}
 }
+
+// TestDummyWithdrawalAgainstPromisedMoney: a dummy withdrawal must fit in
+// the available balance, like a single transfer.
+func TestDummyWithdrawalAgainstPromisedMoney(t *testing.T) {
+	t.Parallel()
+	fake := newMondayServer(t)
+	fx := newFixture(t, fake, 100_00)
+	acct := addSubnet(t, fake, fx, synapsefake.SubnetSeed{Nickname: "Account"})
+	other := addTxNode(t, fake, fx.user.ID, synapsefake.NodeSeed{Nickname: "Savings"})
+	if r := do(t, fake, call{method: "POST", path: transPath(fx.user.ID, fx.node.ID), header: fx.headers, body: txBody(other, 90)}); r.status != 200 {
+		t.Fatalf("create: status %d: %s", r.status, r.raw)
+	}
+	withdraw := func(amount float64) response {
+		return do(t, fake, call{method: "POST", path: dummyPath(fx, acct), header: fx.headers,
+			body: map[string]any{"currency": "USD", "amount": amount, "type": "ACH", "direction": "WITHDRAWAL"}})
+	}
+	wantError(t, withdraw(10.01), 409, "400", "insufficient_funds")
+	wantError(t, do(t, fake, call{method: "GET", path: legacyDummyPath(fx, fx.node.ID, "?is_credit=NO&amount=10.01"), header: fx.headers}),
+		409, "400", "insufficient_funds")
+	if r := withdraw(10); r.status != 200 {
+		t.Fatalf("withdrawal of the available $10: status %d: %s", r.status, r.raw)
+	}
+	if got, want := moneyOf(t, fake, fx.node.ID), (nodeMoney{100_00, 0}); got != want {
+		t.Errorf("node %+v, want %+v", got, want)
+	}
+}
