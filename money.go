@@ -16,7 +16,7 @@ const (
 	// Larger amounts are refused with 400 / "200".
 	MaxAmountCents = 1_000_000_000_00
 	// MaxBalanceCents bounds every node's balance, both ways:
-	// $10,000,000,000,000.00. A transaction whose debit would take the
+	// $1,000,000,000,000,000.00, under a ninetieth of math.MaxInt64. A transaction whose debit would take the
 	// sender's available balance below -MaxBalanceCents, or whose credit
 	// would take the receiver's balance (counting money of its own still
 	// in flight, which may come back) above MaxBalanceCents, is refused at
@@ -24,7 +24,7 @@ const (
 	// fits when it settles is returned with R23 instead. AddNode panics
 	// and the control API refuses a starting balance outside 0 to
 	// MaxBalanceCents.
-	MaxBalanceCents = 10_000_000_000_000_00
+	MaxBalanceCents = 1_000_000_000_000_000_00
 )
 
 // cents is an amount of money in integer cents; on the wire it is a USD number.
