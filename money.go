@@ -16,13 +16,15 @@ const (
 	// Larger amounts are refused with 400 / "200".
 	MaxAmountCents = 1_000_000_000_00
 	// MaxBalanceCents bounds every node's balance, both ways:
-	// $1,000,000,000,000,000.00, under a ninetieth of math.MaxInt64. A transaction whose debit would take the
-	// sender's available balance below -MaxBalanceCents, or whose credit
-	// would take the receiver's balance (counting money of its own still
-	// in flight, which may come back) above MaxBalanceCents, is refused at
-	// creation with 409 / "400" balance_limit; a credit that no longer
-	// fits when it settles is returned with R23 instead. AddNode panics
-	// and the control API refuses a starting balance outside 0 to
+	// $1,000,000,000,000,000.00, under a ninetieth of math.MaxInt64.
+	// A transaction whose debit would take the sender's available balance
+	// below -MaxBalanceCents, or whose credit would take the receiver's
+	// balance (counting its own debits still in flight, which may come
+	// back) above MaxBalanceCents, is refused at creation with 409 / "400"
+	// balance_limit; a credit that no longer fits when it settles is
+	// returned with R23 instead, and a return of a settled transaction
+	// that would not fit is refused. AddNode panics on a starting balance
+	// outside ±MaxBalanceCents; the control API refuses one outside 0 to
 	// MaxBalanceCents.
 	MaxBalanceCents = 1_000_000_000_000_000_00
 )
