@@ -275,7 +275,8 @@ type batchResponse struct {
 
 // handleBatchTransactions serves POST /v3.1/users/{user_id}/nodes/{node_id}/batch-trans.
 // Items are created together: no item is refused for the sender's balance,
-// which may go negative, as the spec says.
+// which may go negative, as the spec says, though not below
+// -MaxBalanceCents.
 func (s *Server) handleBatchTransactions(w http.ResponseWriter, r *http.Request) {
 	if _, err := s.authorize(r, access{userIP: true, scope: reference.ScopeTransPost}); err != nil {
 		s.fail(w, err)
