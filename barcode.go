@@ -36,8 +36,8 @@ func (r barcodeRequest) validate() error {
 		return errPayload("missing_currency", "amount.currency is required.")
 	case r.RetailerID == nil:
 		return errPayload("missing_retailer_id", "retailer_id is required.")
-	case *r.Amount.Amount <= 0 || *r.Amount.Amount > 1e12 || toCents(*r.Amount.Amount) < 1:
-		return errPayload("invalid_amount", "amount.amount must be a positive number of at least 0.01.")
+	case !validAmount(*r.Amount.Amount):
+		return errInvalidAmount("amount.amount")
 	case *r.RetailerID <= 0:
 		return errPayload("invalid_retailer_id", "retailer_id must be a positive integer.")
 	}

@@ -53,24 +53,26 @@ func (st *store) networkNode(now time.Time, typ string) *nodeRecord {
 //
 //	DeclineWith set                               -> that code
 //	card's node deleted                           -> IR175 account closed
+//	card's user LOCKED, CLOSED or MAKE-IT-GO-AWAY -> IR62 card restricted
 //	card TERMINATED                               -> IR62 card restricted
 //	card INACTIVE                                 -> IR04 card not activated
 //	fake clock past the card's exp date           -> IR54 card expired
 //	Cash and allow_cash_transactions false        -> IR57 not permitted to cardholder
 //	Foreign and allow_foreign_transactions false  -> IR57 not permitted to cardholder
-//	amount over the node's balance, less what     -> IR51 insufficient funds
-//	  approved swipes not yet debited hold
+//	amount over the node's available balance      -> IR51 insufficient funds
+//	  (its balance less approved swipes and
+//	  transactions not yet debited)
 //	today's approved swipes + amount over daily_transaction_limit -> IR185
 //	Cash: today's approved cash + amount over daily_cash_limit    -> IR185
 //
 // "Today" is the fake clock's UTC day; only today's swipes that were
 // approved and not since canceled or returned count toward the limits. An
 // error means the swipe could not be made at all: an unknown subnet, one
-// that is not a card, an amount that is not positive or an unknown
-// DeclineWith code.
+// that is not a card, an amount that is not from 1 to MaxAmountCents or an
+// unknown DeclineWith code.
 func (s *Server) CardAuthorization(subnetID string, auth CardAuth) (Transaction, error) {
-	if auth.AmountCents <= 0 {
-		return Transaction{}, errPayload("invalid_amount", "AmountCents must be positive.")
+	if auth.AmountCents <= 0 || auth.AmountCents > MaxAmountCents {
+		return Transaction{}, errPayload("invalid_amount", "AmountCents must be from 1 to MaxAmountCents (%d).", int64(MaxAmountCents))
 	}
 	if auth.DeclineWith != "" {
 		if _, ok := reference.InterchangeMeaning(auth.DeclineWith); !ok {
@@ -122,6 +124,8 @@ func (st *store) declineCode(sn *subnetRecord, n *nodeRecord, amount cents, auth
 	switch {
 	case !n.isActive:
 		return reference.IRAccountClosed
+	case st.users[n.userID].locked():
+		return reference.IRCardRestricted
 	case sn.status == SubnetTerminated:
 		return reference.IRCardRestricted
 	case sn.status == SubnetInactive:
@@ -130,7 +134,7 @@ func (st *store) declineCode(sn *subnetRecord, n *nodeRecord, amount cents, auth
 		return reference.IRCardExpired
 	case auth.Cash && !sn.prefs.allowCash, auth.Foreign && !sn.prefs.allowForeign:
 		return reference.IRNotPermittedToCardholder
-	case amount > n.balance-st.held(n):
+	case amount > n.available():
 		return reference.IRInsufficientFunds
 	}
 	utc := now.UTC()
@@ -159,21 +163,10 @@ func (st *store) declineCode(sn *subnetRecord, n *nodeRecord, amount cents, auth
 func (st *store) addDeclined(t *txRecord, created statusEntry, code string) {
 	st.addTx(t, created) // stored and announced (TRANS|POST) as CREATED, like any swipe
 	t.gen++              // voids the processing step addTx scheduled
+	st.nodes[t.fromNode].pending -= t.amount
 	t.status = StatusReturned
 	t.code = code
 	t.timeline = append(t.timeline, statusEntry{Date: created.Date, Note: defaultNote(StatusReturned, code),
 		Status: StatusReturned, StatusID: StatusReturned.ID()})
 	st.emitTx(t.created, "TRAN|PATCH", t)
-}
-
-// held is what approved card swipes not yet debited hold on a node: real
-// authorisations hold funds, so two swipes cannot overdraw it. Callers hold mu.
-func (st *store) held(n *nodeRecord) cents {
-	var sum cents
-	for _, id := range n.txIDs {
-		if t := st.txs[id]; t.cardSwipe && t.fromNode == n.id && (t.status == StatusCreated || t.status.Queued()) {
-			sum += t.amount
-		}
-	}
-	return sum
 }

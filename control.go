@@ -183,8 +183,8 @@ func (req controlNodeRequest) validate() error {
 	switch {
 	case req.Type != "" && !slices.Contains(reference.NodeTypes(), req.Type):
 		return errPayload("invalid_node_type", "Unknown node type %q.", req.Type)
-	case req.BalanceCents < 0:
-		return errPayload("invalid_balance", "balance_cents must not be negative.")
+	case req.BalanceCents < 0 || req.BalanceCents > MaxBalanceCents:
+		return errPayload("invalid_balance", "balance_cents must be from 0 to %d.", int64(MaxBalanceCents))
 	case req.RoutingNum != "" && !validRoutingNumber(req.RoutingNum):
 		return errPayload("invalid_routing_num", "routing_num %q is not a valid routing number.", req.RoutingNum)
 	}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"io"
+	"math"
 	"net/http"
 	"slices"
 	"strconv"
@@ -869,6 +870,8 @@ func TestControlRefusals(t *testing.T) {
 		{name: "node: unknown user", method: "POST", path: "/users/" + unknown + "/nodes", status: 404, errorCode: "404", code: "unable_to_locate_user"},
 		{name: "node: unknown type", method: "POST", path: "/users/{user}/nodes", body: map[string]any{"type": "MOON-US"}, status: 400, errorCode: "200", code: "invalid_node_type"},
 		{name: "node: negative balance", method: "POST", path: "/users/{user}/nodes", body: map[string]any{"balance_cents": -1}, status: 400, errorCode: "200", code: "invalid_balance"},
+		{name: "node: balance over MaxBalanceCents", method: "POST", path: "/users/{user}/nodes", body: map[string]any{"balance_cents": synapsefake.MaxBalanceCents + 1}, status: 400, errorCode: "200", code: "invalid_balance"},
+		{name: "node: balance math.MaxInt64", method: "POST", path: "/users/{user}/nodes", body: map[string]any{"balance_cents": int64(math.MaxInt64)}, status: 400, errorCode: "200", code: "invalid_balance"},
 		{name: "node: balance as a string", method: "POST", path: "/users/{user}/nodes", body: map[string]any{"balance_cents": "100"}, status: 400, errorCode: "200", code: "invalid_field_type"},
 		{name: "node: fractional balance", method: "POST", path: "/users/{user}/nodes", body: map[string]any{"balance_cents": 1.5}, status: 400, errorCode: "200", code: "invalid_field_type"},
 		{name: "node: bad routing number", method: "POST", path: "/users/{user}/nodes", body: map[string]any{"type": "ACH-US", "routing_num": "123456789"}, status: 400, errorCode: "200", code: "invalid_routing_num"},

@@ -1,7 +1,6 @@
 package synapsefake
 
 import (
-	"math"
 	"net/http"
 	"slices"
 	"strconv"
@@ -32,9 +31,8 @@ type dummyRequest struct {
 
 func (r dummyRequest) validate() error {
 	switch {
-	case r.Amount == nil || math.IsNaN(*r.Amount) || *r.Amount <= 0 || *r.Amount > 1e12 || toCents(*r.Amount) < 1:
-		// An amount that rounds to zero cents would move nothing.
-		return errPayload("invalid_amount", "amount must be a number from 0.01 to 1e12.")
+	case r.Amount == nil || !validAmount(*r.Amount):
+		return errInvalidAmount("amount")
 	case r.Currency == nil || *r.Currency == "":
 		return errPayload("missing_currency", "currency is required.")
 	case r.Type == nil || !slices.Contains(dummyTypes, *r.Type):
@@ -55,16 +53,19 @@ func (st *store) dummy(now time.Time, n *nodeRecord, sn *subnetRecord, req dummy
 	if !n.isActive {
 		return nil, errNotAllowed("node_inactive", "Node %s is deleted.", n.id)
 	}
+	if u := st.users[n.userID]; u.locked() {
+		return nil, errUserLocked(u)
+	}
 	amount := toCents(*req.Amount)
 	ext := st.networkNode(now, reference.NodeExternalUS)
 	t := &txRecord{id: st.newID(), userID: n.userID, fromNode: ext.id, toNode: n.id, amount: amount, currency: "USD",
 		fees: []feeRecord{{note: "Facilitator Fee"}}, ip: "127.0.0.1", note: req.Addenda, created: now, processOn: now,
 		start: now, status: StatusCreated, sameDay: *req.Type == "WIRE"}
 	if *req.Direction == "WITHDRAWAL" {
-		if reference.IsDepositType(n.typ) && amount > n.balance {
-			return nil, errIncorrect("insufficient_funds", "Insufficient funds in node %s.", n.id)
-		}
 		t.fromNode, t.toNode = n.id, ext.id
+	}
+	if err := st.checkPromise(t, true); err != nil {
+		return nil, err
 	}
 	subnetID := ""
 	if sn != nil {

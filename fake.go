@@ -207,11 +207,14 @@ func (s *Server) AddUser(seed UserSeed) User {
 // AddNode creates a node for an existing user directly in the store and
 // returns a copy of it, and false when the user does not exist. Type
 // defaults to DEPOSIT-US and Nickname to "Node". A Nickname longer than
-// the API accepts (256 characters) is a mistake in the caller: AddNode
-// panics.
+// the API accepts (256 characters) or a BalanceCents outside
+// ±MaxBalanceCents is a mistake in the caller: AddNode panics.
 func (s *Server) AddNode(userID string, seed NodeSeed) (Node, bool) {
 	if n := utf8.RuneCountInString(seed.Nickname); n > maxNicknameLength {
 		panic(fmt.Sprintf("synapsefake: AddNode: Nickname is %d characters long; the API takes at most %d", n, maxNicknameLength))
+	}
+	if seed.BalanceCents < -MaxBalanceCents || seed.BalanceCents > MaxBalanceCents {
+		panic(fmt.Sprintf("synapsefake: AddNode: BalanceCents %d is outside ±MaxBalanceCents (%d)", seed.BalanceCents, int64(MaxBalanceCents)))
 	}
 	st := s.store
 	st.mu.Lock()
@@ -263,7 +266,10 @@ func (s *Server) Node(id string) (Node, bool) {
 // OAuthKey registers fingerprint for the user and mints a valid oauth_key
 // with the given scopes (every user-level scope when none are given), as if
 // the OAuth dance had been walked. Clients send it as
-// X-SP-USER: "<key>|<fingerprint>". It returns "" for an unknown user.
+// X-SP-USER: "<key>|<fingerprint>". It returns "" for an unknown user. It
+// mints a key for a LOCKED, CLOSED or MAKE-IT-GO-AWAY user too, whom
+// POST /oauth refuses, so that a test can show what such a user's money
+// moves get (409 / "410" user_locked).
 func (s *Server) OAuthKey(userID, fingerprint string, scopes ...string) string {
 	st := s.store
 	st.mu.Lock()

@@ -94,9 +94,8 @@ func (r createTxRequest) validate() error {
 		return errPayload("missing_currency", "amount.currency is required.")
 	case r.Extra == nil || r.Extra.IP == nil || *r.Extra.IP == "":
 		return errPayload("missing_ip", "extra.ip is required.")
-	case toCents(*r.Amount.Amount) < 1 || *r.Amount.Amount > 1e12 || hasSubCents(*r.Amount.Amount):
-		// An amount that rounds to zero cents would create an empty transaction.
-		return errPayload("invalid_amount", "amount.amount must be a number from 0.01 to 1e12 with at most two decimals.")
+	case !validAmount(*r.Amount.Amount):
+		return errInvalidAmount("amount.amount")
 	case utf8.RuneCountInString(r.Extra.Note) > maxNoteLength:
 		return errPayload("note_too_long", "extra.note must be at most %d characters.", maxNoteLength)
 	case r.Extra.ProcessOn != nil && (*r.Extra.ProcessOn < 0 || *r.Extra.ProcessOn > maxProcessOnDays):
@@ -110,8 +109,10 @@ func (r createTxRequest) validate() error {
 		}
 	}
 	for _, f := range r.Fees {
-		if f.Fee == nil || *f.Fee < 0 || *f.Fee > 1e12 || hasSubCents(*f.Fee) {
-			return errPayload("invalid_fee", "fees[].fee must be a number of at least 0 with at most two decimals.")
+		// Each fee is at most MaxAmountCents and a body holds at most
+		// maxBody bytes, so their sum cannot overflow.
+		if f.Fee == nil || *f.Fee != 0 && !validAmount(*f.Fee) {
+			return errPayload("invalid_fee", "fees[].fee must be a number from 0 to %s with at most two decimals.", cents(MaxAmountCents).usd())
 		}
 		if f.To == nil || f.To.ID == nil || *f.To.ID == "" {
 			return errPayload("missing_fee_node", "fees[].to.id is required.")
@@ -121,7 +122,8 @@ func (r createTxRequest) validate() error {
 }
 
 // createTx creates a transaction from node nodeID of user userID. With
-// checkBalance, a deposit-type sender must hold the amount. Callers hold mu.
+// checkBalance, a deposit-type sender's available balance must cover the
+// amount. Callers hold mu.
 func (st *store) createTx(now time.Time, userID, nodeID string, req createTxRequest, checkBalance bool) (*txRecord, error) {
 	from, err := st.userNode(userID, nodeID)
 	if err != nil {
@@ -146,6 +148,11 @@ func (st *store) createTx(now time.Time, userID, nodeID string, req createTxRequ
 	if *req.Amount.Currency != "USD" {
 		return nil, errIncorrect("unsupported_currency", "Currency %s is not supported; use USD.", *req.Amount.Currency)
 	}
+	for _, u := range []*userRecord{st.users[from.userID], st.users[to.userID]} {
+		if u.locked() {
+			return nil, errUserLocked(u)
+		}
+	}
 	amount := toCents(*req.Amount.Amount)
 	fees := []feeRecord{{note: "Facilitator Fee"}}
 	if len(req.Fees) > 0 {
@@ -164,8 +171,8 @@ func (st *store) createTx(now time.Time, userID, nodeID string, req createTxRequ
 	if t.feeTotal() > amount {
 		return nil, errIncorrect("fees_exceed_amount", "Fees exceed the transaction amount.")
 	}
-	if checkBalance && reference.IsDepositType(from.typ) && amount > from.balance {
-		return nil, errIncorrect("insufficient_funds", "Insufficient funds in node %s.", from.id)
+	if err := st.checkPromise(t, checkBalance); err != nil {
+		return nil, err
 	}
 	if req.Extra.ProcessOn != nil {
 		t.processOn = now.Add(time.Duration(*req.Extra.ProcessOn) * 24 * time.Hour)
@@ -178,14 +185,35 @@ func (st *store) createTx(now time.Time, userID, nodeID string, req createTxRequ
 	return t, nil
 }
 
-// addTx stores a new transaction with its first timeline entry, indexes it
-// and schedules its processing. Callers hold mu.
+// checkPromise checks that a new transaction t fits the money rules: with
+// checkFunds, a deposit-type sender's available balance covers the amount
+// (insufficient_funds); in any case the sender's available balance stays at
+// or above -MaxBalanceCents and the receiver and fee nodes can take their
+// credit (balance_limit). Callers hold mu.
+func (st *store) checkPromise(t *txRecord, checkFunds bool) error {
+	from := st.nodes[t.fromNode]
+	if checkFunds && reference.IsDepositType(from.typ) && t.amount > from.available() {
+		return errInsufficientFunds(from.id)
+	}
+	if !from.fits(-t.amount) {
+		return errBalanceLimit(from.id)
+	}
+	if n := st.settlementMisfit(t, 1); n != nil {
+		return errBalanceLimit(n.id)
+	}
+	return nil
+}
+
+// addTx stores a new transaction with its first timeline entry, indexes it,
+// holds its amount on the sender's available balance and schedules its
+// processing. Callers hold mu.
 func (st *store) addTx(t *txRecord, first statusEntry) {
 	// Room for the processing path's four entries, so that the events of
 	// a transaction share one backing array.
 	t.timeline = append(make([]statusEntry, 0, len(processingPath)), first)
 	st.txs[t.id] = t
 	from, to := st.nodes[t.fromNode], st.nodes[t.toNode]
+	from.pending += t.amount
 	from.txIDs = append(from.txIDs, t.id)
 	to.txIDs = append(to.txIDs, t.id)
 	st.users[from.userID].txIDs = append(st.users[from.userID].txIDs, t.id)
@@ -249,7 +277,8 @@ type batchResponse struct {
 
 // handleBatchTransactions serves POST /v3.1/users/{user_id}/nodes/{node_id}/batch-trans.
 // Items are created together: no item is refused for the sender's balance,
-// which may go negative, as the spec says.
+// which may go negative, as the spec says, though not below
+// -MaxBalanceCents.
 func (s *Server) handleBatchTransactions(w http.ResponseWriter, r *http.Request) {
 	if _, err := s.authorize(r, access{userIP: true, scope: reference.ScopeTransPost}); err != nil {
 		s.fail(w, err)
@@ -279,8 +308,12 @@ func (s *Server) handleBatchTransactions(w http.ResponseWriter, r *http.Request)
 func (st *store) batch(now time.Time, clientID, userID, nodeID string, items []createTxRequest) (batchResponse, error) {
 	st.mu.Lock()
 	defer st.mu.Unlock()
-	if _, err := st.userNode(userID, nodeID); err != nil {
+	n, err := st.userNode(userID, nodeID)
+	if err != nil {
 		return batchResponse{}, err
+	}
+	if u := st.users[n.userID]; u.locked() {
+		return batchResponse{}, errUserLocked(u)
 	}
 	out := batchResponse{ErrorCode: "0", HTTPCode: "200", Success: true, Errors: []batchItemError{}, Trans: []txView{}}
 	for i, item := range items {

@@ -3,7 +3,6 @@ package synapsefake
 import (
 	"maps"
 	"slices"
-	"strconv"
 	"time"
 	"unicode/utf8"
 
@@ -21,22 +20,6 @@ const (
 // microDeposits are the amounts the sandbox "sent" to verify an ACH-US node.
 var microDeposits = []cents{10, 10}
 
-// cents is an amount of money in integer cents; on the wire it is a USD number.
-type cents int64
-
-// MarshalJSON writes the amount in dollars, as short as it is exact: 1234 -> 12.34.
-func (c cents) MarshalJSON() ([]byte, error) {
-	return strconv.AppendFloat(nil, float64(c)/100, 'f', -1, 64), nil
-}
-
-// toCents converts a wire amount in USD to cents, rounding half away from zero.
-func toCents(usd float64) cents {
-	if usd < 0 {
-		return -toCents(-usd)
-	}
-	return cents(usd*100 + 0.5)
-}
-
 type nodeRecord struct {
 	id           string
 	userID       string
@@ -44,6 +27,8 @@ type nodeRecord struct {
 	nickname     string
 	allowed      string
 	balance      cents
+	pending      cents // debits promised, not yet made: outgoing transactions CREATED or queued, card holds
+	inflight     cents // debits made, not yet settled or returned: may come back to balance
 	currency     string
 	accountNum   string
 	routingNum   string
@@ -57,6 +42,25 @@ type nodeRecord struct {
 	timeline     []nodeEvent
 	txIDs        []string // transactions from or to the node, oldest first
 	subnetIDs    []string // creation order
+}
+
+// available is the balance less the debits promised but not yet made.
+func (n *nodeRecord) available() cents { return n.balance - n.pending }
+
+// fits reports whether n can take delta within the balance limits: a credit
+// must keep the balance plus the debits in flight (which may come back)
+// within MaxBalanceCents, a debit must keep the available balance at or
+// above -MaxBalanceCents.
+func (n *nodeRecord) fits(delta cents) bool {
+	if delta < 0 {
+		_, ok := n.available().plus(delta)
+		return ok
+	}
+	ceiling, ok := n.balance.plus(n.inflight)
+	if ok {
+		_, ok = ceiling.plus(delta)
+	}
+	return ok
 }
 
 type nodeEvent struct {
@@ -172,14 +176,19 @@ type Node struct {
 	Allowed  string
 	// BalanceCents is the node's balance in cents.
 	BalanceCents int64
-	Currency     string
-	IsActive     bool
-	SuppID       string
+	// AvailableCents is the balance less the debits promised but not yet
+	// made: outgoing transactions CREATED or queued, approved card swipes
+	// not yet debited. Single transactions, dummy withdrawals and card
+	// swipes must fit in it. The wire has no such field.
+	AvailableCents int64
+	Currency       string
+	IsActive       bool
+	SuppID         string
 }
 
 func (n *nodeRecord) public() Node {
 	return Node{ID: n.id, UserID: n.userID, Type: n.typ, Nickname: n.nickname, Allowed: n.allowed,
-		BalanceCents: int64(n.balance), Currency: n.currency, IsActive: n.isActive, SuppID: n.suppID}
+		BalanceCents: int64(n.balance), AvailableCents: int64(n.available()), Currency: n.currency, IsActive: n.isActive, SuppID: n.suppID}
 }
 
 // NodeSeed describes a node for AddNode. Type defaults to DEPOSIT-US.
@@ -188,7 +197,8 @@ type NodeSeed struct {
 	// Nickname defaults to "Node"; like the API, AddNode takes at most 256
 	// characters.
 	Nickname string
-	// BalanceCents is the starting balance in cents.
+	// BalanceCents is the starting balance in cents, within
+	// ±MaxBalanceCents; AddNode panics on any other value.
 	BalanceCents int64
 	// AccountNum and RoutingNum describe an ACH-US node's external account.
 	AccountNum string

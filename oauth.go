@@ -124,6 +124,9 @@ func (st *store) oauth(now time.Time, lifetime time.Duration, userID, fingerprin
 	if *req.RefreshToken != u.refreshToken {
 		return nil, 0, newError(reference.ErrUserCredentials, "invalid_refresh_token", "Invalid refresh_token.")
 	}
+	if u.locked() {
+		return nil, 0, errUserLocked(u)
+	}
 	if !u.fingerprints[fingerprint] || u.forceMFA {
 		switch {
 		case req.ValidationPin != nil:

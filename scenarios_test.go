@@ -349,7 +349,8 @@ func TestManualMoveAndTheClock(t *testing.T) {
 // (creates, batches, settles, returns, cancels, queues, releases, single
 // moves, clock advances) and after each one the sum of every balance plus
 // the money in flight (PROCESSING-DEBIT and PROCESSING-CREDIT) is what it
-// was at the start.
+// was at the start, and every node's available balance is its balance less
+// its outgoing transactions still CREATED or queued.
 func TestMoneyIsConserved(t *testing.T) {
 	t.Parallel()
 	e := newTxEnv(t, 1000_00)
@@ -365,7 +366,21 @@ func TestMoneyIsConserved(t *testing.T) {
 	var txIDs []string
 	seen := map[synapsefake.Status]bool{}
 	var maxInFlight int64
+	var maxPending int64
 	total := func() int64 {
+		var inFlight int64
+		pending := map[string]int64{}
+		for _, id := range txIDs {
+			tx := e.tx(t, id)
+			seen[tx.Status] = true
+			switch {
+			case tx.Status == synapsefake.StatusProcessingDebit || tx.Status == synapsefake.StatusProcessingCredit:
+				inFlight += tx.AmountCents
+			case tx.Status == synapsefake.StatusCreated || tx.Status.Queued():
+				pending[tx.FromNodeID] += tx.AmountCents
+				maxPending = max(maxPending, pending[tx.FromNodeID])
+			}
+		}
 		var sum int64
 		for _, n := range nodes {
 			got, ok := e.fake.Node(n.ID)
@@ -373,13 +388,8 @@ func TestMoneyIsConserved(t *testing.T) {
 				t.Fatalf("Node(%s) not found", n.ID)
 			}
 			sum += got.BalanceCents
-		}
-		var inFlight int64
-		for _, id := range txIDs {
-			tx := e.tx(t, id)
-			seen[tx.Status] = true
-			if tx.Status == synapsefake.StatusProcessingDebit || tx.Status == synapsefake.StatusProcessingCredit {
-				inFlight += tx.AmountCents
+			if got.AvailableCents != got.BalanceCents-pending[n.ID] {
+				t.Fatalf("node %s: available %d, want balance %d less pending %d", n.Nickname, got.AvailableCents, got.BalanceCents, pending[n.ID])
 			}
 		}
 		maxInFlight = max(maxInFlight, inFlight)
@@ -516,6 +526,9 @@ func TestMoneyIsConserved(t *testing.T) {
 	}
 	if maxInFlight == 0 {
 		t.Error("no money was ever in flight")
+	}
+	if maxPending == 0 {
+		t.Error("no money was ever pending")
 	}
 	t.Logf("%d transactions; successful operations %v", len(txIDs), done)
 }

@@ -4,8 +4,6 @@ import (
 	"encoding/json"
 	"math"
 	"slices"
-	"strconv"
-	"strings"
 	"time"
 
 	"github.com/synapsefake/synapsefake/reference"
@@ -301,14 +299,4 @@ func usdToCents(usd float64) (cents, error) {
 		return 0, errPayload("invalid_limit", "Limits are in USD with at most two decimals.")
 	}
 	return toCents(usd), nil
-}
-
-// hasSubCents reports whether a USD amount has more than two decimals. The
-// shortest decimal form that reads back as usd is the number the client
-// wrote (12.34, not 12.339999...); its decimals are counted there, since
-// usd*100 is off by more than any fixed epsilon for large amounts.
-func hasSubCents(usd float64) bool {
-	s := strconv.FormatFloat(usd, 'f', -1, 64)
-	_, frac, ok := strings.Cut(s, ".")
-	return ok && len(frac) > 2
 }

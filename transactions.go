@@ -176,32 +176,38 @@ func (st *store) move(t *txRecord, to Status, at time.Time, note, code string) e
 	if !canMove(t.status, to) {
 		return errIllegalMove(t.status, to)
 	}
-	from, recv := st.nodes[t.fromNode], st.nodes[t.toNode]
-	if to == StatusProcessingDebit && from.allowed == AllowedCredit {
+	from := st.nodes[t.fromNode]
+	switch {
+	case to == StatusProcessingDebit && from.allowed == AllowedCredit:
 		to = StatusCanceled
 		note = "Unable to settle transaction from " + from.id + ", since the node 'allowed' is CREDIT."
+	case to == StatusSettled && st.settlementMisfit(t, 1) != nil:
+		// A credit that would take a node past MaxBalanceCents is refused
+		// by the receiver and the money goes back.
+		to, code, note = StatusReturned, reference.ReturnCreditRefused, ""
+	case to == StatusReturned && t.credited:
+		if n := st.settlementMisfit(t, -1); n != nil {
+			return errBalanceLimit(n.id)
+		}
 	}
 	st.recordMovements(t, to, at, code)
+	if pendingDebit(t.status) && !pendingDebit(to) {
+		from.pending -= t.amount
+	}
 	switch to {
 	case StatusProcessingDebit:
 		from.balance -= t.amount
+		from.inflight += t.amount
 	case StatusSettled:
-		recv.balance += t.amount - t.feeTotal()
-		for _, f := range t.fees {
-			if f.toNode != "" {
-				st.nodes[f.toNode].balance += f.fee
-			}
-		}
+		from.inflight -= t.amount
+		st.settle(t, 1)
 		t.credited = true
 	case StatusReturned:
 		if t.credited {
-			recv.balance -= t.amount - t.feeTotal()
-			for _, f := range t.fees {
-				if f.toNode != "" {
-					st.nodes[f.toNode].balance -= f.fee
-				}
-			}
+			st.settle(t, -1)
 			t.credited = false
+		} else {
+			from.inflight -= t.amount
 		}
 		from.balance += t.amount
 	}
@@ -220,6 +226,59 @@ func (st *store) move(t *txRecord, to Status, at time.Time, note, code string) e
 	}
 	st.schedule(t)
 	st.emitTx(at, "TRAN|PATCH", t)
+	return nil
+}
+
+// pendingDebit reports whether a transaction in status s has promised its
+// amount without the sender's debit: the amount is held on the sender's
+// available balance.
+func pendingDebit(s Status) bool { return s == StatusCreated || s.Queued() }
+
+// settle credits (sign 1) or reverses (sign -1) the receiver's and the fee
+// nodes' share of t. Callers hold mu.
+func (st *store) settle(t *txRecord, sign cents) {
+	st.nodes[t.toNode].balance += sign * (t.amount - t.feeTotal())
+	for _, f := range t.fees {
+		if f.toNode != "" {
+			st.nodes[f.toNode].balance += sign * f.fee
+		}
+	}
+}
+
+// settlementMisfit returns the node that settle(t, sign), with the sender's
+// side of the move, would take past the balance limits, or nil. Settling ends the
+// sender's debit in flight, which lowers its ceiling by more than any fee it
+// gets back; reversing a settled transaction refunds the sender. Callers
+// hold mu.
+func (st *store) settlementMisfit(t *txRecord, sign cents) *nodeRecord {
+	from, recv := st.nodes[t.fromNode], st.nodes[t.toNode]
+	net := sign * (t.amount - t.feeTotal())
+	if !slices.ContainsFunc(t.fees, func(f feeRecord) bool { return f.toNode != "" }) {
+		switch {
+		case !recv.fits(net):
+			return recv
+		case sign < 0 && !from.fits(t.amount):
+			return from
+		}
+		return nil
+	}
+	deltas := map[*nodeRecord]cents{recv: net}
+	if sign < 0 {
+		deltas[from] = t.amount
+	}
+	for _, f := range t.fees {
+		if f.toNode != "" {
+			deltas[st.nodes[f.toNode]] += sign * f.fee
+		}
+	}
+	for n, d := range deltas {
+		if n == from && sign > 0 {
+			continue
+		}
+		if !n.fits(d) {
+			return n
+		}
+	}
 	return nil
 }
 

@@ -612,6 +612,11 @@ func TestCreateTransactionErrors(t *testing.T) {
 			b["fees"] = []any{map[string]any{"fee": 0.001, "to": map[string]any{"id": e.feeNode.ID}}}
 		}), status: 400, errCode: "200", code: "invalid_fee"},
 		{name: "amount with three decimals", body: edited(func(e txEnv, b map[string]any) { putPath(b, "amount.amount", 1.004) }), status: 400, errCode: "200", code: "invalid_amount"},
+		{name: "amount over MaxAmountCents", body: edited(func(e txEnv, b map[string]any) { putPath(b, "amount.amount", 1_000_000_000.01) }), status: 400, errCode: "200", code: "invalid_amount"},
+		{name: "the issue's $1e12", body: edited(func(e txEnv, b map[string]any) { putPath(b, "amount.amount", 1e12) }), status: 400, errCode: "200", code: "invalid_amount"},
+		{name: "fee over MaxAmountCents", body: edited(func(e txEnv, b map[string]any) {
+			b["fees"] = []any{map[string]any{"fee": 1_000_000_000.01, "to": map[string]any{"id": e.feeNode.ID}}}
+		}), status: 400, errCode: "200", code: "invalid_fee"},
 		{name: "fee without node", body: edited(func(e txEnv, b map[string]any) { b["fees"] = []any{map[string]any{"fee": 1}} }), status: 400, errCode: "200", code: "missing_fee_node"},
 		{name: "malformed JSON", body: func(e txEnv) any { return `{"to":` }, status: 400, errCode: "200", code: "invalid_json"},
 		{name: "array body", body: func(e txEnv) any { return `[]` }, status: 400, errCode: "200", code: "invalid_json"},
@@ -1215,7 +1220,7 @@ func TestListTransactions(t *testing.T) {
 // 20 newest, per_page defaults to 20.
 func TestListTransactionsPaging(t *testing.T) {
 	t.Parallel()
-	e := newTxEnv(t, 1000_00, synapsefake.WithManualProcessing())
+	e := newTxEnv(t, 2000_00, synapsefake.WithManualProcessing())
 	var ids []string
 	for i := range 45 {
 		ids = append(ids, e.create(t, e.bank, float64(i+1)))

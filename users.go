@@ -13,7 +13,21 @@ const (
 	PermissionSendAndReceive = "SEND-AND-RECEIVE"
 	PermissionLocked         = "LOCKED"
 	PermissionClosed         = "CLOSED"
+	PermissionMakeItGoAway   = "MAKE-IT-GO-AWAY"
 )
+
+// locked reports whether u's permission forbids getting OAuth keys and
+// moving money: LOCKED, CLOSED or MAKE-IT-GO-AWAY.
+func (u *userRecord) locked() bool {
+	return u.permission == PermissionLocked || u.permission == PermissionClosed || u.permission == PermissionMakeItGoAway
+}
+
+// errUserLocked refuses a locked user's OAuth call or money move:
+// 409 / "410", action not allowed on the object. Not a 401: the official
+// clients answer a 401 by fetching a new key, which cannot help.
+func errUserLocked(u *userRecord) *apiError {
+	return errNotAllowed("user_locked", "User %s has permission %s and cannot get keys or move money.", u.id, u.permission)
+}
 
 // defaultMFAPin is the code the sandbox "sent" for every MFA challenge.
 const defaultMFAPin = "123456"

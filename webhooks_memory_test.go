@@ -28,7 +28,7 @@ func heapAfterGC() uint64 {
 // references to the transaction, not copies of its JSON.
 func TestHeapPerSettledTransaction(t *testing.T) {
 	const n = 2000
-	e := newTxEnv(t, n*100, synapsefake.WithoutWebhookDelivery())
+	e := newTxEnv(t, 1<<40, synapsefake.WithoutWebhookDelivery())
 	e.fake.AddSubscription("http://127.0.0.1:1/hooks")
 	body := txBody(e.payee.node, 1)
 	for range 100 { // warm the connection, the encoders and the indexes

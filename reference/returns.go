@@ -14,6 +14,7 @@ const (
 	ReturnNotAuthorized          = "R10" // not authorized
 	ReturnAccountFrozen          = "R16" // account frozen
 	ReturnNonTransactionAccount  = "R20" // non-transaction account
+	ReturnCreditRefused          = "R23" // credit entry refused by receiver
 	ReturnCorporateNotAuthorized = "R29" // corporate not authorized
 )
 
