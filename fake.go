@@ -37,6 +37,7 @@ type Server struct {
 	store   *store
 	ts      *httptest.Server
 	base    string
+	gateway string // X-SP-GATEWAY, fixed at construction
 	closeMu sync.Once
 
 	idemLocks     keyLocks
@@ -53,11 +54,12 @@ const noListenerBase = "http://synapsefake.invalid"
 // New builds a Server with no listener. Serve it yourself, or use Client,
 // whose transport calls the handler in-process.
 func New(opts ...Option) *Server {
-	cfg := defaultConfig()
+	s := &Server{cfg: defaultConfig()}
+	cfg := &s.cfg
 	for _, o := range opts {
-		o(&cfg)
+		o(cfg)
 	}
-	s := &Server{cfg: cfg}
+	s.gateway = cfg.clientID + "|" + cfg.clientSecret
 	switch c := cfg.clock.(type) {
 	case nil:
 		s.frozen.now = clock.New().Now().UTC().Truncate(time.Millisecond)
@@ -140,7 +142,7 @@ func (s *Server) ClientSecret() string { return s.cfg.clientSecret }
 func (s *Server) ClientName() string { return s.cfg.clientName }
 
 // Gateway is the X-SP-GATEWAY header value: "<client_id>|<client_secret>".
-func (s *Server) Gateway() string { return s.cfg.clientID + "|" + s.cfg.clientSecret }
+func (s *Server) Gateway() string { return s.gateway }
 
 // Now is the server's current time, in milliseconds.
 func (s *Server) Now() time.Time {
