@@ -3,6 +3,7 @@ package synapsefake_test
 import (
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"testing"
 	"time"
 
@@ -32,26 +33,31 @@ func benchLoop(b *testing.B, op func()) {
 
 // benchPaired runs op and its baseline once each per iteration, in
 // alternating order, so that both share whatever load the machine has. It
-// reports the mean time of each and x, op's time over the baseline's.
+// reports the median time of each and x, the ratio of the medians: a
+// median ignores the iterations a GC or another process happened to stall.
 func benchPaired(b *testing.B, op, baseline func()) {
-	var tOp, tBase time.Duration
-	timed := func(f func(), sum *time.Duration) {
+	var tOp, tBase []time.Duration
+	timed := func(f func(), into *[]time.Duration) {
 		start := time.Now()
 		f()
-		*sum += time.Since(start)
+		*into = append(*into, time.Since(start))
 	}
-	n := 0
 	for b.Loop() {
-		if n%2 == 0 {
+		if len(tOp)%2 == 0 {
 			timed(op, &tOp)
 			timed(baseline, &tBase)
 		} else {
 			timed(baseline, &tBase)
 			timed(op, &tOp)
 		}
-		n++
 	}
-	b.ReportMetric(float64(tOp.Nanoseconds())/float64(n), "op-ns/op")
-	b.ReportMetric(float64(tBase.Nanoseconds())/float64(n), "baseline-ns/op")
-	b.ReportMetric(float64(tOp)/float64(tBase), "x")
+	mOp, mBase := median(tOp), median(tBase)
+	b.ReportMetric(float64(mOp.Nanoseconds()), "op-median-ns")
+	b.ReportMetric(float64(mBase.Nanoseconds()), "baseline-median-ns")
+	b.ReportMetric(float64(mOp)/float64(mBase), "x")
+}
+
+func median(d []time.Duration) time.Duration {
+	slices.Sort(d)
+	return d[len(d)/2]
 }

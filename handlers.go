@@ -452,7 +452,7 @@ type caller struct {
 func (s *Server) authorize(r *http.Request, need access) (caller, error) {
 	var c caller
 	if gw, present := header(r, "X-SP-GATEWAY"); present {
-		if gw != s.Gateway() {
+		if !s.isGateway(gw) {
 			return c, errBadGateway
 		}
 	} else if need.gateway {
