@@ -128,8 +128,10 @@ func (r *recorder) Write(b []byte) (int, error) {
 // The header map is kept, not copied: net/http gives each request its own
 // and no handler writes it; Requests copies it.
 func (j *journal) start(w http.ResponseWriter, r *http.Request) *recorder {
-	rec := &recorder{ResponseWriter: w, req: Request{Method: r.Method, Path: r.URL.Path,
-		Query: r.URL.Query(), Header: r.Header, Time: j.s.Now()}}
+	rec := &recorder{ResponseWriter: w, req: Request{Method: r.Method, Path: r.URL.Path, Header: r.Header, Time: j.s.Now()}}
+	if r.URL.RawQuery != "" {
+		rec.req.Query = r.URL.Query() // else nil, which Requests copies as empty
+	}
 	if r.Body != nil && r.Body != http.NoBody {
 		body, err := io.ReadAll(io.LimitReader(r.Body, maxBody+1))
 		r.Body.Close()
