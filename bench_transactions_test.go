@@ -36,59 +36,56 @@ func benchPost(b *testing.B, client *http.Client, method, url string, headers ma
 }
 
 // BenchmarkCreateTransaction is one POST .../trans over the loopback
-// listener: authorize, decode, validate, store, answer the whole object.
-// Compare with BenchmarkBareHandlerBaseline.
+// listener with the body a client sends. "fake" is the fake (authorize,
+// decode, validate, store, answer the whole object); "floor" is an httptest
+// server whose handler decodes the same body into the same shape and writes
+// the fake's answer, already encoded, with the same client and headers;
+// "paired" runs one of each per iteration and reports their ratio.
 func BenchmarkCreateTransaction(b *testing.B) {
 	e := newTxEnv(b, 1<<50)
 	body, err := json.Marshal(txBody(e.bank, 1))
 	if err != nil {
 		b.Fatal(err)
 	}
-	client := e.fake.Client()
-	url := e.fake.URL() + transPath(e.fx.user.ID, e.fx.node.ID)
-	b.ReportAllocs()
-	for b.Loop() {
-		benchPost(b, client, "POST", url, e.fx.headers, body)
-	}
-}
-
-// BenchmarkBareHandlerBaseline is the floor for BenchmarkCreateTransaction:
-// an httptest server whose handler decodes the same body and encodes an
-// answer of the same size (a real create answer), with the same client and
-// headers.
-func BenchmarkBareHandlerBaseline(b *testing.B) {
-	e := newTxEnv(b, 1<<50)
-	body, err := json.Marshal(txBody(e.bank, 1))
-	if err != nil {
-		b.Fatal(err)
-	}
-	url := e.fake.URL() + transPath(e.fx.user.ID, e.fx.node.ID)
-	r := do(b, e.fake, call{method: "POST", path: transPath(e.fx.user.ID, e.fx.node.ID), header: e.fx.headers, body: body})
-	answer := r.body
+	path := transPath(e.fx.user.ID, e.fx.node.ID)
+	answer := do(b, e.fake, call{method: "POST", path: path, header: e.fx.headers, body: body}).raw
 	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		var req map[string]any
-		if err := json.NewDecoder(r.Body).Decode(&req); err != nil {
-			http.Error(w, err.Error(), http.StatusBadRequest)
-			return
-		}
-		out, err := json.Marshal(answer)
-		if err != nil {
-			http.Error(w, err.Error(), http.StatusInternalServerError)
+		var req createTxShape
+		if err := json.NewDecoder(r.Body).Decode(&req); err != nil || req.To == nil || req.Amount == nil || req.Extra == nil {
+			http.Error(w, fmt.Sprint("bad body: ", err), http.StatusBadRequest)
 			return
 		}
 		w.Header().Set("Content-Type", "application/json")
-		_, _ = w.Write(out)
+		_, _ = w.Write(answer)
 	}))
 	b.Cleanup(ts.Close)
-	bareURL := ts.URL + url[len(e.fake.URL())-len("/v3.1"):]
-	if got := benchPost(b, ts.Client(), "POST", bareURL, e.fx.headers, body); got != len(r.raw) {
-		b.Fatalf("baseline answers %d bytes, the fake %d", got, len(r.raw))
+	fakeClient, floorClient := e.fake.Client(), ts.Client()
+	fakeURL, floorURL := e.fake.URL()+path, ts.URL+"/v3.1"+path
+	if got := benchPost(b, floorClient, "POST", floorURL, e.fx.headers, body); got != len(answer) {
+		b.Fatalf("floor answers %d bytes, the fake %d", got, len(answer))
 	}
-	client := ts.Client()
-	b.ReportAllocs()
-	for b.Loop() {
-		benchPost(b, client, "POST", bareURL, e.fx.headers, body)
-	}
+	fake := func() { benchPost(b, fakeClient, "POST", fakeURL, e.fx.headers, body) }
+	floor := func() { benchPost(b, floorClient, "POST", floorURL, e.fx.headers, body) }
+	b.Run("fake", func(b *testing.B) { benchLoop(b, fake) })
+	b.Run("floor", func(b *testing.B) { benchLoop(b, floor) })
+	b.Run("paired", func(b *testing.B) { benchPaired(b, fake, floor) })
+}
+
+// createTxShape is the shape of a create-transaction body, as the fake
+// decodes it: to, amount and extra, with pointers for required fields.
+type createTxShape struct {
+	To *struct {
+		Type *string `json:"type"`
+		ID   *string `json:"id"`
+	} `json:"to"`
+	Amount *struct {
+		Amount   *float64 `json:"amount"`
+		Currency *string  `json:"currency"`
+	} `json:"amount"`
+	Extra *struct {
+		IP   *string `json:"ip"`
+		Note string  `json:"note"`
+	} `json:"extra"`
 }
 
 // BenchmarkListTransactions is GET of the first page (20, newest first) of a

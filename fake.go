@@ -56,14 +56,14 @@ const noListenerBase = "http://synapsefake.invalid"
 // New builds a Server with no listener. Serve it yourself, or use Client,
 // whose transport calls the handler in-process.
 func New(opts ...Option) *Server {
-	cfg := defaultConfig()
+	s := &Server{cfg: defaultConfig()}
+	cfg := &s.cfg
 	for _, o := range opts {
-		o(&cfg)
+		o(cfg)
 	}
-	s := &Server{cfg: cfg}
 	switch c := cfg.clock.(type) {
 	case nil:
-		s.frozen.now = clock.New().Now().UTC().Truncate(time.Millisecond)
+		s.frozen.now = time.Now().UTC().Truncate(time.Millisecond)
 	case *clock.Mock:
 		s.mock, s.clock = c, c
 	default:
@@ -87,10 +87,10 @@ func New(opts ...Option) *Server {
 // NewServer starts a Server on a loopback listener and closes it when the
 // test ends. A listener that cannot be opened fails the test.
 func NewServer(tb testing.TB, opts ...Option) *Server {
-	tb.Helper()
 	s := New(opts...)
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
+		tb.Helper() // here only: Helper costs as much as a tenth of a NewServer
 		tb.Fatalf("synapsefake: listen: %v", err)
 	}
 	s.ts = &httptest.Server{Listener: l, Config: &http.Server{Handler: s}}
@@ -144,6 +144,12 @@ func (s *Server) ClientName() string { return s.cfg.clientName }
 
 // Gateway is the X-SP-GATEWAY header value: "<client_id>|<client_secret>".
 func (s *Server) Gateway() string { return s.cfg.clientID + "|" + s.cfg.clientSecret }
+
+// isGateway reports whether gw is Gateway(), without building it.
+func (s *Server) isGateway(gw string) bool {
+	id, secret := s.cfg.clientID, s.cfg.clientSecret
+	return len(gw) == len(id)+1+len(secret) && gw[:len(id)] == id && gw[len(id)] == '|' && gw[len(id)+1:] == secret
+}
 
 // Now is the server's current time, in milliseconds.
 func (s *Server) Now() time.Time {

@@ -131,23 +131,56 @@ func (s *Server) ServeHTTP(rw http.ResponseWriter, r *http.Request) {
 		s.fail(w, errGatewayTimeout)
 		return
 	}
-	rec := s.journal.start(w, r)
-	defer s.journal.finish(rec)
-	defer s.recoverPanic(w, rec, r) // before finish, so that the journal records the 500
 	r = r.WithContext(context.WithValue(r.Context(), serverKey{}, s))
+	rec := s.journal.start(w, r)
+	defer s.journal.finish(rec, r)
+	defer s.recoverPanic(w, rec, r) // before finish, so that the journal records the 500
 	s.withIdempotency(rec, r, apiMux())
 }
 
 // writeJSON writes v with the given status.
 func writeJSON(w http.ResponseWriter, status int, v any) {
-	b, err := json.Marshal(v)
-	if err != nil {
+	buf := getBuffer()
+	defer putBuffer(buf)
+	if err := encodeInto(buf, v); err != nil {
 		status = http.StatusInternalServerError
-		b, _ = json.Marshal(newError(reference.ErrServer, "internal_error", "%v", err).envelope())
+		buf.Reset()
+		_ = encodeInto(buf, newError(reference.ErrServer, "internal_error", "%v", err).envelope())
 	}
-	w.Header().Set("Content-Type", "application/json")
+	writeBody(w, status, buf.Bytes())
+}
+
+// writeBody writes an encoded JSON body in one write, with its length.
+func writeBody(w http.ResponseWriter, status int, body []byte) {
+	h := w.Header()
+	h["Content-Type"] = []string{"application/json"}
+	h["Content-Length"] = []string{strconv.Itoa(len(body))}
 	w.WriteHeader(status)
-	_, _ = w.Write(b)
+	_, _ = w.Write(body)
+}
+
+// buffers recycles the buffers answers are encoded into.
+var buffers = sync.Pool{New: func() any { return new(bytes.Buffer) }}
+
+func getBuffer() *bytes.Buffer { return buffers.Get().(*bytes.Buffer) }
+
+func putBuffer(b *bytes.Buffer) {
+	if b.Cap() > 64<<10 {
+		return // let a large answer's buffer go rather than hold it
+	}
+	b.Reset()
+	buffers.Put(b)
+}
+
+// encodeInto appends v's JSON to buf, as json.Marshal encodes it.
+func encodeInto(buf *bytes.Buffer, v any) error {
+	n := buf.Len()
+	if err := json.NewEncoder(buf).Encode(v); err != nil {
+		buf.Truncate(n)
+		return err
+	}
+	buf.Truncate(buf.Len() - 1) // Encode's newline
+	return nil
 }
 
 // fail writes err in the error envelope. Errors that are not API errors are
@@ -166,21 +199,24 @@ func (s *Server) ok(w http.ResponseWriter, v any) { writeJSON(w, http.StatusOK, 
 // okObject writes a single resource (a user, a node...) with "success": true
 // added, since every body the real service sent carries success.
 func (s *Server) okObject(w http.ResponseWriter, v any) {
-	b, err := json.Marshal(v)
-	if err != nil || len(b) < 2 || b[0] != '{' {
+	const prefix = `{"success":true,`
+	buf := getBuffer()
+	defer putBuffer(buf)
+	buf.WriteString(prefix)
+	err := encodeInto(buf, v)
+	b := buf.Bytes()
+	obj := b[len(prefix):]
+	if err != nil || len(obj) < 2 || obj[0] != '{' {
 		s.fail(w, fmt.Errorf("encoding a %T: %v", v, err))
 		return
 	}
-	var buf bytes.Buffer
-	buf.Grow(len(b) + 16)
-	buf.WriteString(`{"success":true`)
-	if len(b) > 2 {
-		buf.WriteByte(',')
+	if len(obj) == 2 {
+		writeBody(w, http.StatusOK, []byte(`{"success":true}`))
+		return
 	}
-	buf.Write(b[1:])
-	w.Header().Set("Content-Type", "application/json")
-	w.WriteHeader(http.StatusOK)
-	_, _ = w.Write(buf.Bytes())
+	// Slide the prefix over the object's opening brace.
+	copy(b[1:], b[:len(prefix)])
+	writeBody(w, http.StatusOK, b[1:])
 }
 
 // maxHeaderBytes bounds the request headers the API reads.
@@ -232,7 +268,13 @@ func decodeStrict[T any](r *http.Request) (T, error) {
 
 // readBody reads a request body of at most maxBody bytes.
 func readBody(r *http.Request) ([]byte, error) {
-	data, err := io.ReadAll(io.LimitReader(r.Body, maxBody+1))
+	var data []byte
+	var err error
+	if rb, ok := r.Body.(*replayBody); ok {
+		data, err = rb.rest()
+	} else {
+		data, err = io.ReadAll(io.LimitReader(r.Body, maxBody+1))
+	}
 	if err != nil {
 		return nil, errPayload("invalid_body", "Unable to read the request body.")
 	}
@@ -427,7 +469,7 @@ type caller struct {
 func (s *Server) authorize(r *http.Request, need access) (caller, error) {
 	var c caller
 	if gw, present := header(r, "X-SP-GATEWAY"); present {
-		if gw != s.Gateway() {
+		if !s.isGateway(gw) {
 			return c, errBadGateway
 		}
 	} else if need.gateway {
@@ -472,9 +514,22 @@ func (s *Server) authorize(r *http.Request, need access) (caller, error) {
 // header returns a header's value and whether it was sent at all. Header
 // names are matched case-insensitively.
 func header(r *http.Request, name string) (string, bool) {
-	v, ok := r.Header[http.CanonicalHeaderKey(name)]
+	key, ok := canonicalHeaders[name]
+	if !ok {
+		key = http.CanonicalHeaderKey(name)
+	}
+	v, ok := r.Header[key]
 	if !ok || len(v) == 0 {
 		return "", false
 	}
 	return v[0], true
+}
+
+// canonicalHeaders spares header the canonicalisation of the names the
+// API reads on every request.
+var canonicalHeaders = map[string]string{
+	"X-SP-GATEWAY":         "X-Sp-Gateway",
+	"X-SP-USER":            "X-Sp-User",
+	"X-SP-USER-IP":         "X-Sp-User-Ip",
+	"X-SP-IDEMPOTENCY-KEY": "X-Sp-Idempotency-Key",
 }

@@ -167,7 +167,7 @@ func (s *Server) withIdempotency(w http.ResponseWriter, r *http.Request, next ht
 		next.ServeHTTP(w, r)
 		return
 	}
-	if gw, ok := header(r, "X-SP-GATEWAY"); ok && gw != s.Gateway() {
+	if gw, ok := header(r, "X-SP-GATEWAY"); ok && !s.isGateway(gw) {
 		// A wrong gateway is refused by the route (401 / "100") before a
 		// key is looked at: no key answers for an unknown client.
 		next.ServeHTTP(w, r)

@@ -201,10 +201,14 @@ func (r *recorder) Write(b []byte) (int, error) {
 }
 
 // start records the request and replaces its body with a re-readable copy.
-// The journal keeps the first maxJournalBody bytes of the body.
+// The journal keeps the first maxJournalBody bytes of the body. The header
+// map is kept, not copied: net/http gives each request its own and no
+// handler writes it; Requests copies it.
 func (j *journal) start(w http.ResponseWriter, r *http.Request) *recorder {
-	rec := &recorder{ResponseWriter: w, req: Request{Method: r.Method, Path: r.URL.Path, Route: routeOf(r.URL.Path),
-		Query: r.URL.Query(), Header: r.Header.Clone(), Time: j.s.Now()}}
+	rec := &recorder{ResponseWriter: w, req: Request{Method: r.Method, Path: r.URL.Path, Header: r.Header, Time: j.s.Now()}}
+	if r.URL.RawQuery != "" {
+		rec.req.Query = r.URL.Query() // else nil, which Requests copies as empty
+	}
 	if r.Body != nil && r.Body != http.NoBody {
 		body, err := io.ReadAll(io.LimitReader(r.Body, maxBody+1))
 		r.Body.Close()
@@ -214,9 +218,38 @@ func (j *journal) start(w http.ResponseWriter, r *http.Request) *recorder {
 		} else {
 			rec.req.Body = body
 		}
-		r.Body = io.NopCloser(io.MultiReader(bytes.NewReader(body), errReader{err}))
+		r.Body = &replayBody{data: body, err: err}
 	}
 	return rec
+}
+
+// replayBody replays the bytes the journal read, then the read error, if
+// any. readBody takes its bytes without copying them.
+type replayBody struct {
+	data []byte
+	off  int
+	err  error
+}
+
+func (b *replayBody) Read(p []byte) (int, error) {
+	if b.off == len(b.data) {
+		if b.err != nil {
+			return 0, b.err
+		}
+		return 0, io.EOF
+	}
+	n := copy(p, b.data[b.off:])
+	b.off += n
+	return n, nil
+}
+
+func (b *replayBody) Close() error { return nil }
+
+// rest returns what Read has yet to give and the error it would end with.
+func (b *replayBody) rest() ([]byte, error) {
+	data := b.data[b.off:]
+	b.off = len(b.data)
+	return data, b.err
 }
 
 // errReader replays a read error after the recorded bytes.
@@ -229,7 +262,16 @@ func (e errReader) Read([]byte) (int, error) {
 	return 0, io.EOF
 }
 
-func (j *journal) finish(rec *recorder) {
+// finish records the answer. served is the request the API's mux was
+// given, whose Pattern names the route.
+func (j *journal) finish(rec *recorder, served *http.Request) {
+	rec.req.Route = strings.TrimPrefix(served.Pattern, "/v3.1")
+	if served.Pattern == "" {
+		// The mux matched a copy of served (see withIdempotency).
+		rec.req.Route = routeOf(rec.req.Path)
+	} else if served.Pattern == "/" {
+		rec.req.Route = "" // the catch-all: not a route of the API
+	}
 	rec.req.Status = rec.status
 	rec.req.ErrorCode = "0"
 	if rec.status != http.StatusOK {

@@ -12,7 +12,7 @@ import (
 // records never leave the store: callers get views or copies.
 type store struct {
 	mu  sync.Mutex
-	ids *rand.ChaCha8 // reproducible identifiers for a given seed
+	ids idStream // reproducible identifiers for a given seed
 
 	users     map[string]*userRecord
 	userOrder []string // creation order, for O(page) listing
@@ -54,7 +54,7 @@ func newStore(seed uint64) *store {
 	}
 	copy(s[8:], "synapsefake-id-stream-v1")
 	return &store{
-		ids:     rand.NewChaCha8(s),
+		ids:     idStream{seed: s},
 		users:   make(map[string]*userRecord),
 		nodes:   make(map[string]*nodeRecord),
 		keys:    make(map[string]*keyRecord),
@@ -65,6 +65,24 @@ func newStore(seed uint64) *store {
 		idem:    make(map[string]time.Time),
 	}
 }
+
+// idStream is a ChaCha8 stream built on first use: a server per test
+// that creates nothing does not pay for it.
+type idStream struct {
+	seed [32]byte
+	r    *rand.ChaCha8
+}
+
+func (s *idStream) rng() *rand.ChaCha8 {
+	if s.r == nil {
+		s.r = rand.NewChaCha8(s.seed)
+	}
+	return s.r
+}
+
+func (s *idStream) Read(b []byte) (int, error) { return s.rng().Read(b) }
+
+func (s *idStream) Uint64() uint64 { return s.rng().Uint64() }
 
 // newID returns 24 lower-case hex characters, the form of the real service's
 // object ids. Callers hold mu.
