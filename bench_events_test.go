@@ -23,7 +23,7 @@ func pendingTransfers(n int) (*Server, []*txRecord) {
 		t := &txRecord{id: st.newID(), userID: u.ID, fromNode: from.ID, toNode: to.ID, amount: 100, currency: "USD",
 			fees: []feeRecord{{note: "Facilitator Fee"}}, ip: "127.0.0.1", created: now, processOn: now, start: now,
 			status: StatusCreated}
-		st.addTx(t, statusEntry{Date: ms(now), Note: "Transaction Created.", Status: StatusCreated, StatusID: StatusCreated.ID()})
+		st.addTx(t, statusEntry{Date: ms(now), Note: "Transaction Created.", Status: StatusCreated})
 		txs[i] = t
 	}
 	return s, txs

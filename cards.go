@@ -109,7 +109,7 @@ func (s *Server) CardAuthorization(subnetID string, auth CardAuth) (Transaction,
 		fromMeta: map[string]any{"merchant_name": merchant, "subnet_id": sn.id, "type": "CARD",
 			"foreign_transaction": auth.Foreign, "network_id": "SYNAPSEFAKE", "is_force_post": false},
 		other: map[string]any{"approved": code == "", "affect_limits": code == ""}}
-	created := statusEntry{Date: ms(now), Note: "Transaction Created.", Status: StatusCreated, StatusID: StatusCreated.ID()}
+	created := statusEntry{Date: ms(now), Note: "Transaction Created.", Status: StatusCreated}
 	if code != "" {
 		st.addDeclined(t, created, code)
 	} else {
@@ -166,7 +166,6 @@ func (st *store) addDeclined(t *txRecord, created statusEntry, code string) {
 	st.nodes[t.fromNode].pending -= t.amount
 	t.status = StatusReturned
 	t.code = code
-	t.timeline = append(t.timeline, statusEntry{Date: created.Date, Note: defaultNote(StatusReturned, code),
-		Status: StatusReturned, StatusID: StatusReturned.ID()})
+	t.timeline = append(t.timeline, statusEntry{Date: created.Date, Note: defaultNote(StatusReturned, code), Status: StatusReturned})
 	st.emitTx(t.created, "TRAN|PATCH", t)
 }

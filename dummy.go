@@ -90,7 +90,7 @@ func (st *store) dummy(now time.Time, n *nodeRecord, sn *subnetRecord, req dummy
 		"process": map[string]any{"credit": true, "debit": true}, "provisional_credit_transaction_id": nil,
 		"settlement_batch_id": nil, "show_queue": false, "skip_validation": true,
 	}
-	st.addTx(t, statusEntry{Date: ms(now), Note: "Transaction Created.", Status: StatusCreated, StatusID: StatusCreated.ID()})
+	st.addTx(t, statusEntry{Date: ms(now), Note: "Transaction Created.", Status: StatusCreated})
 	if sn != nil {
 		sn.txIDs = append(sn.txIDs, t.id)
 	}

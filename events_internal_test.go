@@ -22,7 +22,7 @@ func TestCommentMemory(t *testing.T) {
 	st.mu.Lock()
 	tx := &txRecord{id: st.newID(), userID: u.ID, fromNode: from.ID, toNode: to.ID, amount: 100, currency: "USD",
 		created: s.Now(), processOn: s.Now(), status: StatusCreated}
-	st.addTx(tx, statusEntry{Date: ms(s.Now()), Note: "Transaction Created.", Status: StatusCreated, StatusID: StatusCreated.ID()})
+	st.addTx(tx, statusEntry{Date: ms(s.Now()), Note: "Transaction Created.", Status: StatusCreated})
 	st.mu.Unlock()
 
 	var m runtime.MemStats

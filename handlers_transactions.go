@@ -181,7 +181,7 @@ func (st *store) createTx(now time.Time, userID, nodeID string, req createTxRequ
 		t.other = map[string]any{"attachments": o.Attachments}
 	}
 	t.start = t.processOn
-	st.addTx(t, statusEntry{Date: ms(now), Note: "Transaction Created.", Status: StatusCreated, StatusID: StatusCreated.ID()})
+	st.addTx(t, statusEntry{Date: ms(now), Note: "Transaction Created.", Status: StatusCreated})
 	return t, nil
 }
 
@@ -425,7 +425,7 @@ func (s *Server) handleCommentTransaction(w http.ResponseWriter, r *http.Request
 
 // comment appends a note under the current status. Callers hold mu.
 func (st *store) comment(t *txRecord, at time.Time, note string) {
-	t.timeline = append(t.timeline, statusEntry{Date: ms(at), Note: note, Status: t.status, StatusID: t.status.ID()})
+	t.timeline = append(t.timeline, statusEntry{Date: ms(at), Note: note, Status: t.status})
 	st.emitTx(at, "TRAN|PATCH", t)
 }
 

@@ -42,7 +42,15 @@ type txRecord struct {
 	cash      bool // a cash card swipe
 }
 
+// statusEntry is one entry of a transaction's timeline, as stored.
 type statusEntry struct {
+	Date   int64 // ms
+	Note   string
+	Status Status
+}
+
+// statusView is a timeline entry on the wire.
+type statusView struct {
 	Date     int64  `json:"date"`
 	Note     string `json:"note"`
 	Status   Status `json:"status"`
@@ -217,7 +225,7 @@ func (st *store) move(t *txRecord, to Status, at time.Time, note, code string) e
 	t.status = to
 	t.code = code
 	t.gen++
-	t.timeline = append(t.timeline, statusEntry{Date: ms(at), Note: note, Status: to, StatusID: to.ID()})
+	t.timeline = append(t.timeline, statusEntry{Date: ms(at), Note: note, Status: to})
 	if to == StatusCreated {
 		t.start = at
 		if t.processOn.After(at) {
@@ -389,17 +397,17 @@ type txpMeta struct {
 
 // txView is a transaction as the API returns it.
 type txView struct {
-	ID           string        `json:"_id"`
-	Links        links         `json:"_links"`
-	V            int           `json:"_v"`
-	Amount       amountView    `json:"amount"`
-	Client       clientView    `json:"client"`
-	Extra        txExtraView   `json:"extra"`
-	Fees         []feeView     `json:"fees"`
-	From         partyView     `json:"from"`
-	RecentStatus recentStatus  `json:"recent_status"`
-	Timeline     []statusEntry `json:"timeline"`
-	To           partyView     `json:"to"`
+	ID           string       `json:"_id"`
+	Links        links        `json:"_links"`
+	V            int          `json:"_v"`
+	Amount       amountView   `json:"amount"`
+	Client       clientView   `json:"client"`
+	Extra        txExtraView  `json:"extra"`
+	Fees         []feeView    `json:"fees"`
+	From         partyView    `json:"from"`
+	RecentStatus recentStatus `json:"recent_status"`
+	Timeline     []statusView `json:"timeline"`
+	To           partyView    `json:"to"`
 }
 
 // party is one side of a transaction. A node or user that is gone (a
@@ -433,7 +441,7 @@ func (st *store) txViewAt(t *txRecord, timeline []statusEntry, code string) txVi
 		}
 	}
 	last := timeline[len(timeline)-1]
-	rs := recentStatus{Date: last.Date, Note: last.Note, Status: last.Status, StatusID: last.StatusID}
+	rs := recentStatus{Date: last.Date, Note: last.Note, Status: last.Status, StatusID: last.Status.ID()}
 	if code != "" {
 		rs.Code = &code
 	}
@@ -457,9 +465,17 @@ func (st *store) txViewAt(t *txRecord, timeline []statusEntry, code string) txVi
 		Fees:         fees,
 		From:         st.party(t.fromNode, t.fromMeta),
 		RecentStatus: rs,
-		Timeline:     slices.Clone(timeline),
+		Timeline:     timelineView(timeline),
 		To:           st.party(t.toNode, nil),
 	}
+}
+
+func timelineView(timeline []statusEntry) []statusView {
+	out := make([]statusView, len(timeline))
+	for i, e := range timeline {
+		out[i] = statusView{Date: e.Date, Note: e.Note, Status: e.Status, StatusID: e.Status.ID()}
+	}
+	return out
 }
 
 // Fee is one fee of a transaction.

@@ -7,7 +7,10 @@
 //	go run ./internal/soak -binary /path/to/synapsefake -duration 20s
 //
 // Without -binary it builds cmd/synapsefake into a temporary directory
-// first. The fake runs with -clock manual -quiet on a free 127.0.0.1 port;
+// first. The fake runs with -clock manual -quiet on a free 127.0.0.1 port,
+// with its bounded stores (request journal 2 MiB, webhook capture 4 MiB,
+// webhook log 2 MiB) set small enough to fill within the first seconds, so
+// that what grows afterwards is what the fake stores per transaction;
 // a webhook receiver listens on another and is subscribed through the API.
 // Each worker seeds its own user, two DEPOSIT-US nodes and an OAuth key
 // through the control API, then loops: create a transaction between its
@@ -149,7 +152,8 @@ func startFake(bin string) (*fakeProc, error) {
 	addr := l.Addr().String()
 	l.Close()
 	f := &fakeProc{base: "http://" + addr, exited: make(chan struct{})}
-	f.cmd = exec.Command(bin, "-addr", addr, "-clock", "manual", "-quiet")
+	f.cmd = exec.Command(bin, "-addr", addr, "-clock", "manual", "-quiet",
+		"-journal-bytes", "2097152", "-webhook-capture-bytes", "4194304", "-webhook-log-bytes", "2097152")
 	f.cmd.Stderr = os.Stderr
 	stdout, err := f.cmd.StdoutPipe()
 	if err != nil {
