@@ -237,14 +237,13 @@ type hooks struct {
 	busy    int     // outboxes whose worker is running
 	retries []retry // sorted by at
 	ctx     context.Context
-	cancel  context.CancelFunc // cancels the attempts in flight
+	cancel  context.CancelFunc // cancels the attempts in flight; made with boxes
 	closed  bool
 }
 
 func newHooks(s *Server) *hooks {
-	h := &hooks{s: s, boxes: map[string]*outbox{}}
+	h := &hooks{s: s}
 	h.cond = sync.NewCond(&h.mu)
-	h.ctx, h.cancel = context.WithCancel(context.Background())
 	return h
 }
 
@@ -289,6 +288,10 @@ func (h *hooks) enqueue(d *delivery) {
 	}
 	b := h.boxes[key]
 	if b == nil {
+		if h.boxes == nil { // made on first use: most servers never deliver
+			h.boxes = map[string]*outbox{}
+			h.ctx, h.cancel = context.WithCancel(context.Background())
+		}
 		b = &outbox{key: key}
 		h.boxes[key] = b
 	}
@@ -404,12 +407,13 @@ func (h *hooks) flush() {
 // stop cancels the attempts in flight and drops every queued delivery;
 // nothing of them is recorded afterwards. Callers hold mu.
 func (h *hooks) stop() {
-	h.cancel()
-	h.ctx, h.cancel = context.WithCancel(context.Background())
+	if h.cancel != nil {
+		h.cancel()
+	}
 	for _, b := range h.boxes {
 		b.dead, b.queue = true, nil
 	}
-	h.boxes = map[string]*outbox{}
+	h.boxes, h.ctx, h.cancel = nil, nil, nil
 	h.retries = nil
 	h.cond.Broadcast()
 }
