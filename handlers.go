@@ -100,6 +100,16 @@ var apiMux = sync.OnceValue(func() *http.ServeMux {
 	handle("/users/entity-types", route{"GET": (*S).handleEntityTypes})
 	handle("/loans-limits", route{"GET": (*S).handleLoanLimits})
 	handle("/address-verification", route{"POST": (*S).handleAddressVerification})
+	// Issue 12, platform and object routes: platform-wide lists, UBO,
+	// duplicates, card shipments, Apple Pay.
+	handle("/nodes", route{"GET": (*S).handleListPlatformNodes})
+	handle("/trans", route{"GET": (*S).handleListPlatformTransactions})
+	handle("/users/{user_id}/ubo", route{"PATCH": (*S).handleUBO})
+	handle("/users/{user_id}/get-duplicates", route{"GET": (*S).handleGetDuplicates})
+	handle("/users/{user_id}/swap-duplicate-users", route{"PATCH": (*S).handleSwapDuplicates})
+	handle("/users/{user_id}/nodes/{node_id}/subnets/{subnet_id}/ship", route{"PATCH": (*S).handleShipSubnet, "POST": (*S).handleShipSubnet, "GET": (*S).handleListShipments})
+	handle("/users/{user_id}/nodes/{node_id}/subnets/{subnet_id}/ship/{ship_id}", route{"GET": (*S).handleGetShipment, "DELETE": (*S).handleCancelShipment})
+	handle("/users/{user_id}/nodes/{node_id}/applepay", route{"PATCH": (*S).handleApplePay})
 	mux.HandleFunc("/", serveNotFound)
 	return mux
 })

@@ -348,6 +348,7 @@ func (st *store) deleteNode(now time.Time, userID, nodeID string) (nodeView, err
 	n.timeline = append(n.timeline, nodeEvent{Date: ms(now), Note: "Node deleted."})
 	u := st.users[userID]
 	u.nodeIDs = slices.DeleteFunc(u.nodeIDs, func(id string) bool { return id == nodeID })
+	st.nodeOrder = slices.DeleteFunc(st.nodeOrder, func(id string) bool { return id == nodeID })
 	return st.emitNode(now, "NODE|PATCH", n), nil
 }
 

@@ -212,6 +212,7 @@ func (st *store) addTx(t *txRecord, first statusEntry) {
 	// a transaction share one backing array.
 	t.timeline = append(make([]statusEntry, 0, len(processingPath)), first)
 	st.txs[t.id] = t
+	st.txOrder = append(st.txOrder, t.id)
 	from, to := st.nodes[t.fromNode], st.nodes[t.toNode]
 	from.pending += t.amount
 	from.txIDs = append(from.txIDs, t.id)

@@ -246,6 +246,9 @@ func (st *store) newNode(now time.Time, u *userRecord, seed NodeSeed, accountTyp
 	}
 	st.nodes[n.id] = n
 	u.nodeIDs = append(u.nodeIDs, n.id)
+	if u != st.networkUser {
+		st.nodeOrder = append(st.nodeOrder, n.id)
+	}
 	return n
 }
 

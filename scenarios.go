@@ -133,6 +133,7 @@ func (s *Server) Reset() {
 	// Under the store's lock, so that no event slips in between.
 	s.hooks.reset()
 	st.users, st.userOrder = map[string]*userRecord{}, nil
+	st.nodeOrder, st.txOrder = nil, nil
 	st.nodes, st.keys, st.txs = map[string]*nodeRecord{}, map[string]*keyRecord{}, map[string]*txRecord{}
 	st.subnets, st.subs, st.subOrder = map[string]*subnetRecord{}, map[string]*subscriptionRecord{}, nil
 	st.steps, st.idem = nil, map[string]time.Time{}

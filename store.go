@@ -17,6 +17,8 @@ type store struct {
 	users     map[string]*userRecord
 	userOrder []string // creation order, for O(page) listing
 	nodes     map[string]*nodeRecord
+	nodeOrder []string              // active nodes of listed users, creation order: GET /nodes
+	txOrder   []string              // every transaction, creation order: GET /trans
 	keys      map[string]*keyRecord // oauth_key -> key
 	txs       map[string]*txRecord
 	subnets   map[string]*subnetRecord

@@ -53,6 +53,7 @@ type subnetRecord struct {
 	exp         time.Time
 	accountNum  string // account numbers: 10 digits
 	txIDs       []string
+	ships       []*shipRecord // card shipments, oldest first
 }
 
 // expired reports whether a card is past its exp date (valid through the

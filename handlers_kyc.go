@@ -1,0 +1,258 @@
+package synapsefake
+
+import (
+	"encoding/json"
+	"net/http"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/synapsefake/synapsefake/reference"
+)
+
+// uboPerson is a signer, contact or owner of a UBO form.
+type uboPerson struct {
+	DocumentID           *string `json:"document_id"`
+	RelationshipToEntity *string `json:"relationship_to_entity"`
+}
+
+// uboRequest is the body of PATCH /users/{user_id}/ubo: the business's
+// answers and the people the UBO / REG GG form names.
+type uboRequest struct {
+	EntityInfo *struct {
+		DocumentID     *string `json:"document_id"`
+		Cryptocurrency *bool   `json:"cryptocurrency"`
+		MSB            *struct {
+			Federal *bool    `json:"federal"`
+			States  []string `json:"states"`
+		} `json:"msb"`
+		PublicCompany         *bool `json:"public_company"`
+		MajorityOwnedByListed *bool `json:"majority_owned_by_listed"`
+		RegisteredSEC         *bool `json:"registered_SEC"`
+		RegulatedFinancial    *bool `json:"regulated_financial"`
+		Gambling              *bool `json:"gambling"`
+	} `json:"entity_info"`
+	Signer                    *uboPerson `json:"signer"`
+	ComplianceContact         *uboPerson `json:"compliance_contact"`
+	PrimaryControllingContact *uboPerson `json:"primary_controlling_contact"`
+	Owners                    []struct {
+		DocumentID *string `json:"document_id"`
+		Title      *string `json:"title"`
+		// Ownership is a percentage: a number in the newer docs, a string
+		// in the older ones; both are accepted.
+		Ownership json.RawMessage `json:"ownership"`
+	} `json:"owners"`
+	Attested *bool `json:"attested"`
+}
+
+func (r uboRequest) validate() error {
+	if r.EntityInfo == nil || r.EntityInfo.DocumentID == nil || *r.EntityInfo.DocumentID == "" {
+		return errPayload("missing_entity_info", "entity_info.document_id is required.")
+	}
+	if r.Signer == nil {
+		return errPayload("missing_signer", "signer is required.")
+	}
+	for _, p := range []struct {
+		name string
+		v    *uboPerson
+	}{{"signer", r.Signer}, {"compliance_contact", r.ComplianceContact}, {"primary_controlling_contact", r.PrimaryControllingContact}} {
+		if p.v == nil {
+			continue
+		}
+		if p.v.DocumentID == nil || *p.v.DocumentID == "" {
+			return errPayload("missing_document_id", "%s.document_id is required.", p.name)
+		}
+		if p.v.RelationshipToEntity == nil || *p.v.RelationshipToEntity == "" {
+			return errPayload("missing_relationship_to_entity", "%s.relationship_to_entity is required.", p.name)
+		}
+	}
+	for _, o := range r.Owners {
+		if o.DocumentID == nil || *o.DocumentID == "" {
+			return errPayload("missing_document_id", "owners[].document_id is required.")
+		}
+		if o.Title == nil || *o.Title == "" {
+			return errPayload("missing_title", "owners[].title is required.")
+		}
+		if len(o.Ownership) > 0 && !validOwnership(o.Ownership) {
+			return errPayload("invalid_field_type", "owners[].ownership must be a number.")
+		}
+	}
+	return nil
+}
+
+func validOwnership(raw json.RawMessage) bool {
+	var f float64
+	if json.Unmarshal(raw, &f) == nil {
+		return f >= 0 && f <= 100
+	}
+	var s string
+	return json.Unmarshal(raw, &s) == nil
+}
+
+// regGGDocType is the physical document type the UBO form is filed as.
+const regGGDocType = "REG_GG"
+
+// handleUBO serves PATCH /v3.1/users/{user_id}/ubo: the UBO / REG GG form
+// is filed as a REG_GG physical document of the user's first base document
+// (replacing an earlier one), and the user is answered.
+func (s *Server) handleUBO(w http.ResponseWriter, r *http.Request) {
+	if _, err := s.authorize(r, access{userIP: true, scope: reference.ScopeUserPatch}); err != nil {
+		s.fail(w, err)
+		return
+	}
+	req, err := decode[uboRequest](r)
+	if err == nil {
+		err = req.validate()
+	}
+	if err != nil {
+		s.fail(w, err)
+		return
+	}
+	now := s.Now()
+	answerObject(s, w, func(st *store) (userView, error) { return st.fileUBO(now, r.PathValue("user_id")) })
+}
+
+// fileUBO adds the REG_GG document. Callers hold mu.
+func (st *store) fileUBO(now time.Time, userID string) (userView, error) {
+	u := st.users[userID]
+	if u == nil {
+		return userView{}, errNotFound("user")
+	}
+	if len(u.documents) == 0 {
+		return userView{}, errIncorrect("missing_base_document", "User %s has no base document to file the UBO form under.", userID)
+	}
+	var base map[string]json.RawMessage
+	if err := json.Unmarshal(u.documents[0], &base); err != nil {
+		return userView{}, err
+	}
+	var docs []map[string]any
+	if raw, ok := base["physical_docs"]; ok && json.Unmarshal(raw, &docs) != nil {
+		return userView{}, errIncorrect("invalid_base_document", "The base document's physical_docs is not a list of documents.")
+	}
+	docs = slices.DeleteFunc(docs, func(d map[string]any) bool { return d["document_type"] == regGGDocType })
+	docs = append(docs, map[string]any{"document_type": regGGDocType, "id": st.randomHex(32),
+		"last_updated": ms(now), "status": "SUBMITTED|REVIEWING"})
+	var err error
+	if base["physical_docs"], err = json.Marshal(docs); err != nil {
+		return userView{}, err
+	}
+	doc, err := json.Marshal(base)
+	if err != nil {
+		return userView{}, err
+	}
+	u.documents[0] = doc
+	u.updated = now
+	v := st.userView(u)
+	st.emit(now, "USER|PATCH", "USER", u.id, v)
+	return v, nil
+}
+
+// duplicatesView is the answer of GET /users/{user_id}/get-duplicates.
+type duplicatesView struct {
+	ClosedUsersID []string `json:"closed_users_id"`
+	LockedUsersID []string `json:"locked_users_id"`
+	OpenUsersID   []string `json:"open_users_id"`
+	Reason        *string  `json:"reason"`
+	Status        string   `json:"status"`
+	UserID        string   `json:"user_id"`
+}
+
+// reasonNameAndEmail is the reason the fake gives for every duplicate.
+const reasonNameAndEmail = "duplicate_name_and_email"
+
+// handleGetDuplicates serves GET /v3.1/users/{user_id}/get-duplicates. The
+// fake's duplicates of a user are the other users sharing one of its legal
+// names and one of its login emails (both compared case-insensitively),
+// grouped by their permission.
+func (s *Server) handleGetDuplicates(w http.ResponseWriter, r *http.Request) {
+	if _, err := s.authorize(r, access{userIP: true, scope: reference.ScopeUserGet}); err != nil {
+		s.fail(w, err)
+		return
+	}
+	answerObject(s, w, func(st *store) (duplicatesView, error) {
+		u := st.users[r.PathValue("user_id")]
+		if u == nil {
+			return duplicatesView{}, errNotFound("user")
+		}
+		v := duplicatesView{ClosedUsersID: []string{}, LockedUsersID: []string{}, OpenUsersID: []string{},
+			Status: u.permission, UserID: u.id}
+		for _, d := range st.duplicates(u) {
+			switch d.permission {
+			case PermissionClosed, PermissionMakeItGoAway:
+				v.ClosedUsersID = append(v.ClosedUsersID, d.id)
+			case PermissionLocked:
+				v.LockedUsersID = append(v.LockedUsersID, d.id)
+			default:
+				v.OpenUsersID = append(v.OpenUsersID, d.id)
+			}
+			reason := reasonNameAndEmail
+			v.Reason = &reason
+		}
+		return v, nil
+	})
+}
+
+// duplicates are u's duplicates, in creation order. Callers hold mu.
+func (st *store) duplicates(u *userRecord) []*userRecord {
+	var out []*userRecord
+	for _, id := range st.userOrder {
+		if d := st.users[id]; d != u && isDuplicate(u, d) {
+			out = append(out, d)
+		}
+	}
+	return out
+}
+
+func isDuplicate(a, b *userRecord) bool {
+	sharesName := slices.ContainsFunc(a.legalNames, func(n string) bool {
+		return slices.ContainsFunc(b.legalNames, func(m string) bool { return strings.EqualFold(strings.TrimSpace(n), strings.TrimSpace(m)) })
+	})
+	return sharesName && slices.ContainsFunc(a.logins, func(l loginView) bool {
+		return slices.ContainsFunc(b.logins, func(m loginView) bool { return strings.EqualFold(l.Email, m.Email) })
+	})
+}
+
+// swapRequest is the body of PATCH /users/{user_id}/swap-duplicate-users.
+type swapRequest struct {
+	SwapToUserID *string `json:"swap_to_user_id"`
+}
+
+// handleSwapDuplicates serves PATCH /v3.1/users/{user_id}/swap-duplicate-users:
+// a closed or locked user takes the permission of an open duplicate, which
+// takes the closed one's in exchange. The path's user is answered.
+func (s *Server) handleSwapDuplicates(w http.ResponseWriter, r *http.Request) {
+	if _, err := s.authorize(r, access{userIP: true, scope: reference.ScopeUserPatch}); err != nil {
+		s.fail(w, err)
+		return
+	}
+	req, err := decode[swapRequest](r)
+	if err == nil && (req.SwapToUserID == nil || *req.SwapToUserID == "") {
+		err = errPayload("missing_swap_to_user_id", "swap_to_user_id is required.")
+	}
+	if err != nil {
+		s.fail(w, err)
+		return
+	}
+	now := s.Now()
+	answerObject(s, w, func(st *store) (userView, error) {
+		u := st.users[r.PathValue("user_id")]
+		if u == nil {
+			return userView{}, errNotFound("user")
+		}
+		to := st.users[*req.SwapToUserID]
+		switch {
+		case to == nil || !slices.Contains(st.duplicates(u), to):
+			return userView{}, errIncorrect("not_a_duplicate", "User %s is not a duplicate of user %s.", *req.SwapToUserID, u.id)
+		case !u.locked():
+			return userView{}, errNotAllowed("user_not_closed", "User %s is %s; only a closed or locked user can be swapped in.", u.id, u.permission)
+		case to.locked():
+			return userView{}, errNotAllowed("duplicate_not_open", "User %s is %s; the swap needs an open duplicate.", to.id, to.permission)
+		}
+		u.permission, to.permission = to.permission, u.permission
+		u.updated, to.updated = now, now
+		st.emit(now, "USER|PATCH", "USER", to.id, st.userView(to))
+		v := st.userView(u)
+		st.emit(now, "USER|PATCH", "USER", u.id, v)
+		return v, nil
+	})
+}

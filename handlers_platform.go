@@ -1,0 +1,41 @@
+package synapsefake
+
+import (
+	"net/http"
+)
+
+// handleListPlatformNodes serves GET /v3.1/nodes: every active node of the
+// client's users, newest first, as the recorded answer lists them, with
+// gateway credentials only. type=<node type> keeps the nodes of that type.
+func (s *Server) handleListPlatformNodes(w http.ResponseWriter, r *http.Request) {
+	typ := r.URL.Query().Get("type")
+	servePage(s, w, r, access{gateway: true}, true,
+		func(st *store) ([]string, error) {
+			if typ == "" {
+				return st.nodeOrder, nil
+			}
+			var ids []string
+			for _, id := range st.nodeOrder {
+				if st.nodes[id].typ == typ {
+					ids = append(ids, id)
+				}
+			}
+			return ids, nil
+		},
+		func(st *store, id string) nodeView { return st.nodeView(st.nodes[id]) },
+		func(meta listMeta, items []nodeView, total int) any {
+			return nodesList{ErrorCode: meta.ErrorCode, HTTPCode: meta.HTTPCode, Limit: meta.Limit, NodeCount: total,
+				Nodes: items, Page: &meta.Page, PageCount: meta.PageCount, Success: meta.Success}
+		})
+}
+
+// handleListPlatformTransactions serves GET /v3.1/trans: every transaction
+// of the client, newest first, with gateway credentials only.
+func (s *Server) handleListPlatformTransactions(w http.ResponseWriter, r *http.Request) {
+	servePage(s, w, r, access{gateway: true}, true,
+		func(st *store) ([]string, error) { return st.txOrder, nil },
+		func(st *store, id string) txView { return st.txView(st.txs[id]) },
+		func(meta listMeta, items []txView, total int) any {
+			return transList{listMeta: meta, Trans: items, TransCount: total}
+		})
+}

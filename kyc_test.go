@@ -1,0 +1,271 @@
+package synapsefake_test
+
+import (
+	"encoding/json"
+	"net/http"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/synapsefake/synapsefake"
+)
+
+// createDocUser creates a user over the API with one base document, as the
+// SDKs' samples do, and returns it with a key holding every scope.
+func createDocUser(t testing.TB, fake *synapsefake.Server, name, email string) fixture {
+	t.Helper()
+	r := do(t, fake, call{method: "POST", path: "/users", header: gatewayHeaders(fake), body: map[string]any{
+		"logins": []any{map[string]any{"email": email}}, "phone_numbers": []any{"901.111.1111"}, "legal_names": []any{name},
+		"documents": []any{map[string]any{"email": email, "phone_number": "901.111.1111", "ip": "::1", "name": name,
+			"entity_type": "LLC", "entity_scope": "Arts & Entertainment", "day": 2, "month": 5, "year": 1989,
+			"address_street": "1 Market St.", "address_city": "SF", "address_subdivision": "CA",
+			"address_postal_code": "94105", "address_country_code": "US",
+			"physical_docs": []any{map[string]any{"document_value": "data:image/gif;base64,SUQs==", "document_type": "GOVT_ID"}}}},
+		"extra": map[string]any{"is_business": true},
+	}})
+	if r.status != http.StatusOK {
+		t.Fatalf("POST /users: status %d: %s", r.status, r.raw)
+	}
+	u, _ := fake.User(r.body["_id"].(string))
+	key := fake.OAuthKey(u.ID, testFingerprint)
+	return fixture{user: u, key: key, headers: userHeaders(fake, key)}
+}
+
+// uboBody is the body of the SDKs' Generate UBO sample, completed with the
+// people the docs require.
+func uboBody() map[string]any {
+	person := map[string]any{"document_id": "2a4a5957a3a62aaac1a0dd0edcae96ea2cdee688ec6337b20745eed8869e3ac8", "relationship_to_entity": "CEO"}
+	return map[string]any{
+		"entity_info": map[string]any{
+			"cryptocurrency": true, "msb": map[string]any{"federal": true, "states": []any{"AL"}},
+			"public_company": false, "majority_owned_by_listed": false, "registered_SEC": false,
+			"regulated_financial": false, "gambling": false,
+			"document_id": "2a4a5957a3a62aaac1a0dd0edcae96ea2cdee688ec6337b20745eed8869e3ac8",
+		},
+		"signer": person, "compliance_contact": person, "primary_controlling_contact": person,
+		"owners":   []any{map[string]any{"document_id": "2a4a5957a3a62aaac1a0dd0edcae96ea2cdee688ec6337b20745eed8869e3ac8", "title": "CEO", "ownership": 95}},
+		"attested": true,
+	}
+}
+
+func with(m map[string]any, key string, v any) map[string]any {
+	m[key] = v
+	return m
+}
+
+// TestUBO checks PATCH /users/{user_id}/ubo as SynapseGo (User.CreateUBO)
+// and SynapsePy (User.create_ubo) send it: the answer is the user, whose
+// base document now holds a REG_GG physical document; a second form
+// replaces the first. Refusals change nothing.
+func TestUBO(t *testing.T) {
+	t.Parallel()
+	fake := synapsefake.NewServer(t)
+	fx := createDocUser(t, fake, "Acme LLC", "acme@example.com")
+	other := createDocUser(t, fake, "Other LLC", "other@example.com")
+	bare := newFixture(t, fake, 0)
+	path := "/users/" + fx.user.ID + "/ubo"
+	before := do(t, fake, call{method: "GET", path: "/users/" + fx.user.ID, header: gatewayHeaders(fake)})
+	seeded := len(fake.Webhooks().All())
+
+	for _, tc := range []struct {
+		name      string
+		c         call
+		status    int
+		errorCode string
+	}{
+		{"malformed JSON", call{method: "PATCH", path: path, header: fx.headers, body: `{"entity_info":`}, 400, "200"},
+		{"not an object", call{method: "PATCH", path: path, header: fx.headers, body: `[]`}, 400, "200"},
+		{"empty body", call{method: "PATCH", path: path, header: fx.headers, body: ``}, 400, "200"},
+		{"entity_info not an object", call{method: "PATCH", path: path, header: fx.headers, body: with(uboBody(), "entity_info", "x")}, 400, "200"},
+		{"attested not a boolean", call{method: "PATCH", path: path, header: fx.headers, body: with(uboBody(), "attested", "yes")}, 400, "200"},
+		{"owners not a list", call{method: "PATCH", path: path, header: fx.headers, body: with(uboBody(), "owners", map[string]any{})}, 400, "200"},
+		{"ownership not a number", call{method: "PATCH", path: path, header: fx.headers, body: with(uboBody(), "owners", []any{map[string]any{"document_id": "d", "title": "CEO", "ownership": true}})}, 400, "200"},
+		{"no entity_info", call{method: "PATCH", path: path, header: fx.headers, body: with(uboBody(), "entity_info", nil)}, 400, "200"},
+		{"no entity_info.document_id", call{method: "PATCH", path: path, header: fx.headers, body: with(uboBody(), "entity_info", map[string]any{"gambling": false})}, 400, "200"},
+		{"no signer", call{method: "PATCH", path: path, header: fx.headers, body: with(uboBody(), "signer", nil)}, 400, "200"},
+		{"signer without relationship", call{method: "PATCH", path: path, header: fx.headers, body: with(uboBody(), "signer", map[string]any{"document_id": "d"})}, 400, "200"},
+		{"owner without title", call{method: "PATCH", path: path, header: fx.headers, body: with(uboBody(), "owners", []any{map[string]any{"document_id": "d"}})}, 400, "200"},
+		{"no oauth key", call{method: "PATCH", path: path, header: gatewayHeaders(fake), body: uboBody()}, 401, "300"},
+		{"invalid oauth key", call{method: "PATCH", path: path, header: userHeaders(fake, "oauth_nope"), body: uboBody()}, 401, "110"},
+		{"no X-SP-USER-IP", call{method: "PATCH", path: path, header: editHeaders(fx.headers, map[string]string{"X-SP-USER-IP": ""}), body: uboBody()}, 400, "200"},
+		{"wrong gateway", call{method: "PATCH", path: path, header: editHeaders(fx.headers, map[string]string{"X-SP-GATEWAY": "a|b"}), body: uboBody()}, 401, "100"},
+		{"scope USER|PATCH not granted", call{method: "PATCH", path: path, header: keyWithout(fake, fx, "USER|PATCH"), body: uboBody()}, 401, "300"},
+		{"another user's key", call{method: "PATCH", path: path, header: other.headers, body: uboBody()}, 401, "300"},
+		{"unknown user", call{method: "PATCH", path: "/users/0123456789abcdef01234567/ubo", header: fx.headers, body: uboBody()}, 401, "300"},
+		{"user without a base document", call{method: "PATCH", path: "/users/" + bare.user.ID + "/ubo", header: bare.headers, body: uboBody()}, 409, "400"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			wantError(t, do(t, fake, tc.c), tc.status, tc.errorCode, "")
+		})
+	}
+	after := do(t, fake, call{method: "GET", path: "/users/" + fx.user.ID, header: gatewayHeaders(fake)})
+	if diff := cmp.Diff(before.body, after.body); diff != "" {
+		t.Fatalf("refusals changed the user (-before +after):\n%s", diff)
+	}
+	if n := len(fake.Webhooks().All()); n != seeded {
+		t.Fatalf("%d events after the refusals, want %d", n, seeded)
+	}
+
+	// SynapseGo, then SynapsePy: the same form twice leaves one REG_GG.
+	goAns := goSend(t, fake, goRequest{method: "PATCH", path: path, body: mustJSON(t, uboBody()), authKey: fx.key, fingerprint: testFingerprint})
+	pyAns := do(t, fake, call{method: "PATCH", path: path, header: pyHeaders(fake, fx.key), body: uboBody()})
+	for _, r := range []response{goAns.response, pyAns} {
+		if r.status != http.StatusOK {
+			t.Fatalf("status %d: %s", r.status, r.raw)
+		}
+	}
+	got := do(t, fake, call{method: "GET", path: "/users/" + fx.user.ID, header: gatewayHeaders(fake)})
+	docs, _ := got.body["documents"].([]any)
+	physical, _ := docs[0].(map[string]any)["physical_docs"].([]any)
+	if len(physical) != 2 {
+		t.Fatalf("physical_docs %v, want GOVT_ID and one REG_GG", physical)
+	}
+	reg, _ := physical[1].(map[string]any)
+	if reg["document_type"] != "REG_GG" || reg["status"] != "SUBMITTED|REVIEWING" || reg["last_updated"] != float64(fake.Now().UnixMilli()) {
+		t.Errorf("REG_GG document %v", reg)
+	}
+	if id, _ := reg["id"].(string); len(id) != 64 {
+		t.Errorf("REG_GG id %q, want 64 hex characters", id)
+	}
+	delete(pyAns.body, "success")
+	delete(got.body, "success")
+	if diff := cmp.Diff(got.body, pyAns.body); diff != "" {
+		t.Errorf("the answer differs from GET /users/{id} (-get +answer):\n%s", diff)
+	}
+	var events []string
+	for _, w := range fake.Webhooks().All()[seeded:] {
+		events = append(events, w.Function+" "+w.ObjectID)
+	}
+	if diff := cmp.Diff([]string{"USER|PATCH " + fx.user.ID, "USER|PATCH " + fx.user.ID}, events); diff != "" {
+		t.Errorf("events (-want +got):\n%s", diff)
+	}
+}
+
+// TestGetDuplicates checks GET /users/{user_id}/get-duplicates as SynapsePy
+// (User.get_duplicate_users) sends it: the other users with the same legal
+// name and login email, grouped by permission.
+func TestGetDuplicates(t *testing.T) {
+	t.Parallel()
+	fake := synapsefake.NewServer(t)
+	seed := func(name, email, permission string) synapsefake.User {
+		return fake.AddUser(synapsefake.UserSeed{Email: email, LegalNames: []string{name}, Permission: permission, Fingerprint: testFingerprint})
+	}
+	ann := seed("Ann Lee", "ann@example.com", "")
+	closed := seed("ann lee", "ANN@example.com", synapsefake.PermissionClosed)
+	locked := seed("Ann Lee", "ann@example.com", synapsefake.PermissionLocked)
+	open := seed("Ann Lee", "ann@example.com", synapsefake.PermissionSendAndReceive)
+	seed("Ann Lee", "other@example.com", "")
+	seed("Bob Lee", "ann@example.com", "")
+	alone := seed("Carl", "carl@example.com", "")
+	get := func(u synapsefake.User, headers map[string]string) response {
+		return do(t, fake, call{method: "GET", path: "/users/" + u.ID + "/get-duplicates", header: headers})
+	}
+	key := func(u synapsefake.User) map[string]string {
+		return pyHeaders(fake, fake.OAuthKey(u.ID, testFingerprint))
+	}
+	for _, tc := range []struct {
+		name string
+		user synapsefake.User
+		want map[string]any
+	}{
+		{"three duplicates", ann, map[string]any{"closed_users_id": []any{closed.ID}, "locked_users_id": []any{locked.ID},
+			"open_users_id": []any{open.ID}, "reason": "duplicate_name_and_email", "status": "UNVERIFIED", "user_id": ann.ID, "success": true}},
+		{"seen from a closed one", closed, map[string]any{"closed_users_id": []any{}, "locked_users_id": []any{locked.ID},
+			"open_users_id": []any{ann.ID, open.ID}, "reason": "duplicate_name_and_email", "status": "CLOSED", "user_id": closed.ID, "success": true}},
+		{"none", alone, map[string]any{"closed_users_id": []any{}, "locked_users_id": []any{}, "open_users_id": []any{},
+			"reason": nil, "status": "UNVERIFIED", "user_id": alone.ID, "success": true}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := get(tc.user, key(tc.user))
+			if r.status != http.StatusOK {
+				t.Fatalf("status %d: %s", r.status, r.raw)
+			}
+			if diff := cmp.Diff(tc.want, r.body); diff != "" {
+				t.Errorf("answer (-want +got):\n%s", diff)
+			}
+		})
+	}
+	for _, tc := range []struct {
+		name      string
+		user      synapsefake.User
+		headers   map[string]string
+		status    int
+		errorCode string
+	}{
+		{"no oauth key", ann, gatewayHeaders(fake), 401, "300"},
+		{"another user's key", ann, key(alone), 401, "300"},
+		{"scope USER|GET not granted", ann, userHeaders(fake, fake.OAuthKey(ann.ID, testFingerprint, "USER|PATCH")), 401, "300"},
+		{"no X-SP-USER-IP", ann, editHeaders(key(ann), map[string]string{"X-SP-USER-IP": ""}), 400, "200"},
+		{"wrong gateway", ann, editHeaders(key(ann), map[string]string{"X-SP-GATEWAY": "a|b"}), 401, "100"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			wantError(t, get(tc.user, tc.headers), tc.status, tc.errorCode, "")
+		})
+	}
+}
+
+// TestSwapDuplicates checks PATCH /users/{user_id}/swap-duplicate-users as
+// SynapsePy (User.swap_duplicate_user) sends it: the closed user and its
+// open duplicate exchange permissions; refusals change nothing.
+func TestSwapDuplicates(t *testing.T) {
+	t.Parallel()
+	fake := synapsefake.NewServer(t)
+	seed := func(email, permission string) synapsefake.User {
+		return fake.AddUser(synapsefake.UserSeed{Email: email, LegalNames: []string{"Ann Lee"}, Permission: permission, Fingerprint: testFingerprint})
+	}
+	closed := seed("ann@example.com", synapsefake.PermissionClosed)
+	open := seed("ann@example.com", synapsefake.PermissionSendAndReceive)
+	closed2 := seed("ann@example.com", synapsefake.PermissionClosed)
+	stranger := seed("zed@example.com", synapsefake.PermissionSendAndReceive)
+	headers := pyHeaders(fake, fake.OAuthKey(closed.ID, testFingerprint))
+	path := "/users/" + closed.ID + "/swap-duplicate-users"
+	permissions := func() []string {
+		var out []string
+		for _, u := range []synapsefake.User{closed, open, closed2, stranger} {
+			got, _ := fake.User(u.ID)
+			out = append(out, got.Permission)
+		}
+		return out
+	}
+	before := permissions()
+	for _, tc := range []struct {
+		name      string
+		path      string
+		headers   map[string]string
+		body      any
+		status    int
+		errorCode string
+	}{
+		{"malformed JSON", path, headers, `{"swap_to_user_id"`, 400, "200"},
+		{"wrong type", path, headers, map[string]any{"swap_to_user_id": 7}, 400, "200"},
+		{"missing swap_to_user_id", path, headers, map[string]any{}, 400, "200"},
+		{"unknown user", path, headers, map[string]any{"swap_to_user_id": "0123456789abcdef01234567"}, 409, "400"},
+		{"not a duplicate", path, headers, map[string]any{"swap_to_user_id": stranger.ID}, 409, "400"},
+		{"duplicate not open", path, headers, map[string]any{"swap_to_user_id": closed2.ID}, 409, "410"},
+		{"user not closed", "/users/" + open.ID + "/swap-duplicate-users", pyHeaders(fake, fake.OAuthKey(open.ID, testFingerprint)), map[string]any{"swap_to_user_id": closed.ID}, 409, "410"},
+		{"another user's key", path, pyHeaders(fake, fake.OAuthKey(open.ID, testFingerprint)), map[string]any{"swap_to_user_id": open.ID}, 401, "300"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			wantError(t, do(t, fake, call{method: "PATCH", path: tc.path, header: tc.headers, body: tc.body}), tc.status, tc.errorCode, "")
+		})
+	}
+	if diff := cmp.Diff(before, permissions()); diff != "" {
+		t.Fatalf("refusals changed permissions (-before +after):\n%s", diff)
+	}
+	r := do(t, fake, call{method: "PATCH", path: path, header: headers, body: map[string]any{"swap_to_user_id": open.ID}})
+	if r.status != http.StatusOK || r.body["_id"] != closed.ID || r.body["permission"] != "SEND-AND-RECEIVE" {
+		t.Fatalf("status %d: %s", r.status, r.raw)
+	}
+	if diff := cmp.Diff([]string{"SEND-AND-RECEIVE", "CLOSED", "CLOSED", "SEND-AND-RECEIVE"}, permissions()); diff != "" {
+		t.Errorf("permissions after the swap (-want +got):\n%s", diff)
+	}
+}
+
+// mustJSON is the JSON text of v, as an SDK builds a body.
+func mustJSON(t testing.TB, v any) string {
+	t.Helper()
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatalf("marshal: %v", err)
+	}
+	return string(b)
+}
