@@ -376,7 +376,11 @@ func TestPublicKeysDiffer(t *testing.T) {
 	fake := synapsefake.NewServer(t)
 	key := func() any {
 		r := do(t, fake, call{method: "GET", path: "/client?issue_public_key=YES&scope=CLIENT|CONTROLS", header: gatewayHeaders(fake)})
-		return r.body["public_key_obj"].(map[string]any)["public_key"]
+		obj, _ := r.body["public_key_obj"].(map[string]any)
+		if r.status != 200 || obj["public_key"] == nil {
+			t.Fatalf("status %d, body %s", r.status, r.raw)
+		}
+		return obj["public_key"]
 	}
 	if a, b := key(), key(); a == b {
 		t.Errorf("two calls issued the same key %v", a)
