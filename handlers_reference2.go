@@ -75,7 +75,7 @@ func (q routingRequest) validate() error {
 	return nil
 }
 
-// routingView is the answer of a routing-number verification.
+// routingVerification is the answer of a routing-number verification.
 type routingVerification struct {
 	reference.RoutingBank
 	Type string `json:"type"`
