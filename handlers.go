@@ -110,6 +110,17 @@ var apiMux = sync.OnceValue(func() *http.ServeMux {
 	handle("/users/{user_id}/nodes/{node_id}/subnets/{subnet_id}/ship", route{"PATCH": (*S).handleShipSubnet, "POST": (*S).handleShipSubnet, "GET": (*S).handleListShipments})
 	handle("/users/{user_id}/nodes/{node_id}/subnets/{subnet_id}/ship/{ship_id}", route{"GET": (*S).handleGetShipment, "DELETE": (*S).handleCancelShipment})
 	handle("/users/{user_id}/nodes/{node_id}/applepay", route{"PATCH": (*S).handleApplePay})
+	// Reference data the SDKs call (issue 12, section 1: reference routes).
+	handle("/nodes/types", route{"GET": (*S).handleNodeTypes})
+	handle("/users/document-types", route{"GET": (*S).handleDocumentTypes})
+	handle("/users/entity-scopes", route{"GET": (*S).handleEntityScopes})
+	handle("/institutions", route{"GET": (*S).handleInstitutions})
+	handle("/routing-number-verification", route{"POST": (*S).handleRoutingNumberVerification})
+	handle("/nodes/atms", route{"GET": (*S).handleATMs})
+	handle("/client", route{"GET": (*S).handleClient})
+	handle("/nodes/crypto-market-watch", route{"GET": (*S).handleCryptoMarketWatch})
+	handle("/nodes/crypto-quotes", route{"GET": (*S).handleCryptoQuotes})
+	handle("/nodes/trade-market-watch", route{"GET": (*S).handleTradeMarketWatch})
 	mux.HandleFunc("/", serveNotFound)
 	return mux
 })

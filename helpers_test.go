@@ -143,3 +143,15 @@ func wantError(t testing.TB, r response, status int, errorCode, code string) {
 		t.Errorf("error.code %v, want %q", e["code"], code)
 	}
 }
+
+// pyHeaders are the headers SynapsePy sends with oauth key key ("" for
+// none: "|<fingerprint>").
+func pyHeaders(fake *synapsefake.Server, key string) map[string]string {
+	return map[string]string{
+		"Content-Type": "application/json",
+		"X-SP-LANG":    "en",
+		"X-SP-GATEWAY": fake.Gateway(),
+		"X-SP-USER":    key + "|" + testFingerprint,
+		"X-SP-USER-IP": "127.0.0.1",
+	}
+}

@@ -253,19 +253,6 @@ func (st *store) newNode(now time.Time, u *userRecord, seed NodeSeed, accountTyp
 }
 
 // validRoutingNumber applies the ABA checksum; the fake "knows" every routing
-// number whose checksum holds.
-func validRoutingNumber(r string) bool {
-	if len(r) != 9 {
-		return false
-	}
-	w := [9]int{3, 7, 1, 3, 7, 1, 3, 7, 1}
-	sum := 0
-	for i := range 9 {
-		d := r[i]
-		if d < '0' || d > '9' {
-			return false
-		}
-		sum += w[i] * int(d-'0')
-	}
-	return sum%10 == 0
-}
+// number whose checksum holds. POST /routing-number-verification answers from
+// the same check.
+func validRoutingNumber(r string) bool { return reference.ValidRoutingNumber(r) }

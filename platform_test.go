@@ -9,18 +9,6 @@ import (
 	"github.com/synapsefake/synapsefake"
 )
 
-// pyHeaders are the headers SynapsePy's HttpClient puts on every request of
-// a client object that holds no oauth key yet.
-func pyHeaders(fake *synapsefake.Server, key string) map[string]string {
-	return map[string]string{
-		"Content-Type": "application/json",
-		"X-SP-LANG":    "en",
-		"X-SP-GATEWAY": fake.Gateway(),
-		"X-SP-USER":    key + "|" + testFingerprint,
-		"X-SP-USER-IP": "127.0.0.1",
-	}
-}
-
 // postTx creates a transaction of amount dollars from fx's node to toNode
 // over the API and returns its id.
 func postTx(t testing.TB, fake *synapsefake.Server, fx fixture, toNode string, amount float64) string {

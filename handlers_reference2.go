@@ -1,0 +1,315 @@
+package synapsefake
+
+import (
+	"math"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/synapsefake/synapsefake/reference"
+)
+
+// The routes of this file answer deterministic reference and market data from package
+// reference. Client-level ones need only a right X-SP-GATEWAY; the /users/* and
+// /nodes/types tables need the same headers as GET /users/entity-types.
+
+// tableAccess is what the reference tables below /users and /nodes need, as the docs
+// list them for entity types.
+var tableAccess = access{gateway: true, user: true, userIP: true}
+
+// clientAccess is what the client-level reference routes need.
+var clientAccess = access{gateway: true}
+
+// serveTable answers a reference table after checking need.
+func serveTable[T any](s *Server, w http.ResponseWriter, r *http.Request, need access, table func() T) {
+	if _, err := s.authorize(r, need); err != nil {
+		s.fail(w, err)
+		return
+	}
+	s.ok(w, table())
+}
+
+// handleNodeTypes serves GET /v3.1/nodes/types.
+func (s *Server) handleNodeTypes(w http.ResponseWriter, r *http.Request) {
+	serveTable(s, w, r, tableAccess, reference.AllAllowedNodeTypes)
+}
+
+// handleDocumentTypes serves GET /v3.1/users/document-types.
+func (s *Server) handleDocumentTypes(w http.ResponseWriter, r *http.Request) {
+	serveTable(s, w, r, tableAccess, reference.AllDocumentTypes)
+}
+
+// handleEntityScopes serves GET /v3.1/users/entity-scopes.
+func (s *Server) handleEntityScopes(w http.ResponseWriter, r *http.Request) {
+	serveTable(s, w, r, tableAccess, reference.AllEntityScopes)
+}
+
+// handleInstitutions serves GET /v3.1/institutions: {"banks": [...]}.
+func (s *Server) handleInstitutions(w http.ResponseWriter, r *http.Request) {
+	if _, err := s.authorize(r, clientAccess); err != nil {
+		s.fail(w, err)
+		return
+	}
+	s.okObject(w, struct {
+		Banks []reference.Institution `json:"banks"`
+	}{reference.Institutions()})
+}
+
+// routingRequest is the body of POST /v3.1/routing-number-verification.
+type routingRequest struct {
+	RoutingNum *string `json:"routing_num"`
+	Type       *string `json:"type"`
+}
+
+func (q routingRequest) validate() error {
+	switch {
+	case q.RoutingNum == nil || *q.RoutingNum == "":
+		return errPayload("missing_field", "routing_num is required.")
+	case !allDigits(*q.RoutingNum) || len(*q.RoutingNum) != 9:
+		return errPayload("invalid_routing_num", "routing_num must be 9 digits.")
+	case q.Type != nil && *q.Type != reference.NodeACHUS && *q.Type != reference.NodeWireUS:
+		return errPayload("invalid_type", "type must be ACH-US or WIRE-US.")
+	}
+	return nil
+}
+
+// routingVerification is the answer of a routing-number verification.
+type routingVerification struct {
+	reference.RoutingBank
+	Type string `json:"type"`
+}
+
+// handleRoutingNumberVerification serves POST /v3.1/routing-number-verification.
+// A number whose ABA checksum fails is refused as an ACH-US node with it is.
+func (s *Server) handleRoutingNumberVerification(w http.ResponseWriter, r *http.Request) {
+	req, err := decode[routingRequest](r)
+	if err == nil {
+		err = req.validate()
+	}
+	if err != nil {
+		s.fail(w, err)
+		return
+	}
+	if _, err := s.authorize(r, clientAccess); err != nil {
+		s.fail(w, err)
+		return
+	}
+	bank, ok := reference.LookupRoutingNumber(*req.RoutingNum)
+	if !ok {
+		s.fail(w, errIncorrect("unknown_routing_number", "Routing number %s is not a known bank.", *req.RoutingNum))
+		return
+	}
+	typ := reference.NodeACHUS
+	if req.Type != nil {
+		typ = *req.Type
+	}
+	s.okObject(w, routingVerification{RoutingBank: bank, Type: typ})
+}
+
+// atmList is the answer of GET /v3.1/nodes/atms.
+type atmList struct {
+	listMeta
+	ATMs      []reference.NearbyATM `json:"atms"`
+	ATMsCount int                   `json:"atms_count"`
+}
+
+// handleATMs serves GET /v3.1/nodes/atms?zip=|lat=&lon=, radius, page, per_page.
+func (s *Server) handleATMs(w http.ResponseWriter, r *http.Request) {
+	if _, err := s.authorize(r, clientAccess); err != nil {
+		s.fail(w, err)
+		return
+	}
+	p, err := readPage(r)
+	if err != nil {
+		s.fail(w, err)
+		return
+	}
+	center, radius, err := readATMSearch(r.URL.Query())
+	if err != nil {
+		s.fail(w, err)
+		return
+	}
+	atms := reference.NearbyATMs(center, radius)
+	lo, hi := p.window(len(atms))
+	s.ok(w, atmList{
+		listMeta:  listMeta{ErrorCode: "0", HTTPCode: "200", Limit: p.perPage, Page: p.number, PageCount: p.pageCount(len(atms)), Success: true},
+		ATMs:      atms[lo:hi],
+		ATMsCount: len(atms),
+	})
+}
+
+// readATMSearch reads the centre and radius of an ATM search: lat and lon together
+// (they win over zip), or a 5-digit zip, or neither (DefaultATMPlace); radius in miles,
+// above 0 and at most MaxATMRadius (default DefaultATMRadius).
+func readATMSearch(q url.Values) (reference.Place, float64, error) {
+	radius := reference.DefaultATMRadius
+	if v := q.Get("radius"); v != "" {
+		f, err := strconv.ParseFloat(v, 64)
+		if err != nil || math.IsNaN(f) || f <= 0 || f > reference.MaxATMRadius {
+			return reference.Place{}, 0, errPayload("invalid_radius", "radius must be a number of miles above 0 and at most %g.", reference.MaxATMRadius)
+		}
+		radius = f
+	}
+	lat, lon := q.Get("lat"), q.Get("lon")
+	switch {
+	case lat != "" || lon != "":
+		la, errLat := strconv.ParseFloat(lat, 64)
+		lo, errLon := strconv.ParseFloat(lon, 64)
+		if errLat != nil || errLon != nil || math.IsNaN(la) || math.IsNaN(lo) || math.Abs(la) > 90 || math.Abs(lo) > 180 {
+			return reference.Place{}, 0, errPayload("invalid_coordinates", "lat and lon must be given together, lat from -90 to 90 and lon from -180 to 180.")
+		}
+		return reference.CoordinatesPlace(la, lo), radius, nil
+	case q.Get("zip") != "":
+		zip := q.Get("zip")
+		if len(zip) != 5 || !allDigits(zip) {
+			return reference.Place{}, 0, errPayload("invalid_zip", "zip must be 5 digits.")
+		}
+		return reference.ZipPlace(zip), radius, nil
+	}
+	return reference.DefaultATMPlace, radius, nil
+}
+
+// Public keys issued for a user last a day; client-wide ones a week.
+const (
+	userPublicKeyLifetime   = 24 * time.Hour
+	clientPublicKeyLifetime = 7 * 24 * time.Hour
+)
+
+// publicKeyView is the public_key_obj of GET /v3.1/client?issue_public_key=YES.
+type publicKeyView struct {
+	ClientObjID string   `json:"client_obj_id"`
+	ExpiresAt   string   `json:"expires_at"`
+	ExpiresIn   string   `json:"expires_in"`
+	PublicKey   string   `json:"public_key"`
+	Scope       []string `json:"scope"`
+}
+
+// handleClient serves GET /v3.1/client?issue_public_key=YES&scope=...[&user_id=...].
+// scope is comma-separated (the Go and older Python clients) or repeated (SynapsePy);
+// none means reference.ClientScopes. The key is issued, not kept: no route reads it.
+func (s *Server) handleClient(w http.ResponseWriter, r *http.Request) {
+	if _, err := s.authorize(r, clientAccess); err != nil {
+		s.fail(w, err)
+		return
+	}
+	q := r.URL.Query()
+	if !strings.EqualFold(q.Get("issue_public_key"), "YES") {
+		s.fail(w, errPayload("invalid_issue_public_key", "issue_public_key must be YES."))
+		return
+	}
+	var scopes []string
+	for _, v := range q["scope"] {
+		for sc := range strings.SplitSeq(v, ",") {
+			if sc = strings.TrimSpace(sc); sc == "" {
+				continue
+			}
+			if !reference.IsPublicKeyScope(sc) {
+				s.fail(w, errPayload("invalid_scope", "Unknown scope %s.", sc))
+				return
+			}
+			scopes = append(scopes, sc)
+		}
+	}
+	if len(scopes) == 0 {
+		scopes = reference.ClientScopes()
+	}
+	userID := q.Get("user_id")
+	view, err := withStore(s.store, func(st *store) (publicKeyView, error) {
+		lifetime := clientPublicKeyLifetime
+		if userID != "" {
+			if st.users[userID] == nil {
+				return publicKeyView{}, errNotFound("user")
+			}
+			lifetime = userPublicKeyLifetime
+		}
+		return publicKeyView{
+			ClientObjID: st.client.ID,
+			ExpiresAt:   strconv.FormatInt(s.Now().Add(lifetime).Unix(), 10),
+			ExpiresIn:   strconv.FormatInt(int64(lifetime/time.Second), 10),
+			PublicKey:   "public_key_" + st.randomHex(20),
+			Scope:       scopes,
+		}, nil
+	})
+	if err != nil {
+		s.fail(w, err)
+		return
+	}
+	s.okObject(w, struct {
+		PublicKeyObj publicKeyView `json:"public_key_obj"`
+	}{view})
+}
+
+// handleCryptoQuotes serves GET /v3.1/nodes/crypto-quotes: {"BTCUSD": ..., "USDBTC": ..., ...}.
+func (s *Server) handleCryptoQuotes(w http.ResponseWriter, r *http.Request) {
+	if _, err := s.authorize(r, clientAccess); err != nil {
+		s.fail(w, err)
+		return
+	}
+	s.ok(w, reference.CryptoQuotes(s.Now()))
+}
+
+// cryptoMarketView is the answer of GET /v3.1/nodes/crypto-market-watch.
+type cryptoMarketView struct {
+	Currency string                `json:"currency"`
+	Limit    int                   `json:"limit"`
+	Data     []reference.MarketDay `json:"data"`
+}
+
+// handleCryptoMarketWatch serves GET /v3.1/nodes/crypto-market-watch?limit=&currency=.
+func (s *Server) handleCryptoMarketWatch(w http.ResponseWriter, r *http.Request) {
+	if _, err := s.authorize(r, clientAccess); err != nil {
+		s.fail(w, err)
+		return
+	}
+	q := r.URL.Query()
+	days := reference.DefaultMarketDays
+	if v := q.Get("limit"); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 1 || n > reference.MaxMarketDays {
+			s.fail(w, errPayload("invalid_limit", "limit must be a number of days from 1 to %d.", reference.MaxMarketDays))
+			return
+		}
+		days = n
+	}
+	currency := reference.DefaultCryptoCurrency
+	if v := q.Get("currency"); v != "" {
+		currency = strings.ToUpper(v)
+	}
+	data, ok := reference.CryptoMarketData(currency, days, s.Now())
+	if !ok {
+		s.fail(w, errPayload("invalid_currency", "currency %q is not a quoted cryptocurrency.", q.Get("currency")))
+		return
+	}
+	s.okObject(w, cryptoMarketView{Currency: currency, Limit: days, Data: data})
+}
+
+// handleTradeMarketWatch serves GET /v3.1/nodes/trade-market-watch?ticker=AAPL. The Go
+// client passes the bare symbol as its query string, so a query of one key with no
+// value ("?AAPL=") names the ticker too.
+func (s *Server) handleTradeMarketWatch(w http.ResponseWriter, r *http.Request) {
+	if _, err := s.authorize(r, clientAccess); err != nil {
+		s.fail(w, err)
+		return
+	}
+	q := r.URL.Query()
+	ticker := q.Get("ticker")
+	if _, named := q["ticker"]; !named && len(q) == 1 {
+		for k, v := range q {
+			if len(v) == 1 && v[0] == "" {
+				ticker = k
+			}
+		}
+	}
+	if ticker == "" {
+		s.fail(w, errPayload("missing_ticker", "ticker is required."))
+		return
+	}
+	quote, ok := reference.TradeMarketData(strings.ToUpper(ticker), s.Now())
+	if !ok {
+		s.fail(w, errPayload("invalid_ticker", "ticker %q is not a ticker symbol.", ticker))
+		return
+	}
+	s.okObject(w, quote)
+}
