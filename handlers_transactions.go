@@ -65,10 +65,10 @@ type createTxRequest struct {
 	Fees []feeRequest `json:"fees"`
 }
 
-// decodeText is decode (decodeStrict with strict) that also refuses a body
-// that is not valid UTF-8: encoding/json would quietly turn such bytes into
-// U+FFFD, and a note or comment would be stored other than it was sent.
-func decodeText[T any](r *http.Request, strict bool) (T, error) {
+// decodeText is decode that also refuses a body that is not valid UTF-8:
+// encoding/json would quietly turn such bytes into U+FFFD, and a note or
+// comment would be stored other than it was sent.
+func decodeText[T any](r *http.Request) (T, error) {
 	var v T
 	data, err := readBody(r)
 	if err != nil {
@@ -77,7 +77,7 @@ func decodeText[T any](r *http.Request, strict bool) (T, error) {
 	if !utf8.Valid(data) {
 		return v, errPayload("invalid_utf8", "Request body must be valid UTF-8.")
 	}
-	return v, unmarshalObject(data, &v, strict)
+	return v, unmarshalObject(data, &v, false)
 }
 
 // validate applies the payload rules (400 / "200"); the rules that need the
@@ -230,7 +230,7 @@ func (s *Server) handleCreateTransaction(w http.ResponseWriter, r *http.Request)
 		s.fail(w, err)
 		return
 	}
-	req, err := decodeText[createTxRequest](r, false)
+	req, err := decodeText[createTxRequest](r)
 	if err == nil {
 		err = req.validate()
 	}
@@ -284,7 +284,7 @@ func (s *Server) handleBatchTransactions(w http.ResponseWriter, r *http.Request)
 		s.fail(w, err)
 		return
 	}
-	req, err := decodeText[batchRequest](r, false)
+	req, err := decodeText[batchRequest](r)
 	if err == nil && len(req.Transactions) == 0 {
 		err = errPayload("missing_transactions", "transactions is required.")
 	}
@@ -404,7 +404,7 @@ func (s *Server) handleCommentTransaction(w http.ResponseWriter, r *http.Request
 		s.fail(w, err)
 		return
 	}
-	req, err := decodeText[commentRequest](r, true)
+	req, err := decodeText[commentRequest](r)
 	switch {
 	case err != nil:
 	case req.Comment == nil || strings.TrimSpace(*req.Comment) == "":

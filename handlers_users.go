@@ -250,7 +250,7 @@ func (s *Server) handlePatchUser(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, err)
 		return
 	}
-	req, err := decodeStrict[patchUserRequest](r)
+	req, err := decode[patchUserRequest](r)
 	if err == nil {
 		err = req.validate()
 	}

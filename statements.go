@@ -580,7 +580,7 @@ func (s *Server) handleCreateStatement(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	now := s.Now()
-	req, err := decode[createStatementRequest](r)
+	req, err := decodeOptional[createStatementRequest](r)
 	var start, end time.Time
 	if err == nil {
 		start, end, err = req.period(now)

@@ -1431,7 +1431,6 @@ func TestCommentTransactionErrors(t *testing.T) {
 		{"no comment", path, e.fx.headers, map[string]any{}, 400, "200", "missing_comment"},
 		{"blank comment", path, e.fx.headers, map[string]any{"comment": "  "}, 400, "200", "missing_comment"},
 		{"null comment", path, e.fx.headers, map[string]any{"comment": nil}, 400, "200", "missing_comment"},
-		{"unknown field", path, e.fx.headers, map[string]any{"comment": "x", "status": "SETTLED"}, 400, "200", "unknown_field"},
 		{"comment not a string", path, e.fx.headers, map[string]any{"comment": 5}, 400, "200", "invalid_field_type"},
 		{"comment not UTF-8", path, e.fx.headers, `{"comment":"caf` + "\xe9" + `"}`, 400, "200", "invalid_utf8"},
 		{"malformed JSON", path, e.fx.headers, `{"comment"`, 400, "200", "invalid_json"},
