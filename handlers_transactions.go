@@ -265,11 +265,16 @@ type batchItemError struct {
 }
 
 // batchResponse answers a batch: every created transaction and every
-// refused item, by its index in the request.
+// refused item, by its index in the request. It is a transactions list
+// wrapper (SynapsePy reads its page, page_count and limit) of one page that
+// holds the whole batch: page 1 of 1, limit maxBatch.
 type batchResponse struct {
 	ErrorCode  string           `json:"error_code"`
 	Errors     []batchItemError `json:"errors"`
 	HTTPCode   string           `json:"http_code"`
+	Limit      int              `json:"limit"`
+	Page       int              `json:"page"`
+	PageCount  int              `json:"page_count"`
 	Success    bool             `json:"success"`
 	Trans      []txView         `json:"trans"`
 	TransCount int              `json:"trans_count"`
@@ -295,7 +300,7 @@ func (s *Server) handleBatchTransactions(w http.ResponseWriter, r *http.Request)
 		s.fail(w, err)
 		return
 	}
-	out, err := s.store.batch(s.Now(), s.cfg.clientID, r.PathValue("user_id"), r.PathValue("node_id"), req.Transactions)
+	out, err := s.store.batch(s.Now(), s.cfg.clientID, batchItemScope(r), r.PathValue("user_id"), r.PathValue("node_id"), req.Transactions)
 	if err != nil {
 		s.fail(w, err)
 		return
@@ -303,9 +308,13 @@ func (s *Server) handleBatchTransactions(w http.ResponseWriter, r *http.Request)
 	s.ok(w, out)
 }
 
+// batchItemScope is the scope of a batch item's extra.idempotency_key: the
+// batch's method and path, apart from the keys sent as the header there.
+func batchItemScope(r *http.Request) string { return requestScope(r) + " item" }
+
 // batch creates each valid item; a refused item is reported by its index
 // and does not stop the others.
-func (st *store) batch(now time.Time, clientID, userID, nodeID string, items []createTxRequest) (batchResponse, error) {
+func (st *store) batch(now time.Time, clientID, scope, userID, nodeID string, items []createTxRequest) (batchResponse, error) {
 	st.mu.Lock()
 	defer st.mu.Unlock()
 	n, err := st.userNode(userID, nodeID)
@@ -315,12 +324,13 @@ func (st *store) batch(now time.Time, clientID, userID, nodeID string, items []c
 	if u := st.users[n.userID]; u.locked() {
 		return batchResponse{}, errUserLocked(u)
 	}
-	out := batchResponse{ErrorCode: "0", HTTPCode: "200", Success: true, Errors: []batchItemError{}, Trans: []txView{}}
+	out := batchResponse{ErrorCode: "0", HTTPCode: "200", Limit: maxBatch, Page: 1, PageCount: 1, Success: true,
+		Errors: []batchItemError{}, Trans: []txView{}}
 	for i, item := range items {
 		err := item.validate()
 		key := ""
 		if err == nil && item.Extra.IdempotencyKey != "" {
-			key = idemKey(clientID, item.Extra.IdempotencyKey)
+			key = idemKey(clientID, scope, item.Extra.IdempotencyKey)
 			if st.idemUsed(key, now) {
 				err = errIdempotency
 			}

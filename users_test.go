@@ -372,8 +372,10 @@ func TestListUsers(t *testing.T) {
 			query string
 			users []any
 		}{
-			{"", wantUsers},
+			{"", wantUsersWithTokens},
 			{"?show_refresh_tokens=no", wantUsers},
+			{"?show_refresh_tokens=NO", wantUsers},
+			{"?show_refresh_tokens=True", wantUsersWithTokens},
 			{"?show_refresh_tokens=yes", wantUsersWithTokens},
 			{"?show_refresh_tokens=YES", wantUsersWithTokens},
 		} {
