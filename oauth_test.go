@@ -353,17 +353,6 @@ func TestOAuthMFA(t *testing.T) {
 	wantOAuthKey(t, fake, r, u.ID, rt, 8, oauthDefaultScopes)
 }
 
-// cmpIgnoreKey ignores one top-level key of compared maps.
-func cmpIgnoreKey(key string) cmp.Option {
-	return cmp.FilterPath(func(p cmp.Path) bool {
-		if len(p) != 2 {
-			return false
-		}
-		mi, ok := p[1].(cmp.MapIndex)
-		return ok && mi.Key().String() == key
-	}, cmp.Ignore())
-}
-
 func TestOAuthKeyExpiry(t *testing.T) {
 	t.Parallel()
 	for _, tc := range []struct {
