@@ -266,8 +266,10 @@ func requireJSON(r *http.Request) error {
 // maxBody bounds a request body.
 const maxBody = 1 << 20
 
-// decode reads a JSON object body into T. Malformed JSON, a body that is not
-// an object, wrong types and trailing data are 400 / "200".
+// decode reads a JSON object body into T. Fields T does not have are
+// ignored, as the real service ignored them. Malformed JSON, a body that is
+// not an object, a known field of the wrong type and trailing data are
+// 400 / "200".
 func decode[T any](r *http.Request) (T, error) {
 	var v T
 	data, err := readBody(r)
@@ -277,14 +279,25 @@ func decode[T any](r *http.Request) (T, error) {
 	return v, unmarshalObject(data, &v, false)
 }
 
-// decodeStrict is decode that also refuses fields T does not have.
-func decodeStrict[T any](r *http.Request) (T, error) {
+// decodeOptional is decode for a route whose body is optional: an empty
+// body, whatever its Content-Type (the official Go client sends an empty
+// form-encoded one), and JSON null are the zero T.
+func decodeOptional[T any](r *http.Request) (T, error) {
 	var v T
 	data, err := readBody(r)
 	if err != nil {
 		return v, err
 	}
-	return v, unmarshalObject(data, &v, true)
+	if isEmptyBody(data) {
+		return v, nil
+	}
+	return v, unmarshalObject(data, &v, false)
+}
+
+// isEmptyBody reports whether an optional body carries nothing.
+func isEmptyBody(data []byte) bool {
+	trimmed := bytes.TrimSpace(data)
+	return len(trimmed) == 0 || string(trimmed) == "null"
 }
 
 // readBody reads a request body of at most maxBody bytes.
@@ -305,6 +318,8 @@ func readBody(r *http.Request) ([]byte, error) {
 	return data, nil
 }
 
+// unmarshalObject decodes a JSON object into v. strict refuses the fields v
+// does not have: only the control API is strict, the API itself ignores them.
 func unmarshalObject(data []byte, v any, strict bool) error {
 	trimmed := bytes.TrimSpace(data)
 	if len(trimmed) == 0 || trimmed[0] != '{' {

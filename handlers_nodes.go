@@ -229,9 +229,6 @@ type patchNodeRequest struct {
 }
 
 func (r patchNodeRequest) validate() error {
-	if r.Nickname == nil && r.SuppID == nil && r.Info == nil && r.Extra == nil && r.Micro == nil && r.ResendMicro == nil {
-		return errPayload("nothing_to_update", "Supply nickname, supp_id, info, extra or micro.")
-	}
 	if r.Nickname != nil && *r.Nickname == "" || r.Info != nil && r.Info.Nickname != nil && *r.Info.Nickname == "" {
 		return errPayload("invalid_nickname", "nickname must not be empty.")
 	}
@@ -257,7 +254,7 @@ func (s *Server) handlePatchNode(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, err)
 		return
 	}
-	req, err := decodeStrict[patchNodeRequest](r)
+	req, err := decodeOptional[patchNodeRequest](r)
 	if err == nil {
 		err = req.validate()
 	}

@@ -213,7 +213,7 @@ func (s *Server) handlePatchSubnet(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, err)
 		return
 	}
-	req, err := decodeStrict[patchSubnetRequest](r)
+	req, err := decode[patchSubnetRequest](r)
 	if err == nil {
 		err = req.validate()
 	}

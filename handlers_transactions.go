@@ -65,10 +65,10 @@ type createTxRequest struct {
 	Fees []feeRequest `json:"fees"`
 }
 
-// decodeText is decode (decodeStrict with strict) that also refuses a body
-// that is not valid UTF-8: encoding/json would quietly turn such bytes into
-// U+FFFD, and a note or comment would be stored other than it was sent.
-func decodeText[T any](r *http.Request, strict bool) (T, error) {
+// decodeText is decode that also refuses a body that is not valid UTF-8:
+// encoding/json would quietly turn such bytes into U+FFFD, and a note or
+// comment would be stored other than it was sent.
+func decodeText[T any](r *http.Request) (T, error) {
 	var v T
 	data, err := readBody(r)
 	if err != nil {
@@ -77,7 +77,7 @@ func decodeText[T any](r *http.Request, strict bool) (T, error) {
 	if !utf8.Valid(data) {
 		return v, errPayload("invalid_utf8", "Request body must be valid UTF-8.")
 	}
-	return v, unmarshalObject(data, &v, strict)
+	return v, unmarshalObject(data, &v, false)
 }
 
 // validate applies the payload rules (400 / "200"); the rules that need the
@@ -231,7 +231,7 @@ func (s *Server) handleCreateTransaction(w http.ResponseWriter, r *http.Request)
 		s.fail(w, err)
 		return
 	}
-	req, err := decodeText[createTxRequest](r, false)
+	req, err := decodeText[createTxRequest](r)
 	if err == nil {
 		err = req.validate()
 	}
@@ -266,11 +266,16 @@ type batchItemError struct {
 }
 
 // batchResponse answers a batch: every created transaction and every
-// refused item, by its index in the request.
+// refused item, by its index in the request. It is a transactions list
+// wrapper (SynapsePy reads its page, page_count and limit) of one page that
+// holds the whole batch: page 1 of 1, limit maxBatch.
 type batchResponse struct {
 	ErrorCode  string           `json:"error_code"`
 	Errors     []batchItemError `json:"errors"`
 	HTTPCode   string           `json:"http_code"`
+	Limit      int              `json:"limit"`
+	Page       int              `json:"page"`
+	PageCount  int              `json:"page_count"`
 	Success    bool             `json:"success"`
 	Trans      []txView         `json:"trans"`
 	TransCount int              `json:"trans_count"`
@@ -285,7 +290,7 @@ func (s *Server) handleBatchTransactions(w http.ResponseWriter, r *http.Request)
 		s.fail(w, err)
 		return
 	}
-	req, err := decodeText[batchRequest](r, false)
+	req, err := decodeText[batchRequest](r)
 	if err == nil && len(req.Transactions) == 0 {
 		err = errPayload("missing_transactions", "transactions is required.")
 	}
@@ -296,7 +301,7 @@ func (s *Server) handleBatchTransactions(w http.ResponseWriter, r *http.Request)
 		s.fail(w, err)
 		return
 	}
-	out, err := s.store.batch(s.Now(), s.cfg.clientID, r.PathValue("user_id"), r.PathValue("node_id"), req.Transactions)
+	out, err := s.store.batch(s.Now(), s.cfg.clientID, batchItemScope(r), r.PathValue("user_id"), r.PathValue("node_id"), req.Transactions)
 	if err != nil {
 		s.fail(w, err)
 		return
@@ -304,9 +309,13 @@ func (s *Server) handleBatchTransactions(w http.ResponseWriter, r *http.Request)
 	s.ok(w, out)
 }
 
+// batchItemScope is the scope of a batch item's extra.idempotency_key: the
+// batch's method and path, apart from the keys sent as the header there.
+func batchItemScope(r *http.Request) string { return requestScope(r) + " item" }
+
 // batch creates each valid item; a refused item is reported by its index
 // and does not stop the others.
-func (st *store) batch(now time.Time, clientID, userID, nodeID string, items []createTxRequest) (batchResponse, error) {
+func (st *store) batch(now time.Time, clientID, scope, userID, nodeID string, items []createTxRequest) (batchResponse, error) {
 	st.mu.Lock()
 	defer st.mu.Unlock()
 	n, err := st.userNode(userID, nodeID)
@@ -316,12 +325,13 @@ func (st *store) batch(now time.Time, clientID, userID, nodeID string, items []c
 	if u := st.users[n.userID]; u.locked() {
 		return batchResponse{}, errUserLocked(u)
 	}
-	out := batchResponse{ErrorCode: "0", HTTPCode: "200", Success: true, Errors: []batchItemError{}, Trans: []txView{}}
+	out := batchResponse{ErrorCode: "0", HTTPCode: "200", Limit: maxBatch, Page: 1, PageCount: 1, Success: true,
+		Errors: []batchItemError{}, Trans: []txView{}}
 	for i, item := range items {
 		err := item.validate()
 		key := ""
 		if err == nil && item.Extra.IdempotencyKey != "" {
-			key = idemKey(clientID, item.Extra.IdempotencyKey)
+			key = idemKey(clientID, scope, item.Extra.IdempotencyKey)
 			if st.idemUsed(key, now) {
 				err = errIdempotency
 			}
@@ -405,7 +415,7 @@ func (s *Server) handleCommentTransaction(w http.ResponseWriter, r *http.Request
 		s.fail(w, err)
 		return
 	}
-	req, err := decodeText[commentRequest](r, true)
+	req, err := decodeText[commentRequest](r)
 	switch {
 	case err != nil:
 	case req.Comment == nil || strings.TrimSpace(*req.Comment) == "":

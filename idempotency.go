@@ -15,8 +15,16 @@ const idempotencyLifetime = 24 * time.Hour
 
 var errIdempotency = newError(reference.ErrIdempotencyKey, "idempotency_key_in_use", "Idempotency key already in use.")
 
-// idemKey scopes an idempotency key to a client.
-func idemKey(clientID, key string) string { return clientID + "\x00" + key }
+// idemKey scopes an idempotency key to a client and to the method and
+// path it is used on (scope): the same key on another route is a new key,
+// since SynapsePy and synapsenode resend a key on every later request of
+// the same client object. A scope holds no NUL.
+func idemKey(clientID, scope, key string) string {
+	return clientID + "\x00" + scope + "\x00" + key
+}
+
+// requestScope is the scope of a key sent as X-SP-IDEMPOTENCY-KEY.
+func requestScope(r *http.Request) string { return r.Method + " " + r.URL.EscapedPath() }
 
 // idemUsed reports whether key was used within the last 24 hours of the
 // clock, forgetting it when it has expired. Callers hold mu.
@@ -157,8 +165,8 @@ func (r *statusRecorder) WriteHeader(code int) {
 }
 
 // withIdempotency wraps a POST carrying X-SP-IDEMPOTENCY-KEY: a key used by
-// a successful POST in the last 24 hours answers 409 / "450" and performs
-// nothing. Only a 200 answer takes the key, so a refused or failed request
+// a successful POST to the same path in the last 24 hours answers 409 /
+// "450" and performs nothing. Only a 200 answer takes the key, so a refused or failed request
 // can be retried with it. Keys on other methods are ignored, as the Node
 // client resends them on later GETs.
 func (s *Server) withIdempotency(w http.ResponseWriter, r *http.Request, next http.Handler) {
@@ -173,7 +181,7 @@ func (s *Server) withIdempotency(w http.ResponseWriter, r *http.Request, next ht
 		next.ServeHTTP(w, r)
 		return
 	}
-	key := idemKey(s.cfg.clientID, raw)
+	key := idemKey(s.cfg.clientID, requestScope(r), raw)
 	unlock := s.idemLocks.lock(key)
 	defer unlock()
 	// The route's authorize refuses a used key (409 / "450"), once the

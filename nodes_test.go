@@ -724,11 +724,6 @@ func TestNodeErrors(t *testing.T) {
 		{name: "GET under another user's path", method: "GET", target: othersPath, status: 401, errorCode: "300", code: "unauthorized_user"},
 		{name: "GET without NODE|GET", method: "GET", scopes: []string{"NODES|GET"}, status: 401, errorCode: "300", code: "scope_not_granted"},
 
-		{name: "PATCH unknown field", method: "PATCH", body: map[string]any{"nickname": "x", "color": "red"}, status: 400, errorCode: "200", code: "unknown_field"},
-		{name: "PATCH unknown field in info", method: "PATCH", body: map[string]any{"info": map[string]any{"bank_code": "x"}}, status: 400, errorCode: "200", code: "unknown_field"},
-		{name: "PATCH type cannot be changed", method: "PATCH", body: map[string]any{"type": "ACH-US"}, status: 400, errorCode: "200", code: "unknown_field"},
-		{name: "PATCH empty body", method: "PATCH", body: "", status: 400, errorCode: "200", code: "invalid_json"},
-		{name: "PATCH empty object", method: "PATCH", body: map[string]any{}, status: 400, errorCode: "200", code: "nothing_to_update"},
 		{name: "PATCH malformed JSON", method: "PATCH", body: `{"nickname":`, status: 400, errorCode: "200", code: "invalid_json"},
 		{name: "PATCH nickname is a number", method: "PATCH", body: map[string]any{"nickname": 5}, status: 400, errorCode: "200", code: "invalid_field_type"},
 		{name: "PATCH empty nickname", method: "PATCH", body: map[string]any{"nickname": ""}, status: 400, errorCode: "200", code: "invalid_nickname"},

@@ -6,8 +6,6 @@ import (
 	"strings"
 	"time"
 	"unicode/utf8"
-
-	"github.com/synapsefake/synapsefake/reference"
 )
 
 type keyRecord struct {
@@ -65,11 +63,11 @@ type mfaChallenge struct {
 	Success      bool      `json:"success"`
 }
 
-// mfaSent is the 202 answer once the MFA code went to a chosen phone.
+// mfaSent is the 202 answer once the MFA code went to a chosen phone. It
+// has no error key: SynapsePy raises on a 2xx body that carries one with
+// error_code "10" (the official Go client, which reads error.en of every
+// answer that is not a 200, fails on it instead).
 type mfaSent struct {
-	// Error repeats the message: the official Go client reads error.en of
-	// every answer that is not a 200, and would crash without it.
-	Error     errorBody `json:"error"`
 	ErrorCode string    `json:"error_code"`
 	HTTPCode  string    `json:"http_code"`
 	Message   errorBody `json:"message"`
@@ -122,7 +120,9 @@ func (st *store) oauth(now time.Time, lifetime time.Duration, userID, fingerprin
 		return nil, 0, errInvalidFingerprint
 	}
 	if *req.RefreshToken != u.refreshToken {
-		return nil, 0, newError(reference.ErrUserCredentials, "invalid_refresh_token", "Invalid refresh_token.")
+		// 409 / "400", not "110": SynapsePy answers this error by reading
+		// the user's current refresh token (GET /users/:id) and retrying.
+		return nil, 0, errIncorrect("invalid_refresh_token", "Invalid refresh_token.")
 	}
 	if u.locked() {
 		return nil, 0, errUserLocked(u)
@@ -140,7 +140,7 @@ func (st *store) oauth(now time.Time, lifetime time.Duration, userID, fingerprin
 				return nil, 0, errIncorrect("unknown_phone_number", "Phone number %q is not on file for this user.", *req.PhoneNumber)
 			}
 			msg := errorBody{En: "The validation pin was sent to " + *req.PhoneNumber + "."}
-			return mfaSent{Error: msg, ErrorCode: "10", HTTPCode: "202", Success: true, Message: msg}, 202, nil
+			return mfaSent{ErrorCode: "10", HTTPCode: "202", Success: true, Message: msg}, 202, nil
 		default:
 			return mfaChallenge{ErrorCode: "10", HTTPCode: "202", PhoneNumbers: slices.Clone(u.phones),
 				Error: errorBody{En: "Fingerprint not registered. Please perform the MFA flow."}}, 202, nil

@@ -539,7 +539,8 @@ type createStatementRequest struct {
 
 // period resolves the request's period: by default the month so far, from
 // 00:00 UTC of the first of now's month to now. It must not be empty and
-// must not end after now.
+// must not end after now; a date_end equal to date_start is the 24 hours
+// from date_start (up to now).
 func (r createStatementRequest) period(now time.Time) (start, end time.Time, err error) {
 	u := now.UTC()
 	start, end = time.Date(u.Year(), u.Month(), 1, 0, 0, 0, 0, time.UTC), now
@@ -551,6 +552,14 @@ func (r createStatementRequest) period(now time.Time) (start, end time.Time, err
 	}
 	if r.DateEnd != nil {
 		end = time.UnixMilli(*r.DateEnd).UTC()
+	}
+	if end.Equal(start) {
+		// SynapseGo's documented body sends the same instant twice (midnight
+		// of a day): the statement of that day, up to now.
+		end = start.Add(24 * time.Hour)
+		if end.After(now) && start.Before(now) {
+			end = now
+		}
 	}
 	switch {
 	case end.After(now):
@@ -580,7 +589,7 @@ func (s *Server) handleCreateStatement(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	now := s.Now()
-	req, err := decode[createStatementRequest](r)
+	req, err := decodeOptional[createStatementRequest](r)
 	var start, end time.Time
 	if err == nil {
 		start, end, err = req.period(now)

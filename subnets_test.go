@@ -1101,8 +1101,6 @@ func TestPatchSubnetErrors(t *testing.T) {
 		{name: "malformed JSON", call: patch(card, `{"status":"ACTIVE"`), status: 400, errorCode: "200", code: "invalid_json"},
 		{name: "array body", call: patch(card, `["ACTIVE"]`), status: 400, errorCode: "200", code: "invalid_json"},
 		{name: "trailing data", call: patch(card, `{"status":"ACTIVE"} {}`), status: 400, errorCode: "200", code: "invalid_json"},
-		{name: "unknown field", call: patch(card, `{"status":"ACTIVE","colour":"red"}`), status: 400, errorCode: "200", code: "unknown_field"},
-		{name: "unknown preference", call: patch(card, `{"preferences":{"daily_atm_limit":5}}`), status: 400, errorCode: "200", code: "unknown_field"},
 		{name: "status a number", call: patch(card, `{"status":1}`), status: 400, errorCode: "200", code: "invalid_field_type"},
 		{name: "pin a number", call: patch(card, `{"pin":1234}`), status: 400, errorCode: "200", code: "invalid_field_type"},
 		{name: "preferences a string", call: patch(card, `{"preferences":"none"}`), status: 400, errorCode: "200", code: "invalid_field_type"},

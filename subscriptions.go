@@ -178,7 +178,7 @@ func (s *Server) handlePatchSubscription(w http.ResponseWriter, r *http.Request)
 		s.fail(w, err)
 		return
 	}
-	req, err := decodeStrict[patchSubscriptionRequest](r)
+	req, err := decode[patchSubscriptionRequest](r)
 	switch {
 	case err != nil:
 	case req.IsActive == nil && req.URL == nil && req.Scope == nil:

@@ -24,7 +24,7 @@ func sweepStateOf(s *Server) sweepState {
 	defer st.mu.Unlock()
 	out := sweepState{Keys: len(st.keys), IdemQueued: st.idemExpiry.len(), KeysQueued: st.keyExpiry.len()}
 	for k := range st.idem {
-		_, raw, _ := strings.Cut(k, "\x00")
+		raw := k[strings.LastIndexByte(k, 0)+1:]
 		out.Idem = append(out.Idem, raw)
 	}
 	slices.Sort(out.Idem)

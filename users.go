@@ -110,7 +110,7 @@ type userView struct {
 	Permission   string            `json:"permission"`
 	PhoneNumbers []string          `json:"phone_numbers"`
 	Photos       []string          `json:"photos"`
-	// RefreshToken is omitted from GET /users unless show_refresh_tokens=yes.
+	// RefreshToken is omitted from GET /users with show_refresh_tokens=no.
 	RefreshToken string `json:"refresh_token,omitempty"`
 }
 

@@ -172,7 +172,7 @@ func ExampleOAuthPaths() {
 	// invalid fingerprint: 400 "300" "invalid_fingerprint" success=false
 	// wrong MFA pin: 409 "400" "incorrect_validation_pin" success=false
 	// expired oauth_key: 401 "110" "invalid_oauth_key" success=false
-	// refresh token past its uses: 401 "110" "invalid_refresh_token" success=false
+	// refresh token past its uses: 409 "400" "invalid_refresh_token" success=false
 	// MFA forced on a registered device: 202 "10" "" success=false
 	// MFA forced, then the pin: 200 "" "" success=true
 }

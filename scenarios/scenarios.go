@@ -438,8 +438,8 @@ func CardDeclines() []Scenario {
 // an unregistered one (202 asking for MFA), the pin that registers it (200),
 // the choice of a phone (202, success true), a malformed fingerprint (400
 // with http_code "401"), a wrong pin (409 / "400"), a key past its 7200 s
-// (401 / "110" on the app's next call, GET /users/{user_id}/nodes), a refresh token past its uses (401 /
-// "110") and MFA forced on a registered device (202, then 200 with the pin).
+// (401 / "110" on the app's next call, GET /users/{user_id}/nodes), a refresh token past its uses (409 /
+// "400") and MFA forced on a registered device (202, then 200 with the pin).
 // The slice is fresh on every call.
 func OAuthPaths() []Scenario {
 	return []Scenario{
@@ -548,7 +548,7 @@ func OAuthPaths() []Scenario {
 				}
 				return oauthWith(tb, fake, env, env.Fingerprint, u.RefreshToken, nil)
 			},
-			Want: errOutcome(http.StatusUnauthorized, reference.ErrUserCredentials, "invalid_refresh_token"),
+			Want: errOutcome(http.StatusConflict, reference.ErrIncorrectValues, "invalid_refresh_token"),
 			Verify: func(tb testing.TB, fake *synapsefake.Server, env Env, res Result) {
 				tb.Helper()
 				if u, _ := fake.User(env.UserID); u.RefreshToken == res.RefreshToken {

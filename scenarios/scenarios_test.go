@@ -117,7 +117,7 @@ func TestCatalogs(t *testing.T) {
 		answers = append(answers, fmt.Sprintf("%d/%s/%s", sc.Want.HTTPStatus, sc.Want.ErrorCode, sc.Want.Error))
 	}
 	for _, want := range []string{"200//", "202/10/", "400/300/invalid_fingerprint", "409/400/incorrect_validation_pin",
-		"401/110/invalid_oauth_key", "401/110/invalid_refresh_token"} {
+		"401/110/invalid_oauth_key", "409/400/invalid_refresh_token"} {
 		if !slices.Contains(answers, want) {
 			t.Errorf("OAuthPaths lacks the answer %s; has %q", want, answers)
 		}
