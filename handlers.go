@@ -100,6 +100,9 @@ var apiMux = sync.OnceValue(func() *http.ServeMux {
 	handle("/users/entity-types", route{"GET": (*S).handleEntityTypes})
 	handle("/loans-limits", route{"GET": (*S).handleLoanLimits})
 	handle("/address-verification", route{"POST": (*S).handleAddressVerification})
+	// Disputes (issue 12, section 1).
+	handle("/users/{user_id}/nodes/{node_id}/trans/{trans_id}/dispute", route{"PATCH": (*S).handleDisputeTransaction})
+	handle("/trans/{trans_id}/dispute-chargeback", route{"PATCH": (*S).handleDisputeChargeback})
 	mux.HandleFunc("/", serveNotFound)
 	return mux
 })

@@ -12,7 +12,7 @@ type Code struct {
 // codeIndex maps every known IR, R and WR code to its meaning.
 var codeIndex = func() map[string]string {
 	m := make(map[string]string, len(interchangeCodes)+len(achReturnCodes)+len(wireReturnCodes))
-	for _, table := range [][]Code{interchangeCodes, achReturnCodes, wireReturnCodes} {
+	for _, table := range [][]Code{interchangeCodes, achReturnCodes, wireReturnCodes, {{IRChargeback, "chargeback"}}} {
 		for _, c := range table {
 			m[c.Code] = c.Meaning
 		}
