@@ -35,7 +35,9 @@ func (e disputeEnv) settledDebit(t testing.TB, amount float64) string {
 	return id
 }
 
-func disputePath(userID, nodeID, txID string) string { return tranPath(userID, nodeID, txID) + "/dispute" }
+func disputePath(userID, nodeID, txID string) string {
+	return tranPath(userID, nodeID, txID) + "/dispute"
+}
 
 // balance is a node's balance in cents.
 func balance(t testing.TB, fake *synapsefake.Server, nodeID string) int64 {
