@@ -56,6 +56,7 @@ var controlMux = sync.OnceValue(func() *http.ServeMux {
 	handle("transactions/{trans_id}/release", route{"POST": (*S).controlRelease})
 	handle("transactions/{trans_id}/cancel", route{"POST": (*S).controlCancel})
 	handle("transactions/{trans_id}/advance", route{"POST": (*S).controlAdvanceTransaction})
+	handle("transactions/{trans_id}/dispute", route{"POST": (*S).controlDispute}) // disputes (issue 12)
 	handle("subnets/{subnet_id}/authorize", route{"POST": (*S).controlAuthorizeCard})
 	handle("faults", route{"POST": (*S).controlFailNext})
 	handle("faults/slow", route{"POST": (*S).controlSlowNext})

@@ -121,6 +121,9 @@ var apiMux = sync.OnceValue(func() *http.ServeMux {
 	handle("/nodes/crypto-market-watch", route{"GET": (*S).handleCryptoMarketWatch})
 	handle("/nodes/crypto-quotes", route{"GET": (*S).handleCryptoQuotes})
 	handle("/nodes/trade-market-watch", route{"GET": (*S).handleTradeMarketWatch})
+	// Disputes (issue 12, section 1).
+	handle("/users/{user_id}/nodes/{node_id}/trans/{trans_id}/dispute", route{"PATCH": (*S).handleDisputeTransaction})
+	handle("/trans/{trans_id}/dispute-chargeback", route{"PATCH": (*S).handleDisputeChargeback})
 	mux.HandleFunc("/", serveNotFound)
 	return mux
 })

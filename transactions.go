@@ -36,10 +36,11 @@ type txRecord struct {
 	status    Status
 	code      string // recent_status.code
 	timeline  []statusEntry
-	gen       int  // bumped on every move; stale scheduled steps are skipped
-	credited  bool // SETTLED credited the receiver and fee nodes
-	cardSwipe bool // made by CardAuthorization
-	cash      bool // a cash card swipe
+	gen       int            // bumped on every move; stale scheduled steps are skipped
+	credited  bool           // SETTLED credited the receiver and fee nodes
+	cardSwipe bool           // made by CardAuthorization
+	cash      bool           // a cash card swipe
+	dispute   *disputeRecord // disputes.go; nil until disputed
 }
 
 // statusEntry is one entry of a transaction's timeline, as stored.
@@ -449,6 +450,9 @@ func (st *store) txViewAt(t *txRecord, timeline []statusEntry, code string) txVi
 	if other == nil {
 		other = map[string]any{}
 	}
+	if t.dispute != nil {
+		t.dispute.show(st, t, other)
+	}
 	linkNode := t.fromNode
 	if n := st.nodes[linkNode]; n != nil && n.userID != t.userID {
 		linkNode = t.toNode
@@ -511,6 +515,12 @@ type Transaction struct {
 	SameDay   bool
 	CreatedOn time.Time
 	ProcessOn time.Time
+	// Dispute is the state of the transaction's dispute, DisputeNone when
+	// nobody disputed it.
+	Dispute DisputeStatus
+	// DisputeCreditID is the transaction that gave the disputed money back
+	// (a provisional credit or a won dispute's credit), "" when none did.
+	DisputeCreditID string
 }
 
 func (t *txRecord) public() Transaction {
@@ -522,9 +532,13 @@ func (t *txRecord) public() Transaction {
 	for i, e := range t.timeline {
 		tl[i] = TimelineEntry{Status: e.Status, Note: e.Note, Date: time.UnixMilli(e.Date).UTC()}
 	}
-	return Transaction{ID: t.id, UserID: t.userID, FromNodeID: t.fromNode, ToNodeID: t.toNode,
+	pub := Transaction{ID: t.id, UserID: t.userID, FromNodeID: t.fromNode, ToNodeID: t.toNode,
 		AmountCents: int64(t.amount), Currency: t.currency, Fees: fees, Status: t.status, Code: t.code,
 		Timeline: tl, Note: t.note, SuppID: t.suppID, SameDay: t.sameDay, CreatedOn: t.created, ProcessOn: t.processOn}
+	if d := t.dispute; d != nil {
+		pub.Dispute, pub.DisputeCreditID = d.status, d.creditID
+	}
+	return pub
 }
 
 // Transaction returns a copy of a transaction and whether it exists.

@@ -12,7 +12,7 @@ type Code struct {
 // codeIndex maps every known IR, R and WR code to its meaning.
 var codeIndex = func() map[string]string {
 	m := make(map[string]string, len(interchangeCodes)+len(achReturnCodes)+len(wireReturnCodes))
-	for _, table := range [][]Code{interchangeCodes, achReturnCodes, wireReturnCodes} {
+	for _, table := range [][]Code{interchangeCodes, achReturnCodes, wireReturnCodes, {{IRChargeback, "chargeback"}}} {
 		for _, c := range table {
 			m[c.Code] = c.Meaning
 		}
@@ -27,9 +27,10 @@ func InterchangeCodes() []Code {
 }
 
 // InterchangeMeaning returns the spec's meaning of a card return code such as "IR51".
-// The second result is false when code is not an IR code of the spec.
+// The second result is false when code is not an IR code of the spec (IRChargeback is a
+// return code, not one of the spec's card codes).
 func InterchangeMeaning(code string) (string, bool) {
-	if !strings.HasPrefix(code, "IR") {
+	if !strings.HasPrefix(code, "IR") || code == IRChargeback {
 		return "", false
 	}
 	m, ok := codeIndex[code]

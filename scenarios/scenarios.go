@@ -361,6 +361,51 @@ func TransactionOutcomes() []Scenario {
 	return append(out, CardDeclines()...)
 }
 
+// CardDisputes returns a settled card purchase of $40.00 (above the $25.00
+// under which every dispute gets a provisional credit) disputed by the
+// user over HTTP, then won (the money comes back to the deposit node) or
+// lost (it stays with the merchant). Each Verify checks the dispute's
+// status and the deposit node's balance. The slice is fresh on every call.
+func CardDisputes() []Scenario {
+	dispute := func(won bool) Scenario {
+		name, status, balance := "card purchase disputed and lost", synapsefake.DisputeLost, int64(DepositCents-4000)
+		if won {
+			name, status, balance = "card purchase disputed and won", synapsefake.DisputeWon, DepositCents
+		}
+		return Scenario{
+			Name: name,
+			Apply: func(tb testing.TB, fake *synapsefake.Server, env Env) Result {
+				tb.Helper()
+				res := swipe(tb, fake, env, env.CardID, synapsefake.CardAuth{AmountCents: 4000, Merchant: "ELECTRONICS SHOP"})
+				mustApproved(tb, fake, res)
+				advanceUntil(tb, fake, res.TransactionID, synapsefake.StatusSettled)
+				res = txResult(tb, fake, env, res.TransactionID)
+				r := send(tb, fake, "PATCH", "/users/"+env.UserID+"/nodes/"+res.NodeID+"/trans/"+res.TransactionID+"/dispute",
+					userHeader(env, res.OAuthKey, env.Fingerprint), map[string]any{"dispute_reason": "FRAUD|UNAUTHORIZED|CARD_LOST"})
+				mustStatus(tb, "PATCH the dispute", r, http.StatusOK)
+				if won {
+					must(tb, "WinDispute", fake.WinDispute(res.TransactionID))
+				} else {
+					must(tb, "LoseDispute", fake.LoseDispute(res.TransactionID))
+				}
+				return res
+			},
+			Want: txOutcome(synapsefake.StatusSettled, "", append(processed(synapsefake.StatusSettled),
+				synapsefake.StatusSettled, synapsefake.StatusSettled)...),
+			Verify: func(tb testing.TB, fake *synapsefake.Server, env Env, res Result) {
+				tb.Helper()
+				if tx, _ := fake.Transaction(res.TransactionID); tx.Dispute != status {
+					tb.Errorf("dispute of %s is %q, want %s", res.TransactionID, tx.Dispute, status)
+				}
+				if n, _ := fake.Node(env.DepositNodeID); n.BalanceCents != balance {
+					tb.Errorf("deposit balance %d, want %d", n.BalanceCents, balance)
+				}
+			},
+		}
+	}
+	return []Scenario{dispute(true), dispute(false)}
+}
+
 // CardDeclines returns the common card declines, each a swipe of a card of
 // the Env that the fake declines by the card's own rules where it has one
 // (IR04 not activated, IR62 terminated, IR54 expired, IR57 cash or foreign

@@ -204,6 +204,7 @@ func catalogs() map[string][]scenarios.Scenario {
 	return map[string][]scenarios.Scenario{
 		"TransactionOutcomes": scenarios.TransactionOutcomes(),
 		"CardDeclines":        scenarios.CardDeclines(),
+		"CardDisputes":        scenarios.CardDisputes(),
 		"OAuthPaths":          scenarios.OAuthPaths(),
 	}
 }
@@ -259,11 +260,11 @@ func TestTransactionScenarios(t *testing.T) {
 				}
 
 				// The money: only a settled transaction moved the deposit
-				// node's balance; a decline, a cancel, a queue or a return
-				// left it where Setup put it.
+				// node's balance; a decline, a cancel, a queue, a return
+				// or a won dispute left it where Setup put it.
 				n, _ := fake.Node(env.DepositNodeID)
 				want := int64(scenarios.DepositCents)
-				if sc.Want.Status == synapsefake.StatusSettled {
+				if sc.Want.Status == synapsefake.StatusSettled && tx.Dispute != synapsefake.DisputeWon {
 					switch env.DepositNodeID {
 					case tx.ToNodeID:
 						want += tx.AmountCents

@@ -1,0 +1,365 @@
+package synapsefake
+
+import (
+	"bytes"
+	"encoding/json"
+	"net/http"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/synapsefake/synapsefake/reference"
+)
+
+// DisputeStatus is the state of a transaction's dispute, shown on the wire
+// as extra.other.dispute_status.
+type DisputeStatus string
+
+// Dispute statuses. A transaction nobody disputed has DisputeNone.
+const (
+	DisputeNone    DisputeStatus = ""
+	DisputePending DisputeStatus = "PENDING"
+	DisputeWon     DisputeStatus = "WON"
+	DisputeLost    DisputeStatus = "LOST"
+)
+
+// MaxDisputeReasonLength is the most characters a dispute_reason may have;
+// a longer one is refused with 400 / "200".
+const MaxDisputeReasonLength = 1000
+
+// disputeRecord is the dispute of one transaction: the user's dispute of a
+// debit, or the platform's dispute of a chargeback.
+type disputeRecord struct {
+	chargeback  bool
+	reason      string
+	meta        any // dispute_meta as sent: an object or a string
+	certified   *int64
+	attachments int // how many files were sent; their content is not kept
+	filed       time.Time
+	status      DisputeStatus
+	creditID    string // the credit that gave the money back, "" until there is one
+	provisional bool   // creditID was made at filing, before the decision
+}
+
+// disputeRequest is the body of PATCH .../trans/{trans_id}/dispute.
+type disputeRequest struct {
+	DisputeReason      *string         `json:"dispute_reason"`
+	DisputeMeta        json.RawMessage `json:"dispute_meta"`
+	CertificationDate  *int64          `json:"certification_date"`
+	DisputeAttachments []string        `json:"dispute_attachments"`
+}
+
+func (r disputeRequest) validate() error {
+	switch {
+	case r.DisputeReason == nil || strings.TrimSpace(*r.DisputeReason) == "":
+		return errPayload("missing_dispute_reason", "dispute_reason is required.")
+	case utf8.RuneCountInString(*r.DisputeReason) > MaxDisputeReasonLength:
+		return errPayload("dispute_reason_too_long", "dispute_reason must be at most %d characters.", MaxDisputeReasonLength)
+	}
+	if _, err := r.meta(); err != nil {
+		return err
+	}
+	for _, a := range r.DisputeAttachments {
+		if a == "" {
+			return errPayload("invalid_attachment", "dispute_attachments must hold base64 files, not empty strings.")
+		}
+	}
+	return nil
+}
+
+// meta is dispute_meta decoded: an object (as the SDKs send it) or a string
+// (as the docs type it); nil when absent.
+func (r disputeRequest) meta() (any, error) {
+	raw := bytes.TrimSpace(r.DisputeMeta)
+	if len(raw) == 0 || bytes.Equal(raw, []byte("null")) {
+		return nil, nil
+	}
+	var v any
+	if (raw[0] != '{' && raw[0] != '"') || json.Unmarshal(raw, &v) != nil {
+		return nil, errPayload("invalid_field_type", "dispute_meta must be of type object or string.")
+	}
+	return v, nil
+}
+
+// disputeAnswer is the answer to a dispute, as the docs show it.
+type disputeAnswer struct {
+	DisputeForm           string  `json:"dispute_form"`
+	ProvisionalCreditTran *string `json:"provisional_credit_tran"`
+	Success               bool    `json:"success"`
+}
+
+// handleDisputeTransaction serves PATCH .../nodes/{node_id}/trans/{trans_id}/dispute.
+func (s *Server) handleDisputeTransaction(w http.ResponseWriter, r *http.Request) {
+	if _, err := s.authorize(r, access{userIP: true, scope: reference.ScopeTranPatch}); err != nil {
+		s.fail(w, err)
+		return
+	}
+	req, err := decodeText[disputeRequest](r)
+	if err == nil {
+		err = req.validate()
+	}
+	if err != nil {
+		s.fail(w, err)
+		return
+	}
+	now := s.Now()
+	v, err := withStore(s.store, func(st *store) (disputeAnswer, error) {
+		t, err := st.nodeTx(r.PathValue("user_id"), r.PathValue("node_id"), r.PathValue("trans_id"))
+		if err != nil {
+			return disputeAnswer{}, err
+		}
+		return st.dispute(t, r.PathValue("node_id"), now, req)
+	})
+	if err != nil {
+		s.fail(w, err)
+		return
+	}
+	s.ok(w, v)
+}
+
+// errNotDisputable refuses a dispute of a transaction that cannot have one.
+func errNotDisputable(format string, args ...any) *apiError {
+	return errIncorrect("not_disputable", format, args...)
+}
+
+// dispute files the user's dispute of t, a debit of node nodeID. A debit
+// of $25.00 or less, or one disputed as returned or defective merchandise,
+// gets its money back at once as a provisional credit. Callers hold mu.
+func (st *store) dispute(t *txRecord, nodeID string, at time.Time, req disputeRequest) (disputeAnswer, error) {
+	recv := st.nodes[t.toNode]
+	switch {
+	case t.dispute != nil:
+		return disputeAnswer{}, errIncorrect("already_disputed", "Transaction %s is already disputed.", t.id)
+	case t.fromNode != nodeID:
+		return disputeAnswer{}, errNotDisputable("Only a debit can be disputed; transaction %s credited node %s.", t.id, nodeID)
+	case t.status != StatusSettled:
+		return disputeAnswer{}, errNotDisputable("Transaction %s is %s; only a SETTLED debit can be disputed.", t.id, t.status)
+	case !reference.IsExternalType(recv.typ) || recv.userID == t.userID:
+		return disputeAnswer{}, errNotDisputable("Transaction %s went to a %s node of the platform; only card and external debits can be disputed.", t.id, recv.typ)
+	}
+	meta, _ := req.meta()
+	reason := *req.DisputeReason
+	d := &disputeRecord{reason: reason, meta: meta, certified: req.CertificationDate,
+		attachments: len(req.DisputeAttachments), filed: at, status: DisputePending}
+	eligible := t.amount <= reference.ProvisionalCreditLimitCents ||
+		strings.HasSuffix(reason, reference.DisputeReturnedMerchandise) || strings.HasSuffix(reason, reference.DisputeDefectOrNotAsDesc)
+	if eligible {
+		c, err := st.disputeCredit(t, at, true)
+		if err != nil {
+			return disputeAnswer{}, err
+		}
+		d.creditID, d.provisional = c.id, true
+	}
+	t.dispute = d
+	st.comment(t, at, "Transaction disputed: "+reason+".")
+	a := disputeAnswer{DisputeForm: st.disputeForm(t), Success: true}
+	if d.creditID != "" {
+		a.ProvisionalCreditTran = &d.creditID
+	}
+	return a, nil
+}
+
+// disputeForm is the URL of the dispute form of t. The fake does not serve it.
+func (st *store) disputeForm(t *txRecord) string {
+	return st.base + "/trans/" + t.id + "/dispute_form.pdf"
+}
+
+// disputeCredit gives the disputed money back: a new transaction from the
+// disputed transaction's receiver to its sender for a user's dispute (its
+// amount), from its sender to its receiver for a won chargeback (what the
+// receiver had netted), settled at once through the same moves as any
+// transaction. Callers hold mu.
+func (st *store) disputeCredit(t *txRecord, at time.Time, provisional bool) (*txRecord, error) {
+	c := &txRecord{id: st.newID(), userID: t.userID, fromNode: t.toNode, toNode: t.fromNode, amount: t.amount,
+		currency: t.currency, fees: []feeRecord{{note: "Facilitator Fee"}}, ip: t.ip, note: "Dispute of " + t.id,
+		created: at, processOn: at, start: at, status: StatusCreated,
+		fromMeta: map[string]any{"dispute_transaction_id": t.id, "is_dispute_posting": true},
+		other:    map[string]any{"is_provisional_credit": provisional}}
+	if t.dispute != nil && t.dispute.chargeback {
+		c.fromNode, c.toNode, c.amount = t.fromNode, t.toNode, t.amount-t.feeTotal()
+		c.note = "Chargeback dispute won: " + t.id
+	}
+	if err := st.checkPromise(c, false); err != nil {
+		return nil, err
+	}
+	st.addTx(c, statusEntry{Date: ms(at), Note: "Transaction Created.", Status: StatusCreated})
+	for _, to := range processingPath[1:] {
+		if err := st.move(c, to, at, "", ""); err != nil || c.status != to {
+			break // the processing rules redirected it (a CREDIT-only sender cancels)
+		}
+	}
+	return c, nil
+}
+
+// chargebackRequest is the body of PATCH /trans/{trans_id}/dispute-chargeback:
+// the supporting documents, base64 encoded.
+type chargebackRequest struct {
+	Docs []string `json:"docs"`
+}
+
+// handleDisputeChargeback serves PATCH /trans/{trans_id}/dispute-chargeback
+// (client level: the gateway only) and answers the transaction.
+func (s *Server) handleDisputeChargeback(w http.ResponseWriter, r *http.Request) {
+	if _, err := s.authorize(r, access{gateway: true}); err != nil {
+		s.fail(w, err)
+		return
+	}
+	req, err := decodeText[chargebackRequest](r)
+	if err != nil {
+		s.fail(w, err)
+		return
+	}
+	now := s.Now()
+	answerObject(s, w, func(st *store) (txView, error) {
+		t := st.txs[r.PathValue("trans_id")]
+		if t == nil {
+			return txView{}, errNotFound("transaction")
+		}
+		if err := st.disputeChargeback(t, now, len(req.Docs)); err != nil {
+			return txView{}, err
+		}
+		return st.txView(t), nil
+	})
+}
+
+// disputeChargeback files the platform's dispute of a chargeback: an
+// INTERCHANGE-US transaction RETURNED with IR999 in the last 14 days, not
+// yet disputed. Callers hold mu.
+func (st *store) disputeChargeback(t *txRecord, at time.Time, docs int) error {
+	from, to := st.nodes[t.fromNode], st.nodes[t.toNode]
+	var returned time.Time
+	for _, e := range t.timeline {
+		if e.Status == StatusReturned {
+			returned = time.UnixMilli(e.Date)
+		}
+	}
+	switch {
+	case t.dispute != nil && t.dispute.chargeback:
+		return errIncorrect("already_disputed", "The chargeback of transaction %s is already disputed.", t.id)
+	case t.dispute != nil:
+		return errNotDisputable("Transaction %s is disputed by its user.", t.id)
+	case from.typ != reference.NodeInterchangeUS && to.typ != reference.NodeInterchangeUS:
+		return errNotDisputable("Only INTERCHANGE-US transactions have chargebacks; transaction %s is not one.", t.id)
+	case t.status != StatusReturned || t.code != reference.IRChargeback:
+		return errNotDisputable("Transaction %s is not a chargeback (RETURNED with %s).", t.id, reference.IRChargeback)
+	case at.Sub(returned) > reference.ChargebackDisputeDays*24*time.Hour:
+		return errNotDisputable("The chargeback of transaction %s is older than %d days.", t.id, reference.ChargebackDisputeDays)
+	}
+	t.dispute = &disputeRecord{chargeback: true, attachments: docs, filed: at, status: DisputePending}
+	st.comment(t, at, "Chargeback disputed.")
+	return nil
+}
+
+// resolveDispute decides t's dispute. Won, the money comes back (unless a
+// provisional credit already brought it); lost, a provisional credit is
+// reversed and otherwise nothing moves. Callers hold mu.
+func (st *store) resolveDispute(t *txRecord, won bool, at time.Time) error {
+	d := t.dispute
+	switch {
+	case d == nil:
+		return errIncorrect("not_disputed", "Transaction %s is not disputed.", t.id)
+	case d.status != DisputePending:
+		return errIncorrect("dispute_decided", "The dispute of transaction %s is already %s.", t.id, d.status)
+	}
+	note := "Dispute lost."
+	if won {
+		note = "Dispute won."
+		if d.creditID == "" {
+			c, err := st.disputeCredit(t, at, false)
+			if err != nil {
+				return err
+			}
+			d.creditID = c.id
+		}
+		d.status = DisputeWon
+	} else {
+		if c := st.txs[d.creditID]; c != nil && c.status == StatusSettled {
+			if err := st.move(c, StatusReturned, at, "Provisional credit reversed: dispute lost.", ""); err != nil {
+				return err
+			}
+		}
+		d.status = DisputeLost
+	}
+	st.comment(t, at, note)
+	return nil
+}
+
+// show writes the dispute into a view's extra.other.
+func (d *disputeRecord) show(st *store, t *txRecord, other map[string]any) {
+	other["dispute_status"] = string(d.status)
+	if d.chargeback {
+		other["chargeback_disputed"] = true
+		attachments := []string{}
+		if d.attachments > 0 {
+			attachments = append(attachments, st.base+"/trans/"+t.id+"/chargeback_docs.pdf")
+		}
+		other["attachments"] = attachments
+		if d.creditID != "" {
+			other["dispute_credit_transaction_id"] = d.creditID
+		}
+		return
+	}
+	meta := d.meta
+	if meta == nil {
+		meta = map[string]any{}
+	}
+	other["disputed"] = true
+	other["dispute_reason"] = d.reason
+	other["dispute_meta"] = meta
+	other["dispute_form"] = st.disputeForm(t)
+	other["dispute_created_on"] = ms(d.filed)
+	var provisional any
+	if d.provisional {
+		provisional = d.creditID
+	}
+	other["provisional_credit_transaction_id"] = provisional
+	if d.creditID != "" && !d.provisional {
+		other["dispute_credit_transaction_id"] = d.creditID
+	}
+}
+
+// WinDispute decides a transaction's dispute for the side that filed it:
+// the user's disputed debit comes back to its node (unless a provisional
+// credit brought it already), a chargeback's amount goes back to the
+// platform's node, each as a new settled transaction. The disputed
+// transaction gets a timeline note and a TRAN|PATCH webhook.
+func (s *Server) WinDispute(txID string) error {
+	return s.withTx(txID, func(st *store, t *txRecord) error { return st.resolveDispute(t, true, s.Now()) })
+}
+
+// LoseDispute decides a transaction's dispute against the side that filed
+// it: a provisional credit is returned, otherwise no money moves. The
+// disputed transaction gets a timeline note and a TRAN|PATCH webhook.
+func (s *Server) LoseDispute(txID string) error {
+	return s.withTx(txID, func(st *store, t *txRecord) error { return st.resolveDispute(t, false, s.Now()) })
+}
+
+// controlDisputeRequest is the body of POST /_fake/transactions/{trans_id}/dispute.
+type controlDisputeRequest struct {
+	Outcome *string `json:"outcome"`
+}
+
+// controlDispute serves POST /_fake/transactions/{trans_id}/dispute
+// {"outcome": "won" | "lost"} and answers the transaction with
+// dispute_status and dispute_credit_transaction_id ("" for none).
+func (s *Server) controlDispute(w http.ResponseWriter, r *http.Request) {
+	req, err := controlBody[controlDisputeRequest](r)
+	if err == nil {
+		id := r.PathValue("trans_id")
+		switch {
+		case req.Outcome == nil || *req.Outcome != "won" && *req.Outcome != "lost":
+			err = errPayload("invalid_outcome", `outcome must be "won" or "lost".`)
+		case *req.Outcome == "won":
+			err = s.WinDispute(id)
+		default:
+			err = s.LoseDispute(id)
+		}
+	}
+	if err != nil {
+		s.fail(w, err)
+		return
+	}
+	t, _ := s.Transaction(r.PathValue("trans_id"))
+	s.controlOK(w, map[string]any{"transaction": controlTx(t), "dispute_status": t.Dispute,
+		"dispute_credit_transaction_id": t.DisputeCreditID})
+}

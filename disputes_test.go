@@ -1,0 +1,662 @@
+package synapsefake_test
+
+import (
+	"math/rand/v2"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/synapsefake/synapsefake"
+)
+
+// disputeEnv is a txEnv whose sender paid a merchant outside the platform
+// (an EXTERNAL-US node of a third user): the debits the user may dispute.
+type disputeEnv struct {
+	txEnv
+	merchant synapsefake.Node
+}
+
+func newDisputeEnv(t testing.TB) disputeEnv {
+	t.Helper()
+	e := newTxEnv(t, 1000_00)
+	m := e.fake.AddUser(synapsefake.UserSeed{LegalNames: []string{"Merchant Co"}})
+	return disputeEnv{txEnv: e, merchant: addTxNode(t, e.fake, m.ID, synapsefake.NodeSeed{Type: "EXTERNAL-US", Nickname: "Merchant"})}
+}
+
+// settledDebit pays the merchant and settles the payment.
+func (e disputeEnv) settledDebit(t testing.TB, amount float64) string {
+	t.Helper()
+	id := e.create(t, e.merchant, amount)
+	if err := e.fake.Settle(id); err != nil {
+		t.Fatalf("Settle: %v", err)
+	}
+	return id
+}
+
+func disputePath(userID, nodeID, txID string) string {
+	return tranPath(userID, nodeID, txID) + "/dispute"
+}
+
+// balance is a node's balance in cents.
+func balance(t testing.TB, fake *synapsefake.Server, nodeID string) int64 {
+	t.Helper()
+	n, ok := fake.Node(nodeID)
+	if !ok {
+		t.Fatalf("Node(%s) not found", nodeID)
+	}
+	return n.BalanceCents
+}
+
+// lastWebhook is the last webhook captured for a transaction.
+func lastWebhook(t testing.TB, fake *synapsefake.Server, txID string) synapsefake.Webhook {
+	t.Helper()
+	var last synapsefake.Webhook
+	for _, w := range fake.Webhooks().All() {
+		if w.ObjectType == "TRAN" && w.ObjectID == txID {
+			last = w
+		}
+	}
+	if last.ObjectID == "" {
+		t.Fatalf("no webhook of transaction %s", txID)
+	}
+	return last
+}
+
+// TestDisputeTransactionAsTheSDKsSend files disputes with the requests
+// SynapseGo's DisputeTransaction and SynapsePy's dispute_trans send, and
+// checks the docs' answer, the transaction's view, its webhook and the money.
+func TestDisputeTransactionAsTheSDKsSend(t *testing.T) {
+	for _, tc := range []struct {
+		name            string
+		amount          float64
+		header          func(e disputeEnv) map[string]string
+		body            any
+		wantReason      string
+		wantMeta        any
+		wantProvisional bool
+	}{
+		{
+			name:   "SynapseGo DisputeTransaction (examples.md body)",
+			amount: 40,
+			header: func(e disputeEnv) map[string]string {
+				return map[string]string{"x-sp-gateway": e.fake.Gateway(), "x-sp-user-ip": "127.0.0.1", "x-sp-user": e.fx.key + "|" + testFingerprint}
+			},
+			body:       "{\n  \"dispute_reason\": \"CHARGE_BACK\"\n}",
+			wantReason: "CHARGE_BACK",
+			wantMeta:   map[string]any{},
+		},
+		{
+			name:   "SynapsePy dispute_trans (samples.md arguments)",
+			amount: 40,
+			header: func(e disputeEnv) map[string]string {
+				h := userHeaders(e.fake, e.fx.key)
+				h["X-SP-LANG"] = "en"
+				return h
+			},
+			body: map[string]any{
+				"dispute_reason": "Chargeback...",
+				"dispute_meta": map[string]any{"type_of_merchandise_or_service": "groceries", "merchant_contacted": true,
+					"contact_method": "phone", "contact_date": 1563474864000},
+				"certification_date":  1579308186000,
+				"dispute_attachments": []string{"data:image/gif;base64,SUQs=="},
+			},
+			wantReason: "Chargeback...",
+			wantMeta: map[string]any{"type_of_merchandise_or_service": "groceries", "merchant_contacted": true,
+				"contact_method": "phone", "contact_date": float64(1563474864000)},
+		},
+		{
+			name:            "a debit of $25.00 or less gets a provisional credit",
+			amount:          25,
+			header:          func(e disputeEnv) map[string]string { return e.fx.headers },
+			body:            map[string]any{"dispute_reason": "FRAUD|UNAUTHORIZED|CARD_LOST", "dispute_meta": "lost on the bus"},
+			wantReason:      "FRAUD|UNAUTHORIZED|CARD_LOST",
+			wantMeta:        "lost on the bus",
+			wantProvisional: true,
+		},
+		{
+			name:            "returned merchandise gets a provisional credit",
+			amount:          400,
+			header:          func(e disputeEnv) map[string]string { return e.fx.headers },
+			body:            map[string]any{"dispute_reason": "SERVICE|MERCHANT|RETURNED_MERCH", "unknown_field": 1},
+			wantReason:      "SERVICE|MERCHANT|RETURNED_MERCH",
+			wantMeta:        map[string]any{},
+			wantProvisional: true,
+		},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			e := newDisputeEnv(t)
+			id := e.settledDebit(t, tc.amount)
+			paid := balance(t, e.fake, e.fx.node.ID)
+			e.mock.Add(time.Minute)
+			filed := e.fake.Now()
+
+			r := do(t, e.fake, call{method: "PATCH", path: disputePath(e.fx.user.ID, e.fx.node.ID, id), header: tc.header(e), body: tc.body})
+			if r.status != http.StatusOK {
+				t.Fatalf("status %d: %s", r.status, r.raw)
+			}
+			tx := e.tx(t, id)
+			var provisional any
+			if tc.wantProvisional {
+				provisional = tx.DisputeCreditID
+			}
+			form := e.fake.URL() + "/trans/" + id + "/dispute_form.pdf"
+			wantAnswer := map[string]any{"dispute_form": form, "provisional_credit_tran": provisional, "success": true}
+			if diff := cmp.Diff(wantAnswer, r.body); diff != "" {
+				t.Errorf("answer (-want +got):\n%s", diff)
+			}
+
+			view := e.get(t, id).body
+			other := view["extra"].(map[string]any)["other"].(map[string]any)
+			wantOther := map[string]any{"disputed": true, "dispute_reason": tc.wantReason, "dispute_meta": tc.wantMeta,
+				"dispute_form": form, "dispute_status": "PENDING", "dispute_created_on": float64(filed.UnixMilli()),
+				"provisional_credit_transaction_id": provisional}
+			if diff := cmp.Diff(wantOther, other); diff != "" {
+				t.Errorf("extra.other (-want +got):\n%s", diff)
+			}
+			wantStatus := map[string]any{"date": float64(filed.UnixMilli()), "note": "Transaction disputed: " + tc.wantReason + ".",
+				"status": "SETTLED", "status_id": "4"}
+			if diff := cmp.Diff(wantStatus, view["recent_status"]); diff != "" {
+				t.Errorf("recent_status (-want +got):\n%s", diff)
+			}
+			hook := lastWebhook(t, e.fake, id)
+			if hook.Function != "TRAN|PATCH" || hook.Status != "SETTLED" || hook.UpdatedBy != "SELF" {
+				t.Errorf("webhook %s %s by %s, want TRAN|PATCH SETTLED by SELF", hook.Function, hook.Status, hook.UpdatedBy)
+			}
+			if tx.Dispute != synapsefake.DisputePending {
+				t.Errorf("Dispute = %q, want PENDING", tx.Dispute)
+			}
+
+			want := paid
+			if tc.wantProvisional {
+				want += int64(tc.amount * 100)
+				c := e.tx(t, tx.DisputeCreditID)
+				if c.Status != synapsefake.StatusSettled || c.FromNodeID != e.merchant.ID || c.ToNodeID != e.fx.node.ID {
+					t.Errorf("provisional credit %s from %s to %s, want SETTLED from the merchant to the sender", c.Status, c.FromNodeID, c.ToNodeID)
+				}
+			} else if tx.DisputeCreditID != "" {
+				t.Errorf("DisputeCreditID = %q, want none", tx.DisputeCreditID)
+			}
+			if got := balance(t, e.fake, e.fx.node.ID); got != want {
+				t.Errorf("sender balance %d, want %d", got, want)
+			}
+		})
+	}
+}
+
+// TestDisputeTransactionRefusals: bad input gets the real error envelope and
+// changes nothing.
+func TestDisputeTransactionRefusals(t *testing.T) {
+	t.Parallel()
+	e := newDisputeEnv(t)
+	debit := e.settledDebit(t, 40)
+	internal := e.create(t, e.payee.node, 10)
+	if err := e.fake.Settle(internal); err != nil {
+		t.Fatal(err)
+	}
+	pending := e.create(t, e.merchant, 10)
+	disputed := e.settledDebit(t, 30)
+	if r := do(t, e.fake, call{method: "PATCH", path: disputePath(e.fx.user.ID, e.fx.node.ID, disputed), header: e.fx.headers,
+		body: map[string]any{"dispute_reason": "CHARGE_BACK"}}); r.status != http.StatusOK {
+		t.Fatalf("first dispute: %d %s", r.status, r.raw)
+	}
+	good := map[string]any{"dispute_reason": "CHARGE_BACK"}
+	own := disputePath(e.fx.user.ID, e.fx.node.ID, debit)
+	withHeader := func(k, v string) map[string]string {
+		h := userHeaders(e.fake, e.fx.key)
+		if v == "" {
+			delete(h, k)
+		} else {
+			h[k] = v
+		}
+		return h
+	}
+
+	for _, tc := range []struct {
+		name      string
+		path      string
+		header    map[string]string
+		body      any
+		status    int
+		errorCode string
+		code      string
+	}{
+		{"malformed JSON", own, e.fx.headers, `{"dispute_reason":`, 400, "200", "invalid_json"},
+		{"not an object", own, e.fx.headers, `["CHARGE_BACK"]`, 400, "200", "invalid_json"},
+		{"empty body", own, e.fx.headers, ``, 400, "200", "invalid_json"},
+		{"reason of the wrong type", own, e.fx.headers, map[string]any{"dispute_reason": 5}, 400, "200", "invalid_field_type"},
+		{"meta of the wrong type", own, e.fx.headers, map[string]any{"dispute_reason": "X", "dispute_meta": 5}, 400, "200", "invalid_field_type"},
+		{"meta an array", own, e.fx.headers, map[string]any{"dispute_reason": "X", "dispute_meta": []int{1}}, 400, "200", "invalid_field_type"},
+		{"certification_date a string", own, e.fx.headers, map[string]any{"dispute_reason": "X", "certification_date": "today"}, 400, "200", "invalid_field_type"},
+		{"attachments not an array", own, e.fx.headers, map[string]any{"dispute_reason": "X", "dispute_attachments": "SUQs"}, 400, "200", "invalid_field_type"},
+		{"an empty attachment", own, e.fx.headers, map[string]any{"dispute_reason": "X", "dispute_attachments": []string{""}}, 400, "200", "invalid_attachment"},
+		{"missing dispute_reason", own, e.fx.headers, map[string]any{"dispute_meta": map[string]any{}}, 400, "200", "missing_dispute_reason"},
+		{"blank dispute_reason", own, e.fx.headers, map[string]any{"dispute_reason": "  "}, 400, "200", "missing_dispute_reason"},
+		{"dispute_reason too long", own, e.fx.headers, map[string]any{"dispute_reason": strings.Repeat("x", synapsefake.MaxDisputeReasonLength+1)}, 400, "200", "dispute_reason_too_long"},
+		{"wrong gateway", own, withHeader("X-SP-GATEWAY", "client_id_x|client_secret_y"), good, 401, "100", ""},
+		{"missing X-SP-USER", own, withHeader("X-SP-USER", ""), good, 400, "200", "missing_user_credentials"},
+		{"missing oauth key", own, withHeader("X-SP-USER", "|"+testFingerprint), good, 401, "300", "missing_oauth_key"},
+		{"invalid oauth key", own, withHeader("X-SP-USER", "oauth_nope|"+testFingerprint), good, 401, "110", ""},
+		{"missing X-SP-USER-IP", own, withHeader("X-SP-USER-IP", ""), good, 400, "200", "missing_user_ip"},
+		{"unknown transaction", disputePath(e.fx.user.ID, e.fx.node.ID, "0123456789abcdef01234567"), e.fx.headers, good, 404, "404", ""},
+		{"unknown node", disputePath(e.fx.user.ID, "0123456789abcdef01234567", debit), e.fx.headers, good, 404, "404", ""},
+		{"another user's path", own, e.payee.headers, good, 401, "300", ""},
+		{"another user's transaction", disputePath(e.payee.user.ID, e.payee.node.ID, debit), e.payee.headers, good, 401, "300", "unauthorized_transaction"},
+		{"a credit, disputed by its receiver", disputePath(e.payee.user.ID, e.payee.node.ID, internal), e.payee.headers, good, 409, "400", "not_disputable"},
+		{"a transfer inside the platform", disputePath(e.fx.user.ID, e.fx.node.ID, internal), e.fx.headers, good, 409, "400", "not_disputable"},
+		{"a debit not yet settled", disputePath(e.fx.user.ID, e.fx.node.ID, pending), e.fx.headers, good, 409, "400", "not_disputable"},
+		{"disputed twice", disputePath(e.fx.user.ID, e.fx.node.ID, disputed), e.fx.headers, good, 409, "400", "already_disputed"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var before []synapsefake.Transaction
+			for _, id := range []string{debit, internal, pending, disputed} {
+				before = append(before, e.tx(t, id))
+			}
+			balances := e.balances(t)
+			hooks := len(e.fake.Webhooks().All())
+
+			r := do(t, e.fake, call{method: "PATCH", path: tc.path, header: tc.header, body: tc.body})
+			wantError(t, r, tc.status, tc.errorCode, tc.code)
+
+			var after []synapsefake.Transaction
+			for _, id := range []string{debit, internal, pending, disputed} {
+				after = append(after, e.tx(t, id))
+			}
+			if diff := cmp.Diff(before, after); diff != "" {
+				t.Errorf("transactions changed (-before +after):\n%s", diff)
+			}
+			if diff := cmp.Diff(balances, e.balances(t)); diff != "" {
+				t.Errorf("balances changed (-before +after):\n%s", diff)
+			}
+			if n := len(e.fake.Webhooks().All()); n != hooks {
+				t.Errorf("%d webhooks after the refusal, want %d", n, hooks)
+			}
+		})
+	}
+}
+
+// chargebackEnv has a platform deposit node funded from a card
+// (INTERCHANGE-US) and charged back with IR999.
+type chargebackEnv struct {
+	disputeEnv
+	card synapsefake.Node
+	id   string
+}
+
+func newChargebackEnv(t testing.TB) chargebackEnv {
+	t.Helper()
+	e := newDisputeEnv(t)
+	card := addTxNode(t, e.fake, e.fx.user.ID, synapsefake.NodeSeed{Type: "INTERCHANGE-US", Nickname: "Card"})
+	id := e.createFrom(t, e.fx, card, txBody(e.fx.node, 50))
+	if err := e.fake.Settle(id); err != nil {
+		t.Fatal(err)
+	}
+	if err := e.fake.Return(id, "IR999"); err != nil {
+		t.Fatal(err)
+	}
+	return chargebackEnv{disputeEnv: e, card: card, id: id}
+}
+
+func chargebackPath(txID string) string { return "/trans/" + txID + "/dispute-chargeback" }
+
+// TestDisputeChargeback files the platform's dispute of a chargeback as
+// SynapsePy's dispute_chargeback sends it, then wins it.
+func TestDisputeChargeback(t *testing.T) {
+	for _, tc := range []struct {
+		name            string
+		body            any
+		wantAttachments []any
+	}{
+		{"SynapsePy dispute_chargeback with no documents", map[string]any{}, []any{}},
+		{"with documents", map[string]any{"docs": []string{"data:application/pdf;base64,SUQs=="}}, []any{"chargeback_docs"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			e := newChargebackEnv(t)
+			charged := balance(t, e.fake, e.fx.node.ID)
+			h := gatewayHeaders(e.fake)
+			h["X-SP-LANG"] = "en"
+			r := do(t, e.fake, call{method: "PATCH", path: chargebackPath(e.id), header: h, body: tc.body})
+			if r.status != http.StatusOK {
+				t.Fatalf("status %d: %s", r.status, r.raw)
+			}
+			if r.body["success"] != true || r.body["_id"] != e.id {
+				t.Errorf("answer success %v _id %v, want the transaction %s", r.body["success"], r.body["_id"], e.id)
+			}
+			other := r.body["extra"].(map[string]any)["other"].(map[string]any)
+			for i, a := range tc.wantAttachments {
+				tc.wantAttachments[i] = e.fake.URL() + "/trans/" + e.id + "/" + a.(string) + ".pdf"
+			}
+			want := map[string]any{"chargeback_disputed": true, "attachments": tc.wantAttachments, "dispute_status": "PENDING"}
+			if diff := cmp.Diff(want, other); diff != "" {
+				t.Errorf("extra.other (-want +got):\n%s", diff)
+			}
+			rs := r.body["recent_status"].(map[string]any)
+			if rs["status"] != "RETURNED" || rs["code"] != "IR999" || rs["note"] != "Chargeback disputed." {
+				t.Errorf("recent_status %v, want RETURNED IR999 with the note Chargeback disputed.", rs)
+			}
+			if hook := lastWebhook(t, e.fake, e.id); hook.Function != "TRAN|PATCH" || hook.Code != "IR999" {
+				t.Errorf("webhook %s code %s, want TRAN|PATCH IR999", hook.Function, hook.Code)
+			}
+
+			if err := e.fake.WinDispute(e.id); err != nil {
+				t.Fatalf("WinDispute: %v", err)
+			}
+			tx := e.tx(t, e.id)
+			c := e.tx(t, tx.DisputeCreditID)
+			if tx.Dispute != synapsefake.DisputeWon || c.Status != synapsefake.StatusSettled || c.FromNodeID != e.card.ID || c.ToNodeID != e.fx.node.ID {
+				t.Errorf("after WinDispute: dispute %s, credit %s from %s to %s; want WON and a SETTLED credit from the card", tx.Dispute, c.Status, c.FromNodeID, c.ToNodeID)
+			}
+			if got := balance(t, e.fake, e.fx.node.ID); got != charged+50_00 {
+				t.Errorf("platform balance %d, want %d", got, charged+50_00)
+			}
+		})
+	}
+}
+
+// TestDisputeChargebackRefusals: only a recent IR999 return of an
+// INTERCHANGE-US transaction, once, with the gateway.
+func TestDisputeChargebackRefusals(t *testing.T) {
+	t.Parallel()
+	e := newChargebackEnv(t)
+	settled := e.createFrom(t, e.fx, e.card, txBody(e.fx.node, 5))
+	otherCode := e.createFrom(t, e.fx, e.card, txBody(e.fx.node, 5))
+	for _, err := range []error{e.fake.Settle(settled), e.fake.Return(otherCode, "IR51")} {
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	external := e.settledDebit(t, 5)
+	if err := e.fake.Return(external, "IR999"); err != nil {
+		t.Fatal(err)
+	}
+	twice := e.createFrom(t, e.fx, e.card, txBody(e.fx.node, 5))
+	for _, err := range []error{e.fake.Settle(twice), e.fake.Return(twice, "IR999")} {
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	if r := do(t, e.fake, call{method: "PATCH", path: chargebackPath(twice), header: gatewayHeaders(e.fake), body: map[string]any{}}); r.status != 200 {
+		t.Fatalf("first chargeback dispute: %d %s", r.status, r.raw)
+	}
+	gw := gatewayHeaders(e.fake)
+	noGateway := gatewayHeaders(e.fake)
+	delete(noGateway, "X-SP-GATEWAY")
+	badGateway := gatewayHeaders(e.fake)
+	badGateway["X-SP-GATEWAY"] = "client_id_x|client_secret_y"
+	ids := []string{e.id, settled, otherCode, external, twice}
+
+	for _, tc := range []struct {
+		name      string
+		id        string
+		header    map[string]string
+		body      any
+		status    int
+		errorCode string
+		code      string
+	}{
+		{"missing gateway", e.id, noGateway, map[string]any{}, 400, "100", "missing_client_credentials"},
+		{"wrong gateway", e.id, badGateway, map[string]any{}, 401, "100", "invalid_client_credentials"},
+		{"malformed JSON", e.id, gw, `{"docs":`, 400, "200", "invalid_json"},
+		{"docs not an array", e.id, gw, map[string]any{"docs": "SUQs"}, 400, "200", "invalid_field_type"},
+		{"docs of numbers", e.id, gw, map[string]any{"docs": []int{1}}, 400, "200", "invalid_field_type"},
+		{"unknown transaction", "0123456789abcdef01234567", gw, map[string]any{}, 404, "404", ""},
+		{"settled, not charged back", settled, gw, map[string]any{}, 409, "400", "not_disputable"},
+		{"returned with another code", otherCode, gw, map[string]any{}, 409, "400", "not_disputable"},
+		{"not an INTERCHANGE-US transaction", external, gw, map[string]any{}, 409, "400", "not_disputable"},
+		{"disputed twice", twice, gw, map[string]any{}, 409, "400", "already_disputed"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var before []synapsefake.Transaction
+			for _, id := range ids {
+				before = append(before, e.tx(t, id))
+			}
+			r := do(t, e.fake, call{method: "PATCH", path: chargebackPath(tc.id), header: tc.header, body: tc.body})
+			wantError(t, r, tc.status, tc.errorCode, tc.code)
+			var after []synapsefake.Transaction
+			for _, id := range ids {
+				after = append(after, e.tx(t, id))
+			}
+			if diff := cmp.Diff(before, after); diff != "" {
+				t.Errorf("transactions changed (-before +after):\n%s", diff)
+			}
+		})
+	}
+
+	t.Run("older than 14 days", func(t *testing.T) {
+		e.fake.Advance(14*24*time.Hour + time.Millisecond)
+		r := do(t, e.fake, call{method: "PATCH", path: chargebackPath(e.id), header: gw, body: map[string]any{}})
+		wantError(t, r, 409, "400", "not_disputable")
+		if d := e.tx(t, e.id).Dispute; d != synapsefake.DisputeNone {
+			t.Errorf("Dispute = %q after the refusal, want none", d)
+		}
+	})
+}
+
+// TestResolveDispute decides disputes with the Go helpers and the control
+// API and checks where the money ends.
+func TestResolveDispute(t *testing.T) {
+	for _, tc := range []struct {
+		name       string
+		amount     float64
+		won        bool
+		viaControl bool
+		// wantSender is the sender's balance after the decision, from 1000_00.
+		wantSender int64
+		wantCredit synapsefake.Status // "" for no credit
+		wantNote   string
+	}{
+		{"won: the debit comes back", 40, true, false, 1000_00, synapsefake.StatusSettled, "Dispute won."},
+		{"lost: nothing moves", 40, false, false, 960_00, "", "Dispute lost."},
+		{"won after a provisional credit: it stays", 20, true, false, 1000_00, synapsefake.StatusSettled, "Dispute won."},
+		{"lost after a provisional credit: it is returned", 20, false, false, 980_00, synapsefake.StatusReturned, "Dispute lost."},
+		{"won through the control API", 40, true, true, 1000_00, synapsefake.StatusSettled, "Dispute won."},
+		{"lost through the control API", 20, false, true, 980_00, synapsefake.StatusReturned, "Dispute lost."},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			e := newDisputeEnv(t)
+			id := e.settledDebit(t, tc.amount)
+			merchant := balance(t, e.fake, e.merchant.ID)
+			if r := do(t, e.fake, call{method: "PATCH", path: disputePath(e.fx.user.ID, e.fx.node.ID, id), header: e.fx.headers,
+				body: map[string]any{"dispute_reason": "FRAUD|UNAUTHORIZED|CARD_LOST"}}); r.status != 200 {
+				t.Fatalf("dispute: %d %s", r.status, r.raw)
+			}
+			switch {
+			case tc.viaControl:
+				outcome := map[bool]string{true: "won", false: "lost"}[tc.won]
+				body := ctlOK(t, e.fake, "POST", "/transactions/"+id+"/dispute", map[string]any{"outcome": outcome})
+				tx := e.tx(t, id)
+				if body["dispute_status"] != string(tx.Dispute) || body["dispute_credit_transaction_id"] != tx.DisputeCreditID {
+					t.Errorf("control answer %v, want dispute_status %s and credit %q", body, tx.Dispute, tx.DisputeCreditID)
+				}
+			case tc.won:
+				if err := e.fake.WinDispute(id); err != nil {
+					t.Fatal(err)
+				}
+			default:
+				if err := e.fake.LoseDispute(id); err != nil {
+					t.Fatal(err)
+				}
+			}
+			tx := e.tx(t, id)
+			want := synapsefake.DisputeLost
+			if tc.won {
+				want = synapsefake.DisputeWon
+			}
+			if tx.Dispute != want {
+				t.Errorf("Dispute = %s, want %s", tx.Dispute, want)
+			}
+			if last := tx.Timeline[len(tx.Timeline)-1]; last.Status != synapsefake.StatusSettled || last.Note != tc.wantNote {
+				t.Errorf("last timeline entry %s %q, want SETTLED %q", last.Status, last.Note, tc.wantNote)
+			}
+			hook := lastWebhook(t, e.fake, id)
+			if hook.Function != "TRAN|PATCH" || hook.UpdatedBy != "BACKEND" {
+				t.Errorf("webhook %s by %s, want TRAN|PATCH by BACKEND", hook.Function, hook.UpdatedBy)
+			}
+			if got := balance(t, e.fake, e.fx.node.ID); got != tc.wantSender {
+				t.Errorf("sender balance %d, want %d", got, tc.wantSender)
+			}
+			if got, moved := balance(t, e.fake, e.merchant.ID), tc.wantSender-(1000_00-int64(tc.amount*100)); got != merchant-moved {
+				t.Errorf("merchant balance %d, want %d", got, merchant-moved)
+			}
+			if tc.wantCredit == "" {
+				if tx.DisputeCreditID != "" {
+					t.Errorf("DisputeCreditID = %q, want none", tx.DisputeCreditID)
+				}
+				return
+			}
+			c := e.tx(t, tx.DisputeCreditID)
+			if c.Status != tc.wantCredit {
+				t.Errorf("credit %s, want %s", c.Status, tc.wantCredit)
+			}
+			view := do(t, e.fake, call{method: "GET", path: tranPath(e.fx.user.ID, e.fx.node.ID, c.ID), header: e.fx.headers}).body
+			meta := view["from"].(map[string]any)["meta"].(map[string]any)
+			if diff := cmp.Diff(map[string]any{"dispute_transaction_id": id, "is_dispute_posting": true}, meta); diff != "" {
+				t.Errorf("credit from.meta (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+// TestResolveDisputeRefusals: a decision needs a pending dispute; the
+// control API refuses a bad outcome.
+func TestResolveDisputeRefusals(t *testing.T) {
+	t.Parallel()
+	e := newDisputeEnv(t)
+	plain := e.settledDebit(t, 40)
+	decided := e.settledDebit(t, 40)
+	if r := do(t, e.fake, call{method: "PATCH", path: disputePath(e.fx.user.ID, e.fx.node.ID, decided), header: e.fx.headers,
+		body: map[string]any{"dispute_reason": "CHARGE_BACK"}}); r.status != 200 {
+		t.Fatalf("dispute: %d %s", r.status, r.raw)
+	}
+	if err := e.fake.LoseDispute(decided); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name string
+		fn   func(string) error
+		id   string
+	}{
+		{"win an undisputed transaction", e.fake.WinDispute, plain},
+		{"lose an undisputed transaction", e.fake.LoseDispute, plain},
+		{"win a decided dispute", e.fake.WinDispute, decided},
+		{"lose a decided dispute", e.fake.LoseDispute, decided},
+		{"win an unknown transaction", e.fake.WinDispute, "0123456789abcdef01234567"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			balances := e.balances(t)
+			if err := tc.fn(tc.id); err == nil {
+				t.Fatal("no error")
+			}
+			if diff := cmp.Diff(balances, e.balances(t)); diff != "" {
+				t.Errorf("balances changed (-before +after):\n%s", diff)
+			}
+		})
+	}
+	for _, tc := range []struct {
+		name      string
+		id        string
+		body      any
+		status    int
+		errorCode string
+		code      string
+	}{
+		{"missing outcome", decided, map[string]any{}, 400, "200", "invalid_outcome"},
+		{"unknown outcome", decided, map[string]any{"outcome": "maybe"}, 400, "200", "invalid_outcome"},
+		{"outcome of the wrong type", decided, map[string]any{"outcome": true}, 400, "200", "invalid_field_type"},
+		{"unknown field", decided, map[string]any{"outcome": "won", "winner": "me"}, 400, "200", "unknown_field"},
+		{"unknown transaction", "0123456789abcdef01234567", map[string]any{"outcome": "won"}, 404, "404", ""},
+		{"not disputed", plain, map[string]any{"outcome": "won"}, 409, "400", "not_disputed"},
+		{"already decided", decided, map[string]any{"outcome": "won"}, 409, "400", "dispute_decided"},
+	} {
+		t.Run("control API: "+tc.name, func(t *testing.T) {
+			before := []synapsefake.Transaction{e.tx(t, plain), e.tx(t, decided)}
+			r := ctl(t, e.fake, "POST", "/transactions/"+tc.id+"/dispute", tc.body)
+			wantError(t, r, tc.status, tc.errorCode, tc.code)
+			if diff := cmp.Diff(before, []synapsefake.Transaction{e.tx(t, plain), e.tx(t, decided)}); diff != "" {
+				t.Errorf("transactions changed (-before +after):\n%s", diff)
+			}
+		})
+	}
+}
+
+// TestDisputesConserveMoney files and decides disputes at random, by the
+// user and as chargebacks, and checks after each step that the balances of
+// every node involved add up to what they held at the start.
+func TestDisputesConserveMoney(t *testing.T) {
+	t.Parallel()
+	e := newChargebackEnv(t)
+	nodes := []string{e.fx.node.ID, e.merchant.ID, e.card.ID}
+	total := func() int64 {
+		var sum int64
+		for _, id := range nodes {
+			sum += balance(t, e.fake, id)
+		}
+		return sum
+	}
+	want := total()
+	rng := rand.New(rand.NewPCG(20261122, 12))
+	reasons := []string{"CHARGE_BACK", "SERVICE|MERCHANT|RETURNED_MERCH", "FRAUD|UNAUTHORIZED|CARD_LOST"}
+	var disputed []string
+	done := map[string]int{}
+	for step := range 120 {
+		var op string
+		var err error
+		switch rng.IntN(4) {
+		case 0:
+			op = "dispute"
+			id := e.settledDebit(t, float64(rng.IntN(30_00)+1)/100)
+			r := do(t, e.fake, call{method: "PATCH", path: disputePath(e.fx.user.ID, e.fx.node.ID, id), header: e.fx.headers,
+				body: map[string]any{"dispute_reason": reasons[rng.IntN(len(reasons))]}})
+			if r.status == 200 {
+				disputed = append(disputed, id)
+			} else {
+				err = errorf(r)
+			}
+		case 1:
+			op = "chargeback"
+			id := e.createFrom(t, e.fx, e.card, txBody(e.fx.node, float64(rng.IntN(30_00)+1)/100))
+			if err = e.fake.Settle(id); err == nil {
+				err = e.fake.Return(id, "IR999")
+			}
+			if err == nil {
+				r := do(t, e.fake, call{method: "PATCH", path: chargebackPath(id), header: gatewayHeaders(e.fake), body: map[string]any{}})
+				if r.status == 200 {
+					disputed = append(disputed, id)
+				} else {
+					err = errorf(r)
+				}
+			}
+		default:
+			if len(disputed) == 0 {
+				continue
+			}
+			id := disputed[rng.IntN(len(disputed))]
+			if rng.IntN(2) == 0 {
+				op, err = "win", e.fake.WinDispute(id)
+			} else {
+				op, err = "lose", e.fake.LoseDispute(id)
+			}
+		}
+		if err == nil {
+			done[op]++
+		}
+		if got := total(); got != want {
+			t.Fatalf("step %d (%s, error %v): balances add up to %d, want %d", step, op, err, got, want)
+		}
+	}
+	for _, op := range []string{"dispute", "chargeback", "win", "lose"} {
+		if done[op] == 0 {
+			t.Errorf("no %s succeeded", op)
+		}
+	}
+}
+
+func errorf(r response) error { return &httpError{r} }
+
+type httpError struct{ r response }
+
+func (e *httpError) Error() string { return string(e.r.raw) }
