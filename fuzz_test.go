@@ -73,6 +73,7 @@ func (w *fuzzWorld) path(route string, pick byte) string {
 		"subscription_id": {w.sub, "nope", w.user},
 		"statement_id":    {"nope", w.node, ""},
 		"file":            {"statement.pdf", "x", ""},
+		"ship_id":         {"nope", w.card, ""},
 	}
 	var b strings.Builder
 	b.WriteString("/v3.1")
