@@ -171,7 +171,7 @@ func (st *store) nodeView(n *nodeRecord) nodeView {
 	case n.typ == reference.NodeACHUS:
 		v.Info = achNodeInfo{
 			AccountNum: lastFour(n.accountNum), Address: n.bank.Address,
-			Balance:  achBalance{Amount: n.balance.usd(), Currency: n.currency},
+			Balance:  achBalance{Amount: fixed2(n.balance), Currency: n.currency},
 			BankLogo: n.bank.Logo, BankLongName: n.bank.LongName, BankName: n.bank.Name,
 			Class:         n.accountClass,
 			MatchInfo:     matchInfo{EmailMatch: "not_found", NameMatch: "not_found", PhonenumberMatch: "not_found"},
@@ -208,6 +208,16 @@ func otherView(o map[string]any) map[string]any {
 		return map[string]any{}
 	}
 	return maps.Clone(o)
+}
+
+// fixed2 writes c in USD with two decimals, as an ACH-US node's balance
+// shows it: 0 -> "0.00", -150 -> "-1.50".
+func fixed2(c cents) string {
+	sign := ""
+	if c < 0 {
+		sign, c = "-", -c
+	}
+	return fmt.Sprintf("%s%d.%02d", sign, c/100, c%100)
 }
 
 func lastFour(s string) string {
