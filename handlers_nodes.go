@@ -24,10 +24,6 @@ type nodesList struct {
 	Success   bool       `json:"success"`
 }
 
-// creatableNodeTypes are the node types POST /nodes accepts: every type
-// the fake knows.
-var creatableNodeTypes = reference.NodeTypes()
-
 // createNodeRequest is the body of POST /users/{user_id}/nodes: a node of
 // any type, an ACH-US bank login (info.bank_id, bank_pw, bank_name), or the
 // answer to a bank's MFA question (access_token, mfa_answer). Fields the
