@@ -1,6 +1,7 @@
 package synapsefake
 
 import (
+	"encoding/json"
 	"net/http"
 	"slices"
 	"strings"
@@ -22,36 +23,108 @@ type nodesList struct {
 	Success   bool       `json:"success"`
 }
 
-// creatableNodeTypes are the node types POST /nodes accepts.
-var creatableNodeTypes = []string{
-	reference.NodeDepositUS, reference.NodeInterchangeUS, reference.NodeICDepositUS,
-	reference.NodeExternalUS, reference.NodeACHUS, reference.NodeSubaccountUS,
-}
-
-// createNodeRequest is the body of POST /users/{user_id}/nodes.
+// createNodeRequest is the body of POST /users/{user_id}/nodes: a node of
+// any type, an ACH-US bank login (info.bank_id, bank_pw, bank_name), or the
+// answer to a bank's MFA question (access_token, mfa_answer). Fields the
+// fake does not know are ignored.
 type createNodeRequest struct {
-	Type *string `json:"type"`
-	Info *struct {
-		Nickname   *string `json:"nickname"`
-		AccountNum string  `json:"account_num"`
-		RoutingNum string  `json:"routing_num"`
-		Type       string  `json:"type"`
-		Class      string  `json:"class"`
-		DocumentID string  `json:"document_id"`
-	} `json:"info"`
+	Type  *string          `json:"type"`
+	Info  *nodeInfoRequest `json:"info"`
 	Extra struct {
 		SuppID string         `json:"supp_id"`
 		Note   *string        `json:"note"`
 		Other  map[string]any `json:"other"`
 	} `json:"extra"`
+	AccessToken *string `json:"access_token"`
+	MFAAnswer   *string `json:"mfa_answer"`
+
+	rawInfo map[string]any // info as sent, for the per-type required fields
+}
+
+// nodeInfoRequest is the info of a create-node body; each field is typed so
+// that a known field of the wrong type is refused.
+type nodeInfoRequest struct {
+	Nickname      *string `json:"nickname"`
+	AccountNum    string  `json:"account_num"`
+	RoutingNum    string  `json:"routing_num"`
+	Type          string  `json:"type"`
+	Class         string  `json:"class"`
+	DocumentID    *string `json:"document_id"`
+	NameOnAccount *string `json:"name_on_account"`
+	Address       *string `json:"address"`
+	BankName      *string `json:"bank_name"`
+	Swift         *string `json:"swift"`
+	CardNumber    *string `json:"card_number"`
+	ExpDate       *string `json:"exp_date"`
+	CardType      *string `json:"card_type"`
+	PayeeName     *string `json:"payee_name"`
+	PayeeAddress  *struct {
+		Street      *string `json:"address_street"`
+		City        *string `json:"address_city"`
+		Subdivision *string `json:"address_subdivision"`
+		CountryCode *string `json:"address_country_code"`
+		PostalCode  *string `json:"address_postal_code"`
+	} `json:"payee_address"`
+	Balance *struct {
+		Currency *string `json:"currency"`
+	} `json:"balance"`
+	BankID *string `json:"bank_id"`
+	BankPW *string `json:"bank_pw"`
+}
+
+// decodeCreateNode reads the body of POST /users/{user_id}/nodes.
+func decodeCreateNode(r *http.Request) (createNodeRequest, error) {
+	var req createNodeRequest
+	data, err := readBody(r)
+	if err != nil {
+		return req, err
+	}
+	if err := unmarshalObject(data, &req, false); err != nil {
+		return req, err
+	}
+	var raw struct {
+		Info map[string]any `json:"info"`
+	}
+	_ = json.Unmarshal(data, &raw) // the typed decode above already accepted it
+	req.rawInfo = raw.Info
+	return req, nil
+}
+
+// isBankLogin reports whether the body is an ACH-US bank login.
+func (r createNodeRequest) isBankLogin() bool {
+	if r.Type == nil || *r.Type != reference.NodeACHUS || r.Info == nil {
+		return false
+	}
+	return r.Info.BankID != nil || r.Info.BankPW != nil || r.Info.BankName != nil
 }
 
 func (r createNodeRequest) validate() error {
+	if r.AccessToken != nil || r.MFAAnswer != nil {
+		if r.AccessToken == nil || *r.AccessToken == "" {
+			return errPayload("missing_access_token", "access_token is required.")
+		}
+		if r.MFAAnswer == nil || *r.MFAAnswer == "" {
+			return errPayload("missing_mfa_answer", "mfa_answer is required.")
+		}
+		return nil
+	}
 	if r.Type == nil || *r.Type == "" {
 		return errPayload("missing_type", "type is required.")
 	}
-	if !slices.Contains(creatableNodeTypes, *r.Type) {
+	nt, ok := reference.LookupNodeType(*r.Type)
+	if !ok {
 		return errPayload("invalid_node_type", "Unsupported node type %q.", *r.Type)
+	}
+	if r.isBankLogin() {
+		for _, f := range []struct {
+			name string
+			v    *string
+		}{{"bank_id", r.Info.BankID}, {"bank_pw", r.Info.BankPW}, {"bank_name", r.Info.BankName}} {
+			if f.v == nil || *f.v == "" {
+				return errPayload("missing_"+f.name, "info.%s is required.", f.name)
+			}
+		}
+		return nil
 	}
 	if r.Info == nil || r.Info.Nickname == nil || *r.Info.Nickname == "" {
 		return errPayload("missing_nickname", "info.nickname is required.")
@@ -75,8 +148,28 @@ func (r createNodeRequest) validate() error {
 		if !validRoutingNumber(r.Info.RoutingNum) {
 			return errIncorrect("unknown_routing_number", "Routing number %s is not a known bank.", r.Info.RoutingNum)
 		}
+		return nil
+	}
+	for _, path := range nt.RequiredInfo {
+		if s, ok := infoString(r.rawInfo, path); !ok || s == "" {
+			return errPayload("missing_info", "info.%s is required for a %s node.", path, nt.Type)
+		}
+	}
+	if *r.Type == reference.NodeWireUS && !validRoutingNumber(r.Info.RoutingNum) {
+		return errIncorrect("unknown_routing_number", "Routing number %s is not a known bank.", r.Info.RoutingNum)
 	}
 	return nil
+}
+
+// infoString reads the string at a dotted path of info.
+func infoString(info map[string]any, path string) (string, bool) {
+	m := info
+	keys := strings.Split(path, ".")
+	for _, k := range keys[:len(keys)-1] {
+		m, _ = m[k].(map[string]any)
+	}
+	s, ok := m[keys[len(keys)-1]].(string)
+	return s, ok
 }
 
 func allDigits(s string) bool {
@@ -89,7 +182,7 @@ func (s *Server) handleCreateNode(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, err)
 		return
 	}
-	req, err := decode[createNodeRequest](r)
+	req, err := decodeCreateNode(r)
 	if err == nil {
 		err = req.validate()
 	}
@@ -97,12 +190,27 @@ func (s *Server) handleCreateNode(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, err)
 		return
 	}
-	v, err := s.store.createNode(s.Now(), r.PathValue("user_id"), req)
+	userID := r.PathValue("user_id")
+	var ans bankLoginAnswer
+	switch {
+	case req.AccessToken != nil:
+		ans, err = s.store.answerBankMFA(s.Now(), userID, *req.AccessToken, *req.MFAAnswer)
+	case req.isBankLogin():
+		ans, err = s.store.bankLogin(s.Now(), userID, *req.Info.BankID, *req.Info.BankPW, *req.Info.BankName)
+	default:
+		var v nodeView
+		v, err = s.store.createNode(s.Now(), userID, req)
+		ans.nodes = []nodeView{v}
+	}
 	if err != nil {
 		s.fail(w, err)
 		return
 	}
-	s.ok(w, nodesList{ErrorCode: "0", HTTPCode: "200", Limit: 20, NodeCount: 1, Nodes: []nodeView{v}, PageCount: 1, Success: true})
+	if ans.mfa != nil {
+		writeJSON(w, http.StatusAccepted, ans.mfa)
+		return
+	}
+	s.ok(w, nodesList{ErrorCode: "0", HTTPCode: "200", Limit: 20, NodeCount: len(ans.nodes), Nodes: ans.nodes, PageCount: 1, Success: true})
 }
 
 func (st *store) createNode(now time.Time, userID string, req createNodeRequest) (nodeView, error) {
@@ -112,11 +220,12 @@ func (st *store) createNode(now time.Time, userID string, req createNodeRequest)
 	if u == nil {
 		return nodeView{}, errNotFound("user")
 	}
-	seed := NodeSeed{Type: *req.Type, Nickname: *req.Info.Nickname, AccountNum: req.Info.AccountNum,
-		RoutingNum: req.Info.RoutingNum, SuppID: req.Extra.SuppID}
+	in := req.Info
+	seed := NodeSeed{Type: *req.Type, Nickname: *in.Nickname, AccountNum: in.AccountNum,
+		RoutingNum: in.RoutingNum, SuppID: req.Extra.SuppID}
 	var typ, class string
 	if seed.Type == reference.NodeACHUS {
-		typ, class = req.Info.Type, req.Info.Class
+		typ, class = in.Type, in.Class
 		if typ == "" {
 			typ = "PERSONAL"
 		}
@@ -126,6 +235,36 @@ func (st *store) createNode(now time.Time, userID string, req createNodeRequest)
 	}
 	n := st.newNode(now, u, seed, typ, class, req.Extra.Note)
 	n.other = req.Extra.Other
+	n.documentID = in.DocumentID
+	if in.NameOnAccount != nil {
+		n.nameOnAcct = *in.NameOnAccount
+	}
+	switch seed.Type {
+	case reference.NodeWireUS, reference.NodeWireInt:
+		bank := reference.ACHBank(in.RoutingNum).Name
+		if in.BankName != nil {
+			bank = *in.BankName
+		}
+		n.info = map[string]any{"account_num": lastFour(in.AccountNum), "address": *in.Address, "bank_name": bank}
+		if in.RoutingNum != "" {
+			n.info["routing_num"] = lastFour(in.RoutingNum)
+		}
+		if in.Swift != nil {
+			n.info["swift"] = *in.Swift
+		}
+	case reference.NodeCheckUS:
+		a := in.PayeeAddress
+		n.info = map[string]any{"payee_name": *in.PayeeName, "payee_address": map[string]any{
+			"address_street": *a.Street, "address_city": *a.City, "address_subdivision": *a.Subdivision,
+			"address_country_code": *a.CountryCode, "address_postal_code": *a.PostalCode}}
+	case reference.NodeInterchangeUS:
+		n.info = map[string]any{"card_number": lastFour(*in.CardNumber)}
+	case reference.NodeIOU:
+		n.currency = *in.Balance.Currency
+		n.info = map[string]any{}
+	case reference.NodeCryptoUS:
+		n.info = map[string]any{}
+	}
 	return st.emitNode(now, "NODES|POST", n), nil
 }
 
@@ -213,7 +352,10 @@ func (st *store) getNode(userID, nodeID string) (nodeView, error) {
 	return st.nodeView(n), nil
 }
 
-// patchNodeRequest is the body of PATCH /users/{user_id}/nodes/{node_id}.
+// patchNodeRequest is the body of PATCH /users/{user_id}/nodes/{node_id},
+// with the query parameters resend_micro, ship and reset folded in. Fields
+// the fake does not know (a shipment's fee_node_id, expedite...) are
+// accepted and ignored.
 type patchNodeRequest struct {
 	Nickname *string `json:"nickname"`
 	SuppID   *string `json:"supp_id"`
@@ -224,11 +366,45 @@ type patchNodeRequest struct {
 		SuppID *string `json:"supp_id"`
 		Note   *string `json:"note"`
 	} `json:"extra"`
+	Allowed     *string   `json:"allowed"`
 	Micro       []float64 `json:"micro"`
 	ResendMicro *string   `json:"resend_micro"`
+
+	ship, reset bool // ?ship=YES, ?reset=YES
+}
+
+// decodePatchNode reads PATCH /users/{user_id}/nodes/{node_id}: the body
+// may be a JSON object, or empty whatever its Content-Type (the Go SDK's
+// ResetCardNode sends an empty form-encoded body).
+func decodePatchNode(r *http.Request) (patchNodeRequest, error) {
+	req, err := decodeOptional[patchNodeRequest](r)
+	if err != nil {
+		return req, err
+	}
+	q := r.URL.Query()
+	for _, p := range []struct {
+		name string
+		set  func()
+	}{
+		{"resend_micro", func() { yes := "YES"; req.ResendMicro = &yes }},
+		{"ship", func() { req.ship = true }},
+		{"reset", func() { req.reset = true }},
+	} {
+		switch v := q.Get(p.name); {
+		case strings.EqualFold(v, "YES"):
+			p.set()
+		case v != "" && !strings.EqualFold(v, "NO"):
+			return req, errPayload("invalid_query", "%s must be YES or NO.", p.name)
+		}
+	}
+	return req, nil
 }
 
 func (r patchNodeRequest) validate() error {
+	if r.Nickname == nil && r.SuppID == nil && r.Info == nil && r.Extra == nil && r.Micro == nil &&
+		r.ResendMicro == nil && r.Allowed == nil && !r.ship && !r.reset {
+		return errPayload("nothing_to_update", "Supply nickname, supp_id, info, extra, allowed or micro, or ship, reset or resend_micro.")
+	}
 	if r.Nickname != nil && *r.Nickname == "" || r.Info != nil && r.Info.Nickname != nil && *r.Info.Nickname == "" {
 		return errPayload("invalid_nickname", "nickname must not be empty.")
 	}
@@ -245,8 +421,15 @@ func (r patchNodeRequest) validate() error {
 	if r.Micro != nil && len(r.Micro) != 2 {
 		return errPayload("invalid_micro", "micro must hold the two micro-deposit amounts.")
 	}
+	if r.Allowed != nil && !slices.Contains(cardAllowed, *r.Allowed) {
+		return errPayload("invalid_allowed", "allowed must be one of %s.", strings.Join(cardAllowed, ", "))
+	}
 	return nil
 }
+
+// cardAllowed are the values PATCH may give a CARD-US node's allowed:
+// INACTIVE when the card is misplaced, LOCKED when it is lost.
+var cardAllowed = []string{AllowedCreditAndDebit, AllowedInactive, AllowedLocked}
 
 // handlePatchNode serves PATCH /v3.1/users/{user_id}/nodes/{node_id}.
 func (s *Server) handlePatchNode(w http.ResponseWriter, r *http.Request) {
@@ -254,7 +437,7 @@ func (s *Server) handlePatchNode(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, err)
 		return
 	}
-	req, err := decodeOptional[patchNodeRequest](r)
+	req, err := decodePatchNode(r)
 	if err == nil {
 		err = req.validate()
 	}
@@ -280,13 +463,16 @@ func (st *store) patchNode(now time.Time, userID, nodeID string, req patchNodeRe
 	if !n.isActive {
 		return nodeView{}, errNotAllowed("node_inactive", "Node %s is deleted.", nodeID)
 	}
-	if req.Micro != nil {
-		if n.typ != reference.NodeACHUS || n.allowed != AllowedCredit {
+	if req.Micro != nil || req.ResendMicro != nil {
+		if n.typ != reference.NodeACHUS || !n.microPending {
 			return nodeView{}, errNotAllowed("micro_not_pending", "Node %s has no micro deposits to verify.", nodeID)
 		}
-		if toCents(req.Micro[0]) != microDeposits[0] || toCents(req.Micro[1]) != microDeposits[1] {
-			return nodeView{}, errIncorrect("incorrect_micro", "Micro deposit amounts do not match.")
-		}
+	}
+	if req.Micro != nil && (toCents(req.Micro[0]) != microDeposits[0] || toCents(req.Micro[1]) != microDeposits[1]) {
+		return nodeView{}, errIncorrect("incorrect_micro", "Micro deposit amounts do not match.")
+	}
+	if (req.ship || req.reset || req.Allowed != nil) && n.typ != reference.NodeCardUS {
+		return nodeView{}, errNotAllowed("not_a_card_node", "Node %s is not a CARD-US node.", nodeID)
 	}
 	if req.Nickname != nil {
 		n.nickname = *req.Nickname
@@ -305,11 +491,21 @@ func (st *store) patchNode(now time.Time, userID, nodeID string, req patchNodeRe
 			n.note = req.Extra.Note
 		}
 	}
+	if req.Allowed != nil {
+		n.allowed = *req.Allowed
+	}
+	if req.ship {
+		n.timeline = append(n.timeline, nodeEvent{Date: ms(now), Note: "Card shipped."})
+	}
+	if req.reset {
+		n.info = st.newCardInfo(n.info)
+		n.timeline = append(n.timeline, nodeEvent{Date: ms(now), Note: "Card reset."})
+	}
 	if req.Micro != nil {
+		n.microPending = false
 		n.allowed = AllowedCreditAndDebit
 		n.timeline = append(n.timeline, nodeEvent{Date: ms(now), Note: "Micro deposits verified."})
-	}
-	if req.ResendMicro != nil && n.allowed == AllowedCredit {
+	} else if req.ResendMicro != nil {
 		n.timeline = append(n.timeline, nodeEvent{Date: ms(now), Note: "Micro deposits initiated."})
 	}
 	return st.emitNode(now, "NODE|PATCH", n), nil

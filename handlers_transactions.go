@@ -142,6 +142,9 @@ func (st *store) createTx(now time.Time, userID, nodeID string, req createTxRequ
 	if to.typ != *req.To.Type {
 		return nil, errIncorrect("node_type_mismatch", "Node %s is of type %s, not %s.", to.id, to.typ, *req.To.Type)
 	}
+	if !reference.CanTransfer(from.typ, to.typ) {
+		return nil, errIncorrect("transaction_not_allowed", "Transactions from a %s node to a %s node are not allowed.", from.typ, to.typ)
+	}
 	if to.id == from.id {
 		return nil, errIncorrect("same_node", "A transaction needs two different nodes.")
 	}

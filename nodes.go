@@ -1,6 +1,7 @@
 package synapsefake
 
 import (
+	"fmt"
 	"maps"
 	"slices"
 	"time"
@@ -15,7 +16,11 @@ const (
 	AllowedCredit         = "CREDIT"
 	AllowedDebit          = "DEBIT"
 	AllowedLocked         = "LOCKED"
+	AllowedInactive       = "INACTIVE"
 )
+
+// allowsDebit reports whether a node whose allowed is a may send money.
+func allowsDebit(a string) bool { return a == AllowedCreditAndDebit || a == AllowedDebit }
 
 // microDeposits are the amounts the sandbox "sent" to verify an ACH-US node.
 var microDeposits = []cents{10, 10}
@@ -38,6 +43,12 @@ type nodeRecord struct {
 	suppID       string
 	note         *string
 	other        map[string]any // extra.other as the client sent it; never changed afterwards
+	sysOther     map[string]any // extra.other keys the service sets, shown over other; replaced, never changed
+	documentID   *string
+	info         map[string]any // the type's own info fields, as shown; replaced, never changed
+	bank         reference.Bank // ACH-US only
+	nameOnAcct   string         // info.name_on_account when the request gave one
+	microPending bool           // ACH-US by account and routing number: deposits sent, not yet verified
 	created      time.Time
 	timeline     []nodeEvent
 	txIDs        []string // transactions from or to the node, oldest first
@@ -85,13 +96,34 @@ type nodeInfo struct {
 	DocumentID    *string     `json:"document_id"`
 	NameOnAccount string      `json:"name_on_account"`
 	Nickname      string      `json:"nickname"`
-	// ACH-US only.
-	AccountNum   string `json:"account_num,omitempty"`
-	RoutingNum   string `json:"routing_num,omitempty"`
-	Type         string `json:"type,omitempty"`
-	Class        string `json:"class,omitempty"`
-	BankName     string `json:"bank_name,omitempty"`
-	BankLongName string `json:"bank_long_name,omitempty"`
+}
+
+// achNodeInfo is the info of an ACH-US node, field for field as the
+// recorded sandbox answers show it: the balance is a string there.
+type achNodeInfo struct {
+	AccountNum    string     `json:"account_num"`
+	Address       string     `json:"address"`
+	Balance       achBalance `json:"balance"`
+	BankLogo      string     `json:"bank_logo"`
+	BankLongName  string     `json:"bank_long_name"`
+	BankName      string     `json:"bank_name"`
+	Class         string     `json:"class"`
+	MatchInfo     matchInfo  `json:"match_info"`
+	NameOnAccount string     `json:"name_on_account"`
+	Nickname      string     `json:"nickname"`
+	RoutingNum    string     `json:"routing_num"`
+	Type          string     `json:"type"`
+}
+
+type achBalance struct {
+	Amount   string `json:"amount"`
+	Currency string `json:"currency"`
+}
+
+type matchInfo struct {
+	EmailMatch       string `json:"email_match"`
+	NameMatch        string `json:"name_match"`
+	PhonenumberMatch string `json:"phonenumber_match"`
 }
 
 type nodeExtra struct {
@@ -108,7 +140,7 @@ type nodeView struct {
 	AllowedStatusCode *string     `json:"allowed_status_code"`
 	Client            clientView  `json:"client"`
 	Extra             nodeExtra   `json:"extra"`
-	Info              nodeInfo    `json:"info"`
+	Info              any         `json:"info"` // nodeInfo, achNodeInfo or, for the other types, a map
 	IsActive          bool        `json:"is_active"`
 	Timeline          []nodeEvent `json:"timeline"`
 	Type              string      `json:"type"`
@@ -116,39 +148,57 @@ type nodeView struct {
 }
 
 func (st *store) nodeView(n *nodeRecord) nodeView {
-	info := nodeInfo{
-		Agreements: []agreement{},
-		Balance:    balanceView{Amount: n.balance, Currency: n.currency},
-		BankCode:   "EBT",
-		Nickname:   n.nickname,
+	name := n.nameOnAcct
+	if u := st.users[n.userID]; name == "" && u != nil && len(u.legalNames) > 0 {
+		name = u.legalNames[0]
 	}
-	if u := st.users[n.userID]; u != nil && len(u.legalNames) > 0 {
-		info.NameOnAccount = u.legalNames[0]
+	other := otherView(n.other)
+	for k, v := range n.sysOther {
+		other[k] = v
 	}
-	if reference.IsDepositType(n.typ) {
-		info.Agreements = []agreement{{Type: "NODE_AGREEMENT", URL: "https://synapsefake.invalid/agreements/NODE_AGREEMENT.pdf"}}
-	}
-	if n.typ == reference.NodeACHUS {
-		info.BankCode = ""
-		info.AccountNum = lastFour(n.accountNum)
-		info.RoutingNum = lastFour(n.routingNum)
-		info.Type = n.accountType
-		info.Class = n.accountClass
-		info.BankName = "SYNAPSEFAKE TEST BANK"
-		info.BankLongName = "SYNAPSEFAKE TEST BANK, N.A."
-	}
-	return nodeView{
+	v := nodeView{
 		ID:       n.id,
 		Links:    linkTo(st.base + "/users/" + n.userID + "/nodes/" + n.id),
 		Allowed:  n.allowed,
 		Client:   st.client,
-		Extra:    nodeExtra{Note: n.note, Other: otherView(n.other), SuppID: n.suppID},
-		Info:     info,
+		Extra:    nodeExtra{Note: n.note, Other: other, SuppID: n.suppID},
 		IsActive: n.isActive,
 		Timeline: slices.Clone(n.timeline),
 		Type:     n.typ,
 		UserID:   n.userID,
 	}
+	switch {
+	case n.typ == reference.NodeACHUS:
+		v.Info = achNodeInfo{
+			AccountNum: lastFour(n.accountNum), Address: n.bank.Address,
+			Balance:  achBalance{Amount: fixed2(n.balance), Currency: n.currency},
+			BankLogo: n.bank.Logo, BankLongName: n.bank.LongName, BankName: n.bank.Name,
+			Class:         n.accountClass,
+			MatchInfo:     matchInfo{EmailMatch: "not_found", NameMatch: "not_found", PhonenumberMatch: "not_found"},
+			NameOnAccount: name, Nickname: n.nickname, RoutingNum: lastFour(n.routingNum), Type: n.accountType,
+		}
+	case n.info != nil:
+		info := maps.Clone(n.info)
+		info["balance"] = balanceView{Amount: n.balance, Currency: n.currency}
+		info["document_id"] = n.documentID
+		info["name_on_account"] = name
+		info["nickname"] = n.nickname
+		v.Info = info
+	default:
+		info := nodeInfo{
+			Agreements:    []agreement{},
+			Balance:       balanceView{Amount: n.balance, Currency: n.currency},
+			BankCode:      "EBT",
+			DocumentID:    n.documentID,
+			NameOnAccount: name,
+			Nickname:      n.nickname,
+		}
+		if reference.IsDepositType(n.typ) {
+			info.Agreements = []agreement{{Type: "NODE_AGREEMENT", URL: "https://synapsefake.invalid/agreements/NODE_AGREEMENT.pdf"}}
+		}
+		v.Info = info
+	}
+	return v
 }
 
 // otherView is extra.other on the wire: {} when the client sent none. The
@@ -158,6 +208,16 @@ func otherView(o map[string]any) map[string]any {
 		return map[string]any{}
 	}
 	return maps.Clone(o)
+}
+
+// fixed2 writes c in USD with two decimals, as an ACH-US node's balance
+// shows it: 0 -> "0.00", -150 -> "-1.50".
+func fixed2(c cents) string {
+	sign := ""
+	if c < 0 {
+		sign, c = "-", -c
+	}
+	return fmt.Sprintf("%s%d.%02d", sign, c/100, c%100)
 }
 
 func lastFour(s string) string {
@@ -240,9 +300,21 @@ func (st *store) newNode(now time.Time, u *userRecord, seed NodeSeed, accountTyp
 		created:      now,
 		timeline:     []nodeEvent{{Date: ms(now), Note: "Node created."}},
 	}
-	if n.typ == reference.NodeACHUS && st.microDeposits {
-		n.allowed = AllowedCredit
-		n.timeline = append(n.timeline, nodeEvent{Date: ms(now), Note: "Micro deposits initiated."})
+	switch n.typ {
+	case reference.NodeACHUS:
+		n.bank = reference.ACHBank(n.routingNum)
+		n.sysOther = map[string]any{"access_token": nil, "updated_on": nil}
+		n.microPending = true
+		if st.microDeposits {
+			n.allowed = AllowedCredit
+			n.timeline = append(n.timeline, nodeEvent{Date: ms(now), Note: "Micro deposits initiated."})
+		}
+	case reference.NodeCardUS:
+		// As recorded: a new card node is INACTIVE until PATCH allowed.
+		n.allowed = AllowedInactive
+		n.sysOther = map[string]any{"access_token": st.newID()}
+		n.info = st.newCardInfo(nil)
+		n.timeline = append(n.timeline, nodeEvent{Date: ms(now), Note: "Card Created."})
 	}
 	st.nodes[n.id] = n
 	u.nodeIDs = append(u.nodeIDs, n.id)
@@ -250,6 +322,18 @@ func (st *store) newNode(now time.Time, u *userRecord, seed NodeSeed, accountTyp
 		st.nodeOrder = append(st.nodeOrder, n.id)
 	}
 	return n
+}
+
+// newCardInfo is the card part of a CARD-US node's info: a new card number
+// and hash, and the preferences of old (the defaults when nil). Callers hold mu.
+func (st *store) newCardInfo(old map[string]any) map[string]any {
+	hash := st.randomHex(32)
+	number := fmt.Sprintf("%04d", (int(hash[0])<<8|int(hash[1]))%10000)
+	prefs := map[string]any{"allow_foreign_transactions": false, "atm_withdrawal_limit": 100, "pos_withdrawal_limit": 1000}
+	if old != nil {
+		prefs = old["preferences"].(map[string]any)
+	}
+	return map[string]any{"card_hash": hash, "card_number": number, "card_style_id": nil, "preferences": prefs}
 }
 
 // validRoutingNumber applies the ABA checksum; the fake "knows" every routing

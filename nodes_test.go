@@ -100,15 +100,24 @@ func wantNodeJSON(fake *synapsefake.Server, userID, nodeID, typ, nickname string
 	}
 }
 
-// achInfo sets the ACH-US fields of an expected node's info.
+// achInfo gives an expected node the ACH-US info and extra.other of the
+// recorded sandbox answers, for an account at routing number validRouting.
 func achInfo(node map[string]any, accountLast4, routingLast4, typ, class string) {
-	setPath(node, "info.bank_code", "")
-	setPath(node, "info.account_num", accountLast4)
-	setPath(node, "info.routing_num", routingLast4)
-	setPath(node, "info.type", typ)
-	setPath(node, "info.class", class)
-	setPath(node, "info.bank_name", "SYNAPSEFAKE TEST BANK")
-	setPath(node, "info.bank_long_name", "SYNAPSEFAKE TEST BANK, N.A.")
+	setPath(node, "info", map[string]any{
+		"account_num":     accountLast4,
+		"address":         "8001 VILLA PARK DRIVE, HENRICO, VA, US",
+		"balance":         map[string]any{"amount": "0.00", "currency": "USD"},
+		"bank_logo":       "https://synapsefake.invalid/bank_logos/bofa.png",
+		"bank_long_name":  "BANK OF AMERICA",
+		"bank_name":       "BANK OF AMERICA",
+		"class":           class,
+		"match_info":      map[string]any{"email_match": "not_found", "name_match": "not_found", "phonenumber_match": "not_found"},
+		"name_on_account": getPath(node, "info.name_on_account"),
+		"nickname":        getPath(node, "info.nickname"),
+		"routing_num":     routingLast4,
+		"type":            typ,
+	})
+	setPath(node, "extra.other", map[string]any{"access_token": nil, "updated_on": nil})
 }
 
 func timelineEntry(at time.Time, note string) map[string]any {
@@ -186,8 +195,13 @@ func TestCreateNode(t *testing.T) {
 		},
 		{
 			name: "INTERCHANGE-US",
-			body: map[string]any{"type": "INTERCHANGE-US", "info": map[string]any{"nickname": "Spending"}},
-			typ:  "INTERCHANGE-US",
+			body: map[string]any{"type": "INTERCHANGE-US", "info": map[string]any{"nickname": "Spending",
+				"card_number": "4111111111111111", "exp_date": "202812", "document_id": "doc-1"}},
+			typ: "INTERCHANGE-US",
+			edit: func(n map[string]any) {
+				setPath(n, "info", map[string]any{"balance": map[string]any{"amount": 0.0, "currency": "USD"},
+					"card_number": "1111", "document_id": "doc-1", "name_on_account": "Test User", "nickname": "Spending"})
+			},
 		},
 		{
 			name: "IC-DEPOSIT-US",
@@ -316,8 +330,8 @@ func TestCreateNodeErrors(t *testing.T) {
 			status: 400, errorCode: "200", code: "missing_type"},
 		{name: "unknown type", body: map[string]any{"type": "SAVINGS-US", "info": map[string]any{"nickname": "x"}},
 			status: 400, errorCode: "200", code: "invalid_node_type"},
-		{name: "known type that cannot be created", body: map[string]any{"type": "WIRE-US", "info": map[string]any{"nickname": "x"}},
-			status: 400, errorCode: "200", code: "invalid_node_type"},
+		{name: "WIRE-US without its account", body: map[string]any{"type": "WIRE-US", "info": map[string]any{"nickname": "x"}},
+			status: 400, errorCode: "200", code: "missing_info"},
 		{name: "missing info", body: map[string]any{"type": "DEPOSIT-US"},
 			status: 400, errorCode: "200", code: "missing_nickname"},
 		{name: "missing info.nickname", body: map[string]any{"type": "DEPOSIT-US", "info": map[string]any{}},
@@ -724,6 +738,11 @@ func TestNodeErrors(t *testing.T) {
 		{name: "GET under another user's path", method: "GET", target: othersPath, status: 401, errorCode: "300", code: "unauthorized_user"},
 		{name: "GET without NODE|GET", method: "GET", scopes: []string{"NODES|GET"}, status: 401, errorCode: "300", code: "scope_not_granted"},
 
+		{name: "PATCH type cannot be changed", method: "PATCH", body: map[string]any{"type": "ACH-US"}, status: 400, errorCode: "200", code: "nothing_to_update"},
+		{name: "PATCH empty body", method: "PATCH", body: "", status: 400, errorCode: "200", code: "nothing_to_update"},
+		{name: "PATCH ship on a deposit node", method: "PATCH", target: func(fx, _ fixture) string { return nodePath(fx.user.ID, fx.node.ID) + "?ship=YES" },
+			body: map[string]any{}, status: 409, errorCode: "410", code: "not_a_card_node"},
+		{name: "PATCH empty object", method: "PATCH", body: map[string]any{}, status: 400, errorCode: "200", code: "nothing_to_update"},
 		{name: "PATCH malformed JSON", method: "PATCH", body: `{"nickname":`, status: 400, errorCode: "200", code: "invalid_json"},
 		{name: "PATCH nickname is a number", method: "PATCH", body: map[string]any{"nickname": 5}, status: 400, errorCode: "200", code: "invalid_field_type"},
 		{name: "PATCH empty nickname", method: "PATCH", body: map[string]any{"nickname": ""}, status: 400, errorCode: "200", code: "invalid_nickname"},

@@ -42,6 +42,8 @@ type store struct {
 	networkUser *userRecord       // hidden owner of the counterparty nodes
 	network     map[string]string // node type -> hidden counterparty node
 
+	bankLogins map[string]*bankLoginRecord // banklogin.go: MFA access token -> login waiting for its answer
+
 	// Set once at construction, read-only afterwards.
 	base             string     // URL() of the server, for _links
 	client           clientView // the client every object belongs to

@@ -187,9 +187,9 @@ func (st *store) move(t *txRecord, to Status, at time.Time, note, code string) e
 	}
 	from := st.nodes[t.fromNode]
 	switch {
-	case to == StatusProcessingDebit && from.allowed == AllowedCredit:
+	case to == StatusProcessingDebit && !allowsDebit(from.allowed):
 		to = StatusCanceled
-		note = "Unable to settle transaction from " + from.id + ", since the node 'allowed' is CREDIT."
+		note = "Unable to settle transaction from " + from.id + ", since the node 'allowed' is " + from.allowed + "."
 	case to == StatusSettled && st.settlementMisfit(t, 1) != nil:
 		// A credit that would take a node past MaxBalanceCents is refused
 		// by the receiver and the money goes back.

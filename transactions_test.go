@@ -531,7 +531,7 @@ func withID(want map[string]any, id any) map[string]any {
 // nodes of external types, which the fake does not limit.
 func TestCreateTransactionFromExternalNode(t *testing.T) {
 	t.Parallel()
-	for _, typ := range []string{"ACH-US", "EXTERNAL-US", "INTERCHANGE-US", "WIRE-US"} {
+	for _, typ := range []string{"ACH-US", "EXTERNAL-US", "INTERCHANGE-US"} {
 		t.Run(typ, func(t *testing.T) {
 			t.Parallel()
 			e := newTxEnv(t, 0)

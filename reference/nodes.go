@@ -1,42 +1,146 @@
 package reference
 
+import "slices"
+
 // Node types, as the wire's node type, to.type and from.type carry them.
 const (
-	NodeDepositUS     = "DEPOSIT-US"
-	NodeInterchangeUS = "INTERCHANGE-US"
-	NodeICDepositUS   = "IC-DEPOSIT-US"
-	NodeExternalUS    = "EXTERNAL-US"
-	NodeACHUS         = "ACH-US"
-	NodeSubaccountUS  = "SUBACCOUNT-US"
-	NodeWireUS        = "WIRE-US"
+	NodeDepositUS      = "DEPOSIT-US"
+	NodeInterchangeUS  = "INTERCHANGE-US"
+	NodeICDepositUS    = "IC-DEPOSIT-US"
+	NodeExternalUS     = "EXTERNAL-US"
+	NodeACHUS          = "ACH-US"
+	NodeSubaccountUS   = "SUBACCOUNT-US"
+	NodeWireUS         = "WIRE-US"
+	NodeCustodyUS      = "CUSTODY-US"
+	NodeCardUS         = "CARD-US"
+	NodeIBDepositUS    = "IB-DEPOSIT-US"
+	NodeIBSubaccountUS = "IB-SUBACCOUNT-US"
+	NodeWireInt        = "WIRE-INT"
+	NodeCheckUS        = "CHECK-US"
+	NodeIOU            = "IOU"
+	NodeCryptoUS       = "CRYPTO-US"
 )
 
-var nodeTypes = []string{
-	NodeDepositUS, NodeInterchangeUS, NodeICDepositUS, NodeExternalUS,
-	NodeACHUS, NodeSubaccountUS, NodeWireUS,
+// NodeClass groups node types by how money moves through them.
+type NodeClass string
+
+// Node classes.
+const (
+	// ClassDeposit: an account on the platform that holds a balance.
+	ClassDeposit NodeClass = "DEPOSIT"
+	// ClassExternal: an account elsewhere that can be debited and credited
+	// (ACH, a linked debit card).
+	ClassExternal NodeClass = "EXTERNAL"
+	// ClassPayout: an account elsewhere that can only be paid (wires, checks).
+	ClassPayout NodeClass = "PAYOUT"
+	// ClassCard: a debit card issued as a node (CARD-US, deprecated by subnets).
+	ClassCard NodeClass = "CARD"
+	// ClassIOU: a ledger of value owed, in any currency.
+	ClassIOU NodeClass = "IOU"
+	// ClassCrypto: a crypto wallet.
+	ClassCrypto NodeClass = "CRYPTO"
+)
+
+// NodeType describes one node type: its class and the info fields
+// (dotted paths below info) that creating one requires.
+type NodeType struct {
+	Type         string
+	Class        NodeClass
+	RequiredInfo []string
+}
+
+var payeeAddress = []string{"payee_name", "payee_address.address_street", "payee_address.address_city",
+	"payee_address.address_subdivision", "payee_address.address_country_code", "payee_address.address_postal_code"}
+
+// nodeTypes lists every node type with the info its create needs, as the
+// official SDKs' samples and the public docs give them. ACH-US lists its
+// account-and-routing variant; its bank-login variant needs bank_id,
+// bank_pw and bank_name instead.
+var nodeTypes = []NodeType{
+	{NodeDepositUS, ClassDeposit, []string{"nickname"}},
+	{NodeInterchangeUS, ClassExternal, []string{"nickname", "card_number", "exp_date", "document_id"}},
+	{NodeICDepositUS, ClassDeposit, []string{"nickname"}},
+	{NodeExternalUS, ClassExternal, []string{"nickname"}},
+	{NodeACHUS, ClassExternal, []string{"nickname", "account_num", "routing_num"}},
+	{NodeSubaccountUS, ClassDeposit, []string{"nickname"}},
+	{NodeWireUS, ClassPayout, []string{"nickname", "account_num", "routing_num", "name_on_account", "address"}},
+	{NodeCustodyUS, ClassDeposit, []string{"nickname"}},
+	{NodeCardUS, ClassCard, []string{"nickname", "document_id"}},
+	{NodeIBDepositUS, ClassDeposit, []string{"nickname"}},
+	{NodeIBSubaccountUS, ClassDeposit, []string{"nickname"}},
+	{NodeWireInt, ClassPayout, []string{"nickname", "bank_name", "account_num", "swift", "name_on_account", "address"}},
+	{NodeCheckUS, ClassPayout, append([]string{"nickname"}, payeeAddress...)},
+	{NodeIOU, ClassIOU, []string{"nickname", "balance.currency"}},
+	{NodeCryptoUS, ClassCrypto, []string{"nickname"}},
+}
+
+// transferPairs are the classes money may move between, sender first.
+// Deposit accounts send to and receive from every class; payout accounts
+// only receive; IOUs and crypto wallets also trade among themselves.
+var transferPairs = map[[2]NodeClass]bool{
+	{ClassDeposit, ClassDeposit}:  true,
+	{ClassDeposit, ClassExternal}: true,
+	{ClassExternal, ClassDeposit}: true,
+	{ClassDeposit, ClassPayout}:   true,
+	{ClassDeposit, ClassCard}:     true,
+	{ClassCard, ClassDeposit}:     true,
+	{ClassDeposit, ClassIOU}:      true,
+	{ClassIOU, ClassDeposit}:      true,
+	{ClassIOU, ClassIOU}:          true,
+	{ClassDeposit, ClassCrypto}:   true,
+	{ClassCrypto, ClassDeposit}:   true,
+	{ClassCrypto, ClassCrypto}:    true,
 }
 
 // NodeTypes returns every node type the fake knows. The slice is fresh on every call.
 func NodeTypes() []string {
-	return append([]string(nil), nodeTypes...)
+	out := make([]string, len(nodeTypes))
+	for i, nt := range nodeTypes {
+		out[i] = nt.Type
+	}
+	return out
+}
+
+// LookupNodeType returns the description of node type t. Its RequiredInfo
+// is a fresh copy.
+func LookupNodeType(t string) (NodeType, bool) {
+	for _, nt := range nodeTypes {
+		if nt.Type == t {
+			nt.RequiredInfo = slices.Clone(nt.RequiredInfo)
+			return nt, true
+		}
+	}
+	return NodeType{}, false
+}
+
+// classes maps each node type to its class.
+var classes = func() map[string]NodeClass {
+	m := make(map[string]NodeClass, len(nodeTypes))
+	for _, nt := range nodeTypes {
+		m[nt.Type] = nt.Class
+	}
+	return m
+}()
+
+func classOf(t string) NodeClass { return classes[t] }
+
+// CanTransfer reports whether a transaction may move money from a node of
+// type from to a node of type to.
+func CanTransfer(from, to string) bool {
+	return transferPairs[[2]NodeClass{classOf(from), classOf(to)}]
 }
 
 // IsDepositType reports whether t is a node type that holds a balance the fake limits:
-// DEPOSIT-US, IC-DEPOSIT-US or SUBACCOUNT-US.
+// DEPOSIT-US, IC-DEPOSIT-US, SUBACCOUNT-US, CUSTODY-US, IB-DEPOSIT-US or
+// IB-SUBACCOUNT-US.
 func IsDepositType(t string) bool {
-	switch t {
-	case NodeDepositUS, NodeICDepositUS, NodeSubaccountUS:
-		return true
-	}
-	return false
+	return classOf(t) == ClassDeposit
 }
 
 // IsExternalType reports whether t is a node type outside the platform whose balance the
-// fake does not limit: EXTERNAL-US, ACH-US, WIRE-US or INTERCHANGE-US.
+// fake does not limit: EXTERNAL-US, ACH-US, INTERCHANGE-US, WIRE-US, WIRE-INT
+// or CHECK-US.
 func IsExternalType(t string) bool {
-	switch t {
-	case NodeExternalUS, NodeACHUS, NodeWireUS, NodeInterchangeUS:
-		return true
-	}
-	return false
+	c := classOf(t)
+	return c == ClassExternal || c == ClassPayout
 }

@@ -34,16 +34,54 @@ func TestNodeTypePredicates(t *testing.T) {
 
 func TestNodeTypes(t *testing.T) {
 	types := reference.NodeTypes()
-	if len(types) != 7 {
-		t.Errorf("len(NodeTypes()) = %d, want 7", len(types))
+	if len(types) != 15 {
+		t.Errorf("len(NodeTypes()) = %d, want 15", len(types))
 	}
 	for _, nt := range types {
-		if reference.IsDepositType(nt) == reference.IsExternalType(nt) {
-			t.Errorf("%s is deposit and external, or neither", nt)
+		if reference.IsDepositType(nt) && reference.IsExternalType(nt) {
+			t.Errorf("%s is both deposit and external", nt)
+		}
+		d, ok := reference.LookupNodeType(nt)
+		if !ok || d.Type != nt || d.Class == "" || len(d.RequiredInfo) == 0 || d.RequiredInfo[0] != "nickname" {
+			t.Errorf("LookupNodeType(%q) = %+v, %v; want its class and nickname first", nt, d, ok)
 		}
 	}
 	types[0] = "CHANGED"
 	if reference.NodeTypes()[0] != reference.NodeDepositUS {
 		t.Error("NodeTypes() changed after mutating a copy")
+	}
+	if _, ok := reference.LookupNodeType("SAVINGS-US"); ok {
+		t.Error("LookupNodeType(SAVINGS-US) found a type")
+	}
+}
+
+func TestCanTransfer(t *testing.T) {
+	for _, tc := range []struct {
+		from, to string
+		want     bool
+	}{
+		{reference.NodeDepositUS, reference.NodeACHUS, true},
+		{reference.NodeACHUS, reference.NodeCustodyUS, true},
+		{reference.NodeDepositUS, reference.NodeWireInt, true},
+		{reference.NodeWireInt, reference.NodeDepositUS, false},
+		{reference.NodeCheckUS, reference.NodeDepositUS, false},
+		{reference.NodeACHUS, reference.NodeExternalUS, false},
+		{reference.NodeCardUS, reference.NodeIBDepositUS, true},
+		{reference.NodeIOU, reference.NodeIOU, true},
+		{reference.NodeCryptoUS, reference.NodeIOU, false},
+		{"SAVINGS-US", reference.NodeDepositUS, false},
+	} {
+		if got := reference.CanTransfer(tc.from, tc.to); got != tc.want {
+			t.Errorf("CanTransfer(%s, %s) = %v, want %v", tc.from, tc.to, got, tc.want)
+		}
+	}
+}
+
+func TestACHBank(t *testing.T) {
+	if got := reference.ACHBank("051000017").Name; got != "BANK OF AMERICA" {
+		t.Errorf("ACHBank(051000017).Name = %q, want BANK OF AMERICA", got)
+	}
+	if got := reference.ACHBank("011000015"); got != reference.SandboxBank {
+		t.Errorf("ACHBank(011000015) = %+v, want SandboxBank", got)
 	}
 }

@@ -52,6 +52,7 @@ func serve(ctx context.Context, args []string, out io.Writer, ready chan<- strin
 	clientSecret := fs.String("client-secret", "", "client secret (default: a fixed test secret)")
 	webhooks := fs.String("webhooks", "deliver", "deliver: POST webhooks to subscribers; capture: only record them (GET /_fake/webhooks)")
 	quiet := fs.Bool("quiet", false, "do not log one line per request")
+	microDeposits := fs.Bool("micro-deposits", false, "ACH-US nodes added by account and routing number stay allowed CREDIT until PATCH {\"micro\":[0.1,0.1]} verifies them")
 	journalEntries := fs.Int("journal-entries", 10_000, "most API calls the request journal (GET /_fake/requests) keeps; 0: none, negative: no bound")
 	journalBytes := fs.Int64("journal-bytes", 8<<20, "most bytes the request journal keeps (bodies cut at 64 KiB); 0: none, negative: no bound")
 	captureBytes := fs.Int64("webhook-capture-bytes", synapsefake.DefaultWebhookCaptureLimit, "most bytes the webhook capture (GET /_fake/webhooks) keeps, oldest forgotten first; negative: no bound")
@@ -70,6 +71,9 @@ func serve(ctx context.Context, args []string, out io.Writer, ready chan<- strin
 	opts := []synapsefake.Option{synapsefake.WithIDSeed(*seed), synapsefake.WithBaseURL(base),
 		synapsefake.WithJournalLimit(*journalEntries, *journalBytes),
 		synapsefake.WithWebhookCaptureLimit(*captureBytes), synapsefake.WithWebhookLogLimit(*webhookLogBytes)}
+	if *microDeposits {
+		opts = append(opts, synapsefake.WithMicroDeposits())
+	}
 	switch *clockMode {
 	case "real":
 		opts = append(opts, synapsefake.WithClock(clock.New()))
