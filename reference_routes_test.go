@@ -206,7 +206,7 @@ func TestReferenceRoutesPythonClient(t *testing.T) {
 		}},
 		{"verify_routing_number", call{method: "POST", path: "/routing-number-verification",
 			body: `{"type": "ACH-US", "routing_num": "051000017"}`}, func(t *testing.T, b map[string]any) {
-			if b["bank_name"] != "BANK OF AMERICA, N.A." || b["bank_code"] != "bofa" {
+			if b["bank_name"] != "BANK OF AMERICA" || b["bank_code"] != "bofa" || b["address"] != "8001 VILLA PARK DRIVE, HENRICO, VA, US" {
 				t.Errorf("answer %v", b)
 			}
 		}},

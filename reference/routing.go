@@ -23,7 +23,7 @@ var routingBanks = []RoutingBank{
 	{"031176110", "capone", "CAPITAL ONE, N.A.", "1680 CAPITAL ONE DR, MCLEAN, VA, US", true, true},
 	{"031201360", "td", "TD BANK NA", "2035 LIMESTONE RD, WILMINGTON, DE, US", true, true},
 	{"043000096", "pnc", "PNC BANK, NA", "300 FIFTH AVE, PITTSBURGH, PA, US", true, true},
-	{"051000017", "bofa", "BANK OF AMERICA, N.A.", "P.O. BOX 27025, RICHMOND, VA, US", true, true},
+	{"051000017", "bofa", "BANK OF AMERICA", "8001 VILLA PARK DRIVE, HENRICO, VA, US", true, true}, // as recorded
 	{"061000104", "suntrust", "TRUIST BANK", "303 PEACHTREE ST NE, ATLANTA, GA, US", true, true},
 	{"084106768", "", "EVOLVE BANK & TRUST", "6070 POPLAR AVE, MEMPHIS, TN, US", true, true},
 	{"091000022", "usbank", "U.S. BANK N.A.", "800 NICOLLET MALL, MINNEAPOLIS, MN, US", true, true},
