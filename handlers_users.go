@@ -201,6 +201,7 @@ type patchUserRequest struct {
 		Login             *loginRequest `json:"login"`
 		RemoveLogin       *loginRequest `json:"remove_login"`
 		LegalName         *string       `json:"legal_name"`
+		RemoveLegalName   *string       `json:"remove_legal_name"`
 		PhoneNumber       *string       `json:"phone_number"`
 		RemovePhoneNumber *string       `json:"remove_phone_number"`
 		CipTag            *int          `json:"cip_tag"`
@@ -224,7 +225,7 @@ func (r patchUserRequest) validate() error {
 		return errPayload("invalid_permission", "Unknown permission %q.", *r.Permission)
 	}
 	if u := r.Update; u != nil {
-		if u.Login == nil && u.RemoveLogin == nil && u.LegalName == nil && u.PhoneNumber == nil &&
+		if u.Login == nil && u.RemoveLogin == nil && u.LegalName == nil && u.RemoveLegalName == nil && u.PhoneNumber == nil &&
 			u.RemovePhoneNumber == nil && u.CipTag == nil && u.PublicNote == nil {
 			return errPayload("nothing_to_update", "update must name at least one field.")
 		}
@@ -281,6 +282,9 @@ func (st *store) patchUser(now time.Time, id string, req patchUserRequest) (user
 		if up.RemoveLogin != nil && !slices.ContainsFunc(u.logins, func(l loginView) bool { return l.Email == *up.RemoveLogin.Email }) {
 			return userView{}, errIncorrect("unknown_login", "Login %q is not on file for this user.", *up.RemoveLogin.Email)
 		}
+		if up.RemoveLegalName != nil && !slices.Contains(u.legalNames, *up.RemoveLegalName) {
+			return userView{}, errIncorrect("unknown_legal_name", "Legal name %q is not on file for this user.", *up.RemoveLegalName)
+		}
 		if up.RemovePhoneNumber != nil && !slices.Contains(u.phones, *up.RemovePhoneNumber) {
 			return userView{}, errIncorrect("unknown_phone_number", "Phone number %q is not on file for this user.", *up.RemovePhoneNumber)
 		}
@@ -297,6 +301,9 @@ func (st *store) patchUser(now time.Time, id string, req patchUserRequest) (user
 		}
 		if up.PhoneNumber != nil && !slices.Contains(u.phones, *up.PhoneNumber) {
 			u.phones = append(u.phones, *up.PhoneNumber)
+		}
+		if up.RemoveLegalName != nil {
+			u.legalNames = slices.DeleteFunc(u.legalNames, func(n string) bool { return n == *up.RemoveLegalName })
 		}
 		if up.RemovePhoneNumber != nil {
 			u.phones = slices.DeleteFunc(u.phones, func(p string) bool { return p == *up.RemovePhoneNumber })
