@@ -55,6 +55,9 @@ type goRequest struct {
 	// edit, when set, changes the headers after they are built, for the
 	// error cases.
 	edit func(http.Header)
+	// emptyForm sends no body as application/x-www-form-urlencoded, as
+	// gorequest's Send("") does (ResetCardNode).
+	emptyForm bool
 	// panics marks an answer on which the Go client itself panics in
 	// handleHTTPError, as it does against the real service (a 202 without
 	// error.en); goSend then requires that panic instead of failing on it.
@@ -99,6 +102,9 @@ func goSend(t testing.TB, fake *synapsefake.Server, req goRequest) goAnswer {
 			contentType = "application/x-www-form-urlencoded"
 			body = strings.NewReader(form.Encode())
 		}
+	}
+	if req.emptyForm {
+		contentType = "application/x-www-form-urlencoded"
 	}
 	hr, err := http.NewRequest(req.method, u, body)
 	if err != nil {
