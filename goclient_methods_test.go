@@ -42,10 +42,10 @@ var goSDKMethods = []string{
 type goAuth int
 
 const (
-	goAuthUser   goAuth = iota // User.do: the user's oauth key, re-auth on "300"
-	goAuthClient               // Client.do: the gateway, an empty oauth key
-	goAuthOAuth                // POST /oauth/{user_id}: the refresh token in the body
-	goAuthUserGateway          // User.do on a route that needs only the gateway
+	goAuthUser        goAuth = iota // User.do: the user's oauth key, re-auth on "300"
+	goAuthClient                    // Client.do: the gateway, an empty oauth key
+	goAuthOAuth                     // POST /oauth/{user_id}: the refresh token in the body
+	goAuthUserGateway               // User.do on a route that needs only the gateway
 )
 
 // goMethodEnv is goFixture (a user, a funded DEPOSIT-US node, a second node
