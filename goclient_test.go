@@ -1,8 +1,10 @@
 package synapsefake_test
 
 // These tests reproduce, on the wire, what the official Go client SynapseGo
-// (package synapse, last commit 2023-01-09; it cannot be fetched here) sends
-// and how it reads the answers, and check that the fake serves it:
+// (package synapse, last commit 2023-01-09; not on the module proxy, so the
+// main module cannot depend on it) sends and how it reads the answers, and
+// check that the fake serves it. goclient_methods_test.go has one row for
+// each of its methods.
 //
 //   - Requests go through gorequest: header names canonicalised (X-Sp-Gateway,
 //     X-Sp-User, X-Sp-User-Ip, X-Sp-Idempotency-Key), Content-Type
