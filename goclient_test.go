@@ -1,8 +1,10 @@
 package synapsefake_test
 
 // These tests reproduce, on the wire, what the official Go client SynapseGo
-// (package synapse, last commit 2023-01-09; it cannot be fetched here) sends
-// and how it reads the answers, and check that the fake serves it:
+// (package synapse, last commit 2023-01-09; not on the module proxy, so the
+// main module cannot depend on it) sends and how it reads the answers, and
+// check that the fake serves it. goclient_methods_test.go has one row for
+// each of its methods.
 //
 //   - Requests go through gorequest: header names canonicalised (X-Sp-Gateway,
 //     X-Sp-User, X-Sp-User-Ip, X-Sp-Idempotency-Key), Content-Type
@@ -55,6 +57,9 @@ type goRequest struct {
 	// edit, when set, changes the headers after they are built, for the
 	// error cases.
 	edit func(http.Header)
+	// emptyForm sends no body as application/x-www-form-urlencoded, as
+	// gorequest's Send("") does (ResetCardNode).
+	emptyForm bool
 	// panics marks an answer on which the Go client itself panics in
 	// handleHTTPError, as it does against the real service (a 202 without
 	// error.en); goSend then requires that panic instead of failing on it.
@@ -99,6 +104,9 @@ func goSend(t testing.TB, fake *synapsefake.Server, req goRequest) goAnswer {
 			contentType = "application/x-www-form-urlencoded"
 			body = strings.NewReader(form.Encode())
 		}
+	}
+	if req.emptyForm {
+		contentType = "application/x-www-form-urlencoded"
 	}
 	hr, err := http.NewRequest(req.method, u, body)
 	if err != nil {
