@@ -623,7 +623,7 @@ func (p *worldPlan) apply(s *Server, now time.Time) (World, error) {
 				sn, err := s.AddSubnet(u.ID, n.ID, SubnetSeed{Nickname: cmp.Or(sp.w.Nickname, sp.w.Name),
 					AccountClass: sp.w.AccountClass, Status: sp.w.Status})
 				if err != nil {
-					return World{}, errWorld("%s: %s", sp.label, worldMsg(err))
+					return World{}, errWorld("%s: %s", sp.label, w.names(err))
 				}
 				w.Subnets[sp.w.Name] = sn.ID
 			}
@@ -631,7 +631,7 @@ func (p *worldPlan) apply(s *Server, now time.Time) (World, error) {
 	}
 	for _, tp := range p.txs {
 		if err := s.store.worldTx(tp); err != nil {
-			return World{}, errWorld("%s: %s", tp.label, worldMsg(err))
+			return World{}, errWorld("%s: %s", tp.label, w.names(err))
 		}
 		if tp.name != "" {
 			w.Transactions[tp.name] = tp.id
@@ -641,6 +641,18 @@ func (p *worldPlan) apply(s *Server, now time.Time) (World, error) {
 		w.Subscriptions[sp.w.Name] = s.AddSubscription(sp.w.URL, sp.w.Scopes...).ID
 	}
 	return w, nil
+}
+
+// names is the message of err with the ids of w's objects replaced by
+// their quoted names: the ids of a failed load mean nothing to its author.
+func (w World) names(err error) string {
+	var pairs []string
+	for _, m := range []map[string]string{w.Users, w.Nodes, w.Subnets, w.Transactions} {
+		for name, id := range m {
+			pairs = append(pairs, id, strconv.Quote(name))
+		}
+	}
+	return strings.NewReplacer(pairs...).Replace(worldMsg(err))
 }
 
 // worldTx creates tp's transaction at its date, as POST .../trans would,
