@@ -1,6 +1,7 @@
 package synapsefake_test
 
 import (
+	"bytes"
 	"fmt"
 	"net/http"
 	"os"
@@ -315,6 +316,24 @@ func TestWorldOverHTTP(t *testing.T) {
 			fresh := synapsefake.NewServer(t)
 			wantError(t, ctl(t, fresh, tc.method, "/world", tc.body), tc.status, tc.errorCode, tc.code)
 			wantWorldUnchanged(t, fresh)
+		})
+	}
+}
+
+// BenchmarkLoadWorld loads each example into a fresh server; the scratch
+// load that makes a refusal change nothing is included.
+func BenchmarkLoadWorld(b *testing.B) {
+	for _, file := range []string{"person.json", "platform.json"} {
+		data, err := os.ReadFile("testdata/worlds/" + file)
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.Run(file, func(b *testing.B) {
+			for b.Loop() {
+				if _, err := synapsefake.New().LoadWorld(bytes.NewReader(data)); err != nil {
+					b.Fatal(err)
+				}
+			}
 		})
 	}
 }
