@@ -63,6 +63,8 @@ var controlMux = sync.OnceValue(func() *http.ServeMux {
 	handle("webhooks", route{"GET": (*S).controlWebhooks, "DELETE": (*S).controlResetWebhooks})
 	handle("requests", route{"GET": (*S).controlRequests, "DELETE": (*S).controlResetRequests})
 	handle("reset", route{"POST": (*S).controlReset})
+	// Worlds from a file (issue 13, world.go).
+	handle("world", route{"POST": (*S).controlLoadWorld})
 	mux.HandleFunc("/", serveNotFound)
 	return mux
 })

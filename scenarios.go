@@ -28,11 +28,15 @@ func (s *Server) withTx(id string, fn func(st *store, t *txRecord) error) error 
 // walk moves t step by step along the legal path to target. The path is
 // checked first, so a refused walk changes nothing.
 func (st *store) walk(t *txRecord, target Status, s *Server, code string) error {
+	return st.walkAt(t, target, s.Now(), code)
+}
+
+// walkAt is walk with every step dated now (world.go dates a world's history).
+func (st *store) walkAt(t *txRecord, target Status, now time.Time, code string) error {
 	steps, err := pathTo(t.status, target)
 	if err != nil {
 		return err
 	}
-	now := s.Now()
 	for i, to := range steps {
 		c := ""
 		if i == len(steps)-1 {
@@ -64,10 +68,18 @@ func (s *Server) Settle(id string) error {
 // and the money goes back. A CREATED or processing transaction is first
 // walked to PROCESSING-CREDIT, as the real service's returns were.
 func (s *Server) Return(id, code string) error {
+	if err := validReturnCode(code); err != nil {
+		return err
+	}
+	return s.withTx(id, func(st *store, t *txRecord) error { return st.walk(t, StatusReturned, s, code) })
+}
+
+// validReturnCode refuses a code that is not an R, IR or WR return code.
+func validReturnCode(code string) error {
 	if !reference.IsReturnCode(code) {
 		return errPayload("invalid_return_code", "Unknown return code %q.", code)
 	}
-	return s.withTx(id, func(st *store, t *txRecord) error { return st.walk(t, StatusReturned, s, code) })
+	return nil
 }
 
 // Queue puts a CREATED transaction in QUEUED-BY-SYNAPSE with a reason code

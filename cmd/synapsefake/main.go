@@ -14,10 +14,12 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"maps"
 	"net"
 	"net/http"
 	"os"
 	"os/signal"
+	"slices"
 	"sync"
 	"syscall"
 	"time"
@@ -57,6 +59,8 @@ func serve(ctx context.Context, args []string, out io.Writer, ready chan<- strin
 	journalBytes := fs.Int64("journal-bytes", 8<<20, "most bytes the request journal keeps (bodies cut at 64 KiB); 0: none, negative: no bound")
 	captureBytes := fs.Int64("webhook-capture-bytes", synapsefake.DefaultWebhookCaptureLimit, "most bytes the webhook capture (GET /_fake/webhooks) keeps, oldest forgotten first; negative: no bound")
 	webhookLogBytes := fs.Int64("webhook-log-bytes", synapsefake.DefaultWebhookLogLimit, "most bytes the webhook log (GET /v3.1/subscriptions/logs) keeps, oldest forgotten first; negative: no bound")
+	// Worlds from a file (issue 13).
+	world := fs.String("world", "", "load this world file (JSON: users, nodes, subnets, transactions, subscriptions by name) at start; see the README")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -102,6 +106,12 @@ func serve(ctx context.Context, args []string, out io.Writer, ready chan<- strin
 	fmt.Fprintf(out, "synapsefake serving %s\n", base)
 	fmt.Fprintf(out, "  X-SP-GATEWAY: %s\n", fake.Gateway())
 	fmt.Fprintf(out, "  seeded user %s (fingerprint demo-fingerprint, refresh_token %s)\n", user.ID, user.RefreshToken)
+	if *world != "" {
+		if err := loadWorld(fake, *world, out); err != nil {
+			l.Close()
+			return err
+		}
+	}
 	fmt.Fprintf(out, "next: point your client at %s with the X-SP-GATEWAY above, or try\n", base)
 	fmt.Fprintf(out, "  curl %s/loans-limits\n", base)
 	fmt.Fprintf(out, "  curl -X POST http://%s/_fake/clock/advance -d '{\"duration\":\"24h\"}'   # control API, see README\n", l.Addr())
@@ -193,4 +203,33 @@ func (w *statusWriter) Write(b []byte) (int, error) {
 		w.body.Write(b)
 	}
 	return w.ResponseWriter.Write(b)
+}
+
+// loadWorld loads a world file into fake and prints what it made, with the
+// ids of the first users.
+func loadWorld(fake *synapsefake.Server, file string, out io.Writer) error {
+	f, err := os.Open(file)
+	if err != nil {
+		return fmt.Errorf("-world: %w", err)
+	}
+	defer f.Close()
+	w, err := fake.LoadWorld(f)
+	if err != nil {
+		return fmt.Errorf("-world %s: %w", file, err)
+	}
+	fmt.Fprintf(out, "  world %s: %d users, %d nodes, %d subnets, %d named transactions, %d subscriptions\n", file,
+		len(w.Users), len(w.Nodes), len(w.Subnets), len(w.Transactions), len(w.Subscriptions))
+	names := slices.Sorted(maps.Keys(w.Users))
+	for i, name := range names {
+		if i == 10 {
+			fmt.Fprintf(out, "    ... and %d more users\n", len(names)-i)
+			break
+		}
+		line := "    user " + name + ": " + w.Users[name]
+		if key := w.OAuthKeys[name]; key != "" {
+			line += " (X-SP-USER: " + key + "|" + w.Fingerprints[name] + ")"
+		}
+		fmt.Fprintln(out, line)
+	}
+	return nil
 }

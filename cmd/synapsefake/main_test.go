@@ -4,7 +4,10 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"net/http"
+	"os"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"sync"
@@ -357,6 +360,66 @@ func TestServeWebhookCaptureFlag(t *testing.T) {
 			hooks, _ := body["webhooks"].([]any)
 			if status != http.StatusOK || tc.all && len(hooks) < 3 || !tc.all && len(hooks) != 1 {
 				t.Errorf("GET /_fake/webhooks: status %d, %d webhooks, want 200 and all (at least 3): %v", status, len(hooks), tc.all)
+			}
+		})
+	}
+}
+
+func TestServeWorld(t *testing.T) {
+	t.Parallel()
+	const file = "../../testdata/worlds/person.json"
+	r := start(t, "-addr", "127.0.0.1:0", "-clock", "manual", "-seed", "7", "-world", file)
+
+	// The binary seeds its demo user, then loads the world: the ids are
+	// those of a fake of the same seed doing the same.
+	fake := synapsefake.New(synapsefake.WithIDSeed(7))
+	fake.AddUser(synapsefake.UserSeed{Email: "demo@example.com"})
+	f, err := os.Open(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	want, err := fake.LoadWorld(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := r.out.String()
+	for _, line := range []string{
+		"  world " + file + ": 1 users, 3 nodes, 1 subnets, 7 named transactions, 0 subscriptions\n",
+		"    user alex: " + want.Users["alex"] + " (X-SP-USER: " + want.OAuthKeys["alex"] + "|alex-phone)\n",
+	} {
+		if !strings.Contains(out, line) {
+			t.Errorf("startup output lacks %q:\n%s", line, out)
+		}
+	}
+	header := map[string]string{"X-SP-GATEWAY": fake.Gateway(), "X-SP-USER": want.OAuthKeys["alex"] + "|alex-phone", "X-SP-USER-IP": "127.0.0.1"}
+	status, body := r.request(t, "GET", "/users/"+want.Users["alex"]+"/nodes/"+want.Nodes["checking"], header, nil)
+	info, _ := body["info"].(map[string]any)
+	if status != http.StatusOK || fmt.Sprint(info["balance"]) != "map[amount:2200 currency:USD]" {
+		t.Errorf("GET checking: %d %v", status, body)
+	}
+}
+
+func TestServeWorldRefused(t *testing.T) {
+	t.Parallel()
+	bad := filepath.Join(t.TempDir(), "bad.json")
+	if err := os.WriteFile(bad, []byte(`{"users": [{"name": "ann", "nodes": [{"name": "a"}]}], "transactions": [{"name": "t", "from": "a", "to": "b", "amount": 1}]}`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name, file, wantErr string
+	}{
+		{"missing file", "no-such-world.json", "-world: open no-such-world.json"},
+		{"broken rule", bad, "-world " + bad + `: synapsefake: invalid_world (error_code 200, http 400): transactions[0] "t": to names no node of the world: "b".`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			ready := make(chan string, 1)
+			err := serve(context.Background(), []string{"-addr", "127.0.0.1:0", "-world", tc.file}, &syncBuffer{}, ready)
+			if err == nil || err.Error() != tc.wantErr && !strings.HasPrefix(err.Error(), tc.wantErr) {
+				t.Errorf("serve = %v, want an error starting %q", err, tc.wantErr)
+			}
+			if len(ready) != 0 {
+				t.Errorf("serve signalled ready and failed")
 			}
 		})
 	}
