@@ -181,6 +181,14 @@ func TestRestoreAnswersAsTheSnapshot(t *testing.T) {
 	orig := newStateFake(t)
 	w := buildRichState(t, orig, recv.URL)
 	doc := snapshotBytes(t, orig)
+	var parsed struct {
+		Webhooks struct {
+			Retries []any `json:"retries"`
+		} `json:"webhooks"`
+	}
+	if err := json.Unmarshal(doc, &parsed); err != nil || len(parsed.Webhooks.Retries) == 0 {
+		t.Fatalf("the state holds no webhook retry (%v): the failing receiver should be mid-retry", err)
+	}
 
 	restored := newStateFake(t)
 	restored.AddUser(synapsefake.UserSeed{}) // replaced by Restore
@@ -325,4 +333,46 @@ func firstDiff(got, want string) string {
 	}
 	lo := max(i-150, 0)
 	return fmt.Sprintf("at byte %d:\n got ...%.300s\nwant ...%.300s", i, got[lo:], want[lo:])
+}
+
+// TestRestoreRequeuesDeliveriesInFlight: a delivery whose attempt was under
+// way when the state was saved is made again by the restored server.
+func TestRestoreRequeuesDeliveriesInFlight(t *testing.T) {
+	arrived, release := make(chan struct{}, 1), make(chan struct{})
+	recv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		select {
+		case arrived <- struct{}{}:
+			<-release // the first attempt hangs until the state is saved
+		default:
+		}
+		fmt.Fprint(w, "ok")
+	}))
+	t.Cleanup(recv.Close)
+	src := newStateFake(t)
+	src.AddSubscription(recv.URL, "USERS|POST")
+	u := src.AddUser(synapsefake.UserSeed{})
+	<-arrived
+	doc := snapshotBytes(t, src)
+	close(release)
+	var parsed struct {
+		Webhooks struct {
+			Queued []struct{ Seq, Delivery int } `json:"queued"`
+		} `json:"webhooks"`
+	}
+	if err := json.Unmarshal(doc, &parsed); err != nil || len(parsed.Webhooks.Queued) != 1 {
+		t.Fatalf("queued deliveries %+v (%v), want the one in flight", parsed.Webhooks.Queued, err)
+	}
+
+	dst := newStateFake(t)
+	if err := dst.Restore(bytes.NewReader(doc)); err != nil {
+		t.Fatalf("Restore: %v", err)
+	}
+	dst.Flush()
+	all := dst.Webhooks().All()
+	if len(all) != 1 || all[0].ObjectID != u.ID || len(all[0].Deliveries) != 1 {
+		t.Fatalf("restored capture %v, want the user's webhook with one delivery", all)
+	}
+	if a := all[0].Deliveries[0].Attempts; len(a) != 1 || a[0].Code != http.StatusOK {
+		t.Errorf("attempts %+v, want one 200", a)
+	}
 }
