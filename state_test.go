@@ -162,7 +162,7 @@ func (s stateStep) run(t *testing.T, fake *synapsefake.Server) string {
 	return fmt.Sprintf("%d %s", r.status, r.raw)
 }
 
-func snapshotBytes(t *testing.T, fake *synapsefake.Server) []byte {
+func snapshotBytes(t testing.TB, fake *synapsefake.Server) []byte {
 	t.Helper()
 	var b bytes.Buffer
 	if err := fake.Snapshot(&b); err != nil {
@@ -374,5 +374,47 @@ func TestRestoreRequeuesDeliveriesInFlight(t *testing.T) {
 	}
 	if a := all[0].Deliveries[0].Attempts; len(a) != 1 || a[0].Code != http.StatusOK {
 		t.Errorf("attempts %+v, want one 200", a)
+	}
+}
+
+// benchStateFake is a server with 1,000 users, each with a node, and
+// 2,000 settled transactions between them.
+func benchStateFake(b *testing.B) *synapsefake.Server {
+	fake := newStateFake(b)
+	fxs := make([]fixture, 1000)
+	for i := range fxs {
+		fxs[i] = newFixture(b, fake, 1000_00)
+	}
+	for i := range 2000 {
+		from, to := fxs[i%len(fxs)], fxs[(i+1)%len(fxs)]
+		r := do(b, fake, call{method: "POST", path: transPath(from.user.ID, from.node.ID), header: from.headers, body: txBody(to.node, 1)})
+		if err := fake.Settle(r.body["_id"].(string)); err != nil {
+			b.Fatal(err)
+		}
+	}
+	return fake
+}
+
+// BenchmarkSnapshot saves the state of benchStateFake; BenchmarkRestore
+// restores it.
+func BenchmarkSnapshot(b *testing.B) {
+	fake := benchStateFake(b)
+	var buf bytes.Buffer
+	for b.Loop() {
+		buf.Reset()
+		if err := fake.Snapshot(&buf); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(buf.Len()), "doc-bytes")
+}
+
+func BenchmarkRestore(b *testing.B) {
+	doc := snapshotBytes(b, benchStateFake(b))
+	fake := newStateFake(b)
+	for b.Loop() {
+		if err := fake.Restore(bytes.NewReader(doc)); err != nil {
+			b.Fatal(err)
+		}
 	}
 }
