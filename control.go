@@ -65,6 +65,8 @@ var controlMux = sync.OnceValue(func() *http.ServeMux {
 	handle("reset", route{"POST": (*S).controlReset})
 	// Worlds from a file (issue 13, world.go).
 	handle("world", route{"POST": (*S).controlLoadWorld})
+	// Saved state (issue 13): the whole state as one document.
+	handle("state", route{"GET": (*S).controlSnapshot, "PUT": (*S).controlRestore})
 	mux.HandleFunc("/", serveNotFound)
 	return mux
 })
@@ -683,5 +685,35 @@ func (s *Server) controlReset(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	s.Reset()
+	s.controlOK(w, nil)
+}
+
+// controlSnapshot serves GET /_fake/state: the document Snapshot writes.
+func (s *Server) controlSnapshot(w http.ResponseWriter, r *http.Request) {
+	b, err := s.snapshot()
+	if err != nil {
+		s.fail(w, err)
+		return
+	}
+	w.Header().Set("Content-Type", "application/json")
+	_, _ = w.Write(b)
+}
+
+// controlRestore serves PUT /_fake/state: Restore from the body, at most
+// 256 MiB. A document Restore refuses is 400 / "200" and changes nothing.
+func (s *Server) controlRestore(w http.ResponseWriter, r *http.Request) {
+	data, err := io.ReadAll(io.LimitReader(r.Body, maxStateBody+1))
+	if err != nil {
+		s.fail(w, errState("cannot read it: %v", err))
+		return
+	}
+	if len(data) > maxStateBody {
+		s.fail(w, errPayload("body_too_large", "Request body is larger than %d bytes.", maxStateBody))
+		return
+	}
+	if err := s.restore(data); err != nil {
+		s.fail(w, err)
+		return
+	}
 	s.controlOK(w, nil)
 }

@@ -4,6 +4,7 @@
 //	go run ./cmd/synapsefake            # serves on 127.0.0.1:8080
 //	go run ./cmd/synapsefake -addr :9090
 //	go run ./cmd/synapsefake -journal-entries 1000 -journal-bytes 1048576
+//	go run ./cmd/synapsefake -clock manual -state fake-state.json   # kept across restarts
 package main
 
 import (
@@ -19,6 +20,7 @@ import (
 	"net/http"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"slices"
 	"sync"
 	"syscall"
@@ -61,6 +63,9 @@ func serve(ctx context.Context, args []string, out io.Writer, ready chan<- strin
 	webhookLogBytes := fs.Int64("webhook-log-bytes", synapsefake.DefaultWebhookLogLimit, "most bytes the webhook log (GET /v3.1/subscriptions/logs) keeps, oldest forgotten first; negative: no bound")
 	// Worlds from a file (issue 13).
 	world := fs.String("world", "", "load this world file (JSON: users, nodes, subnets, transactions, subscriptions by name) at start; see the README")
+	// Saved state (issue 13).
+	stateFile := fs.String("state", "", "load the whole state from this file at start if it exists; save it there on shutdown and every -state-interval")
+	stateInterval := fs.Duration("state-interval", 30*time.Second, "how often -state is saved while serving; 0: only on shutdown")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -102,14 +107,23 @@ func serve(ctx context.Context, args []string, out io.Writer, ready chan<- strin
 		opts = append(opts, synapsefake.WithClientCredentials(*clientID, *clientSecret))
 	}
 	fake := synapsefake.New(opts...)
-	user := fake.AddUser(synapsefake.UserSeed{Email: "demo@example.com", LegalNames: []string{"Demo User"}, Fingerprint: "demo-fingerprint"})
+	restored, err := loadState(fake, *stateFile)
+	if err != nil {
+		l.Close()
+		return err
+	}
 	fmt.Fprintf(out, "synapsefake serving %s\n", base)
 	fmt.Fprintf(out, "  X-SP-GATEWAY: %s\n", fake.Gateway())
-	fmt.Fprintf(out, "  seeded user %s (fingerprint demo-fingerprint, refresh_token %s)\n", user.ID, user.RefreshToken)
-	if *world != "" {
-		if err := loadWorld(fake, *world, out); err != nil {
-			l.Close()
-			return err
+	if restored {
+		fmt.Fprintf(out, "  state restored from %s\n", *stateFile)
+	} else {
+		user := fake.AddUser(synapsefake.UserSeed{Email: "demo@example.com", LegalNames: []string{"Demo User"}, Fingerprint: "demo-fingerprint"})
+		fmt.Fprintf(out, "  seeded user %s (fingerprint demo-fingerprint, refresh_token %s)\n", user.ID, user.RefreshToken)
+		if *world != "" {
+			if err := loadWorld(fake, *world, out); err != nil {
+				l.Close()
+				return err
+			}
 		}
 	}
 	fmt.Fprintf(out, "next: point your client at %s with the X-SP-GATEWAY above, or try\n", base)
@@ -139,6 +153,23 @@ func serve(ctx context.Context, args []string, out io.Writer, ready chan<- strin
 			}
 		}()
 	}
+	var saver sync.WaitGroup
+	if *stateFile != "" && *stateInterval > 0 {
+		saver.Go(func() {
+			t := time.NewTicker(*stateInterval)
+			defer t.Stop()
+			for {
+				select {
+				case <-ctx.Done():
+					return
+				case <-t.C:
+					if err := saveState(fake, *stateFile); err != nil {
+						fmt.Fprintln(out, "synapsefake:", err)
+					}
+				}
+			}
+		})
+	}
 	if ready != nil {
 		ready <- base
 	}
@@ -155,7 +186,81 @@ func serve(ctx context.Context, args []string, out io.Writer, ready chan<- strin
 	if err := <-done; !errors.Is(err, http.ErrServerClosed) {
 		return err
 	}
+	saver.Wait()
+	if *stateFile != "" {
+		if err := saveState(fake, *stateFile); err != nil {
+			return err
+		}
+		fmt.Fprintf(out, "state saved to %s\n", *stateFile)
+	}
 	fmt.Fprintln(out, "synapsefake stopped")
+	return nil
+}
+
+// loadState restores fake from file, if there is one, and reports whether
+// it did. A file that cannot be read or restored stops the start, so that
+// the next save does not overwrite it.
+func loadState(fake *synapsefake.Server, file string) (bool, error) {
+	if file == "" {
+		return false, nil
+	}
+	f, err := os.Open(file)
+	if errors.Is(err, os.ErrNotExist) {
+		return false, nil
+	}
+	if err != nil {
+		return false, err
+	}
+	defer f.Close()
+	if err := fake.Restore(f); err != nil {
+		return false, fmt.Errorf("-state %s: %w", file, err)
+	}
+	return true, nil
+}
+
+// saveState writes fake's state to file atomically.
+func saveState(fake *synapsefake.Server, file string) error {
+	if err := writeFileAtomic(file, fake.Snapshot); err != nil {
+		return fmt.Errorf("-state %s: %w", file, err)
+	}
+	return nil
+}
+
+// writeFileAtomic replaces file with what write writes, so that a reader
+// (or a crash) sees the old file or the new one, never part of one: it
+// writes a temporary file in the same directory, syncs it to disk, and
+// renames it over file. On failure file is left as it was.
+func writeFileAtomic(file string, write func(io.Writer) error) (err error) {
+	dir, base := filepath.Split(file)
+	if dir == "" {
+		dir = "."
+	}
+	tmp, err := os.CreateTemp(dir, base+".tmp-*")
+	if err != nil {
+		return err
+	}
+	defer func() {
+		if err != nil {
+			tmp.Close()
+			os.Remove(tmp.Name())
+		}
+	}()
+	if err := write(tmp); err != nil {
+		return err
+	}
+	if err := tmp.Sync(); err != nil {
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		return err
+	}
+	if err := os.Rename(tmp.Name(), file); err != nil {
+		return err
+	}
+	if d, err := os.Open(dir); err == nil { // make the rename itself durable
+		_ = d.Sync()
+		d.Close()
+	}
 	return nil
 }
 

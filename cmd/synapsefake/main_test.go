@@ -4,7 +4,10 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io"
+	"net"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -420,6 +423,166 @@ func TestServeWorldRefused(t *testing.T) {
 			}
 			if len(ready) != 0 {
 				t.Errorf("serve signalled ready and failed")
+			}
+		})
+	}
+}
+
+// raw sends a request below the server's root (e.g. "/_fake/state") and
+// returns the status and body as sent.
+func (r *running) raw(t *testing.T, method, path, body string) string {
+	t.Helper()
+	req, err := http.NewRequest(method, strings.TrimSuffix(r.base, "/v3.1")+path, strings.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("X-SP-GATEWAY", synapsefake.New().Gateway())
+	req.Header.Set("X-SP-USER", "|fp")
+	req.Header.Set("X-SP-USER-IP", "127.0.0.1")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatalf("%s %s: %v", method, path, err)
+	}
+	defer resp.Body.Close()
+	b, err := io.ReadAll(resp.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return fmt.Sprintf("%d %s", resp.StatusCode, b)
+}
+
+// freeAddr is a loopback address nothing listens on, so that two runs in
+// turn can serve the same URLs.
+func freeAddr(t *testing.T) string {
+	t.Helper()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	return l.Addr().String()
+}
+
+// TestServeState: a server with -state saves on shutdown; a restart with
+// the same file answers the same requests byte for byte as another restart
+// from a copy of it, and the file always holds a whole document.
+func TestServeState(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	file := filepath.Join(dir, "state.json")
+	addr := freeAddr(t)
+	args := func(state string) []string {
+		return []string{"-addr", addr, "-clock", "manual", "-quiet", "-state", state, "-state-interval", "0"}
+	}
+
+	first := start(t, args(file)...)
+	if !seededUser.MatchString(first.out.String()) {
+		t.Errorf("a start without a state file does not seed the demo user:\n%s", first.out)
+	}
+	user := first.raw(t, "POST", "/_fake/users", `{"legal_names":["Ann Saved"]}`)
+	if !strings.HasPrefix(user, "200 ") {
+		t.Fatalf("create user: %s", user)
+	}
+	first.raw(t, "POST", "/_fake/clock/advance", `{"duration":"26h"}`)
+	saved := first.raw(t, "GET", "/_fake/state", "")
+	if err := first.stop(t); err != nil {
+		t.Fatalf("serve: %v", err)
+	}
+	data, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatalf("no state file after shutdown: %v", err)
+	}
+	if "200 "+string(data) != saved {
+		t.Errorf("the file saved on shutdown differs from GET /_fake/state before it: %.200s", data)
+	}
+	copyFile := filepath.Join(dir, "copy.json")
+	if err := os.WriteFile(copyFile, data, 0o600); err != nil {
+		t.Fatal(err)
+	}
+
+	// The same requests and clock moves after each restart.
+	steps := []struct{ method, path, body string }{
+		{"GET", "/_fake/state", ""},
+		{"POST", "/_fake/users", `{"legal_names":["After Restart"]}`},
+		{"POST", "/_fake/clock/advance", `{"duration":"24h"}`},
+		{"GET", "/_fake/clock", ""},
+		{"GET", "/v3.1/users", ""},
+		{"GET", "/_fake/state", ""},
+	}
+	var answers [2][]string
+	for i, f := range []string{file, copyFile} {
+		r := start(t, args(f)...)
+		if !strings.Contains(r.out.String(), "state restored from "+f) || seededUser.MatchString(r.out.String()) {
+			t.Errorf("restart %d: output does not say the state was restored, or seeds the demo user again:\n%s", i, r.out)
+		}
+		for _, s := range steps {
+			answers[i] = append(answers[i], r.raw(t, s.method, s.path, s.body))
+		}
+		if err := r.stop(t); err != nil {
+			t.Fatalf("serve: %v", err)
+		}
+	}
+	if answers[0][0] != saved {
+		t.Errorf("after a restart GET /_fake/state answers otherwise than before the shutdown")
+	}
+	for i, s := range steps {
+		if answers[0][i] != answers[1][i] {
+			t.Errorf("%s %s: restarts from the same state answered\n%.300s\n%.300s", s.method, s.path, answers[0][i], answers[1][i])
+		}
+	}
+	if entries, _ := os.ReadDir(dir); len(entries) != 2 {
+		t.Errorf("the directory holds %d files, want the state and its copy (no temporary file left)", len(entries))
+	}
+}
+
+// TestServeStateRefusesABadFile: a state file that cannot be restored
+// stops the start and is left as it was.
+func TestServeStateRefusesABadFile(t *testing.T) {
+	t.Parallel()
+	file := filepath.Join(t.TempDir(), "state.json")
+	if err := os.WriteFile(file, []byte(`{"format":"synapsefake-state","version":99}`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	var out syncBuffer
+	err := serve(context.Background(), []string{"-addr", "127.0.0.1:0", "-state", file}, &out, nil)
+	if err == nil || !strings.Contains(err.Error(), "version 99 is not supported") {
+		t.Errorf("serve: %v, want the refusal of version 99", err)
+	}
+	if data, _ := os.ReadFile(file); string(data) != `{"format":"synapsefake-state","version":99}` {
+		t.Errorf("the refused file was changed: %s", data)
+	}
+}
+
+// TestWriteFileAtomic: the file is replaced whole, or, when writing fails,
+// left as it was; no temporary file stays behind either way.
+func TestWriteFileAtomic(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name    string
+		write   func(io.Writer) error
+		wantErr bool
+		want    string
+	}{
+		{"replaced", func(w io.Writer) error { _, err := io.WriteString(w, "new"); return err }, false, "new"},
+		{"a failed write keeps the old file", func(w io.Writer) error {
+			_, _ = io.WriteString(w, "half")
+			return errors.New("disk full")
+		}, true, "old"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			file := filepath.Join(dir, "state.json")
+			if err := os.WriteFile(file, []byte("old"), 0o600); err != nil {
+				t.Fatal(err)
+			}
+			if err := writeFileAtomic(file, tc.write); (err != nil) != tc.wantErr {
+				t.Errorf("writeFileAtomic: %v, want error %v", err, tc.wantErr)
+			}
+			if data, _ := os.ReadFile(file); string(data) != tc.want {
+				t.Errorf("file holds %q, want %q", data, tc.want)
+			}
+			if entries, _ := os.ReadDir(dir); len(entries) != 1 {
+				t.Errorf("the directory holds %d files, want 1", len(entries))
 			}
 		})
 	}

@@ -1,0 +1,903 @@
+package synapsefake
+
+import (
+	"bytes"
+	"cmp"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"net/http"
+	"reflect"
+	"slices"
+	"sort"
+	"strconv"
+	"time"
+	"unsafe"
+)
+
+// Saved state: Snapshot writes the whole state of a Server as one JSON
+// document and Restore replaces the state with one, so that the restored
+// server answers every later request, and moves with the clock, exactly as
+// the saved one would have.
+//
+// The document's top-level keys are fixed (stateKeys). "store" holds every
+// field of the store (users, keys, nodes, transactions, subnets,
+// subscriptions, the processing steps, idempotency keys, statements and
+// the ledger, bank logins...) but those named in storeFieldsApart, encoded
+// field by field from the records themselves: a field added to a record is
+// saved without anyone remembering to. Records keep their Go field names
+// as keys, times are RFC 3339 strings, byte slices base64, and a nil slice
+// or map (null) stays distinct from an empty one ([] or {}), since views
+// show the difference.
+
+// StateVersion is the version of the document Snapshot writes; Restore
+// refuses any other.
+const StateVersion = 1
+
+// stateFormat is the document's "format": it tells a state file from any
+// other JSON.
+const stateFormat = "synapsefake-state"
+
+// maxStateBody bounds the document PUT /_fake/state reads.
+const maxStateBody = 256 << 20
+
+// stateKeys are the document's top-level keys, every one required.
+var stateKeys = []string{"format", "version", "seed", "client_id", "clock", "ids", "store", "network_user",
+	"webhooks", "journal", "faults"}
+
+// storeFieldsApart are the store's fields the "store" object does not
+// hold, and where each is instead. Every other field is saved as it is.
+var storeFieldsApart = map[string]string{
+	"mu":               "a lock",
+	"ids":              `"ids": the id stream's seed and ChaCha8 position`,
+	"hooks":            `"webhooks": events, deliveries, retries and the log`,
+	"networkUser":      `"network_user": the id of a user held in users`,
+	"base":             "an option of the server restored into (its URL)",
+	"client":           "an option of the server restored into (WithClientCredentials, WithClientName)",
+	"microDeposits":    "an option of the server restored into (WithMicroDeposits)",
+	"manualProcessing": "an option of the server restored into (WithManualProcessing)",
+}
+
+// stateIDs is the id stream: its seed, and the ChaCha8 generator's state
+// (position and buffered bytes), null before the first id was drawn.
+type stateIDs struct {
+	Seed    string `json:"seed"`    // hex, 32 bytes
+	ChaCha8 []byte `json:"chacha8"` // MarshalBinary; base64
+}
+
+// stateHooks is the webhook side of the state. Events holds every event
+// that the capture, the log, a retry or a queued delivery refers to,
+// oldest first; the others refer to events by seq and to deliveries by
+// their index in the event.
+type stateHooks struct {
+	Seq     uint64             `json:"seq"` // the last event's sequence number: log ids derive from it
+	Events  []stateEvent       `json:"events"`
+	Log     []stateLogEntry    `json:"log"`
+	Retries []stateRetry       `json:"retries"`
+	Queued  []stateDeliveryRef `json:"queued"` // deliveries waiting for, or in the middle of, an attempt
+}
+
+type stateEvent struct {
+	Seq      uint64 `json:"seq"`
+	At       int64  `json:"at"` // ms
+	Function string `json:"function"`
+	Backend  bool   `json:"backend"`
+	Captured bool   `json:"captured"` // in the capture (Webhooks().All())
+	// A transaction event holds its transaction's id, the length of the
+	// timeline it showed and the recent_status.code it showed (null for
+	// none); any other event, Object.
+	TxID       string          `json:"tx_id,omitempty"`
+	Timeline   int             `json:"timeline,omitempty"`
+	Code       *string         `json:"code,omitempty"`
+	Object     *stateObject    `json:"object,omitempty"`
+	Deliveries []stateDelivery `json:"deliveries"`
+}
+
+type stateObject struct {
+	Type   string `json:"type"`
+	ID     string `json:"id"`
+	Status string `json:"status"`
+	View   string `json:"view"` // the view's JSON as it was sent, as a string
+}
+
+type stateDelivery struct {
+	SubscriptionID string         `json:"subscription_id"` // "" for an ad hoc statement's webhook
+	URL            string         `json:"url"`
+	Due            int64          `json:"due"` // ms
+	Attempts       []stateAttempt `json:"attempts"`
+}
+
+type stateAttempt struct {
+	At   int64  `json:"at"` // ms
+	Code int32  `json:"code"`
+	Text string `json:"text"`
+}
+
+type stateLogEntry struct {
+	Seq      uint64 `json:"seq"`
+	Delivery int    `json:"delivery"`
+	Attempt  int    `json:"attempt"`
+}
+
+type stateRetry struct {
+	At       int64  `json:"at"` // ms
+	Seq      uint64 `json:"seq"`
+	Delivery int    `json:"delivery"`
+}
+
+type stateDeliveryRef struct {
+	Seq      uint64 `json:"seq"`
+	Delivery int    `json:"delivery"`
+}
+
+// errState is the refusal of a document Restore cannot use.
+func errState(format string, args ...any) *apiError {
+	return errPayload("invalid_state", "State document refused: "+format, args...)
+}
+
+// Snapshot writes the server's whole state as one JSON document (format
+// "synapsefake-state", version StateVersion): the store, the clock, the id
+// stream, the webhook capture, log, queued deliveries and retries, the
+// request journal and pending faults. Restore reads it back. Deliveries in
+// the middle of an attempt are saved as queued: a restored server makes
+// that attempt again.
+func (s *Server) Snapshot(w io.Writer) error {
+	b, err := s.snapshot()
+	if err != nil {
+		return err
+	}
+	_, err = w.Write(b)
+	return err
+}
+
+func (s *Server) snapshot() ([]byte, error) {
+	var buf bytes.Buffer
+	buf.WriteString(`{"format":"` + stateFormat + `","version":` + strconv.Itoa(StateVersion))
+	field := func(key string, v any) error {
+		b, err := json.Marshal(v)
+		buf.WriteString(`,"` + key + `":`)
+		buf.Write(b)
+		return err
+	}
+	_ = field("seed", s.cfg.seed)
+	_ = field("client_id", s.cfg.clientID)
+
+	st := s.store
+	st.mu.Lock()
+	err := func() error {
+		defer st.mu.Unlock()
+		if err := field("clock", s.Now().Format(time.RFC3339Nano)); err != nil {
+			return err
+		}
+		ids := stateIDs{Seed: hex.EncodeToString(st.ids.seed[:])}
+		if st.ids.r != nil {
+			ids.ChaCha8, _ = st.ids.r.MarshalBinary()
+		}
+		if err := field("ids", ids); err != nil {
+			return err
+		}
+		buf.WriteString(`,"store":`)
+		if err := encodeStore(&buf, st); err != nil {
+			return err
+		}
+		nu := ""
+		if st.networkUser != nil {
+			nu = st.networkUser.id
+		}
+		if err := field("network_user", nu); err != nil {
+			return err
+		}
+		return field("webhooks", s.hooks.snapshot())
+	}()
+	if err != nil {
+		return nil, fmt.Errorf("synapsefake: snapshot: %w", err)
+	}
+	if err := field("journal", s.Requests()); err != nil {
+		return nil, fmt.Errorf("synapsefake: snapshot: %w", err)
+	}
+	buf.WriteString(`,"faults":`)
+	s.faults.mu.Lock()
+	err = encodeValue(&buf, exported(reflect.ValueOf(&s.faults.list).Elem()))
+	s.faults.mu.Unlock()
+	if err != nil {
+		return nil, fmt.Errorf("synapsefake: snapshot: %w", err)
+	}
+	buf.WriteString("}\n")
+	return buf.Bytes(), nil
+}
+
+// encodeStore writes the store's fields but storeFieldsApart as one
+// object. Callers hold mu.
+func encodeStore(buf *bytes.Buffer, st *store) error {
+	v := reflect.ValueOf(st).Elem()
+	buf.WriteByte('{')
+	first := true
+	for i := range v.NumField() {
+		name := v.Type().Field(i).Name
+		if _, apart := storeFieldsApart[name]; apart {
+			continue
+		}
+		if !first {
+			buf.WriteByte(',')
+		}
+		first = false
+		writeKey(buf, name)
+		if err := encodeValue(buf, exported(v.Field(i))); err != nil {
+			return fmt.Errorf("store.%s: %w", name, err)
+		}
+	}
+	buf.WriteByte('}')
+	return nil
+}
+
+// snapshot describes the webhook side. The store's lock is held; it takes
+// the hooks lock.
+func (h *hooks) snapshot() stateHooks {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	events := map[uint64]*event{}
+	captured := map[uint64]bool{}
+	for i := range h.events.len() {
+		ev := h.events.at(i)
+		events[ev.seq], captured[ev.seq] = ev, true
+	}
+	for i := range h.log.len() {
+		events[h.log.at(i).d.ev.seq] = h.log.at(i).d.ev
+	}
+	retrying := map[*delivery]bool{}
+	for _, r := range h.retries {
+		events[r.d.ev.seq] = r.d.ev
+		retrying[r.d] = true
+	}
+	for _, b := range h.boxes {
+		for _, d := range b.queue {
+			events[d.ev.seq] = d.ev
+		}
+	}
+	out := stateHooks{Seq: h.seq, Events: []stateEvent{}, Log: []stateLogEntry{}, Retries: []stateRetry{}, Queued: []stateDeliveryRef{}}
+	seqs := make([]uint64, 0, len(events))
+	for seq := range events {
+		seqs = append(seqs, seq)
+	}
+	slices.Sort(seqs)
+	var queued []*delivery
+	for _, seq := range seqs {
+		ev := events[seq]
+		se := stateEvent{Seq: seq, At: ev.at, Function: ev.function(), Backend: ev.backend, Captured: captured[seq],
+			Deliveries: make([]stateDelivery, len(ev.deliveries))}
+		if ev.obj != nil {
+			se.Object = &stateObject{Type: ev.obj.typ, ID: ev.obj.id, Status: ev.obj.status, View: string(ev.obj.rest)}
+		} else {
+			se.TxID, se.Timeline, se.Code = ev.tx.id, len(ev.timeline), ev.code
+		}
+		for i := range ev.deliveries {
+			d := &ev.deliveries[i]
+			sd := stateDelivery{SubscriptionID: d.target.subID, URL: d.target.url, Due: d.due, Attempts: make([]stateAttempt, len(d.attempts))}
+			for j, a := range d.attempts {
+				sd.Attempts[j] = stateAttempt{At: a.at, Code: a.code, Text: a.text}
+			}
+			se.Deliveries[i] = sd
+			if !d.finished() && !retrying[d] {
+				queued = append(queued, d)
+			}
+		}
+		out.Events = append(out.Events, se)
+	}
+	sort.SliceStable(queued, func(i, j int) bool { return queued[i].due < queued[j].due })
+	for _, d := range queued {
+		out.Queued = append(out.Queued, stateDeliveryRef{Seq: d.ev.seq, Delivery: d.index()})
+	}
+	for i := range h.log.len() {
+		e := h.log.at(i)
+		out.Log = append(out.Log, stateLogEntry{Seq: e.d.ev.seq, Delivery: e.d.index(), Attempt: int(e.attempt)})
+	}
+	for _, r := range h.retries {
+		out.Retries = append(out.Retries, stateRetry{At: r.at, Seq: r.d.ev.seq, Delivery: r.d.index()})
+	}
+	return out
+}
+
+// finished reports whether d needs no further attempt: its last attempt
+// succeeded, or it made every retry. Callers hold the hooks lock.
+func (d *delivery) finished() bool {
+	n := len(d.attempts)
+	return n > 0 && (slices.Contains(webhookSuccess, int(d.attempts[n-1].code)) || n > len(webhookRetryDelays))
+}
+
+// index is d's position among its event's deliveries.
+func (d *delivery) index() int {
+	for i := range d.ev.deliveries {
+		if &d.ev.deliveries[i] == d {
+			return i
+		}
+	}
+	panic("synapsefake: a delivery outside its event")
+}
+
+// Restore replaces the server's whole state with a document Snapshot
+// wrote. A document that is not valid JSON, is of another format or
+// version, was saved by a server with another id seed or client id, or
+// does not hold together (a transaction event of an unknown transaction,
+// a log entry of a missing attempt...) is refused with an error, and the
+// state is left as it was. The server keeps its options (URL, client
+// credentials, webhook and journal limits). A mock or the default clock is
+// set to the saved time; a real clock cannot be set, so what fell due
+// between the save and now runs at the next request.
+func (s *Server) Restore(r io.Reader) error {
+	data, err := io.ReadAll(r)
+	if err != nil {
+		return errState("cannot read it: %v", err)
+	}
+	return s.restore(data)
+}
+
+// restoredState is a decoded document, ready to be swapped in.
+type restoredState struct {
+	clock    time.Time
+	store    *store
+	hooks    stateHooks
+	events   map[uint64]*event
+	captured []*event // oldest first
+	journal  []Request
+	faults   []*fault
+}
+
+func (s *Server) restore(data []byte) error {
+	rs, err := s.decodeState(data)
+	if err != nil {
+		return err
+	}
+	st := s.store
+	st.mu.Lock()
+	st.ids = rs.store.ids
+	src := reflect.ValueOf(rs.store).Elem()
+	dst := reflect.ValueOf(st).Elem()
+	for i := range dst.NumField() {
+		if _, apart := storeFieldsApart[dst.Type().Field(i).Name]; !apart {
+			exported(dst.Field(i)).Set(exported(src.Field(i)))
+		}
+	}
+	st.networkUser = rs.store.networkUser
+	switch {
+	case s.mock != nil:
+		s.mock.Set(rs.clock)
+	case s.clock == nil:
+		s.frozen.mu.Lock()
+		s.frozen.now = rs.clock
+		s.frozen.mu.Unlock()
+	}
+	s.hooks.restore(rs)
+	st.mu.Unlock()
+
+	s.faults.mu.Lock()
+	s.faults.list = rs.faults
+	s.faults.mu.Unlock()
+	s.ResetRequests()
+	for _, r := range rs.journal {
+		s.journal.add(r)
+	}
+	return nil
+}
+
+// restore swaps in the webhook side of rs. The store's lock is held.
+func (h *hooks) restore(rs *restoredState) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.stop()
+	h.seq = rs.hooks.Seq
+	h.version++
+	h.events, h.eventBytes = fifo[*event]{}, 0
+	for _, ev := range rs.captured {
+		h.events.push(ev)
+		h.eventBytes += ev.cost() + ev.attemptsCost()
+	}
+	h.trimEvents()
+	h.log, h.logBytes = fifo[logEntry]{}, 0
+	for _, e := range rs.hooks.Log {
+		d := &rs.events[e.Seq].deliveries[e.Delivery]
+		h.log.push(logEntry{d: d, attempt: int32(e.Attempt)})
+		h.logBytes += int64(attemptOverhead + logEntryOverhead + len(d.attempts[e.Attempt].text))
+	}
+	for _, r := range rs.hooks.Retries {
+		h.retries = append(h.retries, retry{at: r.At, d: &rs.events[r.Seq].deliveries[r.Delivery]})
+	}
+	if !h.closed {
+		for _, q := range rs.hooks.Queued {
+			d := &rs.events[q.Seq].deliveries[q.Delivery]
+			if h.s.cfg.deliverWebhooks {
+				h.enqueue(d)
+			} else {
+				h.record(d, attemptRecord{at: d.due, code: http.StatusOK, text: notDelivered})
+			}
+		}
+	}
+	h.cond.Broadcast()
+}
+
+// decodeState decodes and checks a whole document without touching the
+// server.
+func (s *Server) decodeState(data []byte) (*restoredState, error) {
+	var top map[string]json.RawMessage
+	if err := json.Unmarshal(data, &top); err != nil {
+		return nil, errState("not a JSON object: %v", err)
+	}
+	var format string
+	var version int
+	if json.Unmarshal(top["format"], &format) != nil || format != stateFormat {
+		return nil, errState(`"format" must be %q.`, stateFormat)
+	}
+	if err := json.Unmarshal(top["version"], &version); err != nil || version != StateVersion {
+		return nil, errState(`version %s is not supported; this fake reads version %d.`, top["version"], StateVersion)
+	}
+	for _, k := range stateKeys {
+		if _, ok := top[k]; !ok {
+			return nil, errState("%q is missing.", k)
+		}
+	}
+	for k := range top {
+		if !slices.Contains(stateKeys, k) {
+			return nil, errState("unknown key %q.", k)
+		}
+	}
+	var seed uint64
+	var clientID, clock, networkUser string
+	var ids stateIDs
+	rs := &restoredState{}
+	for _, f := range []struct {
+		key string
+		v   any
+	}{{"seed", &seed}, {"client_id", &clientID}, {"clock", &clock}, {"ids", &ids}, {"network_user", &networkUser},
+		{"webhooks", &rs.hooks}, {"journal", &rs.journal}} {
+		if err := strictUnmarshal(top[f.key], f.v); err != nil {
+			return nil, errState("%q: %v", f.key, err)
+		}
+	}
+	if seed != s.cfg.seed {
+		return nil, errState("it was saved by a server with id seed %d; this one has %d.", seed, s.cfg.seed)
+	}
+	if clientID != s.cfg.clientID {
+		return nil, errState("it was saved by a server with client id %q; this one has %q.", clientID, s.cfg.clientID)
+	}
+	var err error
+	if rs.clock, err = time.Parse(time.RFC3339Nano, clock); err != nil {
+		return nil, errState(`"clock": %v`, err)
+	}
+
+	st := newStore(s.cfg.seed)
+	if err := decodeStore(top["store"], st); err != nil {
+		return nil, errState(`"store": %v`, err)
+	}
+	idSeed, err := hex.DecodeString(ids.Seed)
+	if err != nil || len(idSeed) != len(st.ids.seed) {
+		return nil, errState(`"ids": "seed" must be %d bytes in hex.`, len(st.ids.seed))
+	}
+	copy(st.ids.seed[:], idSeed)
+	if ids.ChaCha8 != nil {
+		st.ids.r = &rand.ChaCha8{}
+		if err := st.ids.r.UnmarshalBinary(ids.ChaCha8); err != nil {
+			return nil, errState(`"ids": "chacha8": %v`, err)
+		}
+	}
+	if networkUser != "" {
+		if st.networkUser = st.users[networkUser]; st.networkUser == nil {
+			return nil, errState(`"network_user" %q is not in users.`, networkUser)
+		}
+	}
+	if err := decodeValue(top["faults"], exported(reflect.ValueOf(&rs.faults).Elem())); err != nil {
+		return nil, errState(`"faults": %v`, err)
+	}
+	if err := rs.linkEvents(st); err != nil {
+		return nil, errState(`"webhooks": %v`, err)
+	}
+	rs.store = st
+	return rs, nil
+}
+
+// linkEvents builds the events of rs.hooks on the decoded store st and
+// checks every reference to them.
+func (rs *restoredState) linkEvents(st *store) error {
+	rs.events = make(map[uint64]*event, len(rs.hooks.Events))
+	for _, se := range rs.hooks.Events {
+		fn := slices.Index(eventFunctions[:], se.Function)
+		switch {
+		case fn < 0:
+			return fmt.Errorf("event %d: unknown function %q", se.Seq, se.Function)
+		case rs.events[se.Seq] != nil:
+			return fmt.Errorf("event %d appears twice", se.Seq)
+		case se.Seq == 0 || se.Seq > rs.hooks.Seq:
+			return fmt.Errorf("event %d: seq outside 1..%d", se.Seq, rs.hooks.Seq)
+		}
+		ev := &event{seq: se.Seq, at: se.At, fn: uint8(fn), backend: se.Backend, dropped: !se.Captured}
+		if se.Object != nil {
+			o := se.Object
+			ev.obj = &objectEvent{typ: o.Type, id: o.ID, status: o.Status, rest: []byte(o.View)}
+		} else {
+			t := st.txs[se.TxID]
+			if t == nil {
+				return fmt.Errorf("event %d: transaction %q is not in the store", se.Seq, se.TxID)
+			}
+			if se.Timeline < 1 || se.Timeline > len(t.timeline) {
+				return fmt.Errorf("event %d: timeline length %d outside 1..%d", se.Seq, se.Timeline, len(t.timeline))
+			}
+			ev.tx, ev.timeline, ev.code = t, t.timeline[:se.Timeline:se.Timeline], se.Code
+		}
+		if len(se.Deliveries) > 0 {
+			ev.deliveries = make([]delivery, len(se.Deliveries))
+		}
+		for i, sd := range se.Deliveries {
+			d := delivery{ev: ev, target: &hookTarget{subID: sd.SubscriptionID, url: sd.URL}, due: sd.Due}
+			for _, a := range sd.Attempts {
+				d.attempts = append(d.attempts, attemptRecord{at: a.At, code: a.Code, text: a.Text})
+			}
+			ev.deliveries[i] = d
+		}
+		rs.events[se.Seq] = ev
+		if se.Captured {
+			rs.captured = append(rs.captured, ev)
+		}
+	}
+	slices.SortFunc(rs.captured, func(a, b *event) int { return cmp.Compare(a.seq, b.seq) })
+	delivery := func(what string, seq uint64, i int) (*delivery, error) {
+		ev := rs.events[seq]
+		if ev == nil || i < 0 || i >= len(ev.deliveries) {
+			return nil, fmt.Errorf("%s names delivery %d of event %d, which the document does not hold", what, i, seq)
+		}
+		return &ev.deliveries[i], nil
+	}
+	for _, e := range rs.hooks.Log {
+		d, err := delivery("a log entry", e.Seq, e.Delivery)
+		if err != nil {
+			return err
+		}
+		if e.Attempt < 0 || e.Attempt >= len(d.attempts) {
+			return fmt.Errorf("a log entry names attempt %d of a delivery of event %d, which made %d", e.Attempt, e.Seq, len(d.attempts))
+		}
+	}
+	for _, r := range rs.hooks.Retries {
+		if _, err := delivery("a retry", r.Seq, r.Delivery); err != nil {
+			return err
+		}
+	}
+	if !slices.IsSortedFunc(rs.hooks.Retries, func(a, b stateRetry) int { return cmp.Compare(a.At, b.At) }) {
+		return fmt.Errorf("retries are not in due order")
+	}
+	for _, q := range rs.hooks.Queued {
+		if _, err := delivery("a queued delivery", q.Seq, q.Delivery); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// decodeStore fills the fields of st but storeFieldsApart from the
+// "store" object, which must hold each of them and nothing else.
+func decodeStore(data []byte, st *store) error {
+	var fields map[string]json.RawMessage
+	if err := json.Unmarshal(data, &fields); err != nil || fields == nil {
+		return fmt.Errorf("not an object")
+	}
+	v := reflect.ValueOf(st).Elem()
+	n := 0
+	for i := range v.NumField() {
+		name := v.Type().Field(i).Name
+		if _, apart := storeFieldsApart[name]; apart {
+			continue
+		}
+		n++
+		raw, ok := fields[name]
+		if !ok {
+			return fmt.Errorf("%q is missing", name)
+		}
+		if err := decodeValue(raw, exported(v.Field(i))); err != nil {
+			return fmt.Errorf("%s: %w", name, err)
+		}
+	}
+	if len(fields) != n {
+		for k := range fields {
+			if f, ok := v.Type().FieldByName(k); !ok || storeFieldsApart[f.Name] != "" {
+				return fmt.Errorf("unknown field %q", k)
+			}
+		}
+	}
+	return nil
+}
+
+// strictUnmarshal decodes data into v, refusing unknown fields.
+func strictUnmarshal(data []byte, v any) error {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	return dec.Decode(v)
+}
+
+// exported returns v, a field of an addressable struct, as a value that
+// may be read whole and set: reflect refuses both for unexported fields,
+// and the records are all unexported.
+func exported(v reflect.Value) reflect.Value {
+	return reflect.NewAt(v.Type(), unsafe.Pointer(v.UnsafeAddr())).Elem()
+}
+
+var (
+	timeType  = reflect.TypeFor[time.Time]()
+	bytesType = reflect.TypeFor[[]byte]()
+)
+
+// encodeValue writes v as JSON: structs as objects keyed by field name,
+// maps with their keys sorted, nil slices, maps and pointers as null.
+func encodeValue(buf *bytes.Buffer, v reflect.Value) error {
+	t := v.Type()
+	switch {
+	case t == timeType:
+		appendJSON(buf, v.Interface().(time.Time).Format(time.RFC3339Nano))
+		return nil
+	case t.Kind() == reflect.Slice && t.Elem().Kind() == reflect.Uint8:
+		if v.IsNil() {
+			buf.WriteString("null")
+		} else {
+			appendJSON(buf, v.Bytes())
+		}
+		return nil
+	}
+	switch t.Kind() {
+	case reflect.Bool:
+		buf.WriteString(strconv.FormatBool(v.Bool()))
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		buf.WriteString(strconv.FormatInt(v.Int(), 10))
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		buf.WriteString(strconv.FormatUint(v.Uint(), 10))
+	case reflect.Float32, reflect.Float64:
+		b, err := json.Marshal(v.Float())
+		if err != nil {
+			return err
+		}
+		buf.Write(b)
+	case reflect.String:
+		appendJSON(buf, v.String())
+	case reflect.Interface:
+		if v.IsNil() {
+			buf.WriteString("null")
+			return nil
+		}
+		b, err := json.Marshal(v.Interface())
+		if err != nil {
+			return err
+		}
+		buf.Write(b)
+	case reflect.Pointer:
+		if v.IsNil() {
+			buf.WriteString("null")
+			return nil
+		}
+		return encodeValue(buf, v.Elem())
+	case reflect.Slice, reflect.Array:
+		if t.Kind() == reflect.Slice && v.IsNil() {
+			buf.WriteString("null")
+			return nil
+		}
+		buf.WriteByte('[')
+		for i := range v.Len() {
+			if i > 0 {
+				buf.WriteByte(',')
+			}
+			if err := encodeValue(buf, v.Index(i)); err != nil {
+				return err
+			}
+		}
+		buf.WriteByte(']')
+	case reflect.Map:
+		if t.Key().Kind() != reflect.String {
+			return fmt.Errorf("cannot save a map keyed by %s", t.Key())
+		}
+		if v.IsNil() {
+			buf.WriteString("null")
+			return nil
+		}
+		keys := v.MapKeys()
+		slices.SortFunc(keys, func(a, b reflect.Value) int {
+			return bytes.Compare([]byte(a.String()), []byte(b.String()))
+		})
+		buf.WriteByte('{')
+		for i, k := range keys {
+			if i > 0 {
+				buf.WriteByte(',')
+			}
+			writeKey(buf, k.String())
+			if err := encodeValue(buf, v.MapIndex(k)); err != nil {
+				return err
+			}
+		}
+		buf.WriteByte('}')
+	case reflect.Struct:
+		if !v.CanAddr() { // a map's value: copy it so that its fields can be read
+			c := reflect.New(t).Elem()
+			c.Set(v)
+			v = c
+		}
+		buf.WriteByte('{')
+		for i := range v.NumField() {
+			if i > 0 {
+				buf.WriteByte(',')
+			}
+			writeKey(buf, t.Field(i).Name)
+			if err := encodeValue(buf, exported(v.Field(i))); err != nil {
+				return fmt.Errorf("%s: %w", t.Field(i).Name, err)
+			}
+		}
+		buf.WriteByte('}')
+	default:
+		return fmt.Errorf("cannot save a %s", t)
+	}
+	return nil
+}
+
+func appendJSON(buf *bytes.Buffer, v any) {
+	b, _ := json.Marshal(v)
+	buf.Write(b)
+}
+
+func writeKey(buf *bytes.Buffer, k string) {
+	appendJSON(buf, k)
+	buf.WriteByte(':')
+}
+
+var jsonNull = []byte("null")
+
+// decodeValue reads what encodeValue wrote into v, which can be set. An
+// object must hold every field of its struct and no other.
+func decodeValue(data []byte, v reflect.Value) error {
+	t := v.Type()
+	data = bytes.TrimSpace(data)
+	null := bytes.Equal(data, jsonNull)
+	switch {
+	case t == timeType:
+		var s string
+		if err := json.Unmarshal(data, &s); err != nil {
+			return err
+		}
+		tm, err := time.Parse(time.RFC3339Nano, s)
+		if err != nil {
+			return err
+		}
+		v.Set(reflect.ValueOf(tm))
+		return nil
+	case t.Kind() == reflect.Slice && t.Elem().Kind() == reflect.Uint8:
+		var b []byte
+		if err := json.Unmarshal(data, &b); err != nil {
+			return err
+		}
+		v.SetBytes(b)
+		return nil
+	}
+	switch t.Kind() {
+	case reflect.Bool, reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64,
+		reflect.Float32, reflect.Float64, reflect.String:
+		if null {
+			return fmt.Errorf("null where a %s goes", t)
+		}
+		p := reflect.New(t)
+		if err := json.Unmarshal(data, p.Interface()); err != nil {
+			return err
+		}
+		v.Set(p.Elem())
+	case reflect.Interface:
+		if t.NumMethod() != 0 {
+			return fmt.Errorf("cannot restore a %s", t)
+		}
+		dec := json.NewDecoder(bytes.NewReader(data))
+		dec.UseNumber() // numbers encode back as they were written
+		var x any
+		if err := dec.Decode(&x); err != nil {
+			return err
+		}
+		if x != nil {
+			v.Set(reflect.ValueOf(x))
+		}
+	case reflect.Pointer:
+		if null {
+			return nil
+		}
+		p := reflect.New(t.Elem())
+		if err := decodeValue(data, p.Elem()); err != nil {
+			return err
+		}
+		v.Set(p)
+	case reflect.Slice, reflect.Array:
+		if null && t.Kind() == reflect.Slice {
+			return nil
+		}
+		var items []json.RawMessage
+		if err := json.Unmarshal(data, &items); err != nil || items == nil {
+			return fmt.Errorf("want an array for %s", t)
+		}
+		if t.Kind() == reflect.Array {
+			if len(items) != t.Len() {
+				return fmt.Errorf("want %d items for %s, not %d", t.Len(), t, len(items))
+			}
+		} else {
+			v.Set(reflect.MakeSlice(t, len(items), len(items)))
+		}
+		for i, raw := range items {
+			if err := decodeValue(raw, v.Index(i)); err != nil {
+				return fmt.Errorf("[%d]: %w", i, err)
+			}
+		}
+	case reflect.Map:
+		if t.Key().Kind() != reflect.String {
+			return fmt.Errorf("cannot restore a map keyed by %s", t.Key())
+		}
+		if null {
+			return nil
+		}
+		var items map[string]json.RawMessage
+		if err := json.Unmarshal(data, &items); err != nil || items == nil {
+			return fmt.Errorf("want an object for %s", t)
+		}
+		m := reflect.MakeMapWithSize(t, len(items))
+		for k, raw := range items {
+			e := reflect.New(t.Elem()).Elem()
+			if err := decodeValue(raw, e); err != nil {
+				return fmt.Errorf("[%q]: %w", k, err)
+			}
+			m.SetMapIndex(reflect.ValueOf(k).Convert(t.Key()), e)
+		}
+		v.Set(m)
+	case reflect.Struct:
+		var fields map[string]json.RawMessage
+		if err := json.Unmarshal(data, &fields); err != nil || fields == nil {
+			return fmt.Errorf("want an object for %s", t)
+		}
+		if len(fields) != t.NumField() {
+			return fmt.Errorf("want the %d fields of %s, not %d", t.NumField(), t, len(fields))
+		}
+		for i := range t.NumField() {
+			name := t.Field(i).Name
+			raw, ok := fields[name]
+			if !ok {
+				return fmt.Errorf("%s: %q is missing", t, name)
+			}
+			if err := decodeValue(raw, exported(v.Field(i))); err != nil {
+				return fmt.Errorf("%s: %w", name, err)
+			}
+		}
+	default:
+		return fmt.Errorf("cannot restore a %s", t)
+	}
+	return nil
+}
+
+// savable reports why values of t cannot be saved by encodeValue and
+// restored by decodeValue, or nil if they can.
+func savable(t reflect.Type, seen map[reflect.Type]bool) error {
+	if seen[t] || t == timeType || t == bytesType {
+		return nil
+	}
+	seen[t] = true
+	switch t.Kind() {
+	case reflect.Bool, reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64,
+		reflect.Float32, reflect.Float64, reflect.String:
+		return nil
+	case reflect.Interface:
+		if t.NumMethod() != 0 {
+			return fmt.Errorf("%s is an interface with methods", t)
+		}
+		return nil
+	case reflect.Pointer, reflect.Slice, reflect.Array:
+		return savable(t.Elem(), seen)
+	case reflect.Map:
+		if t.Key().Kind() != reflect.String {
+			return fmt.Errorf("%s is keyed by %s", t, t.Key())
+		}
+		return savable(t.Elem(), seen)
+	case reflect.Struct:
+		for i := range t.NumField() {
+			if err := savable(t.Field(i).Type, seen); err != nil {
+				return fmt.Errorf("%s.%s: %w", t, t.Field(i).Name, err)
+			}
+		}
+		return nil
+	}
+	return fmt.Errorf("%s cannot be saved", t)
+}

@@ -1,0 +1,420 @@
+package synapsefake_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/benbjohnson/clock"
+	"github.com/synapsefake/synapsefake"
+	"github.com/synapsefake/synapsefake/reference"
+)
+
+// newStateFake is a server with no listener (so that two of them show the
+// same URLs) on its own mock clock, set to friday.
+func newStateFake(t testing.TB) *synapsefake.Server {
+	mock := clock.NewMock()
+	mock.Set(friday)
+	fake := synapsefake.New(synapsefake.WithClock(mock), synapsefake.WithOAuthKeyLifetime(365*24*time.Hour))
+	t.Cleanup(fake.Close)
+	return fake
+}
+
+// stateReceiver answers webhooks: 500 to those of new users, 200 to the
+// others. (One subscription only: the log's order of the attempts to two
+// would depend on which receiver answers first.)
+func stateReceiver(t testing.TB) *httptest.Server {
+	recv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, _ := io.ReadAll(r.Body)
+		if bytes.Contains(body, []byte(`"function":"USERS|POST"`)) {
+			http.Error(w, "receiver down", http.StatusInternalServerError)
+			return
+		}
+		fmt.Fprint(w, "ok")
+	}))
+	t.Cleanup(recv.Close)
+	return recv
+}
+
+// richWorld is what buildRichState made, for the requests that follow.
+type richWorld struct {
+	sender, payee fixture
+	ach, card     synapsefake.Node
+	cardSubnet    synapsefake.Subnet
+	txs           map[string]string // by the status it was left in
+	mfaToken      string            // a bank login waiting for its answer
+	idemKey       string
+}
+
+// buildRichState gives fake one of everything the store holds: every node
+// type, a card with a shipment and a swipe, transactions in every status, a
+// dispute, idempotency keys, OAuth keys, a user with MFA forced, a bank
+// login waiting for its answer, queued and monthly statements, and
+// webhooks to a receiver that fails, in the middle of their retries.
+func buildRichState(t *testing.T, fake *synapsefake.Server, recvURL string) richWorld {
+	t.Helper()
+	fake.AddSubscription(recvURL)
+	w := richWorld{txs: map[string]string{}, idemKey: "idem-1"}
+	w.sender = namedFixture(t, fake, "Sam Sender", 5000_00)
+	w.payee = namedFixture(t, fake, "Pat Payee", 0)
+	for _, typ := range reference.NodeTypes() {
+		seed := synapsefake.NodeSeed{Type: typ, Nickname: typ}
+		if typ == reference.NodeACHUS {
+			seed.AccountNum, seed.RoutingNum = "123456789", "051000017"
+		}
+		n := addTxNode(t, fake, w.sender.user.ID, seed)
+		switch typ {
+		case reference.NodeACHUS:
+			w.ach = n
+		case reference.NodeCardUS:
+			w.card = n
+		}
+	}
+	merchant := fake.AddUser(synapsefake.UserSeed{LegalNames: []string{"Merchant"}})
+	external := addTxNode(t, fake, merchant.ID, synapsefake.NodeSeed{Type: reference.NodeExternalUS, Nickname: "Merchant"})
+	createTo := func(to synapsefake.Node, status string, idem string) string {
+		h := w.sender.headers
+		if idem != "" {
+			h = editHeaders(h, map[string]string{"X-SP-IDEMPOTENCY-KEY": idem})
+		}
+		r := do(t, fake, call{method: "POST", path: transPath(w.sender.user.ID, w.sender.node.ID), header: h, body: txBody(to, 12.5)})
+		if r.status != http.StatusOK {
+			t.Fatalf("create transaction: %d %s", r.status, r.raw)
+		}
+		id := r.body["_id"].(string)
+		w.txs[status] = id
+		return id
+	}
+	create := func(status string, idem string) string { return createTo(w.payee.node, status, idem) }
+	must := func(what string, err error) {
+		if err != nil {
+			t.Fatalf("%s: %v", what, err)
+		}
+	}
+	create("CREATED", w.idemKey)
+	must("settle", fake.Settle(create("SETTLED", "")))
+	must("return", fake.Return(create("RETURNED", ""), "R01"))
+	must("queue", fake.Queue(create("QUEUED-BY-SYNAPSE", ""), ""))
+	must("cancel", fake.Cancel(create("CANCELED", ""), ""))
+	must("advance", fake.AdvanceTransaction(create("PROCESSING-DEBIT", ""), synapsefake.StatusProcessingDebit))
+	disputed := createTo(external, "DISPUTED", "")
+	must("settle", fake.Settle(disputed))
+	if r := do(t, fake, call{method: "PATCH", path: disputePath(w.sender.user.ID, w.sender.node.ID, disputed), header: w.sender.headers,
+		body: map[string]any{"dispute_reason": "FRAUD|UNAUTHORIZED|CARD_LOST", "dispute_meta": map[string]any{"n": 1e21, "s": "x"}}}); r.status != http.StatusOK {
+		t.Fatalf("dispute: %d %s", r.status, r.raw)
+	}
+
+	sub, err := fake.AddSubnet(w.sender.user.ID, w.sender.node.ID, synapsefake.SubnetSeed{Nickname: "Card", AccountClass: "CARD", Status: synapsefake.SubnetActive})
+	must("subnet", err)
+	w.cardSubnet = sub
+	if r := do(t, fake, call{method: "PATCH", path: subnetPath(w.sender.user.ID, w.sender.node.ID, sub.ID) + "/ship", header: w.sender.headers,
+		body: map[string]any{"fee_node_id": w.sender.node.ID, "secondary_label": "ACME"}}); r.status != http.StatusOK {
+		t.Fatalf("ship: %d %s", r.status, r.raw)
+	}
+	swiped, err := fake.CardAuthorization(sub.ID, synapsefake.CardAuth{AmountCents: 7_00, Merchant: "CAFE"})
+	must("swipe", err)
+	w.txs["SWIPE"] = swiped.ID
+
+	if r := do(t, fake, call{method: "POST", path: nodesPath(w.sender.user.ID), header: w.sender.headers,
+		body: bankLoginBody("synapse_good", "test1234")}); r.status != http.StatusAccepted {
+		t.Fatalf("bank login: %d %s", r.status, r.raw)
+	} else {
+		w.mfaToken = r.body["mfa"].(map[string]any)["access_token"].(string)
+	}
+	fake.ForceMFA(w.payee.user.ID)
+	if r := do(t, fake, call{method: "POST", path: "/users/" + w.sender.node.UserID + "/nodes/" + w.sender.node.ID + "/statements",
+		header: w.sender.headers, body: map[string]any{}}); r.status != http.StatusOK {
+		t.Fatalf("statement: %d %s", r.status, r.raw)
+	}
+	fake.Advance(2 * time.Minute) // the failing receiver's first retry is made, the second waits
+	return w
+}
+
+// stateStep is one request, or a clock move, of the sequence both servers
+// get.
+type stateStep struct {
+	method, path string // path below the base URL; "/_fake/..." for the control API
+	header       map[string]string
+	body         any
+	advance      time.Duration
+}
+
+// run makes the step against fake and returns its answer as bytes.
+func (s stateStep) run(t *testing.T, fake *synapsefake.Server) string {
+	t.Helper()
+	if s.advance > 0 {
+		fake.Advance(s.advance)
+		return "advanced to " + fake.Now().String()
+	}
+	if p, ok := strings.CutPrefix(s.path, "/_fake"); ok {
+		r := ctl(t, fake, s.method, p, s.body)
+		fake.Flush()
+		return fmt.Sprintf("%d %s", r.status, r.raw)
+	}
+	r := do(t, fake, call{method: s.method, path: s.path, header: s.header, body: s.body})
+	fake.Flush() // the webhooks it caused are delivered before the next step
+	return fmt.Sprintf("%d %s", r.status, r.raw)
+}
+
+func snapshotBytes(t testing.TB, fake *synapsefake.Server) []byte {
+	t.Helper()
+	var b bytes.Buffer
+	if err := fake.Snapshot(&b); err != nil {
+		t.Fatalf("Snapshot: %v", err)
+	}
+	return b.Bytes()
+}
+
+// TestRestoreAnswersAsTheSnapshot builds a rich state, restores its
+// snapshot into a fresh server, and then gives both the same requests and
+// clock moves: every answer must be byte-identical (ids, balances,
+// timelines, webhooks and their retries, statements), and so must both
+// servers' states at the end.
+func TestRestoreAnswersAsTheSnapshot(t *testing.T) {
+	recv := stateReceiver(t)
+	orig := newStateFake(t)
+	w := buildRichState(t, orig, recv.URL)
+	doc := snapshotBytes(t, orig)
+	var parsed struct {
+		Webhooks struct {
+			Retries []any `json:"retries"`
+		} `json:"webhooks"`
+	}
+	if err := json.Unmarshal(doc, &parsed); err != nil || len(parsed.Webhooks.Retries) == 0 {
+		t.Fatalf("the state holds no webhook retry (%v): the failing receiver should be mid-retry", err)
+	}
+
+	restored := newStateFake(t)
+	restored.AddUser(synapsefake.UserSeed{}) // replaced by Restore
+	if err := restored.Restore(bytes.NewReader(doc)); err != nil {
+		t.Fatalf("Restore: %v", err)
+	}
+	if again := snapshotBytes(t, restored); !bytes.Equal(again, doc) {
+		t.Fatalf("the restored server's snapshot differs from the one it was restored from: %s", firstDiff(string(again), string(doc)))
+	}
+
+	s, p := w.sender, w.payee
+	trans := transPath(s.user.ID, s.node.ID)
+	steps := []stateStep{
+		{method: "GET", path: "/users/" + s.user.ID, header: s.headers},
+		{method: "GET", path: nodesPath(s.user.ID), header: s.headers},
+		{method: "GET", path: trans, header: s.headers},
+		{method: "GET", path: tranPath(s.user.ID, s.node.ID, w.txs["DISPUTED"]), header: s.headers},
+		{method: "GET", path: subnetPath(s.user.ID, s.node.ID, w.cardSubnet.ID) + "/ship", header: s.headers},
+		{method: "POST", path: trans, header: s.headers, body: txBody(p.node, 3)},
+		{method: "POST", path: trans, header: editHeaders(s.headers, map[string]string{"X-SP-IDEMPOTENCY-KEY": w.idemKey}), body: txBody(p.node, 3)},
+		{method: "POST", path: "/users", header: gatewayHeaders(orig), body: map[string]any{"logins": []any{map[string]any{"email": "new@example.com"}},
+			"phone_numbers": []string{"901.111.1111"}, "legal_names": []string{"New User"}}},
+		{method: "POST", path: nodesPath(s.user.ID), header: s.headers, body: map[string]any{"access_token": w.mfaToken, "mfa_answer": "test_answer"}},
+		{method: "POST", path: "/oauth/" + p.user.ID, header: gatewayHeaders(orig), body: map[string]any{"refresh_token": p.user.RefreshToken}},
+		{method: "GET", path: "/_fake/webhooks"},
+		{advance: time.Hour},
+		{method: "GET", path: trans, header: s.headers},
+		{method: "GET", path: "/subscriptions/logs", header: gatewayHeaders(orig)},
+		{advance: 24 * time.Hour},
+		{method: "GET", path: trans + "?per_page=50", header: s.headers},
+		{method: "GET", path: nodePath(s.user.ID, s.node.ID), header: s.headers},
+		{method: "PATCH", path: tranPath(s.user.ID, s.node.ID, w.txs["CREATED"]), header: s.headers, body: map[string]any{"comment": "hello"}},
+		{advance: 40 * 24 * time.Hour},
+		{method: "GET", path: "/users/" + s.user.ID + "/statements", header: s.headers},
+		{method: "GET", path: "/_fake/webhooks"},
+		{method: "GET", path: "/subscriptions/logs", header: gatewayHeaders(orig)},
+		{method: "GET", path: "/_fake/requests"},
+		{method: "GET", path: "/_fake/clock"},
+		{method: "GET", path: "/_fake/state"},
+	}
+	for i, st := range steps {
+		want, got := st.run(t, orig), st.run(t, restored)
+		if got != want {
+			t.Errorf("step %d (%s %s%v): the restored server answered otherwise: %s", i, st.method, st.path, st.advance, firstDiff(got, want))
+		}
+	}
+}
+
+// TestRestoreRefusesBadDocuments checks that a document Restore cannot use
+// is refused, over HTTP with 400 / "200", and changes nothing.
+func TestRestoreRefusesBadDocuments(t *testing.T) {
+	recv := stateReceiver(t)
+	src := newStateFake(t)
+	buildRichState(t, src, recv.URL)
+	doc := snapshotBytes(t, src)
+	edit := func(f func(m map[string]any)) string {
+		var m map[string]any
+		if err := json.Unmarshal(doc, &m); err != nil {
+			t.Fatal(err)
+		}
+		f(m)
+		b, _ := json.Marshal(m)
+		return string(b)
+	}
+	for _, tc := range []struct {
+		name string
+		body string
+	}{
+		{"empty", ""},
+		{"not JSON", "state"},
+		{"truncated", string(doc[:len(doc)/2])},
+		{"an array", "[]"},
+		{"another format", edit(func(m map[string]any) { m["format"] = "something-else" })},
+		{"a later version", edit(func(m map[string]any) { m["version"] = 2 })},
+		{"no version", edit(func(m map[string]any) { delete(m, "version") })},
+		{"another seed", edit(func(m map[string]any) { m["seed"] = 7 })},
+		{"another client", edit(func(m map[string]any) { m["client_id"] = "someone-else" })},
+		{"no store", edit(func(m map[string]any) { delete(m, "store") })},
+		{"unknown key", edit(func(m map[string]any) { m["extra"] = 1 })},
+		{"store field missing", edit(func(m map[string]any) { delete(m["store"].(map[string]any), "txs") })},
+		{"unknown store field", edit(func(m map[string]any) { m["store"].(map[string]any)["colour"] = "blue" })},
+		{"a record field of the wrong type", edit(func(m map[string]any) {
+			for _, u := range m["store"].(map[string]any)["users"].(map[string]any) {
+				u.(map[string]any)["cipTag"] = "one"
+			}
+		})},
+		{"a bad clock", edit(func(m map[string]any) { m["clock"] = "yesterday" })},
+		{"a bad id stream", edit(func(m map[string]any) { m["ids"].(map[string]any)["chacha8"] = "AAAA" })},
+		{"an unknown network user", edit(func(m map[string]any) { m["network_user"] = "0123456789abcdef01234567" })},
+		{"an event of an unknown transaction", edit(func(m map[string]any) {
+			for _, ev := range m["webhooks"].(map[string]any)["events"].([]any) {
+				if e := ev.(map[string]any); e["tx_id"] != nil {
+					e["tx_id"] = "0123456789abcdef01234567"
+				}
+			}
+		})},
+		{"a retry of an unknown event", edit(func(m map[string]any) {
+			m["webhooks"].(map[string]any)["retries"] = []any{map[string]any{"at": 1, "seq": 99999, "delivery": 0}}
+		})},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			fake := newStateFake(t)
+			newFixture(t, fake, 100)
+			fake.Advance(0) // what falls due at the next request has run
+			before := snapshotBytes(t, fake)
+			if err := fake.Restore(strings.NewReader(tc.body)); err == nil {
+				t.Fatal("Restore: no error")
+			}
+			wantError(t, ctl(t, fake, "PUT", "/state", tc.body), http.StatusBadRequest, "200", "invalid_state")
+			if after := snapshotBytes(t, fake); !bytes.Equal(after, before) {
+				t.Errorf("the refused document changed the state: %s", firstDiff(string(after), string(before)))
+			}
+		})
+	}
+}
+
+// TestStateOverHTTP saves with GET /_fake/state and restores with PUT
+// /_fake/state.
+func TestStateOverHTTP(t *testing.T) {
+	src := newStateFake(t)
+	fx := newFixture(t, src, 12_34)
+	r := ctl(t, src, "GET", "/state", nil)
+	if r.status != http.StatusOK || r.body["format"] != "synapsefake-state" || r.body["version"] != float64(synapsefake.StateVersion) {
+		t.Fatalf("GET /_fake/state: %d %.200s", r.status, r.raw)
+	}
+	dst := newStateFake(t)
+	ctlOK(t, dst, "PUT", "/state", string(r.raw))
+	n, ok := dst.Node(fx.node.ID)
+	if !ok || n.BalanceCents != 12_34 {
+		t.Errorf("restored node %+v, %v; want a balance of 1234 cents", n, ok)
+	}
+	if got := snapshotBytes(t, dst); !bytes.Equal(got, snapshotBytes(t, src)) {
+		t.Errorf("states differ after PUT")
+	}
+}
+
+// firstDiff shows where got and want first differ.
+func firstDiff(got, want string) string {
+	i := 0
+	for i < len(got) && i < len(want) && got[i] == want[i] {
+		i++
+	}
+	lo := max(i-150, 0)
+	return fmt.Sprintf("at byte %d:\n got ...%.300s\nwant ...%.300s", i, got[lo:], want[lo:])
+}
+
+// TestRestoreRequeuesDeliveriesInFlight: a delivery whose attempt was under
+// way when the state was saved is made again by the restored server.
+func TestRestoreRequeuesDeliveriesInFlight(t *testing.T) {
+	arrived, release := make(chan struct{}, 1), make(chan struct{})
+	recv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		select {
+		case arrived <- struct{}{}:
+			<-release // the first attempt hangs until the state is saved
+		default:
+		}
+		fmt.Fprint(w, "ok")
+	}))
+	t.Cleanup(recv.Close)
+	src := newStateFake(t)
+	src.AddSubscription(recv.URL, "USERS|POST")
+	u := src.AddUser(synapsefake.UserSeed{})
+	<-arrived
+	doc := snapshotBytes(t, src)
+	close(release)
+	var parsed struct {
+		Webhooks struct {
+			Queued []struct{ Seq, Delivery int } `json:"queued"`
+		} `json:"webhooks"`
+	}
+	if err := json.Unmarshal(doc, &parsed); err != nil || len(parsed.Webhooks.Queued) != 1 {
+		t.Fatalf("queued deliveries %+v (%v), want the one in flight", parsed.Webhooks.Queued, err)
+	}
+
+	dst := newStateFake(t)
+	if err := dst.Restore(bytes.NewReader(doc)); err != nil {
+		t.Fatalf("Restore: %v", err)
+	}
+	dst.Flush()
+	all := dst.Webhooks().All()
+	if len(all) != 1 || all[0].ObjectID != u.ID || len(all[0].Deliveries) != 1 {
+		t.Fatalf("restored capture %v, want the user's webhook with one delivery", all)
+	}
+	if a := all[0].Deliveries[0].Attempts; len(a) != 1 || a[0].Code != http.StatusOK {
+		t.Errorf("attempts %+v, want one 200", a)
+	}
+}
+
+// benchStateFake is a server with 1,000 users, each with a node, and
+// 2,000 settled transactions between them.
+func benchStateFake(b *testing.B) *synapsefake.Server {
+	fake := newStateFake(b)
+	fxs := make([]fixture, 1000)
+	for i := range fxs {
+		fxs[i] = newFixture(b, fake, 1000_00)
+	}
+	for i := range 2000 {
+		from, to := fxs[i%len(fxs)], fxs[(i+1)%len(fxs)]
+		r := do(b, fake, call{method: "POST", path: transPath(from.user.ID, from.node.ID), header: from.headers, body: txBody(to.node, 1)})
+		if err := fake.Settle(r.body["_id"].(string)); err != nil {
+			b.Fatal(err)
+		}
+	}
+	return fake
+}
+
+// BenchmarkSnapshot saves the state of benchStateFake; BenchmarkRestore
+// restores it.
+func BenchmarkSnapshot(b *testing.B) {
+	fake := benchStateFake(b)
+	var buf bytes.Buffer
+	for b.Loop() {
+		buf.Reset()
+		if err := fake.Snapshot(&buf); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(buf.Len()), "doc-bytes")
+}
+
+func BenchmarkRestore(b *testing.B) {
+	doc := snapshotBytes(b, benchStateFake(b))
+	fake := newStateFake(b)
+	for b.Loop() {
+		if err := fake.Restore(bytes.NewReader(doc)); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
