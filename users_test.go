@@ -105,6 +105,44 @@ func wantUserObject(fake *synapsefake.Server, id, email, refreshToken string, ph
 	}
 }
 
+var docIDPattern = regexp.MustCompile(`^[0-9a-f]{64}$`)
+
+// maskDocIDs checks that every base and sub-document id of a user body is
+// 64 hex characters and replaces it with "<id>", so that whole bodies can
+// be compared.
+func maskDocIDs(t testing.TB, body map[string]any) map[string]any {
+	t.Helper()
+	mask := func(m map[string]any) {
+		if id, _ := m["id"].(string); !docIDPattern.MatchString(id) {
+			t.Errorf("document id %q is not 64 hex characters", id)
+		}
+		m["id"] = "<id>"
+	}
+	docs, _ := body["documents"].([]any)
+	for _, d := range docs {
+		base, _ := d.(map[string]any)
+		mask(base)
+		for _, kind := range []string{"physical_docs", "social_docs", "virtual_docs"} {
+			subs, _ := base[kind].([]any)
+			for _, s := range subs {
+				mask(s.(map[string]any))
+			}
+		}
+	}
+	return body
+}
+
+// dehydrated is a base document as a user body shows it (ids masked), with
+// no entity fields, filed at the given time with the given social documents.
+func dehydrated(name string, at time.Time, social ...string) map[string]any {
+	subs := []any{}
+	for _, typ := range social {
+		subs = append(subs, map[string]any{"document_type": typ, "id": "<id>", "last_updated": float64(at.UnixMilli()), "status": "SUBMITTED|REVIEWING"})
+	}
+	return map[string]any{"entity_scope": "", "entity_type": "", "id": "<id>", "name": name, "permission_scope": "UNVERIFIED",
+		"physical_docs": []any{}, "social_docs": subs, "virtual_docs": []any{}}
+}
+
 func anySlice[T any](s []T) []any {
 	out := make([]any, len(s))
 	for i, v := range s {
@@ -176,9 +214,9 @@ func TestCreateUser(t *testing.T) {
 				"legal_names":   []string{"Ann Example"},
 				"documents":     []any{doc},
 			},
-			want: func(_ *synapsefake.Server, m map[string]any) {
+			want: func(fake *synapsefake.Server, m map[string]any) {
 				m["permission"] = "SEND-AND-RECEIVE"
-				m["documents"] = []any{doc}
+				m["documents"] = []any{dehydrated("Doc User", fake.Now(), "EMAIL", "PHONE_NUMBER")}
 				m["doc_status"] = map[string]any{"physical_doc": "SUBMITTED|VALID", "virtual_doc": "SUBMITTED|VALID"}
 			},
 		},
@@ -200,12 +238,12 @@ func TestCreateUser(t *testing.T) {
 			}
 			want := wantUserObject(fake, id, "ann@example.com", rt, []string{"901.111.1111"}, []string{"Ann Example"})
 			tc.want(fake, want)
-			if diff := cmp.Diff(want, r.body); diff != "" {
+			if diff := cmp.Diff(want, maskDocIDs(t, r.body)); diff != "" {
 				t.Errorf("POST /users answer (-want +got):\n%s", diff)
 			}
 
 			// The user is stored as answered, with the creating fingerprint.
-			if diff := cmp.Diff(want, getUserBody(t, fake, id)); diff != "" {
+			if diff := cmp.Diff(want, maskDocIDs(t, getUserBody(t, fake, id))); diff != "" {
 				t.Errorf("GET /users/%s after create (-want +got):\n%s", id, diff)
 			}
 			u := mustUser(t, fake, id)
@@ -557,13 +595,13 @@ func TestPatchUser(t *testing.T) {
 		name string
 		body map[string]any
 		// want changes the user object as it was before the call; email is
-		// the user's only login.
-		want func(m map[string]any, email string)
+		// the user's only login, now the time of the call.
+		want func(m map[string]any, email string, now time.Time)
 	}{
 		{
 			name: "add login",
 			body: map[string]any{"update": map[string]any{"login": map[string]any{"email": "new@example.com", "password": "pw"}}},
-			want: func(m map[string]any, email string) {
+			want: func(m map[string]any, email string, _ time.Time) {
 				m["logins"] = []any{
 					map[string]any{"email": email, "scope": "READ_AND_WRITE"},
 					map[string]any{"email": "new@example.com", "scope": "READ_AND_WRITE"},
@@ -573,7 +611,7 @@ func TestPatchUser(t *testing.T) {
 		{
 			name: "add read-only login",
 			body: map[string]any{"update": map[string]any{"login": map[string]any{"email": "new@example.com", "scope": "READ"}}},
-			want: func(m map[string]any, email string) {
+			want: func(m map[string]any, email string, _ time.Time) {
 				m["logins"] = []any{
 					map[string]any{"email": email, "scope": "READ_AND_WRITE"},
 					map[string]any{"email": "new@example.com", "scope": "READ"},
@@ -583,48 +621,48 @@ func TestPatchUser(t *testing.T) {
 		{
 			name: "add a login already on file",
 			body: map[string]any{"update": map[string]any{"login": map[string]any{"email": "ann@example.com"}}},
-			want: func(map[string]any, string) {},
+			want: func(map[string]any, string, time.Time) {},
 		},
 		{
 			name: "remove login",
 			body: map[string]any{"update": map[string]any{"remove_login": map[string]any{"email": "ann@example.com"}}},
-			want: func(m map[string]any, _ string) { m["logins"] = []any{} },
+			want: func(m map[string]any, _ string, _ time.Time) { m["logins"] = []any{} },
 		},
 		{
 			name: "add legal name",
 			body: map[string]any{"update": map[string]any{"legal_name": "Test U. User"}},
-			want: func(m map[string]any, _ string) { m["legal_names"] = []any{"Test User", "Test U. User"} },
+			want: func(m map[string]any, _ string, _ time.Time) { m["legal_names"] = []any{"Test User", "Test U. User"} },
 		},
 		{
 			name: "add legal name already on file",
 			body: map[string]any{"update": map[string]any{"legal_name": "Test User"}},
-			want: func(map[string]any, string) {},
+			want: func(map[string]any, string, time.Time) {},
 		},
 		{
 			name: "add phone number",
 			body: map[string]any{"update": map[string]any{"phone_number": "901.222.2222"}},
-			want: func(m map[string]any, _ string) { m["phone_numbers"] = []any{"901.111.1111", "901.222.2222"} },
+			want: func(m map[string]any, _ string, _ time.Time) { m["phone_numbers"] = []any{"901.111.1111", "901.222.2222"} },
 		},
 		{
 			name: "remove phone number",
 			body: map[string]any{"update": map[string]any{"remove_phone_number": "901.111.1111"}},
-			want: func(m map[string]any, _ string) { m["phone_numbers"] = []any{} },
+			want: func(m map[string]any, _ string, _ time.Time) { m["phone_numbers"] = []any{} },
 		},
 		{
 			name: "cip_tag",
 			body: map[string]any{"update": map[string]any{"cip_tag": 3}},
-			want: func(m map[string]any, _ string) { extraOf(m)["cip_tag"] = float64(3) },
+			want: func(m map[string]any, _ string, _ time.Time) { extraOf(m)["cip_tag"] = float64(3) },
 		},
 		{
 			name: "public_note",
 			body: map[string]any{"update": map[string]any{"public_note": "hello"}},
-			want: func(m map[string]any, _ string) { extraOf(m)["public_note"] = "hello" },
+			want: func(m map[string]any, _ string, _ time.Time) { extraOf(m)["public_note"] = "hello" },
 		},
 		{
 			name: "documents verify an UNVERIFIED user",
 			body: map[string]any{"documents": []any{doc}},
-			want: func(m map[string]any, _ string) {
-				m["documents"] = []any{doc}
+			want: func(m map[string]any, _ string, now time.Time) {
+				m["documents"] = []any{dehydrated("Doc", now, "EMAIL")}
 				m["permission"] = "SEND-AND-RECEIVE"
 				m["doc_status"] = map[string]any{"physical_doc": "SUBMITTED|VALID", "virtual_doc": "SUBMITTED|VALID"}
 			},
@@ -632,13 +670,13 @@ func TestPatchUser(t *testing.T) {
 		{
 			name: "permission",
 			body: map[string]any{"permission": "LOCKED"},
-			want: func(m map[string]any, _ string) { m["permission"] = "LOCKED" },
+			want: func(m map[string]any, _ string, _ time.Time) { m["permission"] = "LOCKED" },
 		},
 		{
 			name: "documents and permission together",
 			body: map[string]any{"documents": []any{doc}, "permission": "CLOSED"},
-			want: func(m map[string]any, _ string) {
-				m["documents"] = []any{doc}
+			want: func(m map[string]any, _ string, now time.Time) {
+				m["documents"] = []any{dehydrated("Doc", now, "EMAIL")}
 				m["permission"] = "CLOSED"
 				m["doc_status"] = map[string]any{"physical_doc": "SUBMITTED|VALID", "virtual_doc": "SUBMITTED|VALID"}
 			},
@@ -648,7 +686,7 @@ func TestPatchUser(t *testing.T) {
 			body: map[string]any{"refresh_token": "ignored", "update": map[string]any{
 				"phone_number": "901.333.3333", "remove_phone_number": "901.111.1111", "legal_name": "T. User", "public_note": "n",
 			}},
-			want: func(m map[string]any, _ string) {
+			want: func(m map[string]any, _ string, _ time.Time) {
 				m["phone_numbers"] = []any{"901.333.3333"}
 				m["legal_names"] = []any{"Test User", "T. User"}
 				extraOf(m)["public_note"] = "n"
@@ -663,17 +701,17 @@ func TestPatchUser(t *testing.T) {
 			key := fake.OAuthKey(u.ID, testFingerprint, reference.ScopeUserPatch)
 			want := getUserBody(t, fake, u.ID)
 			fake.Advance(time.Minute)
-			tc.want(want, email)
+			tc.want(want, email, fake.Now())
 			extraOf(want)["last_updated"] = float64(fake.Now().UnixMilli())
 
 			r := do(t, fake, call{method: "PATCH", path: "/users/" + u.ID, header: userHeaders(fake, key), body: tc.body})
 			if r.status != http.StatusOK {
 				t.Fatalf("status %d, want 200: %s", r.status, r.raw)
 			}
-			if diff := cmp.Diff(want, r.body); diff != "" {
+			if diff := cmp.Diff(want, maskDocIDs(t, r.body)); diff != "" {
 				t.Errorf("PATCH answer (-want +got):\n%s", diff)
 			}
-			if diff := cmp.Diff(want, getUserBody(t, fake, u.ID)); diff != "" {
+			if diff := cmp.Diff(want, maskDocIDs(t, getUserBody(t, fake, u.ID))); diff != "" {
 				t.Errorf("GET after PATCH (-want +got):\n%s", diff)
 			}
 			u = mustUser(t, fake, u.ID)
