@@ -641,7 +641,9 @@ func TestPatchUser(t *testing.T) {
 		{
 			name: "add phone number",
 			body: map[string]any{"update": map[string]any{"phone_number": "901.222.2222"}},
-			want: func(m map[string]any, _ string, _ time.Time) { m["phone_numbers"] = []any{"901.111.1111", "901.222.2222"} },
+			want: func(m map[string]any, _ string, _ time.Time) {
+				m["phone_numbers"] = []any{"901.111.1111", "901.222.2222"}
+			},
 		},
 		{
 			name: "remove phone number",
