@@ -883,3 +883,171 @@ func TestUserIsolation(t *testing.T) {
 		}
 	}
 }
+
+// recordedBaseDoc is the base document of synapse_pay_rest's test_docs
+// fixture (also SynapsePy's basedocs_user), whose recorded answer is
+// docs_response.
+func recordedBaseDoc() map[string]any {
+	return map[string]any{
+		"email": "test@test.com", "phone_number": "901.111.1111", "ip": "::1", "name": "Test User", "alias": "Test",
+		"entity_type": "M", "entity_scope": "Arts & Entertainment", "day": 2, "month": 5, "year": 1989,
+		"address_street": "1 Market St.", "address_city": "San Francisco", "address_subdivision": "CA",
+		"address_postal_code": "94114", "address_country_code": "US",
+		"virtual_docs":  []any{map[string]any{"document_value": "2222", "document_type": "SSN"}},
+		"physical_docs": []any{map[string]any{"document_value": "data:image/gif;base64,SUQs==", "document_type": "GOVT_ID"}},
+		"social_docs":   []any{map[string]any{"document_value": "https://www.facebook.com/valid", "document_type": "FACEBOOK"}},
+	}
+}
+
+// subDoc is a dehydrated sub-document with its id masked.
+func subDoc(typ string, at time.Time) map[string]any {
+	return map[string]any{"document_type": typ, "id": "<id>", "last_updated": float64(at.UnixMilli()), "status": "SUBMITTED|REVIEWING"}
+}
+
+// TestUserDocuments checks documents as the recorded answers show them:
+// each base document dehydrated to its id, name, entity fields, permission
+// scope and sub-documents {document_type, id, last_updated, status}, with
+// the social documents the service derives from the base fields; a PATCH
+// naming a base document's id merges into it; full_dehydrate=yes shows the
+// values; bad input changes nothing.
+func TestUserDocuments(t *testing.T) {
+	t.Parallel()
+	fake := synapsefake.NewServer(t)
+	created := fake.Now()
+	r := do(t, fake, call{method: "POST", path: "/users", header: gatewayHeaders(fake), body: map[string]any{
+		"logins": []any{map[string]any{"email": "test@synapsepay.com"}}, "phone_numbers": []any{"901.111.1111"},
+		"legal_names": []any{"Test User"}, "documents": []any{recordedBaseDoc()}}})
+	if r.status != http.StatusOK {
+		t.Fatalf("POST /users: status %d: %s", r.status, r.raw)
+	}
+	userID := r.body["_id"].(string)
+	base := r.body["documents"].([]any)[0].(map[string]any)
+	baseID := base["id"].(string)
+	social := base["social_docs"].([]any)
+	facebookID := social[1].(map[string]any)["id"].(string)
+	emailID := social[0].(map[string]any)["id"].(string)
+	want := map[string]any{"entity_scope": "Arts & Entertainment", "entity_type": "M", "id": "<id>", "name": "Test User",
+		"permission_scope": "UNVERIFIED", "physical_docs": []any{subDoc("GOVT_ID", created)},
+		"social_docs": []any{subDoc("EMAIL", created), subDoc("FACEBOOK", created), subDoc("PHONE_NUMBER", created),
+			subDoc("DATE", created), subDoc("ADDRESS", created), subDoc("IP", created)},
+		"virtual_docs": []any{subDoc("SSN", created)}}
+	if diff := cmp.Diff([]any{want}, maskDocIDs(t, r.body)["documents"]); diff != "" {
+		t.Fatalf("POST /users documents (-want +got):\n%s", diff)
+	}
+	if r.body["permission"] != "SEND-AND-RECEIVE" {
+		t.Errorf("permission %v, want SEND-AND-RECEIVE", r.body["permission"])
+	}
+	key := fake.OAuthKey(userID, testFingerprint)
+	headers := userHeaders(fake, key)
+	other := newFixture(t, fake, 0)
+	patch := func(docs ...any) call {
+		return call{method: "PATCH", path: "/users/" + userID, header: headers, body: map[string]any{"documents": docs}}
+	}
+
+	// Refusals first: each leaves the user and the events as they were.
+	before := getUserBody(t, fake, userID)
+	events := len(fake.Webhooks().All())
+	for _, tc := range []struct {
+		name      string
+		c         call
+		status    int
+		errorCode string
+		code      string
+	}{
+		{"unknown base document", patch(map[string]any{"id": strings.Repeat("0", 64), "name": "X"}), 409, "400", "unknown_document"},
+		{"unknown sub-document", patch(map[string]any{"id": baseID, "physical_docs": []any{map[string]any{"id": strings.Repeat("0", 64), "document_value": "x"}}}), 409, "400", "unknown_document"},
+		{"sub-document of another kind", patch(map[string]any{"id": baseID, "virtual_docs": []any{map[string]any{"id": facebookID, "document_value": "x"}}}), 409, "400", "unknown_document"},
+		{"empty base id", patch(map[string]any{"id": "", "name": "X"}), 400, "200", "invalid_document_id"},
+		{"base id as a number", patch(map[string]any{"id": 7}), 400, "200", "invalid_field_type"},
+		{"name as a number", patch(map[string]any{"id": baseID, "name": 7}), 400, "200", "invalid_field_type"},
+		{"day as a string", patch(map[string]any{"id": baseID, "day": "2"}), 400, "200", "invalid_field_type"},
+		{"physical_docs as an object", patch(map[string]any{"id": baseID, "physical_docs": map[string]any{}}), 400, "200", "invalid_field_type"},
+		{"sub-document as a string", patch(map[string]any{"id": baseID, "social_docs": []any{"x"}}), 400, "200", "invalid_field_type"},
+		{"sub-document without document_type", patch(map[string]any{"id": baseID, "physical_docs": []any{map[string]any{"document_value": "x"}}}), 400, "200", "missing_document_type"},
+		{"sub-document without document_value", patch(map[string]any{"id": baseID, "physical_docs": []any{map[string]any{"document_type": "GOVT_ID"}}}), 400, "200", "missing_document_value"},
+		{"document_value as a number", patch(map[string]any{"id": baseID, "virtual_docs": []any{map[string]any{"document_type": "SSN", "document_value": 2222}}}), 400, "200", "invalid_field_type"},
+		{"malformed JSON", call{method: "PATCH", path: "/users/" + userID, header: headers, body: `{"documents":[{"id":`}, 400, "200", "invalid_json"},
+		{"no oauth key", call{method: "PATCH", path: "/users/" + userID, header: gatewayHeaders(fake), body: map[string]any{"documents": []any{map[string]any{"id": baseID, "name": "X"}}}}, 401, "300", ""},
+		{"wrong gateway", call{method: "PATCH", path: "/users/" + userID, header: editHeaders(headers, map[string]string{"X-SP-GATEWAY": "a|b"}), body: map[string]any{"documents": []any{map[string]any{"id": baseID, "name": "X"}}}}, 401, "100", ""},
+		{"another user's key", call{method: "PATCH", path: "/users/" + userID, header: other.headers, body: map[string]any{"documents": []any{map[string]any{"id": baseID, "name": "X"}}}}, 401, "300", ""},
+		{"another user's base document", call{method: "PATCH", path: "/users/" + other.user.ID, header: other.headers, body: map[string]any{"documents": []any{map[string]any{"id": baseID, "name": "X"}}}}, 409, "400", "unknown_document"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			wantError(t, do(t, fake, tc.c), tc.status, tc.errorCode, tc.code)
+		})
+	}
+	if diff := cmp.Diff(before, getUserBody(t, fake, userID)); diff != "" {
+		t.Fatalf("refusals changed the user (-before +after):\n%s", diff)
+	}
+	if n := len(fake.Webhooks().All()); n != events {
+		t.Fatalf("%d events after the refusals, want %d", n, events)
+	}
+
+	// Merges, each seen in the answer and in a later GET.
+	for _, tc := range []struct {
+		name string
+		docs []any
+		want func(at time.Time) // changes want, the base document
+	}{
+		{"a sub-document is added to the base document of the id",
+			[]any{map[string]any{"id": baseID, "physical_docs": []any{map[string]any{"document_type": "SELFIE", "document_value": "data:image/png;base64,SUQs=="}}}},
+			func(at time.Time) {
+				want["physical_docs"] = append(want["physical_docs"].([]any), subDoc("SELFIE", at))
+			}},
+		{"fields are replaced and their derived documents refiled in place",
+			[]any{map[string]any{"id": baseID, "name": "Doctor Boop", "email": "boop@doo.com", "entity_type": "F"}},
+			func(at time.Time) {
+				want["name"], want["entity_type"] = "Doctor Boop", "F"
+				want["social_docs"].([]any)[0] = subDoc("EMAIL", at)
+			}},
+		{"a sub-document named by id is replaced in place",
+			[]any{map[string]any{"id": baseID, "social_docs": []any{map[string]any{"id": facebookID, "document_type": "FACEBOOK", "document_value": "https://www.facebook.com/other"}}}},
+			func(at time.Time) { want["social_docs"].([]any)[1] = subDoc("FACEBOOK", at) }},
+	} {
+		fake.Advance(time.Minute)
+		tc.want(fake.Now())
+		r := do(t, fake, patch(tc.docs...))
+		if r.status != http.StatusOK {
+			t.Fatalf("%s: status %d: %s", tc.name, r.status, r.raw)
+		}
+		for _, body := range []map[string]any{r.body, getUserBody(t, fake, userID)} {
+			if docs := body["documents"].([]any); docs[0].(map[string]any)["id"] != baseID {
+				t.Errorf("%s: base document id %v, want %s", tc.name, docs[0].(map[string]any)["id"], baseID)
+			}
+			if diff := cmp.Diff([]any{want}, maskDocIDs(t, body)["documents"]); diff != "" {
+				t.Errorf("%s: documents (-want +got):\n%s", tc.name, diff)
+			}
+		}
+	}
+	got := getUserBody(t, fake, userID)["documents"].([]any)[0].(map[string]any)
+	if id := got["social_docs"].([]any)[0].(map[string]any)["id"]; id != emailID {
+		t.Errorf("refiled EMAIL id %v, want %s", id, emailID)
+	}
+	if id := got["social_docs"].([]any)[1].(map[string]any)["id"]; id != facebookID {
+		t.Errorf("replaced FACEBOOK id %v, want %s", id, facebookID)
+	}
+
+	// Without an id, a second base document is added.
+	fake.Advance(time.Minute)
+	r = do(t, fake, patch(map[string]any{"name": "Second Doc", "ip": "127.0.0.2"}))
+	second := map[string]any{"entity_scope": "", "entity_type": "", "id": "<id>", "name": "Second Doc", "permission_scope": "UNVERIFIED",
+		"physical_docs": []any{}, "social_docs": []any{subDoc("IP", fake.Now())}, "virtual_docs": []any{}}
+	if diff := cmp.Diff([]any{want, second}, maskDocIDs(t, r.body)["documents"]); diff != "" {
+		t.Errorf("documents after a base document without id (-want +got):\n%s", diff)
+	}
+
+	// full_dehydrate=yes shows the fields and the values sent.
+	full := do(t, fake, call{method: "GET", path: "/users/" + userID + "?full_dehydrate=yes", header: gatewayHeaders(fake)})
+	doc := full.body["documents"].([]any)[0].(map[string]any)
+	for k, v := range map[string]any{"alias": "Test", "email": "boop@doo.com", "day": float64(2), "address_city": "San Francisco", "ip": "::1"} {
+		if doc[k] != v {
+			t.Errorf("full_dehydrate %s = %v, want %v", k, doc[k], v)
+		}
+	}
+	if v := doc["virtual_docs"].([]any)[0].(map[string]any)["document_value"]; v != "2222" {
+		t.Errorf("full_dehydrate SSN document_value %v, want 2222", v)
+	}
+	if _, ok := getUserBody(t, fake, userID)["documents"].([]any)[0].(map[string]any)["alias"]; ok {
+		t.Errorf("alias shown without full_dehydrate")
+	}
+}
