@@ -154,12 +154,12 @@ func (s *Server) handleGetSubnet(w http.ResponseWriter, r *http.Request) {
 // Preference limits are given in USD. card_pin, which the official Go
 // client's documentation sends, is another name for pin.
 type patchSubnetRequest struct {
-	Status      *SubnetStatus `json:"status"`
-	StatusCode  *string       `json:"status_code"`
-	Pin         *string       `json:"pin"`
-	CardPin     *string       `json:"card_pin"`
-	Nickname    *string       `json:"nickname"`
-	SuppID      *string       `json:"supp_id"`
+	Status     *SubnetStatus `json:"status"`
+	StatusCode *string       `json:"status_code"`
+	Pin        *string       `json:"pin"`
+	CardPin    *string       `json:"card_pin"`
+	Nickname   *string       `json:"nickname"`
+	SuppID     *string       `json:"supp_id"`
 	// Allowed is the v3.1.0 way to set the status, which synapse_pay_rest's
 	// Subnet.lock sends: LOCKED is INACTIVE, CREDIT-AND-DEBIT is ACTIVE.
 	Allowed     *string `json:"allowed"`
