@@ -234,7 +234,11 @@ func addBaseDoc(t *testing.T, e sdkEnv) {
 func baseDocID(t *testing.T, e sdkEnv) string {
 	t.Helper()
 	r := do(t, e.fake, pyGateway(e, "GET", "/users/"+e.fx.user.ID, nil))
-	return r.body["documents"].([]any)[0].(map[string]any)["id"].(string)
+	id := pathString(r.body, "documents.0.id")
+	if id == "" {
+		t.Fatalf("no base document id: %s", r.raw)
+	}
+	return id
 }
 
 // cardNode creates a CARD-US node for the fixture user and returns its id.

@@ -5,6 +5,7 @@ import (
 	"maps"
 	"net/http"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -899,6 +900,28 @@ func recordedBaseDoc() map[string]any {
 	}
 }
 
+// pathString is the string at dot path p of m, where a number indexes a
+// list; "" when there is none.
+func pathString(m map[string]any, p string) string {
+	var cur any = m
+	for _, k := range strings.Split(p, ".") {
+		switch v := cur.(type) {
+		case map[string]any:
+			cur = v[k]
+		case []any:
+			i, err := strconv.Atoi(k)
+			if err != nil || i < 0 || i >= len(v) {
+				return ""
+			}
+			cur = v[i]
+		default:
+			return ""
+		}
+	}
+	s, _ := cur.(string)
+	return s
+}
+
 // subDoc is a dehydrated sub-document with its id masked.
 func subDoc(typ string, at time.Time) map[string]any {
 	return map[string]any{"document_type": typ, "id": "<id>", "last_updated": float64(at.UnixMilli()), "status": "SUBMITTED|REVIEWING"}
@@ -921,11 +944,12 @@ func TestUserDocuments(t *testing.T) {
 		t.Fatalf("POST /users: status %d: %s", r.status, r.raw)
 	}
 	userID := r.body["_id"].(string)
-	base := r.body["documents"].([]any)[0].(map[string]any)
-	baseID := base["id"].(string)
-	social := base["social_docs"].([]any)
-	facebookID := social[1].(map[string]any)["id"].(string)
-	emailID := social[0].(map[string]any)["id"].(string)
+	baseID := pathString(r.body, "documents.0.id")
+	emailID := pathString(r.body, "documents.0.social_docs.0.id")
+	facebookID := pathString(r.body, "documents.0.social_docs.1.id")
+	if baseID == "" || emailID == "" || facebookID == "" {
+		t.Fatalf("POST /users documents lack their ids: %s", r.raw)
+	}
 	want := map[string]any{"entity_scope": "Arts & Entertainment", "entity_type": "M", "id": "<id>", "name": "Test User",
 		"permission_scope": "UNVERIFIED", "physical_docs": []any{subDoc("GOVT_ID", created)},
 		"social_docs": []any{subDoc("EMAIL", created), subDoc("FACEBOOK", created), subDoc("PHONE_NUMBER", created),
