@@ -121,26 +121,10 @@ func (st *store) fileUBO(now time.Time, userID string) (userView, error) {
 	if len(u.documents) == 0 {
 		return userView{}, errIncorrect("missing_base_document", "User %s has no base document to file the UBO form under.", userID)
 	}
-	var base map[string]json.RawMessage
-	if err := json.Unmarshal(u.documents[0], &base); err != nil {
-		return userView{}, err
-	}
-	var docs []map[string]any
-	if raw, ok := base["physical_docs"]; ok && json.Unmarshal(raw, &docs) != nil {
-		return userView{}, errIncorrect("invalid_base_document", "The base document's physical_docs is not a list of documents.")
-	}
-	docs = slices.DeleteFunc(docs, func(d map[string]any) bool { return d["document_type"] == regGGDocType })
-	docs = append(docs, map[string]any{"document_type": regGGDocType, "id": st.randomHex(32),
-		"last_updated": ms(now), "status": "SUBMITTED|REVIEWING"})
-	var err error
-	if base["physical_docs"], err = json.Marshal(docs); err != nil {
-		return userView{}, err
-	}
-	doc, err := json.Marshal(base)
-	if err != nil {
-		return userView{}, err
-	}
-	u.documents[0] = doc
+	base := u.documents[0]
+	base.docs[physicalDocs] = slices.DeleteFunc(base.docs[physicalDocs], func(d *subDocRecord) bool { return d.typ == regGGDocType })
+	base.docs[physicalDocs] = append(base.docs[physicalDocs],
+		&subDocRecord{id: st.randomHex(32), typ: regGGDocType, updated: now, status: docStatusReviewing})
 	u.updated = now
 	v := st.userView(u)
 	st.emit(now, "USER|PATCH", "USER", u.id, v)

@@ -2,6 +2,7 @@ package synapsefake
 
 import (
 	"encoding/json"
+	"maps"
 	"net/http"
 	"slices"
 	"strings"
@@ -366,11 +367,68 @@ type patchNodeRequest struct {
 		SuppID *string `json:"supp_id"`
 		Note   *string `json:"note"`
 	} `json:"extra"`
-	Allowed     *string   `json:"allowed"`
-	Micro       []float64 `json:"micro"`
-	ResendMicro *string   `json:"resend_micro"`
+	Allowed     *string                 `json:"allowed"`
+	Micro       []float64               `json:"micro"`
+	ResendMicro *string                 `json:"resend_micro"`
+	Preferences *cardPreferencesRequest `json:"preferences"`
 
 	ship, reset bool // ?ship=YES, ?reset=YES
+}
+
+// cardPreferencesRequest is the preferences of a CARD-US node's PATCH, as
+// synapse_pay_rest's CardUsNode.update_preferences sends them. Limits are
+// in USD, shown as sent.
+type cardPreferencesRequest struct {
+	AllowForeignTransactions *bool    `json:"allow_foreign_transactions"`
+	ATMWithdrawalLimit       *float64 `json:"atm_withdrawal_limit"`
+	MaxPinAttempts           *int     `json:"max_pin_attempts"`
+	POSWithdrawalLimit       *float64 `json:"pos_withdrawal_limit"`
+	SecurityAlerts           *bool    `json:"security_alerts"`
+}
+
+func (p cardPreferencesRequest) validate() error {
+	if p.AllowForeignTransactions == nil && p.ATMWithdrawalLimit == nil && p.MaxPinAttempts == nil &&
+		p.POSWithdrawalLimit == nil && p.SecurityAlerts == nil {
+		return errPayload("nothing_to_update", "preferences must name at least one preference.")
+	}
+	for _, l := range []struct {
+		name string
+		v    *float64
+	}{{"atm_withdrawal_limit", p.ATMWithdrawalLimit}, {"pos_withdrawal_limit", p.POSWithdrawalLimit}} {
+		if l.v != nil && *l.v < 0 {
+			return errPayload("invalid_preferences", "preferences.%s must not be negative.", l.name)
+		}
+	}
+	if p.MaxPinAttempts != nil && *p.MaxPinAttempts < 1 {
+		return errPayload("invalid_preferences", "preferences.max_pin_attempts must be at least 1.")
+	}
+	return nil
+}
+
+// applied is the preferences map prefs with p's changes, a new map.
+func (p cardPreferencesRequest) applied(prefs map[string]any) map[string]any {
+	out := maps.Clone(prefs)
+	if out == nil {
+		out = map[string]any{}
+	}
+	for k, v := range map[string]any{"allow_foreign_transactions": p.AllowForeignTransactions, "atm_withdrawal_limit": p.ATMWithdrawalLimit,
+		"max_pin_attempts": p.MaxPinAttempts, "pos_withdrawal_limit": p.POSWithdrawalLimit, "security_alerts": p.SecurityAlerts} {
+		switch v := v.(type) {
+		case *bool:
+			if v != nil {
+				out[k] = *v
+			}
+		case *float64:
+			if v != nil {
+				out[k] = *v
+			}
+		case *int:
+			if v != nil {
+				out[k] = *v
+			}
+		}
+	}
+	return out
 }
 
 // decodePatchNode reads PATCH /users/{user_id}/nodes/{node_id}: the body
@@ -402,8 +460,13 @@ func decodePatchNode(r *http.Request) (patchNodeRequest, error) {
 
 func (r patchNodeRequest) validate() error {
 	if r.Nickname == nil && r.SuppID == nil && r.Info == nil && r.Extra == nil && r.Micro == nil &&
-		r.ResendMicro == nil && r.Allowed == nil && !r.ship && !r.reset {
-		return errPayload("nothing_to_update", "Supply nickname, supp_id, info, extra, allowed or micro, or ship, reset or resend_micro.")
+		r.ResendMicro == nil && r.Allowed == nil && r.Preferences == nil && !r.ship && !r.reset {
+		return errPayload("nothing_to_update", "Supply nickname, supp_id, info, extra, allowed, preferences or micro, or ship, reset or resend_micro.")
+	}
+	if r.Preferences != nil {
+		if err := r.Preferences.validate(); err != nil {
+			return err
+		}
 	}
 	if r.Nickname != nil && *r.Nickname == "" || r.Info != nil && r.Info.Nickname != nil && *r.Info.Nickname == "" {
 		return errPayload("invalid_nickname", "nickname must not be empty.")
@@ -471,7 +534,7 @@ func (st *store) patchNode(now time.Time, userID, nodeID string, req patchNodeRe
 	if req.Micro != nil && (toCents(req.Micro[0]) != microDeposits[0] || toCents(req.Micro[1]) != microDeposits[1]) {
 		return nodeView{}, errIncorrect("incorrect_micro", "Micro deposit amounts do not match.")
 	}
-	if (req.ship || req.reset || req.Allowed != nil) && n.typ != reference.NodeCardUS {
+	if (req.ship || req.reset || req.Allowed != nil || req.Preferences != nil) && n.typ != reference.NodeCardUS {
 		return nodeView{}, errNotAllowed("not_a_card_node", "Node %s is not a CARD-US node.", nodeID)
 	}
 	if req.Nickname != nil {
@@ -493,6 +556,11 @@ func (st *store) patchNode(now time.Time, userID, nodeID string, req patchNodeRe
 	}
 	if req.Allowed != nil {
 		n.allowed = *req.Allowed
+	}
+	if req.Preferences != nil {
+		prefs, _ := n.info["preferences"].(map[string]any)
+		n.info = maps.Clone(n.info)
+		n.info["preferences"] = req.Preferences.applied(prefs)
 	}
 	if req.ship {
 		n.timeline = append(n.timeline, nodeEvent{Date: ms(now), Note: "Card shipped."})

@@ -1,7 +1,6 @@
 package synapsefake
 
 import (
-	"encoding/json"
 	"net/http"
 	"slices"
 	"strings"
@@ -167,24 +166,17 @@ func (u *userRecord) mailing() (string, shipAddress) {
 	if len(u.legalNames) > 0 {
 		name = u.legalNames[0]
 	}
-	for _, raw := range u.documents {
-		var d struct {
-			Name        string `json:"name"`
-			Street      string `json:"address_street"`
-			City        string `json:"address_city"`
-			Subdivision string `json:"address_subdivision"`
-			PostalCode  string `json:"address_postal_code"`
-			CountryCode string `json:"address_country_code"`
-		}
-		if json.Unmarshal(raw, &d) != nil || d.Street == "" {
+	for _, b := range u.documents {
+		d := b.fields
+		if deref(d.AddressStreet) == "" {
 			continue
 		}
-		if d.Name != "" {
-			name = d.Name
+		if deref(d.Name) != "" {
+			name = *d.Name
 		}
 		up := strings.ToUpper
-		return name, shipAddress{CareOf: name, City: up(d.City), CountryCode: up(d.CountryCode),
-			PostalCode: d.PostalCode, Street: up(d.Street), Subdivision: up(d.Subdivision)}
+		return name, shipAddress{CareOf: name, City: up(deref(d.AddressCity)), CountryCode: up(deref(d.AddressCountryCode)),
+			PostalCode: deref(d.AddressPostalCode), Street: up(*d.AddressStreet), Subdivision: up(deref(d.AddressSubdivision))}
 	}
 	return name, shipAddress{CareOf: name}
 }

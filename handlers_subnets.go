@@ -154,12 +154,15 @@ func (s *Server) handleGetSubnet(w http.ResponseWriter, r *http.Request) {
 // Preference limits are given in USD. card_pin, which the official Go
 // client's documentation sends, is another name for pin.
 type patchSubnetRequest struct {
-	Status      *SubnetStatus `json:"status"`
-	StatusCode  *string       `json:"status_code"`
-	Pin         *string       `json:"pin"`
-	CardPin     *string       `json:"card_pin"`
-	Nickname    *string       `json:"nickname"`
-	SuppID      *string       `json:"supp_id"`
+	Status     *SubnetStatus `json:"status"`
+	StatusCode *string       `json:"status_code"`
+	Pin        *string       `json:"pin"`
+	CardPin    *string       `json:"card_pin"`
+	Nickname   *string       `json:"nickname"`
+	SuppID     *string       `json:"supp_id"`
+	// Allowed is the v3.1.0 way to set the status, which synapse_pay_rest's
+	// Subnet.lock sends: LOCKED is INACTIVE, CREDIT-AND-DEBIT is ACTIVE.
+	Allowed     *string `json:"allowed"`
 	Preferences *struct {
 		AllowCashTransactions    *bool    `json:"allow_cash_transactions"`
 		AllowForeignTransactions *bool    `json:"allow_foreign_transactions"`
@@ -176,9 +179,33 @@ func (r patchSubnetRequest) pin() *string {
 	return r.CardPin
 }
 
+// subnetAllowed maps the v3.1.0 allowed values to statuses.
+var subnetAllowed = map[string]SubnetStatus{AllowedLocked: SubnetInactive, AllowedCreditAndDebit: SubnetActive}
+
+// status is the status the request sets, from status or allowed; nil for none.
+func (r patchSubnetRequest) status() *SubnetStatus {
+	if r.Status != nil || r.Allowed == nil {
+		return r.Status
+	}
+	to, ok := subnetAllowed[*r.Allowed]
+	if !ok {
+		return nil
+	}
+	return &to
+}
+
 func (r patchSubnetRequest) validate() error {
-	if r.Status == nil && r.StatusCode == nil && r.pin() == nil && r.Nickname == nil && r.SuppID == nil && r.Preferences == nil {
-		return errPayload("nothing_to_update", "Supply status, status_code, pin, nickname, supp_id or preferences.")
+	if r.Status == nil && r.Allowed == nil && r.StatusCode == nil && r.pin() == nil && r.Nickname == nil && r.SuppID == nil && r.Preferences == nil {
+		return errPayload("nothing_to_update", "Supply status, allowed, status_code, pin, nickname, supp_id or preferences.")
+	}
+	if r.Allowed != nil {
+		to, ok := subnetAllowed[*r.Allowed]
+		if !ok {
+			return errPayload("invalid_allowed", "allowed must be %s or %s.", AllowedLocked, AllowedCreditAndDebit)
+		}
+		if r.Status != nil && *r.Status != to {
+			return errPayload("conflicting_status", "status %s and allowed %s differ; send one of them.", *r.Status, *r.Allowed)
+		}
 	}
 	if r.Pin != nil && r.CardPin != nil && *r.Pin != *r.CardPin {
 		return errPayload("conflicting_pin", "pin and card_pin differ; send one of them.")
@@ -227,8 +254,8 @@ func (s *Server) handlePatchSubnet(w http.ResponseWriter, r *http.Request) {
 
 // patchSubnet applies a validated PATCH. Callers hold mu.
 func (st *store) patchSubnet(sn *subnetRecord, now time.Time, req patchSubnetRequest) error {
-	if req.Status != nil && !canMoveSubnet(sn.status, *req.Status) {
-		return errNotAllowed("illegal_status_change", "Subnet cannot move from %s to %s.", sn.status, *req.Status)
+	if to := req.status(); to != nil && !canMoveSubnet(sn.status, *to) {
+		return errNotAllowed("illegal_status_change", "Subnet cannot move from %s to %s.", sn.status, *to)
 	}
 	if sn.status == SubnetTerminated {
 		return errNotAllowed("subnet_terminated", "Subnet %s is TERMINATED; it cannot be changed.", sn.id)
@@ -236,8 +263,8 @@ func (st *store) patchSubnet(sn *subnetRecord, now time.Time, req patchSubnetReq
 	if req.Preferences != nil && sn.class != ClassCard {
 		return errNotAllowed("not_a_card", "Preferences apply to cards only.")
 	}
-	if req.Status != nil {
-		sn.status = *req.Status
+	if to := req.status(); to != nil {
+		sn.status = *to
 	}
 	if req.StatusCode != nil {
 		sn.statusCode = *req.StatusCode

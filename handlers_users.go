@@ -40,9 +40,11 @@ type createUserRequest struct {
 		IsBusiness bool    `json:"is_business"`
 		Note       *string `json:"note"`
 	} `json:"extra"`
+
+	docs []baseDocRequest // Documents, parsed by validate
 }
 
-func (r createUserRequest) validate() error {
+func (r *createUserRequest) validate() error {
 	if len(r.Logins) == 0 {
 		return errPayload("missing_logins", "logins is required.")
 	}
@@ -57,7 +59,8 @@ func (r createUserRequest) validate() error {
 	if len(r.LegalNames) == 0 || slices.Contains(r.LegalNames, "") {
 		return errPayload("missing_legal_names", "legal_names is required.")
 	}
-	if err := validDocuments(r.Documents); err != nil {
+	var err error
+	if r.docs, err = parseDocuments(r.Documents); err != nil {
 		return err
 	}
 	if r.Extra.CipTag != nil && *r.Extra.CipTag < 1 {
@@ -66,13 +69,70 @@ func (r createUserRequest) validate() error {
 	return nil
 }
 
-func validDocuments(docs []json.RawMessage) error {
-	for _, d := range docs {
-		if len(d) == 0 || d[0] != '{' {
-			return errPayload("invalid_documents", "documents[] must be objects.")
+// subDocRequest is a physical, social or virtual document of a base
+// document: a new one (document_type and document_value), or a change to
+// the one of its id.
+type subDocRequest struct {
+	ID            *string `json:"id"`
+	DocumentType  *string `json:"document_type"`
+	DocumentValue *string `json:"document_value"`
+}
+
+// baseDocRequest is one element of documents[]: a new base document, or,
+// with an id, fields and sub-documents merged into that base document.
+type baseDocRequest struct {
+	ID *string `json:"id"`
+	baseDocFields
+	PhysicalDocs []subDocRequest `json:"physical_docs"`
+	SocialDocs   []subDocRequest `json:"social_docs"`
+	VirtualDocs  []subDocRequest `json:"virtual_docs"`
+}
+
+func (r baseDocRequest) subDocs() map[string][]subDocRequest {
+	return map[string][]subDocRequest{physicalDocs: r.PhysicalDocs, socialDocs: r.SocialDocs, virtualDocs: r.VirtualDocs}
+}
+
+func (r baseDocRequest) validate() error {
+	if r.ID != nil && *r.ID == "" {
+		return errPayload("invalid_document_id", "documents[].id must not be empty.")
+	}
+	for kind, subs := range r.subDocs() {
+		for _, s := range subs {
+			switch {
+			case s.ID != nil && *s.ID == "":
+				return errPayload("invalid_document_id", "documents[].%s[].id must not be empty.", kind)
+			case s.ID != nil:
+			case s.DocumentType == nil || *s.DocumentType == "":
+				return errPayload("missing_document_type", "documents[].%s[].document_type is required.", kind)
+			case s.DocumentValue == nil || *s.DocumentValue == "":
+				return errPayload("missing_document_value", "documents[].%s[].document_value is required.", kind)
+			}
 		}
 	}
 	return nil
+}
+
+// parseDocuments reads and validates documents[]: each must be an object
+// whose known fields have their types.
+func parseDocuments(docs []json.RawMessage) ([]baseDocRequest, error) {
+	out := make([]baseDocRequest, 0, len(docs))
+	for _, d := range docs {
+		if len(d) == 0 || d[0] != '{' {
+			return nil, errPayload("invalid_documents", "documents[] must be objects.")
+		}
+		var r baseDocRequest
+		if err := unmarshalObject(d, &r, false); err != nil {
+			if e, ok := err.(*apiError); ok {
+				e.msg = "documents[]: " + e.msg
+			}
+			return nil, err
+		}
+		if err := r.validate(); err != nil {
+			return nil, err
+		}
+		out = append(out, r)
+	}
+	return out, nil
 }
 
 // handleCreateUser serves POST /v3.1/users.
@@ -107,7 +167,7 @@ func (st *store) createUser(now time.Time, req createUserRequest, fingerprint st
 	u := st.newUser(now, UserSeed{
 		Email: *req.Logins[0].Email, PhoneNumbers: req.PhoneNumbers, LegalNames: req.LegalNames,
 		Fingerprint: fingerprint, SuppID: req.Extra.SuppID, IsBusiness: req.Extra.IsBusiness,
-	}, slices.Clone(req.Documents), cip, req.Extra.Note)
+	}, req.docs, cip, req.Extra.Note)
 	for _, l := range req.Logins[1:] {
 		u.logins = append(u.logins, loginView{Email: *l.Email, Scope: loginScope(l.Scope)})
 	}
@@ -171,12 +231,14 @@ func (st *store) listUsers(p page, query string, showTokens bool) usersList {
 
 // handleGetUser serves GET /v3.1/users/{user_id}. Gateway credentials are
 // enough, as for the official clients, which read the refresh_token here.
+// With full_dehydrate=yes the base documents show their personal fields and
+// the sub-documents their values.
 func (s *Server) handleGetUser(w http.ResponseWriter, r *http.Request) {
 	if _, err := s.authorize(r, access{gateway: true}); err != nil {
 		s.fail(w, err)
 		return
 	}
-	v, err := s.store.getUser(r.PathValue("user_id"))
+	v, err := s.store.getUser(r.PathValue("user_id"), strings.EqualFold(r.URL.Query().Get("full_dehydrate"), "yes"))
 	if err != nil {
 		s.fail(w, err)
 		return
@@ -184,14 +246,18 @@ func (s *Server) handleGetUser(w http.ResponseWriter, r *http.Request) {
 	s.okObject(w, v)
 }
 
-func (st *store) getUser(id string) (userView, error) {
+func (st *store) getUser(id string, full bool) (userView, error) {
 	st.mu.Lock()
 	defer st.mu.Unlock()
 	u := st.users[id]
 	if u == nil {
 		return userView{}, errNotFound("user")
 	}
-	return st.userView(u), nil
+	v := st.userView(u)
+	if full {
+		v.Documents = u.documentViews(true)
+	}
+	return v, nil
 }
 
 // patchUserRequest is the body of PATCH /users/{user_id}.
@@ -209,16 +275,19 @@ type patchUserRequest struct {
 	} `json:"update"`
 	Documents  []json.RawMessage `json:"documents"`
 	Permission *string           `json:"permission"`
+
+	docs []baseDocRequest // Documents, parsed by validate
 }
 
 // userPermissions are the values PATCH may set.
 var userPermissions = []string{PermissionUnverified, PermissionSendAndReceive, PermissionLocked, PermissionClosed, "RECEIVE", "SEND", "MAKE-IT-GO-AWAY"}
 
-func (r patchUserRequest) validate() error {
+func (r *patchUserRequest) validate() error {
 	if r.Update == nil && len(r.Documents) == 0 && r.Permission == nil {
 		return errPayload("nothing_to_update", "Supply update, documents or permission.")
 	}
-	if err := validDocuments(r.Documents); err != nil {
+	var err error
+	if r.docs, err = parseDocuments(r.Documents); err != nil {
 		return err
 	}
 	if r.Permission != nil && !slices.Contains(userPermissions, *r.Permission) {
@@ -289,6 +358,9 @@ func (st *store) patchUser(now time.Time, id string, req patchUserRequest) (user
 			return userView{}, errIncorrect("unknown_phone_number", "Phone number %q is not on file for this user.", *up.RemovePhoneNumber)
 		}
 	}
+	if err := u.checkDocuments(req.docs); err != nil {
+		return userView{}, err
+	}
 	if up := req.Update; up != nil {
 		if up.Login != nil && !slices.ContainsFunc(u.logins, func(l loginView) bool { return l.Email == *up.Login.Email }) {
 			u.logins = append(u.logins, loginView{Email: *up.Login.Email, Scope: loginScope(up.Login.Scope)})
@@ -315,12 +387,7 @@ func (st *store) patchUser(now time.Time, id string, req patchUserRequest) (user
 			u.publicNote = up.PublicNote
 		}
 	}
-	if len(req.Documents) > 0 {
-		u.documents = append(u.documents, req.Documents...)
-		if u.permission == PermissionUnverified {
-			u.permission = PermissionSendAndReceive
-		}
-	}
+	st.fileDocuments(now, u, req.docs)
 	if req.Permission != nil {
 		u.permission = *req.Permission
 	}

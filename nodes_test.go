@@ -3,6 +3,7 @@ package synapsefake_test
 import (
 	"fmt"
 	"maps"
+	"net/http"
 	"slices"
 	"strings"
 	"testing"
@@ -892,5 +893,88 @@ func TestDeleteNode(t *testing.T) {
 		e := do(t, fake, call{method: tc.method, path: nodePath(fx.user.ID, fx.node.ID), header: fx.headers, body: tc.body})
 		wantErrorStatus(t, e, 409, "410", "node_inactive")
 		wantUnchanged(t, fake, before)
+	}
+}
+
+// TestCardNodePreferences sends synapse_pay_rest's
+// CardUsNode.update_preferences: PATCH {"preferences": {...}} on a CARD-US
+// node stores each preference sent (limits in USD, as sent) beside the
+// recorded defaults, and GET shows them. Other node types and bad values
+// are refused and change nothing.
+func TestCardNodePreferences(t *testing.T) {
+	t.Parallel()
+	fake := synapsefake.NewServer(t)
+	fx := newFixture(t, fake, 0)
+	card := createdNode(t, fake, fx, map[string]any{"type": "CARD-US", "info": map[string]any{"nickname": "My Debit Card", "document_id": "doc"}})
+	path := nodePath(fx.user.ID, card["_id"].(string))
+	if diff := cmp.Diff(map[string]any{"allow_foreign_transactions": false, "atm_withdrawal_limit": float64(100), "pos_withdrawal_limit": float64(1000)},
+		getPath(card, "info.preferences")); diff != "" {
+		t.Fatalf("default preferences (-want +got):\n%s", diff)
+	}
+	for _, tc := range []struct {
+		name  string
+		prefs map[string]any
+		want  map[string]any
+	}{
+		{"all five, as the SDK sends them",
+			map[string]any{"allow_foreign_transactions": true, "atm_withdrawal_limit": 100, "max_pin_attempts": 3, "pos_withdrawal_limit": 1000, "security_alerts": true},
+			map[string]any{"allow_foreign_transactions": true, "atm_withdrawal_limit": float64(100), "max_pin_attempts": float64(3), "pos_withdrawal_limit": float64(1000), "security_alerts": true}},
+		{"one, the others kept",
+			map[string]any{"atm_withdrawal_limit": 250.5},
+			map[string]any{"allow_foreign_transactions": true, "atm_withdrawal_limit": 250.5, "max_pin_attempts": float64(3), "pos_withdrawal_limit": float64(1000), "security_alerts": true}},
+	} {
+		r := do(t, fake, call{method: "PATCH", path: path, header: fx.headers, body: map[string]any{"preferences": tc.prefs}})
+		if r.status != http.StatusOK {
+			t.Fatalf("%s: status %d: %s", tc.name, r.status, r.raw)
+		}
+		got := do(t, fake, call{method: "GET", path: path, header: fx.headers})
+		for _, body := range []map[string]any{r.body, got.body} {
+			if diff := cmp.Diff(tc.want, getPath(body, "info.preferences")); diff != "" {
+				t.Errorf("%s: info.preferences (-want +got):\n%s", tc.name, diff)
+			}
+			if getPath(body, "info.card_hash") != getPath(card, "info.card_hash") {
+				t.Errorf("%s: the card changed: %v", tc.name, getPath(body, "info.card_hash"))
+			}
+		}
+	}
+	r := do(t, fake, call{method: "PATCH", path: path + "?reset=YES", header: fx.headers, body: map[string]any{}})
+	if diff := cmp.Diff(float64(3), getPath(r.body, "info.preferences.max_pin_attempts")); diff != "" {
+		t.Errorf("preferences after reset (-want +got):\n%s", diff)
+	}
+
+	other := newFixture(t, fake, 0)
+	before := inspectNodes(t, fake, []string{fx.user.ID, other.user.ID})
+	events := len(fake.Webhooks().All())
+	prefs := func(p map[string]any) map[string]any { return map[string]any{"preferences": p} }
+	for _, tc := range []struct {
+		name    string
+		path    string
+		headers map[string]string
+		body    any
+		status  int
+		errCode string
+		code    string
+	}{
+		{"a deposit node", nodePath(fx.user.ID, fx.node.ID), fx.headers, prefs(map[string]any{"security_alerts": true}), 409, "410", "not_a_card_node"},
+		{"empty preferences", path, fx.headers, prefs(map[string]any{}), 400, "200", "nothing_to_update"},
+		{"preferences not an object", path, fx.headers, map[string]any{"preferences": "x"}, 400, "200", "invalid_field_type"},
+		{"limit as a string", path, fx.headers, prefs(map[string]any{"atm_withdrawal_limit": "100"}), 400, "200", "invalid_field_type"},
+		{"flag as a string", path, fx.headers, prefs(map[string]any{"security_alerts": "yes"}), 400, "200", "invalid_field_type"},
+		{"max_pin_attempts a fraction", path, fx.headers, prefs(map[string]any{"max_pin_attempts": 2.5}), 400, "200", "invalid_field_type"},
+		{"negative limit", path, fx.headers, prefs(map[string]any{"pos_withdrawal_limit": -1}), 400, "200", "invalid_preferences"},
+		{"no pin attempts", path, fx.headers, prefs(map[string]any{"max_pin_attempts": 0}), 400, "200", "invalid_preferences"},
+		{"malformed JSON", path, fx.headers, `{"preferences":`, 400, "200", "invalid_json"},
+		{"unknown node", nodePath(fx.user.ID, "0123456789abcdef01234567"), fx.headers, prefs(map[string]any{"security_alerts": true}), 404, "404", ""},
+		{"another user's key", path, other.headers, prefs(map[string]any{"security_alerts": true}), 401, "300", ""},
+		{"another user's node", nodePath(other.user.ID, card["_id"].(string)), other.headers, prefs(map[string]any{"security_alerts": true}), 401, "300", ""},
+		{"no oauth key", path, gatewayHeaders(fake), prefs(map[string]any{"security_alerts": true}), 401, "300", ""},
+		{"wrong gateway", path, editHeaders(fx.headers, map[string]string{"X-SP-GATEWAY": "a|b"}), prefs(map[string]any{"security_alerts": true}), 401, "100", ""},
+	} {
+		r := do(t, fake, call{method: "PATCH", path: tc.path, header: tc.headers, body: tc.body})
+		t.Run(tc.name, func(t *testing.T) { wantErrorStatus(t, r, tc.status, tc.errCode, tc.code) })
+	}
+	wantUnchanged(t, fake, before)
+	if n := len(fake.Webhooks().All()); n != events {
+		t.Errorf("%d events after the refusals, want %d", n, events)
 	}
 }

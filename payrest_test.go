@@ -7,10 +7,10 @@ package synapsefake_test
 // 202 is read as an answer. User updates always carry the refresh token
 // beside "update". users.attach_file (convert_file_to_base64 lacks self) and
 // nodes.verify (arguments swapped) fail in the client before any request.
-// Subnet.lock's PATCH {"allowed": "LOCKED"} is not served yet (400).
 
 import (
 	"net/http"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -89,6 +89,43 @@ func TestSynapsePayRestMethods(t *testing.T) {
 				"address_city": "San Francisco", "address_subdivision": "CA", "address_postal_code": "94114", "address_country_code": "US",
 				"virtual_docs": []any{map[string]any{"document_value": "2222", "document_type": "SSN"}}}}})
 		}, status: 200, reads: userReads},
+		{method: "users.update (add_base_document, reads the dehydrated documents)", req: func(t *testing.T, e sdkEnv) call {
+			return pyCall(e, "PATCH", u(e), map[string]any{"documents": []any{recordedBaseDoc()}})
+		}, status: 200, reads: append(userReads, "documents.0.id", "documents.0.name", "documents.0.permission_scope",
+			"documents.0.physical_docs.0.id", "documents.0.physical_docs.0.document_type", "documents.0.physical_docs.0.status",
+			"documents.0.physical_docs.0.last_updated", "documents.0.social_docs.0.id", "documents.0.virtual_docs.0.id")},
+		{method: "users.update (base_document.update, merged by id)", setup: addBaseDoc,
+			req: func(t *testing.T, e sdkEnv) call {
+				return pyCall(e, "PATCH", u(e), map[string]any{"documents": []any{map[string]any{"id": baseDocID(t, e), "name": "Doctor Boop", "email": "boop@doo.com"}}})
+			}, status: 200, reads: append(userReads, "documents.0.id", "documents.0.name"), after: func(t *testing.T, e sdkEnv, r response) {
+				if docs := r.body["documents"].([]any); len(docs) != 1 || docs[0].(map[string]any)["name"] != "Doctor Boop" {
+					t.Errorf("documents %v, want the one base document renamed", docs)
+				}
+			}},
+		{method: "users.update (add_physical_document)", setup: addBaseDoc,
+			req: func(t *testing.T, e sdkEnv) call {
+				return pyCall(e, "PATCH", u(e), map[string]any{"documents": []any{map[string]any{"id": baseDocID(t, e),
+					"physical_docs": []any{map[string]any{"document_value": "data:image/png;base64,SUQs==", "document_type": "GOVT_ID"}}}}})
+			}, status: 200, reads: []string{"documents.0.physical_docs.1.id", "documents.0.physical_docs.1.document_type"},
+			after: func(t *testing.T, e sdkEnv, r response) {
+				if docs := r.body["documents"].([]any); len(docs) != 1 {
+					t.Errorf("%d base documents, want 1", len(docs))
+				}
+			}},
+		{method: "users.update (add_social_document)", setup: addBaseDoc,
+			req: func(t *testing.T, e sdkEnv) call {
+				return pyCall(e, "PATCH", u(e), map[string]any{"documents": []any{map[string]any{"id": baseDocID(t, e),
+					"social_docs": []any{map[string]any{"document_value": "facebook.com/sankaet", "document_type": "FACEBOOK"}}}}})
+			}, status: 200, reads: []string{"documents.0.social_docs.6.id"}},
+		{method: "users.update (add_virtual_document)", setup: addBaseDoc,
+			req: func(t *testing.T, e sdkEnv) call {
+				return pyCall(e, "PATCH", u(e), map[string]any{"documents": []any{map[string]any{"id": baseDocID(t, e),
+					"virtual_docs": []any{map[string]any{"document_value": "3333", "document_type": "SSN"}}}}})
+			}, status: 200, reads: []string{"documents.0.virtual_docs.1.id"}},
+		{method: "users.update (unknown base document id)", setup: addBaseDoc,
+			req: func(t *testing.T, e sdkEnv) call {
+				return pyCall(e, "PATCH", u(e), map[string]any{"documents": []any{map[string]any{"id": strings.Repeat("a", 64), "name": "X"}}})
+			}, status: 409, errorCode: "400"},
 		{method: "nodes.create (AchUsNode)", req: func(t *testing.T, e sdkEnv) call {
 			return pyCall(e, "POST", nodesPath(e.fx.user.ID), map[string]any{"type": "ACH-US", "info": map[string]any{
 				"nickname": "Primary Joint Checking", "account_num": "2222222222", "routing_num": "051000017", "type": "PERSONAL", "class": "CHECKING"}})
@@ -117,6 +154,14 @@ func TestSynapsePayRestMethods(t *testing.T) {
 		{method: "nodes.update (verify_microdeposits)", req: func(t *testing.T, e sdkEnv) call {
 			return pyCall(e, "PATCH", nodePath(e.fx.user.ID, e.bank.ID), map[string]any{"micro": []float64{0.1, 0.1}})
 		}, status: 200, reads: []string{"_id", "type", "info"}},
+		{method: "nodes.update (card_us.update_preferences)", req: func(t *testing.T, e sdkEnv) call {
+			return pyCall(e, "PATCH", nodePath(e.fx.user.ID, cardNode(t, e)), map[string]any{"preferences": map[string]any{
+				"allow_foreign_transactions": true, "atm_withdrawal_limit": 100, "max_pin_attempts": 3, "pos_withdrawal_limit": 1000, "security_alerts": true}})
+		}, status: 200, reads: []string{"_id", "type", "info.preferences.allow_foreign_transactions", "info.preferences.atm_withdrawal_limit",
+			"info.preferences.max_pin_attempts", "info.preferences.pos_withdrawal_limit", "info.preferences.security_alerts"}},
+		{method: "nodes.update (update_preferences on a deposit node)", req: func(t *testing.T, e sdkEnv) call {
+			return pyCall(e, "PATCH", n(e), map[string]any{"preferences": map[string]any{"security_alerts": true}})
+		}, status: 409, errorCode: "410"},
 		{method: "nodes.delete (deactivate)", req: func(t *testing.T, e sdkEnv) call {
 			return pyCall(e, "DELETE", nodePath(e.fx.user.ID, e.savings.ID), nil)
 		},
@@ -142,6 +187,13 @@ func TestSynapsePayRestMethods(t *testing.T) {
 		{method: "subnets.get (list)", req: func(t *testing.T, e sdkEnv) call { return pyCall(e, "GET", n(e)+"/subnets?page=1&per_page=20", nil) },
 			status: 200, reads: []string{"subnets.0._id"}},
 		{method: "subnets.get", req: func(t *testing.T, e sdkEnv) call { return pyCall(e, "GET", e.subnetPath(e.acct), nil) }, status: 200, reads: subnetReads},
+		{method: "subnets.update (lock)", req: func(t *testing.T, e sdkEnv) call {
+			return pyCall(e, "PATCH", e.subnetPath(e.acct), map[string]any{"allowed": "LOCKED"})
+		}, status: 200, reads: subnetReads, after: func(t *testing.T, e sdkEnv, r response) {
+			if r.body["status"] != "INACTIVE" {
+				t.Errorf("status %v, want INACTIVE", r.body["status"])
+			}
+		}},
 		{method: "subscriptions.create", req: func(t *testing.T, e sdkEnv) call {
 			return pyGateway(e, "POST", "/subscriptions", map[string]any{"scope": pyScopes, "url": "https://example.com/h"})
 		}, status: 200, reads: subsReads},
@@ -167,6 +219,37 @@ func TestSynapsePayRestMethods(t *testing.T) {
 		{method: "statements.retrieve (user)", req: func(t *testing.T, e sdkEnv) call { return pyCall(e, "GET", u(e)+"/statements", nil) }, status: 200},
 		{method: "statements.retrieve (node)", req: func(t *testing.T, e sdkEnv) call { return pyCall(e, "GET", n(e)+"/statements", nil) }, status: 200},
 	})
+}
+
+// addBaseDoc files the recorded base document for the fixture user.
+func addBaseDoc(t *testing.T, e sdkEnv) {
+	t.Helper()
+	r := do(t, e.fake, pyCall(e, "PATCH", "/users/"+e.fx.user.ID, map[string]any{"documents": []any{recordedBaseDoc()}}))
+	if r.status != http.StatusOK {
+		t.Fatalf("add base document: %d %s", r.status, r.raw)
+	}
+}
+
+// baseDocID is the id of the fixture user's first base document.
+func baseDocID(t *testing.T, e sdkEnv) string {
+	t.Helper()
+	r := do(t, e.fake, pyGateway(e, "GET", "/users/"+e.fx.user.ID, nil))
+	id := pathString(r.body, "documents.0.id")
+	if id == "" {
+		t.Fatalf("no base document id: %s", r.raw)
+	}
+	return id
+}
+
+// cardNode creates a CARD-US node for the fixture user and returns its id.
+func cardNode(t *testing.T, e sdkEnv) string {
+	t.Helper()
+	r := do(t, e.fake, pyCall(e, "POST", nodesPath(e.fx.user.ID), map[string]any{"type": "CARD-US",
+		"info": map[string]any{"nickname": "My Card", "document_id": "doc-1", "card_type": "PHYSICAL"}}))
+	if r.status != http.StatusOK {
+		t.Fatalf("create CARD-US node: %d %s", r.status, r.raw)
+	}
+	return r.body["nodes"].([]any)[0].(map[string]any)["_id"].(string)
 }
 
 // toAny converts a []string to the []any a decoded JSON list is.

@@ -906,6 +906,50 @@ func TestPatchSubnetStatus(t *testing.T) {
 	}
 }
 
+// TestPatchSubnetAllowed sends the v3.1.0 allowed, as synapse_pay_rest's
+// Subnet.lock does ({"allowed": "LOCKED"}): LOCKED is INACTIVE and
+// CREDIT-AND-DEBIT is ACTIVE, under the status PATCH's rules; the answer is
+// the subnet.
+func TestPatchSubnetAllowed(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		class   string
+		from    synapsefake.SubnetStatus
+		allowed string
+		body    string // "" for {"allowed": allowed}
+		want    synapsefake.SubnetStatus
+	}{
+		{"CHECKING", synapsefake.SubnetActive, "LOCKED", "", synapsefake.SubnetInactive},
+		{"CHECKING", synapsefake.SubnetInactive, "LOCKED", "", synapsefake.SubnetInactive},
+		{"CHECKING", synapsefake.SubnetInactive, "CREDIT-AND-DEBIT", "", synapsefake.SubnetActive},
+		{"CARD", synapsefake.SubnetActive, "LOCKED", "", synapsefake.SubnetInactive},
+		{"CARD", synapsefake.SubnetInactive, "CREDIT-AND-DEBIT", "", synapsefake.SubnetActive},
+		{"CHECKING", synapsefake.SubnetActive, "LOCKED", `{"allowed":"LOCKED","status":"INACTIVE"}`, synapsefake.SubnetInactive},
+	} {
+		t.Run(fmt.Sprintf("%s %s allowed %s", tc.class, tc.from, tc.allowed), func(t *testing.T) {
+			t.Parallel()
+			fake := synapsefake.NewServer(t)
+			fx := newFixture(t, fake, 0)
+			created := fake.Now()
+			sub := addSubnet(t, fake, fx, synapsefake.SubnetSeed{Nickname: "S", AccountClass: tc.class, Status: tc.from})
+			fake.Advance(time.Hour)
+			var body any = map[string]any{"allowed": tc.allowed}
+			if tc.body != "" {
+				body = tc.body
+			}
+			r := patchSubnet(t, fake, fx, sub.ID, body)
+			want := sub
+			want.Status = tc.want
+			if diff := cmp.Diff(want, mustSubnet(t, fake, sub.ID)); diff != "" {
+				t.Errorf("stored subnet (-want +got):\n%s", diff)
+			}
+			wantSubnetBody(t, r, subnetJSON(fake, want, created, created.Add(time.Hour), false))
+			g := do(t, fake, call{method: "GET", path: subnetPath(fx.user.ID, fx.node.ID, sub.ID), header: fx.headers})
+			wantSubnetBody(t, g, subnetJSON(fake, want, created, created.Add(time.Hour), false))
+		})
+	}
+}
+
 func TestPatchSubnet(t *testing.T) {
 	t.Parallel()
 	// defaults are a new card's preferences, in cents.
@@ -1119,6 +1163,10 @@ func TestPatchSubnetErrors(t *testing.T) {
 		{name: "a bad limit refuses the whole body", call: patch(card, `{"status":"ACTIVE","pin":"p","preferences":{"daily_cash_limit":1,"daily_transaction_limit":-2}}`),
 			status: 400, errorCode: "200", code: "invalid_limit"},
 		{name: "out of TERMINATED", call: patch(ended, `{"status":"ACTIVE"}`), status: 409, errorCode: "410", code: "illegal_status_change"},
+		{name: "unknown allowed", call: patch(acct, `{"allowed":"CREDIT"}`), status: 400, errorCode: "200", code: "invalid_allowed"},
+		{name: "allowed a number", call: patch(acct, `{"allowed":1}`), status: 400, errorCode: "200", code: "invalid_field_type"},
+		{name: "allowed and status differ", call: patch(acct, `{"allowed":"LOCKED","status":"ACTIVE"}`), status: 400, errorCode: "200", code: "conflicting_status"},
+		{name: "allowed LOCKED out of TERMINATED", call: patch(ended, `{"allowed":"LOCKED"}`), status: 409, errorCode: "410", code: "illegal_status_change"},
 		{name: "an illegal move refuses the whole body", call: patch(ended, `{"status":"INACTIVE","pin":"p","status_code":"FRAUD_ALERT","preferences":{"daily_cash_limit":1}}`),
 			status: 409, errorCode: "410", code: "illegal_status_change"},
 		{name: "pin on a TERMINATED card", call: patch(ended, `{"pin":"p"}`), status: 409, errorCode: "410", code: "subnet_terminated"},

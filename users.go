@@ -42,7 +42,7 @@ type userRecord struct {
 	logins       []loginView
 	phones       []string
 	legalNames   []string
-	documents    []json.RawMessage
+	documents    []*baseDocRecord // base documents, oldest first
 	suppID       string
 	cipTag       int
 	isBusiness   bool
@@ -97,19 +97,19 @@ type userExtra struct {
 
 // userView is a user as the API returns it.
 type userView struct {
-	ID           string            `json:"_id"`
-	Links        links             `json:"_links"`
-	Client       clientView        `json:"client"`
-	DocStatus    docStatus         `json:"doc_status"`
-	Documents    []json.RawMessage `json:"documents"`
-	Emails       []string          `json:"emails"`
-	Extra        userExtra         `json:"extra"`
-	IsHidden     bool              `json:"is_hidden"`
-	LegalNames   []string          `json:"legal_names"`
-	Logins       []loginView       `json:"logins"`
-	Permission   string            `json:"permission"`
-	PhoneNumbers []string          `json:"phone_numbers"`
-	Photos       []string          `json:"photos"`
+	ID           string        `json:"_id"`
+	Links        links         `json:"_links"`
+	Client       clientView    `json:"client"`
+	DocStatus    docStatus     `json:"doc_status"`
+	Documents    []baseDocView `json:"documents"`
+	Emails       []string      `json:"emails"`
+	Extra        userExtra     `json:"extra"`
+	IsHidden     bool          `json:"is_hidden"`
+	LegalNames   []string      `json:"legal_names"`
+	Logins       []loginView   `json:"logins"`
+	Permission   string        `json:"permission"`
+	PhoneNumbers []string      `json:"phone_numbers"`
+	Photos       []string      `json:"photos"`
 	// RefreshToken is omitted from GET /users with show_refresh_tokens=no.
 	RefreshToken string `json:"refresh_token,omitempty"`
 }
@@ -124,7 +124,7 @@ func (st *store) userView(u *userRecord) userView {
 		Links:        linkTo(st.base + "/users/" + u.id),
 		Client:       st.client,
 		DocStatus:    ds,
-		Documents:    cloneList(u.documents),
+		Documents:    u.documentViews(false),
 		Emails:       []string{},
 		Extra:        userExtra{CipTag: u.cipTag, DateJoined: ms(u.created), IsBusiness: u.isBusiness, LastUpdated: ms(u.updated), PublicNote: u.publicNote, SuppID: u.suppID},
 		IsHidden:     false,
@@ -194,14 +194,13 @@ type UserSeed struct {
 }
 
 // newUser builds and stores a user. Callers hold mu and have validated the input.
-func (st *store) newUser(now time.Time, seed UserSeed, documents []json.RawMessage, cipTag int, note *string) *userRecord {
+func (st *store) newUser(now time.Time, seed UserSeed, documents []baseDocRequest, cipTag int, note *string) *userRecord {
 	u := &userRecord{
 		id:           st.newID(),
 		created:      now,
 		updated:      now,
 		phones:       slices.Clone(seed.PhoneNumbers),
 		legalNames:   slices.Clone(seed.LegalNames),
-		documents:    documents,
 		suppID:       seed.SuppID,
 		cipTag:       cipTag,
 		isBusiness:   seed.IsBusiness,
@@ -218,10 +217,8 @@ func (st *store) newUser(now time.Time, seed UserSeed, documents []json.RawMessa
 	}
 	if u.permission == "" {
 		u.permission = PermissionUnverified
-		if len(documents) > 0 {
-			u.permission = PermissionSendAndReceive
-		}
 	}
+	st.fileDocuments(now, u, documents)
 	if seed.Fingerprint != "" {
 		u.fingerprints[seed.Fingerprint] = true
 	}
@@ -251,4 +248,253 @@ func (u *userRecord) matchesQuery(q string) bool {
 		}
 	}
 	return false
+}
+
+// Statuses of a sub-document and the permission scope of a base document,
+// as recorded from the sandbox right after documents were submitted. The
+// fake leaves them so: its KYC decision is the user's doc_status and
+// permission, which documents settle at once.
+const (
+	docStatusReviewing  = "SUBMITTED|REVIEWING"
+	basePermissionScope = "UNVERIFIED"
+)
+
+// baseDocFields are the personal fields of a base document. They are
+// write-only: GET /users/{user_id}?full_dehydrate=yes shows them, other
+// answers show only name, entity_type and entity_scope.
+type baseDocFields struct {
+	Alias              *string `json:"alias,omitempty"`
+	Email              *string `json:"email,omitempty"`
+	PhoneNumber        *string `json:"phone_number,omitempty"`
+	IP                 *string `json:"ip,omitempty"`
+	Name               *string `json:"name,omitempty"`
+	EntityType         *string `json:"entity_type,omitempty"`
+	EntityScope        *string `json:"entity_scope,omitempty"`
+	Day                *int    `json:"day,omitempty"`
+	Month              *int    `json:"month,omitempty"`
+	Year               *int    `json:"year,omitempty"`
+	AddressStreet      *string `json:"address_street,omitempty"`
+	AddressCity        *string `json:"address_city,omitempty"`
+	AddressSubdivision *string `json:"address_subdivision,omitempty"`
+	AddressPostalCode  *string `json:"address_postal_code,omitempty"`
+	AddressCountryCode *string `json:"address_country_code,omitempty"`
+}
+
+// merged is f with the fields o sets replaced. It shares no memory with
+// either, so views built from an earlier f stay as they were.
+func (f baseDocFields) merged(o baseDocFields) baseDocFields {
+	var out baseDocFields
+	for _, src := range []baseDocFields{f, o} {
+		data, _ := json.Marshal(src) // plain strings and ints cannot fail
+		_ = json.Unmarshal(data, &out)
+	}
+	return out
+}
+
+// derivedSocialDocs are the social documents the service files from a base
+// document's own fields, in the order the recorded answer lists them
+// around the social documents sent (EMAIL first, the others after).
+var derivedSocialDocs = []struct {
+	typ string
+	set func(f baseDocFields) bool
+}{
+	{"EMAIL", func(f baseDocFields) bool { return f.Email != nil }},
+	{"PHONE_NUMBER", func(f baseDocFields) bool { return f.PhoneNumber != nil }},
+	{"DATE", func(f baseDocFields) bool { return f.Day != nil || f.Month != nil || f.Year != nil }},
+	{"ADDRESS", func(f baseDocFields) bool {
+		return f.AddressStreet != nil || f.AddressCity != nil || f.AddressSubdivision != nil ||
+			f.AddressPostalCode != nil || f.AddressCountryCode != nil
+	}},
+	{"IP", func(f baseDocFields) bool { return f.IP != nil }},
+}
+
+// Kinds of sub-document, as their lists are named on the wire.
+const (
+	physicalDocs = "physical_docs"
+	socialDocs   = "social_docs"
+	virtualDocs  = "virtual_docs"
+)
+
+type subDocRecord struct {
+	id      string
+	typ     string
+	value   *string // write-only; nil for the derived social documents
+	derived bool    // filed from a base document field
+	updated time.Time
+	status  string
+}
+
+type baseDocRecord struct {
+	id     string
+	fields baseDocFields
+	docs   map[string][]*subDocRecord // by kind, oldest first
+}
+
+// subDocView is a sub-document on the wire. The value shows only with
+// full_dehydrate=yes.
+type subDocView struct {
+	DocumentType  string  `json:"document_type"`
+	DocumentValue *string `json:"document_value,omitempty"`
+	ID            string  `json:"id"`
+	LastUpdated   int64   `json:"last_updated"`
+	Status        string  `json:"status"`
+}
+
+// baseDocView is a base document on the wire: its id, name, entity type and
+// scope, permission scope and dehydrated sub-documents; with
+// full_dehydrate=yes the personal fields too (the embedded baseDocFields,
+// empty otherwise).
+type baseDocView struct {
+	baseDocFields
+	EntityScope     string       `json:"entity_scope"`
+	EntityType      string       `json:"entity_type"`
+	ID              string       `json:"id"`
+	Name            string       `json:"name"`
+	PermissionScope string       `json:"permission_scope"`
+	PhysicalDocs    []subDocView `json:"physical_docs"`
+	SocialDocs      []subDocView `json:"social_docs"`
+	VirtualDocs     []subDocView `json:"virtual_docs"`
+}
+
+func (b *baseDocRecord) view(full bool) baseDocView {
+	subs := func(kind string) []subDocView {
+		out := make([]subDocView, 0, len(b.docs[kind]))
+		for _, d := range b.docs[kind] {
+			v := subDocView{DocumentType: d.typ, ID: d.id, LastUpdated: ms(d.updated), Status: d.status}
+			if full && d.value != nil {
+				value := *d.value
+				v.DocumentValue = &value
+			}
+			out = append(out, v)
+		}
+		return out
+	}
+	v := baseDocView{EntityScope: deref(b.fields.EntityScope), EntityType: deref(b.fields.EntityType), ID: b.id,
+		Name: deref(b.fields.Name), PermissionScope: basePermissionScope,
+		PhysicalDocs: subs(physicalDocs), SocialDocs: subs(socialDocs), VirtualDocs: subs(virtualDocs)}
+	if full {
+		v.baseDocFields = b.fields.merged(baseDocFields{})
+	}
+	return v
+}
+
+// documentViews are u's base documents for the wire, full with
+// full_dehydrate=yes.
+func (u *userRecord) documentViews(full bool) []baseDocView {
+	out := make([]baseDocView, 0, len(u.documents))
+	for _, b := range u.documents {
+		out = append(out, b.view(full))
+	}
+	return out
+}
+
+// baseDoc finds one of u's base documents by id; nil when u has none such.
+func (u *userRecord) baseDoc(id string) *baseDocRecord {
+	for _, b := range u.documents {
+		if b.id == id {
+			return b
+		}
+	}
+	return nil
+}
+
+// checkDocuments refuses documents that name a base document or a
+// sub-document u does not have: 409 / "400". Callers hold mu.
+func (u *userRecord) checkDocuments(reqs []baseDocRequest) error {
+	for _, r := range reqs {
+		var b *baseDocRecord
+		if r.ID != nil {
+			if b = u.baseDoc(*r.ID); b == nil {
+				return errIncorrect("unknown_document", "Base document %s is not on file for this user.", *r.ID)
+			}
+		}
+		for kind, subs := range r.subDocs() {
+			for _, s := range subs {
+				if s.ID == nil {
+					continue
+				}
+				if b == nil || !slices.ContainsFunc(b.docs[kind], func(d *subDocRecord) bool { return d.id == *s.ID }) {
+					return errIncorrect("unknown_document", "Sub-document %s is not on file under %s.", *s.ID, kind)
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// fileDocuments adds or updates u's base documents: one with an id is
+// merged into the base document of that id (fields replaced, sub-documents
+// added, or replaced by id), one without is added. Documents make an
+// UNVERIFIED user SEND-AND-RECEIVE. Callers hold mu and have checked reqs
+// with checkDocuments.
+func (st *store) fileDocuments(now time.Time, u *userRecord, reqs []baseDocRequest) {
+	for _, r := range reqs {
+		var b *baseDocRecord
+		if r.ID != nil {
+			b = u.baseDoc(*r.ID)
+		}
+		first := b == nil
+		if first {
+			b = &baseDocRecord{id: st.randomHex(32), docs: map[string][]*subDocRecord{}}
+			u.documents = append(u.documents, b)
+		}
+		b.fields = b.fields.merged(r.baseDocFields)
+		for _, kind := range []string{physicalDocs, socialDocs, virtualDocs} {
+			for _, s := range r.subDocs()[kind] {
+				st.fileSubDoc(now, b, kind, s)
+			}
+		}
+		// The derived social documents: refiled in place when there, else
+		// added; on a new base document EMAIL leads the ones sent and the
+		// others follow, as recorded.
+		social := b.docs[socialDocs]
+		for _, d := range derivedSocialDocs {
+			if !d.set(r.baseDocFields) {
+				continue
+			}
+			sub := &subDocRecord{id: st.randomHex(32), typ: d.typ, derived: true, updated: now, status: docStatusReviewing}
+			switch j := slices.IndexFunc(social, func(s *subDocRecord) bool { return s.derived && s.typ == d.typ }); {
+			case j >= 0:
+				sub.id = social[j].id
+				social[j] = sub
+			case first && d.typ == "EMAIL":
+				social = append([]*subDocRecord{sub}, social...)
+			default:
+				social = append(social, sub)
+			}
+		}
+		b.docs[socialDocs] = social
+	}
+	if len(reqs) > 0 && u.permission == PermissionUnverified {
+		u.permission = PermissionSendAndReceive
+	}
+}
+
+// fileSubDoc adds a sub-document to b, or replaces the one of its id.
+// Callers hold mu.
+func (st *store) fileSubDoc(now time.Time, b *baseDocRecord, kind string, s subDocRequest) {
+	sub := &subDocRecord{id: st.randomHex(32), updated: now, status: docStatusReviewing}
+	if s.DocumentType != nil {
+		sub.typ = *s.DocumentType
+	}
+	if s.DocumentValue != nil {
+		value := *s.DocumentValue
+		sub.value = &value
+	}
+	list := b.docs[kind]
+	if s.ID != nil {
+		if i := slices.IndexFunc(list, func(d *subDocRecord) bool { return d.id == *s.ID }); i >= 0 {
+			old := list[i]
+			sub.id, sub.derived = old.id, old.derived
+			if sub.typ == "" {
+				sub.typ = old.typ
+			}
+			if sub.value == nil {
+				sub.value = old.value
+			}
+			list[i] = sub
+			return
+		}
+	}
+	b.docs[kind] = append(list, sub)
 }

@@ -5,6 +5,7 @@ import (
 	"maps"
 	"net/http"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -105,6 +106,44 @@ func wantUserObject(fake *synapsefake.Server, id, email, refreshToken string, ph
 	}
 }
 
+var docIDPattern = regexp.MustCompile(`^[0-9a-f]{64}$`)
+
+// maskDocIDs checks that every base and sub-document id of a user body is
+// 64 hex characters and replaces it with "<id>", so that whole bodies can
+// be compared.
+func maskDocIDs(t testing.TB, body map[string]any) map[string]any {
+	t.Helper()
+	mask := func(m map[string]any) {
+		if id, _ := m["id"].(string); !docIDPattern.MatchString(id) {
+			t.Errorf("document id %q is not 64 hex characters", id)
+		}
+		m["id"] = "<id>"
+	}
+	docs, _ := body["documents"].([]any)
+	for _, d := range docs {
+		base, _ := d.(map[string]any)
+		mask(base)
+		for _, kind := range []string{"physical_docs", "social_docs", "virtual_docs"} {
+			subs, _ := base[kind].([]any)
+			for _, s := range subs {
+				mask(s.(map[string]any))
+			}
+		}
+	}
+	return body
+}
+
+// dehydrated is a base document as a user body shows it (ids masked), with
+// no entity fields, filed at the given time with the given social documents.
+func dehydrated(name string, at time.Time, social ...string) map[string]any {
+	subs := []any{}
+	for _, typ := range social {
+		subs = append(subs, map[string]any{"document_type": typ, "id": "<id>", "last_updated": float64(at.UnixMilli()), "status": "SUBMITTED|REVIEWING"})
+	}
+	return map[string]any{"entity_scope": "", "entity_type": "", "id": "<id>", "name": name, "permission_scope": "UNVERIFIED",
+		"physical_docs": []any{}, "social_docs": subs, "virtual_docs": []any{}}
+}
+
 func anySlice[T any](s []T) []any {
 	out := make([]any, len(s))
 	for i, v := range s {
@@ -176,9 +215,9 @@ func TestCreateUser(t *testing.T) {
 				"legal_names":   []string{"Ann Example"},
 				"documents":     []any{doc},
 			},
-			want: func(_ *synapsefake.Server, m map[string]any) {
+			want: func(fake *synapsefake.Server, m map[string]any) {
 				m["permission"] = "SEND-AND-RECEIVE"
-				m["documents"] = []any{doc}
+				m["documents"] = []any{dehydrated("Doc User", fake.Now(), "EMAIL", "PHONE_NUMBER")}
 				m["doc_status"] = map[string]any{"physical_doc": "SUBMITTED|VALID", "virtual_doc": "SUBMITTED|VALID"}
 			},
 		},
@@ -200,12 +239,12 @@ func TestCreateUser(t *testing.T) {
 			}
 			want := wantUserObject(fake, id, "ann@example.com", rt, []string{"901.111.1111"}, []string{"Ann Example"})
 			tc.want(fake, want)
-			if diff := cmp.Diff(want, r.body); diff != "" {
+			if diff := cmp.Diff(want, maskDocIDs(t, r.body)); diff != "" {
 				t.Errorf("POST /users answer (-want +got):\n%s", diff)
 			}
 
 			// The user is stored as answered, with the creating fingerprint.
-			if diff := cmp.Diff(want, getUserBody(t, fake, id)); diff != "" {
+			if diff := cmp.Diff(want, maskDocIDs(t, getUserBody(t, fake, id))); diff != "" {
 				t.Errorf("GET /users/%s after create (-want +got):\n%s", id, diff)
 			}
 			u := mustUser(t, fake, id)
@@ -557,13 +596,13 @@ func TestPatchUser(t *testing.T) {
 		name string
 		body map[string]any
 		// want changes the user object as it was before the call; email is
-		// the user's only login.
-		want func(m map[string]any, email string)
+		// the user's only login, now the time of the call.
+		want func(m map[string]any, email string, now time.Time)
 	}{
 		{
 			name: "add login",
 			body: map[string]any{"update": map[string]any{"login": map[string]any{"email": "new@example.com", "password": "pw"}}},
-			want: func(m map[string]any, email string) {
+			want: func(m map[string]any, email string, _ time.Time) {
 				m["logins"] = []any{
 					map[string]any{"email": email, "scope": "READ_AND_WRITE"},
 					map[string]any{"email": "new@example.com", "scope": "READ_AND_WRITE"},
@@ -573,7 +612,7 @@ func TestPatchUser(t *testing.T) {
 		{
 			name: "add read-only login",
 			body: map[string]any{"update": map[string]any{"login": map[string]any{"email": "new@example.com", "scope": "READ"}}},
-			want: func(m map[string]any, email string) {
+			want: func(m map[string]any, email string, _ time.Time) {
 				m["logins"] = []any{
 					map[string]any{"email": email, "scope": "READ_AND_WRITE"},
 					map[string]any{"email": "new@example.com", "scope": "READ"},
@@ -583,48 +622,50 @@ func TestPatchUser(t *testing.T) {
 		{
 			name: "add a login already on file",
 			body: map[string]any{"update": map[string]any{"login": map[string]any{"email": "ann@example.com"}}},
-			want: func(map[string]any, string) {},
+			want: func(map[string]any, string, time.Time) {},
 		},
 		{
 			name: "remove login",
 			body: map[string]any{"update": map[string]any{"remove_login": map[string]any{"email": "ann@example.com"}}},
-			want: func(m map[string]any, _ string) { m["logins"] = []any{} },
+			want: func(m map[string]any, _ string, _ time.Time) { m["logins"] = []any{} },
 		},
 		{
 			name: "add legal name",
 			body: map[string]any{"update": map[string]any{"legal_name": "Test U. User"}},
-			want: func(m map[string]any, _ string) { m["legal_names"] = []any{"Test User", "Test U. User"} },
+			want: func(m map[string]any, _ string, _ time.Time) { m["legal_names"] = []any{"Test User", "Test U. User"} },
 		},
 		{
 			name: "add legal name already on file",
 			body: map[string]any{"update": map[string]any{"legal_name": "Test User"}},
-			want: func(map[string]any, string) {},
+			want: func(map[string]any, string, time.Time) {},
 		},
 		{
 			name: "add phone number",
 			body: map[string]any{"update": map[string]any{"phone_number": "901.222.2222"}},
-			want: func(m map[string]any, _ string) { m["phone_numbers"] = []any{"901.111.1111", "901.222.2222"} },
+			want: func(m map[string]any, _ string, _ time.Time) {
+				m["phone_numbers"] = []any{"901.111.1111", "901.222.2222"}
+			},
 		},
 		{
 			name: "remove phone number",
 			body: map[string]any{"update": map[string]any{"remove_phone_number": "901.111.1111"}},
-			want: func(m map[string]any, _ string) { m["phone_numbers"] = []any{} },
+			want: func(m map[string]any, _ string, _ time.Time) { m["phone_numbers"] = []any{} },
 		},
 		{
 			name: "cip_tag",
 			body: map[string]any{"update": map[string]any{"cip_tag": 3}},
-			want: func(m map[string]any, _ string) { extraOf(m)["cip_tag"] = float64(3) },
+			want: func(m map[string]any, _ string, _ time.Time) { extraOf(m)["cip_tag"] = float64(3) },
 		},
 		{
 			name: "public_note",
 			body: map[string]any{"update": map[string]any{"public_note": "hello"}},
-			want: func(m map[string]any, _ string) { extraOf(m)["public_note"] = "hello" },
+			want: func(m map[string]any, _ string, _ time.Time) { extraOf(m)["public_note"] = "hello" },
 		},
 		{
 			name: "documents verify an UNVERIFIED user",
 			body: map[string]any{"documents": []any{doc}},
-			want: func(m map[string]any, _ string) {
-				m["documents"] = []any{doc}
+			want: func(m map[string]any, _ string, now time.Time) {
+				m["documents"] = []any{dehydrated("Doc", now, "EMAIL")}
 				m["permission"] = "SEND-AND-RECEIVE"
 				m["doc_status"] = map[string]any{"physical_doc": "SUBMITTED|VALID", "virtual_doc": "SUBMITTED|VALID"}
 			},
@@ -632,13 +673,13 @@ func TestPatchUser(t *testing.T) {
 		{
 			name: "permission",
 			body: map[string]any{"permission": "LOCKED"},
-			want: func(m map[string]any, _ string) { m["permission"] = "LOCKED" },
+			want: func(m map[string]any, _ string, _ time.Time) { m["permission"] = "LOCKED" },
 		},
 		{
 			name: "documents and permission together",
 			body: map[string]any{"documents": []any{doc}, "permission": "CLOSED"},
-			want: func(m map[string]any, _ string) {
-				m["documents"] = []any{doc}
+			want: func(m map[string]any, _ string, now time.Time) {
+				m["documents"] = []any{dehydrated("Doc", now, "EMAIL")}
 				m["permission"] = "CLOSED"
 				m["doc_status"] = map[string]any{"physical_doc": "SUBMITTED|VALID", "virtual_doc": "SUBMITTED|VALID"}
 			},
@@ -648,7 +689,7 @@ func TestPatchUser(t *testing.T) {
 			body: map[string]any{"refresh_token": "ignored", "update": map[string]any{
 				"phone_number": "901.333.3333", "remove_phone_number": "901.111.1111", "legal_name": "T. User", "public_note": "n",
 			}},
-			want: func(m map[string]any, _ string) {
+			want: func(m map[string]any, _ string, _ time.Time) {
 				m["phone_numbers"] = []any{"901.333.3333"}
 				m["legal_names"] = []any{"Test User", "T. User"}
 				extraOf(m)["public_note"] = "n"
@@ -663,17 +704,17 @@ func TestPatchUser(t *testing.T) {
 			key := fake.OAuthKey(u.ID, testFingerprint, reference.ScopeUserPatch)
 			want := getUserBody(t, fake, u.ID)
 			fake.Advance(time.Minute)
-			tc.want(want, email)
+			tc.want(want, email, fake.Now())
 			extraOf(want)["last_updated"] = float64(fake.Now().UnixMilli())
 
 			r := do(t, fake, call{method: "PATCH", path: "/users/" + u.ID, header: userHeaders(fake, key), body: tc.body})
 			if r.status != http.StatusOK {
 				t.Fatalf("status %d, want 200: %s", r.status, r.raw)
 			}
-			if diff := cmp.Diff(want, r.body); diff != "" {
+			if diff := cmp.Diff(want, maskDocIDs(t, r.body)); diff != "" {
 				t.Errorf("PATCH answer (-want +got):\n%s", diff)
 			}
-			if diff := cmp.Diff(want, getUserBody(t, fake, u.ID)); diff != "" {
+			if diff := cmp.Diff(want, maskDocIDs(t, getUserBody(t, fake, u.ID))); diff != "" {
 				t.Errorf("GET after PATCH (-want +got):\n%s", diff)
 			}
 			u = mustUser(t, fake, u.ID)
@@ -841,5 +882,196 @@ func TestUserIsolation(t *testing.T) {
 		if r := do(t, fake, c); r.status != http.StatusOK {
 			t.Errorf("%s %s: status %d: %s", c.method, c.path, r.status, r.raw)
 		}
+	}
+}
+
+// recordedBaseDoc is the base document of synapse_pay_rest's test_docs
+// fixture (also SynapsePy's basedocs_user), whose recorded answer is
+// docs_response.
+func recordedBaseDoc() map[string]any {
+	return map[string]any{
+		"email": "test@test.com", "phone_number": "901.111.1111", "ip": "::1", "name": "Test User", "alias": "Test",
+		"entity_type": "M", "entity_scope": "Arts & Entertainment", "day": 2, "month": 5, "year": 1989,
+		"address_street": "1 Market St.", "address_city": "San Francisco", "address_subdivision": "CA",
+		"address_postal_code": "94114", "address_country_code": "US",
+		"virtual_docs":  []any{map[string]any{"document_value": "2222", "document_type": "SSN"}},
+		"physical_docs": []any{map[string]any{"document_value": "data:image/gif;base64,SUQs==", "document_type": "GOVT_ID"}},
+		"social_docs":   []any{map[string]any{"document_value": "https://www.facebook.com/valid", "document_type": "FACEBOOK"}},
+	}
+}
+
+// pathString is the string at dot path p of m, where a number indexes a
+// list; "" when there is none.
+func pathString(m map[string]any, p string) string {
+	var cur any = m
+	for _, k := range strings.Split(p, ".") {
+		switch v := cur.(type) {
+		case map[string]any:
+			cur = v[k]
+		case []any:
+			i, err := strconv.Atoi(k)
+			if err != nil || i < 0 || i >= len(v) {
+				return ""
+			}
+			cur = v[i]
+		default:
+			return ""
+		}
+	}
+	s, _ := cur.(string)
+	return s
+}
+
+// subDoc is a dehydrated sub-document with its id masked.
+func subDoc(typ string, at time.Time) map[string]any {
+	return map[string]any{"document_type": typ, "id": "<id>", "last_updated": float64(at.UnixMilli()), "status": "SUBMITTED|REVIEWING"}
+}
+
+// TestUserDocuments checks documents as the recorded answers show them:
+// each base document dehydrated to its id, name, entity fields, permission
+// scope and sub-documents {document_type, id, last_updated, status}, with
+// the social documents the service derives from the base fields; a PATCH
+// naming a base document's id merges into it; full_dehydrate=yes shows the
+// values; bad input changes nothing.
+func TestUserDocuments(t *testing.T) {
+	t.Parallel()
+	fake := synapsefake.NewServer(t)
+	created := fake.Now()
+	r := do(t, fake, call{method: "POST", path: "/users", header: gatewayHeaders(fake), body: map[string]any{
+		"logins": []any{map[string]any{"email": "test@synapsepay.com"}}, "phone_numbers": []any{"901.111.1111"},
+		"legal_names": []any{"Test User"}, "documents": []any{recordedBaseDoc()}}})
+	if r.status != http.StatusOK {
+		t.Fatalf("POST /users: status %d: %s", r.status, r.raw)
+	}
+	userID := r.body["_id"].(string)
+	baseID := pathString(r.body, "documents.0.id")
+	emailID := pathString(r.body, "documents.0.social_docs.0.id")
+	facebookID := pathString(r.body, "documents.0.social_docs.1.id")
+	if baseID == "" || emailID == "" || facebookID == "" {
+		t.Fatalf("POST /users documents lack their ids: %s", r.raw)
+	}
+	want := map[string]any{"entity_scope": "Arts & Entertainment", "entity_type": "M", "id": "<id>", "name": "Test User",
+		"permission_scope": "UNVERIFIED", "physical_docs": []any{subDoc("GOVT_ID", created)},
+		"social_docs": []any{subDoc("EMAIL", created), subDoc("FACEBOOK", created), subDoc("PHONE_NUMBER", created),
+			subDoc("DATE", created), subDoc("ADDRESS", created), subDoc("IP", created)},
+		"virtual_docs": []any{subDoc("SSN", created)}}
+	if diff := cmp.Diff([]any{want}, maskDocIDs(t, r.body)["documents"]); diff != "" {
+		t.Fatalf("POST /users documents (-want +got):\n%s", diff)
+	}
+	if r.body["permission"] != "SEND-AND-RECEIVE" {
+		t.Errorf("permission %v, want SEND-AND-RECEIVE", r.body["permission"])
+	}
+	key := fake.OAuthKey(userID, testFingerprint)
+	headers := userHeaders(fake, key)
+	other := newFixture(t, fake, 0)
+	patch := func(docs ...any) call {
+		return call{method: "PATCH", path: "/users/" + userID, header: headers, body: map[string]any{"documents": docs}}
+	}
+
+	// Refusals first: each leaves the user and the events as they were.
+	before := getUserBody(t, fake, userID)
+	events := len(fake.Webhooks().All())
+	for _, tc := range []struct {
+		name      string
+		c         call
+		status    int
+		errorCode string
+		code      string
+	}{
+		{"unknown base document", patch(map[string]any{"id": strings.Repeat("0", 64), "name": "X"}), 409, "400", "unknown_document"},
+		{"unknown sub-document", patch(map[string]any{"id": baseID, "physical_docs": []any{map[string]any{"id": strings.Repeat("0", 64), "document_value": "x"}}}), 409, "400", "unknown_document"},
+		{"sub-document of another kind", patch(map[string]any{"id": baseID, "virtual_docs": []any{map[string]any{"id": facebookID, "document_value": "x"}}}), 409, "400", "unknown_document"},
+		{"empty base id", patch(map[string]any{"id": "", "name": "X"}), 400, "200", "invalid_document_id"},
+		{"base id as a number", patch(map[string]any{"id": 7}), 400, "200", "invalid_field_type"},
+		{"name as a number", patch(map[string]any{"id": baseID, "name": 7}), 400, "200", "invalid_field_type"},
+		{"day as a string", patch(map[string]any{"id": baseID, "day": "2"}), 400, "200", "invalid_field_type"},
+		{"physical_docs as an object", patch(map[string]any{"id": baseID, "physical_docs": map[string]any{}}), 400, "200", "invalid_field_type"},
+		{"sub-document as a string", patch(map[string]any{"id": baseID, "social_docs": []any{"x"}}), 400, "200", "invalid_field_type"},
+		{"sub-document without document_type", patch(map[string]any{"id": baseID, "physical_docs": []any{map[string]any{"document_value": "x"}}}), 400, "200", "missing_document_type"},
+		{"sub-document without document_value", patch(map[string]any{"id": baseID, "physical_docs": []any{map[string]any{"document_type": "GOVT_ID"}}}), 400, "200", "missing_document_value"},
+		{"document_value as a number", patch(map[string]any{"id": baseID, "virtual_docs": []any{map[string]any{"document_type": "SSN", "document_value": 2222}}}), 400, "200", "invalid_field_type"},
+		{"malformed JSON", call{method: "PATCH", path: "/users/" + userID, header: headers, body: `{"documents":[{"id":`}, 400, "200", "invalid_json"},
+		{"no oauth key", call{method: "PATCH", path: "/users/" + userID, header: gatewayHeaders(fake), body: map[string]any{"documents": []any{map[string]any{"id": baseID, "name": "X"}}}}, 401, "300", ""},
+		{"wrong gateway", call{method: "PATCH", path: "/users/" + userID, header: editHeaders(headers, map[string]string{"X-SP-GATEWAY": "a|b"}), body: map[string]any{"documents": []any{map[string]any{"id": baseID, "name": "X"}}}}, 401, "100", ""},
+		{"another user's key", call{method: "PATCH", path: "/users/" + userID, header: other.headers, body: map[string]any{"documents": []any{map[string]any{"id": baseID, "name": "X"}}}}, 401, "300", ""},
+		{"another user's base document", call{method: "PATCH", path: "/users/" + other.user.ID, header: other.headers, body: map[string]any{"documents": []any{map[string]any{"id": baseID, "name": "X"}}}}, 409, "400", "unknown_document"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			wantError(t, do(t, fake, tc.c), tc.status, tc.errorCode, tc.code)
+		})
+	}
+	if diff := cmp.Diff(before, getUserBody(t, fake, userID)); diff != "" {
+		t.Fatalf("refusals changed the user (-before +after):\n%s", diff)
+	}
+	if n := len(fake.Webhooks().All()); n != events {
+		t.Fatalf("%d events after the refusals, want %d", n, events)
+	}
+
+	// Merges, each seen in the answer and in a later GET.
+	for _, tc := range []struct {
+		name string
+		docs []any
+		want func(at time.Time) // changes want, the base document
+	}{
+		{"a sub-document is added to the base document of the id",
+			[]any{map[string]any{"id": baseID, "physical_docs": []any{map[string]any{"document_type": "SELFIE", "document_value": "data:image/png;base64,SUQs=="}}}},
+			func(at time.Time) {
+				want["physical_docs"] = append(want["physical_docs"].([]any), subDoc("SELFIE", at))
+			}},
+		{"fields are replaced and their derived documents refiled in place",
+			[]any{map[string]any{"id": baseID, "name": "Doctor Boop", "email": "boop@doo.com", "entity_type": "F"}},
+			func(at time.Time) {
+				want["name"], want["entity_type"] = "Doctor Boop", "F"
+				want["social_docs"].([]any)[0] = subDoc("EMAIL", at)
+			}},
+		{"a sub-document named by id is replaced in place",
+			[]any{map[string]any{"id": baseID, "social_docs": []any{map[string]any{"id": facebookID, "document_type": "FACEBOOK", "document_value": "https://www.facebook.com/other"}}}},
+			func(at time.Time) { want["social_docs"].([]any)[1] = subDoc("FACEBOOK", at) }},
+	} {
+		fake.Advance(time.Minute)
+		tc.want(fake.Now())
+		r := do(t, fake, patch(tc.docs...))
+		if r.status != http.StatusOK {
+			t.Fatalf("%s: status %d: %s", tc.name, r.status, r.raw)
+		}
+		for _, body := range []map[string]any{r.body, getUserBody(t, fake, userID)} {
+			if docs := body["documents"].([]any); docs[0].(map[string]any)["id"] != baseID {
+				t.Errorf("%s: base document id %v, want %s", tc.name, docs[0].(map[string]any)["id"], baseID)
+			}
+			if diff := cmp.Diff([]any{want}, maskDocIDs(t, body)["documents"]); diff != "" {
+				t.Errorf("%s: documents (-want +got):\n%s", tc.name, diff)
+			}
+		}
+	}
+	got := getUserBody(t, fake, userID)["documents"].([]any)[0].(map[string]any)
+	if id := got["social_docs"].([]any)[0].(map[string]any)["id"]; id != emailID {
+		t.Errorf("refiled EMAIL id %v, want %s", id, emailID)
+	}
+	if id := got["social_docs"].([]any)[1].(map[string]any)["id"]; id != facebookID {
+		t.Errorf("replaced FACEBOOK id %v, want %s", id, facebookID)
+	}
+
+	// Without an id, a second base document is added.
+	fake.Advance(time.Minute)
+	r = do(t, fake, patch(map[string]any{"name": "Second Doc", "ip": "127.0.0.2"}))
+	second := map[string]any{"entity_scope": "", "entity_type": "", "id": "<id>", "name": "Second Doc", "permission_scope": "UNVERIFIED",
+		"physical_docs": []any{}, "social_docs": []any{subDoc("IP", fake.Now())}, "virtual_docs": []any{}}
+	if diff := cmp.Diff([]any{want, second}, maskDocIDs(t, r.body)["documents"]); diff != "" {
+		t.Errorf("documents after a base document without id (-want +got):\n%s", diff)
+	}
+
+	// full_dehydrate=yes shows the fields and the values sent.
+	full := do(t, fake, call{method: "GET", path: "/users/" + userID + "?full_dehydrate=yes", header: gatewayHeaders(fake)})
+	doc := full.body["documents"].([]any)[0].(map[string]any)
+	for k, v := range map[string]any{"alias": "Test", "email": "boop@doo.com", "day": float64(2), "address_city": "San Francisco", "ip": "::1"} {
+		if doc[k] != v {
+			t.Errorf("full_dehydrate %s = %v, want %v", k, doc[k], v)
+		}
+	}
+	if v := doc["virtual_docs"].([]any)[0].(map[string]any)["document_value"]; v != "2222" {
+		t.Errorf("full_dehydrate SSN document_value %v, want 2222", v)
+	}
+	if _, ok := getUserBody(t, fake, userID)["documents"].([]any)[0].(map[string]any)["alias"]; ok {
+		t.Errorf("alias shown without full_dehydrate")
 	}
 }
