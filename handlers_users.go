@@ -94,12 +94,21 @@ func (s *Server) handleCreateUser(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, err)
 		return
 	}
-	s.okObject(w, s.store.createUser(s.Now(), req, c.fingerprint))
+	v, err := s.store.createUser(s.Now(), req, c.fingerprint)
+	if err != nil {
+		s.fail(w, err)
+		return
+	}
+	s.okObject(w, v)
 }
 
-func (st *store) createUser(now time.Time, req createUserRequest, fingerprint string) userView {
+func (st *store) createUser(now time.Time, req createUserRequest, fingerprint string) (userView, error) {
 	st.mu.Lock()
 	defer st.mu.Unlock()
+	docs, err := st.fileDocuments(now, nil, req.Documents)
+	if err != nil {
+		return userView{}, err
+	}
 	cip := 1
 	if req.Extra.CipTag != nil {
 		cip = *req.Extra.CipTag
@@ -107,7 +116,7 @@ func (st *store) createUser(now time.Time, req createUserRequest, fingerprint st
 	u := st.newUser(now, UserSeed{
 		Email: *req.Logins[0].Email, PhoneNumbers: req.PhoneNumbers, LegalNames: req.LegalNames,
 		Fingerprint: fingerprint, SuppID: req.Extra.SuppID, IsBusiness: req.Extra.IsBusiness,
-	}, slices.Clone(req.Documents), cip, req.Extra.Note)
+	}, docs, cip, req.Extra.Note)
 	for _, l := range req.Logins[1:] {
 		u.logins = append(u.logins, loginView{Email: *l.Email, Scope: loginScope(l.Scope)})
 	}
@@ -116,7 +125,7 @@ func (st *store) createUser(now time.Time, req createUserRequest, fingerprint st
 	}
 	v := st.userView(u)
 	st.emit(now, "USERS|POST", "USER", u.id, v)
-	return v
+	return v, nil
 }
 
 func loginScope(s string) string {
@@ -277,6 +286,10 @@ func (st *store) patchUser(now time.Time, id string, req patchUserRequest) (user
 		return userView{}, errNotFound("user")
 	}
 	// Check every refusal before changing anything.
+	docs, err := st.fileDocuments(now, u.documents, req.Documents)
+	if err != nil {
+		return userView{}, err
+	}
 	if up := req.Update; up != nil {
 		if up.RemoveLogin != nil && !slices.ContainsFunc(u.logins, func(l loginView) bool { return l.Email == *up.RemoveLogin.Email }) {
 			return userView{}, errIncorrect("unknown_login", "Login %q is not on file for this user.", *up.RemoveLogin.Email)
@@ -309,7 +322,7 @@ func (st *store) patchUser(now time.Time, id string, req patchUserRequest) (user
 		}
 	}
 	if len(req.Documents) > 0 {
-		u.documents = append(u.documents, req.Documents...)
+		u.documents = docs
 		if u.permission == PermissionUnverified {
 			u.permission = PermissionSendAndReceive
 		}
