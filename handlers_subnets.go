@@ -152,8 +152,11 @@ func (s *Server) handleGetSubnet(w http.ResponseWriter, r *http.Request) {
 
 // patchSubnetRequest is the body of PATCH .../subnets/{subnet_id}.
 // Preference limits are given in USD. card_pin, which the official Go
-// client's documentation sends, is another name for pin.
+// client's documentation sends, is another name for pin. allowed LOCKED,
+// the older clients' only documented change (synapsepay, synapse_pay_rest),
+// is status INACTIVE.
 type patchSubnetRequest struct {
+	Allowed     *string       `json:"allowed"`
 	Status      *SubnetStatus `json:"status"`
 	StatusCode  *string       `json:"status_code"`
 	Pin         *string       `json:"pin"`
@@ -177,8 +180,14 @@ func (r patchSubnetRequest) pin() *string {
 }
 
 func (r patchSubnetRequest) validate() error {
-	if r.Status == nil && r.StatusCode == nil && r.pin() == nil && r.Nickname == nil && r.SuppID == nil && r.Preferences == nil {
-		return errPayload("nothing_to_update", "Supply status, status_code, pin, nickname, supp_id or preferences.")
+	if r.Allowed != nil && *r.Allowed != "LOCKED" {
+		return errPayload("invalid_allowed", "allowed can only be LOCKED.")
+	}
+	if r.Allowed != nil && r.Status != nil && *r.Status != SubnetInactive {
+		return errPayload("conflicting_status", "allowed LOCKED is status INACTIVE; send one of them.")
+	}
+	if r.Allowed == nil && r.Status == nil && r.StatusCode == nil && r.pin() == nil && r.Nickname == nil && r.SuppID == nil && r.Preferences == nil {
+		return errPayload("nothing_to_update", "Supply status (or allowed), status_code, pin, nickname, supp_id or preferences.")
 	}
 	if r.Pin != nil && r.CardPin != nil && *r.Pin != *r.CardPin {
 		return errPayload("conflicting_pin", "pin and card_pin differ; send one of them.")
@@ -220,6 +229,10 @@ func (s *Server) handlePatchSubnet(w http.ResponseWriter, r *http.Request) {
 	if err != nil {
 		s.fail(w, err)
 		return
+	}
+	if req.Allowed != nil {
+		inactive := SubnetInactive
+		req.Status = &inactive
 	}
 	now := s.Now()
 	s.subnetAction(w, r, false, func(st *store, sn *subnetRecord) error { return st.patchSubnet(sn, now, req) })
