@@ -82,10 +82,18 @@ type subDocRequest struct {
 // with an id, fields and sub-documents merged into that base document.
 type baseDocRequest struct {
 	ID *string `json:"id"`
+	// PermissionScope "DELETE_DOCUMENT" with an id removes that base
+	// document, as synapsenode's deleteExistingDocument sends it.
+	PermissionScope *string `json:"permission_scope"`
 	baseDocFields
 	PhysicalDocs []subDocRequest `json:"physical_docs"`
 	SocialDocs   []subDocRequest `json:"social_docs"`
 	VirtualDocs  []subDocRequest `json:"virtual_docs"`
+}
+
+// deletes reports whether r asks to remove its base document.
+func (r baseDocRequest) deletes() bool {
+	return r.PermissionScope != nil && *r.PermissionScope == "DELETE_DOCUMENT"
 }
 
 func (r baseDocRequest) subDocs() map[string][]subDocRequest {
@@ -95,6 +103,9 @@ func (r baseDocRequest) subDocs() map[string][]subDocRequest {
 func (r baseDocRequest) validate() error {
 	if r.ID != nil && *r.ID == "" {
 		return errPayload("invalid_document_id", "documents[].id must not be empty.")
+	}
+	if r.deletes() && r.ID == nil {
+		return errPayload("missing_document_id", "documents[].id is required with permission_scope DELETE_DOCUMENT.")
 	}
 	for kind, subs := range r.subDocs() {
 		for _, s := range subs {

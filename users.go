@@ -433,6 +433,10 @@ func (st *store) fileDocuments(now time.Time, u *userRecord, reqs []baseDocReque
 		if r.ID != nil {
 			b = u.baseDoc(*r.ID)
 		}
+		if r.deletes() {
+			u.documents = slices.DeleteFunc(u.documents, func(d *baseDocRecord) bool { return d == b })
+			continue
+		}
 		first := b == nil
 		if first {
 			b = &baseDocRecord{id: st.randomHex(32), docs: map[string][]*subDocRecord{}}

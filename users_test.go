@@ -1075,3 +1075,47 @@ func TestUserDocuments(t *testing.T) {
 		t.Errorf("alias shown without full_dehydrate")
 	}
 }
+
+// TestDeleteDocument: permission_scope DELETE_DOCUMENT with a base
+// document's id removes it, as synapsenode's deleteExistingDocument sends.
+func TestDeleteDocument(t *testing.T) {
+	for _, tc := range []struct {
+		name      string
+		doc       func(id string) map[string]any
+		status    int
+		code      string // error.code; "" for success
+		wantCount int    // base documents after the call
+	}{
+		{"removes the base document", func(id string) map[string]any {
+			return map[string]any{"id": id, "permission_scope": "DELETE_DOCUMENT"}
+		}, 200, "", 0},
+		{"unknown id", func(string) map[string]any {
+			return map[string]any{"id": strings.Repeat("ab", 32), "permission_scope": "DELETE_DOCUMENT"}
+		}, 409, "unknown_document", 1},
+		{"no id", func(string) map[string]any { return map[string]any{"permission_scope": "DELETE_DOCUMENT"} }, 400, "missing_document_id", 1},
+		{"wrong type", func(id string) map[string]any { return map[string]any{"id": id, "permission_scope": 7} }, 400, "invalid_field_type", 1},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			fake := synapsefake.NewServer(t)
+			fx := newFixture(t, fake, 0)
+			path := "/users/" + fx.user.ID
+			r := do(t, fake, call{method: "PATCH", path: path, header: fx.headers, body: map[string]any{"documents": []any{
+				map[string]any{"email": "a@example.com", "name": "Ann", "entity_type": "F", "entity_scope": "Arts & Entertainment"}}}})
+			docs, _ := r.body["documents"].([]any)
+			if r.status != 200 || len(docs) != 1 {
+				t.Fatalf("file a document: %d %s", r.status, r.raw)
+			}
+			id, _ := docs[0].(map[string]any)["id"].(string)
+			r = do(t, fake, call{method: "PATCH", path: path, header: fx.headers, body: map[string]any{"documents": []any{tc.doc(id)}}})
+			if tc.code != "" {
+				wantError(t, r, tc.status, map[int]string{400: "200", 409: "400"}[tc.status], tc.code)
+			} else if r.status != 200 {
+				t.Errorf("status %d: %s", r.status, r.raw)
+			}
+			got := do(t, fake, call{method: "GET", path: path, header: gatewayHeaders(fake)})
+			if docs, _ := got.body["documents"].([]any); len(docs) != tc.wantCount {
+				t.Errorf("%d base documents after the call, want %d", len(docs), tc.wantCount)
+			}
+		})
+	}
+}

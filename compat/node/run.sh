@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# Compatibility check against the official Node client (synapsenode 1.2.17,
-# pinned in package.json): builds cmd/synapsefake, starts it on a random
-# loopback port with a manual clock, runs compat.js against it through the
-# client, stops the server and exits with compat.js's status.
+# Compatibility check against the official Node clients (synapsenode 1.2.17
+# and synapsepay 0.12.0, pinned in package.json and package-lock.json):
+# builds cmd/synapsefake, starts it on a random loopback port with a manual
+# clock, runs compat.js (both clients' checks, one after the other) against
+# it, stops the server and exits with compat.js's status.
 #
 # CI (.ci/run) calls it from the repository root, after Go is set up:
 #
@@ -19,10 +20,12 @@ here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 root="$(cd "$here/../.." && pwd)"
 cd "$root"
 
-if [[ ! -d "$here/node_modules/synapsenode" ]]; then
-	echo "compat/node: synapsenode is not installed; run: npm ci --prefix compat/node" >&2
-	exit 1
-fi
+for pkg in synapsenode synapsepay; do
+	if [[ ! -d "$here/node_modules/$pkg" ]]; then
+		echo "compat/node: $pkg is not installed; run: npm ci --prefix compat/node" >&2
+		exit 1
+	fi
+done
 
 tmp="$(mktemp -d)"
 server_pid=""
