@@ -8,6 +8,7 @@ import (
 	"net/http/httptest"
 	"regexp"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -166,8 +167,8 @@ func TestDashboardActions(t *testing.T) {
 		}
 	})
 	t.Run("redeliver makes one more attempt", func(t *testing.T) {
-		got := 0
-		recv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { got++ }))
+		var got atomic.Int32
+		recv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { got.Add(1) }))
 		defer recv.Close()
 		fake := synapsefake.NewServer(t)
 		fake.AddSubscription(recv.URL, "USERS|POST")
@@ -176,8 +177,8 @@ func TestDashboardActions(t *testing.T) {
 		path := uiButton(t, uiPage(t, fake, "/_fake/ui/webhooks?object="+u.ID), `/_fake/ui/webhooks/\d+/redeliver`)
 		ctlOK(t, fake, "POST", path, map[string]any{"delivery": 0})
 		hooks := fake.Webhooks().All()
-		if n := len(hooks[len(hooks)-1].Deliveries[0].Attempts); n != 2 || got != 2 {
-			t.Errorf("%d attempts recorded, %d received; want 2 and 2", n, got)
+		if n := len(hooks[len(hooks)-1].Deliveries[0].Attempts); n != 2 || got.Load() != 2 {
+			t.Errorf("%d attempts recorded, %d received; want 2 and 2", n, got.Load())
 		}
 	})
 }
