@@ -67,6 +67,18 @@ var controlMux = sync.OnceValue(func() *http.ServeMux {
 	handle("world", route{"POST": (*S).controlLoadWorld})
 	// Saved state (issue 13): the whole state as one document.
 	handle("state", route{"GET": (*S).controlSnapshot, "PUT": (*S).controlRestore})
+	// The dashboard (issue 13, section 1): ui.go. Its buttons call the routes
+	// above; these are its pages, its event stream and the moves only it makes.
+	handle("ui/{$}", route{"GET": (*S).uiOverview})
+	handle("ui/transactions", route{"GET": (*S).uiTransactions})
+	handle("ui/webhooks", route{"GET": (*S).uiWebhooksPage})
+	handle("ui/webhooks/{seq}/redeliver", route{"POST": (*S).uiRedeliver})
+	handle("ui/requests", route{"GET": (*S).uiRequests})
+	handle("ui/oauth", route{"GET": (*S).uiOAuth})
+	handle("ui/events", route{"GET": (*S).uiEvents})
+	handle("ui/clock", route{"POST": (*S).uiClock})
+	handle("ui/subnets/{subnet_id}/check", route{"POST": (*S).uiCheckCard})
+	handle("ui/static/{file}", route{"GET": (*S).uiStatic})
 	mux.HandleFunc("/", serveNotFound)
 	return mux
 })

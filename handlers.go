@@ -134,6 +134,10 @@ var apiMux = sync.OnceValue(func() *http.ServeMux {
 func (s *Server) ServeHTTP(rw http.ResponseWriter, r *http.Request) {
 	w := &guardWriter{ResponseWriter: rw}
 	defer s.recoverPanic(w, w, r)
+	if s.cfg.control && r.URL.Path == "/" && (r.Method == http.MethodGet || r.Method == http.MethodHead) {
+		http.Redirect(w, r, uiPrefix, http.StatusFound) // the dashboard
+		return
+	}
 	if s.cfg.control && strings.HasPrefix(r.URL.Path, controlPrefix) {
 		s.serveControl(w, r)
 		return

@@ -90,7 +90,7 @@ func TestUnknownRoute(t *testing.T) {
 		{"GET", fake.URL() + "/users/" + fx.user.ID + "/nodes/" + fx.node.ID + "/unknown"},
 		{"POST", fake.URL() + "/users/" + fx.user.ID + "/accounts"},
 		{"GET", strings.TrimSuffix(fake.URL(), "/v3.1") + "/v3.0/users"},
-		{"GET", strings.TrimSuffix(fake.URL(), "/v3.1") + "/"},
+		{"POST", strings.TrimSuffix(fake.URL(), "/v3.1") + "/"}, // GET / redirects to the dashboard (TestDashboardRoot)
 	} {
 		t.Run(tc.method+" "+tc.url, func(t *testing.T) {
 			t.Parallel()

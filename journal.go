@@ -156,8 +156,9 @@ type journal struct {
 
 // journalEntry is a call and the bytes it counts for.
 type journalEntry struct {
-	req  Request
-	cost int64
+	req     Request
+	cost    int64
+	latency time.Duration // real time taken to answer, for the dashboard
 }
 
 // cost estimates the memory r holds.
@@ -181,6 +182,7 @@ type recorder struct {
 	req    Request
 	status int
 	head   bytes.Buffer
+	began  time.Time // real time
 }
 
 func (r *recorder) WriteHeader(code int) {
@@ -205,7 +207,7 @@ func (r *recorder) Write(b []byte) (int, error) {
 // map is kept, not copied: net/http gives each request its own and no
 // handler writes it; Requests copies it.
 func (j *journal) start(w http.ResponseWriter, r *http.Request) *recorder {
-	rec := &recorder{ResponseWriter: w, req: Request{Method: r.Method, Path: r.URL.Path, Header: r.Header, Time: j.s.Now()}}
+	rec := &recorder{ResponseWriter: w, req: Request{Method: r.Method, Path: r.URL.Path, Header: r.Header, Time: j.s.Now()}, began: time.Now()}
 	if r.URL.RawQuery != "" {
 		rec.req.Query = r.URL.Query() // else nil, which Requests copies as empty
 	}
@@ -281,12 +283,12 @@ func (j *journal) finish(rec *recorder, served *http.Request) {
 		_ = json.Unmarshal(rec.head.Bytes(), &env)
 		rec.req.ErrorCode = env.ErrorCode
 	}
-	j.add(rec.req)
+	j.add(rec.req, time.Since(rec.began))
 }
 
 // add appends r, then drops the oldest calls while the journal holds more
 // than its bounds allow, always keeping r itself.
-func (j *journal) add(r Request) {
+func (j *journal) add(r Request, latency time.Duration) {
 	maxEntries, maxBytes := j.s.cfg.journalEntries, j.s.cfg.journalBytes
 	if maxEntries == 0 || maxBytes == 0 {
 		return
@@ -294,7 +296,7 @@ func (j *journal) add(r Request) {
 	c := r.cost()
 	j.mu.Lock()
 	defer j.mu.Unlock()
-	j.entries = append(j.entries, journalEntry{r, c})
+	j.entries = append(j.entries, journalEntry{r, c, latency})
 	j.bytes += c
 	for n := len(j.entries) - j.head; n > 1 && (maxEntries > 0 && n > maxEntries || maxBytes > 0 && j.bytes > maxBytes); n-- {
 		j.bytes -= j.entries[j.head].cost

@@ -376,7 +376,7 @@ func (s *Server) restore(data []byte) error {
 	s.faults.mu.Unlock()
 	s.ResetRequests()
 	for _, r := range rs.journal {
-		s.journal.add(r)
+		s.journal.add(r, 0) // latency is not saved: restored calls show none
 	}
 	return nil
 }

@@ -376,6 +376,38 @@ func (h *hooks) due(now time.Time) {
 	}
 }
 
+// redeliver makes one more attempt of the delivery-th delivery of the
+// captured event numbered seq due now, as a retry falling due would; a
+// retry it was waiting for is dropped. It reports whether the capture holds
+// that delivery, and busy when its subscription's deliveries are queued or
+// in flight (then nothing is changed).
+func (h *hooks) redeliver(seq uint64, delivery int) (found, busy bool) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	n := h.events.len()
+	i := sort.Search(n, func(i int) bool { return h.events.at(i).seq >= seq })
+	if i == n || h.events.at(i).seq != seq || delivery < 0 || delivery >= len(h.events.at(i).deliveries) || h.closed {
+		return false, false
+	}
+	d := &h.events.at(i).deliveries[delivery]
+	key := d.target.subID
+	if key == "" {
+		key = d.target.url
+	}
+	if h.boxes[key] != nil {
+		return true, true
+	}
+	h.retries = slices.DeleteFunc(h.retries, func(r retry) bool { return r.d == d })
+	d.due = ms(h.s.Now())
+	if h.s.cfg.deliverWebhooks {
+		h.enqueue(d)
+	} else {
+		h.record(d, attemptRecord{at: d.due, code: http.StatusOK, text: notDelivered})
+	}
+	h.cond.Broadcast()
+	return true, false
+}
+
 // flushBound is the most Flush waits, in real time: the time one attempt
 // may take, plus a second.
 func (s *Server) flushBound() time.Duration {

@@ -1,0 +1,173 @@
+// Opens the standalone fake's dashboard in headless Chromium and checks it
+// as a user would. Usage: node check.js BASE (BASE is the API's base URL,
+// http://127.0.0.1:PORT/v3.1). Seeds through the control API and the API,
+// then prints one line per check and "N passed, M failed". With
+// SCREENSHOTS=DIR it also saves every page at phone and desktop width, in
+// light and dark mode.
+'use strict';
+const http = require('node:http');
+const crypto = require('node:crypto');
+const { chromium } = require('playwright-core');
+
+const base = process.argv[2];
+if (!base) {
+  console.error('usage: node check.js http://127.0.0.1:PORT/v3.1');
+  process.exit(2);
+}
+const root = base.replace(/\/v3\.1$/, '');
+const clientID = process.env.SYNAPSEFAKE_CLIENT_ID;
+const clientSecret = process.env.SYNAPSEFAKE_CLIENT_SECRET;
+const chromiumPath = process.env.CHROMIUM || '/usr/bin/chromium';
+const shots = process.env.SCREENSHOTS || '';
+const fingerprint = 'fp-browser-check';
+const timeout = 10000;
+
+async function call(method, url, body, headers) {
+  const res = await fetch(url, {
+    method,
+    headers: Object.assign({ 'Content-Type': 'application/json' }, headers || {}),
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const data = await res.json();
+  if (!res.ok) throw new Error(`${method} ${url}: ${res.status} ${JSON.stringify(data)}`);
+  return data;
+}
+const control = (method, p, body) => call(method, root + '/_fake/' + p, body);
+
+// A webhook receiver that checks each delivery's signatures as an app would.
+function receiver() {
+  const got = [];
+  const server = http.createServer((req, res) => {
+    let body = '';
+    req.on('data', (c) => { body += c; });
+    req.on('end', () => {
+      let id = '';
+      try { id = JSON.parse(body)._id.$oid; } catch (e) { /* not a webhook */ }
+      const mac = (alg) => crypto.createHmac(alg, clientSecret).update(id + '+' + clientID).digest('hex');
+      got.push({ id, valid: req.headers['x-synapse-signature'] === mac('sha1') &&
+        req.headers['x-synapse-signature-sha256'] === mac('sha256') });
+      res.writeHead(200, { 'Content-Type': 'application/json' });
+      res.end('{}');
+    });
+  });
+  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve({ server, got, url: `http://127.0.0.1:${server.address().port}/hooks` })));
+}
+
+async function seed(hookURL) {
+  await control('POST', 'subscriptions', { url: hookURL, scopes: ['USERS|POST', 'NODES|POST', 'TRANS|POST', 'TRAN|PATCH'] });
+  const user = (await control('POST', 'users', { email: 'ada@example.com', legal_names: ['Ada Lovelace'], fingerprint })).user;
+  const node = (nick, extra) => control('POST', `users/${user._id}/nodes`, Object.assign({ nickname: nick }, extra)).then((d) => d.node);
+  const checking = await node('Everyday checking', { balance_cents: 100000 });
+  const savings = await node('Rainy-day savings', { balance_cents: 0 });
+  const bank = await node('Outside bank', { type: 'ACH-US', account_num: '123456789', routing_num: '051000017' });
+  await control('POST', `users/${user._id}/nodes/${checking._id}/subnets`, { nickname: 'Debit card', account_class: 'CARD', status: 'ACTIVE' });
+  const key = (await control('POST', `users/${user._id}/oauth`, { fingerprint })).oauth_key;
+  const headers = { 'X-SP-GATEWAY': `${clientID}|${clientSecret}`, 'X-SP-USER': `${key}|${fingerprint}`, 'X-SP-USER-IP': '127.0.0.1' };
+  const send = (to, type, amount) => call('POST', `${base}/users/${user._id}/nodes/${checking._id}/trans`,
+    { to: { type, id: to._id }, amount: { amount, currency: 'USD' }, extra: { ip: '127.0.0.1', note: 'browser check' } }, headers);
+  const internal = await send(savings, 'DEPOSIT-US', 25);
+  const ach = await send(bank, 'ACH-US', 10);
+  return { user, checking, savings, bank, internal, ach };
+}
+
+async function main() {
+  const hooks = await receiver();
+  const w = await seed(hooks.url);
+  const browser = await chromium.launch({ executablePath: chromiumPath, headless: true });
+  const results = [];
+  async function check(name, fn) {
+    try {
+      await fn();
+      results.push(true);
+      console.log(`ok   ${name}`);
+    } catch (err) {
+      results.push(false);
+      console.log(`FAIL ${name}: ${String(err.message || err).split('\n')[0]}`);
+    }
+  }
+  const ctx = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  ctx.setDefaultTimeout(timeout);
+  const overview = await ctx.newPage();
+  const txPage = await ctx.newPage();
+  const node = (p, id) => p.locator(`#node-${id}`);
+
+  await check('the user and node are shown with their balance', async () => {
+    await overview.goto(root + '/');
+    await overview.locator(`#user-${w.user._id} h2`).getByText('Ada Lovelace').waitFor();
+    await node(overview, w.checking._id).getByText('Everyday checking').waitFor();
+    const current = await node(overview, w.checking._id).locator('.balance').textContent();
+    const available = await node(overview, w.checking._id).locator('.available').textContent();
+    if (current !== '1000.00' || available !== '965.00') throw new Error(`balances ${current} / ${available}, want 1000.00 / 965.00`);
+  });
+
+  await check('settle on a CREATED transaction shows SETTLED and moves the balance, without a reload', async () => {
+    // Marks on both pages: a reload would lose them.
+    await overview.evaluate(() => { window.notReloaded = true; });
+    await txPage.goto(root + '/_fake/ui/transactions');
+    await txPage.evaluate(() => { window.notReloaded = true; });
+    const row = txPage.locator(`#tx-${w.internal._id}`);
+    await row.locator('.status').first().getByText('CREATED', { exact: true }).waitFor();
+    await row.getByRole('button', { name: 'Settle' }).click();
+    await txPage.locator(`#tx-${w.internal._id}[data-status="SETTLED"]`).waitFor();
+    await txPage.locator(`#tx-${w.internal._id} .tx-head .status`).getByText('SETTLED', { exact: true }).waitFor();
+    await node(overview, w.savings._id).locator('.balance').getByText('25.00', { exact: true }).waitFor();
+    await node(overview, w.checking._id).locator('.balance').getByText('975.00', { exact: true }).waitFor();
+    if (!(await txPage.evaluate(() => window.notReloaded)) || !(await overview.evaluate(() => window.notReloaded))) {
+      throw new Error('a page was reloaded');
+    }
+  });
+
+  await check('advancing the clock by a day from the page moves an ACH transfer', async () => {
+    const row = `#tx-${w.ach._id}`;
+    await txPage.locator(`${row}[data-status="CREATED"]`).waitFor();
+    await txPage.getByRole('button', { name: '+1 day' }).click();
+    await txPage.locator(`${row}:not([data-status="CREATED"])`).waitFor();
+    const status = await txPage.locator(row).getAttribute('data-status');
+    if (!['PROCESSING-DEBIT', 'PROCESSING-CREDIT', 'SETTLED'].includes(status)) throw new Error(`status ${status}`);
+    if (!(await txPage.evaluate(() => window.notReloaded))) throw new Error('the page was reloaded');
+  });
+
+  await check("a webhook's payload is shown and its signature marked valid", async () => {
+    const page = await ctx.newPage();
+    await page.goto(`${root}/_fake/ui/webhooks?object=${w.internal._id}`);
+    const hook = page.locator('article.hook', { has: page.locator('.tx-head .status', { hasText: 'SETTLED' }) }).first();
+    await hook.waitFor();
+    await hook.locator('summary', { hasText: 'Payload' }).click();
+    const payload = JSON.parse(await hook.locator('pre').textContent());
+    if (payload._id.$oid !== w.internal._id || payload.recent_status.status !== 'SETTLED') {
+      throw new Error('payload ' + JSON.stringify(payload).slice(0, 120));
+    }
+    await hook.locator('.sig.valid').getByText('Signature valid').waitFor();
+    await hook.locator('.attempts li.ok').first().waitFor();
+    const delivered = hooks.got.filter((g) => g.id === w.internal._id);
+    if (delivered.length === 0 || !delivered.every((g) => g.valid)) throw new Error('the receiver did not get validly signed deliveries');
+    await page.close();
+  });
+
+  if (shots) {
+    const fs = require('node:fs');
+    fs.mkdirSync(shots, { recursive: true });
+    const pages = { overview: '/_fake/ui/', transactions: '/_fake/ui/transactions', webhooks: '/_fake/ui/webhooks',
+      requests: '/_fake/ui/requests', oauth: '/_fake/ui/oauth' };
+    for (const [scheme, width, height] of [['light', 1280, 900], ['dark', 1280, 900], ['light', 390, 844], ['dark', 390, 844]]) {
+      const p = await browser.newPage({ viewport: { width, height }, colorScheme: scheme });
+      for (const [name, path] of Object.entries(pages)) {
+        await p.goto(root + path);
+        await p.screenshot({ path: `${shots}/${name}-${width}-${scheme}.png`, fullPage: width < 600 ? false : true });
+      }
+      await p.close();
+    }
+  }
+
+  await browser.close();
+  hooks.server.close();
+  const passed = results.filter(Boolean).length;
+  console.log(`${passed} passed, ${results.length - passed} failed`);
+  process.exit(passed === results.length ? 0 : 1);
+}
+
+main().catch((err) => {
+  console.error('compat/browser:', err);
+  console.log('0 passed, 1 failed');
+  process.exit(1);
+});

@@ -1,0 +1,697 @@
+package synapsefake
+
+import (
+	"bytes"
+	"embed"
+	"encoding/json"
+	"fmt"
+	"html/template"
+	"io/fs"
+	"mime"
+	"net/http"
+	"path"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/synapsefake/synapsefake/reference"
+)
+
+// The dashboard is a few server-rendered pages under /_fake/ui/, part of
+// the control API (WithoutControlAPI turns both off). Its buttons call the
+// control API's routes, which call the scenario helpers; the routes here
+// only add what the control API has no route for: the clock's calendar
+// steps, redelivering a webhook and checking a card swipe without making
+// it. Pages show the newest uiDefaultLimit objects of a list (?limit= up
+// to uiMaxLimit), so they stay fast with a large store; a stream of
+// server-sent events (ui/events) tells the page when to fetch itself again.
+
+// uiPrefix is the dashboard's root, where / redirects.
+const uiPrefix = controlPrefix + "ui/"
+
+// Bounds of the dashboard's lists.
+const (
+	uiDefaultLimit = 100
+	uiMaxLimit     = 1000
+)
+
+// uiPoll is how often the event stream looks for a change.
+const uiPoll = 200 * time.Millisecond
+
+//go:embed ui
+var uiFiles embed.FS
+
+// uiPages are the page templates, each the layout plus its "main".
+var uiPages = sync.OnceValue(func() map[string]*template.Template {
+	funcs := template.FuncMap{
+		"money": func(c int64) string { return fixed2(cents(c)) },
+		"when": func(t time.Time) string {
+			if t.IsZero() {
+				return ""
+			}
+			return t.UTC().Format("2006-01-02 15:04:05 UTC")
+		},
+		"day":   func(t time.Time) string { return t.UTC().Format("2006-01-02") },
+		"lower": strings.ToLower,
+	}
+	base := template.Must(template.New("layout.html").Funcs(funcs).ParseFS(uiFiles, "ui/layout.html"))
+	pages := map[string]*template.Template{}
+	for _, name := range []string{"overview", "transactions", "webhooks", "requests", "oauth"} {
+		pages[name] = template.Must(template.Must(base.Clone()).ParseFS(uiFiles, "ui/"+name+".html"))
+	}
+	return pages
+})
+
+// uiPage is what every page's template gets.
+type uiPage struct {
+	Tab    string
+	Now    time.Time
+	Manual bool // the clock moves only when told
+	Limit  int
+	Shown  int // objects shown
+	Total  int // objects that matched, shown or not
+	Data   any
+	// Datalists of the forms.
+	ReturnCodes []reference.Code
+	CardCodes   []reference.Code
+}
+
+// manualClock reports whether the server's clock moves only when told.
+func (s *Server) manualClock() bool { return s.clock == nil || s.mock != nil }
+
+// uiRender answers a page.
+func (s *Server) uiRender(w http.ResponseWriter, r *http.Request, tab string, p uiPage) {
+	p.Tab, p.Now, p.Manual = tab, s.Now(), s.manualClock()
+	var buf bytes.Buffer
+	if err := uiPages()[tab].ExecuteTemplate(&buf, "layout.html", p); err != nil {
+		s.fail(w, newError(reference.ErrServer, "internal_error", "dashboard: %v", err))
+		return
+	}
+	h := w.Header()
+	h.Set("Content-Type", "text/html; charset=utf-8")
+	h.Set("Content-Security-Policy", "default-src 'self'; img-src 'self' data:")
+	h.Set("Cache-Control", "no-store")
+	_, _ = w.Write(buf.Bytes())
+}
+
+// uiLimit reads ?limit=, refusing what is not a number from 1 to uiMaxLimit.
+func uiLimit(r *http.Request) (int, error) {
+	v := r.URL.Query().Get("limit")
+	if v == "" {
+		return uiDefaultLimit, nil
+	}
+	n, err := strconv.Atoi(v)
+	if err != nil || n < 1 || n > uiMaxLimit {
+		return 0, errPayload("invalid_limit", "limit must be a number from 1 to %d.", uiMaxLimit)
+	}
+	return n, nil
+}
+
+// uiStatic serves GET /_fake/ui/static/{file}: the stylesheet and script.
+func (s *Server) uiStatic(w http.ResponseWriter, r *http.Request) {
+	name := r.PathValue("file")
+	data, err := fs.ReadFile(uiFiles, "ui/static/"+name)
+	if err != nil || strings.Contains(name, "/") {
+		s.fail(w, errRouteNotFound)
+		return
+	}
+	w.Header().Set("Content-Type", mime.TypeByExtension(path.Ext(name)))
+	w.Header().Set("Cache-Control", "no-cache")
+	_, _ = w.Write(data)
+}
+
+// uiUser is a user on the overview.
+type uiUser struct {
+	ID, Name, Email, Permission string
+	Created                     time.Time
+	Nodes                       []uiNode
+	Transactions                int
+}
+
+type uiNode struct {
+	ID, Nickname, Type, Allowed string
+	BalanceCents                int64
+	AvailableCents              int64
+	Subnets                     []Subnet
+	Statements                  []uiStatement
+}
+
+type uiStatement struct {
+	ID, Type, Status string
+	Start, End       time.Time
+	Opening, Ending  int64
+	Files            []string // links, none until generated
+}
+
+// uiOverview serves GET /_fake/ui/: the clock, users, their nodes with
+// balances, subnets and cards, and statements.
+func (s *Server) uiOverview(w http.ResponseWriter, r *http.Request) {
+	limit, err := uiLimit(r)
+	if err != nil {
+		s.fail(w, err)
+		return
+	}
+	st := s.store
+	st.mu.Lock()
+	total := len(st.userOrder)
+	var users []uiUser
+	for i := total - 1; i >= 0 && len(users) < limit; i-- {
+		u := st.users[st.userOrder[i]]
+		pub := u.public()
+		uu := uiUser{ID: u.id, Permission: u.permission, Created: u.created, Transactions: len(u.txIDs)}
+		if len(pub.LegalNames) > 0 {
+			uu.Name = pub.LegalNames[0]
+		}
+		if len(pub.Emails) > 0 {
+			uu.Email = pub.Emails[0]
+		}
+		for _, nid := range u.nodeIDs {
+			n := st.nodes[nid]
+			un := uiNode{ID: n.id, Nickname: n.nickname, Type: n.typ, Allowed: n.allowed,
+				BalanceCents: int64(n.balance), AvailableCents: int64(n.available())}
+			for _, sid := range n.subnetIDs {
+				un.Subnets = append(un.Subnets, st.subnets[sid].public())
+			}
+			for _, id := range st.book.byNode[nid] {
+				rec := st.book.byID[id]
+				us := uiStatement{ID: rec.id, Type: rec.typ, Status: rec.status, Start: rec.start, End: rec.end,
+					Opening: int64(rec.opening), Ending: int64(rec.ending)}
+				if rec.status == StatementGenerated {
+					for _, f := range statementFiles {
+						us.Files = append(us.Files, "/v3.1/statements/"+rec.id+"/"+f)
+					}
+				}
+				un.Statements = append(un.Statements, us)
+			}
+			uu.Nodes = append(uu.Nodes, un)
+		}
+		users = append(users, uu)
+	}
+	st.mu.Unlock()
+	s.uiRender(w, r, "overview", uiPage{Limit: limit, Shown: len(users), Total: total, Data: users,
+		CardCodes: reference.InterchangeCodes()})
+}
+
+// uiTx is a transaction on the transactions page, with the moves the
+// state machine allows it now.
+type uiTx struct {
+	Transaction
+	FromName, ToName, CodeMeaning string
+	FeeCents                      int64
+	Settle, Return, Queue         bool
+	Release, Cancel, Decide       bool
+}
+
+// uiTxFilter is the transactions page's query.
+type uiTxFilter struct {
+	User, Node string
+	Status     Status
+}
+
+// uiTransactions serves GET /_fake/ui/transactions?user=&node=&status=&limit=:
+// the newest transactions that match, with their timelines and moves.
+func (s *Server) uiTransactions(w http.ResponseWriter, r *http.Request) {
+	limit, err := uiLimit(r)
+	q := r.URL.Query()
+	f := uiTxFilter{User: q.Get("user"), Node: q.Get("node"), Status: Status(q.Get("status"))}
+	if err == nil && f.Status != "" && f.Status.ID() == "" {
+		err = errPayload("invalid_status", "Unknown transaction status %q.", f.Status)
+	}
+	if err != nil {
+		s.fail(w, err)
+		return
+	}
+	st := s.store
+	st.mu.Lock()
+	ids := st.txOrder
+	switch {
+	case f.Node != "":
+		ids = nil
+		if n := st.nodes[f.Node]; n != nil {
+			ids = n.txIDs
+		}
+	case f.User != "":
+		ids = nil
+		if u := st.users[f.User]; u != nil {
+			ids = u.txIDs
+		}
+	}
+	var list []uiTx
+	total := 0
+	for i := len(ids) - 1; i >= 0; i-- {
+		t := st.txs[ids[i]]
+		from, to := st.nodes[t.fromNode], st.nodes[t.toNode]
+		if f.User != "" && t.userID != f.User && from.userID != f.User && to.userID != f.User ||
+			f.Node != "" && t.fromNode != f.Node && t.toNode != f.Node || f.Status != "" && t.status != f.Status {
+			continue
+		}
+		total++
+		if len(list) == limit {
+			continue
+		}
+		v := uiTx{Transaction: t.public(), FromName: from.nickname, ToName: to.nickname, FeeCents: int64(t.feeTotal())}
+		v.CodeMeaning, _ = reference.CodeMeaning(t.code)
+		_, errSettle := pathTo(t.status, StatusSettled)
+		_, errReturn := pathTo(t.status, StatusReturned)
+		v.Settle, v.Return = errSettle == nil, errReturn == nil
+		v.Queue = canMove(t.status, StatusQueuedBySynapse)
+		v.Release = t.status.Queued()
+		v.Cancel = canMove(t.status, StatusCanceled)
+		v.Decide = t.dispute != nil && t.dispute.status == DisputePending
+		list = append(list, v)
+	}
+	st.mu.Unlock()
+	codes := append(reference.ReturnCodes(), append(reference.InterchangeCodes(), reference.WireReturnCodes()...)...)
+	s.uiRender(w, r, "transactions", uiPage{Limit: limit, Shown: len(list), Total: total,
+		Data: struct {
+			Filter   uiTxFilter
+			Statuses []Status
+			List     []uiTx
+		}{f, processingStatuses(), list}, ReturnCodes: codes})
+}
+
+// processingStatuses lists every transaction status, for the filter.
+func processingStatuses() []Status {
+	return []Status{StatusQueuedBySynapse, StatusQueuedByReceiver, StatusCreated, StatusProcessingDebit,
+		StatusProcessingCredit, StatusSettled, StatusCanceled, StatusReturned}
+}
+
+// uiHook is a captured webhook on the webhooks page.
+type uiHook struct {
+	Seq                            uint64
+	Function, ObjectType, ObjectID string
+	Status, Code, UpdatedBy, LogID string
+	Date                           time.Time
+	Payload                        string // indented JSON
+	Signature, Signature256        string
+	SignatureValid                 bool
+	Deliveries                     []uiDelivery
+}
+
+type uiDelivery struct {
+	Index          int
+	SubscriptionID string
+	URL            string
+	Attempts       []uiAttempt
+}
+
+type uiAttempt struct {
+	Attempt
+	OK    bool
+	After time.Duration // from the event to the attempt, on the fake's clock
+}
+
+// uiWebhooksPage serves GET /_fake/ui/webhooks?object=&limit=: the newest
+// captured webhooks, with payloads, signatures and every attempt.
+func (s *Server) uiWebhooksPage(w http.ResponseWriter, r *http.Request) {
+	limit, err := uiLimit(r)
+	if err != nil {
+		s.fail(w, err)
+		return
+	}
+	object := r.URL.Query().Get("object")
+	h := s.hooks
+	var picked []capturedEvent
+	h.mu.Lock()
+	total := 0
+	for i := h.events.len() - 1; i >= 0; i-- {
+		ev := h.events.at(i)
+		if object != "" && ev.objectID() != object {
+			continue
+		}
+		total++
+		if len(picked) == limit {
+			if object == "" {
+				total = h.events.len()
+				break
+			}
+			continue
+		}
+		c := capturedEvent{ev: ev, deliveries: make([]Delivery, len(ev.deliveries))}
+		for j := range ev.deliveries {
+			d := &ev.deliveries[j]
+			c.deliveries[j] = Delivery{SubscriptionID: d.target.subID, URL: d.target.url, Attempts: attempts(d.attempts)}
+		}
+		picked = append(picked, c)
+	}
+	h.mu.Unlock()
+	list := make([]uiHook, len(picked))
+	for i, c := range picked {
+		wh := c.webhook(c.ev.body(s))
+		v := uiHook{Seq: c.ev.seq, Function: wh.Function, ObjectType: wh.ObjectType, ObjectID: wh.ObjectID,
+			Status: wh.Status, Code: wh.Code, UpdatedBy: wh.UpdatedBy, Date: wh.Date, LogID: s.logID(c.ev.seq)}
+		var pretty bytes.Buffer
+		if json.Indent(&pretty, wh.Body, "", "  ") == nil {
+			v.Payload = pretty.String()
+		}
+		// The headers every attempt of this webhook carries, checked as a
+		// receiver checks them.
+		v.Signature, v.Signature256 = signatures(wh.ObjectID, s.cfg.clientID, s.cfg.clientSecret)
+		hdr := http.Header{"X-Synapse-Signature": {v.Signature}, "X-Synapse-Signature-Sha256": {v.Signature256}}
+		v.SignatureValid = VerifySignature(hdr, wh.ObjectID, s.cfg.clientID, s.cfg.clientSecret)
+		for j, d := range wh.Deliveries {
+			ud := uiDelivery{Index: j, SubscriptionID: d.SubscriptionID, URL: d.URL}
+			for _, a := range d.Attempts {
+				ud.Attempts = append(ud.Attempts, uiAttempt{Attempt: a, OK: slices.Contains(webhookSuccess, a.Code),
+					After: a.Date.Sub(wh.Date)})
+			}
+			v.Deliveries = append(v.Deliveries, ud)
+		}
+		list[i] = v
+	}
+	s.uiRender(w, r, "webhooks", uiPage{Limit: limit, Shown: len(list), Total: total,
+		Data: struct {
+			Object string
+			List   []uiHook
+		}{object, list}})
+}
+
+// uiRedeliverRequest is the body of POST /_fake/ui/webhooks/{seq}/redeliver.
+type uiRedeliverRequest struct {
+	Delivery int `json:"delivery"`
+}
+
+// uiRedeliver serves POST /_fake/ui/webhooks/{seq}/redeliver {"delivery": i}:
+// one more attempt of a captured webhook's delivery, now; it answers once
+// the attempt was made (within Flush's bound).
+func (s *Server) uiRedeliver(w http.ResponseWriter, r *http.Request) {
+	req, err := controlBody[uiRedeliverRequest](r)
+	if err != nil {
+		s.fail(w, err)
+		return
+	}
+	seq, perr := strconv.ParseUint(r.PathValue("seq"), 10, 64)
+	found, busy := false, false
+	if perr == nil {
+		found, busy = s.hooks.redeliver(seq, req.Delivery)
+	}
+	switch {
+	case !found:
+		s.fail(w, errNotFound("webhook delivery"))
+		return
+	case busy:
+		s.fail(w, errNotAllowed("delivery_in_flight", "Deliveries to this subscription are queued or in flight; try again when they are done."))
+		return
+	}
+	s.Flush()
+	s.controlOK(w, nil)
+}
+
+// uiRequest is a journaled call on the requests page, secrets redacted.
+type uiRequest struct {
+	Method, Path, Route, ErrorCode string
+	Status                         int
+	Time                           time.Time
+	Latency                        time.Duration
+	Summary                        string // Request.String: redacted
+	Body                           string // redacted, indented
+}
+
+// uiRequestFilter is the requests page's query.
+type uiRequestFilter struct {
+	Method, Route, Status, Text string
+}
+
+func (f uiRequestFilter) matches(r *Request) bool {
+	return (f.Method == "" || strings.EqualFold(r.Method, f.Method)) &&
+		(f.Route == "" || strings.Contains(r.Route, f.Route) || strings.Contains(r.Path, f.Route)) &&
+		(f.Status == "" || f.Status == strconv.Itoa(r.Status) || f.Status == strconv.Itoa(r.Status/100)+"xx")
+}
+
+// uiRequests serves GET /_fake/ui/requests?method=&route=&status=&q=&limit=:
+// the newest journaled calls that match.
+func (s *Server) uiRequests(w http.ResponseWriter, r *http.Request) {
+	limit, err := uiLimit(r)
+	if err != nil {
+		s.fail(w, err)
+		return
+	}
+	q := r.URL.Query()
+	f := uiRequestFilter{Method: q.Get("method"), Route: q.Get("route"), Status: strings.ToLower(q.Get("status")), Text: q.Get("q")}
+	type entry struct {
+		req     Request
+		latency time.Duration
+	}
+	var picked []entry
+	j := &s.journal
+	j.mu.Lock()
+	for i := len(j.entries) - 1; i >= j.head && (f.Text != "" || len(picked) <= limit); i-- {
+		if e := j.entries[i]; f.matches(&e.req) {
+			picked = append(picked, entry{e.req, e.latency})
+		}
+	}
+	j.mu.Unlock()
+	var list []uiRequest
+	total := 0
+	for _, e := range picked {
+		sum := e.req.String()
+		if f.Text != "" && !strings.Contains(sum, f.Text) {
+			continue
+		}
+		total++
+		if len(list) == limit {
+			continue
+		}
+		v := uiRequest{Method: e.req.Method, Path: e.req.Path, Route: e.req.Route, ErrorCode: e.req.ErrorCode,
+			Status: e.req.Status, Time: e.req.Time, Latency: e.latency, Summary: sum}
+		if len(e.req.Body) > 0 && !e.req.BodyTruncated {
+			var pretty bytes.Buffer
+			if json.Indent(&pretty, redactBody(e.req.Body), "", "  ") == nil {
+				v.Body = pretty.String()
+			}
+		}
+		list = append(list, v)
+	}
+	if f.Text == "" && len(picked) > limit {
+		total = -1 // more than shown; not counted
+	}
+	s.uiRender(w, r, "requests", uiPage{Limit: limit, Shown: len(list), Total: total,
+		Data: struct {
+			Filter uiRequestFilter
+			List   []uiRequest
+		}{f, list}})
+}
+
+// uiOAuthUser is a user's OAuth side.
+type uiOAuthUser struct {
+	ID, Name     string
+	Fingerprints []string
+	Keys         []uiKey
+	ForceMFA     bool
+	Pin          string
+}
+
+type uiKey struct {
+	Key, Fingerprint string
+	Expires          time.Time
+	Expired          bool
+	Scopes           []string
+}
+
+// uiOAuth serves GET /_fake/ui/oauth: users' fingerprints, oauth keys,
+// whether MFA is forced and the pin that was "sent".
+func (s *Server) uiOAuth(w http.ResponseWriter, r *http.Request) {
+	limit, err := uiLimit(r)
+	if err != nil {
+		s.fail(w, err)
+		return
+	}
+	now := s.Now()
+	st := s.store
+	st.mu.Lock()
+	total := len(st.userOrder)
+	index := map[string]int{}
+	var list []uiOAuthUser
+	for i := total - 1; i >= 0 && len(list) < limit; i-- {
+		u := st.users[st.userOrder[i]]
+		pub := u.public()
+		v := uiOAuthUser{ID: u.id, Fingerprints: pub.Fingerprints, ForceMFA: u.forceMFA, Pin: u.pin}
+		if len(pub.LegalNames) > 0 {
+			v.Name = pub.LegalNames[0]
+		}
+		index[u.id] = len(list)
+		list = append(list, v)
+	}
+	for _, k := range st.keys {
+		if i, ok := index[k.userID]; ok {
+			list[i].Keys = append(list[i].Keys, uiKey{Key: k.key, Fingerprint: k.fingerprint, Expires: k.expires,
+				Expired: !now.Before(k.expires), Scopes: slices.Clone(k.scopes)})
+		}
+	}
+	st.mu.Unlock()
+	for i := range list {
+		slices.SortFunc(list[i].Keys, func(a, b uiKey) int { return b.Expires.Compare(a.Expires) })
+	}
+	s.uiRender(w, r, "oauth", uiPage{Limit: limit, Shown: len(list), Total: total, Data: list})
+}
+
+// uiClockRequest is the body of POST /_fake/ui/clock.
+type uiClockRequest struct {
+	Step string `json:"step"`
+}
+
+// clockStep is how far a dashboard clock button moves the clock from now:
+// "1h", "1d", "business-day" (to 00:00 UTC of the next day that is not a
+// Saturday or Sunday) or "statement-date" (to the next 15th, 00:00 UTC,
+// when monthly statements are made).
+func clockStep(now time.Time, step string) (time.Duration, error) {
+	u := now.UTC()
+	switch step {
+	case "1h":
+		return time.Hour, nil
+	case "1d":
+		return 24 * time.Hour, nil
+	case "business-day":
+		next := time.Date(u.Year(), u.Month(), u.Day()+1, 0, 0, 0, 0, time.UTC)
+		for weekend(next) {
+			next = next.AddDate(0, 0, 1)
+		}
+		return next.Sub(u), nil
+	case "statement-date":
+		next := time.Date(u.Year(), u.Month(), 15, 0, 0, 0, 0, time.UTC)
+		if !next.After(u) {
+			next = time.Date(u.Year(), u.Month()+1, 15, 0, 0, 0, 0, time.UTC)
+		}
+		return next.Sub(u), nil
+	}
+	return 0, errPayload("invalid_step", `step must be "1h", "1d", "business-day" or "statement-date", got %q.`, step)
+}
+
+// uiClock serves POST /_fake/ui/clock {"step": ...}: Advance by a
+// calendar step. A clock that is not manual cannot be moved.
+func (s *Server) uiClock(w http.ResponseWriter, r *http.Request) {
+	req, err := controlBody[uiClockRequest](r)
+	var d time.Duration
+	if err == nil {
+		d, err = clockStep(s.Now(), req.Step)
+	}
+	if err == nil && !s.manualClock() {
+		err = errNotAllowed("clock_not_manual", "The clock follows real time; only a manual clock can be advanced.")
+	}
+	if err != nil {
+		s.fail(w, err)
+		return
+	}
+	s.Advance(d)
+	s.controlOK(w, map[string]any{"now": ms(s.Now())})
+}
+
+// uiCheckCard serves POST /_fake/ui/subnets/{subnet_id}/check, with the
+// body of .../authorize: the IR code the swipe would be declined with now
+// ("" when it would be approved), without making it.
+func (s *Server) uiCheckCard(w http.ResponseWriter, r *http.Request) {
+	req, err := controlBody[controlCardRequest](r)
+	if err != nil {
+		s.fail(w, err)
+		return
+	}
+	auth := CardAuth(req)
+	if auth.AmountCents <= 0 || auth.AmountCents > MaxAmountCents {
+		s.fail(w, errPayload("invalid_amount", "AmountCents must be from 1 to MaxAmountCents (%d).", int64(MaxAmountCents)))
+		return
+	}
+	code, err := withStore(s.store, func(st *store) (string, error) {
+		sn := st.subnets[r.PathValue("subnet_id")]
+		switch {
+		case sn == nil:
+			return "", errNotFound("subnet")
+		case sn.class != ClassCard:
+			return "", errNotAllowed("not_a_card", "Subnet %s is not a card.", sn.id)
+		}
+		return st.declineCode(sn, st.nodes[sn.nodeID], cents(auth.AmountCents), auth, s.Now()), nil
+	})
+	if err != nil {
+		s.fail(w, err)
+		return
+	}
+	meaning, _ := reference.InterchangeMeaning(code)
+	s.controlOK(w, map[string]any{"decline_code": code, "meaning": meaning})
+}
+
+// uiVersion changes whenever something the dashboard shows may have:
+// webhooks captured or attempted, calls journaled, keys minted, objects
+// made, a manual clock moved.
+type uiVersion struct {
+	hooks, journal, clock int64
+	keys, users, txs      int
+}
+
+func (s *Server) uiVersion() (v uiVersion, closed bool) {
+	h := s.hooks
+	h.mu.Lock()
+	v.hooks, closed = int64(h.version)<<20^int64(h.events.len()), h.closed
+	h.mu.Unlock()
+	j := &s.journal
+	j.mu.Lock()
+	v.journal = int64(len(j.entries))<<40 ^ int64(j.head)<<20 ^ j.bytes
+	j.mu.Unlock()
+	if s.manualClock() {
+		v.clock = ms(s.Now())
+	}
+	st := s.store
+	st.mu.Lock()
+	v.keys, v.users, v.txs = len(st.keys), len(st.userOrder), len(st.txOrder)
+	st.mu.Unlock()
+	return v, closed
+}
+
+// uiShutdowns maps each http.Server that served an event stream to a
+// channel closed when it shuts down, so that open streams end and
+// Shutdown does not wait for them.
+var uiShutdowns sync.Map
+
+func shutdownSignal(r *http.Request) <-chan struct{} {
+	srv, _ := r.Context().Value(http.ServerContextKey).(*http.Server)
+	if srv == nil {
+		return nil
+	}
+	ch := make(chan struct{})
+	if v, loaded := uiShutdowns.LoadOrStore(srv, ch); loaded {
+		return v.(chan struct{})
+	}
+	srv.RegisterOnShutdown(func() {
+		uiShutdowns.Delete(srv)
+		close(ch)
+	})
+	return ch
+}
+
+// uiEvents serves GET /_fake/ui/events: server-sent events, one "change"
+// event (data: a counter) whenever the store, the capture, the journal or
+// a manual clock changed, looked for every uiPoll. The stream ends when the
+// client leaves, the Server closes or its http.Server shuts down.
+func (s *Server) uiEvents(w http.ResponseWriter, r *http.Request) {
+	rc := http.NewResponseController(w)
+	h := w.Header()
+	h.Set("Content-Type", "text/event-stream")
+	h.Set("Cache-Control", "no-store")
+	w.WriteHeader(http.StatusOK)
+	if _, err := fmt.Fprint(w, "retry: 1000\n\n"); err != nil || rc.Flush() != nil {
+		return
+	}
+	down := shutdownSignal(r)
+	tick := time.NewTicker(uiPoll)
+	defer tick.Stop()
+	last, closed := s.uiVersion()
+	for n := 1; !closed; {
+		select {
+		case <-r.Context().Done():
+			return
+		case <-down:
+			return
+		case <-tick.C:
+		}
+		var v uiVersion
+		v, closed = s.uiVersion()
+		if v == last {
+			continue
+		}
+		last = v
+		if _, err := fmt.Fprintf(w, "event: change\ndata: %d\n\n", n); err != nil || rc.Flush() != nil {
+			return
+		}
+		n++
+	}
+}
