@@ -1,7 +1,7 @@
 // Opens the standalone fake's dashboard in headless Chromium and checks it
 // as a user would. Usage: node check.js BASE (BASE is the API's base URL,
-// http://127.0.0.1:PORT/v3.1). Seeds through the control API and the API,
-// then prints one line per check and "N passed, M failed". With
+// http://127.0.0.1:PORT/v3.1). Loads a world through the control API, then
+// prints one line per check and "N passed, M failed". With
 // SCREENSHOTS=DIR it also saves every page at phone and desktop width, in
 // light and dark mode.
 'use strict';
@@ -53,21 +53,31 @@ function receiver() {
   return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve({ server, got, url: `http://127.0.0.1:${server.address().port}/hooks` })));
 }
 
+// The world the check starts from, loaded through POST /_fake/world as a
+// developer would load one with -world.
+const world = {
+  users: [{
+    name: 'ada', email: 'ada@example.com', legal_names: ['Ada Lovelace'], fingerprint,
+    oauth: { fingerprint },
+    nodes: [
+      { name: 'checking', nickname: 'Everyday checking', balance: '1000.00',
+        subnets: [{ name: 'card', nickname: 'Debit card', account_class: 'CARD', status: 'ACTIVE' }] },
+      { name: 'savings', nickname: 'Rainy-day savings', balance: '0' },
+      { name: 'bank', nickname: 'Outside bank', type: 'ACH-US', account_num: '123456789', routing_num: '051000017' },
+    ],
+  }],
+  transactions: [
+    { name: 'internal', from: 'checking', to: 'savings', amount: 25, note: 'browser check' },
+    { name: 'ach', from: 'checking', to: 'bank', amount: 10, note: 'browser check' },
+  ],
+};
+
 async function seed(hookURL) {
   await control('POST', 'subscriptions', { url: hookURL, scopes: ['USERS|POST', 'NODES|POST', 'TRANS|POST', 'TRAN|PATCH'] });
-  const user = (await control('POST', 'users', { email: 'ada@example.com', legal_names: ['Ada Lovelace'], fingerprint })).user;
-  const node = (nick, extra) => control('POST', `users/${user._id}/nodes`, Object.assign({ nickname: nick }, extra)).then((d) => d.node);
-  const checking = await node('Everyday checking', { balance_cents: 100000 });
-  const savings = await node('Rainy-day savings', { balance_cents: 0 });
-  const bank = await node('Outside bank', { type: 'ACH-US', account_num: '123456789', routing_num: '051000017' });
-  await control('POST', `users/${user._id}/nodes/${checking._id}/subnets`, { nickname: 'Debit card', account_class: 'CARD', status: 'ACTIVE' });
-  const key = (await control('POST', `users/${user._id}/oauth`, { fingerprint })).oauth_key;
-  const headers = { 'X-SP-GATEWAY': `${clientID}|${clientSecret}`, 'X-SP-USER': `${key}|${fingerprint}`, 'X-SP-USER-IP': '127.0.0.1' };
-  const send = (to, type, amount) => call('POST', `${base}/users/${user._id}/nodes/${checking._id}/trans`,
-    { to: { type, id: to._id }, amount: { amount, currency: 'USD' }, extra: { ip: '127.0.0.1', note: 'browser check' } }, headers);
-  const internal = await send(savings, 'DEPOSIT-US', 25);
-  const ach = await send(bank, 'ACH-US', 10);
-  return { user, checking, savings, bank, internal, ach };
+  const ids = (await control('POST', 'world', world)).world;
+  const obj = (id) => ({ _id: id });
+  return { user: obj(ids.users.ada), checking: obj(ids.nodes.checking), savings: obj(ids.nodes.savings),
+    bank: obj(ids.nodes.bank), internal: obj(ids.transactions.internal), ach: obj(ids.transactions.ach) };
 }
 
 async function main() {
