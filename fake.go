@@ -1,16 +1,3 @@
-// Package synapsefake is an in-process fake of the v3.1 financial-account
-// API (users, nodes, subnets and cards, transactions, OAuth keys,
-// subscriptions and webhooks, reference data) for Go tests.
-//
-// NewServer gives a test an httptest server with an in-memory store and a
-// clock that moves only when the test says so:
-//
-//	fake := synapsefake.NewServer(t)
-//	client := myapp.New(fake.URL(), fake.ClientID(), fake.ClientSecret())
-//	fake.Advance(24 * time.Hour)
-//
-// Everything a client sees follows the wire format of the real service:
-// string error codes, the error envelope, HTTP statuses and field types.
 package synapsefake
 
 import (
