@@ -604,9 +604,17 @@ const waitBound = 5 * time.Second
 // what was captured.
 func (c WebhookCapture) Wait(tb testing.TB, match WebhookMatcher) Webhook {
 	tb.Helper()
+	return c.WaitWithin(tb, waitBound, match)
+}
+
+// WaitWithin is Wait with another bound on the real time it waits for a
+// change made by another goroutine; a test of a webhook that must NOT come
+// can give a short one.
+func (c WebhookCapture) WaitWithin(tb testing.TB, bound time.Duration, match WebhookMatcher) Webhook {
+	tb.Helper()
 	h := c.h
-	deadline := time.Now().Add(waitBound)
-	timer := time.AfterFunc(waitBound, func() {
+	deadline := time.Now().Add(bound)
+	timer := time.AfterFunc(bound, func() {
 		h.mu.Lock()
 		h.cond.Broadcast()
 		h.mu.Unlock()
@@ -647,7 +655,7 @@ func (c WebhookCapture) Wait(tb testing.TB, match WebhookMatcher) Webhook {
 	if list.Len() == 0 {
 		list.WriteString(" none")
 	}
-	tb.Fatalf("synapsefake: no webhook matched within %v; captured:%s", waitBound, list.String())
+	tb.Fatalf("synapsefake: no webhook matched within %v; captured:%s", bound, list.String())
 	return Webhook{}
 }
 

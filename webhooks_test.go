@@ -1144,7 +1144,7 @@ func TestWebhookWaitFailure(t *testing.T) {
 	e.fake.Flush()
 
 	tb := &recordingTB{TB: t}
-	w := e.fake.Webhooks().Wait(tb, synapsefake.ForFunction("SUBNET|PATCH"))
+	w := e.fake.Webhooks().WaitWithin(tb, 50*time.Millisecond, synapsefake.ForFunction("SUBNET|PATCH"))
 	if w.Function != "" {
 		t.Errorf("Wait returned %s after failing, want the zero Webhook", w)
 	}
