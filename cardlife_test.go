@@ -222,15 +222,17 @@ func newLifeIDs(t *testing.T, e cardEnv) lifeIDs {
 func TestCardLifecycleRefusals(t *testing.T) {
 	const unknown = "0123456789abcdef01234567"
 	for _, tc := range []struct {
-		name   string
-		goCall func(f *synapsefake.Server, ids lifeIDs, card string) error
-		path   func(ids lifeIDs, card string) string // below /_fake
-		body   map[string]any
-		status int
+		name          string
+		goCall        func(f *synapsefake.Server, ids lifeIDs, card string) error
+		path          func(ids lifeIDs, card string) string // below /_fake
+		body          map[string]any
+		status        int
 		errCode, code string
 	}{
 		{"increment: unknown transaction",
-			func(f *synapsefake.Server, ids lifeIDs, _ string) error { return f.IncrementAuthorization(unknown, 100) },
+			func(f *synapsefake.Server, ids lifeIDs, _ string) error {
+				return f.IncrementAuthorization(unknown, 100)
+			},
 			func(ids lifeIDs, _ string) string { return "/transactions/" + unknown + "/increment" },
 			map[string]any{"amount_cents": 100}, 404, "404", "unable_to_locate_transaction"},
 		{"increment: zero",
@@ -244,7 +246,9 @@ func TestCardLifecycleRefusals(t *testing.T) {
 			func(ids lifeIDs, _ string) string { return "/transactions/" + ids.held + "/increment" },
 			map[string]any{"amount_cents": synapsefake.MaxAmountCents}, 400, "200", "invalid_amount"},
 		{"increment: over the available balance",
-			func(f *synapsefake.Server, ids lifeIDs, _ string) error { return f.IncrementAuthorization(ids.held, 50_01) },
+			func(f *synapsefake.Server, ids lifeIDs, _ string) error {
+				return f.IncrementAuthorization(ids.held, 50_01)
+			},
 			func(ids lifeIDs, _ string) string { return "/transactions/" + ids.held + "/increment" },
 			map[string]any{"amount_cents": 50_01}, 409, "400", "authorization_declined"},
 		{"increment: amount missing",
@@ -252,15 +256,21 @@ func TestCardLifecycleRefusals(t *testing.T) {
 			func(ids lifeIDs, _ string) string { return "/transactions/" + ids.held + "/increment" },
 			map[string]any{}, 400, "200", "missing_amount"},
 		{"increment: a cleared swipe",
-			func(f *synapsefake.Server, ids lifeIDs, _ string) error { return f.IncrementAuthorization(ids.settled, 100) },
+			func(f *synapsefake.Server, ids lifeIDs, _ string) error {
+				return f.IncrementAuthorization(ids.settled, 100)
+			},
 			func(ids lifeIDs, _ string) string { return "/transactions/" + ids.settled + "/increment" },
 			map[string]any{"amount_cents": 100}, 409, "410", "authorization_not_held"},
 		{"increment: a declined swipe",
-			func(f *synapsefake.Server, ids lifeIDs, _ string) error { return f.IncrementAuthorization(ids.declined, 100) },
+			func(f *synapsefake.Server, ids lifeIDs, _ string) error {
+				return f.IncrementAuthorization(ids.declined, 100)
+			},
 			func(ids lifeIDs, _ string) string { return "/transactions/" + ids.declined + "/increment" },
 			map[string]any{"amount_cents": 100}, 409, "410", "not_a_card_authorization"},
 		{"reverse: more than held",
-			func(f *synapsefake.Server, ids lifeIDs, _ string) error { return f.ReverseAuthorization(ids.held, 50_01) },
+			func(f *synapsefake.Server, ids lifeIDs, _ string) error {
+				return f.ReverseAuthorization(ids.held, 50_01)
+			},
 			func(ids lifeIDs, _ string) string { return "/transactions/" + ids.held + "/reverse" },
 			map[string]any{"amount_cents": 50_01}, 400, "200", "invalid_amount"},
 		{"reverse: negative",
@@ -268,7 +278,9 @@ func TestCardLifecycleRefusals(t *testing.T) {
 			func(ids lifeIDs, _ string) string { return "/transactions/" + ids.held + "/reverse" },
 			map[string]any{"amount_cents": -1}, 400, "200", "invalid_amount"},
 		{"reverse: a transfer",
-			func(f *synapsefake.Server, ids lifeIDs, _ string) error { return f.ReverseAuthorization(ids.transfer, 100) },
+			func(f *synapsefake.Server, ids lifeIDs, _ string) error {
+				return f.ReverseAuthorization(ids.transfer, 100)
+			},
 			func(ids lifeIDs, _ string) string { return "/transactions/" + ids.transfer + "/reverse" },
 			map[string]any{"amount_cents": 100}, 409, "410", "not_a_card_authorization"},
 		{"reverse: unknown field",
@@ -276,7 +288,9 @@ func TestCardLifecycleRefusals(t *testing.T) {
 			func(ids lifeIDs, _ string) string { return "/transactions/" + ids.held + "/reverse" },
 			map[string]any{"amount_cents": 100, "merchant": "X"}, 400, "200", "unknown_field"},
 		{"clear: a cleared swipe",
-			func(f *synapsefake.Server, ids lifeIDs, _ string) error { return f.ClearAuthorization(ids.settled, 100) },
+			func(f *synapsefake.Server, ids lifeIDs, _ string) error {
+				return f.ClearAuthorization(ids.settled, 100)
+			},
 			func(ids lifeIDs, _ string) string { return "/transactions/" + ids.settled + "/clear" },
 			map[string]any{"amount_cents": 100}, 409, "410", "authorization_not_held"},
 		{"clear: zero",
