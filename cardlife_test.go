@@ -484,3 +484,33 @@ func TestHeldAuthorizationControl(t *testing.T) {
 	}
 	wantMoney(t, e, 72_00, 72_00)
 }
+
+// TestHeldAuthorizationSurvivesRestore: a saved state keeps a hold, its
+// amount history and its expiry.
+func TestHeldAuthorizationSurvivesRestore(t *testing.T) {
+	t.Parallel()
+	e := newCardEnv(t, 100_00, "")
+	tx := swipe(t, e.fake, e.card.ID, synapsefake.CardAuth{AmountCents: 20_00, Hold: true})
+	if err := e.fake.IncrementAuthorization(tx.ID, 5_00); err != nil {
+		t.Fatal(err)
+	}
+	var saved strings.Builder
+	if err := e.fake.Snapshot(&saved); err != nil {
+		t.Fatal(err)
+	}
+	restored := newMondayServer(t)
+	if err := restored.Restore(strings.NewReader(saved.String())); err != nil {
+		t.Fatal(err)
+	}
+	seen := 0
+	if got, want := txHooks(restored, tx.ID, &seen), []string{"TRANS|POST CREATED 20 20", "TRAN|PATCH CREATED 25 25"}; !cmp.Equal(got, want) {
+		t.Errorf("restored webhooks %q, want %q", got, want)
+	}
+	restored.Advance(synapsefake.AuthorizationHoldDays * 24 * time.Hour)
+	if got, _ := restored.Transaction(tx.ID); got.Status != synapsefake.StatusCanceled || got.Code != "IR154" || got.AuthorizedCents != 25_00 {
+		t.Errorf("after the hold's days: %s %q authorized %d, want CANCELED IR154 2500", got.Status, got.Code, got.AuthorizedCents)
+	}
+	if n, _ := restored.Node(e.fx.node.ID); n.AvailableCents != 100_00 {
+		t.Errorf("available %d after the lapse, want 10000", n.AvailableCents)
+	}
+}
