@@ -18,6 +18,13 @@ type CardAuth struct {
 	Cash bool
 	// DeclineWith forces a decline with this IR code from the reference table.
 	DeclineWith string
+	// Hold keeps an approved swipe as an authorization hold: it stays
+	// CREATED, its amount held on the node's available balance, until
+	// ClearAuthorization (or Settle) clears it, ReverseAuthorization
+	// releases it, or it lapses AuthorizationHoldDays after the swipe. By
+	// default a swipe is cleared for its amount by the clock, like any
+	// transaction.
+	Hold bool
 }
 
 // The card network is a hidden user of the fake that owns the INTERCHANGE-US
@@ -98,17 +105,11 @@ func (s *Server) CardAuthorization(subnetID string, auth CardAuth) (Transaction,
 	if code == "" {
 		code = st.declineCode(sn, n, amount, auth, now)
 	}
-	net := st.networkNode(now, reference.NodeInterchangeUS)
-	merchant := auth.Merchant
-	if merchant == "" {
-		merchant = "SYNAPSEFAKE MERCHANT"
+	t := st.swipeRecord(sn, n, amount, auth, now, false)
+	t.other = map[string]any{"approved": code == "", "affect_limits": code == ""}
+	if code == "" && auth.Hold {
+		t.card = &cardLife{hold: true, expires: now.AddDate(0, 0, AuthorizationHoldDays), original: amount, authorized: amount}
 	}
-	t := &txRecord{id: st.newID(), userID: sn.userID, fromNode: n.id, toNode: net.id, amount: amount, currency: "USD",
-		fees: []feeRecord{{note: "Facilitator Fee"}}, ip: "127.0.0.1", note: merchant, created: now, processOn: now, start: now,
-		status: StatusCreated, cardSwipe: true, cash: auth.Cash,
-		fromMeta: map[string]any{"merchant_name": merchant, "subnet_id": sn.id, "type": "CARD",
-			"foreign_transaction": auth.Foreign, "network_id": "SYNAPSEFAKE", "is_force_post": false},
-		other: map[string]any{"approved": code == "", "affect_limits": code == ""}}
 	created := statusEntry{Date: ms(now), Note: "Transaction Created.", Status: StatusCreated}
 	if code != "" {
 		st.addDeclined(t, created, code)
@@ -117,6 +118,21 @@ func (s *Server) CardAuthorization(subnetID string, auth CardAuth) (Transaction,
 	}
 	sn.txIDs = append(sn.txIDs, t.id)
 	return t.public(), nil
+}
+
+// swipeRecord is a new card transaction of sn's node to the card network's
+// INTERCHANGE-US node, not yet stored. Callers hold mu.
+func (st *store) swipeRecord(sn *subnetRecord, n *nodeRecord, amount cents, auth CardAuth, now time.Time, forcePost bool) *txRecord {
+	net := st.networkNode(now, reference.NodeInterchangeUS)
+	merchant := auth.Merchant
+	if merchant == "" {
+		merchant = "SYNAPSEFAKE MERCHANT"
+	}
+	return &txRecord{id: st.newID(), userID: sn.userID, fromNode: n.id, toNode: net.id, amount: amount, currency: "USD",
+		fees: []feeRecord{{note: "Facilitator Fee"}}, ip: "127.0.0.1", note: merchant, created: now, processOn: now, start: now,
+		status: StatusCreated, cardSwipe: true, cash: auth.Cash,
+		fromMeta: map[string]any{"merchant_name": merchant, "subnet_id": sn.id, "type": "CARD",
+			"foreign_transaction": auth.Foreign, "network_id": "SYNAPSEFAKE", "is_force_post": forcePost}}
 }
 
 // declineCode applies the card rules; "" approves. Callers hold mu.

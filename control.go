@@ -58,6 +58,12 @@ var controlMux = sync.OnceValue(func() *http.ServeMux {
 	handle("transactions/{trans_id}/advance", route{"POST": (*S).controlAdvanceTransaction})
 	handle("transactions/{trans_id}/dispute", route{"POST": (*S).controlDispute}) // disputes (issue 12)
 	handle("subnets/{subnet_id}/authorize", route{"POST": (*S).controlAuthorizeCard})
+	// The card lifecycle (issue 14, section 4): cardlife.go.
+	handle("subnets/{subnet_id}/force-post", route{"POST": (*S).controlForcePost})
+	handle("subnets/{subnet_id}/refund", route{"POST": (*S).controlRefundCard})
+	handle("transactions/{trans_id}/increment", route{"POST": (*S).controlIncrementAuthorization})
+	handle("transactions/{trans_id}/reverse", route{"POST": (*S).controlReverseAuthorization})
+	handle("transactions/{trans_id}/clear", route{"POST": (*S).controlClearAuthorization})
 	handle("faults", route{"POST": (*S).controlFailNext})
 	handle("faults/slow", route{"POST": (*S).controlSlowNext})
 	handle("webhooks", route{"GET": (*S).controlWebhooks, "DELETE": (*S).controlResetWebhooks})
@@ -518,6 +524,7 @@ type controlCardRequest struct {
 	Foreign     bool   `json:"foreign"`
 	Cash        bool   `json:"cash"`
 	DeclineWith string `json:"decline_with"`
+	Hold        bool   `json:"hold"`
 }
 
 // controlAuthorizeCard serves POST /_fake/subnets/{subnet_id}/authorize.

@@ -52,6 +52,17 @@ var transactionMoves = map[Status][]Status{
 // canMove reports whether a transaction may move from one status to another.
 func canMove(from, to Status) bool { return slices.Contains(transactionMoves[from], to) }
 
+// holdStatuses are the statuses in which a card authorization holds its
+// amount on the card's node, and so may be incremented, partly reversed or
+// cleared for another amount. These change the amount, not the status:
+// its full reversal is the move to CANCELED and its clearing the walk to
+// SETTLED, both in transactionMoves.
+var holdStatuses = []Status{StatusCreated}
+
+// holdsAuthorization reports whether a card authorization in status s holds
+// its amount.
+func holdsAuthorization(s Status) bool { return slices.Contains(holdStatuses, s) }
+
 // processingPath is the order automatic processing and Settle walk.
 var processingPath = []Status{StatusCreated, StatusProcessingDebit, StatusProcessingCredit, StatusSettled}
 

@@ -41,6 +41,7 @@ type txRecord struct {
 	cardSwipe bool           // made by CardAuthorization
 	cash      bool           // a cash card swipe
 	dispute   *disputeRecord // disputes.go; nil until disputed
+	card      *cardLife      // cardlife.go; nil for a swipe whose amount never changed and that holds nothing
 }
 
 // statusEntry is one entry of a transaction's timeline, as stored.
@@ -120,6 +121,7 @@ type step struct {
 	txID string
 	gen  int
 	to   Status
+	code string // recent_status.code of the move: a card hold's expiry
 }
 
 // stepQueue is a min-heap of steps by time, then by scheduling order.
@@ -147,6 +149,10 @@ func (st *store) schedule(t *txRecord) {
 	if st.manualProcessing {
 		return
 	}
+	if t.card.holding(t.status) {
+		st.scheduleExpiry(t) // a card hold waits for its clearing, not for the clock
+		return
+	}
 	i := slices.Index(processingPath, t.status)
 	if i < 0 || i == len(processingPath)-1 {
 		return
@@ -171,7 +177,7 @@ func (st *store) runDue(now time.Time) {
 		if t == nil || t.gen != s.gen {
 			continue
 		}
-		_ = st.move(t, s.to, s.at, "", "")
+		_ = st.move(t, s.to, s.at, "", s.code)
 	}
 	if len(st.steps) == 0 {
 		st.steps = nil // let a burst's backing array go
@@ -453,6 +459,10 @@ func (st *store) txViewAt(t *txRecord, timeline []statusEntry, code string) txVi
 	if t.dispute != nil {
 		t.dispute.show(st, t, other)
 	}
+	amount := t.amount
+	if t.card != nil {
+		amount = t.card.show(len(timeline), other)
+	}
 	linkNode := t.fromNode
 	if n := st.nodes[linkNode]; n != nil && n.userID != t.userID {
 		linkNode = t.toNode
@@ -461,7 +471,7 @@ func (st *store) txViewAt(t *txRecord, timeline []statusEntry, code string) txVi
 		ID:     t.id,
 		Links:  linkTo(st.base + "/users/" + t.userID + "/nodes/" + linkNode + "/trans/" + t.id),
 		V:      len(timeline) + 1,
-		Amount: amountView{Amount: t.amount, Currency: t.currency},
+		Amount: amountView{Amount: amount, Currency: t.currency},
 		Client: st.client,
 		Extra: txExtraView{CreatedOn: ms(t.created), GroupID: t.groupID, IP: t.ip, Latlon: "0,0", Note: t.note,
 			TxpMeta: txpMeta{AmountTypes: []string{}, Amounts: []float64{}},
@@ -521,6 +531,15 @@ type Transaction struct {
 	// DisputeCreditID is the transaction that gave the disputed money back
 	// (a provisional credit or a won dispute's credit), "" when none did.
 	DisputeCreditID string
+	// AuthorizedCents is, for a card authorization that was held
+	// (CardAuth.Hold), incremented, reversed or cleared, the amount
+	// authorized: the swipe's, plus increments, less partial reversals;
+	// AmountCents differs from it once it is cleared for another amount.
+	// 0 for other transactions, force posts included.
+	AuthorizedCents int64
+	// HoldExpires is when a held card authorization (CardAuth.Hold) lapses
+	// if it is neither cleared nor reversed; zero for other transactions.
+	HoldExpires time.Time
 }
 
 func (t *txRecord) public() Transaction {
@@ -537,6 +556,9 @@ func (t *txRecord) public() Transaction {
 		Timeline: tl, Note: t.note, SuppID: t.suppID, SameDay: t.sameDay, CreatedOn: t.created, ProcessOn: t.processOn}
 	if d := t.dispute; d != nil {
 		pub.Dispute, pub.DisputeCreditID = d.status, d.creditID
+	}
+	if c := t.card; c != nil {
+		pub.AuthorizedCents, pub.HoldExpires = int64(c.authorized), c.expires
 	}
 	return pub
 }

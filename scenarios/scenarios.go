@@ -406,6 +406,141 @@ func CardDisputes() []Scenario {
 	return []Scenario{dispute(true), dispute(false)}
 }
 
+// CardLifecycle returns the card's life beyond approve and decline, each a
+// swipe of the Env's card (or a force post or refund on it) driven through
+// the fake's Go API: a hold pending (CREATED, the amount off the available
+// balance only), a hold lapsed after synapsefake.AuthorizationHoldDays
+// (CANCELED IR154), an incremental authorization, a partial and a full
+// reversal (CANCELED IR17), a clearing for more than authorized (a tip) and
+// for less (fuel), a force post without authorization and a refund. Each
+// Verify checks the deposit node's balance and available balance and the
+// transaction's amount. The slice is fresh on every call.
+func CardLifecycle() []Scenario {
+	held := func(tb testing.TB, fake *synapsefake.Server, env Env, cents int64) Result {
+		tb.Helper()
+		res := swipe(tb, fake, env, env.CardID, synapsefake.CardAuth{AmountCents: cents, Merchant: "HOTEL", Hold: true})
+		mustApproved(tb, fake, res)
+		return res
+	}
+	created2 := []synapsefake.Status{synapsefake.StatusCreated, synapsefake.StatusCreated}
+	return []Scenario{
+		{
+			Name: "card hold pending",
+			Apply: func(tb testing.TB, fake *synapsefake.Server, env Env) Result {
+				tb.Helper()
+				res := held(tb, fake, env, 6000)
+				fake.Advance(24 * time.Hour) // a hold does not process with the clock
+				return txResult(tb, fake, env, res.TransactionID)
+			},
+			Want:   txOutcome(synapsefake.StatusCreated, "", synapsefake.StatusCreated),
+			Verify: money(DepositCents, DepositCents-6000, 6000),
+		},
+		{
+			Name: "card hold lapsed IR154",
+			Apply: func(tb testing.TB, fake *synapsefake.Server, env Env) Result {
+				tb.Helper()
+				res := held(tb, fake, env, 6000)
+				fake.Advance(synapsefake.AuthorizationHoldDays * 24 * time.Hour)
+				return txResult(tb, fake, env, res.TransactionID)
+			},
+			Want:   txOutcome(synapsefake.StatusCanceled, "IR154", synapsefake.StatusCreated, synapsefake.StatusCanceled),
+			Verify: money(DepositCents, DepositCents, 6000),
+		},
+		{
+			Name: "card authorization incremented",
+			Apply: func(tb testing.TB, fake *synapsefake.Server, env Env) Result {
+				tb.Helper()
+				res := held(tb, fake, env, 10000)
+				must(tb, "IncrementAuthorization", fake.IncrementAuthorization(res.TransactionID, 2500))
+				return txResult(tb, fake, env, res.TransactionID)
+			},
+			Want:   txOutcome(synapsefake.StatusCreated, "", created2...),
+			Verify: money(DepositCents, DepositCents-12500, 12500),
+		},
+		{
+			Name: "card authorization partly reversed",
+			Apply: func(tb testing.TB, fake *synapsefake.Server, env Env) Result {
+				tb.Helper()
+				res := held(tb, fake, env, 10000)
+				must(tb, "ReverseAuthorization", fake.ReverseAuthorization(res.TransactionID, 4000))
+				return txResult(tb, fake, env, res.TransactionID)
+			},
+			Want:   txOutcome(synapsefake.StatusCreated, "", created2...),
+			Verify: money(DepositCents, DepositCents-6000, 6000),
+		},
+		{
+			Name: "card authorization fully reversed IR17",
+			Apply: func(tb testing.TB, fake *synapsefake.Server, env Env) Result {
+				tb.Helper()
+				res := held(tb, fake, env, 10000)
+				must(tb, "ReverseAuthorization", fake.ReverseAuthorization(res.TransactionID, 10000))
+				return txResult(tb, fake, env, res.TransactionID)
+			},
+			Want:   txOutcome(synapsefake.StatusCanceled, "IR17", synapsefake.StatusCreated, synapsefake.StatusCanceled),
+			Verify: money(DepositCents, DepositCents, 10000),
+		},
+		{
+			Name: "card cleared for more than authorized (tip)",
+			Apply: func(tb testing.TB, fake *synapsefake.Server, env Env) Result {
+				tb.Helper()
+				res := held(tb, fake, env, 4000)
+				must(tb, "ClearAuthorization", fake.ClearAuthorization(res.TransactionID, 4800))
+				return txResult(tb, fake, env, res.TransactionID)
+			},
+			Want:   txOutcome(synapsefake.StatusSettled, "", processed(synapsefake.StatusSettled)...),
+			Verify: money(DepositCents-4800, DepositCents-4800, 4800),
+		},
+		{
+			Name: "card cleared for less than authorized (fuel)",
+			Apply: func(tb testing.TB, fake *synapsefake.Server, env Env) Result {
+				tb.Helper()
+				res := held(tb, fake, env, 10000)
+				must(tb, "ClearAuthorization", fake.ClearAuthorization(res.TransactionID, 3742))
+				return txResult(tb, fake, env, res.TransactionID)
+			},
+			Want:   txOutcome(synapsefake.StatusSettled, "", processed(synapsefake.StatusSettled)...),
+			Verify: money(DepositCents-3742, DepositCents-3742, 3742),
+		},
+		{
+			Name: "card force post without authorization",
+			Apply: func(tb testing.TB, fake *synapsefake.Server, env Env) Result {
+				tb.Helper()
+				tx, err := fake.ForcePost(env.CardID, synapsefake.CardAuth{AmountCents: 1999, Merchant: "TRANSIT"})
+				must(tb, "ForcePost", err)
+				return txResult(tb, fake, env, tx.ID)
+			},
+			Want:   txOutcome(synapsefake.StatusSettled, "", processed(synapsefake.StatusSettled)...),
+			Verify: money(DepositCents-1999, DepositCents-1999, 1999),
+		},
+		{
+			Name: "card refund",
+			Apply: func(tb testing.TB, fake *synapsefake.Server, env Env) Result {
+				tb.Helper()
+				tx, err := fake.RefundCard(env.CardID, 2599, "SHOE STORE")
+				must(tb, "RefundCard", err)
+				return txResult(tb, fake, env, tx.ID)
+			},
+			Want:   txOutcome(synapsefake.StatusSettled, "", processed(synapsefake.StatusSettled)...),
+			Verify: money(DepositCents+2599, DepositCents+2599, 2599),
+		},
+	}
+}
+
+// money is a Verify of the deposit node's balance and available balance
+// and the transaction's amount, in cents.
+func money(balance, available, amount int64) func(testing.TB, *synapsefake.Server, Env, Result) {
+	return func(tb testing.TB, fake *synapsefake.Server, env Env, res Result) {
+		tb.Helper()
+		n, _ := fake.Node(env.DepositNodeID)
+		if n.BalanceCents != balance || n.AvailableCents != available {
+			tb.Errorf("deposit node: balance %d available %d, want %d %d", n.BalanceCents, n.AvailableCents, balance, available)
+		}
+		if tx, _ := fake.Transaction(res.TransactionID); tx.AmountCents != amount {
+			tb.Errorf("transaction %s: amount %d, want %d", tx.ID, tx.AmountCents, amount)
+		}
+	}
+}
+
 // CardDeclines returns the common card declines, each a swipe of a card of
 // the Env that the fake declines by the card's own rules where it has one
 // (IR04 not activated, IR62 terminated, IR54 expired, IR57 cash or foreign

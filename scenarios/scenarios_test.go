@@ -205,6 +205,7 @@ func catalogs() map[string][]scenarios.Scenario {
 		"TransactionOutcomes": scenarios.TransactionOutcomes(),
 		"CardDeclines":        scenarios.CardDeclines(),
 		"CardDisputes":        scenarios.CardDisputes(),
+		"CardLifecycle":       scenarios.CardLifecycle(),
 		"OAuthPaths":          scenarios.OAuthPaths(),
 	}
 }

@@ -1,0 +1,422 @@
+package synapsefake
+
+import (
+	"container/heap"
+	"net/http"
+	"time"
+)
+
+// The card lifecycle beyond approve and decline. A card transaction has two
+// stages, authorization and clearing, as the service's guide to card
+// transactions describes them: the authorization holds the amount on the
+// card's node (the available balance drops, the balance does not), and the
+// clearing moves the money, possibly for another amount (a tip, a fuel
+// pump). Clearing is not a status of its own: it is the authorization's
+// walk to SETTLED, dated at the clearing, and its TRAN|PATCH webhooks show
+// the cleared amount in amount.amount. While the hold stands the amount
+// may be raised (an incremental authorization) or partly released (a
+// partial reversal); these change the amount, not the status, and append a
+// CREATED timeline entry saying so, with its TRAN|PATCH.
+
+// AuthorizationHoldDays is how long a held card authorization (CardAuth.Hold)
+// lasts: when the fake's clock passes the swipe plus this many days, the
+// hold is released and the transaction CANCELED with IR154 ("authorization
+// life cycle expired"), unless it was cleared or reversed first. Visa and
+// Mastercard let most holds stand about seven days.
+const AuthorizationHoldDays = 7
+
+// Codes of the card lifecycle's moves, from the interchange table.
+const (
+	// codeHoldExpired is recent_status.code of a hold that lapsed.
+	codeHoldExpired = "IR154" // authorization life cycle expired
+	// codeReversed is recent_status.code of a fully reversed authorization.
+	codeReversed = "IR17" // customer cancelled or reversed
+)
+
+// cardLife is the lifecycle of a card authorization whose amount changed or
+// that holds its amount until cleared.
+type cardLife struct {
+	hold       bool      // CardAuth.Hold: no automatic processing while CREATED
+	expires    time.Time // when a hold lapses
+	forcePost  bool      // cleared without an authorization
+	original   cents     // the amount of the swipe
+	authorized cents     // original, plus increments, less partial reversals
+	// changes are the amounts the transaction showed, oldest first: a
+	// view of a timeline of n entries shows the last change whose entries
+	// is at most n, or original.
+	changes []amountChange
+}
+
+// amountChange is a change of a card transaction's amount.
+type amountChange struct {
+	Entries    int // the timeline's length once the change was made
+	Amount     cents
+	Authorized cents
+}
+
+// holding reports whether c is a hold that stands while its transaction is
+// in status s. A nil c holds nothing.
+func (c *cardLife) holding(s Status) bool { return c != nil && c.hold && holdsAuthorization(s) }
+
+// show returns the amount a view of a timeline of n entries shows and adds
+// the authorization's fields to its extra.other: authorized_amount (USD)
+// and, for a hold, hold_expires_on (ms).
+func (c *cardLife) show(n int, other map[string]any) cents {
+	amount, authorized := c.original, c.original
+	if c.forcePost {
+		authorized = 0
+	}
+	for _, ch := range c.changes {
+		if ch.Entries > n {
+			break
+		}
+		amount, authorized = ch.Amount, ch.Authorized
+	}
+	other["authorized_amount"] = authorized
+	if c.hold {
+		other["hold_expires_on"] = ms(c.expires)
+	}
+	return amount
+}
+
+// lifeOf returns t's lifecycle record, starting one for a swipe that had
+// none. Callers hold mu.
+func lifeOf(t *txRecord) *cardLife {
+	if t.card == nil {
+		t.card = &cardLife{original: t.amount, authorized: t.amount}
+	}
+	return t.card
+}
+
+// scheduleExpiry queues the lapse of t's hold. Callers hold mu.
+func (st *store) scheduleExpiry(t *txRecord) {
+	st.seq++
+	heap.Push(&st.steps, step{at: t.card.expires, seq: st.seq, txID: t.id, gen: t.gen, to: StatusCanceled, code: codeHoldExpired})
+}
+
+// heldSwipe refuses a transaction that is not an approved card
+// authorization still holding its amount. Callers hold mu.
+func (st *store) heldSwipe(t *txRecord) error {
+	if !t.cardSwipe || t.other["approved"] != true || t.card != nil && t.card.forcePost {
+		return errNotAllowed("not_a_card_authorization", "Transaction %s is not a card authorization.", t.id)
+	}
+	if !holdsAuthorization(t.status) {
+		return errNotAllowed("authorization_not_held",
+			"Transaction %s is %s: only a card authorization in %v holds its amount.", t.id, t.status, holdStatuses)
+	}
+	return nil
+}
+
+// validCardAmount refuses an amount that is not from 1 to MaxAmountCents.
+func validCardAmount(field string, amount int64) error {
+	if amount <= 0 || amount > MaxAmountCents {
+		return errPayload("invalid_amount", "%s must be from 1 to MaxAmountCents (%d).", field, int64(MaxAmountCents))
+	}
+	return nil
+}
+
+// changeAmount sets a held authorization's amount (and what it authorizes)
+// with a CREATED timeline entry and a TRAN|PATCH. Callers hold mu.
+func (st *store) changeAmount(t *txRecord, amount, authorized cents, at time.Time, note string) {
+	c := lifeOf(t)
+	st.nodes[t.fromNode].pending += amount - t.amount
+	t.amount, c.authorized = amount, authorized
+	t.timeline = append(t.timeline, statusEntry{Date: ms(at), Note: note, Status: t.status})
+	c.changes = append(c.changes, amountChange{Entries: len(t.timeline), Amount: amount, Authorized: authorized})
+	st.emitTx(at, "TRAN|PATCH", t)
+}
+
+// IncrementAuthorization raises a card authorization that still holds its
+// amount (CREATED) by amountCents, as a hotel or a car rental does: the
+// amount and the hold grow, the available balance drops by amountCents, and
+// the timeline gains a CREATED entry. The increment is checked like a swipe
+// of amountCents (the card's status, the available balance, the daily
+// limits counting the authorization's current amount); a declined increment
+// is refused with 409 / "400" authorization_declined naming the IR code, and
+// the authorization stands as it was. A hold's expiry does not move.
+func (s *Server) IncrementAuthorization(id string, amountCents int64) error {
+	if err := validCardAmount("amountCents", amountCents); err != nil {
+		return err
+	}
+	now := s.Now()
+	return s.withTx(id, func(st *store, t *txRecord) error {
+		if err := st.heldSwipe(t); err != nil {
+			return err
+		}
+		inc := cents(amountCents)
+		total, ok := t.amount.plus(inc)
+		if !ok || total > MaxAmountCents {
+			return errPayload("invalid_amount", "The authorization would pass MaxAmountCents (%d).", int64(MaxAmountCents))
+		}
+		subnetID, _ := t.fromMeta["subnet_id"].(string)
+		sn := st.subnets[subnetID]
+		if sn == nil {
+			return errNotFound("subnet")
+		}
+		if code := st.declineCode(sn, st.nodes[t.fromNode], inc, CardAuth{Cash: t.cash}, now); code != "" {
+			return errIncorrect("authorization_declined", "Incremental authorization declined: %s", defaultNote(StatusReturned, code))
+		}
+		authorized := lifeOf(t).authorized + inc
+		st.changeAmount(t, total, authorized, now, "Authorization increased by "+inc.usd()+" to "+total.usd()+".")
+		return nil
+	})
+}
+
+// ReverseAuthorization releases amountCents of a card authorization that
+// still holds its amount (CREATED), as a merchant does when an order
+// shrinks or is called off. Less than the held amount is a partial
+// reversal: the amount and the hold shrink, the available balance grows
+// back by amountCents, and the timeline gains a CREATED entry. The whole
+// held amount is a full reversal: the transaction is CANCELED with IR17
+// ("customer cancelled or reversed") and the hold released. More than the
+// held amount is refused with 400 / "200".
+func (s *Server) ReverseAuthorization(id string, amountCents int64) error {
+	if err := validCardAmount("amountCents", amountCents); err != nil {
+		return err
+	}
+	now := s.Now()
+	return s.withTx(id, func(st *store, t *txRecord) error {
+		if err := st.heldSwipe(t); err != nil {
+			return err
+		}
+		rev := cents(amountCents)
+		switch {
+		case rev > t.amount:
+			return errPayload("invalid_amount", "Cannot reverse %s of an authorization holding %s.", rev.usd(), t.amount.usd())
+		case rev == t.amount:
+			return st.move(t, StatusCanceled, now, "", codeReversed)
+		}
+		rest := t.amount - rev
+		st.changeAmount(t, rest, lifeOf(t).authorized-rev, now, "Authorization partially reversed by "+rev.usd()+" to "+rest.usd()+".")
+		return nil
+	})
+}
+
+// ClearAuthorization clears a card authorization that still holds its
+// amount (CREATED) for amountCents, which may be more (a tip, a fuel pump's
+// final amount) or less than what was authorized: the hold becomes the
+// debit of amountCents, and the transaction walks at once through
+// PROCESSING-DEBIT (its note names both amounts), PROCESSING-CREDIT and
+// SETTLED, each with its TRAN|PATCH showing amount.amount = the cleared
+// amount and extra.other.authorized_amount = the authorized one. Clearing
+// cannot be declined: a clearing over the available balance takes the
+// node's available balance below zero. Only the balance limits refuse it
+// (409 / "400" balance_limit).
+func (s *Server) ClearAuthorization(id string, amountCents int64) error {
+	if err := validCardAmount("amountCents", amountCents); err != nil {
+		return err
+	}
+	now := s.Now()
+	return s.withTx(id, func(st *store, t *txRecord) error {
+		if err := st.heldSwipe(t); err != nil {
+			return err
+		}
+		amount := cents(amountCents)
+		from := st.nodes[t.fromNode]
+		if amount > t.amount && !from.fits(t.amount-amount) {
+			return errBalanceLimit(from.id)
+		}
+		c := lifeOf(t)
+		note := "Cleared for " + amount.usd() + ", authorized " + c.authorized.usd() + "."
+		from.pending += amount - t.amount
+		t.amount = amount
+		// The change shows from the clearing's first entry on.
+		c.changes = append(c.changes, amountChange{Entries: len(t.timeline) + 1, Amount: amount, Authorized: c.authorized})
+		return st.walkNoted(t, now, note)
+	})
+}
+
+// walkNoted walks t from CREATED to SETTLED, the first entry with note.
+// Callers hold mu.
+func (st *store) walkNoted(t *txRecord, at time.Time, note string) error {
+	for _, to := range processingPath[1:] {
+		if err := st.move(t, to, at, note, ""); err != nil {
+			return err
+		}
+		if t.status != to { // the processing rules redirected it (a CREDIT-only sender cancels)
+			return nil
+		}
+		note = ""
+	}
+	return nil
+}
+
+// cardSubnet returns a card subnet and its node, or the refusal. Callers
+// hold mu.
+func (st *store) cardSubnet(subnetID string) (*subnetRecord, *nodeRecord, error) {
+	sn := st.subnets[subnetID]
+	if sn == nil {
+		return nil, nil, errNotFound("subnet")
+	}
+	if sn.class != ClassCard {
+		return nil, nil, errNotAllowed("not_a_card", "Subnet %s is not a card.", subnetID)
+	}
+	return sn, st.nodes[sn.nodeID], nil
+}
+
+// ForcePost clears a card purchase that was never authorized, as a merchant
+// that was offline or below its floor limit does: a transaction of
+// auth.AmountCents from the card's node to the card network, with
+// from.meta.is_force_post true and extra.other.authorized_amount 0, made
+// and walked to SETTLED at once (TRANS|POST, then a TRAN|PATCH per step).
+// A force post cannot be declined: the card's rules are not applied and it
+// may take the node's available balance below zero; it does count toward
+// the card's daily limits for later swipes. AmountCents must be from 1 to
+// MaxAmountCents; DeclineWith and Hold must be unset.
+func (s *Server) ForcePost(subnetID string, auth CardAuth) (Transaction, error) {
+	if err := validCardAmount("AmountCents", auth.AmountCents); err != nil {
+		return Transaction{}, err
+	}
+	if auth.DeclineWith != "" || auth.Hold {
+		return Transaction{}, errPayload("invalid_force_post", "A force post has no authorization: DeclineWith and Hold must be unset.")
+	}
+	s.runDue()
+	now := s.Now()
+	st := s.store
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	defer st.asBackend()()
+	sn, n, err := st.cardSubnet(subnetID)
+	if err != nil {
+		return Transaction{}, err
+	}
+	amount := cents(auth.AmountCents)
+	t := st.swipeRecord(sn, n, amount, auth, now, true)
+	t.other = map[string]any{"approved": true, "affect_limits": true}
+	t.card = &cardLife{forcePost: true, original: amount}
+	if err := st.checkPromise(t, false); err != nil {
+		return Transaction{}, err
+	}
+	st.addTx(t, statusEntry{Date: ms(now), Note: "Transaction Created.", Status: StatusCreated})
+	sn.txIDs = append(sn.txIDs, t.id)
+	_ = st.walkNoted(t, now, "Force post cleared without authorization.")
+	return t.public(), nil
+}
+
+// RefundCard credits a card's node with a merchant's refund: a transaction
+// of amountCents from the card network's INTERCHANGE-US node to the card's
+// node, with extra.other.is_refund true, made and walked to SETTLED at once
+// (TRANS|POST, then a TRAN|PATCH per step), so the node's balance and
+// available balance grow by amountCents. Refunds are not purchases: they do
+// not count toward the card's limits and are made whatever the card's
+// status. amountCents must be from 1 to MaxAmountCents; merchant "" is
+// SYNAPSEFAKE MERCHANT.
+func (s *Server) RefundCard(subnetID string, amountCents int64, merchant string) (Transaction, error) {
+	if err := validCardAmount("amountCents", amountCents); err != nil {
+		return Transaction{}, err
+	}
+	s.runDue()
+	now := s.Now()
+	st := s.store
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	defer st.asBackend()()
+	sn, n, err := st.cardSubnet(subnetID)
+	if err != nil {
+		return Transaction{}, err
+	}
+	t := st.swipeRecord(sn, n, cents(amountCents), CardAuth{Merchant: merchant}, now, false)
+	t.fromNode, t.toNode, t.cardSwipe = t.toNode, t.fromNode, false
+	t.other = map[string]any{"is_refund": true}
+	if err := st.checkPromise(t, false); err != nil {
+		return Transaction{}, err
+	}
+	st.addTx(t, statusEntry{Date: ms(now), Note: "Transaction Created.", Status: StatusCreated})
+	sn.txIDs = append(sn.txIDs, t.id)
+	_ = st.walkNoted(t, now, "Refund from "+t.note+".")
+	return t.public(), nil
+}
+
+// controlAmountRequest is the body of the card lifecycle's control routes.
+type controlAmountRequest struct {
+	AmountCents *int64 `json:"amount_cents"`
+	Merchant    string `json:"merchant"`
+}
+
+// controlAmount decodes a lifecycle body; a route without a merchant
+// refuses one.
+func controlAmount(r *http.Request, merchant bool) (controlAmountRequest, error) {
+	req, err := controlBody[controlAmountRequest](r)
+	if err == nil && req.Merchant != "" && !merchant {
+		err = errPayload("unknown_field", `Unknown field "merchant".`)
+	}
+	return req, err
+}
+
+// controlHeldAmount runs a move of a held authorization by amount_cents,
+// the held amount when omitted (and required).
+func (s *Server) controlHeldAmount(w http.ResponseWriter, r *http.Request, required bool, move func(id string, amount int64) error) {
+	req, err := controlAmount(r, false)
+	id := r.PathValue("trans_id")
+	if err == nil {
+		switch t, ok := s.Transaction(id); {
+		case req.AmountCents != nil:
+			err = move(id, *req.AmountCents)
+		case required:
+			err = errPayload("missing_amount", "amount_cents is required.")
+		case !ok:
+			err = errNotFound("transaction")
+		default:
+			err = move(id, t.AmountCents)
+		}
+	}
+	if err != nil {
+		s.fail(w, err)
+		return
+	}
+	s.controlAnswerTx(w, id)
+}
+
+// controlIncrementAuthorization serves POST
+// /_fake/transactions/{trans_id}/increment {amount_cents}.
+func (s *Server) controlIncrementAuthorization(w http.ResponseWriter, r *http.Request) {
+	s.controlHeldAmount(w, r, true, s.IncrementAuthorization)
+}
+
+// controlReverseAuthorization serves POST
+// /_fake/transactions/{trans_id}/reverse {amount_cents}: the whole hold
+// when amount_cents is omitted.
+func (s *Server) controlReverseAuthorization(w http.ResponseWriter, r *http.Request) {
+	s.controlHeldAmount(w, r, false, s.ReverseAuthorization)
+}
+
+// controlClearAuthorization serves POST
+// /_fake/transactions/{trans_id}/clear {amount_cents}: the held amount when
+// amount_cents is omitted.
+func (s *Server) controlClearAuthorization(w http.ResponseWriter, r *http.Request) {
+	s.controlHeldAmount(w, r, false, s.ClearAuthorization)
+}
+
+// controlForcePost serves POST /_fake/subnets/{subnet_id}/force-post, with
+// the body of .../authorize.
+func (s *Server) controlForcePost(w http.ResponseWriter, r *http.Request) {
+	req, err := controlBody[controlCardRequest](r)
+	var t Transaction
+	if err == nil {
+		t, err = s.ForcePost(r.PathValue("subnet_id"), CardAuth(req))
+	}
+	if err != nil {
+		s.fail(w, err)
+		return
+	}
+	s.controlOK(w, map[string]any{"transaction": controlTx(t)})
+}
+
+// controlRefundCard serves POST /_fake/subnets/{subnet_id}/refund
+// {amount_cents, merchant}.
+func (s *Server) controlRefundCard(w http.ResponseWriter, r *http.Request) {
+	req, err := controlAmount(r, true)
+	var t Transaction
+	if err == nil {
+		if req.AmountCents == nil {
+			err = errPayload("missing_amount", "amount_cents is required.")
+		} else {
+			t, err = s.RefundCard(r.PathValue("subnet_id"), *req.AmountCents, req.Merchant)
+		}
+	}
+	if err != nil {
+		s.fail(w, err)
+		return
+	}
+	s.controlOK(w, map[string]any{"transaction": controlTx(t)})
+}
