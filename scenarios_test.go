@@ -233,8 +233,9 @@ func TestQueueAndRelease(t *testing.T) {
 		{released.Add(time.Minute - time.Millisecond), synapsefake.StatusCreated},
 		{released.Add(time.Minute), synapsefake.StatusProcessingDebit},
 		{released.Add(time.Hour), synapsefake.StatusProcessingCredit},
-		{released.Add(72*time.Hour - time.Millisecond), synapsefake.StatusProcessingCredit},
-		{released.Add(72 * time.Hour), synapsefake.StatusSettled}, // Monday
+		// Monday January 15, 2024 is Martin Luther King Jr. Day: settled on Tuesday.
+		{released.Add(96*time.Hour - time.Millisecond), synapsefake.StatusProcessingCredit},
+		{released.Add(96 * time.Hour), synapsefake.StatusSettled},
 	} {
 		e.fake.Advance(c.at.Sub(e.fake.Now()))
 		if got := e.tx(t, id).Status; got != c.want {

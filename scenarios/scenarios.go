@@ -68,9 +68,10 @@ const badFingerprint = "not a fingerprint!"
 const wrongPin = "000000"
 
 // settleWithin bounds how far the clock is moved to settle a transaction:
-// the ACH schedule settles one business day after the start, and a start on
-// a Friday settles on Monday.
-const settleWithin = 4 * 24 * time.Hour
+// the ACH schedule settles one business day after processing starts, and a
+// transfer made after the cutoff on the Wednesday before Thanksgiving
+// starts on Friday and settles on Monday.
+const settleWithin = 7 * 24 * time.Hour
 
 // keyLifetime is the default life of an oauth_key.
 const keyLifetime = 7200 * time.Second
