@@ -136,6 +136,7 @@ type step struct {
 	txID string
 	gen  int
 	to   Status
+	code string // the code of a planned return or queue
 }
 
 // stepQueue is a min-heap of steps by time, then by scheduling order.
@@ -184,10 +185,17 @@ func (st *store) runDue(now time.Time) {
 	for len(st.steps) > 0 && !st.steps[0].at.After(now) {
 		s := heap.Pop(&st.steps).(step)
 		t := st.txs[s.txID]
-		if t == nil || t.gen != s.gen {
+		switch {
+		case t == nil:
+			continue
+		case s.to == StatusReturned: // a planned return: whatever happened since, if still legal
+			if !canMove(t.status, StatusReturned) {
+				continue
+			}
+		case t.gen != s.gen:
 			continue
 		}
-		_ = st.move(t, s.to, s.at, "", "")
+		_ = st.move(t, s.to, s.at, "", s.code)
 	}
 	if len(st.steps) == 0 {
 		st.steps = nil // let a burst's backing array go
@@ -210,6 +218,10 @@ func (st *store) move(t *txRecord, to Status, at time.Time, note, code string) e
 		// A credit that would take a node past MaxBalanceCents is refused
 		// by the receiver and the money goes back.
 		to, code, note = StatusReturned, reference.ReturnCreditRefused, ""
+	case to == StatusSettled && st.returnPlans[t.id] != (returnPlan{}):
+		if s, c, ok := st.settlementPlan(t); ok {
+			to, code, note = s, c, ""
+		}
 	case to == StatusReturned && t.credited:
 		if n := st.settlementMisfit(t, -1); n != nil {
 			return errBalanceLimit(n.id)
@@ -251,6 +263,12 @@ func (st *store) move(t *txRecord, to Status, at time.Time, note, code string) e
 	}
 	st.schedule(t)
 	st.emitTx(at, "TRAN|PATCH", t)
+	switch to {
+	case StatusSettled:
+		st.settledPlan(t, at)
+	case StatusCanceled, StatusReturned:
+		delete(st.returnPlans, t.id)
+	}
 	return nil
 }
 
