@@ -94,11 +94,11 @@ func (st *store) planReturn(t *txRecord, code string, after time.Duration, late 
 	switch {
 	case t.status == StatusSettled:
 		settled, _ := t.settledAt()
-		due := settled.Add(after)
-		if w, ok := reference.ACHReturnWindow(code); ok && !late && due.After(w.Deadline(settled)) {
+		at := latest(settled.Add(after), now)
+		if w, ok := reference.ACHReturnWindow(code); ok && !late && at.After(w.Deadline(settled)) {
 			return errReturnWindow(code, w, settled, w.Deadline(settled))
 		}
-		st.pushReturn(t, code, latest(due, now))
+		st.pushReturn(t, code, at)
 	case slices.Contains(processingPath[:3], t.status) || t.status.Queued():
 		if st.returnPlans == nil {
 			st.returnPlans = map[string]returnPlan{}

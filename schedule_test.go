@@ -271,5 +271,7 @@ func txEnvAt(t testing.TB, at time.Time, balanceCents int64, opts ...synapsefake
 	e.mock.Set(at)
 	e.fx.key = e.fake.OAuthKey(e.fx.user.ID, testFingerprint)
 	e.fx.headers = userHeaders(e.fake, e.fx.key)
+	e.payee.key = e.fake.OAuthKey(e.payee.user.ID, testFingerprint)
+	e.payee.headers = userHeaders(e.fake, e.payee.key)
 	return e
 }
