@@ -273,3 +273,124 @@ func TestControlScheduleReturn(t *testing.T) {
 		})
 	}
 }
+
+func TestReturnRules(t *testing.T) {
+	t.Parallel()
+	head := []string{"CREATED 2026-11-24 09:00", "PROCESSING-DEBIT 2026-11-24 09:01", "PROCESSING-CREDIT 2026-11-24 10:00"}
+	for _, tc := range []struct {
+		name   string
+		rule   synapsefake.ReturnRule
+		note   string
+		want   []string
+		code   string
+		status synapsefake.Status
+	}{
+		{"amount: returned instead of settling", synapsefake.ReturnRule{AmountCents: 10_00, Code: "R01"}, "",
+			append(head, "RETURNED 2026-11-25 09:00"), "R01", synapsefake.StatusReturned},
+		{"account number: R10 thirty days after settlement", synapsefake.ReturnRule{AccountNum: "123456789", Code: "R10", After: 30 * 24 * time.Hour}, "",
+			append(head, "SETTLED 2026-11-25 09:00", "RETURNED 2026-12-25 09:00"), "R10", synapsefake.StatusReturned},
+		{"note: queued at once", synapsefake.ReturnRule{Note: "rent", Queue: true, Code: "HIGH_RISK"}, "November rent",
+			[]string{"CREATED 2026-11-24 09:00", "QUEUED-BY-SYNAPSE 2026-11-24 09:00"}, "HIGH_RISK", synapsefake.StatusQueuedBySynapse},
+		{"node: queued thirty seconds on", synapsefake.ReturnRule{Queue: true, Code: "REVIEW", After: 30 * time.Second}, "",
+			[]string{"CREATED 2026-11-24 09:00", "QUEUED-BY-SYNAPSE 2026-11-24 09:00"}, "REVIEW", synapsefake.StatusQueuedBySynapse},
+		{"no match: settles", synapsefake.ReturnRule{AmountCents: 11_00, Code: "R01"}, "",
+			append(head, "SETTLED 2026-11-25 09:00"), "", synapsefake.StatusSettled},
+		{"note does not match: settles", synapsefake.ReturnRule{Note: "rent", Code: "R01"}, "groceries",
+			append(head, "SETTLED 2026-11-25 09:00"), "", synapsefake.StatusSettled},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			e := txEnvAt(t, et(2026, 11, 24, 9, 0), 100_00)
+			rule := tc.rule
+			if rule.Queue && rule.After > 0 {
+				rule.NodeID = e.bank.ID
+			}
+			if _, err := e.fake.AddReturnRule(rule); err != nil {
+				t.Fatal(err)
+			}
+			body := txBody(e.bank, 10)
+			if tc.note != "" {
+				putPath(body, "extra.note", tc.note)
+			}
+			id := e.createFrom(t, e.fx, e.fx.node, body)
+			e.fake.Advance(60 * 24 * time.Hour)
+			tx := e.tx(t, id)
+			if diff := cmp.Diff(tc.want, timeline(tx)); diff != "" || tx.Code != tc.code || tx.Status != tc.status {
+				t.Errorf("%s, code %q; want %s, %q; timeline (-want +got):\n%s", tx.Status, tx.Code, tc.status, tc.code, diff)
+			}
+		})
+	}
+}
+
+func TestReturnRulesRefused(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name string
+		rule synapsefake.ReturnRule
+		want string
+	}{
+		{"matches everything", synapsefake.ReturnRule{Code: "R01"}, "invalid_rule"},
+		{"negative amount", synapsefake.ReturnRule{AmountCents: -1, Code: "R01"}, "invalid_rule"},
+		{"unknown code", synapsefake.ReturnRule{AmountCents: 1, Code: "R99"}, "invalid_return_code"},
+		{"past the window", synapsefake.ReturnRule{AmountCents: 1, Code: "R01", After: 72 * time.Hour}, "return_window_passed"},
+		{"negative delay", synapsefake.ReturnRule{AmountCents: 1, Code: "R10", After: -time.Hour}, "invalid_duration"},
+		{"negative queue delay", synapsefake.ReturnRule{AmountCents: 1, Queue: true, After: -time.Hour}, "invalid_duration"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			fake := synapsefake.New()
+			if _, err := fake.AddReturnRule(tc.rule); errCode(err) != tc.want {
+				t.Errorf("AddReturnRule: %v, want %s", err, tc.want)
+			}
+			if got := fake.ReturnRules(); len(got) != 0 {
+				t.Errorf("rules after a refusal: %v", got)
+			}
+		})
+	}
+}
+
+func TestControlReturnRules(t *testing.T) {
+	t.Parallel()
+	e := txEnvAt(t, et(2026, 11, 24, 9, 0), 100_00)
+	rule := map[string]any{"node_id": "", "account_num": "123456789", "amount_cents": float64(0), "note": "",
+		"code": "R10", "queue": false, "after": "720h0m0s", "late": false}
+	got := ctlOK(t, e.fake, "POST", "/return-rules", map[string]any{"account_num": "123456789", "code": "R10", "after": "720h"})
+	if diff := cmp.Diff(map[string]any{"success": true, "rules": []any{rule}}, got); diff != "" {
+		t.Errorf("POST /_fake/return-rules (-want +got):\n%s", diff)
+	}
+	for _, bad := range []struct {
+		body any
+		code string
+	}{
+		{map[string]any{"code": "R10"}, "invalid_rule"},
+		{map[string]any{"amount_cents": 100, "code": "R01", "after": "72h"}, "return_window_passed"},
+		{map[string]any{"amount_cents": 100, "code": "R01", "after": "soon"}, "invalid_duration"},
+		{map[string]any{"amount_cents": "1.00", "code": "R01"}, ""},
+		{map[string]any{"amount_cents": 100, "code": "R01", "delay": "1h"}, ""},
+	} {
+		r := ctl(t, e.fake, "POST", "/return-rules", bad.body)
+		if r.status/100 != 4 || bad.code != "" && bodyCode(r.body) != bad.code {
+			t.Errorf("POST %v: %d %s, want a refusal %s", bad.body, r.status, r.raw, bad.code)
+		}
+	}
+	if got := ctlOK(t, e.fake, "GET", "/return-rules", nil); !cmp.Equal(got["rules"], []any{rule}) {
+		t.Errorf("GET /_fake/return-rules: %v, want the one rule", got)
+	}
+	id := e.create(t, e.bank, 10)
+	e.fake.Advance(40 * 24 * time.Hour)
+	if tx := e.tx(t, id); tx.Status != synapsefake.StatusReturned || tx.Code != "R10" {
+		t.Errorf("transfer under the rule: %s %q, want RETURNED R10", tx.Status, tx.Code)
+	}
+	if got := ctlOK(t, e.fake, "DELETE", "/return-rules", nil); !cmp.Equal(got["rules"], []any{}) {
+		t.Errorf("DELETE /_fake/return-rules: %v", got)
+	}
+	id = e.create(t, e.bank, 10)
+	e.fake.Advance(40 * 24 * time.Hour)
+	if tx := e.tx(t, id); tx.Status != synapsefake.StatusSettled {
+		t.Errorf("transfer after the rules were cleared: %s, want SETTLED", tx.Status)
+	}
+	ctlOK(t, e.fake, "POST", "/return-rules", map[string]any{"amount_cents": 100, "code": "R01"})
+	e.fake.Reset()
+	if got := e.fake.ReturnRules(); len(got) != 0 {
+		t.Errorf("rules after Reset: %v", got)
+	}
+}

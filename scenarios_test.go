@@ -428,9 +428,14 @@ func TestMoneyIsConserved(t *testing.T) {
 		return e.tx(t, txIDs[i]), true
 	}
 
+	// A return rule returns every transfer to the payee's external node a
+	// day after it settles.
+	if _, err := e.fake.AddReturnRule(synapsefake.ReturnRule{NodeID: payeeExternal.ID, Code: "R10", After: 24 * time.Hour}); err != nil {
+		t.Fatal(err)
+	}
 	want := total()
 	done := map[string]int{} // successful operations by name
-	for step := range 400 {
+	for step := range 500 {
 		var op string
 		var err error
 		switch rng.IntN(10) {
@@ -468,8 +473,20 @@ func TestMoneyIsConserved(t *testing.T) {
 			}
 		case 4:
 			op = "return"
-			if tx, ok := pick(); ok {
-				err = e.fake.Return(tx.ID, codes[rng.IntN(len(codes))])
+			tx, ok := pick()
+			if !ok {
+				break
+			}
+			code := codes[rng.IntN(len(codes))]
+			switch rng.IntN(4) {
+			case 0, 1:
+				err = e.fake.Return(tx.ID, code)
+			case 2:
+				op = "late return"
+				err = e.fake.ReturnLate(tx.ID, code)
+			default:
+				op = "schedule return"
+				err = e.fake.ScheduleReturn(tx.ID, code, durations[rng.IntN(len(durations))]/2)
 			}
 		case 5:
 			op = "cancel"
@@ -520,7 +537,7 @@ func TestMoneyIsConserved(t *testing.T) {
 			t.Errorf("no transaction was ever %s", s)
 		}
 	}
-	for _, op := range []string{"create", "batch", "settle", "return", "cancel", "queue", "release", "advance transaction", "advance clock"} {
+	for _, op := range []string{"create", "batch", "settle", "return", "late return", "schedule return", "cancel", "queue", "release", "advance transaction", "advance clock"} {
 		if done[op] == 0 {
 			t.Errorf("no %s succeeded", op)
 		}
