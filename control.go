@@ -73,6 +73,12 @@ var controlMux = sync.OnceValue(func() *http.ServeMux {
 	handle("world", route{"POST": (*S).controlLoadWorld})
 	// Saved state (issue 13): the whole state as one document.
 	handle("state", route{"GET": (*S).controlSnapshot, "PUT": (*S).controlRestore})
+	// The banking calendar and returns (issue 14, sections 1 and 2):
+	// schedule.go and returns.go.
+	handle("clock/next-business-day", route{"POST": (*S).controlNextBusinessDay})
+	handle("clock/cutoff", route{"POST": (*S).controlAdvanceToCutoff})
+	handle("transactions/{trans_id}/schedule-return", route{"POST": (*S).controlScheduleReturn})
+	handle("return-rules", route{"GET": (*S).controlReturnRules, "POST": (*S).controlAddReturnRule, "DELETE": (*S).controlClearReturnRules})
 	// The dashboard (issue 13, section 1): ui.go. Its buttons call the routes
 	// above; these are its pages, its event stream and the moves only it makes.
 	handle("ui/{$}", route{"GET": (*S).uiOverview})
@@ -485,11 +491,6 @@ func (req controlTxRequest) code() string {
 // controlSettle serves POST /_fake/transactions/{trans_id}/settle.
 func (s *Server) controlSettle(w http.ResponseWriter, r *http.Request) {
 	s.controlMove(w, r, false, false, func(id string, _ controlTxRequest) error { return s.Settle(id) })
-}
-
-// controlReturn serves POST /_fake/transactions/{trans_id}/return {code}.
-func (s *Server) controlReturn(w http.ResponseWriter, r *http.Request) {
-	s.controlMove(w, r, true, false, func(id string, req controlTxRequest) error { return s.Return(id, req.code()) })
 }
 
 // controlQueue serves POST /_fake/transactions/{trans_id}/queue {code}.

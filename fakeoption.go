@@ -4,6 +4,7 @@ import (
 	"log"
 	"maps"
 	"net/http"
+	"slices"
 	"time"
 
 	"github.com/benbjohnson/clock"
@@ -37,6 +38,7 @@ type config struct {
 	immediateStatements bool
 	captureLimit        int64 // WithWebhookCaptureLimit
 	webhookLogLimit     int64 // WithWebhookLogLimit
+	cutoffs             Cutoffs
 }
 
 func defaultConfig() config {
@@ -53,6 +55,7 @@ func defaultConfig() config {
 		webhookLogLimit: DefaultWebhookLogLimit,
 		journalEntries:  defaultJournalEntries,
 		journalBytes:    defaultJournalBytes,
+		cutoffs:         DefaultCutoffs(),
 	}
 }
 
@@ -186,4 +189,16 @@ func WithWebhookLogLimit(n int64) Option {
 // most the first 64 KiB of its body (Request.BodyTruncated).
 func WithJournalLimit(entries int, bytes int64) Option {
 	return func(cfg *config) { cfg.journalEntries, cfg.journalBytes = entries, bytes }
+}
+
+// WithCutoffs replaces the banking calendar's times of day (default
+// DefaultCutoffs: the Federal Reserve's published deadlines). The fake
+// keeps its own copy. Times outside a day, or same-day windows out of
+// order, are a mistake in the caller: WithCutoffs panics.
+func WithCutoffs(c Cutoffs) Option {
+	if err := c.validate(); err != nil {
+		panic(err.Error())
+	}
+	c.SameDay = slices.Clone(c.SameDay)
+	return func(cfg *config) { cfg.cutoffs = c }
 }

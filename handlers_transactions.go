@@ -185,6 +185,7 @@ func (st *store) createTx(now time.Time, userID, nodeID string, req createTxRequ
 	}
 	t.start = t.processOn
 	st.addTx(t, statusEntry{Date: ms(now), Note: "Transaction Created.", Status: StatusCreated})
+	st.applyReturnRules(t) // returns.go
 	return t, nil
 }
 

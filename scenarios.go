@@ -66,12 +66,21 @@ func (s *Server) Settle(id string) error {
 // Return returns a transaction with an ACH (R01...), card (IR...) or wire
 // (WR...) code: recent_status.code holds the code and the note its meaning,
 // and the money goes back. A CREATED or processing transaction is first
-// walked to PROCESSING-CREDIT, as the real service's returns were.
+// walked to PROCESSING-CREDIT, as the real service's returns were. A
+// settled transaction is refused (409 / "410" return_window_passed) once
+// its ACH code's NACHA window has closed: two banking days after the
+// settlement date for most codes, 60 calendar days for unauthorized debits
+// (reference.ACHReturnWindow). ReturnLate returns it anyway.
 func (s *Server) Return(id, code string) error {
 	if err := validReturnCode(code); err != nil {
 		return err
 	}
-	return s.withTx(id, func(st *store, t *txRecord) error { return st.walk(t, StatusReturned, s, code) })
+	return s.withTx(id, func(st *store, t *txRecord) error {
+		if err := checkReturnWindow(t, code, s.Now()); err != nil {
+			return err
+		}
+		return st.walk(t, StatusReturned, s, code)
+	})
 }
 
 // validReturnCode refuses a code that is not an R, IR or WR return code.
@@ -149,6 +158,7 @@ func (s *Server) Reset() {
 	st.nodes, st.keys, st.txs = map[string]*nodeRecord{}, map[string]*keyRecord{}, map[string]*txRecord{}
 	st.subnets, st.subs, st.subOrder = map[string]*subnetRecord{}, map[string]*subscriptionRecord{}, nil
 	st.steps, st.idem = nil, map[string]time.Time{}
+	st.returnPlans, st.returnRules = nil, nil
 	st.idemExpiry, st.keyExpiry = expiryQueue{}, expiryQueue{}
 	st.networkUser, st.network = nil, nil
 	st.book = statementBook{}

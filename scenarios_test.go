@@ -233,8 +233,9 @@ func TestQueueAndRelease(t *testing.T) {
 		{released.Add(time.Minute - time.Millisecond), synapsefake.StatusCreated},
 		{released.Add(time.Minute), synapsefake.StatusProcessingDebit},
 		{released.Add(time.Hour), synapsefake.StatusProcessingCredit},
-		{released.Add(72*time.Hour - time.Millisecond), synapsefake.StatusProcessingCredit},
-		{released.Add(72 * time.Hour), synapsefake.StatusSettled}, // Monday
+		// Monday January 15, 2024 is Martin Luther King Jr. Day: settled on Tuesday.
+		{released.Add(96*time.Hour - time.Millisecond), synapsefake.StatusProcessingCredit},
+		{released.Add(96 * time.Hour), synapsefake.StatusSettled},
 	} {
 		e.fake.Advance(c.at.Sub(e.fake.Now()))
 		if got := e.tx(t, id).Status; got != c.want {
@@ -456,9 +457,14 @@ func TestMoneyIsConserved(t *testing.T) {
 		return e.tx(t, swipes[i]), true
 	}
 
+	// A return rule returns every transfer to the payee's external node a
+	// day after it settles.
+	if _, err := e.fake.AddReturnRule(synapsefake.ReturnRule{NodeID: payeeExternal.ID, Code: "R10", After: 24 * time.Hour}); err != nil {
+		t.Fatal(err)
+	}
 	want := total()
 	done := map[string]int{} // successful operations by name
-	for step := range 600 {
+	for step := range 700 {
 		var op string
 		var err error
 		switch rng.IntN(12) {
@@ -496,8 +502,20 @@ func TestMoneyIsConserved(t *testing.T) {
 			}
 		case 4:
 			op = "return"
-			if tx, ok := pick(); ok {
-				err = e.fake.Return(tx.ID, codes[rng.IntN(len(codes))])
+			tx, ok := pick()
+			if !ok {
+				break
+			}
+			code := codes[rng.IntN(len(codes))]
+			switch rng.IntN(4) {
+			case 0, 1:
+				err = e.fake.Return(tx.ID, code)
+			case 2:
+				op = "late return"
+				err = e.fake.ReturnLate(tx.ID, code)
+			default:
+				op = "schedule return"
+				err = e.fake.ScheduleReturn(tx.ID, code, durations[rng.IntN(len(durations))]/2)
 			}
 		case 5:
 			op = "cancel"
@@ -583,8 +601,8 @@ func TestMoneyIsConserved(t *testing.T) {
 			t.Errorf("no transaction was ever %s", s)
 		}
 	}
-	for _, op := range []string{"create", "batch", "settle", "return", "cancel", "queue", "release", "advance transaction", "advance clock",
-		"card swipe", "force post", "refund", "increment", "reverse", "clear"} {
+	for _, op := range []string{"create", "batch", "settle", "return", "late return", "schedule return", "cancel", "queue", "release",
+		"advance transaction", "advance clock", "card swipe", "force post", "refund", "increment", "reverse", "clear"} {
 		if done[op] == 0 {
 			t.Errorf("no %s succeeded", op)
 		}

@@ -58,6 +58,7 @@ var storeFieldsApart = map[string]string{
 	"client":           "an option of the server restored into (WithClientCredentials, WithClientName)",
 	"microDeposits":    "an option of the server restored into (WithMicroDeposits)",
 	"manualProcessing": "an option of the server restored into (WithManualProcessing)",
+	"cutoffs":          "an option of the server restored into (WithCutoffs)",
 }
 
 // stateIDs is the id stream: its seed, and the ChaCha8 generator's state

@@ -22,9 +22,13 @@ type store struct {
 	keys      map[string]*keyRecord // oauth_key -> key
 	txs       map[string]*txRecord
 	subnets   map[string]*subnetRecord
-	steps     stepQueue            // automatic processing, by due time
-	seq       uint64               // scheduling order of steps
-	idem      map[string]time.Time // idempotency key -> when it was used
+	steps     stepQueue // automatic processing and planned returns, by due time
+	// returnPlans are returns waiting for their transaction to settle and
+	// returnRules the rules new transactions meet (returns.go).
+	returnPlans map[string]returnPlan
+	returnRules []ReturnRule
+	seq         uint64               // scheduling order of steps
+	idem        map[string]time.Time // idempotency key -> when it was used
 	// idemExpiry and keyExpiry are idem and keys in expiry order, for
 	// sweep.
 	idemExpiry expiryQueue
@@ -49,6 +53,7 @@ type store struct {
 	client           clientView // the client every object belongs to
 	microDeposits    bool       // ACH-US nodes start at CREDIT until verified
 	manualProcessing bool       // transactions move only when told
+	cutoffs          Cutoffs    // schedule.go: the banking calendar's times of day
 }
 
 func newStore(seed uint64) *store {

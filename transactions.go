@@ -74,37 +74,53 @@ var (
 	// Internal transfers between deposit-type nodes: every step on the next
 	// clock movement.
 	internalSchedule = [3]time.Duration{time.Millisecond, time.Millisecond, time.Millisecond}
-	// ACH and other external rails: debit after a minute, credit after an
-	// hour, settled one business day later (Saturday and Sunday skipped).
+	// Other external rails (card swipes, checks...): debit after a minute,
+	// credit after an hour, settled one day later (Saturday and Sunday, in
+	// UTC, skipped).
 	achSchedule = [3]time.Duration{time.Minute, time.Hour, 24 * time.Hour}
-	// Same-day ACH and wires: settled four hours after the start.
+	// Same-day transfers on those rails: settled four hours after the start.
 	sameDaySchedule = [3]time.Duration{time.Minute, time.Hour, 4 * time.Hour}
 )
 
-// dueAt is when the automatic step into status next falls due.
+// dueAt is when the automatic step into status next falls due. ACH and wire
+// transfers follow the banking calendar (Cutoffs): debit a minute and credit
+// an hour after the moment they enter processing, settled when their rail
+// settles.
 func (st *store) dueAt(t *txRecord, next Status) time.Time {
-	sched := achSchedule
 	from, to := st.nodes[t.fromNode], st.nodes[t.toNode]
+	var begin, settle time.Time
 	switch {
 	case !reference.IsExternalType(from.typ) && !reference.IsExternalType(to.typ):
-		sched = internalSchedule
-	case t.sameDay || from.typ == reference.NodeWireUS || to.typ == reference.NodeWireUS:
-		sched = sameDaySchedule
+		return t.start.Add(internalSchedule[0])
+	case from.typ == reference.NodeWireUS || to.typ == reference.NodeWireUS:
+		begin, settle = st.cutoffs.wire(t.start)
+	case from.typ == reference.NodeACHUS || to.typ == reference.NodeACHUS:
+		begin, settle = st.cutoffs.ach(t.start, t.sameDay)
+	default:
+		sched := achSchedule
+		if t.sameDay {
+			sched = sameDaySchedule
+		}
+		begin, settle = t.start, t.start.Add(sched[2])
+		for !t.sameDay && weekend(settle) {
+			settle = settle.Add(24 * time.Hour)
+		}
 	}
 	switch next {
 	case StatusProcessingDebit:
-		return t.start.Add(sched[0])
+		return begin.Add(time.Minute)
 	case StatusProcessingCredit:
-		return t.start.Add(sched[1])
+		return begin.Add(time.Hour)
 	default:
-		at := t.start.Add(sched[2])
-		if sched == achSchedule {
-			for weekend(at) {
-				at = at.Add(24 * time.Hour)
-			}
-		}
-		return at
+		return latest(settle, begin.Add(time.Hour))
 	}
+}
+
+func latest(a, b time.Time) time.Time {
+	if a.After(b) {
+		return a
+	}
+	return b
 }
 
 // weekend reports whether t falls on a Saturday or Sunday in UTC, so that
@@ -121,7 +137,7 @@ type step struct {
 	txID string
 	gen  int
 	to   Status
-	code string // recent_status.code of the move: a card hold's expiry
+	code string // recent_status.code of the move: a card hold's expiry, or a planned return's or queue's code
 }
 
 // stepQueue is a min-heap of steps by time, then by scheduling order.
@@ -174,7 +190,14 @@ func (st *store) runDue(now time.Time) {
 	for len(st.steps) > 0 && !st.steps[0].at.After(now) {
 		s := heap.Pop(&st.steps).(step)
 		t := st.txs[s.txID]
-		if t == nil || t.gen != s.gen {
+		switch {
+		case t == nil:
+			continue
+		case s.to == StatusReturned: // a planned return: whatever happened since, if still legal
+			if !canMove(t.status, StatusReturned) {
+				continue
+			}
+		case t.gen != s.gen:
 			continue
 		}
 		_ = st.move(t, s.to, s.at, "", s.code)
@@ -200,6 +223,10 @@ func (st *store) move(t *txRecord, to Status, at time.Time, note, code string) e
 		// A credit that would take a node past MaxBalanceCents is refused
 		// by the receiver and the money goes back.
 		to, code, note = StatusReturned, reference.ReturnCreditRefused, ""
+	case to == StatusSettled && st.returnPlans[t.id] != (returnPlan{}):
+		if s, c, ok := st.settlementPlan(t); ok {
+			to, code, note = s, c, ""
+		}
 	case to == StatusReturned && t.credited:
 		if n := st.settlementMisfit(t, -1); n != nil {
 			return errBalanceLimit(n.id)
@@ -241,6 +268,12 @@ func (st *store) move(t *txRecord, to Status, at time.Time, note, code string) e
 	}
 	st.schedule(t)
 	st.emitTx(at, "TRAN|PATCH", t)
+	switch to {
+	case StatusSettled:
+		st.settledPlan(t, at)
+	case StatusCanceled, StatusReturned:
+		delete(st.returnPlans, t.id)
+	}
 	return nil
 }
 

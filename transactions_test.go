@@ -849,22 +849,29 @@ func TestProcessingSchedule(t *testing.T) {
 			},
 		},
 		{
-			name: "ACH on a Saturday settles on Monday", created: saturday,
+			// Saturday noon UTC is 07:00 ET: processing starts on Monday at
+			// 08:30 ET (13:30 UTC), and the transfer settles on Tuesday.
+			name: "ACH on a Saturday starts on Monday and settles on Tuesday", created: saturday,
 			to: func(e txEnv) synapsefake.Node { return e.bank },
 			checks: []checkpoint{
-				{48*time.Hour - time.Millisecond, synapsefake.StatusProcessingCredit},
-				{48 * time.Hour, synapsefake.StatusSettled},
+				{49*time.Hour + 31*time.Minute - time.Millisecond, synapsefake.StatusCreated},
+				{49*time.Hour + 31*time.Minute, synapsefake.StatusProcessingDebit},
+				{50*time.Hour + 30*time.Minute, synapsefake.StatusProcessingCredit},
+				{73*time.Hour + 30*time.Minute - time.Millisecond, synapsefake.StatusProcessingCredit},
+				{73*time.Hour + 30*time.Minute, synapsefake.StatusSettled},
 			},
 		},
 		{
-			name: "same-day ACH settles after 4 hours", created: friday,
+			// Created at 07:00 ET, before the first window's 10:30 ET deadline:
+			// settled at 13:00 ET.
+			name: "same-day ACH settles with the first window", created: friday,
 			to:   func(e txEnv) synapsefake.Node { return e.bank },
 			edit: func(b map[string]any) { putPath(b, "extra.same_day", true) },
 			checks: []checkpoint{
 				{time.Minute, synapsefake.StatusProcessingDebit},
 				{time.Hour, synapsefake.StatusProcessingCredit},
-				{4*time.Hour - time.Millisecond, synapsefake.StatusProcessingCredit},
-				{4 * time.Hour, synapsefake.StatusSettled},
+				{6*time.Hour - time.Millisecond, synapsefake.StatusProcessingCredit},
+				{6 * time.Hour, synapsefake.StatusSettled},
 			},
 		},
 		{
@@ -881,11 +888,11 @@ func TestProcessingSchedule(t *testing.T) {
 			to:   func(e txEnv) synapsefake.Node { return e.bank },
 			edit: func(b map[string]any) { putPath(b, "extra.process_on", 1) },
 			checks: []checkpoint{
-				{24*time.Hour + time.Minute - time.Millisecond, synapsefake.StatusCreated},
-				{24*time.Hour + time.Minute, synapsefake.StatusProcessingDebit},
-				// Started on Saturday: settles on Monday.
-				{72*time.Hour - time.Millisecond, synapsefake.StatusProcessingCredit},
-				{72 * time.Hour, synapsefake.StatusSettled},
+				// Started on Saturday: processing starts on Monday at 08:30 ET
+				// and the transfer settles on Tuesday.
+				{73*time.Hour + 31*time.Minute - time.Millisecond, synapsefake.StatusCreated},
+				{73*time.Hour + 31*time.Minute, synapsefake.StatusProcessingDebit},
+				{97*time.Hour + 30*time.Minute, synapsefake.StatusSettled},
 			},
 		},
 	} {

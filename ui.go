@@ -533,8 +533,8 @@ type uiClockRequest struct {
 }
 
 // clockStep is how far a dashboard clock button moves the clock from now:
-// "1h", "1d", "business-day" (to 00:00 UTC of the next day that is not a
-// Saturday or Sunday) or "statement-date" (to the next 15th, 00:00 UTC,
+// "1h", "1d", "business-day" (to 00:00 US Eastern time of the next Federal
+// Reserve business day) or "statement-date" (to the next 15th, 00:00 UTC,
 // when monthly statements are made).
 func clockStep(now time.Time, step string) (time.Duration, error) {
 	u := now.UTC()
@@ -544,11 +544,7 @@ func clockStep(now time.Time, step string) (time.Duration, error) {
 	case "1d":
 		return 24 * time.Hour, nil
 	case "business-day":
-		next := time.Date(u.Year(), u.Month(), u.Day()+1, 0, 0, 0, 0, time.UTC)
-		for weekend(next) {
-			next = next.AddDate(0, 0, 1)
-		}
-		return next.Sub(u), nil
+		return reference.NextBusinessDay(u).Sub(u), nil
 	case "statement-date":
 		next := time.Date(u.Year(), u.Month(), 15, 0, 0, 0, 0, time.UTC)
 		if !next.After(u) {

@@ -192,8 +192,10 @@ func TestDashboardClock(t *testing.T) {
 	}{
 		{"1h", friday, friday.Add(time.Hour)},
 		{"1d", friday, friday.Add(24 * time.Hour)},
-		{"business-day", friday, time.Date(2026, 11, 30, 0, 0, 0, 0, time.UTC)},
-		{"business-day", time.Date(2026, 11, 24, 9, 0, 0, 0, time.UTC), time.Date(2026, 11, 25, 0, 0, 0, 0, time.UTC)},
+		// The next Federal Reserve business day, 00:00 US Eastern time (05:00 UTC in winter).
+		{"business-day", friday, time.Date(2026, 11, 30, 5, 0, 0, 0, time.UTC)},
+		{"business-day", time.Date(2026, 11, 24, 9, 0, 0, 0, time.UTC), time.Date(2026, 11, 25, 5, 0, 0, 0, time.UTC)},
+		{"business-day", time.Date(2026, 11, 25, 22, 0, 0, 0, time.UTC), time.Date(2026, 11, 27, 5, 0, 0, 0, time.UTC)}, // over Thanksgiving
 		{"statement-date", friday, time.Date(2026, 12, 15, 0, 0, 0, 0, time.UTC)},
 		{"statement-date", time.Date(2026, 12, 14, 23, 0, 0, 0, time.UTC), time.Date(2026, 12, 15, 0, 0, 0, 0, time.UTC)},
 		{"statement-date", time.Date(2026, 12, 15, 0, 0, 0, 0, time.UTC), time.Date(2027, 1, 15, 0, 0, 0, 0, time.UTC)},

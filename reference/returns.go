@@ -1,5 +1,10 @@
 package reference
 
+import (
+	"strconv"
+	"time"
+)
+
 // ACH return codes the fake uses, named after their NACHA meanings.
 const (
 	ReturnInsufficientFunds      = "R01" // insufficient funds
@@ -120,4 +125,58 @@ var wireReturnCodes = []Code{
 	{WireReturnDuplicate, "duplicate wire"},
 	{WireReturnComplianceReject, "rejected by compliance review"},
 	{WireReturnInvalidWireInstructions, "missing or invalid wire instructions"},
+}
+
+// ReturnWindow is how long after settlement NACHA lets a receiving bank
+// return an entry with a code: BusinessDays banking days, or CalendarDays
+// calendar days; exactly one of the two is set.
+type ReturnWindow struct {
+	BusinessDays int
+	CalendarDays int
+}
+
+// String names the window: "2 banking days" or "60 calendar days".
+func (w ReturnWindow) String() string {
+	if w.CalendarDays > 0 {
+		return strconv.Itoa(w.CalendarDays) + " calendar days"
+	}
+	return strconv.Itoa(w.BusinessDays) + " banking days"
+}
+
+// Deadline is the last moment a return in window w of an entry settled at
+// settled is in time: the end (24:00 Eastern time) of the last day of the
+// window, counted from the settlement date in Eastern time.
+func (w ReturnWindow) Deadline(settled time.Time) time.Time {
+	d := StartOfDay(settled)
+	if w.CalendarDays > 0 {
+		d = d.AddDate(0, 0, w.CalendarDays)
+	} else {
+		d = StartOfDay(AddBusinessDays(d, w.BusinessDays))
+	}
+	return d.AddDate(0, 0, 1).Add(-time.Millisecond)
+}
+
+// extendedReturnCodes are NACHA's extended-return codes: unauthorized,
+// revoked or improper consumer debits, which a receiving bank may return up
+// to 60 calendar days after settlement. R29 (corporate customer advises not
+// authorized) is not one: NACHA gives unauthorized corporate debits the
+// ordinary two banking days.
+var extendedReturnCodes = map[string]bool{
+	"R05": true, "R07": true, "R10": true, "R11": true,
+	"R37": true, "R38": true, "R51": true, "R52": true, "R53": true,
+}
+
+// ACHReturnWindow is NACHA's return window of an ACH return code (Rxx): 60
+// calendar days after settlement for the extended-return codes (R05, R07,
+// R10, R11, R37, R38, R51, R52, R53), two banking days for every other. It
+// reports false for a code that is not an ACH return code (card IRxx and
+// wire WRxx returns have no window in the fake).
+func ACHReturnWindow(code string) (ReturnWindow, bool) {
+	if len(code) != 3 || code[0] != 'R' || !IsReturnCode(code) {
+		return ReturnWindow{}, false
+	}
+	if extendedReturnCodes[code] {
+		return ReturnWindow{CalendarDays: 60}, true
+	}
+	return ReturnWindow{BusinessDays: 2}, true
 }

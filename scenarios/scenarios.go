@@ -24,7 +24,8 @@
 //
 // The scenarios assume a server with the default options: automatic
 // processing (no WithManualProcessing), ACH-US nodes usable at once (no
-// WithMicroDeposits) and keys that live 7200 s.
+// WithMicroDeposits), keys that live 7200 s and the default banking
+// calendar (no WithCutoffs).
 package scenarios
 
 import (
@@ -34,6 +35,7 @@ import (
 	"net/http"
 	"slices"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -68,9 +70,10 @@ const badFingerprint = "not a fingerprint!"
 const wrongPin = "000000"
 
 // settleWithin bounds how far the clock is moved to settle a transaction:
-// the ACH schedule settles one business day after the start, and a start on
-// a Friday settles on Monday.
-const settleWithin = 4 * 24 * time.Hour
+// the ACH schedule settles one business day after processing starts, and a
+// transfer made after the cutoff on the Wednesday before Thanksgiving
+// starts on Friday and settles on Monday.
+const settleWithin = 7 * 24 * time.Hour
 
 // keyLifetime is the default life of an oauth_key.
 const keyLifetime = 7200 * time.Second
@@ -359,6 +362,106 @@ func TransactionOutcomes() []Scenario {
 		Want: txOutcome(synapsefake.StatusSettled, "", processed(synapsefake.StatusSettled)...),
 	})
 	return append(out, CardDeclines()...)
+}
+
+// ReturnTimings returns the outcomes of the banking calendar and of returns
+// with their real windows: an ACH transfer made just after the day's cutoff
+// (it starts the next business day), an R10 thirty days after settlement
+// (ScheduleReturn), an R01 refused after its two-banking-day window and the
+// same return made late (ReturnLate), a transfer returned at settlement by
+// a return rule and one queued by a rule. The rule scenarios leave their
+// rule on the fake. The slice is fresh on every call.
+func ReturnTimings() []Scenario {
+	settled := func(tb testing.TB, fake *synapsefake.Server, env Env) string {
+		tb.Helper()
+		id := newTransfer(tb, fake, env)
+		advanceUntil(tb, fake, id, synapsefake.StatusSettled)
+		return id
+	}
+	const week = 7 * 24 * time.Hour
+	return []Scenario{
+		{
+			Name: "ACH after the cutoff starts the next business day",
+			Apply: func(tb testing.TB, fake *synapsefake.Server, env Env) Result {
+				tb.Helper()
+				_, err := fake.AdvanceToCutoff(synapsefake.CutoffACH)
+				must(tb, "AdvanceToCutoff", err)
+				fake.Advance(time.Minute)
+				return txResult(tb, fake, env, settled(tb, fake, env))
+			},
+			Want: txOutcome(synapsefake.StatusSettled, "", processed(synapsefake.StatusSettled)...),
+			Verify: func(tb testing.TB, fake *synapsefake.Server, env Env, res Result) {
+				tb.Helper()
+				tx, _ := fake.Transaction(res.TransactionID)
+				start := reference.AtEastern(reference.NextBusinessDay(tx.CreatedOn), 8*time.Hour+30*time.Minute)
+				if debit := tx.Timeline[1].Date; !debit.Equal(start.Add(time.Minute)) {
+					tb.Errorf("PROCESSING-DEBIT at %v, want %v: a minute after 08:30 ET on the next business day", debit, start.Add(time.Minute))
+				}
+			},
+		},
+		{
+			Name: "returned R10 thirty days after settlement",
+			Apply: func(tb testing.TB, fake *synapsefake.Server, env Env) Result {
+				tb.Helper()
+				id := newTransfer(tb, fake, env)
+				must(tb, "ScheduleReturn", fake.ScheduleReturn(id, reference.ReturnNotAuthorized, 30*24*time.Hour))
+				advanceUntil(tb, fake, id, synapsefake.StatusSettled)
+				fake.Advance(30 * 24 * time.Hour)
+				return txResult(tb, fake, env, id)
+			},
+			Want: txOutcome(synapsefake.StatusReturned, reference.ReturnNotAuthorized,
+				append(processed(synapsefake.StatusSettled), synapsefake.StatusReturned)...),
+		},
+		{
+			Name: "R01 refused after its window",
+			Apply: func(tb testing.TB, fake *synapsefake.Server, env Env) Result {
+				tb.Helper()
+				id := settled(tb, fake, env)
+				fake.Advance(week)
+				if err := fake.Return(id, reference.ReturnInsufficientFunds); err == nil || !strings.Contains(err.Error(), "return_window_passed") {
+					tb.Fatalf("scenarios: Return a week after settlement: %v, want return_window_passed", err)
+				}
+				return txResult(tb, fake, env, id)
+			},
+			Want: txOutcome(synapsefake.StatusSettled, "", processed(synapsefake.StatusSettled)...),
+		},
+		{
+			Name: "returned R01 late, after its window",
+			Apply: func(tb testing.TB, fake *synapsefake.Server, env Env) Result {
+				tb.Helper()
+				id := settled(tb, fake, env)
+				fake.Advance(week)
+				must(tb, "ReturnLate", fake.ReturnLate(id, reference.ReturnInsufficientFunds))
+				return txResult(tb, fake, env, id)
+			},
+			Want: txOutcome(synapsefake.StatusReturned, reference.ReturnInsufficientFunds,
+				append(processed(synapsefake.StatusSettled), synapsefake.StatusReturned)...),
+		},
+		{
+			Name: "returned R01 at settlement by a return rule",
+			Apply: func(tb testing.TB, fake *synapsefake.Server, env Env) Result {
+				tb.Helper()
+				_, err := fake.AddReturnRule(synapsefake.ReturnRule{NodeID: env.ACHNodeID, Code: reference.ReturnInsufficientFunds})
+				must(tb, "AddReturnRule", err)
+				id := newTransfer(tb, fake, env)
+				advanceUntil(tb, fake, id, synapsefake.StatusReturned)
+				return txResult(tb, fake, env, id)
+			},
+			Want: txOutcome(synapsefake.StatusReturned, reference.ReturnInsufficientFunds, processed(synapsefake.StatusReturned)...),
+		},
+		{
+			Name: "queued by a return rule",
+			Apply: func(tb testing.TB, fake *synapsefake.Server, env Env) Result {
+				tb.Helper()
+				_, err := fake.AddReturnRule(synapsefake.ReturnRule{NodeID: env.ACHNodeID, Queue: true, Code: "HIGH_RISK", After: 30 * time.Second})
+				must(tb, "AddReturnRule", err)
+				id := newTransfer(tb, fake, env)
+				fake.Advance(30 * time.Second)
+				return txResult(tb, fake, env, id)
+			},
+			Want: txOutcome(synapsefake.StatusQueuedBySynapse, "HIGH_RISK", synapsefake.StatusCreated, synapsefake.StatusQueuedBySynapse),
+		},
+	}
 }
 
 // CardDisputes returns a settled card purchase of $40.00 (above the $25.00

@@ -66,7 +66,8 @@ func names(list []scenarios.Scenario) []string {
 func TestCatalogs(t *testing.T) {
 	t.Parallel()
 	outcomes, declines, oauth := scenarios.TransactionOutcomes(), scenarios.CardDeclines(), scenarios.OAuthPaths()
-	for name, list := range map[string][]scenarios.Scenario{"TransactionOutcomes": outcomes, "CardDeclines": declines, "OAuthPaths": oauth} {
+	for name, list := range map[string][]scenarios.Scenario{"TransactionOutcomes": outcomes, "CardDeclines": declines,
+		"OAuthPaths": oauth, "ReturnTimings": scenarios.ReturnTimings()} {
 		seen := map[string]bool{}
 		for _, sc := range list {
 			if sc.Name == "" || sc.Apply == nil || sc.Want.HTTPStatus == 0 {
@@ -206,6 +207,7 @@ func catalogs() map[string][]scenarios.Scenario {
 		"CardDeclines":        scenarios.CardDeclines(),
 		"CardDisputes":        scenarios.CardDisputes(),
 		"CardLifecycle":       scenarios.CardLifecycle(),
+		"ReturnTimings":       scenarios.ReturnTimings(),
 		"OAuthPaths":          scenarios.OAuthPaths(),
 	}
 }

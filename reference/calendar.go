@@ -1,0 +1,167 @@
+package reference
+
+import (
+	"time"
+	_ "time/tzdata" // Eastern must load on a machine without zoneinfo
+)
+
+// Eastern is US Eastern time (America/New_York), the time zone of the
+// Federal Reserve's schedules. Every calendar function reads a time's
+// date in Eastern time, whatever its location.
+var Eastern = mustLoad("America/New_York")
+
+func mustLoad(name string) *time.Location {
+	loc, err := time.LoadLocation(name)
+	if err != nil {
+		panic("reference: " + err.Error()) // unreachable: time/tzdata is embedded
+	}
+	return loc
+}
+
+// Holiday is a Federal Reserve holiday: the day the Federal Reserve Banks
+// are closed, at 00:00 Eastern time.
+type Holiday struct {
+	Name string
+	Date time.Time
+}
+
+// The Federal Reserve's holidays, as named on its holiday schedule.
+const (
+	HolidayNewYear       = "New Year's Day"
+	HolidayMLK           = "Birthday of Martin Luther King, Jr."
+	HolidayPresidents    = "Washington's Birthday"
+	HolidayMemorial      = "Memorial Day"
+	HolidayJuneteenth    = "Juneteenth National Independence Day"
+	HolidayIndependence  = "Independence Day"
+	HolidayLabor         = "Labor Day"
+	HolidayColumbus      = "Columbus Day"
+	HolidayVeterans      = "Veterans Day"
+	HolidayThanksgiving  = "Thanksgiving Day"
+	HolidayChristmas     = "Christmas Day"
+	juneteenthFirstYear  = 2022 // first year the Federal Reserve closed on June 19
+	fixedHolidaysPerYear = 11
+)
+
+// FedHolidays returns the days the Federal Reserve Banks are closed in
+// year, in date order. A holiday that falls on a Sunday is observed on the
+// Monday after; one that falls on a Saturday is not moved (the Banks are
+// open the Friday before), so its Date is that Saturday. Juneteenth is a
+// holiday from 2022.
+func FedHolidays(year int) []Holiday {
+	out := make([]Holiday, 0, fixedHolidaysPerYear)
+	fixed := func(name string, m time.Month, d int) {
+		t := day(year, m, d)
+		if t.Weekday() == time.Sunday {
+			t = t.AddDate(0, 0, 1)
+		}
+		out = append(out, Holiday{name, t})
+	}
+	nth := func(name string, m time.Month, wd time.Weekday, n int) {
+		t := day(year, m, 1)
+		t = t.AddDate(0, 0, (int(wd)-int(t.Weekday())+7)%7+7*(n-1))
+		out = append(out, Holiday{name, t})
+	}
+	fixed(HolidayNewYear, time.January, 1)
+	nth(HolidayMLK, time.January, time.Monday, 3)
+	nth(HolidayPresidents, time.February, time.Monday, 3)
+	last := day(year, time.May, 31)
+	out = append(out, Holiday{HolidayMemorial, last.AddDate(0, 0, -(int(last.Weekday())-int(time.Monday)+7)%7)})
+	if year >= juneteenthFirstYear {
+		fixed(HolidayJuneteenth, time.June, 19)
+	}
+	fixed(HolidayIndependence, time.July, 4)
+	nth(HolidayLabor, time.September, time.Monday, 1)
+	nth(HolidayColumbus, time.October, time.Monday, 2)
+	fixed(HolidayVeterans, time.November, 11)
+	nth(HolidayThanksgiving, time.November, time.Thursday, 4)
+	fixed(HolidayChristmas, time.December, 25)
+	return out
+}
+
+// day is 00:00 Eastern time of a date.
+func day(year int, m time.Month, d int) time.Time {
+	return time.Date(year, m, d, 0, 0, 0, 0, Eastern)
+}
+
+// StartOfDay is 00:00 Eastern time of t's date in Eastern time.
+func StartOfDay(t time.Time) time.Time {
+	y, m, d := t.In(Eastern).Date()
+	return day(y, m, d)
+}
+
+// FedHoliday returns the holiday on t's date (in Eastern time), if any.
+func FedHoliday(t time.Time) (Holiday, bool) {
+	d := StartOfDay(t)
+	for _, h := range FedHolidays(d.Year()) {
+		if h.Date.Equal(d) {
+			return h, true
+		}
+	}
+	return Holiday{}, false
+}
+
+// IsBusinessDay reports whether t's date, in Eastern time, is a Federal
+// Reserve business day: a Monday to Friday that is not a holiday.
+func IsBusinessDay(t time.Time) bool {
+	d := StartOfDay(t)
+	if wd := d.Weekday(); wd == time.Saturday || wd == time.Sunday {
+		return false
+	}
+	_, holiday := FedHoliday(d)
+	return !holiday
+}
+
+// NextBusinessDay is 00:00 Eastern time of the first business day after
+// t's date.
+func NextBusinessDay(t time.Time) time.Time {
+	d := StartOfDay(t).AddDate(0, 0, 1)
+	for !IsBusinessDay(d) {
+		d = d.AddDate(0, 0, 1)
+	}
+	return d
+}
+
+// AddBusinessDays moves t to the n-th business day after its date (before
+// it, for a negative n), at the same Eastern wall-clock time. Zero returns
+// t unchanged, even on a day that is not a business day.
+func AddBusinessDays(t time.Time, n int) time.Time {
+	step := 1
+	if n < 0 {
+		step, n = -1, -n
+	}
+	e := t.In(Eastern)
+	y, m, d := e.Date()
+	for n > 0 {
+		d += step
+		if IsBusinessDay(day(y, m, d)) {
+			n--
+		}
+	}
+	return time.Date(y, m, d, e.Hour(), e.Minute(), e.Second(), e.Nanosecond(), Eastern).In(t.Location())
+}
+
+// AtEastern is t's date in Eastern time at the Eastern wall-clock time
+// tod (a duration since midnight, such as 16*time.Hour + 45*time.Minute).
+func AtEastern(t time.Time, tod time.Duration) time.Time {
+	y, m, d := t.In(Eastern).Date()
+	tod = tod.Round(time.Millisecond)
+	return time.Date(y, m, d, 0, 0, 0, int(tod), Eastern)
+}
+
+// The Federal Reserve's published deadlines and settlement times, as
+// Eastern wall-clock times (durations since midnight). Sources: FedACH
+// processing schedule (frbservices.org) for the three same-day windows,
+// with deposit deadlines 10:30, 14:45 and 16:45 ET and settlement at 13:00,
+// 17:00 and 18:00 ET, and next-day items settling at 08:30 ET; "About the
+// Fedwire Funds Service" (federalreserve.gov) for the 18:00 ET deadline of
+// transfers for a third party (a bank's customer).
+const (
+	FedACHSameDay1Deadline   = 10*time.Hour + 30*time.Minute
+	FedACHSameDay1Settlement = 13 * time.Hour
+	FedACHSameDay2Deadline   = 14*time.Hour + 45*time.Minute
+	FedACHSameDay2Settlement = 17 * time.Hour
+	FedACHSameDay3Deadline   = 16*time.Hour + 45*time.Minute
+	FedACHSameDay3Settlement = 18 * time.Hour
+	FedACHNextDaySettlement  = 8*time.Hour + 30*time.Minute
+	FedwireCustomerDeadline  = 18 * time.Hour
+)

@@ -1,0 +1,406 @@
+package synapsefake
+
+import (
+	"container/heap"
+	"net/http"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/synapsefake/synapsefake/reference"
+)
+
+// Returns with their real windows. An ACH return code (Rxx) has NACHA's
+// window (reference.ACHReturnWindow): Return refuses a settled transfer
+// whose window has closed, ReturnLate does not ask. A return may also be
+// planned: ScheduleReturn returns a transfer a while after it settles, and
+// a return rule (AddReturnRule) does so, or queues it, for every new
+// transfer it matches. Planned returns run on the fake's clock, as steps of
+// the store's step queue.
+
+// returnPlan is a return waiting for its transaction to settle: at
+// settlement, it returns the transaction instead (after 0) or schedules
+// the return after later.
+type returnPlan struct {
+	code  string
+	after time.Duration
+}
+
+// errReturnWindow is the refusal of a return past its window.
+func errReturnWindow(code string, w reference.ReturnWindow, settled, deadline time.Time) *apiError {
+	return errNotAllowed("return_window_passed",
+		"%s must be returned within %s of settlement: the transaction settled on %s and the window closed at %s ET. Ask for a late return explicitly (ReturnLate, or \"late\": true) to return it anyway.",
+		code, w, settled.In(reference.Eastern).Format(time.DateOnly), deadline.In(reference.Eastern).Format(time.DateTime))
+}
+
+// settledAt is when t first settled, and whether it did.
+func (t *txRecord) settledAt() (time.Time, bool) {
+	for _, e := range t.timeline {
+		if e.Status == StatusSettled {
+			return time.UnixMilli(e.Date), true
+		}
+	}
+	return time.Time{}, false
+}
+
+// checkReturnWindow refuses a return of t with code at now when t settled
+// and code's window has closed.
+func checkReturnWindow(t *txRecord, code string, now time.Time) error {
+	w, ok := reference.ACHReturnWindow(code)
+	if !ok || t.status != StatusSettled {
+		return nil
+	}
+	settled, _ := t.settledAt()
+	if deadline := w.Deadline(settled); now.After(deadline) {
+		return errReturnWindow(code, w, settled, deadline)
+	}
+	return nil
+}
+
+// checkPlannedWindow refuses a return planned after a settlement that
+// could fall past code's window. The shortest a window can be is its
+// length in whole days: two banking days hold at least 48 hours after any
+// settlement.
+func checkPlannedWindow(code string, after time.Duration) error {
+	w, ok := reference.ACHReturnWindow(code)
+	if !ok {
+		return nil
+	}
+	if limit := time.Duration(w.BusinessDays+w.CalendarDays) * 24 * time.Hour; after > limit {
+		return errNotAllowed("return_window_passed",
+			"%s must be returned within %s of settlement; %v after settlement may be past it. Ask for a late return explicitly to plan it anyway.", code, w, after)
+	}
+	return nil
+}
+
+// validPlan checks a planned return's code and delay.
+func validPlan(code string, after time.Duration, late bool) error {
+	if err := validReturnCode(code); err != nil {
+		return err
+	}
+	if after < 0 {
+		return errPayload("invalid_duration", "after must not be negative, got %v.", after)
+	}
+	if !late {
+		return checkPlannedWindow(code, after)
+	}
+	return nil
+}
+
+// planReturn makes t return with code after its settlement: at once if it
+// has settled and the time has come, at its settlement if it has not
+// settled yet. Callers hold mu.
+func (st *store) planReturn(t *txRecord, code string, after time.Duration, late bool, now time.Time) error {
+	switch {
+	case t.status == StatusSettled:
+		settled, _ := t.settledAt()
+		at := latest(settled.Add(after), now)
+		if w, ok := reference.ACHReturnWindow(code); ok && !late && at.After(w.Deadline(settled)) {
+			return errReturnWindow(code, w, settled, w.Deadline(settled))
+		}
+		st.pushReturn(t, code, at)
+	case slices.Contains(processingPath[:3], t.status) || t.status.Queued():
+		if st.returnPlans == nil {
+			st.returnPlans = map[string]returnPlan{}
+		}
+		st.returnPlans[t.id] = returnPlan{code: code, after: after}
+	default:
+		return errIllegalMove(t.status, StatusReturned)
+	}
+	return nil
+}
+
+// pushReturn schedules the return of t with code at at. Callers hold mu.
+func (st *store) pushReturn(t *txRecord, code string, at time.Time) {
+	st.seq++
+	heap.Push(&st.steps, step{at: at, seq: st.seq, txID: t.id, to: StatusReturned, code: code})
+}
+
+// settlementPlan is the status and code a transaction moving to SETTLED
+// gets under its return plan: RETURNED with the plan's code when the plan
+// returns it at settlement. Callers hold mu.
+func (st *store) settlementPlan(t *txRecord) (Status, string, bool) {
+	p, ok := st.returnPlans[t.id]
+	if !ok || p.after > 0 {
+		return "", "", false
+	}
+	delete(st.returnPlans, t.id)
+	return StatusReturned, p.code, true
+}
+
+// settledPlan schedules the return a plan makes after t settled at at.
+// Callers hold mu.
+func (st *store) settledPlan(t *txRecord, at time.Time) {
+	p, ok := st.returnPlans[t.id]
+	if !ok {
+		return
+	}
+	delete(st.returnPlans, t.id)
+	st.pushReturn(t, p.code, at.Add(p.after))
+}
+
+// ReturnLate returns a transaction as Return does, whatever its code's
+// window: the return of a settled transfer after NACHA allows it, for a
+// test of what an app does with a return it did not expect any more.
+func (s *Server) ReturnLate(id, code string) error {
+	if err := validReturnCode(code); err != nil {
+		return err
+	}
+	return s.withTx(id, func(st *store, t *txRecord) error { return st.walk(t, StatusReturned, s, code) })
+}
+
+// ScheduleReturn returns a transaction with code after a delay counted from
+// its settlement: "return this transfer with R10 thirty days after it
+// settles" is ScheduleReturn(id, reference.ReturnNotAuthorized, 30*24*time.Hour).
+// A transfer that has not settled yet is returned when it settles (after 0:
+// returned instead of settling, PROCESSING-CREDIT to RETURNED) or after
+// later; a settled one after its settlement, or at once when that time has
+// passed. The return happens on the fake's clock (Advance). An ACH code's
+// delay must fit its window: at most 48 hours for a two-banking-day code,
+// 60 days for an unauthorized-debit code; ScheduleLateReturn does not ask.
+// A canceled or returned transaction is refused. A later plan for the same
+// unsettled transaction replaces the earlier one.
+func (s *Server) ScheduleReturn(id, code string, after time.Duration) error {
+	return s.scheduleReturn(id, code, after, false)
+}
+
+// ScheduleLateReturn is ScheduleReturn without the window's check.
+func (s *Server) ScheduleLateReturn(id, code string, after time.Duration) error {
+	return s.scheduleReturn(id, code, after, true)
+}
+
+func (s *Server) scheduleReturn(id, code string, after time.Duration, late bool) error {
+	if err := validPlan(code, after, late); err != nil {
+		return err
+	}
+	return s.withTx(id, func(st *store, t *txRecord) error { return st.planReturn(t, code, after, late, s.Now()) })
+}
+
+// ReturnRule returns or queues every new transaction it matches, in the
+// spirit of moov-io's ach-test-harness: a black-box test, or a client in
+// another language through POST /_fake/return-rules, picks outcomes without
+// touching Go. Rules apply to transactions created through the API (POST
+// .../trans and the batch endpoint) after the rule was added; the first
+// rule that matches wins.
+type ReturnRule struct {
+	// What the rule matches: every field that is set must match, and at
+	// least one must be set.
+	NodeID      string // the sender's or the receiver's node id
+	AccountNum  string // the account number of the sender's or the receiver's node
+	AmountCents int64  // the amount, exactly
+	Note        string // a substring of extra.note
+	// Code is the return code (R01, IR..., WR...), or with Queue the queue
+	// code shown in recent_status.code (free text).
+	Code string
+	// Queue puts a matching transaction in QUEUED-BY-SYNAPSE instead of
+	// returning it.
+	Queue bool
+	// After is, for a return, how long after settlement it comes (0:
+	// returned instead of settling); for a queue, how long after creation
+	// (0: at once; later, only if the transaction is still CREATED).
+	After time.Duration
+	// Late lets a return's After pass its code's window.
+	Late bool
+}
+
+func (r ReturnRule) validate() error {
+	if r.NodeID == "" && r.AccountNum == "" && r.AmountCents == 0 && r.Note == "" {
+		return errPayload("invalid_rule", "A return rule must match on at least one of node_id, account_num, amount_cents and note.")
+	}
+	if r.AmountCents < 0 {
+		return errPayload("invalid_rule", "amount_cents must not be negative.")
+	}
+	if r.Queue {
+		if r.After < 0 {
+			return errPayload("invalid_duration", "after must not be negative, got %v.", r.After)
+		}
+		return nil
+	}
+	return validPlan(r.Code, r.After, r.Late)
+}
+
+// matches reports whether rule r matches t. Callers hold mu.
+func (st *store) matches(r ReturnRule, t *txRecord) bool {
+	from, to := st.nodes[t.fromNode], st.nodes[t.toNode]
+	switch {
+	case r.NodeID != "" && r.NodeID != from.id && r.NodeID != to.id,
+		r.AccountNum != "" && r.AccountNum != from.accountNum && r.AccountNum != to.accountNum,
+		r.AmountCents != 0 && cents(r.AmountCents) != t.amount,
+		r.Note != "" && !strings.Contains(t.note, r.Note):
+		return false
+	}
+	return true
+}
+
+// applyReturnRules applies the first rule that matches a transaction just
+// created through the API. Callers hold mu.
+func (st *store) applyReturnRules(t *txRecord) {
+	for _, r := range st.returnRules {
+		if !st.matches(r, t) {
+			continue
+		}
+		if !r.Queue {
+			_ = st.planReturn(t, r.Code, r.After, true, t.created)
+			return
+		}
+		if r.After > 0 {
+			st.seq++
+			heap.Push(&st.steps, step{at: t.created.Add(r.After), seq: st.seq, txID: t.id, gen: t.gen, to: StatusQueuedBySynapse, code: r.Code})
+			return
+		}
+		prev := st.actor
+		st.actor = UpdatedByBackend
+		_ = st.move(t, StatusQueuedBySynapse, t.created, "", r.Code)
+		st.actor = prev
+		return
+	}
+}
+
+// AddReturnRule adds a rule after the others and returns the rules now in
+// force. A rule that matches nothing, a return code that is not one or an
+// After past the code's window without Late is refused.
+func (s *Server) AddReturnRule(r ReturnRule) ([]ReturnRule, error) {
+	if err := r.validate(); err != nil {
+		return nil, err
+	}
+	st := s.store
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	st.returnRules = append(st.returnRules, r)
+	return append([]ReturnRule(nil), st.returnRules...), nil
+}
+
+// ReturnRules returns the rules in force, in the order they are tried.
+func (s *Server) ReturnRules() []ReturnRule {
+	st := s.store
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	return append([]ReturnRule(nil), st.returnRules...)
+}
+
+// ClearReturnRules removes every return rule. Returns the rules already
+// planned still happen.
+func (s *Server) ClearReturnRules() {
+	st := s.store
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	st.returnRules = nil
+}
+
+// controlReturnRequest is the body of POST
+// /_fake/transactions/{trans_id}/return: the code, and late to return past
+// the code's window.
+type controlReturnRequest struct {
+	Code string `json:"code"`
+	Late bool   `json:"late"`
+}
+
+// controlReturn serves POST /_fake/transactions/{trans_id}/return {code, late}.
+func (s *Server) controlReturn(w http.ResponseWriter, r *http.Request) {
+	req, err := controlBody[controlReturnRequest](r)
+	if err == nil {
+		id := r.PathValue("trans_id")
+		if req.Late {
+			err = s.ReturnLate(id, req.Code)
+		} else {
+			err = s.Return(id, req.Code)
+		}
+	}
+	if err != nil {
+		s.fail(w, err)
+		return
+	}
+	s.controlAnswerTx(w, r.PathValue("trans_id"))
+}
+
+// parseAfter reads a control body's "after": a non-negative Go duration
+// such as "720h", "" for none.
+func parseAfter(after string) (time.Duration, error) {
+	if after == "" {
+		return 0, nil
+	}
+	d, err := time.ParseDuration(after)
+	if err != nil || d < 0 {
+		return 0, errPayload("invalid_duration", `after must be a non-negative Go duration such as "720h", got %q.`, after)
+	}
+	return d, nil
+}
+
+// controlScheduleRequest is the body of POST
+// /_fake/transactions/{trans_id}/schedule-return.
+type controlScheduleRequest struct {
+	Code  string `json:"code"`
+	After string `json:"after"` // a Go duration after settlement, "720h"
+	Late  bool   `json:"late"`
+}
+
+// controlScheduleReturn serves POST /_fake/transactions/{trans_id}/schedule-return
+// {code, after, late}.
+func (s *Server) controlScheduleReturn(w http.ResponseWriter, r *http.Request) {
+	req, err := controlBody[controlScheduleRequest](r)
+	var after time.Duration
+	if err == nil {
+		after, err = parseAfter(req.After)
+	}
+	if err == nil {
+		err = s.scheduleReturn(r.PathValue("trans_id"), req.Code, after, req.Late)
+	}
+	if err != nil {
+		s.fail(w, err)
+		return
+	}
+	s.controlAnswerTx(w, r.PathValue("trans_id"))
+}
+
+// controlRuleView is a return rule in the control API: the body of POST
+// /_fake/return-rules and each of the rules answered.
+type controlRuleView struct {
+	NodeID      string `json:"node_id"`
+	AccountNum  string `json:"account_num"`
+	AmountCents int64  `json:"amount_cents"`
+	Note        string `json:"note"`
+	Code        string `json:"code"`
+	Queue       bool   `json:"queue"`
+	After       string `json:"after"` // a Go duration
+	Late        bool   `json:"late"`
+}
+
+func controlRules(rules []ReturnRule) []controlRuleView {
+	out := make([]controlRuleView, len(rules))
+	for i, r := range rules {
+		out[i] = controlRuleView{NodeID: r.NodeID, AccountNum: r.AccountNum, AmountCents: r.AmountCents, Note: r.Note,
+			Code: r.Code, Queue: r.Queue, After: r.After.String(), Late: r.Late}
+	}
+	return out
+}
+
+// controlReturnRules serves GET /_fake/return-rules.
+func (s *Server) controlReturnRules(w http.ResponseWriter, r *http.Request) {
+	s.controlOK(w, map[string]any{"rules": controlRules(s.ReturnRules())})
+}
+
+// controlAddReturnRule serves POST /_fake/return-rules: it adds a rule and
+// answers the rules in force.
+func (s *Server) controlAddReturnRule(w http.ResponseWriter, r *http.Request) {
+	req, err := controlBody[controlRuleView](r)
+	var after time.Duration
+	if err == nil {
+		after, err = parseAfter(req.After)
+	}
+	var rules []ReturnRule
+	if err == nil {
+		rules, err = s.AddReturnRule(ReturnRule{NodeID: req.NodeID, AccountNum: req.AccountNum, AmountCents: req.AmountCents,
+			Note: req.Note, Code: req.Code, Queue: req.Queue, After: after, Late: req.Late})
+	}
+	if err != nil {
+		s.fail(w, err)
+		return
+	}
+	s.controlOK(w, map[string]any{"rules": controlRules(rules)})
+}
+
+// controlClearReturnRules serves DELETE /_fake/return-rules.
+func (s *Server) controlClearReturnRules(w http.ResponseWriter, r *http.Request) {
+	s.ClearReturnRules()
+	s.controlOK(w, map[string]any{"rules": []controlRuleView{}})
+}
