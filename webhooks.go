@@ -338,8 +338,13 @@ func (h *hooks) record(d *delivery, a attemptRecord) {
 }
 
 // schedule waits for d's next attempt until d.due on the fake's clock.
+// Retries due at the same time run in event order, whenever they were
+// scheduled.
 func (h *hooks) schedule(d *delivery) {
-	i := sort.Search(len(h.retries), func(i int) bool { return h.retries[i].at > d.due })
+	i := sort.Search(len(h.retries), func(i int) bool {
+		r := h.retries[i]
+		return r.at > d.due || r.at == d.due && r.d.ev.seq > d.ev.seq
+	})
 	h.retries = slices.Insert(h.retries, i, retry{at: d.due, d: d})
 }
 
