@@ -1,6 +1,7 @@
 package synapsefake_test
 
 import (
+	"bytes"
 	"fmt"
 	"net/http"
 	"strings"
@@ -235,4 +236,161 @@ func TestWebhookChaosIsSeeded(t *testing.T) {
 	if cmp.Equal(a[0], a[1]) {
 		t.Errorf("the overridden subscription got the same deliveries as the default one")
 	}
+}
+
+// TestWebhookChaosControl checks PUT, GET and DELETE /_fake/webhooks/chaos,
+// and that a refused body is the error envelope and changes nothing.
+func TestWebhookChaosControl(t *testing.T) {
+	t.Parallel()
+	fake := synapsefake.NewServer(t)
+	off := map[string]any{"seed": 0.0, "subscriptions": map[string]any{},
+		"default": map[string]any{"duplicate": 0.0, "reorder": 0.0, "delay": 0.0, "delay_by": "", "drop_first": 0.0, "bad_signature": 0.0}}
+	set := map[string]any{"seed": 7.0,
+		"default":       map[string]any{"duplicate": 0.2, "reorder": 0.1, "delay": 0.3, "delay_by": "90s", "drop_first": 0.4, "bad_signature": 0.05},
+		"subscriptions": map[string]any{"sub1": map[string]any{"duplicate": 1.0}}}
+	stored := map[string]any{"seed": 7.0,
+		"default":       map[string]any{"duplicate": 0.2, "reorder": 0.1, "delay": 0.3, "delay_by": "1m30s", "drop_first": 0.4, "bad_signature": 0.05},
+		"subscriptions": map[string]any{"sub1": map[string]any{"duplicate": 1.0, "reorder": 0.0, "delay": 0.0, "delay_by": "", "drop_first": 0.0, "bad_signature": 0.0}}}
+	wantGo := synapsefake.WebhookChaos{Seed: 7,
+		Default:       synapsefake.ChaosSettings{Duplicate: 0.2, Reorder: 0.1, Delay: 0.3, DelayBy: 90 * time.Second, DropFirst: 0.4, BadSignature: 0.05},
+		Subscriptions: map[string]synapsefake.ChaosSettings{"sub1": {Duplicate: 1}}}
+
+	if diff := cmp.Diff(map[string]any{"success": true, "chaos": off}, ctlOK(t, fake, "GET", "/webhooks/chaos", nil)); diff != "" {
+		t.Errorf("GET before any PUT (-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff(map[string]any{"success": true, "chaos": stored}, ctlOK(t, fake, "PUT", "/webhooks/chaos", set)); diff != "" {
+		t.Errorf("PUT (-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff(wantGo, fake.WebhookChaos()); diff != "" {
+		t.Errorf("WebhookChaos after PUT (-want +got):\n%s", diff)
+	}
+	for _, tc := range []struct {
+		name string
+		body any
+		code string
+	}{
+		{"empty body", "", "invalid_json"},
+		{"not an object", "[]", "invalid_json"},
+		{"unknown field", map[string]any{"sed": 1}, "unknown_field"},
+		{"unknown setting", map[string]any{"default": map[string]any{"duplicates": 0.5}}, "unknown_field"},
+		{"negative seed", map[string]any{"seed": -1}, "invalid_field_type"},
+		{"probability as a string", map[string]any{"default": map[string]any{"duplicate": "half"}}, "invalid_field_type"},
+		{"probability above 1", map[string]any{"default": map[string]any{"reorder": 1.5}}, "invalid_chaos"},
+		{"negative probability", map[string]any{"subscriptions": map[string]any{"s": map[string]any{"drop_first": -0.1}}}, "invalid_chaos"},
+		{"delay not a duration", map[string]any{"default": map[string]any{"delay": 1, "delay_by": "soon"}}, "invalid_chaos"},
+		{"zero delay", map[string]any{"default": map[string]any{"delay": 1, "delay_by": "0s"}}, "invalid_chaos"},
+		{"negative delay", map[string]any{"default": map[string]any{"delay": 1, "delay_by": "-1m"}}, "invalid_chaos"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			wantError(t, ctl(t, fake, "PUT", "/webhooks/chaos", tc.body), http.StatusBadRequest, "200", tc.code)
+			if diff := cmp.Diff(wantGo, fake.WebhookChaos()); diff != "" {
+				t.Errorf("a refused PUT changed the settings (-want +got):\n%s", diff)
+			}
+		})
+	}
+	wantError(t, ctl(t, fake, "POST", "/webhooks/chaos", set), http.StatusConflict, "410", "method_not_allowed")
+	if diff := cmp.Diff(map[string]any{"success": true, "chaos": off}, ctlOK(t, fake, "DELETE", "/webhooks/chaos", nil)); diff != "" {
+		t.Errorf("DELETE (-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff(synapsefake.WebhookChaos{}, fake.WebhookChaos()); diff != "" {
+		t.Errorf("WebhookChaos after DELETE (-want +got):\n%s", diff)
+	}
+}
+
+// TestWithWebhookChaos checks the option: chaos from the start, and a panic
+// naming the setting for invalid settings.
+func TestWithWebhookChaos(t *testing.T) {
+	t.Parallel()
+	run := runChaos(t, []synapsefake.Option{synapsefake.WithWebhookChaos(synapsefake.WebhookChaos{
+		Default: synapsefake.ChaosSettings{Duplicate: 1}})}, synapsefake.WebhookChaos{Default: synapsefake.ChaosSettings{Duplicate: 1}})
+	if len(run.got) != 6 {
+		t.Errorf("receiver got %d POSTs of 3 events, want 6: %v", len(run.got), run.got)
+	}
+	for _, tc := range []struct {
+		name  string
+		chaos synapsefake.WebhookChaos
+		want  string
+	}{
+		{"probability above 1", synapsefake.WebhookChaos{Default: synapsefake.ChaosSettings{Duplicate: 2}},
+			"synapsefake: WithWebhookChaos: default.duplicate must be a probability from 0 to 1, got 2."},
+		{"negative delay", synapsefake.WebhookChaos{Subscriptions: map[string]synapsefake.ChaosSettings{"s": {DelayBy: -time.Second}}},
+			"synapsefake: WithWebhookChaos: subscriptions.s.delay_by must not be negative, got -1s."},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			defer func() {
+				if got := recover(); got != tc.want {
+					t.Errorf("New panicked with %v, want %q", got, tc.want)
+				}
+			}()
+			synapsefake.New(synapsefake.WithWebhookChaos(tc.chaos))
+		})
+	}
+	if err := synapsefake.New().SetWebhookChaos(synapsefake.WebhookChaos{Default: synapsefake.ChaosSettings{BadSignature: -1}}); err == nil {
+		t.Errorf("SetWebhookChaos accepted a negative probability")
+	}
+}
+
+// TestWebhookChaosInLogs checks that the webhook log, the control view of
+// the capture and a saved state show what chaos did to each attempt.
+func TestWebhookChaosInLogs(t *testing.T) {
+	t.Parallel()
+	fake := synapsefake.NewServer(t, synapsefake.WithWebhookChaos(synapsefake.WebhookChaos{
+		Default: synapsefake.ChaosSettings{DropFirst: 1, Duplicate: 1}}))
+	rcv := newHookReceiver(t, nil)
+	fake.AddSubscription(rcv.url, "USERS|POST")
+	fake.AddUser(synapsefake.UserSeed{})
+	fake.Flush()
+	fake.Advance(time.Minute)
+
+	var responses []string
+	for _, e := range hookLogs(t, fake, "")["logs"].([]any) {
+		for _, r := range e.(map[string]any)["http_responses"].([]any) {
+			m := r.(map[string]any)
+			responses = append(responses, fmt.Sprintf("%v %v", m["http_response_code"], m["chaos"]))
+		}
+		responses = append(responses, "|")
+	}
+	// Newest entry first; each lists the delivery's attempts up to its own.
+	want := []string{"503 dropped", "200 duplicate", "200 <nil>", "|", "503 dropped", "200 duplicate", "|", "503 dropped", "|"}
+	if diff := cmp.Diff(want, responses); diff != "" {
+		t.Errorf("log http_responses (-want +got):\n%s", diff)
+	}
+
+	var control []string
+	for _, w := range ctlOK(t, fake, "GET", "/webhooks", nil)["webhooks"].([]any) {
+		for _, d := range w.(map[string]any)["deliveries"].([]any) {
+			for _, a := range d.(map[string]any)["attempts"].([]any) {
+				m := a.(map[string]any)
+				control = append(control, fmt.Sprintf("%v %v", m["code"], m["chaos"]))
+			}
+		}
+	}
+	if diff := cmp.Diff([]string{"503 dropped", "200 duplicate", "200 <nil>"}, control); diff != "" {
+		t.Errorf("GET /_fake/webhooks attempts (-want +got):\n%s", diff)
+	}
+
+	var state bytes.Buffer
+	if err := fake.Snapshot(&state); err != nil {
+		t.Fatal(err)
+	}
+	restored := synapsefake.New()
+	if err := restored.Restore(&state); err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(attemptChaos(fake), attemptChaos(restored)); diff != "" {
+		t.Errorf("restored attempts' chaos (-saved +restored):\n%s", diff)
+	}
+}
+
+// attemptChaos is Attempt.Chaos of every captured attempt.
+func attemptChaos(fake *synapsefake.Server) []string {
+	var out []string
+	for _, w := range fake.Webhooks().All() {
+		for _, d := range w.Deliveries {
+			for _, a := range d.Attempts {
+				out = append(out, a.Chaos)
+			}
+		}
+	}
+	return out
 }
