@@ -394,3 +394,33 @@ func attemptChaos(fake *synapsefake.Server) []string {
 	}
 	return out
 }
+
+// BenchmarkWebhookChaos measures an event delivered to a live receiver
+// (AddUser, then Flush) with chaos never turned on, turned on and off
+// again, and on (every kind but delay at 0.2).
+func BenchmarkWebhookChaos(b *testing.B) {
+	some := synapsefake.WebhookChaos{Seed: 1, Default: synapsefake.ChaosSettings{Duplicate: 0.2, Reorder: 0.2, DropFirst: 0.2, BadSignature: 0.2}}
+	for _, bc := range []struct {
+		name  string
+		chaos []synapsefake.WebhookChaos // set in turn
+	}{
+		{"off", nil},
+		{"turned off", []synapsefake.WebhookChaos{some, {}}},
+		{"on", []synapsefake.WebhookChaos{some}},
+	} {
+		b.Run(bc.name, func(b *testing.B) {
+			fake := synapsefake.NewServer(b, synapsefake.WithWebhookLogLimit(1<<20), synapsefake.WithWebhookCaptureLimit(1<<20))
+			rcv := newHookReceiver(b, nil)
+			fake.AddSubscription(rcv.url, "USERS|POST")
+			for _, c := range bc.chaos {
+				if err := fake.SetWebhookChaos(c); err != nil {
+					b.Fatal(err)
+				}
+			}
+			for b.Loop() {
+				fake.AddUser(synapsefake.UserSeed{})
+				fake.Flush()
+			}
+		})
+	}
+}
