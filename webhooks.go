@@ -452,6 +452,9 @@ func (h *hooks) redeliver(seq uint64, delivery int) (found, busy bool) {
 		return true, true
 	}
 	h.retries = slices.DeleteFunc(h.retries, func(r retry) bool { return r.d == d })
+	if h.chaos != nil {
+		h.chaos.released(d)
+	}
 	d.due = ms(h.s.Now())
 	if h.s.cfg.deliverWebhooks {
 		h.enqueue(d)
