@@ -91,6 +91,8 @@ var controlMux = sync.OnceValue(func() *http.ServeMux {
 	handle("ui/clock", route{"POST": (*S).uiClock})
 	handle("ui/subnets/{subnet_id}/check", route{"POST": (*S).uiCheckCard})
 	handle("ui/static/{file}", route{"GET": (*S).uiStatic})
+	// Webhook chaos (issue 14, section 3): chaos.go.
+	handle("webhooks/chaos", route{"GET": (*S).controlGetChaos, "PUT": (*S).controlSetChaos, "DELETE": (*S).controlDeleteChaos})
 	mux.HandleFunc("/", serveNotFound)
 	return mux
 })
@@ -634,9 +636,10 @@ type controlDeliveryView struct {
 }
 
 type controlAttemptView struct {
-	Code int    `json:"code"`
-	Text string `json:"text"`
-	Date int64  `json:"date"`
+	Code  int    `json:"code"`
+	Text  string `json:"text"`
+	Date  int64  `json:"date"`
+	Chaos string `json:"chaos,omitempty"` // what webhook chaos did (chaos.go)
 }
 
 // controlWebhooks serves GET /_fake/webhooks: every captured webhook, oldest first.
@@ -654,7 +657,7 @@ func (s *Server) controlWebhooks(w http.ResponseWriter, r *http.Request) {
 			dv := controlDeliveryView{SubscriptionID: d.SubscriptionID, URL: d.URL, LogID: d.LogID,
 				Attempts: make([]controlAttemptView, len(d.Attempts))}
 			for k, a := range d.Attempts {
-				dv.Attempts[k] = controlAttemptView{Code: a.Code, Text: a.Text, Date: ms(a.Date)}
+				dv.Attempts[k] = controlAttemptView{Code: a.Code, Text: a.Text, Date: ms(a.Date), Chaos: a.Chaos}
 			}
 			v.Deliveries[j] = dv
 		}

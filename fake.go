@@ -154,6 +154,9 @@ func (s *Server) Now() time.Time {
 // a webhook receiver's handler). With a clock that is not a mock, Advance only runs what is
 // already due.
 func (s *Server) Advance(d time.Duration) {
+	// Attempts still in flight finish at the old time, so that the order of
+	// deliveries does not depend on how fast a receiver answered.
+	s.Flush()
 	switch {
 	case d <= 0:
 	case s.clock == nil:

@@ -36,8 +36,9 @@ type config struct {
 	journalBytes     int64
 	// immediateStatements: see WithImmediateStatements (statements.go).
 	immediateStatements bool
-	captureLimit        int64 // WithWebhookCaptureLimit
-	webhookLogLimit     int64 // WithWebhookLogLimit
+	captureLimit        int64         // WithWebhookCaptureLimit
+	webhookLogLimit     int64         // WithWebhookLogLimit
+	chaos               *WebhookChaos // WithWebhookChaos (chaos.go)
 	cutoffs             Cutoffs
 }
 

@@ -111,9 +111,10 @@ type stateDelivery struct {
 }
 
 type stateAttempt struct {
-	At   int64  `json:"at"` // ms
-	Code int32  `json:"code"`
-	Text string `json:"text"`
+	At    int64  `json:"at"` // ms
+	Code  int32  `json:"code"`
+	Text  string `json:"text"`
+	Chaos string `json:"chaos,omitempty"` // Attempt.Chaos (chaos.go)
 }
 
 type stateLogEntry struct {
@@ -277,7 +278,7 @@ func (h *hooks) snapshot() stateHooks {
 			d := &ev.deliveries[i]
 			sd := stateDelivery{SubscriptionID: d.target.subID, URL: d.target.url, Due: d.due, Attempts: make([]stateAttempt, len(d.attempts))}
 			for j, a := range d.attempts {
-				sd.Attempts[j] = stateAttempt{At: a.at, Code: a.code, Text: a.text}
+				sd.Attempts[j] = stateAttempt{At: a.at, Code: a.code, Text: a.text, Chaos: chaosString(a.chaos)}
 			}
 			se.Deliveries[i] = sd
 			if !d.finished() && !retrying[d] {
@@ -530,7 +531,11 @@ func (rs *restoredState) linkEvents(st *store) error {
 		for i, sd := range se.Deliveries {
 			d := delivery{ev: ev, target: &hookTarget{subID: sd.SubscriptionID, url: sd.URL}, due: sd.Due}
 			for _, a := range sd.Attempts {
-				d.attempts = append(d.attempts, attemptRecord{at: a.At, code: a.Code, text: a.Text})
+				flags, ok := chaosFlags(a.Chaos)
+				if !ok {
+					return fmt.Errorf("event %d: unknown chaos %q", se.Seq, a.Chaos)
+				}
+				d.attempts = append(d.attempts, attemptRecord{at: a.At, code: a.Code, chaos: flags, text: a.Text})
 			}
 			ev.deliveries[i] = d
 		}

@@ -36,12 +36,12 @@ func TestStateHoldsEveryField(t *testing.T) {
 		handled []string
 	}{
 		{reflect.TypeFor[hooks](), []string{"s", "mu", "cond", "seq", "version", "events", "eventBytes", "log", "logBytes",
-			"boxes", "busy", "retries", "ctx", "cancel", "closed"}},
+			"boxes", "busy", "retries", "ctx", "cancel", "closed", "chaos"}},
 		{reflect.TypeFor[event](), []string{"seq", "at", "tx", "timeline", "code", "obj", "deliveries", "fn", "backend", "dropped"}},
 		{reflect.TypeFor[objectEvent](), []string{"typ", "id", "status", "rest"}},
 		{reflect.TypeFor[delivery](), []string{"ev", "target", "attempts", "due"}},
 		{reflect.TypeFor[hookTarget](), []string{"subID", "url"}},
-		{reflect.TypeFor[attemptRecord](), []string{"at", "code", "text"}},
+		{reflect.TypeFor[attemptRecord](), []string{"at", "code", "chaos", "text"}},
 		{reflect.TypeFor[logEntry](), []string{"d", "attempt"}},
 		{reflect.TypeFor[retry](), []string{"at", "d"}},
 		{reflect.TypeFor[journal](), []string{"mu", "entries", "head", "bytes", "s"}},

@@ -212,6 +212,7 @@ type httpResponse struct {
 	Date             int64  `json:"date"`
 	HTTPResponseCode string `json:"http_response_code"`
 	HTTPResponseText string `json:"http_response_text"`
+	Chaos            string `json:"chaos,omitempty"` // what webhook chaos did (chaos.go); not in the real service's log
 }
 
 type oid struct {
@@ -265,7 +266,7 @@ func (s *Server) handleWebhookLogs(w http.ResponseWriter, r *http.Request) {
 		a := e.attempts[len(e.attempts)-1]
 		responses := make([]httpResponse, len(e.attempts))
 		for j, at := range e.attempts {
-			responses[j] = httpResponse{Date: at.at, HTTPResponseCode: itoa(int(at.code)), HTTPResponseText: at.text}
+			responses[j] = httpResponse{Date: at.at, HTTPResponseCode: itoa(int(at.code)), HTTPResponseText: at.text, Chaos: chaosString(at.chaos)}
 		}
 		body := e.ev.body(s)
 		sum := sha256.Sum256(body)

@@ -78,6 +78,9 @@ func (w Webhook) String() string {
 		codes := make([]string, len(d.Attempts))
 		for i, a := range d.Attempts {
 			codes[i] = fmt.Sprint(a.Code)
+			if a.Chaos != "" {
+				codes[i] += "(" + a.Chaos + ")"
+			}
 		}
 		s += fmt.Sprintf(" -> %s [%s]", d.URL, strings.Join(codes, ","))
 	}
@@ -99,6 +102,10 @@ type Attempt struct {
 	Code int
 	Text string
 	Date time.Time
+	// Chaos lists what webhook chaos did to the attempt, comma-separated
+	// (ChaosDelayed, ChaosReordered, ChaosDropped, ChaosDuplicate,
+	// ChaosBadSignature); "" for none.
+	Chaos string
 }
 
 // WebhookMatcher selects webhooks for Wait.
@@ -172,13 +179,14 @@ type hookTarget struct {
 
 // attemptRecord is the stored form of an Attempt.
 type attemptRecord struct {
-	at   int64 // ms
-	code int32
-	text string
+	at    int64 // ms
+	code  int32
+	chaos uint8 // what webhook chaos did (chaos.go)
+	text  string
 }
 
 func (a attemptRecord) public() Attempt {
-	return Attempt{Code: int(a.code), Text: a.text, Date: time.UnixMilli(a.at).UTC()}
+	return Attempt{Code: int(a.code), Text: a.text, Date: time.UnixMilli(a.at).UTC(), Chaos: chaosString(a.chaos)}
 }
 
 // notDelivered is the text of every attempt under WithoutWebhookDelivery.
@@ -239,11 +247,18 @@ type hooks struct {
 	ctx     context.Context
 	cancel  context.CancelFunc // cancels the attempts in flight; made with boxes
 	closed  bool
+	chaos   *chaos // nil until webhook chaos is first turned on
 }
 
 func newHooks(s *Server) *hooks {
 	h := &hooks{s: s}
 	h.cond = sync.NewCond(&h.mu)
+	if c := s.cfg.chaos; c != nil {
+		if err := c.validate(); err != nil {
+			panic(fmt.Sprintf("synapsefake: WithWebhookChaos: %s", err.(*apiError).msg))
+		}
+		h.setChaos(*c)
+	}
 	return h
 }
 
@@ -261,7 +276,7 @@ func (h *hooks) add(ev *event) {
 		for i := range ev.deliveries {
 			d := &ev.deliveries[i]
 			if h.s.cfg.deliverWebhooks {
-				h.enqueue(d)
+				h.first(d)
 			} else {
 				h.record(d, attemptRecord{at: d.due, code: http.StatusOK, text: notDelivered})
 			}
@@ -296,6 +311,9 @@ func (h *hooks) enqueue(d *delivery) {
 		h.boxes[key] = b
 	}
 	b.queue = append(b.queue, d)
+	if h.chaos != nil {
+		h.chaos.plan(d)
+	}
 	if !b.busy {
 		b.busy = true
 		h.busy++
@@ -306,6 +324,32 @@ func (h *hooks) enqueue(d *delivery) {
 // record stores an attempt of d, logs it, and schedules the retry a
 // failure calls for.
 func (h *hooks) record(d *delivery, a attemptRecord) {
+	h.logAttempt(d, a)
+	if slices.Contains(webhookSuccess, int(a.code)) || len(d.attempts) > len(webhookRetryDelays) {
+		return // done
+	}
+	d.due += webhookRetryDelays[len(d.attempts)-1].Milliseconds()
+	if d.due <= ms(h.s.Now()) {
+		// Already due (a long Advance): run it before Flush returns.
+		h.enqueue(d)
+		return
+	}
+	h.schedule(d)
+}
+
+// schedule waits for d's next attempt until d.due on the fake's clock.
+// Retries due at the same time run in event order, whenever they were
+// scheduled.
+func (h *hooks) schedule(d *delivery) {
+	i := sort.Search(len(h.retries), func(i int) bool {
+		r := h.retries[i]
+		return r.at > d.due || r.at == d.due && r.d.ev.seq > d.ev.seq
+	})
+	h.retries = slices.Insert(h.retries, i, retry{at: d.due, d: d})
+}
+
+// logAttempt stores an attempt of d and logs it.
+func (h *hooks) logAttempt(d *delivery, a attemptRecord) {
 	d.attempts = append(d.attempts, a)
 	h.version++
 	cost := int64(attemptOverhead + len(a.text))
@@ -319,17 +363,6 @@ func (h *hooks) record(d *delivery, a attemptRecord) {
 		e := h.log.pop()
 		h.logBytes -= int64(attemptOverhead + logEntryOverhead + len(e.d.attempts[e.attempt].text))
 	}
-	if slices.Contains(webhookSuccess, int(a.code)) || len(d.attempts) > len(webhookRetryDelays) {
-		return // done
-	}
-	d.due += webhookRetryDelays[len(d.attempts)-1].Milliseconds()
-	if d.due <= ms(h.s.Now()) {
-		// Already due (a long Advance): run it before Flush returns.
-		h.enqueue(d)
-		return
-	}
-	i := sort.Search(len(h.retries), func(i int) bool { return h.retries[i].at > d.due })
-	h.retries = slices.Insert(h.retries, i, retry{at: d.due, d: d})
 }
 
 // work makes its outbox's attempts, one at a time, until it is empty.
@@ -341,11 +374,29 @@ func (h *hooks) work(b *outbox) {
 		b.queue[0] = nil
 		b.queue = b.queue[1:]
 		ctx := h.ctx
+		var plan chaosPlan
+		if h.chaos != nil {
+			plan = h.chaos.plans[d]
+			delete(h.chaos.plans, d)
+		}
 		h.mu.Unlock()
-		a := h.s.attempt(ctx, d)
+		var extra, a attemptRecord
+		if plan.extra != 0 {
+			extra = h.s.attempt(ctx, d, plan.extra&chaosBadSignature != 0)
+			extra.chaos = plan.extra
+		}
+		if plan.flags&chaosDropped != 0 {
+			a = attemptRecord{at: d.due, code: http.StatusServiceUnavailable, text: chaosDroppedText}
+		} else {
+			a = h.s.attempt(ctx, d, plan.flags&chaosBadSignature != 0)
+		}
+		a.chaos = plan.flags
 		h.mu.Lock()
 		if b.dead {
 			break
+		}
+		if plan.extra != 0 {
+			h.logAttempt(d, extra)
 		}
 		h.record(d, a)
 		h.cond.Broadcast()
@@ -365,6 +416,9 @@ func (h *hooks) due(now time.Time) {
 	t := ms(now)
 	n := 0
 	for n < len(h.retries) && h.retries[n].at <= t {
+		if h.chaos != nil {
+			h.chaos.released(h.retries[n].d)
+		}
 		if !h.closed {
 			h.enqueue(h.retries[n].d)
 		}
@@ -398,6 +452,9 @@ func (h *hooks) redeliver(seq uint64, delivery int) (found, busy bool) {
 		return true, true
 	}
 	h.retries = slices.DeleteFunc(h.retries, func(r retry) bool { return r.d == d })
+	if h.chaos != nil {
+		h.chaos.released(d)
+	}
 	d.due = ms(h.s.Now())
 	if h.s.cfg.deliverWebhooks {
 		h.enqueue(d)
@@ -447,6 +504,9 @@ func (h *hooks) stop() {
 	}
 	h.boxes, h.ctx, h.cancel = nil, nil, nil
 	h.retries = nil
+	if h.chaos != nil {
+		h.chaos.forget()
+	}
 	h.cond.Broadcast()
 }
 
@@ -468,15 +528,20 @@ func (h *hooks) close() {
 }
 
 // attempt POSTs one delivery and reports the receiver's answer, dated at
-// the attempt's due time. Cancelling ctx abandons it.
-func (s *Server) attempt(ctx context.Context, d *delivery) attemptRecord {
+// the attempt's due time; badSignature signs it with a wrong secret.
+// Cancelling ctx abandons it.
+func (s *Server) attempt(ctx context.Context, d *delivery, badSignature bool) attemptRecord {
 	a := attemptRecord{at: d.due}
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, d.target.url, bytes.NewReader(d.ev.body(s)))
 	if err != nil {
 		a.code, a.text = http.StatusRequestTimeout, err.Error()
 		return a
 	}
-	sha1Hex, sha256Hex := signatures(d.ev.objectID(), s.cfg.clientID, s.cfg.clientSecret)
+	secret := s.cfg.clientSecret
+	if badSignature {
+		secret = "chaos:" + secret
+	}
+	sha1Hex, sha256Hex := signatures(d.ev.objectID(), s.cfg.clientID, secret)
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("X-Synapse-Signature", sha1Hex)
 	req.Header.Set("X-Synapse-Signature-Sha256", sha256Hex)

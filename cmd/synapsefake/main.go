@@ -66,6 +66,8 @@ func serve(ctx context.Context, args []string, out io.Writer, ready chan<- strin
 	// Saved state (issue 13).
 	stateFile := fs.String("state", "", "load the whole state from this file at start if it exists; save it there on shutdown and every -state-interval")
 	stateInterval := fs.Duration("state-interval", 30*time.Second, "how often -state is saved while serving; 0: only on shutdown")
+	// Webhook chaos (issue 14).
+	webhookChaos := fs.String("webhook-chaos", "", `webhook chaos as JSON, the body of PUT /_fake/webhooks/chaos, e.g. '{"seed":7,"default":{"duplicate":0.2,"reorder":0.2,"delay":0.1,"delay_by":"5m","drop_first":0.1,"bad_signature":0.05}}'; default off`)
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -82,6 +84,14 @@ func serve(ctx context.Context, args []string, out io.Writer, ready chan<- strin
 		synapsefake.WithWebhookCaptureLimit(*captureBytes), synapsefake.WithWebhookLogLimit(*webhookLogBytes)}
 	if *microDeposits {
 		opts = append(opts, synapsefake.WithMicroDeposits())
+	}
+	if *webhookChaos != "" {
+		c, err := synapsefake.ParseWebhookChaos([]byte(*webhookChaos))
+		if err != nil {
+			l.Close()
+			return fmt.Errorf("-webhook-chaos: %w", err)
+		}
+		opts = append(opts, synapsefake.WithWebhookChaos(c))
 	}
 	switch *clockMode {
 	case "real":

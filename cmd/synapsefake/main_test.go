@@ -17,6 +17,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/google/go-cmp/cmp"
 	"github.com/synapsefake/synapsefake"
 )
 
@@ -231,6 +232,10 @@ func TestServeBadFlags(t *testing.T) {
 		{"client secret alone", []string{"-client-secret", "my-secret"}, "-client-id and -client-secret go together"},
 		{"unknown flag", []string{"-nope"}, "flag provided but not defined"},
 		{"bad seed", []string{"-seed", "x"}, "invalid value"},
+		{"chaos not JSON", []string{"-webhook-chaos", "duplicate=0.5"}, "-webhook-chaos: synapsefake: invalid_json (error_code 200, http 400)"},
+		{"chaos unknown setting", []string{"-webhook-chaos", `{"default":{"dupe":0.5}}`}, "-webhook-chaos: synapsefake: unknown_field (error_code 200, http 400)"},
+		{"chaos probability above 1", []string{"-webhook-chaos", `{"default":{"duplicate":2}}`}, "default.duplicate must be a probability from 0 to 1, got 2."},
+		{"chaos bad delay", []string{"-webhook-chaos", `{"default":{"delay":1,"delay_by":"soon"}}`}, "invalid_chaos"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
@@ -585,5 +590,21 @@ func TestWriteFileAtomic(t *testing.T) {
 				t.Errorf("the directory holds %d files, want 1", len(entries))
 			}
 		})
+	}
+}
+
+func TestServeWebhookChaosFlag(t *testing.T) {
+	t.Parallel()
+	r := start(t, "-addr", "127.0.0.1:0", "-clock", "manual", "-quiet",
+		"-webhook-chaos", `{"seed":7,"default":{"duplicate":0.5,"delay_by":"90s"}}`)
+	root := running{base: strings.TrimSuffix(r.base, "/v3.1")}
+	status, body := root.request(t, "GET", "/_fake/webhooks/chaos", nil, nil)
+	want := map[string]any{"success": true, "chaos": map[string]any{"seed": 7.0, "subscriptions": map[string]any{},
+		"default": map[string]any{"duplicate": 0.5, "reorder": 0.0, "delay": 0.0, "delay_by": "1m30s", "drop_first": 0.0, "bad_signature": 0.0}}}
+	if status != http.StatusOK {
+		t.Fatalf("GET /_fake/webhooks/chaos: status %d: %v", status, body)
+	}
+	if diff := cmp.Diff(want, body); diff != "" {
+		t.Errorf("GET /_fake/webhooks/chaos (-want +got):\n%s", diff)
 	}
 }
