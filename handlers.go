@@ -14,6 +14,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"unicode/utf8"
 
 	"github.com/synapsefake/synapsefake/reference"
 )
@@ -575,4 +576,19 @@ var canonicalHeaders = map[string]string{
 	"X-SP-USER":            "X-Sp-User",
 	"X-SP-USER-IP":         "X-Sp-User-Ip",
 	"X-SP-IDEMPOTENCY-KEY": "X-Sp-Idempotency-Key",
+}
+
+// decodeText is decode that also refuses a body that is not valid UTF-8:
+// encoding/json would quietly turn such bytes into U+FFFD, and a note or
+// comment would be stored other than it was sent.
+func decodeText[T any](r *http.Request) (T, error) {
+	var v T
+	data, err := readBody(r)
+	if err != nil {
+		return v, err
+	}
+	if !utf8.Valid(data) {
+		return v, errPayload("invalid_utf8", "Request body must be valid UTF-8.")
+	}
+	return v, unmarshalObject(data, &v, false)
 }

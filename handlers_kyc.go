@@ -5,7 +5,6 @@ import (
 	"net/http"
 	"slices"
 	"strings"
-	"time"
 
 	"github.com/synapsefake/synapsefake/reference"
 )
@@ -112,25 +111,6 @@ func (s *Server) handleUBO(w http.ResponseWriter, r *http.Request) {
 	answerObject(s, w, func(st *store) (userView, error) { return st.fileUBO(now, r.PathValue("user_id")) })
 }
 
-// fileUBO adds the REG_GG document. Callers hold mu.
-func (st *store) fileUBO(now time.Time, userID string) (userView, error) {
-	u := st.users[userID]
-	if u == nil {
-		return userView{}, errNotFound("user")
-	}
-	if len(u.documents) == 0 {
-		return userView{}, errIncorrect("missing_base_document", "User %s has no base document to file the UBO form under.", userID)
-	}
-	base := u.documents[0]
-	base.docs[physicalDocs] = slices.DeleteFunc(base.docs[physicalDocs], func(d *subDocRecord) bool { return d.typ == regGGDocType })
-	base.docs[physicalDocs] = append(base.docs[physicalDocs],
-		&subDocRecord{id: st.randomHex(32), typ: regGGDocType, updated: now, status: docStatusReviewing})
-	u.updated = now
-	v := st.userView(u)
-	st.emit(now, "USER|PATCH", "USER", u.id, v)
-	return v, nil
-}
-
 // duplicatesView is the answer of GET /users/{user_id}/get-duplicates.
 type duplicatesView struct {
 	ClosedUsersID []string `json:"closed_users_id"`
@@ -174,17 +154,6 @@ func (s *Server) handleGetDuplicates(w http.ResponseWriter, r *http.Request) {
 		}
 		return v, nil
 	})
-}
-
-// duplicates are u's duplicates, in creation order. Callers hold mu.
-func (st *store) duplicates(u *userRecord) []*userRecord {
-	var out []*userRecord
-	for _, id := range st.userOrder {
-		if d := st.users[id]; d != u && isDuplicate(u, d) {
-			out = append(out, d)
-		}
-	}
-	return out
 }
 
 func isDuplicate(a, b *userRecord) bool {

@@ -6,7 +6,6 @@ import (
 	"net/http"
 	"slices"
 	"strings"
-	"time"
 
 	"github.com/synapsefake/synapsefake/reference"
 )
@@ -214,61 +213,6 @@ func (s *Server) handleCreateNode(w http.ResponseWriter, r *http.Request) {
 	s.ok(w, nodesList{ErrorCode: "0", HTTPCode: "200", Limit: 20, NodeCount: len(ans.nodes), Nodes: ans.nodes, PageCount: 1, Success: true})
 }
 
-func (st *store) createNode(now time.Time, userID string, req createNodeRequest) (nodeView, error) {
-	st.mu.Lock()
-	defer st.mu.Unlock()
-	u := st.users[userID]
-	if u == nil {
-		return nodeView{}, errNotFound("user")
-	}
-	in := req.Info
-	seed := NodeSeed{Type: *req.Type, Nickname: *in.Nickname, AccountNum: in.AccountNum,
-		RoutingNum: in.RoutingNum, SuppID: req.Extra.SuppID}
-	var typ, class string
-	if seed.Type == reference.NodeACHUS {
-		typ, class = in.Type, in.Class
-		if typ == "" {
-			typ = "PERSONAL"
-		}
-		if class == "" {
-			class = "CHECKING"
-		}
-	}
-	n := st.newNode(now, u, seed, typ, class, req.Extra.Note)
-	n.other = req.Extra.Other
-	n.documentID = in.DocumentID
-	if in.NameOnAccount != nil {
-		n.nameOnAcct = *in.NameOnAccount
-	}
-	switch seed.Type {
-	case reference.NodeWireUS, reference.NodeWireInt:
-		bank := reference.ACHBank(in.RoutingNum).Name
-		if in.BankName != nil {
-			bank = *in.BankName
-		}
-		n.info = map[string]any{"account_num": lastFour(in.AccountNum), "address": *in.Address, "bank_name": bank}
-		if in.RoutingNum != "" {
-			n.info["routing_num"] = lastFour(in.RoutingNum)
-		}
-		if in.Swift != nil {
-			n.info["swift"] = *in.Swift
-		}
-	case reference.NodeCheckUS:
-		a := in.PayeeAddress
-		n.info = map[string]any{"payee_name": *in.PayeeName, "payee_address": map[string]any{
-			"address_street": *a.Street, "address_city": *a.City, "address_subdivision": *a.Subdivision,
-			"address_country_code": *a.CountryCode, "address_postal_code": *a.PostalCode}}
-	case reference.NodeInterchangeUS:
-		n.info = map[string]any{"card_number": lastFour(*in.CardNumber)}
-	case reference.NodeIOU:
-		n.currency = *in.Balance.Currency
-		n.info = map[string]any{}
-	case reference.NodeCryptoUS:
-		n.info = map[string]any{}
-	}
-	return st.emitNode(now, "NODES|POST", n), nil
-}
-
 // handleListNodes serves GET /v3.1/users/{user_id}/nodes.
 func (s *Server) handleListNodes(w http.ResponseWriter, r *http.Request) {
 	if _, err := s.authorize(r, access{userIP: true, scope: reference.ScopeNodesGet}); err != nil {
@@ -288,47 +232,6 @@ func (s *Server) handleListNodes(w http.ResponseWriter, r *http.Request) {
 	s.ok(w, v)
 }
 
-func (st *store) listNodes(userID string, p page, typ string) (nodesList, error) {
-	st.mu.Lock()
-	defer st.mu.Unlock()
-	u := st.users[userID]
-	if u == nil {
-		return nodesList{}, errNotFound("user")
-	}
-	ids := u.nodeIDs
-	if typ != "" {
-		ids = nil
-		for _, id := range u.nodeIDs {
-			if st.nodes[id].typ == typ {
-				ids = append(ids, id)
-			}
-		}
-	}
-	lo, hi := p.window(len(ids))
-	out := nodesList{ErrorCode: "0", HTTPCode: "200", Limit: p.perPage, NodeCount: len(ids), Nodes: make([]nodeView, 0, hi-lo),
-		Page: &p.number, PageCount: p.pageCount(len(ids)), Success: true}
-	for _, id := range ids[lo:hi] {
-		out.Nodes = append(out.Nodes, st.nodeView(st.nodes[id]))
-	}
-	return out, nil
-}
-
-// userNode finds a node under a user: unknown ids are 404, another user's
-// node is 401 / "300". Callers hold mu.
-func (st *store) userNode(userID, nodeID string) (*nodeRecord, error) {
-	if st.users[userID] == nil {
-		return nil, errNotFound("user")
-	}
-	n := st.nodes[nodeID]
-	if n == nil {
-		return nil, errNotFound("node")
-	}
-	if n.userID != userID {
-		return nil, errUnauthorized("unauthorized_node", "Node %s does not belong to user %s.", nodeID, userID)
-	}
-	return n, nil
-}
-
 // handleGetNode serves GET /v3.1/users/{user_id}/nodes/{node_id}.
 func (s *Server) handleGetNode(w http.ResponseWriter, r *http.Request) {
 	if _, err := s.authorize(r, access{userIP: true, scope: reference.ScopeNodeGet}); err != nil {
@@ -341,16 +244,6 @@ func (s *Server) handleGetNode(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	s.okObject(w, v)
-}
-
-func (st *store) getNode(userID, nodeID string) (nodeView, error) {
-	st.mu.Lock()
-	defer st.mu.Unlock()
-	n, err := st.userNode(userID, nodeID)
-	if err != nil {
-		return nodeView{}, err
-	}
-	return st.nodeView(n), nil
 }
 
 // patchNodeRequest is the body of PATCH /users/{user_id}/nodes/{node_id},
@@ -516,69 +409,6 @@ func (s *Server) handlePatchNode(w http.ResponseWriter, r *http.Request) {
 	s.okObject(w, v)
 }
 
-func (st *store) patchNode(now time.Time, userID, nodeID string, req patchNodeRequest) (nodeView, error) {
-	st.mu.Lock()
-	defer st.mu.Unlock()
-	n, err := st.userNode(userID, nodeID)
-	if err != nil {
-		return nodeView{}, err
-	}
-	if !n.isActive {
-		return nodeView{}, errNotAllowed("node_inactive", "Node %s is deleted.", nodeID)
-	}
-	if req.Micro != nil || req.ResendMicro != nil {
-		if n.typ != reference.NodeACHUS || !n.microPending {
-			return nodeView{}, errNotAllowed("micro_not_pending", "Node %s has no micro deposits to verify.", nodeID)
-		}
-	}
-	if req.Micro != nil && (toCents(req.Micro[0]) != microDeposits[0] || toCents(req.Micro[1]) != microDeposits[1]) {
-		return nodeView{}, errIncorrect("incorrect_micro", "Micro deposit amounts do not match.")
-	}
-	if (req.ship || req.reset || req.Allowed != nil || req.Preferences != nil) && n.typ != reference.NodeCardUS {
-		return nodeView{}, errNotAllowed("not_a_card_node", "Node %s is not a CARD-US node.", nodeID)
-	}
-	if req.Nickname != nil {
-		n.nickname = *req.Nickname
-	}
-	if req.Info != nil && req.Info.Nickname != nil {
-		n.nickname = *req.Info.Nickname
-	}
-	if req.SuppID != nil {
-		n.suppID = *req.SuppID
-	}
-	if req.Extra != nil {
-		if req.Extra.SuppID != nil {
-			n.suppID = *req.Extra.SuppID
-		}
-		if req.Extra.Note != nil {
-			n.note = req.Extra.Note
-		}
-	}
-	if req.Allowed != nil {
-		n.allowed = *req.Allowed
-	}
-	if req.Preferences != nil {
-		prefs, _ := n.info["preferences"].(map[string]any)
-		n.info = maps.Clone(n.info)
-		n.info["preferences"] = req.Preferences.applied(prefs)
-	}
-	if req.ship {
-		n.timeline = append(n.timeline, nodeEvent{Date: ms(now), Note: "Card shipped."})
-	}
-	if req.reset {
-		n.info = st.newCardInfo(n.info)
-		n.timeline = append(n.timeline, nodeEvent{Date: ms(now), Note: "Card reset."})
-	}
-	if req.Micro != nil {
-		n.microPending = false
-		n.allowed = AllowedCreditAndDebit
-		n.timeline = append(n.timeline, nodeEvent{Date: ms(now), Note: "Micro deposits verified."})
-	} else if req.ResendMicro != nil {
-		n.timeline = append(n.timeline, nodeEvent{Date: ms(now), Note: "Micro deposits initiated."})
-	}
-	return st.emitNode(now, "NODE|PATCH", n), nil
-}
-
 // handleDeleteNode serves DELETE /v3.1/users/{user_id}/nodes/{node_id}. The
 // node is deactivated (is_active false), leaves the user's node list, and
 // the answer is the node.
@@ -593,29 +423,4 @@ func (s *Server) handleDeleteNode(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	s.okObject(w, v)
-}
-
-func (st *store) deleteNode(now time.Time, userID, nodeID string) (nodeView, error) {
-	st.mu.Lock()
-	defer st.mu.Unlock()
-	n, err := st.userNode(userID, nodeID)
-	if err != nil {
-		return nodeView{}, err
-	}
-	if !n.isActive {
-		return nodeView{}, errNotAllowed("node_inactive", "Node %s is already deleted.", nodeID)
-	}
-	n.isActive = false
-	n.timeline = append(n.timeline, nodeEvent{Date: ms(now), Note: "Node deleted."})
-	u := st.users[userID]
-	u.nodeIDs = slices.DeleteFunc(u.nodeIDs, func(id string) bool { return id == nodeID })
-	st.nodeOrder = slices.DeleteFunc(st.nodeOrder, func(id string) bool { return id == nodeID })
-	return st.emitNode(now, "NODE|PATCH", n), nil
-}
-
-// emitNode records a node event and returns the node's view. Callers hold mu.
-func (st *store) emitNode(now time.Time, function string, n *nodeRecord) nodeView {
-	v := st.nodeView(n)
-	st.emit(now, function, "NODE", n.id, v)
-	return v
 }

@@ -4,81 +4,10 @@ import (
 	"net/http"
 	"slices"
 	"strings"
-	"time"
 	"unicode/utf8"
 
 	"github.com/synapsefake/synapsefake/reference"
 )
-
-// Shipment statuses. A new shipment is CREATED; the fake moves it only to
-// CANCELED, by DELETE.
-const (
-	ShipmentCreated  = "CREATED"
-	ShipmentCanceled = "CANCELED"
-)
-
-// shipDeliveries are the delivery speeds a shipment may ask for.
-var shipDeliveries = []string{"STANDARD", "STANDARD|TRACKING", "EXPEDITE", "OVERNIGHT"}
-
-// maxSecondaryLabel is the longest secondary_label printed on a card.
-const maxSecondaryLabel = 26
-
-// shipCarrier is the delivery_carrier every recorded shipment showed.
-const shipCarrier = "6070 Poplar Avenue, Suite 100 Memphis, Tennessee 38119"
-
-// shipRecord is one card shipment, kept on its subnet.
-type shipRecord struct {
-	id             string
-	created        time.Time
-	delivery       string
-	cardStyleID    *string
-	name           string
-	address        shipAddress
-	secondaryLabel *string
-	status         string
-}
-
-type shipAddress struct {
-	CareOf      string `json:"address_care_of"`
-	City        string `json:"address_city"`
-	CountryCode string `json:"address_country_code"`
-	PostalCode  string `json:"address_postal_code"`
-	Street      string `json:"address_street"`
-	Subdivision string `json:"address_subdivision"`
-}
-
-// shipView is a shipment as the API returns it.
-type shipView struct {
-	ID              string      `json:"_id"`
-	Address         shipAddress `json:"address"`
-	CardStyleID     *string     `json:"card_style_id"`
-	CreatedOn       int64       `json:"created_on"`
-	Delivery        string      `json:"delivery"`
-	DeliveryCarrier string      `json:"delivery_carrier"`
-	Name            string      `json:"name"`
-	NodeID          string      `json:"node_id"`
-	SecondaryLabel  any         `json:"secondary_label"` // false when none, as recorded
-	Status          string      `json:"status"`
-	SubnetID        string      `json:"subnet_id"`
-	Tracking        *string     `json:"tracking"`
-}
-
-func (sh *shipRecord) view(sn *subnetRecord) shipView {
-	v := shipView{ID: sh.id, Address: sh.address, CardStyleID: sh.cardStyleID, CreatedOn: ms(sh.created),
-		Delivery: sh.delivery, DeliveryCarrier: shipCarrier, Name: sh.name,
-		NodeID: sn.nodeID, SecondaryLabel: false, Status: sh.status, SubnetID: sn.id}
-	if sh.secondaryLabel != nil {
-		v.SecondaryLabel = *sh.secondaryLabel
-	}
-	return v
-}
-
-// shipsList is the wrapper of GET .../subnets/{subnet_id}/ship.
-type shipsList struct {
-	listMeta
-	ShipCount int        `json:"ship_count"`
-	Ships     []shipView `json:"ships"`
-}
 
 // shipRequest is the body of PATCH (or POST) .../subnets/{subnet_id}/ship.
 type shipRequest struct {
@@ -133,54 +62,6 @@ func (s *Server) handleShipSubnet(w http.ResponseWriter, r *http.Request) {
 	s.subnetAction(w, r, false, func(st *store, sn *subnetRecord) error { return st.ship(sn, now, req) })
 }
 
-// ship records a shipment of a card. Callers hold mu.
-func (st *store) ship(sn *subnetRecord, now time.Time, req shipRequest) error {
-	fee, err := st.userNode(sn.userID, *req.FeeNodeID)
-	switch {
-	case err != nil:
-		return err
-	case !fee.isActive:
-		return errNotAllowed("node_inactive", "Node %s is deleted.", fee.id)
-	case sn.class != ClassCard:
-		return errNotAllowed("not_a_card", "Only cards can be shipped.")
-	case sn.status == SubnetTerminated:
-		return errNotAllowed("subnet_terminated", "Subnet %s is TERMINATED; it cannot be shipped.", sn.id)
-	}
-	if req.CardStyleID != nil {
-		sn.cardStyleID = req.CardStyleID
-	}
-	name, addr := st.users[sn.userID].mailing()
-	sn.ships = append(sn.ships, &shipRecord{id: st.newID(), created: now, delivery: req.delivery(),
-		cardStyleID: sn.cardStyleID, name: name, address: addr,
-		secondaryLabel: req.SecondaryLabel, status: ShipmentCreated})
-	sn.updated = now
-	st.emit(now, "SUBNET|PATCH", "SUBNET", sn.id, st.subnetView(sn, false))
-	return nil
-}
-
-// mailing is the name and address a card is shipped to: those of the
-// user's first document that has them (upper-cased, as the service
-// normalised them), else the user's first legal name and an empty address.
-func (u *userRecord) mailing() (string, shipAddress) {
-	name := ""
-	if len(u.legalNames) > 0 {
-		name = u.legalNames[0]
-	}
-	for _, b := range u.documents {
-		d := b.fields
-		if deref(d.AddressStreet) == "" {
-			continue
-		}
-		if deref(d.Name) != "" {
-			name = *d.Name
-		}
-		up := strings.ToUpper
-		return name, shipAddress{CareOf: name, City: up(deref(d.AddressCity)), CountryCode: up(deref(d.AddressCountryCode)),
-			PostalCode: deref(d.AddressPostalCode), Street: up(*d.AddressStreet), Subdivision: up(deref(d.AddressSubdivision))}
-	}
-	return name, shipAddress{CareOf: name}
-}
-
 // handleListShipments serves GET .../subnets/{subnet_id}/ship: the card's
 // shipments, oldest first.
 func (s *Server) handleListShipments(w http.ResponseWriter, r *http.Request) {
@@ -202,16 +83,6 @@ func (s *Server) handleListShipments(w http.ResponseWriter, r *http.Request) {
 		func(meta listMeta, items []shipView, total int) any {
 			return shipsList{listMeta: meta, ShipCount: total, Ships: items}
 		})
-}
-
-// ship finds a shipment of the subnet, or nil.
-func (sn *subnetRecord) ship(id string) *shipRecord {
-	for _, sh := range sn.ships {
-		if sh.id == id {
-			return sh
-		}
-	}
-	return nil
 }
 
 // shipmentAction runs fn on the path's shipment under the lock and answers

@@ -6,7 +6,6 @@ import (
 	"net/http"
 	"slices"
 	"strings"
-	"time"
 
 	"github.com/synapsefake/synapsefake/reference"
 )
@@ -95,25 +94,6 @@ func (s *Server) handleListNodeSubnets(w http.ResponseWriter, r *http.Request) {
 // handleListUserSubnets serves GET /v3.1/users/{user_id}/subnets.
 func (s *Server) handleListUserSubnets(w http.ResponseWriter, r *http.Request) {
 	s.listSubnets(w, r, ofPathUser(r, func(_ *store, u *userRecord) []string { return u.subnetIDs }))
-}
-
-// nodeSubnet finds a subnet on a node of a user. Callers hold mu.
-func (st *store) nodeSubnet(userID, nodeID, subnetID string) (*subnetRecord, error) {
-	n, err := st.userNode(userID, nodeID)
-	if err != nil {
-		return nil, err
-	}
-	sn := st.subnets[subnetID]
-	if sn == nil {
-		return nil, errNotFound("subnet")
-	}
-	if sn.userID != userID {
-		return nil, errUnauthorized("unauthorized_subnet", "Subnet %s does not belong to user %s.", subnetID, userID)
-	}
-	if sn.nodeID != n.id {
-		return nil, errNotFound("subnet")
-	}
-	return sn, nil
 }
 
 // subnetAction runs fn on the path's subnet under the lock and answers the
@@ -250,51 +230,6 @@ func (s *Server) handlePatchSubnet(w http.ResponseWriter, r *http.Request) {
 	}
 	now := s.Now()
 	s.subnetAction(w, r, false, func(st *store, sn *subnetRecord) error { return st.patchSubnet(sn, now, req) })
-}
-
-// patchSubnet applies a validated PATCH. Callers hold mu.
-func (st *store) patchSubnet(sn *subnetRecord, now time.Time, req patchSubnetRequest) error {
-	if to := req.status(); to != nil && !canMoveSubnet(sn.status, *to) {
-		return errNotAllowed("illegal_status_change", "Subnet cannot move from %s to %s.", sn.status, *to)
-	}
-	if sn.status == SubnetTerminated {
-		return errNotAllowed("subnet_terminated", "Subnet %s is TERMINATED; it cannot be changed.", sn.id)
-	}
-	if req.Preferences != nil && sn.class != ClassCard {
-		return errNotAllowed("not_a_card", "Preferences apply to cards only.")
-	}
-	if to := req.status(); to != nil {
-		sn.status = *to
-	}
-	if req.StatusCode != nil {
-		sn.statusCode = *req.StatusCode
-	}
-	if p := req.pin(); p != nil {
-		sn.pin = *p
-	}
-	if req.Nickname != nil {
-		sn.nickname = *req.Nickname
-	}
-	if req.SuppID != nil {
-		sn.suppID = req.SuppID
-	}
-	if p := req.Preferences; p != nil {
-		if p.AllowCashTransactions != nil {
-			sn.prefs.allowCash = *p.AllowCashTransactions
-		}
-		if p.AllowForeignTransactions != nil {
-			sn.prefs.allowForeign = *p.AllowForeignTransactions
-		}
-		if p.DailyCashLimit != nil {
-			sn.prefs.dailyCash, _ = usdToCents(*p.DailyCashLimit)
-		}
-		if p.DailyTransactionLimit != nil {
-			sn.prefs.dailyTransaction, _ = usdToCents(*p.DailyTransactionLimit)
-		}
-	}
-	sn.updated = now
-	st.emit(now, "SUBNET|PATCH", "SUBNET", sn.id, st.subnetView(sn, false))
-	return nil
 }
 
 // The three wallet push types. The spec names them only as <PROVIDER>_PUSH

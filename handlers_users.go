@@ -5,7 +5,6 @@ import (
 	"net/http"
 	"slices"
 	"strings"
-	"time"
 
 	"github.com/synapsefake/synapsefake/reference"
 )
@@ -168,28 +167,6 @@ func (s *Server) handleCreateUser(w http.ResponseWriter, r *http.Request) {
 	s.okObject(w, s.store.createUser(s.Now(), req, c.fingerprint))
 }
 
-func (st *store) createUser(now time.Time, req createUserRequest, fingerprint string) userView {
-	st.mu.Lock()
-	defer st.mu.Unlock()
-	cip := 1
-	if req.Extra.CipTag != nil {
-		cip = *req.Extra.CipTag
-	}
-	u := st.newUser(now, UserSeed{
-		Email: *req.Logins[0].Email, PhoneNumbers: req.PhoneNumbers, LegalNames: req.LegalNames,
-		Fingerprint: fingerprint, SuppID: req.Extra.SuppID, IsBusiness: req.Extra.IsBusiness,
-	}, req.docs, cip, req.Extra.Note)
-	for _, l := range req.Logins[1:] {
-		u.logins = append(u.logins, loginView{Email: *l.Email, Scope: loginScope(l.Scope)})
-	}
-	if s := req.Logins[0].Scope; s != "" {
-		u.logins[0].Scope = loginScope(s)
-	}
-	v := st.userView(u)
-	st.emit(now, "USERS|POST", "USER", u.id, v)
-	return v
-}
-
 func loginScope(s string) string {
 	if s == "READ" {
 		return s
@@ -215,31 +192,6 @@ func (s *Server) handleListUsers(w http.ResponseWriter, r *http.Request) {
 	s.ok(w, s.store.listUsers(p, q.Get("query"), !strings.EqualFold(q.Get("show_refresh_tokens"), "no")))
 }
 
-func (st *store) listUsers(p page, query string, showTokens bool) usersList {
-	st.mu.Lock()
-	defer st.mu.Unlock()
-	ids := st.userOrder
-	if query != "" {
-		ids = nil
-		for _, id := range st.userOrder {
-			if st.users[id].matchesQuery(query) {
-				ids = append(ids, id)
-			}
-		}
-	}
-	lo, hi := p.window(len(ids))
-	out := usersList{ErrorCode: "0", HTTPCode: "200", Limit: p.perPage, Page: p.number,
-		PageCount: p.pageCount(len(ids)), Success: true, Users: make([]userView, 0, hi-lo), UsersCount: len(ids)}
-	for _, id := range ids[lo:hi] {
-		v := st.userView(st.users[id])
-		if !showTokens {
-			v.RefreshToken = ""
-		}
-		out.Users = append(out.Users, v)
-	}
-	return out
-}
-
 // handleGetUser serves GET /v3.1/users/{user_id}. Gateway credentials are
 // enough, as for the official clients, which read the refresh_token here.
 // With full_dehydrate=yes the base documents show their personal fields and
@@ -255,20 +207,6 @@ func (s *Server) handleGetUser(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	s.okObject(w, v)
-}
-
-func (st *store) getUser(id string, full bool) (userView, error) {
-	st.mu.Lock()
-	defer st.mu.Unlock()
-	u := st.users[id]
-	if u == nil {
-		return userView{}, errNotFound("user")
-	}
-	v := st.userView(u)
-	if full {
-		v.Documents = u.documentViews(true)
-	}
-	return v, nil
 }
 
 // patchUserRequest is the body of PATCH /users/{user_id}.
@@ -348,62 +286,4 @@ func (s *Server) handlePatchUser(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	s.okObject(w, v)
-}
-
-func (st *store) patchUser(now time.Time, id string, req patchUserRequest) (userView, error) {
-	st.mu.Lock()
-	defer st.mu.Unlock()
-	u := st.users[id]
-	if u == nil {
-		return userView{}, errNotFound("user")
-	}
-	// Check every refusal before changing anything.
-	if up := req.Update; up != nil {
-		if up.RemoveLogin != nil && !slices.ContainsFunc(u.logins, func(l loginView) bool { return l.Email == *up.RemoveLogin.Email }) {
-			return userView{}, errIncorrect("unknown_login", "Login %q is not on file for this user.", *up.RemoveLogin.Email)
-		}
-		if up.RemoveLegalName != nil && !slices.Contains(u.legalNames, *up.RemoveLegalName) {
-			return userView{}, errIncorrect("unknown_legal_name", "Legal name %q is not on file for this user.", *up.RemoveLegalName)
-		}
-		if up.RemovePhoneNumber != nil && !slices.Contains(u.phones, *up.RemovePhoneNumber) {
-			return userView{}, errIncorrect("unknown_phone_number", "Phone number %q is not on file for this user.", *up.RemovePhoneNumber)
-		}
-	}
-	if err := u.checkDocuments(req.docs); err != nil {
-		return userView{}, err
-	}
-	if up := req.Update; up != nil {
-		if up.Login != nil && !slices.ContainsFunc(u.logins, func(l loginView) bool { return l.Email == *up.Login.Email }) {
-			u.logins = append(u.logins, loginView{Email: *up.Login.Email, Scope: loginScope(up.Login.Scope)})
-		}
-		if up.RemoveLogin != nil {
-			u.logins = slices.DeleteFunc(u.logins, func(l loginView) bool { return l.Email == *up.RemoveLogin.Email })
-		}
-		if up.LegalName != nil && !slices.Contains(u.legalNames, *up.LegalName) {
-			u.legalNames = append(u.legalNames, *up.LegalName)
-		}
-		if up.PhoneNumber != nil && !slices.Contains(u.phones, *up.PhoneNumber) {
-			u.phones = append(u.phones, *up.PhoneNumber)
-		}
-		if up.RemoveLegalName != nil {
-			u.legalNames = slices.DeleteFunc(u.legalNames, func(n string) bool { return n == *up.RemoveLegalName })
-		}
-		if up.RemovePhoneNumber != nil {
-			u.phones = slices.DeleteFunc(u.phones, func(p string) bool { return p == *up.RemovePhoneNumber })
-		}
-		if up.CipTag != nil {
-			u.cipTag = *up.CipTag
-		}
-		if up.PublicNote != nil {
-			u.publicNote = up.PublicNote
-		}
-	}
-	st.fileDocuments(now, u, req.docs)
-	if req.Permission != nil {
-		u.permission = *req.Permission
-	}
-	u.updated = now
-	v := st.userView(u)
-	st.emit(now, "USER|PATCH", "USER", u.id, v)
-	return v, nil
 }

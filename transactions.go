@@ -607,3 +607,186 @@ func (s *Server) Transaction(id string) (Transaction, bool) {
 	}
 	return t.public(), true
 }
+
+// createTx creates a transaction from node nodeID of user userID. With
+// checkBalance, a deposit-type sender's available balance must cover the
+// amount. Callers hold mu.
+func (st *store) createTx(now time.Time, userID, nodeID string, req createTxRequest, checkBalance bool) (*txRecord, error) {
+	from, err := st.userNode(userID, nodeID)
+	if err != nil {
+		return nil, err
+	}
+	if !from.isActive {
+		return nil, errNotAllowed("node_inactive", "Node %s is deleted.", nodeID)
+	}
+	to := st.nodes[*req.To.ID]
+	if to == nil {
+		return nil, errNotFound("node")
+	}
+	if !to.isActive {
+		return nil, errIncorrect("receiver_inactive", "Node %s is deleted.", to.id)
+	}
+	if to.typ != *req.To.Type {
+		return nil, errIncorrect("node_type_mismatch", "Node %s is of type %s, not %s.", to.id, to.typ, *req.To.Type)
+	}
+	if !reference.CanTransfer(from.typ, to.typ) {
+		return nil, errIncorrect("transaction_not_allowed", "Transactions from a %s node to a %s node are not allowed.", from.typ, to.typ)
+	}
+	if to.id == from.id {
+		return nil, errIncorrect("same_node", "A transaction needs two different nodes.")
+	}
+	if *req.Amount.Currency != "USD" {
+		return nil, errIncorrect("unsupported_currency", "Currency %s is not supported; use USD.", *req.Amount.Currency)
+	}
+	for _, u := range []*userRecord{st.users[from.userID], st.users[to.userID]} {
+		if u.locked() {
+			return nil, errUserLocked(u)
+		}
+	}
+	amount := toCents(*req.Amount.Amount)
+	fees := []feeRecord{{note: "Facilitator Fee"}}
+	if len(req.Fees) > 0 {
+		fees = fees[:0]
+		for _, f := range req.Fees {
+			fn := st.nodes[*f.To.ID]
+			if fn == nil || fn.typ != reference.NodeDepositUS || !fn.isActive {
+				return nil, errIncorrect("invalid_fee_node", "Fee node %s must be an active DEPOSIT-US node.", *f.To.ID)
+			}
+			fees = append(fees, feeRecord{fee: toCents(*f.Fee), note: f.Note, toNode: fn.id})
+		}
+	}
+	t := &txRecord{id: st.newID(), userID: from.userID, fromNode: from.id, toNode: to.id, amount: amount,
+		currency: "USD", fees: fees, ip: *req.Extra.IP, note: req.Extra.Note, suppID: req.Extra.SuppID,
+		groupID: req.Extra.GroupID, sameDay: req.Extra.SameDay, created: now, processOn: now, status: StatusCreated}
+	if t.feeTotal() > amount {
+		return nil, errIncorrect("fees_exceed_amount", "Fees exceed the transaction amount.")
+	}
+	if err := st.checkPromise(t, checkBalance); err != nil {
+		return nil, err
+	}
+	if req.Extra.ProcessOn != nil {
+		t.processOn = now.Add(time.Duration(*req.Extra.ProcessOn) * 24 * time.Hour)
+	}
+	if o := req.Extra.Other; o != nil && o.Attachments != nil {
+		t.other = map[string]any{"attachments": o.Attachments}
+	}
+	t.start = t.processOn
+	st.addTx(t, statusEntry{Date: ms(now), Note: "Transaction Created.", Status: StatusCreated})
+	st.applyReturnRules(t) // returns.go
+	return t, nil
+}
+
+// checkPromise checks that a new transaction t fits the money rules: with
+// checkFunds, a deposit-type sender's available balance covers the amount
+// (insufficient_funds); in any case the sender's available balance stays at
+// or above -MaxBalanceCents and the receiver and fee nodes can take their
+// credit (balance_limit). Callers hold mu.
+func (st *store) checkPromise(t *txRecord, checkFunds bool) error {
+	from := st.nodes[t.fromNode]
+	if checkFunds && reference.IsDepositType(from.typ) && t.amount > from.available() {
+		return errInsufficientFunds(from.id)
+	}
+	if !from.fits(-t.amount) {
+		return errBalanceLimit(from.id)
+	}
+	if n := st.settlementMisfit(t, 1); n != nil {
+		return errBalanceLimit(n.id)
+	}
+	return nil
+}
+
+// addTx stores a new transaction with its first timeline entry, indexes it,
+// holds its amount on the sender's available balance and schedules its
+// processing. Callers hold mu.
+func (st *store) addTx(t *txRecord, first statusEntry) {
+	// Room for the processing path's four entries, so that the events of
+	// a transaction share one backing array.
+	t.timeline = append(make([]statusEntry, 0, len(processingPath)), first)
+	st.txs[t.id] = t
+	st.txOrder = append(st.txOrder, t.id)
+	from, to := st.nodes[t.fromNode], st.nodes[t.toNode]
+	from.pending += t.amount
+	from.txIDs = append(from.txIDs, t.id)
+	to.txIDs = append(to.txIDs, t.id)
+	st.users[from.userID].txIDs = append(st.users[from.userID].txIDs, t.id)
+	if to.userID != from.userID {
+		st.users[to.userID].txIDs = append(st.users[to.userID].txIDs, t.id)
+	}
+	st.schedule(t)
+	st.emitTx(t.created, "TRANS|POST", t)
+}
+
+// batch creates each valid item; a refused item is reported by its index
+// and does not stop the others.
+func (st *store) batch(now time.Time, clientID, scope, userID, nodeID string, items []createTxRequest) (batchResponse, error) {
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	n, err := st.userNode(userID, nodeID)
+	if err != nil {
+		return batchResponse{}, err
+	}
+	if u := st.users[n.userID]; u.locked() {
+		return batchResponse{}, errUserLocked(u)
+	}
+	out := batchResponse{ErrorCode: "0", HTTPCode: "200", Limit: maxBatch, Page: 1, PageCount: 1, Success: true,
+		Errors: []batchItemError{}, Trans: []txView{}}
+	for i, item := range items {
+		err := item.validate()
+		key := ""
+		if err == nil && item.Extra.IdempotencyKey != "" {
+			key = idemKey(clientID, scope, item.Extra.IdempotencyKey)
+			if st.idemUsed(key, now) {
+				err = errIdempotency
+			}
+		}
+		var t *txRecord
+		if err == nil {
+			t, err = st.createTx(now, userID, nodeID, item, false)
+		}
+		if err != nil {
+			env := err.(*apiError).envelope()
+			out.Errors = append(out.Errors, batchItemError{Index: i, Error: env.Error, ErrorCode: env.ErrorCode, HTTPCode: env.HTTPCode})
+			continue
+		}
+		if key != "" {
+			st.useIdem(key, now)
+		}
+		out.Trans = append(out.Trans, st.txView(t))
+	}
+	out.TransCount = len(out.Trans)
+	return out, nil
+}
+
+// nodeTx finds a transaction on a node of a user: 404 when unknown or not
+// on the node, 401 / "300" when it is another user's. Callers hold mu.
+func (st *store) nodeTx(userID, nodeID, txID string) (*txRecord, error) {
+	n, err := st.userNode(userID, nodeID)
+	if err != nil {
+		return nil, err
+	}
+	t := st.txs[txID]
+	if t == nil {
+		return nil, errNotFound("transaction")
+	}
+	if t.fromNode != n.id && t.toNode != n.id {
+		if st.nodes[t.fromNode].userID != userID && st.nodes[t.toNode].userID != userID {
+			return nil, errUnauthorized("unauthorized_transaction", "Transaction %s does not belong to user %s.", txID, userID)
+		}
+		return nil, errNotFound("transaction")
+	}
+	return t, nil
+}
+
+// comment appends a note under the current status. Callers hold mu.
+func (st *store) comment(t *txRecord, at time.Time, note string) {
+	t.timeline = append(t.timeline, statusEntry{Date: ms(at), Note: note, Status: t.status})
+	st.emitTx(at, "TRAN|PATCH", t)
+}
+
+// cancel cancels a CREATED or queued transaction. Callers hold mu.
+func (st *store) cancel(t *txRecord, at time.Time, code string) error {
+	if !canMove(t.status, StatusCanceled) {
+		return errNotAllowed("cannot_cancel_transaction", "Transaction in status %s cannot be canceled.", t.status)
+	}
+	return st.move(t, StatusCanceled, at, "", code)
+}
