@@ -1,0 +1,404 @@
+package synapsefake_test
+
+import (
+	"bytes"
+	"crypto/sha1"
+	"crypto/sha256"
+	"encoding/hex"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/benbjohnson/clock"
+	"github.com/google/go-cmp/cmp"
+	"github.com/synapsefake/synapsefake"
+)
+
+// hookEvent summarises a captured webhook.
+type hookEvent struct {
+	Function, ObjectType, ObjectID, Status, Code, UpdatedBy string
+}
+
+// hookEnv is a fake with a user holding $100 in a DEPOSIT-US node and a
+// second DEPOSIT-US node "Savings", and an empty webhook capture.
+type hookEnv struct {
+	fake    *synapsefake.Server
+	fx      fixture
+	savings synapsefake.Node
+}
+
+func newHookEnv(t testing.TB, opts ...synapsefake.Option) hookEnv {
+	t.Helper()
+	fake := synapsefake.NewServer(t, opts...)
+	e := hookEnv{fake: fake, fx: newFixture(t, fake, 10000)}
+	e.savings, _ = fake.AddNode(e.fx.user.ID, synapsefake.NodeSeed{Nickname: "Savings"})
+	fake.Webhooks().Reset()
+	return e
+}
+
+// must sends c and returns the answer's _id; anything but 200 fails the test.
+func (e hookEnv) must(t testing.TB, c call) string {
+	t.Helper()
+	r := do(t, e.fake, c)
+	if r.status != http.StatusOK {
+		t.Fatalf("%s %s: status %d: %s", c.method, c.path, r.status, r.raw)
+	}
+	id, _ := r.body["_id"].(string)
+	return id
+}
+
+func (e hookEnv) nodePath() string { return "/users/" + e.fx.user.ID + "/nodes/" + e.fx.node.ID }
+
+// transfer creates a $10 transfer to Savings over HTTP and returns its id.
+func (e hookEnv) transfer(t testing.TB) string {
+	t.Helper()
+	return e.must(t, call{method: "POST", path: e.nodePath() + "/trans", header: e.fx.headers,
+		body: map[string]any{"to": map[string]any{"type": "DEPOSIT-US", "id": e.savings.ID},
+			"amount": map[string]any{"amount": 10, "currency": "USD"}, "extra": map[string]any{"ip": "192.168.0.1"}}})
+}
+
+// TestWebhookEvents checks that every kind of change emits its webhook, with
+// the status after the change and SELF or BACKEND as the updater, whether
+// made over HTTP, by a helper or by the clock; and that refused calls and
+// subscription changes emit nothing.
+func TestWebhookEvents(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name string
+		act  func(t *testing.T, e hookEnv) []hookEvent
+	}{
+		{"POST /users", func(t *testing.T, e hookEnv) []hookEvent {
+			id := e.must(t, call{method: "POST", path: "/users", header: gatewayHeaders(e.fake), body: map[string]any{
+				"logins": []any{map[string]any{"email": "new@example.com"}}, "phone_numbers": []string{"901.111.1111"},
+				"legal_names": []string{"New User"}}})
+			return []hookEvent{{"USERS|POST", "USER", id, "", "", "SELF"}}
+		}},
+		{"AddUser", func(t *testing.T, e hookEnv) []hookEvent {
+			u := e.fake.AddUser(synapsefake.UserSeed{})
+			return []hookEvent{{"USERS|POST", "USER", u.ID, "", "", "BACKEND"}}
+		}},
+		{"PATCH /users/{id}", func(t *testing.T, e hookEnv) []hookEvent {
+			e.must(t, call{method: "PATCH", path: "/users/" + e.fx.user.ID, header: e.fx.headers,
+				body: map[string]any{"update": map[string]any{"public_note": "hi"}}})
+			return []hookEvent{{"USER|PATCH", "USER", e.fx.user.ID, "", "", "SELF"}}
+		}},
+		{"POST nodes", func(t *testing.T, e hookEnv) []hookEvent {
+			r := do(t, e.fake, call{method: "POST", path: "/users/" + e.fx.user.ID + "/nodes", header: e.fx.headers,
+				body: map[string]any{"type": "DEPOSIT-US", "info": map[string]any{"nickname": "Goals"}}})
+			nodes, _ := r.body["nodes"].([]any)
+			if r.status != http.StatusOK || len(nodes) != 1 {
+				t.Fatalf("POST nodes: status %d: %s", r.status, r.raw)
+			}
+			id, _ := nodes[0].(map[string]any)["_id"].(string)
+			return []hookEvent{{"NODES|POST", "NODE", id, "", "", "SELF"}}
+		}},
+		{"AddNode", func(t *testing.T, e hookEnv) []hookEvent {
+			n, _ := e.fake.AddNode(e.fx.user.ID, synapsefake.NodeSeed{})
+			return []hookEvent{{"NODES|POST", "NODE", n.ID, "", "", "BACKEND"}}
+		}},
+		{"PATCH node", func(t *testing.T, e hookEnv) []hookEvent {
+			e.must(t, call{method: "PATCH", path: e.nodePath(), header: e.fx.headers, body: map[string]any{"nickname": "Renamed"}})
+			return []hookEvent{{"NODE|PATCH", "NODE", e.fx.node.ID, "", "", "SELF"}}
+		}},
+		{"DELETE node", func(t *testing.T, e hookEnv) []hookEvent {
+			e.must(t, call{method: "DELETE", path: "/users/" + e.fx.user.ID + "/nodes/" + e.savings.ID, header: e.fx.headers})
+			return []hookEvent{{"NODE|PATCH", "NODE", e.savings.ID, "", "", "SELF"}}
+		}},
+		{"POST trans", func(t *testing.T, e hookEnv) []hookEvent {
+			id := e.transfer(t)
+			return []hookEvent{{"TRANS|POST", "TRAN", id, "CREATED", "", "SELF"}}
+		}},
+		{"PATCH trans comment", func(t *testing.T, e hookEnv) []hookEvent {
+			id := e.transfer(t)
+			e.fake.Webhooks().Reset()
+			e.must(t, call{method: "PATCH", path: e.nodePath() + "/trans/" + id, header: e.fx.headers, body: map[string]any{"comment": "checked"}})
+			return []hookEvent{{"TRAN|PATCH", "TRAN", id, "CREATED", "", "SELF"}}
+		}},
+		{"DELETE trans", func(t *testing.T, e hookEnv) []hookEvent {
+			id := e.transfer(t)
+			e.fake.Webhooks().Reset()
+			e.must(t, call{method: "DELETE", path: e.nodePath() + "/trans/" + id, header: e.fx.headers})
+			return []hookEvent{{"TRAN|PATCH", "TRAN", id, "CANCELED", "", "SELF"}}
+		}},
+		{"Advance processes", func(t *testing.T, e hookEnv) []hookEvent {
+			id := e.transfer(t)
+			e.fake.Webhooks().Reset()
+			e.fake.Advance(time.Millisecond)
+			return []hookEvent{
+				{"TRAN|PATCH", "TRAN", id, "PROCESSING-DEBIT", "", "BACKEND"},
+				{"TRAN|PATCH", "TRAN", id, "PROCESSING-CREDIT", "", "BACKEND"},
+				{"TRAN|PATCH", "TRAN", id, "SETTLED", "", "BACKEND"},
+			}
+		}},
+		{"Settle", func(t *testing.T, e hookEnv) []hookEvent {
+			id := e.transfer(t)
+			e.fake.Webhooks().Reset()
+			if err := e.fake.Settle(id); err != nil {
+				t.Fatal(err)
+			}
+			return []hookEvent{
+				{"TRAN|PATCH", "TRAN", id, "PROCESSING-DEBIT", "", "BACKEND"},
+				{"TRAN|PATCH", "TRAN", id, "PROCESSING-CREDIT", "", "BACKEND"},
+				{"TRAN|PATCH", "TRAN", id, "SETTLED", "", "BACKEND"},
+			}
+		}},
+		{"Return", func(t *testing.T, e hookEnv) []hookEvent {
+			id := e.transfer(t)
+			e.fake.Webhooks().Reset()
+			if err := e.fake.Return(id, "R01"); err != nil {
+				t.Fatal(err)
+			}
+			return []hookEvent{
+				{"TRAN|PATCH", "TRAN", id, "PROCESSING-DEBIT", "", "BACKEND"},
+				{"TRAN|PATCH", "TRAN", id, "PROCESSING-CREDIT", "", "BACKEND"},
+				{"TRAN|PATCH", "TRAN", id, "RETURNED", "R01", "BACKEND"},
+			}
+		}},
+		{"Queue", func(t *testing.T, e hookEnv) []hookEvent {
+			id := e.transfer(t)
+			e.fake.Webhooks().Reset()
+			if err := e.fake.Queue(id, "HIGH-RISK"); err != nil {
+				t.Fatal(err)
+			}
+			return []hookEvent{{"TRAN|PATCH", "TRAN", id, "QUEUED-BY-SYNAPSE", "HIGH-RISK", "BACKEND"}}
+		}},
+		{"POST subnets", func(t *testing.T, e hookEnv) []hookEvent {
+			id := e.must(t, call{method: "POST", path: e.nodePath() + "/subnets", header: e.fx.headers, body: map[string]any{"nickname": "Bills"}})
+			return []hookEvent{{"SUBNETS|POST", "SUBNET", id, "ACTIVE", "", "SELF"}}
+		}},
+		{"AddSubnet", func(t *testing.T, e hookEnv) []hookEvent {
+			sn, err := e.fake.AddSubnet(e.fx.user.ID, e.fx.node.ID, synapsefake.SubnetSeed{AccountClass: "CARD"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			return []hookEvent{{"SUBNETS|POST", "SUBNET", sn.ID, string(sn.Status), "", "BACKEND"}}
+		}},
+		{"PATCH subnet", func(t *testing.T, e hookEnv) []hookEvent {
+			id := e.must(t, call{method: "POST", path: e.nodePath() + "/subnets", header: e.fx.headers, body: map[string]any{"nickname": "Bills"}})
+			e.fake.Webhooks().Reset()
+			e.must(t, call{method: "PATCH", path: e.nodePath() + "/subnets/" + id, header: e.fx.headers, body: map[string]any{"status": "INACTIVE"}})
+			return []hookEvent{{"SUBNET|PATCH", "SUBNET", id, "INACTIVE", "", "SELF"}}
+		}},
+		{"approved card swipe", func(t *testing.T, e hookEnv) []hookEvent {
+			sn, err := e.fake.AddSubnet(e.fx.user.ID, e.fx.node.ID, synapsefake.SubnetSeed{AccountClass: "CARD", Status: synapsefake.SubnetActive})
+			if err != nil {
+				t.Fatal(err)
+			}
+			e.fake.Webhooks().Reset()
+			tx, err := e.fake.CardAuthorization(sn.ID, synapsefake.CardAuth{AmountCents: 500})
+			if err != nil {
+				t.Fatal(err)
+			}
+			return []hookEvent{{"TRANS|POST", "TRAN", tx.ID, "CREATED", "", "BACKEND"}}
+		}},
+		{"declined card swipe", func(t *testing.T, e hookEnv) []hookEvent {
+			sn, err := e.fake.AddSubnet(e.fx.user.ID, e.fx.node.ID, synapsefake.SubnetSeed{AccountClass: "CARD", Status: synapsefake.SubnetActive})
+			if err != nil {
+				t.Fatal(err)
+			}
+			e.fake.Webhooks().Reset()
+			tx, err := e.fake.CardAuthorization(sn.ID, synapsefake.CardAuth{AmountCents: 500, DeclineWith: "IR51"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			return []hookEvent{
+				{"TRANS|POST", "TRAN", tx.ID, "CREATED", "", "BACKEND"},
+				{"TRAN|PATCH", "TRAN", tx.ID, "RETURNED", "IR51", "BACKEND"},
+			}
+		}},
+		{"refused transfer emits nothing", func(t *testing.T, e hookEnv) []hookEvent {
+			r := do(t, e.fake, call{method: "POST", path: e.nodePath() + "/trans", header: e.fx.headers,
+				body: map[string]any{"to": map[string]any{"type": "DEPOSIT-US", "id": e.savings.ID},
+					"amount": map[string]any{"amount": 1000, "currency": "USD"}, "extra": map[string]any{"ip": "192.168.0.1"}}})
+			if r.status == http.StatusOK {
+				t.Fatalf("an overdraft was accepted: %s", r.raw)
+			}
+			return nil
+		}},
+		{"subscriptions emit nothing", func(t *testing.T, e hookEnv) []hookEvent {
+			id := e.must(t, call{method: "POST", path: "/subscriptions", header: hookGateway(e.fake),
+				body: map[string]any{"scope": []string{"USERS|POST"}, "url": "https://example.com/hooks"}})
+			e.must(t, call{method: "PATCH", path: "/subscriptions/" + id, header: hookGateway(e.fake), body: map[string]any{"is_active": false}})
+			return nil
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			e := newHookEnv(t)
+			want := tc.act(t, e)
+			var got []hookEvent
+			for _, w := range e.fake.Webhooks().All() {
+				got = append(got, hookEvent{w.Function, w.ObjectType, w.ObjectID, w.Status, w.Code, w.UpdatedBy})
+				checkHookBody(t, w)
+			}
+			if diff := cmp.Diff(want, got); diff != "" {
+				t.Errorf("webhooks (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+// checkHookBody checks that a webhook's body agrees with its summary.
+func checkHookBody(t *testing.T, w synapsefake.Webhook) {
+	t.Helper()
+	p := w.Payload()
+	rest, _ := p["_rest"].(map[string]any)
+	got := map[string]any{"_id": p["_id"], "_rest._id": rest["_id"], "webhook_meta": p["webhook_meta"]}
+	meta, _ := p["webhook_meta"].(map[string]any)
+	want := map[string]any{
+		"_id":       map[string]any{"$oid": w.ObjectID},
+		"_rest._id": w.ObjectID,
+		"webhook_meta": map[string]any{"function": w.Function, "log_id": meta["log_id"], "updated_by": w.UpdatedBy,
+			"date": map[string]any{"$date": float64(w.Date.UnixMilli())}},
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("%s: body (-want +got):\n%s", w, diff)
+	}
+	if id, _ := meta["log_id"].(string); !hookIDPattern.MatchString(id) {
+		t.Errorf("%s: log_id %v is not 24 hex characters", w, meta["log_id"])
+	}
+}
+
+// TestWebhookPayload compares whole payloads: the body is the resource as
+// the API answers it, plus _id as {"$oid"}, _rest and webhook_meta; and
+// IgnoreVolatile makes two runs' payloads equal while still seeing a real
+// difference.
+func TestWebhookPayload(t *testing.T) {
+	t.Parallel()
+	t.Run("exact", func(t *testing.T) {
+		t.Parallel()
+		e := newHookEnv(t)
+		rcv := newHookReceiver(t, nil)
+		e.fake.AddSubscription(rcv.url, "TRANS|POST")
+		r := do(t, e.fake, call{method: "POST", path: e.nodePath() + "/trans", header: e.fx.headers,
+			body: map[string]any{"to": map[string]any{"type": "DEPOSIT-US", "id": e.savings.ID},
+				"amount": map[string]any{"amount": 12.34, "currency": "USD"}, "extra": map[string]any{"ip": "192.168.0.1", "note": "rent"}}})
+		if r.status != http.StatusOK {
+			t.Fatalf("create transaction: status %d: %s", r.status, r.raw)
+		}
+		e.fake.Flush()
+		got := rcv.deliveries()
+		if len(got) != 1 {
+			t.Fatalf("%d deliveries, want 1", len(got))
+		}
+		apiCopy := r.body
+		delete(apiCopy, "success")
+		want := map[string]any{}
+		for k, v := range apiCopy {
+			want[k] = v
+		}
+		want["_id"] = map[string]any{"$oid": apiCopy["_id"]}
+		want["_rest"] = apiCopy
+		want["webhook_meta"] = map[string]any{"function": "TRANS|POST", "log_id": got[0].meta("log_id"),
+			"updated_by": "SELF", "date": map[string]any{"$date": float64(e.fake.Now().UnixMilli())}}
+		if diff := cmp.Diff(want, got[0].payload); diff != "" {
+			t.Errorf("payload (-want +got):\n%s", diff)
+		}
+		if w := e.fake.Webhooks().Wait(t, synapsefake.ForFunction("TRANS|POST")); !bytes.Equal(w.Body, got[0].body) {
+			t.Errorf("captured body differs from the delivered one:\n%s\n%s", w.Body, got[0].body)
+		}
+	})
+	t.Run("IgnoreVolatile", func(t *testing.T) {
+		t.Parallel()
+		// The same story on two servers with other seeds and clocks: every
+		// id and date differs, nothing else.
+		payload := func(seed uint64, start time.Time, amount float64) map[string]any {
+			mock := clock.NewMock()
+			mock.Set(start)
+			e := newHookEnv(t, synapsefake.WithIDSeed(seed), synapsefake.WithClock(mock))
+			e.must(t, call{method: "POST", path: e.nodePath() + "/trans", header: e.fx.headers,
+				body: map[string]any{"to": map[string]any{"type": "DEPOSIT-US", "id": e.savings.ID},
+					"amount": map[string]any{"amount": amount, "currency": "USD"}, "extra": map[string]any{"ip": "192.168.0.1"}}})
+			e.fake.Advance(time.Millisecond)
+			return e.fake.Webhooks().Wait(t, synapsefake.ForFunction("TRAN|PATCH")).Payload()
+		}
+		day := time.Date(2024, time.March, 4, 9, 30, 0, 0, time.UTC)
+		a, b := payload(1, day, 10), payload(2, day.Add(36*time.Hour+123*time.Millisecond), 10)
+		if cmp.Equal(a, b) {
+			t.Fatal("payloads of different seeds and clocks are equal without IgnoreVolatile; the test proves nothing")
+		}
+		if diff := cmp.Diff(a, b, synapsefake.IgnoreVolatile()); diff != "" {
+			t.Errorf("payloads differ beyond volatile fields (-a +b):\n%s", diff)
+		}
+		if c := payload(1, day, 11); cmp.Equal(a, c, synapsefake.IgnoreVolatile()) {
+			t.Error("IgnoreVolatile hides a different amount")
+		}
+	})
+}
+
+// TestVerifySignature checks the exported helper against HMACs computed
+// here with crypto/hmac.
+func TestVerifySignature(t *testing.T) {
+	t.Parallel()
+	const objectID, clientID, secret = "5bd9e16314c7f70098c16e88", "client_id_abc", "client_secret_xyz"
+	msg := objectID + "+" + clientID
+	good1, good256 := hmacHex(sha1.New, secret, msg), hmacHex(sha256.New, secret, msg)
+	// tamper changes the last hex digit.
+	tamper := func(s string) string {
+		last := "0"
+		if s[len(s)-1] == '0' {
+			last = "1"
+		}
+		return s[:len(s)-1] + last
+	}
+	for _, tc := range []struct {
+		name        string
+		sig1, sig2  string // "-" leaves the header out
+		obj, client string
+		secret      string
+		want        bool
+	}{
+		{"both valid", good1, good256, objectID, clientID, secret, true},
+		{"wrong secret", good1, good256, objectID, clientID, "other", false},
+		{"wrong object", good1, good256, "5bd9e16314c7f70098c16e89", clientID, secret, false},
+		{"wrong client", good1, good256, objectID, "client_id_abd", secret, false},
+		{"sha1 missing", "-", good256, objectID, clientID, secret, false},
+		{"sha256 missing", good1, "-", objectID, clientID, secret, false},
+		{"sha1 tampered", tamper(good1), good256, objectID, clientID, secret, false},
+		{"sha256 tampered", good1, tamper(good256), objectID, clientID, secret, false},
+		{"upper-case hex", strings.ToUpper(good1), strings.ToUpper(good256), objectID, clientID, secret, false},
+		{"headers swapped", good256, good1, objectID, clientID, secret, false},
+		{"sha256 of the wrong message order", good1, hmacHex(sha256.New, secret, clientID+"+"+objectID), objectID, clientID, secret, false},
+		{"unsigned message", good1, hex.EncodeToString(func() []byte { s := sha256.Sum256([]byte(msg)); return s[:] }()), objectID, clientID, secret, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			h := http.Header{}
+			if tc.sig1 != "-" {
+				h.Set("X-Synapse-Signature", tc.sig1)
+			}
+			if tc.sig2 != "-" {
+				h.Set("X-Synapse-Signature-Sha256", tc.sig2)
+			}
+			if got := synapsefake.VerifySignature(h, tc.obj, tc.client, tc.secret); got != tc.want {
+				t.Errorf("VerifySignature = %v, want %v", got, tc.want)
+			}
+		})
+	}
+}
+
+// TestWebhookSignatureHeaders checks the headers a delivery carries, for
+// each type of object, with custom client credentials.
+func TestWebhookSignatureHeaders(t *testing.T) {
+	t.Parallel()
+	e := newHookEnv(t, synapsefake.WithClientCredentials("client_id_sigtest", "client_secret_sigtest"))
+	rcv := newHookReceiver(t, nil)
+	e.fake.AddSubscription(rcv.url)
+	e.fake.AddUser(synapsefake.UserSeed{})
+	e.fake.AddNode(e.fx.user.ID, synapsefake.NodeSeed{})
+	e.transfer(t)
+	e.must(t, call{method: "POST", path: e.nodePath() + "/subnets", header: e.fx.headers, body: map[string]any{"nickname": "Bills"}})
+	e.fake.Flush()
+	got := rcv.deliveries()
+	if len(got) != 4 {
+		t.Fatalf("%d deliveries, want 4", len(got))
+	}
+	for _, d := range got {
+		if err := wantSignatures(d.header, d.objectID(), "client_id_sigtest", "client_secret_sigtest"); err != nil {
+			t.Errorf("%s: %v", d.meta("function"), err)
+		}
+		if synapsefake.VerifySignature(d.header, d.objectID(), "client_id_synapsefake0000000000000000000000", "client_secret_synapsefake000000000000000000") {
+			t.Errorf("%s: signature verifies with the default credentials", d.meta("function"))
+		}
+	}
+}
