@@ -41,27 +41,36 @@ type feeRequest struct {
 
 // createTxRequest is the body of POST .../trans and one item of a batch.
 type createTxRequest struct {
-	To *struct {
-		Type *string `json:"type"`
-		ID   *string `json:"id"`
-	} `json:"to"`
-	Amount *struct {
-		Amount   *float64 `json:"amount"`
-		Currency *string  `json:"currency"`
-	} `json:"amount"`
-	Extra *struct {
-		IP             *string `json:"ip"`
-		Note           string  `json:"note"`
-		SuppID         string  `json:"supp_id"`
-		GroupID        *string `json:"group_id"`
-		ProcessOn      *int    `json:"process_on"`
-		SameDay        bool    `json:"same_day"`
-		IdempotencyKey string  `json:"idempotency_key"`
-		Other          *struct {
-			Attachments []string `json:"attachments"`
-		} `json:"other"`
-	} `json:"extra"`
-	Fees []feeRequest `json:"fees"`
+	To     *txToRequest     `json:"to"`
+	Amount *txAmountRequest `json:"amount"`
+	Extra  *txExtraRequest  `json:"extra"`
+	Fees   []feeRequest     `json:"fees"`
+}
+
+// txToRequest is a create body's to: the receiving node.
+type txToRequest struct {
+	Type *string `json:"type"`
+	ID   *string `json:"id"`
+}
+
+// txAmountRequest is a create body's amount.
+type txAmountRequest struct {
+	Amount   *float64 `json:"amount"`
+	Currency *string  `json:"currency"`
+}
+
+// txExtraRequest is a create body's extra.
+type txExtraRequest struct {
+	IP             *string `json:"ip"`
+	Note           string  `json:"note"`
+	SuppID         string  `json:"supp_id"`
+	GroupID        *string `json:"group_id"`
+	ProcessOn      *int    `json:"process_on"`
+	SameDay        bool    `json:"same_day"`
+	IdempotencyKey string  `json:"idempotency_key"`
+	Other          *struct {
+		Attachments []string `json:"attachments"`
+	} `json:"other"`
 }
 
 // validate applies the payload rules (400 / "200"); the rules that need the

@@ -537,26 +537,9 @@ func planTx(label string, w worldTx, nodes map[string]*nodePlan, names map[strin
 	}
 	tp.at = at
 	typ, id, usd, usdName, ip := tp.to.seed.Type, tp.to.w.Name, float64(amount)/100, "USD", cmp.Or(w.IP, "127.0.0.1")
-	tp.req.To = &struct {
-		Type *string `json:"type"`
-		ID   *string `json:"id"`
-	}{&typ, &id}
-	tp.req.Amount = &struct {
-		Amount   *float64 `json:"amount"`
-		Currency *string  `json:"currency"`
-	}{&usd, &usdName}
-	tp.req.Extra = &struct {
-		IP             *string `json:"ip"`
-		Note           string  `json:"note"`
-		SuppID         string  `json:"supp_id"`
-		GroupID        *string `json:"group_id"`
-		ProcessOn      *int    `json:"process_on"`
-		SameDay        bool    `json:"same_day"`
-		IdempotencyKey string  `json:"idempotency_key"`
-		Other          *struct {
-			Attachments []string `json:"attachments"`
-		} `json:"other"`
-	}{IP: &ip, Note: w.Note, SuppID: w.SuppID, SameDay: w.SameDay}
+	tp.req.To = &txToRequest{&typ, &id}
+	tp.req.Amount = &txAmountRequest{&usd, &usdName}
+	tp.req.Extra = &txExtraRequest{IP: &ip, Note: w.Note, SuppID: w.SuppID, SameDay: w.SameDay}
 	if err := tp.req.validate(); err != nil {
 		return nil, errWorld("%s: %s", label, worldMsg(err))
 	}

@@ -27,50 +27,17 @@ for pkg in synapsenode synapsepay; do
 	fi
 done
 
-tmp="$(mktemp -d)"
-server_pid=""
-cleanup() {
-	if [[ -n "$server_pid" ]] && kill -0 "$server_pid" 2>/dev/null; then
-		kill "$server_pid" 2>/dev/null || true
-		wait "$server_pid" 2>/dev/null || true
-	fi
-	rm -rf "$tmp"
-}
-trap cleanup EXIT
-
-go build -o "$tmp/synapsefake" ./cmd/synapsefake
-
 client_id="compat_client_id"
 client_secret="compat_client_secret"
-"$tmp/synapsefake" -addr 127.0.0.1:0 -clock manual -quiet \
-	-client-id "$client_id" -client-secret "$client_secret" \
-	>"$tmp/server.log" 2>&1 &
-server_pid=$!
-
-# The first line is "synapsefake serving http://127.0.0.1:PORT/v3.1".
-base=""
-for _ in $(seq 1 100); do
-	line="$(head -n 1 "$tmp/server.log" 2>/dev/null || true)"
-	if [[ "$line" == "synapsefake serving "* ]]; then
-		base="${line#synapsefake serving }"
-		break
-	fi
-	if ! kill -0 "$server_pid" 2>/dev/null; then
-		break
-	fi
-	sleep 0.1
-done
-if [[ -z "$base" ]]; then
-	echo "compat/node: synapsefake did not start; its output:" >&2
-	cat "$tmp/server.log" >&2
-	exit 1
-fi
+# shellcheck source=../fake.sh
+source "$root/compat/fake.sh"
+start_fake compat/node "$client_id" "$client_secret" -quiet
 
 status=0
 SYNAPSEFAKE_CLIENT_ID="$client_id" SYNAPSEFAKE_CLIENT_SECRET="$client_secret" \
 	node "$here/compat.js" "$base" || status=$?
 if [[ $status -ne 0 ]]; then
 	echo "compat/node: server output:" >&2
-	cat "$tmp/server.log" >&2
+	cat "$server_log" >&2
 fi
 exit "$status"
