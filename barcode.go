@@ -68,10 +68,7 @@ func (s *Server) handleBarcode(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, err)
 		return
 	}
-	req, err := decode[barcodeRequest](r)
-	if err == nil {
-		err = req.validate()
-	}
+	req, err := decodeValid[barcodeRequest](r)
 	if err != nil {
 		s.fail(w, err)
 		return

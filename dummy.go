@@ -108,10 +108,7 @@ func (s *Server) handleDummyTransaction(w http.ResponseWriter, r *http.Request) 
 		s.fail(w, err)
 		return
 	}
-	req, err := decode[dummyRequest](r)
-	if err == nil {
-		err = req.validate()
-	}
+	req, err := decodeValid[dummyRequest](r)
 	if err != nil {
 		s.fail(w, err)
 		return

@@ -578,6 +578,18 @@ var canonicalHeaders = map[string]string{
 	"X-SP-IDEMPOTENCY-KEY": "X-Sp-Idempotency-Key",
 }
 
+// validator is a request body that checks its own payload rules.
+type validator interface{ validate() error }
+
+// decodeValid is decode followed by the body's own validate.
+func decodeValid[T validator](r *http.Request) (T, error) {
+	v, err := decode[T](r)
+	if err == nil {
+		err = v.validate()
+	}
+	return v, err
+}
+
 // decodeText is decode that also refuses a body that is not valid UTF-8:
 // encoding/json would quietly turn such bytes into U+FFFD, and a note or
 // comment would be stored other than it was sent.

@@ -99,10 +99,7 @@ func (s *Server) handleUBO(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, err)
 		return
 	}
-	req, err := decode[uboRequest](r)
-	if err == nil {
-		err = req.validate()
-	}
+	_, err := decodeValid[uboRequest](r)
 	if err != nil {
 		s.fail(w, err)
 		return

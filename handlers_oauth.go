@@ -9,10 +9,7 @@ func (s *Server) handleOAuth(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, err)
 		return
 	}
-	req, err := decode[oauthRequest](r)
-	if err == nil {
-		err = req.validate()
-	}
+	req, err := decodeValid[oauthRequest](r)
 	if err != nil {
 		s.fail(w, err)
 		return

@@ -84,10 +84,7 @@ type routingVerification struct {
 // handleRoutingNumberVerification serves POST /v3.1/routing-number-verification.
 // A number whose ABA checksum fails is refused as an ACH-US node with it is.
 func (s *Server) handleRoutingNumberVerification(w http.ResponseWriter, r *http.Request) {
-	req, err := decode[routingRequest](r)
-	if err == nil {
-		err = req.validate()
-	}
+	req, err := decodeValid[routingRequest](r)
 	if err != nil {
 		s.fail(w, err)
 		return

@@ -50,10 +50,7 @@ func (s *Server) handleShipSubnet(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, err)
 		return
 	}
-	req, err := decode[shipRequest](r)
-	if err == nil {
-		err = req.validate()
-	}
+	req, err := decodeValid[shipRequest](r)
 	if err != nil {
 		s.fail(w, err)
 		return
@@ -157,10 +154,7 @@ func (s *Server) handleApplePay(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, err)
 		return
 	}
-	req, err := decode[applePayRequest](r)
-	if err == nil {
-		err = req.validate()
-	}
+	req, err := decodeValid[applePayRequest](r)
 	if err != nil {
 		s.fail(w, err)
 		return

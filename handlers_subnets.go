@@ -62,10 +62,7 @@ func (s *Server) handleCreateSubnet(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, err)
 		return
 	}
-	req, err := decode[createSubnetRequest](r)
-	if err == nil {
-		err = req.validate()
-	}
+	req, err := decodeValid[createSubnetRequest](r)
 	if err != nil {
 		s.fail(w, err)
 		return
@@ -220,10 +217,7 @@ func (s *Server) handlePatchSubnet(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, err)
 		return
 	}
-	req, err := decode[patchSubnetRequest](r)
-	if err == nil {
-		err = req.validate()
-	}
+	req, err := decodeValid[patchSubnetRequest](r)
 	if err != nil {
 		s.fail(w, err)
 		return
@@ -294,10 +288,7 @@ func (s *Server) handlePushSubnet(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, err)
 		return
 	}
-	req, err := decode[pushRequest](r)
-	if err == nil {
-		err = req.validate()
-	}
+	req, err := decodeValid[pushRequest](r)
 	if err != nil {
 		s.fail(w, err)
 		return
