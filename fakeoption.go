@@ -35,8 +35,9 @@ type config struct {
 	journalBytes     int64
 	// immediateStatements: see WithImmediateStatements (statements.go).
 	immediateStatements bool
-	captureLimit        int64 // WithWebhookCaptureLimit
-	webhookLogLimit     int64 // WithWebhookLogLimit
+	captureLimit        int64         // WithWebhookCaptureLimit
+	webhookLogLimit     int64         // WithWebhookLogLimit
+	jitDeadline         time.Duration // WithJITDeadline; 0 is DefaultJITDeadline
 }
 
 func defaultConfig() config {
@@ -186,4 +187,13 @@ func WithWebhookLogLimit(n int64) Option {
 // most the first 64 KiB of its body (Request.BodyTruncated).
 func WithJournalLimit(entries int, bytes int64) Option {
 	return func(cfg *config) { cfg.journalEntries, cfg.journalBytes = entries, bytes }
+}
+
+// WithJITDeadline sets how long, in real time, a card swipe waits for the
+// answer of a TRANS|POST|JIT subscription before it follows the default
+// path of decisioning (the card's own rules). The default is
+// DefaultJITDeadline, the service's 1.00 s; d <= 0 keeps it. A test of a
+// platform that answers too late can give a short one.
+func WithJITDeadline(d time.Duration) Option {
+	return func(cfg *config) { cfg.jitDeadline = d }
 }
