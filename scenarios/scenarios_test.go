@@ -206,6 +206,7 @@ func catalogs() map[string][]scenarios.Scenario {
 		"CardDeclines":        scenarios.CardDeclines(),
 		"CardDisputes":        scenarios.CardDisputes(),
 		"CardLifecycle":       scenarios.CardLifecycle(),
+		"CardDecisioning":     scenarios.CardDecisioning(),
 		"OAuthPaths":          scenarios.OAuthPaths(),
 	}
 }
