@@ -36,6 +36,8 @@ import (
 //	that is not such an object     -> the default path: every card rule, as without JIT
 //
 // A swipe that follows the default path notes why in its CREATED entry.
+// Under WithoutWebhookDelivery the platform is never asked: every swipe
+// follows the default path.
 // funding_nodes (Instant Auth) is not supported: an answer that carries
 // any follows the default path.
 
@@ -104,6 +106,9 @@ func (s *Server) jitDeadline() time.Duration {
 // for the answer at most the JIT deadline. Callers hold no lock: the
 // platform may call the fake back while it decides.
 func (s *Server) askPlatform(a *jitAsk) jitOutcome {
+	if !s.cfg.deliverWebhooks {
+		return jitOutcome{reason: "WithoutWebhookDelivery: the platform is not asked"}
+	}
 	deadline := s.jitDeadline()
 	ctx, cancel := context.WithTimeout(context.Background(), deadline)
 	defer cancel()

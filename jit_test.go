@@ -214,6 +214,24 @@ func TestJITTimeout(t *testing.T) {
 	}
 }
 
+// TestJITWithoutDelivery: without webhook delivery the platform is not
+// asked.
+func TestJITWithoutDelivery(t *testing.T) {
+	t.Parallel()
+	e := newJITEnv(t, 100_00, synapsefake.WithoutWebhookDelivery())
+	p := newPlatform(t, answer(200, `{"decision":"FAIL"}`))
+	e.fake.AddSubscription(p.url, reference.ScopeTransPostJIT)
+	got := swipe(t, e.fake, e.card.ID, synapsefake.CardAuth{AmountCents: 30_00})
+	want := created + " No decision from the platform (WithoutWebhookDelivery: the platform is not asked): default decisioning."
+	if got.Status != synapsefake.StatusCreated || got.Timeline[0].Note != want {
+		t.Errorf("swipe: %s %q, want CREATED %q", got.Status, got.Timeline[0].Note, want)
+	}
+	if n := len(p.questions()); n != 0 {
+		t.Errorf("the platform was asked %d times, want 0", n)
+	}
+	wantMoney(t, e, 100_00, 70_00)
+}
+
 // TestJITRequest: the question is the swipe's view as the TRANS|POST
 // webhook that follows a PASS shows it, with webhook_meta.function
 // TRANS|POST|JIT, signed like every webhook.

@@ -66,6 +66,8 @@ func serve(ctx context.Context, args []string, out io.Writer, ready chan<- strin
 	// Saved state (issue 13).
 	stateFile := fs.String("state", "", "load the whole state from this file at start if it exists; save it there on shutdown and every -state-interval")
 	stateInterval := fs.Duration("state-interval", 30*time.Second, "how often -state is saved while serving; 0: only on shutdown")
+	// Transaction decisioning (issue 14).
+	jitDeadline := fs.Duration("jit-deadline", synapsefake.DefaultJITDeadline, "how long a card swipe waits for a TRANS|POST|JIT subscription's answer before the card's own rules decide it")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -79,7 +81,8 @@ func serve(ctx context.Context, args []string, out io.Writer, ready chan<- strin
 	base := "http://" + l.Addr().String() + "/v3.1"
 	opts := []synapsefake.Option{synapsefake.WithIDSeed(*seed), synapsefake.WithBaseURL(base),
 		synapsefake.WithJournalLimit(*journalEntries, *journalBytes),
-		synapsefake.WithWebhookCaptureLimit(*captureBytes), synapsefake.WithWebhookLogLimit(*webhookLogBytes)}
+		synapsefake.WithWebhookCaptureLimit(*captureBytes), synapsefake.WithWebhookLogLimit(*webhookLogBytes),
+		synapsefake.WithJITDeadline(*jitDeadline)}
 	if *microDeposits {
 		opts = append(opts, synapsefake.WithMicroDeposits())
 	}
