@@ -378,3 +378,26 @@ func TestJITControl(t *testing.T) {
 	}
 	wantMoney(t, e, 100_00, 100_00)
 }
+
+// BenchmarkCardAuthorization measures a swipe decided by the card's rules
+// (the baseline) beside one a TRANS|POST|JIT platform on loopback decides.
+func BenchmarkCardAuthorization(b *testing.B) {
+	for _, jit := range []bool{false, true} {
+		name := "card rules"
+		if jit {
+			name = "JIT PASS"
+		}
+		b.Run(name, func(b *testing.B) {
+			e := newJITEnv(b, synapsefake.MaxAmountCents)
+			e.patch(b, `{"preferences":{"daily_transaction_limit":1000000000}}`)
+			if jit {
+				e.fake.AddSubscription(newPlatform(b, answer(200, `{"decision":"PASS"}`)).url, reference.ScopeTransPostJIT)
+			}
+			for b.Loop() {
+				if tx := swipe(b, e.fake, e.card.ID, synapsefake.CardAuth{AmountCents: 1}); tx.Status != synapsefake.StatusCreated {
+					b.Fatalf("swipe %s %s", tx.Status, tx.Code)
+				}
+			}
+		})
+	}
+}
