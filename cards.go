@@ -77,6 +77,11 @@ func (st *store) networkNode(now time.Time, typ string) *nodeRecord {
 // error means the swipe could not be made at all: an unknown subnet, one
 // that is not a card, an amount that is not from 1 to MaxAmountCents or an
 // unknown DeclineWith code.
+//
+// When an active subscription holds TRANS|POST|JIT, a swipe that passes
+// the rules down to IR57 is first put to the platform (transaction
+// decisioning, jit.go): CardAuthorization then waits, holding no lock, for
+// its answer, at most the JIT deadline.
 func (s *Server) CardAuthorization(subnetID string, auth CardAuth) (Transaction, error) {
 	if auth.AmountCents <= 0 || auth.AmountCents > MaxAmountCents {
 		return Transaction{}, errPayload("invalid_amount", "AmountCents must be from 1 to MaxAmountCents (%d).", int64(MaxAmountCents))
@@ -88,36 +93,57 @@ func (s *Server) CardAuthorization(subnetID string, auth CardAuth) (Transaction,
 	}
 	s.runDue()
 	now := s.Now()
-	st := s.store
+	ask, tx, err := s.store.startSwipe(subnetID, auth, now)
+	if err != nil || ask == nil {
+		return tx, err
+	}
+	return s.store.finishSwipe(ask, s.askPlatform(ask), now)
+}
+
+// startSwipe decides a swipe by the card's rules, or, when a
+// TRANS|POST|JIT subscription is to decide it, returns the question to
+// put to it, storing nothing.
+func (st *store) startSwipe(subnetID string, auth CardAuth, now time.Time) (*jitAsk, Transaction, error) {
 	st.mu.Lock()
 	defer st.mu.Unlock()
 	defer st.asBackend()()
-	sn := st.subnets[subnetID]
-	if sn == nil {
-		return Transaction{}, errNotFound("subnet")
+	sn, n, err := st.cardSubnet(subnetID)
+	if err != nil {
+		return nil, Transaction{}, err
 	}
-	if sn.class != ClassCard {
-		return Transaction{}, errNotAllowed("not_a_card", "Subnet %s is not a card.", subnetID)
-	}
-	n := st.nodes[sn.nodeID]
 	amount := cents(auth.AmountCents)
 	code := auth.DeclineWith
 	if code == "" {
-		code = st.declineCode(sn, n, amount, auth, now)
+		code = st.cardStatusCode(sn, n, auth, now)
 	}
 	t := st.swipeRecord(sn, n, amount, auth, now, false)
-	t.other = map[string]any{"approved": code == "", "affect_limits": code == ""}
-	if code == "" && auth.Hold {
-		t.card = &cardLife{hold: true, expires: now.AddDate(0, 0, AuthorizationHoldDays), original: amount, authorized: amount}
+	if code == "" {
+		if sub := st.jitSubscription(); sub != nil {
+			return st.newJITAsk(sub, sn, t, auth, now), Transaction{}, nil
+		}
+		code = st.cardFundsCode(sn, n, amount, auth.Cash, now)
 	}
-	created := statusEntry{Date: ms(now), Note: "Transaction Created.", Status: StatusCreated}
-	if code != "" {
-		st.addDeclined(t, created, code)
-	} else {
+	return nil, st.storeSwipe(sn, t, auth.Hold, code, "Transaction Created.").public(), nil
+}
+
+// storeSwipe stores the swipe t, approved when decline is "", with note
+// on its CREATED entry. Callers hold mu.
+func (st *store) storeSwipe(sn *subnetRecord, t *txRecord, hold bool, decline, note string) *txRecord {
+	approved := decline == ""
+	t.other = map[string]any{"approved": approved, "affect_limits": approved}
+	t.card = nil
+	if approved && hold {
+		t.card = &cardLife{hold: true, expires: t.created.AddDate(0, 0, AuthorizationHoldDays), original: t.amount, authorized: t.amount}
+	}
+	created := statusEntry{Date: ms(t.created), Note: note, Status: StatusCreated}
+	if approved {
 		st.addTx(t, created)
+	} else {
+		t.code = ""
+		st.addDeclined(t, created, decline)
 	}
 	sn.txIDs = append(sn.txIDs, t.id)
-	return t.public(), nil
+	return t
 }
 
 // swipeRecord is a new card transaction of sn's node to the card network's
@@ -137,6 +163,15 @@ func (st *store) swipeRecord(sn *subnetRecord, n *nodeRecord, amount cents, auth
 
 // declineCode applies the card rules; "" approves. Callers hold mu.
 func (st *store) declineCode(sn *subnetRecord, n *nodeRecord, amount cents, auth CardAuth, now time.Time) string {
+	if code := st.cardStatusCode(sn, n, auth, now); code != "" {
+		return code
+	}
+	return st.cardFundsCode(sn, n, amount, auth.Cash, now)
+}
+
+// cardStatusCode applies the rules of the card and its holder, down to
+// IR57; "" when the card may be used. Callers hold mu.
+func (st *store) cardStatusCode(sn *subnetRecord, n *nodeRecord, auth CardAuth, now time.Time) string {
 	switch {
 	case !n.isActive:
 		return reference.IRAccountClosed
@@ -150,12 +185,19 @@ func (st *store) declineCode(sn *subnetRecord, n *nodeRecord, amount cents, auth
 		return reference.IRCardExpired
 	case auth.Cash && !sn.prefs.allowCash, auth.Foreign && !sn.prefs.allowForeign:
 		return reference.IRNotPermittedToCardholder
-	case amount > n.available():
+	}
+	return ""
+}
+
+// cardFundsCode applies the rules of the available balance and the daily
+// limits to a swipe of amount; "" approves. Callers hold mu.
+func (st *store) cardFundsCode(sn *subnetRecord, n *nodeRecord, amount cents, cash bool, now time.Time) string {
+	if amount > n.available() {
 		return reference.IRInsufficientFunds
 	}
 	utc := now.UTC()
 	day := time.Date(utc.Year(), utc.Month(), utc.Day(), 0, 0, 0, 0, time.UTC)
-	var spent, cash cents
+	var spent, spentCash cents
 	for _, id := range sn.txIDs {
 		t := st.txs[id]
 		// Dummy transactions through the card (the legacy dummy-tran form)
@@ -165,10 +207,10 @@ func (st *store) declineCode(sn *subnetRecord, n *nodeRecord, amount cents, auth
 		}
 		spent += t.amount
 		if t.cash {
-			cash += t.amount
+			spentCash += t.amount
 		}
 	}
-	if spent+amount > sn.prefs.dailyTransaction || auth.Cash && cash+amount > sn.prefs.dailyCash {
+	if spent+amount > sn.prefs.dailyTransaction || cash && spentCash+amount > sn.prefs.dailyCash {
 		return reference.IRDailyLimitExceeded
 	}
 	return ""

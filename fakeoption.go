@@ -40,6 +40,7 @@ type config struct {
 	webhookLogLimit     int64         // WithWebhookLogLimit
 	chaos               *WebhookChaos // WithWebhookChaos (chaos.go)
 	cutoffs             Cutoffs
+	jitDeadline         time.Duration // WithJITDeadline; 0 is DefaultJITDeadline
 }
 
 func defaultConfig() config {
@@ -202,4 +203,13 @@ func WithCutoffs(c Cutoffs) Option {
 	}
 	c.SameDay = slices.Clone(c.SameDay)
 	return func(cfg *config) { cfg.cutoffs = c }
+}
+
+// WithJITDeadline sets how long, in real time, a card swipe waits for the
+// answer of a TRANS|POST|JIT subscription before it follows the default
+// path of decisioning (the card's own rules). The default is
+// DefaultJITDeadline, the service's 1.00 s; d <= 0 keeps it. A test of a
+// platform that answers too late can give a short one.
+func WithJITDeadline(d time.Duration) Option {
+	return func(cfg *config) { cfg.jitDeadline = d }
 }

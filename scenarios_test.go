@@ -3,7 +3,9 @@ package synapsefake_test
 import (
 	"fmt"
 	"math/rand/v2"
+	"net/http"
 	"slices"
+	"sync"
 	"testing"
 	"time"
 
@@ -445,6 +447,18 @@ func TestMoneyIsConserved(t *testing.T) {
 	}
 	nodes = append(nodes, network)
 	txIDs = append(txIDs, first.ID)
+	// The platform decides card swipes (TRANS|POST|JIT), answering what
+	// each swipe picks: PASS, FAIL, a partial approval or nonsense.
+	var jitMu sync.Mutex
+	jitAnswer := ""
+	jit := newPlatform(t, func(w http.ResponseWriter, r *http.Request) {
+		jitMu.Lock()
+		a := jitAnswer
+		jitMu.Unlock()
+		answer(200, a)(w, r)
+	})
+	e.fake.AddSubscription(jit.url, reference.ScopeTransPostJIT)
+	jitAnswers := []string{`{"decision":"PASS"}`, `{"decision":"FAIL"}`, `{"decision":"PASS","total_amount":0.5}`, `nonsense`}
 	var swipes []string // card authorizations, for the lifecycle's moves
 	pickSwipe := func() (synapsefake.Transaction, bool) {
 		if len(swipes) == 0 {
@@ -555,8 +569,14 @@ func TestMoneyIsConserved(t *testing.T) {
 			switch rng.IntN(4) {
 			case 0, 1:
 				op = "card swipe"
+				jitMu.Lock()
+				jitAnswer = jitAnswers[rng.IntN(len(jitAnswers))]
+				jitMu.Unlock()
 				tx, err = e.fake.CardAuthorization(card.ID, synapsefake.CardAuth{AmountCents: amount, Hold: rng.IntN(3) != 0})
 				swipes = append(swipes, tx.ID)
+				if tx.Code == "IR10" || tx.Code == "IR180" {
+					done["swipe "+tx.Code]++
+				}
 			case 2:
 				op = "force post"
 				tx, err = e.fake.ForcePost(card.ID, synapsefake.CardAuth{AmountCents: amount})
@@ -602,7 +622,7 @@ func TestMoneyIsConserved(t *testing.T) {
 		}
 	}
 	for _, op := range []string{"create", "batch", "settle", "return", "late return", "schedule return", "cancel", "queue", "release",
-		"advance transaction", "advance clock", "card swipe", "force post", "refund", "increment", "reverse", "clear"} {
+		"advance transaction", "advance clock", "card swipe", "force post", "refund", "increment", "reverse", "clear", "swipe IR10", "swipe IR180"} {
 		if done[op] == 0 {
 			t.Errorf("no %s succeeded", op)
 		}

@@ -62,15 +62,16 @@ func (st *store) newSubscription(now time.Time, u string, scopes []string) *subs
 }
 
 // AddSubscription subscribes url to webhooks of the given scopes (all eight
-// subscription scopes when none are given) and returns a copy of it. A scope
-// that is not one of the eight panics, as a mistake in the test: it would
-// never match an event.
+// subscription scopes when none are given: TRANS|POST|JIT, which makes url
+// decide card swipes, only when asked for) and returns a copy of it. A
+// scope that is not one of the eight nor TRANS|POST|JIT panics, as a
+// mistake in the test: it would never match an event.
 func (s *Server) AddSubscription(url string, scopes ...string) Subscription {
 	if len(scopes) == 0 {
 		scopes = reference.SubscriptionScopes()
 	}
 	if err := validSubscriptionScopes(scopes); err != nil {
-		panic(fmt.Sprintf("synapsefake: AddSubscription: %s (want one of %v)", err.(*apiError).msg, reference.SubscriptionScopes()))
+		panic(fmt.Sprintf("synapsefake: AddSubscription: %s (want one of %v or %s)", err.(*apiError).msg, reference.SubscriptionScopes(), reference.ScopeTransPostJIT))
 	}
 	st := s.store
 	st.mu.Lock()

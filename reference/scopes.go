@@ -34,6 +34,13 @@ const (
 // It is not a user-level OAuth scope.
 const ScopeUsersPost = "USERS|POST"
 
+// ScopeTransPostJIT is the subscription scope of transaction decisioning
+// (just-in-time, JIT): a subscription holding it is asked to PASS or FAIL
+// each card withdrawal before it is decided. It is not one of the eight
+// event scopes SubscriptionScopes lists, so a subscription made with the
+// default scopes is never asked; it is not a user-level OAuth scope.
+const ScopeTransPostJIT = "TRANS|POST|JIT"
+
 var userScopes = []string{
 	ScopeUserPatch, ScopeUserGet,
 	ScopeNodesPost, ScopeNodesGet, ScopeNodeGet, ScopeNodePatch, ScopeNodeDelete,
@@ -68,9 +75,10 @@ func IsScope(s string) bool {
 	return contains(userScopes, s)
 }
 
-// IsSubscriptionScope reports whether s is one of the eight subscription scopes.
+// IsSubscriptionScope reports whether a subscription may hold s: one of the
+// eight subscription scopes, or ScopeTransPostJIT.
 func IsSubscriptionScope(s string) bool {
-	return contains(subscriptionScopes, s)
+	return s == ScopeTransPostJIT || contains(subscriptionScopes, s)
 }
 
 func contains(list []string, s string) bool {

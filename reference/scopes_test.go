@@ -47,6 +47,8 @@ func TestScopePredicates(t *testing.T) {
 		{reference.ScopeStatementsPost, true, false},
 		{reference.ScopeMessagesGet, true, false},
 		{reference.ScopeUsersPost, false, true},
+		{reference.ScopeTransPostJIT, false, true},
+		{"TRANS|POST|jit", false, false},
 		{"user|patch", false, false},
 		{"USER|DELETE", false, false},
 		{"USER|PATCH ", false, false},

@@ -208,6 +208,7 @@ func catalogs() map[string][]scenarios.Scenario {
 		"CardDisputes":        scenarios.CardDisputes(),
 		"CardLifecycle":       scenarios.CardLifecycle(),
 		"ReturnTimings":       scenarios.ReturnTimings(),
+		"CardDecisioning":     scenarios.CardDecisioning(),
 		"OAuthPaths":          scenarios.OAuthPaths(),
 	}
 }

@@ -68,6 +68,8 @@ func serve(ctx context.Context, args []string, out io.Writer, ready chan<- strin
 	stateInterval := fs.Duration("state-interval", 30*time.Second, "how often -state is saved while serving; 0: only on shutdown")
 	// Webhook chaos (issue 14).
 	webhookChaos := fs.String("webhook-chaos", "", `webhook chaos as JSON, the body of PUT /_fake/webhooks/chaos, e.g. '{"seed":7,"default":{"duplicate":0.2,"reorder":0.2,"delay":0.1,"delay_by":"5m","drop_first":0.1,"bad_signature":0.05}}'; default off`)
+	// Transaction decisioning (issue 14).
+	jitDeadline := fs.Duration("jit-deadline", synapsefake.DefaultJITDeadline, "how long a card swipe waits for a TRANS|POST|JIT subscription's answer before the card's own rules decide it")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -81,7 +83,8 @@ func serve(ctx context.Context, args []string, out io.Writer, ready chan<- strin
 	base := "http://" + l.Addr().String() + "/v3.1"
 	opts := []synapsefake.Option{synapsefake.WithIDSeed(*seed), synapsefake.WithBaseURL(base),
 		synapsefake.WithJournalLimit(*journalEntries, *journalBytes),
-		synapsefake.WithWebhookCaptureLimit(*captureBytes), synapsefake.WithWebhookLogLimit(*webhookLogBytes)}
+		synapsefake.WithWebhookCaptureLimit(*captureBytes), synapsefake.WithWebhookLogLimit(*webhookLogBytes),
+		synapsefake.WithJITDeadline(*jitDeadline)}
 	if *microDeposits {
 		opts = append(opts, synapsefake.WithMicroDeposits())
 	}

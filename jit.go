@@ -1,0 +1,202 @@
+package synapsefake
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"slices"
+	"time"
+
+	"github.com/synapsefake/synapsefake/reference"
+)
+
+// Transaction decisioning (just-in-time, JIT), as the service's guide
+// describes it: a subscription with the scope TRANS|POST|JIT is sent each
+// card withdrawal before it is decided, and answers
+//
+//	{"decision": "PASS" | "FAIL", "total_amount": 12.34}
+//
+// within 1.00 s, or else the swipe follows the default path of decisioning
+// (the card's own rules). The fake asks the oldest active subscription that
+// holds the scope, and only it; a swipe that DeclineWith declines, or whose
+// card or holder may not transact (the rules down to IR57), is declined
+// without asking, as the service checks the user before asking. The
+// answer:
+//
+//	PASS                           -> the card's balance and limit rules (IR51, IR185) for the amount
+//	PASS, total_amount < amount    -> the same for total_amount: partially approved, the
+//	                                  transaction made for total_amount with recent_status.code IR10
+//	FAIL                           -> declined with IR180 (denied)
+//	no answer within the deadline,
+//	a status other than 2xx, a body
+//	that is not such an object     -> the default path: every card rule, as without JIT
+//
+// A swipe that follows the default path notes why in its CREATED entry.
+// Under WithoutWebhookDelivery the platform is never asked: every swipe
+// follows the default path.
+// funding_nodes (Instant Auth) is not supported: an answer that carries
+// any follows the default path.
+
+// DefaultJITDeadline is how long a card swipe waits, in real time, for the
+// answer of a TRANS|POST|JIT subscription: 1.00 s, as the service's guide
+// says. WithJITDeadline changes it.
+const DefaultJITDeadline = time.Second
+
+// maxJITAnswer bounds the part of a platform's answer that is read.
+const maxJITAnswer = 64 << 10
+
+// jitAsk is a card swipe waiting for the platform's decision: the
+// transaction it would be, not stored, and the request that asks.
+type jitAsk struct {
+	subnetID string
+	auth     CardAuth
+	t        *txRecord
+	url      string
+	body     []byte
+}
+
+// jitOutcome is a platform's answer as the fake applies it.
+type jitOutcome struct {
+	decision string // "PASS" or "FAIL"; "" follows the default path
+	total    cents  // PASS: the amount approved
+	reason   string // the default path: why
+}
+
+// jitSubscription returns the oldest active subscription that holds
+// TRANS|POST|JIT, nil when none does. Callers hold mu.
+func (st *store) jitSubscription() *subscriptionRecord {
+	for _, id := range st.subOrder {
+		if sub := st.subs[id]; sub != nil && sub.active && slices.Contains(sub.scopes, reference.ScopeTransPostJIT) {
+			return sub
+		}
+	}
+	return nil
+}
+
+// newJITAsk prepares the question of sub about the swipe t: t's view as
+// an approved CREATED swipe, in a webhook body whose function is
+// TRANS|POST|JIT. Callers hold mu.
+func (st *store) newJITAsk(sub *subscriptionRecord, sn *subnetRecord, t *txRecord, auth CardAuth, now time.Time) *jitAsk {
+	t.other = map[string]any{"approved": true, "affect_limits": true}
+	if auth.Hold {
+		t.card = &cardLife{hold: true, expires: now.AddDate(0, 0, AuthorizationHoldDays), original: t.amount, authorized: t.amount}
+	}
+	created := []statusEntry{{Date: ms(now), Note: "Transaction Created.", Status: StatusCreated}}
+	rest, err := json.Marshal(st.txViewAt(t, created, ""))
+	if err != nil {
+		rest = []byte("{}")
+	}
+	body := webhookBody(t.id, reference.ScopeTransPostJIT, st.newID(), UpdatedByBackend, now, rest)
+	return &jitAsk{subnetID: sn.id, auth: auth, t: t, url: sub.url, body: body}
+}
+
+// jitDeadline is the configured deadline of an answer.
+func (s *Server) jitDeadline() time.Duration {
+	if d := s.cfg.jitDeadline; d > 0 {
+		return d
+	}
+	return DefaultJITDeadline
+}
+
+// askPlatform POSTs a's question, signed as every webhook is, and waits
+// for the answer at most the JIT deadline. Callers hold no lock: the
+// platform may call the fake back while it decides.
+func (s *Server) askPlatform(a *jitAsk) jitOutcome {
+	if !s.cfg.deliverWebhooks {
+		return jitOutcome{reason: "WithoutWebhookDelivery: the platform is not asked"}
+	}
+	deadline := s.jitDeadline()
+	ctx, cancel := context.WithTimeout(context.Background(), deadline)
+	defer cancel()
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, a.url, bytes.NewReader(a.body))
+	if err != nil {
+		return jitOutcome{reason: err.Error()}
+	}
+	sha1Hex, sha256Hex := signatures(a.t.id, s.cfg.clientID, s.cfg.clientSecret)
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("X-Synapse-Signature", sha1Hex)
+	req.Header.Set("X-Synapse-Signature-Sha256", sha256Hex)
+	late := func(err error) jitOutcome {
+		if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+			return jitOutcome{reason: fmt.Sprintf("no answer within %v", deadline)}
+		}
+		return jitOutcome{reason: err.Error()}
+	}
+	resp, err := s.webhookClient.Do(req)
+	if err != nil {
+		return late(err)
+	}
+	defer resp.Body.Close()
+	raw, err := io.ReadAll(io.LimitReader(resp.Body, maxJITAnswer))
+	if err != nil {
+		return late(err)
+	}
+	if resp.StatusCode < 200 || resp.StatusCode > 299 {
+		return jitOutcome{reason: fmt.Sprintf("answer with HTTP status %d", resp.StatusCode)}
+	}
+	return parseJITAnswer(raw, a.t.amount)
+}
+
+// jitAnswer is the body of a platform's answer.
+type jitAnswer struct {
+	Decision     string            `json:"decision"`
+	TotalAmount  *float64          `json:"total_amount"`
+	FundingNodes []json.RawMessage `json:"funding_nodes"`
+}
+
+// parseJITAnswer reads an answer about a swipe of amount.
+func parseJITAnswer(raw []byte, amount cents) jitOutcome {
+	var ans jitAnswer
+	if err := json.Unmarshal(raw, &ans); err != nil {
+		return jitOutcome{reason: "answer is not a decision object: " + err.Error()}
+	}
+	switch {
+	case ans.Decision != "PASS" && ans.Decision != "FAIL":
+		return jitOutcome{reason: fmt.Sprintf(`decision %q is neither "PASS" nor "FAIL"`, ans.Decision)}
+	case len(ans.FundingNodes) > 0:
+		return jitOutcome{reason: "funding_nodes are not supported by synapsefake"}
+	case ans.Decision == "FAIL":
+		return jitOutcome{decision: "FAIL"}
+	case ans.TotalAmount == nil:
+		return jitOutcome{decision: "PASS", total: amount}
+	case !validAmount(*ans.TotalAmount) || toCents(*ans.TotalAmount) > amount:
+		return jitOutcome{reason: fmt.Sprintf("total_amount %v is not from 0.01 to the amount %s", *ans.TotalAmount, amount.usd())}
+	}
+	return jitOutcome{decision: "PASS", total: toCents(*ans.TotalAmount)}
+}
+
+// finishSwipe applies the platform's decision o to the swipe a and stores
+// it. The card, its holder and the balance may have changed while the
+// platform decided: every rule is applied again now.
+func (st *store) finishSwipe(a *jitAsk, o jitOutcome, now time.Time) (Transaction, error) {
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	defer st.asBackend()()
+	sn, n, err := st.cardSubnet(a.subnetID) // gone after a Reset
+	if err != nil {
+		return Transaction{}, err
+	}
+	t := a.t
+	t.userID, t.fromNode, t.toNode = sn.userID, n.id, st.networkNode(now, reference.NodeInterchangeUS).id
+	note := "Transaction Created."
+	code := st.cardStatusCode(sn, n, a.auth, now)
+	switch {
+	case code != "":
+	case o.decision == "FAIL":
+		code = reference.IRDenied
+	case o.decision == "PASS":
+		if o.total < t.amount {
+			note += " Partially approved for " + o.total.usd() + " of " + t.amount.usd() + "."
+			t.amount, t.code = o.total, reference.IRPartiallyApproved
+		}
+		code = st.cardFundsCode(sn, n, t.amount, a.auth.Cash, now)
+	default:
+		note += " No decision from the platform (" + o.reason + "): default decisioning."
+		code = st.cardFundsCode(sn, n, t.amount, a.auth.Cash, now)
+	}
+	return st.storeSwipe(sn, t, a.auth.Hold, code, note).public(), nil
+}

@@ -1,0 +1,403 @@
+package synapsefake_test
+
+import (
+	"encoding/json"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/benbjohnson/clock"
+	"github.com/google/go-cmp/cmp"
+	"github.com/synapsefake/synapsefake"
+	"github.com/synapsefake/synapsefake/reference"
+)
+
+// platform is a test's TRANS|POST|JIT receiver: it records each question
+// and answers with what decide writes.
+type platform struct {
+	url    string
+	mu     sync.Mutex
+	asked  []jitQuestion
+	decide func(w http.ResponseWriter, r *http.Request)
+}
+
+// jitQuestion is one request the platform received.
+type jitQuestion struct {
+	header http.Header
+	body   []byte
+}
+
+func newPlatform(t testing.TB, decide func(w http.ResponseWriter, r *http.Request)) *platform {
+	t.Helper()
+	p := &platform{decide: decide}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, _ := io.ReadAll(r.Body)
+		p.mu.Lock()
+		p.asked = append(p.asked, jitQuestion{header: r.Header.Clone(), body: body})
+		p.mu.Unlock()
+		p.decide(w, r)
+	}))
+	t.Cleanup(srv.Close)
+	p.url = srv.URL
+	return p
+}
+
+// answer is a decide func that answers status and body.
+func answer(status int, body string) func(http.ResponseWriter, *http.Request) {
+	return func(w http.ResponseWriter, _ *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(status)
+		io.WriteString(w, body)
+	}
+}
+
+func (p *platform) questions() []jitQuestion {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return append([]jitQuestion(nil), p.asked...)
+}
+
+// newJITEnv is a cardEnv whose fake has the given options, the card's node
+// holding balanceCents.
+func newJITEnv(t testing.TB, balanceCents int64, opts ...synapsefake.Option) cardEnv {
+	t.Helper()
+	mock := clock.NewMock()
+	mock.Set(snMonday)
+	fake := synapsefake.NewServer(t, append([]synapsefake.Option{synapsefake.WithClock(mock)}, opts...)...)
+	fx := newFixture(t, fake, balanceCents)
+	card := addSubnet(t, fake, fx, synapsefake.SubnetSeed{Nickname: "Card", AccountClass: "CARD", Status: synapsefake.SubnetActive})
+	return cardEnv{fake: fake, fx: fx, card: card}
+}
+
+const created = "Transaction Created."
+
+func TestJITDecisioning(t *testing.T) {
+	t.Parallel()
+	const defaultPath = created + " No decision from the platform ("
+	for _, tc := range []struct {
+		name       string
+		decide     func(http.ResponseWriter, *http.Request)
+		status     synapsefake.SubnetStatus // of the card; ACTIVE when ""
+		auth       synapsefake.CardAuth
+		wantAsked  int
+		wantStatus synapsefake.Status
+		wantCode   string
+		wantAmount int64
+		wantNote   string // of the CREATED entry; a prefix when it ends with "("
+		available  int64  // of the card's node (balance 100_00) after the swipe
+	}{
+		{name: "PASS approves", decide: answer(200, `{"decision":"PASS"}`), auth: synapsefake.CardAuth{AmountCents: 30_00},
+			wantAsked: 1, wantStatus: synapsefake.StatusCreated, wantAmount: 30_00, wantNote: created, available: 70_00},
+		{name: "FAIL declines with IR180", decide: answer(200, `{"decision":"FAIL"}`), auth: synapsefake.CardAuth{AmountCents: 30_00},
+			wantAsked: 1, wantStatus: synapsefake.StatusReturned, wantCode: "IR180", wantAmount: 30_00, wantNote: created, available: 100_00},
+		{name: "total_amount approves partially with IR10", decide: answer(200, `{"decision":"PASS","total_amount":12.5}`),
+			auth: synapsefake.CardAuth{AmountCents: 30_00}, wantAsked: 1, wantStatus: synapsefake.StatusCreated, wantCode: "IR10",
+			wantAmount: 12_50, wantNote: created + " Partially approved for 12.5 of 30.", available: 87_50},
+		{name: "total_amount equal to the amount approves it whole", decide: answer(200, `{"decision":"PASS","total_amount":30}`),
+			auth: synapsefake.CardAuth{AmountCents: 30_00}, wantAsked: 1, wantStatus: synapsefake.StatusCreated, wantAmount: 30_00,
+			wantNote: created, available: 70_00},
+		{name: "PASS does not lend: over the balance is IR51", decide: answer(200, `{"decision":"PASS"}`),
+			auth: synapsefake.CardAuth{AmountCents: 150_00}, wantAsked: 1, wantStatus: synapsefake.StatusReturned, wantCode: "IR51",
+			wantAmount: 150_00, wantNote: created, available: 100_00},
+		{name: "partial approval within the balance", decide: answer(200, `{"decision":"PASS","total_amount":100}`),
+			auth: synapsefake.CardAuth{AmountCents: 150_00}, wantAsked: 1, wantStatus: synapsefake.StatusCreated, wantCode: "IR10",
+			wantAmount: 100_00, wantNote: created + " Partially approved for 100 of 150.", available: 0},
+		{name: "bad JSON follows the default path", decide: answer(200, `{"decision":`), auth: synapsefake.CardAuth{AmountCents: 30_00},
+			wantAsked: 1, wantStatus: synapsefake.StatusCreated, wantAmount: 30_00, wantNote: defaultPath, available: 70_00},
+		{name: "500 follows the default path", decide: answer(500, `{"decision":"FAIL"}`), auth: synapsefake.CardAuth{AmountCents: 30_00},
+			wantAsked: 1, wantStatus: synapsefake.StatusCreated, wantAmount: 30_00,
+			wantNote: defaultPath + "answer with HTTP status 500): default decisioning.", available: 70_00},
+		{name: "default path declines over the balance", decide: answer(404, ``), auth: synapsefake.CardAuth{AmountCents: 150_00},
+			wantAsked: 1, wantStatus: synapsefake.StatusReturned, wantCode: "IR51", wantAmount: 150_00,
+			wantNote: defaultPath + "answer with HTTP status 404): default decisioning.", available: 100_00},
+		{name: "unknown decision follows the default path", decide: answer(200, `{"decision":"pass"}`), auth: synapsefake.CardAuth{AmountCents: 30_00},
+			wantAsked: 1, wantStatus: synapsefake.StatusCreated, wantAmount: 30_00,
+			wantNote: defaultPath + `decision "pass" is neither "PASS" nor "FAIL"): default decisioning.`, available: 70_00},
+		{name: "total_amount over the amount follows the default path", decide: answer(200, `{"decision":"PASS","total_amount":31}`),
+			auth: synapsefake.CardAuth{AmountCents: 30_00}, wantAsked: 1, wantStatus: synapsefake.StatusCreated, wantAmount: 30_00,
+			wantNote: defaultPath + "total_amount 31 is not from 0.01 to the amount 30): default decisioning.", available: 70_00},
+		{name: "total_amount in fractions of a cent follows the default path", decide: answer(200, `{"decision":"PASS","total_amount":1.005}`),
+			auth: synapsefake.CardAuth{AmountCents: 30_00}, wantAsked: 1, wantStatus: synapsefake.StatusCreated, wantAmount: 30_00,
+			wantNote: defaultPath + "total_amount 1.005 is not from 0.01 to the amount 30): default decisioning.", available: 70_00},
+		{name: "FAIL with a total_amount declines", decide: answer(200, `{"decision":"FAIL","total_amount":10}`),
+			auth: synapsefake.CardAuth{AmountCents: 30_00}, wantAsked: 1, wantStatus: synapsefake.StatusReturned, wantCode: "IR180",
+			wantAmount: 30_00, wantNote: created, available: 100_00},
+		{name: "funding_nodes follow the default path", decide: answer(200, `{"decision":"PASS","total_amount":30,"funding_nodes":[{"node_id":"x","amount":30}]}`),
+			auth: synapsefake.CardAuth{AmountCents: 30_00}, wantAsked: 1, wantStatus: synapsefake.StatusCreated, wantAmount: 30_00,
+			wantNote: defaultPath + "funding_nodes are not supported by synapsefake): default decisioning.", available: 70_00},
+		{name: "a TERMINATED card is declined without asking", decide: answer(200, `{"decision":"PASS"}`), status: synapsefake.SubnetTerminated,
+			auth: synapsefake.CardAuth{AmountCents: 30_00}, wantStatus: synapsefake.StatusReturned, wantCode: "IR62", wantAmount: 30_00,
+			wantNote: created, available: 100_00},
+		{name: "DeclineWith is declined without asking", decide: answer(200, `{"decision":"PASS"}`),
+			auth: synapsefake.CardAuth{AmountCents: 30_00, DeclineWith: "IR59"}, wantStatus: synapsefake.StatusReturned, wantCode: "IR59",
+			wantAmount: 30_00, wantNote: created, available: 100_00},
+		{name: "a held partial approval holds the approved amount", decide: answer(200, `{"decision":"PASS","total_amount":20}`),
+			auth: synapsefake.CardAuth{AmountCents: 30_00, Hold: true}, wantAsked: 1, wantStatus: synapsefake.StatusCreated, wantCode: "IR10",
+			wantAmount: 20_00, wantNote: created + " Partially approved for 20 of 30.", available: 80_00},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			e := newJITEnv(t, 100_00)
+			p := newPlatform(t, tc.decide)
+			e.fake.AddSubscription(p.url, reference.ScopeTransPostJIT)
+			if tc.status != "" {
+				e.patch(t, `{"status":"`+string(tc.status)+`"}`)
+			}
+			got := swipe(t, e.fake, e.card.ID, tc.auth)
+			if n := len(p.questions()); n != tc.wantAsked {
+				t.Errorf("the platform was asked %d times, want %d", n, tc.wantAsked)
+			}
+			if got.Status != tc.wantStatus || got.Code != tc.wantCode || got.AmountCents != tc.wantAmount {
+				t.Errorf("swipe: %s %q %d, want %s %q %d", got.Status, got.Code, got.AmountCents, tc.wantStatus, tc.wantCode, tc.wantAmount)
+			}
+			if note := got.Timeline[0].Note; note != tc.wantNote && !(strings.HasSuffix(tc.wantNote, "(") && strings.HasPrefix(note, tc.wantNote)) {
+				t.Errorf("CREATED note %q, want %q", note, tc.wantNote)
+			}
+			if stored, _ := e.fake.Transaction(got.ID); !cmp.Equal(got, stored) {
+				t.Errorf("Transaction(%s) differs from the returned copy:\n%s", got.ID, cmp.Diff(got, stored))
+			}
+			wantMoney(t, e, 100_00, tc.available)
+			if got.Status != synapsefake.StatusCreated {
+				return
+			}
+			if tc.auth.Hold {
+				if err := e.fake.ClearAuthorization(got.ID, got.AmountCents); err != nil {
+					t.Fatal(err)
+				}
+			} else if err := e.fake.Settle(got.ID); err != nil {
+				t.Fatal(err)
+			}
+			wantMoney(t, e, tc.available, tc.available)
+		})
+	}
+}
+
+// TestJITTimeout: a platform that does not answer within the deadline is
+// not waited for longer, and the swipe follows the default path.
+func TestJITTimeout(t *testing.T) {
+	t.Parallel()
+	release := make(chan struct{})
+	e := newJITEnv(t, 100_00, synapsefake.WithJITDeadline(20*time.Millisecond))
+	p := newPlatform(t, func(w http.ResponseWriter, r *http.Request) {
+		select {
+		case <-release:
+		case <-r.Context().Done():
+		}
+	})
+	t.Cleanup(func() { close(release) }) // runs before the platform closes
+	e.fake.AddSubscription(p.url, reference.ScopeTransPostJIT)
+	for _, tc := range []struct {
+		amount     int64
+		wantStatus synapsefake.Status
+		wantCode   string
+		available  int64
+	}{
+		{30_00, synapsefake.StatusCreated, "", 70_00},
+		{80_00, synapsefake.StatusReturned, "IR51", 70_00},
+	} {
+		got := swipe(t, e.fake, e.card.ID, synapsefake.CardAuth{AmountCents: tc.amount})
+		if got.Status != tc.wantStatus || got.Code != tc.wantCode {
+			t.Errorf("swipe of %d: %s %q, want %s %q", tc.amount, got.Status, got.Code, tc.wantStatus, tc.wantCode)
+		}
+		if want := created + " No decision from the platform (no answer within 20ms): default decisioning."; got.Timeline[0].Note != want {
+			t.Errorf("CREATED note %q, want %q", got.Timeline[0].Note, want)
+		}
+		wantMoney(t, e, 100_00, tc.available)
+	}
+	if n := len(p.questions()); n != 2 {
+		t.Errorf("the platform was asked %d times, want 2", n)
+	}
+}
+
+// TestJITWithoutDelivery: without webhook delivery the platform is not
+// asked.
+func TestJITWithoutDelivery(t *testing.T) {
+	t.Parallel()
+	e := newJITEnv(t, 100_00, synapsefake.WithoutWebhookDelivery())
+	p := newPlatform(t, answer(200, `{"decision":"FAIL"}`))
+	e.fake.AddSubscription(p.url, reference.ScopeTransPostJIT)
+	got := swipe(t, e.fake, e.card.ID, synapsefake.CardAuth{AmountCents: 30_00})
+	want := created + " No decision from the platform (WithoutWebhookDelivery: the platform is not asked): default decisioning."
+	if got.Status != synapsefake.StatusCreated || got.Timeline[0].Note != want {
+		t.Errorf("swipe: %s %q, want CREATED %q", got.Status, got.Timeline[0].Note, want)
+	}
+	if n := len(p.questions()); n != 0 {
+		t.Errorf("the platform was asked %d times, want 0", n)
+	}
+	wantMoney(t, e, 100_00, 70_00)
+}
+
+// TestJITRequest: the question is the swipe's view as the TRANS|POST
+// webhook that follows a PASS shows it, with webhook_meta.function
+// TRANS|POST|JIT, signed like every webhook.
+func TestJITRequest(t *testing.T) {
+	t.Parallel()
+	e := newJITEnv(t, 100_00)
+	p := newPlatform(t, answer(200, `{"decision":"PASS"}`))
+	e.fake.AddSubscription(p.url, reference.ScopeTransPostJIT)
+	got := swipe(t, e.fake, e.card.ID, synapsefake.CardAuth{AmountCents: 30_00, Merchant: "DINER", Hold: true})
+	qs := p.questions()
+	if len(qs) != 1 {
+		t.Fatalf("the platform was asked %d times, want 1", len(qs))
+	}
+	q := qs[0]
+	if !synapsefake.VerifySignature(q.header, got.ID, e.fake.ClientID(), e.fake.ClientSecret()) {
+		t.Errorf("signature headers %q %q do not verify", q.header.Get("X-Synapse-Signature"), q.header.Get("X-Synapse-Signature-Sha256"))
+	}
+	if ct := q.header.Get("Content-Type"); ct != "application/json" {
+		t.Errorf("Content-Type %q, want application/json", ct)
+	}
+	var asked map[string]any
+	if err := json.Unmarshal(q.body, &asked); err != nil {
+		t.Fatalf("question is not JSON: %v\n%s", err, q.body)
+	}
+	meta := asked["webhook_meta"].(map[string]any)
+	if meta["function"] != "TRANS|POST|JIT" || meta["updated_by"] != "BACKEND" {
+		t.Errorf("webhook_meta %v, want function TRANS|POST|JIT updated_by BACKEND", meta)
+	}
+	if id := asked["_id"].(map[string]any)["$oid"]; id != got.ID {
+		t.Errorf("_id.$oid %v, want %s", id, got.ID)
+	}
+	posted := e.fake.Webhooks().Wait(t, func(w synapsefake.Webhook) bool { return w.Function == "TRANS|POST" && w.ObjectID == got.ID }).Payload()
+	delete(asked, "webhook_meta")
+	delete(posted, "webhook_meta")
+	if diff := cmp.Diff(posted, asked); diff != "" {
+		t.Errorf("question differs from the TRANS|POST webhook (-webhook +question):\n%s", diff)
+	}
+}
+
+// TestJITCallsBack: the platform may call the fake while it decides; the
+// swipe is not stored yet.
+func TestJITCallsBack(t *testing.T) {
+	t.Parallel()
+	e := newJITEnv(t, 100_00)
+	var seen []any
+	p := newPlatform(t, func(w http.ResponseWriter, r *http.Request) {
+		req, _ := http.NewRequest("GET", e.fake.URL()+"/users/"+e.fx.user.ID+"/nodes/"+e.fx.node.ID, nil)
+		for k, v := range e.fx.headers {
+			req.Header.Set(k, v)
+		}
+		var node struct {
+			Info struct {
+				Balance any `json:"balance"`
+			} `json:"info"`
+		}
+		if resp, err := e.fake.Client().Do(req); err == nil {
+			_ = json.NewDecoder(resp.Body).Decode(&node)
+			resp.Body.Close()
+		}
+		seen = append(seen, node.Info.Balance)
+		n, _ := e.fake.Node(e.fx.node.ID)
+		seen = append(seen, n.AvailableCents)
+		tx, _ := e.fake.CardAuthorization(e.card.ID, synapsefake.CardAuth{AmountCents: 1, DeclineWith: "IR05"})
+		seen = append(seen, tx.Code)
+		answer(200, `{"decision":"PASS"}`)(w, r)
+	})
+	e.fake.AddSubscription(p.url, reference.ScopeTransPostJIT)
+	got := swipe(t, e.fake, e.card.ID, synapsefake.CardAuth{AmountCents: 30_00})
+	if got.Status != synapsefake.StatusCreated || got.Timeline[0].Note != created {
+		t.Errorf("swipe: %s %q, want CREATED %q", got.Status, got.Timeline[0].Note, created)
+	}
+	want := []any{map[string]any{"amount": 100.0, "currency": "USD"}, int64(100_00), "IR05"}
+	if diff := cmp.Diff(want, seen); diff != "" {
+		t.Errorf("what the platform saw (-want +got):\n%s", diff)
+	}
+	wantMoney(t, e, 100_00, 70_00)
+}
+
+// TestJITSubscriptions: only an active subscription holding
+// TRANS|POST|JIT is asked, the oldest of them alone; the default scopes
+// do not hold it.
+func TestJITSubscriptions(t *testing.T) {
+	t.Parallel()
+	e := newJITEnv(t, 100_00)
+	events := newPlatform(t, answer(200, `{"decision":"FAIL"}`))
+	if sub := e.fake.AddSubscription(events.url); slices.Contains(sub.Scopes, reference.ScopeTransPostJIT) {
+		t.Errorf("default scopes %q hold TRANS|POST|JIT", sub.Scopes)
+	}
+	inactive := newPlatform(t, answer(200, `{"decision":"FAIL"}`))
+	r := do(t, e.fake, call{method: "POST", path: "/subscriptions", header: gatewayHeaders(e.fake),
+		body: map[string]any{"scope": []string{"TRANS|POST|JIT"}, "url": inactive.url}})
+	if r.status != 200 || !cmp.Equal(r.body["scope"], []any{"TRANS|POST|JIT"}) {
+		t.Fatalf("POST /subscriptions TRANS|POST|JIT: %d %s", r.status, r.raw)
+	}
+	if r := do(t, e.fake, call{method: "PATCH", path: "/subscriptions/" + r.body["_id"].(string), header: gatewayHeaders(e.fake),
+		body: map[string]any{"is_active": false}}); r.status != 200 {
+		t.Fatalf("PATCH is_active false: %d %s", r.status, r.raw)
+	}
+	first := newPlatform(t, answer(200, `{"decision":"PASS","total_amount":10}`))
+	second := newPlatform(t, answer(200, `{"decision":"FAIL"}`))
+	e.fake.AddSubscription(first.url, reference.ScopeTransPostJIT, reference.ScopeTranPatch)
+	e.fake.AddSubscription(second.url, reference.ScopeTransPostJIT)
+	got := swipe(t, e.fake, e.card.ID, synapsefake.CardAuth{AmountCents: 30_00})
+	if got.Status != synapsefake.StatusCreated || got.AmountCents != 10_00 {
+		t.Errorf("swipe: %s %d, want CREATED 1000 (the first subscription's answer)", got.Status, got.AmountCents)
+	}
+	e.fake.Flush()
+	for _, tc := range []struct {
+		name string
+		p    *platform
+		want int
+	}{{"default scopes", events, 0}, {"inactive", inactive, 0}, {"first", first, 1}, {"second", second, 0}} {
+		var jit int
+		for _, q := range tc.p.questions() {
+			if strings.Contains(string(q.body), `"function":"TRANS|POST|JIT"`) {
+				jit++
+			}
+		}
+		if jit != tc.want {
+			t.Errorf("%s subscription asked %d times, want %d", tc.name, jit, tc.want)
+		}
+	}
+	for _, scope := range []string{"TRANS|POST|jit", "TRANS|JIT"} {
+		r := do(t, e.fake, call{method: "POST", path: "/subscriptions", header: gatewayHeaders(e.fake),
+			body: map[string]any{"scope": []string{scope}, "url": first.url}})
+		wantError(t, r, 400, "200", "")
+	}
+}
+
+// TestJITControl: a swipe through the control API is decided by the
+// platform too.
+func TestJITControl(t *testing.T) {
+	t.Parallel()
+	e := newJITEnv(t, 100_00)
+	p := newPlatform(t, answer(200, `{"decision":"FAIL"}`))
+	ctlOK(t, e.fake, "POST", "/subscriptions", map[string]any{"url": p.url, "scopes": []string{"TRANS|POST|JIT"}})
+	body := ctlOK(t, e.fake, "POST", "/subnets/"+e.card.ID+"/authorize", map[string]any{"amount_cents": 20_00})
+	tx := body["transaction"].(map[string]any)
+	if tx["status"] != "RETURNED" || tx["code"] != "IR180" {
+		t.Errorf("control swipe: %v %v, want RETURNED IR180", tx["status"], tx["code"])
+	}
+	if n := len(p.questions()); n != 1 {
+		t.Errorf("the platform was asked %d times, want 1", n)
+	}
+	wantMoney(t, e, 100_00, 100_00)
+}
+
+// BenchmarkCardAuthorization measures a swipe decided by the card's rules
+// (the baseline) beside one a TRANS|POST|JIT platform on loopback decides.
+func BenchmarkCardAuthorization(b *testing.B) {
+	for _, jit := range []bool{false, true} {
+		name := "card rules"
+		if jit {
+			name = "JIT PASS"
+		}
+		b.Run(name, func(b *testing.B) {
+			e := newJITEnv(b, synapsefake.MaxAmountCents)
+			e.patch(b, `{"preferences":{"daily_transaction_limit":1000000000}}`)
+			if jit {
+				e.fake.AddSubscription(newPlatform(b, answer(200, `{"decision":"PASS"}`)).url, reference.ScopeTransPostJIT)
+			}
+			for b.Loop() {
+				if tx := swipe(b, e.fake, e.card.ID, synapsefake.CardAuth{AmountCents: 1}); tx.Status != synapsefake.StatusCreated {
+					b.Fatalf("swipe %s %s", tx.Status, tx.Code)
+				}
+			}
+		})
+	}
+}
