@@ -57,7 +57,7 @@ func defaultConfig() config {
 		webhookLogLimit: DefaultWebhookLogLimit,
 		journalEntries:  defaultJournalEntries,
 		journalBytes:    defaultJournalBytes,
-		cutoffs:         DefaultCutoffs(),
+		cutoffs:         defaultCutoffs,
 	}
 }
 

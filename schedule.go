@@ -40,6 +40,10 @@ type SameDayWindow struct {
 	Settlement time.Duration
 }
 
+// defaultCutoffs is DefaultCutoffs, shared read-only by every server that
+// keeps the defaults (WithCutoffs gives a server its own copy).
+var defaultCutoffs = DefaultCutoffs()
+
 // DefaultCutoffs are the Federal Reserve's published times: the FedACH
 // same-day windows (deadlines 10:30, 14:45 and 16:45 ET, settling at 13:00,
 // 17:00 and 18:00 ET), next-day ACH accepted until the last same-day

@@ -1,6 +1,7 @@
 package reference
 
 import (
+	"sync"
 	"time"
 	_ "time/tzdata" // Eastern must load on a machine without zoneinfo
 )
@@ -91,23 +92,35 @@ func StartOfDay(t time.Time) time.Time {
 
 // FedHoliday returns the holiday on t's date (in Eastern time), if any.
 func FedHoliday(t time.Time) (Holiday, bool) {
-	d := StartOfDay(t)
-	for _, h := range FedHolidays(d.Year()) {
-		if h.Date.Equal(d) {
-			return h, true
-		}
+	y, m, d := t.In(Eastern).Date()
+	h, ok := holidaysOf(y)[int(m)*100+d]
+	return h, ok
+}
+
+// holidayYears caches each year's holidays by month*100+day: the calendar
+// is read on every transfer's schedule.
+var holidayYears sync.Map // int -> map[int]Holiday
+
+func holidaysOf(year int) map[int]Holiday {
+	if m, ok := holidayYears.Load(year); ok {
+		return m.(map[int]Holiday)
 	}
-	return Holiday{}, false
+	m := make(map[int]Holiday, fixedHolidaysPerYear)
+	for _, h := range FedHolidays(year) {
+		m[int(h.Date.Month())*100+h.Date.Day()] = h
+	}
+	v, _ := holidayYears.LoadOrStore(year, m)
+	return v.(map[int]Holiday)
 }
 
 // IsBusinessDay reports whether t's date, in Eastern time, is a Federal
 // Reserve business day: a Monday to Friday that is not a holiday.
 func IsBusinessDay(t time.Time) bool {
-	d := StartOfDay(t)
-	if wd := d.Weekday(); wd == time.Saturday || wd == time.Sunday {
+	t = t.In(Eastern)
+	if wd := t.Weekday(); wd == time.Saturday || wd == time.Sunday {
 		return false
 	}
-	_, holiday := FedHoliday(d)
+	_, holiday := FedHoliday(t)
 	return !holiday
 }
 
