@@ -331,3 +331,57 @@ func TestHugeHeaders(t *testing.T) {
 		t.Fatalf("64 KiB of headers: %d %v", rec.Code, b)
 	}
 }
+
+// controlFuzzTargets are the control routes that take a document: the
+// ones a hostile or careless client can feed the most.
+var controlFuzzTargets = []struct{ method, path string }{
+	{"POST", "/_fake/world"},
+	{"PUT", "/_fake/state"},
+	{"PUT", "/_fake/webhooks/chaos"},
+	{"POST", "/_fake/return-rules"},
+	{"POST", "/_fake/users"},
+	{"POST", "/_fake/clock/advance"},
+	{"POST", "/_fake/clock/cutoff"},
+	{"POST", "/_fake/faults"},
+}
+
+// FuzzControl sends arbitrary bodies to the control routes that take
+// documents: no panic (a 500), every answer a JSON object, and the fake
+// still answers afterwards.
+func FuzzControl(f *testing.F) {
+	w := newFuzzWorld(f)
+	var state bytes.Buffer
+	if err := w.s.Snapshot(&state); err != nil {
+		f.Fatal(err)
+	}
+	for i := range controlFuzzTargets {
+		f.Add(uint8(i), []byte(`{}`))
+		f.Add(uint8(i), []byte(`null`))
+	}
+	f.Add(uint8(0), []byte(`{"users":[{"name":"a","nodes":[{"name":"n","balance":"10"}]}],"transactions":[{"from":"n","to":"n","amount":1,"repeat":{"u":3}}]}`))
+	f.Add(uint8(1), state.Bytes())
+	f.Add(uint8(2), []byte(`{"seed":1,"default":{"duplicate":0.5,"delay_by":"-1s"}}`))
+	f.Add(uint8(3), []byte(`{"note":"x","code":"R01","after":"99999999h"}`))
+	f.Add(uint8(5), []byte(`{"duration":"9223372036854775807ns"}`))
+	f.Fuzz(func(t *testing.T, target uint8, body []byte) {
+		c := controlFuzzTargets[int(target)%len(controlFuzzTargets)]
+		w.s.Reset() // each input on an empty fake, so that one world does not pile onto another
+		if c.path == "/_fake/clock/advance" && bytes.Contains(body, []byte("h")) {
+			return // a long advance is slow, not wrong: the API fuzz covers the clock
+		}
+		rec := httptest.NewRecorder()
+		w.s.ServeHTTP(rec, httptest.NewRequest(c.method, c.path, bytes.NewReader(body)))
+		if rec.Code == http.StatusInternalServerError {
+			t.Fatalf("%s %s %q: 500 %s", c.method, c.path, body, rec.Body)
+		}
+		var v map[string]any
+		if err := json.Unmarshal(rec.Body.Bytes(), &v); err != nil {
+			t.Fatalf("%s %s %q: answer is not a JSON object: %q", c.method, c.path, body, rec.Body)
+		}
+		rec = httptest.NewRecorder()
+		w.s.ServeHTTP(rec, httptest.NewRequest("GET", "/_fake/clock", nil))
+		if rec.Code != http.StatusOK {
+			t.Fatalf("after %s %s %q: GET /_fake/clock answered %d", c.method, c.path, body, rec.Code)
+		}
+	})
+}
