@@ -11,6 +11,7 @@ import (
 	"net/url"
 	"path"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -642,9 +643,22 @@ type controlAttemptView struct {
 	Chaos string `json:"chaos,omitempty"` // what webhook chaos did (chaos.go)
 }
 
-// controlWebhooks serves GET /_fake/webhooks: every captured webhook, oldest first.
+// maxControlWebhooks bounds ?limit= of GET /_fake/webhooks.
+const maxControlWebhooks = 100_000
+
+// controlWebhooks serves GET /_fake/webhooks: every captured webhook, or
+// with ?limit=N the N newest, oldest first.
 func (s *Server) controlWebhooks(w http.ResponseWriter, r *http.Request) {
-	all := s.Webhooks().All()
+	limit := 0
+	if v := r.URL.Query().Get("limit"); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 1 || n > maxControlWebhooks {
+			s.fail(w, errPayload("invalid_limit", "limit must be an integer from 1 to %d.", maxControlWebhooks))
+			return
+		}
+		limit = n
+	}
+	all := s.Webhooks().newest(limit)
 	out := make([]controlWebhookView, len(all))
 	for i, h := range all {
 		v := controlWebhookView{Function: h.Function, ObjectType: h.ObjectType, ObjectID: h.ObjectID,

@@ -1162,3 +1162,42 @@ func TestControlFlow(t *testing.T) {
 		})
 	})
 }
+
+// TestControlWebhooksLimit: ?limit=N answers the N newest captured
+// webhooks, oldest first; a bad limit is refused.
+func TestControlWebhooksLimit(t *testing.T) {
+	fake := synapsefake.NewServer(t, synapsefake.WithoutWebhookDelivery())
+	var ids []string
+	for range 5 {
+		ids = append(ids, fake.AddUser(synapsefake.UserSeed{}).ID)
+	}
+	for _, tc := range []struct {
+		query string
+		want  []string // object ids, oldest first; nil for a refusal
+	}{
+		{"", ids},
+		{"?limit=2", ids[3:]},
+		{"?limit=5", ids},
+		{"?limit=100", ids},
+		{"?limit=0", nil},
+		{"?limit=-1", nil},
+		{"?limit=x", nil},
+		{"?limit=100001", nil},
+	} {
+		t.Run(tc.query, func(t *testing.T) {
+			r := ctl(t, fake, "GET", "/webhooks"+tc.query, nil)
+			if tc.want == nil {
+				wantError(t, r, 400, "200", "invalid_limit")
+				return
+			}
+			hooks, _ := r.body["webhooks"].([]any)
+			var got []string
+			for _, h := range hooks {
+				got = append(got, h.(map[string]any)["object_id"].(string))
+			}
+			if r.status != 200 || !slices.Equal(got, tc.want) {
+				t.Errorf("status %d, object ids %v, want %v", r.status, got, tc.want)
+			}
+		})
+	}
+}

@@ -630,9 +630,17 @@ func (c capturedEvent) webhook(body []byte) Webhook {
 
 // All returns a copy of every captured webhook, oldest first. Bodies are
 // encoded now, so reading is what costs, not emitting.
-func (c WebhookCapture) All() []Webhook {
+func (c WebhookCapture) All() []Webhook { return c.newest(0) }
+
+// newest copies the n newest captured webhooks (all when n <= 0), oldest
+// first, encoding only their bodies.
+func (c WebhookCapture) newest(n int) []Webhook {
 	c.h.mu.Lock()
-	list := c.h.captured(0)
+	from := 0
+	if n > 0 {
+		from = max(c.h.events.len()-n, 0)
+	}
+	list := c.h.captured(from)
 	c.h.mu.Unlock()
 	out := make([]Webhook, len(list))
 	for i, e := range list {
