@@ -45,6 +45,7 @@ const (
 // (dotted paths below info) that creating one requires.
 type NodeType struct {
 	Type         string
+	CommonName   string // as GET /nodes/types names it
 	Class        NodeClass
 	RequiredInfo []string
 }
@@ -57,21 +58,21 @@ var payeeAddress = []string{"payee_name", "payee_address.address_street", "payee
 // account-and-routing variant; its bank-login variant needs bank_id,
 // bank_pw and bank_name instead.
 var nodeTypes = []NodeType{
-	{NodeDepositUS, ClassDeposit, []string{"nickname"}},
-	{NodeInterchangeUS, ClassExternal, []string{"nickname", "card_number", "exp_date", "document_id"}},
-	{NodeICDepositUS, ClassDeposit, []string{"nickname"}},
-	{NodeExternalUS, ClassExternal, []string{"nickname"}},
-	{NodeACHUS, ClassExternal, []string{"nickname", "account_num", "routing_num"}},
-	{NodeSubaccountUS, ClassDeposit, []string{"nickname"}},
-	{NodeWireUS, ClassPayout, []string{"nickname", "account_num", "routing_num", "name_on_account", "address"}},
-	{NodeCustodyUS, ClassDeposit, []string{"nickname"}},
-	{NodeCardUS, ClassCard, []string{"nickname", "document_id"}},
-	{NodeIBDepositUS, ClassDeposit, []string{"nickname"}},
-	{NodeIBSubaccountUS, ClassDeposit, []string{"nickname"}},
-	{NodeWireInt, ClassPayout, []string{"nickname", "bank_name", "account_num", "swift", "name_on_account", "address"}},
-	{NodeCheckUS, ClassPayout, append([]string{"nickname"}, payeeAddress...)},
-	{NodeIOU, ClassIOU, []string{"nickname", "balance.currency"}},
-	{NodeCryptoUS, ClassCrypto, []string{"nickname"}},
+	{NodeDepositUS, "Deposit Account", ClassDeposit, []string{"nickname"}},
+	{NodeInterchangeUS, "Debit Card (Interchange)", ClassExternal, []string{"nickname", "card_number", "exp_date", "document_id"}},
+	{NodeICDepositUS, "Interchange Deposit Account", ClassDeposit, []string{"nickname"}},
+	{NodeExternalUS, "External Account", ClassExternal, []string{"nickname"}},
+	{NodeACHUS, "ACH Account", ClassExternal, []string{"nickname", "account_num", "routing_num"}},
+	{NodeSubaccountUS, "Subaccount", ClassDeposit, []string{"nickname"}},
+	{NodeWireUS, "Domestic Wire", ClassPayout, []string{"nickname", "account_num", "routing_num", "name_on_account", "address"}},
+	{NodeCustodyUS, "Custody Account", ClassDeposit, []string{"nickname"}},
+	{NodeCardUS, "Card", ClassCard, []string{"nickname", "document_id"}},
+	{NodeIBDepositUS, "Interest Bearing Deposit Account", ClassDeposit, []string{"nickname"}},
+	{NodeIBSubaccountUS, "Interest Bearing Subaccount", ClassDeposit, []string{"nickname"}},
+	{NodeWireInt, "International Wire", ClassPayout, []string{"nickname", "bank_name", "account_num", "swift", "name_on_account", "address"}},
+	{NodeCheckUS, "Check", ClassPayout, append([]string{"nickname"}, payeeAddress...)},
+	{NodeIOU, "IOU (Ledger)", ClassIOU, []string{"nickname", "balance.currency"}},
+	{NodeCryptoUS, "Cryptocurrency Account", ClassCrypto, []string{"nickname"}},
 }
 
 // transferPairs are the classes money may move between, sender first.

@@ -91,6 +91,15 @@ func TestTablesAreCopies(t *testing.T) {
 		t.Error("AllEntityScopes shares its slice")
 	}
 	n := reference.AllAllowedNodeTypes()
+	if len(n.NodeTypes) != len(reference.NodeTypes()) || n.NodeTypes[0] != (reference.NodeTypeInfo{CommonName: "ACH Account", Type: "ACH-US"}) ||
+		!slices.IsSortedFunc(n.NodeTypes, func(a, b reference.NodeTypeInfo) int { return strings.Compare(a.Type, b.Type) }) {
+		t.Errorf("node types %v: want every type the fake creates, by type, named", n.NodeTypes)
+	}
+	for _, i := range n.NodeTypes {
+		if i.CommonName == "" {
+			t.Errorf("node type %s has no common name", i.Type)
+		}
+	}
 	for _, want := range []string{"DEPOSIT-US", "ACH-US", "CUSTODY-US", "CARD-US", "SUBACCOUNT-US", "IB-DEPOSIT-US", "IB-SUBACCOUNT-US",
 		"INTERCHANGE-US", "WIRE-US", "WIRE-INT", "CHECK-US", "IOU", "CRYPTO-US"} {
 		if !slices.ContainsFunc(n.NodeTypes, func(i reference.NodeTypeInfo) bool { return i.Type == want }) {
