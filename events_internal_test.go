@@ -25,20 +25,14 @@ func TestCommentMemory(t *testing.T) {
 	st.addTx(tx, statusEntry{Date: ms(s.Now()), Note: "Transaction Created.", Status: StatusCreated})
 	st.mu.Unlock()
 
-	var m runtime.MemStats
-	heap := func() int64 {
-		runtime.GC()
-		runtime.ReadMemStats(&m)
-		return int64(m.HeapAlloc)
-	}
 	note := strings.Repeat("c", 100)
-	before := heap()
+	before := int64(heapInUse())
 	for i := range 2000 {
 		st.mu.Lock()
 		st.comment(tx, s.Now().Add(time.Duration(i)*time.Millisecond), note)
 		st.mu.Unlock()
 	}
-	grown := heap() - before
+	grown := int64(heapInUse()) - before
 	t.Logf("2,000 comments grew the heap by %d KiB", grown>>10)
 	if grown > 64<<20 {
 		t.Errorf("2,000 comments grew the heap by %d MiB, want under 64", grown>>20)

@@ -42,17 +42,13 @@ func TestJournalMemoryIsBounded(t *testing.T) {
 	fake := synapsefake.New()
 	client := &http.Client{Transport: fake.Transport()}
 	body := bytes.Repeat([]byte("x"), 1<<20)
-	var before, after runtime.MemStats
-	runtime.GC()
-	runtime.ReadMemStats(&before)
+	before := heapAfterGC()
 	for i := range calls {
 		if status := postRaw(t, fake, client, fmt.Sprintf("/nowhere/%d", i), body); status != http.StatusNotFound {
 			t.Fatalf("POST /nowhere/%d: status %d, want 404", i, status)
 		}
 	}
-	runtime.GC()
-	runtime.ReadMemStats(&after)
-	if grew := int64(after.HeapAlloc) - int64(before.HeapAlloc); grew > bound+margin {
+	if grew := int64(heapAfterGC()) - int64(before); grew > bound+margin {
 		t.Errorf("heap grew by %d KiB after %d calls of 1 MiB, want at most %d KiB", grew>>10, calls, (bound+margin)>>10)
 	}
 	reqs := fake.Requests()
