@@ -107,14 +107,6 @@ func (st *store) heldSwipe(t *txRecord) error {
 	return nil
 }
 
-// validCardAmount refuses an amount that is not from 1 to MaxAmountCents.
-func validCardAmount(field string, amount int64) error {
-	if amount <= 0 || amount > MaxAmountCents {
-		return errPayload("invalid_amount", "%s must be from 1 to MaxAmountCents (%d).", field, int64(MaxAmountCents))
-	}
-	return nil
-}
-
 // changeAmount sets a held authorization's amount (and what it authorizes)
 // with a CREATED timeline entry and a TRAN|PATCH. Callers hold mu.
 func (st *store) changeAmount(t *txRecord, amount, authorized cents, at time.Time, note string) {

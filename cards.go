@@ -83,8 +83,8 @@ func (st *store) networkNode(now time.Time, typ string) *nodeRecord {
 // decisioning, jit.go): CardAuthorization then waits, holding no lock, for
 // its answer, at most the JIT deadline.
 func (s *Server) CardAuthorization(subnetID string, auth CardAuth) (Transaction, error) {
-	if auth.AmountCents <= 0 || auth.AmountCents > MaxAmountCents {
-		return Transaction{}, errPayload("invalid_amount", "AmountCents must be from 1 to MaxAmountCents (%d).", int64(MaxAmountCents))
+	if err := validCardAmount("AmountCents", auth.AmountCents); err != nil {
+		return Transaction{}, err
 	}
 	if auth.DeclineWith != "" {
 		if _, ok := reference.InterchangeMeaning(auth.DeclineWith); !ok {

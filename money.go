@@ -93,3 +93,11 @@ func (c cents) usd() string {
 	b, _ := c.MarshalJSON()
 	return string(b)
 }
+
+// validCardAmount refuses an amount that is not from 1 to MaxAmountCents.
+func validCardAmount(field string, amount int64) error {
+	if amount <= 0 || amount > MaxAmountCents {
+		return errPayload("invalid_amount", "%s must be from 1 to MaxAmountCents (%d).", field, int64(MaxAmountCents))
+	}
+	return nil
+}

@@ -584,8 +584,8 @@ func (s *Server) uiCheckCard(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	auth := CardAuth(req)
-	if auth.AmountCents <= 0 || auth.AmountCents > MaxAmountCents {
-		s.fail(w, errPayload("invalid_amount", "AmountCents must be from 1 to MaxAmountCents (%d).", int64(MaxAmountCents)))
+	if err := validCardAmount("AmountCents", auth.AmountCents); err != nil {
+		s.fail(w, err)
 		return
 	}
 	code, err := withStore(s.store, func(st *store) (string, error) {
