@@ -94,10 +94,7 @@ func (s *Server) handleDisputeTransaction(w http.ResponseWriter, r *http.Request
 		s.fail(w, err)
 		return
 	}
-	req, err := decodeText[disputeRequest](r)
-	if err == nil {
-		err = req.validate()
-	}
+	req, err := decodeTextValid[disputeRequest](r)
 	if err != nil {
 		s.fail(w, err)
 		return

@@ -590,6 +590,15 @@ func decodeValid[T validator](r *http.Request) (T, error) {
 	return v, err
 }
 
+// decodeTextValid is decodeText followed by the body's own validate.
+func decodeTextValid[T validator](r *http.Request) (T, error) {
+	v, err := decodeText[T](r)
+	if err == nil {
+		err = v.validate()
+	}
+	return v, err
+}
+
 // decodeText is decode that also refuses a body that is not valid UTF-8:
 // encoding/json would quietly turn such bytes into U+FFFD, and a note or
 // comment would be stored other than it was sent.

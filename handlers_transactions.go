@@ -120,10 +120,7 @@ func (s *Server) handleCreateTransaction(w http.ResponseWriter, r *http.Request)
 		s.fail(w, err)
 		return
 	}
-	req, err := decodeText[createTxRequest](r)
-	if err == nil {
-		err = req.validate()
-	}
+	req, err := decodeTextValid[createTxRequest](r)
 	if err != nil {
 		s.fail(w, err)
 		return
