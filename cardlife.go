@@ -127,15 +127,7 @@ func (st *store) changeAmount(t *txRecord, amount, authorized cents, at time.Tim
 // is refused with 409 / "400" authorization_declined naming the IR code, and
 // the authorization stands as it was. A hold's expiry does not move.
 func (s *Server) IncrementAuthorization(id string, amountCents int64) error {
-	if err := validCardAmount("amountCents", amountCents); err != nil {
-		return err
-	}
-	now := s.Now()
-	return s.withTx(id, func(st *store, t *txRecord) error {
-		if err := st.heldSwipe(t); err != nil {
-			return err
-		}
-		inc := cents(amountCents)
+	return s.withHeld(id, amountCents, func(st *store, t *txRecord, inc cents, now time.Time) error {
 		total, ok := t.amount.plus(inc)
 		if !ok || total > MaxAmountCents {
 			return errPayload("invalid_amount", "The authorization would pass MaxAmountCents (%d).", int64(MaxAmountCents))
@@ -163,15 +155,7 @@ func (s *Server) IncrementAuthorization(id string, amountCents int64) error {
 // ("customer cancelled or reversed") and the hold released. More than the
 // held amount is refused with 400 / "200".
 func (s *Server) ReverseAuthorization(id string, amountCents int64) error {
-	if err := validCardAmount("amountCents", amountCents); err != nil {
-		return err
-	}
-	now := s.Now()
-	return s.withTx(id, func(st *store, t *txRecord) error {
-		if err := st.heldSwipe(t); err != nil {
-			return err
-		}
-		rev := cents(amountCents)
+	return s.withHeld(id, amountCents, func(st *store, t *txRecord, rev cents, now time.Time) error {
 		switch {
 		case rev > t.amount:
 			return errPayload("invalid_amount", "Cannot reverse %s of an authorization holding %s.", rev.usd(), t.amount.usd())
@@ -195,15 +179,7 @@ func (s *Server) ReverseAuthorization(id string, amountCents int64) error {
 // node's available balance below zero. Only the balance limits refuse it
 // (409 / "400" balance_limit).
 func (s *Server) ClearAuthorization(id string, amountCents int64) error {
-	if err := validCardAmount("amountCents", amountCents); err != nil {
-		return err
-	}
-	now := s.Now()
-	return s.withTx(id, func(st *store, t *txRecord) error {
-		if err := st.heldSwipe(t); err != nil {
-			return err
-		}
-		amount := cents(amountCents)
+	return s.withHeld(id, amountCents, func(st *store, t *txRecord, amount cents, now time.Time) error {
 		from := st.nodes[t.fromNode]
 		if amount > t.amount && !from.fits(t.amount-amount) {
 			return errBalanceLimit(from.id)
@@ -215,6 +191,21 @@ func (s *Server) ClearAuthorization(id string, amountCents int64) error {
 		// The change shows from the clearing's first entry on.
 		c.changes = append(c.changes, amountChange{Entries: len(t.timeline) + 1, Amount: amount, Authorized: c.authorized})
 		return st.walkNoted(t, now, note)
+	})
+}
+
+// withHeld runs fn on a card authorization that still holds its amount,
+// with a valid amount and the time of the call, under the store's lock.
+func (s *Server) withHeld(id string, amountCents int64, fn func(st *store, t *txRecord, amount cents, now time.Time) error) error {
+	if err := validCardAmount("amountCents", amountCents); err != nil {
+		return err
+	}
+	now := s.Now()
+	return s.withTx(id, func(st *store, t *txRecord) error {
+		if err := st.heldSwipe(t); err != nil {
+			return err
+		}
+		return fn(st, t, cents(amountCents), now)
 	})
 }
 
