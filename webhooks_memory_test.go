@@ -174,6 +174,9 @@ func TestFlushIsBounded(t *testing.T) {
 	if attempts >= events {
 		t.Errorf("Flush returned after all %d attempts; want it back within its bound, before the last", attempts)
 	}
+	if attempts == 0 {
+		t.Errorf("Flush returned before any attempt ended; want it to wait up to its bound")
+	}
 }
 
 // TestResetDuringDelivery: Reset abandons the attempt in flight; it is not
