@@ -91,7 +91,7 @@ func (st *store) newJITAsk(sub *subscriptionRecord, sn *subnetRecord, t *txRecor
 		rest = []byte("{}")
 	}
 	body := webhookBody(t.id, reference.ScopeTransPostJIT, st.newID(), UpdatedByBackend, now, rest)
-	return &jitAsk{subnetID: sn.id, auth: auth, t: t, url: sub.url, body: body}
+	return &jitAsk{subnetID: sn.id, auth: auth, t: t, url: sub.target.url, body: body}
 }
 
 // jitDeadline is the configured deadline of an answer.

@@ -16,7 +16,6 @@ import (
 
 type subscriptionRecord struct {
 	id      string
-	url     string
 	target  *hookTarget // id and url, shared by its deliveries; new when url changes
 	scopes  []string
 	active  bool
@@ -37,7 +36,7 @@ type subscriptionView struct {
 
 func (st *store) subscriptionView(sub *subscriptionRecord) subscriptionView {
 	return subscriptionView{ID: sub.id, Links: linkTo(st.base + "/subscriptions/" + sub.id), V: sub.v,
-		ClientID: st.client.ID, IsActive: sub.active, Scope: slices.Clone(sub.scopes), URL: sub.url}
+		ClientID: st.client.ID, IsActive: sub.active, Scope: slices.Clone(sub.scopes), URL: sub.target.url}
 }
 
 // Subscription is a copy of a subscription, for assertions in tests.
@@ -49,12 +48,12 @@ type Subscription struct {
 }
 
 func (sub *subscriptionRecord) public() Subscription {
-	return Subscription{ID: sub.id, URL: sub.url, Scopes: slices.Clone(sub.scopes), IsActive: sub.active}
+	return Subscription{ID: sub.id, URL: sub.target.url, Scopes: slices.Clone(sub.scopes), IsActive: sub.active}
 }
 
 // newSubscription stores an active subscription. Callers hold mu.
 func (st *store) newSubscription(now time.Time, u string, scopes []string) *subscriptionRecord {
-	sub := &subscriptionRecord{id: st.newID(), url: u, scopes: slices.Clone(scopes), active: true, v: 1, created: now}
+	sub := &subscriptionRecord{id: st.newID(), scopes: slices.Clone(scopes), active: true, v: 1, created: now}
 	sub.target = &hookTarget{subID: sub.id, url: u}
 	st.subs[sub.id] = sub
 	st.subOrder = append(st.subOrder, sub.id)
@@ -198,8 +197,7 @@ func (s *Server) handlePatchSubscription(w http.ResponseWriter, r *http.Request)
 			sub.active = *req.IsActive
 		}
 		if req.URL != nil {
-			sub.url = *req.URL
-			sub.target = &hookTarget{subID: sub.id, url: sub.url}
+			sub.target = &hookTarget{subID: sub.id, url: *req.URL}
 		}
 		if req.Scope != nil {
 			sub.scopes = slices.Clone(*req.Scope)
