@@ -253,27 +253,13 @@ func (s *Server) ForcePost(subnetID string, auth CardAuth) (Transaction, error) 
 	if auth.DeclineWith != "" || auth.Hold {
 		return Transaction{}, errPayload("invalid_force_post", "A force post has no authorization: DeclineWith and Hold must be unset.")
 	}
-	s.runDue()
-	now := s.Now()
-	st := s.store
-	st.mu.Lock()
-	defer st.mu.Unlock()
-	defer st.asBackend()()
-	sn, n, err := st.cardSubnet(subnetID)
-	if err != nil {
-		return Transaction{}, err
-	}
 	amount := cents(auth.AmountCents)
-	t := st.swipeRecord(sn, n, amount, auth, now, true)
-	t.other = map[string]any{"approved": true, "affect_limits": true}
-	t.card = &cardLife{forcePost: true, original: amount}
-	if err := st.checkPromise(t, false); err != nil {
-		return Transaction{}, err
-	}
-	st.addTx(t, statusEntry{Date: ms(now), Note: "Transaction Created.", Status: StatusCreated})
-	sn.txIDs = append(sn.txIDs, t.id)
-	_ = st.walkNoted(t, now, "Force post cleared without authorization.")
-	return t.public(), nil
+	return s.postCard(subnetID, func(st *store, sn *subnetRecord, n *nodeRecord, now time.Time) (*txRecord, string) {
+		t := st.swipeRecord(sn, n, amount, auth, now, true)
+		t.other = map[string]any{"approved": true, "affect_limits": true}
+		t.card = &cardLife{forcePost: true, original: amount}
+		return t, "Force post cleared without authorization."
+	})
 }
 
 // RefundCard credits a card's node with a merchant's refund: a transaction
@@ -288,6 +274,18 @@ func (s *Server) RefundCard(subnetID string, amountCents int64, merchant string)
 	if err := validCardAmount("amountCents", amountCents); err != nil {
 		return Transaction{}, err
 	}
+	return s.postCard(subnetID, func(st *store, sn *subnetRecord, n *nodeRecord, now time.Time) (*txRecord, string) {
+		t := st.swipeRecord(sn, n, cents(amountCents), CardAuth{Merchant: merchant}, now, false)
+		t.fromNode, t.toNode, t.cardSwipe = t.toNode, t.fromNode, false
+		t.other = map[string]any{"is_refund": true}
+		return t, "Refund from " + t.note + "."
+	})
+}
+
+// postCard stores the transaction build makes for a card and walks it to
+// SETTLED at once, its first move noted: a force post or a refund, made by
+// the service itself (BACKEND).
+func (s *Server) postCard(subnetID string, build func(st *store, sn *subnetRecord, n *nodeRecord, now time.Time) (*txRecord, string)) (Transaction, error) {
 	s.runDue()
 	now := s.Now()
 	st := s.store
@@ -298,15 +296,13 @@ func (s *Server) RefundCard(subnetID string, amountCents int64, merchant string)
 	if err != nil {
 		return Transaction{}, err
 	}
-	t := st.swipeRecord(sn, n, cents(amountCents), CardAuth{Merchant: merchant}, now, false)
-	t.fromNode, t.toNode, t.cardSwipe = t.toNode, t.fromNode, false
-	t.other = map[string]any{"is_refund": true}
+	t, note := build(st, sn, n, now)
 	if err := st.checkPromise(t, false); err != nil {
 		return Transaction{}, err
 	}
 	st.addTx(t, statusEntry{Date: ms(now), Note: "Transaction Created.", Status: StatusCreated})
 	sn.txIDs = append(sn.txIDs, t.id)
-	_ = st.walkNoted(t, now, "Refund from "+t.note+".")
+	_ = st.walkNoted(t, now, note)
 	return t.public(), nil
 }
 
