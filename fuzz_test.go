@@ -116,15 +116,6 @@ func (st *store) snapshot() string {
 	return hex.EncodeToString(h.Sum(nil))
 }
 
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	return keys
-}
-
 // money is every balance plus the money in flight: no request may change it,
 // except a dummy transaction, whose counterparty is a node of the store too.
 func (st *store) money() cents {

@@ -490,6 +490,9 @@ func (s *Server) decodeState(data []byte) (*restoredState, error) {
 	if err := decodeValue(top["faults"], exported(reflect.ValueOf(&rs.faults).Elem())); err != nil {
 		return nil, errState(`"faults": %v`, err)
 	}
+	if err := checkStore(st); err != nil {
+		return nil, errState(`%v`, err)
+	}
 	if err := rs.linkEvents(st); err != nil {
 		return nil, errState(`"webhooks": %v`, err)
 	}
@@ -514,6 +517,9 @@ func (rs *restoredState) linkEvents(st *store) error {
 		ev := &event{seq: se.Seq, at: se.At, fn: uint8(fn), backend: se.Backend, dropped: !se.Captured}
 		if se.Object != nil {
 			o := se.Object
+			if !checkView(o.View) {
+				return fmt.Errorf("event %d: the object's view is not a JSON object", se.Seq)
+			}
 			ev.obj = &objectEvent{typ: o.Type, id: o.ID, status: o.Status, rest: []byte(o.View)}
 		} else {
 			t := st.txs[se.TxID]
@@ -834,6 +840,7 @@ func decodeValue(data []byte, v reflect.Value) error {
 			return fmt.Errorf("cannot restore a map keyed by %s", t.Key())
 		}
 		if null {
+			v.SetZero()
 			return nil
 		}
 		var items map[string]json.RawMessage
