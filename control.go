@@ -736,19 +736,12 @@ func (s *Server) controlSnapshot(w http.ResponseWriter, r *http.Request) {
 	_, _ = w.Write(b)
 }
 
-// controlRestore serves PUT /_fake/state: Restore from the body, at most
-// 256 MiB. A document Restore refuses is 400 / "200" and changes nothing.
+// controlRestore serves PUT /_fake/state: Restore from the body. A document
+// Restore refuses is 400 / "200" (invalid_state, or body_too_large past
+// the size limit), one
+// sent while another is being restored 429 / "429"; each changes nothing.
 func (s *Server) controlRestore(w http.ResponseWriter, r *http.Request) {
-	data, err := io.ReadAll(io.LimitReader(r.Body, maxStateBody+1))
-	if err != nil {
-		s.fail(w, errState("cannot read it: %v", err))
-		return
-	}
-	if len(data) > maxStateBody {
-		s.fail(w, errPayload("body_too_large", "Request body is larger than %d bytes.", maxStateBody))
-		return
-	}
-	if err := s.restore(data); err != nil {
+	if err := s.Restore(r.Body); err != nil {
 		s.fail(w, err)
 		return
 	}

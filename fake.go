@@ -34,6 +34,7 @@ type Server struct {
 	webhookClient *http.Client
 	faults        faults
 	journal       journal
+	restoring     sync.Mutex // held while a state document is restored: one at a time
 }
 
 // noListenerBase is the URL a Server built by New reports: requests to it go

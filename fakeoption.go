@@ -39,6 +39,7 @@ type config struct {
 	captureLimit        int64         // WithWebhookCaptureLimit
 	webhookLogLimit     int64         // WithWebhookLogLimit
 	chaos               *WebhookChaos // WithWebhookChaos (chaos.go)
+	maxState            int64         // WithMaxStateSize (state.go); 0 is DefaultMaxStateSize
 	cutoffs             Cutoffs
 	jitDeadline         time.Duration // WithJITDeadline; 0 is DefaultJITDeadline
 }

@@ -15,6 +15,8 @@ import (
 	"strconv"
 	"time"
 	"unsafe"
+
+	"github.com/synapsefake/synapsefake/reference"
 )
 
 // Saved state: Snapshot writes the whole state of a Server as one JSON
@@ -40,8 +42,47 @@ const StateVersion = 1
 // other JSON.
 const stateFormat = "synapsefake-state"
 
-// maxStateBody bounds the document PUT /_fake/state reads.
-const maxStateBody = 256 << 20
+// DefaultMaxStateSize is the largest state document Restore and
+// PUT /_fake/state read unless WithMaxStateSize says otherwise. Restoring
+// takes about ten times the document's size in memory while it runs.
+const DefaultMaxStateSize = 64 << 20
+
+// WithMaxStateSize sets the largest state document, in bytes, that Restore
+// and PUT /_fake/state read; a larger one is refused (400 / "200"
+// body_too_large) and changes nothing. n <= 0 keeps
+// DefaultMaxStateSize.
+func WithMaxStateSize(n int64) Option {
+	return func(cfg *config) { cfg.maxState = n }
+}
+
+func (s *Server) maxStateSize() int64 {
+	if s.cfg.maxState > 0 {
+		return s.cfg.maxState
+	}
+	return DefaultMaxStateSize
+}
+
+// errRestoreBusy refuses a restore while another one runs: each takes
+// several times its document's size in memory.
+var errRestoreBusy = newError(reference.ErrTooManyRequests, "restore_in_progress",
+	"Another state document is being restored; send this one when it is done.")
+
+// readState reads a document of at most maxStateSize bytes.
+func (s *Server) readState(r io.Reader) ([]byte, error) {
+	limit := s.maxStateSize()
+	data, err := io.ReadAll(io.LimitReader(r, limit+1))
+	if err != nil {
+		return nil, errState("cannot read it: %v", err)
+	}
+	if int64(len(data)) > limit {
+		return nil, errStateTooLarge(limit)
+	}
+	return data, nil
+}
+
+func errStateTooLarge(limit int64) *apiError {
+	return errPayload("body_too_large", "State document refused: it is larger than %d bytes (WithMaxStateSize, -max-state-size).", limit)
+}
 
 // stateKeys are the document's top-level keys, every one required.
 var stateKeys = []string{"format", "version", "seed", "client_id", "clock", "ids", "store", "network_user",
@@ -328,9 +369,13 @@ func (d *delivery) index() int {
 // set to the saved time; a real clock cannot be set, so what fell due
 // between the save and now runs at the next request.
 func (s *Server) Restore(r io.Reader) error {
-	data, err := io.ReadAll(r)
+	if !s.restoring.TryLock() {
+		return errRestoreBusy
+	}
+	defer s.restoring.Unlock()
+	data, err := s.readState(r)
 	if err != nil {
-		return errState("cannot read it: %v", err)
+		return err
 	}
 	return s.restore(data)
 }

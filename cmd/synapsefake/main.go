@@ -66,6 +66,7 @@ func serve(ctx context.Context, args []string, out io.Writer, ready chan<- strin
 	// Saved state (issue 13).
 	stateFile := fs.String("state", "", "load the whole state from this file at start if it exists; save it there on shutdown and every -state-interval")
 	stateInterval := fs.Duration("state-interval", 30*time.Second, "how often -state is saved while serving; 0: only on shutdown")
+	maxStateSize := fs.Int64("max-state-size", synapsefake.DefaultMaxStateSize, "largest state document -state and PUT /_fake/state read, in bytes (restoring takes about ten times as much memory)")
 	// Webhook chaos (issue 14).
 	webhookChaos := fs.String("webhook-chaos", "", `webhook chaos as JSON, the body of PUT /_fake/webhooks/chaos, e.g. '{"seed":7,"default":{"duplicate":0.2,"reorder":0.2,"delay":0.1,"delay_by":"5m","drop_first":0.1,"bad_signature":0.05}}'; default off`)
 	// Transaction decisioning (issue 14).
@@ -84,7 +85,7 @@ func serve(ctx context.Context, args []string, out io.Writer, ready chan<- strin
 	opts := []synapsefake.Option{synapsefake.WithIDSeed(*seed), synapsefake.WithBaseURL(base),
 		synapsefake.WithJournalLimit(*journalEntries, *journalBytes),
 		synapsefake.WithWebhookCaptureLimit(*captureBytes), synapsefake.WithWebhookLogLimit(*webhookLogBytes),
-		synapsefake.WithJITDeadline(*jitDeadline)}
+		synapsefake.WithJITDeadline(*jitDeadline), synapsefake.WithMaxStateSize(*maxStateSize)}
 	if *microDeposits {
 		opts = append(opts, synapsefake.WithMicroDeposits())
 	}
@@ -193,18 +194,23 @@ func serve(ctx context.Context, args []string, out io.Writer, ready chan<- strin
 	}
 	shutdown, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
-	if err := srv.Shutdown(shutdown); err != nil {
-		return err
-	}
-	if err := <-done; !errors.Is(err, http.ErrServerClosed) {
-		return err
+	// The final save runs even when requests in flight did not finish in
+	// time: what changed since the last interval is kept all the same.
+	stopErr := srv.Shutdown(shutdown)
+	if stopErr == nil {
+		if err := <-done; !errors.Is(err, http.ErrServerClosed) {
+			stopErr = err
+		}
 	}
 	saver.Wait()
 	if *stateFile != "" {
 		if err := saveState(fake, *stateFile); err != nil {
-			return err
+			return errors.Join(stopErr, err)
 		}
 		fmt.Fprintf(out, "state saved to %s\n", *stateFile)
+	}
+	if stopErr != nil {
+		return stopErr
 	}
 	fmt.Fprintln(out, "synapsefake stopped")
 	return nil
@@ -217,6 +223,7 @@ func loadState(fake *synapsefake.Server, file string) (bool, error) {
 	if file == "" {
 		return false, nil
 	}
+	removeStaleTemps(file)
 	f, err := os.Open(file)
 	if errors.Is(err, os.ErrNotExist) {
 		return false, nil
@@ -229,6 +236,22 @@ func loadState(fake *synapsefake.Server, file string) (bool, error) {
 		return false, fmt.Errorf("-state %s: %w", file, err)
 	}
 	return true, nil
+}
+
+// removeStaleTemps removes the temporary files that saves of file left
+// behind when the process was killed mid-save (writeFileAtomic names them
+// file.tmp-*). Only a save of this file writes them, and none has started.
+func removeStaleTemps(file string) {
+	dir, base := filepath.Split(file)
+	if dir == "" {
+		dir = "."
+	}
+	entries, _ := os.ReadDir(dir)
+	for _, e := range entries {
+		if name := e.Name(); !e.IsDir() && len(name) > len(base)+5 && name[:len(base)+5] == base+".tmp-" {
+			_ = os.Remove(filepath.Join(dir, name))
+		}
+	}
 }
 
 // saveState writes fake's state to file atomically.

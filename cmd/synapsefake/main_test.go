@@ -12,6 +12,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -606,5 +607,57 @@ func TestServeWebhookChaosFlag(t *testing.T) {
 	}
 	if diff := cmp.Diff(want, body); diff != "" {
 		t.Errorf("GET /_fake/webhooks/chaos (-want +got):\n%s", diff)
+	}
+}
+
+// TestServeStateRemovesStaleTemps: temporary files that a save killed
+// mid-write left beside the state file are removed at start; other files
+// are not touched.
+func TestServeStateRemovesStaleTemps(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	file := filepath.Join(dir, "state.json")
+	keep := []string{"other.json", "state.json.bak", "other.json.tmp-1"}
+	for _, name := range append([]string{"state.json.tmp-123", "state.json.tmp-abc"}, keep...) {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte("{"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	r := start(t, "-addr", freeAddr(t), "-quiet", "-state", file, "-state-interval", "0")
+	if err := r.stop(t); err != nil {
+		t.Fatalf("serve: %v", err)
+	}
+	var got []string
+	entries, _ := os.ReadDir(dir)
+	for _, e := range entries {
+		got = append(got, e.Name())
+	}
+	want := append([]string{"state.json"}, keep...)
+	slices.Sort(want)
+	if !slices.Equal(got, want) {
+		t.Errorf("files after a start and stop: %q, want %q", got, want)
+	}
+}
+
+// TestServeMaxStateSize: -max-state-size bounds both the -state file read
+// at start and PUT /_fake/state.
+func TestServeMaxStateSize(t *testing.T) {
+	t.Parallel()
+	file := filepath.Join(t.TempDir(), "state.json")
+	big := `{"format":"synapsefake-state","padding":"` + strings.Repeat("x", 2000) + `"}`
+	if err := os.WriteFile(file, []byte(big), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	var out syncBuffer
+	err := serve(context.Background(), []string{"-addr", "127.0.0.1:0", "-max-state-size", "1000", "-state", file}, &out, nil)
+	if err == nil || !strings.Contains(err.Error(), "larger than 1000 bytes") {
+		t.Errorf("serve with a state file over -max-state-size: %v", err)
+	}
+	r := start(t, "-addr", freeAddr(t), "-quiet", "-max-state-size", "1000")
+	if got := r.raw(t, "PUT", "/_fake/state", big); !strings.HasPrefix(got, "400 ") || !strings.Contains(got, `"body_too_large"`) {
+		t.Errorf("PUT /_fake/state over the limit: %.200s", got)
+	}
+	if err := r.stop(t); err != nil {
+		t.Fatalf("serve: %v", err)
 	}
 }
