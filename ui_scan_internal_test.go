@@ -1,0 +1,50 @@
+package synapsefake
+
+import (
+	"net/http/httptest"
+	"strings"
+	"testing"
+)
+
+// TestUITransactionsScanIsBounded: a status filter, which no index
+// answers, looks at no more than uiScanLimit transactions under the lock;
+// past them the page says that more may match. The user's and the node's
+// filters read their indexes and count exactly.
+func TestUITransactionsScanIsBounded(t *testing.T) {
+	w := newFuzzWorld(t) // its one transaction, the oldest, is CREATED
+	s, st := w.s, w.s.store
+	st.mu.Lock()
+	for range uiScanLimit + 10 {
+		tx, err := st.createTx(s.Now(), w.user, w.node, fuzzTx(w.peer, 0.01), true)
+		if err != nil {
+			st.mu.Unlock()
+			t.Fatal(err)
+		}
+		if err := st.cancel(tx, s.Now(), ""); err != nil {
+			st.mu.Unlock()
+			t.Fatal(err)
+		}
+	}
+	st.mu.Unlock()
+	total := uiScanLimit + 11
+	for _, tc := range []struct {
+		query string
+		want  string
+	}{
+		{"status=CREATED", "newest 0 shown; more match"},
+		{"status=CANCELED&limit=5", "newest 5 shown; more match"},
+		{"limit=5", "newest 5 of " + itoa(total) + " shown"},
+		{"node=" + w.node + "&limit=5", "newest 5 of " + itoa(total) + " shown"},
+		{"user=" + w.other + "&limit=5", "newest 5 of " + itoa(total) + " shown"},
+		{"status=SETTLED&node=" + w.peer, "newest 0 shown; more match"},
+	} {
+		t.Run(tc.query, func(t *testing.T) {
+			rec := httptest.NewRecorder()
+			s.ServeHTTP(rec, httptest.NewRequest("GET", "/_fake/ui/transactions?"+tc.query, nil))
+			if rec.Code != 200 || !strings.Contains(rec.Body.String(), tc.want) {
+				i := strings.Index(rec.Body.String(), `class="count`)
+				t.Errorf("%d; want %q in the page; its count reads %.120s", rec.Code, tc.want, rec.Body.String()[max(i, 0):])
+			}
+		})
+	}
+}
