@@ -207,32 +207,49 @@ func (s *Server) snapshot() ([]byte, error) {
 	_ = field("seed", s.cfg.seed)
 	_ = field("client_id", s.cfg.clientID)
 
+	// Under the lock, the state is copied; it is encoded after the lock is
+	// released, so that a large state does not stop the API while it is
+	// written out.
 	st := s.store
-	st.mu.Lock()
-	err := func() error {
+	var (
+		now   time.Time
+		ids   stateIDs
+		saved *store
+		nu    string
+		hooks stateHooks
+	)
+	func() {
+		st.mu.Lock()
 		defer st.mu.Unlock()
-		if err := field("clock", s.Now().Format(time.RFC3339Nano)); err != nil {
-			return err
-		}
-		ids := stateIDs{Seed: hex.EncodeToString(st.ids.seed[:])}
+		now = s.Now()
+		ids = stateIDs{Seed: hex.EncodeToString(st.ids.seed[:])}
 		if st.ids.r != nil {
 			ids.ChaCha8, _ = st.ids.r.MarshalBinary()
+		}
+		saved = cloneStore(st)
+		if st.networkUser != nil {
+			nu = st.networkUser.id
+		}
+		hooks = s.hooks.snapshot()
+	}()
+	if snapshotCopied != nil {
+		snapshotCopied(s)
+	}
+	err := func() error {
+		if err := field("clock", now.Format(time.RFC3339Nano)); err != nil {
+			return err
 		}
 		if err := field("ids", ids); err != nil {
 			return err
 		}
 		buf.WriteString(`,"store":`)
-		if err := encodeStore(&buf, st); err != nil {
+		if err := encodeStore(&buf, saved); err != nil {
 			return err
-		}
-		nu := ""
-		if st.networkUser != nil {
-			nu = st.networkUser.id
 		}
 		if err := field("network_user", nu); err != nil {
 			return err
 		}
-		return field("webhooks", s.hooks.snapshot())
+		return field("webhooks", hooks)
 	}()
 	if err != nil {
 		return nil, fmt.Errorf("synapsefake: snapshot: %w", err)
@@ -251,8 +268,91 @@ func (s *Server) snapshot() ([]byte, error) {
 	return buf.Bytes(), nil
 }
 
+// snapshotCopied, when set (by tests), runs between a snapshot's copy and
+// its encoding.
+var snapshotCopied func(*Server)
+
+// cloneStore returns a deep copy of the fields of st that encodeStore
+// writes; the others are left zero. Callers hold mu.
+func cloneStore(st *store) *store {
+	c := new(store)
+	src, dst := reflect.ValueOf(st).Elem(), reflect.ValueOf(c).Elem()
+	for i := range src.NumField() {
+		if _, apart := storeFieldsApart[src.Type().Field(i).Name]; !apart {
+			exported(dst.Field(i)).Set(deepCopy(exported(src.Field(i))))
+		}
+	}
+	return c
+}
+
+// deepCopy returns a copy of v that shares no memory that can change with
+// it: pointers, maps, slices and the values of interfaces are copied
+// through. Times and strings cannot change and are shared.
+func deepCopy(v reflect.Value) reflect.Value {
+	t := v.Type()
+	if t == timeType {
+		return v
+	}
+	switch t.Kind() {
+	case reflect.Pointer:
+		if v.IsNil() {
+			return reflect.Zero(t)
+		}
+		p := reflect.New(t.Elem())
+		p.Elem().Set(deepCopy(v.Elem()))
+		return p
+	case reflect.Map:
+		if v.IsNil() {
+			return reflect.Zero(t)
+		}
+		m := reflect.MakeMapWithSize(t, v.Len())
+		for it := v.MapRange(); it.Next(); {
+			m.SetMapIndex(it.Key(), deepCopy(it.Value()))
+		}
+		return m
+	case reflect.Slice:
+		if v.IsNil() {
+			return reflect.Zero(t)
+		}
+		c := reflect.MakeSlice(t, v.Len(), v.Len())
+		if k := t.Elem().Kind(); k <= reflect.Complex128 || k == reflect.String {
+			reflect.Copy(c, v)
+			return c
+		}
+		for i := range v.Len() {
+			c.Index(i).Set(deepCopy(v.Index(i)))
+		}
+		return c
+	case reflect.Array:
+		c := reflect.New(t).Elem()
+		for i := range v.Len() {
+			c.Index(i).Set(deepCopy(v.Index(i)))
+		}
+		return c
+	case reflect.Struct:
+		if !v.CanAddr() {
+			a := reflect.New(t).Elem()
+			a.Set(v)
+			v = a
+		}
+		c := reflect.New(t).Elem()
+		for i := range v.NumField() {
+			exported(c.Field(i)).Set(deepCopy(exported(v.Field(i))))
+		}
+		return c
+	case reflect.Interface:
+		if v.IsNil() {
+			return reflect.Zero(t)
+		}
+		c := reflect.New(t).Elem()
+		c.Set(deepCopy(v.Elem()))
+		return c
+	}
+	return v
+}
+
 // encodeStore writes the store's fields but storeFieldsApart as one
-// object. Callers hold mu.
+// object. Callers hold mu, or own st (a copy).
 func encodeStore(buf *bytes.Buffer, st *store) error {
 	v := reflect.ValueOf(st).Elem()
 	buf.WriteByte('{')
@@ -275,8 +375,8 @@ func encodeStore(buf *bytes.Buffer, st *store) error {
 	return nil
 }
 
-// snapshot describes the webhook side. The store's lock is held; it takes
-// the hooks lock.
+// snapshot describes the webhook side, in values that share nothing with
+// the hooks. The store's lock is held; it takes the hooks lock.
 func (h *hooks) snapshot() stateHooks {
 	h.mu.Lock()
 	defer h.mu.Unlock()
