@@ -120,8 +120,7 @@ type bankLoginAnswer struct {
 
 // bankLogin starts a bank login for user userID.
 func (st *store) bankLogin(now time.Time, userID, username, password, bankName string) (bankLoginAnswer, error) {
-	st.mu.Lock()
-	defer st.mu.Unlock()
+	defer st.lock().unlock()
 	u := st.users[userID]
 	if u == nil {
 		return bankLoginAnswer{}, errNotFound("user")
@@ -139,8 +138,7 @@ func (st *store) bankLogin(now time.Time, userID, username, password, bankName s
 
 // answerBankMFA answers the question behind access token token.
 func (st *store) answerBankMFA(now time.Time, userID, token, answer string) (bankLoginAnswer, error) {
-	st.mu.Lock()
-	defer st.mu.Unlock()
+	defer st.lock().unlock()
 	u := st.users[userID]
 	if u == nil {
 		return bankLoginAnswer{}, errNotFound("user")

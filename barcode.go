@@ -90,8 +90,7 @@ func (s *Server) handleBarcode(w http.ResponseWriter, r *http.Request) {
 // barcode checks that the node can take a cash deposit and returns the id
 // of the new barcode. It stores nothing.
 func (st *store) barcode(userID, nodeID string, req barcodeRequest) (string, error) {
-	st.mu.Lock()
-	defer st.mu.Unlock()
+	defer st.lock().unlock()
 	n, err := st.userNode(userID, nodeID)
 	if err != nil {
 		return "", err

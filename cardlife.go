@@ -289,8 +289,7 @@ func (s *Server) postCard(subnetID string, build func(st *store, sn *subnetRecor
 	s.runDue()
 	now := s.Now()
 	st := s.store
-	st.mu.Lock()
-	defer st.mu.Unlock()
+	defer st.lock().unlock()
 	defer st.asBackend()()
 	sn, n, err := st.cardSubnet(subnetID)
 	if err != nil {

@@ -104,8 +104,7 @@ func (s *Server) CardAuthorization(subnetID string, auth CardAuth) (Transaction,
 // TRANS|POST|JIT subscription is to decide it, returns the question to
 // put to it, storing nothing.
 func (st *store) startSwipe(subnetID string, auth CardAuth, now time.Time) (*jitAsk, Transaction, error) {
-	st.mu.Lock()
-	defer st.mu.Unlock()
+	defer st.lock().unlock()
 	defer st.asBackend()()
 	sn, n, err := st.cardSubnet(subnetID)
 	if err != nil {

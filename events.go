@@ -183,10 +183,7 @@ func (ev *event) body(s *Server) []byte {
 	if ev.obj != nil {
 		rest = ev.obj.rest
 	} else {
-		st := s.store
-		st.mu.Lock()
-		v := st.txViewAt(ev.tx, ev.timeline, ev.txCode())
-		st.mu.Unlock()
+		v := s.store.txViewAtLocked(ev.tx, ev.timeline, ev.txCode())
 		var err error
 		if rest, err = json.Marshal(v); err != nil {
 			return []byte("{}")
@@ -213,4 +210,11 @@ func splitmix(z uint64) uint64 {
 	z = (z ^ z>>30) * 0xbf58476d1ce4e5b9
 	z = (z ^ z>>27) * 0x94d049bb133111eb
 	return z ^ z>>31
+}
+
+// txViewAtLocked is txViewAt under the store's lock, for callers that do
+// not hold it.
+func (st *store) txViewAtLocked(t *txRecord, timeline []statusEntry, code string) txView {
+	defer st.lock().unlock()
+	return st.txViewAt(t, timeline, code)
 }

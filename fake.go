@@ -94,9 +94,8 @@ func (s *Server) setBase(u string) {
 		u = s.cfg.baseURL
 	}
 	s.base = u
-	s.store.mu.Lock()
+	defer s.store.lock().unlock()
 	s.store.base = u
-	s.store.mu.Unlock()
 }
 
 // URL is the base URL clients configure, version prefix included:
@@ -185,8 +184,7 @@ func (s *Server) runDue() {
 // phone number 901.111.1111 and the legal name "Test User".
 func (s *Server) AddUser(seed UserSeed) User {
 	st := s.store
-	st.mu.Lock()
-	defer st.mu.Unlock()
+	defer st.lock().unlock()
 	if seed.Email == "" {
 		seed.Email = "user" + st.randomHex(4) + "@example.com"
 	}
@@ -215,8 +213,7 @@ func (s *Server) AddNode(userID string, seed NodeSeed) (Node, bool) {
 		panic(fmt.Sprintf("synapsefake: AddNode: BalanceCents %d is outside ±MaxBalanceCents (%d)", seed.BalanceCents, int64(MaxBalanceCents)))
 	}
 	st := s.store
-	st.mu.Lock()
-	defer st.mu.Unlock()
+	defer st.lock().unlock()
 	u := st.users[userID]
 	if u == nil {
 		return Node{}, false
@@ -240,8 +237,7 @@ func (s *Server) AddNode(userID string, seed NodeSeed) (Node, bool) {
 // User returns a copy of a user and whether it exists.
 func (s *Server) User(id string) (User, bool) {
 	st := s.store
-	st.mu.Lock()
-	defer st.mu.Unlock()
+	defer st.lock().unlock()
 	u := st.users[id]
 	if u == nil {
 		return User{}, false
@@ -252,8 +248,7 @@ func (s *Server) User(id string) (User, bool) {
 // Node returns a copy of a node and whether it exists.
 func (s *Server) Node(id string) (Node, bool) {
 	st := s.store
-	st.mu.Lock()
-	defer st.mu.Unlock()
+	defer st.lock().unlock()
 	n := st.nodes[id]
 	if n == nil {
 		return Node{}, false
@@ -270,8 +265,7 @@ func (s *Server) Node(id string) (Node, bool) {
 // moves get (409 / "410" user_locked).
 func (s *Server) OAuthKey(userID, fingerprint string, scopes ...string) string {
 	st := s.store
-	st.mu.Lock()
-	defer st.mu.Unlock()
+	defer st.lock().unlock()
 	u := st.users[userID]
 	if u == nil {
 		return ""

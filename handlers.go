@@ -385,8 +385,7 @@ func answerObject[V any](s *Server, w http.ResponseWriter, fn func(*store) (V, e
 
 // withStore runs fn under the store lock, released even if fn panics.
 func withStore[V any](st *store, fn func(*store) (V, error)) (V, error) {
-	st.mu.Lock()
-	defer st.mu.Unlock()
+	defer st.lock().unlock()
 	return fn(st)
 }
 

@@ -50,8 +50,7 @@ func (st *store) useIdem(key string, now time.Time) {
 // without waiting for them to be looked up again. It costs nothing when
 // nothing expired.
 func (st *store) sweep(now time.Time) {
-	st.mu.Lock()
-	defer st.mu.Unlock()
+	defer st.lock().unlock()
 	for key, ok := st.idemExpiry.popDue(now); ok; key, ok = st.idemExpiry.popDue(now) {
 		st.idemUsed(key, now) // forgets key unless it was taken again since
 	}
@@ -108,8 +107,7 @@ func (s *Server) checkIdempotency(r *http.Request) error {
 		return nil
 	}
 	st := s.store
-	st.mu.Lock()
-	defer st.mu.Unlock()
+	defer st.lock().unlock()
 	if st.idemUsed(key, s.Now()) {
 		return errIdempotency
 	}
@@ -192,9 +190,12 @@ func (s *Server) withIdempotency(w http.ResponseWriter, r *http.Request, next ht
 	next.ServeHTTP(rec, r)
 	if rec.status == http.StatusOK {
 		now := s.Now() // outside the lock: the clock may be the caller's
-		st := s.store
-		st.mu.Lock()
-		st.useIdem(key, now)
-		st.mu.Unlock()
+		s.store.useIdemLocked(key, now)
 	}
+}
+
+// useIdemLocked is useIdem under the store's lock.
+func (st *store) useIdemLocked(key string, now time.Time) {
+	defer st.lock().unlock()
+	st.useIdem(key, now)
 }

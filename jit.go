@@ -173,8 +173,7 @@ func parseJITAnswer(raw []byte, amount cents) jitOutcome {
 // it. The card, its holder and the balance may have changed while the
 // platform decided: every rule is applied again now.
 func (st *store) finishSwipe(a *jitAsk, o jitOutcome, now time.Time) (Transaction, error) {
-	st.mu.Lock()
-	defer st.mu.Unlock()
+	defer st.lock().unlock()
 	defer st.asBackend()()
 	sn, n, err := st.cardSubnet(a.subnetID) // gone after a Reset
 	if err != nil {

@@ -342,8 +342,7 @@ func (st *store) newCardInfo(old map[string]any) map[string]any {
 func validRoutingNumber(r string) bool { return reference.ValidRoutingNumber(r) }
 
 func (st *store) createNode(now time.Time, userID string, req createNodeRequest) (nodeView, error) {
-	st.mu.Lock()
-	defer st.mu.Unlock()
+	defer st.lock().unlock()
 	u := st.users[userID]
 	if u == nil {
 		return nodeView{}, errNotFound("user")
@@ -397,8 +396,7 @@ func (st *store) createNode(now time.Time, userID string, req createNodeRequest)
 }
 
 func (st *store) listNodes(userID string, p page, typ string) (nodesList, error) {
-	st.mu.Lock()
-	defer st.mu.Unlock()
+	defer st.lock().unlock()
 	u := st.users[userID]
 	if u == nil {
 		return nodesList{}, errNotFound("user")
@@ -438,8 +436,7 @@ func (st *store) userNode(userID, nodeID string) (*nodeRecord, error) {
 }
 
 func (st *store) getNode(userID, nodeID string) (nodeView, error) {
-	st.mu.Lock()
-	defer st.mu.Unlock()
+	defer st.lock().unlock()
 	n, err := st.userNode(userID, nodeID)
 	if err != nil {
 		return nodeView{}, err
@@ -448,8 +445,7 @@ func (st *store) getNode(userID, nodeID string) (nodeView, error) {
 }
 
 func (st *store) patchNode(now time.Time, userID, nodeID string, req patchNodeRequest) (nodeView, error) {
-	st.mu.Lock()
-	defer st.mu.Unlock()
+	defer st.lock().unlock()
 	n, err := st.userNode(userID, nodeID)
 	if err != nil {
 		return nodeView{}, err
@@ -511,8 +507,7 @@ func (st *store) patchNode(now time.Time, userID, nodeID string, req patchNodeRe
 }
 
 func (st *store) deleteNode(now time.Time, userID, nodeID string) (nodeView, error) {
-	st.mu.Lock()
-	defer st.mu.Unlock()
+	defer st.lock().unlock()
 	n, err := st.userNode(userID, nodeID)
 	if err != nil {
 		return nodeView{}, err

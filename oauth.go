@@ -110,8 +110,7 @@ func validFingerprint(fp string) bool {
 // oauth performs POST /oauth/:user_id. It answers exactly one of: a key, an
 // MFA challenge, an MFA-sent notice, or an error.
 func (st *store) oauth(now time.Time, lifetime time.Duration, userID, fingerprint string, req oauthRequest) (any, int, error) {
-	st.mu.Lock()
-	defer st.mu.Unlock()
+	defer st.lock().unlock()
 	u := st.users[userID]
 	if u == nil {
 		return nil, 0, errNotFound("user")
@@ -176,8 +175,7 @@ func (st *store) oauth(now time.Time, lifetime time.Duration, userID, fingerprin
 
 // lookupKey finds a live key and returns a copy. Unknown and expired keys are 401 / "110".
 func (st *store) lookupKey(key string, now time.Time) (keyRecord, error) {
-	st.mu.Lock()
-	defer st.mu.Unlock()
+	defer st.lock().unlock()
 	k := st.keys[key]
 	if k == nil {
 		return keyRecord{}, errBadOAuthKey

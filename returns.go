@@ -264,8 +264,7 @@ func (s *Server) AddReturnRule(r ReturnRule) ([]ReturnRule, error) {
 		return nil, err
 	}
 	st := s.store
-	st.mu.Lock()
-	defer st.mu.Unlock()
+	defer st.lock().unlock()
 	st.returnRules = append(st.returnRules, r)
 	return append([]ReturnRule(nil), st.returnRules...), nil
 }
@@ -273,8 +272,7 @@ func (s *Server) AddReturnRule(r ReturnRule) ([]ReturnRule, error) {
 // ReturnRules returns the rules in force, in the order they are tried.
 func (s *Server) ReturnRules() []ReturnRule {
 	st := s.store
-	st.mu.Lock()
-	defer st.mu.Unlock()
+	defer st.lock().unlock()
 	return append([]ReturnRule(nil), st.returnRules...)
 }
 
@@ -282,8 +280,7 @@ func (s *Server) ReturnRules() []ReturnRule {
 // planned still happen.
 func (s *Server) ClearReturnRules() {
 	st := s.store
-	st.mu.Lock()
-	defer st.mu.Unlock()
+	defer st.lock().unlock()
 	st.returnRules = nil
 }
 

@@ -15,8 +15,7 @@ import (
 func (s *Server) withTx(id string, fn func(st *store, t *txRecord) error) error {
 	s.runDue()
 	st := s.store
-	st.mu.Lock()
-	defer st.mu.Unlock()
+	defer st.lock().unlock()
 	defer st.asBackend()()
 	t := st.txs[id]
 	if t == nil {
@@ -121,8 +120,7 @@ func (s *Server) Cancel(id, code string) error {
 // It reports false for an unknown user.
 func (s *Server) ForceMFA(userID string) bool {
 	st := s.store
-	st.mu.Lock()
-	defer st.mu.Unlock()
+	defer st.lock().unlock()
 	u := st.users[userID]
 	if u == nil {
 		return false
@@ -135,8 +133,7 @@ func (s *Server) ForceMFA(userID string) bool {
 // as in the real sandbox. It returns "" for an unknown user.
 func (s *Server) MFAPin(userID string) string {
 	st := s.store
-	st.mu.Lock()
-	defer st.mu.Unlock()
+	defer st.lock().unlock()
 	if u := st.users[userID]; u != nil {
 		return u.pin
 	}
@@ -149,9 +146,18 @@ func (s *Server) MFAPin(userID string) string {
 // request journal and pending faults, as if the server had just started.
 // The clock and the id stream go on.
 func (s *Server) Reset() {
+	s.resetStore()
+	s.faults.mu.Lock()
+	s.faults.list = nil
+	s.faults.mu.Unlock()
+	s.ResetRequests()
+}
+
+// resetStore empties the store and the webhook side together, under the
+// store's lock, so that no event slips in between.
+func (s *Server) resetStore() {
 	st := s.store
-	st.mu.Lock()
-	// Under the store's lock, so that no event slips in between.
+	defer st.lock().unlock()
 	s.hooks.reset()
 	st.users, st.userOrder = map[string]*userRecord{}, nil
 	st.nodeOrder, st.txOrder = nil, nil
@@ -162,9 +168,5 @@ func (s *Server) Reset() {
 	st.idemExpiry, st.keyExpiry = expiryQueue{}, expiryQueue{}
 	st.networkUser, st.network = nil, nil
 	st.book = statementBook{}
-	st.mu.Unlock()
-	s.faults.mu.Lock()
-	s.faults.list = nil
-	s.faults.mu.Unlock()
-	s.ResetRequests()
+	st.bankLogins = nil
 }

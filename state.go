@@ -219,8 +219,7 @@ func (s *Server) snapshot() ([]byte, error) {
 		hooks stateHooks
 	)
 	func() {
-		st.mu.Lock()
-		defer st.mu.Unlock()
+		defer st.lock().unlock()
 		now = s.Now()
 		ids = stateIDs{Seed: hex.EncodeToString(st.ids.seed[:])}
 		if st.ids.r != nil {
@@ -496,8 +495,22 @@ func (s *Server) restore(data []byte) error {
 	if err != nil {
 		return err
 	}
+	s.swapIn(rs)
+	s.faults.mu.Lock()
+	s.faults.list = rs.faults
+	s.faults.mu.Unlock()
+	s.ResetRequests()
+	for _, r := range rs.journal {
+		s.journal.add(r, 0) // latency is not saved: restored calls show none
+	}
+	return nil
+}
+
+// swapIn replaces the store, the clock and the webhook side with rs's,
+// under the store's lock.
+func (s *Server) swapIn(rs *restoredState) {
 	st := s.store
-	st.mu.Lock()
+	defer st.lock().unlock()
 	st.ids = rs.store.ids
 	src := reflect.ValueOf(rs.store).Elem()
 	dst := reflect.ValueOf(st).Elem()
@@ -516,16 +529,6 @@ func (s *Server) restore(data []byte) error {
 		s.frozen.mu.Unlock()
 	}
 	s.hooks.restore(rs)
-	st.mu.Unlock()
-
-	s.faults.mu.Lock()
-	s.faults.list = rs.faults
-	s.faults.mu.Unlock()
-	s.ResetRequests()
-	for _, r := range rs.journal {
-		s.journal.add(r, 0) // latency is not saved: restored calls show none
-	}
-	return nil
 }
 
 // restore swaps in the webhook side of rs. The store's lock is held.

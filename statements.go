@@ -298,8 +298,7 @@ func (st *store) statementLines(rec *statementRecord) []statementLine {
 // queued ad hoc statements made before now.
 func (s *Server) runStatementsDue(now time.Time) {
 	st := s.store
-	st.mu.Lock()
-	defer st.mu.Unlock()
+	defer st.lock().unlock()
 	b := &st.book
 	u := now.UTC()
 	due := time.Date(u.Year(), u.Month(), 15, 0, 0, 0, 0, time.UTC)
@@ -474,8 +473,7 @@ func (st *store) statementPublic(rec *statementRecord) Statement {
 // Statements returns copies of a node's statements, oldest first.
 func (s *Server) Statements(nodeID string) []Statement {
 	st := s.store
-	st.mu.Lock()
-	defer st.mu.Unlock()
+	defer st.lock().unlock()
 	ids := st.book.byNode[nodeID]
 	out := make([]Statement, len(ids))
 	for i, id := range ids {

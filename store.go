@@ -75,6 +75,22 @@ func newStore(seed uint64) *store {
 	}
 }
 
+// lock is the one door to the store: it takes mu, and its unlock is
+// deferred at once, as in
+//
+//	defer st.lock().unlock()
+//
+// so that a panic under the lock (answered 500 by ServeHTTP) leaves the
+// store open. TestStoreHasOneDoor fails if other code takes mu, or calls
+// lock or unlock in any other form.
+func (st *store) lock() *store {
+	st.mu.Lock()
+	return st
+}
+
+// unlock releases mu; see lock.
+func (st *store) unlock() { st.mu.Unlock() }
+
 // idStream is a ChaCha8 stream built on first use: a server per test
 // that creates nothing does not pay for it.
 type idStream struct {

@@ -246,8 +246,7 @@ func subnetNode(n *nodeRecord) error {
 // or of a type that holds no subnets, or the class or status is unknown.
 func (s *Server) AddSubnet(userID, nodeID string, seed SubnetSeed) (Subnet, error) {
 	st := s.store
-	st.mu.Lock()
-	defer st.mu.Unlock()
+	defer st.lock().unlock()
 	n, err := st.userNode(userID, nodeID)
 	if err == nil {
 		err = subnetNode(n)
@@ -280,8 +279,7 @@ func (s *Server) AddSubnet(userID, nodeID string, seed SubnetSeed) (Subnet, erro
 // Subnet returns a copy of a subnet and whether it exists.
 func (s *Server) Subnet(id string) (Subnet, bool) {
 	st := s.store
-	st.mu.Lock()
-	defer st.mu.Unlock()
+	defer st.lock().unlock()
 	sn := st.subnets[id]
 	if sn == nil {
 		return Subnet{}, false

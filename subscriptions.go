@@ -73,8 +73,7 @@ func (s *Server) AddSubscription(url string, scopes ...string) Subscription {
 		panic(fmt.Sprintf("synapsefake: AddSubscription: %s (want one of %v or %s)", err.(*apiError).msg, reference.SubscriptionScopes(), reference.ScopeTransPostJIT))
 	}
 	st := s.store
-	st.mu.Lock()
-	defer st.mu.Unlock()
+	defer st.lock().unlock()
 	return st.newSubscription(s.Now(), url, scopes).public()
 }
 

@@ -181,8 +181,7 @@ func (st *store) schedule(t *txRecord) {
 // runDue applies every scheduled step due at or before now, in due order,
 // each dated at its due time.
 func (st *store) runDue(now time.Time) {
-	st.mu.Lock()
-	defer st.mu.Unlock()
+	defer st.lock().unlock()
 	if len(st.steps) == 0 || st.steps[0].at.After(now) {
 		return
 	}
@@ -599,8 +598,7 @@ func (t *txRecord) public() Transaction {
 // Transaction returns a copy of a transaction and whether it exists.
 func (s *Server) Transaction(id string) (Transaction, bool) {
 	st := s.store
-	st.mu.Lock()
-	defer st.mu.Unlock()
+	defer st.lock().unlock()
 	t := st.txs[id]
 	if t == nil {
 		return Transaction{}, false
@@ -719,8 +717,7 @@ func (st *store) addTx(t *txRecord, first statusEntry) {
 // batch creates each valid item; a refused item is reported by its index
 // and does not stop the others.
 func (st *store) batch(now time.Time, clientID, scope, userID, nodeID string, items []createTxRequest) (batchResponse, error) {
-	st.mu.Lock()
-	defer st.mu.Unlock()
+	defer st.lock().unlock()
 	n, err := st.userNode(userID, nodeID)
 	if err != nil {
 		return batchResponse{}, err

@@ -153,10 +153,16 @@ func (s *Server) uiOverview(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, err)
 		return
 	}
+	users, total := s.uiUsers(limit)
+	s.uiRender(w, r, "overview", uiPage{Limit: limit, Shown: len(users), Total: total, Data: users,
+		CardCodes: reference.InterchangeCodes()})
+}
+
+// uiUsers reads the overview's newest limit users, and how many there are.
+func (s *Server) uiUsers(limit int) (users []uiUser, total int) {
 	st := s.store
-	st.mu.Lock()
-	total := len(st.userOrder)
-	var users []uiUser
+	defer st.lock().unlock()
+	total = len(st.userOrder)
 	for i := total - 1; i >= 0 && len(users) < limit; i-- {
 		u := st.users[st.userOrder[i]]
 		pub := u.public()
@@ -189,9 +195,7 @@ func (s *Server) uiOverview(w http.ResponseWriter, r *http.Request) {
 		}
 		users = append(users, uu)
 	}
-	st.mu.Unlock()
-	s.uiRender(w, r, "overview", uiPage{Limit: limit, Shown: len(users), Total: total, Data: users,
-		CardCodes: reference.InterchangeCodes()})
+	return users, total
 }
 
 // uiTx is a transaction on the transactions page, with the moves the
@@ -227,8 +231,21 @@ func (s *Server) uiTransactions(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, err)
 		return
 	}
+	list, total := s.uiTxList(f, limit)
+	codes := append(reference.ReturnCodes(), append(reference.InterchangeCodes(), reference.WireReturnCodes()...)...)
+	s.uiRender(w, r, "transactions", uiPage{Limit: limit, Shown: len(list), Total: total,
+		Data: struct {
+			Filter   uiTxFilter
+			Statuses []Status
+			List     []uiTx
+		}{f, processingStatuses(), list}, ReturnCodes: codes})
+}
+
+// uiTxList reads the transactions page's list: the newest limit
+// transactions that match f, and how many match (-1: more than shown).
+func (s *Server) uiTxList(f uiTxFilter, limit int) (list []uiTx, total int) {
 	st := s.store
-	st.mu.Lock()
+	defer st.lock().unlock()
 	ids := st.txOrder
 	switch {
 	case f.Node != "":
@@ -246,8 +263,7 @@ func (s *Server) uiTransactions(w http.ResponseWriter, r *http.Request) {
 	// transactions matches, so the page reads only what it shows. A status
 	// is no index: the scan for it stops after uiScanLimit transactions,
 	// and the page then says that more may match.
-	var list []uiTx
-	total := len(ids)
+	total = len(ids)
 	scanned := 0
 	for i := len(ids) - 1; i >= 0; i-- {
 		if f.Status != "" && scanned == uiScanLimit {
@@ -280,14 +296,7 @@ func (s *Server) uiTransactions(w http.ResponseWriter, r *http.Request) {
 	if f.Status != "" && total >= 0 {
 		total = len(list)
 	}
-	st.mu.Unlock()
-	codes := append(reference.ReturnCodes(), append(reference.InterchangeCodes(), reference.WireReturnCodes()...)...)
-	s.uiRender(w, r, "transactions", uiPage{Limit: limit, Shown: len(list), Total: total,
-		Data: struct {
-			Filter   uiTxFilter
-			Statuses []Status
-			List     []uiTx
-		}{f, processingStatuses(), list}, ReturnCodes: codes})
+	return list, total
 }
 
 // processingStatuses lists every transaction status, for the filter.
@@ -516,12 +525,20 @@ func (s *Server) uiOAuth(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, err)
 		return
 	}
-	now := s.Now()
+	list, total := s.uiOAuthUsers(s.Now(), limit)
+	for i := range list {
+		slices.SortFunc(list[i].Keys, func(a, b uiKey) int { return b.Expires.Compare(a.Expires) })
+	}
+	s.uiRender(w, r, "oauth", uiPage{Limit: limit, Shown: len(list), Total: total, Data: list})
+}
+
+// uiOAuthUsers reads the OAuth page's newest limit users with their keys,
+// and how many users there are.
+func (s *Server) uiOAuthUsers(now time.Time, limit int) (list []uiOAuthUser, total int) {
 	st := s.store
-	st.mu.Lock()
-	total := len(st.userOrder)
+	defer st.lock().unlock()
+	total = len(st.userOrder)
 	index := map[string]int{}
-	var list []uiOAuthUser
 	for i := total - 1; i >= 0 && len(list) < limit; i-- {
 		u := st.users[st.userOrder[i]]
 		pub := u.public()
@@ -538,11 +555,7 @@ func (s *Server) uiOAuth(w http.ResponseWriter, r *http.Request) {
 				Expired: !now.Before(k.expires), Scopes: slices.Clone(k.scopes)})
 		}
 	}
-	st.mu.Unlock()
-	for i := range list {
-		slices.SortFunc(list[i].Keys, func(a, b uiKey) int { return b.Expires.Compare(a.Expires) })
-	}
-	s.uiRender(w, r, "oauth", uiPage{Limit: limit, Shown: len(list), Total: total, Data: list})
+	return list, total
 }
 
 // uiClockRequest is the body of POST /_fake/ui/clock.
@@ -644,10 +657,7 @@ func (s *Server) uiVersion() (v uiVersion, closed bool) {
 	if s.manualClock() {
 		v.clock = ms(s.Now())
 	}
-	st := s.store
-	st.mu.Lock()
-	v.keys, v.users, v.txs = len(st.keys), len(st.userOrder), len(st.txOrder)
-	st.mu.Unlock()
+	v.keys, v.users, v.txs = s.store.counts()
 	return v, closed
 }
 
@@ -708,4 +718,10 @@ func (s *Server) uiEvents(w http.ResponseWriter, r *http.Request) {
 		}
 		n++
 	}
+}
+
+// counts are how many keys, listed users and transactions the store holds.
+func (st *store) counts() (keys, users, txs int) {
+	defer st.lock().unlock()
+	return len(st.keys), len(st.userOrder), len(st.txOrder)
 }

@@ -504,8 +504,7 @@ func (st *store) fileSubDoc(now time.Time, b *baseDocRecord, kind string, s subD
 }
 
 func (st *store) createUser(now time.Time, req createUserRequest, fingerprint string) userView {
-	st.mu.Lock()
-	defer st.mu.Unlock()
+	defer st.lock().unlock()
 	cip := 1
 	if req.Extra.CipTag != nil {
 		cip = *req.Extra.CipTag
@@ -526,8 +525,7 @@ func (st *store) createUser(now time.Time, req createUserRequest, fingerprint st
 }
 
 func (st *store) listUsers(p page, query string, showTokens bool) usersList {
-	st.mu.Lock()
-	defer st.mu.Unlock()
+	defer st.lock().unlock()
 	ids := st.userOrder
 	if query != "" {
 		ids = nil
@@ -551,8 +549,7 @@ func (st *store) listUsers(p page, query string, showTokens bool) usersList {
 }
 
 func (st *store) getUser(id string, full bool) (userView, error) {
-	st.mu.Lock()
-	defer st.mu.Unlock()
+	defer st.lock().unlock()
 	u := st.users[id]
 	if u == nil {
 		return userView{}, errNotFound("user")
@@ -565,8 +562,7 @@ func (st *store) getUser(id string, full bool) (userView, error) {
 }
 
 func (st *store) patchUser(now time.Time, id string, req patchUserRequest) (userView, error) {
-	st.mu.Lock()
-	defer st.mu.Unlock()
+	defer st.lock().unlock()
 	u := st.users[id]
 	if u == nil {
 		return userView{}, errNotFound("user")

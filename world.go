@@ -642,8 +642,7 @@ func (w World) names(err error) string {
 // and moves it to its declared status at that date, as the scenario helpers
 // would.
 func (st *store) worldTx(tp *txPlan) error {
-	st.mu.Lock()
-	defer st.mu.Unlock()
+	defer st.lock().unlock()
 	id := tp.to.id
 	tp.req.To.ID = &id
 	t, err := st.createTx(tp.at, tp.from.user.id, tp.from.id, tp.req, true)
