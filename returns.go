@@ -91,6 +91,9 @@ func validPlan(code string, after time.Duration, late bool) error {
 // has settled and the time has come, at its settlement if it has not
 // settled yet. Callers hold mu.
 func (st *store) planReturn(t *txRecord, code string, after time.Duration, late bool, now time.Time) error {
+	if err := st.returnRefusal(t); err != nil {
+		return err
+	}
 	switch {
 	case t.status == StatusSettled:
 		settled, _ := t.settledAt()

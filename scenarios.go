@@ -37,6 +37,11 @@ func (st *store) walkAt(t *txRecord, target Status, now time.Time, code string) 
 	if err != nil {
 		return err
 	}
+	if target == StatusReturned {
+		if err := st.returnRefusal(t); err != nil {
+			return err
+		}
+	}
 	for i, to := range steps {
 		c := ""
 		if i == len(steps)-1 {
