@@ -127,6 +127,8 @@ func (st *store) dispute(t *txRecord, nodeID string, at time.Time, req disputeRe
 	switch {
 	case t.dispute != nil:
 		return disputeAnswer{}, errIncorrect("already_disputed", "Transaction %s is already disputed.", t.id)
+	case t.disputeOf != "":
+		return disputeAnswer{}, errNotDisputable("Transaction %s is the credit of the dispute of transaction %s; decide that dispute instead.", t.id, t.disputeOf)
 	case t.fromNode != nodeID:
 		return disputeAnswer{}, errNotDisputable("Only a debit can be disputed; transaction %s credited node %s.", t.id, nodeID)
 	case t.status != StatusSettled:
@@ -169,7 +171,7 @@ func (st *store) disputeForm(t *txRecord) string {
 func (st *store) disputeCredit(t *txRecord, at time.Time, provisional bool) (*txRecord, error) {
 	c := &txRecord{id: st.newID(), userID: t.userID, fromNode: t.toNode, toNode: t.fromNode, amount: t.amount,
 		currency: t.currency, fees: []feeRecord{{note: "Facilitator Fee"}}, ip: t.ip, note: "Dispute of " + t.id,
-		created: at, processOn: at, start: at, status: StatusCreated,
+		created: at, processOn: at, start: at, status: StatusCreated, disputeOf: t.id,
 		fromMeta: map[string]any{"dispute_transaction_id": t.id, "is_dispute_posting": true},
 		other:    map[string]any{"is_provisional_credit": provisional}}
 	if t.dispute != nil && t.dispute.chargeback {
@@ -270,15 +272,40 @@ func (st *store) resolveDispute(t *txRecord, won bool, at time.Time) error {
 		}
 		d.status = DisputeWon
 	} else {
+		d.status = DisputeLost // returnRefusal lets a lost dispute's provisional credit go back
 		if c := st.txs[d.creditID]; c != nil && c.status == StatusSettled {
 			if err := st.move(c, StatusReturned, at, "Provisional credit reversed: dispute lost.", ""); err != nil {
+				d.status = DisputePending
 				return err
 			}
 		}
-		d.status = DisputeLost
 	}
 	st.comment(t, at, note)
 	return nil
+}
+
+// returnRefusal is why t may not be returned, or nil. A transaction its
+// user disputed is not also returned, whatever the dispute's state: the
+// dispute's decision gives the money back or keeps it, and a return on top
+// would pay the user twice. A dispute's credit moves only by that
+// decision: a lost dispute returns its provisional credit, nothing else
+// returns a dispute's credit. A chargeback (disputed by the platform) is
+// RETURNED already. Callers hold mu.
+func (st *store) returnRefusal(t *txRecord) *apiError {
+	if d := t.dispute; d != nil && !d.chargeback {
+		return errNotAllowed("transaction_disputed",
+			"Transaction %s is disputed (dispute %s); a disputed transaction is not also returned.", t.id, d.status)
+	}
+	if t.disputeOf == "" {
+		return nil
+	}
+	if o := st.txs[t.disputeOf]; o != nil && o.dispute != nil {
+		if d := o.dispute; d.status == DisputeLost && d.provisional && d.creditID == t.id {
+			return nil
+		}
+	}
+	return errNotAllowed("dispute_posting",
+		"Transaction %s is the credit of the dispute of transaction %s; only that dispute's decision moves it.", t.id, t.disputeOf)
 }
 
 // show writes the dispute into a view's extra.other.

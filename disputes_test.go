@@ -1,8 +1,10 @@
 package synapsefake_test
 
 import (
+	"fmt"
 	"math/rand/v2"
 	"net/http"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -660,3 +662,241 @@ func errorf(r response) error { return &httpError{r} }
 type httpError struct{ r response }
 
 func (e *httpError) Error() string { return string(e.r.raw) }
+
+// purchase is a settled debit of a user's node to a node outside the
+// platform, which the user may dispute.
+type purchase struct {
+	disputeEnv
+	id       string
+	sender   string // the user's node
+	receiver string // the node outside the platform
+}
+
+// newPurchase makes a settled purchase of amount cents: "card", a force
+// post of a card on a node of $100.00 to the card network; "ach", a
+// transfer of the $1,000.00 node to another user's ACH-US node; "external",
+// to the merchant's EXTERNAL-US node. rule adds, before the purchase, a
+// return rule returning it with R10 a day after it settles.
+func newPurchase(t *testing.T, kind string, amount int64, rule bool) purchase {
+	t.Helper()
+	p := purchase{disputeEnv: newDisputeEnv(t)}
+	e := p.disputeEnv
+	to := e.merchant
+	if kind == "ach" {
+		to = addTxNode(t, e.fake, e.merchant.UserID, synapsefake.NodeSeed{Type: "ACH-US", Nickname: "Merchant bank",
+			AccountNum: "987654321", RoutingNum: "051000017"})
+	}
+	if rule {
+		if _, err := e.fake.AddReturnRule(synapsefake.ReturnRule{AmountCents: amount, Code: "R10", After: 24 * time.Hour}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if kind == "card" {
+		cardFx := e.fx
+		cardFx.node = addTxNode(t, e.fake, e.fx.user.ID, synapsefake.NodeSeed{Nickname: "Card account", BalanceCents: 100_00})
+		card := addSubnet(t, e.fake, cardFx, synapsefake.SubnetSeed{Nickname: "Card", AccountClass: "CARD", Status: synapsefake.SubnetActive})
+		tx, err := e.fake.ForcePost(card.ID, synapsefake.CardAuth{AmountCents: amount})
+		if err != nil {
+			t.Fatal(err)
+		}
+		p.id, p.sender, p.receiver = tx.ID, tx.FromNodeID, tx.ToNodeID
+		return p
+	}
+	p.id = e.create(t, to, float64(amount)/100)
+	if err := e.fake.Settle(p.id); err != nil {
+		t.Fatal(err)
+	}
+	p.sender, p.receiver = e.fx.node.ID, to.ID
+	return p
+}
+
+// credit is the purchase's dispute credit, "" for none.
+func (p purchase) credit(t testing.TB) string { return p.tx(t, p.id).DisputeCreditID }
+
+// respErr is a refused answer as the Go helpers' errors read, nil for 200.
+func respErr(r response) error {
+	if r.status == http.StatusOK {
+		return nil
+	}
+	e, _ := r.body["error"].(map[string]any)
+	return fmt.Errorf("synapsefake: %v (error_code %v, http %d): %v", e["code"], r.body["error_code"], r.status, e["en"])
+}
+
+// purchaseStep is one move of TestDisputeAndReturnPayOnce.
+type purchaseStep struct {
+	name string
+	do   func(t *testing.T, p purchase) error
+	want string // the refusal's error.code; "" for success
+}
+
+func disputeStep(want string) purchaseStep {
+	return purchaseStep{"dispute", func(t *testing.T, p purchase) error {
+		return respErr(do(t, p.fake, call{method: "PATCH", path: disputePath(p.fx.user.ID, p.sender, p.id), header: p.fx.headers,
+			body: map[string]any{"dispute_reason": "FRAUD|UNAUTHORIZED|CARD_LOST"}}))
+	}, want}
+}
+
+func winStep(want string) purchaseStep {
+	return purchaseStep{"win", func(t *testing.T, p purchase) error { return p.fake.WinDispute(p.id) }, want}
+}
+
+func loseStep(want string) purchaseStep {
+	return purchaseStep{"lose", func(t *testing.T, p purchase) error { return p.fake.LoseDispute(p.id) }, want}
+}
+
+func returnStep(code, want string) purchaseStep {
+	return purchaseStep{"return " + code, func(t *testing.T, p purchase) error { return p.fake.Return(p.id, code) }, want}
+}
+
+func chargebackStep(want string) purchaseStep {
+	return purchaseStep{"chargeback", func(t *testing.T, p purchase) error {
+		return respErr(do(t, p.fake, call{method: "PATCH", path: chargebackPath(p.id), header: gatewayHeaders(p.fake), body: map[string]any{}}))
+	}, want}
+}
+
+func advanceStep(d time.Duration) purchaseStep {
+	return purchaseStep{"advance " + d.String(), func(t *testing.T, p purchase) error { p.fake.Advance(d); return nil }, ""}
+}
+
+// refusalEnvelope is the HTTP status and error_code of each refusal.
+var refusalEnvelope = map[string]string{
+	"transaction_disputed": "(error_code 410, http 409)",
+	"dispute_posting":      "(error_code 410, http 409)",
+	"not_disputable":       "(error_code 400, http 409)",
+	"dispute_decided":      "(error_code 400, http 409)",
+}
+
+// TestDisputeAndReturnPayOnce: a disputed transaction is not also
+// returned, by any road (the Go helpers, the control API, a planned return
+// or a return rule falling due), and a dispute's credit moves only by the
+// dispute's decision; no sequence of dispute, return, chargeback and
+// decision pays the user twice. Each refusal changes nothing.
+func TestDisputeAndReturnPayOnce(t *testing.T) {
+	t.Parallel()
+	disputed := "transaction_disputed"
+	for _, tc := range []struct {
+		name   string
+		kind   string
+		amount int64
+		rule   bool
+		steps  []purchaseStep
+		// The sender's and the receiver's balances at the end.
+		wantSender, wantReceiver int64
+		wantNote                 string // a note of the purchase's timeline, "" to skip
+	}{
+		{name: "card $20: dispute (provisional credit), return IR999", kind: "card", amount: 20_00,
+			steps:      []purchaseStep{disputeStep(""), returnStep("IR999", disputed)},
+			wantSender: 100_00, wantReceiver: 0},
+		{name: "ACH to another user's ACH-US: dispute, return R10", kind: "ach", amount: 20_00,
+			steps:      []purchaseStep{disputeStep(""), returnStep("R10", disputed)},
+			wantSender: 1000_00, wantReceiver: 0},
+		{name: "$40 (no provisional credit): dispute, return, win", kind: "external", amount: 40_00,
+			steps:      []purchaseStep{disputeStep(""), returnStep("R10", disputed), winStep("")},
+			wantSender: 1000_00, wantReceiver: 0},
+		{name: "$40: dispute, win, return", kind: "external", amount: 40_00,
+			steps:      []purchaseStep{disputeStep(""), winStep(""), returnStep("R10", disputed)},
+			wantSender: 1000_00, wantReceiver: 0},
+		{name: "$20: dispute, lose, return", kind: "external", amount: 20_00,
+			steps:      []purchaseStep{disputeStep(""), loseStep(""), returnStep("R10", disputed)},
+			wantSender: 980_00, wantReceiver: 20_00},
+		{name: "$40: dispute, then every other road to RETURNED", kind: "external", amount: 40_00,
+			steps: []purchaseStep{disputeStep(""),
+				{"late return", func(t *testing.T, p purchase) error { return p.fake.ReturnLate(p.id, "R01") }, disputed},
+				{"schedule return", func(t *testing.T, p purchase) error { return p.fake.ScheduleReturn(p.id, "R10", time.Hour) }, disputed},
+				{"schedule late return", func(t *testing.T, p purchase) error { return p.fake.ScheduleLateReturn(p.id, "R01", 0) }, disputed},
+				{"advance to RETURNED", func(t *testing.T, p purchase) error {
+					return p.fake.AdvanceTransaction(p.id, synapsefake.StatusReturned)
+				}, disputed},
+				{"control return", func(t *testing.T, p purchase) error {
+					return respErr(ctl(t, p.fake, "POST", "/transactions/"+p.id+"/return", map[string]any{"code": "R10"}))
+				}, disputed},
+				{"control late return", func(t *testing.T, p purchase) error {
+					return respErr(ctl(t, p.fake, "POST", "/transactions/"+p.id+"/return", map[string]any{"code": "R01", "late": true}))
+				}, disputed},
+				{"control schedule-return", func(t *testing.T, p purchase) error {
+					return respErr(ctl(t, p.fake, "POST", "/transactions/"+p.id+"/schedule-return", map[string]any{"code": "R10", "after": "1h"}))
+				}, disputed},
+				winStep(""),
+			},
+			wantSender: 1000_00, wantReceiver: 0},
+		{name: "$20: return, dispute", kind: "external", amount: 20_00,
+			steps:      []purchaseStep{returnStep("R10", ""), disputeStep("not_disputable")},
+			wantSender: 1000_00, wantReceiver: 0},
+		{name: "$20: return planned, dispute, the return falls due", kind: "external", amount: 20_00,
+			steps: []purchaseStep{
+				{"schedule return", func(t *testing.T, p purchase) error { return p.fake.ScheduleReturn(p.id, "R10", 24*time.Hour) }, ""},
+				disputeStep(""), advanceStep(48 * time.Hour)},
+			wantSender: 1000_00, wantReceiver: 0, wantNote: "Planned return R10 not made: transaction disputed."},
+		{name: "$20: return rule, dispute, the return falls due", kind: "ach", amount: 20_00, rule: true,
+			steps:      []purchaseStep{disputeStep(""), advanceStep(48 * time.Hour), loseStep("")},
+			wantSender: 980_00, wantReceiver: 20_00, wantNote: "Planned return R10 not made: transaction disputed."},
+		{name: "$20: the provisional credit is not returned, but a lost dispute takes it back", kind: "external", amount: 20_00,
+			steps: []purchaseStep{disputeStep(""),
+				{"return the credit", func(t *testing.T, p purchase) error { return p.fake.Return(p.credit(t), "R01") }, "dispute_posting"},
+				{"advance the credit to RETURNED", func(t *testing.T, p purchase) error {
+					return p.fake.AdvanceTransaction(p.credit(t), synapsefake.StatusReturned)
+				}, "dispute_posting"},
+				loseStep(""), loseStep("dispute_decided")},
+			wantSender: 980_00, wantReceiver: 20_00},
+		{name: "$40: the won dispute's credit is not returned", kind: "external", amount: 40_00,
+			steps: []purchaseStep{disputeStep(""), winStep(""),
+				{"schedule the credit's return", func(t *testing.T, p purchase) error { return p.fake.ScheduleReturn(p.credit(t), "R01", 0) }, "dispute_posting"}},
+			wantSender: 1000_00, wantReceiver: 0},
+		{name: "card $20: chargeback won, its credit neither returned nor disputed", kind: "card", amount: 20_00,
+			steps: []purchaseStep{returnStep("IR999", ""), chargebackStep(""), winStep(""),
+				{"return the credit", func(t *testing.T, p purchase) error { return p.fake.Return(p.credit(t), "IR999") }, "dispute_posting"},
+				{"dispute the credit", func(t *testing.T, p purchase) error {
+					return respErr(do(t, p.fake, call{method: "PATCH", path: disputePath(p.fx.user.ID, p.sender, p.credit(t)), header: p.fx.headers,
+						body: map[string]any{"dispute_reason": "FRAUD|UNAUTHORIZED|CARD_LOST"}}))
+				}, "not_disputable"}},
+			wantSender: 80_00, wantReceiver: 20_00},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			p := newPurchase(t, tc.kind, tc.amount, tc.rule)
+			for _, s := range tc.steps {
+				ids := []string{p.id}
+				if c := p.credit(t); c != "" {
+					ids = append(ids, c)
+				}
+				var before []synapsefake.Transaction
+				for _, id := range ids {
+					before = append(before, p.tx(t, id))
+				}
+				sender, receiver := balance(t, p.fake, p.sender), balance(t, p.fake, p.receiver)
+				err := s.do(t, p)
+				if got := errCode(err); got != s.want {
+					t.Fatalf("%s: error %v, want %q", s.name, err, s.want)
+				}
+				if s.want == "" {
+					continue
+				}
+				if !strings.Contains(err.Error(), refusalEnvelope[s.want]) {
+					t.Errorf("%s: error %v, want %s", s.name, err, refusalEnvelope[s.want])
+				}
+				var after []synapsefake.Transaction
+				for _, id := range ids {
+					after = append(after, p.tx(t, id))
+				}
+				if diff := cmp.Diff(before, after); diff != "" {
+					t.Errorf("%s: transactions changed (-before +after):\n%s", s.name, diff)
+				}
+				if s, r := balance(t, p.fake, p.sender), balance(t, p.fake, p.receiver); s != sender || r != receiver {
+					t.Errorf("balances %d and %d after the refusal, want %d and %d", s, r, sender, receiver)
+				}
+			}
+			if s, r := balance(t, p.fake, p.sender), balance(t, p.fake, p.receiver); s != tc.wantSender || r != tc.wantReceiver {
+				t.Errorf("sender %d, receiver %d; want %d and %d", s, r, tc.wantSender, tc.wantReceiver)
+			}
+			if tc.wantNote != "" {
+				tx := p.tx(t, p.id)
+				noted := slices.ContainsFunc(tx.Timeline, func(e synapsefake.TimelineEntry) bool {
+					return e.Status == synapsefake.StatusSettled && e.Note == tc.wantNote
+				})
+				if tx.Status != synapsefake.StatusSettled || !noted {
+					t.Errorf("purchase %s, timeline %+v; want SETTLED with the note %q", tx.Status, tx.Timeline, tc.wantNote)
+				}
+			}
+		})
+	}
+}

@@ -91,6 +91,9 @@ func validPlan(code string, after time.Duration, late bool) error {
 // has settled and the time has come, at its settlement if it has not
 // settled yet. Callers hold mu.
 func (st *store) planReturn(t *txRecord, code string, after time.Duration, late bool, now time.Time) error {
+	if err := st.returnRefusal(t); err != nil {
+		return err
+	}
 	switch {
 	case t.status == StatusSettled:
 		settled, _ := t.settledAt()
@@ -158,8 +161,10 @@ func (s *Server) ReturnLate(id, code string) error {
 // passed. The return happens on the fake's clock (Advance). An ACH code's
 // delay must fit its window: at most 48 hours for a two-banking-day code,
 // 60 days for an unauthorized-debit code; ScheduleLateReturn does not ask.
-// A canceled or returned transaction is refused. A later plan for the same
-// unsettled transaction replaces the earlier one.
+// A canceled, returned or disputed transaction is refused, and a return
+// that falls due after the transaction was disputed is not made (a
+// timeline note says so). A later plan for the same unsettled transaction
+// replaces the earlier one.
 func (s *Server) ScheduleReturn(id, code string, after time.Duration) error {
 	return s.scheduleReturn(id, code, after, false)
 }

@@ -36,6 +36,11 @@ func (st *store) walkAt(t *txRecord, target Status, now time.Time, code string) 
 	if err != nil {
 		return err
 	}
+	if target == StatusReturned {
+		if err := st.returnRefusal(t); err != nil {
+			return err
+		}
+	}
 	for i, to := range steps {
 		c := ""
 		if i == len(steps)-1 {
@@ -69,7 +74,10 @@ func (s *Server) Settle(id string) error {
 // settled transaction is refused (409 / "410" return_window_passed) once
 // its ACH code's NACHA window has closed: two banking days after the
 // settlement date for most codes, 60 calendar days for unauthorized debits
-// (reference.ACHReturnWindow). ReturnLate returns it anyway.
+// (reference.ACHReturnWindow). ReturnLate returns it anyway. A transaction
+// its user disputed is refused (409 / "410" transaction_disputed): its
+// dispute's decision (WinDispute, LoseDispute) says whether the money comes
+// back; so is a dispute's credit (dispute_posting).
 func (s *Server) Return(id, code string) error {
 	if err := validReturnCode(code); err != nil {
 		return err

@@ -1,10 +1,12 @@
 package synapsefake_test
 
 import (
+	"flag"
 	"fmt"
 	"math/rand/v2"
 	"net/http"
 	"slices"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -348,21 +350,49 @@ func TestManualMoveAndTheClock(t *testing.T) {
 	e.wantBalances(t, 100_00, map[string]int64{"sender": 90_00, "bank": 10_00})
 }
 
+// walkSeeds is how many seeds TestMoneyIsConserved walks; the first is
+// fixed, so that a plain go test always walks the same way.
+var walkSeeds = flag.Int("walkseeds", 1, "how many seeds TestMoneyIsConserved walks (go test -run TestMoneyIsConserved -walkseeds 200)")
+
 // TestMoneyIsConserved is the property test: a few hundred random steps
 // (creates, batches, settles, returns, cancels, queues, releases, single
-// moves, clock advances) and after each one the sum of every balance plus
-// the money in flight (PROCESSING-DEBIT and PROCESSING-CREDIT) is what it
-// was at the start, and every node's available balance is its balance less
-// its outgoing transactions still CREATED or queued.
+// moves, clock advances, card swipes and their lifecycle, disputes and
+// their decisions, chargebacks, returns of disputed transactions) and
+// after each one the sum of every balance plus the money in flight
+// (PROCESSING-DEBIT and PROCESSING-CREDIT) is what it was at the start,
+// every node's available balance is its balance less its outgoing
+// transactions still CREATED or queued, and each user (the owner of nodes)
+// holds what the transactions' outcomes give it: its nodes' starting
+// balances, less what it sent that is in flight or settled and not given
+// back by a dispute, plus what it received that is settled and not taken
+// back by a dispute. Disputed money comes back once: a disputed
+// transaction is never also returned. -walkseeds walks more seeds.
 func TestMoneyIsConserved(t *testing.T) {
 	t.Parallel()
+	for i := range max(*walkSeeds, 1) {
+		seed := uint64(20240105 + i)
+		t.Run(fmt.Sprint(seed), func(t *testing.T) {
+			t.Parallel()
+			moneyWalk(t, seed, i == 0)
+		})
+	}
+}
+
+// moneyWalk is one walk of TestMoneyIsConserved; with coverage, it also
+// checks that every operation succeeded at least once.
+func moneyWalk(t *testing.T, seed uint64, coverage bool) {
 	e := newTxEnv(t, 1000_00)
 	payeeSavings := addTxNode(t, e.fake, e.payee.user.ID, synapsefake.NodeSeed{Nickname: "Payee savings", BalanceCents: 800_00})
 	payeeExternal := addTxNode(t, e.fake, e.payee.user.ID, synapsefake.NodeSeed{Type: "EXTERNAL-US", Nickname: "Payee external"})
 	nodes := []synapsefake.Node{e.fx.node, e.savings, e.bank, e.payee.node, payeeSavings, payeeExternal, e.feeNode}
 	owners := map[string]fixture{e.fx.user.ID: e.fx, e.payee.user.ID: e.payee}
 	senders := nodes[:6]
-	codes := []string{"R01", "R02", "R16", "IR51", "WR01"}
+	// What each node held at the start, for what each user should hold.
+	start := map[string]int64{}
+	for _, n := range nodes {
+		start[n.ID] = n.BalanceCents
+	}
+	codes := []string{"R01", "R02", "R16", "IR51", "WR01", "IR999"}
 	statuses := slices.Clone(allStatuses)
 	durations := []time.Duration{time.Millisecond, time.Minute, time.Hour, 4 * time.Hour, 24 * time.Hour, 72 * time.Hour}
 
@@ -398,7 +428,7 @@ func TestMoneyIsConserved(t *testing.T) {
 		maxInFlight = max(maxInFlight, inFlight)
 		return sum + inFlight
 	}
-	rng := rand.New(rand.NewPCG(20240105, 4))
+	rng := rand.New(rand.NewPCG(seed, 4))
 	item := func(from synapsefake.Node) map[string]any {
 		to := nodes[rng.IntN(len(nodes))]
 		for to.ID == from.ID {
@@ -436,6 +466,7 @@ func TestMoneyIsConserved(t *testing.T) {
 	cardFx := e.fx
 	cardFx.node = addTxNode(t, e.fake, e.fx.user.ID, synapsefake.NodeSeed{Nickname: "Card account", BalanceCents: 2000_00})
 	nodes = append(nodes, cardFx.node)
+	start[cardFx.node.ID] = cardFx.node.BalanceCents
 	card := addSubnet(t, e.fake, cardFx, synapsefake.SubnetSeed{Nickname: "Card", AccountClass: "CARD", Status: synapsefake.SubnetActive})
 	first, err := e.fake.ForcePost(card.ID, synapsefake.CardAuth{AmountCents: 1})
 	if err != nil {
@@ -446,6 +477,7 @@ func TestMoneyIsConserved(t *testing.T) {
 		t.Fatalf("card network node %s not found", first.ToNodeID)
 	}
 	nodes = append(nodes, network)
+	start[network.ID] = 0 // made by the first force post, which the walk counts
 	txIDs = append(txIDs, first.ID)
 	// The platform decides card swipes (TRANS|POST|JIT), answering what
 	// each swipe picks: PASS, FAIL, a partial approval or nonsense.
@@ -476,12 +508,81 @@ func TestMoneyIsConserved(t *testing.T) {
 	if _, err := e.fake.AddReturnRule(synapsefake.ReturnRule{NodeID: payeeExternal.ID, Code: "R10", After: 24 * time.Hour}); err != nil {
 		t.Fatal(err)
 	}
+	// Disputes, in filing order; filed is true for a user's dispute, false
+	// for the platform's dispute of a chargeback. A dispute's credits join
+	// txIDs, for the other moves to try, and postings tells them apart.
+	var disputes []string
+	filed, postings := map[string]bool{}, map[string]bool{}
+	owner := map[string]string{} // node id -> user id
+	for _, n := range nodes {
+		owner[n.ID] = n.UserID
+	}
+	disputable := map[string]bool{payeeExternal.ID: true, e.bank.ID: true, network.ID: true}
+	reasons := []string{"CHARGE_BACK", "SERVICE|MERCHANT|RETURNED_MERCH", "FRAUD|UNAUTHORIZED|CARD_LOST"}
+	notePosting := func(id string) {
+		if c := e.tx(t, id).DisputeCreditID; c != "" && !postings[c] {
+			postings[c] = true
+			txIDs = append(txIDs, c)
+		}
+	}
+	// held compares what each user holds with what the outcomes of the
+	// transactions give it; dispute credits count through their disputes.
+	held := func() error {
+		want := map[string]int64{}
+		for id, b := range start {
+			want[owner[id]] += b
+		}
+		for _, id := range txIDs {
+			if postings[id] {
+				continue
+			}
+			tx := e.tx(t, id)
+			from, to := owner[tx.FromNodeID], owner[tx.ToNodeID]
+			var fees int64
+			for _, f := range tx.Fees {
+				fees += f.AmountCents
+			}
+			byUser, disputed := filed[id]
+			switch {
+			case tx.Dispute != synapsefake.DisputeNone && !disputed:
+				return fmt.Errorf("transaction %s is disputed (%s), but nobody filed a dispute", id, tx.Dispute)
+			case tx.Status == synapsefake.StatusProcessingDebit || tx.Status == synapsefake.StatusProcessingCredit:
+				want[from] -= tx.AmountCents
+			case tx.Status == synapsefake.StatusSettled:
+				var back int64 // what the user's dispute gave back
+				if byUser && (tx.Dispute == synapsefake.DisputeWon || tx.Dispute == synapsefake.DisputePending && tx.DisputeCreditID != "") {
+					back = tx.AmountCents
+				}
+				want[from] -= tx.AmountCents - back
+				want[to] += tx.AmountCents - fees - back
+				for _, f := range tx.Fees {
+					if f.NodeID != "" {
+						want[owner[f.NodeID]] += f.AmountCents
+					}
+				}
+			case tx.Status == synapsefake.StatusReturned && byUser:
+				return fmt.Errorf("transaction %s was disputed by its user (%s) and returned (%s)", id, tx.Dispute, tx.Code)
+			case tx.Status == synapsefake.StatusReturned && disputed && tx.Dispute == synapsefake.DisputeWon:
+				// A won chargeback gives the receiver back what it had netted.
+				want[from] -= tx.AmountCents - fees
+				want[to] += tx.AmountCents - fees
+			}
+		}
+		got := map[string]int64{}
+		for _, n := range nodes {
+			got[n.UserID] += balance(t, e.fake, n.ID)
+		}
+		if diff := cmp.Diff(want, got); diff != "" {
+			return fmt.Errorf("held by user (-want +got):\n%s", diff)
+		}
+		return nil
+	}
 	want := total()
 	done := map[string]int{} // successful operations by name
-	for step := range 700 {
+	for step := range 1000 {
 		var op string
 		var err error
-		switch rng.IntN(12) {
+		switch rng.IntN(16) {
 		case 0, 1:
 			op = "create"
 			from := senders[rng.IntN(len(senders))]
@@ -604,6 +705,132 @@ func TestMoneyIsConserved(t *testing.T) {
 				op = "clear"
 				err = e.fake.ClearAuthorization(tx.ID, max(1, tx.AmountCents+int64(rng.IntN(40_00))-20_00))
 			}
+		case 10:
+			// A user disputes a settled debit that left the platform, or
+			// now and then any transaction (refused but for a few).
+			op = "dispute"
+			var candidates []synapsefake.Transaction
+			for _, id := range txIDs {
+				if tx := e.tx(t, id); tx.Status == synapsefake.StatusSettled && tx.Dispute == synapsefake.DisputeNone &&
+					!postings[id] && disputable[tx.ToNodeID] {
+					candidates = append(candidates, tx)
+				}
+			}
+			tx, ok := pick()
+			if len(candidates) > 0 && rng.IntN(4) != 0 {
+				tx, ok = candidates[rng.IntN(len(candidates))], true
+			}
+			if !ok {
+				op = "nothing to dispute"
+				break
+			}
+			fx, ok := owners[owner[tx.FromNodeID]]
+			if !ok {
+				fx = e.fx
+			}
+			r := do(t, e.fake, call{method: "PATCH", path: tranPath(fx.user.ID, tx.FromNodeID, tx.ID) + "/dispute", header: fx.headers,
+				body: map[string]any{"dispute_reason": reasons[rng.IntN(len(reasons))]}})
+			if err = respErr(r); err == nil {
+				filed[tx.ID] = true
+				disputes = append(disputes, tx.ID)
+				notePosting(tx.ID)
+			}
+		case 11:
+			// A dispute is decided, mostly a pending one, by the Go
+			// helpers or the control API.
+			var pending []string
+			for _, id := range disputes {
+				if e.tx(t, id).Dispute == synapsefake.DisputePending {
+					pending = append(pending, id)
+				}
+			}
+			if len(disputes) == 0 {
+				op = "nothing to decide"
+				break
+			}
+			id := disputes[rng.IntN(len(disputes))]
+			if len(pending) > 0 && rng.IntN(4) != 0 {
+				id = pending[rng.IntN(len(pending))]
+			}
+			won := rng.IntN(2) == 0
+			op = map[bool]string{true: "win", false: "lose"}[won]
+			switch {
+			case rng.IntN(2) == 0:
+				outcome := map[bool]string{true: "won", false: "lost"}[won]
+				err = respErr(ctl(t, e.fake, "POST", "/transactions/"+id+"/dispute", map[string]any{"outcome": outcome}))
+			case won:
+				err = e.fake.WinDispute(id)
+			default:
+				err = e.fake.LoseDispute(id)
+			}
+			if err == nil {
+				notePosting(id)
+			}
+		case 12:
+			// A card purchase is charged back (returned with IR999), or
+			// the platform disputes a chargeback.
+			var charged, purchases []string
+			for _, id := range txIDs {
+				tx := e.tx(t, id)
+				switch {
+				case postings[id] || tx.Dispute != synapsefake.DisputeNone || tx.ToNodeID != network.ID:
+				case tx.Status == synapsefake.StatusReturned && tx.Code == "IR999":
+					charged = append(charged, id)
+				case tx.Status == synapsefake.StatusSettled:
+					purchases = append(purchases, id)
+				}
+			}
+			switch {
+			case len(charged) > 0 && (len(purchases) == 0 || rng.IntN(2) == 0):
+				op = "chargeback dispute"
+				id := charged[rng.IntN(len(charged))]
+				if err = respErr(do(t, e.fake, call{method: "PATCH", path: "/trans/" + id + "/dispute-chargeback",
+					header: gatewayHeaders(e.fake), body: map[string]any{}})); err == nil {
+					filed[id] = false
+					disputes = append(disputes, id)
+				}
+			case len(purchases) > 0:
+				op = "chargeback"
+				err = e.fake.Return(purchases[rng.IntN(len(purchases))], "IR999")
+			default:
+				op = "nothing to charge back"
+			}
+		case 13:
+			// Every road to RETURNED is closed to a transaction its user
+			// disputed and to a dispute's credit.
+			var closed []string
+			for _, id := range txIDs {
+				if filed[id] || postings[id] {
+					closed = append(closed, id)
+				}
+			}
+			if len(closed) == 0 {
+				op = "nothing disputed to return"
+				break
+			}
+			id := closed[rng.IntN(len(closed))]
+			code := codes[rng.IntN(len(codes))]
+			op = "return of a disputed transaction"
+			switch rng.IntN(6) {
+			case 0:
+				err = e.fake.Return(id, code)
+			case 1:
+				err = e.fake.ReturnLate(id, code)
+			case 2:
+				err = e.fake.ScheduleReturn(id, code, durations[rng.IntN(len(durations))]/2)
+			case 3:
+				err = e.fake.ScheduleLateReturn(id, code, 0)
+			case 4:
+				err = e.fake.AdvanceTransaction(id, synapsefake.StatusReturned)
+			default:
+				err = respErr(ctl(t, e.fake, "POST", "/transactions/"+id+"/return", map[string]any{"code": code, "late": true}))
+			}
+			switch c := errCode(err); c {
+			case "transaction_disputed", "dispute_posting", "illegal_status_change", "return_window_passed":
+				done["refused "+c]++
+			default:
+				t.Fatalf("step %d: %s of %s (%s): error %v, want a refusal", step, op, id, e.tx(t, id).Status, err)
+			}
 		default:
 			op = "advance clock"
 			e.fake.Advance(durations[rng.IntN(len(durations))])
@@ -614,6 +841,19 @@ func TestMoneyIsConserved(t *testing.T) {
 		if got := total(); got != want {
 			t.Fatalf("step %d (%s, error %v): balances plus money in flight %d, want %d", step, op, err, got, want)
 		}
+		if wrong := held(); wrong != nil {
+			t.Fatalf("step %d (%s, error %v): %v", step, op, err, wrong)
+		}
+	}
+	for _, id := range txIDs {
+		if tx := e.tx(t, id); slices.ContainsFunc(tx.Timeline, func(e synapsefake.TimelineEntry) bool {
+			return strings.HasPrefix(e.Note, "Planned return ")
+		}) {
+			done["planned return not made"]++
+		}
+	}
+	if !coverage {
+		return
 	}
 	// The walk must have gone everywhere the property is about.
 	for _, s := range allStatuses {
@@ -622,7 +862,9 @@ func TestMoneyIsConserved(t *testing.T) {
 		}
 	}
 	for _, op := range []string{"create", "batch", "settle", "return", "late return", "schedule return", "cancel", "queue", "release",
-		"advance transaction", "advance clock", "card swipe", "force post", "refund", "increment", "reverse", "clear", "swipe IR10", "swipe IR180"} {
+		"advance transaction", "advance clock", "card swipe", "force post", "refund", "increment", "reverse", "clear", "swipe IR10", "swipe IR180",
+		"dispute", "win", "lose", "chargeback", "chargeback dispute", "refused transaction_disputed", "refused dispute_posting",
+		"planned return not made"} {
 		if done[op] == 0 {
 			t.Errorf("no %s succeeded", op)
 		}

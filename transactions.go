@@ -41,6 +41,7 @@ type txRecord struct {
 	cardSwipe bool           // made by CardAuthorization
 	cash      bool           // a cash card swipe
 	dispute   *disputeRecord // disputes.go; nil until disputed
+	disputeOf string         // disputes.go: the disputed transaction, for a dispute's credit
 	card      *cardLife      // cardlife.go; nil for a swipe whose amount never changed and that holds nothing
 }
 
@@ -196,6 +197,10 @@ func (st *store) runDue(now time.Time) {
 			if !canMove(t.status, StatusReturned) {
 				continue
 			}
+			if st.returnRefusal(t) != nil {
+				st.comment(t, s.at, "Planned return "+s.code+" not made: transaction disputed.")
+				continue
+			}
 		case t.gen != s.gen:
 			continue
 		}
@@ -212,6 +217,11 @@ func (st *store) runDue(now time.Time) {
 func (st *store) move(t *txRecord, to Status, at time.Time, note, code string) error {
 	if !canMove(t.status, to) {
 		return errIllegalMove(t.status, to)
+	}
+	if to == StatusReturned {
+		if err := st.returnRefusal(t); err != nil {
+			return err
+		}
 	}
 	from := st.nodes[t.fromNode]
 	switch {
