@@ -88,6 +88,44 @@ func TestCommentLength(t *testing.T) {
 	}
 }
 
+// TestCommentCount: a transaction takes MaxComments comments; the next is
+// refused with the error envelope and changes neither the timeline nor the
+// webhooks captured.
+func TestCommentCount(t *testing.T) {
+	e := newTxEnv(t, 100_00, synapsefake.WithManualProcessing(), synapsefake.WithoutWebhookDelivery())
+	e.fake.AddSubscription("http://127.0.0.1:1/hooks", "TRAN|PATCH")
+	id := e.create(t, e.payee.node, 1)
+	other := e.create(t, e.payee.node, 1)
+	comment := func(id string, i int) response {
+		return do(t, e.fake, call{method: "PATCH", path: tranPath(e.fx.user.ID, e.fx.node.ID, id), header: e.fx.headers,
+			body: map[string]any{"comment": fmt.Sprintf("comment %d", i)}})
+	}
+	for i := range synapsefake.MaxComments {
+		if r := comment(id, i); r.status != 200 {
+			t.Fatalf("comment %d: status %d %s", i, r.status, r.raw)
+		}
+	}
+	hooks := e.fake.Webhooks().Len()
+	for range 2 {
+		wantError(t, comment(id, synapsefake.MaxComments), 409, "410", "too_many_comments")
+	}
+	tx, _ := e.fake.Transaction(id)
+	if len(tx.Timeline) != 1+synapsefake.MaxComments || tx.Timeline[len(tx.Timeline)-1].Note != fmt.Sprintf("comment %d", synapsefake.MaxComments-1) {
+		t.Errorf("timeline has %d entries, last %+v; want %d, the last comment taken", len(tx.Timeline),
+			tx.Timeline[len(tx.Timeline)-1], 1+synapsefake.MaxComments)
+	}
+	if n := e.fake.Webhooks().Len(); n != hooks {
+		t.Errorf("refused comments captured %d webhooks", n-hooks)
+	}
+	// The bound is per transaction, and status changes are not comments.
+	if r := comment(other, 0); r.status != 200 {
+		t.Errorf("another transaction's comment: status %d %s", r.status, r.raw)
+	}
+	if err := e.fake.Settle(id); err != nil {
+		t.Errorf("Settle after the last comment: %v", err)
+	}
+}
+
 // receiver is a webhook receiver that records what it got; hang makes it
 // hold every request until the request is abandoned or the test ends.
 type receiver struct {
