@@ -2,11 +2,14 @@ package synapsefake_test
 
 import (
 	"fmt"
+	"html"
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"regexp"
 	"runtime"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -204,6 +207,54 @@ func TestControlWebhooksPagedByBytes(t *testing.T) {
 	}
 	for _, bad := range []string{"x", "-1", "1.5", "18446744073709551616"} {
 		wantError(t, ctl(t, e.fake, "GET", "/webhooks?cursor="+bad, nil), 400, "200", "invalid_cursor")
+	}
+}
+
+// TestDashboardWebhooksPagedByBytes: the dashboard's webhooks page shows
+// the newest webhooks until their payloads reach its bound, and its
+// "Older webhooks" link pages on until each was shown once. Before, the
+// first page rendered every payload of a transaction's comments.
+func TestDashboardWebhooksPagedByBytes(t *testing.T) {
+	e := newTxEnv(t, 100_00, synapsefake.WithManualProcessing(), synapsefake.WithoutWebhookDelivery())
+	e.fake.AddSubscription("http://127.0.0.1:1/hooks", "TRAN|PATCH")
+	id := e.create(t, e.payee.node, 1)
+	note := strings.Repeat("c", synapsefake.MaxCommentLength)
+	for i := range synapsefake.MaxComments {
+		r := do(t, e.fake, call{method: "PATCH", path: tranPath(e.fx.user.ID, e.fx.node.ID, id), header: e.fx.headers,
+			body: map[string]any{"comment": note}})
+		if r.status != 200 {
+			t.Fatalf("comment %d: status %d", i, r.status)
+		}
+	}
+	hookID := regexp.MustCompile(`id="hook-(\d+)"`)
+	older := regexp.MustCompile(`href="(/_fake/ui/webhooks\?[^"]*)">Older webhooks`)
+	const bound = 5 << 20 // 4 MiB of payloads, and the markup around 100 webhooks
+	var seqs, sizes []int
+	pages, path := 0, "/_fake/ui/webhooks"
+	for path != "" && pages <= e.fake.Webhooks().Len() {
+		body := uiPage(t, e.fake, path)
+		pages++
+		sizes = append(sizes, len(body))
+		if len(body) > bound {
+			t.Errorf("page %d: %d bytes, want at most %d", pages, len(body), bound)
+		}
+		for _, m := range hookID.FindAllStringSubmatch(body, -1) {
+			n, _ := strconv.Atoi(m[1])
+			seqs = append(seqs, n)
+		}
+		path = ""
+		if m := older.FindStringSubmatch(body); m != nil {
+			path = html.UnescapeString(m[1])
+		}
+	}
+	t.Logf("%d webhooks in %d pages of %v bytes", len(seqs), pages, sizes)
+	if n := e.fake.Webhooks().Len(); len(seqs) != n || pages < 3 {
+		t.Errorf("%d webhooks shown in %d pages, want each of the %d captured over at least 3", len(seqs), pages, n)
+	}
+	for i := 1; i < len(seqs); i++ {
+		if seqs[i] >= seqs[i-1] {
+			t.Fatalf("webhook %d shown after %d: want each once, newest first", seqs[i], seqs[i-1])
+		}
 	}
 }
 
