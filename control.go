@@ -643,41 +643,80 @@ type controlAttemptView struct {
 	Chaos string `json:"chaos,omitempty"` // what webhook chaos did (chaos.go)
 }
 
-// maxControlWebhooks bounds ?limit= of GET /_fake/webhooks.
-const maxControlWebhooks = 100_000
+// Bounds of a page of GET /_fake/webhooks: ?limit= webhooks (from 1 to
+// maxControlWebhooks; defaultControlWebhooks without it), and at most
+// MaxWebhookPageBytes bytes of JSON.
+const (
+	maxControlWebhooks     = 100_000
+	defaultControlWebhooks = 1_000
+)
 
-// controlWebhooks serves GET /_fake/webhooks: every captured webhook, or
-// with ?limit=N the N newest, oldest first.
+// MaxWebhookPageBytes bounds an answer of GET /_fake/webhooks, in bytes of
+// JSON: a page ends before the webhook that would pass it, and next_cursor
+// reads on from there. A page holds at least one webhook, so a webhook
+// larger than the bound alone is answered alone.
+const MaxWebhookPageBytes = 4 << 20
+
+// controlWebhooks serves GET /_fake/webhooks?limit=&cursor=: one page of
+// the captured webhooks, oldest first. Without a cursor it starts at the
+// oldest, or with ?limit=N at the N newest; with a cursor, after the last
+// webhook of the page that gave it. next_cursor is there when more
+// webhooks follow the page.
 func (s *Server) controlWebhooks(w http.ResponseWriter, r *http.Request) {
-	limit := 0
-	if v := r.URL.Query().Get("limit"); v != "" {
+	q := r.URL.Query()
+	limit, newest := defaultControlWebhooks, 0
+	if v := q.Get("limit"); v != "" {
 		n, err := strconv.Atoi(v)
 		if err != nil || n < 1 || n > maxControlWebhooks {
 			s.fail(w, errPayload("invalid_limit", "limit must be an integer from 1 to %d.", maxControlWebhooks))
 			return
 		}
-		limit = n
+		limit, newest = n, n
 	}
-	all := s.Webhooks().newest(limit)
-	out := make([]controlWebhookView, len(all))
-	for i, h := range all {
-		v := controlWebhookView{Function: h.Function, ObjectType: h.ObjectType, ObjectID: h.ObjectID,
-			Status: h.Status, Code: h.Code, UpdatedBy: h.UpdatedBy, Date: ms(h.Date), Payload: h.Body,
-			Deliveries: make([]controlDeliveryView, len(h.Deliveries))}
-		if !json.Valid(v.Payload) {
-			v.Payload = json.RawMessage("null")
+	var after uint64
+	if v := q.Get("cursor"); v != "" {
+		n, err := strconv.ParseUint(v, 10, 64)
+		if err != nil {
+			s.fail(w, errPayload("invalid_cursor", "cursor must be a next_cursor of an earlier answer."))
+			return
 		}
-		for j, d := range h.Deliveries {
-			dv := controlDeliveryView{SubscriptionID: d.SubscriptionID, URL: d.URL, LogID: d.LogID,
-				Attempts: make([]controlAttemptView, len(d.Attempts))}
-			for k, a := range d.Attempts {
-				dv.Attempts[k] = controlAttemptView{Code: a.Code, Text: a.Text, Date: ms(a.Date), Chaos: a.Chaos}
-			}
-			v.Deliveries[j] = dv
-		}
-		out[i] = v
+		after, newest = n, 0
 	}
-	s.controlOK(w, map[string]any{"webhooks": out})
+	// What the answer adds around the webhooks, with the longest cursor.
+	const envelope = len(`{"next_cursor":"18446744073709551615","success":true,"webhooks":[]}`)
+	out, size := []json.RawMessage{}, envelope
+	last, more := s.Webhooks().page(after, newest, limit, func(h Webhook) bool {
+		b, _ := json.Marshal(controlWebhook(h)) // its payload is valid JSON: nothing fails
+		if len(out) > 0 && size+len(b)+1 > MaxWebhookPageBytes {
+			return false
+		}
+		out, size = append(out, b), size+len(b)+1 // and its comma
+		return true
+	})
+	fields := map[string]any{"webhooks": out}
+	if more {
+		fields["next_cursor"] = strconv.FormatUint(last, 10)
+	}
+	s.controlOK(w, fields)
+}
+
+// controlWebhook is a captured webhook as GET /_fake/webhooks shows it.
+func controlWebhook(h Webhook) controlWebhookView {
+	v := controlWebhookView{Function: h.Function, ObjectType: h.ObjectType, ObjectID: h.ObjectID,
+		Status: h.Status, Code: h.Code, UpdatedBy: h.UpdatedBy, Date: ms(h.Date), Payload: h.Body,
+		Deliveries: make([]controlDeliveryView, len(h.Deliveries))}
+	if !json.Valid(v.Payload) {
+		v.Payload = json.RawMessage("null")
+	}
+	for j, d := range h.Deliveries {
+		dv := controlDeliveryView{SubscriptionID: d.SubscriptionID, URL: d.URL, LogID: d.LogID,
+			Attempts: make([]controlAttemptView, len(d.Attempts))}
+		for k, a := range d.Attempts {
+			dv.Attempts[k] = controlAttemptView{Code: a.Code, Text: a.Text, Date: ms(a.Date), Chaos: a.Chaos}
+		}
+		v.Deliveries[j] = dv
+	}
+	return v
 }
 
 // controlResetWebhooks serves DELETE /_fake/webhooks.

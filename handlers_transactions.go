@@ -228,6 +228,12 @@ func (s *Server) txAction(w http.ResponseWriter, r *http.Request, fn func(*store
 // entry that every later view and webhook of the transaction carries.
 const MaxCommentLength = 1000
 
+// MaxComments is the most comments a transaction takes; once it has them,
+// PATCH .../trans/{trans_id} is refused with 409 / "410" and changes
+// nothing. Every comment is a webhook carrying the whole timeline, so the
+// bound keeps what reading a transaction's webhooks costs within reach.
+const MaxComments = 100
+
 // commentRequest is the body of PATCH .../trans/{trans_id}.
 type commentRequest struct {
 	Comment *string `json:"comment"`
@@ -254,8 +260,7 @@ func (s *Server) handleCommentTransaction(w http.ResponseWriter, r *http.Request
 	}
 	now := s.Now()
 	s.txAction(w, r, func(st *store, t *txRecord) error {
-		st.comment(t, now, *req.Comment)
-		return nil
+		return st.addComment(t, now, *req.Comment)
 	})
 }
 

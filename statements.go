@@ -330,9 +330,19 @@ func (s *Server) runStatementsDue(now time.Time) {
 	b.pending = kept
 }
 
+// MaxMonthlyStatements is how many monthly statements a node keeps: the
+// newest. When the clock makes a newer one, the node's oldest monthly
+// statement is forgotten (its id and files answer 404), and a clock that
+// skips more months than this makes only the newest MaxMonthlyStatements,
+// so that a long Advance costs memory per node, not per node and month.
+// Ad hoc statements are all kept.
+const MaxMonthlyStatements = 60
+
 // monthlyStatements makes, for every 15th after b.checked up to due, a
 // statement of the previous month for every active deposit-type node created
-// before that month's end, dated at the 15th. Callers hold mu.
+// before that month's end, dated at the 15th, skipping the 15ths whose
+// statements would be forgotten at once (MaxMonthlyStatements). Callers
+// hold mu.
 func (st *store) monthlyStatements(due time.Time) {
 	b := &st.book
 	var nodes []*nodeRecord
@@ -359,6 +369,9 @@ func (st *store) monthlyStatements(due time.Time) {
 	} else {
 		first = b.checked.AddDate(0, 1, 0)
 	}
+	if oldest := due.AddDate(0, 1-MaxMonthlyStatements, 0); first.Before(oldest) {
+		first = oldest
+	}
 	for at := first; !at.After(due); at = at.AddDate(0, 1, 0) {
 		end := time.Date(at.Year(), at.Month(), 1, 0, 0, 0, 0, time.UTC)
 		start := end.AddDate(0, -1, 0)
@@ -367,6 +380,45 @@ func (st *store) monthlyStatements(due time.Time) {
 				st.generate(st.newStatement(at, n, StatementMonthly, start, end.Add(-time.Millisecond)), at)
 			}
 		}
+	}
+	st.forgetOldStatements(nodes)
+}
+
+// forgetOldStatements forgets the monthly statements of nodes past each
+// node's newest MaxMonthlyStatements. Callers hold mu.
+func (st *store) forgetOldStatements(nodes []*nodeRecord) {
+	b := &st.book
+	forgotten := map[string]bool{}
+	users := map[string]bool{}
+	for _, n := range nodes {
+		ids := b.byNode[n.id]
+		excess := -MaxMonthlyStatements
+		for _, id := range ids {
+			if b.byID[id].typ == StatementMonthly {
+				excess++
+			}
+		}
+		if excess <= 0 {
+			continue
+		}
+		users[n.userID] = true
+		b.byNode[n.id] = slices.DeleteFunc(ids, func(id string) bool {
+			if excess > 0 && b.byID[id].typ == StatementMonthly {
+				excess--
+				forgotten[id] = true
+				return true
+			}
+			return false
+		})
+	}
+	if len(forgotten) == 0 {
+		return
+	}
+	for uid := range users {
+		b.byUser[uid] = slices.DeleteFunc(b.byUser[uid], func(id string) bool { return forgotten[id] })
+	}
+	for id := range forgotten {
+		delete(b.byID, id)
 	}
 }
 

@@ -47,3 +47,59 @@ func TestAdHocStatementsShareTheLedger(t *testing.T) {
 			len(last.Movements), last.EndingBalanceCents, movements+1, 1_000_000-movements)
 	}
 }
+
+// TestLongAdvanceKeepsStatementsBounded: an Advance over centuries makes
+// only each node's newest MaxMonthlyStatements monthly statements, so the
+// statements held, and the heap, are what a few years' worth hold. Before
+// the bound, 100 nodes over 250 years held 300,000 statements.
+func TestLongAdvanceKeepsStatementsBounded(t *testing.T) {
+	const nodes = 100
+	s := New(WithoutWebhookDelivery())
+	defer s.Close()
+	u := s.AddUser(UserSeed{})
+	var ids []string
+	for range nodes {
+		n, _ := s.AddNode(u.ID, NodeSeed{BalanceCents: 100_00})
+		ids = append(ids, n.ID)
+	}
+	count := func() int {
+		st := s.store
+		st.mu.Lock()
+		defer st.mu.Unlock()
+		return len(st.book.byID)
+	}
+	s.Advance(2 * MaxMonthlyStatements * 31 * 24 * time.Hour) // ten years: the window is full
+	if got, want := count(), nodes*MaxMonthlyStatements; got != want {
+		t.Fatalf("after ten years %d statements held, want %d", got, want)
+	}
+	base := heapInUse()
+	s.Advance(250 * 365 * 24 * time.Hour)
+	grown := int64(heapInUse()) - int64(base)
+	t.Logf("250 years over %d nodes: heap grew by %d KiB", nodes, grown>>10)
+	if got, want := count(), nodes*MaxMonthlyStatements; got != want {
+		t.Errorf("after 250 more years %d statements held, want %d", got, want)
+	}
+	if grown > 1<<20 {
+		t.Errorf("250 years over %d nodes grew the heap by %d KiB, want at most 1 MiB", nodes, grown>>10)
+	}
+	// Each node keeps its newest statements, in order, each opening where
+	// the previous one ended, the newest one of last month.
+	for _, id := range ids[:3] {
+		list := s.Statements(id)
+		if len(list) != MaxMonthlyStatements {
+			t.Fatalf("node %s: %d statements, want %d", id, len(list), MaxMonthlyStatements)
+		}
+		now := s.Now()
+		wantLast := time.Date(now.Year(), now.Month(), 1, 0, 0, 0, 0, time.UTC)
+		if now.Day() < 15 {
+			wantLast = wantLast.AddDate(0, -1, 0)
+		}
+		for i, st := range list {
+			wantStart := wantLast.AddDate(0, i-MaxMonthlyStatements, 0)
+			if !st.Start.Equal(wantStart) || st.OpeningBalanceCents != 100_00 || st.EndingBalanceCents != 100_00 {
+				t.Errorf("statement %d: %v from %v, balances %d..%d; want from %v, 10000..10000",
+					i, st.Type, st.Start, st.OpeningBalanceCents, st.EndingBalanceCents, wantStart)
+			}
+		}
+	}
+}

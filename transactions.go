@@ -36,6 +36,7 @@ type txRecord struct {
 	status    Status
 	code      string // recent_status.code
 	timeline  []statusEntry
+	comments  int            // comments taken by PATCH (MaxComments)
 	gen       int            // bumped on every move; stale scheduled steps are skipped
 	credited  bool           // SETTLED credited the receiver and fee nodes
 	cardSwipe bool           // made by CardAuthorization
@@ -788,6 +789,17 @@ func (st *store) nodeTx(userID, nodeID, txID string) (*txRecord, error) {
 func (st *store) comment(t *txRecord, at time.Time, note string) {
 	t.timeline = append(t.timeline, statusEntry{Date: ms(at), Note: note, Status: t.status})
 	st.emitTx(at, "TRAN|PATCH", t)
+}
+
+// addComment takes a client's comment, up to MaxComments of them. Callers
+// hold mu.
+func (st *store) addComment(t *txRecord, at time.Time, note string) error {
+	if t.comments >= MaxComments {
+		return errNotAllowed("too_many_comments", "Transaction %s already has %d comments, the most it takes.", t.id, MaxComments)
+	}
+	t.comments++
+	st.comment(t, at, note)
+	return nil
 }
 
 // cancel cancels a CREATED or queued transaction. Callers hold mu.

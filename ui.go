@@ -9,8 +9,10 @@ import (
 	"io/fs"
 	"mime"
 	"net/http"
+	"net/url"
 	"path"
 	"slices"
+	"sort"
 	"strconv"
 	"strings"
 	"sync"
@@ -330,20 +332,38 @@ type uiAttempt struct {
 	After time.Duration // from the event to the attempt, on the fake's clock
 }
 
-// uiWebhooksPage serves GET /_fake/ui/webhooks?object=&limit=: the newest
-// captured webhooks, with payloads, signatures and every attempt.
+// uiWebhookBytes bounds the payloads and receivers' answers a webhooks
+// page shows, in bytes as escaped in its HTML.
+const uiWebhookBytes = 4 << 20
+
+// uiWebhooksPage serves GET /_fake/ui/webhooks?object=&limit=&before=: the
+// newest captured webhooks (older than the one numbered before), with
+// payloads, signatures and every attempt, until uiWebhookBytes; a link
+// pages on to older ones.
 func (s *Server) uiWebhooksPage(w http.ResponseWriter, r *http.Request) {
 	limit, err := uiLimit(r)
 	if err != nil {
 		s.fail(w, err)
 		return
 	}
-	object := r.URL.Query().Get("object")
+	q := r.URL.Query()
+	object := q.Get("object")
+	var before uint64
+	if v := q.Get("before"); v != "" {
+		if before, err = strconv.ParseUint(v, 10, 64); err != nil {
+			s.fail(w, errPayload("invalid_before", "before must be the number of a webhook shown."))
+			return
+		}
+	}
 	h := s.hooks
 	var picked []capturedEvent
 	h.mu.Lock()
+	top := h.events.len()
+	if before > 0 {
+		top = sort.Search(top, func(i int) bool { return h.events.at(i).seq >= before })
+	}
 	total := 0
-	for i := h.events.len() - 1; i >= 0; i-- {
+	for i := top - 1; i >= 0; i-- {
 		ev := h.events.at(i)
 		if object != "" && ev.objectID() != object {
 			continue
@@ -351,7 +371,7 @@ func (s *Server) uiWebhooksPage(w http.ResponseWriter, r *http.Request) {
 		total++
 		if len(picked) == limit {
 			if object == "" {
-				total = h.events.len()
+				total = top
 				break
 			}
 			continue
@@ -364,8 +384,9 @@ func (s *Server) uiWebhooksPage(w http.ResponseWriter, r *http.Request) {
 		picked = append(picked, c)
 	}
 	h.mu.Unlock()
-	list := make([]uiHook, len(picked))
-	for i, c := range picked {
+	list := make([]uiHook, 0, len(picked))
+	size := 0
+	for _, c := range picked {
 		wh := c.webhook(c.ev.body(s))
 		v := uiHook{Seq: c.ev.seq, Function: wh.Function, ObjectType: wh.ObjectType, ObjectID: wh.ObjectID,
 			Status: wh.Status, Code: wh.Code, UpdatedBy: wh.UpdatedBy, Date: wh.Date, LogID: s.logID(c.ev.seq)}
@@ -373,6 +394,16 @@ func (s *Server) uiWebhooksPage(w http.ResponseWriter, r *http.Request) {
 		if json.Indent(&pretty, wh.Body, "", "  ") == nil {
 			v.Payload = pretty.String()
 		}
+		n := htmlLen(v.Payload)
+		for _, d := range wh.Deliveries {
+			for _, a := range d.Attempts {
+				n += htmlLen(a.Text)
+			}
+		}
+		if len(list) > 0 && size+n > uiWebhookBytes {
+			break
+		}
+		size += n
 		// The headers every attempt of this webhook carries, checked as a
 		// receiver checks them.
 		v.Signature, v.Signature256 = signatures(wh.ObjectID, s.cfg.clientID, s.cfg.clientSecret)
@@ -386,13 +417,37 @@ func (s *Server) uiWebhooksPage(w http.ResponseWriter, r *http.Request) {
 			}
 			v.Deliveries = append(v.Deliveries, ud)
 		}
-		list[i] = v
+		list = append(list, v)
+	}
+	older := "" // the next page's query, "" when none
+	if len(list) > 0 && len(list) < total {
+		q := url.Values{"limit": {strconv.Itoa(limit)}, "before": {strconv.FormatUint(list[len(list)-1].Seq, 10)}}
+		if object != "" {
+			q.Set("object", object)
+		}
+		older = "?" + q.Encode()
 	}
 	s.uiRender(w, r, "webhooks", uiPage{Limit: limit, Shown: len(list), Total: total,
 		Data: struct {
-			Object string
-			List   []uiHook
-		}{object, list}})
+			Object, Older string
+			List          []uiHook
+		}{object, older, list}})
+}
+
+// htmlLen is the length of s once html/template has escaped it as text.
+func htmlLen(s string) int {
+	n := len(s)
+	for i := range len(s) {
+		switch s[i] {
+		case '"', '\'', '&', '+':
+			n += 4
+		case '<', '>':
+			n += 3
+		case 0:
+			n += 2
+		}
+	}
+	return n
 }
 
 // uiRedeliverRequest is the body of POST /_fake/ui/webhooks/{seq}/redeliver.

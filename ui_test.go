@@ -232,6 +232,7 @@ func TestDashboardBadInput(t *testing.T) {
 		{"settle of a settled transaction", "POST", "/transactions/{tx}/settle", nil, 409, "410", "illegal_status_change"},
 		{"unknown status filter", "GET", "/ui/transactions?status=DONE", nil, 400, "200", "invalid_status"},
 		{"limit out of range", "GET", "/ui/webhooks?limit=0", nil, 400, "200", "invalid_limit"},
+		{"webhooks before a bad number", "GET", "/ui/webhooks?before=x", nil, 400, "200", "invalid_before"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			e := newCtlEnv(t)

@@ -594,10 +594,11 @@ type capturedEvent struct {
 	deliveries []Delivery
 }
 
-// captured copies the events from the i-th oldest on. Callers hold mu.
-func (h *hooks) captured(from int) []capturedEvent {
-	out := make([]capturedEvent, 0, max(h.events.len()-from, 0))
-	for i := from; i < h.events.len(); i++ {
+// captured copies the events from the from-th oldest up to, not
+// including, the to-th. Callers hold mu.
+func (h *hooks) captured(from, to int) []capturedEvent {
+	out := make([]capturedEvent, 0, max(to-from, 0))
+	for i := from; i < to; i++ {
 		ev := h.events.at(i)
 		c := capturedEvent{ev: ev, deliveries: make([]Delivery, len(ev.deliveries))}
 		for j := range ev.deliveries {
@@ -630,23 +631,54 @@ func (c capturedEvent) webhook(body []byte) Webhook {
 
 // All returns a copy of every captured webhook, oldest first. Bodies are
 // encoded now, so reading is what costs, not emitting.
-func (c WebhookCapture) All() []Webhook { return c.newest(0) }
-
-// newest copies the n newest captured webhooks (all when n <= 0), oldest
-// first, encoding only their bodies.
-func (c WebhookCapture) newest(n int) []Webhook {
+func (c WebhookCapture) All() []Webhook {
 	c.h.mu.Lock()
-	from := 0
-	if n > 0 {
-		from = max(c.h.events.len()-n, 0)
-	}
-	list := c.h.captured(from)
+	list := c.h.captured(0, c.h.events.len())
 	c.h.mu.Unlock()
 	out := make([]Webhook, len(list))
 	for i, e := range list {
 		out[i] = e.webhook(e.ev.body(c.h.s))
 	}
 	return out
+}
+
+// pageChunk is how many events page copies under the lock at a time.
+const pageChunk = 32
+
+// page hands take the captured webhooks, oldest first, from the first
+// after the one numbered after or, when newest > 0, from the newest-th
+// newest, until take has accepted limit of them or refuses one. Each body
+// is encoded only when its webhook is handed over, without the lock, so a
+// page costs what its webhooks cost, whatever the capture holds. It
+// reports the number of the last webhook accepted (after when none) and
+// whether the capture holds one after it.
+func (c WebhookCapture) page(after uint64, newest, limit int, take func(Webhook) bool) (last uint64, more bool) {
+	h := c.h
+	last = after
+	for taken, first := 0, true; ; first = false {
+		h.mu.Lock()
+		n := h.events.len()
+		i := sort.Search(n, func(i int) bool { return h.events.at(i).seq > last })
+		if first && newest > 0 {
+			i = max(n-newest, 0)
+		}
+		if taken == limit {
+			h.mu.Unlock()
+			return last, i < n
+		}
+		chunk := h.captured(i, min(n, i+pageChunk, i+limit-taken))
+		h.mu.Unlock()
+		if len(chunk) == 0 {
+			return last, false
+		}
+		for _, e := range chunk {
+			if !take(e.webhook(e.ev.body(h.s))) {
+				return last, true
+			}
+			last = e.ev.seq
+			taken++
+		}
+	}
 }
 
 // Len is the number of webhooks captured, without encoding any.
@@ -697,7 +729,7 @@ func (c WebhookCapture) WaitWithin(tb testing.TB, bound time.Duration, match Web
 	var seen []Webhook
 	h.mu.Lock()
 	for {
-		list, version := h.captured(0), h.version
+		list, version := h.captured(0, h.events.len()), h.version
 		h.mu.Unlock()
 		seen = seen[:0]
 		for _, e := range list {

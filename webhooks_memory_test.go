@@ -2,10 +2,14 @@ package synapsefake_test
 
 import (
 	"fmt"
+	"html"
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"regexp"
 	"runtime"
+	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -85,6 +89,172 @@ func TestCommentLength(t *testing.T) {
 				t.Errorf("status %d, timeline %d entries; want 200 and the comment", r.status, len(tx.Timeline))
 			}
 		})
+	}
+}
+
+// TestCommentCount: a transaction takes MaxComments comments; the next is
+// refused with the error envelope and changes neither the timeline nor the
+// webhooks captured.
+func TestCommentCount(t *testing.T) {
+	e := newTxEnv(t, 100_00, synapsefake.WithManualProcessing(), synapsefake.WithoutWebhookDelivery())
+	e.fake.AddSubscription("http://127.0.0.1:1/hooks", "TRAN|PATCH")
+	id := e.create(t, e.payee.node, 1)
+	other := e.create(t, e.payee.node, 1)
+	comment := func(id string, i int) response {
+		return do(t, e.fake, call{method: "PATCH", path: tranPath(e.fx.user.ID, e.fx.node.ID, id), header: e.fx.headers,
+			body: map[string]any{"comment": fmt.Sprintf("comment %d", i)}})
+	}
+	for i := range synapsefake.MaxComments {
+		if r := comment(id, i); r.status != 200 {
+			t.Fatalf("comment %d: status %d %s", i, r.status, r.raw)
+		}
+	}
+	hooks := e.fake.Webhooks().Len()
+	for range 2 {
+		wantError(t, comment(id, synapsefake.MaxComments), 409, "410", "too_many_comments")
+	}
+	tx, _ := e.fake.Transaction(id)
+	if len(tx.Timeline) != 1+synapsefake.MaxComments || tx.Timeline[len(tx.Timeline)-1].Note != fmt.Sprintf("comment %d", synapsefake.MaxComments-1) {
+		t.Errorf("timeline has %d entries, last %+v; want %d, the last comment taken", len(tx.Timeline),
+			tx.Timeline[len(tx.Timeline)-1], 1+synapsefake.MaxComments)
+	}
+	if n := e.fake.Webhooks().Len(); n != hooks {
+		t.Errorf("refused comments captured %d webhooks", n-hooks)
+	}
+	// The bound is per transaction, and status changes are not comments.
+	if r := comment(other, 0); r.status != 200 {
+		t.Errorf("another transaction's comment: status %d %s", r.status, r.raw)
+	}
+	if err := e.fake.Settle(id); err != nil {
+		t.Errorf("Settle after the last comment: %v", err)
+	}
+}
+
+// TestControlWebhooksPagedByBytes: a transaction with every comment it
+// takes, each as long as it may be, makes webhooks whose bodies add up to
+// more than one answer may hold. GET /_fake/webhooks answers them in pages
+// within MaxWebhookPageBytes, and following next_cursor reads each webhook
+// once, in order. Before pages, the first answer held them all.
+func TestControlWebhooksPagedByBytes(t *testing.T) {
+	e := newTxEnv(t, 100_00, synapsefake.WithManualProcessing(), synapsefake.WithoutWebhookDelivery())
+	e.fake.AddSubscription("http://127.0.0.1:1/hooks", "TRAN|PATCH")
+	id := e.create(t, e.payee.node, 1)
+	note := strings.Repeat("c", synapsefake.MaxCommentLength)
+	for i := range synapsefake.MaxComments {
+		r := do(t, e.fake, call{method: "PATCH", path: tranPath(e.fx.user.ID, e.fx.node.ID, id), header: e.fx.headers,
+			body: map[string]any{"comment": note}})
+		if r.status != 200 {
+			t.Fatalf("comment %d: status %d", i, r.status)
+		}
+	}
+	logID := func(payload any) string {
+		meta, _ := payload.(map[string]any)["webhook_meta"].(map[string]any)
+		s, _ := meta["log_id"].(string)
+		return s
+	}
+	var want []string
+	for _, w := range e.fake.Webhooks().All() {
+		want = append(want, logID(w.Payload()))
+	}
+
+	var got []string
+	pages, query := 0, ""
+	for {
+		r := ctl(t, e.fake, "GET", "/webhooks"+query, nil)
+		if r.status != 200 {
+			t.Fatalf("GET /_fake/webhooks%s: status %d", query, r.status)
+		}
+		pages++
+		if len(r.raw) > synapsefake.MaxWebhookPageBytes {
+			t.Errorf("page %d: %d bytes, want at most %d", pages, len(r.raw), synapsefake.MaxWebhookPageBytes)
+		}
+		hooks, _ := r.body["webhooks"].([]any)
+		if len(hooks) == 0 {
+			t.Fatalf("page %d is empty", pages)
+		}
+		for _, h := range hooks {
+			got = append(got, logID(h.(map[string]any)["payload"]))
+		}
+		cursor, ok := r.body["next_cursor"].(string)
+		if !ok || pages > len(want) {
+			break
+		}
+		query = "?cursor=" + cursor
+	}
+	t.Logf("%d webhooks in %d pages", len(got), pages)
+	if pages < 3 {
+		t.Errorf("%d pages, want the capture split over at least 3", pages)
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("pages read %d webhooks, want each of the %d captured once, in order", len(got), len(want))
+	}
+
+	// A cursor with a limit: that many webhooks, then the next cursor.
+	first := ctlOK(t, e.fake, "GET", "/webhooks?limit=1&cursor=0", nil)
+	cursor, ok := first["next_cursor"].(string)
+	if hooks := first["webhooks"].([]any); len(hooks) != 1 || logID(hooks[0].(map[string]any)["payload"]) != want[0] || !ok {
+		t.Fatalf("?limit=1&cursor=0: %d webhooks, next_cursor %v; want the oldest and a cursor", len(hooks), first["next_cursor"])
+	}
+	second := ctlOK(t, e.fake, "GET", "/webhooks?limit=1&cursor="+cursor, nil)
+	if hooks := second["webhooks"].([]any); len(hooks) != 1 || logID(hooks[0].(map[string]any)["payload"]) != want[1] {
+		t.Errorf("the next page does not hold the second webhook")
+	}
+	// ?limit=N alone is still the N newest, and nothing follows them.
+	newest := ctlOK(t, e.fake, "GET", "/webhooks?limit=2", nil)
+	if hooks := newest["webhooks"].([]any); len(hooks) != 2 || logID(hooks[1].(map[string]any)["payload"]) != want[len(want)-1] ||
+		newest["next_cursor"] != nil {
+		t.Errorf("?limit=2: %d webhooks, next_cursor %v; want the two newest and no cursor", len(hooks), newest["next_cursor"])
+	}
+	for _, bad := range []string{"x", "-1", "1.5", "18446744073709551616"} {
+		wantError(t, ctl(t, e.fake, "GET", "/webhooks?cursor="+bad, nil), 400, "200", "invalid_cursor")
+	}
+}
+
+// TestDashboardWebhooksPagedByBytes: the dashboard's webhooks page shows
+// the newest webhooks until their payloads reach its bound, and its
+// "Older webhooks" link pages on until each was shown once. Before, the
+// first page rendered every payload of a transaction's comments.
+func TestDashboardWebhooksPagedByBytes(t *testing.T) {
+	e := newTxEnv(t, 100_00, synapsefake.WithManualProcessing(), synapsefake.WithoutWebhookDelivery())
+	e.fake.AddSubscription("http://127.0.0.1:1/hooks", "TRAN|PATCH")
+	id := e.create(t, e.payee.node, 1)
+	note := strings.Repeat("c", synapsefake.MaxCommentLength)
+	for i := range synapsefake.MaxComments {
+		r := do(t, e.fake, call{method: "PATCH", path: tranPath(e.fx.user.ID, e.fx.node.ID, id), header: e.fx.headers,
+			body: map[string]any{"comment": note}})
+		if r.status != 200 {
+			t.Fatalf("comment %d: status %d", i, r.status)
+		}
+	}
+	hookID := regexp.MustCompile(`id="hook-(\d+)"`)
+	older := regexp.MustCompile(`href="(/_fake/ui/webhooks\?[^"]*)">Older webhooks`)
+	const bound = 5 << 20 // 4 MiB of payloads, and the markup around 100 webhooks
+	var seqs, sizes []int
+	pages, path := 0, "/_fake/ui/webhooks"
+	for path != "" && pages <= e.fake.Webhooks().Len() {
+		body := uiPage(t, e.fake, path)
+		pages++
+		sizes = append(sizes, len(body))
+		if len(body) > bound {
+			t.Errorf("page %d: %d bytes, want at most %d", pages, len(body), bound)
+		}
+		for _, m := range hookID.FindAllStringSubmatch(body, -1) {
+			n, _ := strconv.Atoi(m[1])
+			seqs = append(seqs, n)
+		}
+		path = ""
+		if m := older.FindStringSubmatch(body); m != nil {
+			path = html.UnescapeString(m[1])
+		}
+	}
+	t.Logf("%d webhooks in %d pages of %v bytes", len(seqs), pages, sizes)
+	if n := e.fake.Webhooks().Len(); len(seqs) != n || pages < 3 {
+		t.Errorf("%d webhooks shown in %d pages, want each of the %d captured over at least 3", len(seqs), pages, n)
+	}
+	for i := 1; i < len(seqs); i++ {
+		if seqs[i] >= seqs[i-1] {
+			t.Fatalf("webhook %d shown after %d: want each once, newest first", seqs[i], seqs[i-1])
+		}
 	}
 }
 
