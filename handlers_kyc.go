@@ -198,7 +198,9 @@ func (s *Server) handleSwapDuplicates(w http.ResponseWriter, r *http.Request) {
 		case to.locked():
 			return userView{}, errNotAllowed("duplicate_not_open", "User %s is %s; the swap needs an open duplicate.", to.id, to.permission)
 		}
-		u.permission, to.permission = to.permission, u.permission
+		up, toP := to.permission, u.permission
+		st.setPermission(u, up)
+		st.setPermission(to, toP)
 		u.updated, to.updated = now, now
 		st.emit(now, "USER|PATCH", "USER", to.id, st.userView(to))
 		v := st.userView(u)

@@ -586,6 +586,11 @@ func (st *store) patchUser(now time.Time, id string, req patchUserRequest) (user
 	if err := u.checkDocuments(req.docs); err != nil {
 		return userView{}, err
 	}
+	if req.Permission != nil && u.locked() {
+		// The only keys such a user can hold are minted by OAuthKey after
+		// the lock; only the platform (SetPermission) lifts it.
+		return userView{}, errUserLocked(u)
+	}
 	if up := req.Update; up != nil {
 		if up.Login != nil && !slices.ContainsFunc(u.logins, func(l loginView) bool { return l.Email == *up.Login.Email }) {
 			u.logins = append(u.logins, loginView{Email: *up.Login.Email, Scope: loginScope(up.Login.Scope)})
@@ -614,12 +619,50 @@ func (st *store) patchUser(now time.Time, id string, req patchUserRequest) (user
 	}
 	st.fileDocuments(now, u, req.docs)
 	if req.Permission != nil {
-		u.permission = *req.Permission
+		st.setPermission(u, *req.Permission)
 	}
 	u.updated = now
 	v := st.userView(u)
 	st.emit(now, "USER|PATCH", "USER", u.id, v)
 	return v, nil
+}
+
+// setPermission gives u permission p. A LOCKED, CLOSED or MAKE-IT-GO-AWAY
+// user loses every oauth_key it holds, so that a key minted before the
+// lock cannot undo it. Callers hold mu.
+func (st *store) setPermission(u *userRecord, p string) {
+	u.permission = p
+	if u.locked() {
+		for k, rec := range st.keys {
+			if rec.userID == u.id {
+				delete(st.keys, k)
+			}
+		}
+	}
+}
+
+// SetPermission sets a user's permission as the platform does, with a
+// USER|PATCH event. It is the one way to lift a LOCKED, CLOSED or
+// MAKE-IT-GO-AWAY permission: PATCH /users/{user_id} with the user's own
+// key refuses to. Locking a user revokes its oauth_keys. It returns an
+// error for an unknown user or permission.
+func (s *Server) SetPermission(userID, permission string) error {
+	if !slices.Contains(userPermissions, permission) {
+		return errPayload("invalid_permission", "Unknown permission %q.", permission)
+	}
+	st := s.store
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	u := st.users[userID]
+	if u == nil {
+		return errNotFound("user")
+	}
+	defer st.asBackend()()
+	now := s.Now()
+	st.setPermission(u, permission)
+	u.updated = now
+	st.emit(now, "USER|PATCH", "USER", u.id, st.userView(u))
+	return nil
 }
 
 // fileUBO adds the REG_GG document. Callers hold mu.
