@@ -59,9 +59,9 @@ type userRecord struct {
 	// (digits only): the phones the user showed it holds.
 	pinSentTo      string
 	verifiedPhones map[string]bool
-	nodeIDs      []string // active nodes, creation order
-	txIDs        []string // transactions sent or received, oldest first
-	subnetIDs    []string // creation order
+	nodeIDs        []string // active nodes, creation order
+	txIDs          []string // transactions sent or received, oldest first
+	subnetIDs      []string // creation order
 }
 
 type links struct {
