@@ -27,7 +27,8 @@ import (
 // Any other login is 400 / "200". An MFA step answers 202 / "10" with
 // mfa{access_token, message, type}; the answer "again" asks once more
 // with a new token, the right answer links the accounts, a wrong one is
-// 409 / "400" and leaves the question open.
+// 409 / "400" and leaves the question open. An unanswered question is
+// forgotten bankLoginLifetime after it was asked.
 
 // Sandbox answers to the bank's questions.
 const (
@@ -89,11 +90,17 @@ func lookupSandboxLogin(username, password string) sandboxLogin {
 	return sandboxLogin{fail: errBankCredentials}
 }
 
+// bankLoginLifetime is how long the fake's clock keeps a bank's question
+// open: past it the access_token is unknown, as a spent one is, and the
+// clock sweeps the login away.
+const bankLoginLifetime = 15 * time.Minute
+
 // bankLoginRecord is a login waiting for the answer to its MFA question.
 type bankLoginRecord struct {
 	userID   string
 	bankName string
 	login    sandboxLogin
+	expires  time.Time // when the question was asked, plus bankLoginLifetime
 }
 
 // mfaAnswer is the 202 body of a login the bank asks a question about. It
@@ -131,7 +138,7 @@ func (st *store) bankLogin(now time.Time, userID, username, password, bankName s
 	}
 	rec := &bankLoginRecord{userID: userID, bankName: bankName, login: login}
 	if login.mfa != "" {
-		return bankLoginAnswer{mfa: st.askBank(rec)}, nil
+		return bankLoginAnswer{mfa: st.askBank(now, rec)}, nil
 	}
 	return bankLoginAnswer{nodes: st.linkBankAccounts(now, u, rec, "")}, nil
 }
@@ -144,8 +151,12 @@ func (st *store) answerBankMFA(now time.Time, userID, token, answer string) (ban
 		return bankLoginAnswer{}, errNotFound("user")
 	}
 	rec := st.bankLogins[token]
+	if rec != nil && !now.Before(rec.expires) {
+		delete(st.bankLogins, token)
+		rec = nil
+	}
 	if rec == nil {
-		return bankLoginAnswer{}, errIncorrect("invalid_access_token", "Unknown or spent access_token.")
+		return bankLoginAnswer{}, errIncorrect("invalid_access_token", "Unknown, spent or expired access_token.")
 	}
 	if rec.userID != userID {
 		return bankLoginAnswer{}, errUnauthorized("unauthorized_access_token", "The access_token does not belong to user %s.", userID)
@@ -160,25 +171,37 @@ func (st *store) answerBankMFA(now time.Time, userID, token, answer string) (ban
 		return bankLoginAnswer{nodes: st.linkBankAccounts(now, u, rec, token)}, nil
 	case answer == bankMFAAgain && rec.login.mfa == "question":
 		delete(st.bankLogins, token)
-		return bankLoginAnswer{mfa: st.askBank(rec)}, nil
+		return bankLoginAnswer{mfa: st.askBank(now, rec)}, nil
 	}
 	return bankLoginAnswer{}, errIncorrect("incorrect_mfa_answer", "Incorrect MFA answer.")
 }
 
-// askBank stores rec under a new access token and returns the question.
-// Callers hold mu.
-func (st *store) askBank(rec *bankLoginRecord) *mfaAnswer {
+// askBank stores rec under a new access token, open for
+// bankLoginLifetime from now, and returns the question. Callers hold mu.
+func (st *store) askBank(now time.Time, rec *bankLoginRecord) *mfaAnswer {
 	if st.bankLogins == nil {
 		st.bankLogins = make(map[string]*bankLoginRecord)
 	}
 	token := "fake_" + st.randomHex(32)
+	rec.expires = now.Add(bankLoginLifetime)
 	st.bankLogins[token] = rec
+	st.bankLoginExpiry.push(token, rec.expires)
 	msg := "I heard you like questions so we put a question in your question?"
 	if rec.login.mfa == "code" {
 		msg = "Please enter the code sent to your device."
 	}
 	return &mfaAnswer{ErrorCode: reference.ErrAccepted, HTTPCode: "202", Success: true,
 		MFA: mfaBody{AccessToken: token, Message: msg, Type: rec.login.mfa}}
+}
+
+// sweepBankLogins forgets the questions left unanswered past their
+// lifetime. Callers hold mu.
+func (st *store) sweepBankLogins(now time.Time) {
+	for token, ok := st.bankLoginExpiry.popDue(now); ok; token, ok = st.bankLoginExpiry.popDue(now) {
+		if rec := st.bankLogins[token]; rec != nil && !now.Before(rec.expires) {
+			delete(st.bankLogins, token)
+		}
+	}
 }
 
 // linkBankAccounts makes an ACH-US node, verified and funded, for each

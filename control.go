@@ -46,6 +46,7 @@ var controlMux = sync.OnceValue(func() *http.ServeMux {
 	handle("users/{user_id}/nodes/{node_id}/subnets", route{"POST": (*S).controlCreateSubnet})
 	handle("users/{user_id}/oauth", route{"POST": (*S).controlOAuthKey})
 	handle("users/{user_id}/force-mfa", route{"POST": (*S).controlForceMFA})
+	handle("users/{user_id}/permission", route{"POST": (*S).controlSetPermission})
 	handle("users/{user_id}/mfa-pin", route{"GET": (*S).controlMFAPin})
 	handle("subscriptions", route{"POST": (*S).controlCreateSubscription})
 	handle("clock", route{"GET": (*S).controlClock})
@@ -326,6 +327,27 @@ func (s *Server) controlForceMFA(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	s.controlOK(w, nil)
+}
+
+// controlSetPermission serves POST /_fake/users/{user_id}/permission:
+// {"permission": "SEND-AND-RECEIVE"} (SetPermission), the platform's way
+// to lock or unlock a user. The answer is the user.
+func (s *Server) controlSetPermission(w http.ResponseWriter, r *http.Request) {
+	req, err := controlBody[struct {
+		Permission *string `json:"permission"`
+	}](r)
+	if err == nil && req.Permission == nil {
+		err = errPayload("missing_permission", "permission is required.")
+	}
+	if err == nil {
+		err = s.SetPermission(r.PathValue("user_id"), *req.Permission)
+	}
+	if err != nil {
+		s.fail(w, err)
+		return
+	}
+	u, _ := s.User(r.PathValue("user_id"))
+	s.controlOK(w, map[string]any{"user": controlUser(u)})
 }
 
 // controlMFAPin serves GET /_fake/users/{user_id}/mfa-pin.

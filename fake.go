@@ -182,7 +182,10 @@ func (s *Server) runDue() {
 // AddUser creates a user directly in the store, without HTTP, and returns a
 // copy of it. Empty fields of seed get defaults: an example.com email, the
 // phone number 901.111.1111 and the legal name "Test User".
-func (s *Server) AddUser(seed UserSeed) User {
+func (s *Server) AddUser(seed UserSeed) User { return s.addUser(s.Now(), seed) }
+
+// addUser is AddUser with the user created at at.
+func (s *Server) addUser(at time.Time, seed UserSeed) User {
 	st := s.store
 	defer st.lock().unlock()
 	if seed.Email == "" {
@@ -195,7 +198,7 @@ func (s *Server) AddUser(seed UserSeed) User {
 		seed.LegalNames = []string{"Test User"}
 	}
 	defer st.asBackend()()
-	u := st.newUser(s.Now(), seed, nil, 1, nil)
+	u := st.newUser(at, seed, nil, 1, nil)
 	st.emit(u.created, "USERS|POST", "USER", u.id, st.userView(u))
 	return u.public()
 }
@@ -206,6 +209,11 @@ func (s *Server) AddUser(seed UserSeed) User {
 // the API accepts (256 characters) or a BalanceCents outside
 // ±MaxBalanceCents is a mistake in the caller: AddNode panics.
 func (s *Server) AddNode(userID string, seed NodeSeed) (Node, bool) {
+	return s.addNode(s.Now(), userID, seed)
+}
+
+// addNode is AddNode with the node created at at.
+func (s *Server) addNode(at time.Time, userID string, seed NodeSeed) (Node, bool) {
 	if n := utf8.RuneCountInString(seed.Nickname); n > maxNicknameLength {
 		panic(fmt.Sprintf("synapsefake: AddNode: Nickname is %d characters long; the API takes at most %d", n, maxNicknameLength))
 	}
@@ -229,7 +237,7 @@ func (s *Server) AddNode(userID string, seed NodeSeed) (Node, bool) {
 		typ, class = "PERSONAL", "CHECKING"
 	}
 	defer st.asBackend()()
-	n := st.newNode(s.Now(), u, seed, typ, class, nil)
+	n := st.newNode(at, u, seed, typ, class, nil)
 	st.emitNode(n.created, "NODES|POST", n)
 	return n.public(), true
 }

@@ -3,8 +3,6 @@ package synapsefake
 import (
 	"encoding/json"
 	"net/http"
-	"slices"
-	"strings"
 
 	"github.com/synapsefake/synapsefake/reference"
 )
@@ -118,13 +116,10 @@ type duplicatesView struct {
 	UserID        string   `json:"user_id"`
 }
 
-// reasonNameAndEmail is the reason the fake gives for every duplicate.
-const reasonNameAndEmail = "duplicate_name_and_email"
-
 // handleGetDuplicates serves GET /v3.1/users/{user_id}/get-duplicates. The
-// fake's duplicates of a user are the other users sharing one of its legal
-// names and one of its login emails (both compared case-insensitively),
-// grouped by their permission.
+// fake's duplicates of a user are the other users sharing a virtual
+// document's value or a verified phone number with it (identityMarks),
+// grouped by their permission; reason is why the first one is a duplicate.
 func (s *Server) handleGetDuplicates(w http.ResponseWriter, r *http.Request) {
 	if _, err := s.authorize(r, access{userIP: true, scope: reference.ScopeUserGet}); err != nil {
 		s.fail(w, err)
@@ -138,27 +133,20 @@ func (s *Server) handleGetDuplicates(w http.ResponseWriter, r *http.Request) {
 		v := duplicatesView{ClosedUsersID: []string{}, LockedUsersID: []string{}, OpenUsersID: []string{},
 			Status: u.permission, UserID: u.id}
 		for _, d := range st.duplicates(u) {
-			switch d.permission {
+			switch d.user.permission {
 			case PermissionClosed, PermissionMakeItGoAway:
-				v.ClosedUsersID = append(v.ClosedUsersID, d.id)
+				v.ClosedUsersID = append(v.ClosedUsersID, d.user.id)
 			case PermissionLocked:
-				v.LockedUsersID = append(v.LockedUsersID, d.id)
+				v.LockedUsersID = append(v.LockedUsersID, d.user.id)
 			default:
-				v.OpenUsersID = append(v.OpenUsersID, d.id)
+				v.OpenUsersID = append(v.OpenUsersID, d.user.id)
 			}
-			reason := reasonNameAndEmail
-			v.Reason = &reason
+			if v.Reason == nil {
+				reason := d.reason
+				v.Reason = &reason
+			}
 		}
 		return v, nil
-	})
-}
-
-func isDuplicate(a, b *userRecord) bool {
-	sharesName := slices.ContainsFunc(a.legalNames, func(n string) bool {
-		return slices.ContainsFunc(b.legalNames, func(m string) bool { return strings.EqualFold(strings.TrimSpace(n), strings.TrimSpace(m)) })
-	})
-	return sharesName && slices.ContainsFunc(a.logins, func(l loginView) bool {
-		return slices.ContainsFunc(b.logins, func(m loginView) bool { return strings.EqualFold(l.Email, m.Email) })
 	})
 }
 
@@ -169,7 +157,8 @@ type swapRequest struct {
 
 // handleSwapDuplicates serves PATCH /v3.1/users/{user_id}/swap-duplicate-users:
 // a closed or locked user takes the permission of an open duplicate, which
-// takes the closed one's in exchange. The path's user is answered.
+// takes the closed one's in exchange (and loses its keys). Both must be
+// duplicates by get-duplicates' rule. The path's user is answered.
 func (s *Server) handleSwapDuplicates(w http.ResponseWriter, r *http.Request) {
 	if _, err := s.authorize(r, access{userIP: true, scope: reference.ScopeUserPatch}); err != nil {
 		s.fail(w, err)
@@ -191,14 +180,16 @@ func (s *Server) handleSwapDuplicates(w http.ResponseWriter, r *http.Request) {
 		}
 		to := st.users[*req.SwapToUserID]
 		switch {
-		case to == nil || !slices.Contains(st.duplicates(u), to):
+		case !st.isDuplicate(u, to):
 			return userView{}, errIncorrect("not_a_duplicate", "User %s is not a duplicate of user %s.", *req.SwapToUserID, u.id)
 		case !u.locked():
 			return userView{}, errNotAllowed("user_not_closed", "User %s is %s; only a closed or locked user can be swapped in.", u.id, u.permission)
 		case to.locked():
 			return userView{}, errNotAllowed("duplicate_not_open", "User %s is %s; the swap needs an open duplicate.", to.id, to.permission)
 		}
-		u.permission, to.permission = to.permission, u.permission
+		up, toP := to.permission, u.permission
+		st.setPermission(u, up)
+		st.setPermission(to, toP)
 		u.updated, to.updated = now, now
 		st.emit(now, "USER|PATCH", "USER", to.id, st.userView(to))
 		v := st.userView(u)

@@ -46,15 +46,16 @@ func (st *store) useIdem(key string, now time.Time) {
 	st.idemExpiry.push(key, now.Add(idempotencyLifetime))
 }
 
-// sweep forgets the idempotency keys and oauth keys that expired by now,
-// without waiting for them to be looked up again. It costs nothing when
-// nothing expired.
+// sweep forgets the idempotency keys, oauth keys and bank-login questions
+// that expired by now, without waiting for them to be looked up again. It
+// costs nothing when nothing expired.
 func (st *store) sweep(now time.Time) {
 	defer st.lock().unlock()
 	for key, ok := st.idemExpiry.popDue(now); ok; key, ok = st.idemExpiry.popDue(now) {
 		st.idemUsed(key, now) // forgets key unless it was taken again since
 	}
 	st.sweepKeys(now)
+	st.sweepBankLogins(now)
 }
 
 // expiryQueue holds keys in the order they expire. Each kind of key has one

@@ -36,8 +36,11 @@ type Request struct {
 
 // redactedFields are the body fields and query parameters whose values
 // String hides, in any letter case: the service decodes JSON names without
-// regard to case, so "Refresh_Token" is a refresh_token too.
-var redactedFields = []string{"refresh_token", "validation_pin", "pin", "card_pin", "client_secret", "oauth_key", "password", "nonce_signature"}
+// regard to case, so "Refresh_Token" is a refresh_token too. bank_pw,
+// mfa_answer and access_token are a bank login's password, its answer to
+// the bank's question and the token that carries the question over.
+var redactedFields = []string{"refresh_token", "validation_pin", "pin", "card_pin", "client_secret", "oauth_key", "password", "nonce_signature",
+	"bank_pw", "mfa_answer", "access_token"}
 
 // redacted reports whether name is one of redactedFields, folding case as
 // encoding/json does.
@@ -51,8 +54,8 @@ func redacted(name string) bool {
 }
 
 // String describes the request on one line with its secrets redacted: the
-// client secret, oauth keys, refresh tokens and pins, in the body and the
-// query. A body the journal cut shows only as its kept size.
+// client secret, oauth keys, refresh tokens, pins and bank-login
+// credentials, in the body and the query. A body the journal cut shows only as its kept size.
 func (r Request) String() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s %s", r.Method, r.Path)

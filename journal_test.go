@@ -160,7 +160,8 @@ func TestJournalRedaction(t *testing.T) {
 		wantQuery   map[string]any
 	}
 	var cases []tcase
-	fields := []string{"refresh_token", "validation_pin", "pin", "card_pin", "client_secret", "oauth_key", "password", "nonce_signature"}
+	fields := []string{"refresh_token", "validation_pin", "pin", "card_pin", "client_secret", "oauth_key", "password", "nonce_signature",
+		"bank_pw", "mfa_answer", "access_token"}
 	for _, f := range fields {
 		for _, name := range append(spellings(f), strings.ReplaceAll(strings.ReplaceAll(f, "s", "\u017f"), "k", "\u212a")) {
 			cases = append(cases,
@@ -208,5 +209,49 @@ func TestJournalRedaction(t *testing.T) {
 				t.Errorf("String() shows the secret: %s", s)
 			}
 		})
+	}
+}
+
+// TestJournalRedactsBankLogin walks a bank login with its MFA question and
+// reads the journal back over /_fake/requests and on the dashboard: the
+// password, the answer and the access_token show only as "***", in the
+// bodies' own structure.
+func TestJournalRedactsBankLogin(t *testing.T) {
+	t.Parallel()
+	const password, answer = "test1234_checking", "test_answer"
+	fake := synapsefake.NewServer(t)
+	fx := newFixture(t, fake, 0)
+	r := do(t, fake, call{method: "POST", path: nodesPath(fx.user.ID), header: fx.headers, body: bankLoginBody("synapse_good", password)})
+	token, _ := ctlObj(r.body["mfa"])["access_token"].(string)
+	if r.status != http.StatusAccepted || token == "" {
+		t.Fatalf("bank login: status %d, want 202 with an access_token: %s", r.status, r.raw)
+	}
+	if r := do(t, fake, call{method: "POST", path: nodesPath(fx.user.ID), header: fx.headers,
+		body: map[string]any{"access_token": token, "mfa_answer": answer}}); r.status != http.StatusOK {
+		t.Fatalf("MFA answer: status %d: %s", r.status, r.raw)
+	}
+	prefix := "POST /v3.1/users/" + fx.user.ID + "/nodes -> "
+	user := " gateway=" + fake.ClientID() + "|*** user=***|" + testFingerprint
+	var summaries []string
+	for _, q := range ctlOK(t, fake, "GET", "/requests", nil)["requests"].([]any) {
+		summaries = append(summaries, ctlStr(ctlObj(q)["summary"]))
+	}
+	want := []string{
+		prefix + "202/10" + user + ` body={"info":{"bank_id":"synapse_good","bank_name":"fake","bank_pw":"***"},"type":"ACH-US"}`,
+		prefix + "200/0" + user + ` body={"access_token":"***","mfa_answer":"***"}`,
+	}
+	if diff := cmp.Diff(want, summaries); diff != "" {
+		t.Errorf("GET /_fake/requests summaries (-want +got):\n%s", diff)
+	}
+	page := uiPage(t, fake, "/_fake/ui/requests")
+	for _, secret := range []string{password, answer, token} {
+		if strings.Contains(page, secret) {
+			t.Errorf("the dashboard's requests page shows %q", secret)
+		}
+	}
+	for _, masked := range []string{"&#34;bank_pw&#34;: &#34;***&#34;", "&#34;mfa_answer&#34;: &#34;***&#34;", "&#34;access_token&#34;: &#34;***&#34;"} {
+		if !strings.Contains(page, masked) {
+			t.Errorf("the dashboard's requests page lacks %s", masked)
+		}
 	}
 }

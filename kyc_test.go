@@ -140,22 +140,69 @@ func TestUBO(t *testing.T) {
 	}
 }
 
+// identity is what a test user shows of itself for duplicates: the SSN it
+// files as a virtual document and the phone number it verifies by MFA pin
+// ("" for none), then the permission the platform gives it.
+type identity struct {
+	name, email, phone string
+	ssn, tin           string
+	verify             bool // verify phone by MFA pin
+	permission         string
+}
+
+// seedIdentity makes a user as id says, over the API where the rule needs
+// it, and returns it.
+func seedIdentity(t testing.TB, fake *synapsefake.Server, id identity) synapsefake.User {
+	t.Helper()
+	u := fake.AddUser(synapsefake.UserSeed{Email: id.email, LegalNames: []string{id.name}, PhoneNumbers: []string{id.phone}, Fingerprint: testFingerprint})
+	var virtual []any
+	for typ, v := range map[string]string{"SSN": id.ssn, "TIN": id.tin} {
+		if v != "" {
+			virtual = append(virtual, map[string]any{"document_type": typ, "document_value": v})
+		}
+	}
+	if virtual != nil {
+		r := do(t, fake, call{method: "PATCH", path: "/users/" + u.ID, header: userHeaders(fake, fake.OAuthKey(u.ID, testFingerprint)),
+			body: map[string]any{"documents": []any{map[string]any{"name": id.name, "virtual_docs": virtual}}}})
+		if r.status != http.StatusOK {
+			t.Fatalf("PATCH documents: status %d: %s", r.status, r.raw)
+		}
+	}
+	if id.verify {
+		const fp = "new-device"
+		if r := postOAuth(t, fake, u.ID, fp, map[string]any{"refresh_token": u.RefreshToken, "phone_number": id.phone}); r.status != http.StatusAccepted {
+			t.Fatalf("POST /oauth with phone_number: status %d: %s", r.status, r.raw)
+		}
+		if r := postOAuth(t, fake, u.ID, fp, map[string]any{"refresh_token": u.RefreshToken, "validation_pin": fake.MFAPin(u.ID)}); r.status != http.StatusOK {
+			t.Fatalf("POST /oauth with validation_pin: status %d: %s", r.status, r.raw)
+		}
+	}
+	if id.permission != "" {
+		if err := fake.SetPermission(u.ID, id.permission); err != nil {
+			t.Fatalf("SetPermission: %v", err)
+		}
+	}
+	u, _ = fake.User(u.ID)
+	return u
+}
+
 // TestGetDuplicates checks GET /users/{user_id}/get-duplicates as SynapsePy
-// (User.get_duplicate_users) sends it: the other users with the same legal
-// name and login email, grouped by permission.
+// (User.get_duplicate_users) sends it: the other users sharing a virtual
+// document's value (same type) or a verified phone number, grouped by
+// permission; a name, an email or an unverified phone anyone can type
+// makes no duplicate.
 func TestGetDuplicates(t *testing.T) {
 	t.Parallel()
 	fake := synapsefake.NewServer(t)
-	seed := func(name, email, permission string) synapsefake.User {
-		return fake.AddUser(synapsefake.UserSeed{Email: email, LegalNames: []string{name}, Permission: permission, Fingerprint: testFingerprint})
-	}
-	ann := seed("Ann Lee", "ann@example.com", "")
-	closed := seed("ann lee", "ANN@example.com", synapsefake.PermissionClosed)
-	locked := seed("Ann Lee", "ann@example.com", synapsefake.PermissionLocked)
-	open := seed("Ann Lee", "ann@example.com", synapsefake.PermissionSendAndReceive)
-	seed("Ann Lee", "other@example.com", "")
-	seed("Bob Lee", "ann@example.com", "")
-	alone := seed("Carl", "carl@example.com", "")
+	seed := func(id identity) synapsefake.User { return seedIdentity(t, fake, id) }
+	ann := seed(identity{name: "Ann Lee", email: "ann@example.com", phone: "901.555.0100", ssn: "123-45-6789", verify: true})
+	closed := seed(identity{name: "A. Lee", email: "a@example.com", phone: "901.555.0199", ssn: "123456789", permission: synapsefake.PermissionClosed})
+	locked := seed(identity{name: "Annie", email: "annie@example.com", phone: "(901) 555-0100", verify: true, permission: synapsefake.PermissionLocked})
+	open := seed(identity{name: "Ann", email: "ann2@example.com", phone: "9015550100", ssn: "123 45 6789", verify: true})
+	seed(identity{name: "Ann Lee", email: "ann@example.com", phone: "901.555.0100"})                                // copied name, email and phone, nothing verified
+	seed(identity{name: "Ann Lee", email: "ann@example.com", phone: "901.555.0100", tin: "123-45-6789"})            // the number as a TIN
+	seed(identity{name: "Bob", email: "bob@example.com", phone: "901.555.0100", ssn: "987-65-4321", verify: false}) // another SSN
+	alone := seed(identity{name: "Carl", email: "carl@example.com", phone: "901.555.0300", verify: true})
 	get := func(u synapsefake.User, headers map[string]string) response {
 		return do(t, fake, call{method: "GET", path: "/users/" + u.ID + "/get-duplicates", header: headers})
 	}
@@ -167,10 +214,12 @@ func TestGetDuplicates(t *testing.T) {
 		user synapsefake.User
 		want map[string]any
 	}{
-		{"three duplicates", ann, map[string]any{"closed_users_id": []any{closed.ID}, "locked_users_id": []any{locked.ID},
-			"open_users_id": []any{open.ID}, "reason": "duplicate_name_and_email", "status": "UNVERIFIED", "user_id": ann.ID, "success": true}},
-		{"seen from a closed one", closed, map[string]any{"closed_users_id": []any{}, "locked_users_id": []any{locked.ID},
-			"open_users_id": []any{ann.ID, open.ID}, "reason": "duplicate_name_and_email", "status": "CLOSED", "user_id": closed.ID, "success": true}},
+		{"by SSN and by verified phone", ann, map[string]any{"closed_users_id": []any{closed.ID}, "locked_users_id": []any{locked.ID},
+			"open_users_id": []any{open.ID}, "reason": "duplicate_document", "status": "SEND-AND-RECEIVE", "user_id": ann.ID, "success": true}},
+		{"by SSN only", closed, map[string]any{"closed_users_id": []any{}, "locked_users_id": []any{},
+			"open_users_id": []any{ann.ID, open.ID}, "reason": "duplicate_document", "status": "CLOSED", "user_id": closed.ID, "success": true}},
+		{"by verified phone only", locked, map[string]any{"closed_users_id": []any{}, "locked_users_id": []any{},
+			"open_users_id": []any{ann.ID, open.ID}, "reason": "duplicate_verified_phone_number", "status": "LOCKED", "user_id": locked.ID, "success": true}},
 		{"none", alone, map[string]any{"closed_users_id": []any{}, "locked_users_id": []any{}, "open_users_id": []any{},
 			"reason": nil, "status": "UNVERIFIED", "user_id": alone.ID, "success": true}},
 	} {
@@ -205,22 +254,25 @@ func TestGetDuplicates(t *testing.T) {
 
 // TestSwapDuplicates checks PATCH /users/{user_id}/swap-duplicate-users as
 // SynapsePy (User.swap_duplicate_user) sends it: the closed user and its
-// open duplicate exchange permissions; refusals change nothing.
+// open duplicate exchange permissions, and the one closed by the swap loses
+// its keys; refusals change nothing.
 func TestSwapDuplicates(t *testing.T) {
 	t.Parallel()
 	fake := synapsefake.NewServer(t)
-	seed := func(email, permission string) synapsefake.User {
-		return fake.AddUser(synapsefake.UserSeed{Email: email, LegalNames: []string{"Ann Lee"}, Permission: permission, Fingerprint: testFingerprint})
+	seed := func(email, ssn, permission string) synapsefake.User {
+		return seedIdentity(t, fake, identity{name: "Ann Lee", email: email, phone: "901.555.0100", ssn: ssn, permission: permission})
 	}
-	closed := seed("ann@example.com", synapsefake.PermissionClosed)
-	open := seed("ann@example.com", synapsefake.PermissionSendAndReceive)
-	closed2 := seed("ann@example.com", synapsefake.PermissionClosed)
-	stranger := seed("zed@example.com", synapsefake.PermissionSendAndReceive)
+	closed := seed("ann@example.com", "123-45-6789", synapsefake.PermissionClosed)
+	open := seed("ann2@example.com", "123-45-6789", synapsefake.PermissionSendAndReceive)
+	closed2 := seed("ann3@example.com", "123-45-6789", synapsefake.PermissionClosed)
+	stranger := seed("zed@example.com", "987-65-4321", synapsefake.PermissionSendAndReceive)
+	copycat := seed("ann@example.com", "", synapsefake.PermissionSendAndReceive) // the closed one's name, email and phone
 	headers := pyHeaders(fake, fake.OAuthKey(closed.ID, testFingerprint))
+	openKey := pyHeaders(fake, fake.OAuthKey(open.ID, testFingerprint))
 	path := "/users/" + closed.ID + "/swap-duplicate-users"
 	permissions := func() []string {
 		var out []string
-		for _, u := range []synapsefake.User{closed, open, closed2, stranger} {
+		for _, u := range []synapsefake.User{closed, open, closed2, stranger, copycat} {
 			got, _ := fake.User(u.ID)
 			out = append(out, got.Permission)
 		}
@@ -234,18 +286,21 @@ func TestSwapDuplicates(t *testing.T) {
 		body      any
 		status    int
 		errorCode string
+		code      string
 	}{
-		{"malformed JSON", path, headers, `{"swap_to_user_id"`, 400, "200"},
-		{"wrong type", path, headers, map[string]any{"swap_to_user_id": 7}, 400, "200"},
-		{"missing swap_to_user_id", path, headers, map[string]any{}, 400, "200"},
-		{"unknown user", path, headers, map[string]any{"swap_to_user_id": "0123456789abcdef01234567"}, 409, "400"},
-		{"not a duplicate", path, headers, map[string]any{"swap_to_user_id": stranger.ID}, 409, "400"},
-		{"duplicate not open", path, headers, map[string]any{"swap_to_user_id": closed2.ID}, 409, "410"},
-		{"user not closed", "/users/" + open.ID + "/swap-duplicate-users", pyHeaders(fake, fake.OAuthKey(open.ID, testFingerprint)), map[string]any{"swap_to_user_id": closed.ID}, 409, "410"},
-		{"another user's key", path, pyHeaders(fake, fake.OAuthKey(open.ID, testFingerprint)), map[string]any{"swap_to_user_id": open.ID}, 401, "300"},
+		{"malformed JSON", path, headers, `{"swap_to_user_id"`, 400, "200", ""},
+		{"wrong type", path, headers, map[string]any{"swap_to_user_id": 7}, 400, "200", ""},
+		{"missing swap_to_user_id", path, headers, map[string]any{}, 400, "200", "missing_swap_to_user_id"},
+		{"unknown user", path, headers, map[string]any{"swap_to_user_id": "0123456789abcdef01234567"}, 409, "400", "not_a_duplicate"},
+		{"not a duplicate", path, headers, map[string]any{"swap_to_user_id": stranger.ID}, 409, "400", "not_a_duplicate"},
+		{"same name, email and phone", path, headers, map[string]any{"swap_to_user_id": copycat.ID}, 409, "400", "not_a_duplicate"},
+		{"itself", path, headers, map[string]any{"swap_to_user_id": closed.ID}, 409, "400", "not_a_duplicate"},
+		{"duplicate not open", path, headers, map[string]any{"swap_to_user_id": closed2.ID}, 409, "410", "duplicate_not_open"},
+		{"user not closed", "/users/" + open.ID + "/swap-duplicate-users", openKey, map[string]any{"swap_to_user_id": closed.ID}, 409, "410", "user_not_closed"},
+		{"another user's key", path, openKey, map[string]any{"swap_to_user_id": open.ID}, 401, "300", "unauthorized_user"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			wantError(t, do(t, fake, call{method: "PATCH", path: tc.path, header: tc.headers, body: tc.body}), tc.status, tc.errorCode, "")
+			wantError(t, do(t, fake, call{method: "PATCH", path: tc.path, header: tc.headers, body: tc.body}), tc.status, tc.errorCode, tc.code)
 		})
 	}
 	if diff := cmp.Diff(before, permissions()); diff != "" {
@@ -255,8 +310,41 @@ func TestSwapDuplicates(t *testing.T) {
 	if r.status != http.StatusOK || r.body["_id"] != closed.ID || r.body["permission"] != "SEND-AND-RECEIVE" {
 		t.Fatalf("status %d: %s", r.status, r.raw)
 	}
-	if diff := cmp.Diff([]string{"SEND-AND-RECEIVE", "CLOSED", "CLOSED", "SEND-AND-RECEIVE"}, permissions()); diff != "" {
+	if diff := cmp.Diff([]string{"SEND-AND-RECEIVE", "CLOSED", "CLOSED", "SEND-AND-RECEIVE", "SEND-AND-RECEIVE"}, permissions()); diff != "" {
 		t.Errorf("permissions after the swap (-want +got):\n%s", diff)
+	}
+	wantError(t, do(t, fake, call{method: "GET", path: "/users/" + open.ID + "/get-duplicates", header: openKey}), 401, "110", "invalid_oauth_key")
+}
+
+// TestDuplicatesOfACopiedIdentity is the attack of issue 18: user A copies
+// B's legal name and email, locks itself and asks for its duplicates and a
+// swap with B. B is none of A's duplicates, so nothing is revealed and the
+// swap is refused with nothing changed.
+func TestDuplicatesOfACopiedIdentity(t *testing.T) {
+	t.Parallel()
+	fake := synapsefake.NewServer(t)
+	b := seedIdentity(t, fake, identity{name: "Bea Victim", email: "bea@example.com", phone: "901.555.0142", ssn: "123-45-6789", verify: true})
+	a := seedIdentity(t, fake, identity{name: "Bea Victim", email: "bea@example.com", phone: "901.555.0142"})
+	aKey := fake.OAuthKey(a.ID, testFingerprint)
+	if r := do(t, fake, call{method: "PATCH", path: "/users/" + a.ID, header: userHeaders(fake, aKey), body: map[string]any{"permission": "LOCKED"}}); r.status != http.StatusOK {
+		t.Fatalf("A locks itself: status %d: %s", r.status, r.raw)
+	}
+	headers := pyHeaders(fake, fake.OAuthKey(a.ID, testFingerprint)) // any key A could hold
+	r := do(t, fake, call{method: "GET", path: "/users/" + a.ID + "/get-duplicates", header: headers})
+	want := map[string]any{"closed_users_id": []any{}, "locked_users_id": []any{}, "open_users_id": []any{},
+		"reason": nil, "status": "LOCKED", "user_id": a.ID, "success": true}
+	if diff := cmp.Diff(want, r.body); r.status != http.StatusOK || diff != "" {
+		t.Errorf("A's duplicates: status %d (-want +got):\n%s", r.status, diff)
+	}
+	wantError(t, do(t, fake, call{method: "PATCH", path: "/users/" + a.ID + "/swap-duplicate-users", header: headers,
+		body: map[string]any{"swap_to_user_id": b.ID}}), 409, "400", "not_a_duplicate")
+	for _, tc := range []struct {
+		u    synapsefake.User
+		want string
+	}{{a, "LOCKED"}, {b, "SEND-AND-RECEIVE"}} {
+		if got, _ := fake.User(tc.u.ID); got.Permission != tc.want {
+			t.Errorf("user %s: permission %s, want %s", tc.u.ID, got.Permission, tc.want)
+		}
 	}
 }
 

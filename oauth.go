@@ -134,10 +134,12 @@ func (st *store) oauth(now time.Time, lifetime time.Duration, userID, fingerprin
 			}
 			u.fingerprints[fingerprint] = true
 			u.forceMFA = false
+			u.verifyPhone()
 		case req.PhoneNumber != nil:
 			if !slices.Contains(u.phones, *req.PhoneNumber) {
 				return nil, 0, errIncorrect("unknown_phone_number", "Phone number %q is not on file for this user.", *req.PhoneNumber)
 			}
+			u.pinSentTo = *req.PhoneNumber
 			msg := errorBody{En: "The validation pin was sent to " + *req.PhoneNumber + "."}
 			return mfaSent{ErrorCode: "10", HTTPCode: "202", Success: true, Message: msg}, 202, nil
 		default:

@@ -149,9 +149,10 @@ func (s *Server) MFAPin(userID string) string {
 }
 
 // Reset empties the whole store (users, nodes, transactions, subnets,
-// subscriptions, keys, idempotency keys, statements and their ledger), the
-// webhook capture, the webhook log, queued deliveries and retries, the
-// request journal and pending faults, as if the server had just started.
+// subscriptions, keys, idempotency keys, bank-login questions, statements
+// and their ledger), the webhook capture, the webhook log, queued
+// deliveries and retries, the request journal and pending faults, as if
+// the server had just started.
 // The clock and the id stream go on.
 func (s *Server) Reset() {
 	s.resetStore()
@@ -174,6 +175,7 @@ func (s *Server) resetStore() {
 	st.steps, st.idem = nil, map[string]time.Time{}
 	st.returnPlans, st.returnRules = nil, nil
 	st.idemExpiry, st.keyExpiry = expiryQueue{}, expiryQueue{}
+	st.bankLogins, st.bankLoginExpiry = nil, expiryQueue{}
 	st.networkUser, st.network = nil, nil
 	st.book = statementBook{}
 	st.bankLogins = nil

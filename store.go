@@ -46,7 +46,8 @@ type store struct {
 	networkUser *userRecord       // hidden owner of the counterparty nodes
 	network     map[string]string // node type -> hidden counterparty node
 
-	bankLogins map[string]*bankLoginRecord // banklogin.go: MFA access token -> login waiting for its answer
+	bankLogins      map[string]*bankLoginRecord // banklogin.go: MFA access token -> login waiting for its answer
+	bankLoginExpiry expiryQueue                 // bankLogins' tokens in expiry order, for sweep
 
 	// Set once at construction, read-only afterwards.
 	base             string     // URL() of the server, for _links

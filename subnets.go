@@ -245,6 +245,11 @@ func subnetNode(n *nodeRecord) error {
 // returns a copy of it, or an error when the node is unknown, not the user's
 // or of a type that holds no subnets, or the class or status is unknown.
 func (s *Server) AddSubnet(userID, nodeID string, seed SubnetSeed) (Subnet, error) {
+	return s.addSubnet(s.Now(), userID, nodeID, seed)
+}
+
+// addSubnet is AddSubnet with the subnet created at at.
+func (s *Server) addSubnet(at time.Time, userID, nodeID string, seed SubnetSeed) (Subnet, error) {
 	st := s.store
 	defer st.lock().unlock()
 	n, err := st.userNode(userID, nodeID)
@@ -268,7 +273,7 @@ func (s *Server) AddSubnet(userID, nodeID string, seed SubnetSeed) (Subnet, erro
 		seed.Nickname = "Subnet"
 	}
 	defer st.asBackend()()
-	sn := st.newSubnet(s.Now(), n, seed.Nickname, class, nil, nil)
+	sn := st.newSubnet(at, n, seed.Nickname, class, nil, nil)
 	if seed.Status != "" {
 		sn.status = seed.Status
 	}

@@ -1,6 +1,7 @@
 package synapsefake
 
 import (
+	"encoding/json"
 	"net/http"
 	"slices"
 	"strings"
@@ -121,5 +122,94 @@ func TestSweepExpiredKeys(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// bankLoginCall sends POST /users/{id}/nodes with body as user u's key
+// and returns the status and the MFA access_token of a 202.
+func bankLoginCall(t *testing.T, s *Server, u User, key, body string) (int, string) {
+	t.Helper()
+	req, err := http.NewRequest("POST", s.URL()+"/users/"+u.ID+"/nodes", strings.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("X-SP-GATEWAY", s.Gateway())
+	req.Header.Set("X-SP-USER", key+"|fp")
+	req.Header.Set("X-SP-USER-IP", "127.0.0.1")
+	resp, err := s.Client().Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var ans struct {
+		MFA struct {
+			AccessToken string `json:"access_token"`
+		} `json:"mfa"`
+		Error struct {
+			Code string `json:"code"`
+		} `json:"error"`
+	}
+	if err := json.NewDecoder(resp.Body).Decode(&ans); err != nil {
+		t.Fatal(err)
+	}
+	if resp.StatusCode == http.StatusConflict && ans.Error.Code != "invalid_access_token" {
+		t.Fatalf("409 %q, want invalid_access_token", ans.Error.Code)
+	}
+	return resp.StatusCode, ans.MFA.AccessToken
+}
+
+// TestSweepBankLogins: a bank's question left unanswered is forgotten
+// bankLoginLifetime after it was asked, by the clock alone; its token then
+// answers as a spent one (409 / "400" invalid_access_token).
+func TestSweepBankLogins(t *testing.T) {
+	t.Parallel()
+	s := New()
+	u := s.AddUser(UserSeed{Fingerprint: "fp"})
+	key := s.OAuthKey(u.ID, "fp")
+	login := `{"type":"ACH-US","info":{"bank_id":"synapse_good","bank_pw":"test1234","bank_name":"fake"}}`
+	answer := func(token, a string) (int, string) {
+		return bankLoginCall(t, s, u, key, `{"access_token":"`+token+`","mfa_answer":"`+a+`"}`)
+	}
+	type state struct{ Logins, Queued int }
+	stateOf := func() state {
+		s.store.mu.Lock()
+		defer s.store.mu.Unlock()
+		return state{len(s.store.bankLogins), s.store.bankLoginExpiry.len()}
+	}
+	check := func(step string, want state) {
+		t.Helper()
+		if got := stateOf(); got != want {
+			t.Errorf("%s: store holds %+v, want %+v", step, got, want)
+		}
+	}
+	_, first := bankLoginCall(t, s, u, key, login)
+	s.Advance(5 * time.Minute)
+	_, second := bankLoginCall(t, s, u, key, login)
+	check("two questions asked", state{2, 2})
+
+	s.Advance(bankLoginLifetime - 5*time.Minute - time.Millisecond)
+	check("the first one's last millisecond", state{2, 2})
+	status, again := answer(first, "again")
+	if status != http.StatusAccepted || again == "" {
+		t.Fatalf("answer again in the first one's lifetime: status %d, want 202 with a new token", status)
+	}
+	check("asked again", state{2, 3})
+
+	s.Advance(time.Millisecond)
+	check("the first token's time passed, spent already", state{2, 2})
+	s.Advance(5 * time.Minute)
+	check("the second question expired", state{1, 1})
+	if status, _ := answer(second, "test_answer"); status != http.StatusConflict {
+		t.Errorf("the expired second token: status %d, want 409", status)
+	}
+
+	s.Advance(bankLoginLifetime)
+	check("every question expired", state{0, 0})
+	if status, _ := answer(again, "test_answer"); status != http.StatusConflict {
+		t.Errorf("the expired token asked again: status %d, want 409", status)
+	}
+	if got, _ := s.User(u.ID); len(got.NodeIDs) != 0 {
+		t.Errorf("nodes linked: %v, want none", got.NodeIDs)
 	}
 }

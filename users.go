@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 	"time"
+	"unicode"
 )
 
 // Permissions a user can hold.
@@ -53,9 +54,14 @@ type userRecord struct {
 	fingerprints map[string]bool
 	forceMFA     bool
 	pin          string
-	nodeIDs      []string // active nodes, creation order
-	txIDs        []string // transactions sent or received, oldest first
-	subnetIDs    []string // creation order
+	// pinSentTo is the phone number the pending MFA pin went to, and
+	// verifiedPhones the numbers a pin sent to them was validated for
+	// (digits only): the phones the user showed it holds.
+	pinSentTo      string
+	verifiedPhones map[string]bool
+	nodeIDs        []string // active nodes, creation order
+	txIDs          []string // transactions sent or received, oldest first
+	subnetIDs      []string // creation order
 }
 
 type links struct {
@@ -582,6 +588,11 @@ func (st *store) patchUser(now time.Time, id string, req patchUserRequest) (user
 	if err := u.checkDocuments(req.docs); err != nil {
 		return userView{}, err
 	}
+	if req.Permission != nil && u.locked() {
+		// The only keys such a user can hold are minted by OAuthKey after
+		// the lock; only the platform (SetPermission) lifts it.
+		return userView{}, errUserLocked(u)
+	}
 	if up := req.Update; up != nil {
 		if up.Login != nil && !slices.ContainsFunc(u.logins, func(l loginView) bool { return l.Email == *up.Login.Email }) {
 			u.logins = append(u.logins, loginView{Email: *up.Login.Email, Scope: loginScope(up.Login.Scope)})
@@ -600,6 +611,7 @@ func (st *store) patchUser(now time.Time, id string, req patchUserRequest) (user
 		}
 		if up.RemovePhoneNumber != nil {
 			u.phones = slices.DeleteFunc(u.phones, func(p string) bool { return p == *up.RemovePhoneNumber })
+			delete(u.verifiedPhones, identityDigits(*up.RemovePhoneNumber, false)) // added again, it is not verified
 		}
 		if up.CipTag != nil {
 			u.cipTag = *up.CipTag
@@ -610,12 +622,50 @@ func (st *store) patchUser(now time.Time, id string, req patchUserRequest) (user
 	}
 	st.fileDocuments(now, u, req.docs)
 	if req.Permission != nil {
-		u.permission = *req.Permission
+		st.setPermission(u, *req.Permission)
 	}
 	u.updated = now
 	v := st.userView(u)
 	st.emit(now, "USER|PATCH", "USER", u.id, v)
 	return v, nil
+}
+
+// setPermission gives u permission p. A LOCKED, CLOSED or MAKE-IT-GO-AWAY
+// user loses every oauth_key it holds, so that a key minted before the
+// lock cannot undo it. Callers hold mu.
+func (st *store) setPermission(u *userRecord, p string) {
+	u.permission = p
+	if u.locked() {
+		for k, rec := range st.keys {
+			if rec.userID == u.id {
+				delete(st.keys, k)
+			}
+		}
+	}
+}
+
+// SetPermission sets a user's permission as the platform does, with a
+// USER|PATCH event. It is the one way to lift a LOCKED, CLOSED or
+// MAKE-IT-GO-AWAY permission: PATCH /users/{user_id} with the user's own
+// key refuses to. Locking a user revokes its oauth_keys. It returns an
+// error for an unknown user or permission.
+func (s *Server) SetPermission(userID, permission string) error {
+	if !slices.Contains(userPermissions, permission) {
+		return errPayload("invalid_permission", "Unknown permission %q.", permission)
+	}
+	st := s.store
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	u := st.users[userID]
+	if u == nil {
+		return errNotFound("user")
+	}
+	defer st.asBackend()()
+	now := s.Now()
+	st.setPermission(u, permission)
+	u.updated = now
+	st.emit(now, "USER|PATCH", "USER", u.id, st.userView(u))
+	return nil
 }
 
 // fileUBO adds the REG_GG document. Callers hold mu.
@@ -637,13 +687,95 @@ func (st *store) fileUBO(now time.Time, userID string) (userView, error) {
 	return v, nil
 }
 
-// duplicates are u's duplicates, in creation order. Callers hold mu.
-func (st *store) duplicates(u *userRecord) []*userRecord {
-	var out []*userRecord
+// Reasons get-duplicates gives, by what two users share.
+const (
+	reasonDocument      = "duplicate_document"
+	reasonVerifiedPhone = "duplicate_verified_phone_number"
+)
+
+// identityMarks are what only the person behind u holds, each with the
+// reason two users sharing it are duplicates: the values of its virtual
+// documents (SSN, TIN, PASSPORT..., by type, letters and digits only,
+// upper case) and the phone numbers on file it verified by MFA pin (digits
+// only). Names and emails, which anyone can type, are not among them.
+// Callers hold mu.
+func (u *userRecord) identityMarks() map[string]string {
+	marks := map[string]string{}
+	for _, b := range u.documents {
+		for _, d := range b.docs[virtualDocs] {
+			if v := identityDigits(deref(d.value), true); v != "" {
+				marks["doc "+strings.ToUpper(d.typ)+" "+v] = reasonDocument
+			}
+		}
+	}
+	for _, p := range u.phones {
+		if d := identityDigits(p, false); d != "" && u.verifiedPhones[d] {
+			marks["phone "+d] = reasonVerifiedPhone
+		}
+	}
+	return marks
+}
+
+// identityDigits is s with only its digits kept, and its letters too,
+// upper-cased, when letters is set: "123-45-6789" and "123456789" are one
+// SSN, "901.111.1111" and "(901) 111-1111" one phone number.
+func identityDigits(s string, letters bool) string {
+	return strings.Map(func(r rune) rune {
+		switch {
+		case r >= '0' && r <= '9':
+			return r
+		case letters && (r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z'):
+			return unicode.ToUpper(r)
+		}
+		return -1
+	}, s)
+}
+
+// verifyPhone records that u proved it holds the phone its pending pin
+// went to. Callers hold mu.
+func (u *userRecord) verifyPhone() {
+	if d := identityDigits(u.pinSentTo, false); d != "" {
+		if u.verifiedPhones == nil {
+			u.verifiedPhones = map[string]bool{}
+		}
+		u.verifiedPhones[d] = true
+	}
+	u.pinSentTo = ""
+}
+
+// duplicate is another user sharing an identity mark, and why.
+type duplicate struct {
+	user   *userRecord
+	reason string
+}
+
+// duplicates are u's duplicates, in creation order: the other users sharing
+// one of its identityMarks. Callers hold mu.
+func (st *store) duplicates(u *userRecord) []duplicate {
+	marks := u.identityMarks()
+	if len(marks) == 0 {
+		return nil
+	}
+	var out []duplicate
 	for _, id := range st.userOrder {
-		if d := st.users[id]; d != u && isDuplicate(u, d) {
-			out = append(out, d)
+		d := st.users[id]
+		if d == u {
+			continue
+		}
+		reason := ""
+		for mark := range d.identityMarks() {
+			if r, ok := marks[mark]; ok && (reason == "" || r == reasonDocument) {
+				reason = r
+			}
+		}
+		if reason != "" {
+			out = append(out, duplicate{d, reason})
 		}
 	}
 	return out
+}
+
+// isDuplicate reports whether a and b are duplicates. Callers hold mu.
+func (st *store) isDuplicate(a, b *userRecord) bool {
+	return b != nil && slices.ContainsFunc(st.duplicates(a), func(d duplicate) bool { return d.user == b })
 }

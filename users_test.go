@@ -1119,3 +1119,73 @@ func TestDeleteDocument(t *testing.T) {
 		})
 	}
 }
+
+// TestLockRevokesKeys: LOCKED, CLOSED and MAKE-IT-GO-AWAY revoke the user's
+// oauth_keys, so a key minted before the lock cannot PATCH the permission
+// back; a key minted after it (OAuthKey) is refused the change; only the
+// platform (POST /_fake/users/{id}/permission, SetPermission) lifts it.
+func TestLockRevokesKeys(t *testing.T) {
+	t.Parallel()
+	for _, perm := range []string{"LOCKED", "CLOSED", "MAKE-IT-GO-AWAY"} {
+		t.Run(perm, func(t *testing.T) {
+			t.Parallel()
+			fake := synapsefake.NewServer(t)
+			fx := newFixture(t, fake, 100_00)
+			peer := newFixture(t, fake, 0)
+			other := fake.OAuthKey(fx.user.ID, "second-device")
+			permission := func() string {
+				u, _ := fake.User(fx.user.ID)
+				return u.Permission
+			}
+			patch := func(headers map[string]string, p string) response {
+				return do(t, fake, call{method: "PATCH", path: "/users/" + fx.user.ID, header: headers, body: map[string]any{"permission": p}})
+			}
+			pay := func(headers map[string]string) response {
+				return do(t, fake, call{method: "POST", path: transPath(fx.user.ID, fx.node.ID), header: headers, body: txBody(peer.node, 1)})
+			}
+			if r := patch(fx.headers, perm); r.status != http.StatusOK || r.body["permission"] != perm {
+				t.Fatalf("PATCH permission %s: status %d: %s", perm, r.status, r.raw)
+			}
+			wantError(t, patch(fx.headers, "SEND-AND-RECEIVE"), 401, "110", "invalid_oauth_key")
+			wantError(t, pay(fx.headers), 401, "110", "invalid_oauth_key")
+			otherHeaders := editHeaders(userHeaders(fake, other), map[string]string{"X-SP-USER": other + "|second-device"})
+			wantError(t, patch(otherHeaders, "SEND-AND-RECEIVE"), 401, "110", "invalid_oauth_key")
+
+			after := userHeaders(fake, fake.OAuthKey(fx.user.ID, testFingerprint))
+			for _, p := range []string{"SEND-AND-RECEIVE", "UNVERIFIED", "LOCKED"} {
+				wantError(t, patch(after, p), 409, "410", "user_locked")
+			}
+			wantError(t, pay(after), 409, "410", "user_locked")
+			if got := permission(); got != perm {
+				t.Fatalf("permission %s after the refusals, want %s", got, perm)
+			}
+
+			for _, tc := range []struct {
+				name, path string
+				body       any
+				status     int
+				code       string
+			}{
+				{"unknown permission", "/users/" + fx.user.ID + "/permission", map[string]any{"permission": "OPEN"}, 400, "invalid_permission"},
+				{"missing permission", "/users/" + fx.user.ID + "/permission", map[string]any{}, 400, "missing_permission"},
+				{"unknown field", "/users/" + fx.user.ID + "/permission", map[string]any{"permision": "SEND-AND-RECEIVE"}, 400, ""},
+				{"unknown user", "/users/0123456789abcdef01234567/permission", map[string]any{"permission": "SEND-AND-RECEIVE"}, 404, "unable_to_locate_user"},
+			} {
+				r := ctl(t, fake, "POST", tc.path, tc.body)
+				if r.status != tc.status || tc.code != "" && ctlObj(r.body["error"])["code"] != tc.code {
+					t.Errorf("%s: status %d, want %d %s: %s", tc.name, r.status, tc.status, tc.code, r.raw)
+				}
+			}
+			if got := permission(); got != perm {
+				t.Fatalf("permission %s after the refused platform calls, want %s", got, perm)
+			}
+			got := ctlOK(t, fake, "POST", "/users/"+fx.user.ID+"/permission", map[string]any{"permission": "SEND-AND-RECEIVE"})
+			if p := ctlObj(got["user"])["permission"]; p != "SEND-AND-RECEIVE" || permission() != "SEND-AND-RECEIVE" {
+				t.Fatalf("platform unlock: answered %v, user %s, want SEND-AND-RECEIVE", p, permission())
+			}
+			if r := pay(after); r.status != http.StatusOK {
+				t.Errorf("pay after the platform's unlock: status %d: %s", r.status, r.raw)
+			}
+		})
+	}
+}

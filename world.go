@@ -46,7 +46,8 @@ import (
 //	    "amount": 2400,                         // USD, number or string
 //	    "note": "Salary",                       // and supp_id, ip, same_day
 //	    "date": "-14d",                         // "now" (default), "-3d", "-1d12h", "-90m", "-2w",
-//	                                            // "2026-11-01" or RFC 3339
+//	                                            // "2026-11-01" or RFC 3339; at most
+//	                                            // 10 years back
 //	    "status": "SETTLED",                    // default CREATED; any transaction status
 //	    "code": ""                              // RETURNED: an R/IR/WR code; QUEUED-*, CANCELED: a reason
 //	  }],
@@ -60,8 +61,10 @@ import (
 // "name": "user{u}", "date": "-{w}w", "amount": "{u}.25".
 //
 // Loading creates, in this order, each user with its OAuth key, nodes and
-// subnets (created at the clock's current time), then the transactions in
-// date order (the file's order within one date), each created at its date and
+// subnets, created at the world's start: its earliest transaction date, or
+// the clock's current time when it has none in the past, so that no
+// transaction precedes its nodes (the OAuth keys are minted now, to live
+// their whole lifetime). Then come the transactions in date order (the file's order within one date), each created at its date and
 // moved to its status at that same date, then the subscriptions (so that
 // loading sends them nothing). Everything goes through the store operations
 // the API and the scenario helpers use, so every rule applies: a sender needs
@@ -80,11 +83,14 @@ type World struct {
 	Fingerprints map[string]string `json:"fingerprints"`
 }
 
-// World file limits: the bytes of a file and the objects it may make once
-// its repeats are expanded.
+// World file limits: the bytes of a file, the objects it may make once
+// its repeats are expanded, and how many years before the clock a date may
+// lie (a date such as 0001-01-01 is a typo, and would precede every rule
+// and calendar the fake models).
 const (
 	maxWorldBytes   = 4 << 20
 	maxWorldObjects = 20_000
+	maxWorldYears   = 10
 )
 
 // LoadWorld reads a world file (see World for the format) and creates its
@@ -223,6 +229,7 @@ type worldPlan struct {
 	users []*userPlan
 	txs   []*txPlan // in the order they are made
 	subs  []*subPlan
+	start time.Time // when the users, nodes and subnets are created
 }
 
 type userPlan struct {
@@ -456,6 +463,10 @@ func parseWorld(data []byte, now time.Time) (*worldPlan, error) {
 		p.txs = append(p.txs, tp)
 	}
 	slices.SortStableFunc(p.txs, func(a, b *txPlan) int { return a.at.Compare(b.at) })
+	p.start = now
+	if len(p.txs) > 0 {
+		p.start = p.txs[0].at // never after now: worldDate refuses the future
+	}
 	subNames := map[string]bool{}
 	for _, e := range subs {
 		sp := &subPlan{}
@@ -550,9 +561,15 @@ var relativeDatePattern = regexp.MustCompile(`^-([0-9]+[wdhms])+$`)
 
 // worldDate reads a date: "" or "now", a past offset such as "-3d",
 // "-1d12h", "-90m" or "-2w", a day ("2026-11-01", midnight UTC) or an RFC
-// 3339 time. It must not be after now.
+// 3339 time. It must not be after now, nor more than maxWorldYears before.
 func worldDate(s string, now time.Time) (time.Time, error) {
 	var at time.Time
+	floor := now.AddDate(-maxWorldYears, 0, 0)
+	tooFar := func() error {
+		return fmt.Errorf("date %q is more than %d years before now (%s): a world's dates lie within the %d years before the clock",
+			s, maxWorldYears, now.UTC().Format(time.RFC3339), maxWorldYears)
+	}
+	maxBack := now.Sub(floor)
 	switch {
 	case s == "" || s == "now":
 		return now, nil
@@ -562,10 +579,12 @@ func worldDate(s string, now time.Time) (time.Time, error) {
 		for rest := s[1:]; rest != ""; {
 			i := strings.IndexAny(rest, "wdhms")
 			n, err := strconv.Atoi(rest[:i])
-			if err != nil || n > 100*366 {
-				return time.Time{}, fmt.Errorf("date %q is too far back", s)
+			if err != nil || time.Duration(n) > maxBack/units[rest[i]] {
+				return time.Time{}, tooFar()
 			}
-			back += time.Duration(n) * units[rest[i]]
+			if back += time.Duration(n) * units[rest[i]]; back > maxBack {
+				return time.Time{}, tooFar()
+			}
 			rest = rest[i+1:]
 		}
 		at = now.Add(-back)
@@ -581,6 +600,9 @@ func worldDate(s string, now time.Time) (time.Time, error) {
 	if at.After(now) {
 		return time.Time{}, fmt.Errorf("date %q is in the future (now is %s)", s, now.UTC().Format(time.RFC3339))
 	}
+	if at.Before(floor) {
+		return time.Time{}, tooFar()
+	}
 	return at, nil
 }
 
@@ -591,7 +613,7 @@ func (p *worldPlan) apply(s *Server, now time.Time) (World, error) {
 		Subscriptions: map[string]string{}, Transactions: map[string]string{},
 		OAuthKeys: map[string]string{}, Fingerprints: map[string]string{}}
 	for _, up := range p.users {
-		u := s.AddUser(UserSeed(up.w.controlUserRequest))
+		u := s.addUser(p.start, UserSeed(up.w.controlUserRequest))
 		up.id = u.ID
 		w.Users[up.w.Name] = u.ID
 		if o := up.w.OAuth; o != nil {
@@ -599,11 +621,11 @@ func (p *worldPlan) apply(s *Server, now time.Time) (World, error) {
 			w.Fingerprints[up.w.Name] = o.Fingerprint
 		}
 		for _, np := range up.nodes {
-			n, _ := s.AddNode(u.ID, np.seed)
+			n, _ := s.addNode(p.start, u.ID, np.seed)
 			np.id = n.ID
 			w.Nodes[np.w.Name] = n.ID
 			for _, sp := range np.subnets {
-				sn, err := s.AddSubnet(u.ID, n.ID, SubnetSeed{Nickname: cmp.Or(sp.w.Nickname, sp.w.Name),
+				sn, err := s.addSubnet(p.start, u.ID, n.ID, SubnetSeed{Nickname: cmp.Or(sp.w.Nickname, sp.w.Name),
 					AccountClass: sp.w.AccountClass, Status: sp.w.Status})
 				if err != nil {
 					return World{}, errWorld("%s: %s", sp.label, w.names(err))

@@ -182,6 +182,7 @@ func TestWorldDates(t *testing.T) {
 		{"-2w", now.Add(-14 * 24 * time.Hour)},
 		{"-30s", now.Add(-30 * time.Second)},
 		{"2020-01-02", day},
+		{"-520w", now.Add(-520 * 7 * 24 * time.Hour)},
 		{"2020-01-02T03:04:05.006Z", day.Add(3*time.Hour + 4*time.Minute + 5*time.Second + 6*time.Millisecond)},
 	} {
 		t.Run(tc.date, func(t *testing.T) {
@@ -248,6 +249,12 @@ func TestWorldRefused(t *testing.T) {
 		{"code on settled", `{` + users + `, "transactions": [{"from": "a", "to": "b", "amount": 1, "status": "SETTLED", "code": "R01"}]}`, "a code goes only with"},
 		{"future date", `{` + users + `, "transactions": [{"from": "a", "to": "b", "amount": 1, "date": "2999-01-01"}]}`, `date "2999-01-01" is in the future`},
 		{"bad date", `{` + users + `, "transactions": [{"from": "a", "to": "b", "amount": 1, "date": "3 days ago"}]}`, `date "3 days ago" must be`},
+		{"year 1", `{` + users + `, "transactions": [{"name": "t", "from": "a", "to": "b", "amount": 1, "date": "0001-01-01"}]}`, `transactions[0] "t": date "0001-01-01" is more than 10 years before now`},
+		{"year 1 in RFC 3339", `{` + users + `, "transactions": [{"from": "a", "to": "b", "amount": 1, "date": "0001-01-01T00:00:00Z"}]}`, `transactions[0]: date "0001-01-01T00:00:00Z" is more than 10 years before now`},
+		{"eleven years back", `{` + users + `, "transactions": [{"from": "a", "to": "b", "amount": 1, "date": "-574w"}]}`, `transactions[0]: date "-574w" is more than 10 years before now`},
+		{"an offset that would overflow", `{` + users + `, "transactions": [{"from": "a", "to": "b", "amount": 1, "date": "-36600w"}]}`, `date "-36600w" is more than 10 years before now`},
+		{"offsets that add up too far", `{` + users + `, "transactions": [{"from": "a", "to": "b", "amount": 1, "date": "-3000d3000d"}]}`, `date "-3000d3000d" is more than 10 years before now`},
+		{"a later entry dated too far back", `{` + users + `, "transactions": [{"from": "a", "to": "b", "amount": 1}, {"repeat": {"y": 2}, "from": "a", "to": "b", "amount": 1, "date": "20{y}5-06-01"}]}`, `transactions[1] (y=1): date "2015-06-01" is more than 10 years before now`},
 		{"insufficient funds", `{` + users + `, "transactions": [{"name": "big", "from": "a", "to": "b", "amount": 101, "status": "SETTLED"}]}`, `transactions[0] "big": Insufficient funds in node "a".`},
 		{"types that may not trade", `{"users": [{"name": "ann", "nodes": [{"name": "x", "type": "ACH-US"}, {"name": "y", "type": "ACH-US"}]}], "transactions": [{"name": "t", "from": "x", "to": "y", "amount": 1}]}`, `transactions[0] "t": Transactions from a ACH-US node to a ACH-US node are not allowed`},
 		{"locked user", `{"users": [{"name": "ann", "permission": "LOCKED", "nodes": [{"name": "a", "balance": 5}, {"name": "b"}]}], "transactions": [{"name": "t", "from": "a", "to": "b", "amount": 1}]}`, `transactions[0] "t": User "ann" has permission LOCKED`},
@@ -336,4 +343,71 @@ func BenchmarkLoadWorld(b *testing.B) {
 			}
 		})
 	}
+}
+
+// TestWorldNodesPrecedeTransactions: a world's users, nodes and subnets are
+// made at its earliest transaction date, so no transaction precedes its
+// nodes and a node's opening balance comes before its history; a world
+// without past transactions makes them now, and its OAuth keys are minted
+// now either way.
+func TestWorldNodesPrecedeTransactions(t *testing.T) {
+	t.Parallel()
+	const nodes = `"users": [{"name": "ann", "oauth": {"fingerprint": "ann-phone"}, "nodes": [
+		{"name": "a", "balance": 100, "subnets": [{"name": "card", "account_class": "CARD"}]}, {"name": "b"}]}]`
+	for _, tc := range []struct {
+		name  string
+		txs   string
+		start time.Duration // before now
+	}{
+		{"back-dated transactions", `[{"from": "b", "to": "a", "amount": 1, "date": "-3d", "status": "SETTLED"},
+			{"from": "a", "to": "b", "amount": 1, "date": "-14d", "status": "SETTLED"}, {"from": "a", "to": "b", "amount": 1}]`, 14 * 24 * time.Hour},
+		{"a day", `[{"from": "a", "to": "b", "amount": 1, "date": "-1d", "status": "SETTLED"}]`, 24 * time.Hour},
+		{"only now", `[{"from": "a", "to": "b", "amount": 1}]`, 0},
+		{"no transactions", `[]`, 0},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			fake := synapsefake.New()
+			start := fake.Now().Add(-tc.start)
+			w, err := fake.LoadWorld(strings.NewReader(`{` + nodes + `, "transactions": ` + tc.txs + `}`))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if u, _ := fake.User(w.Users["ann"]); !u.CreatedOn.Equal(start) {
+				t.Errorf("user created %v, want %v", u.CreatedOn, start)
+			}
+			headers := worldUserHeaders(fake, w, "ann")
+			for _, name := range []string{"a", "b"} {
+				r := do(t, fake, call{method: "GET", path: "/users/" + w.Users["ann"] + "/nodes/" + w.Nodes[name], header: headers})
+				timeline, _ := r.body["timeline"].([]any)
+				if r.status != http.StatusOK || len(timeline) == 0 {
+					t.Fatalf("GET node %s: %d %s", name, r.status, r.raw)
+				}
+				if got := ctlObj(timeline[0])["date"]; got != float64(start.UnixMilli()) {
+					t.Errorf("node %s created %v, want %d", name, got, start.UnixMilli())
+				}
+			}
+			r := do(t, fake, call{method: "GET", path: "/users/" + w.Users["ann"] + "/nodes/" + w.Nodes["a"] + "/subnets/" + w.Subnets["card"], header: headers})
+			if got := r.body["created_on"]; r.status != http.StatusOK || got != float64(start.UnixMilli()) {
+				t.Errorf("card: %d, created_on %v, want %d", r.status, got, start.UnixMilli())
+			}
+			r = do(t, fake, call{method: "GET", path: "/users/" + w.Users["ann"] + "/nodes/" + w.Nodes["a"] + "/trans", header: headers})
+			for _, tx := range r.body["trans"].([]any) {
+				created := ctlObj(ctlObj(tx)["extra"])["created_on"].(float64)
+				if created < float64(start.UnixMilli()) {
+					t.Errorf("transaction %v created %v, before its nodes (%d)", ctlObj(tx)["_id"], created, start.UnixMilli())
+				}
+			}
+		})
+	}
+	t.Run("refused over HTTP", func(t *testing.T) {
+		t.Parallel()
+		fake := synapsefake.NewServer(t)
+		r := ctl(t, fake, "POST", "/world", `{`+nodes+`, "transactions": [{"name": "ancient", "from": "a", "to": "b", "amount": 1, "date": "0001-01-01", "status": "SETTLED"}]}`)
+		wantError(t, r, http.StatusBadRequest, "200", "invalid_world")
+		if msg := ctlStr(ctlObj(r.body["error"])["en"]); !strings.HasPrefix(msg, `transactions[0] "ancient": date "0001-01-01" is more than 10 years before now`) {
+			t.Errorf("message %q does not name the entry and the rule", msg)
+		}
+		wantWorldUnchanged(t, fake)
+	})
 }
