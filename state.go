@@ -35,8 +35,9 @@ import (
 // show the difference.
 
 // StateVersion is the version of the document Snapshot writes; Restore
-// refuses any other.
-const StateVersion = 1
+// refuses any other. Version 2 added transactions' comment counts and
+// dispute credits, verified phones and the expiry of bank logins.
+const StateVersion = 2
 
 // stateFormat is the document's "format": it tells a state file from any
 // other JSON.

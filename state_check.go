@@ -291,6 +291,12 @@ func (c *stateChecker) transactions() {
 			c.time(p+"."+f.name, f.t)
 		}
 		c.required(p+".created", t.created)
+		if t.comments < 0 || t.comments > MaxComments {
+			c.failf(p+".comments", "is outside 0..%d", MaxComments)
+		}
+		if t.disputeOf != "" && st.txs[t.disputeOf] == nil {
+			c.failf(p+".disputeOf", "transaction %q does not exist", t.disputeOf)
+		}
 		if d := t.dispute; d != nil {
 			c.time(p+".dispute.filed", d.filed)
 			if d.creditID != "" && st.txs[d.creditID] == nil {
@@ -424,7 +430,7 @@ func (c *stateChecker) others() {
 	for _, q := range []struct {
 		name string
 		q    expiryQueue
-	}{{"idemExpiry", st.idemExpiry}, {"keyExpiry", st.keyExpiry}} {
+	}{{"idemExpiry", st.idemExpiry}, {"keyExpiry", st.keyExpiry}, {"bankLoginExpiry", st.bankLoginExpiry}} {
 		if q.q.head < 0 || q.q.head > len(q.q.items) {
 			c.failf("store."+q.name+".head", "is outside 0..%d", len(q.q.items))
 		}
@@ -457,6 +463,7 @@ func (c *stateChecker) others() {
 		if st.users[l.userID] == nil {
 			c.failf(p+".userID", "user %q does not exist", l.userID)
 		}
+		c.time(p+".expires", l.expires)
 	}
 }
 

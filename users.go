@@ -654,8 +654,7 @@ func (s *Server) SetPermission(userID, permission string) error {
 		return errPayload("invalid_permission", "Unknown permission %q.", permission)
 	}
 	st := s.store
-	st.mu.Lock()
-	defer st.mu.Unlock()
+	defer st.lock().unlock()
 	u := st.users[userID]
 	if u == nil {
 		return errNotFound("user")
