@@ -288,7 +288,7 @@ func (s *Server) uiTxList(f uiTxFilter, limit int) (list []uiTx, total int) {
 		v.CodeMeaning, _ = reference.CodeMeaning(t.code)
 		_, errSettle := pathTo(t.status, StatusSettled)
 		_, errReturn := pathTo(t.status, StatusReturned)
-		v.Settle, v.Return = errSettle == nil, errReturn == nil
+		v.Settle, v.Return = errSettle == nil, errReturn == nil && t.dispute == nil && t.disputeOf == ""
 		v.Queue = canMove(t.status, StatusQueuedBySynapse)
 		v.Release = t.status.Queued()
 		v.Cancel = canMove(t.status, StatusCanceled)

@@ -153,6 +153,21 @@ func TestDashboardActions(t *testing.T) {
 			t.Errorf("status %s code %s, want RETURNED R02", tx.Status, tx.Code)
 		}
 	})
+	t.Run("a disputed transaction offers no return", func(t *testing.T) {
+		e := newDisputeEnv(t)
+		id := e.settledDebit(t, 20)
+		if r := do(t, e.fake, call{method: "PATCH", path: disputePath(e.fx.user.ID, e.fx.node.ID, id), header: e.fx.headers,
+			body: map[string]any{"dispute_reason": "CHARGE_BACK"}}); r.status != http.StatusOK {
+			t.Fatalf("dispute: %d %s", r.status, r.raw)
+		}
+		page := uiPage(t, e.fake, "/_fake/ui/transactions")
+		if strings.Contains(page, "/_fake/transactions/"+id+"/return") {
+			t.Error("the page offers to return a disputed transaction, which the fake refuses")
+		}
+		if tx, _ := e.fake.Transaction(id); tx.DisputeCreditID == "" || strings.Contains(page, "/_fake/transactions/"+tx.DisputeCreditID+"/return") {
+			t.Errorf("the page offers to return the dispute's credit %q, which only its decision moves", tx.DisputeCreditID)
+		}
+	})
 	t.Run("card check tells the decline code and makes nothing", func(t *testing.T) {
 		e := newCtlEnv(t)
 		path := uiButton(t, uiPage(t, e.fake, "/_fake/ui/"), "/_fake/ui/subnets/"+e.card.ID+"/check")
