@@ -29,15 +29,8 @@ func newBarcodeEnv(t testing.TB, opts ...synapsefake.Option) barcodeEnv {
 	t.Helper()
 	fake := synapsefake.NewServer(t, opts...)
 	env := barcodeEnv{fake: fake, fx: newFixture(t, fake, 5000)}
-	var ok bool
-	env.ach, ok = fake.AddNode(env.fx.user.ID, synapsefake.NodeSeed{Type: "ACH-US", AccountNum: "123456789", RoutingNum: "051000017"})
-	if !ok {
-		t.Fatalf("AddNode ACH-US: user %s not found", env.fx.user.ID)
-	}
-	env.deleted, ok = fake.AddNode(env.fx.user.ID, synapsefake.NodeSeed{Nickname: "Closed"})
-	if !ok {
-		t.Fatalf("AddNode: user %s not found", env.fx.user.ID)
-	}
+	env.ach = fake.MustAddNode(t, env.fx.user.ID, synapsefake.NodeSeed{Type: "ACH-US", AccountNum: "123456789", RoutingNum: "051000017"})
+	env.deleted = fake.MustAddNode(t, env.fx.user.ID, synapsefake.NodeSeed{Nickname: "Closed"})
 	r := do(t, fake, call{method: "DELETE", path: barcodeNodePath(env.fx.user.ID, env.deleted.ID), header: env.fx.headers})
 	if r.status != 200 {
 		t.Fatalf("DELETE node: status %d: %s", r.status, r.raw)

@@ -11,7 +11,7 @@ import (
 // POST .../trans makes them.
 func pendingTransfers(n int) (*Server, []*txRecord) {
 	s := New(WithOAuthKeyLifetime(365 * 24 * time.Hour))
-	u := s.AddUser(UserSeed{})
+	u, _ := s.AddUser(UserSeed{})
 	from, _ := s.AddNode(u.ID, NodeSeed{BalanceCents: 1 << 40})
 	to, _ := s.AddNode(u.ID, NodeSeed{})
 	st := s.store

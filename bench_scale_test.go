@@ -51,9 +51,9 @@ func BenchmarkAdvance(b *testing.B) {
 	for b.Loop() {
 		b.StopTimer()
 		fake := synapsefake.New()
-		u := fake.AddUser(synapsefake.UserSeed{Fingerprint: testFingerprint})
-		from, _ := fake.AddNode(u.ID, synapsefake.NodeSeed{BalanceCents: 100 * pending})
-		to, _ := fake.AddNode(u.ID, synapsefake.NodeSeed{})
+		u := fake.MustAddUser(b, synapsefake.UserSeed{Fingerprint: testFingerprint})
+		from := fake.MustAddNode(b, u.ID, synapsefake.NodeSeed{BalanceCents: 100 * pending})
+		to := fake.MustAddNode(b, u.ID, synapsefake.NodeSeed{})
 		f := fixture{user: u, node: from}
 		f.headers = userHeaders(fake, fake.OAuthKey(u.ID, testFingerprint))
 		item := map[string]any{"to": map[string]any{"type": "DEPOSIT-US", "id": to.ID},

@@ -22,7 +22,7 @@ func BenchmarkWebhookDeadSubscription(b *testing.B) {
 		b.Run(bc.name, func(b *testing.B) {
 			fake := synapsefake.NewServer(b)
 			if bc.url != nil {
-				fake.AddSubscription(bc.url(b), "USER|PATCH")
+				fake.MustAddSubscription(b, bc.url(b), "USER|PATCH")
 			}
 			fx := newFixture(b, fake, 0)
 			c := call{method: "PATCH", path: "/users/" + fx.user.ID, header: fx.headers,

@@ -33,7 +33,7 @@ func runChaos(t *testing.T, opts []synapsefake.Option, chaos synapsefake.Webhook
 		}
 		return http.StatusOK, "ok"
 	})
-	sub := fake.AddSubscription(rcv.url, "TRAN|PATCH")
+	sub := fake.MustAddSubscription(t, rcv.url, "TRAN|PATCH")
 	if chaos.Subscriptions != nil {
 		chaos.Subscriptions = map[string]synapsefake.ChaosSettings{sub.ID: chaos.Subscriptions["sub"]}
 	}
@@ -188,7 +188,7 @@ func chaosTrace(t *testing.T, seed uint64, transfers int) [2][]string {
 			}
 			return http.StatusOK, "ok"
 		})
-		subs[i] = fake.AddSubscription(rcvs[i].url, "TRANS|POST", "TRAN|PATCH")
+		subs[i] = fake.MustAddSubscription(t, rcvs[i].url, "TRANS|POST", "TRAN|PATCH")
 	}
 	some := synapsefake.ChaosSettings{Duplicate: 0.3, Reorder: 0.3, Delay: 0.2, DelayBy: 2 * time.Minute, DropFirst: 0.2, BadSignature: 0.2}
 	err := fake.SetWebhookChaos(synapsefake.WebhookChaos{Seed: seed, Default: some,
@@ -337,8 +337,8 @@ func TestWebhookChaosInLogs(t *testing.T) {
 	fake := synapsefake.NewServer(t, synapsefake.WithWebhookChaos(synapsefake.WebhookChaos{
 		Default: synapsefake.ChaosSettings{DropFirst: 1, Duplicate: 1}}))
 	rcv := newHookReceiver(t, nil)
-	fake.AddSubscription(rcv.url, "USERS|POST")
-	fake.AddUser(synapsefake.UserSeed{})
+	fake.MustAddSubscription(t, rcv.url, "USERS|POST")
+	fake.MustAddUser(t, synapsefake.UserSeed{})
 	fake.Flush()
 	fake.Advance(time.Minute)
 
@@ -411,14 +411,14 @@ func BenchmarkWebhookChaos(b *testing.B) {
 		b.Run(bc.name, func(b *testing.B) {
 			fake := synapsefake.NewServer(b, synapsefake.WithWebhookLogLimit(1<<20), synapsefake.WithWebhookCaptureLimit(1<<20))
 			rcv := newHookReceiver(b, nil)
-			fake.AddSubscription(rcv.url, "USERS|POST")
+			fake.MustAddSubscription(b, rcv.url, "USERS|POST")
 			for _, c := range bc.chaos {
 				if err := fake.SetWebhookChaos(c); err != nil {
 					b.Fatal(err)
 				}
 			}
 			for b.Loop() {
-				fake.AddUser(synapsefake.UserSeed{})
+				fake.MustAddUser(b, synapsefake.UserSeed{})
 				fake.Flush()
 			}
 		})

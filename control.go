@@ -184,7 +184,11 @@ func (s *Server) controlCreateUser(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, err)
 		return
 	}
-	u := s.AddUser(UserSeed(req))
+	u, err := s.AddUser(UserSeed(req))
+	if err != nil {
+		s.fail(w, err)
+		return
+	}
 	s.controlOK(w, map[string]any{"user": controlUser(u)})
 }
 
@@ -234,9 +238,9 @@ func (s *Server) controlCreateNode(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, err)
 		return
 	}
-	n, ok := s.AddNode(r.PathValue("user_id"), NodeSeed(req))
-	if !ok {
-		s.fail(w, errNotFound("user"))
+	n, err := s.AddNode(r.PathValue("user_id"), NodeSeed(req))
+	if err != nil {
+		s.fail(w, err)
 		return
 	}
 	s.controlOK(w, map[string]any{"node": controlNodeView{ID: n.ID, UserID: n.UserID, Type: n.Type,
@@ -388,7 +392,11 @@ func (s *Server) controlCreateSubscription(w http.ResponseWriter, r *http.Reques
 		s.fail(w, err)
 		return
 	}
-	sub := s.AddSubscription(req.URL, req.Scopes...)
+	sub, err := s.AddSubscription(req.URL, req.Scopes...)
+	if err != nil {
+		s.fail(w, err)
+		return
+	}
 	s.controlOK(w, map[string]any{"subscription": map[string]any{"_id": sub.ID, "url": sub.URL,
 		"scope": cloneList(sub.Scopes), "is_active": sub.IsActive}})
 }

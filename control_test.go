@@ -169,12 +169,8 @@ func newCtlEnv(t testing.TB) ctlEnv {
 	t.Helper()
 	fake := synapsefake.NewServer(t, synapsefake.WithManualProcessing(), synapsefake.WithoutWebhookDelivery())
 	e := ctlEnv{fake: fake, fx: newFixture(t, fake, 100000), payee: newFixture(t, fake, 0)}
-	var ok bool
-	e.ach, ok = fake.AddNode(e.fx.user.ID, synapsefake.NodeSeed{Type: "ACH-US", Nickname: "Bank",
+	e.ach = fake.MustAddNode(t, e.fx.user.ID, synapsefake.NodeSeed{Type: "ACH-US", Nickname: "Bank",
 		AccountNum: "123456789", RoutingNum: "051000017"})
-	if !ok {
-		t.Fatal("AddNode: sender not found")
-	}
 	var err error
 	if e.card, err = fake.AddSubnet(e.fx.user.ID, e.fx.node.ID, synapsefake.SubnetSeed{AccountClass: "CARD", Status: "ACTIVE"}); err != nil {
 		t.Fatalf("AddSubnet card: %v", err)
@@ -649,7 +645,7 @@ func TestControlEndpoints(t *testing.T) {
 		{
 			name: "read captured webhooks",
 			setup: func(t *testing.T, e ctlEnv) {
-				e.fake.AddSubscription("https://hooks.example.com/in", "TRAN|PATCH")
+				e.fake.MustAddSubscription(t, "https://hooks.example.com/in", "TRAN|PATCH")
 				e.fake.Webhooks().Reset()
 				if err := e.fake.Settle(e.tx); err != nil {
 					t.Fatal(err)
@@ -1169,7 +1165,7 @@ func TestControlWebhooksLimit(t *testing.T) {
 	fake := synapsefake.NewServer(t, synapsefake.WithoutWebhookDelivery())
 	var ids []string
 	for range 5 {
-		ids = append(ids, fake.AddUser(synapsefake.UserSeed{}).ID)
+		ids = append(ids, fake.MustAddUser(t, synapsefake.UserSeed{}).ID)
 	}
 	for _, tc := range []struct {
 		query string

@@ -23,7 +23,7 @@ type disputeEnv struct {
 func newDisputeEnv(t testing.TB) disputeEnv {
 	t.Helper()
 	e := newTxEnv(t, 1000_00)
-	m := e.fake.AddUser(synapsefake.UserSeed{LegalNames: []string{"Merchant Co"}})
+	m := e.fake.MustAddUser(t, synapsefake.UserSeed{LegalNames: []string{"Merchant Co"}})
 	return disputeEnv{txEnv: e, merchant: addTxNode(t, e.fake, m.ID, synapsefake.NodeSeed{Type: "EXTERNAL-US", Nickname: "Merchant"})}
 }
 

@@ -14,10 +14,10 @@ import (
 // which costs the client, not the fake's memory.)
 func TestCommentMemory(t *testing.T) {
 	s := New(WithoutWebhookDelivery(), WithManualProcessing())
-	s.AddSubscription("http://127.0.0.1:1/hooks")
-	u := s.AddUser(UserSeed{})
-	from, _ := s.AddNode(u.ID, NodeSeed{BalanceCents: 100_00})
-	to, _ := s.AddNode(u.ID, NodeSeed{})
+	s.MustAddSubscription(t, "http://127.0.0.1:1/hooks")
+	u := s.MustAddUser(t, UserSeed{})
+	from := s.MustAddNode(t, u.ID, NodeSeed{BalanceCents: 100_00})
+	to := s.MustAddNode(t, u.ID, NodeSeed{})
 	st := s.store
 	st.mu.Lock()
 	tx := &txRecord{id: st.newID(), userID: u.ID, fromNode: from.ID, toNode: to.ID, amount: 100, currency: "USD",

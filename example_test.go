@@ -86,7 +86,7 @@ func exampleTransfer(toType, toID string, usd float64) map[string]any {
 // DEPOSIT-US node holding balanceCents, and mints an oauth_key with every
 // scope.
 func exampleAccount(fake *synapsefake.Server, balanceCents int64) (user synapsefake.User, node synapsefake.Node, key string) {
-	user = fake.AddUser(synapsefake.UserSeed{Fingerprint: exampleFingerprint})
+	user, _ = fake.AddUser(synapsefake.UserSeed{Fingerprint: exampleFingerprint})
 	node, _ = fake.AddNode(user.ID, synapsefake.NodeSeed{Nickname: "Checking", BalanceCents: balanceCents})
 	return user, node, fake.OAuthKey(user.ID, exampleFingerprint)
 }
@@ -134,7 +134,7 @@ func ExampleNewServer() {
 // scopes asked for (every user-level scope when none are given).
 func ExampleServer_OAuthKey() {
 	fake := synapsefake.New()
-	user := fake.AddUser(synapsefake.UserSeed{Fingerprint: exampleFingerprint})
+	user, _ := fake.AddUser(synapsefake.UserSeed{Fingerprint: exampleFingerprint})
 	node, _ := fake.AddNode(user.ID, synapsefake.NodeSeed{Nickname: "Checking", BalanceCents: 12_345})
 
 	key := fake.OAuthKey(user.ID, exampleFingerprint)
@@ -301,7 +301,7 @@ func ExampleServer_CardAuthorization() {
 // fake, as in the sandbox) comes back.
 func Example_mfa() {
 	fake := synapsefake.New()
-	user := fake.AddUser(synapsefake.UserSeed{PhoneNumbers: []string{"901.111.1111"}}) // no device registered
+	user, _ := fake.AddUser(synapsefake.UserSeed{PhoneNumbers: []string{"901.111.1111"}}) // no device registered
 	path := "/oauth/" + user.ID
 
 	status, body := exampleCall(fake, "POST", path, "", "", map[string]any{"refresh_token": user.RefreshToken})
@@ -362,9 +362,9 @@ func ExampleWithIDSeed() {
 	b := synapsefake.New(synapsefake.WithIDSeed(42))
 	c := synapsefake.New(synapsefake.WithIDSeed(43))
 
-	ua := a.AddUser(synapsefake.UserSeed{Email: "ada@example.com"})
-	ub := b.AddUser(synapsefake.UserSeed{Email: "ada@example.com"})
-	uc := c.AddUser(synapsefake.UserSeed{Email: "ada@example.com"})
+	ua, _ := a.AddUser(synapsefake.UserSeed{Email: "ada@example.com"})
+	ub, _ := b.AddUser(synapsefake.UserSeed{Email: "ada@example.com"})
+	uc, _ := c.AddUser(synapsefake.UserSeed{Email: "ada@example.com"})
 	fmt.Println(ua.ID == ub.ID, ua.RefreshToken == ub.RefreshToken, ua.ID == uc.ID, len(ua.ID))
 	// Output:
 	// true true false 24

@@ -10,7 +10,6 @@ import (
 	"sync"
 	"testing"
 	"time"
-	"unicode/utf8"
 
 	"github.com/benbjohnson/clock"
 	"github.com/synapsefake/synapsefake/reference"
@@ -181,11 +180,35 @@ func (s *Server) runDue() {
 
 // AddUser creates a user directly in the store, without HTTP, and returns a
 // copy of it. Empty fields of seed get defaults: an example.com email, the
-// phone number 901.111.1111 and the legal name "Test User".
-func (s *Server) AddUser(seed UserSeed) User { return s.addUser(s.Now(), seed) }
+// phone number 901.111.1111 and the legal name "Test User". A seed the
+// service would refuse (an unknown Permission) is an error, and adds
+// nothing.
+func (s *Server) AddUser(seed UserSeed) (User, error) { return s.addUser(s.Now(), seed) }
+
+// MustAddUser is AddUser for a test that wants no error handling: an error
+// fails tb at once.
+func (s *Server) MustAddUser(tb testing.TB, seed UserSeed) User {
+	u, err := s.AddUser(seed)
+	if err != nil {
+		tb.Helper()
+		tb.Fatalf("synapsefake: AddUser: %v", err)
+	}
+	return u
+}
+
+// validate refuses what the service would refuse of a user.
+func (seed UserSeed) validate() error {
+	if seed.Permission != "" && !slices.Contains(userPermissions, seed.Permission) {
+		return errPayload("invalid_permission", "Unknown permission %q.", seed.Permission)
+	}
+	return nil
+}
 
 // addUser is AddUser with the user created at at.
-func (s *Server) addUser(at time.Time, seed UserSeed) User {
+func (s *Server) addUser(at time.Time, seed UserSeed) (User, error) {
+	if err := seed.validate(); err != nil {
+		return User{}, err
+	}
 	st := s.store
 	defer st.lock().unlock()
 	if seed.Email == "" {
@@ -200,31 +223,56 @@ func (s *Server) addUser(at time.Time, seed UserSeed) User {
 	defer st.asBackend()()
 	u := st.newUser(at, seed, nil, 1, nil)
 	st.emit(u.created, "USERS|POST", "USER", u.id, st.userView(u))
-	return u.public()
+	return u.public(), nil
 }
 
 // AddNode creates a node for an existing user directly in the store and
-// returns a copy of it, and false when the user does not exist. Type
-// defaults to DEPOSIT-US and Nickname to "Node". A Nickname longer than
-// the API accepts (256 characters) or a BalanceCents outside
-// ±MaxBalanceCents is a mistake in the caller: AddNode panics.
-func (s *Server) AddNode(userID string, seed NodeSeed) (Node, bool) {
+// returns a copy of it. Type defaults to DEPOSIT-US and Nickname to "Node".
+// What the service would refuse is an error and adds nothing: an unknown
+// user (404 / "404" on the wire) or node type, a Nickname longer than 256
+// characters, a BalanceCents outside ±MaxBalanceCents, a RoutingNum that
+// is not a routing number.
+func (s *Server) AddNode(userID string, seed NodeSeed) (Node, error) {
 	return s.addNode(s.Now(), userID, seed)
 }
 
-// addNode is AddNode with the node created at at.
-func (s *Server) addNode(at time.Time, userID string, seed NodeSeed) (Node, bool) {
-	if n := utf8.RuneCountInString(seed.Nickname); n > maxNicknameLength {
-		panic(fmt.Sprintf("synapsefake: AddNode: Nickname is %d characters long; the API takes at most %d", n, maxNicknameLength))
+// MustAddNode is AddNode for a test that wants no error handling: an error
+// fails tb at once.
+func (s *Server) MustAddNode(tb testing.TB, userID string, seed NodeSeed) Node {
+	n, err := s.AddNode(userID, seed)
+	if err != nil {
+		tb.Helper()
+		tb.Fatalf("synapsefake: AddNode: %v", err)
 	}
-	if seed.BalanceCents < -MaxBalanceCents || seed.BalanceCents > MaxBalanceCents {
-		panic(fmt.Sprintf("synapsefake: AddNode: BalanceCents %d is outside ±MaxBalanceCents (%d)", seed.BalanceCents, int64(MaxBalanceCents)))
+	return n
+}
+
+// validate refuses what the service would refuse of a node.
+func (seed NodeSeed) validate() error {
+	if err := validNickname("Nickname", seed.Nickname); err != nil {
+		return err
+	}
+	switch {
+	case seed.Type != "" && !slices.Contains(reference.NodeTypes(), seed.Type):
+		return errPayload("invalid_node_type", "Unknown node type %q.", seed.Type)
+	case seed.BalanceCents < -MaxBalanceCents || seed.BalanceCents > MaxBalanceCents:
+		return errPayload("invalid_balance", "BalanceCents %d is outside ±MaxBalanceCents (%d).", seed.BalanceCents, int64(MaxBalanceCents))
+	case seed.RoutingNum != "" && !validRoutingNumber(seed.RoutingNum):
+		return errPayload("invalid_routing_num", "RoutingNum %q is not a valid routing number.", seed.RoutingNum)
+	}
+	return nil
+}
+
+// addNode is AddNode with the node created at at.
+func (s *Server) addNode(at time.Time, userID string, seed NodeSeed) (Node, error) {
+	if err := seed.validate(); err != nil {
+		return Node{}, err
 	}
 	st := s.store
 	defer st.lock().unlock()
 	u := st.users[userID]
-	if u == nil {
-		return Node{}, false
+	if u == nil || u == st.networkUser {
+		return Node{}, errNotFound("user")
 	}
 	if seed.Type == "" {
 		seed.Type = reference.NodeDepositUS
@@ -239,7 +287,32 @@ func (s *Server) addNode(at time.Time, userID string, seed NodeSeed) (Node, bool
 	defer st.asBackend()()
 	n := st.newNode(at, u, seed, typ, class, nil)
 	st.emitNode(n.created, "NODES|POST", n)
-	return n.public(), true
+	return n.public(), nil
+}
+
+// Fund adds cents to a node's balance, as AddNode's BalanceCents does: no
+// transaction and no webhook, a line "Funds added" on its statements. It
+// is for a node the application created over HTTP, which starts empty. A
+// node that does not exist, is not active, or whose balance would leave
+// ±MaxBalanceCents, or cents that is not positive, is an error and changes
+// nothing.
+func (s *Server) Fund(nodeID string, cents int64) error {
+	if cents <= 0 || cents > MaxBalanceCents {
+		return errPayload("invalid_amount", "Fund takes from 1 to %d cents, not %d.", int64(MaxBalanceCents), cents)
+	}
+	now := s.Now()
+	st := s.store
+	defer st.lock().unlock()
+	return st.fund(now, nodeID, cents)
+}
+
+// MustFund is Fund for a test that wants no error handling: an error fails
+// tb at once.
+func (s *Server) MustFund(tb testing.TB, nodeID string, cents int64) {
+	if err := s.Fund(nodeID, cents); err != nil {
+		tb.Helper()
+		tb.Fatalf("synapsefake: Fund: %v", err)
+	}
 }
 
 // User returns a copy of a user and whether it exists.

@@ -144,7 +144,7 @@ func TestWithHookAndLatency(t *testing.T) {
 func TestRequestJournal(t *testing.T) {
 	t.Parallel()
 	fake := synapsefake.NewServer(t)
-	u := fake.AddUser(synapsefake.UserSeed{Fingerprint: testFingerprint})
+	u := fake.MustAddUser(t, synapsefake.UserSeed{Fingerprint: testFingerprint})
 	do(t, fake, call{method: "POST", path: "/oauth/" + u.ID, header: gatewayHeaders(fake),
 		body: map[string]any{"refresh_token": u.RefreshToken, "validation_pin": "123456"}})
 	do(t, fake, call{method: "GET", path: "/nope?page=2"})

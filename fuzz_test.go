@@ -25,13 +25,13 @@ type fuzzWorld struct {
 func newFuzzWorld(tb testing.TB) *fuzzWorld {
 	s := New(WithoutWebhookDelivery())
 	tb.Cleanup(s.Close)
-	u := s.AddUser(UserSeed{Fingerprint: "fp"})
-	o := s.AddUser(UserSeed{Fingerprint: "fp"})
-	n, _ := s.AddNode(u.ID, NodeSeed{BalanceCents: 100000})
-	p, _ := s.AddNode(o.ID, NodeSeed{BalanceCents: 5000})
-	card, _ := s.AddSubnet(u.ID, n.ID, SubnetSeed{AccountClass: ClassCard, Status: SubnetActive})
-	acct, _ := s.AddSubnet(u.ID, n.ID, SubnetSeed{})
-	sub := s.AddSubscription("http://127.0.0.1:1/hook")
+	u := s.MustAddUser(tb, UserSeed{Fingerprint: "fp"})
+	o := s.MustAddUser(tb, UserSeed{Fingerprint: "fp"})
+	n := s.MustAddNode(tb, u.ID, NodeSeed{BalanceCents: 100000})
+	p := s.MustAddNode(tb, o.ID, NodeSeed{BalanceCents: 5000})
+	card := s.MustAddSubnet(tb, u.ID, n.ID, SubnetSeed{AccountClass: ClassCard, Status: SubnetActive})
+	acct := s.MustAddSubnet(tb, u.ID, n.ID, SubnetSeed{})
+	sub := s.MustAddSubscription(tb, "http://127.0.0.1:1/hook")
 	w := &fuzzWorld{s: s, user: u.ID, other: o.ID, node: n.ID, peer: p.ID, card: card.ID, account: acct.ID, sub: sub.ID,
 		key: s.OAuthKey(u.ID, "fp"), otherKey: s.OAuthKey(o.ID, "fp")}
 	st := s.store

@@ -64,10 +64,7 @@ func newGoMethodEnv(t *testing.T, fake *synapsefake.Server) *goMethodEnv {
 	t.Helper()
 	e := &goMethodEnv{goFixture: newGoFixture(t, fake)}
 	uid := e.fixture.user.ID
-	var ok bool
-	if e.ach, ok = fake.AddNode(uid, synapsefake.NodeSeed{Type: "ACH-US", Nickname: "Fake Account", AccountNum: "1232225674134", RoutingNum: "051000017"}); !ok {
-		t.Fatal("AddNode ACH-US failed")
-	}
+	e.ach = fake.MustAddNode(t, uid, synapsefake.NodeSeed{Type: "ACH-US", Nickname: "Fake Account", AccountNum: "1232225674134", RoutingNum: "051000017"})
 	a := e.user.do(goRequest{method: "POST", path: e.userPath() + "/nodes",
 		body: `{"type":"CARD-US","info":{"nickname":"My Debit Card","document_id":"2a4a5957a3a62aaac1a0dd0edcae96ea2cdee688ec6337b20745eed8869e3ac8","card_type":"PHYSICAL"}}`})
 	if a.status != http.StatusOK {

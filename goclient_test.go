@@ -270,10 +270,7 @@ type goFixture struct {
 func newGoFixture(t testing.TB, fake *synapsefake.Server) goFixture {
 	t.Helper()
 	fx := goFixture{fixture: newFixture(t, fake, 100_00)}
-	other, ok := fake.AddNode(fx.fixture.user.ID, synapsefake.NodeSeed{Nickname: "Savings"})
-	if !ok {
-		t.Fatal("AddNode failed")
-	}
+	other := fake.MustAddNode(t, fx.fixture.user.ID, synapsefake.NodeSeed{Nickname: "Savings"})
 	fx.other = other
 	fx.user = &goUser{t: t, fake: fake, id: fx.fixture.user.ID, refreshToken: fx.fixture.user.RefreshToken,
 		authKey: fx.key, fingerprint: testFingerprint}
@@ -615,8 +612,8 @@ func TestGoClientSuccessIsExactly200(t *testing.T) {
 		{
 			name:   "update subscription",
 			client: true,
-			req: func(_ *testing.T, fake *synapsefake.Server, _ goFixture) goRequest {
-				sub := fake.AddSubscription(hookURL, "USERS|POST")
+			req: func(t *testing.T, fake *synapsefake.Server, _ goFixture) goRequest {
+				sub := fake.MustAddSubscription(t, hookURL, "USERS|POST")
 				return goRequest{method: "PATCH", path: "/subscriptions/" + sub.ID, body: `{"is_active":false}`}
 			},
 			check: func(t *testing.T, _ *synapsefake.Server, _ goFixture, a goAnswer) {
@@ -628,8 +625,8 @@ func TestGoClientSuccessIsExactly200(t *testing.T) {
 		{
 			name:   "list subscriptions",
 			client: true,
-			req: func(_ *testing.T, fake *synapsefake.Server, _ goFixture) goRequest {
-				fake.AddSubscription(hookURL, "USERS|POST")
+			req: func(t *testing.T, fake *synapsefake.Server, _ goFixture) goRequest {
+				fake.MustAddSubscription(t, hookURL, "USERS|POST")
 				return goRequest{method: "GET", path: "/subscriptions", query: "per_page=5&page=1"}
 			},
 			check: func(t *testing.T, _ *synapsefake.Server, _ goFixture, a goAnswer) {
@@ -663,8 +660,8 @@ func TestGoClientSuccessIsExactly200(t *testing.T) {
 func TestGoClientErrorBodies(t *testing.T) {
 	t.Parallel()
 	strangerNode := func(fake *synapsefake.Server) string {
-		u := fake.AddUser(synapsefake.UserSeed{Fingerprint: "stranger"})
-		n, _ := fake.AddNode(u.ID, synapsefake.NodeSeed{})
+		u := fake.MustAddUser(t, synapsefake.UserSeed{Fingerprint: "stranger"})
+		n := fake.MustAddNode(t, u.ID, synapsefake.NodeSeed{})
 		return n.ID
 	}
 	for _, tc := range []struct {
@@ -952,8 +949,8 @@ func TestGoClientReauthenticates(t *testing.T) {
 				return fx.user
 			},
 			req: func(fake *synapsefake.Server, fx goFixture) goRequest {
-				u := fake.AddUser(synapsefake.UserSeed{Fingerprint: "stranger"})
-				n, _ := fake.AddNode(u.ID, synapsefake.NodeSeed{})
+				u := fake.MustAddUser(t, synapsefake.UserSeed{Fingerprint: "stranger"})
+				n := fake.MustAddNode(t, u.ID, synapsefake.NodeSeed{})
 				fake.ResetRequests()
 				return goRequest{method: "GET", path: fx.userPath() + "/nodes/" + n.ID}
 			},
@@ -1045,7 +1042,7 @@ func TestGoClientMFA(t *testing.T) {
 	t.Parallel()
 	const phone = "901.111.1111"
 	fake := synapsefake.NewServer(t)
-	seeded := fake.AddUser(synapsefake.UserSeed{Fingerprint: "old-device", PhoneNumbers: []string{phone}})
+	seeded := fake.MustAddUser(t, synapsefake.UserSeed{Fingerprint: "old-device", PhoneNumbers: []string{phone}})
 	// Client.GetUser from the new device.
 	u := goGetUser(t, fake, seeded.ID, "new-device")
 

@@ -4,8 +4,10 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"net/http"
+	"sync"
 	"testing"
 
 	"github.com/synapsefake/synapsefake"
@@ -110,11 +112,8 @@ type fixture struct {
 // holding balanceCents and a key with the given scopes (all when none).
 func newFixture(t testing.TB, fake *synapsefake.Server, balanceCents int64, scopes ...string) fixture {
 	t.Helper()
-	u := fake.AddUser(synapsefake.UserSeed{Fingerprint: testFingerprint})
-	n, ok := fake.AddNode(u.ID, synapsefake.NodeSeed{Nickname: "Checking", BalanceCents: balanceCents})
-	if !ok {
-		t.Fatalf("AddNode: user %s not found", u.ID)
-	}
+	u := fake.MustAddUser(t, synapsefake.UserSeed{Fingerprint: testFingerprint})
+	n := fake.MustAddNode(t, u.ID, synapsefake.NodeSeed{Nickname: "Checking", BalanceCents: balanceCents})
 	key := fake.OAuthKey(u.ID, testFingerprint, scopes...)
 	return fixture{user: u, node: n, key: key, headers: userHeaders(fake, key)}
 }
@@ -154,4 +153,42 @@ func pyHeaders(fake *synapsefake.Server, key string) map[string]string {
 		"X-SP-USER":    key + "|" + testFingerprint,
 		"X-SP-USER-IP": "127.0.0.1",
 	}
+}
+
+// recordingTB is a testing.TB that records what a helper reports instead
+// of reporting it: Fatalf and Errorf record a failure (Fatalf does not stop
+// the goroutine), Logf a line.
+type recordingTB struct {
+	testing.TB
+	mu     sync.Mutex
+	fatal  []string
+	errors []string
+	logs   []string
+}
+
+func (r *recordingTB) Helper() {}
+
+func (r *recordingTB) Fatalf(format string, args ...any) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.fatal = append(r.fatal, fmt.Sprintf(format, args...))
+}
+
+func (r *recordingTB) Errorf(format string, args ...any) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.errors = append(r.errors, fmt.Sprintf(format, args...))
+}
+
+func (r *recordingTB) Logf(format string, args ...any) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.logs = append(r.logs, fmt.Sprintf(format, args...))
+}
+
+// Failed reports whether a failure was recorded.
+func (r *recordingTB) Failed() bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return len(r.fatal)+len(r.errors) > 0
 }

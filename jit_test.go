@@ -144,7 +144,7 @@ func TestJITDecisioning(t *testing.T) {
 			t.Parallel()
 			e := newJITEnv(t, 100_00)
 			p := newPlatform(t, tc.decide)
-			e.fake.AddSubscription(p.url, reference.ScopeTransPostJIT)
+			e.fake.MustAddSubscription(t, p.url, reference.ScopeTransPostJIT)
 			if tc.status != "" {
 				e.patch(t, `{"status":"`+string(tc.status)+`"}`)
 			}
@@ -190,7 +190,7 @@ func TestJITTimeout(t *testing.T) {
 		}
 	})
 	t.Cleanup(func() { close(release) }) // runs before the platform closes
-	e.fake.AddSubscription(p.url, reference.ScopeTransPostJIT)
+	e.fake.MustAddSubscription(t, p.url, reference.ScopeTransPostJIT)
 	for _, tc := range []struct {
 		amount     int64
 		wantStatus synapsefake.Status
@@ -220,7 +220,7 @@ func TestJITWithoutDelivery(t *testing.T) {
 	t.Parallel()
 	e := newJITEnv(t, 100_00, synapsefake.WithoutWebhookDelivery())
 	p := newPlatform(t, answer(200, `{"decision":"FAIL"}`))
-	e.fake.AddSubscription(p.url, reference.ScopeTransPostJIT)
+	e.fake.MustAddSubscription(t, p.url, reference.ScopeTransPostJIT)
 	got := swipe(t, e.fake, e.card.ID, synapsefake.CardAuth{AmountCents: 30_00})
 	want := created + " No decision from the platform (WithoutWebhookDelivery: the platform is not asked): default decisioning."
 	if got.Status != synapsefake.StatusCreated || got.Timeline[0].Note != want {
@@ -239,7 +239,7 @@ func TestJITRequest(t *testing.T) {
 	t.Parallel()
 	e := newJITEnv(t, 100_00)
 	p := newPlatform(t, answer(200, `{"decision":"PASS"}`))
-	e.fake.AddSubscription(p.url, reference.ScopeTransPostJIT)
+	e.fake.MustAddSubscription(t, p.url, reference.ScopeTransPostJIT)
 	got := swipe(t, e.fake, e.card.ID, synapsefake.CardAuth{AmountCents: 30_00, Merchant: "DINER", Hold: true})
 	qs := p.questions()
 	if len(qs) != 1 {
@@ -298,7 +298,7 @@ func TestJITCallsBack(t *testing.T) {
 		seen = append(seen, tx.Code)
 		answer(200, `{"decision":"PASS"}`)(w, r)
 	})
-	e.fake.AddSubscription(p.url, reference.ScopeTransPostJIT)
+	e.fake.MustAddSubscription(t, p.url, reference.ScopeTransPostJIT)
 	got := swipe(t, e.fake, e.card.ID, synapsefake.CardAuth{AmountCents: 30_00})
 	if got.Status != synapsefake.StatusCreated || got.Timeline[0].Note != created {
 		t.Errorf("swipe: %s %q, want CREATED %q", got.Status, got.Timeline[0].Note, created)
@@ -317,7 +317,7 @@ func TestJITSubscriptions(t *testing.T) {
 	t.Parallel()
 	e := newJITEnv(t, 100_00)
 	events := newPlatform(t, answer(200, `{"decision":"FAIL"}`))
-	if sub := e.fake.AddSubscription(events.url); slices.Contains(sub.Scopes, reference.ScopeTransPostJIT) {
+	if sub := e.fake.MustAddSubscription(t, events.url); slices.Contains(sub.Scopes, reference.ScopeTransPostJIT) {
 		t.Errorf("default scopes %q hold TRANS|POST|JIT", sub.Scopes)
 	}
 	inactive := newPlatform(t, answer(200, `{"decision":"FAIL"}`))
@@ -332,8 +332,8 @@ func TestJITSubscriptions(t *testing.T) {
 	}
 	first := newPlatform(t, answer(200, `{"decision":"PASS","total_amount":10}`))
 	second := newPlatform(t, answer(200, `{"decision":"FAIL"}`))
-	e.fake.AddSubscription(first.url, reference.ScopeTransPostJIT, reference.ScopeTranPatch)
-	e.fake.AddSubscription(second.url, reference.ScopeTransPostJIT)
+	e.fake.MustAddSubscription(t, first.url, reference.ScopeTransPostJIT, reference.ScopeTranPatch)
+	e.fake.MustAddSubscription(t, second.url, reference.ScopeTransPostJIT)
 	got := swipe(t, e.fake, e.card.ID, synapsefake.CardAuth{AmountCents: 30_00})
 	if got.Status != synapsefake.StatusCreated || got.AmountCents != 10_00 {
 		t.Errorf("swipe: %s %d, want CREATED 1000 (the first subscription's answer)", got.Status, got.AmountCents)
@@ -391,7 +391,7 @@ func BenchmarkCardAuthorization(b *testing.B) {
 			e := newJITEnv(b, synapsefake.MaxAmountCents)
 			e.patch(b, `{"preferences":{"daily_transaction_limit":1000000000}}`)
 			if jit {
-				e.fake.AddSubscription(newPlatform(b, answer(200, `{"decision":"PASS"}`)).url, reference.ScopeTransPostJIT)
+				e.fake.MustAddSubscription(b, newPlatform(b, answer(200, `{"decision":"PASS"}`)).url, reference.ScopeTransPostJIT)
 			}
 			for b.Loop() {
 				if tx := swipe(b, e.fake, e.card.ID, synapsefake.CardAuth{AmountCents: 1}); tx.Status != synapsefake.StatusCreated {

@@ -100,7 +100,7 @@ func TestJournalLimit(t *testing.T) {
 func TestJournalTruncatesLongBodies(t *testing.T) {
 	t.Parallel()
 	fake := synapsefake.New()
-	u := fake.AddUser(synapsefake.UserSeed{Fingerprint: testFingerprint})
+	u := fake.MustAddUser(t, synapsefake.UserSeed{Fingerprint: testFingerprint})
 	for _, tc := range []struct {
 		name          string
 		size          int // of the whole body

@@ -154,7 +154,7 @@ type identity struct {
 // it, and returns it.
 func seedIdentity(t testing.TB, fake *synapsefake.Server, id identity) synapsefake.User {
 	t.Helper()
-	u := fake.AddUser(synapsefake.UserSeed{Email: id.email, LegalNames: []string{id.name}, PhoneNumbers: []string{id.phone}, Fingerprint: testFingerprint})
+	u := fake.MustAddUser(t, synapsefake.UserSeed{Email: id.email, LegalNames: []string{id.name}, PhoneNumbers: []string{id.phone}, Fingerprint: testFingerprint})
 	var virtual []any
 	for typ, v := range map[string]string{"SSN": id.ssn, "TIN": id.tin} {
 		if v != "" {

@@ -77,7 +77,7 @@ func TestSDKDocumentedBodies(t *testing.T) {
 				body: map[string]any{"refresh_token": e.fx.user.RefreshToken, "scope": []any{"USER|PATCH", "USER|GET"}}}
 		}},
 		{"py update_info, go Update", func(e sdkEnv) call {
-			u := e.fake.AddUser(synapsefake.UserSeed{Email: "test@synapsefi.com", PhoneNumbers: []string{"901.111.1111"}, Fingerprint: testFingerprint})
+			u := e.fake.MustAddUser(t, synapsefake.UserSeed{Email: "test@synapsefi.com", PhoneNumbers: []string{"901.111.1111"}, Fingerprint: testFingerprint})
 			h := userHeaders(e.fake, e.fake.OAuthKey(u.ID, testFingerprint))
 			return call{method: "PATCH", path: "/users/" + u.ID, header: h, body: map[string]any{"update": map[string]any{
 				"login": map[string]any{"email": "test2@synapsefi.com"}, "remove_login": map[string]any{"email": "test@synapsefi.com"},
@@ -112,7 +112,7 @@ func TestSDKDocumentedBodies(t *testing.T) {
 			return call{method: "PATCH", path: nodePath(e.fx.user.ID, e.bank.ID) + "?resend_micro=YES", header: e.fx.headers, body: `{"resend_micro":"YES"}`}
 		}},
 		{"an empty form-encoded PATCH, as go ResetCardNode sends", func(e sdkEnv) call {
-			card, _ := e.fake.AddNode(e.fx.user.ID, synapsefake.NodeSeed{Type: "CARD-US", Nickname: "Card"})
+			card := e.fake.MustAddNode(t, e.fx.user.ID, synapsefake.NodeSeed{Type: "CARD-US", Nickname: "Card"})
 			return call{method: "PATCH", path: nodePath(e.fx.user.ID, card.ID) + "?reset=YES", header: formHeaders(e.fx.headers), body: ""}
 		}},
 		{"py delete_node, go DeleteNode", func(e sdkEnv) call {

@@ -46,7 +46,7 @@ func TestLoad(t *testing.T) {
 	defer receiver.Close()
 
 	fake := synapsefake.NewServer(t)
-	fake.AddSubscription(receiver.URL)
+	fake.MustAddSubscription(t, receiver.URL)
 	fixtures := make([]fixture, users)
 	for i := range fixtures {
 		fixtures[i] = newFixture(t, fake, balance)

@@ -529,3 +529,21 @@ func (st *store) emitNode(now time.Time, function string, n *nodeRecord) nodeVie
 	st.emit(now, function, "NODE", n.id, v)
 	return v
 }
+
+// fund adds c to a node's balance, with a line on its statements. Callers
+// hold mu.
+func (st *store) fund(now time.Time, nodeID string, c int64) error {
+	n := st.nodes[nodeID]
+	if n == nil || st.networkUser != nil && n.userID == st.networkUser.id {
+		return errNotFound("node")
+	}
+	if !n.isActive {
+		return errNotAllowed("node_inactive", "Node %s is deleted.", nodeID)
+	}
+	if !n.fits(cents(c)) {
+		return errBalanceLimit(n.id)
+	}
+	n.balance += cents(c)
+	st.addMovement(n, movement{date: now, kind: MovementFunds, desc: "Funds added", amount: cents(c)})
+	return nil
+}

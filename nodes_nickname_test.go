@@ -77,37 +77,3 @@ func TestNodeNicknameLength(t *testing.T) {
 		}
 	}
 }
-
-// TestAddNodeNicknameLength: AddNode takes what the API takes and panics,
-// adding nothing and holding no lock, on a longer nickname.
-func TestAddNodeNicknameLength(t *testing.T) {
-	t.Parallel()
-	for _, tc := range []struct {
-		name      string
-		nickname  string
-		wantPanic bool
-	}{
-		{"256 characters", strings.Repeat("é", maxNickname), false},
-		{"257 characters", strings.Repeat("é", maxNickname+1), true},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			t.Parallel()
-			fake := synapsefake.NewServer(t)
-			u := fake.AddUser(synapsefake.UserSeed{})
-			var recovered any
-			func() {
-				defer func() { recovered = recover() }()
-				fake.AddNode(u.ID, synapsefake.NodeSeed{Nickname: tc.nickname})
-			}()
-			after, _ := fake.User(u.ID) // would block if the panic had kept the lock
-			switch {
-			case tc.wantPanic && recovered != "synapsefake: AddNode: Nickname is 257 characters long; the API takes at most 256":
-				t.Errorf("recovered %v, want the AddNode panic", recovered)
-			case tc.wantPanic && len(after.NodeIDs) != 0:
-				t.Errorf("nodes %v after the panic, want none", after.NodeIDs)
-			case !tc.wantPanic && (recovered != nil || len(after.NodeIDs) != 1):
-				t.Errorf("recovered %v, nodes %v; want no panic and one node", recovered, after.NodeIDs)
-			}
-		})
-	}
-}

@@ -465,9 +465,7 @@ func TestListNodesPaging(t *testing.T) {
 	fake := synapsefake.NewServer(t)
 	fx := newFixture(t, fake, 0)
 	for i := range 44 {
-		if _, ok := fake.AddNode(fx.user.ID, synapsefake.NodeSeed{Nickname: fmt.Sprintf("Node %d", i)}); !ok {
-			t.Fatal("AddNode failed")
-		}
+		fake.MustAddNode(t, fx.user.ID, synapsefake.NodeSeed{Nickname: fmt.Sprintf("Node %d", i)})
 	}
 	u, _ := fake.User(fx.user.ID)
 	all := u.NodeIDs
@@ -515,11 +513,8 @@ func TestListNodesTypeFilter(t *testing.T) {
 	fx := newFixture(t, fake, 0)
 	var ach []string
 	for i, typ := range []string{"ACH-US", "EXTERNAL-US", "ACH-US", "SUBACCOUNT-US", "ACH-US"} {
-		n, ok := fake.AddNode(fx.user.ID, synapsefake.NodeSeed{Type: typ, Nickname: fmt.Sprint("n", i),
+		n := fake.MustAddNode(t, fx.user.ID, synapsefake.NodeSeed{Type: typ, Nickname: fmt.Sprint("n", i),
 			AccountNum: "123456789", RoutingNum: validRouting})
-		if !ok {
-			t.Fatal("AddNode failed")
-		}
 		if typ == "ACH-US" {
 			ach = append(ach, n.ID)
 		}
@@ -592,7 +587,7 @@ func TestGetNode(t *testing.T) {
 	t.Parallel()
 	fake := synapsefake.NewServer(t)
 	fx := newFixture(t, fake, 0)
-	ach, _ := fake.AddNode(fx.user.ID, synapsefake.NodeSeed{Type: "ACH-US", Nickname: "Bank",
+	ach := fake.MustAddNode(t, fx.user.ID, synapsefake.NodeSeed{Type: "ACH-US", Nickname: "Bank",
 		AccountNum: "9876543210", RoutingNum: validRouting, SuppID: "ext-1"})
 	achWant := wantNodeJSON(fake, fx.user.ID, ach.ID, "ACH-US", "Bank")
 	achInfo(achWant, "3210", "0017", "PERSONAL", "CHECKING")
@@ -842,7 +837,7 @@ func TestDeleteNode(t *testing.T) {
 	t.Parallel()
 	fake := synapsefake.NewServer(t)
 	fx := newFixture(t, fake, 700)
-	keep, _ := fake.AddNode(fx.user.ID, synapsefake.NodeSeed{Nickname: "Keep"})
+	keep := fake.MustAddNode(t, fx.user.ID, synapsefake.NodeSeed{Nickname: "Keep"})
 	created := fake.Now()
 	fake.Advance(time.Hour)
 

@@ -104,7 +104,7 @@ func TestOAuthKey(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
 			fake := synapsefake.NewServer(t)
-			u := fake.AddUser(synapsefake.UserSeed{Fingerprint: testFingerprint})
+			u := fake.MustAddUser(t, synapsefake.UserSeed{Fingerprint: testFingerprint})
 			body := map[string]any{"refresh_token": u.RefreshToken}
 			if tc.scope != nil {
 				body["scope"] = tc.scope
@@ -259,7 +259,7 @@ func TestOAuthKeyErrors(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
 			fake := synapsefake.NewServer(t)
-			u := fake.AddUser(synapsefake.UserSeed{Fingerprint: testFingerprint})
+			u := fake.MustAddUser(t, synapsefake.UserSeed{Fingerprint: testFingerprint})
 			path := tc.path
 			if path == "" {
 				path = "/oauth/" + u.ID
@@ -279,7 +279,7 @@ func TestOAuthMFA(t *testing.T) {
 	t.Parallel()
 	fake := synapsefake.NewServer(t)
 	phones := []string{"901.111.1111", "901.222.2222"}
-	u := fake.AddUser(synapsefake.UserSeed{PhoneNumbers: phones, Fingerprint: testFingerprint})
+	u := fake.MustAddUser(t, synapsefake.UserSeed{PhoneNumbers: phones, Fingerprint: testFingerprint})
 	const device = "new-device"
 	rt := u.RefreshToken
 	unchanged := func(step string) {
@@ -368,7 +368,7 @@ func TestOAuthKeyExpiry(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
 			fake := synapsefake.NewServer(t)
-			u := fake.AddUser(synapsefake.UserSeed{Fingerprint: testFingerprint})
+			u := fake.MustAddUser(t, synapsefake.UserSeed{Fingerprint: testFingerprint})
 			key := wantOAuthKey(t, fake, postOAuth(t, fake, u.ID, testFingerprint, map[string]any{"refresh_token": u.RefreshToken}),
 				u.ID, u.RefreshToken, 9, oauthDefaultScopes)
 			seeded := fake.OAuthKey(u.ID, testFingerprint)
@@ -401,7 +401,7 @@ func TestOAuthKeyExpiry(t *testing.T) {
 func TestOAuthRefreshToken(t *testing.T) {
 	t.Parallel()
 	fake := synapsefake.NewServer(t)
-	u := fake.AddUser(synapsefake.UserSeed{Fingerprint: testFingerprint})
+	u := fake.MustAddUser(t, synapsefake.UserSeed{Fingerprint: testFingerprint})
 	old := u.RefreshToken
 	body := map[string]any{"refresh_token": old}
 

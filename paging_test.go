@@ -43,7 +43,7 @@ func TestPageOverflowDoesNotWedge(t *testing.T) {
 		if _, err := fake.AddSubnet(fx.user.ID, fx.node.ID, synapsefake.SubnetSeed{}); err != nil {
 			t.Fatal(err)
 		}
-		fake.AddSubscription("https://example.com/hook")
+		fake.MustAddSubscription(t, "https://example.com/hook")
 		for _, l := range pagedLists(fx) {
 			t.Run(l.name+query, func(t *testing.T) {
 				ctx, cancel := context.WithTimeout(context.Background(), answerWithin)
@@ -64,7 +64,7 @@ func TestPageOverflowDoesNotWedge(t *testing.T) {
 func TestPageBounds(t *testing.T) {
 	t.Parallel()
 	fake := synapsefake.NewServer(t)
-	sub := fake.AddSubscription("https://example.com/hook")
+	sub := fake.MustAddSubscription(t, "https://example.com/hook")
 	first := do(t, fake, call{method: "GET", path: "/subscriptions", header: gatewayHeaders(fake)})
 	items, _ := first.body["subscriptions"].([]any)
 	if len(items) != 1 {

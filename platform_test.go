@@ -49,8 +49,8 @@ func newPlatformEnv(t testing.TB) platformEnv {
 	fake := synapsefake.NewServer(t)
 	a := newFixture(t, fake, 100_00)
 	b := newFixture(t, fake, 50_00)
-	ach, _ := fake.AddNode(a.user.ID, synapsefake.NodeSeed{Type: "ACH-US", Nickname: "Bank", AccountNum: "123456789", RoutingNum: "051000017"})
-	gone, _ := fake.AddNode(b.user.ID, synapsefake.NodeSeed{Nickname: "Gone"})
+	ach := fake.MustAddNode(t, a.user.ID, synapsefake.NodeSeed{Type: "ACH-US", Nickname: "Bank", AccountNum: "123456789", RoutingNum: "051000017"})
+	gone := fake.MustAddNode(t, b.user.ID, synapsefake.NodeSeed{Nickname: "Gone"})
 	if r := do(t, fake, call{method: "DELETE", path: "/users/" + b.user.ID + "/nodes/" + gone.ID, header: b.headers}); r.status != http.StatusOK {
 		t.Fatalf("DELETE node: status %d: %s", r.status, r.raw)
 	}
@@ -135,7 +135,7 @@ func TestPlatformListItems(t *testing.T) {
 	t.Parallel()
 	fake := synapsefake.NewServer(t)
 	a := newFixture(t, fake, 100_00)
-	other, _ := fake.AddNode(a.user.ID, synapsefake.NodeSeed{Nickname: "Savings"})
+	other := fake.MustAddNode(t, a.user.ID, synapsefake.NodeSeed{Nickname: "Savings"})
 	tx := postTx(t, fake, a, other.ID, 1)
 	for _, tc := range []struct{ list, one, field string }{
 		{"/nodes", "/users/" + a.user.ID + "/nodes/" + a.node.ID, "nodes"},

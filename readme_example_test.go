@@ -13,9 +13,9 @@ import (
 // TestPayRent is the README's example, kept compiling and passing.
 func TestPayRent(t *testing.T) {
 	fake := synapsefake.NewServer(t) // closed when the test ends
-	user := fake.AddUser(synapsefake.UserSeed{Fingerprint: "device-1"})
-	checking, _ := fake.AddNode(user.ID, synapsefake.NodeSeed{Nickname: "Checking", BalanceCents: 100_00})
-	bank, _ := fake.AddNode(user.ID, synapsefake.NodeSeed{Type: "ACH-US", Nickname: "Landlord"})
+	user := fake.MustAddUser(t, synapsefake.UserSeed{Fingerprint: "device-1"})
+	checking := fake.MustAddNode(t, user.ID, synapsefake.NodeSeed{Nickname: "Checking", BalanceCents: 100_00})
+	bank := fake.MustAddNode(t, user.ID, synapsefake.NodeSeed{Type: "ACH-US", Nickname: "Landlord"})
 	key := fake.OAuthKey(user.ID, "device-1") // skips the OAuth dance
 
 	body := `{"to":{"type":"ACH-US","id":"` + bank.ID + `"},"amount":{"amount":25,"currency":"USD"},"extra":{"ip":"127.0.0.1"}}`

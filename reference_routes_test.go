@@ -45,7 +45,7 @@ func pyQuery(params ...[2]string) string {
 func TestReferenceRoutesGoClient(t *testing.T) {
 	t.Parallel()
 	fake := synapsefake.NewServer(t)
-	u := fake.AddUser(synapsefake.UserSeed{Fingerprint: testFingerprint})
+	u := fake.MustAddUser(t, synapsefake.UserSeed{Fingerprint: testFingerprint})
 	for _, tc := range []struct {
 		name  string
 		req   goRequest

@@ -489,7 +489,7 @@ func moneyWalk(t *testing.T, seed uint64, coverage bool) {
 		jitMu.Unlock()
 		answer(200, a)(w, r)
 	})
-	e.fake.AddSubscription(jit.url, reference.ScopeTransPostJIT)
+	e.fake.MustAddSubscription(t, jit.url, reference.ScopeTransPostJIT)
 	jitAnswers := []string{`{"decision":"PASS"}`, `{"decision":"FAIL"}`, `{"decision":"PASS","total_amount":0.5}`, `nonsense`}
 	var swipes []string // card authorizations, for the lifecycle's moves
 	pickSwipe := func() (synapsefake.Transaction, bool) {

@@ -17,7 +17,7 @@ func TestShipCard(t *testing.T) {
 	t.Parallel()
 	fake := synapsefake.NewServer(t)
 	fx := createDocUser(t, fake, "Ann Lee", "ann@example.com")
-	node, _ := fake.AddNode(fx.user.ID, synapsefake.NodeSeed{Nickname: "Checking"})
+	node := fake.MustAddNode(t, fx.user.ID, synapsefake.NodeSeed{Nickname: "Checking"})
 	fx.node = node
 	card := addSubnet(t, fake, fx, synapsefake.SubnetSeed{Nickname: "Card", AccountClass: "CARD"})
 	acct := addSubnet(t, fake, fx, synapsefake.SubnetSeed{Nickname: "Account", AccountClass: "CHECKING"})

@@ -14,7 +14,7 @@ import (
 func TestRestoreLimits(t *testing.T) {
 	s := New(WithMaxStateSize(4096), WithoutWebhookDelivery())
 	defer s.Close()
-	u := s.AddUser(UserSeed{Fingerprint: "fp"})
+	u := s.MustAddUser(t, UserSeed{Fingerprint: "fp"})
 	var small bytes.Buffer
 	if err := s.Snapshot(&small); err != nil {
 		t.Fatal(err)
@@ -23,7 +23,7 @@ func TestRestoreLimits(t *testing.T) {
 		t.Fatalf("the test's document is %d bytes; raise the limit", small.Len())
 	}
 	for range 20 {
-		s.AddUser(UserSeed{})
+		s.MustAddUser(t, UserSeed{})
 	}
 	var big bytes.Buffer
 	if err := s.Snapshot(&big); err != nil {

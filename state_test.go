@@ -59,7 +59,7 @@ type richWorld struct {
 // webhooks to a receiver that fails, in the middle of their retries.
 func buildRichState(t *testing.T, fake *synapsefake.Server, recvURL string) richWorld {
 	t.Helper()
-	fake.AddSubscription(recvURL)
+	fake.MustAddSubscription(t, recvURL)
 	w := richWorld{txs: map[string]string{}, idemKey: "idem-1"}
 	w.sender = namedFixture(t, fake, "Sam Sender", 5000_00)
 	w.payee = namedFixture(t, fake, "Pat Payee", 0)
@@ -76,7 +76,7 @@ func buildRichState(t *testing.T, fake *synapsefake.Server, recvURL string) rich
 			w.card = n
 		}
 	}
-	merchant := fake.AddUser(synapsefake.UserSeed{LegalNames: []string{"Merchant"}})
+	merchant := fake.MustAddUser(t, synapsefake.UserSeed{LegalNames: []string{"Merchant"}})
 	external := addTxNode(t, fake, merchant.ID, synapsefake.NodeSeed{Type: reference.NodeExternalUS, Nickname: "Merchant"})
 	createTo := func(to synapsefake.Node, status string, idem string) string {
 		h := w.sender.headers
@@ -191,7 +191,7 @@ func TestRestoreAnswersAsTheSnapshot(t *testing.T) {
 	}
 
 	restored := newStateFake(t)
-	restored.AddUser(synapsefake.UserSeed{}) // replaced by Restore
+	restored.MustAddUser(t, synapsefake.UserSeed{}) // replaced by Restore
 	if err := restored.Restore(bytes.NewReader(doc)); err != nil {
 		t.Fatalf("Restore: %v", err)
 	}
@@ -350,8 +350,8 @@ func TestRestoreRequeuesDeliveriesInFlight(t *testing.T) {
 	}))
 	t.Cleanup(recv.Close)
 	src := newStateFake(t)
-	src.AddSubscription(recv.URL, "USERS|POST")
-	u := src.AddUser(synapsefake.UserSeed{})
+	src.MustAddSubscription(t, recv.URL, "USERS|POST")
+	u := src.MustAddUser(t, synapsefake.UserSeed{})
 	<-arrived
 	doc := snapshotBytes(t, src)
 	close(release)

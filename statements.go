@@ -35,6 +35,7 @@ const (
 	MovementCredit  = "CREDIT"  // the receiver's credit net of fees, at SETTLED
 	MovementFee     = "FEE"     // a fee credited to a fee node, at SETTLED
 	MovementReturn  = "RETURN"  // a return's reversal of the above, at RETURNED
+	MovementFunds   = "FUNDS"   // money added by Fund, outside any transaction
 )
 
 // statementFiles are the file names a generated statement is served under.

@@ -56,10 +56,10 @@ func TestLongAdvanceKeepsStatementsBounded(t *testing.T) {
 	const nodes = 100
 	s := New(WithoutWebhookDelivery())
 	defer s.Close()
-	u := s.AddUser(UserSeed{})
+	u := s.MustAddUser(t, UserSeed{})
 	var ids []string
 	for range nodes {
-		n, _ := s.AddNode(u.ID, NodeSeed{BalanceCents: 100_00})
+		n := s.MustAddNode(t, u.ID, NodeSeed{BalanceCents: 100_00})
 		ids = append(ids, n.ID)
 	}
 	count := func() int {

@@ -48,24 +48,21 @@ func newStmtEnv(t testing.TB, opts ...synapsefake.Option) stmtEnv {
 	mock.Set(stmtStart)
 	fake := synapsefake.NewServer(t, append([]synapsefake.Option{synapsefake.WithClock(mock)}, opts...)...)
 	e := stmtEnv{fake: fake}
-	e.sender = fake.AddUser(synapsefake.UserSeed{Fingerprint: testFingerprint, LegalNames: []string{"Sam Sender"}})
+	e.sender = fake.MustAddUser(t, synapsefake.UserSeed{Fingerprint: testFingerprint, LegalNames: []string{"Sam Sender"}})
 	e.checking = stmtNode(t, fake, e.sender.ID, synapsefake.NodeSeed{Nickname: "Checking", BalanceCents: 100_000})
 	e.savings = stmtNode(t, fake, e.sender.ID, synapsefake.NodeSeed{Nickname: "Savings"})
 	e.bank = stmtNode(t, fake, e.sender.ID, synapsefake.NodeSeed{Type: "ACH-US", Nickname: "Bank",
 		AccountNum: "123456789", RoutingNum: "051000017"})
-	e.payee = fake.AddUser(synapsefake.UserSeed{Fingerprint: testFingerprint, LegalNames: []string{"Pat Payee"}})
+	e.payee = fake.MustAddUser(t, synapsefake.UserSeed{Fingerprint: testFingerprint, LegalNames: []string{"Pat Payee"}})
 	e.payeeDep = stmtNode(t, fake, e.payee.ID, synapsefake.NodeSeed{Nickname: "Checking"})
-	platform := fake.AddUser(synapsefake.UserSeed{LegalNames: []string{"Platform Inc"}})
+	platform := fake.MustAddUser(t, synapsefake.UserSeed{LegalNames: []string{"Platform Inc"}})
 	e.feeNode = stmtNode(t, fake, platform.ID, synapsefake.NodeSeed{Nickname: "Fees"})
 	return e
 }
 
 func stmtNode(t testing.TB, fake *synapsefake.Server, userID string, seed synapsefake.NodeSeed) synapsefake.Node {
 	t.Helper()
-	n, ok := fake.AddNode(userID, seed)
-	if !ok {
-		t.Fatalf("AddNode: user %s not found", userID)
-	}
+	n := fake.MustAddNode(t, userID, seed)
 	return n
 }
 
@@ -1087,7 +1084,7 @@ func TestQueuedStatementSurvivesReset(t *testing.T) {
 	fake.Reset()
 	fake.Advance(time.Second) // the queued statement's node is gone: nothing to generate
 
-	u := fake.AddUser(synapsefake.UserSeed{Fingerprint: testFingerprint})
+	u := fake.MustAddUser(t, synapsefake.UserSeed{Fingerprint: testFingerprint})
 	n := stmtNode(t, fake, u.ID, synapsefake.NodeSeed{BalanceCents: 4_200})
 	if r := e.postStatement(t, n, map[string]any{}); r.status != http.StatusOK {
 		t.Fatalf("POST after Reset: %d %s", r.status, r.raw)

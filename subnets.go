@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"math"
 	"slices"
+	"testing"
 	"time"
 
 	"github.com/synapsefake/synapsefake/reference"
@@ -246,6 +247,17 @@ func subnetNode(n *nodeRecord) error {
 // or of a type that holds no subnets, or the class or status is unknown.
 func (s *Server) AddSubnet(userID, nodeID string, seed SubnetSeed) (Subnet, error) {
 	return s.addSubnet(s.Now(), userID, nodeID, seed)
+}
+
+// MustAddSubnet is AddSubnet for a test that wants no error handling: an
+// error fails tb at once.
+func (s *Server) MustAddSubnet(tb testing.TB, userID, nodeID string, seed SubnetSeed) Subnet {
+	sn, err := s.AddSubnet(userID, nodeID, seed)
+	if err != nil {
+		tb.Helper()
+		tb.Fatalf("synapsefake: AddSubnet: %v", err)
+	}
+	return sn
 }
 
 // addSubnet is AddSubnet with the subnet created at at.

@@ -292,10 +292,7 @@ func newSnEnv(t testing.TB) snEnv {
 	t.Helper()
 	fake := synapsefake.NewServer(t)
 	e := snEnv{fake: fake, fx: newFixture(t, fake, 100000), other: newFixture(t, fake, 0)}
-	var ok bool
-	if e.second, ok = fake.AddNode(e.fx.user.ID, synapsefake.NodeSeed{Nickname: "Second"}); !ok {
-		t.Fatal("AddNode failed")
-	}
+	e.second = fake.MustAddNode(t, e.fx.user.ID, synapsefake.NodeSeed{Nickname: "Second"})
 	e.card = addSubnet(t, fake, e.fx, synapsefake.SubnetSeed{Nickname: "Card", AccountClass: "CARD"})
 	e.active = addSubnet(t, fake, e.fx, synapsefake.SubnetSeed{Nickname: "Active", AccountClass: "CARD", Status: synapsefake.SubnetActive})
 	e.ended = addSubnet(t, fake, e.fx, synapsefake.SubnetSeed{Nickname: "Ended", AccountClass: "CARD", Status: synapsefake.SubnetTerminated})
@@ -390,10 +387,7 @@ func TestCreateSubnet(t *testing.T) {
 			fx := newFixture(t, fake, 0)
 			node := fx.node
 			if tc.nodeType != "" {
-				var ok bool
-				if node, ok = fake.AddNode(fx.user.ID, synapsefake.NodeSeed{Type: tc.nodeType}); !ok {
-					t.Fatal("AddNode failed")
-				}
+				node = fake.MustAddNode(t, fx.user.ID, synapsefake.NodeSeed{Type: tc.nodeType})
 			}
 			now := fake.Now()
 			r := do(t, fake, call{method: "POST", path: subnetsPath(fx.user.ID, node.ID), header: fx.headers, body: tc.body})
@@ -550,10 +544,7 @@ func TestCreateSubnetErrors(t *testing.T) {
 		cases = append(cases, snErrorCase{
 			name: typ + " node",
 			setup: func(t *testing.T, e *snEnv) {
-				var ok bool
-				if e.extra, ok = e.fake.AddNode(e.fx.user.ID, synapsefake.NodeSeed{Type: typ, AccountNum: "123456789", RoutingNum: "051000017"}); !ok {
-					t.Fatal("AddNode failed")
-				}
+				e.extra = e.fake.MustAddNode(t, e.fx.user.ID, synapsefake.NodeSeed{Type: typ, AccountNum: "123456789", RoutingNum: "051000017"})
 			},
 			call:   post(func(e snEnv) string { return subnetsPath(e.fx.user.ID, e.extra.ID) }, map[string]any{"nickname": "x", "account_class": "CARD"}),
 			status: 409, errorCode: "400", code: "invalid_node_type",
@@ -566,10 +557,7 @@ func TestListSubnets(t *testing.T) {
 	t.Parallel()
 	fake := synapsefake.NewServer(t)
 	fx := newFixture(t, fake, 0)
-	second, ok := fake.AddNode(fx.user.ID, synapsefake.NodeSeed{Nickname: "Second"})
-	if !ok {
-		t.Fatal("AddNode failed")
-	}
+	second := fake.MustAddNode(t, fx.user.ID, synapsefake.NodeSeed{Nickname: "Second"})
 	created := fake.Now()
 	a := addSubnet(t, fake, fx, synapsefake.SubnetSeed{Nickname: "A"})
 	fake.Advance(time.Minute)
@@ -581,7 +569,7 @@ func TestListSubnets(t *testing.T) {
 	c := addSubnet(t, fake, fx, synapsefake.SubnetSeed{Nickname: "C", AccountClass: "SAVINGS", Status: synapsefake.SubnetTerminated})
 	other := newFixture(t, fake, 0)
 	addSubnet(t, fake, other, synapsefake.SubnetSeed{Nickname: "Theirs"})
-	empty, _ := fake.AddNode(fx.user.ID, synapsefake.NodeSeed{Nickname: "Empty"})
+	empty := fake.MustAddNode(t, fx.user.ID, synapsefake.NodeSeed{Nickname: "Empty"})
 
 	ja := subnetJSON(fake, a, created, created, false)
 	jb := subnetJSON(fake, b, created.Add(time.Minute), created.Add(time.Minute), false)
@@ -852,7 +840,7 @@ func TestAddSubnet(t *testing.T) {
 	fake := synapsefake.NewServer(t)
 	fx := newFixture(t, fake, 0)
 	other := newFixture(t, fake, 0)
-	ach, _ := fake.AddNode(fx.user.ID, synapsefake.NodeSeed{Type: "ACH-US", AccountNum: "123456789", RoutingNum: "051000017"})
+	ach := fake.MustAddNode(t, fx.user.ID, synapsefake.NodeSeed{Type: "ACH-US", AccountNum: "123456789", RoutingNum: "051000017"})
 	if sub, ok := fake.Subnet("0123456789abcdef01234567"); ok {
 		t.Errorf("Subnet(unknown) = %+v, true", sub)
 	}

@@ -5,10 +5,10 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
-	"fmt"
 	"net/http"
 	"net/url"
 	"slices"
+	"testing"
 	"time"
 
 	"github.com/synapsefake/synapsefake/reference"
@@ -63,18 +63,33 @@ func (st *store) newSubscription(now time.Time, u string, scopes []string) *subs
 // AddSubscription subscribes url to webhooks of the given scopes (all eight
 // subscription scopes when none are given: TRANS|POST|JIT, which makes url
 // decide card swipes, only when asked for) and returns a copy of it. A
-// scope that is not one of the eight nor TRANS|POST|JIT panics, as a
-// mistake in the test: it would never match an event.
-func (s *Server) AddSubscription(url string, scopes ...string) Subscription {
+// scope that is not one of the eight nor TRANS|POST|JIT, or a url that is
+// not an absolute http or https URL, is an error, as POST /subscriptions
+// refuses them, and adds nothing.
+func (s *Server) AddSubscription(url string, scopes ...string) (Subscription, error) {
 	if len(scopes) == 0 {
 		scopes = reference.SubscriptionScopes()
 	}
 	if err := validSubscriptionScopes(scopes); err != nil {
-		panic(fmt.Sprintf("synapsefake: AddSubscription: %s (want one of %v or %s)", err.(*apiError).msg, reference.SubscriptionScopes(), reference.ScopeTransPostJIT))
+		return Subscription{}, err
+	}
+	if !validWebhookURL(url) {
+		return Subscription{}, errPayload("invalid_url", "url must be an absolute http or https URL.")
 	}
 	st := s.store
 	defer st.lock().unlock()
-	return st.newSubscription(s.Now(), url, scopes).public()
+	return st.newSubscription(s.Now(), url, scopes).public(), nil
+}
+
+// MustAddSubscription is AddSubscription for a test that wants no error
+// handling: an error fails tb at once.
+func (s *Server) MustAddSubscription(tb testing.TB, url string, scopes ...string) Subscription {
+	sub, err := s.AddSubscription(url, scopes...)
+	if err != nil {
+		tb.Helper()
+		tb.Fatalf("synapsefake: AddSubscription: %v", err)
+	}
+	return sub
 }
 
 func validWebhookURL(u string) bool {

@@ -101,12 +101,12 @@ func TestSweepExpiredKeys(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
 			s := New(WithOAuthKeyLifetime(keyLifetime))
-			u := s.AddUser(UserSeed{Fingerprint: "fp"})
+			u := s.MustAddUser(t, UserSeed{Fingerprint: "fp"})
 			for i, step := range tc.steps {
 				s.Advance(step.advance)
 				if step.reset {
 					s.Reset()
-					u = s.AddUser(UserSeed{Fingerprint: "fp"})
+					u = s.MustAddUser(t, UserSeed{Fingerprint: "fp"})
 				}
 				if step.take != "" {
 					if got := takeIdem(t, s, u, step.take); got != step.wantStatus {
@@ -165,7 +165,7 @@ func bankLoginCall(t *testing.T, s *Server, u User, key, body string) (int, stri
 func TestSweepBankLogins(t *testing.T) {
 	t.Parallel()
 	s := New()
-	u := s.AddUser(UserSeed{Fingerprint: "fp"})
+	u := s.MustAddUser(t, UserSeed{Fingerprint: "fp"})
 	key := s.OAuthKey(u.ID, "fp")
 	login := `{"type":"ACH-US","info":{"bank_id":"synapse_good","bank_pw":"test1234","bank_name":"fake"}}`
 	answer := func(token, a string) (int, string) {

@@ -47,7 +47,7 @@ func newTxEnv(t testing.TB, balanceCents int64, opts ...synapsefake.Option) txEn
 	e.bank = addTxNode(t, fake, e.fx.user.ID, synapsefake.NodeSeed{Type: "ACH-US", Nickname: "Bank",
 		AccountNum: "123456789", RoutingNum: "051000017"})
 	e.payee = namedFixture(t, fake, "Pat Payee", 0)
-	platform := fake.AddUser(synapsefake.UserSeed{LegalNames: []string{"Platform Inc"}})
+	platform := fake.MustAddUser(t, synapsefake.UserSeed{LegalNames: []string{"Platform Inc"}})
 	e.feeNode = addTxNode(t, fake, platform.ID, synapsefake.NodeSeed{Nickname: "Fees"})
 	return e
 }
@@ -55,7 +55,7 @@ func newTxEnv(t testing.TB, balanceCents int64, opts ...synapsefake.Option) txEn
 // namedFixture is newFixture for a user with the given legal name.
 func namedFixture(t testing.TB, fake *synapsefake.Server, name string, balanceCents int64, scopes ...string) fixture {
 	t.Helper()
-	u := fake.AddUser(synapsefake.UserSeed{Fingerprint: testFingerprint, LegalNames: []string{name}})
+	u := fake.MustAddUser(t, synapsefake.UserSeed{Fingerprint: testFingerprint, LegalNames: []string{name}})
 	n := addTxNode(t, fake, u.ID, synapsefake.NodeSeed{Nickname: "Checking", BalanceCents: balanceCents})
 	key := fake.OAuthKey(u.ID, testFingerprint, scopes...)
 	return fixture{user: u, node: n, key: key, headers: userHeaders(fake, key)}
@@ -63,10 +63,7 @@ func namedFixture(t testing.TB, fake *synapsefake.Server, name string, balanceCe
 
 func addTxNode(t testing.TB, fake *synapsefake.Server, userID string, seed synapsefake.NodeSeed) synapsefake.Node {
 	t.Helper()
-	n, ok := fake.AddNode(userID, seed)
-	if !ok {
-		t.Fatalf("AddNode: user %s not found", userID)
-	}
+	n := fake.MustAddNode(t, userID, seed)
 	return n
 }
 

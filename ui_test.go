@@ -186,8 +186,8 @@ func TestDashboardActions(t *testing.T) {
 		recv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { got.Add(1) }))
 		defer recv.Close()
 		fake := synapsefake.NewServer(t)
-		fake.AddSubscription(recv.URL, "USERS|POST")
-		u := fake.AddUser(synapsefake.UserSeed{})
+		fake.MustAddSubscription(t, recv.URL, "USERS|POST")
+		u := fake.MustAddUser(t, synapsefake.UserSeed{})
 		fake.Flush()
 		path := uiButton(t, uiPage(t, fake, "/_fake/ui/webhooks?object="+u.ID), `/_fake/ui/webhooks/\d+/redeliver`)
 		ctlOK(t, fake, "POST", path, map[string]any{"delivery": 0})
@@ -301,7 +301,7 @@ func TestDashboardEvents(t *testing.T) {
 		t.Fatalf("first line %q, want the retry hint", l)
 	}
 	next()
-	fake.AddUser(synapsefake.UserSeed{})
+	fake.MustAddUser(t, synapsefake.UserSeed{})
 	if l := next(); l != "event: change" {
 		t.Fatalf("after a change: %q, want event: change", l)
 	}
@@ -312,7 +312,7 @@ func TestDashboardEvents(t *testing.T) {
 
 func TestDashboardRequestsRedacted(t *testing.T) {
 	fake := synapsefake.NewServer(t)
-	u := fake.AddUser(synapsefake.UserSeed{Fingerprint: testFingerprint})
+	u := fake.MustAddUser(t, synapsefake.UserSeed{Fingerprint: testFingerprint})
 	r := do(t, fake, call{method: "POST", path: "/oauth/" + u.ID, header: gatewayHeaders(fake),
 		body: map[string]any{"refresh_token": u.RefreshToken, "validation_pin": "123456"}})
 	if r.status != http.StatusOK {

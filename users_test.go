@@ -338,7 +338,7 @@ func TestCreateUserErrors(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
 			fake := synapsefake.NewServer(t)
-			existing := fake.AddUser(synapsefake.UserSeed{Fingerprint: testFingerprint})
+			existing := fake.MustAddUser(t, synapsefake.UserSeed{Fingerprint: testFingerprint})
 			before := usersSnapshot(t, fake)
 			r := do(t, fake, call{method: "POST", path: "/users", header: withHeaders(gatewayHeaders(fake), tc.headers), body: tc.body})
 			wantErrorHTTPCode(t, r, tc.status, tc.httpCode, tc.errorCode, tc.code)
@@ -354,10 +354,10 @@ func TestCreateUserErrors(t *testing.T) {
 
 // addUsers seeds n users named "User <i>" with emails user<i>@example.com
 // and returns their ids in creation order.
-func addUsers(fake *synapsefake.Server, n int) []string {
+func addUsers(t testing.TB, fake *synapsefake.Server, n int) []string {
 	ids := make([]string, n)
 	for i := range n {
-		ids[i] = fake.AddUser(synapsefake.UserSeed{
+		ids[i] = fake.MustAddUser(t, synapsefake.UserSeed{
 			Email:      fmt.Sprintf("user%d@example.com", i),
 			LegalNames: []string{fmt.Sprintf("User %d", i)},
 		}).ID
@@ -385,7 +385,7 @@ func TestListUsers(t *testing.T) {
 	t.Run("wrapper shape", func(t *testing.T) {
 		t.Parallel()
 		fake := synapsefake.NewServer(t)
-		ids := addUsers(fake, 2)
+		ids := addUsers(t, fake, 2)
 		var wantUsers, wantUsersWithTokens []any
 		for _, id := range ids {
 			u := getUserBody(t, fake, id)
@@ -445,7 +445,7 @@ func TestListUsers(t *testing.T) {
 	t.Run("paging", func(t *testing.T) {
 		t.Parallel()
 		fake := synapsefake.NewServer(t)
-		ids := addUsers(fake, 45)
+		ids := addUsers(t, fake, 45)
 		for _, tc := range []struct {
 			query     string
 			page      int
@@ -482,9 +482,9 @@ func TestListUsers(t *testing.T) {
 	t.Run("query", func(t *testing.T) {
 		t.Parallel()
 		fake := synapsefake.NewServer(t)
-		alice := fake.AddUser(synapsefake.UserSeed{Email: "alice@example.com", LegalNames: []string{"Alice Smith"}}).ID
-		bob := fake.AddUser(synapsefake.UserSeed{Email: "bob@example.com", LegalNames: []string{"Bob Jones"}}).ID
-		carol := fake.AddUser(synapsefake.UserSeed{Email: "carol@smith.example", LegalNames: []string{"Carol"}}).ID
+		alice := fake.MustAddUser(t, synapsefake.UserSeed{Email: "alice@example.com", LegalNames: []string{"Alice Smith"}}).ID
+		bob := fake.MustAddUser(t, synapsefake.UserSeed{Email: "bob@example.com", LegalNames: []string{"Bob Jones"}}).ID
+		carol := fake.MustAddUser(t, synapsefake.UserSeed{Email: "carol@smith.example", LegalNames: []string{"Carol"}}).ID
 		for _, tc := range []struct {
 			query string
 			want  []string
@@ -520,7 +520,7 @@ func TestListUsers(t *testing.T) {
 	t.Run("errors", func(t *testing.T) {
 		t.Parallel()
 		fake := synapsefake.NewServer(t)
-		addUsers(fake, 3)
+		addUsers(t, fake, 3)
 		before := usersSnapshot(t, fake)
 		for _, tc := range []struct {
 			query     string
@@ -550,7 +550,7 @@ func TestListUsers(t *testing.T) {
 func TestGetUser(t *testing.T) {
 	t.Parallel()
 	fake := synapsefake.NewServer(t)
-	u := fake.AddUser(synapsefake.UserSeed{Email: "ann@example.com", PhoneNumbers: []string{"901.222.3333"}, LegalNames: []string{"Ann"}, SuppID: "s1"})
+	u := fake.MustAddUser(t, synapsefake.UserSeed{Email: "ann@example.com", PhoneNumbers: []string{"901.222.3333"}, LegalNames: []string{"Ann"}, SuppID: "s1"})
 	want := wantUserObject(fake, u.ID, "ann@example.com", u.RefreshToken, []string{"901.222.3333"}, []string{"Ann"})
 	extraOf(want)["supp_id"] = "s1"
 
@@ -700,7 +700,7 @@ func TestPatchUser(t *testing.T) {
 			t.Parallel()
 			fake := synapsefake.NewServer(t)
 			const email = "ann@example.com"
-			u := fake.AddUser(synapsefake.UserSeed{Email: email, Fingerprint: testFingerprint})
+			u := fake.MustAddUser(t, synapsefake.UserSeed{Email: email, Fingerprint: testFingerprint})
 			key := fake.OAuthKey(u.ID, testFingerprint, reference.ScopeUserPatch)
 			want := getUserBody(t, fake, u.ID)
 			fake.Advance(time.Minute)

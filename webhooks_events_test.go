@@ -32,7 +32,7 @@ func newHookEnv(t testing.TB, opts ...synapsefake.Option) hookEnv {
 	t.Helper()
 	fake := synapsefake.NewServer(t, opts...)
 	e := hookEnv{fake: fake, fx: newFixture(t, fake, 10000)}
-	e.savings, _ = fake.AddNode(e.fx.user.ID, synapsefake.NodeSeed{Nickname: "Savings"})
+	e.savings = fake.MustAddNode(t, e.fx.user.ID, synapsefake.NodeSeed{Nickname: "Savings"})
 	fake.Webhooks().Reset()
 	return e
 }
@@ -75,7 +75,7 @@ func TestWebhookEvents(t *testing.T) {
 			return []hookEvent{{"USERS|POST", "USER", id, "", "", "SELF"}}
 		}},
 		{"AddUser", func(t *testing.T, e hookEnv) []hookEvent {
-			u := e.fake.AddUser(synapsefake.UserSeed{})
+			u := e.fake.MustAddUser(t, synapsefake.UserSeed{})
 			return []hookEvent{{"USERS|POST", "USER", u.ID, "", "", "BACKEND"}}
 		}},
 		{"PATCH /users/{id}", func(t *testing.T, e hookEnv) []hookEvent {
@@ -94,7 +94,7 @@ func TestWebhookEvents(t *testing.T) {
 			return []hookEvent{{"NODES|POST", "NODE", id, "", "", "SELF"}}
 		}},
 		{"AddNode", func(t *testing.T, e hookEnv) []hookEvent {
-			n, _ := e.fake.AddNode(e.fx.user.ID, synapsefake.NodeSeed{})
+			n := e.fake.MustAddNode(t, e.fx.user.ID, synapsefake.NodeSeed{})
 			return []hookEvent{{"NODES|POST", "NODE", n.ID, "", "", "BACKEND"}}
 		}},
 		{"PATCH node", func(t *testing.T, e hookEnv) []hookEvent {
@@ -270,7 +270,7 @@ func TestWebhookPayload(t *testing.T) {
 		t.Parallel()
 		e := newHookEnv(t)
 		rcv := newHookReceiver(t, nil)
-		e.fake.AddSubscription(rcv.url, "TRANS|POST")
+		e.fake.MustAddSubscription(t, rcv.url, "TRANS|POST")
 		r := do(t, e.fake, call{method: "POST", path: e.nodePath() + "/trans", header: e.fx.headers,
 			body: map[string]any{"to": map[string]any{"type": "DEPOSIT-US", "id": e.savings.ID},
 				"amount": map[string]any{"amount": 12.34, "currency": "USD"}, "extra": map[string]any{"ip": "192.168.0.1", "note": "rent"}}})
@@ -383,8 +383,8 @@ func TestWebhookSignatureHeaders(t *testing.T) {
 	t.Parallel()
 	e := newHookEnv(t, synapsefake.WithClientCredentials("client_id_sigtest", "client_secret_sigtest"))
 	rcv := newHookReceiver(t, nil)
-	e.fake.AddSubscription(rcv.url)
-	e.fake.AddUser(synapsefake.UserSeed{})
+	e.fake.MustAddSubscription(t, rcv.url)
+	e.fake.MustAddUser(t, synapsefake.UserSeed{})
 	e.fake.AddNode(e.fx.user.ID, synapsefake.NodeSeed{})
 	e.transfer(t)
 	e.must(t, call{method: "POST", path: e.nodePath() + "/subnets", header: e.fx.headers, body: map[string]any{"nickname": "Bills"}})

@@ -33,7 +33,7 @@ func heapAfterGC() uint64 {
 func TestHeapPerSettledTransaction(t *testing.T) {
 	const n = 2000
 	e := newTxEnv(t, 1<<40, synapsefake.WithoutWebhookDelivery())
-	e.fake.AddSubscription("http://127.0.0.1:1/hooks")
+	e.fake.MustAddSubscription(t, "http://127.0.0.1:1/hooks")
 	body := txBody(e.payee.node, 1)
 	for range 100 { // warm the connection, the encoders and the indexes
 		e.createFrom(t, e.fx, e.fx.node, body)
@@ -97,7 +97,7 @@ func TestCommentLength(t *testing.T) {
 // webhooks captured.
 func TestCommentCount(t *testing.T) {
 	e := newTxEnv(t, 100_00, synapsefake.WithManualProcessing(), synapsefake.WithoutWebhookDelivery())
-	e.fake.AddSubscription("http://127.0.0.1:1/hooks", "TRAN|PATCH")
+	e.fake.MustAddSubscription(t, "http://127.0.0.1:1/hooks", "TRAN|PATCH")
 	id := e.create(t, e.payee.node, 1)
 	other := e.create(t, e.payee.node, 1)
 	comment := func(id string, i int) response {
@@ -137,7 +137,7 @@ func TestCommentCount(t *testing.T) {
 // once, in order. Before pages, the first answer held them all.
 func TestControlWebhooksPagedByBytes(t *testing.T) {
 	e := newTxEnv(t, 100_00, synapsefake.WithManualProcessing(), synapsefake.WithoutWebhookDelivery())
-	e.fake.AddSubscription("http://127.0.0.1:1/hooks", "TRAN|PATCH")
+	e.fake.MustAddSubscription(t, "http://127.0.0.1:1/hooks", "TRAN|PATCH")
 	id := e.create(t, e.payee.node, 1)
 	note := strings.Repeat("c", synapsefake.MaxCommentLength)
 	for i := range synapsefake.MaxComments {
@@ -216,7 +216,7 @@ func TestControlWebhooksPagedByBytes(t *testing.T) {
 // first page rendered every payload of a transaction's comments.
 func TestDashboardWebhooksPagedByBytes(t *testing.T) {
 	e := newTxEnv(t, 100_00, synapsefake.WithManualProcessing(), synapsefake.WithoutWebhookDelivery())
-	e.fake.AddSubscription("http://127.0.0.1:1/hooks", "TRAN|PATCH")
+	e.fake.MustAddSubscription(t, "http://127.0.0.1:1/hooks", "TRAN|PATCH")
 	id := e.create(t, e.payee.node, 1)
 	note := strings.Repeat("c", synapsefake.MaxCommentLength)
 	for i := range synapsefake.MaxComments {
@@ -313,11 +313,11 @@ func TestHangingReceiverDoesNotHoldUpOthers(t *testing.T) {
 	hung, healthy := newReceiver(t, true), newReceiver(t, false)
 	fake := synapsefake.NewServer(t)
 	for range 3 {
-		fake.AddSubscription(hung.URL+"/hung", "USERS|POST")
+		fake.MustAddSubscription(t, hung.URL+"/hung", "USERS|POST")
 	}
-	fake.AddSubscription(healthy.URL+"/healthy", "USERS|POST")
-	fake.AddUser(synapsefake.UserSeed{})
-	fake.AddUser(synapsefake.UserSeed{})
+	fake.MustAddSubscription(t, healthy.URL+"/healthy", "USERS|POST")
+	fake.MustAddUser(t, synapsefake.UserSeed{})
+	fake.MustAddUser(t, synapsefake.UserSeed{})
 	within(t, healthy.arrived, "first delivery to the healthy receiver")
 	within(t, healthy.arrived, "second delivery to the healthy receiver")
 	for i := range 3 {
@@ -331,10 +331,10 @@ func TestHangingReceiverDoesNotHoldUpOthers(t *testing.T) {
 func TestFlushIsBounded(t *testing.T) {
 	hung := newReceiver(t, true)
 	fake := synapsefake.NewServer(t, synapsefake.WithWebhookTimeout(200*time.Millisecond))
-	fake.AddSubscription(hung.URL, "USERS|POST")
+	fake.MustAddSubscription(t, hung.URL, "USERS|POST")
 	const events = 10 // 2 s of attempts, one after the other
 	for range events {
-		fake.AddUser(synapsefake.UserSeed{})
+		fake.MustAddUser(t, synapsefake.UserSeed{})
 	}
 	fake.Flush()
 	attempts := 0
@@ -354,8 +354,8 @@ func TestFlushIsBounded(t *testing.T) {
 func TestResetDuringDelivery(t *testing.T) {
 	hung := newReceiver(t, true)
 	fake := synapsefake.NewServer(t)
-	fake.AddSubscription(hung.URL, "USERS|POST")
-	fake.AddUser(synapsefake.UserSeed{})
+	fake.MustAddSubscription(t, hung.URL, "USERS|POST")
+	fake.MustAddUser(t, synapsefake.UserSeed{})
 	within(t, hung.arrived, "the delivery")
 	fake.Reset()
 	within(t, hung.gone, "the abandoned attempt's end")
@@ -377,8 +377,8 @@ func TestResetDuringDelivery(t *testing.T) {
 func TestCloseCancelsDelivery(t *testing.T) {
 	hung := newReceiver(t, true)
 	fake := synapsefake.NewServer(t)
-	fake.AddSubscription(hung.URL, "USERS|POST")
-	fake.AddUser(synapsefake.UserSeed{})
+	fake.MustAddSubscription(t, hung.URL, "USERS|POST")
+	fake.MustAddUser(t, synapsefake.UserSeed{})
 	within(t, hung.arrived, "the delivery")
 	fake.Close()
 	within(t, hung.gone, "the abandoned attempt's end")
@@ -388,7 +388,7 @@ func TestWebhookCaptureLimit(t *testing.T) {
 	fake := synapsefake.NewServer(t, synapsefake.WithoutWebhookDelivery(), synapsefake.WithWebhookCaptureLimit(16<<10))
 	var last string
 	for range 200 {
-		last = fake.AddUser(synapsefake.UserSeed{}).ID
+		last = fake.MustAddUser(t, synapsefake.UserSeed{}).ID
 	}
 	all := fake.Webhooks().All()
 	if len(all) == 0 || len(all) >= 100 {
@@ -404,9 +404,9 @@ func TestWebhookCaptureLimit(t *testing.T) {
 
 func TestWebhookLogLimit(t *testing.T) {
 	fake := synapsefake.NewServer(t, synapsefake.WithoutWebhookDelivery(), synapsefake.WithWebhookLogLimit(8<<10))
-	fake.AddSubscription("http://127.0.0.1:1/hooks", "USERS|POST")
+	fake.MustAddSubscription(t, "http://127.0.0.1:1/hooks", "USERS|POST")
 	for range 500 {
-		fake.AddUser(synapsefake.UserSeed{})
+		fake.MustAddUser(t, synapsefake.UserSeed{})
 	}
 	r := do(t, fake, call{method: "GET", path: "/subscriptions/logs", header: gatewayHeaders(fake)})
 	n, _ := r.body["logs_count"].(float64)

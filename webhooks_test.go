@@ -210,7 +210,7 @@ func TestWebhookEndToEnd(t *testing.T) {
 	t.Parallel()
 	fake := synapsefake.NewServer(t)
 	fx := newFixture(t, fake, 10000)
-	savings, _ := fake.AddNode(fx.user.ID, synapsefake.NodeSeed{Nickname: "Savings"})
+	savings := fake.MustAddNode(t, fx.user.ID, synapsefake.NodeSeed{Nickname: "Savings"})
 
 	type seen struct{ Function, Status, CallbackStatus string }
 	var (
@@ -305,9 +305,9 @@ func TestWebhookRetries(t *testing.T) {
 		}
 		return http.StatusOK, texts[min(n, 2)]
 	})
-	fake.AddSubscription(rcv.url, "USERS|POST")
+	fake.MustAddSubscription(t, rcv.url, "USERS|POST")
 	t0 := fake.Now()
-	u := fake.AddUser(synapsefake.UserSeed{})
+	u := fake.MustAddUser(t, synapsefake.UserSeed{})
 
 	steps := []struct {
 		advance time.Duration
@@ -394,9 +394,9 @@ func TestWebhookRetrySchedule(t *testing.T) {
 	t.Parallel()
 	fake := synapsefake.NewServer(t)
 	rcv := newHookReceiver(t, func(int, hookDelivery) (int, string) { return http.StatusServiceUnavailable, "down" })
-	fake.AddSubscription(rcv.url, "USERS|POST")
+	fake.MustAddSubscription(t, rcv.url, "USERS|POST")
 	t0 := fake.Now()
-	u := fake.AddUser(synapsefake.UserSeed{})
+	u := fake.MustAddUser(t, synapsefake.UserSeed{})
 	fake.Advance(24 * time.Hour)
 	fake.Advance(30 * 24 * time.Hour)
 
@@ -437,8 +437,8 @@ func TestWebhookSuccessCodes(t *testing.T) {
 			t.Parallel()
 			fake := synapsefake.NewServer(t)
 			rcv := newHookReceiver(t, func(int, hookDelivery) (int, string) { return tc.code, "" })
-			fake.AddSubscription(rcv.url, "USERS|POST")
-			fake.AddUser(synapsefake.UserSeed{})
+			fake.MustAddSubscription(t, rcv.url, "USERS|POST")
+			fake.MustAddUser(t, synapsefake.UserSeed{})
 			fake.Advance(24 * time.Hour)
 			if got := len(rcv.deliveries()); got != tc.wantAttempts {
 				t.Errorf("answer %d: %d attempts, want %d", tc.code, got, tc.wantAttempts)
@@ -458,7 +458,7 @@ func TestWebhookDeadSubscription(t *testing.T) {
 	t.Parallel()
 	fake := synapsefake.NewServer(t)
 	url := deadURL(t)
-	fake.AddSubscription(url)
+	fake.MustAddSubscription(t, url)
 	r := do(t, fake, call{method: "POST", path: "/users", header: gatewayHeaders(fake), body: map[string]any{
 		"logins": []any{map[string]any{"email": "dead@example.com"}}, "phone_numbers": []string{"901.111.1111"},
 		"legal_names": []string{"Dead Letter"}}})
@@ -501,7 +501,7 @@ func TestWebhookDeliveryIsOffTheRequestPath(t *testing.T) {
 			close(release)
 		}
 	})
-	fake.AddSubscription(rcv.url, "USERS|POST", "USER|PATCH")
+	fake.MustAddSubscription(t, rcv.url, "USERS|POST", "USER|PATCH")
 	fx := newFixture(t, fake, 0) // blocks the receiver on its USERS|POST
 	// The calls run in another goroutine so that a delivery made on the
 	// request path fails the test instead of hanging it.
@@ -550,7 +550,7 @@ func TestWebhookConcurrentEvents(t *testing.T) {
 	const goroutines, rounds = 20, 5
 	fake := synapsefake.NewServer(t)
 	rcv := newHookReceiver(t, nil)
-	fake.AddSubscription(rcv.url)
+	fake.MustAddSubscription(t, rcv.url)
 
 	var wg sync.WaitGroup
 	errs := make(chan error, goroutines*rounds*3)
@@ -571,8 +571,8 @@ func TestWebhookConcurrentEvents(t *testing.T) {
 				if err != nil || status != http.StatusOK {
 					errs <- fmt.Errorf("PATCH /users: %d %v %v", status, body, err)
 				}
-				if _, ok := fake.AddNode(id, synapsefake.NodeSeed{}); !ok {
-					errs <- fmt.Errorf("AddNode(%s) failed", id)
+				if _, err := fake.AddNode(id, synapsefake.NodeSeed{}); err != nil {
+					errs <- fmt.Errorf("AddNode(%s): %v", id, err)
 				}
 			}
 		})
@@ -627,7 +627,7 @@ func TestWebhookCapture(t *testing.T) {
 	if err := e.fake.Settle(tx1); err != nil {
 		t.Fatal(err)
 	}
-	u := e.fake.AddUser(synapsefake.UserSeed{})
+	u := e.fake.MustAddUser(t, synapsefake.UserSeed{})
 
 	all := e.fake.Webhooks().All()
 	var names []string
@@ -694,7 +694,7 @@ func TestWebhookCapture(t *testing.T) {
 		done := make(chan string, 1)
 		go func() {
 			<-release
-			done <- e.fake.AddUser(synapsefake.UserSeed{}).ID
+			done <- e.fake.MustAddUser(t, synapsefake.UserSeed{}).ID
 		}()
 		match := func(w synapsefake.Webhook) bool {
 			if w.Function == "USERS|POST" && w.ObjectID != u.ID {
@@ -723,22 +723,6 @@ func TestWebhookCapture(t *testing.T) {
 	})
 }
 
-// recordingTB is a testing.TB whose Fatalf records the message instead of
-// stopping the test.
-type recordingTB struct {
-	testing.TB
-	mu    sync.Mutex
-	fatal []string
-}
-
-func (r *recordingTB) Helper() {}
-
-func (r *recordingTB) Fatalf(format string, args ...any) {
-	r.mu.Lock()
-	r.fatal = append(r.fatal, fmt.Sprintf(format, args...))
-	r.mu.Unlock()
-}
-
 // TestWebhookWaitFailure checks that Wait fails the test when nothing
 // matches, with a message that lists what was captured. It waits Wait's
 // bound of real time (5 s).
@@ -746,8 +730,8 @@ func TestWebhookWaitFailure(t *testing.T) {
 	t.Parallel()
 	e := newHookEnv(t)
 	rcv := newHookReceiver(t, func(int, hookDelivery) (int, string) { return http.StatusInternalServerError, "" })
-	e.fake.AddSubscription(rcv.url, "USERS|POST")
-	u := e.fake.AddUser(synapsefake.UserSeed{})
+	e.fake.MustAddSubscription(t, rcv.url, "USERS|POST")
+	u := e.fake.MustAddUser(t, synapsefake.UserSeed{})
 	tx := e.transfer(t)
 	if err := e.fake.Queue(tx, "HIGH-RISK"); err != nil {
 		t.Fatal(err)
@@ -781,8 +765,8 @@ func TestWithoutWebhookDelivery(t *testing.T) {
 	t.Parallel()
 	fake := synapsefake.NewServer(t, synapsefake.WithoutWebhookDelivery())
 	rcv := newHookReceiver(t, nil)
-	fake.AddSubscription(rcv.url)
-	fake.AddSubscription(deadURL(t))
+	fake.MustAddSubscription(t, rcv.url)
+	fake.MustAddSubscription(t, deadURL(t))
 	fx := newFixture(t, fake, 0)
 	fake.Advance(24 * time.Hour)
 
@@ -817,8 +801,8 @@ func TestWithWebhookClient(t *testing.T) {
 	t.Parallel()
 	tr := &hookTransport{}
 	fake := synapsefake.NewServer(t, synapsefake.WithWebhookClient(&http.Client{Transport: tr}))
-	fake.AddSubscription("https://consumer.invalid/hooks", "USERS|POST")
-	fake.AddUser(synapsefake.UserSeed{})
+	fake.MustAddSubscription(t, "https://consumer.invalid/hooks", "USERS|POST")
+	fake.MustAddUser(t, synapsefake.UserSeed{})
 	fake.Flush()
 	tr.mu.Lock()
 	reqs := slices.Clone(tr.reqs)
@@ -849,8 +833,8 @@ func TestWithWebhookTimeout(t *testing.T) {
 		return http.StatusOK, "too late"
 	})
 	t.Cleanup(func() { close(release) }) // runs before the receiver closes
-	fake.AddSubscription(rcv.url, "USERS|POST")
-	fake.AddUser(synapsefake.UserSeed{})
+	fake.MustAddSubscription(t, rcv.url, "USERS|POST")
+	fake.MustAddUser(t, synapsefake.UserSeed{})
 	fake.Advance(24 * time.Hour)
 	if diff := cmp.Diff([]string{"408"}, hookLogCodes(t, fake)); diff != "" {
 		t.Errorf("logged codes (-want +got):\n%s", diff)
@@ -867,23 +851,23 @@ func TestWebhookSubscriptionRouting(t *testing.T) {
 	t.Parallel()
 	fake := synapsefake.NewServer(t)
 	users, nodes, both := newHookReceiver(t, nil), newHookReceiver(t, nil), newHookReceiver(t, nil)
-	fake.AddSubscription(users.url, "USERS|POST")
-	fake.AddSubscription(nodes.url, "NODES|POST", "NODE|PATCH")
-	bothSub := fake.AddSubscription(both.url)
-	off := fake.AddSubscription(deadURL(t))
+	fake.MustAddSubscription(t, users.url, "USERS|POST")
+	fake.MustAddSubscription(t, nodes.url, "NODES|POST", "NODE|PATCH")
+	bothSub := fake.MustAddSubscription(t, both.url)
+	off := fake.MustAddSubscription(t, deadURL(t))
 	r := do(t, fake, call{method: "PATCH", path: "/subscriptions/" + off.ID, header: hookGateway(fake), body: map[string]any{"is_active": false}})
 	if r.status != http.StatusOK {
 		t.Fatalf("deactivate: status %d: %s", r.status, r.raw)
 	}
 
-	u := fake.AddUser(synapsefake.UserSeed{})
+	u := fake.MustAddUser(t, synapsefake.UserSeed{})
 	fake.AddNode(u.ID, synapsefake.NodeSeed{})
 	// Move "both" to the users receiver: later events go there.
 	r = do(t, fake, call{method: "PATCH", path: "/subscriptions/" + bothSub.ID, header: hookGateway(fake), body: map[string]any{"url": users.url}})
 	if r.status != http.StatusOK {
 		t.Fatalf("move: status %d: %s", r.status, r.raw)
 	}
-	fake.AddUser(synapsefake.UserSeed{})
+	fake.MustAddUser(t, synapsefake.UserSeed{})
 	fake.Flush()
 
 	functions := func(rcv *hookReceiver) []string {
@@ -929,10 +913,10 @@ func TestWebhookLogs(t *testing.T) {
 	t.Parallel()
 	fake := synapsefake.NewServer(t)
 	rcv := newHookReceiver(t, nil)
-	fake.AddSubscription(rcv.url, "USERS|POST")
+	fake.MustAddSubscription(t, rcv.url, "USERS|POST")
 	var ids []string
 	for range 23 {
-		ids = append(ids, fake.AddUser(synapsefake.UserSeed{}).ID)
+		ids = append(ids, fake.MustAddUser(t, synapsefake.UserSeed{}).ID)
 	}
 	fake.Flush()
 	objIDs := func(body map[string]any) []string {
@@ -992,8 +976,8 @@ func TestWebhookLogs(t *testing.T) {
 func TestWebhookLogsErrors(t *testing.T) {
 	t.Parallel()
 	fake := synapsefake.NewServer(t, synapsefake.WithoutWebhookDelivery())
-	fake.AddSubscription("https://example.com/hooks")
-	fake.AddUser(synapsefake.UserSeed{})
+	fake.MustAddSubscription(t, "https://example.com/hooks")
+	fake.MustAddUser(t, synapsefake.UserSeed{})
 	fake.Flush()
 	before := hookLogs(t, fake, "")
 	for _, tc := range []struct {

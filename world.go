@@ -613,7 +613,10 @@ func (p *worldPlan) apply(s *Server, now time.Time) (World, error) {
 		Subscriptions: map[string]string{}, Transactions: map[string]string{},
 		OAuthKeys: map[string]string{}, Fingerprints: map[string]string{}}
 	for _, up := range p.users {
-		u := s.addUser(p.start, UserSeed(up.w.controlUserRequest))
+		u, err := s.addUser(p.start, UserSeed(up.w.controlUserRequest))
+		if err != nil {
+			return World{}, errWorld("%s: %s", up.label, w.names(err))
+		}
 		up.id = u.ID
 		w.Users[up.w.Name] = u.ID
 		if o := up.w.OAuth; o != nil {
@@ -621,7 +624,10 @@ func (p *worldPlan) apply(s *Server, now time.Time) (World, error) {
 			w.Fingerprints[up.w.Name] = o.Fingerprint
 		}
 		for _, np := range up.nodes {
-			n, _ := s.addNode(p.start, u.ID, np.seed)
+			n, err := s.addNode(p.start, u.ID, np.seed)
+			if err != nil {
+				return World{}, errWorld("%s: %s", np.label, w.names(err))
+			}
 			np.id = n.ID
 			w.Nodes[np.w.Name] = n.ID
 			for _, sp := range np.subnets {
@@ -643,7 +649,11 @@ func (p *worldPlan) apply(s *Server, now time.Time) (World, error) {
 		}
 	}
 	for _, sp := range p.subs {
-		w.Subscriptions[sp.w.Name] = s.AddSubscription(sp.w.URL, sp.w.Scopes...).ID
+		sub, err := s.AddSubscription(sp.w.URL, sp.w.Scopes...)
+		if err != nil {
+			return World{}, errWorld("%s: %s", sp.label, w.names(err))
+		}
+		w.Subscriptions[sp.w.Name] = sub.ID
 	}
 	return w, nil
 }

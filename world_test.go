@@ -288,7 +288,7 @@ func wantWorldUnchanged(t *testing.T, fake *synapsefake.Server) {
 	if n := len(fake.Webhooks().All()); n != 0 {
 		t.Errorf("after a refused world, %d webhooks were captured", n)
 	}
-	if got, want := fake.AddUser(synapsefake.UserSeed{}).ID, synapsefake.New().AddUser(synapsefake.UserSeed{}).ID; got != want {
+	if got, want := fake.MustAddUser(t, synapsefake.UserSeed{}).ID, synapsefake.New().MustAddUser(t, synapsefake.UserSeed{}).ID; got != want {
 		t.Errorf("after a refused world, the next id is %s, want a fresh server's %s", got, want)
 	}
 }

@@ -56,7 +56,7 @@ func decidedSwipe(status int, body string, cents int64) func(testing.TB, *synaps
 			io.WriteString(w, body)
 		}))
 		defer platform.Close()
-		sub := fake.AddSubscription(platform.URL, reference.ScopeTransPostJIT)
+		sub := fake.MustAddSubscription(tb, platform.URL, reference.ScopeTransPostJIT)
 		res := swipe(tb, fake, env, env.CardID, synapsefake.CardAuth{AmountCents: cents, Merchant: "DINER", Hold: true})
 		r := send(tb, fake, "PATCH", "/subscriptions/"+sub.ID, userHeader(env, "", env.Fingerprint), map[string]any{"is_active": false})
 		mustStatus(tb, "PATCH the subscription", r, http.StatusOK)

@@ -114,22 +114,16 @@ type Env struct {
 // scope. It fails the test if the fake refuses any of them.
 func Setup(tb testing.TB, fake *synapsefake.Server) Env {
 	tb.Helper()
-	u := fake.AddUser(synapsefake.UserSeed{
+	u := fake.MustAddUser(tb, synapsefake.UserSeed{
 		Email:        "scenarios@example.com",
 		PhoneNumbers: []string{"901.111.1111", "901.222.2222"},
 		LegalNames:   []string{"Scenario User"},
 		Fingerprint:  Fingerprint,
 		Permission:   synapsefake.PermissionSendAndReceive,
 	})
-	dep, ok := fake.AddNode(u.ID, synapsefake.NodeSeed{Type: reference.NodeDepositUS, Nickname: "Deposit", BalanceCents: DepositCents})
-	if !ok {
-		tb.Fatalf("scenarios: AddNode: user %s not found", u.ID)
-	}
-	ach, ok := fake.AddNode(u.ID, synapsefake.NodeSeed{Type: reference.NodeACHUS, Nickname: "Bank account",
+	dep := fake.MustAddNode(tb, u.ID, synapsefake.NodeSeed{Type: reference.NodeDepositUS, Nickname: "Deposit", BalanceCents: DepositCents})
+	ach := fake.MustAddNode(tb, u.ID, synapsefake.NodeSeed{Type: reference.NodeACHUS, Nickname: "Bank account",
 		AccountNum: "123456789", RoutingNum: "051000017"})
-	if !ok {
-		tb.Fatalf("scenarios: AddNode: user %s not found", u.ID)
-	}
 	card, err := fake.AddSubnet(u.ID, dep.ID, synapsefake.SubnetSeed{Nickname: "Debit card",
 		AccountClass: synapsefake.ClassCard, Status: synapsefake.SubnetActive})
 	if err != nil {

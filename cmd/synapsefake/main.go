@@ -131,7 +131,11 @@ func serve(ctx context.Context, args []string, out io.Writer, ready chan<- strin
 	if restored {
 		fmt.Fprintf(out, "  state restored from %s\n", *stateFile)
 	} else {
-		user := fake.AddUser(synapsefake.UserSeed{Email: "demo@example.com", LegalNames: []string{"Demo User"}, Fingerprint: "demo-fingerprint"})
+		user, err := fake.AddUser(synapsefake.UserSeed{Email: "demo@example.com", LegalNames: []string{"Demo User"}, Fingerprint: "demo-fingerprint"})
+		if err != nil {
+			l.Close()
+			return err
+		}
 		fmt.Fprintf(out, "  seeded user %s (fingerprint demo-fingerprint, refresh_token %s)\n", user.ID, user.RefreshToken)
 		if *world != "" {
 			if err := loadWorld(fake, *world, out); err != nil {

@@ -199,7 +199,7 @@ func TestServeOptions(t *testing.T) {
 		t.Fatalf("startup output names no seeded user:\n%s", r.out)
 	}
 	// -seed 7 gives the ids a fake seeded with 7 gives.
-	want := synapsefake.New(synapsefake.WithIDSeed(7)).AddUser(synapsefake.UserSeed{Email: "demo@example.com"})
+	want := synapsefake.New(synapsefake.WithIDSeed(7)).MustAddUser(t, synapsefake.UserSeed{Email: "demo@example.com"})
 	if m[1] != want.ID {
 		t.Errorf("seeded user %s, want %s (the first id of seed 7)", m[1], want.ID)
 	}
@@ -382,7 +382,7 @@ func TestServeWorld(t *testing.T) {
 	// The binary seeds its demo user, then loads the world: the ids are
 	// those of a fake of the same seed doing the same.
 	fake := synapsefake.New(synapsefake.WithIDSeed(7))
-	fake.AddUser(synapsefake.UserSeed{Email: "demo@example.com"})
+	fake.MustAddUser(t, synapsefake.UserSeed{Email: "demo@example.com"})
 	f, err := os.Open(file)
 	if err != nil {
 		t.Fatal(err)
