@@ -291,7 +291,7 @@ func TestControlOriginRules(t *testing.T) {
 		{name: "a foreign Origin on a read", method: "GET", path: "/_fake/state", header: map[string]string{"Origin": "http://evil.example"}, want: 403, code: "cross_origin_request"},
 		{name: "a no-cors text/plain POST", method: "POST", path: "/_fake/subscriptions",
 			header: map[string]string{"Origin": "http://evil.example", "Content-Type": "text/plain;charset=UTF-8", "Sec-Fetch-Mode": "no-cors", "Sec-Fetch-Site": "cross-site"},
-			want: 403, code: "cross_origin_request"},
+			want:   403, code: "cross_origin_request"},
 
 		// Fetch metadata.
 		{name: "typed in the address bar", method: "GET", path: "/_fake/ui/", header: map[string]string{"Sec-Fetch-Site": "none", "Sec-Fetch-Mode": "navigate", "Sec-Fetch-Dest": "document"}, want: 200},
