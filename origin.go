@@ -33,6 +33,9 @@ import (
 //     (X-Fake-Control-Token or Authorization: Bearer) nor the cookie the
 //     dashboard gets from /_fake/ui/?token=: 401 / "300".
 //
+// Requests that Client or Transport serve in-process come from no browser
+// and skip the first two checks.
+//
 // The real API under /v3.1 is not checked: SDKs reach it under any name,
 // and its credentials are headers a page on another origin cannot send
 // without a CORS preflight, which the fake never grants.

@@ -464,10 +464,11 @@ func TestControlInProcess(t *testing.T) {
 // ExampleWithControlToken shows a fake whose control API needs a token, as
 // one reachable beyond loopback would.
 func ExampleWithControlToken() {
-	fake := synapsefake.New(synapsefake.WithControlToken("let-me-in"), synapsefake.WithAllowedHosts("fake.internal"))
+	fake := synapsefake.New(synapsefake.WithControlToken("let-me-in"))
 	defer fake.Close()
+	root := strings.TrimSuffix(fake.URL(), "/v3.1")
 	for _, token := range []string{"", "let-me-in"} {
-		req, _ := http.NewRequest("GET", "http://fake.internal/_fake/clock", nil)
+		req, _ := http.NewRequest("GET", root+"/_fake/clock", nil)
 		if token != "" {
 			req.Header.Set("X-Fake-Control-Token", token)
 		}
