@@ -32,12 +32,17 @@ import (
 // the real API, which lives under /v3.1.
 const controlPrefix = "/_fake/"
 
+// controlRoutes maps each control route, below controlPrefix, to its
+// methods; controlMux fills it.
+var controlRoutes = map[string]route{}
+
 // controlMux routes the control API. Like apiMux it is built once per
 // process and finds its Server in the request context; each path is
 // registered without a method so that a wrong method gets the envelope.
 var controlMux = sync.OnceValue(func() *http.ServeMux {
 	mux := http.NewServeMux()
 	handle := func(p string, rt route) {
+		controlRoutes[p] = rt
 		mux.HandleFunc(controlPrefix+p, rt.serve(nil))
 	}
 	type S = Server
@@ -101,6 +106,9 @@ var controlMux = sync.OnceValue(func() *http.ServeMux {
 
 // serveControl serves the /_fake/ control API.
 func (s *Server) serveControl(w http.ResponseWriter, r *http.Request) {
+	if !s.guardControl(w, r) { // only its own origin (origin.go)
+		return
+	}
 	// The mux would answer a path with dot segments or doubled slashes with
 	// a plain-text redirect; such a path names no endpoint.
 	if path.Clean(r.URL.Path) != strings.TrimSuffix(r.URL.Path, "/") {

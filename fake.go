@@ -1,6 +1,7 @@
 package synapsefake
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"net"
@@ -379,8 +380,9 @@ func (c *frozenClock) add(d time.Duration) {
 }
 
 // Transport returns a RoundTripper that serves requests in-process, with no
-// socket: requests to any host reach this server. It works where a listener
-// cannot, as inside testing/synctest bubbles.
+// socket: requests to any host reach this server, the control API's too
+// (no browser can send them; see WithAllowedHosts). It works where a
+// listener cannot, as inside testing/synctest bubbles.
 func (s *Server) Transport() http.RoundTripper { return handlerTransport{s} }
 
 // handlerTransport serves requests by calling the handler in-process.
@@ -401,7 +403,7 @@ func (t handlerTransport) RoundTrip(r *http.Request) (resp *http.Response, err e
 	if r.Body == nil {
 		r.Body = http.NoBody
 	}
-	r = r.Clone(r.Context())
+	r = r.Clone(context.WithValue(r.Context(), inProcessKey{}, true))
 	// A client sends header names as written; a server receives them
 	// canonicalised by net/http, so do the same.
 	h := make(http.Header, len(r.Header))

@@ -5,6 +5,7 @@ import (
 	"maps"
 	"net/http"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/benbjohnson/clock"
@@ -42,6 +43,8 @@ type config struct {
 	maxState            int64         // WithMaxStateSize (state.go); 0 is DefaultMaxStateSize
 	cutoffs             Cutoffs
 	jitDeadline         time.Duration // WithJITDeadline; 0 is DefaultJITDeadline
+	allowedHosts        []string      // WithAllowedHosts, as hostOnly gives them (origin.go)
+	controlToken        string        // WithControlToken; "" is none
 }
 
 func defaultConfig() config {
@@ -213,4 +216,33 @@ func WithCutoffs(c Cutoffs) Option {
 // platform that answers too late can give a short one.
 func WithJITDeadline(d time.Duration) Option {
 	return func(cfg *config) { cfg.jitDeadline = d }
+}
+
+// WithAllowedHosts adds hosts the control API and the dashboard (/_fake/)
+// answer requests for, besides loopback names (localhost, 127.0.0.0/8,
+// [::1]), the in-process host of New and the host of the server's own URL.
+// A request with another Host is refused with 403 / "300", so that a page
+// reached through DNS rebinding cannot drive or read the fake. Give the
+// names clients use to reach a fake served beyond loopback
+// ("fake", "ci-runner.internal", "10.0.0.7"); case and a port are ignored:
+// every port of a host is allowed. It adds to earlier calls.
+func WithAllowedHosts(hosts ...string) Option {
+	return func(cfg *config) {
+		for _, h := range hosts {
+			if h = hostOnly(strings.TrimSpace(h)); h != "" {
+				cfg.allowedHosts = append(cfg.allowedHosts, h)
+			}
+		}
+	}
+}
+
+// WithControlToken makes every request to the control API and the
+// dashboard (/_fake/) carry token, in the X-Fake-Control-Token header or
+// as "Authorization: Bearer <token>"; without it they are refused with
+// 401 / "300". A browser opens the dashboard once at
+// /_fake/ui/?token=<token>, which sets a cookie for /_fake/ and redirects
+// to the page without the token. Use it for a fake reachable beyond
+// loopback; "" means no token, the default.
+func WithControlToken(token string) Option {
+	return func(cfg *config) { cfg.controlToken = token }
 }

@@ -67,12 +67,12 @@ func TestSeedingRefusesWhatTheServiceWould(t *testing.T) {
 			fake := synapsefake.NewServer(t, synapsefake.WithoutWebhookDelivery())
 			u := fake.MustAddUser(t, synapsefake.UserSeed{})
 			n := fake.MustAddNode(t, u.ID, synapsefake.NodeSeed{BalanceCents: 100})
-			before := stateOf(t, fake)
+			before := savedState(t, fake)
 			err := tc.call(fake, u.ID, n.ID)
 			if err == nil || !strings.Contains(err.Error(), tc.want) {
 				t.Fatalf("error %v, want %s", err, tc.want)
 			}
-			if after := stateOf(t, fake); after != before {
+			if after := savedState(t, fake); after != before {
 				t.Error("a refused call changed the fake's state")
 			}
 		})
@@ -92,8 +92,8 @@ func TestSeedingRefusesWhatTheServiceWould(t *testing.T) {
 	})
 }
 
-// stateOf is the fake's whole saved state, to compare before and after.
-func stateOf(t testing.TB, fake *synapsefake.Server) string {
+// savedState is the fake's whole saved state, to compare before and after.
+func savedState(t testing.TB, fake *synapsefake.Server) string {
 	t.Helper()
 	var b strings.Builder
 	if err := fake.Snapshot(&b); err != nil {

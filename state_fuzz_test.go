@@ -229,7 +229,7 @@ func serveWithin(t *testing.T, s *Server, r *http.Request, what string) *httptes
 	case <-time.After(probeDeadline):
 		t.Fatalf("%s: %s %s did not answer within %s: the fake is wedged", what, r.Method, r.URL, probeDeadline)
 	}
-	if rec.Code >= http.StatusInternalServerError {
+	if rec.Code >= http.StatusInternalServerError || rec.Code == http.StatusForbidden {
 		t.Fatalf("%s: %s %s answered %d: %s", what, r.Method, r.URL, rec.Code, rec.Body)
 	}
 	return rec
@@ -254,7 +254,7 @@ func probeState(t *testing.T, s *Server, doc []byte, what string) {
 	}
 	_ = json.Unmarshal(doc, &v) // what the fake accepted; fields it did not need may be of any shape
 	req := func(method, target, body string) *http.Request {
-		r := httptest.NewRequest(method, target, strings.NewReader(body))
+		r := httptest.NewRequest(method, "http://localhost"+target, strings.NewReader(body))
 		r.Header.Set("X-SP-GATEWAY", s.Gateway())
 		r.Header.Set("X-SP-USER-IP", "127.0.0.1")
 		return r
@@ -322,7 +322,7 @@ func restoreOrRefuse(t *testing.T, w *fuzzWorld, doc []byte, what string) (accep
 	t.Helper()
 	s := w.s
 	before := s.store.snapshot()
-	rec := serveWithin(t, s, httptest.NewRequest("PUT", "/_fake/state", bytes.NewReader(doc)), what)
+	rec := serveWithin(t, s, httptest.NewRequest("PUT", "http://localhost/_fake/state", bytes.NewReader(doc)), what)
 	if rec.Code != http.StatusOK {
 		checkAnswer(t, rec)
 		if rec.Code != http.StatusBadRequest {

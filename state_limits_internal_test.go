@@ -50,7 +50,7 @@ func TestRestoreLimits(t *testing.T) {
 				defer s.restoring.Unlock()
 			}
 			rec := httptest.NewRecorder()
-			s.ServeHTTP(rec, httptest.NewRequest("PUT", "/_fake/state", bytes.NewReader(tc.body)))
+			s.ServeHTTP(rec, httptest.NewRequest("PUT", "http://localhost/_fake/state", bytes.NewReader(tc.body)))
 			var env struct {
 				Error     struct{ Code string } `json:"error"`
 				ErrorCode string                `json:"error_code"`

@@ -40,7 +40,7 @@ func TestUITransactionsScanIsBounded(t *testing.T) {
 	} {
 		t.Run(tc.query, func(t *testing.T) {
 			rec := httptest.NewRecorder()
-			s.ServeHTTP(rec, httptest.NewRequest("GET", "/_fake/ui/transactions?"+tc.query, nil))
+			s.ServeHTTP(rec, httptest.NewRequest("GET", "http://localhost/_fake/ui/transactions?"+tc.query, nil))
 			if rec.Code != 200 || !strings.Contains(rec.Body.String(), tc.want) {
 				i := strings.Index(rec.Body.String(), `class="count`)
 				t.Errorf("%d; want %q in the page; its count reads %.120s", rec.Code, tc.want, rec.Body.String()[max(i, 0):])

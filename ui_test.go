@@ -110,7 +110,7 @@ func TestDashboardRoot(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			fake := synapsefake.New(tc.opts...)
-			req := httptest.NewRequest(tc.method, tc.path, nil)
+			req := httptest.NewRequest(tc.method, "http://localhost"+tc.path, nil) // the control API answers loopback hosts
 			rec := httptest.NewRecorder()
 			fake.ServeHTTP(rec, req)
 			if rec.Code != tc.wantStatus || rec.Header().Get("Location") != tc.wantLocation {

@@ -5,6 +5,7 @@
 //	go run ./cmd/synapsefake -addr :9090
 //	go run ./cmd/synapsefake -journal-entries 1000 -journal-bytes 1048576
 //	go run ./cmd/synapsefake -clock manual -state fake-state.json   # kept across restarts
+//	go run ./cmd/synapsefake -addr :8080 -allow-host fake -control-token "$TOKEN"   # beyond loopback
 package main
 
 import (
@@ -22,6 +23,7 @@ import (
 	"os/signal"
 	"path/filepath"
 	"slices"
+	"strings"
 	"sync"
 	"syscall"
 	"time"
@@ -71,6 +73,19 @@ func serve(ctx context.Context, args []string, out io.Writer, ready chan<- strin
 	webhookChaos := fs.String("webhook-chaos", "", `webhook chaos as JSON, the body of PUT /_fake/webhooks/chaos, e.g. '{"seed":7,"default":{"duplicate":0.2,"reorder":0.2,"delay":0.1,"delay_by":"5m","drop_first":0.1,"bad_signature":0.05}}'; default off`)
 	// Transaction decisioning (issue 14).
 	jitDeadline := fs.Duration("jit-deadline", synapsefake.DefaultJITDeadline, "how long a card swipe waits for a TRANS|POST|JIT subscription's answer before the card's own rules decide it")
+	// Who may use the control API (issue 18).
+	var allowHosts []string
+	fs.Func("allow-host", "a host `name` clients use to reach the control API and the dashboard (/_fake/), besides localhost, 127.0.0.0/8, [::1] and the -addr address; repeat it or separate names with commas. Other Hosts are refused (403), against DNS rebinding", func(v string) error {
+		for _, h := range strings.Split(v, ",") {
+			h = strings.TrimSpace(h)
+			if h == "" || strings.ContainsAny(h, "/ ") {
+				return fmt.Errorf("%q is not a host name (give names such as fake or 10.0.0.7, without a scheme or path)", h)
+			}
+			allowHosts = append(allowHosts, h)
+		}
+		return nil
+	})
+	controlToken := fs.String("control-token", "", "a `token` every /_fake/ request must carry (header X-Fake-Control-Token or Authorization: Bearer); a browser opens /_fake/ui/?token=TOKEN once. For a fake reachable beyond loopback; default none")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -85,7 +100,11 @@ func serve(ctx context.Context, args []string, out io.Writer, ready chan<- strin
 	opts := []synapsefake.Option{synapsefake.WithIDSeed(*seed), synapsefake.WithBaseURL(base),
 		synapsefake.WithJournalLimit(*journalEntries, *journalBytes),
 		synapsefake.WithWebhookCaptureLimit(*captureBytes), synapsefake.WithWebhookLogLimit(*webhookLogBytes),
-		synapsefake.WithJITDeadline(*jitDeadline), synapsefake.WithMaxStateSize(*maxStateSize)}
+		synapsefake.WithJITDeadline(*jitDeadline), synapsefake.WithMaxStateSize(*maxStateSize),
+		synapsefake.WithAllowedHosts(allowHosts...)}
+	if *controlToken != "" {
+		opts = append(opts, synapsefake.WithControlToken(*controlToken))
+	}
 	if *microDeposits {
 		opts = append(opts, synapsefake.WithMicroDeposits())
 	}
@@ -147,6 +166,17 @@ func serve(ctx context.Context, args []string, out io.Writer, ready chan<- strin
 	fmt.Fprintf(out, "next: point your client at %s with the X-SP-GATEWAY above, or try\n", base)
 	fmt.Fprintf(out, "  curl %s/loans-limits\n", base)
 	fmt.Fprintf(out, "  curl -X POST http://%s/_fake/clock/advance -d '{\"duration\":\"24h\"}'   # control API, see README\n", l.Addr())
+	if *controlToken != "" {
+		fmt.Fprintf(out, "  the control API needs -control-token: send X-Fake-Control-Token, or open http://%s/_fake/ui/?token=... once\n", l.Addr())
+	}
+	if host, _, _ := net.SplitHostPort(l.Addr().String()); !net.ParseIP(host).IsLoopback() {
+		names := []string{"localhost", "127.0.0.0/8", "[::1]"}
+		if !net.ParseIP(host).IsUnspecified() {
+			names = append(names, host)
+		}
+		fmt.Fprintf(out, "  the control API and the dashboard answer only Host %s (-allow-host adds names)\n",
+			strings.Join(append(names, allowHosts...), ", "))
+	}
 
 	var handler http.Handler = fake
 	if !*quiet {

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"net"
@@ -237,6 +238,8 @@ func TestServeBadFlags(t *testing.T) {
 		{"chaos unknown setting", []string{"-webhook-chaos", `{"default":{"dupe":0.5}}`}, "-webhook-chaos: synapsefake: unknown_field (error_code 200, http 400)"},
 		{"chaos probability above 1", []string{"-webhook-chaos", `{"default":{"duplicate":2}}`}, "default.duplicate must be a probability from 0 to 1, got 2."},
 		{"chaos bad delay", []string{"-webhook-chaos", `{"default":{"delay":1,"delay_by":"soon"}}`}, "invalid_chaos"},
+		{"allow-host a URL", []string{"-allow-host", "http://fake:8080"}, `"http://fake:8080" is not a host name`},
+		{"allow-host an empty name", []string{"-allow-host", "a,,b"}, `"" is not a host name`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
@@ -659,5 +662,118 @@ func TestServeMaxStateSize(t *testing.T) {
 	}
 	if err := r.stop(t); err != nil {
 		t.Fatalf("serve: %v", err)
+	}
+}
+
+// send sends one request to the running server's root with the given Host
+// ("" for its address) and headers, and returns the status, the headers and
+// the error.code of a refusal.
+func (r *running) send(t *testing.T, method, path, host string, header map[string]string) (int, http.Header, string) {
+	t.Helper()
+	req, err := http.NewRequest(method, strings.TrimSuffix(r.base, "/v3.1")+path, strings.NewReader("{}"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if host != "" {
+		req.Host = host
+	}
+	for k, v := range header {
+		req.Header.Set(k, v)
+	}
+	client := http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+	resp, err := client.Do(req)
+	if err != nil {
+		t.Fatalf("%s %s: %v", method, path, err)
+	}
+	defer resp.Body.Close()
+	var env struct {
+		Error struct {
+			Code string `json:"code"`
+		} `json:"error"`
+		ErrorCode string `json:"error_code"`
+	}
+	_ = json.NewDecoder(resp.Body).Decode(&env)
+	if env.ErrorCode != "" && env.ErrorCode != "300" && resp.StatusCode >= 400 {
+		t.Errorf("%s %s: error_code %q", method, path, env.ErrorCode)
+	}
+	return resp.StatusCode, resp.Header, env.Error.Code
+}
+
+func TestServeControlOrigin(t *testing.T) {
+	t.Parallel()
+	r := start(t, "-addr", "127.0.0.1:0", "-clock", "manual", "-quiet", "-allow-host", "fake", "-allow-host", "a.example, B.example")
+	for _, tc := range []struct {
+		name, method, path, host string
+		header                   map[string]string
+		want                     int
+		code                     string
+	}{
+		{"its own address", "POST", "/_fake/users", "", nil, 200, ""},
+		{"localhost", "POST", "/_fake/users", "localhost:8080", nil, 200, ""},
+		{"-allow-host", "POST", "/_fake/users", "fake:8080", nil, 200, ""},
+		{"-allow-host, comma-separated", "GET", "/_fake/state", "a.example", nil, 200, ""},
+		{"-allow-host, comma-separated, another case", "GET", "/_fake/ui/", "b.example:80", nil, 200, ""},
+		{"a foreign host reads", "GET", "/_fake/state", "rebind.evil.example:8080", nil, 403, "foreign_host"},
+		{"a foreign host resets", "POST", "/_fake/reset", "rebind.evil.example:8080", nil, 403, "foreign_host"},
+		{"a foreign origin resets", "POST", "/_fake/reset", "", map[string]string{"Origin": "http://127.0.0.1:1", "Content-Type": "text/plain"}, 403, "cross_origin_request"},
+		{"a cross-site request", "POST", "/_fake/reset", "", map[string]string{"Sec-Fetch-Site": "cross-site"}, 403, "cross_origin_request"},
+		{"the API answers any host", "GET", "/v3.1/loans-limits", "rebind.evil.example:8080", nil, 200, ""},
+	} {
+		status, _, code := r.send(t, tc.method, tc.path, tc.host, tc.header)
+		if status != tc.want || code != tc.code {
+			t.Errorf("%s: %s %s: %d %q, want %d %q", tc.name, tc.method, tc.path, status, code, tc.want, tc.code)
+		}
+	}
+	// The seeded user survived the refused resets.
+	status, body := r.request(t, "GET", "/users", map[string]string{"X-SP-GATEWAY": synapsefake.New().Gateway()}, nil)
+	if status != http.StatusOK || body["users_count"] != 4.0 {
+		t.Errorf("GET /users: %d users_count %v, want 200 and 4 (the seeded user and three made above)", status, body["users_count"])
+	}
+}
+
+func TestServeControlToken(t *testing.T) {
+	t.Parallel()
+	const token = "tok-7f3a"
+	r := start(t, "-addr", "127.0.0.1:0", "-quiet", "-control-token", token)
+	if out := r.out.String(); !strings.Contains(out, "the control API needs -control-token") || strings.Contains(out, token) {
+		t.Errorf("startup output does not say the control API needs the token, or shows it:\n%s", out)
+	}
+	for _, tc := range []struct {
+		name, method, path string
+		header             map[string]string
+		want               int
+		code               string
+	}{
+		{"no token", "GET", "/_fake/clock", nil, 401, "missing_control_token"},
+		{"a wrong token", "GET", "/_fake/clock", map[string]string{"X-Fake-Control-Token": "tok"}, 401, "invalid_control_token"},
+		{"the token", "GET", "/_fake/clock", map[string]string{"X-Fake-Control-Token": token}, 200, ""},
+		{"a bearer token", "POST", "/_fake/users", map[string]string{"Authorization": "Bearer " + token}, 200, ""},
+		{"the API needs none", "GET", "/v3.1/loans-limits", nil, 200, ""},
+	} {
+		status, _, code := r.send(t, tc.method, tc.path, "", tc.header)
+		if status != tc.want || code != tc.code {
+			t.Errorf("%s: %s %s: %d %q, want %d %q", tc.name, tc.method, tc.path, status, code, tc.want, tc.code)
+		}
+	}
+	status, h, _ := r.send(t, "GET", "/_fake/ui/?token="+token, "", nil)
+	if status != http.StatusSeeOther || h.Get("Location") != "/_fake/ui/" || !strings.HasPrefix(h.Get("Set-Cookie"), "synapsefake_control=") {
+		t.Errorf("GET /_fake/ui/?token=: %d Location %q Set-Cookie %q, want 303 to /_fake/ui/ with the cookie", status, h.Get("Location"), h.Get("Set-Cookie"))
+	}
+	cookie := strings.Split(h.Get("Set-Cookie"), ";")[0]
+	if status, _, _ := r.send(t, "GET", "/_fake/ui/", "", map[string]string{"Cookie": cookie}); status != http.StatusOK {
+		t.Errorf("GET /_fake/ui/ with the cookie: %d, want 200", status)
+	}
+}
+
+func TestServeHelpNamesTheControlFlags(t *testing.T) {
+	t.Parallel()
+	var out syncBuffer
+	if err := serve(context.Background(), []string{"-h"}, &out, nil); !errors.Is(err, flag.ErrHelp) {
+		t.Fatalf("serve(-h) = %v, want flag.ErrHelp", err)
+	}
+	for _, want := range []string{"-allow-host name", "DNS rebinding", "-control-token token", "X-Fake-Control-Token"} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("-h output lacks %q:\n%s", want, out.String())
+		}
 	}
 }

@@ -1,5 +1,6 @@
 // Opens the standalone fake's dashboard in headless Chromium and checks it
-// as a user would. Usage: node check.js BASE (BASE is the API's base URL,
+// as a user would, and that pages on other origins can neither drive nor
+// read the control API. Usage: node check.js BASE (BASE is the API's base URL,
 // http://127.0.0.1:PORT/v3.1). Loads a world through the control API, then
 // prints one line per check and "N passed, M failed". With
 // SCREENSHOTS=DIR it also saves every page at phone and desktop width, in
@@ -80,10 +81,46 @@ async function seed(hookURL) {
     bank: obj(ids.nodes.bank), internal: obj(ids.transactions.internal), ach: obj(ids.transactions.ach) };
 }
 
+// A page on another origin (a second loopback port), as any site open in
+// the developer's browser: it tries what issue 18 found it could do, a
+// no-cors text/plain POST that empties the store, one that subscribes an
+// outside URL, and reads of the whole state. window.attempts holds what
+// its script got.
+function foreignSite() {
+  const server = http.createServer((req, res) => {
+    res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' });
+    res.end(`<!doctype html><title>another site</title><script>
+      const root = ${JSON.stringify(root)};
+      const text = { 'Content-Type': 'text/plain' };
+      window.attempts = Promise.allSettled([
+        fetch(root + '/_fake/reset', { method: 'POST', mode: 'no-cors', headers: text, body: '{}' }),
+        fetch(root + '/_fake/subscriptions', { method: 'POST', mode: 'no-cors', headers: text,
+          body: JSON.stringify({ url: 'http://attacker.example/hooks' }) }),
+        fetch(root + '/_fake/state').then((r) => r.text()),
+        fetch(root + '/_fake/state', { mode: 'no-cors' }).then((r) => r.text()),
+      ]).then((all) => all.map((a) => (a.status === 'fulfilled' ? { read: typeof a.value === 'string' ? a.value : '' } : { error: String(a.reason) })));
+    </script>`);
+  });
+  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve({ server, port: server.address().port })));
+}
+
+// counts reads what the foreign page must not change, through the API.
+async function counts() {
+  const h = { 'X-SP-GATEWAY': `${clientID}|${clientSecret}` };
+  const users = await call('GET', base + '/users', undefined, h);
+  const subs = await call('GET', base + '/subscriptions', undefined, h);
+  return { users: users.users_count, subscriptions: subs.subscriptions_count };
+}
+
 async function main() {
   const hooks = await receiver();
   const w = await seed(hooks.url);
-  const browser = await chromium.launch({ executablePath: chromiumPath, headless: true });
+  const foreign = await foreignSite();
+  const fakePort = new URL(root).port;
+  // rebind.evil.example stands for a name an attacker's DNS turned to the
+  // fake's address (DNS rebinding): the browser sends it as Host.
+  const browser = await chromium.launch({ executablePath: chromiumPath, headless: true,
+    args: ['--host-resolver-rules=MAP rebind.evil.example 127.0.0.1'] });
   const results = [];
   async function check(name, fn) {
     try {
@@ -154,6 +191,42 @@ async function main() {
     await page.close();
   });
 
+  for (const [name, origin] of [['another port', `http://127.0.0.1:${foreign.port}`], ['another site', `http://localhost:${foreign.port}`]]) {
+    await check(`a page on ${name} can neither change the store nor read it`, async () => {
+      const before = await counts();
+      const page = await ctx.newPage();
+      await page.goto(origin + '/');
+      const attempts = await page.evaluate(() => window.attempts);
+      await page.close();
+      const after = await counts();
+      if (before.users === 0 || JSON.stringify(after) !== JSON.stringify(before)) {
+        throw new Error(`store ${JSON.stringify(before)} became ${JSON.stringify(after)}`);
+      }
+      const leaked = attempts.filter((a) => /refresh_token|synapsefake-state/.test(a.read || ''));
+      if (leaked.length > 0 || !attempts[2].error) throw new Error('the page read the state: ' + JSON.stringify(attempts).slice(0, 200));
+    });
+  }
+
+  await check('a page behind DNS rebinding reads nothing and changes nothing', async () => {
+    const before = await counts();
+    const page = await ctx.newPage();
+    const res = await page.goto(`http://rebind.evil.example:${fakePort}/_fake/state`);
+    const body = await res.text();
+    // Its own script, same-origin now that the name points at the fake.
+    const got = await page.evaluate(async () => {
+      const state = await fetch('/_fake/state');
+      const reset = await fetch('/_fake/reset', { method: 'POST', body: '{}' });
+      return { state: state.status, stateBody: await state.text(), reset: reset.status };
+    });
+    await page.close();
+    if (res.status() !== 403 || /refresh_token/.test(body) || !/"foreign_host"/.test(body)) {
+      throw new Error(`GET /_fake/state: ${res.status()} ${body.slice(0, 120)}`);
+    }
+    if (got.state !== 403 || got.reset !== 403 || /refresh_token/.test(got.stateBody)) throw new Error('from the page: ' + JSON.stringify(got).slice(0, 200));
+    const after = await counts();
+    if (JSON.stringify(after) !== JSON.stringify(before)) throw new Error(`store ${JSON.stringify(before)} became ${JSON.stringify(after)}`);
+  });
+
   if (shots) {
     const fs = require('node:fs');
     fs.mkdirSync(shots, { recursive: true });
@@ -171,6 +244,7 @@ async function main() {
 
   await browser.close();
   hooks.server.close();
+  foreign.server.close();
   const passed = results.filter(Boolean).length;
   console.log(`${passed} passed, ${results.length - passed} failed`);
   process.exit(passed === results.length ? 0 : 1);

@@ -3,8 +3,12 @@
 # random loopback port with a manual clock, and runs check.js, which seeds a
 # user, nodes, a card and two transactions through the control API and the
 # API, then drives /_fake/ui/ in headless Chromium through playwright-core
-# (pinned in package.json; it downloads no browser). The browser is Debian's
-# chromium package at /usr/bin/chromium (CHROMIUM=PATH to use another).
+# (pinned in package.json; it downloads no browser). It also serves a page on
+# a second loopback port (and as localhost, another site) that tries a no-cors
+# text/plain POST to /_fake/reset and a read of /_fake/state, and opens the
+# fake under a name mapped to it as DNS rebinding would: the store must
+# survive and nothing be read. The browser is Debian's chromium package at
+# /usr/bin/chromium (CHROMIUM=PATH to use another).
 #
 # CI (.ci/run) calls it from the repository root:
 #
