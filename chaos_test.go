@@ -288,7 +288,7 @@ func TestWebhookChaosControl(t *testing.T) {
 			}
 		})
 	}
-	wantError(t, ctl(t, fake, "POST", "/webhooks/chaos", set), http.StatusConflict, "410", "method_not_allowed")
+	wantError(t, ctl(t, fake, "POST", "/webhooks/chaos", set), http.StatusMethodNotAllowed, "410", "method_not_allowed")
 	if diff := cmp.Diff(map[string]any{"success": true, "chaos": off}, ctlOK(t, fake, "DELETE", "/webhooks/chaos", nil)); diff != "" {
 		t.Errorf("DELETE (-want +got):\n%s", diff)
 	}

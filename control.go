@@ -43,11 +43,18 @@ var controlMux = sync.OnceValue(func() *http.ServeMux {
 	mux := http.NewServeMux()
 	handle := func(p string, rt route) {
 		controlRoutes[p] = rt
-		mux.HandleFunc(controlPrefix+p, rt.serve(nil))
+		mux.HandleFunc(controlPrefix+p, rt.serveControl())
 	}
 	type S = Server
-	handle("users", route{"POST": (*S).controlCreateUser})
-	handle("users/{user_id}/nodes", route{"POST": (*S).controlCreateNode})
+	handle("users", route{"GET": (*S).controlListUsers, "POST": (*S).controlCreateUser})
+	handle("users/{user_id}", route{"GET": (*S).controlGetUser})
+	handle("users/{user_id}/nodes", route{"GET": (*S).controlUserNodes, "POST": (*S).controlCreateNode})
+	handle("users/{user_id}/transactions", route{"GET": (*S).controlTransactions})
+	handle("nodes/{node_id}", route{"GET": (*S).controlGetNode})
+	handle("nodes/{node_id}/transactions", route{"GET": (*S).controlTransactions})
+	handle("nodes/{node_id}/fund", route{"POST": (*S).controlFund})
+	handle("webhooks/flush", route{"POST": (*S).controlFlush})
+	handle("webhooks/wait", route{"POST": (*S).controlWait})
 	handle("users/{user_id}/nodes/{node_id}/subnets", route{"POST": (*S).controlCreateSubnet})
 	handle("users/{user_id}/oauth", route{"POST": (*S).controlOAuthKey})
 	handle("users/{user_id}/force-mfa", route{"POST": (*S).controlForceMFA})
@@ -208,7 +215,10 @@ type controlNodeView struct {
 	Nickname     string `json:"nickname"`
 	Allowed      string `json:"allowed"`
 	BalanceCents int64  `json:"balance_cents"`
-	IsActive     bool   `json:"is_active"`
+	// AvailableCents is the balance less the debits promised but not yet
+	// made (Node.AvailableCents).
+	AvailableCents int64 `json:"available_cents"`
+	IsActive       bool  `json:"is_active"`
 }
 
 // controlNodeRequest is the body of POST /_fake/users/{user_id}/nodes: a NodeSeed.
@@ -251,8 +261,7 @@ func (s *Server) controlCreateNode(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, err)
 		return
 	}
-	s.controlOK(w, map[string]any{"node": controlNodeView{ID: n.ID, UserID: n.UserID, Type: n.Type,
-		Nickname: n.Nickname, Allowed: n.Allowed, BalanceCents: n.BalanceCents, IsActive: n.IsActive}})
+	s.controlOK(w, map[string]any{"node": controlNodeRead(n)})
 }
 
 // controlSubnetView is a subnet as the control API shows it, with the full

@@ -308,7 +308,7 @@ func TestControlEndpoints(t *testing.T) {
 			want: func(e ctlEnv) map[string]any {
 				return map[string]any{"success": true, "node": map[string]any{"_id": ctlAny, "user_id": e.fx.user.ID,
 					"type": "DEPOSIT-US", "nickname": "Savings", "allowed": "CREDIT-AND-DEBIT",
-					"balance_cents": 12345, "is_active": true}}
+					"balance_cents": 12345, "available_cents": 12345, "is_active": true}}
 			},
 			check: func(t *testing.T, e ctlEnv, body map[string]any) {
 				id := ctlStr(ctlObj(body["node"])["_id"])
@@ -329,7 +329,7 @@ func TestControlEndpoints(t *testing.T) {
 			body: map[string]any{"type": "ACH-US", "nickname": "Bank", "account_num": "987654321", "routing_num": "051000017"},
 			want: func(e ctlEnv) map[string]any {
 				return map[string]any{"success": true, "node": map[string]any{"_id": ctlAny, "user_id": e.payee.user.ID,
-					"type": "ACH-US", "nickname": "Bank", "allowed": "CREDIT-AND-DEBIT", "balance_cents": 0, "is_active": true}}
+					"type": "ACH-US", "nickname": "Bank", "allowed": "CREDIT-AND-DEBIT", "balance_cents": 0, "available_cents": 0, "is_active": true}}
 			},
 			check: func(t *testing.T, e ctlEnv, body map[string]any) {
 				id := ctlStr(ctlObj(body["node"])["_id"])
@@ -845,12 +845,12 @@ func TestControlRefusals(t *testing.T) {
 		{name: "doubled slash", method: "POST", path: "//users", status: 404, errorCode: "404", code: "not_found"},
 		{name: "dot segments", method: "POST", path: "/users/../reset", status: 404, errorCode: "404", code: "not_found"},
 		{name: "unknown transaction action", method: "POST", path: "/transactions/{tx}/refund", status: 404, errorCode: "404", code: "not_found"},
-		{name: "GET on a POST route", method: "GET", path: "/users", status: 409, errorCode: "410", code: "method_not_allowed"},
-		{name: "GET reset", method: "GET", path: "/reset", status: 409, errorCode: "410", code: "method_not_allowed"},
-		{name: "DELETE the clock", method: "DELETE", path: "/clock", status: 409, errorCode: "410", code: "method_not_allowed"},
-		{name: "PUT settle", method: "PUT", path: "/transactions/{tx}/settle", status: 409, errorCode: "410", code: "method_not_allowed"},
-		{name: "POST webhooks", method: "POST", path: "/webhooks", body: map[string]any{}, status: 409, errorCode: "410", code: "method_not_allowed"},
-		{name: "DELETE a transaction", method: "DELETE", path: "/transactions/{tx}", status: 409, errorCode: "410", code: "method_not_allowed"},
+		{name: "PATCH on a GET and POST route", method: "PATCH", path: "/users", status: 405, errorCode: "410", code: "method_not_allowed"},
+		{name: "GET reset", method: "GET", path: "/reset", status: 405, errorCode: "410", code: "method_not_allowed"},
+		{name: "DELETE the clock", method: "DELETE", path: "/clock", status: 405, errorCode: "410", code: "method_not_allowed"},
+		{name: "PUT settle", method: "PUT", path: "/transactions/{tx}/settle", status: 405, errorCode: "410", code: "method_not_allowed"},
+		{name: "POST webhooks", method: "POST", path: "/webhooks", body: map[string]any{}, status: 405, errorCode: "410", code: "method_not_allowed"},
+		{name: "DELETE a transaction", method: "DELETE", path: "/transactions/{tx}", status: 405, errorCode: "410", code: "method_not_allowed"},
 
 		// Users.
 		{name: "user: malformed JSON", method: "POST", path: "/users", body: `{"email":`, status: 400, errorCode: "200", code: "invalid_json"},

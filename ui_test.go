@@ -237,7 +237,7 @@ func TestDashboardBadInput(t *testing.T) {
 		{"unknown clock step", "POST", "/ui/clock", map[string]any{"step": "2h"}, 400, "200", "invalid_step"},
 		{"unknown field", "POST", "/ui/clock", map[string]any{"step": "1h", "by": 2}, 400, "200", "unknown_field"},
 		{"malformed body", "POST", "/ui/clock", `{"step":`, 400, "200", ""},
-		{"wrong method", "GET", "/ui/clock", nil, 409, "410", "method_not_allowed"},
+		{"wrong method", "GET", "/ui/clock", nil, 405, "410", "method_not_allowed"},
 		{"redeliver of an unknown webhook", "POST", "/ui/webhooks/99999/redeliver", map[string]any{"delivery": 0}, 404, "404", ""},
 		{"redeliver of an unknown delivery", "POST", "/ui/webhooks/1/redeliver", map[string]any{"delivery": 7}, 404, "404", ""},
 		{"redeliver of a bad number", "POST", "/ui/webhooks/x/redeliver", nil, 404, "404", ""},

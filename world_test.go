@@ -317,7 +317,7 @@ func TestWorldOverHTTP(t *testing.T) {
 		{"bad JSON", "POST", `{"users": `, http.StatusBadRequest, "200", "invalid_world"},
 		{"unknown field", "POST", `{"users": [{"name": "x", "emial": "x@example.com"}]}`, http.StatusBadRequest, "200", "invalid_world"},
 		{"rule broken", "POST", `{"users": [{"name": "x", "nodes": [{"name": "a"}, {"name": "b"}]}], "transactions": [{"from": "a", "to": "b", "amount": 1}]}`, http.StatusBadRequest, "200", "invalid_world"},
-		{"wrong method", "GET", "", http.StatusConflict, "410", "method_not_allowed"},
+		{"wrong method", "GET", "", http.StatusMethodNotAllowed, "410", "method_not_allowed"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			fresh := synapsefake.NewServer(t)

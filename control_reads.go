@@ -1,0 +1,296 @@
+package synapsefake
+
+import (
+	"fmt"
+	"net/http"
+	"sort"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/synapsefake/synapsefake/reference"
+)
+
+// The control API's reads and the helpers that a test in another language
+// needs besides the moves: users, nodes with their balances and
+// transactions as the Go helpers give them (User, Node, Transaction), Fund,
+// Flush and Wait.
+
+// Bounds of the control API's lists and waits.
+const (
+	defaultControlList = 100    // objects a list answers without ?limit=
+	maxControlList     = 1000   // the largest ?limit=
+	maxControlWait     = 30_000 // ms: the longest ?timeout= of a wait
+	defaultControlWait = 5_000  // ms: a wait's timeout without ?timeout=
+)
+
+// controlLimit reads ?limit=, from 1 to maxControlList.
+func controlLimit(r *http.Request) (int, error) {
+	v := r.URL.Query().Get("limit")
+	if v == "" {
+		return defaultControlList, nil
+	}
+	n, err := strconv.Atoi(v)
+	if err != nil || n < 1 || n > maxControlList {
+		return 0, errPayload("invalid_limit", "limit must be an integer from 1 to %d.", maxControlList)
+	}
+	return n, nil
+}
+
+// controlNodeRead is a node as the control API's reads show it: its
+// current and available balances.
+func controlNodeRead(n Node) controlNodeView {
+	return controlNodeView{ID: n.ID, UserID: n.UserID, Type: n.Type, Nickname: n.Nickname, Allowed: n.Allowed,
+		BalanceCents: n.BalanceCents, AvailableCents: n.AvailableCents, IsActive: n.IsActive}
+}
+
+// controlListUsers serves GET /_fake/users?limit=: the newest users, newest
+// first, and how many there are.
+func (s *Server) controlListUsers(w http.ResponseWriter, r *http.Request) {
+	limit, err := controlLimit(r)
+	if err != nil {
+		s.fail(w, err)
+		return
+	}
+	users, total := s.store.newestUsers(limit)
+	views := make([]controlUserView, len(users))
+	for i, u := range users {
+		views[i] = controlUser(u)
+	}
+	s.controlOK(w, map[string]any{"users": views, "users_count": total})
+}
+
+// newestUsers are the newest limit listed users, newest first, and how
+// many users are listed.
+func (st *store) newestUsers(limit int) ([]User, int) {
+	defer st.lock().unlock()
+	n := len(st.userOrder)
+	out := make([]User, 0, min(limit, n))
+	for i := n - 1; i >= 0 && len(out) < limit; i-- {
+		out = append(out, st.users[st.userOrder[i]].public())
+	}
+	return out, n
+}
+
+// controlGetUser serves GET /_fake/users/{user_id}.
+func (s *Server) controlGetUser(w http.ResponseWriter, r *http.Request) {
+	u, ok := s.User(r.PathValue("user_id"))
+	if !ok {
+		s.fail(w, errNotFound("user"))
+		return
+	}
+	s.controlOK(w, map[string]any{"user": controlUser(u)})
+}
+
+// controlUserNodes serves GET /_fake/users/{user_id}/nodes: the user's
+// active nodes, oldest first, with their balances.
+func (s *Server) controlUserNodes(w http.ResponseWriter, r *http.Request) {
+	u, ok := s.User(r.PathValue("user_id"))
+	if !ok {
+		s.fail(w, errNotFound("user"))
+		return
+	}
+	views := make([]controlNodeView, 0, len(u.NodeIDs))
+	for _, id := range u.NodeIDs {
+		if n, ok := s.Node(id); ok {
+			views = append(views, controlNodeRead(n))
+		}
+	}
+	s.controlOK(w, map[string]any{"nodes": views, "nodes_count": len(views)})
+}
+
+// controlGetNode serves GET /_fake/nodes/{node_id}.
+func (s *Server) controlGetNode(w http.ResponseWriter, r *http.Request) {
+	n, ok := s.Node(r.PathValue("node_id"))
+	if !ok || n.UserID == s.networkUserID() {
+		s.fail(w, errNotFound("node"))
+		return
+	}
+	s.controlOK(w, map[string]any{"node": controlNodeRead(n)})
+}
+
+// networkUserID is the hidden card network's user, "" before there is one.
+func (s *Server) networkUserID() string {
+	st := s.store
+	defer st.lock().unlock()
+	if st.networkUser == nil {
+		return ""
+	}
+	return st.networkUser.id
+}
+
+// controlTransactions serves GET /_fake/users/{user_id}/transactions and
+// GET /_fake/nodes/{node_id}/transactions?limit=: the newest transactions
+// of the user (sent or received) or of the node, newest first.
+func (s *Server) controlTransactions(w http.ResponseWriter, r *http.Request) {
+	limit, err := controlLimit(r)
+	if err != nil {
+		s.fail(w, err)
+		return
+	}
+	txs, total, err := s.store.newestTxs(r.PathValue("user_id"), r.PathValue("node_id"), limit)
+	if err != nil {
+		s.fail(w, err)
+		return
+	}
+	views := make([]controlTxView, len(txs))
+	for i, t := range txs {
+		views[i] = controlTx(t)
+	}
+	s.controlOK(w, map[string]any{"transactions": views, "trans_count": total})
+}
+
+// newestTxs are the newest limit transactions of a user or a node (one of
+// userID and nodeID is set), and how many it has.
+func (st *store) newestTxs(userID, nodeID string, limit int) ([]Transaction, int, error) {
+	defer st.lock().unlock()
+	var ids []string
+	if nodeID != "" {
+		n := st.nodes[nodeID]
+		if n == nil || st.networkUser != nil && n.userID == st.networkUser.id {
+			return nil, 0, errNotFound("node")
+		}
+		ids = n.txIDs
+	} else {
+		u := st.users[userID]
+		if u == nil || u == st.networkUser {
+			return nil, 0, errNotFound("user")
+		}
+		ids = u.txIDs
+	}
+	out := make([]Transaction, 0, min(limit, len(ids)))
+	for i := len(ids) - 1; i >= 0 && len(out) < limit; i-- {
+		out = append(out, st.txs[ids[i]].public())
+	}
+	return out, len(ids), nil
+}
+
+// controlFundRequest is the body of POST /_fake/nodes/{node_id}/fund.
+type controlFundRequest struct {
+	AmountCents *int64 `json:"amount_cents"`
+}
+
+// controlFund serves POST /_fake/nodes/{node_id}/fund {"amount_cents": N}:
+// Fund, and the node as it is after.
+func (s *Server) controlFund(w http.ResponseWriter, r *http.Request) {
+	req, err := controlBody[controlFundRequest](r)
+	if err == nil && req.AmountCents == nil {
+		err = errPayload("missing_amount_cents", "amount_cents is required.")
+	}
+	if err == nil {
+		err = s.Fund(r.PathValue("node_id"), *req.AmountCents)
+	}
+	if err != nil {
+		s.fail(w, err)
+		return
+	}
+	n, _ := s.Node(r.PathValue("node_id"))
+	s.controlOK(w, map[string]any{"node": controlNodeRead(n)})
+}
+
+// controlFlush serves POST /_fake/webhooks/flush: Flush, then how many
+// webhooks the capture holds.
+func (s *Server) controlFlush(w http.ResponseWriter, r *http.Request) {
+	if _, err := controlBody[struct{}](r); err != nil {
+		s.fail(w, err)
+		return
+	}
+	s.Flush()
+	s.controlOK(w, map[string]any{"webhooks_count": s.Webhooks().Len()})
+}
+
+// controlWaitRequest is the body of POST /_fake/webhooks/wait: what the
+// webhook must be (every field given must match) and how long to wait.
+type controlWaitRequest struct {
+	ObjectID string `json:"object_id"`
+	Function string `json:"function"`
+	Status   string `json:"status"`
+	Timeout  string `json:"timeout"` // a Go duration, at most 30s; default 5s
+}
+
+// matcher is the request as a WebhookMatcher.
+func (req controlWaitRequest) matcher() WebhookMatcher {
+	return func(h Webhook) bool {
+		return (req.ObjectID == "" || h.ObjectID == req.ObjectID) && (req.Function == "" || h.Function == req.Function) &&
+			(req.Status == "" || h.Status == req.Status)
+	}
+}
+
+// controlWait serves POST /_fake/webhooks/wait: Wait over HTTP. It answers
+// the first captured webhook that matches, waiting for deliveries in flight
+// up to the timeout; when none comes, 404 / "404" no_matching_webhook with
+// what Wait says (what was captured, and on a frozen clock what is pending
+// and when it falls due).
+func (s *Server) controlWait(w http.ResponseWriter, r *http.Request) {
+	req, err := controlBody[controlWaitRequest](r)
+	timeout := time.Duration(defaultControlWait) * time.Millisecond
+	if err == nil && req.Timeout != "" {
+		timeout, err = time.ParseDuration(req.Timeout)
+		if err != nil || timeout < 0 || timeout > time.Duration(maxControlWait)*time.Millisecond {
+			err = errPayload("invalid_timeout", "timeout must be a duration from 0s to %ds, as \"5s\".", maxControlWait/1000)
+		}
+	}
+	if err == nil && req.ObjectID == "" && req.Function == "" && req.Status == "" {
+		err = errPayload("missing_match", "Give at least one of object_id, function and status.")
+	}
+	if err != nil {
+		s.fail(w, err)
+		return
+	}
+	tb := &waitTB{}
+	h := s.Webhooks().WaitWithin(tb, timeout, req.matcher())
+	if tb.failure != "" {
+		s.fail(w, newError(reference.ErrNotFound, "no_matching_webhook", "%s", tb.failure))
+		return
+	}
+	s.controlOK(w, map[string]any{"webhook": controlWebhook(h)})
+}
+
+// waitTB is the testing.TB a control wait gives Wait: it keeps the failure
+// as the answer's message. Wait calls only the methods defined here.
+type waitTB struct {
+	testing.TB
+	failure string
+}
+
+func (t *waitTB) Helper() {}
+
+func (t *waitTB) Fatalf(format string, args ...any) { t.record(format, args...) }
+
+func (t *waitTB) Errorf(format string, args ...any) { t.record(format, args...) }
+
+func (t *waitTB) Logf(string, ...any) {}
+
+func (t *waitTB) record(format string, args ...any) {
+	if t.failure == "" {
+		t.failure = strings.TrimPrefix(fmt.Sprintf(format, args...), "synapsefake: ")
+	}
+}
+
+// allowHeader is the Allow header of a route: its methods, sorted.
+func allowHeader(rt route) string {
+	methods := make([]string, 0, len(rt))
+	for m := range rt {
+		methods = append(methods, m)
+	}
+	sort.Strings(methods)
+	return strings.Join(methods, ", ")
+}
+
+// serveControl is serve for a control route: a wrong method is answered
+// 405 with Allow, as HTTP says, in the error envelope.
+func (rt route) serveControl() http.HandlerFunc {
+	allow := allowHeader(rt)
+	return func(w http.ResponseWriter, r *http.Request) {
+		s := r.Context().Value(serverKey{}).(*Server)
+		h, ok := rt[r.Method]
+		if !ok {
+			w.Header().Set("Allow", allow)
+			s.fail(w, &apiError{status: http.StatusMethodNotAllowed, errorCode: reference.ErrNotAllowed,
+				code: "method_not_allowed", msg: fmt.Sprintf("Method %s is not allowed on this route; it takes %s.", r.Method, allow)})
+			return
+		}
+		h(s, w, r)
+	}
+}
