@@ -68,7 +68,7 @@ func serve(ctx context.Context, args []string, out io.Writer, ready chan<- strin
 	// Saved state (issue 13).
 	stateFile := fs.String("state", "", "load the whole state from this file at start if it exists; save it there on shutdown and every -state-interval")
 	stateInterval := fs.Duration("state-interval", 30*time.Second, "how often -state is saved while serving; 0: only on shutdown")
-	maxStateSize := fs.Int64("max-state-size", synapsefake.DefaultMaxStateSize, "largest state document -state and PUT /_fake/state read, in bytes (restoring takes about ten times as much memory)")
+	maxStateSize := fs.Int64("max-state-size", synapsefake.DefaultMaxStateSize, "largest state document -state and PUT /_fake/state read, in bytes (a restore allocates about 18 bytes per byte of the document)")
 	// Webhook chaos (issue 14).
 	webhookChaos := fs.String("webhook-chaos", "", `webhook chaos as JSON, the body of PUT /_fake/webhooks/chaos, e.g. '{"seed":7,"default":{"duplicate":0.2,"reorder":0.2,"delay":0.1,"delay_by":"5m","drop_first":0.1,"bad_signature":0.05}}'; default off`)
 	// Transaction decisioning (issue 14).
