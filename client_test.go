@@ -267,7 +267,9 @@ func TestUserClientHeader(t *testing.T) {
 // its host.
 type refuse struct{}
 
-func (refuse) RoundTrip(r *http.Request) (*http.Response, error) { return nil, errors.New("next: " + r.URL.Host) }
+func (refuse) RoundTrip(r *http.Request) (*http.Response, error) {
+	return nil, errors.New("next: " + r.URL.Host)
+}
 
 // TestIntercept: requests for the service's hosts reach the fake whatever
 // their scheme; others go to next.
