@@ -311,8 +311,8 @@ func (s *Server) CheckRequest(tb testing.TB, method, route string, body ...any) 
 		}
 	}
 	if len(onRoute) > 0 {
-		tb.Errorf("synapsefake: CheckRequest: %d calls %s %s, none with the wanted body; the newest (-want +got):\n%s",
-			len(onRoute), method, route, cmp.Diff(want, got))
+		tb.Errorf("synapsefake: CheckRequest: %s, none with the wanted body; the newest (-want +got):\n%s",
+			plural(len(onRoute), "call "+method+" "+route, "calls "+method+" "+route), cmp.Diff(want, got))
 		return false
 	}
 	var list strings.Builder
@@ -329,6 +329,14 @@ func (s *Server) CheckRequest(tb testing.TB, method, route string, body ...any) 
 	tb.Errorf("synapsefake: CheckRequest: want a call %s %s; the server answered %d, none of them that one:%s",
 		method, route, len(all), list.String())
 	return false
+}
+
+// plural is n with the singular or the plural noun.
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return fmt.Sprintf("%d %s", n, many)
 }
 
 // displayRoute is the call's route, or its path when no route matched.

@@ -264,7 +264,7 @@ func TestCheckRequest(t *testing.T) {
 			Note string `json:"note"`
 		}{"rent"}}}, true, nil},
 		{"body differs", "POST", trans, []any{map[string]any{"amount": map[string]any{"amount": 30}, "extra": map[string]any{"note": "rent"}}}, false,
-			[]string{"1 calls POST " + trans + ", none with the wanted body; the newest (-want +got)", "-", "float64(30)", "+", "float64(25)"}},
+			[]string{"1 call POST " + trans + ", none with the wanted body; the newest (-want +got)", "-", "float64(30)", "+", "float64(25)"}},
 		{"a field missing", "POST", trans, []any{map[string]any{"memo": "x"}}, false, []string{`- 	"memo": string("x")`}},
 		{"two bodies", "POST", trans, []any{1, 2}, false, []string{"at most one body"}},
 		{"a body that does not encode", "POST", trans, []any{func() {}}, false, []string{"does not encode"}},
