@@ -275,3 +275,33 @@ func TestCheckRequest(t *testing.T) {
 		})
 	}
 }
+
+// TestTransferToSavings is the test docs/scenarios.md shows, written with
+// the handle and the Check helpers; kept compiling and passing.
+func TestTransferToSavings(t *testing.T) {
+	fake := synapsefake.NewServer(t)
+	user := fake.MustAddUser(t, synapsefake.UserSeed{})
+	checking := fake.MustAddNode(t, user.ID, synapsefake.NodeSeed{Nickname: "Checking", BalanceCents: 100_00})
+	savings := fake.MustAddNode(t, user.ID, synapsefake.NodeSeed{Nickname: "Savings"})
+	u := fake.As(t, user.ID, "device-1") // stands in for the app's own client
+
+	resp := u.Post("nodes/"+checking.ID+"/trans", map[string]any{
+		"to":     map[string]any{"type": "DEPOSIT-US", "id": savings.ID},
+		"amount": map[string]any{"amount": 25, "currency": "USD"},
+		"extra":  map[string]any{"ip": "127.0.0.1"},
+	})
+	txID, _ := resp.Body["_id"].(string)
+
+	fake.CheckRequest(t, "POST", "/users/{user_id}/nodes/"+checking.ID+"/trans",
+		map[string]any{"amount": map[string]any{"amount": 25}})
+	fake.CheckStatus(t, txID, synapsefake.StatusCreated)
+	fake.CheckBalance(t, checking.ID, 100_00, 75_00) // promised, not yet debited
+	if err := fake.Settle(txID); err != nil {
+		t.Fatal(err)
+	}
+	fake.CheckStatus(t, txID, synapsefake.StatusSettled)
+	fake.CheckBalance(t, checking.ID, 75_00, 75_00)
+	fake.CheckBalance(t, savings.ID, 25_00, 25_00)
+	fake.CheckWebhook(t, synapsefake.ForTransaction(txID, synapsefake.StatusSettled))
+	fake.CheckNoWebhook(t, synapsefake.ForTransaction(txID, synapsefake.StatusReturned))
+}
