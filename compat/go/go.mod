@@ -2,6 +2,10 @@ module github.com/synapsefake/synapsefake/compat/go
 
 go 1.26.0
 
+// SynapseGo is not on the module proxy: compat/go/run.sh extracts
+// ../shared/sdks/SynapseGo.tar.gz to a temporary directory and builds with a
+// copy of this file whose replace points there (-modfile). Its dependencies
+// come from the module proxy, checked against go.sum.
 replace github.com/SynapseFI/SynapseGo => ./SynapseGo
 
 require (
