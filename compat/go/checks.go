@@ -743,11 +743,11 @@ func bugChecks(e *env) {
 				_, err := e.user.GetNode(strangerNode)
 				return err
 			})
-			calls := e.wire.last()
-			if _, ok := err.(*panicError); !ok || calls.method == "" {
-				return fmt.Errorf("error %v, want the loop cut off by the request budget", err)
+			if _, ok := err.(*panicError); !ok || e.wire.count() != callBudget {
+				return fmt.Errorf("error %v after %d requests, want the loop cut off by the request budget", err, e.wire.count())
 			}
-			return nil
+			c := e.wire.first()
+			return first(want("first answer", c.status, http.StatusUnauthorized), want("error_code", str(decode(c.answer), "error_code"), "300"))
 		})
 	e.knownBug("DefaultError.Error: an error_code it does not know",
 		`handleAPIError returns an empty &DefaultError{} (its "000" are struct tags, not values), so the answer's codes and message are lost; the fake answers only codes SynapseGo knows, so it is called directly`,

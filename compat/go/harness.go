@@ -98,6 +98,23 @@ func (w *wire) take() []call {
 	return c
 }
 
+// count returns how many calls were recorded since the last take.
+func (w *wire) count() int {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return len(w.calls)
+}
+
+// first returns the first call recorded since the last take, or a zero call.
+func (w *wire) first() call {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if len(w.calls) == 0 {
+		return call{}
+	}
+	return w.calls[0]
+}
+
 // last returns the last call recorded, or a zero call.
 func (w *wire) last() call {
 	w.mu.Lock()
@@ -235,15 +252,10 @@ func (h *harness) expectOK(res map[string]interface{}, err error, fields ...stri
 	return nil
 }
 
-// sdkError is what every error type of SynapseGo carries.
-type sdkError interface {
-	error
-}
-
 // expectErr asserts that err is of type T with the given error_code and
 // http_code, that the wire status was status, and that Error() reads as
 // SynapseGo formats it.
-func expectErr[T sdkError](h *harness, err error, status int, code string) error {
+func expectErr[T error](h *harness, err error, status int, code string) error {
 	e, ok := err.(T)
 	if !ok {
 		var zero T

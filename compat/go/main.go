@@ -24,6 +24,7 @@ import (
 	"net/http"
 	"net/url"
 	"os"
+	"time"
 
 	"github.com/parnurzeal/gorequest"
 )
@@ -38,7 +39,9 @@ func main() {
 		fmt.Fprintf(os.Stderr, "compat-go: %q is not the fake's base URL, http://HOST:PORT/v3.1\n", os.Args[1])
 		os.Exit(2)
 	}
-	w := &wire{fake: base, inner: http.DefaultTransport.(*http.Transport).Clone()}
+	inner := http.DefaultTransport.(*http.Transport).Clone()
+	inner.ResponseHeaderTimeout = 10 * time.Second // gorequest sets no timeout
+	w := &wire{fake: base, inner: inner}
 	gorequest.DisableTransportSwap = true
 	http.DefaultTransport = w
 
