@@ -544,12 +544,9 @@ func transactionChecks(e *env) {
 		res, err := e.user.CancelTransaction(e.node, e.tx)
 		return first(e.expectOK(res, err), want("status", str(res, "recent_status.status"), "CANCELED"))
 	})
-	e.check("User.CancelTransaction: a canceled one again is *IncorrectValues 409 / \"400\" or *ActionNotAllowed", func() error {
+	e.check("User.CancelTransaction: a canceled one again is *ActionNotAllowed 409 / \"410\"", func() error {
 		_, err := e.user.CancelTransaction(e.node, e.tx)
-		if _, ok := err.(*synapse.ActionNotAllowed); ok {
-			return expectErr[*synapse.ActionNotAllowed](e.harness, err, 409, "410")
-		}
-		return expectErr[*synapse.IncorrectValues](e.harness, err, 409, "400")
+		return expectErr[*synapse.ActionNotAllowed](e.harness, err, 409, "410")
 	})
 	e.check("User.CreateDummyTransaction: a card debit of 5.00 on the subnet", func() error {
 		res, err := e.user.CreateDummyTransaction(e.node, "amount=5&is_credit=NO&type=INTERCHANGE&subnetid="+e.subnet)
