@@ -285,3 +285,48 @@ func TestACHNodeMatchesRecordedShape(t *testing.T) {
 		t.Errorf("ACH-US node differs from the recorded one (-recorded +fake):\n%s", diff)
 	}
 }
+
+// TestCardNodeReissueAndReorder sends synapse_pay_rest's CardUsNode
+// #reissue_card and #reorder_card: PATCH with ?reissue_card=YES (a reset: a
+// new card number) or ?reorder_card=YES (a shipment of the same card) and
+// the body {}.
+func TestCardNodeReissueAndReorder(t *testing.T) {
+	t.Parallel()
+	fake := synapsefake.NewServer(t)
+	fx := newFixture(t, fake, 0)
+	card := createdNode(t, fake, fx, map[string]any{"type": "CARD-US", "info": map[string]any{"nickname": "My Debit Card", "document_id": "doc"}})
+	path := nodePath(fx.user.ID, card["_id"].(string))
+
+	r := do(t, fake, call{method: "PATCH", path: path + "?reorder_card=YES", header: fx.headers, body: map[string]any{}})
+	if r.status != 200 || getPath(r.body, "info.card_hash") != getPath(card, "info.card_hash") {
+		t.Fatalf("reorder_card: %d %s, want 200 and the same card", r.status, r.raw)
+	}
+	r = do(t, fake, call{method: "PATCH", path: path + "?reissue_card=YES", header: fx.headers, body: map[string]any{}})
+	if r.status != 200 || getPath(r.body, "info.card_hash") == getPath(card, "info.card_hash") {
+		t.Fatalf("reissue_card: %d %s, want 200 and a new card", r.status, r.raw)
+	}
+	var notes []string
+	for _, e := range r.body["timeline"].([]any) {
+		notes = append(notes, e.(map[string]any)["note"].(string))
+	}
+	if diff := cmp.Diff([]string{"Node created.", "Card Created.", "Card shipped.", "Card reset."}, notes); diff != "" {
+		t.Errorf("timeline notes (-want +got):\n%s", diff)
+	}
+
+	before := inspectNodes(t, fake, []string{fx.user.ID})
+	for _, tc := range []struct {
+		name, path string
+		status     int
+		errorCode  string
+		code       string
+	}{
+		{"reissue_card on a deposit node", nodePath(fx.user.ID, fx.node.ID) + "?reissue_card=YES", 409, "410", "not_a_card_node"},
+		{"reorder_card on a deposit node", nodePath(fx.user.ID, fx.node.ID) + "?reorder_card=YES", 409, "410", "not_a_card_node"},
+		{"reissue_card=maybe", path + "?reissue_card=maybe", 400, "200", "invalid_query"},
+		{"reorder_card=NO and nothing else", path + "?reorder_card=NO", 400, "200", "nothing_to_update"},
+	} {
+		r := do(t, fake, call{method: "PATCH", path: tc.path, header: fx.headers, body: map[string]any{}})
+		t.Run(tc.name, func(t *testing.T) { wantErrorStatus(t, r, tc.status, tc.errorCode, tc.code) })
+	}
+	wantUnchanged(t, fake, before)
+}

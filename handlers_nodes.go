@@ -247,7 +247,8 @@ func (s *Server) handleGetNode(w http.ResponseWriter, r *http.Request) {
 }
 
 // patchNodeRequest is the body of PATCH /users/{user_id}/nodes/{node_id},
-// with the query parameters resend_micro, ship and reset folded in. Fields
+// with the query parameters resend_micro, ship and reset (reorder_card and
+// reissue_card) folded in. Fields
 // the fake does not know (a shipment's fee_node_id, expedite...) are
 // accepted and ignored.
 type patchNodeRequest struct {
@@ -340,6 +341,9 @@ func decodePatchNode(r *http.Request) (patchNodeRequest, error) {
 		{"resend_micro", func() { yes := "YES"; req.ResendMicro = &yes }},
 		{"ship", func() { req.ship = true }},
 		{"reset", func() { req.reset = true }},
+		// synapse_pay_rest's CardUsNode#reissue_card and #reorder_card.
+		{"reissue_card", func() { req.reset = true }},
+		{"reorder_card", func() { req.ship = true }},
 	} {
 		switch v := q.Get(p.name); {
 		case strings.EqualFold(v, "YES"):
