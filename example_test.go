@@ -9,8 +9,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/benbjohnson/clock"
 	"github.com/synapsefake/synapsefake"
+	"github.com/synapsefake/synapsefake/reference"
 )
 
 // A test gets its fake with synapsefake.NewServer(t). An example has no t,
@@ -181,10 +181,10 @@ func ExampleServer_SetPermission() {
 
 // An ACH transaction moves only when the fake's clock does: debit after a
 // minute, credit after an hour, settled one business day after creation.
+// The clock starts at DefaultStartTime, Tuesday 10:00 US Eastern time, so
+// the day after is a business day in every run.
 func ExampleServer_Advance() {
-	mock := clock.NewMock()
-	mock.Set(time.Date(2025, time.March, 3, 9, 0, 0, 0, time.UTC)) // a Monday
-	fake := synapsefake.New(synapsefake.WithClock(mock))
+	fake := synapsefake.New()
 	user, checking, key := exampleAccount(fake, 50_000)
 	bank, _ := fake.AddNode(user.ID, synapsefake.NodeSeed{
 		Type: "ACH-US", Nickname: "Bank", AccountNum: "123456789", RoutingNum: "051000017",
@@ -206,17 +206,17 @@ func ExampleServer_Advance() {
 	// The timeline dates each step at the time it fell due.
 	t, _ := fake.Transaction(id)
 	for _, e := range t.Timeline {
-		fmt.Println(e.Date.Format("Mon 15:04"), e.Status)
+		fmt.Println(e.Date.In(reference.Eastern).Format("Mon 15:04 MST"), e.Status)
 	}
 	// Output:
 	// created:         CREATED
 	// after 1 minute:  PROCESSING-DEBIT
 	// after 1 hour:    PROCESSING-CREDIT
 	// after 1 day:     SETTLED
-	// Mon 09:00 CREATED
-	// Mon 09:01 PROCESSING-DEBIT
-	// Mon 10:00 PROCESSING-CREDIT
-	// Tue 09:00 SETTLED
+	// Tue 10:00 EDT CREATED
+	// Tue 10:01 EDT PROCESSING-DEBIT
+	// Tue 11:00 EDT PROCESSING-CREDIT
+	// Wed 10:00 EDT SETTLED
 }
 
 // Settle walks a transaction through every remaining step at once: the

@@ -23,7 +23,7 @@ type Server struct {
 	cfg     config
 	clock   clock.Clock // the injected clock; nil for the default frozen one
 	mock    *clock.Mock // the injected clock when it is a mock
-	frozen  frozenClock // the default clock
+	frozen  frozenClock // the default clock (clock.go)
 	store   *store
 	ts      *httptest.Server
 	base    string
@@ -51,7 +51,7 @@ func New(opts ...Option) *Server {
 	}
 	switch c := cfg.clock.(type) {
 	case nil:
-		s.frozen.now = time.Now().UTC().Truncate(time.Millisecond)
+		s.frozen.now = startTime(cfg.start)
 	case *clock.Mock:
 		s.mock, s.clock = c, c
 	default:
@@ -357,26 +357,6 @@ func (s *Server) OAuthKey(userID, fingerprint string, scopes ...string) string {
 	}
 	u.fingerprints[fingerprint] = true
 	return st.newKey(s.Now().Add(s.cfg.keyLifetime), u.id, fingerprint, slices.Clone(scopes)).key
-}
-
-// frozenClock is the default clock: frozen at start-up, moved only by
-// Advance. (A clock.Mock would do, but its Set and Add sleep a millisecond
-// each, which dominates the cost of a server per test.)
-type frozenClock struct {
-	mu  sync.Mutex
-	now time.Time
-}
-
-func (c *frozenClock) Now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.now
-}
-
-func (c *frozenClock) add(d time.Duration) {
-	c.mu.Lock()
-	c.now = c.now.Add(d).Truncate(time.Millisecond)
-	c.mu.Unlock()
 }
 
 // Transport returns a RoundTripper that serves requests in-process, with no

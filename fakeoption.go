@@ -17,6 +17,7 @@ type Option func(*config)
 
 type config struct {
 	clock            clock.Clock
+	start            time.Time // WithStartTime (clock.go); zero is DefaultStartTime
 	clientID         string
 	clientSecret     string
 	clientName       string
@@ -65,11 +66,21 @@ func defaultConfig() config {
 	}
 }
 
-// WithClock makes the server read time from c instead of its own mock clock
-// frozen at start-up. Pass clock.New() for wall-clock time, or a *clock.Mock
-// you also control. Advance still moves a mock it was given.
+// WithClock makes the server read time from c instead of its own clock
+// frozen at DefaultStartTime. Pass clock.New() for wall-clock time, or a
+// *clock.Mock you also control. Advance still moves a mock it was given.
+// WithClock and WithStartTime both choose the clock: the last one wins.
 func WithClock(c clock.Clock) Option {
 	return func(cfg *config) { cfg.clock = c }
+}
+
+// WithStartTime starts the server's own frozen clock at t (in UTC, cut to
+// the millisecond) instead of DefaultStartTime; the zero time keeps
+// DefaultStartTime. The clock then moves only with Advance, AdvanceTo and
+// the other Advance helpers. WithClock and WithStartTime both choose the
+// clock: the last one wins.
+func WithStartTime(t time.Time) Option {
+	return func(cfg *config) { cfg.clock, cfg.start = nil, t }
 }
 
 // WithClientCredentials sets the platform's client id and secret, the two

@@ -34,7 +34,7 @@ func TestPayRent(t *testing.T) {
 		t.Fatalf("create transaction: %s %v", resp.Status, err)
 	}
 
-	fake.Advance(7 * 24 * time.Hour) // ACH settles a business day later; a week covers any weekend and holiday
+	fake.Advance(24 * time.Hour) // created Tuesday 2026-04-14 10:00 ET (DefaultStartTime): SETTLED Wednesday 10:00 ET
 	if got, _ := fake.Transaction(tx.ID); got.Status != synapsefake.StatusSettled {
 		t.Errorf("status %s, want SETTLED", got.Status)
 	}

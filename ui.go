@@ -746,6 +746,9 @@ func (s *Server) uiEvents(w http.ResponseWriter, r *http.Request) {
 	h := w.Header()
 	h.Set("Content-Type", "text/event-stream")
 	h.Set("Cache-Control", "no-store")
+	// The state the stream compares with is read before the client sees
+	// the stream open, so that no change made after that is missed.
+	last, closed := s.uiVersion()
 	w.WriteHeader(http.StatusOK)
 	if _, err := fmt.Fprint(w, "retry: 1000\n\n"); err != nil || rc.Flush() != nil {
 		return
@@ -753,7 +756,6 @@ func (s *Server) uiEvents(w http.ResponseWriter, r *http.Request) {
 	down := shutdownSignal(r)
 	tick := time.NewTicker(uiPoll)
 	defer tick.Stop()
-	last, closed := s.uiVersion()
 	for n := 1; !closed; {
 		select {
 		case <-r.Context().Done():

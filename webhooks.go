@@ -698,26 +698,45 @@ func (c WebhookCapture) Reset() {
 	c.h.events, c.h.eventBytes = fifo[*event]{}, 0
 }
 
-// waitBound is how long Wait waits, in real time, for a webhook caused by a
-// goroutine other than the test's.
+// waitBound is how long Wait waits, in real time, for webhook deliveries
+// in flight, or, on a clock that is not frozen, for any change.
 const waitBound = 5 * time.Second
 
 // Wait returns the first captured webhook that matches. Webhooks are
 // captured when the change happens, so a change the test already made is
-// found at once; Wait only waits (up to 5 s of real time) for changes made
-// by other goroutines. If none matches, it fails the test with the list of
-// what was captured.
+// found at once. If none matches, Wait fails the test with the list of
+// what was captured and of the work pending on the clock (processing
+// steps, returns, statements, webhook retries), each with when it falls
+// due and the Advance that gets there.
+//
+// On a frozen clock (the default, or a *clock.Mock) Wait first runs what
+// is due, as a request would, and then waits in real time only while
+// webhook deliveries are queued or being attempted (up to 5 s): when none
+// is, nothing can change until the clock moves, so it fails at once. A
+// test whose change is made by another goroutine (the application's
+// background worker) uses WaitWithin. On a clock that is not frozen, Wait
+// waits up to 5 s for any change.
 func (c WebhookCapture) Wait(tb testing.TB, match WebhookMatcher) Webhook {
 	tb.Helper()
-	return c.WaitWithin(tb, waitBound, match)
+	return c.wait(tb, waitBound, false, match)
 }
 
-// WaitWithin is Wait with another bound on the real time it waits for a
-// change made by another goroutine; a test of a webhook that must NOT come
-// can give a short one.
+// WaitWithin is Wait that waits up to bound of real time for a change
+// made by another goroutine, whether or not a delivery is in flight and
+// whatever the clock. A test of a webhook that must NOT come can give a
+// short one.
 func (c WebhookCapture) WaitWithin(tb testing.TB, bound time.Duration, match WebhookMatcher) Webhook {
 	tb.Helper()
+	return c.wait(tb, bound, true, match)
+}
+
+// wait is Wait, and WaitWithin when patient.
+func (c WebhookCapture) wait(tb testing.TB, bound time.Duration, patient bool, match WebhookMatcher) Webhook {
+	tb.Helper()
 	h := c.h
+	s := h.s
+	frozen := s.manualClock()
+	s.runDue()
 	deadline := time.Now().Add(bound)
 	timer := time.AfterFunc(bound, func() {
 		h.mu.Lock()
@@ -727,6 +746,7 @@ func (c WebhookCapture) WaitWithin(tb testing.TB, bound time.Duration, match Web
 	defer timer.Stop()
 	bodies := map[uint64][]byte{} // each body is encoded once per call
 	var seen []Webhook
+	idle := false // gave up because nothing was in flight on a frozen clock
 	h.mu.Lock()
 	for {
 		list, version := h.captured(0, h.events.len()), h.version
@@ -735,7 +755,7 @@ func (c WebhookCapture) WaitWithin(tb testing.TB, bound time.Duration, match Web
 		for _, e := range list {
 			b, ok := bodies[e.ev.seq]
 			if !ok {
-				b = e.ev.body(h.s)
+				b = e.ev.body(s)
 				bodies[e.ev.seq] = b
 			}
 			w := e.webhook(b)
@@ -745,22 +765,38 @@ func (c WebhookCapture) WaitWithin(tb testing.TB, bound time.Duration, match Web
 			seen = append(seen, w)
 		}
 		h.mu.Lock()
+		if h.version != version {
+			continue
+		}
 		if !time.Now().Before(deadline) {
 			break
 		}
-		if h.version == version {
-			h.cond.Wait()
+		if frozen && !patient && h.busy == 0 {
+			idle = true
+			break
 		}
+		h.cond.Wait()
 	}
 	h.mu.Unlock()
-	var list strings.Builder
+	var msg strings.Builder
+	now := s.Now()
+	switch {
+	case idle:
+		fmt.Fprintf(&msg, "synapsefake: no webhook matched, and none can until the clock moves: it is frozen at %s and no delivery is in flight", fmtInstant(now))
+	case frozen:
+		fmt.Fprintf(&msg, "synapsefake: no webhook matched within %v; the clock is frozen at %s", bound, fmtInstant(now))
+	default:
+		fmt.Fprintf(&msg, "synapsefake: no webhook matched within %v; the clock is at %s", bound, fmtInstant(now))
+	}
+	describePending(&msg, now, s.pendingWork())
+	msg.WriteString("\ncaptured:")
 	for i, w := range seen {
-		fmt.Fprintf(&list, "\n  %d. %s", i+1, w)
+		fmt.Fprintf(&msg, "\n  %d. %s", i+1, w)
 	}
-	if list.Len() == 0 {
-		list.WriteString(" none")
+	if len(seen) == 0 {
+		msg.WriteString(" none")
 	}
-	tb.Fatalf("synapsefake: no webhook matched within %v; captured:%s", bound, list.String())
+	tb.Fatalf("%s", msg.String())
 	return Webhook{}
 }
 

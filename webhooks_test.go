@@ -686,9 +686,10 @@ func TestWebhookCapture(t *testing.T) {
 			t.Errorf("Wait returned %s, want the TRANS|POST of %s", w, tx1)
 		}
 	})
-	t.Run("Wait waits for another goroutine", func(t *testing.T) {
-		// The other goroutine makes its change only once Wait has looked
-		// at the capture and found nothing, so Wait must wait for it.
+	t.Run("WaitWithin waits for another goroutine", func(t *testing.T) {
+		// The other goroutine makes its change only once WaitWithin has
+		// looked at the capture and found nothing, so it must wait for it,
+		// although the clock is frozen and no delivery is in flight.
 		release := make(chan struct{})
 		var once sync.Once
 		done := make(chan string, 1)
@@ -703,7 +704,7 @@ func TestWebhookCapture(t *testing.T) {
 			once.Do(func() { close(release) })
 			return false
 		}
-		w := e.fake.Webhooks().Wait(t, match)
+		w := e.fake.Webhooks().WaitWithin(t, 5*time.Second, match)
 		id := <-done
 		if w.ObjectID != id {
 			t.Errorf("Wait returned %s, want the USERS|POST of %s", w, id)

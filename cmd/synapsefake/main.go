@@ -6,6 +6,7 @@
 //	go run ./cmd/synapsefake -journal-entries 1000 -journal-bytes 1048576
 //	go run ./cmd/synapsefake -clock manual -state fake-state.json   # kept across restarts
 //	go run ./cmd/synapsefake -addr :8080 -allow-host fake -control-token "$TOKEN"   # beyond loopback
+//	go run ./cmd/synapsefake -clock manual -start 2026-04-14T10:00:00-04:00
 package main
 
 import (
@@ -54,6 +55,7 @@ func serve(ctx context.Context, args []string, out io.Writer, ready chan<- strin
 	addr := fs.String("addr", "127.0.0.1:8080", "address to listen on")
 	seed := fs.Uint64("seed", 1, "seed of the id stream: the same seed gives the same ids")
 	clockMode := fs.String("clock", "real", "real: wall-clock time; manual: frozen until advanced")
+	startAt := fs.String("start", "", "the fake's time at start-up: an RFC 3339 instant (2026-04-14T10:00:00-04:00) or default (synapsefake.DefaultStartTime, as Go tests get); with -clock real, time runs on from there; default: the wall-clock time")
 	clientID := fs.String("client-id", "", "client id (default: a fixed test id)")
 	clientSecret := fs.String("client-secret", "", "client secret (default: a fixed test secret)")
 	webhooks := fs.String("webhooks", "deliver", "deliver: POST webhooks to subscribers; capture: only record them (GET /_fake/webhooks)")
@@ -116,14 +118,12 @@ func serve(ctx context.Context, args []string, out io.Writer, ready chan<- strin
 		}
 		opts = append(opts, synapsefake.WithWebhookChaos(c))
 	}
-	switch *clockMode {
-	case "real":
-		opts = append(opts, synapsefake.WithClock(clock.New()))
-	case "manual":
-	default:
+	clockOpt, err := clockOption(*clockMode, *startAt, time.Now())
+	if err != nil {
 		l.Close()
-		return fmt.Errorf("-clock must be real or manual, not %q", *clockMode)
+		return err
 	}
+	opts = append(opts, clockOpt)
 	switch *webhooks {
 	case "deliver":
 	case "capture":
@@ -249,6 +249,45 @@ func serve(ctx context.Context, args []string, out io.Writer, ready chan<- strin
 	fmt.Fprintln(out, "synapsefake stopped")
 	return nil
 }
+
+// clockOption is the clock of -clock mode and -start at, read at now:
+// manual is frozen at the start (now when it is not given), real runs in
+// real time from the start.
+func clockOption(mode, at string, now time.Time) (synapsefake.Option, error) {
+	start := now
+	switch at {
+	case "":
+	case "default":
+		start = synapsefake.DefaultStartTime()
+	default:
+		t, err := time.Parse(time.RFC3339, at)
+		if err != nil {
+			return nil, fmt.Errorf("-start must be an RFC 3339 instant such as 2026-04-14T10:00:00-04:00, or default, not %q", at)
+		}
+		start = t
+	}
+	switch mode {
+	case "real":
+		if at == "" {
+			return synapsefake.WithClock(clock.New()), nil
+		}
+		return synapsefake.WithClock(offsetClock{clock.New(), start.Sub(now)}), nil
+	case "manual":
+		return synapsefake.WithStartTime(start), nil
+	}
+	return nil, fmt.Errorf("-clock must be real or manual, not %q", mode)
+}
+
+// offsetClock is a real clock set off by a fixed duration: it runs in real
+// time from -start.
+type offsetClock struct {
+	clock.Clock
+	offset time.Duration
+}
+
+func (c offsetClock) Now() time.Time                  { return c.Clock.Now().Add(c.offset) }
+func (c offsetClock) Since(t time.Time) time.Duration { return c.Now().Sub(t) }
+func (c offsetClock) Until(t time.Time) time.Duration { return t.Sub(c.Now()) }
 
 // loadState restores fake from file, if there is one, and reports whether
 // it did. A file that cannot be read or restored stops the start, so that

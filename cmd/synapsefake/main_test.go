@@ -230,6 +230,8 @@ func TestServeBadFlags(t *testing.T) {
 		wantErr string
 	}{
 		{"unknown clock", []string{"-clock", "bogus"}, "-clock must be real or manual"},
+		{"start not RFC 3339", []string{"-clock", "manual", "-start", "2026-04-14 10:00"}, `-start must be an RFC 3339 instant such as 2026-04-14T10:00:00-04:00, or default, not "2026-04-14 10:00"`},
+		{"start without a zone", []string{"-start", "2026-04-14T10:00:00"}, "-start must be an RFC 3339 instant"},
 		{"client id alone", []string{"-client-id", "my-id"}, "-client-id and -client-secret go together"},
 		{"client secret alone", []string{"-client-secret", "my-secret"}, "-client-id and -client-secret go together"},
 		{"unknown flag", []string{"-nope"}, "flag provided but not defined"},
@@ -775,5 +777,63 @@ func TestServeHelpNamesTheControlFlags(t *testing.T) {
 		if !strings.Contains(out.String(), want) {
 			t.Errorf("-h output lacks %q:\n%s", want, out.String())
 		}
+	}
+}
+
+// TestServeStart: -start sets the fake's time at start-up: frozen there
+// with -clock manual, running on from there with -clock real; without it
+// the clock starts at the wall-clock time.
+func TestServeStart(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name string
+		args []string
+		want time.Time // zero: the wall-clock time of the start
+		runs bool      // a real clock: Now is at or after want, within the test's time
+	}{
+		{"manual at an instant", []string{"-clock", "manual", "-start", "2026-11-25T17:00:00-05:00"}, time.Date(2026, 11, 25, 22, 0, 0, 0, time.UTC), false},
+		{"manual at the default start", []string{"-clock", "manual", "-start", "default"}, synapsefake.DefaultStartTime(), false},
+		{"manual with milliseconds", []string{"-clock", "manual", "-start", "2027-01-04T08:30:00.250Z"}, time.Date(2027, 1, 4, 8, 30, 0, 250e6, time.UTC), false},
+		{"real from an instant", []string{"-clock", "real", "-start", "2030-01-01T00:00:00Z"}, time.Date(2030, 1, 1, 0, 0, 0, 0, time.UTC), true},
+		{"manual without -start", []string{"-clock", "manual"}, time.Time{}, false},
+		{"real without -start", []string{"-clock", "real"}, time.Time{}, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			began := time.Now().Truncate(time.Millisecond)
+			r := start(t, append([]string{"-addr", "127.0.0.1:0", "-quiet"}, tc.args...)...)
+			ctl := strings.TrimSuffix(r.base, "/v3.1")
+			now := func() time.Time {
+				resp, err := http.Get(ctl + "/_fake/clock")
+				if err != nil {
+					t.Fatal(err)
+				}
+				defer resp.Body.Close()
+				var body struct{ Now int64 }
+				if err := json.NewDecoder(resp.Body).Decode(&body); err != nil {
+					t.Fatal(err)
+				}
+				return time.UnixMilli(body.Now).UTC()
+			}
+			got := now()
+			ended := time.Now()
+			switch {
+			case tc.want.IsZero():
+				if got.Before(began) || got.After(ended) {
+					t.Errorf("clock at %v, want the wall-clock time, within [%v, %v]", got, began, ended)
+				}
+			case tc.runs:
+				if got.Before(tc.want) || got.After(tc.want.Add(ended.Sub(began))) {
+					t.Errorf("clock at %v, want %v plus at most %v", got, tc.want, ended.Sub(began))
+				}
+			case !got.Equal(tc.want):
+				t.Errorf("clock at %v, want %v", got, tc.want)
+			}
+			if !tc.runs {
+				if again := now(); !again.Equal(got) {
+					t.Errorf("a manual clock moved by itself, from %v to %v", got, again)
+				}
+			}
+		})
 	}
 }

@@ -1,0 +1,226 @@
+package synapsefake
+
+import (
+	"cmp"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/synapsefake/synapsefake/reference"
+)
+
+// DefaultStartTime is the instant a server's clock starts at unless
+// WithStartTime or WithClock says otherwise: Tuesday 14 April 2026, 10:00
+// US Eastern time (EDT, 14:00 UTC), the same in every run on every day.
+//
+// It is an ordinary business morning: before every ACH and wire cutoff
+// (the first same-day ACH deadline is 10:30 ET), a Tuesday between two
+// business days, with no Federal Reserve holiday within five weeks either
+// way (Presidents Day is 16 February, Memorial Day 25 May), daylight saving
+// time five weeks old, and the next monthly statements (made on the 15th
+// for nodes that existed the month before) more than a month away. So an
+// ACH transfer created at the start, then Advance(24*time.Hour), is
+// SETTLED; a transfer to another deposit node settles on any Advance.
+func DefaultStartTime() time.Time {
+	return time.Date(2026, time.April, 14, 14, 0, 0, 0, time.UTC)
+}
+
+// frozenClock is the default clock: frozen at the start instant, moved only
+// by Advance. (A clock.Mock would do, but its Set and Add sleep a
+// millisecond each, which dominates the cost of a server per test.)
+type frozenClock struct {
+	mu  sync.Mutex
+	now time.Time
+}
+
+func (c *frozenClock) Now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.now
+}
+
+func (c *frozenClock) add(d time.Duration) {
+	c.mu.Lock()
+	c.now = c.now.Add(d).Truncate(time.Millisecond)
+	c.mu.Unlock()
+}
+
+// startTime is where the default clock starts: t, or DefaultStartTime for
+// the zero time, in UTC and in milliseconds.
+func startTime(t time.Time) time.Time {
+	if t.IsZero() {
+		return DefaultStartTime()
+	}
+	return t.UTC().Truncate(time.Millisecond)
+}
+
+// AdvanceTo moves the clock forward to t, as Advance(t.Sub(Now())) does:
+// everything that fell due on the way runs, in due order, before it
+// returns. A t at or before Now does not move the clock back; like
+// Advance(0), it only runs what is already due. It returns the new time.
+func (s *Server) AdvanceTo(t time.Time) time.Time {
+	s.Advance(t.Sub(s.Now()))
+	return s.Now()
+}
+
+// SetTime sets the clock to t, as AdvanceTo(t) does, for tests written in
+// the style of miniredis's SetTime. The fake's clock only moves forward:
+// every record, step and expiry is dated, and time running back would date
+// what a request does before what already happened. So a t before Now is
+// an error and leaves the clock as it was; to start earlier, build the
+// server WithStartTime(t), or Restore a Snapshot. A clock given to
+// WithClock that is not a *clock.Mock cannot be set: that is an error too.
+func (s *Server) SetTime(t time.Time) error {
+	now := s.Now()
+	switch {
+	case !s.manualClock():
+		return errors.New("synapsefake: SetTime: the server's clock (WithClock) is not a *clock.Mock and cannot be set")
+	case t.Truncate(time.Millisecond).Before(now):
+		return fmt.Errorf("synapsefake: SetTime(%s): the clock is at %s and only moves forward", fmtInstant(t), fmtInstant(now))
+	}
+	s.AdvanceTo(t)
+	return nil
+}
+
+// pendingItem is one piece of work waiting on the clock.
+type pendingItem struct {
+	at   time.Time
+	what string
+}
+
+// pendingWork lists what the clock would do next, soonest first: the
+// transactions' processing steps, planned returns and card-hold expiries,
+// the statements still to make, and the webhook deliveries waiting for a
+// retry (or held by webhook chaos).
+func (s *Server) pendingWork() []pendingItem {
+	var out []pendingItem
+	func() {
+		st := s.store
+		defer st.lock().unlock()
+		steps := slices.Clone(st.steps)
+		slices.SortFunc(steps, func(a, b step) int {
+			if c := a.at.Compare(b.at); c != 0 {
+				return c
+			}
+			return cmp.Compare(a.seq, b.seq)
+		})
+		for _, p := range steps {
+			t := st.txs[p.txID]
+			switch {
+			case t == nil:
+				continue
+			case p.to == StatusReturned:
+				if !canMove(t.status, StatusReturned) {
+					continue
+				}
+			case t.gen != p.gen:
+				continue
+			}
+			what := "transaction " + t.id + " reaches " + string(p.to)
+			if p.code != "" {
+				what += " (" + p.code + ")"
+			}
+			out = append(out, pendingItem{p.at, what})
+			if p.code != "" || p.to == StatusReturned || t.card.holding(t.status) {
+				continue
+			}
+			// The steps after this one are scheduled as it runs; their
+			// due times depend only on the transaction's start and rail.
+			if i := slices.Index(processingPath, p.to); i >= 0 {
+				for _, next := range processingPath[i+1:] {
+					out = append(out, pendingItem{st.dueAt(t, next), "transaction " + t.id + " reaches " + string(next)})
+				}
+			}
+		}
+		out = append(out, st.pendingStatements()...)
+	}()
+	h := s.hooks
+	h.mu.Lock()
+	for _, r := range h.retries {
+		d := r.d
+		out = append(out, pendingItem{time.UnixMilli(r.at).UTC(), fmt.Sprintf("webhook %s %s_%s is delivered to %s (attempt %d)",
+			d.ev.function(), d.ev.objectType(), d.ev.objectID(), d.target.url, len(d.attempts)+1)})
+	}
+	h.mu.Unlock()
+	slices.SortStableFunc(out, func(a, b pendingItem) int { return a.at.Compare(b.at) })
+	return out
+}
+
+// pendingStatements are the ad hoc statements still queued and the next
+// monthly statements, if any node will get one. Callers hold mu.
+func (st *store) pendingStatements() []pendingItem {
+	var out []pendingItem
+	b := &st.book
+	for _, id := range b.pending {
+		if rec := b.byID[id]; rec != nil && st.nodes[rec.nodeID] != nil {
+			out = append(out, pendingItem{rec.created.Add(time.Millisecond), "statement " + id + " of node " + rec.nodeID + " is made"})
+		}
+	}
+	// Monthly statements are made on the 15th (00:00 UTC) for the nodes
+	// that existed before the month that ended.
+	if b.checked.IsZero() {
+		return out // never looked at: the next request or Advance does
+	}
+	next := time.Date(b.checked.Year(), b.checked.Month()+1, 15, 0, 0, 0, 0, time.UTC)
+	var first time.Time // the earliest active deposit node's creation
+	for _, n := range st.nodes {
+		if n.isActive && reference.IsDepositType(n.typ) && (first.IsZero() || n.created.Before(first)) {
+			first = n.created
+		}
+	}
+	switch {
+	case first.IsZero():
+	case first.Before(time.Date(next.Year(), next.Month(), 1, 0, 0, 0, 0, time.UTC)):
+		out = append(out, pendingItem{next, "the monthly statements are made"})
+	default: // every node is created before now, so before the month after next ends
+		out = append(out, pendingItem{next.AddDate(0, 1, 0), "the monthly statements are made"})
+	}
+	return out
+}
+
+// maxPendingShown bounds the pending work a failure message lists.
+const maxPendingShown = 10
+
+// describePending writes the pending work, soonest first, each with the
+// Advance that makes it due.
+func describePending(b *strings.Builder, now time.Time, items []pendingItem) {
+	if len(items) == 0 {
+		b.WriteString("\nnothing is pending on the clock: no processing step, return, statement or webhook retry")
+		return
+	}
+	b.WriteString("\npending on the clock, soonest first:")
+	for i, p := range items {
+		if i == maxPendingShown {
+			fmt.Fprintf(b, "\n  ... and %d more", len(items)-i)
+			break
+		}
+		fmt.Fprintf(b, "\n  %s at %s", p.what, fmtInstant(p.at))
+		if d := p.at.Sub(now); d > 0 {
+			fmt.Fprintf(b, " (call Advance(%s))", shortDuration(d))
+		} else {
+			b.WriteString(" (due now: Advance(0) runs it)")
+		}
+	}
+}
+
+// fmtInstant is an instant in UTC, with milliseconds when it has them, and
+// its Eastern wall-clock time, the banking calendar's.
+func fmtInstant(t time.Time) string {
+	return t.UTC().Format("2006-01-02T15:04:05.999Z07:00") + " (" + t.In(reference.Eastern).Format("Mon 15:04 MST") + ")"
+}
+
+// shortDuration is d as Go writes it, without zero minutes and seconds:
+// 24h, 1h30m, 1m, 1ms.
+func shortDuration(d time.Duration) string {
+	s := d.String()
+	if strings.HasSuffix(s, "m0s") {
+		s = strings.TrimSuffix(s, "0s")
+	}
+	if strings.HasSuffix(s, "h0m") {
+		s = strings.TrimSuffix(s, "0m")
+	}
+	return s
+}
