@@ -7,6 +7,13 @@
 //	go run ./cmd/synapsefake -clock manual -state fake-state.json   # kept across restarts
 //	go run ./cmd/synapsefake -addr :8080 -allow-host fake -control-token "$TOKEN"   # beyond loopback
 //	go run ./cmd/synapsefake -clock manual -start 2026-04-14T10:00:00-04:00
+//	go run ./cmd/synapsefake -version
+//
+// Install it with
+//
+//	go install github.com/synapsefake/synapsefake/cmd/synapsefake@latest
+//
+// or run the container image or a release archive (docs/standalone.md).
 package main
 
 import (
@@ -23,6 +30,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"runtime/debug"
 	"slices"
 	"strings"
 	"sync"
@@ -35,6 +43,9 @@ import (
 
 func main() {
 	if err := run(os.Args[1:], os.Stdout); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return
+		}
 		fmt.Fprintln(os.Stderr, "synapsefake:", err)
 		os.Exit(1)
 	}
@@ -66,7 +77,7 @@ func serve(ctx context.Context, args []string, out io.Writer, ready chan<- strin
 	captureBytes := fs.Int64("webhook-capture-bytes", synapsefake.DefaultWebhookCaptureLimit, "most bytes the webhook capture (GET /_fake/webhooks) keeps, oldest forgotten first; negative: no bound")
 	webhookLogBytes := fs.Int64("webhook-log-bytes", synapsefake.DefaultWebhookLogLimit, "most bytes the webhook log (GET /v3.1/subscriptions/logs) keeps, oldest forgotten first; negative: no bound")
 	// Worlds from a file (issue 13).
-	world := fs.String("world", "", "load this world file (JSON: users, nodes, subnets, transactions, subscriptions by name) at start; see the README")
+	world := fs.String("world", "", "load this world file (JSON: users, nodes, subnets, transactions, subscriptions by name) at start; the format is in docs/standalone.md")
 	// Saved state (issue 13).
 	stateFile := fs.String("state", "", "load the whole state from this file at start if it exists; save it there on shutdown and every -state-interval")
 	stateInterval := fs.Duration("state-interval", 30*time.Second, "how often -state is saved while serving; 0: only on shutdown")
@@ -88,8 +99,19 @@ func serve(ctx context.Context, args []string, out io.Writer, ready chan<- strin
 		return nil
 	})
 	controlToken := fs.String("control-token", "", "a `token` every /_fake/ request must carry (header X-Fake-Control-Token or Authorization: Bearer); a browser opens /_fake/ui/?token=TOKEN once. For a fake reachable beyond loopback; default none")
+	showVersion := fs.Bool("version", false, "print the version and exit")
+	fs.Usage = func() {
+		fmt.Fprintf(out, "Usage: synapsefake [flags]\n\nServes the fake v3.1 API, its control API (/_fake/) and its dashboard (/_fake/ui/).\n"+
+			"The flags, the world file format, saved state and the container: docs/standalone.md\n"+
+			"(https://%s/blob/main/docs/standalone.md). The control API: docs/control-api.md.\n\nFlags:\n", repository)
+		fs.PrintDefaults()
+	}
 	if err := fs.Parse(args); err != nil {
 		return err
+	}
+	if *showVersion {
+		fmt.Fprintln(out, versionLine(version, debug.ReadBuildInfo))
+		return nil
 	}
 	if fs.NArg() > 0 {
 		return fmt.Errorf("unexpected arguments %q (flags only; see -h)", fs.Args())
@@ -146,7 +168,9 @@ func serve(ctx context.Context, args []string, out io.Writer, ready chan<- strin
 		return err
 	}
 	fmt.Fprintf(out, "synapsefake serving %s\n", base)
-	fmt.Fprintf(out, "  X-SP-GATEWAY: %s\n", fake.Gateway())
+	// The first line is read by scripts (compat/fake.sh): keep it first and
+	// as it is.
+	printAccess(out, l.Addr().String(), fake)
 	if restored {
 		fmt.Fprintf(out, "  state restored from %s\n", *stateFile)
 	} else {
@@ -163,9 +187,9 @@ func serve(ctx context.Context, args []string, out io.Writer, ready chan<- strin
 			}
 		}
 	}
-	fmt.Fprintf(out, "next: point your client at %s with the X-SP-GATEWAY above, or try\n", base)
-	fmt.Fprintf(out, "  curl %s/loans-limits\n", base)
-	fmt.Fprintf(out, "  curl -X POST http://%s/_fake/clock/advance -d '{\"duration\":\"24h\"}'   # control API, see README\n", l.Addr())
+	fmt.Fprintln(out, "next: point your client at the base URL with the client id and secret above, or try")
+	fmt.Fprintf(out, "  curl http://%s/v3.1/loans-limits\n", reachable(l.Addr().String()))
+	fmt.Fprintf(out, "  curl -X POST http://%s/_fake/clock/advance -d '{\"duration\":\"24h\"}'   # control API: docs/control-api.md\n", reachable(l.Addr().String()))
 	if *controlToken != "" {
 		fmt.Fprintf(out, "  the control API needs -control-token: send X-Fake-Control-Token, or open http://%s/_fake/ui/?token=... once\n", l.Addr())
 	}

@@ -11,8 +11,11 @@ import (
 	"net"
 	"net/http"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
+	"runtime"
+	"runtime/debug"
 	"slices"
 	"strings"
 	"sync"
@@ -139,15 +142,28 @@ func TestServe(t *testing.T) {
 		t.Errorf("ready sent %q, want http://127.0.0.1:PORT/v3.1", r.base)
 	}
 	out := r.out.String()
-	gateway := synapsefake.New().Gateway() // the default credentials
+	defaults := synapsefake.New() // the default credentials
+	gateway := defaults.Gateway()
+	if first := "synapsefake serving " + r.base + "\n"; !strings.HasPrefix(out, first) {
+		t.Errorf("startup output does not begin with %q (scripts read that line):\n%s", first, out)
+	}
+	dashboard := strings.TrimSuffix(r.base, "/v3.1") + "/_fake/ui/"
 	for _, want := range []string{
-		"synapsefake serving " + r.base + "\n",
-		"X-SP-GATEWAY: " + gateway + "\n",
+		"\n  base URL for the SDKs: " + r.base + "\n",
+		"\n  client id: " + defaults.ClientID() + "\n",
+		"\n  client secret: " + defaults.ClientSecret() + "\n",
+		"\n  X-SP-GATEWAY: " + gateway + "\n",
+		"\n  dashboard: " + dashboard + "\n",
 		"curl " + r.base + "/loans-limits\n",
 	} {
 		if !strings.Contains(out, want) {
 			t.Errorf("startup output lacks %q:\n%s", want, out)
 		}
+	}
+	if resp, err := http.Get(dashboard); err != nil || resp.StatusCode != http.StatusOK {
+		t.Errorf("GET %s, the dashboard's printed address: %v %v, want 200", dashboard, resp, err)
+	} else {
+		resp.Body.Close()
 	}
 
 	status, limits := r.request(t, "GET", "/loans-limits", nil, nil)
@@ -192,8 +208,10 @@ func TestServeOptions(t *testing.T) {
 	t.Parallel()
 	r := start(t, "-addr", "127.0.0.1:0", "-client-id", "my-id", "-client-secret", "my-secret", "-clock", "manual", "-seed", "7")
 
-	if out := r.out.String(); !strings.Contains(out, "X-SP-GATEWAY: my-id|my-secret\n") {
-		t.Errorf("startup output does not show the given credentials:\n%s", out)
+	for _, want := range []string{"\n  client id: my-id\n", "\n  client secret: my-secret\n", "\n  X-SP-GATEWAY: my-id|my-secret\n"} {
+		if out := r.out.String(); !strings.Contains(out, want) {
+			t.Errorf("startup output lacks %q, the given credentials:\n%s", want, out)
+		}
 	}
 	m := seededUser.FindStringSubmatch(r.out.String())
 	if m == nil {
@@ -835,5 +853,125 @@ func TestServeStart(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+func TestServeHelpPointsToTheDocs(t *testing.T) {
+	t.Parallel()
+	var out syncBuffer
+	if err := serve(context.Background(), []string{"-h"}, &out, nil); !errors.Is(err, flag.ErrHelp) {
+		t.Fatalf("serve(-h) = %v, want flag.ErrHelp", err)
+	}
+	help := out.String()
+	for _, want := range []string{"docs/standalone.md", "the world file format", "-version"} {
+		if !strings.Contains(help, want) {
+			t.Errorf("-h output lacks %q:\n%s", want, help)
+		}
+	}
+	if strings.Contains(help, "README") {
+		t.Errorf("-h output points to the README, which does not hold the flags or the world format:\n%s", help)
+	}
+}
+
+// TestServeUnspecifiedAddress checks the banner of a fake listening on all
+// interfaces, as in the container (-addr :8080): it names localhost, which
+// the control API answers, rather than [::] or 0.0.0.0.
+func TestServeUnspecifiedAddress(t *testing.T) {
+	t.Parallel()
+	r := start(t, "-addr", ":0", "-quiet")
+	port := r.base[strings.LastIndex(r.base, ":")+1 : len(r.base)-len("/v3.1")]
+	out := r.out.String()
+	if !strings.HasPrefix(out, "synapsefake serving "+r.base+"\n") {
+		t.Errorf("startup output does not begin with the serving line for %s:\n%s", r.base, out)
+	}
+	for _, want := range []string{
+		"\n  base URL for the SDKs: http://localhost:" + port + "/v3.1\n",
+		"\n  dashboard: http://localhost:" + port + "/_fake/ui/\n",
+		"\n  curl http://localhost:" + port + "/v3.1/loans-limits\n",
+		"answer only Host localhost, 127.0.0.0/8, [::1] (-allow-host adds names)",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("startup output lacks %q:\n%s", want, out)
+		}
+	}
+	// The control API answers the printed name (a port published by a
+	// container reaches the fake as localhost:PORT too) and refuses others.
+	for _, tc := range []struct {
+		host string
+		want int
+	}{
+		{"localhost:" + port, http.StatusOK},
+		{"localhost:18080", http.StatusOK},
+		{"fake:8080", http.StatusForbidden},
+	} {
+		if status, _, _ := r.send(t, "GET", "/_fake/ui/", tc.host, nil); status != tc.want {
+			t.Errorf("GET /_fake/ui/ with Host %s: %d, want %d", tc.host, status, tc.want)
+		}
+	}
+}
+
+func TestServeVersion(t *testing.T) {
+	t.Parallel()
+	var out syncBuffer
+	// -version answers before listening: the taken address does not matter.
+	taken := start(t, "-addr", "127.0.0.1:0", "-quiet")
+	addr := strings.TrimSuffix(strings.TrimPrefix(taken.base, "http://"), "/v3.1")
+	if err := serve(context.Background(), []string{"-version", "-addr", addr}, &out, nil); err != nil {
+		t.Fatalf("serve(-version) = %v, want nil", err)
+	}
+	if got, want := out.String(), versionLine(version, debug.ReadBuildInfo)+"\n"; got != want {
+		t.Errorf("-version printed %q, want %q", got, want)
+	}
+}
+
+func TestVersionLine(t *testing.T) {
+	t.Parallel()
+	platform := runtime.GOOS + "/" + runtime.GOARCH
+	info := func(main string, settings ...debug.BuildSetting) func() (*debug.BuildInfo, bool) {
+		return func() (*debug.BuildInfo, bool) {
+			return &debug.BuildInfo{GoVersion: "go1.26.0", Main: debug.Module{Path: repository, Version: main}, Settings: settings}, true
+		}
+	}
+	for _, tc := range []struct {
+		name      string
+		release   string
+		buildInfo func() (*debug.BuildInfo, bool)
+		want      string
+	}{
+		{"go install @v1.2.3", "", info("v1.2.3"), "synapsefake v1.2.3 (go1.26.0 " + platform + ")"},
+		{"a checkout's pseudo-version and commit", "", info("v0.0.0-20260101120000-0123456789ab+dirty",
+			debug.BuildSetting{Key: "vcs.revision", Value: "0123456789abcdef0123456789abcdef01234567"}),
+			"synapsefake v0.0.0-20260101120000-0123456789ab+dirty (go1.26.0 " + platform + ", commit 0123456789ab)"},
+		{"the release script's version wins", "v2.0.0", info("v0.0.0-20260101120000-0123456789ab"), "synapsefake v2.0.0 (go1.26.0 " + platform + ")"},
+		{"a build without a version", "", info("(devel)"), "synapsefake (devel) (go1.26.0 " + platform + ")"},
+		{"no build information", "", func() (*debug.BuildInfo, bool) { return nil, false }, "synapsefake (devel) (" + runtime.Version() + " " + platform + ")"},
+		{"no build information, a release", "v2.0.0", func() (*debug.BuildInfo, bool) { return nil, false }, "synapsefake v2.0.0 (" + runtime.Version() + " " + platform + ")"},
+	} {
+		if got := versionLine(tc.release, tc.buildInfo); got != tc.want {
+			t.Errorf("%s: versionLine = %q, want %q", tc.name, got, tc.want)
+		}
+	}
+}
+
+// TestVersionFromLinkerFlag builds the binary as scripts/release.sh does and
+// runs -version: the -X main.version it was given is what it prints.
+func TestVersionFromLinkerFlag(t *testing.T) {
+	t.Parallel()
+	goCmd, err := exec.LookPath("go")
+	if err != nil {
+		t.Skip("no go command to build with")
+	}
+	bin := filepath.Join(t.TempDir(), "synapsefake")
+	build := exec.Command(goCmd, "build", "-trimpath", "-ldflags", "-X main.version=v9.8.7-test", "-o", bin, ".")
+	build.Env = append(os.Environ(), "CGO_ENABLED=0")
+	if msg, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, msg)
+	}
+	got, err := exec.Command(bin, "-version").Output()
+	if err != nil {
+		t.Fatalf("synapsefake -version: %v", err)
+	}
+	if want := "synapsefake v9.8.7-test (go"; !strings.HasPrefix(string(got), want) || strings.Count(string(got), "\n") != 1 {
+		t.Errorf("synapsefake -version printed %q, want one line beginning %q", got, want)
 	}
 }

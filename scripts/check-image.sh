@@ -1,0 +1,79 @@
+#!/usr/bin/env bash
+# Checks a container image built from the Containerfile without running a
+# container (this CI's machines cannot): its configuration (user 65532,
+# port 8080, the entry point listening on all interfaces), its files (the
+# binary and LICENSE, no shell), the binary static and of VERSION; then
+# starts the binary taken out of the image with the image's own entry
+# point, on a free port instead of 8080, through scripts/check-binary.sh.
+#
+# Usage: scripts/check-image.sh IMAGE VERSION
+#
+# PODMAN overrides the podman command, e.g. PODMAN="podman --storage-driver
+# vfs" where the overlay driver is not available. The output is one line
+# per check and a closing "N passed, M failed" line.
+set -uo pipefail
+
+if [[ $# -ne 2 ]]; then
+	echo "usage: scripts/check-image.sh IMAGE VERSION" >&2
+	exit 2
+fi
+image="$1"
+version="$2"
+read -r -a podman <<<"${PODMAN:-podman}"
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+
+passed=0
+failed=0
+check() { # check NAME OK(0/1) [DETAIL]
+	if [[ "$2" == 0 ]]; then
+		passed=$((passed + 1))
+		echo "ok   $1"
+	else
+		failed=$((failed + 1))
+		echo "FAIL $1${3:+: $3}"
+	fi
+}
+
+inspect() { "${podman[@]}" image inspect "$image" --format "$1"; }
+user="$(inspect '{{.Config.User}}')"
+[[ "$user" == 65532:65532 ]]
+check "runs as 65532:65532" $? "$user"
+ports="$(inspect '{{json .Config.ExposedPorts}}')"
+[[ "$ports" == '{"8080/tcp":{}}' ]]
+check "exposes 8080/tcp" $? "$ports"
+entrypoint="$(inspect '{{json .Config.Entrypoint}}')"
+[[ "$entrypoint" == '["/synapsefake","-addr",":8080"]' ]]
+check "the entry point listens on all interfaces, port 8080" $? "$entrypoint"
+platform="$(inspect '{{.Os}}/{{.Architecture}}')"
+
+work="$(mktemp -d)"
+container=""
+cleanup() {
+	[[ -n "$container" ]] && "${podman[@]}" rm "$container" >/dev/null 2>&1
+	rm -rf "$work"
+}
+trap cleanup EXIT
+container="$("${podman[@]}" create "$image")" &&
+	"${podman[@]}" export "$container" | tar -xf - -C "$work"
+check "podman create and export give the image's files" $?
+files="$(cd "$work" && find . -mindepth 1 | LC_ALL=C sort | tr '\n' ' ')"
+[[ "$files" == "./LICENSE ./synapsefake " ]]
+check "it holds /synapsefake and /LICENSE only (no shell)" $? "$files"
+owner="$(stat -c '%u:%g %a' "$work/synapsefake" 2>&1)"
+[[ "$owner" == "0:0 755" ]]
+check "the binary is root's, not writable by the user it runs as" $? "$owner"
+info="$(go version -m "$work/synapsefake" 2>&1)"
+[[ "$info" == *"CGO_ENABLED=0"* && "$info" == *"GOOS=${platform%/*}"* && "$info" == *"GOARCH=${platform#*/}"* ]]
+check "the binary is static, for the image's $platform" $? "$info"
+
+echo "== the binary from the image, started with the image's entry point (-addr :0 for a free port)"
+# ["/synapsefake","-addr",":8080"] -> BINARY -addr :8080; the last -addr wins.
+read -r -a args <<<"$(tr -d '[]"' <<<"$entrypoint" | tr ',' ' ')"
+if bash "$here/check-binary.sh" "$version" "$work/synapsefake" "${args[@]:1}" -addr :0; then
+	check "the image's binary serves" 0
+else
+	check "the image's binary serves" 1
+fi
+
+echo "$passed passed, $failed failed"
+[[ "$failed" == 0 ]]

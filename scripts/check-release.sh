@@ -1,0 +1,85 @@
+#!/usr/bin/env bash
+# Checks what scripts/release.sh built in OUTDIR: the six archives and
+# SHA256SUMS; in each, the binary for its OS and architecture, static
+# (CGO_ENABLED=0) and carrying the version, beside README.md, LICENSE and
+# docs/; then runs the binary this machine can run (linux on its own
+# architecture) through scripts/check-binary.sh.
+#
+# Usage: scripts/check-release.sh OUTDIR
+#
+# The output is one line per check and a closing "N passed, M failed" line.
+set -uo pipefail
+
+if [[ $# -ne 1 ]]; then
+	echo "usage: scripts/check-release.sh OUTDIR" >&2
+	exit 2
+fi
+outdir="$(cd "$1" && pwd)"
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+
+passed=0
+failed=0
+check() { # check NAME OK(0/1) [DETAIL]
+	if [[ "$2" == 0 ]]; then
+		passed=$((passed + 1))
+		echo "ok   $1"
+	else
+		failed=$((failed + 1))
+		echo "FAIL $1${3:+: $3}"
+	fi
+}
+
+# The version is in the archives' names: synapsefake_1.2.3_linux_amd64.tar.gz.
+linux="$(cd "$outdir" && ls synapsefake_*_linux_amd64.tar.gz 2>/dev/null | head -n 1)"
+if [[ -z "$linux" ]]; then
+	echo "FAIL no synapsefake_*_linux_amd64.tar.gz in $outdir"
+	echo "0 passed, 1 failed"
+	exit 1
+fi
+v="${linux#synapsefake_}"
+v="${v%_linux_amd64.tar.gz}"
+version="v$v"
+
+(cd "$outdir" && sha256sum --quiet -c SHA256SUMS) >/dev/null 2>&1
+check "SHA256SUMS matches the archives" $?
+
+unpacked="$(mktemp -d)"
+trap 'rm -rf "$unpacked"' EXIT
+for platform in linux/amd64 linux/arm64 darwin/amd64 darwin/arm64 windows/amd64 windows/arm64; do
+	goos="${platform%/*}"
+	goarch="${platform#*/}"
+	name="synapsefake_${v}_${goos}_${goarch}"
+	exe=synapsefake
+	if [[ "$goos" == windows ]]; then
+		exe=synapsefake.exe
+		archive="$name.zip"
+		unzip -q "$outdir/$archive" -d "$unpacked" 2>/dev/null
+	else
+		archive="$name.tar.gz"
+		tar -xzf "$outdir/$archive" -C "$unpacked" 2>/dev/null
+	fi
+	if [[ $? != 0 ]]; then
+		check "$archive unpacks" 1
+		continue
+	fi
+	listing="$(cd "$unpacked/$name" 2>/dev/null && find . -maxdepth 2 -type f | LC_ALL=C sort | tr '\n' ' ')"
+	[[ -x "$unpacked/$name/$exe" && "$listing" == *"./LICENSE ./README.md"* && "$listing" == *"./docs/standalone.md"* ]]
+	check "$archive holds $name/$exe, README.md, LICENSE and docs/" $? "$listing"
+	info="$(go version -m "$unpacked/$name/$exe" 2>&1)"
+	[[ "$info" == *"GOOS=$goos"* && "$info" == *"GOARCH=$goarch"* && "$info" == *"CGO_ENABLED=0"* ]] &&
+		grep -qF "$version" "$unpacked/$name/$exe"
+	check "$archive: a static $goos/$goarch binary of $version" $? "$info"
+done
+
+host="linux_$(go env GOHOSTARCH)"
+if [[ "$(go env GOHOSTOS)" == linux && -d "$unpacked/synapsefake_${v}_$host" ]]; then
+	echo "== the $host binary from its archive"
+	if bash "$here/check-binary.sh" "$version" "$unpacked/synapsefake_${v}_$host/synapsefake"; then
+		check "the $host binary runs" 0
+	else
+		check "the $host binary runs" 1
+	fi
+fi
+
+echo "$passed passed, $failed failed"
+[[ "$failed" == 0 ]]
