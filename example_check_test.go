@@ -38,8 +38,8 @@ func checkFake(t *checkT) (fake *synapsefake.Server, u *synapsefake.UserClient, 
 	return fake, fake.As(t, user.ID, "device-1"), checking, savings
 }
 
-// rent is the body of POST .../trans sending usd to a DEPOSIT-US node.
-func rent(to synapsefake.Node, usd float64) map[string]any {
+// checkTransfer is the body of POST .../trans sending usd to a DEPOSIT-US node.
+func checkTransfer(to synapsefake.Node, usd float64) map[string]any {
 	return map[string]any{
 		"to":     map[string]any{"type": "DEPOSIT-US", "id": to.ID},
 		"amount": map[string]any{"amount": usd, "currency": "USD"},
@@ -54,7 +54,7 @@ func ExampleServer_As() {
 	fake, u, checking, savings := checkFake(t)
 
 	// A path without a leading "/" is below the user's own: /users/<id>/...
-	resp := u.Post("nodes/"+checking.ID+"/trans", rent(savings, 25))
+	resp := u.Post("nodes/"+checking.ID+"/trans", checkTransfer(savings, 25))
 	fmt.Println("send:", resp.Status, resp.Body["recent_status"].(map[string]any)["status"])
 
 	var tx struct {
@@ -96,7 +96,7 @@ func ExampleUserClient_Do() {
 func ExampleServer_CheckStatus() {
 	t := &checkT{}
 	fake, u, checking, savings := checkFake(t)
-	tx := u.Post("nodes/"+checking.ID+"/trans", rent(savings, 25)).Body["_id"].(string)
+	tx := u.Post("nodes/"+checking.ID+"/trans", checkTransfer(savings, 25)).Body["_id"].(string)
 	_ = fake.Return(tx, "R01")
 
 	fake.CheckStatus(t, tx, synapsefake.StatusReturned, "R01") // passes: nothing printed
@@ -120,7 +120,7 @@ func ExampleServer_CheckStatus() {
 func ExampleServer_CheckBalance() {
 	t := &checkT{}
 	fake, u, checking, savings := checkFake(t)
-	u.Post("nodes/"+checking.ID+"/trans", rent(savings, 25))
+	u.Post("nodes/"+checking.ID+"/trans", checkTransfer(savings, 25))
 
 	// The $25.00 is promised, not yet debited.
 	fake.CheckBalance(t, checking.ID, 100_00, 75_00) // passes
@@ -139,7 +139,7 @@ func ExampleServer_CheckBalance() {
 func ExampleServer_CheckWebhook() {
 	t := &checkT{}
 	fake, u, checking, savings := checkFake(t)
-	tx := u.Post("nodes/"+checking.ID+"/trans", rent(savings, 25)).Body["_id"].(string)
+	tx := u.Post("nodes/"+checking.ID+"/trans", checkTransfer(savings, 25)).Body["_id"].(string)
 
 	fake.CheckWebhook(t, synapsefake.ForTransaction(tx, synapsefake.StatusCreated)) // passes
 	fake.CheckWebhook(t, synapsefake.ForTransaction(tx, synapsefake.StatusSettled))
@@ -165,7 +165,7 @@ func ExampleServer_CheckWebhook() {
 func ExampleServer_CheckNoWebhook() {
 	t := &checkT{}
 	fake, u, checking, savings := checkFake(t)
-	tx := u.Post("nodes/"+checking.ID+"/trans", rent(savings, 25)).Body["_id"].(string)
+	tx := u.Post("nodes/"+checking.ID+"/trans", checkTransfer(savings, 25)).Body["_id"].(string)
 
 	fake.CheckNoWebhook(t, synapsefake.ForTransaction(tx, synapsefake.StatusReturned)) // passes
 	_ = fake.Return(tx, "R02")
@@ -182,7 +182,7 @@ func ExampleServer_CheckNoWebhook() {
 func ExampleServer_CheckRequest() {
 	t := &checkT{}
 	fake, u, checking, savings := checkFake(t)
-	u.Post("nodes/"+checking.ID+"/trans", rent(savings, 25))
+	u.Post("nodes/"+checking.ID+"/trans", checkTransfer(savings, 25))
 
 	const route = "/users/{user_id}/nodes/{node_id}/trans"
 	fake.CheckRequest(t, "POST", route)                                                          // passes

@@ -1,41 +1,59 @@
 package synapsefake_test
 
 import (
-	"encoding/json"
-	"net/http"
-	"strings"
+	"bytes"
+	"os"
+	"regexp"
 	"testing"
 	"time"
 
 	"github.com/synapsefake/synapsefake"
+	"github.com/synapsefake/synapsefake/internal/rent"
 )
 
-// TestPayRent is the README's example, kept compiling and passing.
+// TestPayRent is the README's first test, kept compiling and passing:
+// the application's own client (internal/rent) pointed at the fake.
 func TestPayRent(t *testing.T) {
-	fake := synapsefake.NewServer(t) // closed when the test ends
+	fake := synapsefake.NewServer(t) // a server of its own, closed when the test ends
 	user := fake.MustAddUser(t, synapsefake.UserSeed{Fingerprint: "device-1"})
 	checking := fake.MustAddNode(t, user.ID, synapsefake.NodeSeed{Nickname: "Checking", BalanceCents: 100_00})
-	bank := fake.MustAddNode(t, user.ID, synapsefake.NodeSeed{Type: "ACH-US", Nickname: "Landlord"})
-	key := fake.OAuthKey(user.ID, "device-1") // skips the OAuth dance
-
-	body := `{"to":{"type":"ACH-US","id":"` + bank.ID + `"},"amount":{"amount":25,"currency":"USD"},"extra":{"ip":"127.0.0.1"}}`
-	req, _ := http.NewRequest("POST", fake.URL()+"/users/"+user.ID+"/nodes/"+checking.ID+"/trans", strings.NewReader(body))
-	req.Header.Set("X-SP-USER", key+"|device-1")
-	req.Header.Set("X-SP-USER-IP", "127.0.0.1")
-	resp, err := fake.Client().Do(req)
+	landlord := fake.MustAddNode(t, user.ID, synapsefake.NodeSeed{Type: "ACH-US", Nickname: "Landlord"})
+	app := rent.Client{BaseURL: fake.URL(), ClientID: fake.ClientID(), ClientSecret: fake.ClientSecret(),
+		UserKey: fake.OAuthKey(user.ID, "device-1"), Fingerprint: "device-1"}
+	txID, err := app.PayRent(user.ID, checking.ID, landlord.ID, 25)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer resp.Body.Close()
-	var tx struct {
-		ID string `json:"_id"`
-	}
-	if err := json.NewDecoder(resp.Body).Decode(&tx); err != nil || resp.StatusCode != http.StatusOK {
-		t.Fatalf("create transaction: %s %v", resp.Status, err)
-	}
+	fake.CheckBalance(t, checking.ID, 100_00, 75_00) // promised, not yet debited
+	fake.Advance(24 * time.Hour)                     // from Tuesday 10:00 ET (DefaultStartTime): ACH settles Wednesday 10:00 ET
+	fake.CheckStatus(t, txID, synapsefake.StatusSettled)
+	fake.CheckBalance(t, checking.ID, 75_00, 75_00)
+}
 
-	fake.Advance(24 * time.Hour) // created Tuesday 2026-04-14 10:00 ET (DefaultStartTime): SETTLED Wednesday 10:00 ET
-	if got, _ := fake.Transaction(tx.ID); got.Status != synapsefake.StatusSettled {
-		t.Errorf("status %s, want SETTLED", got.Status)
+// TestReadmeCodeRuns: every Go block of the README is code that runs in CI:
+// the test above, or the application's client in internal/rent.
+func TestReadmeCodeRuns(t *testing.T) {
+	readme, err := os.ReadFile("README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var sources []byte
+	for _, f := range []string{"readme_example_test.go", "internal/rent/rent.go"} {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sources = append(sources, b...)
+	}
+	blocks := regexp.MustCompile("(?s)```go\n(.*?)```").FindAllSubmatch(readme, -1)
+	if len(blocks) < 2 {
+		t.Fatalf("the README has %d Go blocks, want the client and the test", len(blocks))
+	}
+	for _, b := range blocks {
+		for _, decl := range bytes.Split(b[1], []byte("\n\n")) {
+			if !bytes.Contains(sources, decl) {
+				t.Errorf("this part of a README Go block is in neither readme_example_test.go nor internal/rent:\n%s", decl)
+			}
+		}
 	}
 }
