@@ -5,12 +5,13 @@
 // NewServer gives a test its own httptest server with an in-memory store,
 // reproducible ids and a clock that moves only when the test says so:
 //
-//	fake := synapsefake.NewServer(t) // closed when the test ends
+//	fake := synapsefake.NewServer(t) // closed when the test ends; starts at DefaultStartTime()
 //	client := myapp.New(fake.URL(), fake.ClientID(), fake.ClientSecret())
-//	user := fake.AddUser(synapsefake.UserSeed{Fingerprint: "device-1"})
+//	user := fake.MustAddUser(t, synapsefake.UserSeed{Fingerprint: "device-1"})
 //	...
 //	fake.Settle(txID)             // CREATED -> ... -> SETTLED, as the clock would
 //	fake.Advance(24 * time.Hour)  // runs every step, expiry and retry that fell due
+//	fake.CheckStatus(t, txID, synapsefake.StatusSettled)
 //	w := fake.Webhooks().Wait(t, synapsefake.ForTransaction(txID, synapsefake.StatusSettled))
 //
 // Everything a client sees follows the real service's wire format: string
