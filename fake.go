@@ -33,6 +33,7 @@ type Server struct {
 	webhookClient *http.Client
 	faults        faults
 	journal       journal
+	tb            testing.TB // NewServer's: diagnostics and strict requests report to it
 	restoring     sync.Mutex // held while a state document is restored: one at a time
 }
 
@@ -81,10 +82,11 @@ func NewServer(tb testing.TB, opts ...Option) *Server {
 		tb.Helper() // here only: Helper costs as much as a tenth of a NewServer
 		tb.Fatalf("synapsefake: listen: %v", err)
 	}
+	s.tb = tb
 	s.ts = &httptest.Server{Listener: l, Config: &http.Server{Handler: s}}
 	s.ts.Start()
 	s.setBase(s.ts.URL + "/v3.1")
-	tb.Cleanup(s.Close)
+	tb.Cleanup(s.closeAtEnd) // diagnose.go
 	return s
 }
 

@@ -42,6 +42,11 @@ type config struct {
 	maxState            int64         // WithMaxStateSize (state.go); 0 is DefaultMaxStateSize
 	cutoffs             Cutoffs
 	jitDeadline         time.Duration // WithJITDeadline; 0 is DefaultJITDeadline
+
+	// diagnose.go and strict.go: WithLog, WithoutDiagnostics, WithStrictRequests.
+	logf   func(format string, args ...any)
+	quiet  bool
+	strict bool
 }
 
 func defaultConfig() config {

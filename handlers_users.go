@@ -153,7 +153,7 @@ func (s *Server) handleCreateUser(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if !validFingerprint(c.fingerprint) {
-		s.fail(w, errInvalidFingerprint)
+		s.fail(w, errInvalidFingerprintFor(c.fingerprint))
 		return
 	}
 	req, err := decode[createUserRequest](r)
