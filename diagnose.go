@@ -168,6 +168,11 @@ const (
 	hintIdempotency = `a key stays taken for 24h after its 200 and the service does not replay the first answer: a retry gets 409 too; a new operation needs a new key`
 )
 
+// errNoUser refuses a user id this fake does not have.
+func errNoUser(id string) *apiError {
+	return errNotFound("user").because("no user %s in this fake", id)
+}
+
 // errExpiredKey refuses an oauth_key that expired at expires, as of now.
 func errExpiredKey(expires, now time.Time) *apiError {
 	return errBadOAuthKey.because("the oauth_key expired %s ago by the fake's clock (at %s)",

@@ -286,7 +286,7 @@ func decode[T any](r *http.Request) (T, error) {
 	if err != nil {
 		return v, err
 	}
-	return v, unmarshalObject(data, &v, false)
+	return v, decodeBody(r, data, &v)
 }
 
 // decodeOptional is decode for a route whose body is optional: an empty
@@ -301,7 +301,7 @@ func decodeOptional[T any](r *http.Request) (T, error) {
 	if isEmptyBody(data) {
 		return v, nil
 	}
-	return v, unmarshalObject(data, &v, false)
+	return v, decodeBody(r, data, &v)
 }
 
 // isEmptyBody reports whether an optional body carries nothing.
@@ -616,5 +616,15 @@ func decodeText[T any](r *http.Request) (T, error) {
 	if !utf8.Valid(data) {
 		return v, errPayload("invalid_utf8", "Request body must be valid UTF-8.")
 	}
-	return v, unmarshalObject(data, &v, false)
+	return v, decodeBody(r, data, &v)
+}
+
+// decodeBody decodes a JSON object body into v, leniently, then, on a
+// server WithStrictRequests, refuses the fields T does not have
+// (strict.go).
+func decodeBody[T any](r *http.Request, data []byte, v *T) error {
+	if err := unmarshalObject(data, v, false); err != nil {
+		return err
+	}
+	return checkStrict[T](r, data)
 }

@@ -32,7 +32,7 @@ type createUserRequest struct {
 	Logins       []loginRequest    `json:"logins"`
 	PhoneNumbers []string          `json:"phone_numbers"`
 	LegalNames   []string          `json:"legal_names"`
-	Documents    []json.RawMessage `json:"documents"`
+	Documents    []json.RawMessage `json:"documents" strict:"document"`
 	Extra        struct {
 		SuppID     string  `json:"supp_id"`
 		CipTag     *int    `json:"cip_tag"`
@@ -222,7 +222,7 @@ type patchUserRequest struct {
 		CipTag            *int          `json:"cip_tag"`
 		PublicNote        *string       `json:"public_note"`
 	} `json:"update"`
-	Documents  []json.RawMessage `json:"documents"`
+	Documents  []json.RawMessage `json:"documents" strict:"document"`
 	Permission *string           `json:"permission"`
 
 	docs []baseDocRequest // Documents, parsed by validate

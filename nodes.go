@@ -423,7 +423,7 @@ func (st *store) listNodes(userID string, p page, typ string) (nodesList, error)
 // node is 401 / "300". Callers hold mu.
 func (st *store) userNode(userID, nodeID string) (*nodeRecord, error) {
 	if st.users[userID] == nil {
-		return nil, errNotFound("user").because("no user %s in this fake", userID)
+		return nil, errNoUser(userID)
 	}
 	n := st.nodes[nodeID]
 	if n == nil {

@@ -129,7 +129,7 @@ func (st *store) oauth(now time.Time, lifetime time.Duration, userID, fingerprin
 	defer st.lock().unlock()
 	u := st.users[userID]
 	if u == nil {
-		return nil, 0, errNotFound("user")
+		return nil, 0, errNoUser(userID)
 	}
 	if !validFingerprint(fingerprint) {
 		return nil, 0, errInvalidFingerprintFor(fingerprint)
