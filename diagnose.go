@@ -221,12 +221,12 @@ func errInvalidFingerprintFor(fp string) *apiError {
 func (st *store) shortfall(n *nodeRecord, amount cents) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "node %s has %s USD available, %s USD short of this %s USD debit: balance %s",
-		n.id, n.available().usd(), (amount - n.available()).usd(), amount.usd(), n.balance.usd())
+		n.id, dollars(n.available()), dollars(amount-n.available()), dollars(amount), dollars(n.balance))
 	if n.pending == 0 {
 		b.WriteString(", no pending debits")
 		return b.String()
 	}
-	fmt.Fprintf(&b, " less %s held by pending debits", n.pending.usd())
+	fmt.Fprintf(&b, " less %s held by pending debits", dollars(n.pending))
 	var named []string
 	var sum cents
 	for _, id := range slices.Backward(n.txIDs) {
@@ -236,7 +236,7 @@ func (st *store) shortfall(n *nodeRecord, amount cents) string {
 		}
 		sum += t.amount
 		if len(named) < 3 {
-			named = append(named, fmt.Sprintf("%s %s %s", t.id, t.amount.usd(), t.status))
+			named = append(named, fmt.Sprintf("%s %s %s", t.id, dollars(t.amount), t.status))
 		}
 	}
 	if len(named) > 0 {
@@ -247,6 +247,15 @@ func (st *store) shortfall(n *nodeRecord, amount cents) string {
 		b.WriteString(")")
 	}
 	return b.String()
+}
+
+// dollars writes c with its two decimals: 2000 is "20.00".
+func dollars(c cents) string {
+	sign := ""
+	if c < 0 {
+		sign, c = "-", -c
+	}
+	return fmt.Sprintf("%s%d.%02d", sign, c/100, c%100)
 }
 
 // errIdempotencyFor explains why r's idempotency key, taken at used, is
