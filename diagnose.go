@@ -7,6 +7,8 @@ import (
 	"net/http"
 	"slices"
 	"strings"
+	"sync"
+	"testing"
 	"time"
 	"unicode/utf8"
 )
@@ -98,32 +100,62 @@ const (
 	recentBody  = 200
 )
 
-// closeAtEnd is NewServer's cleanup: when the test failed, it logs the last
-// calls the server answered (from the journal), then closes the server.
-func (s *Server) closeAtEnd() {
-	if logf := s.logf(); logf != nil && s.tb.Failed() {
-		if recent := s.recentCalls(recentShown); recent != "" {
-			logf("%s", recent)
-		}
-	}
-	s.Close()
+// endOfTest is NewServer's cleanup. It holds the server only until the
+// server is closed, then only the calls a failed test's log would list: a
+// test that closes its servers early, or a benchmark that makes thousands,
+// does not keep them all until it ends.
+type endOfTest struct {
+	mu     sync.Mutex
+	s      *Server
+	logf   func(format string, args ...any)
+	tb     testing.TB
+	recent []Request // the journal's last calls, oldest first
+	total  int       // the calls the journal held
 }
 
-// recentCalls describes the last n journaled calls, oldest first, one a
-// line, secrets redacted and bodies cut; "" when the journal holds none.
-func (s *Server) recentCalls(n int) string {
+// closed keeps what run needs of the server once it is closed, and lets go
+// of the server. Close calls it once.
+func (e *endOfTest) closed() {
+	if e == nil {
+		return
+	}
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	s := e.s
+	e.s = nil
+	e.logf, e.tb = s.logf(), s.tb
+	if e.logf == nil {
+		return
+	}
 	j := &s.journal
 	j.mu.Lock()
+	defer j.mu.Unlock()
 	live := j.entries[j.head:]
-	total := len(live)
-	last := make([]Request, 0, min(n, total))
-	for _, e := range live[max(0, total-n):] {
-		last = append(last, e.req)
+	e.total = len(live)
+	for _, x := range live[max(0, len(live)-recentShown):] {
+		e.recent = append(e.recent, x.req)
 	}
-	j.mu.Unlock()
-	if len(last) == 0 {
-		return ""
+}
+
+// run closes the server, then, when the test failed, logs the last calls
+// the server answered.
+func (e *endOfTest) run() {
+	e.mu.Lock()
+	s := e.s
+	e.mu.Unlock()
+	if s != nil {
+		s.Close()
 	}
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.logf != nil && len(e.recent) > 0 && e.tb.Failed() {
+		e.logf("%s", recentCalls(e.recent, e.total))
+	}
+}
+
+// recentCalls describes calls, the last of total journaled, oldest first,
+// one a line, secrets redacted and bodies cut.
+func recentCalls(last []Request, total int) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "synapsefake: the test failed; the last %d of the %d requests in the journal, oldest first:", len(last), total)
 	for _, r := range last {

@@ -34,6 +34,7 @@ type Server struct {
 	faults        faults
 	journal       journal
 	tb            testing.TB // NewServer's: diagnostics and strict requests report to it
+	end           *endOfTest // NewServer's cleanup (diagnose.go)
 	restoring     sync.Mutex // held while a state document is restored: one at a time
 }
 
@@ -86,7 +87,8 @@ func NewServer(tb testing.TB, opts ...Option) *Server {
 	s.ts = &httptest.Server{Listener: l, Config: &http.Server{Handler: s}}
 	s.ts.Start()
 	s.setBase(s.ts.URL + "/v3.1")
-	tb.Cleanup(s.closeAtEnd) // diagnose.go
+	s.end = &endOfTest{s: s}
+	tb.Cleanup(s.end.run) // diagnose.go
 	return s
 }
 
@@ -119,6 +121,7 @@ func (s *Server) Close() {
 		if s.ts != nil {
 			s.ts.Close()
 		}
+		s.end.closed()
 	})
 }
 
