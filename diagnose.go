@@ -268,13 +268,13 @@ func (st *store) shortfall(n *nodeRecord, amount cents) string {
 		}
 		sum += t.amount
 		if len(named) < 3 {
-			named = append(named, fmt.Sprintf("%s %s %s", t.id, dollars(t.amount), t.status))
+			named = append(named, fmt.Sprintf("%s: %s, %s", t.id, dollars(t.amount), t.status))
 		}
 	}
 	if len(named) > 0 {
-		b.WriteString(" (" + strings.Join(named, ", "))
+		b.WriteString(" (" + strings.Join(named, "; "))
 		if sum != n.pending {
-			b.WriteString(", card holds")
+			b.WriteString("; card holds")
 		}
 		b.WriteString(")")
 	}

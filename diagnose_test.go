@@ -206,7 +206,7 @@ func TestDiagnostics(t *testing.T) {
 			return call{method: "POST", path: "/users/" + e.a.user.ID + "/nodes/" + e.a.node.ID + "/trans", header: e.a.headers, body: txBody(e.savings, 30)}
 		}, 409, "400", func(e diagEnv) []string {
 			return []string{`insufficient_funds: node ` + e.a.node.ID + ` has 20.00 USD available, 10.00 USD short of this 30.00 USD debit: balance 50.00 less 30.00 held by pending debits (`,
-				` 30.00 CREATED) (hint: fund the node (fake.Fund, NodeSeed.BalanceCents), or let the pending debits settle or cancel them)`}
+				`: 30.00, CREATED) (hint: fund the node (fake.Fund, NodeSeed.BalanceCents), or let the pending debits settle or cancel them)`}
 		}},
 		{"idempotency key used with another body", nil, func(t *testing.T, e diagEnv) call {
 			h := withHeader(e.a.headers, "X-SP-IDEMPOTENCY-KEY", strp("order-7"))
