@@ -234,6 +234,11 @@ func TestDiagnostics(t *testing.T) {
 		}, 404, "404", func(diagEnv) []string {
 			return []string{`GET /v3.1/v3.1/users -> 404 error_code "404" not_found: no route of the API matches GET /v3.1/v3.1/users (hint: the /v3.1 prefix is doubled: fake.URL() already ends with it)`}
 		}},
+		{"path not clean, refused before the journal", nil, func(t *testing.T, e diagEnv) call {
+			return call{method: "GET", path: "//users", header: gatewayHeaders(e.fake)}
+		}, 404, "404", func(diagEnv) []string {
+			return []string{`GET /v3.1//users -> 404 error_code "404" not_found: the path /v3.1//users is not clean (// . or ..) (hint: join the path to fake.URL() with one /)`}
+		}},
 		{"method the route does not serve", nil, func(t *testing.T, e diagEnv) call {
 			return call{method: "PUT", path: "/users", header: gatewayHeaders(e.fake), body: userBody(nil)}
 		}, 409, "410", func(diagEnv) []string {
@@ -273,7 +278,12 @@ func TestDiagnostics(t *testing.T) {
 			}
 			reqs := e.fake.Requests()
 			last := reqs[len(reqs)-1]
-			if !strings.HasSuffix(line, ": "+last.Reason) || last.Reason == "" {
+			switch {
+			case strings.Contains(c.path, "//"): // refused before the journal sees it
+				if last.Path == "/v3.1"+c.path {
+					t.Errorf("journaled %v, want it refused before the journal", last)
+				}
+			case !strings.HasSuffix(line, ": "+last.Reason) || last.Reason == "":
 				t.Errorf("journal's reason %q, want the end of the line %q", last.Reason, line)
 			}
 			if strings.Contains(line, e.fake.ClientSecret()) || strings.Contains(line, "not-the-secret") {
