@@ -780,6 +780,7 @@ type controlRequestView struct {
 	Status    int        `json:"status"`
 	ErrorCode string     `json:"error_code"`
 	Summary   string     `json:"summary"`
+	Reason    string     `json:"reason,omitempty"` // why the fake refused it
 }
 
 // controlRequests serves GET /_fake/requests: the journal, oldest first,
@@ -790,7 +791,7 @@ func (s *Server) controlRequests(w http.ResponseWriter, r *http.Request) {
 	out := make([]controlRequestView, len(reqs))
 	for i, q := range reqs {
 		out[i] = controlRequestView{Method: q.Method, Path: q.Path, Route: q.Route, Query: redactQuery(q.Query),
-			Status: q.Status, ErrorCode: q.ErrorCode, Summary: q.String()}
+			Status: q.Status, ErrorCode: q.ErrorCode, Summary: q.String(), Reason: q.Reason}
 	}
 	s.controlOK(w, map[string]any{"requests": out})
 }

@@ -239,7 +239,7 @@ func (s *Server) controlWait(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	tb := &waitTB{}
-	h := s.Webhooks().WaitWithin(tb, timeout, req.matcher())
+	h := s.Webhooks().wait(tb, timeout, false, req.matcher()) // Wait, with the request's bound
 	if tb.failure != "" {
 		s.fail(w, newError(reference.ErrNotFound, "no_matching_webhook", "%s", tb.failure))
 		return

@@ -4,6 +4,7 @@ import (
 	"net/http"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/synapsefake/synapsefake"
 )
@@ -83,6 +84,14 @@ func TestControlFundFlushWait(t *testing.T) {
 	wantError(t, r, http.StatusNotFound, "404", "no_matching_webhook")
 	if !strings.Contains(string(r.raw), "SETTLED") {
 		t.Errorf("the refusal does not list what was captured: %s", r.raw)
+	}
+	// On the frozen clock with nothing in flight, nothing can come: the
+	// wait answers at once, not after its 20 s, and says why.
+	began := time.Now()
+	r = ctl(t, e.fake, "POST", "/webhooks/wait", map[string]any{"object_id": e.tx, "status": "RETURNED", "timeout": "20s"})
+	wantError(t, r, http.StatusNotFound, "404", "no_matching_webhook")
+	if waited := time.Since(began); waited > 10*time.Second || !strings.Contains(string(r.raw), "frozen") {
+		t.Errorf("waited %v and answered %s; want an answer at once that says the clock is frozen", waited, r.raw)
 	}
 }
 

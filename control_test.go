@@ -706,7 +706,8 @@ func TestControlEndpoints(t *testing.T) {
 					map[string]any{"method": "POST", "path": "/v3.1/oauth/" + e.fx.user.ID, "route": "/oauth/{user_id}",
 						"query": map[string]any{}, "status": 200, "error_code": "0", "summary": ctlAny},
 					map[string]any{"method": "GET", "path": "/v3.1/users/000000000000000000000000", "route": "/users/{user_id}",
-						"query": map[string]any{}, "status": 404, "error_code": "404", "summary": ctlAny},
+						"query": map[string]any{}, "status": 404, "error_code": "404", "summary": ctlAny,
+						"reason": "no user 000000000000000000000000 in this fake"},
 				}}
 			},
 			check: func(t *testing.T, e ctlEnv, body map[string]any) {

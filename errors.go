@@ -15,6 +15,39 @@ type apiError struct {
 	httpCode  string // body http_code; empty means strconv of status
 	code      string // body error.code, omitted when empty
 	msg       string // body error.en
+	// reason says why, in the fake's words, and hint the usual mistake
+	// behind it: never on the wire, they go to the test's log and the
+	// journal (diagnose.go). Set where the error is made, with because.
+	reason, hint string
+}
+
+// because returns a copy of e that says why it was given; the answer on
+// the wire stays e's.
+func (e *apiError) because(format string, args ...any) *apiError {
+	c := *e
+	c.reason = fmt.Sprintf(format, args...)
+	return &c
+}
+
+// hinting returns a copy of e with a hint: the usual mistake behind this
+// refusal and how to fix it.
+func (e *apiError) hinting(format string, args ...any) *apiError {
+	c := *e
+	c.hint = fmt.Sprintf(format, args...)
+	return &c
+}
+
+// explanation is the reason (the wire's message when the maker gave none)
+// and the hint, if any, on one line.
+func (e *apiError) explanation() string {
+	r := e.reason
+	if r == "" {
+		r = e.msg
+	}
+	if e.hint != "" {
+		r += " (hint: " + e.hint + ")"
+	}
+	return r
 }
 
 func (e *apiError) Error() string {

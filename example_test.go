@@ -19,7 +19,8 @@ import (
 // through fake.Client().
 
 // exampleT stands in for the *testing.T of a real test. NewServer calls
-// only Helper, Fatalf and Cleanup.
+// only Helper, Fatalf, Cleanup, and for its diagnostics Logf and Failed
+// (an example's output is not a test's log: Logf drops the line).
 type exampleT struct {
 	testing.TB // nil: any other method panics
 	cleanups   []func()
@@ -28,6 +29,8 @@ type exampleT struct {
 func (t *exampleT) Helper()                           {}
 func (t *exampleT) Fatalf(format string, args ...any) { panic(fmt.Sprintf(format, args...)) }
 func (t *exampleT) Cleanup(f func())                  { t.cleanups = append(t.cleanups, f) }
+func (t *exampleT) Logf(string, ...any)               {}
+func (t *exampleT) Failed() bool                      { return false }
 
 // finish runs the cleanups, as the testing package does when a test ends.
 func (t *exampleT) finish() {

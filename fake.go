@@ -34,6 +34,8 @@ type Server struct {
 	webhookClient *http.Client
 	faults        faults
 	journal       journal
+	tb            testing.TB // NewServer's: diagnostics and strict requests report to it
+	end           *endOfTest // NewServer's cleanup (diagnose.go)
 	restoring     sync.Mutex // held while a state document is restored: one at a time
 }
 
@@ -82,10 +84,12 @@ func NewServer(tb testing.TB, opts ...Option) *Server {
 		tb.Helper() // here only: Helper costs as much as a tenth of a NewServer
 		tb.Fatalf("synapsefake: listen: %v", err)
 	}
+	s.tb = tb
 	s.ts = &httptest.Server{Listener: l, Config: &http.Server{Handler: s}}
 	s.ts.Start()
 	s.setBase(s.ts.URL + "/v3.1")
-	tb.Cleanup(s.Close)
+	s.end = &endOfTest{s: s}
+	tb.Cleanup(s.end.run) // diagnose.go
 	return s
 }
 
@@ -118,6 +122,7 @@ func (s *Server) Close() {
 		if s.ts != nil {
 			s.ts.Close()
 		}
+		s.end.closed()
 	})
 }
 

@@ -46,6 +46,11 @@ type config struct {
 	jitDeadline         time.Duration // WithJITDeadline; 0 is DefaultJITDeadline
 	allowedHosts        []string      // WithAllowedHosts, as hostOnly gives them (origin.go)
 	controlToken        string        // WithControlToken; "" is none
+
+	// diagnose.go and strict.go: WithLog, WithoutDiagnostics, WithStrictRequests.
+	logf   func(format string, args ...any)
+	quiet  bool
+	strict bool
 }
 
 func defaultConfig() config {

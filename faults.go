@@ -112,7 +112,8 @@ func (s *Server) FailNext(method, pattern string, errorCode string, times int) {
 	if msg == "" {
 		msg = "Injected failure."
 	}
-	err := &apiError{status: status, errorCode: errorCode, code: "injected_failure", msg: msg}
+	err := &apiError{status: status, errorCode: errorCode, code: "injected_failure", msg: msg,
+		reason: fmt.Sprintf("FailNext(%q, %q, %q, %d) injected this answer", method, pattern, errorCode, times)}
 	s.faults.add(&fault{method: anyStar(method), pattern: anyStar(pattern), err: err, times: max(times, 1)})
 }
 

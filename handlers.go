@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"mime"
 	"net/http"
 	"path"
@@ -46,7 +47,7 @@ func (rt route) serve(before func(*Server, http.ResponseWriter, *http.Request) b
 		}
 		h, ok := rt[r.Method]
 		if !ok {
-			s.fail(w, errMethodNotAllowed(r.Method))
+			s.fail(w, errMethodNotAllowed(r.Method).because("the route serves %s, not %s", strings.Join(slices.Sorted(maps.Keys(rt)), ", "), r.Method))
 			return
 		}
 		h(s, w, r)
@@ -55,7 +56,7 @@ func (rt route) serve(before func(*Server, http.ResponseWriter, *http.Request) b
 
 // serveNotFound answers any path no route matched.
 func serveNotFound(w http.ResponseWriter, r *http.Request) {
-	r.Context().Value(serverKey{}).(*Server).fail(w, errRouteNotFound)
+	r.Context().Value(serverKey{}).(*Server).fail(w, errRouteNotFound.because("no route of the API matches %s %s", r.Method, r.URL.Path).hinting("%s", routeHint(r.URL.Path)))
 }
 
 // serverKey is the context key under which ServeHTTP passes the Server to
@@ -145,11 +146,11 @@ func (s *Server) ServeHTTP(rw http.ResponseWriter, r *http.Request) {
 	}
 	if p := r.URL.Path; p != "/" && p != path.Clean(p) {
 		// ServeMux would redirect to the clean path; the real API answers 404.
-		s.fail(w, errRouteNotFound)
+		s.failUnjournaled(w, r, errRouteNotFound.because("the path %s is not clean (// . or ..)", p).hinting("join the path to fake.URL() with one /"))
 		return
 	}
 	if headerBytes(r.Header) > maxHeaderBytes {
-		s.fail(w, errPayload("headers_too_large", "Request headers are larger than %d bytes.", maxHeaderBytes))
+		s.failUnjournaled(w, r, errPayload("headers_too_large", "Request headers are larger than %d bytes.", maxHeaderBytes))
 		return
 	}
 	s.runDue()
@@ -219,6 +220,7 @@ func (s *Server) fail(w http.ResponseWriter, err error) {
 	if !errors.As(err, &ae) {
 		ae = newError(reference.ErrServer, "internal_error", "%v", err)
 	}
+	noteRefusal(w, ae)
 	writeJSON(w, ae.status, ae.envelope())
 }
 
@@ -284,7 +286,7 @@ func decode[T any](r *http.Request) (T, error) {
 	if err != nil {
 		return v, err
 	}
-	return v, unmarshalObject(data, &v, false)
+	return v, decodeBody(r, data, &v)
 }
 
 // decodeOptional is decode for a route whose body is optional: an empty
@@ -299,7 +301,7 @@ func decodeOptional[T any](r *http.Request) (T, error) {
 	if isEmptyBody(data) {
 		return v, nil
 	}
-	return v, unmarshalObject(data, &v, false)
+	return v, decodeBody(r, data, &v)
 }
 
 // isEmptyBody reports whether an optional body carries nothing.
@@ -513,43 +515,47 @@ func (s *Server) authorize(r *http.Request, need access) (caller, error) {
 	var c caller
 	if gw, present := header(r, "X-SP-GATEWAY"); present {
 		if !s.isGateway(gw) {
-			return c, errBadGateway
+			return c, s.errGatewayFor(gw)
 		}
 	} else if need.gateway {
-		return c, errMissingGateway
+		return c, errMissingGateway.hinting(hintGateway)
 	}
 	userHdr, hasUser := header(r, "X-SP-USER")
 	key, fp, _ := strings.Cut(userHdr, "|")
 	c.fingerprint = fp
 	if need.scope != "" {
 		if !hasUser {
-			return c, errMissingUser
+			return c, errMissingUser.hinting(hintUserHeader)
 		}
 		if key == "" {
-			return c, errNoOAuthKey
+			return c, errNoOAuthKey.because(`X-SP-USER has nothing before "|"`).hinting(hintNewKey)
 		}
 		k, err := s.store.lookupKey(key, s.Now())
 		if err != nil {
 			return c, err
 		}
 		if k.fingerprint != fp {
-			return c, errFingerprint
+			return c, errFingerprintFor(userHdr, k.fingerprint, fp)
 		}
 		if uid := r.PathValue("user_id"); uid != "" && uid != k.userID {
-			return c, errUnauthorized("unauthorized_user", "The oauth_key does not belong to user %s.", uid)
+			return c, errUnauthorized("unauthorized_user", "The oauth_key does not belong to user %s.", uid).
+				because("the oauth_key is user %s's; the path names user %s", k.userID, uid).
+				hinting("use a key of user %s: fake.OAuthKey(%q, fingerprint) or POST /oauth/%s", uid, uid, uid)
 		}
 		if !k.allows(need.scope) {
-			return c, errUnauthorized("scope_not_granted", "The oauth_key lacks the scope %s.", need.scope)
+			return c, errUnauthorized("scope_not_granted", "The oauth_key lacks the scope %s.", need.scope).
+				because("this route needs the scope %s; the oauth_key has %s", need.scope, strings.Join(k.scopes, ", ")).
+				hinting("ask for the scope in POST /oauth/{user_id}'s scope, or mint a key with every scope: fake.OAuthKey(userID, fingerprint)")
 		}
 		c.userID = k.userID
 	}
 	if need.userIP {
 		if ip, _ := header(r, "X-SP-USER-IP"); ip == "" {
-			return c, errMissingUserIP
+			return c, errMissingUserIP.hinting(hintUserIP)
 		}
 	}
 	if need.user && !hasUser {
-		return c, errMissingUser
+		return c, errMissingUser.hinting(hintUserHeader)
 	}
 	return c, s.checkIdempotency(r)
 }
@@ -610,5 +616,15 @@ func decodeText[T any](r *http.Request) (T, error) {
 	if !utf8.Valid(data) {
 		return v, errPayload("invalid_utf8", "Request body must be valid UTF-8.")
 	}
-	return v, unmarshalObject(data, &v, false)
+	return v, decodeBody(r, data, &v)
+}
+
+// decodeBody decodes a JSON object body into v, leniently, then, on a
+// server WithStrictRequests, refuses the fields T does not have
+// (strict.go).
+func decodeBody[T any](r *http.Request, data []byte, v *T) error {
+	if err := unmarshalObject(data, v, false); err != nil {
+		return err
+	}
+	return checkStrict[T](r, data)
 }

@@ -79,7 +79,7 @@ func decodeCreateNode(r *http.Request) (createNodeRequest, error) {
 	if err != nil {
 		return req, err
 	}
-	if err := unmarshalObject(data, &req, false); err != nil {
+	if err := decodeBody(r, data, &req); err != nil {
 		return req, err
 	}
 	var raw struct {

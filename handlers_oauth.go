@@ -21,6 +21,9 @@ func (s *Server) handleOAuth(w http.ResponseWriter, r *http.Request) {
 	case status == http.StatusOK:
 		s.okObject(w, resp)
 	default:
+		if c, ok := resp.(mfaChallenge); ok {
+			noteRefusal(w, c.why)
+		}
 		writeJSON(w, status, resp)
 	}
 }

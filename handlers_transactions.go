@@ -70,7 +70,7 @@ type txExtraRequest struct {
 	IdempotencyKey string  `json:"idempotency_key"`
 	Other          *struct {
 		Attachments []string `json:"attachments"`
-	} `json:"other"`
+	} `json:"other" strict:"any"` // the service keeps other keys too
 }
 
 // validate applies the payload rules (400 / "200"); the rules that need the

@@ -32,7 +32,7 @@ type createUserRequest struct {
 	Logins       []loginRequest    `json:"logins"`
 	PhoneNumbers []string          `json:"phone_numbers"`
 	LegalNames   []string          `json:"legal_names"`
-	Documents    []json.RawMessage `json:"documents"`
+	Documents    []json.RawMessage `json:"documents" strict:"document"`
 	Extra        struct {
 		SuppID     string  `json:"supp_id"`
 		CipTag     *int    `json:"cip_tag"`
@@ -153,7 +153,7 @@ func (s *Server) handleCreateUser(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if !validFingerprint(c.fingerprint) {
-		s.fail(w, errInvalidFingerprint)
+		s.fail(w, errInvalidFingerprintFor(c.fingerprint))
 		return
 	}
 	req, err := decode[createUserRequest](r)
@@ -222,7 +222,7 @@ type patchUserRequest struct {
 		CipTag            *int          `json:"cip_tag"`
 		PublicNote        *string       `json:"public_note"`
 	} `json:"update"`
-	Documents  []json.RawMessage `json:"documents"`
+	Documents  []json.RawMessage `json:"documents" strict:"document"`
 	Permission *string           `json:"permission"`
 
 	docs []baseDocRequest // Documents, parsed by validate

@@ -157,13 +157,38 @@ func pyHeaders(fake *synapsefake.Server, key string) map[string]string {
 
 // recordingTB is a testing.TB that records what a helper reports instead
 // of reporting it: Fatalf and Errorf record a failure (Fatalf does not stop
-// the goroutine), Logf a line.
+// the goroutine), Logf a line, Cleanup a function that end runs.
 type recordingTB struct {
 	testing.TB
-	mu     sync.Mutex
-	fatal  []string
-	errors []string
-	logs   []string
+	mu       sync.Mutex
+	fatal    []string
+	errors   []string
+	logs     []string
+	cleanups []func()
+}
+
+func (r *recordingTB) Cleanup(f func()) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.cleanups = append(r.cleanups, f)
+}
+
+// end runs the recorded cleanups, last first, as a test's end does.
+func (r *recordingTB) end() {
+	r.mu.Lock()
+	fs := r.cleanups
+	r.cleanups = nil
+	r.mu.Unlock()
+	for i := len(fs) - 1; i >= 0; i-- {
+		fs[i]()
+	}
+}
+
+// logged returns a copy of the lines Logf recorded.
+func (r *recordingTB) logged() []string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return append([]string(nil), r.logs...)
 }
 
 func (r *recordingTB) Helper() {}

@@ -107,12 +107,16 @@ func (s *Server) checkIdempotency(r *http.Request) error {
 	if key == "" {
 		return nil
 	}
-	st := s.store
-	defer st.lock().unlock()
-	if st.idemUsed(key, s.Now()) {
-		return errIdempotency
+	if used, ok := s.store.idemUsedAt(key, s.Now()); ok {
+		return s.errIdempotencyFor(r, used) // diagnose.go
 	}
 	return nil
+}
+
+// idemUsedAt is idemUsed under the store's lock, with when key was used.
+func (st *store) idemUsedAt(key string, now time.Time) (time.Time, bool) {
+	defer st.lock().unlock()
+	return st.idem[key], st.idemUsed(key, now)
 }
 
 // keyLocks serialises requests that carry the same idempotency key, so that
@@ -155,6 +159,9 @@ type statusRecorder struct {
 	http.ResponseWriter
 	status int
 }
+
+// Unwrap gives noteRefusal the journal's recorder.
+func (r *statusRecorder) Unwrap() http.ResponseWriter { return r.ResponseWriter }
 
 func (r *statusRecorder) WriteHeader(code int) {
 	if r.status == 0 {

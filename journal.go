@@ -32,6 +32,10 @@ type Request struct {
 	Status    int
 	ErrorCode string
 	Time      time.Time
+	// Reason says why the fake refused the call, with a hint for the
+	// usual mistake behind it: "" for a call it did not refuse. It is the
+	// line the test's log shows (WithLog); the wire never carries it.
+	Reason string
 }
 
 // redactedFields are the body fields and query parameters whose values
@@ -166,7 +170,7 @@ type journalEntry struct {
 
 // cost estimates the memory r holds.
 func (r *Request) cost() int64 {
-	n := journalEntryOverhead + len(r.Method) + len(r.Path) + len(r.ErrorCode) + cap(r.Body)
+	n := journalEntryOverhead + len(r.Method) + len(r.Path) + len(r.ErrorCode) + len(r.Reason) + cap(r.Body)
 	for _, m := range []map[string][]string{r.Query, r.Header} {
 		for k, vs := range m {
 			n += len(k) + journalValueOverhead
@@ -186,6 +190,8 @@ type recorder struct {
 	status int
 	head   bytes.Buffer
 	began  time.Time // real time
+	// refusal is the error fail wrote, with its reason (diagnose.go).
+	refusal *apiError
 }
 
 func (r *recorder) WriteHeader(code int) {
@@ -285,6 +291,9 @@ func (j *journal) finish(rec *recorder, served *http.Request) {
 		}
 		_ = json.Unmarshal(rec.head.Bytes(), &env)
 		rec.req.ErrorCode = env.ErrorCode
+	}
+	if rec.refusal != nil || rec.status >= http.StatusBadRequest {
+		j.s.refused(&rec.req, rec.refusal, rec.head.Bytes())
 	}
 	j.add(rec.req, time.Since(rec.began))
 }

@@ -201,6 +201,7 @@ func TestJournalRedaction(t *testing.T) {
 			want := map[string]any{"success": true, "requests": []any{map[string]any{
 				"method": "POST", "path": "/v3.1/nowhere", "route": "", "query": tc.wantQuery,
 				"status": 404.0, "error_code": "404", "summary": "POST /v3.1/nowhere" + tc.wantSummary,
+				"reason": "no route of the API matches POST /v3.1/nowhere (hint: docs/api.md lists the routes, as the spec writes them)",
 			}}}
 			if diff := cmp.Diff(want, got); diff != "" {
 				t.Errorf("GET /_fake/requests (-want +got):\n%s", diff)

@@ -423,14 +423,16 @@ func (st *store) listNodes(userID string, p page, typ string) (nodesList, error)
 // node is 401 / "300". Callers hold mu.
 func (st *store) userNode(userID, nodeID string) (*nodeRecord, error) {
 	if st.users[userID] == nil {
-		return nil, errNotFound("user")
+		return nil, errNoUser(userID)
 	}
 	n := st.nodes[nodeID]
 	if n == nil {
-		return nil, errNotFound("node")
+		return nil, errNotFound("node").because("no node %s in this fake", nodeID)
 	}
 	if n.userID != userID {
-		return nil, errUnauthorized("unauthorized_node", "Node %s does not belong to user %s.", nodeID, userID)
+		return nil, errUnauthorized("unauthorized_node", "Node %s does not belong to user %s.", nodeID, userID).
+			because("node %s is user %s's, not user %s's", nodeID, n.userID, userID).
+			hinting("a node is reached under its owner: /users/%s/nodes/%s, with that user's key", n.userID, nodeID)
 	}
 	return n, nil
 }

@@ -1,6 +1,7 @@
 package synapsefake
 
 import (
+	"fmt"
 	"slices"
 	"strconv"
 	"strings"
@@ -36,9 +37,23 @@ func (st *store) newKey(expires time.Time, userID, fingerprint string, scopes []
 func (st *store) sweepKeys(now time.Time) {
 	for key, ok := st.keyExpiry.popDue(now); ok; key, ok = st.keyExpiry.popDue(now) {
 		if k := st.keys[key]; k != nil && !now.Before(k.expires) {
-			delete(st.keys, key)
+			st.forgetKey(key, k.expires)
 		}
 	}
+}
+
+// maxExpiredKeys bounds the expired keys the store remembers, so that the
+// refusal of one can say when it expired.
+const maxExpiredKeys = 64
+
+// forgetKey deletes an expired key, remembering when it expired. Callers
+// hold mu.
+func (st *store) forgetKey(key string, expired time.Time) {
+	delete(st.keys, key)
+	if len(st.expiredKeys) == maxExpiredKeys {
+		st.expiredKeys = slices.Delete(st.expiredKeys, 0, 1)
+	}
+	st.expiredKeys = append(st.expiredKeys, expiring{key, expired})
 }
 
 // oauthResponse is the 200 answer of POST /oauth/:user_id.
@@ -61,6 +76,7 @@ type mfaChallenge struct {
 	HTTPCode     string    `json:"http_code"`
 	PhoneNumbers []string  `json:"phone_numbers"`
 	Success      bool      `json:"success"`
+	why          *apiError // for the test's log: the fingerprint not registered
 }
 
 // mfaSent is the 202 answer once the MFA code went to a chosen phone. It
@@ -113,10 +129,10 @@ func (st *store) oauth(now time.Time, lifetime time.Duration, userID, fingerprin
 	defer st.lock().unlock()
 	u := st.users[userID]
 	if u == nil {
-		return nil, 0, errNotFound("user")
+		return nil, 0, errNoUser(userID)
 	}
 	if !validFingerprint(fingerprint) {
-		return nil, 0, errInvalidFingerprint
+		return nil, 0, errInvalidFingerprintFor(fingerprint)
 	}
 	if *req.RefreshToken != u.refreshToken {
 		// 409 / "400", not "110": SynapsePy answers this error by reading
@@ -143,8 +159,14 @@ func (st *store) oauth(now time.Time, lifetime time.Duration, userID, fingerprin
 			msg := errorBody{En: "The validation pin was sent to " + *req.PhoneNumber + "."}
 			return mfaSent{ErrorCode: "10", HTTPCode: "202", Success: true, Message: msg}, 202, nil
 		default:
+			why := fmt.Sprintf("the fingerprint %q is not registered for user %s", fingerprint, userID)
+			if u.forceMFA {
+				why = "ForceMFA asks user " + userID + " for MFA"
+			}
 			return mfaChallenge{ErrorCode: "10", HTTPCode: "202", PhoneNumbers: slices.Clone(u.phones),
-				Error: errorBody{En: "Fingerprint not registered. Please perform the MFA flow."}}, 202, nil
+				Error: errorBody{En: "Fingerprint not registered. Please perform the MFA flow."},
+				why: &apiError{status: 202, errorCode: "10", reason: why,
+					hint: "register the device first (fake.OAuthKey(userID, fingerprint) or UserSeed.Fingerprint), or walk the MFA: phone_number, then validation_pin"}}, 202, nil
 		}
 	}
 	scopes := userScopes()
@@ -180,11 +202,14 @@ func (st *store) lookupKey(key string, now time.Time) (keyRecord, error) {
 	defer st.lock().unlock()
 	k := st.keys[key]
 	if k == nil {
-		return keyRecord{}, errBadOAuthKey
+		if i := slices.IndexFunc(st.expiredKeys, func(e expiring) bool { return e.key == key }); i >= 0 {
+			return keyRecord{}, errExpiredKey(st.expiredKeys[i].at, now)
+		}
+		return keyRecord{}, errUnknownKey(key)
 	}
 	if !now.Before(k.expires) {
-		delete(st.keys, key)
-		return keyRecord{}, errBadOAuthKey
+		st.forgetKey(key, k.expires)
+		return keyRecord{}, errExpiredKey(k.expires, now)
 	}
 	return *k, nil
 }

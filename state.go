@@ -101,6 +101,7 @@ var storeFieldsApart = map[string]string{
 	"microDeposits":    "an option of the server restored into (WithMicroDeposits)",
 	"manualProcessing": "an option of the server restored into (WithManualProcessing)",
 	"cutoffs":          "an option of the server restored into (WithCutoffs)",
+	"expiredKeys":      "not saved: the last expired oauth_keys, for the test's log (diagnose.go)",
 }
 
 // stateIDs is the id stream: its seed, and the ChaCha8 generator's state

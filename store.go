@@ -33,6 +33,9 @@ type store struct {
 	// sweep.
 	idemExpiry expiryQueue
 	keyExpiry  expiryQueue
+	// expiredKeys are the last keys forgotten on expiry (oauth.go), for
+	// the test's log.
+	expiredKeys []expiring
 
 	subs     map[string]*subscriptionRecord
 	subOrder []string

@@ -325,13 +325,15 @@ func (st *store) nodeSubnet(userID, nodeID, subnetID string) (*subnetRecord, err
 	}
 	sn := st.subnets[subnetID]
 	if sn == nil {
-		return nil, errNotFound("subnet")
+		return nil, errNotFound("subnet").because("no subnet %s in this fake", subnetID)
 	}
 	if sn.userID != userID {
-		return nil, errUnauthorized("unauthorized_subnet", "Subnet %s does not belong to user %s.", subnetID, userID)
+		return nil, errUnauthorized("unauthorized_subnet", "Subnet %s does not belong to user %s.", subnetID, userID).
+			because("subnet %s is user %s's, not user %s's", subnetID, sn.userID, userID).
+			hinting("a subnet is reached under its owner: /users/%s/nodes/%s/subnets/%s", sn.userID, sn.nodeID, subnetID)
 	}
 	if sn.nodeID != n.id {
-		return nil, errNotFound("subnet")
+		return nil, errNotFound("subnet").because("subnet %s is on node %s, not on node %s", subnetID, sn.nodeID, n.id)
 	}
 	return sn, nil
 }

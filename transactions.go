@@ -630,7 +630,7 @@ func (st *store) createTx(now time.Time, userID, nodeID string, req createTxRequ
 	}
 	to := st.nodes[*req.To.ID]
 	if to == nil {
-		return nil, errNotFound("node")
+		return nil, errNotFound("node").because("no node %s (to.id) in this fake", *req.To.ID)
 	}
 	if !to.isActive {
 		return nil, errIncorrect("receiver_inactive", "Node %s is deleted.", to.id)
@@ -693,7 +693,7 @@ func (st *store) createTx(now time.Time, userID, nodeID string, req createTxRequ
 func (st *store) checkPromise(t *txRecord, checkFunds bool) error {
 	from := st.nodes[t.fromNode]
 	if checkFunds && reference.IsDepositType(from.typ) && t.amount > from.available() {
-		return errInsufficientFunds(from.id)
+		return errInsufficientFunds(from.id).because("%s", st.shortfall(from, t.amount)).hinting(hintFunds)
 	}
 	if !from.fits(-t.amount) {
 		return errBalanceLimit(from.id)
@@ -774,13 +774,17 @@ func (st *store) nodeTx(userID, nodeID, txID string) (*txRecord, error) {
 	}
 	t := st.txs[txID]
 	if t == nil {
-		return nil, errNotFound("transaction")
+		return nil, errNotFound("transaction").because("no transaction %s in this fake", txID)
 	}
 	if t.fromNode != n.id && t.toNode != n.id {
-		if st.nodes[t.fromNode].userID != userID && st.nodes[t.toNode].userID != userID {
-			return nil, errUnauthorized("unauthorized_transaction", "Transaction %s does not belong to user %s.", txID, userID)
+		from, to := st.nodes[t.fromNode], st.nodes[t.toNode]
+		if from.userID != userID && to.userID != userID {
+			return nil, errUnauthorized("unauthorized_transaction", "Transaction %s does not belong to user %s.", txID, userID).
+				because("transaction %s is from user %s's node %s to user %s's node %s, none of them user %s's", txID, from.userID, from.id, to.userID, to.id, userID).
+				hinting("read a transaction under its sender's or its receiver's path")
 		}
-		return nil, errNotFound("transaction")
+		return nil, errNotFound("transaction").because("transaction %s is from node %s to node %s, not on node %s", txID, from.id, to.id, n.id).
+			hinting("read a transaction under its sender's or its receiver's node")
 	}
 	return t, nil
 }

@@ -488,6 +488,7 @@ type uiRequest struct {
 	Time                           time.Time
 	Latency                        time.Duration
 	Summary                        string // Request.String: redacted
+	Reason                         string // why the fake refused it
 	Body                           string // redacted, indented
 }
 
@@ -537,7 +538,7 @@ func (s *Server) uiRequests(w http.ResponseWriter, r *http.Request) {
 			continue
 		}
 		v := uiRequest{Method: e.req.Method, Path: e.req.Path, Route: e.req.Route, ErrorCode: e.req.ErrorCode,
-			Status: e.req.Status, Time: e.req.Time, Latency: e.latency, Summary: sum}
+			Status: e.req.Status, Time: e.req.Time, Latency: e.latency, Summary: sum, Reason: e.req.Reason}
 		if len(e.req.Body) > 0 && !e.req.BodyTruncated {
 			var pretty bytes.Buffer
 			if json.Indent(&pretty, redactBody(e.req.Body), "", "  ") == nil {

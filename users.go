@@ -558,7 +558,7 @@ func (st *store) getUser(id string, full bool) (userView, error) {
 	defer st.lock().unlock()
 	u := st.users[id]
 	if u == nil {
-		return userView{}, errNotFound("user")
+		return userView{}, errNoUser(id)
 	}
 	v := st.userView(u)
 	if full {
@@ -571,7 +571,7 @@ func (st *store) patchUser(now time.Time, id string, req patchUserRequest) (user
 	defer st.lock().unlock()
 	u := st.users[id]
 	if u == nil {
-		return userView{}, errNotFound("user")
+		return userView{}, errNoUser(id)
 	}
 	// Check every refusal before changing anything.
 	if up := req.Update; up != nil {

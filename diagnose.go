@@ -1,0 +1,332 @@
+package synapsefake
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+	"unicode/utf8"
+)
+
+// WithLog sends the server's diagnostics to logf instead of the test's log:
+// one line for every refused request (the route, the answer and why), and,
+// for a server from NewServer whose test failed, the last requests it
+// answered. t.Logf, log.Printf and (*log.Logger).Printf all fit. With New,
+// which has no test to log to, nothing is logged unless WithLog is given.
+func WithLog(logf func(format string, args ...any)) Option {
+	return func(cfg *config) { cfg.logf, cfg.quiet = logf, false }
+}
+
+// WithoutDiagnostics silences the diagnostics: no line for refused requests
+// and no list of the last requests when the test fails. The journal still
+// records why each request was refused (Request.Reason).
+func WithoutDiagnostics() Option {
+	return func(cfg *config) { cfg.logf, cfg.quiet = nil, true }
+}
+
+// logf is where diagnostics go: WithLog's function, else the test's log,
+// else nowhere (nil).
+func (s *Server) logf() func(format string, args ...any) {
+	switch {
+	case s.cfg.quiet:
+		return nil
+	case s.cfg.logf != nil:
+		return s.cfg.logf
+	case s.tb != nil:
+		return s.tb.Logf
+	}
+	return nil
+}
+
+// noteRefusal tells the journal's recorder under w why the request was
+// refused; fail calls it for every error it writes. A writer with no
+// recorder under it (a request refused before the journal saw it) is left
+// alone.
+func noteRefusal(w http.ResponseWriter, e *apiError) {
+	for {
+		switch x := w.(type) {
+		case *recorder:
+			x.refusal = e
+			return
+		case interface{ Unwrap() http.ResponseWriter }:
+			w = x.Unwrap()
+		default:
+			return
+		}
+	}
+}
+
+// refused completes a refused call's record with its reason and logs it.
+// e is the error fail wrote, or nil for an answer written otherwise, whose
+// envelope head then tells what it can.
+func (s *Server) refused(req *Request, e *apiError, head []byte) {
+	if e == nil {
+		var env errorEnvelope
+		_ = json.Unmarshal(head, &env)
+		e = &apiError{status: req.Status, errorCode: env.ErrorCode, code: env.Error.Code, msg: env.Error.En}
+	}
+	req.Reason = e.explanation()
+	logf := s.logf()
+	if logf == nil {
+		return
+	}
+	where := req.Route
+	if where == "" {
+		where = req.Path
+	}
+	code := ""
+	if e.code != "" {
+		code = " " + e.code
+	}
+	logf("synapsefake: %s %s -> %d error_code %q%s: %s", req.Method, where, req.Status, req.ErrorCode, code, req.Reason)
+}
+
+// failUnjournaled answers err to a request ServeHTTP refuses before the
+// journal records it, and logs why.
+func (s *Server) failUnjournaled(w http.ResponseWriter, r *http.Request, err *apiError) {
+	s.fail(w, err)
+	s.refused(&Request{Method: r.Method, Path: r.URL.Path, Status: err.status, ErrorCode: err.errorCode}, err, nil)
+}
+
+// recentShown bounds the calls a failed test's log lists, and recentBody
+// the bytes of each body it shows.
+const (
+	recentShown = 20
+	recentBody  = 200
+)
+
+// endOfTest is NewServer's cleanup. It holds the server only until the
+// server is closed, then only the calls a failed test's log would list: a
+// test that closes its servers early, or a benchmark that makes thousands,
+// does not keep them all until it ends.
+type endOfTest struct {
+	mu     sync.Mutex
+	s      *Server
+	logf   func(format string, args ...any)
+	tb     testing.TB
+	recent []Request // the journal's last calls, oldest first
+	total  int       // the calls the journal held
+}
+
+// closed keeps what run needs of the server once it is closed, and lets go
+// of the server. Close calls it once.
+func (e *endOfTest) closed() {
+	if e == nil {
+		return
+	}
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	s := e.s
+	e.s = nil
+	e.logf, e.tb = s.logf(), s.tb
+	if e.logf == nil {
+		return
+	}
+	j := &s.journal
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	live := j.entries[j.head:]
+	e.total = len(live)
+	for _, x := range live[max(0, len(live)-recentShown):] {
+		e.recent = append(e.recent, x.req)
+	}
+}
+
+// run closes the server, then, when the test failed, logs the last calls
+// the server answered.
+func (e *endOfTest) run() {
+	e.mu.Lock()
+	s := e.s
+	e.mu.Unlock()
+	if s != nil {
+		s.Close()
+	}
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.logf != nil && len(e.recent) > 0 && e.tb.Failed() {
+		e.logf("%s", recentCalls(e.recent, e.total))
+	}
+}
+
+// recentCalls describes calls, the last of total journaled, oldest first,
+// one a line, secrets redacted and bodies cut.
+func recentCalls(last []Request, total int) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "synapsefake: the test failed; the last %d of the %d requests in the journal, oldest first:", len(last), total)
+	for _, r := range last {
+		fmt.Fprintf(&b, "\n  %s %s", r.Method, r.Path)
+		if len(r.Query) > 0 {
+			b.WriteString("?" + redactQuery(r.Query).Encode())
+		}
+		fmt.Fprintf(&b, " -> %d/%s", r.Status, r.ErrorCode)
+		if r.Reason != "" {
+			b.WriteString(": " + r.Reason)
+		}
+		switch {
+		case r.BodyTruncated:
+			fmt.Fprintf(&b, " body=<more than %d bytes>", len(r.Body))
+		case len(r.Body) > 0:
+			b.WriteString(" body=" + cut(string(redactBody(r.Body)), recentBody))
+		}
+	}
+	return b.String()
+}
+
+// cut shortens s to at most n bytes, on a rune boundary, marking the cut.
+func cut(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n] + "…"
+}
+
+// The hints of the common mistakes, each said the same way wherever it
+// applies.
+const (
+	hintGateway     = `send X-SP-GATEWAY: "<client_id>|<client_secret>"; fake.Gateway() is this fake's`
+	hintUserHeader  = `send X-SP-USER: "<oauth_key>|<fingerprint>" ("|<fingerprint>" alone for POST /users and POST /oauth/{user_id})`
+	hintUserIP      = `send X-SP-USER-IP with the IP of the user's device, e.g. 127.0.0.1`
+	hintNewKey      = `get a key from POST /oauth/{user_id} with the user's refresh_token, or fake.OAuthKey(userID, fingerprint)`
+	hintFingerprint = `a key works only with the fingerprint it was issued to; to use another device, register it: fake.OAuthKey(userID, fingerprint), UserSeed.Fingerprint, or the MFA flow of POST /oauth/{user_id}`
+	hintFunds       = `fund the node (fake.Fund, NodeSeed.BalanceCents), or let the pending debits settle or cancel them`
+	hintIdempotency = `a key stays taken for 24h after its 200 and the service does not replay the first answer: a retry gets 409 too; a new operation needs a new key`
+)
+
+// errNoUser refuses a user id this fake does not have.
+func errNoUser(id string) *apiError {
+	return errNotFound("user").because("no user %s in this fake", id)
+}
+
+// errExpiredKey refuses an oauth_key that expired at expires, as of now.
+func errExpiredKey(expires, now time.Time) *apiError {
+	return errBadOAuthKey.because("the oauth_key expired %s ago by the fake's clock (at %s)",
+		now.Sub(expires), expires.UTC().Format(time.RFC3339)).
+		hinting("keys live WithOAuthKeyLifetime (7200s by default) of fake time, and Advance moves it; renew the key: %s", hintNewKey)
+}
+
+// errUnknownKey refuses an oauth_key this fake never issued.
+func errUnknownKey(key string) *apiError {
+	return errBadOAuthKey.because("this fake never issued the oauth_key %s (or it expired long ago)", cut(key, 12)).
+		hinting("a key of another fake, or of an earlier test, is unknown here; %s", hintNewKey)
+}
+
+// errGatewayFor explains why gw, a wrong X-SP-GATEWAY, is not this fake's,
+// without repeating a secret.
+func (s *Server) errGatewayFor(gw string) *apiError {
+	id, _, found := strings.Cut(gw, "|")
+	switch {
+	case !found:
+		return errBadGateway.because(`X-SP-GATEWAY has no "|" between the client_id and the client_secret`).hinting(hintGateway)
+	case id != s.cfg.clientID:
+		return errBadGateway.because("X-SP-GATEWAY's client_id %q is not this fake's (%q)", cut(id, 64), s.cfg.clientID).hinting(hintGateway)
+	}
+	return errBadGateway.because("X-SP-GATEWAY's client_secret is not this fake's").hinting(hintGateway)
+}
+
+// errFingerprintFor explains a fingerprint that is not the key's.
+func errFingerprintFor(header, keyFingerprint, sent string) *apiError {
+	if !strings.Contains(header, "|") {
+		return errFingerprint.because(`X-SP-USER has no "|": it is "<oauth_key>|<fingerprint>"`).hinting(hintUserHeader)
+	}
+	return errFingerprint.because("the oauth_key was issued to fingerprint %q; X-SP-USER sends %q", keyFingerprint, sent).
+		hinting(hintFingerprint)
+}
+
+// errInvalidFingerprintFor explains a fingerprint that is not well formed.
+func errInvalidFingerprintFor(fp string) *apiError {
+	if fp == "" {
+		return errInvalidFingerprint.because(`X-SP-USER carries no fingerprint after "|"`).hinting(hintUserHeader)
+	}
+	return errInvalidFingerprint.because("the fingerprint %q is not 1 to 256 letters, digits, '-', '_' or '.'", cut(fp, 64)).hinting(hintUserHeader)
+}
+
+// shortfall says why node n cannot pay amount: its available balance and the
+// pending debits that make it short (at most three are named).
+func (st *store) shortfall(n *nodeRecord, amount cents) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "node %s has %s USD available, %s USD short of this %s USD debit: balance %s",
+		n.id, dollars(n.available()), dollars(amount-n.available()), dollars(amount), dollars(n.balance))
+	if n.pending == 0 {
+		b.WriteString(", no pending debits")
+		return b.String()
+	}
+	fmt.Fprintf(&b, " less %s held by pending debits", dollars(n.pending))
+	var named []string
+	var sum cents
+	for _, id := range slices.Backward(n.txIDs) {
+		t := st.txs[id]
+		if t == nil || t.fromNode != n.id || !pendingDebit(t.status) {
+			continue
+		}
+		sum += t.amount
+		if len(named) < 3 {
+			named = append(named, fmt.Sprintf("%s: %s, %s", t.id, dollars(t.amount), t.status))
+		}
+	}
+	if len(named) > 0 {
+		b.WriteString(" (" + strings.Join(named, "; "))
+		if sum != n.pending {
+			b.WriteString("; card holds")
+		}
+		b.WriteString(")")
+	}
+	return b.String()
+}
+
+// dollars writes c with its two decimals: 2000 is "20.00".
+func dollars(c cents) string {
+	sign := ""
+	if c < 0 {
+		sign, c = "-", -c
+	}
+	return fmt.Sprintf("%s%d.%02d", sign, c/100, c%100)
+}
+
+// errIdempotencyFor explains why r's idempotency key, taken at used, is
+// refused: the journal's earlier successful call with that key tells
+// whether the body was the same.
+func (s *Server) errIdempotencyFor(r *http.Request, used time.Time) *apiError {
+	raw, _ := header(r, "X-SP-IDEMPOTENCY-KEY")
+	var body []byte
+	if rb, ok := r.Body.(*replayBody); ok {
+		body = rb.data
+	}
+	same := "its body is no longer in the journal"
+	j := &s.journal
+	j.mu.Lock()
+	for i := len(j.entries) - 1; i >= j.head; i-- {
+		e := &j.entries[i].req
+		if e.Method != r.Method || e.Path != r.URL.Path || e.Status != http.StatusOK || e.Header.Get("X-Sp-Idempotency-Key") != raw {
+			continue
+		}
+		switch {
+		case bytes.Equal(e.Body, body) || e.BodyTruncated && bytes.HasPrefix(body, e.Body):
+			same = "with the same body"
+		default:
+			same = "with another body: " + cut(string(redactBody(e.Body)), recentBody)
+		}
+		break
+	}
+	j.mu.Unlock()
+	return errIdempotency.because("X-SP-IDEMPOTENCY-KEY %q was taken by a successful %s to this path %s ago by the fake's clock, %s",
+		cut(raw, 64), r.Method, s.Now().Sub(used), same).hinting(hintIdempotency)
+}
+
+// routeHint is the likely mistake behind a path no route matches.
+func routeHint(path string) string {
+	switch {
+	case strings.Contains(path, "/v3.1/v3.1"):
+		return "the /v3.1 prefix is doubled: fake.URL() already ends with it"
+	case !strings.HasPrefix(path, "/v3.1/"):
+		return "the API's paths start with /v3.1, which fake.URL() includes"
+	}
+	return "docs/api.md lists the routes, as the spec writes them"
+}

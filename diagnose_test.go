@@ -1,0 +1,448 @@
+package synapsefake_test
+
+import (
+	"fmt"
+	"io"
+	"log"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/synapsefake/synapsefake"
+)
+
+// diagEnv is a server whose test is a recordingTB, with two users: A (the
+// fixture, 50.00 USD on its checking node and a savings node) and B (a
+// node, a subnet, and a transaction between B's nodes).
+type diagEnv struct {
+	fake    *synapsefake.Server
+	rec     *recordingTB
+	a       fixture
+	savings synapsefake.Node
+	b       fixture
+	bSubnet string
+	bTx     string
+}
+
+func newDiagEnv(t *testing.T, opts ...synapsefake.Option) diagEnv {
+	t.Helper()
+	rec := &recordingTB{TB: t}
+	t.Cleanup(rec.end)
+	fake := synapsefake.NewServer(rec, opts...)
+	e := diagEnv{fake: fake, rec: rec, a: newFixture(t, fake, 50_00)}
+	e.savings = fake.MustAddNode(t, e.a.user.ID, synapsefake.NodeSeed{Nickname: "Savings"})
+	e.b = newFixture(t, fake, 10_00)
+	bSavings := fake.MustAddNode(t, e.b.user.ID, synapsefake.NodeSeed{Nickname: "Savings"})
+	sn, err := fake.AddSubnet(e.b.user.ID, e.b.node.ID, synapsefake.SubnetSeed{Nickname: "Card"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	e.bSubnet = sn.ID
+	e.bTx = e.transfer(t, e.b, bSavings, 1)
+	if logs := rec.logged(); len(logs) > 0 {
+		t.Fatalf("setup logged %q", logs)
+	}
+	return e
+}
+
+// transfer creates a transaction of amount USD from fx's node to node to.
+func (e diagEnv) transfer(t *testing.T, fx fixture, to synapsefake.Node, amount float64) string {
+	t.Helper()
+	r := do(t, e.fake, call{method: "POST", path: "/users/" + fx.user.ID + "/nodes/" + fx.node.ID + "/trans", header: fx.headers,
+		body: txBody(to, amount)})
+	if r.status != http.StatusOK {
+		t.Fatalf("create transaction: %d %s", r.status, r.raw)
+	}
+	return r.body["_id"].(string)
+}
+
+// withHeader returns h with the header k set to v, or removed when v is nil.
+func withHeader(h map[string]string, k string, v *string) map[string]string {
+	out := make(map[string]string, len(h))
+	for hk, hv := range h {
+		if hk != k {
+			out[hk] = hv
+		}
+	}
+	if v != nil {
+		out[k] = *v
+	}
+	return out
+}
+
+func strp(s string) *string { return &s }
+
+// TestDiagnostics triggers each refusal whose reason the fake knows and
+// reads the one line the test's log gets: the route, the answer, the
+// reason and, for the usual mistakes, the hint. The journal keeps the same
+// reason.
+func TestDiagnostics(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name      string
+		opts      []synapsefake.Option
+		call      func(t *testing.T, e diagEnv) call
+		status    int
+		errorCode string
+		line      func(e diagEnv) []string // the parts the logged line must hold, in order
+	}{
+		{"missing gateway", nil, func(t *testing.T, e diagEnv) call {
+			return call{method: "POST", path: "/users", header: withHeader(gatewayHeaders(e.fake), "X-SP-GATEWAY", nil), body: userBody(nil)}
+		}, 400, "100", func(diagEnv) []string {
+			return []string{`POST /users -> 400 error_code "100" missing_client_credentials: Missing client credentials (X-SP-GATEWAY).`,
+				`(hint: send X-SP-GATEWAY: "<client_id>|<client_secret>"; fake.Gateway() is this fake's)`}
+		}},
+		{"gateway of another client", nil, func(t *testing.T, e diagEnv) call {
+			return call{method: "POST", path: "/users", header: withHeader(gatewayHeaders(e.fake), "X-SP-GATEWAY", strp("client_other|"+e.fake.ClientSecret())), body: userBody(nil)}
+		}, 401, "100", func(e diagEnv) []string {
+			return []string{`invalid_client_credentials: X-SP-GATEWAY's client_id "client_other" is not this fake's ("` + e.fake.ClientID() + `")`, `(hint: send X-SP-GATEWAY`}
+		}},
+		{"wrong client secret", nil, func(t *testing.T, e diagEnv) call {
+			return call{method: "POST", path: "/users", header: withHeader(gatewayHeaders(e.fake), "X-SP-GATEWAY", strp(e.fake.ClientID()+"|not-the-secret")), body: userBody(nil)}
+		}, 401, "100", func(diagEnv) []string {
+			return []string{`X-SP-GATEWAY's client_secret is not this fake's (hint: send X-SP-GATEWAY`}
+		}},
+		{"gateway without its pipe", nil, func(t *testing.T, e diagEnv) call {
+			return call{method: "POST", path: "/users", header: withHeader(gatewayHeaders(e.fake), "X-SP-GATEWAY", strp("just-a-secret")), body: userBody(nil)}
+		}, 401, "100", func(diagEnv) []string {
+			return []string{`X-SP-GATEWAY has no "|" between the client_id and the client_secret (hint:`}
+		}},
+		{"missing X-SP-USER", nil, func(t *testing.T, e diagEnv) call {
+			return call{method: "GET", path: "/users/" + e.a.user.ID + "/nodes", header: withHeader(e.a.headers, "X-SP-USER", nil)}
+		}, 400, "200", func(e diagEnv) []string {
+			return []string{`GET /users/{user_id}/nodes -> 400 error_code "200" missing_user_credentials: Missing user credentials (X-SP-USER).`,
+				`(hint: send X-SP-USER: "<oauth_key>|<fingerprint>" ("|<fingerprint>" alone for POST /users and POST /oauth/{user_id}))`}
+		}},
+		{"no oauth_key before the pipe", nil, func(t *testing.T, e diagEnv) call {
+			return call{method: "GET", path: "/users/" + e.a.user.ID + "/nodes", header: withHeader(e.a.headers, "X-SP-USER", strp("|"+testFingerprint))}
+		}, 401, "300", func(diagEnv) []string {
+			return []string{`missing_oauth_key: X-SP-USER has nothing before "|" (hint: get a key from POST /oauth/{user_id} with the user's refresh_token, or fake.OAuthKey(userID, fingerprint))`}
+		}},
+		{"X-SP-USER without its pipe", nil, func(t *testing.T, e diagEnv) call {
+			return call{method: "GET", path: "/users/" + e.a.user.ID + "/nodes", header: withHeader(e.a.headers, "X-SP-USER", strp(e.a.key))}
+		}, 401, "120", func(diagEnv) []string {
+			return []string{`unauthorized_fingerprint: X-SP-USER has no "|": it is "<oauth_key>|<fingerprint>" (hint: send X-SP-USER:`}
+		}},
+		{"missing X-SP-USER-IP", nil, func(t *testing.T, e diagEnv) call {
+			return call{method: "POST", path: "/users/" + e.a.user.ID + "/nodes/" + e.a.node.ID + "/trans", header: withHeader(e.a.headers, "X-SP-USER-IP", nil),
+				body: txBody(e.savings, 1)}
+		}, 400, "200", func(diagEnv) []string {
+			return []string{`missing_user_ip: Missing user IP address (X-SP-USER-IP). (hint: send X-SP-USER-IP with the IP of the user's device, e.g. 127.0.0.1)`}
+		}},
+		{"another device's fingerprint", nil, func(t *testing.T, e diagEnv) call {
+			return call{method: "GET", path: "/users/" + e.a.user.ID + "/nodes", header: withHeader(e.a.headers, "X-SP-USER", strp(e.a.key+"|laptop-2"))}
+		}, 401, "120", func(diagEnv) []string {
+			return []string{`unauthorized_fingerprint: the oauth_key was issued to fingerprint "test-fingerprint"; X-SP-USER sends "laptop-2"`,
+				`(hint: a key works only with the fingerprint it was issued to; to use another device, register it: fake.OAuthKey(userID, fingerprint), UserSeed.Fingerprint, or the MFA flow of POST /oauth/{user_id})`}
+		}},
+		{"fingerprint not registered for the user", nil, func(t *testing.T, e diagEnv) call {
+			return call{method: "POST", path: "/oauth/" + e.a.user.ID, header: withHeader(gatewayHeaders(e.fake), "X-SP-USER", strp("|laptop-2")),
+				body: map[string]any{"refresh_token": e.a.user.RefreshToken}}
+		}, 202, "10", func(e diagEnv) []string {
+			return []string{`POST /oauth/{user_id} -> 202 error_code "10": the fingerprint "laptop-2" is not registered for user ` + e.a.user.ID,
+				`(hint: register the device first (fake.OAuthKey(userID, fingerprint) or UserSeed.Fingerprint), or walk the MFA: phone_number, then validation_pin)`}
+		}},
+		{"malformed fingerprint", nil, func(t *testing.T, e diagEnv) call {
+			return call{method: "POST", path: "/users", header: withHeader(gatewayHeaders(e.fake), "X-SP-USER", strp("|my laptop")), body: userBody(nil)}
+		}, 400, "300", func(diagEnv) []string {
+			return []string{`invalid_fingerprint: the fingerprint "my laptop" is not 1 to 256 letters, digits, '-', '_' or '.' (hint: send X-SP-USER:`}
+		}},
+		{"key expired by Advance", nil, func(t *testing.T, e diagEnv) call {
+			e.fake.Advance(2*time.Hour + 90*time.Second)
+			return call{method: "GET", path: "/users/" + e.a.user.ID + "/nodes", header: e.a.headers}
+		}, 401, "110", func(diagEnv) []string {
+			return []string{`GET /users/{user_id}/nodes -> 401 error_code "110" invalid_oauth_key: the oauth_key expired 1m30s ago by the fake's clock`,
+				`(hint: keys live WithOAuthKeyLifetime (7200s by default) of fake time, and Advance moves it; renew the key: get a key from POST /oauth/{user_id}`}
+		}},
+		{"key expired under WithOAuthKeyLifetime", []synapsefake.Option{synapsefake.WithOAuthKeyLifetime(time.Minute)}, func(t *testing.T, e diagEnv) call {
+			e.fake.Advance(time.Hour)
+			return call{method: "GET", path: "/users/" + e.a.user.ID + "/nodes", header: e.a.headers}
+		}, 401, "110", func(diagEnv) []string {
+			return []string{`invalid_oauth_key: the oauth_key expired 59m0s ago by the fake's clock`, `WithOAuthKeyLifetime`}
+		}},
+		{"key this fake never issued", nil, func(t *testing.T, e diagEnv) call {
+			return call{method: "GET", path: "/users/" + e.a.user.ID + "/nodes", header: userHeaders(e.fake, "oauth_0123456789abcdef")}
+		}, 401, "110", func(diagEnv) []string {
+			return []string{`invalid_oauth_key: this fake never issued the oauth_key oauth_012345… (or it expired long ago) (hint: a key of another fake, or of an earlier test, is unknown here;`}
+		}},
+		{"key of another user", nil, func(t *testing.T, e diagEnv) call {
+			return call{method: "GET", path: "/users/" + e.b.user.ID + "/nodes", header: e.a.headers}
+		}, 401, "300", func(e diagEnv) []string {
+			return []string{`unauthorized_user: the oauth_key is user ` + e.a.user.ID + `'s; the path names user ` + e.b.user.ID,
+				`(hint: use a key of user ` + e.b.user.ID + `: fake.OAuthKey("` + e.b.user.ID + `", fingerprint) or POST /oauth/` + e.b.user.ID + `)`}
+		}},
+		{"scope not granted", nil, func(t *testing.T, e diagEnv) call {
+			key := e.fake.OAuthKey(e.a.user.ID, testFingerprint, "USER|GET")
+			return call{method: "GET", path: "/users/" + e.a.user.ID + "/nodes", header: userHeaders(e.fake, key)}
+		}, 401, "300", func(diagEnv) []string {
+			return []string{`scope_not_granted: this route needs the scope NODES|GET; the oauth_key has USER|GET (hint: ask for the scope`}
+		}},
+		{"node of another user", nil, func(t *testing.T, e diagEnv) call {
+			return call{method: "GET", path: "/users/" + e.a.user.ID + "/nodes/" + e.b.node.ID, header: e.a.headers}
+		}, 401, "300", func(e diagEnv) []string {
+			return []string{`GET /users/{user_id}/nodes/{node_id} -> 401 error_code "300" unauthorized_node: node ` + e.b.node.ID + ` is user ` + e.b.user.ID + `'s, not user ` + e.a.user.ID + `'s`,
+				`(hint: a node is reached under its owner: /users/` + e.b.user.ID + `/nodes/` + e.b.node.ID + `, with that user's key)`}
+		}},
+		{"transaction of another user", nil, func(t *testing.T, e diagEnv) call {
+			return call{method: "GET", path: "/users/" + e.a.user.ID + "/nodes/" + e.a.node.ID + "/trans/" + e.bTx, header: e.a.headers}
+		}, 401, "300", func(e diagEnv) []string {
+			return []string{`unauthorized_transaction: transaction ` + e.bTx + ` is from user ` + e.b.user.ID + `'s node ` + e.b.node.ID,
+				`none of them user ` + e.a.user.ID + `'s (hint: read a transaction under its sender's or its receiver's path)`}
+		}},
+		{"subnet of another user", nil, func(t *testing.T, e diagEnv) call {
+			return call{method: "GET", path: "/users/" + e.a.user.ID + "/nodes/" + e.a.node.ID + "/subnets/" + e.bSubnet, header: e.a.headers}
+		}, 401, "300", func(e diagEnv) []string {
+			return []string{`unauthorized_subnet: subnet ` + e.bSubnet + ` is user ` + e.b.user.ID + `'s, not user ` + e.a.user.ID + `'s`,
+				`(hint: a subnet is reached under its owner: /users/` + e.b.user.ID + `/nodes/` + e.b.node.ID + `/subnets/` + e.bSubnet + `)`}
+		}},
+		{"unknown node", nil, func(t *testing.T, e diagEnv) call {
+			return call{method: "GET", path: "/users/" + e.a.user.ID + "/nodes/000000000000000000000000", header: e.a.headers}
+		}, 404, "404", func(diagEnv) []string {
+			return []string{`unable_to_locate_node: no node 000000000000000000000000 in this fake`}
+		}},
+		{"insufficient funds with pending debits", nil, func(t *testing.T, e diagEnv) call {
+			e.transfer(t, e.a, e.savings, 30)
+			return call{method: "POST", path: "/users/" + e.a.user.ID + "/nodes/" + e.a.node.ID + "/trans", header: e.a.headers, body: txBody(e.savings, 30)}
+		}, 409, "400", func(e diagEnv) []string {
+			return []string{`insufficient_funds: node ` + e.a.node.ID + ` has 20.00 USD available, 10.00 USD short of this 30.00 USD debit: balance 50.00 less 30.00 held by pending debits (`,
+				`: 30.00, CREATED) (hint: fund the node (fake.Fund, NodeSeed.BalanceCents), or let the pending debits settle or cancel them)`}
+		}},
+		{"idempotency key used with another body", nil, func(t *testing.T, e diagEnv) call {
+			h := withHeader(e.a.headers, "X-SP-IDEMPOTENCY-KEY", strp("order-7"))
+			if r := do(t, e.fake, call{method: "POST", path: "/users/" + e.a.user.ID + "/nodes/" + e.a.node.ID + "/trans", header: h, body: txBody(e.savings, 1)}); r.status != 200 {
+				t.Fatalf("first use: %d %s", r.status, r.raw)
+			}
+			e.fake.Advance(time.Minute)
+			return call{method: "POST", path: "/users/" + e.a.user.ID + "/nodes/" + e.a.node.ID + "/trans", header: h, body: txBody(e.savings, 2)}
+		}, 409, "450", func(diagEnv) []string {
+			return []string{`idempotency_key_in_use: X-SP-IDEMPOTENCY-KEY "order-7" was taken by a successful POST to this path 1m0s ago by the fake's clock, with another body: {"amount":{"amount":1,`,
+				`(hint: a key stays taken for 24h after its 200 and the service does not replay the first answer: a retry gets 409 too; a new operation needs a new key)`}
+		}},
+		{"idempotency key used with the same body", nil, func(t *testing.T, e diagEnv) call {
+			h := withHeader(e.a.headers, "X-SP-IDEMPOTENCY-KEY", strp("order-8"))
+			c := call{method: "POST", path: "/users/" + e.a.user.ID + "/nodes/" + e.a.node.ID + "/trans", header: h, body: txBody(e.savings, 1)}
+			if r := do(t, e.fake, c); r.status != 200 {
+				t.Fatalf("first use: %d %s", r.status, r.raw)
+			}
+			return c
+		}, 409, "450", func(diagEnv) []string {
+			return []string{`"order-8" was taken by a successful POST to this path 0s ago by the fake's clock, with the same body (hint: a key stays taken`}
+		}},
+		{"version prefix doubled", nil, func(t *testing.T, e diagEnv) call {
+			return call{method: "GET", path: "/v3.1/users", header: gatewayHeaders(e.fake)}
+		}, 404, "404", func(diagEnv) []string {
+			return []string{`GET /v3.1/v3.1/users -> 404 error_code "404" not_found: no route of the API matches GET /v3.1/v3.1/users (hint: the /v3.1 prefix is doubled: fake.URL() already ends with it)`}
+		}},
+		{"path not clean, refused before the journal", nil, func(t *testing.T, e diagEnv) call {
+			return call{method: "GET", path: "//users", header: gatewayHeaders(e.fake)}
+		}, 404, "404", func(diagEnv) []string {
+			return []string{`GET /v3.1//users -> 404 error_code "404" not_found: the path /v3.1//users is not clean (// . or ..) (hint: join the path to fake.URL() with one /)`}
+		}},
+		{"method the route does not serve", nil, func(t *testing.T, e diagEnv) call {
+			return call{method: "PUT", path: "/users", header: gatewayHeaders(e.fake), body: userBody(nil)}
+		}, 409, "410", func(diagEnv) []string {
+			return []string{`PUT /users -> 409 error_code "410" method_not_allowed: the route serves GET, POST, not PUT`}
+		}},
+		{"FailNext", nil, func(t *testing.T, e diagEnv) call {
+			e.fake.FailNext("GET", "/users/{user_id}", "503", 1)
+			return call{method: "GET", path: "/users/" + e.a.user.ID, header: e.a.headers}
+		}, 503, "503", func(diagEnv) []string {
+			return []string{`GET /users/{user_id} -> 503 error_code "503" injected_failure: FailNext("GET", "/users/{user_id}", "503", 1) injected this answer`}
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			e := newDiagEnv(t, tc.opts...)
+			c := tc.call(t, e)
+			r := do(t, e.fake, c)
+			if r.status != tc.status || r.body["error_code"] != tc.errorCode {
+				t.Fatalf("answer %d / %v, want %d / %q: %s", r.status, r.body["error_code"], tc.status, tc.errorCode, r.raw)
+			}
+			logs := e.rec.logged()
+			if len(logs) != 1 {
+				t.Fatalf("logged %d lines, want 1: %q", len(logs), logs)
+			}
+			line := logs[0]
+			if !strings.HasPrefix(line, "synapsefake: ") {
+				t.Errorf("line %q does not start with synapsefake:", line)
+			}
+			rest := line
+			for _, part := range tc.line(e) {
+				i := strings.Index(rest, part)
+				if i < 0 {
+					t.Errorf("line lacks %q (in order):\n%s", part, line)
+					break
+				}
+				rest = rest[i+len(part):]
+			}
+			reqs := e.fake.Requests()
+			last := reqs[len(reqs)-1]
+			switch {
+			case strings.Contains(c.path, "//"): // refused before the journal sees it
+				if last.Path == "/v3.1"+c.path {
+					t.Errorf("journaled %v, want it refused before the journal", last)
+				}
+			case !strings.HasSuffix(line, ": "+last.Reason) || last.Reason == "":
+				t.Errorf("journal's reason %q, want the end of the line %q", last.Reason, line)
+			}
+			if strings.Contains(line, e.fake.ClientSecret()) || strings.Contains(line, "not-the-secret") {
+				t.Errorf("the line shows a secret: %s", line)
+			}
+		})
+	}
+}
+
+// TestDiagnosticsQuietWhenNothingIsRefused: a test whose calls all succeed
+// logs nothing, during the test or at its end.
+func TestDiagnosticsQuietWhenNothingIsRefused(t *testing.T) {
+	t.Parallel()
+	rec := &recordingTB{TB: t}
+	fake := synapsefake.NewServer(rec)
+	fx := newFixture(t, fake, 50_00)
+	savings := fake.MustAddNode(t, fx.user.ID, synapsefake.NodeSeed{Nickname: "Savings"})
+	for _, c := range []call{
+		{method: "POST", path: "/oauth/" + fx.user.ID, header: gatewayHeaders(fake), body: map[string]any{"refresh_token": fx.user.RefreshToken}},
+		{method: "POST", path: "/users/" + fx.user.ID + "/nodes/" + fx.node.ID + "/trans", header: fx.headers, body: txBody(savings, 5)},
+		{method: "GET", path: "/users/" + fx.user.ID + "/nodes", header: fx.headers},
+	} {
+		if r := do(t, fake, c); r.status != http.StatusOK {
+			t.Fatalf("%s %s: %d %s", c.method, c.path, r.status, r.raw)
+		}
+	}
+	rec.end()
+	if logs := rec.logged(); len(logs) > 0 {
+		t.Errorf("logged %q, want nothing", logs)
+	}
+}
+
+// TestDiagnosticsListTheLastCallsWhenTheTestFails: at the end of a failed
+// test, the log gets the last 20 calls, oldest first, with their answers
+// and reasons, secrets redacted and bodies cut.
+func TestDiagnosticsListTheLastCallsWhenTheTestFails(t *testing.T) {
+	t.Parallel()
+	rec := &recordingTB{TB: t}
+	fake := synapsefake.NewServer(rec, synapsefake.WithoutWebhookDelivery())
+	fx := newFixture(t, fake, 50_00)
+	for i := range 24 {
+		do(t, fake, call{method: "GET", path: fmt.Sprintf("/users/%s?call=%d", fx.user.ID, i), header: fx.headers})
+	}
+	do(t, fake, call{method: "POST", path: "/oauth/" + fx.user.ID, header: gatewayHeaders(fake),
+		body: map[string]any{"refresh_token": fx.user.RefreshToken, "note": strings.Repeat("x", 500)}})
+	do(t, fake, call{method: "GET", path: "/users/" + fx.user.ID + "/nodes/000000000000000000000000", header: fx.headers})
+	before := len(rec.logged())
+	rec.end() // not failed: nothing more
+	if got := len(rec.logged()); got != before {
+		t.Fatalf("a passing test's end logged %d lines", got-before)
+	}
+
+	rec = &recordingTB{TB: t}
+	fake = synapsefake.NewServer(rec)
+	fx = newFixture(t, fake, 50_00)
+	for i := range 24 {
+		do(t, fake, call{method: "GET", path: fmt.Sprintf("/users/%s?call=%d", fx.user.ID, i), header: fx.headers})
+	}
+	do(t, fake, call{method: "POST", path: "/oauth/" + fx.user.ID, header: gatewayHeaders(fake),
+		body: map[string]any{"refresh_token": fx.user.RefreshToken, "note": strings.Repeat("x", 500)}})
+	do(t, fake, call{method: "GET", path: "/users/" + fx.user.ID + "/nodes/000000000000000000000000", header: fx.headers})
+	fake.Close() // a server closed before the test ends still lists its calls
+	rec.Errorf("the test failed")
+	before = len(rec.logged())
+	rec.end()
+	logs := rec.logged()
+	if len(logs) != before+1 {
+		t.Fatalf("the end of a failed test logged %d entries, want 1: %q", len(logs)-before, logs[before:])
+	}
+	lines := strings.Split(logs[before], "\n")
+	if want := "synapsefake: the test failed; the last 20 of the 26 requests in the journal, oldest first:"; lines[0] != want {
+		t.Errorf("first line %q, want %q", lines[0], want)
+	}
+	if len(lines) != 21 {
+		t.Fatalf("%d calls listed, want 20:\n%s", len(lines)-1, logs[before])
+	}
+	if want := "  GET /v3.1/users/" + fx.user.ID + "?call=6 -> 200/0"; lines[1] != want {
+		t.Errorf("oldest listed %q, want %q", lines[1], want)
+	}
+	oauth := lines[19]
+	if !strings.HasPrefix(oauth, "  POST /v3.1/oauth/"+fx.user.ID+` -> 200/0 body={"note":"xxx`) || !strings.HasSuffix(oauth, "…") || strings.Contains(oauth, fx.user.RefreshToken) {
+		t.Errorf("the oauth call, its body cut and its refresh token redacted: %q", oauth)
+	}
+	if want := "  GET /v3.1/users/" + fx.user.ID + "/nodes/000000000000000000000000 -> 404/404: no node 000000000000000000000000 in this fake"; lines[20] != want {
+		t.Errorf("newest listed %q, want %q", lines[20], want)
+	}
+}
+
+// TestWithLog: WithLog takes the lines from the test's log; New logs only
+// through WithLog; WithoutDiagnostics silences both the lines and the list
+// of a failed test, while the journal keeps the reason.
+func TestWithLog(t *testing.T) {
+	t.Parallel()
+	refuse := func(t *testing.T, fake *synapsefake.Server) {
+		t.Helper()
+		r := do(t, fake, call{method: "GET", path: "/users/000000000000000000000000", header: gatewayHeaders(fake)})
+		wantError(t, r, http.StatusNotFound, "404", "unable_to_locate_user")
+		if reqs := fake.Requests(); reqs[len(reqs)-1].Reason != "no user 000000000000000000000000 in this fake" {
+			t.Errorf("journal's reason %q", reqs[len(reqs)-1].Reason)
+		}
+	}
+	const want = `synapsefake: GET /users/{user_id} -> 404 error_code "404" unable_to_locate_user: no user 000000000000000000000000 in this fake`
+
+	t.Run("NewServer with WithLog", func(t *testing.T) {
+		rec := &recordingTB{TB: t}
+		var b strings.Builder
+		fake := synapsefake.NewServer(rec, synapsefake.WithLog(log.New(&b, "", 0).Printf))
+		refuse(t, fake)
+		if got := strings.TrimSpace(b.String()); got != want {
+			t.Errorf("WithLog got %q, want %q", got, want)
+		}
+		if logs := rec.logged(); len(logs) > 0 {
+			t.Errorf("the test's log got %q, want nothing", logs)
+		}
+	})
+	t.Run("New without WithLog", func(t *testing.T) {
+		refuse(t, synapsefake.New()) // nowhere to log: nothing to see but the journal
+	})
+	t.Run("New with WithLog", func(t *testing.T) {
+		var lines []string
+		fake := synapsefake.New(synapsefake.WithLog(func(format string, args ...any) { lines = append(lines, fmt.Sprintf(format, args...)) }))
+		refuse(t, fake)
+		if len(lines) != 1 || lines[0] != want {
+			t.Errorf("lines %q, want [%q]", lines, want)
+		}
+	})
+	t.Run("WithoutDiagnostics", func(t *testing.T) {
+		rec := &recordingTB{TB: t}
+		fake := synapsefake.NewServer(rec, synapsefake.WithoutDiagnostics())
+		refuse(t, fake)
+		rec.Errorf("the test failed")
+		rec.end()
+		if logs := rec.logged(); len(logs) > 0 {
+			t.Errorf("logged %q, want nothing", logs)
+		}
+	})
+}
+
+// TestRefusalReasonOnTheDashboard: GET /_fake/requests and the dashboard's
+// requests page show why a call was refused.
+func TestRefusalReasonOnTheDashboard(t *testing.T) {
+	t.Parallel()
+	fake := synapsefake.NewServer(t, synapsefake.WithoutDiagnostics())
+	do(t, fake, call{method: "GET", path: "/users/000000000000000000000000", header: gatewayHeaders(fake)})
+	got := ctlOK(t, fake, "GET", "/requests", nil)
+	reqs := got["requests"].([]any)
+	if reason := reqs[0].(map[string]any)["reason"]; reason != "no user 000000000000000000000000 in this fake" {
+		t.Errorf("GET /_fake/requests reason %v", reason)
+	}
+	resp, err := fake.Client().Get(ctlRoot(fake) + "/_fake/ui/requests")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var page strings.Builder
+	if _, err := io.Copy(&page, resp.Body); err != nil {
+		t.Fatal(err)
+	}
+	if want := `<p class="reason">Refused: no user 000000000000000000000000 in this fake</p>`; !strings.Contains(page.String(), want) {
+		t.Errorf("the requests page lacks %q", want)
+	}
+}
