@@ -128,6 +128,18 @@ def error_shape():
 
 check("a refusal is a ControlError with status, error_code, http_code, code, message, envelope", error_shape)
 
+
+
+def transport():
+    a = ctl.call("GET", "clock")
+    eq((a["success"], type(a["now"])), (True, int), "success, type of now")
+    refused(lambda: ctl.call("GET", "nowhere"), 404, "404", "not_found")
+    err = refused(lambda: ctl.call("DELETE", "clock"), 405, "410", "method_not_allowed")
+    want("takes GET" in err.message, f"message {err.message!r}")
+
+
+check("call, the transport: any endpoint; an unknown path -> 404 not_found, a wrong method -> 405", transport)
+
 # --- users, nodes, subnets, keys ---
 
 
