@@ -14,7 +14,9 @@
 'use strict';
 
 const assert = require('node:assert/strict');
+const fs = require('node:fs');
 const http = require('node:http');
+const path = require('node:path');
 const { Control, ControlError } = require('./synapsefake-control.js');
 
 const base = process.argv[2];
@@ -406,6 +408,18 @@ async function main() {
     await ctl.restore(JSON.stringify(doc));
     await refused(() => ctl.restore({ version: 'nope' }), 400, '200', 'invalid_state');
     assert.equal((await ctl.users({ limit: 1000 })).length, users);
+  });
+
+  await check('docs/control-api.md\'s Node example runs as written', async () => {
+    // The js block of its "Clients in other languages", against this server.
+    const doc = fs.readFileSync(path.join(__dirname, '..', '..', 'docs', 'control-api.md'), 'utf8');
+    const section = doc.slice(doc.indexOf('## Clients in other languages'));
+    const match = /```js\n([\s\S]*?)```/.exec(section);
+    assert.ok(match && match[1].includes('http://127.0.0.1:8080/v3.1'), 'the block and its base URL');
+    const code = match[1].replace('http://127.0.0.1:8080/v3.1', `${ctl.origin}/v3.1`);
+    const AsyncFunction = (async () => {}).constructor;
+    const local = (name) => require(name === './synapsefake-control.js' ? path.join(__dirname, name) : name);
+    await new AsyncFunction('require', code)(local);
   });
 
   await check('reset: nothing left', async () => {

@@ -550,6 +550,21 @@ def state_restore():
 check("state, restore (dict or text); a bad document -> 400 invalid_state, nothing changed", state_restore)
 
 
+def docs_example():
+    # The Python block of docs/control-api.md's "Clients in other languages",
+    # run as written against this server.
+    with open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "docs", "control-api.md")) as f:
+        doc = f.read()
+    section = doc[doc.index("## Clients in other languages"):]
+    code = section[section.index("```python\n") + len("```python\n"):]
+    code = code[:code.index("```")]
+    want("http://127.0.0.1:8080/v3.1" in code, "the block's base URL")
+    exec(compile(code.replace("http://127.0.0.1:8080/v3.1", ctl.origin + "/v3.1"), "docs/control-api.md", "exec"), {})
+
+
+check("docs/control-api.md's Python example runs as written", docs_example)
+
+
 def reset():
     ctl.reset()
     eq(ctl.users(), [], "users after reset")
