@@ -849,18 +849,20 @@ check("User.get_duplicate_users(), swap_duplicate_user(swap_to_user_id)", duplic
 def funding_trap():
     # Under -clock manual a dummy credit stays CREATED: a transfer that
     # counts on it is refused, and the refusal says why and what to do.
-    node = ctl.add_node(s["user"].id, nickname="Trap")["_id"]
-    r = s["user"].dummy_tran(node, is_credit=True)
+    user = s["user"]
+    node = ctl.add_node(user.id, nickname="Trap")["_id"]
+    r = user.dummy_tran(node, is_credit=True)
     body = {"to": {"type": "DEPOSIT-US", "id": s["deposit"]}, "amount": {"amount": 50, "currency": "USD"},
             "extra": {"ip": IP}}
-    err = raises(api_errors.IncorrectValues, lambda: s["user"].create_trans(node, body))
+    err = raises(api_errors.IncorrectValues, lambda: user.create_trans(node, body))
     eq((err.http_code, err.error_code), ("409", "400"), "http_code, error_code")
     for part in (f"dummy transaction {r['_id']}", "is still CREATED", "advance the clock or settle it",
                  f"/_fake/nodes/{node}/fund"):
         want(part in err.message, f"{part!r} not in the message {err.message!r}")
-    eq(ctl.settle(r["_id"])["status"], "SETTLED", "the dummy credit, settled")
+    settled = ctl.settle(r["_id"])
+    eq(settled["status"], "SETTLED", "the dummy credit, settled")
     eq(ctl.node(node)["balance_cents"], 100_00, "balance_cents after settling")
-    eq(s["user"].create_trans(node, body).body["recent_status"]["status"], "CREATED", "the transfer, made")
+    eq(user.create_trans(node, body).body["recent_status"]["status"], "CREATED", "the transfer, made")
 
 
 check("the funding trap: a transfer counting on a CREATED dummy credit -> IncorrectValues naming it; settled, it goes",
@@ -868,12 +870,14 @@ check("the funding trap: a transfer counting on a CREATED dummy credit -> Incorr
 
 
 def fund_node():
-    node = ctl.add_node(s["user"].id, nickname="Funded by control")["_id"]
-    eq(ctl.fund(node, 75_00)["balance_cents"], 75_00, "balance_cents after fund")
-    eq(s["user"].get_node(node).body["info"]["balance"]["amount"], 75.0, "the balance the SDK reads")
+    user = s["user"]
+    node = ctl.add_node(user.id, nickname="Funded by control")["_id"]
+    funded = ctl.fund(node, 75_00)
+    eq(funded["balance_cents"], 75_00, "balance_cents after fund")
+    eq(user.get_node(node).body["info"]["balance"]["amount"], 75.0, "the balance the SDK reads")
     body = {"to": {"type": "DEPOSIT-US", "id": s["deposit"]}, "amount": {"amount": 75, "currency": "USD"},
             "extra": {"ip": IP}}
-    eq(s["user"].create_trans(node, body).body["recent_status"]["status"], "CREATED", "a transfer of all of it")
+    eq(user.create_trans(node, body).body["recent_status"]["status"], "CREATED", "a transfer of all of it")
     eq(ctl.node(node)["available_cents"], 0, "available_cents with it promised")
 
 
