@@ -97,9 +97,15 @@ async function transfer(amount, note) {
 }
 
 async function main() {
+  // The webhook receiver; a GET answers the control token it was sent, for
+  // the token check.
   const hooks = http.createServer((req, res) => {
     req.resume();
-    req.on('end', () => res.end());
+    req.on('end', () => {
+      if (req.method !== 'GET') return res.end();
+      res.setHeader('Content-Type', 'application/json');
+      return res.end(JSON.stringify({ success: true, token: req.headers['x-fake-control-token'] || null }));
+    });
   });
   await new Promise((resolve) => hooks.listen(0, '127.0.0.1', resolve));
   const hookURL = `http://127.0.0.1:${hooks.address().port}/hook`;
@@ -107,6 +113,12 @@ async function main() {
   await check('new Control(baseURL) takes the API\'s base URL or the origin', async () => {
     assert.equal(new Control('http://127.0.0.1:1/v3.1/').origin, 'http://127.0.0.1:1');
     assert.equal(new Control('http://127.0.0.1:1').origin, 'http://127.0.0.1:1');
+  });
+
+  await check('new Control(baseURL, {token}) sends the token as X-Fake-Control-Token', async () => {
+    const origin = hookURL.replace(/\/hook$/, '');
+    assert.equal((await new Control(origin, { token: 's3cret' }).call('GET', 'echo')).token, 's3cret');
+    assert.equal((await new Control(origin).call('GET', 'echo')).token, null);
   });
 
   await check('a refusal is a ControlError with status, errorCode, httpCode, code, en, envelope', async () => {

@@ -99,6 +99,15 @@ class Hook(http.server.BaseHTTPRequestHandler):
         self.send_response(200)
         self.end_headers()
 
+    def do_GET(self):  # noqa: N802 - the handler's name
+        # Answers the control token it was sent, for the token check.
+        body = json.dumps({"success": True, "token": self.headers.get("X-Fake-Control-Token")}).encode()
+        self.send_response(200)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
     def log_message(self, *args):
         pass
 
@@ -118,6 +127,15 @@ def base_urls():
 
 
 check("Control(base_url) takes the API's base URL or the origin", base_urls)
+
+
+def token():
+    origin = HOOK_URL[: -len("/hook")]
+    eq(Control(origin, token="s3cret").call("GET", "echo")["token"], "s3cret", "X-Fake-Control-Token sent")
+    eq(Control(origin).call("GET", "echo")["token"], None, "X-Fake-Control-Token without a token")
+
+
+check("Control(base_url, token) sends the token as X-Fake-Control-Token", token)
 
 
 def error_shape():
