@@ -9,7 +9,7 @@ Standard library only (urllib.request and json), for Python 3.8 or later::
     node = ctl.add_node(user["_id"], nickname="Checking", balance_cents=10_000)
     ctl.fund(node["_id"], 2_500)             # the node after: balance_cents 12500
     ctl.advance("24h")                       # the fake's clock, and every transfer with it
-    hook = ctl.wait_webhook(object_id=node["_id"], function="NODE|POST")
+    hook = ctl.wait_webhook(object_id=node["_id"], function="NODES|POST")
 
 Each method is one endpoint of docs/control-api.md and returns the field its
 answer names: a user, a node, a transaction, a list, the clock's time in
