@@ -407,3 +407,63 @@ func TestDummyDepositsCountForNothingButTheNode(t *testing.T) {
 		t.Errorf("another user's balance %d, want 7700", b)
 	}
 }
+
+// TestInsufficientFundsNamesTheDummyCreditOnItsWay is the trap of funding
+// a node with a dummy deposit under a manual clock: the deposit stays
+// CREATED, so a transfer that counts on it is refused. The refusal names
+// the deposit and the ways out; without such a deposit it is as before.
+func TestInsufficientFundsNamesTheDummyCreditOnItsWay(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name      string
+		dummies   []string // directions of the dummy transactions made first
+		settle    bool     // settle them before the transfer
+		wantHint  bool
+		wantAfter int64 // the sender's balance after the refusal
+	}{
+		{name: "a dummy deposit still CREATED", dummies: []string{"DEPOSIT"}, wantHint: true, wantAfter: 10_00},
+		{name: "no dummy transaction", wantAfter: 10_00},
+		{name: "a settled dummy deposit", dummies: []string{"DEPOSIT"}, settle: true, wantAfter: 110_00},
+		{name: "a dummy withdrawal still CREATED", dummies: []string{"WITHDRAWAL"}, wantAfter: 10_00},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			fake := newMondayServer(t)
+			fx := newFixture(t, fake, 10_00)
+			to := fake.MustAddNode(t, fx.user.ID, synapsefake.NodeSeed{Nickname: "Savings"})
+			sub := addSubnet(t, fake, fx, synapsefake.SubnetSeed{Nickname: "Account"})
+			var dummyID string
+			for _, dir := range tc.dummies {
+				r := do(t, fake, call{method: "POST", path: dummyPath(fx, sub), header: fx.headers,
+					body: map[string]any{"currency": "USD", "amount": 5, "type": "ACH", "direction": dir}})
+				if r.status != 200 {
+					t.Fatalf("dummy %s: status %d: %s", dir, r.status, r.raw)
+				}
+				dummyID, _ = r.body["_id"].(string)
+				if tc.settle {
+					if err := fake.Settle(dummyID); err != nil {
+						t.Fatal(err)
+					}
+				}
+			}
+			if tc.settle {
+				fake.MustFund(t, fx.node.ID, 95_00) // with the deposit, 110.00
+			}
+			r := do(t, fake, call{method: "POST", path: transPath(fx.user.ID, fx.node.ID), header: fx.headers, body: txBody(to, 150)})
+			wantError(t, r, 409, "400", "insufficient_funds")
+			e, _ := r.body["error"].(map[string]any)
+			want := "Insufficient funds in node " + fx.node.ID + "."
+			if tc.wantHint {
+				want += " The incoming dummy transaction " + dummyID + " (5.00 USD) is still CREATED: advance the clock or settle it " +
+					"(POST /_fake/clock/advance or /_fake/transactions/" + dummyID + "/settle; Advance or Settle in Go), " +
+					"or fund the node (POST /_fake/nodes/" + fx.node.ID + "/fund)."
+			}
+			if e["en"] != want {
+				t.Errorf("error.en\n got %q\nwant %q", e["en"], want)
+			}
+			if b := balanceOf(t, fake, fx.node.ID); b != tc.wantAfter {
+				t.Errorf("balance after the refusal %d, want %d", b, tc.wantAfter)
+			}
+		})
+	}
+}

@@ -2,6 +2,7 @@ package synapsefake
 
 import (
 	"container/heap"
+	"fmt"
 	"maps"
 	"slices"
 	"time"
@@ -693,7 +694,7 @@ func (st *store) createTx(now time.Time, userID, nodeID string, req createTxRequ
 func (st *store) checkPromise(t *txRecord, checkFunds bool) error {
 	from := st.nodes[t.fromNode]
 	if checkFunds && reference.IsDepositType(from.typ) && t.amount > from.available() {
-		return errInsufficientFunds(from.id).because("%s", st.shortfall(from, t.amount)).hinting(hintFunds)
+		return st.insufficientFunds(from, t.amount)
 	}
 	if !from.fits(-t.amount) {
 		return errBalanceLimit(from.id)
@@ -702,6 +703,31 @@ func (st *store) checkPromise(t *txRecord, checkFunds bool) error {
 		return errBalanceLimit(n.id)
 	}
 	return nil
+}
+
+// maxFundingHintScan bounds how many of a node's newest transactions
+// insufficientFunds reads for an unsettled dummy credit.
+const maxFundingHintScan = 100
+
+// insufficientFunds refuses a debit over from's available balance. When one
+// of from's newest transactions is a dummy credit still on its way (under a
+// manual clock it waits for Advance or Settle: the trap of funding a node
+// from another language), the message says so. Callers hold mu.
+func (st *store) insufficientFunds(from *nodeRecord, amount cents) *apiError {
+	err := errInsufficientFunds(from.id).because("%s", st.shortfall(from, amount)).hinting(hintFunds)
+	for i := len(from.txIDs) - 1; i >= max(0, len(from.txIDs)-maxFundingHintScan); i-- {
+		t := st.txs[from.txIDs[i]]
+		kind, _ := t.fromMeta["type"].(string)
+		if t.toNode != from.id || !slices.Contains(dummyTypes, kind) ||
+			t.status == StatusSettled || t.status == StatusCanceled || t.status == StatusReturned {
+			continue
+		}
+		err.msg += fmt.Sprintf(" The incoming dummy transaction %s (%s USD) is still %s: advance the clock or settle it "+
+			"(POST /_fake/clock/advance or /_fake/transactions/%s/settle; Advance or Settle in Go), "+
+			"or fund the node (POST /_fake/nodes/%s/fund).", t.id, fixed2(t.amount), t.status, t.id, from.id)
+		break
+	}
+	return err
 }
 
 // addTx stores a new transaction with its first timeline entry, indexes it,

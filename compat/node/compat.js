@@ -7,7 +7,8 @@
 // run.sh starts the server and calls this. The client id and secret come
 // from SYNAPSEFAKE_CLIENT_ID and SYNAPSEFAKE_CLIENT_SECRET. Settling a
 // transaction and funding a node go through the fake's control API
-// (/_fake/..., no credentials needed), with Node's global fetch. Prints one
+// (/_fake/..., no credentials needed), with synapsefake-control.js, the Node
+// client of the control API beside this file. Prints one
 // line per check and a closing "N passed, M failed" for both clients; exits 1
 // when a check failed.
 'use strict';
@@ -15,6 +16,7 @@
 const harness = require('./harness.js');
 const axios = require('axios'); // the copy synapsenode itself uses
 const { Client } = require('synapsenode');
+const { Control } = require('./synapsefake-control.js');
 
 const { assert, check, finish, isObject, typeOf, wantTypes, wantList, wantError, baseDocument } = harness;
 
@@ -23,7 +25,6 @@ if (!base || !/^https?:\/\/.+\/v3\.1$/.test(base)) {
   console.error('usage: node compat.js http://HOST:PORT/v3.1');
   process.exit(2);
 }
-const origin = base.replace(/\/v3\.1$/, '');
 const clientID = process.env.SYNAPSEFAKE_CLIENT_ID;
 const clientSecret = process.env.SYNAPSEFAKE_CLIENT_SECRET;
 if (!clientID || !clientSecret) {
@@ -36,8 +37,8 @@ const FP2 = 'compat-fingerprint-2';
 const IP = '127.0.0.1';
 const PHONE = '901.111.1111';
 
-// control calls the fake's control API.
-const control = (method, path, body) => harness.control(origin, method, path, body);
+// ctl is the fake's control API.
+const ctl = new Control(base);
 
 // Stop a hung run rather than wait for CI's limit.
 setTimeout(() => {
@@ -288,13 +289,12 @@ async function main() {
   }
 
   await check('control API: POST /_fake/users/{id}/nodes seeds a funded DEPOSIT-US node', async () => {
-    const d = await control('POST', `/_fake/users/${user.id}/nodes`, { type: 'DEPOSIT-US', nickname: 'Funded', balance_cents: 100000 });
-    assert.equal(d.success, true);
-    assert.ok(isObject(d.node), 'node is an object');
-    assert.equal(typeof d.node._id, 'string');
-    assert.equal(d.node.user_id, user.id);
-    assert.equal(d.node.balance_cents, 100000);
-    nodes.funded = d.node._id;
+    const node = await ctl.addNode(user.id, { type: 'DEPOSIT-US', nickname: 'Funded', balance_cents: 100000 });
+    assert.ok(isObject(node), 'node is an object');
+    assert.equal(typeof node._id, 'string');
+    assert.equal(node.user_id, user.id);
+    assert.equal(node.balance_cents, 100000);
+    nodes.funded = node._id;
   });
 
   await check('getNode: the funded node holds 1000 (a number) and is the user\'s', async () => {
@@ -338,11 +338,10 @@ async function main() {
   });
 
   await check('control API: POST /_fake/transactions/{id}/settle settles it', async () => {
-    const d = await control('POST', `/_fake/transactions/${settledID}/settle`);
-    assert.equal(d.success, true);
-    assert.ok(isObject(d.transaction), 'transaction is an object');
-    assert.equal(d.transaction._id, settledID);
-    assert.equal(d.transaction.status, 'SETTLED');
+    const tx = await ctl.settle(settledID);
+    assert.ok(isObject(tx), 'transaction is an object');
+    assert.equal(tx._id, settledID);
+    assert.equal(tx.status, 'SETTLED');
   });
 
   await check('getTransaction after settle: SETTLED, status_id "4", timeline CREATED .. SETTLED', async () => {
@@ -593,11 +592,27 @@ async function main() {
     wantList(resp.data, 'trans', 'trans_count', 2);
   });
 
+  let dummyID;
   await check('triggerDummyTransactions: a credit of 10 to the spare node', async () => {
     const resp = await user.triggerDummyTransactions(nodes.spare, { amount: 10, is_credit: 'YES' });
     assert.equal(resp.status, 200);
     assert.equal(resp.data.amount.amount, 10);
     assert.equal(resp.data.to.id, nodes.spare);
+    dummyID = resp.data._id;
+  });
+
+  await check('the funding trap: a transfer counting on the CREATED dummy credit -> 409 naming it; settled, it goes', async () => {
+    const body = { to: { type: 'DEPOSIT-US', id: nodes.receiving }, amount: { amount: 10, currency: 'USD' }, extra: { ip: IP } };
+    const err = await user.createTransaction(nodes.spare, body, 'compat-trap-1').then(() => null, (e) => e);
+    assert.ok(err && err.response, `want a refusal, got ${err}`);
+    wantError(err.response.status, err.response.data, 409, '400', 'insufficient_funds');
+    for (const part of [`dummy transaction ${dummyID}`, 'is still CREATED', 'advance the clock or settle it', `/_fake/nodes/${nodes.spare}/fund`]) {
+      assert.ok(err.response.data.error.en.includes(part), `${part} not in ${err.response.data.error.en}`);
+    }
+    assert.equal((await ctl.settle(dummyID)).status, 'SETTLED');
+    assert.equal((await ctl.node(nodes.spare)).balance_cents, 1000);
+    const resp = await user.createTransaction(nodes.spare, body, 'compat-trap-2');
+    assert.equal(resp.data.recent_status.status, 'CREATED');
   });
 
   await check('createBatchTransactions: two transactions from the funded node', async () => {
@@ -738,14 +753,14 @@ async function main() {
   });
 
   await check('disputeCardTransaction: a settled payment to a merchant off the platform', async () => {
-    const m = await control('POST', '/_fake/users', { legal_names: ['Merchant Co'] });
-    const merchant = await control('POST', `/_fake/users/${m.user._id}/nodes`, { type: 'EXTERNAL-US', nickname: 'Merchant' });
+    const m = await ctl.addUser({ legal_names: ['Merchant Co'] });
+    const merchant = await ctl.addNode(m._id, { type: 'EXTERNAL-US', nickname: 'Merchant' });
     const t = await user.createTransaction(nodes.funded, {
-      to: { type: 'EXTERNAL-US', id: merchant.node._id },
+      to: { type: 'EXTERNAL-US', id: merchant._id },
       amount: { amount: 20, currency: 'USD' },
       extra: { ip: IP },
     }, 'compat-trans-merchant');
-    await control('POST', `/_fake/transactions/${t.data._id}/settle`);
+    await ctl.settle(t.data._id);
     const resp = await user.disputeCardTransaction(nodes.funded, t.data._id, { dispute_reason: 'CHARGE_BACK|MERCHANT|DEFECT_OR_NOT_AS_DESC' });
     assert.equal(resp.status, 200);
     assert.equal(resp.data.success, true);
@@ -799,7 +814,7 @@ async function main() {
 }
 
 main()
-  .then(() => require('./compat_synapsepay.js').run({ base, origin, clientID, clientSecret }))
+  .then(() => require('./compat_synapsepay.js').run({ base, clientID, clientSecret }))
   .then(finish, (err) => {
     harness.fail(`unexpected error: ${(err && err.stack) || err}`);
     finish();

@@ -12,7 +12,8 @@
 'use strict';
 
 const sp = require('synapsepay');
-const { assert, check, control: controlAt, wantTypes, wantList, wantError, baseDocument } = require('./harness.js');
+const { assert, check, wantTypes, wantList, wantError, baseDocument } = require('./harness.js');
+const { Control } = require('./synapsefake-control.js');
 
 const FP = 'compat-pay-fingerprint-1';
 const FP2 = 'compat-pay-fingerprint-2';
@@ -39,8 +40,8 @@ async function refusal(p) {
   throw new Error('the call succeeded; want an HTTP error');
 }
 
-async function run({ base, origin, clientID, clientSecret }) {
-  const control = (method, path, body) => controlAt(origin, method, path, body);
+async function run({ base, clientID, clientSecret }) {
+  const ctl = new Control(base);
   const client = new sp.Clients(clientID, clientSecret, false);
   assert.equal(client.baseUrl, 'https://uat-api.synapsefi.com/v3.1');
   client.baseUrl = base;
@@ -191,10 +192,10 @@ async function run({ base, origin, clientID, clientSecret }) {
 
   let trans;
   await check('synapsepay Transactions.create: a Transaction, CREATED', async () => {
-    const fee = (await control('POST', `/_fake/users/${user.json._id}/nodes`, { type: 'DEPOSIT-US', nickname: 'Fees' })).node._id;
-    await control('POST', `/_fake/users/${user.json._id}/nodes`, { type: 'DEPOSIT-US', nickname: 'Funded', balance_cents: 50000 })
-      .then(async (d) => {
-        const [funded] = [await call((cb) => sp.Nodes.get(user, { _id: d.node._id }, cb))];
+    const fee = (await ctl.addNode(user.json._id, { type: 'DEPOSIT-US', nickname: 'Fees' }))._id;
+    await ctl.addNode(user.json._id, { type: 'DEPOSIT-US', nickname: 'Funded', balance_cents: 50000 })
+      .then(async (n) => {
+        const [funded] = [await call((cb) => sp.Nodes.get(user, { _id: n._id }, cb))];
         trans = await call((cb) => sp.Transactions.create(funded, {
           to: { type: 'DEPOSIT-US', id: wallet.json._id },
           amount: { amount: 1.10, currency: 'USD' },
@@ -239,10 +240,10 @@ async function run({ base, origin, clientID, clientSecret }) {
   });
 
   await check('synapsepay Transaction.dispute: a settled payment to a merchant', async () => {
-    const m = await control('POST', '/_fake/users', { legal_names: ['Pay Merchant'] });
-    const merchant = await control('POST', `/_fake/users/${m.user._id}/nodes`, { type: 'EXTERNAL-US', nickname: 'Merchant' });
-    const t = await call((cb) => sp.Transactions.create(trans.node, { to: { type: 'EXTERNAL-US', id: merchant.node._id }, amount: { amount: 20, currency: 'USD' }, extra: { ip: IP } }, cb));
-    await control('POST', `/_fake/transactions/${t.json._id}/settle`);
+    const m = await ctl.addUser({ legal_names: ['Pay Merchant'] });
+    const merchant = await ctl.addNode(m._id, { type: 'EXTERNAL-US', nickname: 'Merchant' });
+    const t = await call((cb) => sp.Transactions.create(trans.node, { to: { type: 'EXTERNAL-US', id: merchant._id }, amount: { amount: 20, currency: 'USD' }, extra: { ip: IP } }, cb));
+    await ctl.settle(t.json._id);
     const json = await call((cb) => t.dispute({ dispute_reason: 'CHARGE_BACK|MERCHANT|DEFECT_OR_NOT_AS_DESC' }, cb));
     assert.equal(json.success, true);
   });
@@ -335,7 +336,7 @@ async function run({ base, origin, clientID, clientSecret }) {
   });
 
   await check('synapsepay every API call it made: a known route, no 404 from routing', async () => {
-    const { requests } = await control('GET', '/_fake/requests');
+    const requests = await ctl.requests();
     const bad = requests.filter((q) => q.route === '' || q.route === undefined);
     assert.deepEqual(bad.map((q) => q.summary), []);
   });

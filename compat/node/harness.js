@@ -1,6 +1,6 @@
-// The checks' shared harness: counting, reporting, the control API and the
-// shape assertions both client suites use. One process runs both suites
-// (compat.js), so the closing "N passed, M failed" line covers them all.
+// The checks' shared harness: counting, reporting and the shape assertions
+// both client suites use. One process runs both suites (compat.js), so
+// the closing "N passed, M failed" line covers them all.
 'use strict';
 
 const assert = require('node:assert/strict');
@@ -44,26 +44,6 @@ function finish() {
 function fail(message) {
   failed++;
   console.log(`FAIL - ${message}`);
-}
-
-// control calls the fake's control API at origin (no credentials needed).
-async function control(origin, method, path, body) {
-  const resp = await fetch(origin + path, {
-    method,
-    headers: { 'Content-Type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await resp.text();
-  let data;
-  try {
-    data = JSON.parse(text);
-  } catch {
-    throw new Error(`${method} ${path}: HTTP ${resp.status}, body is not JSON: ${text}`);
-  }
-  if (resp.status !== 200) {
-    throw new Error(`${method} ${path}: HTTP ${resp.status} ${text}`);
-  }
-  return data;
 }
 
 const isObject = (v) => v !== null && typeof v === 'object' && !Array.isArray(v);
@@ -126,5 +106,5 @@ function baseDocument(email, phone, name) {
 }
 
 module.exports = {
-  assert, check, finish, fail, control, isObject, typeOf, wantTypes, wantList, wantError, baseDocument,
+  assert, check, finish, fail, isObject, typeOf, wantTypes, wantList, wantError, baseDocument,
 };

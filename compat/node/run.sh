@@ -2,8 +2,10 @@
 # Compatibility check against the official Node clients (synapsenode 1.2.17
 # and synapsepay 0.12.0, pinned in package.json and package-lock.json):
 # builds cmd/synapsefake, starts it on a random loopback port with a manual
-# clock, runs compat.js (both clients' checks, one after the other) against
-# it, stops the server and exits with compat.js's status.
+# clock, runs test_control.js (the checks of synapsefake-control.js, the
+# control API's Node client; it ends with a reset), then compat.js (both
+# clients' checks, one after the other) against it, stops the server and
+# exits 1 when either failed.
 #
 # CI (.ci/run) calls it from the repository root, after Go is set up:
 #
@@ -12,8 +14,8 @@
 #
 # Locally the same two commands work from the repository root (run.sh itself
 # finds the root from wherever it is called). Needs go, npm and node (v18 or
-# later, for the global fetch). The output is one line per check and a closing
-# "N passed, M failed" line.
+# later, for the global fetch). The output is, for each script, one line per
+# check and a closing "N passed, M failed" line.
 set -euo pipefail
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -34,6 +36,10 @@ source "$root/compat/fake.sh"
 start_fake compat/node "$client_id" "$client_secret" -quiet
 
 status=0
+echo "synapsefake-control.js, the control API's Node client (test_control.js):"
+SYNAPSEFAKE_CLIENT_ID="$client_id" SYNAPSEFAKE_CLIENT_SECRET="$client_secret" \
+	node "$here/test_control.js" "$base" || status=$?
+echo "synapsenode and synapsepay (compat.js):"
 SYNAPSEFAKE_CLIENT_ID="$client_id" SYNAPSEFAKE_CLIENT_SECRET="$client_secret" \
 	node "$here/compat.js" "$base" || status=$?
 if [[ $status -ne 0 ]]; then

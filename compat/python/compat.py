@@ -8,8 +8,9 @@
 # run.sh starts the server, puts the SDK (extracted from
 # ../shared/sdks/SynapsePy.tar.gz) on PYTHONPATH and calls this. The client id
 # and secret come from SYNAPSEFAKE_CLIENT_ID and SYNAPSEFAKE_CLIENT_SECRET.
-# Settling, returning and card swipes go through the fake's control API
-# (/_fake/..., no credentials). Prints one line per check and closes with
+# Settling, returning, funding and card swipes go through the fake's control
+# API (/_fake/..., no credentials) with synapsefake_control.py, the Python
+# client of the control API beside this file. Prints one line per check and closes with
 # "N passed, M failed, K skipped": a skip is one of the SDK's own bugs, shown
 # happening and named, never counted. Exits 1 when a check failed.
 
@@ -18,17 +19,17 @@ import os
 import re
 import sys
 import threading
-import urllib.request
 import warnings
 
 from synapsepy import Client
 from synapsepy import errors as api_errors
 from synapsepy.tests.fixtures import node_fixtures, subnet_fixtures, subscription_fixtures, trans_fixtures, user_fixtures
+from synapsefake_control import Control
 
 if len(sys.argv) != 2 or not re.fullmatch(r"https?://.+/v3\.1", sys.argv[1]):
     sys.exit("usage: compat.py http://HOST:PORT/v3.1")
 BASE = sys.argv[1]
-ORIGIN = BASE[: -len("/v3.1")]
+ctl = Control(BASE)
 CLIENT_ID = os.environ.get("SYNAPSEFAKE_CLIENT_ID")
 CLIENT_SECRET = os.environ.get("SYNAPSEFAKE_CLIENT_SECRET")
 if not CLIENT_ID or not CLIENT_SECRET:
@@ -117,17 +118,9 @@ def raises(exc_type, fn):
     raise AssertionError(f"want {exc_type.__name__}, the call succeeded")
 
 
-def control(method, path, body=None):
-    """Calls the fake's control API."""
-    data = None if body is None else json.dumps(body).encode()
-    req = urllib.request.Request(ORIGIN + path, data=data, method=method, headers={"Content-Type": "application/json"})
-    with urllib.request.urlopen(req, timeout=10) as resp:
-        return json.loads(resp.read())
-
-
 def last_path():
     """The path of the last API request the fake received (its journal)."""
-    return control("GET", "/_fake/requests")["requests"][-1]["path"]
+    return ctl.requests()[-1]["path"]
 
 
 def shape(recorded, got, path="answer"):
@@ -288,7 +281,7 @@ check("User.select_2fa_device(phone)", select_2fa_device)
 def confirm_2fa_pin():
     err = raises(api_errors.IncorrectValues, lambda: s["user"].confirm_2fa_pin("000000"))
     eq(err.error_code, "400", "error_code for a wrong pin")
-    pin = control("GET", f"/_fake/users/{s['user'].id}/mfa-pin")["pin"]
+    pin = ctl.mfa_pin(s["user"].id)
     r = s["user"].confirm_2fa_pin(pin)
     eq(client.http.oauth_key, r["oauth_key"], "the key the client now sends")
     eq(client.http.fingerprint, FP2, "fingerprint")
@@ -487,12 +480,13 @@ def dummy_credit():
         r = s["user"].dummy_tran(s["deposit"], is_credit=True)
         eq(r["recent_status"]["status"], "CREATED", "status under -clock manual")
         eq((r["to"]["id"], r["amount"]["amount"]), (s["deposit"], 100), "to.id, amount")
-        control("POST", f"/_fake/transactions/{r['_id']}/settle")
+        ctl.settle(r["_id"])
     n = s["user"].get_node(s["deposit"])
     eq(n.body["info"]["balance"]["amount"], 200.0, "balance after settling")
 
 
 check("User.dummy_tran(node, is_credit=True) twice, settled through /_fake/ -> balance 200.00", dummy_credit)
+
 
 
 def create_trans():
@@ -559,7 +553,7 @@ check("User.cancel_trans(node, trans)", cancel_trans)
 def cancel_settled():
     t = s["user"].create_trans(s["deposit"], {"to": {"type": "ACH-US", "id": s["ach"]},
                                               "amount": {"amount": 10, "currency": "USD"}, "extra": {"ip": IP}})
-    control("POST", f"/_fake/transactions/{t.id}/settle")
+    ctl.settle(t.id)
     err = raises(api_errors.ActionNotAllowed, lambda: s["user"].cancel_trans(s["deposit"], t.id))
     eq(err.error_code, "410", "error_code")
     s["settled"] = t.id
@@ -662,9 +656,8 @@ check("User.dummy_tran(node, subnet_id, type, is_credit=False, foreign_transacti
 
 
 def dispute_trans():
-    swipe = control("POST", f"/_fake/subnets/{s['card']}/authorize", {"amount_cents": 1200, "merchant": "Compat Shop"})
-    tx = swipe["transaction"]["_id"]
-    control("POST", f"/_fake/transactions/{tx}/settle")
+    tx = ctl.card_authorization(s["card"], 1200, merchant="Compat Shop")["_id"]
+    ctl.settle(tx)
     r = s["user"].dispute_trans(s["deposit"], tx, "CHARGE_BACK|UNAUTHORIZED_TRANSACTION",
                                 dispute_meta={"type_of_merchandise_or_service": "groceries"},
                                 certification_date=1579656483, dispute_attachments=["data:image/gif;base64,SUQs=="])
@@ -680,10 +673,9 @@ check("User.dispute_trans(node, card swipe, reason, meta, date, attachments)", d
 
 
 def dispute_chargeback():
-    swipe = control("POST", f"/_fake/subnets/{s['card']}/authorize", {"amount_cents": 500, "merchant": "Compat Shop"})
-    tx = swipe["transaction"]["_id"]
-    control("POST", f"/_fake/transactions/{tx}/settle")
-    control("POST", f"/_fake/transactions/{tx}/return", {"code": "IR999"})
+    tx = ctl.card_authorization(s["card"], 500, merchant="Compat Shop")["_id"]
+    ctl.settle(tx)
+    ctl.return_(tx, "IR999")
     r = client.dispute_chargeback(tx, {"docs": ["data:application/pdf;base64,SUQs=="]})
     eq(r["_id"], tx, "_id")
     eq(r["extra"]["other"]["dispute_status"], "PENDING", "extra.other.dispute_status")
@@ -818,7 +810,7 @@ check("User.get_node(unknown id) -> ObjectNotFound (404 / \"404\")", not_found)
 
 def reauth():
     before = client.http.oauth_key
-    control("POST", "/_fake/clock/advance", {"duration": "2h1m"})
+    ctl.advance("2h1m")
     n = s["user"].get_node(s["deposit"])  # 401 / "110", oauth(), retried
     eq(n.id, s["deposit"], "id")
     want(client.http.oauth_key != before, "a new oauth_key")
@@ -839,8 +831,8 @@ def duplicates():
     want(closing.id in r["open_users_id"], f"open_users_id {r['open_users_id']}")
     # Closing a user revokes its keys and a closed user gets none from
     # POST /oauth: the platform's key comes from the control API.
-    control("POST", f"/_fake/users/{closing.id}/permission", {"permission": "CLOSED"})
-    key = control("POST", f"/_fake/users/{closing.id}/oauth", {"fingerprint": FP2})["oauth_key"]
+    ctl.set_permission(closing.id, "CLOSED")
+    key = ctl.oauth_key(closing.id, FP2)
     client.update_headers(oauth_key=key)
     was = client.get_user(open_.id).body["permission"]
     r = closing.swap_duplicate_user({"swap_to_user_id": open_.id})
@@ -850,6 +842,46 @@ def duplicates():
 
 
 check("User.get_duplicate_users(), swap_duplicate_user(swap_to_user_id)", duplicates)
+
+# ---- Funding a node from a test ----
+
+
+def funding_trap():
+    # Under -clock manual a dummy credit stays CREATED: a transfer that
+    # counts on it is refused, and the refusal says why and what to do.
+    user = s["user"]
+    node = ctl.add_node(user.id, nickname="Trap")["_id"]
+    r = user.dummy_tran(node, is_credit=True)
+    body = {"to": {"type": "DEPOSIT-US", "id": s["deposit"]}, "amount": {"amount": 50, "currency": "USD"},
+            "extra": {"ip": IP}}
+    err = raises(api_errors.IncorrectValues, lambda: user.create_trans(node, body))
+    eq((err.http_code, err.error_code), ("409", "400"), "http_code, error_code")
+    for part in (f"dummy transaction {r['_id']}", "is still CREATED", "advance the clock or settle it",
+                 f"/_fake/nodes/{node}/fund"):
+        want(part in err.message, f"{part!r} not in the message {err.message!r}")
+    settled = ctl.settle(r["_id"])
+    eq(settled["status"], "SETTLED", "the dummy credit, settled")
+    eq(ctl.node(node)["balance_cents"], 100_00, "balance_cents after settling")
+    eq(user.create_trans(node, body).body["recent_status"]["status"], "CREATED", "the transfer, made")
+
+
+check("the funding trap: a transfer counting on a CREATED dummy credit -> IncorrectValues naming it; settled, it goes",
+      funding_trap)
+
+
+def fund_node():
+    user = s["user"]
+    node = ctl.add_node(user.id, nickname="Funded by control")["_id"]
+    funded = ctl.fund(node, 75_00)
+    eq(funded["balance_cents"], 75_00, "balance_cents after fund")
+    eq(user.get_node(node).body["info"]["balance"]["amount"], 75.0, "the balance the SDK reads")
+    body = {"to": {"type": "DEPOSIT-US", "id": s["deposit"]}, "amount": {"amount": 75, "currency": "USD"},
+            "extra": {"ip": IP}}
+    eq(user.create_trans(node, body).body["recent_status"]["status"], "CREATED", "a transfer of all of it")
+    eq(ctl.node(node)["available_cents"], 0, "available_cents with it promised")
+
+
+check("Control.fund (POST /_fake/nodes/{id}/fund): the SDK reads the balance and can spend it", fund_node)
 
 # ---- The SDK's own bugs, shown happening ----
 

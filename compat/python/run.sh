@@ -3,9 +3,11 @@
 # unmodified from ../shared/sdks/SynapsePy.tar.gz (its upstream tree at the
 # commit in SynapsePy.rev; set SYNAPSEFAKE_SDKS to read the archive from
 # another folder): builds cmd/synapsefake, starts it on a random loopback port
-# with a manual clock, extracts the SDK to a temporary folder, runs compat.py
-# against the server with the SDK on PYTHONPATH, stops the server and exits
-# with compat.py's status.
+# with a manual clock, runs test_control.py (the checks of
+# synapsefake_control.py, the control API's Python client; it ends with a
+# reset), extracts the SDK to a temporary folder, runs compat.py against the
+# server with the SDK on PYTHONPATH, stops the server and exits 1 when
+# either failed.
 #
 # It needs Go and Debian's Python 3 with python3-requests (the SDK's one
 # dependency; PyPI is not reachable from CI). It runs /usr/bin/python3, not
@@ -14,8 +16,9 @@
 #	apt-get install python3-requests
 #	bash compat/python/run.sh
 #
-# The output is one line per check and a closing
-# "N passed, M failed, K skipped" line (a skip is one of the SDK's own bugs).
+# The output is, for each script, one line per check and a closing
+# "N passed, M failed" line (compat.py adds ", K skipped": a skip is one of
+# the SDK's own bugs).
 set -euo pipefail
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -45,6 +48,11 @@ tar -xzf "$archive" -C "$tmp/sdk"
 echo "SynapsePy at $(cat "$sdks/SynapsePy.rev" 2>/dev/null || echo "an unknown commit"), $("$python" --version)"
 
 status=0
+echo "synapsefake_control.py, the control API's Python client (test_control.py):"
+PYTHONDONTWRITEBYTECODE=1 \
+	SYNAPSEFAKE_CLIENT_ID="$client_id" SYNAPSEFAKE_CLIENT_SECRET="$client_secret" \
+	"$python" "$here/test_control.py" "$base" || status=$?
+echo "SynapsePy (compat.py):"
 PYTHONPATH="$tmp/sdk" PYTHONDONTWRITEBYTECODE=1 \
 	SYNAPSEFAKE_CLIENT_ID="$client_id" SYNAPSEFAKE_CLIENT_SECRET="$client_secret" \
 	"$python" "$here/compat.py" "$base" || status=$?

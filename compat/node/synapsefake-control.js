@@ -1,0 +1,445 @@
+// A client for synapsefake's control API (/_fake/), the Go test helpers over
+// HTTP. No dependencies: Node 18 or later, for the global fetch.
+//
+//   const { Control, ControlError } = require('./synapsefake-control.js');
+//
+//   const ctl = new Control('http://127.0.0.1:8080'); // the API's base URL (.../v3.1) works too
+//   const user = await ctl.addUser({ legal_names: ['Ada Lovelace'] });
+//   const node = await ctl.addNode(user._id, { nickname: 'Checking', balance_cents: 10000 });
+//   await ctl.fund(node._id, 2500);                   // the node after: balance_cents 12500
+//   await ctl.advance('24h');                         // the fake's clock, and every transfer with it
+//   const hook = await ctl.waitWebhook({ object_id: node._id, function: 'NODES|POST' });
+//
+// Each method is one endpoint of docs/control-api.md and resolves to the
+// field its answer names: a user, a node, a transaction, a list, the clock's
+// time in milliseconds. A refusal rejects with a ControlError, which carries
+// the API's error envelope (errorCode, httpCode, code, en) and the HTTP
+// status. Ids are the strings the fake gave; amounts are integer cents;
+// durations are Go durations ('90m', '24h') or numbers of milliseconds;
+// times are milliseconds since the epoch.
+'use strict';
+
+const TOKEN_HEADER = 'X-Fake-Control-Token';
+
+// ControlError is a refusal of the control API. status is the HTTP status;
+// errorCode and httpCode are the envelope's strings ('404', '404'); code is
+// error.code (e.g. 'unable_to_locate_node') and en error.en; envelope
+// is the whole decoded body (null when it was not JSON); method and path
+// name the call.
+class ControlError extends Error {
+  constructor(method, path, status, envelope, text) {
+    const env = envelope !== null && typeof envelope === 'object' && !Array.isArray(envelope) ? envelope : null;
+    const err = env && env.error && typeof env.error === 'object' ? env.error : {};
+    const message = err.en || text || '';
+    super(`${method} ${path}: HTTP ${status}, error_code ${env ? env.error_code : undefined}, ${err.code}: ${message}`);
+    this.name = 'ControlError';
+    this.method = method;
+    this.path = path;
+    this.status = status;
+    this.envelope = env;
+    this.errorCode = env ? env.error_code : undefined;
+    this.httpCode = env ? env.http_code : undefined;
+    this.code = err.code;
+    this.en = message;
+  }
+}
+
+// duration is a Go duration string from a string or a number of ms.
+function duration(d) {
+  if (typeof d === 'string') return d;
+  if (typeof d === 'number' && Number.isFinite(d)) return `${Math.round(d)}ms`;
+  throw new TypeError(`a duration is a Go duration string ('24h') or a number of milliseconds, not ${d}`);
+}
+
+// fields is the given (not undefined or null) properties of o, as a body.
+function fields(o) {
+  const out = {};
+  for (const [k, v] of Object.entries(o || {})) {
+    if (v !== undefined && v !== null) out[k] = v;
+  }
+  return out;
+}
+
+const seg = (s) => encodeURIComponent(String(s));
+
+// Control is the control API of one synapsefake server. baseURL is the
+// server's origin (http://127.0.0.1:8080) or the API's base URL the banner
+// prints (http://127.0.0.1:8080/v3.1). options.token is the server's
+// -control-token, when it was started with one; options.timeout bounds each
+// call in ms (a webhook wait adds its own 30 s at most).
+class Control {
+  constructor(baseURL, options = {}) {
+    this.origin = String(baseURL).replace(/\/+$/, '').replace(/\/v3\.1$/, '');
+    this.token = options.token;
+    this.timeout = options.timeout || 10_000;
+  }
+
+  // call calls one control endpoint (path under /_fake/, e.g. 'users') and
+  // resolves to the decoded answer. body is an object (sent as JSON) or a
+  // string (sent as it is). A refusal rejects with a ControlError.
+  async call(method, path, body, query, timeout) {
+    let full = '/_fake/' + String(path).replace(/^\/+/, '');
+    const q = new URLSearchParams(Object.entries(fields(query)).map(([k, v]) => [k, String(v)]));
+    if ([...q].length) full += '?' + q;
+    const headers = { Accept: 'application/json' };
+    let data;
+    if (body !== undefined && body !== null) {
+      data = typeof body === 'string' ? body : JSON.stringify(body);
+      headers['Content-Type'] = 'application/json';
+    }
+    if (this.token) headers[TOKEN_HEADER] = this.token;
+    const resp = await fetch(this.origin + full, {
+      method, headers, body: data, signal: AbortSignal.timeout(timeout || this.timeout),
+    });
+    const text = await resp.text();
+    let answer = null;
+    try {
+      answer = text ? JSON.parse(text) : null;
+    } catch {
+      answer = null;
+    }
+    if (resp.status !== 200) throw new ControlError(method, full, resp.status, answer, text);
+    if (answer === null) throw new ControlError(method, full, resp.status, null, `the answer is not JSON: ${text.slice(0, 200)}`);
+    return answer;
+  }
+
+  async #get(path, query) {
+    return this.call('GET', path, undefined, query);
+  }
+
+  async #post(path, body) {
+    return this.call('POST', path, body && Object.keys(body).length ? body : undefined);
+  }
+
+  // --- users, nodes, subnets, keys ---
+
+  // addUser is AddUser: {email, phone_numbers, legal_names, fingerprint,
+  // supp_id, is_business, permission}, all optional.
+  async addUser(seed = {}) {
+    return (await this.#post('users', fields(seed))).user;
+  }
+
+  // users are the newest users, newest first (at most limit, 100 by default).
+  async users({ limit } = {}) {
+    return (await this.#get('users', { limit })).users;
+  }
+
+  // user is User: one user.
+  async user(userID) {
+    return (await this.#get(`users/${seg(userID)}`)).user;
+  }
+
+  // userNodes are the user's active nodes, oldest first, with balance_cents
+  // and available_cents.
+  async userNodes(userID) {
+    return (await this.#get(`users/${seg(userID)}/nodes`)).nodes;
+  }
+
+  // addNode is AddNode: {type, nickname, balance_cents, account_num,
+  // routing_num, supp_id}, all optional (DEPOSIT-US by default).
+  async addNode(userID, seed = {}) {
+    return (await this.#post(`users/${seg(userID)}/nodes`, fields(seed))).node;
+  }
+
+  // node is Node: one node with its current (balance_cents) and available
+  // (available_cents) balance.
+  async node(nodeID) {
+    return (await this.#get(`nodes/${seg(nodeID)}`)).node;
+  }
+
+  // fund is Fund: money for a node at once (no transaction, no webhook);
+  // resolves to the node after.
+  async fund(nodeID, amountCents) {
+    return (await this.#post(`nodes/${seg(nodeID)}/fund`, { amount_cents: amountCents })).node;
+  }
+
+  // transactions are the newest transactions of a user (sent or received)
+  // or of a node, newest first: {userID} or {nodeID}, and limit.
+  async transactions({ userID, nodeID, limit } = {}) {
+    if ((userID === undefined) === (nodeID === undefined)) throw new TypeError('give exactly one of userID and nodeID');
+    const owner = userID !== undefined ? `users/${seg(userID)}` : `nodes/${seg(nodeID)}`;
+    return (await this.#get(`${owner}/transactions`, { limit })).transactions;
+  }
+
+  // addSubnet is AddSubnet: {nickname, account_class, status}; an account
+  // number (CHECKING, SAVINGS) or a card (CARD), numbers in full.
+  async addSubnet(userID, nodeID, seed = {}) {
+    return (await this.#post(`users/${seg(userID)}/nodes/${seg(nodeID)}/subnets`, fields(seed))).subnet;
+  }
+
+  // oauthKey is OAuthKey: a key for the user on the fingerprint (every
+  // user-level scope when scopes is not given).
+  async oauthKey(userID, fingerprint, scopes) {
+    return (await this.#post(`users/${seg(userID)}/oauth`, fields({ fingerprint, scopes }))).oauth_key;
+  }
+
+  // forceMFA is ForceMFA: the user's next sign-in asks for a PIN.
+  async forceMFA(userID) {
+    await this.#post(`users/${seg(userID)}/force-mfa`);
+  }
+
+  // mfaPin is MFAPin: the PIN the fake sent the user.
+  async mfaPin(userID) {
+    return (await this.#get(`users/${seg(userID)}/mfa-pin`)).pin;
+  }
+
+  // setPermission is SetPermission: the platform's change of a user's
+  // permission; resolves to the user.
+  async setPermission(userID, permission) {
+    return (await this.#post(`users/${seg(userID)}/permission`, { permission })).user;
+  }
+
+  // addSubscription is AddSubscription: webhooks for url (all eight scopes
+  // when scopes is not given).
+  async addSubscription(url, scopes) {
+    return (await this.#post('subscriptions', fields({ url, scopes }))).subscription;
+  }
+
+  // loadWorld is LoadWorld: a world file (an object, or its JSON); resolves
+  // to names to ids.
+  async loadWorld(world) {
+    return (await this.call('POST', 'world', world)).world;
+  }
+
+  // --- the clock ---
+
+  // now is the fake's time, in ms since the epoch.
+  async now() {
+    return (await this.#get('clock')).now;
+  }
+
+  // advance is Advance: moves the clock (and everything due) by a Go
+  // duration ('24h') or a number of ms; resolves to the time after.
+  async advance(d) {
+    return (await this.#post('clock/advance', { duration: duration(d) })).now;
+  }
+
+  // advanceToNextBusinessDay is AdvanceToNextBusinessDay.
+  async advanceToNextBusinessDay() {
+    return (await this.#post('clock/next-business-day')).now;
+  }
+
+  // advanceToCutoff is AdvanceToCutoff: 'ach', 'same-day' or 'wire'.
+  async advanceToCutoff(cutoff) {
+    return (await this.#post('clock/cutoff', { cutoff })).now;
+  }
+
+  // --- transactions ---
+
+  // transaction is Transaction: its status, code, amount_cents, nodes and
+  // timeline.
+  async transaction(txID) {
+    return (await this.#get(`transactions/${seg(txID)}`)).transaction;
+  }
+
+  async #move(txID, move, body) {
+    return (await this.#post(`transactions/${seg(txID)}/${move}`, body)).transaction;
+  }
+
+  // settle is Settle: every remaining step to SETTLED.
+  async settle(txID) {
+    return this.#move(txID, 'settle');
+  }
+
+  // return is Return with an ACH R.., card IR.. or wire WR.. code; late
+  // returns past the code's window.
+  async return(txID, code, { late } = {}) {
+    return this.#move(txID, 'return', fields({ code, late: late || undefined }));
+  }
+
+  // scheduleReturn is ScheduleReturn: returned with code, after (a
+  // duration) once it settles.
+  async scheduleReturn(txID, code, { after, late } = {}) {
+    return this.#move(txID, 'schedule-return', fields({ code, after: after === undefined ? undefined : duration(after), late: late || undefined }));
+  }
+
+  // queue is Queue: CREATED to QUEUED-BY-SYNAPSE (or -BY-RECEIVER, by code).
+  async queue(txID, code) {
+    return this.#move(txID, 'queue', fields({ code }));
+  }
+
+  // release is Release: a queued transaction back to CREATED.
+  async release(txID) {
+    return this.#move(txID, 'release');
+  }
+
+  // cancel is Cancel of a CREATED or queued transaction.
+  async cancel(txID, code) {
+    return this.#move(txID, 'cancel', fields({ code }));
+  }
+
+  // advanceTransaction is AdvanceTransaction: one step, to status.
+  async advanceTransaction(txID, status) {
+    return this.#move(txID, 'advance', { status });
+  }
+
+  // winDispute is WinDispute; resolves to {transaction, dispute_status,
+  // dispute_credit_transaction_id}.
+  async winDispute(txID) {
+    return this.#dispute(txID, 'won');
+  }
+
+  // loseDispute is LoseDispute; resolves as winDispute does.
+  async loseDispute(txID) {
+    return this.#dispute(txID, 'lost');
+  }
+
+  async #dispute(txID, outcome) {
+    const a = await this.#post(`transactions/${seg(txID)}/dispute`, { outcome });
+    return { transaction: a.transaction, dispute_status: a.dispute_status, dispute_credit_transaction_id: a.dispute_credit_transaction_id };
+  }
+
+  // --- cards ---
+
+  // cardAuthorization is CardAuthorization: a swipe of the card subnet,
+  // {merchant, foreign, cash, decline_with, hold}; a decline is a RETURNED
+  // transaction with its IR code.
+  async cardAuthorization(subnetID, amountCents, options = {}) {
+    return (await this.#post(`subnets/${seg(subnetID)}/authorize`, fields({ amount_cents: amountCents, ...options }))).transaction;
+  }
+
+  // forcePost is ForcePost: a card debit with no authorization.
+  async forcePost(subnetID, amountCents, options = {}) {
+    return (await this.#post(`subnets/${seg(subnetID)}/force-post`, fields({ amount_cents: amountCents, ...options }))).transaction;
+  }
+
+  // refundCard is RefundCard: a merchant's credit to the card.
+  async refundCard(subnetID, amountCents, merchant) {
+    return (await this.#post(`subnets/${seg(subnetID)}/refund`, fields({ amount_cents: amountCents, merchant }))).transaction;
+  }
+
+  // incrementAuthorization is IncrementAuthorization: the hold grows.
+  async incrementAuthorization(txID, amountCents) {
+    return this.#move(txID, 'increment', { amount_cents: amountCents });
+  }
+
+  // reverseAuthorization is ReverseAuthorization: part of the hold, or all
+  // of it without amountCents.
+  async reverseAuthorization(txID, amountCents) {
+    return this.#move(txID, 'reverse', fields({ amount_cents: amountCents }));
+  }
+
+  // clearAuthorization is ClearAuthorization: settles the hold for
+  // amountCents (the held amount without it).
+  async clearAuthorization(txID, amountCents) {
+    return this.#move(txID, 'clear', fields({ amount_cents: amountCents }));
+  }
+
+  // --- returns planned ahead ---
+
+  // addReturnRule is AddReturnRule: {node_id, account_num, amount_cents,
+  // note, code, queue, after, late}; resolves to the rules in force.
+  async addReturnRule(rule) {
+    const r = fields(rule);
+    if (r.after !== undefined) r.after = duration(r.after);
+    return (await this.#post('return-rules', r)).rules;
+  }
+
+  // returnRules is ReturnRules: the rules in force.
+  async returnRules() {
+    return (await this.#get('return-rules')).rules;
+  }
+
+  // clearReturnRules is ClearReturnRules.
+  async clearReturnRules() {
+    await this.call('DELETE', 'return-rules');
+  }
+
+  // --- faults ---
+
+  // failNext is FailNext: the next call(s) of method on route (as the spec
+  // writes it: '/users/{user_id}/nodes') answer errorCode.
+  async failNext(method, route, errorCode, times) {
+    await this.#post('faults', fields({ method, route, error_code: errorCode, times }));
+  }
+
+  // slowNext is SlowNext: the next call(s) of method on route wait delay
+  // before answering.
+  async slowNext(method, route, delay, times) {
+    await this.#post('faults/slow', fields({ method, route, delay: duration(delay), times }));
+  }
+
+  // --- webhooks ---
+
+  // webhooks are the captured webhooks, oldest first: all of them (read
+  // page by page), or the newest limit.
+  async webhooks({ limit } = {}) {
+    if (limit !== undefined) return (await this.#get('webhooks', { limit })).webhooks;
+    const out = [];
+    let cursor;
+    for (;;) {
+      const a = await this.#get('webhooks', { cursor });
+      out.push(...a.webhooks);
+      cursor = a.next_cursor;
+      if (!cursor) return out;
+    }
+  }
+
+  // flush is Flush: waits until no delivery is in flight; resolves to how
+  // many webhooks were captured.
+  async flush() {
+    return (await this.#post('webhooks/flush')).webhooks_count;
+  }
+
+  // waitWebhook is Wait: the first captured webhook that matches every
+  // matcher given ({object_id, function, status}), waiting up to timeout
+  // (a duration, at most 30 s; 5 s by default) for deliveries in flight.
+  // None comes: a ControlError 404 'no_matching_webhook' whose message
+  // says what was captured and what is pending.
+  async waitWebhook({ object_id, function: fn, status, timeout = '5s' } = {}) {
+    const body = fields({ object_id, function: fn, status, timeout: duration(timeout) });
+    return (await this.call('POST', 'webhooks/wait', body, undefined, this.timeout + 30_000)).webhook;
+  }
+
+  // resetWebhooks is Webhooks().Reset: forgets the capture.
+  async resetWebhooks() {
+    await this.call('DELETE', 'webhooks');
+  }
+
+  // chaos is WebhookChaos: the settings in force.
+  async chaos() {
+    return (await this.#get('webhooks/chaos')).chaos;
+  }
+
+  // setChaos is SetWebhookChaos: {seed, default: {duplicate, reorder, ...},
+  // subscriptions: {...}}.
+  async setChaos(settings) {
+    return (await this.call('PUT', 'webhooks/chaos', settings)).chaos;
+  }
+
+  // clearChaos turns webhook chaos off.
+  async clearChaos() {
+    return (await this.call('DELETE', 'webhooks/chaos')).chaos;
+  }
+
+  // --- the journal, state, reset ---
+
+  // requests is Requests: the API requests received, oldest first, redacted.
+  async requests() {
+    return (await this.#get('requests')).requests;
+  }
+
+  // resetRequests is ResetRequests: empties the journal.
+  async resetRequests() {
+    await this.call('DELETE', 'requests');
+  }
+
+  // state is Snapshot: the whole state as one document.
+  async state() {
+    return this.#get('state');
+  }
+
+  // restore is Restore: replaces the state with a document state() gave
+  // (an object or its JSON).
+  async restore(state) {
+    await this.call('PUT', 'state', state);
+  }
+
+  // reset is Reset: empties everything, as if the server had just started
+  // (the clock goes on).
+  async reset() {
+    await this.#post('reset');
+  }
+}
+
+module.exports = { Control, ControlError };

@@ -1,0 +1,404 @@
+"""A client for synapsefake's control API (/_fake/), the Go test helpers over HTTP.
+
+Standard library only (urllib.request and json), for Python 3.8 or later::
+
+    from synapsefake_control import Control, ControlError
+
+    ctl = Control("http://127.0.0.1:8080")   # the API's base URL (.../v3.1) works too
+    user = ctl.add_user(legal_names=["Ada Lovelace"])
+    node = ctl.add_node(user["_id"], nickname="Checking", balance_cents=10_000)
+    ctl.fund(node["_id"], 2_500)             # the node after: balance_cents 12500
+    ctl.advance("24h")                       # the fake's clock, and every transfer with it
+    hook = ctl.wait_webhook(object_id=node["_id"], function="NODES|POST")
+
+Each method is one endpoint of docs/control-api.md and returns the field its
+answer names: a user, a node, a transaction, a list, the clock's time in
+milliseconds. A refusal raises ControlError, which carries the API's error
+envelope (error_code, http_code, error.code, error.en) and the HTTP status.
+Ids are the strings the fake gave; amounts are integer cents; durations are Go
+durations ("90m", "24h"); times are milliseconds since the epoch.
+"""
+
+import datetime
+import json
+import urllib.error
+import urllib.parse
+import urllib.request
+
+__all__ = ["Control", "ControlError"]
+
+_TOKEN_HEADER = "X-Fake-Control-Token"
+
+
+class ControlError(Exception):
+    """A refusal of the control API.
+
+    status is the HTTP status; error_code and http_code are the envelope's
+    strings ("404", "404"); code is error.code (e.g. "unable_to_locate_node")
+    and message is error.en; envelope is the whole decoded body (None when the
+    body was not JSON); method and path name the call.
+    """
+
+    def __init__(self, method, path, status, envelope, text=""):
+        self.method = method
+        self.path = path
+        self.status = status
+        self.envelope = envelope if isinstance(envelope, dict) else None
+        env = self.envelope or {}
+        err = env.get("error") if isinstance(env.get("error"), dict) else {}
+        self.error_code = env.get("error_code")
+        self.http_code = env.get("http_code")
+        self.code = err.get("code")
+        self.message = err.get("en") or text
+        super().__init__(
+            f"{method} {path}: HTTP {status}, error_code {self.error_code}, {self.code}: {self.message}"
+        )
+
+
+def _duration(d):
+    """A Go duration string from a str, a timedelta or a number of seconds."""
+    if isinstance(d, str):
+        return d
+    if isinstance(d, datetime.timedelta):
+        d = d.total_seconds()
+    if isinstance(d, (int, float)) and not isinstance(d, bool):
+        return f"{int(round(d * 1000))}ms"
+    raise TypeError(f"a duration is a Go duration string (\"24h\"), a timedelta or seconds, not {d!r}")
+
+
+def _fields(**kw):
+    """The keyword arguments that were given (not None), as a request body."""
+    return {k: v for k, v in kw.items() if v is not None}
+
+
+class Control:
+    """The control API of one synapsefake server.
+
+    base_url is the server's origin (http://127.0.0.1:8080) or the API's
+    base URL the banner prints (http://127.0.0.1:8080/v3.1). token is the
+    server's -control-token, when it was started with one. timeout bounds
+    each call in seconds (a webhook wait adds its own timeout to it).
+    """
+
+    def __init__(self, base_url, token=None, timeout=10):
+        origin = base_url.rstrip("/")
+        if origin.endswith("/v3.1"):
+            origin = origin[: -len("/v3.1")]
+        self.origin = origin
+        self.token = token
+        self.timeout = timeout
+
+    # --- the transport ---
+
+    def call(self, method, path, body=None, query=None, timeout=None):
+        """Calls one control endpoint (path under /_fake/, e.g. "users") and
+        returns the decoded answer. body is a dict (sent as JSON), bytes or a
+        str (sent as they are). A refusal raises ControlError."""
+        full = "/_fake/" + path.lstrip("/")
+        query = _fields(**(query or {}))
+        if query:
+            full += "?" + urllib.parse.urlencode(query)
+        data = None
+        if isinstance(body, (bytes, bytearray)):
+            data = bytes(body)
+        elif isinstance(body, str):
+            data = body.encode()
+        elif body is not None:
+            data = json.dumps(body).encode()
+        headers = {"Accept": "application/json"}
+        if data is not None:
+            headers["Content-Type"] = "application/json"
+        if self.token:
+            headers[_TOKEN_HEADER] = self.token
+        req = urllib.request.Request(self.origin + full, data=data, method=method, headers=headers)
+        try:
+            with urllib.request.urlopen(req, timeout=timeout or self.timeout) as resp:
+                status, text = resp.status, resp.read().decode()
+        except urllib.error.HTTPError as err:
+            status, text = err.code, err.read().decode()
+        try:
+            answer = json.loads(text) if text else None
+        except ValueError:
+            answer = None
+        if status != 200:
+            raise ControlError(method, full, status, answer, text)
+        if answer is None:
+            raise ControlError(method, full, status, None, f"the answer is not JSON: {text[:200]}")
+        return answer
+
+    def _get(self, path, **query):
+        return self.call("GET", path, query=query)
+
+    def _post(self, path, body=None):
+        return self.call("POST", path, body if body else None)
+
+    # --- users, nodes, subnets, keys ---
+
+    def add_user(self, email=None, phone_numbers=None, legal_names=None, fingerprint=None, supp_id=None,
+                 is_business=None, permission=None):
+        """AddUser: a user with its refresh token; every field is optional."""
+        return self._post("users", _fields(email=email, phone_numbers=phone_numbers, legal_names=legal_names,
+                                           fingerprint=fingerprint, supp_id=supp_id, is_business=is_business,
+                                           permission=permission))["user"]
+
+    def users(self, limit=None):
+        """The newest users, newest first (at most limit, 100 by default)."""
+        return self._get("users", limit=limit)["users"]
+
+    def user(self, user_id):
+        """User: one user."""
+        return self._get(f"users/{_seg(user_id)}")["user"]
+
+    def user_nodes(self, user_id):
+        """The user's active nodes, oldest first, each with balance_cents and available_cents."""
+        return self._get(f"users/{_seg(user_id)}/nodes")["nodes"]
+
+    def add_node(self, user_id, type=None, nickname=None, balance_cents=None, account_num=None, routing_num=None,
+                 supp_id=None):  # noqa: A002 - the field's name
+        """AddNode: a node of the user (DEPOSIT-US by default), funded with balance_cents."""
+        return self._post(f"users/{_seg(user_id)}/nodes", _fields(
+            type=type, nickname=nickname, balance_cents=balance_cents, account_num=account_num,
+            routing_num=routing_num, supp_id=supp_id))["node"]
+
+    def node(self, node_id):
+        """Node: one node with its current (balance_cents) and available (available_cents) balance."""
+        return self._get(f"nodes/{_seg(node_id)}")["node"]
+
+    def fund(self, node_id, amount_cents):
+        """Fund: adds money to a node at once (no transaction, no webhook); returns the node after."""
+        return self._post(f"nodes/{_seg(node_id)}/fund", {"amount_cents": amount_cents})["node"]
+
+    def transactions(self, user_id=None, node_id=None, limit=None):
+        """The newest transactions of a user (sent or received) or of a node, newest first."""
+        if (user_id is None) == (node_id is None):
+            raise TypeError("give exactly one of user_id and node_id")
+        owner = f"users/{_seg(user_id)}" if user_id is not None else f"nodes/{_seg(node_id)}"
+        return self._get(f"{owner}/transactions", limit=limit)["transactions"]
+
+    def add_subnet(self, user_id, node_id, nickname=None, account_class=None, status=None):
+        """AddSubnet: an account number (CHECKING, SAVINGS) or a card (CARD), numbers in full."""
+        return self._post(f"users/{_seg(user_id)}/nodes/{_seg(node_id)}/subnets", _fields(
+            nickname=nickname, account_class=account_class, status=status))["subnet"]
+
+    def oauth_key(self, user_id, fingerprint, scopes=None):
+        """OAuthKey: a key for the user on the fingerprint (every user-level scope by default)."""
+        return self._post(f"users/{_seg(user_id)}/oauth", _fields(fingerprint=fingerprint, scopes=scopes))["oauth_key"]
+
+    def force_mfa(self, user_id):
+        """ForceMFA: the user's next sign-in asks for a PIN."""
+        self._post(f"users/{_seg(user_id)}/force-mfa")
+
+    def mfa_pin(self, user_id):
+        """MFAPin: the PIN the fake sent the user."""
+        return self._get(f"users/{_seg(user_id)}/mfa-pin")["pin"]
+
+    def set_permission(self, user_id, permission):
+        """SetPermission: the platform's change of a user's permission; returns the user."""
+        return self._post(f"users/{_seg(user_id)}/permission", {"permission": permission})["user"]
+
+    def add_subscription(self, url, scopes=None):
+        """AddSubscription: webhooks for url (all eight scopes by default)."""
+        return self._post("subscriptions", _fields(url=url, scopes=scopes))["subscription"]
+
+    def load_world(self, world):
+        """LoadWorld: a world file (a dict, or its JSON as str or bytes); returns names to ids."""
+        return self.call("POST", "world", world)["world"]
+
+    # --- the clock ---
+
+    def now(self):
+        """The fake's time, in milliseconds since the epoch."""
+        return self._get("clock")["now"]
+
+    def advance(self, duration):
+        """Advance: moves the clock (and everything due) by a Go duration ("24h"),
+        a timedelta or a number of seconds; returns the time after, in ms."""
+        return self._post("clock/advance", {"duration": _duration(duration)})["now"]
+
+    def advance_to_next_business_day(self):
+        """AdvanceToNextBusinessDay; returns the time after, in ms."""
+        return self._post("clock/next-business-day")["now"]
+
+    def advance_to_cutoff(self, cutoff):
+        """AdvanceToCutoff: "ach", "same-day" or "wire"; returns the time after, in ms."""
+        return self._post("clock/cutoff", {"cutoff": cutoff})["now"]
+
+    # --- transactions ---
+
+    def transaction(self, tx_id):
+        """Transaction: its status, code, amount_cents, nodes and timeline."""
+        return self._get(f"transactions/{_seg(tx_id)}")["transaction"]
+
+    def _move(self, tx_id, move, body=None):
+        return self._post(f"transactions/{_seg(tx_id)}/{move}", body)["transaction"]
+
+    def settle(self, tx_id):
+        """Settle: every remaining step to SETTLED; returns the transaction."""
+        return self._move(tx_id, "settle")
+
+    def return_(self, tx_id, code, late=False):
+        """Return with an ACH R.., card IR.. or wire WR.. code (late: past the code's window)."""
+        return self._move(tx_id, "return", _fields(code=code, late=late or None))
+
+    def schedule_return(self, tx_id, code, after=None, late=False):
+        """ScheduleReturn: returned with code a Go duration after it settles."""
+        return self._move(tx_id, "schedule-return", _fields(
+            code=code, after=None if after is None else _duration(after), late=late or None))
+
+    def queue(self, tx_id, code=None):
+        """Queue: CREATED to QUEUED-BY-SYNAPSE (or -BY-RECEIVER, by code)."""
+        return self._move(tx_id, "queue", _fields(code=code))
+
+    def release(self, tx_id):
+        """Release: a queued transaction back to CREATED."""
+        return self._move(tx_id, "release")
+
+    def cancel(self, tx_id, code=None):
+        """Cancel a CREATED or queued transaction."""
+        return self._move(tx_id, "cancel", _fields(code=code))
+
+    def advance_transaction(self, tx_id, status):
+        """AdvanceTransaction: one step, to status (e.g. "PROCESSING-DEBIT")."""
+        return self._move(tx_id, "advance", {"status": status})
+
+    def win_dispute(self, tx_id):
+        """WinDispute; returns the answer: transaction, dispute_status, dispute_credit_transaction_id."""
+        return self._dispute(tx_id, "won")
+
+    def lose_dispute(self, tx_id):
+        """LoseDispute; returns the answer as win_dispute does."""
+        return self._dispute(tx_id, "lost")
+
+    def _dispute(self, tx_id, outcome):
+        a = self._post(f"transactions/{_seg(tx_id)}/dispute", {"outcome": outcome})
+        return {k: a[k] for k in ("transaction", "dispute_status", "dispute_credit_transaction_id")}
+
+    # --- cards ---
+
+    def card_authorization(self, subnet_id, amount_cents, merchant=None, foreign=None, cash=None,
+                           decline_with=None, hold=None):
+        """CardAuthorization: a swipe of the card subnet; a decline is a RETURNED transaction with its IR code."""
+        return self._post(f"subnets/{_seg(subnet_id)}/authorize", _fields(
+            amount_cents=amount_cents, merchant=merchant, foreign=foreign, cash=cash,
+            decline_with=decline_with, hold=hold))["transaction"]
+
+    def force_post(self, subnet_id, amount_cents, merchant=None, foreign=None, cash=None):
+        """ForcePost: a card debit with no authorization."""
+        return self._post(f"subnets/{_seg(subnet_id)}/force-post", _fields(
+            amount_cents=amount_cents, merchant=merchant, foreign=foreign, cash=cash))["transaction"]
+
+    def refund_card(self, subnet_id, amount_cents, merchant=None):
+        """RefundCard: a merchant's credit to the card."""
+        return self._post(f"subnets/{_seg(subnet_id)}/refund", _fields(
+            amount_cents=amount_cents, merchant=merchant))["transaction"]
+
+    def increment_authorization(self, tx_id, amount_cents):
+        """IncrementAuthorization: the hold grows by amount_cents."""
+        return self._move(tx_id, "increment", {"amount_cents": amount_cents})
+
+    def reverse_authorization(self, tx_id, amount_cents=None):
+        """ReverseAuthorization: part of the hold, or all of it (amount_cents None)."""
+        return self._move(tx_id, "reverse", _fields(amount_cents=amount_cents))
+
+    def clear_authorization(self, tx_id, amount_cents=None):
+        """ClearAuthorization: settles the hold for amount_cents (the held amount when None)."""
+        return self._move(tx_id, "clear", _fields(amount_cents=amount_cents))
+
+    # --- returns planned ahead ---
+
+    def add_return_rule(self, code=None, node_id=None, account_num=None, amount_cents=None, note=None, queue=None,
+                        after=None, late=None):
+        """AddReturnRule: transactions that match are returned (or queued); returns the rules in force."""
+        return self._post("return-rules", _fields(
+            code=code, node_id=node_id, account_num=account_num, amount_cents=amount_cents, note=note,
+            queue=queue, after=None if after is None else _duration(after), late=late))["rules"]
+
+    def return_rules(self):
+        """ReturnRules: the rules in force."""
+        return self._get("return-rules")["rules"]
+
+    def clear_return_rules(self):
+        """ClearReturnRules."""
+        self.call("DELETE", "return-rules")
+
+    # --- faults ---
+
+    def fail_next(self, method, route, error_code, times=None):
+        """FailNext: the next call(s) of method on route (as the spec writes it: "/users/{user_id}/nodes") answer error_code."""
+        self._post("faults", _fields(method=method, route=route, error_code=error_code, times=times))
+
+    def slow_next(self, method, route, delay, times=None):
+        """SlowNext: the next call(s) of method on route wait delay (a Go duration) before answering."""
+        self._post("faults/slow", _fields(method=method, route=route, delay=_duration(delay), times=times))
+
+    # --- webhooks ---
+
+    def webhooks(self, limit=None):
+        """The captured webhooks, oldest first: all of them (read page by page),
+        or the newest limit."""
+        if limit is not None:
+            return self._get("webhooks", limit=limit)["webhooks"]
+        out, cursor = [], None
+        while True:
+            a = self._get("webhooks", cursor=cursor)
+            out.extend(a["webhooks"])
+            cursor = a.get("next_cursor")
+            if not cursor:
+                return out
+
+    def flush(self):
+        """Flush: waits until no delivery is in flight; returns how many webhooks were captured."""
+        return self._post("webhooks/flush")["webhooks_count"]
+
+    def wait_webhook(self, object_id=None, function=None, status=None, timeout="5s"):
+        """Wait: the first captured webhook that matches every matcher given,
+        waiting up to timeout (a Go duration, at most 30s) for deliveries in
+        flight. None comes: ControlError 404 "no_matching_webhook" whose
+        message says what was captured and what is pending."""
+        body = _fields(object_id=object_id, function=function, status=status, timeout=_duration(timeout))
+        # The server waits at most 30 s.
+        return self.call("POST", "webhooks/wait", body, timeout=self.timeout + 30)["webhook"]
+
+    def reset_webhooks(self):
+        """Webhooks().Reset: forgets the capture."""
+        self.call("DELETE", "webhooks")
+
+    def chaos(self):
+        """WebhookChaos: the settings in force."""
+        return self._get("webhooks/chaos")["chaos"]
+
+    def set_chaos(self, settings):
+        """SetWebhookChaos: {seed, default: {duplicate, reorder, ...}, subscriptions: {...}}."""
+        return self.call("PUT", "webhooks/chaos", settings)["chaos"]
+
+    def clear_chaos(self):
+        """Webhook chaos off."""
+        return self.call("DELETE", "webhooks/chaos")["chaos"]
+
+    # --- the journal, state, reset ---
+
+    def requests(self):
+        """Requests: the API requests received, oldest first, each redacted."""
+        return self._get("requests")["requests"]
+
+    def reset_requests(self):
+        """ResetRequests: empties the journal."""
+        self.call("DELETE", "requests")
+
+    def state(self):
+        """Snapshot: the whole state as one document."""
+        return self._get("state")
+
+    def restore(self, state):
+        """Restore: replaces the state with a document state() gave (a dict, str or bytes)."""
+        self.call("PUT", "state", state)
+
+    def reset(self):
+        """Reset: empties everything, as if the server had just started (the clock goes on)."""
+        self._post("reset")
+
+
+def _seg(s):
+    """An id as one path segment."""
+    return urllib.parse.quote(str(s), safe="")
+
