@@ -222,8 +222,11 @@ func unsetVariables(script string) []string {
 	return unset
 }
 
-// ciRun names the CI script a mark may point to.
+// ciRun names the CI script a mark may point to; scriptName matches a
+// script a mark names.
 const ciRun = ".ci/run"
+
+var scriptName = regexp.MustCompile(`scripts/[A-Za-z0-9_.-]+\.sh`)
 
 // checkMark checks what a not-run mark claims. A reason that says ".ci/run
 // runs it" needs every command of the block (without its comment) at the
@@ -257,7 +260,7 @@ func checkMark(b block, root string) []string {
 			}
 		}
 	}
-	for _, s := range regexp.MustCompile(`scripts/[A-Za-z0-9_.-]+\.sh`).FindAllString(b.skip, -1) {
+	for _, s := range scriptName.FindAllString(b.skip, -1) {
 		if _, err := os.Stat(root + "/" + s); err != nil {
 			problems = append(problems, fmt.Sprintf("%s: the mark names %s: %v", b, s, err))
 		} else if !strings.Contains(string(ci), s) {

@@ -181,6 +181,9 @@ var documentedPort = regexp.MustCompile(`\b808[0-9]\b`)
 // trailing "&", since it runs the fake in the background anyway.
 var serveLine = regexp.MustCompile(`(?m)^(\s*(?:\$ )?(?:go run \./cmd/synapsefake|synapsefake)\b[^#\n]*?)\s*&(\s*(?:#.*)?)$`)
 
+// infoFlag matches the flags with which the binary prints and exits.
+var infoFlag = regexp.MustCompile(`(^|\s)--?(version|h|help)\b`)
+
 // startsServer reports whether a script starts the fake itself.
 func startsServer(script string) bool {
 	for _, l := range strings.Split(script, "\n") {
@@ -192,7 +195,7 @@ func startsServer(script string) bool {
 		if !ok || args != "" && args[0] != ' ' {
 			continue
 		}
-		if !regexp.MustCompile(`(^|\s)--?(version|h|help)\b`).MatchString(args) {
+		if !infoFlag.MatchString(args) {
 			return true
 		}
 	}
@@ -329,7 +332,9 @@ func runBlock(b block, root, bin, dir string, timeout time.Duration) ([]byte, er
 		return output(), fmt.Errorf("still running after %v", timeout)
 	}
 	if b.lang == "console" {
-		if err := compareSession(steps, output()); err != nil {
+		raw := output()
+		output = func() []byte { return transcript(steps, raw) }
+		if err := compareSession(steps, raw); err != nil {
 			return output(), err
 		}
 	}
@@ -347,7 +352,7 @@ func runBlock(b block, root, bin, dir string, timeout time.Duration) ([]byte, er
 // compareSession checks each command's output in a console block against
 // the output shown under it.
 func compareSession(steps []step, output []byte) error {
-	parts := regexp.MustCompile("\n\x1e([0-9]+)\n").Split(string(output), -1)
+	parts := stepMarker.Split(string(output), -1)
 	// parts[0] is what came before the first command; parts[i+1] is step i's.
 	for i, s := range steps {
 		if i+1 >= len(parts) {
@@ -360,6 +365,18 @@ func compareSession(steps []step, output []byte) error {
 		}
 	}
 	return nil
+}
+
+// stepMarker separates the outputs of a session's commands.
+var stepMarker = regexp.MustCompile("\n\x1e([0-9]+)\n")
+
+// transcript shows a session's output as a terminal would: each command
+// after its "$ ", then what it printed.
+func transcript(steps []step, raw []byte) []byte {
+	return stepMarker.ReplaceAllFunc(raw, func(m []byte) []byte {
+		i, _ := strconv.Atoi(string(m[2 : len(m)-1]))
+		return []byte("\n$ " + steps[i].cmd + "\n")
+	})
 }
 
 // stillServing checks that the fake on port answers GET /_fake/clock: a
