@@ -1,6 +1,8 @@
 package main
 
 import (
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"slices"
@@ -173,10 +175,20 @@ func TestRunBlock(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs bash")
 	}
+	api := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path != "/there" {
+			http.NotFound(w, r)
+		}
+	}))
+	defer api.Close()
 	for _, tc := range []struct {
 		name, lang, body string
 		want             string // a part of the error; "" for none
 	}{
+		{"curl answered 200", "sh", "curl -s " + api.URL + "/there\n", ""},
+		{"curl answered 404", "sh", "curl -s " + api.URL + "/elsewhere\n", "exit status 22"},
+		{"curl answered 404 in a session", "console", "$ curl -s " + api.URL + "/elsewhere\n404 page not found\n", ""},
+		{"curl -f of the block's own", "sh", "curl -sf " + api.URL + "/there\n! curl -sf " + api.URL + "/elsewhere\n", ""},
 		{"commands that succeed", "sh", "X=$(echo hi)\ntest \"$X\" = hi\n", ""},
 		{"a command that fails", "sh", "true\nfalse\ntrue\n", "exit status 1"},
 		{"a variable never set", "sh", "echo $NOT_SET\n", "exit status 1"},

@@ -237,6 +237,20 @@ synapsefake() {
 }
 `
 
+// failingCurl makes curl fail on an HTTP answer of 400 or more in sh and
+// bash blocks, unless the block asks for -f itself (curl refuses both).
+const failingCurl = `curl() {
+	local a
+	for a in "$@"; do
+		if [[ $a == --fail* || $a =~ ^-[a-zA-Z]*f[a-zA-Z]*$ ]]; then
+			command curl "$@"
+			return
+		fi
+	done
+	command curl --fail-with-body "$@"
+}
+`
+
 // runBlock runs one block in dir and answers its output.
 func runBlock(b block, root, bin, dir string, timeout time.Duration) ([]byte, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
@@ -285,7 +299,7 @@ func runBlock(b block, root, bin, dir string, timeout time.Duration) ([]byte, er
 			fmt.Fprintf(&src, "printf '\\n\\036%d\\n'\n%s\n", i, s.cmd)
 		}
 	} else {
-		src.WriteString("curl() { command curl --fail-with-body \"$@\"; }\n")
+		src.WriteString(failingCurl)
 		fmt.Fprintf(&src, "trap 'echo \"docrun: %s line $((LINENO + %d)): $BASH_COMMAND exited $?\" >&2' ERR\n", b.file, b.line)
 		fmt.Fprintf(&src, "source %q\n", filepath.Join(dir, "block.sh"))
 		if err := os.WriteFile(filepath.Join(dir, "block.sh"), []byte(script), 0o644); err != nil {
