@@ -7,7 +7,9 @@
 # the install line as written into a temporary GOBIN, and checks that
 # -version prints that module version (read from the binary's build
 # information, no -ldflags) and that the binary serves, through
-# scripts/check-binary.sh.
+# scripts/check-binary.sh. Then it runs the README's
+# `go get github.com/synapsefake/synapsefake@latest` in a new module and
+# checks that the module requires that version.
 #
 # Usage: scripts/check-go-install.sh
 #
@@ -41,3 +43,20 @@ echo "== go install $module/cmd/synapsefake@latest (served as $version)"
 GOBIN="$work/bin" GOPROXY="file://$work/proxy,$(go env GOPROXY)" GONOSUMDB="$module" GOFLAGS= \
 	go install "$module/cmd/synapsefake@latest"
 bash "$root/scripts/check-binary.sh" "$version" "$work/bin/synapsefake"
+
+# The README's other line, `go get github.com/synapsefake/synapsefake@latest`,
+# in a new module: it must require that same version.
+echo "== go get $module@latest in a new module"
+mkdir -p "$work/app"
+(
+	cd "$work/app"
+	export GOPROXY="file://$work/proxy,$(go env GOPROXY)" GONOSUMDB="$module" GOFLAGS=
+	go mod init example.com/app >/dev/null 2>&1
+	go get "$module@latest"
+	got="$(go list -m "$module")"
+	if [[ "$got" != "$module $version" ]]; then
+		echo "go get $module@latest required \"$got\", want \"$module $version\"" >&2
+		exit 1
+	fi
+	echo "ok: $got"
+)
