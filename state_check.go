@@ -103,6 +103,38 @@ func (c *stateChecker) order(path string, list []string, n int, exists func(stri
 	}
 }
 
+// each checks every record of m, in the order of their keys: a null
+// record is a fault, and stops the walk; check reads the others.
+func each[V any](c *stateChecker, path string, m map[string]*V, what string, check func(p, k string, v *V)) {
+	for _, k := range sortedKeys(m) {
+		p := key(path, k)
+		if m[k] == nil {
+			c.null(p, what)
+			return
+		}
+		check(p, k, m[k])
+	}
+}
+
+// null reports a record that is null.
+func (c *stateChecker) null(path, what string) {
+	c.failf(path, "must be a %s, not null", what)
+}
+
+// keyedBy checks that a record is keyed by its own id.
+func (c *stateChecker) keyedBy(path, what, id, k string) {
+	if id != k {
+		c.failf(path, "is %q; a %s is keyed by its own id", id, what)
+	}
+}
+
+// user checks that a record's user exists.
+func (c *stateChecker) user(path, id string) {
+	if c.st.users[id] == nil {
+		c.failf(path, "user %q does not exist", id)
+	}
+}
+
 // checkStore checks a decoded store. It returns the first fault found.
 func checkStore(st *store) error {
 	c := &stateChecker{st: st}
@@ -136,16 +168,8 @@ func (c *stateChecker) maps() {
 
 func (c *stateChecker) users() {
 	st := c.st
-	for _, k := range sortedKeys(st.users) {
-		u := st.users[k]
-		p := key("store.users", k)
-		if u == nil {
-			c.failf(p, "must be a user, not null")
-			return
-		}
-		if u.id != k {
-			c.failf(p+".id", "is %q; a user is keyed by its own id", u.id)
-		}
+	each(c, "store.users", st.users, "user", func(p, k string, u *userRecord) {
+		c.keyedBy(p+".id", "user", u.id, k)
 		c.required(p+".created", u.created)
 		c.time(p+".updated", u.updated)
 		c.notNil(p+".fingerprints", u.fingerprints == nil)
@@ -173,7 +197,7 @@ func (c *stateChecker) users() {
 		c.later(func() {
 			c.ids(p+".subnetIDs", u.subnetIDs, "subnet", func(id string) bool { sn := st.subnets[id]; return sn != nil && sn.userID == k })
 		})
-	}
+	})
 	if st.networkUser != nil && slices.Contains(st.userOrder, st.networkUser.id) {
 		c.failf("store.userOrder", "lists the hidden network user %q", st.networkUser.id)
 	}
@@ -188,19 +212,9 @@ func (c *stateChecker) users() {
 
 func (c *stateChecker) nodes() {
 	st := c.st
-	for _, k := range sortedKeys(st.nodes) {
-		n := st.nodes[k]
-		p := key("store.nodes", k)
-		if n == nil {
-			c.failf(p, "must be a node, not null")
-			return
-		}
-		if n.id != k {
-			c.failf(p+".id", "is %q; a node is keyed by its own id", n.id)
-		}
-		if st.users[n.userID] == nil {
-			c.failf(p+".userID", "user %q does not exist", n.userID)
-		}
+	each(c, "store.nodes", st.nodes, "node", func(p, k string, n *nodeRecord) {
+		c.keyedBy(p+".id", "node", n.id, k)
+		c.user(p+".userID", n.userID)
 		if _, ok := reference.LookupNodeType(n.typ); !ok {
 			c.failf(p+".typ", "unknown node type %q", n.typ)
 		}
@@ -223,7 +237,7 @@ func (c *stateChecker) nodes() {
 		c.later(func() {
 			c.ids(p+".subnetIDs", n.subnetIDs, "subnet", func(id string) bool { sn := st.subnets[id]; return sn != nil && sn.nodeID == k })
 		})
-	}
+	})
 	c.later(func() {
 		c.order("store.nodeOrder", st.nodeOrder, len(st.nodes), func(id string) bool { return st.nodes[id] != nil }, false)
 	})
@@ -237,19 +251,9 @@ func (c *stateChecker) nodes() {
 
 func (c *stateChecker) transactions() {
 	st := c.st
-	for _, k := range sortedKeys(st.txs) {
-		t := st.txs[k]
-		p := key("store.txs", k)
-		if t == nil {
-			c.failf(p, "must be a transaction, not null")
-			return
-		}
-		if t.id != k {
-			c.failf(p+".id", "is %q; a transaction is keyed by its own id", t.id)
-		}
-		if st.users[t.userID] == nil {
-			c.failf(p+".userID", "user %q does not exist", t.userID)
-		}
+	each(c, "store.txs", st.txs, "transaction", func(p, k string, t *txRecord) {
+		c.keyedBy(p+".id", "transaction", t.id, k)
+		c.user(p+".userID", t.userID)
 		for _, f := range []struct{ name, id string }{{"fromNode", t.fromNode}, {"toNode", t.toNode}} {
 			if st.nodes[f.id] == nil {
 				c.failf(p+"."+f.name, "node %q does not exist", f.id)
@@ -316,7 +320,7 @@ func (c *stateChecker) transactions() {
 				}
 			}
 		}
-	}
+	})
 	c.later(func() {
 		c.order("store.txOrder", st.txOrder, len(st.txs), func(id string) bool { return st.txs[id] != nil }, true)
 	})
@@ -336,19 +340,9 @@ func digits(s string, n int) bool {
 
 func (c *stateChecker) subnets() {
 	st := c.st
-	for _, k := range sortedKeys(st.subnets) {
-		sn := st.subnets[k]
-		p := key("store.subnets", k)
-		if sn == nil {
-			c.failf(p, "must be a subnet, not null")
-			return
-		}
-		if sn.id != k {
-			c.failf(p+".id", "is %q; a subnet is keyed by its own id", sn.id)
-		}
-		if st.users[sn.userID] == nil {
-			c.failf(p+".userID", "user %q does not exist", sn.userID)
-		}
+	each(c, "store.subnets", st.subnets, "subnet", func(p, k string, sn *subnetRecord) {
+		c.keyedBy(p+".id", "subnet", sn.id, k)
+		c.user(p+".userID", sn.userID)
 		if n := st.nodes[sn.nodeID]; n == nil || n.userID != sn.userID {
 			c.failf(p+".nodeID", "node %q does not exist or is not the subnet's user's", sn.nodeID)
 		}
@@ -383,28 +377,18 @@ func (c *stateChecker) subnets() {
 			}
 			c.time(index(p+".ships", i)+".created", sh.created)
 		}
-	}
+	})
 }
 
 // others: keys, steps, return plans, idempotency keys, subscriptions and
 // bank logins.
 func (c *stateChecker) others() {
 	st := c.st
-	for _, k := range sortedKeys(st.keys) {
-		kr := st.keys[k]
-		p := key("store.keys", k)
-		if kr == nil {
-			c.failf(p, "must be a key, not null")
-			return
-		}
-		if kr.key != k {
-			c.failf(p+".key", "is %q; a key is keyed by itself", kr.key)
-		}
-		if st.users[kr.userID] == nil {
-			c.failf(p+".userID", "user %q does not exist", kr.userID)
-		}
+	each(c, "store.keys", st.keys, "key", func(p, k string, kr *keyRecord) {
+		c.keyedBy(p+".key", "key", kr.key, k)
+		c.user(p+".userID", kr.userID)
 		c.required(p+".expires", kr.expires)
-	}
+	})
 	for i, s := range st.steps {
 		p := index("store.steps", i)
 		if st.txs[s.txID] == nil {
@@ -438,33 +422,20 @@ func (c *stateChecker) others() {
 			c.time(index("store."+q.name+".items", i)+".at", e.at)
 		}
 	}
-	for _, k := range sortedKeys(st.subs) {
-		sub := st.subs[k]
-		p := key("store.subs", k)
-		if sub == nil || sub.target == nil {
-			c.failf(p, "must be a subscription with a target, not null")
-			return
+	each(c, "store.subs", st.subs, "subscription", func(p, k string, sub *subscriptionRecord) {
+		if sub.target == nil {
+			c.failf(p+".target", "must be the subscription's url, not null")
 		}
-		if sub.id != k {
-			c.failf(p+".id", "is %q; a subscription is keyed by its own id", sub.id)
-		}
+		c.keyedBy(p+".id", "subscription", sub.id, k)
 		c.required(p+".created", sub.created)
-	}
+	})
 	c.later(func() {
 		c.order("store.subOrder", st.subOrder, len(st.subs), func(id string) bool { return st.subs[id] != nil }, true)
 	})
-	for _, k := range sortedKeys(st.bankLogins) {
-		l := st.bankLogins[k]
-		p := key("store.bankLogins", k)
-		if l == nil {
-			c.failf(p, "must be a bank login, not null")
-			return
-		}
-		if st.users[l.userID] == nil {
-			c.failf(p+".userID", "user %q does not exist", l.userID)
-		}
+	each(c, "store.bankLogins", st.bankLogins, "bank login", func(p, _ string, l *bankLoginRecord) {
+		c.user(p+".userID", l.userID)
 		c.time(p+".expires", l.expires)
-	}
+	})
 }
 
 func (c *stateChecker) statements() {
@@ -507,16 +478,8 @@ func (c *stateChecker) statements() {
 			c.amount(p, n.balance-sum)
 		}
 	}
-	for _, id := range sortedKeys(b.byID) {
-		rec := b.byID[id]
-		p := key("store.book.byID", id)
-		if rec == nil {
-			c.failf(p, "must be a statement, not null")
-			return
-		}
-		if rec.id != id {
-			c.failf(p+".id", "is %q; a statement is keyed by its own id", rec.id)
-		}
+	each(c, "store.book.byID", b.byID, "statement", func(p, id string, rec *statementRecord) {
+		c.keyedBy(p+".id", "statement", rec.id, id)
 		if n := st.nodes[rec.nodeID]; n == nil || n.userID != rec.userID {
 			c.failf(p+".nodeID", "node %q does not exist or is not the statement's user's", rec.nodeID)
 		}
@@ -532,7 +495,7 @@ func (c *stateChecker) statements() {
 		if rec.recorded < 0 || rec.recorded > len(b.ledger[rec.nodeID]) {
 			c.failf(p+".recorded", "is outside 0..%d, the node's ledger", len(b.ledger[rec.nodeID]))
 		}
-	}
+	})
 	exists := func(id string) bool { return b.byID[id] != nil }
 	for _, nodeID := range sortedKeys(b.byNode) {
 		list := b.byNode[nodeID]
