@@ -32,6 +32,10 @@ type Request struct {
 	Status    int
 	ErrorCode string
 	Time      time.Time
+	// Reason says why the fake refused the call, with a hint for the
+	// usual mistake behind it: "" for a call it did not refuse. It is the
+	// line the test's log shows (WithLog); the wire never carries it.
+	Reason string
 }
 
 // redactedFields are the body fields and query parameters whose values
@@ -282,9 +286,10 @@ func (j *journal) finish(rec *recorder, served *http.Request) {
 	if rec.status != http.StatusOK {
 		var env struct {
 			ErrorCode string `json:"error_code"`
+			Error     struct{ En string }
 		}
 		_ = json.Unmarshal(rec.head.Bytes(), &env)
-		rec.req.ErrorCode = env.ErrorCode
+		rec.req.ErrorCode, rec.req.Reason = env.ErrorCode, env.Error.En
 	}
 	j.add(rec.req, time.Since(rec.began))
 }
