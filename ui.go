@@ -56,6 +56,8 @@ var uiPages = sync.OnceValue(func() map[string]*template.Template {
 			return t.UTC().Format("2006-01-02 15:04:05 UTC")
 		},
 		"day":   func(t time.Time) string { return t.UTC().Format("2006-01-02") },
+		// stamp is a list's short time: month, day and time of day, UTC.
+		"stamp": func(t time.Time) string { return t.UTC().Format("01-02 15:04:05") },
 		"lower": strings.ToLower,
 		// open is the link that opens id's detail beside the list at self.
 		"open": func(self, id string) string {
@@ -162,6 +164,14 @@ func (s *Server) uiStatic(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Content-Type", mime.TypeByExtension(path.Ext(name)))
 	w.Header().Set("Cache-Control", "no-cache")
 	_, _ = w.Write(data)
+}
+
+// uiFavicon answers GET /favicon.ico, which a browser asks for beside any
+// page of the fake it opens (the dashboard's pages name none): no icon,
+// and no entry in the API's journal.
+func uiFavicon(w http.ResponseWriter) {
+	w.Header().Set("Cache-Control", "max-age=86400")
+	w.WriteHeader(http.StatusNoContent)
 }
 
 // uiUser is a user on the overview.

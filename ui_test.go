@@ -3,6 +3,7 @@ package synapsefake_test
 import (
 	"bufio"
 	"context"
+	"encoding/json"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -49,44 +50,60 @@ func TestDashboardPages(t *testing.T) {
 	fake := e.fake
 	ctlOK(t, fake, "POST", "/subscriptions", map[string]any{"url": "http://127.0.0.1:1/hooks", "scopes": []string{"TRAN|PATCH", "TRANS|POST"}})
 	ctlOK(t, fake, "POST", e.expand("/transactions/{tx}/queue"), map[string]any{"code": "REVIEW"})
+	logID := uiLogID(t, fake, e.tx)
 	for _, tc := range []struct {
 		name, path, ctype string
 		want              []string
 		not               []string
 	}{
-		{"overview shows users, nodes with both balances and cards", "/_fake/ui/", "text/html; charset=utf-8",
-			[]string{"Test User", `id="node-{node}"`, `<dd class="available">987.66</dd>`, `<dd class="balance">1000.00</dd>`,
-				`id="subnet-{card}"`, `data-post="/_fake/subnets/{card}/authorize"`, `data-post="/_fake/ui/clock"`}, nil},
-		{"transactions show timeline and the legal moves", "/_fake/ui/transactions", "text/html; charset=utf-8",
-			[]string{`id="tx-{tx}" data-tx="{tx}" data-status="QUEUED-BY-SYNAPSE"`, "REVIEW", "Transaction Created.",
-				`data-post="/_fake/transactions/{tx}/release"`, `data-post="/_fake/transactions/{tx}/cancel"`},
+		{"overview lists users and nodes with both balances, an external node without one", "/_fake/ui/", "text/html; charset=utf-8",
+			[]string{"Test User", `id="node-{node}"`, `<td class="num available" title="available">987.66</td>`,
+				`<td class="num balance" title="current">1000.00</td>`, `data-post="/_fake/ui/clock"`, `id="node-{ach}"`,
+				`<td class="num external" colspan="2"`},
+			[]string{`id="pane"`}},
+		{"a node's detail shows its balances, fund form and cards", "/_fake/ui/?open={node}", "text/html; charset=utf-8",
+			[]string{`<aside class="pane" id="pane" data-open="{node}"`, `<dd class="available">987.66</dd>`, `<dd class="balance">1000.00</dd>`,
+				`data-post="/_fake/nodes/{node}/fund"`, `id="subnet-{card}"`, `data-post="/_fake/subnets/{card}/authorize"`,
+				`<tr id="tx-{tx}"`},
+			nil},
+		{"transactions list the transaction with its status", "/_fake/ui/transactions", "text/html; charset=utf-8",
+			[]string{`id="tx-{tx}" data-tx="{tx}" data-status="QUEUED-BY-SYNAPSE"`, "REVIEW"},
+			[]string{`data-post="/_fake/transactions/{tx}/settle"`, `id="pane"`}},
+		{"a transaction's detail shows its timeline and the legal moves", "/_fake/ui/transactions?open={tx}", "text/html; charset=utf-8",
+			[]string{`data-open="{tx}"`, "Transaction Created.", `data-post="/_fake/transactions/{tx}/release"`,
+				`data-post="/_fake/transactions/{tx}/cancel"`, `&#34;_id&#34;: &#34;{tx}&#34;`},
 			[]string{`data-post="/_fake/transactions/{tx}/settle"`, `data-post="/_fake/transactions/{tx}/return"`}},
 		{"a status filter leaves out what does not match", "/_fake/ui/transactions?status=SETTLED&user={user}", "text/html; charset=utf-8",
 			[]string{"No transactions match."}, []string{`id="tx-{tx}"`}},
 		{"a node filter keeps the node's transactions", "/_fake/ui/transactions?node={payee_node}", "text/html; charset=utf-8",
 			[]string{`id="tx-{tx}"`}, nil},
-		{"webhooks show payload, signature check and redeliver", "/_fake/ui/webhooks?object={tx}", "text/html; charset=utf-8",
-			[]string{"TRAN|PATCH", "QUEUED-BY-SYNAPSE", "Signature valid", "&#34;$oid&#34;: &#34;{tx}&#34;", "/redeliver"}, nil},
+		{"webhooks list each captured webhook", "/_fake/ui/webhooks?object={tx}", "text/html; charset=utf-8",
+			[]string{"TRAN|PATCH", "QUEUED-BY-SYNAPSE", `data-object="{tx}"`}, nil},
+		{"a webhook's detail shows payload, signature check and redeliver", "/_fake/ui/webhooks?open={log}", "text/html; charset=utf-8",
+			[]string{`data-open="{log}"`, "Signature valid", "&#34;$oid&#34;: &#34;{tx}&#34;", "/redeliver"}, nil},
 		{"oauth shows fingerprints, keys and the pin", "/_fake/ui/oauth", "text/html; charset=utf-8",
 			[]string{testFingerprint, "oauth_", `<code class="pin">123456</code>`, `data-post="/_fake/users/{user}/force-mfa"`}, nil},
 		{"requests show the journal", "/_fake/ui/requests?method=POST", "text/html; charset=utf-8",
 			[]string{"/users/{user_id}/nodes/{node_id}/trans", "200"}, nil},
+		{"subscriptions list url, scopes and state", "/_fake/ui/subscriptions", "text/html; charset=utf-8",
+			[]string{"http://127.0.0.1:1/hooks", `<span class="tag">TRAN|PATCH</span>`, `<span class="status s-active">active</span>`}, nil},
 		{"stylesheet", "/_fake/ui/static/style.css", "text/css; charset=utf-8", []string{"prefers-color-scheme: dark"}, nil},
 		{"script", "/_fake/ui/static/app.js", "text/javascript; charset=utf-8", []string{"EventSource"}, nil},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			resp, body := uiGet(t, fake, e.expand(tc.path))
+			expand := func(s string) string { return strings.ReplaceAll(e.expand(s), "{log}", logID) }
+			resp, body := uiGet(t, fake, expand(tc.path))
 			if resp.StatusCode != http.StatusOK || resp.Header.Get("Content-Type") != tc.ctype {
 				t.Fatalf("status %d, Content-Type %q; want 200 %q", resp.StatusCode, resp.Header.Get("Content-Type"), tc.ctype)
 			}
 			for _, w := range tc.want {
-				if !strings.Contains(body, e.expand(w)) {
-					t.Errorf("page lacks %q", e.expand(w))
+				if !strings.Contains(body, expand(w)) {
+					t.Errorf("page lacks %q", expand(w))
 				}
 			}
 			for _, w := range tc.not {
-				if strings.Contains(body, e.expand(w)) {
-					t.Errorf("page shows %q", e.expand(w))
+				if strings.Contains(body, expand(w)) {
+					t.Errorf("page shows %q", expand(w))
 				}
 			}
 		})
@@ -123,6 +140,29 @@ func TestDashboardRoot(t *testing.T) {
 	}
 }
 
+// uiLogID is webhook_meta.log_id of the newest captured webhook of the
+// object with the id.
+func uiLogID(t testing.TB, fake *synapsefake.Server, id string) string {
+	t.Helper()
+	hooks := fake.Webhooks().All()
+	for i := len(hooks) - 1; i >= 0; i-- {
+		if hooks[i].ObjectID != id {
+			continue
+		}
+		var body struct {
+			Meta struct {
+				LogID string `json:"log_id"`
+			} `json:"webhook_meta"`
+		}
+		if err := json.Unmarshal(hooks[i].Body, &body); err != nil || body.Meta.LogID == "" {
+			t.Fatalf("webhook of %s: no log_id (%v): %s", id, err, hooks[i].Body)
+		}
+		return body.Meta.LogID
+	}
+	t.Fatalf("no webhook of %s captured", id)
+	return ""
+}
+
 // uiButton finds the data-post path of a button or form on a page.
 func uiButton(t testing.TB, page, pattern string) string {
 	t.Helper()
@@ -147,7 +187,7 @@ func TestDashboardActions(t *testing.T) {
 	})
 	t.Run("return form returns with the chosen code", func(t *testing.T) {
 		e := newCtlEnv(t)
-		path := uiButton(t, uiPage(t, e.fake, "/_fake/ui/transactions"), "/_fake/transactions/"+e.tx+"/return")
+		path := uiButton(t, uiPage(t, e.fake, "/_fake/ui/transactions?open="+e.tx), "/_fake/transactions/"+e.tx+"/return")
 		ctlOK(t, e.fake, "POST", path, map[string]any{"code": "R02"})
 		if tx, _ := e.fake.Transaction(e.tx); tx.Status != synapsefake.StatusReturned || tx.Code != "R02" {
 			t.Errorf("status %s code %s, want RETURNED R02", tx.Status, tx.Code)
@@ -160,7 +200,10 @@ func TestDashboardActions(t *testing.T) {
 			body: map[string]any{"dispute_reason": "CHARGE_BACK"}}); r.status != http.StatusOK {
 			t.Fatalf("dispute: %d %s", r.status, r.raw)
 		}
-		page := uiPage(t, e.fake, "/_fake/ui/transactions")
+		page := uiPage(t, e.fake, "/_fake/ui/transactions?open="+id)
+		if !strings.Contains(page, `data-open="`+id+`"`) {
+			t.Fatal("the page does not show the disputed transaction's detail")
+		}
 		if strings.Contains(page, "/_fake/transactions/"+id+"/return") {
 			t.Error("the page offers to return a disputed transaction, which the fake refuses")
 		}
@@ -170,7 +213,7 @@ func TestDashboardActions(t *testing.T) {
 	})
 	t.Run("card check tells the decline code and makes nothing", func(t *testing.T) {
 		e := newCtlEnv(t)
-		path := uiButton(t, uiPage(t, e.fake, "/_fake/ui/"), "/_fake/ui/subnets/"+e.card.ID+"/check")
+		path := uiButton(t, uiPage(t, e.fake, "/_fake/ui/?open="+e.card.ID), "/_fake/ui/subnets/"+e.card.ID+"/check")
 		for amount, want := range map[int64]string{500: "", 100001: "IR51"} {
 			got := ctlOK(t, e.fake, "POST", path, map[string]any{"amount_cents": amount})
 			if got["decline_code"] != want {
@@ -189,7 +232,7 @@ func TestDashboardActions(t *testing.T) {
 		fake.MustAddSubscription(t, recv.URL, "USERS|POST")
 		u := fake.MustAddUser(t, synapsefake.UserSeed{})
 		fake.Flush()
-		path := uiButton(t, uiPage(t, fake, "/_fake/ui/webhooks?object="+u.ID), `/_fake/ui/webhooks/\d+/redeliver`)
+		path := uiButton(t, uiPage(t, fake, "/_fake/ui/webhooks?open="+uiLogID(t, fake, u.ID)), `/_fake/ui/webhooks/\d+/redeliver`)
 		ctlOK(t, fake, "POST", path, map[string]any{"delivery": 0})
 		hooks := fake.Webhooks().All()
 		if n := len(hooks[len(hooks)-1].Deliveries[0].Attempts); n != 2 || got.Load() != 2 {
