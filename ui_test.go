@@ -4,9 +4,11 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"regexp"
 	"strings"
 	"sync/atomic"
@@ -207,7 +209,12 @@ func TestDashboardActions(t *testing.T) {
 		if strings.Contains(page, "/_fake/transactions/"+id+"/return") {
 			t.Error("the page offers to return a disputed transaction, which the fake refuses")
 		}
-		if tx, _ := e.fake.Transaction(id); tx.DisputeCreditID == "" || strings.Contains(page, "/_fake/transactions/"+tx.DisputeCreditID+"/return") {
+		tx, _ := e.fake.Transaction(id)
+		if tx.DisputeCreditID == "" {
+			t.Fatal("the dispute made no credit")
+		}
+		credit := uiPage(t, e.fake, "/_fake/ui/transactions?open="+tx.DisputeCreditID)
+		if !strings.Contains(credit, `data-open="`+tx.DisputeCreditID+`"`) || strings.Contains(credit, "/_fake/transactions/"+tx.DisputeCreditID+"/return") {
 			t.Errorf("the page offers to return the dispute's credit %q, which only its decision moves", tx.DisputeCreditID)
 		}
 	})
@@ -372,4 +379,302 @@ func TestDashboardRequestsRedacted(t *testing.T) {
 			t.Errorf("the journal view lacks %q", want)
 		}
 	}
+}
+
+// uiPane is the detail pane of a page, "" when it has none.
+func uiPane(page string) string {
+	i := strings.Index(page, `<aside class="pane"`)
+	if i < 0 {
+		return ""
+	}
+	j := strings.Index(page[i:], "</aside>")
+	return page[i : i+j]
+}
+
+func TestDashboardDetail(t *testing.T) {
+	e := newCtlEnv(t)
+	fake := e.fake
+	sub := fake.MustAddSubscription(t, "http://127.0.0.1:1/hooks", "USERS|POST", "TRAN|PATCH")
+	newcomer := fake.MustAddUser(t, synapsefake.UserSeed{}) // its USERS|POST goes to the subscription
+	fake.Flush()
+	logID := uiLogID(t, fake, newcomer.ID)
+	for _, tc := range []struct {
+		name, page, id string
+		want, not      []string
+	}{
+		{"a user: its nodes, a form for a new one, its transactions and webhooks, its JSON", "/_fake/ui/", e.fx.user.ID,
+			[]string{`<span class="kind">user</span>`, "Test User", `id="node-{node}"`, `data-post="/_fake/users/{user}/nodes"`,
+				`<option selected>DEPOSIT-US</option>`, `<tr id="tx-{tx}"`, "USERS|POST", `&#34;_id&#34;: &#34;{user}&#34;`},
+			nil},
+		{"a node: balances, fund, its card, its owner", "/_fake/ui/transactions", e.fx.node.ID,
+			[]string{`<span class="kind">node</span>`, `<dd class="balance">1000.00</dd>`, `data-post="/_fake/nodes/{node}/fund"`,
+				`id="subnet-{card}"`, `data-open-link="{user}">Test User</a>`},
+			nil},
+		{"an external node: no balance, no fund form", "/_fake/ui/", e.ach.ID,
+			[]string{`<span class="kind">node</span>`, `<p class="external-note"><b>external</b>`},
+			[]string{`<dd class="balance">`, `/fund"`}},
+		{"a card: its swipe form and its node", "/_fake/ui/", e.card.ID,
+			[]string{`<span class="kind">subnet</span>`, `data-check="/_fake/ui/subnets/{card}/check"`, `data-open-link="{node}"`},
+			nil},
+		{"an account number: no swipe form", "/_fake/ui/", e.acct.ID,
+			[]string{`<span class="kind">subnet</span>`, "Account number"},
+			[]string{"/authorize"}},
+		{"a transaction: timeline, moves and JSON", "/_fake/ui/webhooks", e.tx,
+			[]string{`<span class="kind">transaction</span>`, `<ol class="timeline">`, `data-post="/_fake/transactions/{tx}/settle"`,
+				`&#34;_id&#34;: &#34;{tx}&#34;`},
+			nil},
+		{"a subscription: url, scopes, state, JSON", "/_fake/ui/subscriptions", sub.ID,
+			[]string{`<span class="kind">subscription</span>`, "→ http://127.0.0.1:1/hooks", `<span class="tag">TRAN|PATCH</span>`,
+				`<span class="status s-active">active</span>`, `&#34;_id&#34;: &#34;` + sub.ID + `&#34;`},
+			nil},
+		{"a webhook by its log_id, in any case", "/_fake/ui/webhooks", strings.ToUpper(logID),
+			[]string{`<span class="kind">webhook</span>`, "USERS|POST", "Signature valid", "/redeliver"},
+			nil},
+		{"an id nothing has", "/_fake/ui/", "000000000000000000000000",
+			[]string{`<span class="kind">not found</span>`, "No user, node, subnet, transaction, subscription or webhook log_id has the id"},
+			[]string{"<pre>"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			pane := uiPane(uiPage(t, fake, tc.page+"?open="+tc.id))
+			if !strings.Contains(pane, `data-open="`+tc.id+`"`) {
+				t.Fatalf("no pane for %s: %.300s", tc.id, pane)
+			}
+			for _, w := range tc.want {
+				if w = e.expand(w); !strings.Contains(pane, w) {
+					t.Errorf("pane lacks %q", w)
+				}
+			}
+			for _, w := range tc.not {
+				if w = e.expand(w); strings.Contains(pane, w) {
+					t.Errorf("pane shows %q", w)
+				}
+			}
+		})
+	}
+	t.Run("a row's link keeps the page's filters", func(t *testing.T) {
+		page := uiPage(t, fake, "/_fake/ui/transactions?status=CREATED&open="+e.tx)
+		if want := `<a href="/_fake/ui/transactions?status=CREATED&amp;open=` + e.tx + `">`; !strings.Contains(page, want) {
+			t.Errorf("the page lacks the row link %s", want)
+		}
+	})
+}
+
+func TestDashboardFind(t *testing.T) {
+	e := newCtlEnv(t)
+	fake := e.fake
+	sub := fake.MustAddSubscription(t, "http://127.0.0.1:1/hooks")
+	logID := uiLogID(t, fake, e.tx)
+	for _, tc := range []struct {
+		name, id, wantLocation string
+	}{
+		{"a user opens on the overview", e.fx.user.ID, "/_fake/ui/?open=" + e.fx.user.ID},
+		{"a node opens on the overview", e.payee.node.ID, "/_fake/ui/?open=" + e.payee.node.ID},
+		{"a subnet opens on the overview", e.card.ID, "/_fake/ui/?open=" + e.card.ID},
+		{"a transaction opens on the transactions page", e.tx, "/_fake/ui/transactions?open=" + e.tx},
+		{"a subscription opens on the subscriptions page", sub.ID, "/_fake/ui/subscriptions?open=" + sub.ID},
+		{"a webhook log_id opens on the webhooks page", logID, "/_fake/ui/webhooks?open=" + logID},
+		{"spaces around a pasted id are dropped", "  " + e.tx + "\n", "/_fake/ui/transactions?open=" + e.tx},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			resp, _ := uiGet(t, fake, "/_fake/ui/find?id="+url.QueryEscape(tc.id))
+			if resp.StatusCode != http.StatusFound || resp.Header.Get("Location") != tc.wantLocation {
+				t.Fatalf("%d Location %q, want 302 %q", resp.StatusCode, resp.Header.Get("Location"), tc.wantLocation)
+			}
+			if pane := uiPane(uiPage(t, fake, tc.wantLocation)); !strings.Contains(pane, `data-open="`+strings.TrimSpace(tc.id)+`"`) {
+				t.Errorf("the page it opens shows no detail of %s", tc.id)
+			}
+		})
+	}
+	for _, id := range []string{"000000000000000000000000", "Test User", ""} {
+		t.Run(fmt.Sprintf("%q is not found", id), func(t *testing.T) {
+			resp, body := uiGet(t, fake, "/_fake/ui/find?id="+url.QueryEscape(id))
+			if resp.StatusCode != http.StatusNotFound || resp.Header.Get("Content-Type") != "text/html; charset=utf-8" {
+				t.Fatalf("%d %q, want 404 text/html", resp.StatusCode, resp.Header.Get("Content-Type"))
+			}
+			if !strings.Contains(uiPane(body), "No user, node, subnet, transaction, subscription or webhook log_id has the id") ||
+				!strings.Contains(body, `id="node-`+e.fx.node.ID+`"`) {
+				t.Errorf("the page does not say that nothing has the id beside the list: %.300s", uiPane(body))
+			}
+		})
+	}
+}
+
+func TestDashboardNameFilters(t *testing.T) {
+	fake := synapsefake.NewServer(t)
+	ada := fake.MustAddUser(t, synapsefake.UserSeed{LegalNames: []string{"Ada Lovelace"}, Email: "ada@example.com", Fingerprint: testFingerprint})
+	bob := fake.MustAddUser(t, synapsefake.UserSeed{LegalNames: []string{"Bob Builder"}, Email: "bob@example.com", Fingerprint: testFingerprint})
+	adaNode := fake.MustAddNode(t, ada.ID, synapsefake.NodeSeed{Nickname: "Everyday checking", BalanceCents: 10_000})
+	bobNode := fake.MustAddNode(t, bob.ID, synapsefake.NodeSeed{Nickname: "Savings pot"})
+	fund := fake.MustAddNode(t, bob.ID, synapsefake.NodeSeed{Nickname: "Rainy day", BalanceCents: 10_000})
+	toBob := mustTransfer(t, fake, adaNode.ID, bobNode.ID, 100)
+	bobs := mustTransfer(t, fake, fund.ID, bobNode.ID, 200)
+	for _, tc := range []struct {
+		name, path string
+		want, not  []string
+	}{
+		{"a user's name, in any case", "/_fake/ui/?name=lovelace", []string{`id="user-` + ada.ID + `"`}, []string{`id="user-` + bob.ID + `"`}},
+		{"a user's email", "/_fake/ui/?name=bob@", []string{`id="user-` + bob.ID + `"`}, []string{`id="user-` + ada.ID + `"`}},
+		{"a node's nickname keeps its user", "/_fake/ui/?name=RAINY", []string{`id="user-` + bob.ID + `"`, `id="node-` + fund.ID + `"`}, []string{`id="user-` + ada.ID + `"`}},
+		{"a name nobody has", "/_fake/ui/?name=zed", []string{"No user or node is named “zed”."}, []string{`id="user-`}},
+		{"transactions of a user by name, sent or received", "/_fake/ui/transactions?user=bob",
+			[]string{`id="tx-` + toBob + `"`, `id="tx-` + bobs + `"`}, nil},
+		{"transactions of a user by name, only theirs", "/_fake/ui/transactions?user=ada+love",
+			[]string{`id="tx-` + toBob + `"`}, []string{`id="tx-` + bobs + `"`}},
+		{"transactions of a node by nickname", "/_fake/ui/transactions?node=rainy",
+			[]string{`id="tx-` + bobs + `"`}, []string{`id="tx-` + toBob + `"`}},
+		{"a node by id and a user by name together", "/_fake/ui/transactions?node=" + bobNode.ID + "&user=lovelace",
+			[]string{`id="tx-` + toBob + `"`}, []string{`id="tx-` + bobs + `"`}},
+		{"a node by id and another user's id", "/_fake/ui/transactions?node=" + fund.ID + "&user=" + ada.ID,
+			[]string{"No transactions match."}, []string{`id="tx-`}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			page := uiPage(t, fake, tc.path)
+			for _, w := range tc.want {
+				if !strings.Contains(page, w) {
+					t.Errorf("page lacks %q", w)
+				}
+			}
+			for _, w := range tc.not {
+				if strings.Contains(page, w) {
+					t.Errorf("page shows %q", w)
+				}
+			}
+		})
+	}
+}
+
+// mustTransfer makes a transaction from one node to another through the
+// API, as the sending node's user, and returns its id.
+func mustTransfer(t *testing.T, fake *synapsefake.Server, from, to string, cents int64) string {
+	t.Helper()
+	n, _ := fake.Node(from)
+	key := fake.OAuthKey(n.UserID, testFingerprint)
+	h := gatewayHeaders(fake)
+	h["X-SP-USER"] = key + "|" + testFingerprint
+	r := do(t, fake, call{method: "POST", path: "/users/" + n.UserID + "/nodes/" + from + "/trans", header: h, body: map[string]any{
+		"to":     map[string]any{"type": "DEPOSIT-US", "id": to},
+		"amount": map[string]any{"amount": float64(cents) / 100, "currency": "USD"},
+		"extra":  map[string]any{"ip": "127.0.0.1"},
+	}})
+	if r.status != http.StatusOK {
+		t.Fatalf("transfer: %d %s", r.status, r.raw)
+	}
+	return r.body["_id"].(string)
+}
+
+func TestDashboardDecline(t *testing.T) {
+	e := newCtlEnv(t)
+	fake := e.fake
+	declined, err := fake.CardAuthorization(e.card.ID, synapsefake.CardAuth{AmountCents: 500, DeclineWith: "IR51"})
+	if err != nil || declined.Status != synapsefake.StatusReturned {
+		t.Fatalf("swipe: %v %v", declined.Status, err)
+	}
+	if err := fake.Return(e.tx, "R01"); err != nil {
+		t.Fatal(err)
+	}
+	list := uiPage(t, fake, "/_fake/ui/transactions")
+	row := func(id string) string {
+		i := strings.Index(list, `<tr id="tx-`+id+`"`)
+		if i < 0 {
+			t.Fatalf("no row for %s", id)
+		}
+		return list[i : i+strings.Index(list[i:], "</tr>")]
+	}
+	if r := row(declined.ID); !strings.Contains(r, `<span class="status s-declined"`) || !strings.Contains(r, "IR51 · insufficient funds") ||
+		strings.Contains(r, ">RETURNED<") {
+		t.Errorf("the declined swipe's row: %s", r)
+	}
+	if r := row(e.tx); !strings.Contains(r, `<span class="status s-returned">RETURNED</span>`) || strings.Contains(r, "DECLINED") {
+		t.Errorf("the returned transfer's row: %s", r)
+	}
+	pane := uiPane(uiPage(t, fake, "/_fake/ui/transactions?open="+declined.ID))
+	if !strings.Contains(pane, `<p class="decline"><b>Declined</b> with <b>IR51</b>: insufficient funds.`) {
+		t.Errorf("the declined swipe's detail: %.600s", pane)
+	}
+}
+
+func TestDashboardRequestsShowAnswers(t *testing.T) {
+	fake := synapsefake.NewServer(t)
+	if r := do(t, fake, call{method: "GET", path: "/users/000000000000000000000000", header: gatewayHeaders(fake)}); r.status != http.StatusNotFound {
+		t.Fatalf("GET unknown user: %d %s", r.status, r.raw)
+	}
+	page := uiPage(t, fake, "/_fake/ui/requests")
+	for _, want := range []string{`<span class="http h404">404 / 404</span> <span class="reason">Unable to locate user.</span>`,
+		`<p class="reason">Answered 404 / error_code 404: Unable to locate user.</p>`} {
+		if !strings.Contains(page, want) {
+			t.Errorf("the requests page lacks %q", want)
+		}
+	}
+	if reqs := fake.Requests(); len(reqs) != 1 || reqs[0].Reason != "Unable to locate user." {
+		t.Errorf("journal %+v, want the call with its reason", reqs)
+	}
+}
+
+func TestDashboardIsNotJournaled(t *testing.T) {
+	e := newCtlEnv(t)
+	fake := e.fake
+	before := len(fake.Requests())
+	for _, path := range []string{"/", "/_fake/ui/", "/_fake/ui/?open=" + e.fx.node.ID, "/_fake/ui/transactions",
+		"/_fake/ui/webhooks", "/_fake/ui/subscriptions", "/_fake/ui/requests", "/_fake/ui/oauth",
+		"/_fake/ui/find?id=" + e.tx, "/_fake/ui/find?id=nothing", "/_fake/ui/static/style.css", "/_fake/ui/static/app.js",
+		"/_fake/ui/static/nope.png", "/favicon.ico"} {
+		resp, _ := uiGet(t, fake, path)
+		if path == "/favicon.ico" && resp.StatusCode != http.StatusNoContent {
+			t.Errorf("GET /favicon.ico: %d, want 204", resp.StatusCode)
+		}
+	}
+	if got := fake.Requests(); len(got) != before {
+		for _, r := range got[before:] {
+			t.Errorf("journaled: %s %s", r.Method, r.Path)
+		}
+	}
+	t.Run("without the dashboard, /favicon.ico is an API path like any other", func(t *testing.T) {
+		fake := synapsefake.NewServer(t, synapsefake.WithoutControlAPI())
+		if r := do(t, fake, call{method: "GET", path: "/../favicon.ico"}); r.status != http.StatusNotFound {
+			t.Errorf("%d, want 404", r.status)
+		}
+	})
+}
+
+func TestDashboardForms(t *testing.T) {
+	e := newCtlEnv(t)
+	fake := e.fake
+	overview := uiPage(t, fake, "/_fake/ui/")
+	t.Run("new user", func(t *testing.T) {
+		path := uiButton(t, overview, "/_fake/users")
+		got := ctlOK(t, fake, "POST", path, map[string]any{"legal_names": []string{"Grace Hopper"}, "email": "grace@example.com"})
+		id := ctlStr(ctlObj(got["user"])["_id"])
+		if u, ok := fake.User(id); !ok || u.LegalNames[0] != "Grace Hopper" {
+			t.Errorf("user %+v", u)
+		}
+	})
+	t.Run("new node and fund", func(t *testing.T) {
+		user := uiPane(uiPage(t, fake, "/_fake/ui/?open="+e.payee.user.ID))
+		got := ctlOK(t, fake, "POST", uiButton(t, user, "/_fake/users/"+e.payee.user.ID+"/nodes"), map[string]any{"nickname": "Travel fund", "type": "DEPOSIT-US"})
+		id := ctlStr(ctlObj(got["node"])["_id"])
+		node := uiPane(uiPage(t, fake, "/_fake/ui/?open="+id))
+		ctlOK(t, fake, "POST", uiButton(t, node, "/_fake/nodes/"+id+"/fund"), map[string]any{"amount_cents": 25_000})
+		if n, _ := fake.Node(id); n.Nickname != "Travel fund" || n.UserID != e.payee.user.ID || n.BalanceCents != 25_000 {
+			t.Errorf("node %+v", n)
+		}
+	})
+	t.Run("load world", func(t *testing.T) {
+		path := uiButton(t, overview, "/_fake/world")
+		if !strings.Contains(overview, `data-post="/_fake/world" data-raw="world"`) {
+			t.Error("the world form does not send its text as it is")
+		}
+		ctlOK(t, fake, "POST", path, map[string]any{"users": []any{map[string]any{"name": "lin", "legal_names": []string{"Lin Pasted"}}}})
+		if !strings.Contains(uiPage(t, fake, "/_fake/ui/?name=pasted"), "Lin Pasted") {
+			t.Error("the world's user is not listed")
+		}
+	})
+	t.Run("reset asks first", func(t *testing.T) {
+		if !strings.Contains(overview, `data-post="/_fake/reset" data-confirm="Reset the fake:`) {
+			t.Fatal("no reset button asking for confirmation")
+		}
+		ctlOK(t, fake, "POST", uiButton(t, overview, "/_fake/reset"), nil)
+		if _, ok := fake.User(e.fx.user.ID); ok {
+			t.Error("the user survived the reset")
+		}
+	})
 }
