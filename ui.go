@@ -55,7 +55,7 @@ var uiPages = sync.OnceValue(func() map[string]*template.Template {
 			}
 			return t.UTC().Format("2006-01-02 15:04:05 UTC")
 		},
-		"day":   func(t time.Time) string { return t.UTC().Format("2006-01-02") },
+		"day": func(t time.Time) string { return t.UTC().Format("2006-01-02") },
 		// stamp is a list's short time: month, day and time of day, UTC.
 		"stamp": func(t time.Time) string { return t.UTC().Format("01-02 15:04:05") },
 		"lower": strings.ToLower,

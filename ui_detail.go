@@ -48,11 +48,11 @@ type uiDetail struct {
 
 // uiHookRow is a captured webhook in a list.
 type uiHookRow struct {
-	Seq                            uint64
-	LogID, Function, Status, Code  string
-	ObjectType, ObjectID           string
-	Date                           time.Time
-	Delivered, Failed, Queued      int // deliveries whose last attempt succeeded, failed, or none yet
+	Seq                           uint64
+	LogID, Function, Status, Code string
+	ObjectType, ObjectID          string
+	Date                          time.Time
+	Delivered, Failed, Queued     int // deliveries whose last attempt succeeded, failed, or none yet
 }
 
 // uiSub is a subscription on its page.
