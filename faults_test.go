@@ -158,7 +158,8 @@ func TestRequestJournal(t *testing.T) {
 	}
 	want := []synapsefake.Request{
 		{Method: "POST", Path: "/v3.1/oauth/" + u.ID, Route: "/oauth/{user_id}", Query: map[string][]string{}, Status: 200, ErrorCode: "0"},
-		{Method: "GET", Path: "/v3.1/nope", Route: "", Query: map[string][]string{"page": {"2"}}, Status: 404, ErrorCode: "404"},
+		{Method: "GET", Path: "/v3.1/nope", Route: "", Query: map[string][]string{"page": {"2"}}, Status: 404, ErrorCode: "404",
+			Reason: "Unable to locate the requested route."},
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("journal (-want +got):\n%s", diff)

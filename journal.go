@@ -170,7 +170,7 @@ type journalEntry struct {
 
 // cost estimates the memory r holds.
 func (r *Request) cost() int64 {
-	n := journalEntryOverhead + len(r.Method) + len(r.Path) + len(r.ErrorCode) + cap(r.Body)
+	n := journalEntryOverhead + len(r.Method) + len(r.Path) + len(r.ErrorCode) + len(r.Reason) + cap(r.Body)
 	for _, m := range []map[string][]string{r.Query, r.Header} {
 		for k, vs := range m {
 			n += len(k) + journalValueOverhead
