@@ -101,6 +101,8 @@ var controlMux = sync.OnceValue(func() *http.ServeMux {
 	handle("ui/webhooks/{seq}/redeliver", route{"POST": (*S).uiRedeliver})
 	handle("ui/requests", route{"GET": (*S).uiRequests})
 	handle("ui/oauth", route{"GET": (*S).uiOAuth})
+	handle("ui/subscriptions", route{"GET": (*S).uiSubscriptions})
+	handle("ui/find", route{"GET": (*S).uiFind})
 	handle("ui/events", route{"GET": (*S).uiEvents})
 	handle("ui/clock", route{"POST": (*S).uiClock})
 	handle("ui/subnets/{subnet_id}/check", route{"POST": (*S).uiCheckCard})

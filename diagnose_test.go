@@ -442,7 +442,7 @@ func TestRefusalReasonOnTheDashboard(t *testing.T) {
 	if _, err := io.Copy(&page, resp.Body); err != nil {
 		t.Fatal(err)
 	}
-	if want := `<p class="reason">Refused: no user 000000000000000000000000 in this fake</p>`; !strings.Contains(page.String(), want) {
+	if want := `<p class="reason">Answered 404 / error_code 404: no user 000000000000000000000000 in this fake</p>`; !strings.Contains(page.String(), want) {
 		t.Errorf("the requests page lacks %q", want)
 	}
 }

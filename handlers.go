@@ -140,6 +140,10 @@ func (s *Server) ServeHTTP(rw http.ResponseWriter, r *http.Request) {
 		http.Redirect(w, r, uiPrefix, http.StatusFound) // the dashboard
 		return
 	}
+	if s.cfg.control && r.URL.Path == "/favicon.ico" && (r.Method == http.MethodGet || r.Method == http.MethodHead) {
+		uiFavicon(w) // what a browser asks of any page it opens: not an API call
+		return
+	}
 	if s.cfg.control && strings.HasPrefix(r.URL.Path, controlPrefix) {
 		s.serveControl(w, r)
 		return

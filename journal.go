@@ -288,9 +288,10 @@ func (j *journal) finish(rec *recorder, served *http.Request) {
 	if rec.status != http.StatusOK {
 		var env struct {
 			ErrorCode string `json:"error_code"`
+			Error     struct{ En string }
 		}
 		_ = json.Unmarshal(rec.head.Bytes(), &env)
-		rec.req.ErrorCode = env.ErrorCode
+		rec.req.ErrorCode, rec.req.Reason = env.ErrorCode, env.Error.En
 	}
 	if rec.refusal != nil || rec.status >= http.StatusBadRequest {
 		j.s.refused(&rec.req, rec.refusal, rec.head.Bytes())

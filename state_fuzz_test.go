@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"slices"
 	"strings"
 	"testing"
@@ -261,7 +262,7 @@ func probeState(t *testing.T, s *Server, doc []byte, what string) {
 	}
 	get := func(target string) { serveWithin(t, s, req("GET", target, ""), what) }
 	for _, p := range []string{"/_fake/ui/", "/_fake/ui/transactions", "/_fake/ui/webhooks", "/_fake/ui/requests",
-		"/_fake/ui/oauth", "/_fake/webhooks", "/_fake/requests", "/_fake/clock", "/_fake/return-rules",
+		"/_fake/ui/oauth", "/_fake/ui/subscriptions", "/_fake/ui/?name=a", "/_fake/ui/transactions?user=a&node=a", "/_fake/webhooks", "/_fake/requests", "/_fake/clock", "/_fake/return-rules",
 		"/v3.1/users", "/v3.1/nodes", "/v3.1/trans", "/v3.1/subnets", "/v3.1/subscriptions"} {
 		get(p)
 	}
@@ -277,6 +278,13 @@ func probeState(t *testing.T, s *Server, doc []byte, what string) {
 		r := req("GET", target, "")
 		r.Header.Set("X-SP-USER", key+"|fp")
 		serveWithin(t, s, r, what)
+	}
+	// The dashboard's detail of each object.
+	for _, ids := range [][]string{sortedKeys(v.Store.Users), sortedKeys(v.Store.Nodes), sortedKeys(v.Store.Txs),
+		sortedKeys(v.Store.Subnets), sortedKeys(v.Store.Subs)} {
+		for _, id := range ids {
+			get("/_fake/ui/?open=" + url.QueryEscape(id))
+		}
 	}
 	for _, id := range sortedKeys(v.Store.Users) {
 		for _, p := range []string{"", "/nodes", "/trans", "/subnets", "/statements"} {

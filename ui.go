@@ -55,13 +55,31 @@ var uiPages = sync.OnceValue(func() map[string]*template.Template {
 			}
 			return t.UTC().Format("2006-01-02 15:04:05 UTC")
 		},
-		"day":   func(t time.Time) string { return t.UTC().Format("2006-01-02") },
+		"day": func(t time.Time) string { return t.UTC().Format("2006-01-02") },
+		// stamp is a list's short time: month, day and time of day, UTC.
+		"stamp": func(t time.Time) string { return t.UTC().Format("01-02 15:04:05") },
 		"lower": strings.ToLower,
+		// open is the link that opens id's detail beside the list at self.
+		"open": func(self, id string) string {
+			sep := "?"
+			if strings.Contains(self, "?") {
+				sep = "&"
+			}
+			return self + sep + "open=" + url.QueryEscape(id)
+		},
+		// rows is a list and the page it is on, for a row template.
+		"rows": func(self string, list any) any {
+			return struct {
+				Self string
+				List any
+			}{self, list}
+		},
+		"nodeTypes": reference.NodeTypes,
 	}
 	base := template.Must(template.New("layout.html").Funcs(funcs).ParseFS(uiFiles, "ui/layout.html"))
 	pages := map[string]*template.Template{}
-	for _, name := range []string{"overview", "transactions", "webhooks", "requests", "oauth"} {
-		pages[name] = template.Must(template.Must(base.Clone()).ParseFS(uiFiles, "ui/"+name+".html"))
+	for _, name := range []string{"overview", "transactions", "webhooks", "requests", "oauth", "subscriptions"} {
+		pages[name] = template.Must(template.Must(base.Clone()).ParseFS(uiFiles, "ui/"+name+".html", "ui/detail.html"))
 	}
 	return pages
 })
@@ -75,6 +93,11 @@ type uiPage struct {
 	Shown  int // objects shown
 	Total  int // objects that matched, shown or not
 	Data   any
+	// Self is the page's path and query without open, for links that
+	// open a row's detail beside the list.
+	Self string
+	// Open is the detail shown beside the list (?open=ID), nil for none.
+	Open *uiDetail
 	// Datalists of the forms.
 	ReturnCodes []reference.Code
 	CardCodes   []reference.Code
@@ -83,9 +106,27 @@ type uiPage struct {
 // manualClock reports whether the server's clock moves only when told.
 func (s *Server) manualClock() bool { return s.clock == nil || s.mock != nil }
 
-// uiRender answers a page.
+// uiRender answers a page, with the detail of ?open= beside its list.
 func (s *Server) uiRender(w http.ResponseWriter, r *http.Request, tab string, p uiPage) {
+	s.uiRenderStatus(w, r, http.StatusOK, tab, p)
+}
+
+// uiRenderStatus is uiRender with another status than 200.
+func (s *Server) uiRenderStatus(w http.ResponseWriter, r *http.Request, status int, tab string, p uiPage) {
 	p.Tab, p.Now, p.Manual = tab, s.Now(), s.manualClock()
+	q := r.URL.Query()
+	if id := strings.TrimSpace(q.Get("open")); id != "" && p.Open == nil {
+		p.Open = s.uiDetail(id)
+	}
+	q.Del("open")
+	p.Self = r.URL.Path
+	if len(q) > 0 {
+		p.Self += "?" + q.Encode()
+	}
+	if p.Open != nil {
+		p.ReturnCodes = append(reference.ReturnCodes(), append(reference.InterchangeCodes(), reference.WireReturnCodes()...)...)
+		p.CardCodes = reference.InterchangeCodes()
+	}
 	var buf bytes.Buffer
 	if err := uiPages()[tab].ExecuteTemplate(&buf, "layout.html", p); err != nil {
 		s.fail(w, newError(reference.ErrServer, "internal_error", "dashboard: %v", err))
@@ -95,6 +136,7 @@ func (s *Server) uiRender(w http.ResponseWriter, r *http.Request, tab string, p 
 	h.Set("Content-Type", "text/html; charset=utf-8")
 	h.Set("Content-Security-Policy", "default-src 'self'; img-src 'self' data:")
 	h.Set("Cache-Control", "no-store")
+	w.WriteHeader(status)
 	_, _ = w.Write(buf.Bytes())
 }
 
@@ -124,6 +166,14 @@ func (s *Server) uiStatic(w http.ResponseWriter, r *http.Request) {
 	_, _ = w.Write(data)
 }
 
+// uiFavicon answers GET /favicon.ico, which a browser asks for beside any
+// page of the fake it opens (the dashboard's pages name none): no icon,
+// and no entry in the API's journal.
+func uiFavicon(w http.ResponseWriter) {
+	w.Header().Set("Cache-Control", "max-age=86400")
+	w.WriteHeader(http.StatusNoContent)
+}
+
 // uiUser is a user on the overview.
 type uiUser struct {
 	ID, Name, Email, Permission string
@@ -133,11 +183,14 @@ type uiUser struct {
 }
 
 type uiNode struct {
-	ID, Nickname, Type, Allowed string
-	BalanceCents                int64
-	AvailableCents              int64
-	Subnets                     []Subnet
-	Statements                  []uiStatement
+	ID, UserID, Nickname, Type, Allowed string
+	// External: the user's account elsewhere (ACH-US, WIRE-US...), whose
+	// balance the fake does not keep.
+	External       bool
+	BalanceCents   int64
+	AvailableCents int64
+	Subnets        []Subnet
+	Statements     []uiStatement
 }
 
 type uiStatement struct {
@@ -147,57 +200,105 @@ type uiStatement struct {
 	Files            []string // links, none until generated
 }
 
-// uiOverview serves GET /_fake/ui/: the clock, users, their nodes with
-// balances, subnets and cards, and statements.
+// uiOverview serves GET /_fake/ui/?name=&limit=: users, newest first, with
+// their nodes and balances; name keeps the users whose name or email, or
+// one of whose nodes' nickname, holds it (in any case).
 func (s *Server) uiOverview(w http.ResponseWriter, r *http.Request) {
 	limit, err := uiLimit(r)
 	if err != nil {
 		s.fail(w, err)
 		return
 	}
-	users, total := s.uiUsers(limit)
-	s.uiRender(w, r, "overview", uiPage{Limit: limit, Shown: len(users), Total: total, Data: users,
-		CardCodes: reference.InterchangeCodes()})
+	name := strings.TrimSpace(r.URL.Query().Get("name"))
+	users, total := s.store.uiUsers(name, limit)
+	s.uiRender(w, r, "overview", uiPage{Limit: limit, Shown: len(users), Total: total,
+		Data: struct {
+			Name  string
+			Users []uiUser
+		}{name, users}})
 }
 
-// uiUsers reads the overview's newest limit users, and how many there are.
-func (s *Server) uiUsers(limit int) (users []uiUser, total int) {
-	st := s.store
+// uiUsers reads the overview's newest limit users that match name, and how
+// many match (-1: more than shown). A name is no index: the scan for it
+// stops after uiScanLimit users.
+func (st *store) uiUsers(name string, limit int) (users []uiUser, total int) {
 	defer st.lock().unlock()
 	total = len(st.userOrder)
-	for i := total - 1; i >= 0 && len(users) < limit; i-- {
+	for i, scanned := total-1, 0; i >= 0; i, scanned = i-1, scanned+1 {
 		u := st.users[st.userOrder[i]]
-		pub := u.public()
-		uu := uiUser{ID: u.id, Permission: u.permission, Created: u.created, Transactions: len(u.txIDs)}
-		if len(pub.LegalNames) > 0 {
-			uu.Name = pub.LegalNames[0]
-		}
-		if len(pub.Emails) > 0 {
-			uu.Email = pub.Emails[0]
-		}
-		for _, nid := range u.nodeIDs {
-			n := st.nodes[nid]
-			un := uiNode{ID: n.id, Nickname: n.nickname, Type: n.typ, Allowed: n.allowed,
-				BalanceCents: int64(n.balance), AvailableCents: int64(n.available())}
-			for _, sid := range n.subnetIDs {
-				un.Subnets = append(un.Subnets, st.subnets[sid].public())
+		if name == "" {
+			if len(users) == limit {
+				break
 			}
-			for _, id := range st.book.byNode[nid] {
-				rec := st.book.byID[id]
-				us := uiStatement{ID: rec.id, Type: rec.typ, Status: rec.status, Start: rec.start, End: rec.end,
-					Opening: int64(rec.opening), Ending: int64(rec.ending)}
-				if rec.status == StatementGenerated {
-					for _, f := range statementFiles {
-						us.Files = append(us.Files, "/v3.1/statements/"+rec.id+"/"+f)
-					}
-				}
-				un.Statements = append(un.Statements, us)
-			}
-			uu.Nodes = append(uu.Nodes, un)
+			users = append(users, st.uiUser(u))
+			continue
 		}
-		users = append(users, uu)
+		if scanned == uiScanLimit {
+			return users, -1
+		}
+		if !st.userNamed(u, strings.ToLower(name)) {
+			continue
+		}
+		if len(users) == limit {
+			return users, -1
+		}
+		users = append(users, st.uiUser(u))
+	}
+	if name != "" {
+		total = len(users)
 	}
 	return users, total
+}
+
+// userNamed reports whether u's name or email, or a nickname of one of its
+// nodes, holds lower (lower case). Callers hold mu.
+func (st *store) userNamed(u *userRecord, lower string) bool {
+	if u.matchesQuery(lower) {
+		return true
+	}
+	for _, nid := range u.nodeIDs {
+		if strings.Contains(strings.ToLower(st.nodes[nid].nickname), lower) {
+			return true
+		}
+	}
+	return false
+}
+
+// uiUser is u with its nodes, as the overview shows it. Callers hold mu.
+func (st *store) uiUser(u *userRecord) uiUser {
+	uu := uiUser{ID: u.id, Permission: u.permission, Created: u.created, Transactions: len(u.txIDs)}
+	if len(u.legalNames) > 0 {
+		uu.Name = u.legalNames[0]
+	}
+	if len(u.logins) > 0 {
+		uu.Email = u.logins[0].Email
+	}
+	for _, nid := range u.nodeIDs {
+		uu.Nodes = append(uu.Nodes, st.uiNode(st.nodes[nid]))
+	}
+	return uu
+}
+
+// uiNode is n with its subnets and statements. Callers hold mu.
+func (st *store) uiNode(n *nodeRecord) uiNode {
+	un := uiNode{ID: n.id, UserID: n.userID, Nickname: n.nickname, Type: n.typ, Allowed: n.allowed,
+		External:     reference.IsExternalType(n.typ),
+		BalanceCents: int64(n.balance), AvailableCents: int64(n.available())}
+	for _, sid := range n.subnetIDs {
+		un.Subnets = append(un.Subnets, st.subnets[sid].public())
+	}
+	for _, id := range st.book.byNode[n.id] {
+		rec := st.book.byID[id]
+		us := uiStatement{ID: rec.id, Type: rec.typ, Status: rec.status, Start: rec.start, End: rec.end,
+			Opening: int64(rec.opening), Ending: int64(rec.ending)}
+		if rec.status == StatementGenerated {
+			for _, f := range statementFiles {
+				us.Files = append(us.Files, "/v3.1/statements/"+rec.id+"/"+f)
+			}
+		}
+		un.Statements = append(un.Statements, us)
+	}
+	return un
 }
 
 // uiTx is a transaction on the transactions page, with the moves the
@@ -206,18 +307,25 @@ type uiTx struct {
 	Transaction
 	FromName, ToName, CodeMeaning string
 	FeeCents                      int64
-	Settle, Return, Queue         bool
-	Release, Cancel, Decide       bool
+	// Declined: a card swipe the card's rules refused, RETURNED on the wire
+	// with its IR code.
+	Declined              bool
+	Settle, Return, Queue bool
+	Release, Cancel       bool
+	Decide                bool
 }
 
-// uiTxFilter is the transactions page's query.
+// uiTxFilter is the transactions page's query. User and Node take an id,
+// or else a part (in any case) of a user's name or email or of a node's
+// nickname.
 type uiTxFilter struct {
 	User, Node string
 	Status     Status
 }
 
 // uiScanLimit is the most transactions the transactions page looks at,
-// newest first, for a filter no index answers (a status).
+// newest first, for a filter no index answers (a status, a name), and the
+// most users the overview looks at for a name.
 const uiScanLimit = 10_000
 
 // uiTransactions serves GET /_fake/ui/transactions?user=&node=&status=&limit=:
@@ -225,7 +333,7 @@ const uiScanLimit = 10_000
 func (s *Server) uiTransactions(w http.ResponseWriter, r *http.Request) {
 	limit, err := uiLimit(r)
 	q := r.URL.Query()
-	f := uiTxFilter{User: q.Get("user"), Node: q.Get("node"), Status: Status(q.Get("status"))}
+	f := uiTxFilter{User: strings.TrimSpace(q.Get("user")), Node: strings.TrimSpace(q.Get("node")), Status: Status(q.Get("status"))}
 	if err == nil && f.Status != "" && f.Status.ID() == "" {
 		err = errPayload("invalid_status", "Unknown transaction status %q.", f.Status)
 	}
@@ -233,72 +341,107 @@ func (s *Server) uiTransactions(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, err)
 		return
 	}
-	list, total := s.uiTxList(f, limit)
-	codes := append(reference.ReturnCodes(), append(reference.InterchangeCodes(), reference.WireReturnCodes()...)...)
+	list, total := s.store.uiTxList(f, limit)
 	s.uiRender(w, r, "transactions", uiPage{Limit: limit, Shown: len(list), Total: total,
 		Data: struct {
 			Filter   uiTxFilter
 			Statuses []Status
 			List     []uiTx
-		}{f, processingStatuses(), list}, ReturnCodes: codes})
+		}{f, processingStatuses(), list}})
 }
 
 // uiTxList reads the transactions page's list: the newest limit
 // transactions that match f, and how many match (-1: more than shown).
-func (s *Server) uiTxList(f uiTxFilter, limit int) (list []uiTx, total int) {
-	st := s.store
+func (st *store) uiTxList(f uiTxFilter, limit int) (list []uiTx, total int) {
 	defer st.lock().unlock()
 	ids := st.txOrder
+	nodeByID, userByID := st.nodes[f.Node] != nil, st.users[f.User] != nil
 	switch {
-	case f.Node != "":
-		ids = nil
-		if n := st.nodes[f.Node]; n != nil {
-			ids = n.txIDs
-		}
-	case f.User != "":
-		ids = nil
-		if u := st.users[f.User]; u != nil {
-			ids = u.txIDs
-		}
+	case nodeByID:
+		ids = st.nodes[f.Node].txIDs
+	case userByID:
+		ids = st.users[f.User].txIDs
 	}
 	// The user's and the node's lists are indexes: each of their
 	// transactions matches, so the page reads only what it shows. A status
-	// is no index: the scan for it stops after uiScanLimit transactions,
-	// and the page then says that more may match.
+	// or a name is no index: the scan for it stops after uiScanLimit
+	// transactions, and the page then says that more may match.
+	var tests []func(t *txRecord) bool
+	if f.Status != "" {
+		tests = append(tests, func(t *txRecord) bool { return t.status == f.Status })
+	}
+	if f.Node != "" && !nodeByID {
+		name := strings.ToLower(f.Node)
+		tests = append(tests, func(t *txRecord) bool {
+			return strings.Contains(strings.ToLower(st.nodes[t.fromNode].nickname), name) ||
+				strings.Contains(strings.ToLower(st.nodes[t.toNode].nickname), name)
+		})
+	}
+	if f.User != "" && (nodeByID || !userByID) {
+		named := map[string]bool{} // user id -> matches
+		test := func(id string) bool {
+			if m, ok := named[id]; ok {
+				return m
+			}
+			u := st.users[id]
+			m := u != nil && (id == f.User || !userByID && u.matchesQuery(f.User))
+			named[id] = m
+			return m
+		}
+		tests = append(tests, func(t *txRecord) bool {
+			return test(st.nodes[t.fromNode].userID) || test(st.nodes[t.toNode].userID)
+		})
+	}
 	total = len(ids)
 	scanned := 0
 	for i := len(ids) - 1; i >= 0; i-- {
-		if f.Status != "" && scanned == uiScanLimit {
+		if len(tests) > 0 && scanned == uiScanLimit {
 			total = -1
 			break
 		}
 		scanned++
 		t := st.txs[ids[i]]
-		if f.Status != "" && t.status != f.Status {
+		if !all(tests, t) {
 			continue
 		}
 		if len(list) == limit {
-			if f.Status != "" {
+			if len(tests) > 0 {
 				total = -1 // one more matches
 			}
 			break
 		}
-		from, to := st.nodes[t.fromNode], st.nodes[t.toNode]
-		v := uiTx{Transaction: t.public(), FromName: from.nickname, ToName: to.nickname, FeeCents: int64(t.feeTotal())}
-		v.CodeMeaning, _ = reference.CodeMeaning(t.code)
-		_, errSettle := pathTo(t.status, StatusSettled)
-		_, errReturn := pathTo(t.status, StatusReturned)
-		v.Settle, v.Return = errSettle == nil, errReturn == nil && t.dispute == nil && t.disputeOf == ""
-		v.Queue = canMove(t.status, StatusQueuedBySynapse)
-		v.Release = t.status.Queued()
-		v.Cancel = canMove(t.status, StatusCanceled)
-		v.Decide = t.dispute != nil && t.dispute.status == DisputePending
-		list = append(list, v)
+		list = append(list, st.uiTx(t))
 	}
-	if f.Status != "" && total >= 0 {
+	if len(tests) > 0 && total >= 0 {
 		total = len(list)
 	}
 	return list, total
+}
+
+// all reports whether t passes every test.
+func all(tests []func(*txRecord) bool, t *txRecord) bool {
+	for _, test := range tests {
+		if !test(t) {
+			return false
+		}
+	}
+	return true
+}
+
+// uiTx is t with its parties' names and the moves legal now. Callers hold mu.
+func (st *store) uiTx(t *txRecord) uiTx {
+	from, to := st.nodes[t.fromNode], st.nodes[t.toNode]
+	v := uiTx{Transaction: t.public(), FromName: from.nickname, ToName: to.nickname, FeeCents: int64(t.feeTotal())}
+	v.CodeMeaning, _ = reference.CodeMeaning(t.code)
+	v.Declined = t.cardSwipe && t.status == StatusReturned && t.other["approved"] == false
+	_, errSettle := pathTo(t.status, StatusSettled)
+	_, errReturn := pathTo(t.status, StatusReturned)
+	v.Settle, v.Return = errSettle == nil, errReturn == nil && t.dispute == nil && t.disputeOf == ""
+	v.Queue = canMove(t.status, StatusQueuedBySynapse)
+	v.Release = t.status.Queued()
+	v.Cancel = canMove(t.status, StatusCanceled)
+	v.Decide = t.dispute != nil && t.dispute.status == DisputePending
+	return v
 }
 
 // processingStatuses lists every transaction status, for the filter.
@@ -317,6 +460,8 @@ type uiHook struct {
 	Signature, Signature256        string
 	SignatureValid                 bool
 	Deliveries                     []uiDelivery
+	// Deliveries whose last attempt succeeded, failed, or none yet.
+	Delivered, Failed, Queued int
 }
 
 type uiDelivery struct {
@@ -387,15 +532,9 @@ func (s *Server) uiWebhooksPage(w http.ResponseWriter, r *http.Request) {
 	list := make([]uiHook, 0, len(picked))
 	size := 0
 	for _, c := range picked {
-		wh := c.webhook(c.ev.body(s))
-		v := uiHook{Seq: c.ev.seq, Function: wh.Function, ObjectType: wh.ObjectType, ObjectID: wh.ObjectID,
-			Status: wh.Status, Code: wh.Code, UpdatedBy: wh.UpdatedBy, Date: wh.Date, LogID: s.logID(c.ev.seq)}
-		var pretty bytes.Buffer
-		if json.Indent(&pretty, wh.Body, "", "  ") == nil {
-			v.Payload = pretty.String()
-		}
+		v := s.uiHook(c)
 		n := htmlLen(v.Payload)
-		for _, d := range wh.Deliveries {
+		for _, d := range v.Deliveries {
 			for _, a := range d.Attempts {
 				n += htmlLen(a.Text)
 			}
@@ -404,19 +543,6 @@ func (s *Server) uiWebhooksPage(w http.ResponseWriter, r *http.Request) {
 			break
 		}
 		size += n
-		// The headers every attempt of this webhook carries, checked as a
-		// receiver checks them.
-		v.Signature, v.Signature256 = signatures(wh.ObjectID, s.cfg.clientID, s.cfg.clientSecret)
-		hdr := http.Header{"X-Synapse-Signature": {v.Signature}, "X-Synapse-Signature-Sha256": {v.Signature256}}
-		v.SignatureValid = VerifySignature(hdr, wh.ObjectID, s.cfg.clientID, s.cfg.clientSecret)
-		for j, d := range wh.Deliveries {
-			ud := uiDelivery{Index: j, SubscriptionID: d.SubscriptionID, URL: d.URL}
-			for _, a := range d.Attempts {
-				ud.Attempts = append(ud.Attempts, uiAttempt{Attempt: a, OK: slices.Contains(webhookSuccess, a.Code),
-					After: a.Date.Sub(wh.Date)})
-			}
-			v.Deliveries = append(v.Deliveries, ud)
-		}
 		list = append(list, v)
 	}
 	older := "" // the next page's query, "" when none
@@ -432,6 +558,42 @@ func (s *Server) uiWebhooksPage(w http.ResponseWriter, r *http.Request) {
 			Object, Older string
 			List          []uiHook
 		}{object, older, list}})
+}
+
+// uiHook is a captured webhook with its payload, signature check and
+// attempts.
+func (s *Server) uiHook(c capturedEvent) uiHook {
+	wh := c.webhook(c.ev.body(s))
+	v := uiHook{Seq: c.ev.seq, Function: wh.Function, ObjectType: wh.ObjectType, ObjectID: wh.ObjectID,
+		Status: wh.Status, Code: wh.Code, UpdatedBy: wh.UpdatedBy, Date: wh.Date, LogID: s.logID(c.ev.seq)}
+	var pretty bytes.Buffer
+	if json.Indent(&pretty, wh.Body, "", "  ") == nil {
+		v.Payload = pretty.String()
+	}
+	// The headers every attempt of this webhook carries, checked as a
+	// receiver checks them.
+	v.Signature, v.Signature256 = signatures(wh.ObjectID, s.cfg.clientID, s.cfg.clientSecret)
+	hdr := http.Header{"X-Synapse-Signature": {v.Signature}, "X-Synapse-Signature-Sha256": {v.Signature256}}
+	v.SignatureValid = VerifySignature(hdr, wh.ObjectID, s.cfg.clientID, s.cfg.clientSecret)
+	for j, d := range wh.Deliveries {
+		ud := uiDelivery{Index: j, SubscriptionID: d.SubscriptionID, URL: d.URL}
+		for _, a := range d.Attempts {
+			ud.Attempts = append(ud.Attempts, uiAttempt{Attempt: a, OK: slices.Contains(webhookSuccess, a.Code),
+				After: a.Date.Sub(wh.Date)})
+		}
+		v.Deliveries = append(v.Deliveries, ud)
+	}
+	for _, d := range v.Deliveries {
+		switch {
+		case len(d.Attempts) == 0:
+			v.Queued++
+		case d.Attempts[len(d.Attempts)-1].OK:
+			v.Delivered++
+		default:
+			v.Failed++
+		}
+	}
+	return v
 }
 
 // htmlLen is the length of s once html/template has escaped it as text.

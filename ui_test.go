@@ -3,9 +3,12 @@ package synapsefake_test
 import (
 	"bufio"
 	"context"
+	"encoding/json"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"regexp"
 	"strings"
 	"sync/atomic"
@@ -49,44 +52,60 @@ func TestDashboardPages(t *testing.T) {
 	fake := e.fake
 	ctlOK(t, fake, "POST", "/subscriptions", map[string]any{"url": "http://127.0.0.1:1/hooks", "scopes": []string{"TRAN|PATCH", "TRANS|POST"}})
 	ctlOK(t, fake, "POST", e.expand("/transactions/{tx}/queue"), map[string]any{"code": "REVIEW"})
+	logID := uiLogID(t, fake, e.tx)
 	for _, tc := range []struct {
 		name, path, ctype string
 		want              []string
 		not               []string
 	}{
-		{"overview shows users, nodes with both balances and cards", "/_fake/ui/", "text/html; charset=utf-8",
-			[]string{"Test User", `id="node-{node}"`, `<dd class="available">987.66</dd>`, `<dd class="balance">1000.00</dd>`,
-				`id="subnet-{card}"`, `data-post="/_fake/subnets/{card}/authorize"`, `data-post="/_fake/ui/clock"`}, nil},
-		{"transactions show timeline and the legal moves", "/_fake/ui/transactions", "text/html; charset=utf-8",
-			[]string{`id="tx-{tx}" data-tx="{tx}" data-status="QUEUED-BY-SYNAPSE"`, "REVIEW", "Transaction Created.",
-				`data-post="/_fake/transactions/{tx}/release"`, `data-post="/_fake/transactions/{tx}/cancel"`},
+		{"overview lists users and nodes with both balances, an external node without one", "/_fake/ui/", "text/html; charset=utf-8",
+			[]string{"Test User", `id="node-{node}"`, `<td class="num available" title="available">987.66</td>`,
+				`<td class="num balance" title="current">1000.00</td>`, `data-post="/_fake/ui/clock"`, `id="node-{ach}"`,
+				`<td class="num external" colspan="2"`},
+			[]string{`id="pane"`}},
+		{"a node's detail shows its balances, fund form and cards", "/_fake/ui/?open={node}", "text/html; charset=utf-8",
+			[]string{`<aside class="pane" id="pane" data-open="{node}"`, `<dd class="available">987.66</dd>`, `<dd class="balance">1000.00</dd>`,
+				`data-post="/_fake/nodes/{node}/fund"`, `id="subnet-{card}"`, `data-post="/_fake/subnets/{card}/authorize"`,
+				`<tr id="tx-{tx}"`},
+			nil},
+		{"transactions list the transaction with its status", "/_fake/ui/transactions", "text/html; charset=utf-8",
+			[]string{`id="tx-{tx}" data-tx="{tx}" data-status="QUEUED-BY-SYNAPSE"`, "REVIEW"},
+			[]string{`data-post="/_fake/transactions/{tx}/settle"`, `id="pane"`}},
+		{"a transaction's detail shows its timeline and the legal moves", "/_fake/ui/transactions?open={tx}", "text/html; charset=utf-8",
+			[]string{`data-open="{tx}"`, "Transaction Created.", `data-post="/_fake/transactions/{tx}/release"`,
+				`data-post="/_fake/transactions/{tx}/cancel"`, `&#34;_id&#34;: &#34;{tx}&#34;`},
 			[]string{`data-post="/_fake/transactions/{tx}/settle"`, `data-post="/_fake/transactions/{tx}/return"`}},
 		{"a status filter leaves out what does not match", "/_fake/ui/transactions?status=SETTLED&user={user}", "text/html; charset=utf-8",
 			[]string{"No transactions match."}, []string{`id="tx-{tx}"`}},
 		{"a node filter keeps the node's transactions", "/_fake/ui/transactions?node={payee_node}", "text/html; charset=utf-8",
 			[]string{`id="tx-{tx}"`}, nil},
-		{"webhooks show payload, signature check and redeliver", "/_fake/ui/webhooks?object={tx}", "text/html; charset=utf-8",
-			[]string{"TRAN|PATCH", "QUEUED-BY-SYNAPSE", "Signature valid", "&#34;$oid&#34;: &#34;{tx}&#34;", "/redeliver"}, nil},
+		{"webhooks list each captured webhook", "/_fake/ui/webhooks?object={tx}", "text/html; charset=utf-8",
+			[]string{"TRAN|PATCH", "QUEUED-BY-SYNAPSE", `data-object="{tx}"`}, nil},
+		{"a webhook's detail shows payload, signature check and redeliver", "/_fake/ui/webhooks?open={log}", "text/html; charset=utf-8",
+			[]string{`data-open="{log}"`, "Signature valid", "&#34;$oid&#34;: &#34;{tx}&#34;", "/redeliver"}, nil},
 		{"oauth shows fingerprints, keys and the pin", "/_fake/ui/oauth", "text/html; charset=utf-8",
 			[]string{testFingerprint, "oauth_", `<code class="pin">123456</code>`, `data-post="/_fake/users/{user}/force-mfa"`}, nil},
 		{"requests show the journal", "/_fake/ui/requests?method=POST", "text/html; charset=utf-8",
 			[]string{"/users/{user_id}/nodes/{node_id}/trans", "200"}, nil},
+		{"subscriptions list url, scopes and state", "/_fake/ui/subscriptions", "text/html; charset=utf-8",
+			[]string{"http://127.0.0.1:1/hooks", `<span class="tag">TRAN|PATCH</span>`, `<span class="status s-active">active</span>`}, nil},
 		{"stylesheet", "/_fake/ui/static/style.css", "text/css; charset=utf-8", []string{"prefers-color-scheme: dark"}, nil},
 		{"script", "/_fake/ui/static/app.js", "text/javascript; charset=utf-8", []string{"EventSource"}, nil},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			resp, body := uiGet(t, fake, e.expand(tc.path))
+			expand := func(s string) string { return strings.ReplaceAll(e.expand(s), "{log}", logID) }
+			resp, body := uiGet(t, fake, expand(tc.path))
 			if resp.StatusCode != http.StatusOK || resp.Header.Get("Content-Type") != tc.ctype {
 				t.Fatalf("status %d, Content-Type %q; want 200 %q", resp.StatusCode, resp.Header.Get("Content-Type"), tc.ctype)
 			}
 			for _, w := range tc.want {
-				if !strings.Contains(body, e.expand(w)) {
-					t.Errorf("page lacks %q", e.expand(w))
+				if !strings.Contains(body, expand(w)) {
+					t.Errorf("page lacks %q", expand(w))
 				}
 			}
 			for _, w := range tc.not {
-				if strings.Contains(body, e.expand(w)) {
-					t.Errorf("page shows %q", e.expand(w))
+				if strings.Contains(body, expand(w)) {
+					t.Errorf("page shows %q", expand(w))
 				}
 			}
 		})
@@ -123,6 +142,29 @@ func TestDashboardRoot(t *testing.T) {
 	}
 }
 
+// uiLogID is webhook_meta.log_id of the newest captured webhook of the
+// object with the id.
+func uiLogID(t testing.TB, fake *synapsefake.Server, id string) string {
+	t.Helper()
+	hooks := fake.Webhooks().All()
+	for i := len(hooks) - 1; i >= 0; i-- {
+		if hooks[i].ObjectID != id {
+			continue
+		}
+		var body struct {
+			Meta struct {
+				LogID string `json:"log_id"`
+			} `json:"webhook_meta"`
+		}
+		if err := json.Unmarshal(hooks[i].Body, &body); err != nil || body.Meta.LogID == "" {
+			t.Fatalf("webhook of %s: no log_id (%v): %s", id, err, hooks[i].Body)
+		}
+		return body.Meta.LogID
+	}
+	t.Fatalf("no webhook of %s captured", id)
+	return ""
+}
+
 // uiButton finds the data-post path of a button or form on a page.
 func uiButton(t testing.TB, page, pattern string) string {
 	t.Helper()
@@ -147,7 +189,7 @@ func TestDashboardActions(t *testing.T) {
 	})
 	t.Run("return form returns with the chosen code", func(t *testing.T) {
 		e := newCtlEnv(t)
-		path := uiButton(t, uiPage(t, e.fake, "/_fake/ui/transactions"), "/_fake/transactions/"+e.tx+"/return")
+		path := uiButton(t, uiPage(t, e.fake, "/_fake/ui/transactions?open="+e.tx), "/_fake/transactions/"+e.tx+"/return")
 		ctlOK(t, e.fake, "POST", path, map[string]any{"code": "R02"})
 		if tx, _ := e.fake.Transaction(e.tx); tx.Status != synapsefake.StatusReturned || tx.Code != "R02" {
 			t.Errorf("status %s code %s, want RETURNED R02", tx.Status, tx.Code)
@@ -160,17 +202,25 @@ func TestDashboardActions(t *testing.T) {
 			body: map[string]any{"dispute_reason": "CHARGE_BACK"}}); r.status != http.StatusOK {
 			t.Fatalf("dispute: %d %s", r.status, r.raw)
 		}
-		page := uiPage(t, e.fake, "/_fake/ui/transactions")
+		page := uiPage(t, e.fake, "/_fake/ui/transactions?open="+id)
+		if !strings.Contains(page, `data-open="`+id+`"`) {
+			t.Fatal("the page does not show the disputed transaction's detail")
+		}
 		if strings.Contains(page, "/_fake/transactions/"+id+"/return") {
 			t.Error("the page offers to return a disputed transaction, which the fake refuses")
 		}
-		if tx, _ := e.fake.Transaction(id); tx.DisputeCreditID == "" || strings.Contains(page, "/_fake/transactions/"+tx.DisputeCreditID+"/return") {
+		tx, _ := e.fake.Transaction(id)
+		if tx.DisputeCreditID == "" {
+			t.Fatal("the dispute made no credit")
+		}
+		credit := uiPage(t, e.fake, "/_fake/ui/transactions?open="+tx.DisputeCreditID)
+		if !strings.Contains(credit, `data-open="`+tx.DisputeCreditID+`"`) || strings.Contains(credit, "/_fake/transactions/"+tx.DisputeCreditID+"/return") {
 			t.Errorf("the page offers to return the dispute's credit %q, which only its decision moves", tx.DisputeCreditID)
 		}
 	})
 	t.Run("card check tells the decline code and makes nothing", func(t *testing.T) {
 		e := newCtlEnv(t)
-		path := uiButton(t, uiPage(t, e.fake, "/_fake/ui/"), "/_fake/ui/subnets/"+e.card.ID+"/check")
+		path := uiButton(t, uiPage(t, e.fake, "/_fake/ui/?open="+e.card.ID), "/_fake/ui/subnets/"+e.card.ID+"/check")
 		for amount, want := range map[int64]string{500: "", 100001: "IR51"} {
 			got := ctlOK(t, e.fake, "POST", path, map[string]any{"amount_cents": amount})
 			if got["decline_code"] != want {
@@ -189,7 +239,7 @@ func TestDashboardActions(t *testing.T) {
 		fake.MustAddSubscription(t, recv.URL, "USERS|POST")
 		u := fake.MustAddUser(t, synapsefake.UserSeed{})
 		fake.Flush()
-		path := uiButton(t, uiPage(t, fake, "/_fake/ui/webhooks?object="+u.ID), `/_fake/ui/webhooks/\d+/redeliver`)
+		path := uiButton(t, uiPage(t, fake, "/_fake/ui/webhooks?open="+uiLogID(t, fake, u.ID)), `/_fake/ui/webhooks/\d+/redeliver`)
 		ctlOK(t, fake, "POST", path, map[string]any{"delivery": 0})
 		hooks := fake.Webhooks().All()
 		if n := len(hooks[len(hooks)-1].Deliveries[0].Attempts); n != 2 || got.Load() != 2 {
@@ -329,4 +379,303 @@ func TestDashboardRequestsRedacted(t *testing.T) {
 			t.Errorf("the journal view lacks %q", want)
 		}
 	}
+}
+
+// uiPane is the detail pane of a page, "" when it has none.
+func uiPane(page string) string {
+	i := strings.Index(page, `<aside class="pane"`)
+	if i < 0 {
+		return ""
+	}
+	j := strings.Index(page[i:], "</aside>")
+	return page[i : i+j]
+}
+
+func TestDashboardDetail(t *testing.T) {
+	e := newCtlEnv(t)
+	fake := e.fake
+	sub := fake.MustAddSubscription(t, "http://127.0.0.1:1/hooks", "USERS|POST", "TRAN|PATCH")
+	newcomer := fake.MustAddUser(t, synapsefake.UserSeed{}) // its USERS|POST goes to the subscription
+	fake.Flush()
+	logID := uiLogID(t, fake, newcomer.ID)
+	for _, tc := range []struct {
+		name, page, id string
+		want, not      []string
+	}{
+		{"a user: its nodes, a form for a new one, its transactions and webhooks, its JSON", "/_fake/ui/", e.fx.user.ID,
+			[]string{`<span class="kind">user</span>`, "Test User", `id="node-{node}"`, `data-post="/_fake/users/{user}/nodes"`,
+				`<option selected>DEPOSIT-US</option>`, `<tr id="tx-{tx}"`, "USERS|POST", `&#34;_id&#34;: &#34;{user}&#34;`},
+			nil},
+		{"a node: balances, fund, its card, its owner", "/_fake/ui/transactions", e.fx.node.ID,
+			[]string{`<span class="kind">node</span>`, `<dd class="balance">1000.00</dd>`, `data-post="/_fake/nodes/{node}/fund"`,
+				`id="subnet-{card}"`, `data-open-link="{user}">Test User</a>`},
+			nil},
+		{"an external node: no balance, no fund form", "/_fake/ui/", e.ach.ID,
+			[]string{`<span class="kind">node</span>`, `<p class="external-note"><b>external</b>`},
+			[]string{`<dd class="balance">`, `/fund"`}},
+		{"a card: its swipe form and its node", "/_fake/ui/", e.card.ID,
+			[]string{`<span class="kind">subnet</span>`, `data-check="/_fake/ui/subnets/{card}/check"`, `data-open-link="{node}"`},
+			nil},
+		{"an account number: no swipe form", "/_fake/ui/", e.acct.ID,
+			[]string{`<span class="kind">subnet</span>`, "Account number"},
+			[]string{"/authorize"}},
+		{"a transaction: timeline, moves and JSON", "/_fake/ui/webhooks", e.tx,
+			[]string{`<span class="kind">transaction</span>`, `<ol class="timeline">`, `data-post="/_fake/transactions/{tx}/settle"`,
+				`&#34;_id&#34;: &#34;{tx}&#34;`},
+			nil},
+		{"a subscription: url, scopes, state, JSON", "/_fake/ui/subscriptions", sub.ID,
+			[]string{`<span class="kind">subscription</span>`, "→ http://127.0.0.1:1/hooks", `<span class="tag">TRAN|PATCH</span>`,
+				`<span class="status s-active">active</span>`, `&#34;_id&#34;: &#34;` + sub.ID + `&#34;`},
+			nil},
+		{"a webhook by its log_id, in any case", "/_fake/ui/webhooks", strings.ToUpper(logID),
+			[]string{`<span class="kind">webhook</span>`, "USERS|POST", "Signature valid", "/redeliver"},
+			nil},
+		{"an id nothing has", "/_fake/ui/", "000000000000000000000000",
+			[]string{`<span class="kind">not found</span>`, "No user, node, subnet, transaction, subscription or webhook log_id has the id"},
+			[]string{"<pre>"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			pane := uiPane(uiPage(t, fake, tc.page+"?open="+tc.id))
+			if !strings.Contains(pane, `data-open="`+tc.id+`"`) {
+				t.Fatalf("no pane for %s: %.300s", tc.id, pane)
+			}
+			for _, w := range tc.want {
+				if w = e.expand(w); !strings.Contains(pane, w) {
+					t.Errorf("pane lacks %q", w)
+				}
+			}
+			for _, w := range tc.not {
+				if w = e.expand(w); strings.Contains(pane, w) {
+					t.Errorf("pane shows %q", w)
+				}
+			}
+		})
+	}
+	t.Run("a row's link keeps the page's filters", func(t *testing.T) {
+		page := uiPage(t, fake, "/_fake/ui/transactions?status=CREATED&open="+e.tx)
+		if want := `<a href="/_fake/ui/transactions?status=CREATED&amp;open=` + e.tx + `">`; !strings.Contains(page, want) {
+			t.Errorf("the page lacks the row link %s", want)
+		}
+	})
+}
+
+func TestDashboardFind(t *testing.T) {
+	e := newCtlEnv(t)
+	fake := e.fake
+	sub := fake.MustAddSubscription(t, "http://127.0.0.1:1/hooks")
+	logID := uiLogID(t, fake, e.tx)
+	for _, tc := range []struct {
+		name, id, wantLocation string
+	}{
+		{"a user opens on the overview", e.fx.user.ID, "/_fake/ui/?open=" + e.fx.user.ID},
+		{"a node opens on the overview", e.payee.node.ID, "/_fake/ui/?open=" + e.payee.node.ID},
+		{"a subnet opens on the overview", e.card.ID, "/_fake/ui/?open=" + e.card.ID},
+		{"a transaction opens on the transactions page", e.tx, "/_fake/ui/transactions?open=" + e.tx},
+		{"a subscription opens on the subscriptions page", sub.ID, "/_fake/ui/subscriptions?open=" + sub.ID},
+		{"a webhook log_id opens on the webhooks page", logID, "/_fake/ui/webhooks?open=" + logID},
+		{"spaces around a pasted id are dropped", "  " + e.tx + "\n", "/_fake/ui/transactions?open=" + e.tx},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			resp, _ := uiGet(t, fake, "/_fake/ui/find?id="+url.QueryEscape(tc.id))
+			if resp.StatusCode != http.StatusFound || resp.Header.Get("Location") != tc.wantLocation {
+				t.Fatalf("%d Location %q, want 302 %q", resp.StatusCode, resp.Header.Get("Location"), tc.wantLocation)
+			}
+			if pane := uiPane(uiPage(t, fake, tc.wantLocation)); !strings.Contains(pane, `data-open="`+strings.TrimSpace(tc.id)+`"`) {
+				t.Errorf("the page it opens shows no detail of %s", tc.id)
+			}
+		})
+	}
+	for _, id := range []string{"000000000000000000000000", "Test User", ""} {
+		t.Run(fmt.Sprintf("%q is not found", id), func(t *testing.T) {
+			resp, body := uiGet(t, fake, "/_fake/ui/find?id="+url.QueryEscape(id))
+			if resp.StatusCode != http.StatusNotFound || resp.Header.Get("Content-Type") != "text/html; charset=utf-8" {
+				t.Fatalf("%d %q, want 404 text/html", resp.StatusCode, resp.Header.Get("Content-Type"))
+			}
+			if !strings.Contains(uiPane(body), "No user, node, subnet, transaction, subscription or webhook log_id has the id") ||
+				!strings.Contains(body, `id="node-`+e.fx.node.ID+`"`) {
+				t.Errorf("the page does not say that nothing has the id beside the list: %.300s", uiPane(body))
+			}
+		})
+	}
+}
+
+func TestDashboardNameFilters(t *testing.T) {
+	fake := synapsefake.NewServer(t)
+	ada := fake.MustAddUser(t, synapsefake.UserSeed{LegalNames: []string{"Ada Lovelace"}, Email: "ada@example.com", Fingerprint: testFingerprint})
+	bob := fake.MustAddUser(t, synapsefake.UserSeed{LegalNames: []string{"Bob Builder"}, Email: "bob@example.com", Fingerprint: testFingerprint})
+	adaNode := fake.MustAddNode(t, ada.ID, synapsefake.NodeSeed{Nickname: "Everyday checking", BalanceCents: 10_000})
+	bobNode := fake.MustAddNode(t, bob.ID, synapsefake.NodeSeed{Nickname: "Savings pot"})
+	fund := fake.MustAddNode(t, bob.ID, synapsefake.NodeSeed{Nickname: "Rainy day", BalanceCents: 10_000})
+	toBob := mustTransfer(t, fake, adaNode.ID, bobNode.ID, 100)
+	bobs := mustTransfer(t, fake, fund.ID, bobNode.ID, 200)
+	for _, tc := range []struct {
+		name, path string
+		want, not  []string
+	}{
+		{"a user's name, in any case", "/_fake/ui/?name=lovelace", []string{`id="user-` + ada.ID + `"`}, []string{`id="user-` + bob.ID + `"`}},
+		{"a user's email", "/_fake/ui/?name=bob@", []string{`id="user-` + bob.ID + `"`}, []string{`id="user-` + ada.ID + `"`}},
+		{"a node's nickname keeps its user", "/_fake/ui/?name=RAINY", []string{`id="user-` + bob.ID + `"`, `id="node-` + fund.ID + `"`}, []string{`id="user-` + ada.ID + `"`}},
+		{"a name nobody has", "/_fake/ui/?name=zed", []string{"No user or node is named “zed”."}, []string{`id="user-`}},
+		{"transactions of a user by name, sent or received", "/_fake/ui/transactions?user=bob",
+			[]string{`id="tx-` + toBob + `"`, `id="tx-` + bobs + `"`}, nil},
+		{"transactions of a user by name, only theirs", "/_fake/ui/transactions?user=ada+love",
+			[]string{`id="tx-` + toBob + `"`}, []string{`id="tx-` + bobs + `"`}},
+		{"transactions of a node by nickname", "/_fake/ui/transactions?node=rainy",
+			[]string{`id="tx-` + bobs + `"`}, []string{`id="tx-` + toBob + `"`}},
+		{"a node by id and a user by name together", "/_fake/ui/transactions?node=" + bobNode.ID + "&user=lovelace",
+			[]string{`id="tx-` + toBob + `"`}, []string{`id="tx-` + bobs + `"`}},
+		{"a node by id and another user's id", "/_fake/ui/transactions?node=" + fund.ID + "&user=" + ada.ID,
+			[]string{"No transactions match."}, []string{`id="tx-`}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			page := uiPage(t, fake, tc.path)
+			for _, w := range tc.want {
+				if !strings.Contains(page, w) {
+					t.Errorf("page lacks %q", w)
+				}
+			}
+			for _, w := range tc.not {
+				if strings.Contains(page, w) {
+					t.Errorf("page shows %q", w)
+				}
+			}
+		})
+	}
+}
+
+// mustTransfer makes a transaction from one node to another through the
+// API, as the sending node's user, and returns its id.
+func mustTransfer(t *testing.T, fake *synapsefake.Server, from, to string, cents int64) string {
+	t.Helper()
+	n, _ := fake.Node(from)
+	key := fake.OAuthKey(n.UserID, testFingerprint)
+	h := gatewayHeaders(fake)
+	h["X-SP-USER"] = key + "|" + testFingerprint
+	r := do(t, fake, call{method: "POST", path: "/users/" + n.UserID + "/nodes/" + from + "/trans", header: h, body: map[string]any{
+		"to":     map[string]any{"type": "DEPOSIT-US", "id": to},
+		"amount": map[string]any{"amount": float64(cents) / 100, "currency": "USD"},
+		"extra":  map[string]any{"ip": "127.0.0.1"},
+	}})
+	if r.status != http.StatusOK {
+		t.Fatalf("transfer: %d %s", r.status, r.raw)
+	}
+	return r.body["_id"].(string)
+}
+
+func TestDashboardDecline(t *testing.T) {
+	e := newCtlEnv(t)
+	fake := e.fake
+	declined, err := fake.CardAuthorization(e.card.ID, synapsefake.CardAuth{AmountCents: 500, DeclineWith: "IR51"})
+	if err != nil || declined.Status != synapsefake.StatusReturned {
+		t.Fatalf("swipe: %v %v", declined.Status, err)
+	}
+	if err := fake.Return(e.tx, "R01"); err != nil {
+		t.Fatal(err)
+	}
+	list := uiPage(t, fake, "/_fake/ui/transactions")
+	row := func(id string) string {
+		i := strings.Index(list, `<tr id="tx-`+id+`"`)
+		if i < 0 {
+			t.Fatalf("no row for %s", id)
+		}
+		return list[i : i+strings.Index(list[i:], "</tr>")]
+	}
+	if r := row(declined.ID); !strings.Contains(r, `<span class="status s-declined"`) || !strings.Contains(r, "IR51 · insufficient funds") ||
+		strings.Contains(r, ">RETURNED<") {
+		t.Errorf("the declined swipe's row: %s", r)
+	}
+	if r := row(e.tx); !strings.Contains(r, `<span class="status s-returned">RETURNED</span>`) || strings.Contains(r, "DECLINED") {
+		t.Errorf("the returned transfer's row: %s", r)
+	}
+	pane := uiPane(uiPage(t, fake, "/_fake/ui/transactions?open="+declined.ID))
+	if !strings.Contains(pane, `<p class="decline"><b>Declined</b> with <b>IR51</b>: insufficient funds.`) {
+		t.Errorf("the declined swipe's detail: %.600s", pane)
+	}
+}
+
+func TestDashboardRequestsShowAnswers(t *testing.T) {
+	fake := synapsefake.NewServer(t)
+	if r := do(t, fake, call{method: "GET", path: "/users/000000000000000000000000", header: gatewayHeaders(fake)}); r.status != http.StatusNotFound {
+		t.Fatalf("GET unknown user: %d %s", r.status, r.raw)
+	}
+	page := uiPage(t, fake, "/_fake/ui/requests")
+	reason := "no user 000000000000000000000000 in this fake"
+	for _, want := range []string{`<span class="http h404">404 / 404</span> <span class="reason">` + reason + `</span>`,
+		`<p class="reason">Answered 404 / error_code 404: ` + reason + `</p>`} {
+		if !strings.Contains(page, want) {
+			t.Errorf("the requests page lacks %q", want)
+		}
+	}
+	if reqs := fake.Requests(); len(reqs) != 1 || reqs[0].Reason != reason {
+		t.Errorf("journal %+v, want the call with its reason", reqs)
+	}
+}
+
+func TestDashboardIsNotJournaled(t *testing.T) {
+	e := newCtlEnv(t)
+	fake := e.fake
+	before := len(fake.Requests())
+	for _, path := range []string{"/", "/_fake/ui/", "/_fake/ui/?open=" + e.fx.node.ID, "/_fake/ui/transactions",
+		"/_fake/ui/webhooks", "/_fake/ui/subscriptions", "/_fake/ui/requests", "/_fake/ui/oauth",
+		"/_fake/ui/find?id=" + e.tx, "/_fake/ui/find?id=nothing", "/_fake/ui/static/style.css", "/_fake/ui/static/app.js",
+		"/_fake/ui/static/nope.png", "/favicon.ico"} {
+		resp, _ := uiGet(t, fake, path)
+		if path == "/favicon.ico" && resp.StatusCode != http.StatusNoContent {
+			t.Errorf("GET /favicon.ico: %d, want 204", resp.StatusCode)
+		}
+	}
+	if got := fake.Requests(); len(got) != before {
+		for _, r := range got[before:] {
+			t.Errorf("journaled: %s %s", r.Method, r.Path)
+		}
+	}
+	t.Run("without the dashboard, /favicon.ico is an API path like any other", func(t *testing.T) {
+		fake := synapsefake.NewServer(t, synapsefake.WithoutControlAPI())
+		if r := do(t, fake, call{method: "GET", path: "/../favicon.ico"}); r.status != http.StatusNotFound {
+			t.Errorf("%d, want 404", r.status)
+		}
+	})
+}
+
+func TestDashboardForms(t *testing.T) {
+	e := newCtlEnv(t)
+	fake := e.fake
+	overview := uiPage(t, fake, "/_fake/ui/")
+	t.Run("new user", func(t *testing.T) {
+		path := uiButton(t, overview, "/_fake/users")
+		got := ctlOK(t, fake, "POST", path, map[string]any{"legal_names": []string{"Grace Hopper"}, "email": "grace@example.com"})
+		id := ctlStr(ctlObj(got["user"])["_id"])
+		if u, ok := fake.User(id); !ok || u.LegalNames[0] != "Grace Hopper" {
+			t.Errorf("user %+v", u)
+		}
+	})
+	t.Run("new node and fund", func(t *testing.T) {
+		user := uiPane(uiPage(t, fake, "/_fake/ui/?open="+e.payee.user.ID))
+		got := ctlOK(t, fake, "POST", uiButton(t, user, "/_fake/users/"+e.payee.user.ID+"/nodes"), map[string]any{"nickname": "Travel fund", "type": "DEPOSIT-US"})
+		id := ctlStr(ctlObj(got["node"])["_id"])
+		node := uiPane(uiPage(t, fake, "/_fake/ui/?open="+id))
+		ctlOK(t, fake, "POST", uiButton(t, node, "/_fake/nodes/"+id+"/fund"), map[string]any{"amount_cents": 25_000})
+		if n, _ := fake.Node(id); n.Nickname != "Travel fund" || n.UserID != e.payee.user.ID || n.BalanceCents != 25_000 {
+			t.Errorf("node %+v", n)
+		}
+	})
+	t.Run("load world", func(t *testing.T) {
+		path := uiButton(t, overview, "/_fake/world")
+		if !strings.Contains(overview, `data-post="/_fake/world" data-raw="world"`) {
+			t.Error("the world form does not send its text as it is")
+		}
+		ctlOK(t, fake, "POST", path, map[string]any{"users": []any{map[string]any{"name": "lin", "legal_names": []string{"Lin Pasted"}}}})
+		if !strings.Contains(uiPage(t, fake, "/_fake/ui/?name=pasted"), "Lin Pasted") {
+			t.Error("the world's user is not listed")
+		}
+	})
+	t.Run("reset asks first", func(t *testing.T) {
+		if !strings.Contains(overview, `data-post="/_fake/reset" data-confirm="Reset the fake:`) {
+			t.Fatal("no reset button asking for confirmation")
+		}
+		ctlOK(t, fake, "POST", uiButton(t, overview, "/_fake/reset"), nil)
+		if _, ok := fake.User(e.fx.user.ID); ok {
+			t.Error("the user survived the reset")
+		}
+	})
 }

@@ -3,8 +3,9 @@
 // read the control API. Usage: node check.js BASE (BASE is the API's base URL,
 // http://127.0.0.1:PORT/v3.1). Loads a world through the control API, then
 // prints one line per check and "N passed, M failed". With
-// SCREENSHOTS=DIR it also saves every page at phone and desktop width, in
-// light and dark mode.
+// SCREENSHOTS=DIR it also saves the pages, each with a detail open, at
+// 1280x900 and 390x844, in light and dark mode, and prints each file's path
+// with what it shows.
 'use strict';
 const http = require('node:http');
 const crypto = require('node:crypto');
@@ -77,8 +78,10 @@ async function seed(hookURL) {
   await control('POST', 'subscriptions', { url: hookURL, scopes: ['USERS|POST', 'NODES|POST', 'TRANS|POST', 'TRAN|PATCH'] });
   const ids = (await control('POST', 'world', world)).world;
   const obj = (id) => ({ _id: id });
-  return { user: obj(ids.users.ada), checking: obj(ids.nodes.checking), savings: obj(ids.nodes.savings),
+  const w = { user: obj(ids.users.ada), checking: obj(ids.nodes.checking), savings: obj(ids.nodes.savings),
     bank: obj(ids.nodes.bank), internal: obj(ids.transactions.internal), ach: obj(ids.transactions.ach) };
+  w.card = obj(ids.subnets.card);
+  return w;
 }
 
 // A page on another origin (a second loopback port), as any site open in
@@ -102,6 +105,13 @@ function foreignSite() {
     </script>`);
   });
   return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve({ server, port: server.address().port })));
+}
+
+// lastLogID is webhook_meta.log_id of the newest captured webhook of the
+// object, read through the control API.
+async function lastLogID(objectID) {
+  const hooks = (await control('GET', 'webhooks?limit=1000')).webhooks.filter((h) => h.object_id === objectID);
+  return hooks.length ? hooks[hooks.length - 1].payload.webhook_meta.log_id : '';
 }
 
 // counts reads what the foreign page must not change, through the API.
@@ -136,29 +146,54 @@ async function main() {
   ctx.setDefaultTimeout(timeout);
   const overview = await ctx.newPage();
   const txPage = await ctx.newPage();
-  const node = (p, id) => p.locator(`#node-${id}`);
+  const node = (p, id) => p.locator(`.list #node-${id}`);
+  const pane = (p) => p.locator('#pane');
+  // paneOf waits until the detail pane shows the object with the id.
+  const paneOf = async (p, id) => { await p.locator(`#pane[data-open="${id}"]`).waitFor(); return pane(p); };
 
   await check('the user and node are shown with their balance', async () => {
     await overview.goto(root + '/');
-    await overview.locator(`#user-${w.user._id} h2`).getByText('Ada Lovelace').waitFor();
+    await overview.locator(`#user-${w.user._id} .name`).getByText('Ada Lovelace').waitFor();
     await node(overview, w.checking._id).getByText('Everyday checking').waitFor();
     const current = await node(overview, w.checking._id).locator('.balance').textContent();
     const available = await node(overview, w.checking._id).locator('.available').textContent();
     if (current !== '1000.00' || available !== '965.00') throw new Error(`balances ${current} / ${available}, want 1000.00 / 965.00`);
   });
 
+  await check('an external ACH-US node shows "external", not a balance', async () => {
+    const row = node(overview, w.bank._id);
+    await row.locator('.external').getByText('external', { exact: true }).waitFor();
+    if (await row.locator('.balance, .available').count() !== 0) throw new Error('the external node shows a balance');
+  });
+
+  await check('a click on a row opens its detail beside the list, without a reload', async () => {
+    await overview.evaluate(() => { window.notReloaded = true; });
+    await node(overview, w.checking._id).locator('.nick').click();
+    const p = await paneOf(overview, w.checking._id);
+    await p.locator('h2').getByText('Everyday checking').waitFor();
+    await p.locator('.balances .balance').getByText('1000.00', { exact: true }).waitFor();
+    await p.locator(`#subnet-${w.card._id}`).waitFor(); // its card
+    await p.locator(`tr[data-open="${w.internal._id}"]`).waitFor(); // its transactions
+    await p.locator('details.json summary').click();
+    const json = JSON.parse(await p.locator('details.json pre').textContent());
+    if (json._id !== w.checking._id || json.info.nickname !== 'Everyday checking') throw new Error('JSON ' + JSON.stringify(json).slice(0, 120));
+    if (!(await node(overview, w.checking._id).evaluate((tr) => tr.classList.contains('sel')))) throw new Error('the row is not marked as open');
+    if (new URL(overview.url()).searchParams.get('open') !== w.checking._id) throw new Error('the URL does not name the open row: ' + overview.url());
+    if (!(await overview.evaluate(() => window.notReloaded))) throw new Error('the page was reloaded');
+  });
+
   await check('settle on a CREATED transaction shows SETTLED and moves the balance, without a reload', async () => {
     // Marks on both pages: a reload would lose them.
-    await overview.evaluate(() => { window.notReloaded = true; });
     await txPage.goto(root + '/_fake/ui/transactions');
     await txPage.evaluate(() => { window.notReloaded = true; });
     const row = txPage.locator(`#tx-${w.internal._id}`);
     await row.locator('.status').first().getByText('CREATED', { exact: true }).waitFor();
     await row.getByRole('button', { name: 'Settle' }).click();
     await txPage.locator(`#tx-${w.internal._id}[data-status="SETTLED"]`).waitFor();
-    await txPage.locator(`#tx-${w.internal._id} .tx-head .status`).getByText('SETTLED', { exact: true }).waitFor();
+    await txPage.locator(`#tx-${w.internal._id} .st .status`).getByText('SETTLED', { exact: true }).waitFor();
     await node(overview, w.savings._id).locator('.balance').getByText('25.00', { exact: true }).waitFor();
     await node(overview, w.checking._id).locator('.balance').getByText('975.00', { exact: true }).waitFor();
+    await pane(overview).locator('.balances .balance').getByText('975.00', { exact: true }).waitFor(); // the open detail too
     if (!(await txPage.evaluate(() => window.notReloaded)) || !(await overview.evaluate(() => window.notReloaded))) {
       throw new Error('a page was reloaded');
     }
@@ -174,20 +209,130 @@ async function main() {
     if (!(await txPage.evaluate(() => window.notReloaded))) throw new Error('the page was reloaded');
   });
 
+  await check('search by a transaction id opens it on the transactions page with its timeline', async () => {
+    const page = await ctx.newPage();
+    await page.goto(root + '/_fake/ui/webhooks');
+    await page.getByRole('searchbox', { name: 'find by id' }).fill(w.internal._id);
+    await page.keyboard.press('Enter');
+    const p = await paneOf(page, w.internal._id);
+    if (!page.url().includes('/_fake/ui/transactions?open=')) throw new Error('landed on ' + page.url());
+    await p.locator('.kind').getByText('transaction', { exact: true }).waitFor();
+    await p.locator('.timeline li', { hasText: 'SETTLED' }).waitFor();
+    await p.locator('table.hooks tr[data-open]').first().waitFor(); // its webhooks
+    await page.locator(`.list #tx-${w.internal._id}.sel`).waitFor();
+    await page.close();
+  });
+
+  await check('search by a node id, a subnet id and a webhook log_id opens each; an unknown id says so', async () => {
+    const page = await ctx.newPage();
+    const logID = await lastLogID(w.internal._id);
+    const cases = [[w.savings._id, 'node', '/_fake/ui/?open='], [w.card._id, 'subnet', '/_fake/ui/?open='],
+      [logID, 'webhook', '/_fake/ui/webhooks?open=']];
+    for (const [id, kind, where] of cases) {
+      if (!id) throw new Error(`no id for ${kind}`);
+      await page.goto(root + '/_fake/ui/');
+      await page.getByRole('searchbox', { name: 'find by id' }).fill(id);
+      await page.keyboard.press('Enter');
+      const p = await paneOf(page, id);
+      await p.locator('.kind').getByText(kind, { exact: true }).waitFor();
+      if (!page.url().includes(where)) throw new Error(`${kind}: landed on ${page.url()}`);
+    }
+    const res = await page.goto(root + '/_fake/ui/find?id=000000000000000000000000');
+    await pane(page).getByText('No user, node, subnet, transaction, subscription or webhook log_id has the id').waitFor();
+    if (res.status() !== 404) throw new Error(`unknown id: ${res.status()}, want 404`);
+    await page.close();
+  });
+
+  await check('a user and a node created from the page, and the node funded from its detail', async () => {
+    const page = await ctx.newPage();
+    await page.goto(root + '/_fake/ui/');
+    await page.evaluate(() => { window.notReloaded = true; });
+    await page.locator('#tool-user summary').click();
+    await page.getByLabel('Legal name').fill('Grace Hopper');
+    await page.getByLabel('Email').fill('grace@example.com');
+    await page.getByRole('button', { name: 'Create user' }).click();
+    const userPane = pane(page);
+    await userPane.locator('h2').getByText('Grace Hopper').waitFor();
+    const userID = await userPane.getAttribute('data-open');
+    await page.locator(`.list #user-${userID}`).waitFor();
+    await userPane.getByLabel('Nickname').fill('Travel fund');
+    await userPane.getByRole('button', { name: 'Create node' }).click();
+    await userPane.locator('.kind').getByText('node', { exact: true }).waitFor();
+    await userPane.locator('h2').getByText('Travel fund').waitFor();
+    const nodeID = await userPane.getAttribute('data-open');
+    await userPane.getByLabel('Amount').fill('250.00');
+    await userPane.getByRole('button', { name: 'Fund' }).click();
+    await userPane.locator('.balances .balance').getByText('250.00', { exact: true }).waitFor();
+    await node(page, nodeID).locator('.balance').getByText('250.00', { exact: true }).waitFor();
+    const got = (await control('GET', `nodes/${nodeID}`)).node;
+    if (got.user_id !== userID || got.balance_cents !== 25000 || got.nickname !== 'Travel fund') throw new Error('node ' + JSON.stringify(got));
+    if (!(await page.evaluate(() => window.notReloaded))) throw new Error('the page was reloaded');
+    await page.close();
+  });
+
+  await check('a declined swipe from the page shows as a decline with its IR meaning', async () => {
+    const page = await ctx.newPage();
+    await page.goto(`${root}/_fake/ui/?open=${w.card._id}`);
+    const p = await paneOf(page, w.card._id);
+    await p.getByLabel('Force code').fill('IR51');
+    await p.getByRole('button', { name: 'Swipe' }).click();
+    await p.locator('.verdict.bad').getByText('declined: IR51').waitFor();
+    const txs = await control('GET', `nodes/${w.checking._id}/transactions?limit=1`);
+    const id = txs.transactions[0]._id;
+    await page.goto(`${root}/_fake/ui/transactions`);
+    const row = page.locator(`#tx-${id}`);
+    await row.locator('.status').getByText('DECLINED', { exact: true }).waitFor();
+    await row.locator('.code').getByText('IR51 · insufficient funds').waitFor();
+    await row.click();
+    await (await paneOf(page, id)).locator('.decline').getByText('Declined').waitFor();
+    await page.close();
+  });
+
   await check("a webhook's payload is shown and its signature marked valid", async () => {
     const page = await ctx.newPage();
     await page.goto(`${root}/_fake/ui/webhooks?object=${w.internal._id}`);
-    const hook = page.locator('article.hook', { has: page.locator('.tx-head .status', { hasText: 'SETTLED' }) }).first();
-    await hook.waitFor();
-    await hook.locator('summary', { hasText: 'Payload' }).click();
-    const payload = JSON.parse(await hook.locator('pre').textContent());
+    const row = page.locator('.list tr[data-open]', { has: page.locator('.status', { hasText: 'SETTLED' }) }).first();
+    await row.locator('.fn').click();
+    const p = await paneOf(page, await row.getAttribute('data-open'));
+    const payload = JSON.parse(await p.locator('details.json pre').textContent());
     if (payload._id.$oid !== w.internal._id || payload.recent_status.status !== 'SETTLED') {
       throw new Error('payload ' + JSON.stringify(payload).slice(0, 120));
     }
-    await hook.locator('.sig.valid').getByText('Signature valid').waitFor();
-    await hook.locator('.attempts li.ok').first().waitFor();
+    await p.locator('.sig.valid').getByText('Signature valid').waitFor();
+    await p.locator('.attempts li.ok').first().waitFor();
     const delivered = hooks.got.filter((g) => g.id === w.internal._id);
     if (delivered.length === 0 || !delivered.every((g) => g.valid)) throw new Error('the receiver did not get validly signed deliveries');
+    await page.close();
+  });
+
+  await check('the subscriptions page lists the subscription with its url, scopes and state', async () => {
+    const page = await ctx.newPage();
+    await page.goto(`${root}/_fake/ui/subscriptions`);
+    const row = page.locator('.list tr[data-open]', { hasText: hooks.url });
+    await row.locator('.tag', { hasText: 'TRAN|PATCH' }).waitFor();
+    await row.locator('.status').getByText('active', { exact: true }).waitFor();
+    await page.close();
+  });
+
+  await check('a world pasted into the page is loaded', async () => {
+    const page = await ctx.newPage();
+    await page.goto(`${root}/_fake/ui/`);
+    await page.locator('#tool-world summary').click();
+    await page.getByLabel('world JSON').fill(JSON.stringify({ users: [{ name: 'lin', legal_names: ['Lin Pasted'], nodes: [{ name: 'n', nickname: 'Pasted node', balance: '5.00' }] }] }));
+    await page.getByRole('button', { name: 'Load', exact: true }).click();
+    await page.locator('#flash').getByText('World loaded: 1 users, 1 nodes, 0 transactions').waitFor();
+    await page.locator('.list .name').getByText('Lin Pasted').waitFor();
+    await page.close();
+  });
+
+  await check('the requests page shows each answer beside its request', async () => {
+    await call('GET', base + '/users/000000000000000000000000', undefined, { 'X-SP-GATEWAY': `${clientID}|${clientSecret}` }).catch(() => {});
+    const page = await ctx.newPage();
+    await page.goto(`${root}/_fake/ui/requests?status=4xx`);
+    const row = page.locator('.req summary', { hasText: '/users/{user_id}' }).first();
+    await row.locator('.http').getByText('404 / 404').waitFor();
+    const reason = await row.locator('.reason').textContent();
+    if (!reason || !/unable to locate user/i.test(reason)) throw new Error('reason ' + JSON.stringify(reason));
     await page.close();
   });
 
@@ -227,20 +372,52 @@ async function main() {
     if (JSON.stringify(after) !== JSON.stringify(before)) throw new Error(`store ${JSON.stringify(before)} became ${JSON.stringify(after)}`);
   });
 
+  await check("the API journal holds only the check's own API calls: no page, asset, event stream or favicon", async () => {
+    const journal = (await control('GET', 'requests')).requests;
+    const others = journal.filter((r) => !r.path.startsWith('/v3.1/'));
+    if (journal.length === 0 || others.length > 0) throw new Error(`${journal.length} journaled, not the API's: ${JSON.stringify(others.map((r) => r.method + ' ' + r.path)).slice(0, 200)}`);
+  });
+
   if (shots) {
     const fs = require('node:fs');
     fs.mkdirSync(shots, { recursive: true });
-    const pages = { overview: '/_fake/ui/', transactions: '/_fake/ui/transactions', webhooks: '/_fake/ui/webhooks',
-      requests: '/_fake/ui/requests', oauth: '/_fake/ui/oauth' };
+    const last = (await control('GET', `nodes/${w.checking._id}/transactions?limit=1`)).transactions[0]._id;
+    const logID = await lastLogID(w.internal._id);
+    const pages = [
+      ['overview', `/_fake/ui/?open=${w.checking._id}`, 'users and nodes, the checking node open: balances, fund form, card, its transactions and webhooks'],
+      ['transactions', `/_fake/ui/transactions?open=${last}`, 'transactions, the declined swipe open: DECLINED IR51 with its meaning, timeline'],
+      ['webhooks', `/_fake/ui/webhooks?open=${logID}`, 'captured webhooks, one open: signature, attempts, payload'],
+      ['subscriptions', '/_fake/ui/subscriptions', 'subscriptions: url, scopes, active'],
+      ['requests', '/_fake/ui/requests', 'the journal: each request with its status, error_code and reason'],
+    ];
     for (const [scheme, width, height] of [['light', 1280, 900], ['dark', 1280, 900], ['light', 390, 844], ['dark', 390, 844]]) {
       const p = await browser.newPage({ viewport: { width, height }, colorScheme: scheme });
-      for (const [name, path] of Object.entries(pages)) {
+      for (const [name, path, what] of pages) {
         await p.goto(root + path);
-        await p.screenshot({ path: `${shots}/${name}-${width}-${scheme}.png`, fullPage: width < 600 ? false : true });
+        const file = `${shots}/${name}-${width}x${height}-${scheme}.png`;
+        await p.screenshot({ path: file });
+        console.log(`screenshot ${file}: ${what} (${width}x${height}, ${scheme})`);
       }
       await p.close();
     }
   }
+
+  await check('reset asks first: dismissed it changes nothing, accepted it empties the store', async () => {
+    const page = await ctx.newPage();
+    await page.goto(`${root}/_fake/ui/`);
+    const before = await counts();
+    page.once('dialog', (d) => d.dismiss());
+    await page.getByRole('button', { name: 'Reset…' }).click();
+    const kept = await counts();
+    if (before.users === 0 || JSON.stringify(kept) !== JSON.stringify(before)) throw new Error(`dismissed: ${JSON.stringify(before)} became ${JSON.stringify(kept)}`);
+    let asked = '';
+    page.once('dialog', (d) => { asked = d.message(); d.accept(); });
+    await page.getByRole('button', { name: 'Reset…' }).click();
+    await page.locator('.list .empty').getByText('No users yet').waitFor();
+    const after = await counts();
+    if (after.users !== 0 || !/Reset the fake/.test(asked)) throw new Error(`after reset ${JSON.stringify(after)}, asked ${JSON.stringify(asked)}`);
+    await page.close();
+  });
 
   await browser.close();
   hooks.server.close();

@@ -17,8 +17,10 @@
 #	bash compat/browser/run.sh
 #
 # The output is one line per check and a closing "N passed, M failed" line.
-# SCREENSHOTS=DIR also saves every page at phone and desktop width, in light
-# and dark mode.
+# It also saves a screenshot of every page, with an object's detail open, at
+# 1280x900 and 390x844 in light and dark mode, in SCREENSHOTS=DIR or else in a
+# new temporary directory that outlives the run, and prints each file's path
+# with what it shows (CI's output lists them).
 set -euo pipefail
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -40,8 +42,9 @@ client_secret="browser_client_secret"
 source "$root/compat/fake.sh"
 start_fake compat/browser "$client_id" "$client_secret"
 
+shots="${SCREENSHOTS:-$(mktemp -d "${TMPDIR:-/tmp}/synapsefake-dashboard.XXXXXX")}"
 status=0
-SYNAPSEFAKE_CLIENT_ID="$client_id" SYNAPSEFAKE_CLIENT_SECRET="$client_secret" \
+SYNAPSEFAKE_CLIENT_ID="$client_id" SYNAPSEFAKE_CLIENT_SECRET="$client_secret" SCREENSHOTS="$shots" \
 	node "$here/check.js" "$base" || status=$?
 if [[ $status -ne 0 ]]; then
 	echo "compat/browser: server output (last 50 lines):" >&2
