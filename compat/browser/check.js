@@ -332,7 +332,7 @@ async function main() {
     const row = page.locator('.req summary', { hasText: '/users/{user_id}' }).first();
     await row.locator('.http').getByText('404 / 404').waitFor();
     const reason = await row.locator('.reason').textContent();
-    if (!reason || !/unable to locate user/i.test(reason)) throw new Error('reason ' + JSON.stringify(reason));
+    if (!reason || !/no user 0{24} in this fake/.test(reason)) throw new Error('reason ' + JSON.stringify(reason));
     await page.close();
   });
 
