@@ -17,20 +17,24 @@ func TestCompatibilityRecipesAreTheRunnersCode(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	runners := map[string]string{"python": "compat/python/compat.py", "ruby": "compat/ruby/compat.rb"}
-	comment := map[string]*regexp.Regexp{"python": regexp.MustCompile(`\s+#.*$`), "ruby": regexp.MustCompile(`\s+#.*$`)}
-	blocks := regexp.MustCompile("(?s)```(python|ruby)\n(.*?)```").FindAllStringSubmatch(string(doc), -1)
+	runners := map[string][]string{"python": {"compat/python/compat.py"}, "ruby": {"compat/ruby/compat.rb"},
+		"js": {"compat/node/compat.js", "compat/node/compat_synapsepay.js"}, "go": {"compat/go/recipe_test.go"}}
+	hash, slashes := regexp.MustCompile(`\s+#.*$`), regexp.MustCompile(`\s+//.*$`)
+	comment := map[string]*regexp.Regexp{"python": hash, "ruby": hash, "js": slashes, "go": slashes}
+	blocks := regexp.MustCompile("(?s)```(python|ruby|js|go)\n(.*?)```").FindAllStringSubmatch(string(doc), -1)
 	seen := map[string]bool{}
 	for _, b := range blocks {
 		lang, code := b[1], b[2]
 		seen[lang] = true
-		src, err := os.ReadFile(runners[lang])
-		if err != nil {
-			t.Fatal(err)
-		}
 		lines := map[string]bool{}
-		for _, l := range strings.Split(string(src), "\n") {
-			lines[strings.TrimSpace(l)] = true
+		for _, f := range runners[lang] {
+			src, err := os.ReadFile(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, l := range strings.Split(string(src), "\n") {
+				lines[strings.TrimSpace(comment[lang].ReplaceAllString(l, ""))] = true
+			}
 		}
 		for _, l := range strings.Split(code, "\n") {
 			l = strings.TrimSpace(comment[lang].ReplaceAllString(l, ""))

@@ -40,8 +40,11 @@ cp "$here/go.mod" "$here/go.sum" "$tmp/mod/"
 	cd "$here"
 	go mod edit -modfile="$tmp/mod/go.mod" -replace="github.com/SynapseFI/SynapseGo=$tmp/SynapseGo"
 	go mod download -modfile="$tmp/mod/go.mod"
+	go mod edit -modfile="$tmp/mod/go.mod" -replace="github.com/synapsefake/synapsefake=$root"
 	go vet -modfile="$tmp/mod/go.mod" .
 	go build -modfile="$tmp/mod/go.mod" -o "$tmp/compat-go" .
+	# docs/compatibility.md's recipe, run as written against an in-process fake.
+	go test -count=1 -modfile="$tmp/mod/go.mod" -run '^TestInterceptRecipe$' .
 )
 
 status=0
