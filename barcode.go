@@ -98,7 +98,7 @@ func (st *store) barcode(userID, nodeID string, req barcodeRequest) (string, err
 	if !n.isActive {
 		return "", errNotAllowed("node_inactive", "Node %s is deleted.", nodeID)
 	}
-	if n.typ != reference.NodeDepositUS {
+	if reference.BaseNodeType(n.typ) != reference.NodeDepositUS {
 		return "", errIncorrect("invalid_node_type", "Cash-deposit barcodes are only available for %s nodes; node %s is %s.",
 			reference.NodeDepositUS, nodeID, n.typ)
 	}

@@ -238,7 +238,7 @@ func (req controlNodeRequest) validate() error {
 		return err
 	}
 	switch {
-	case req.Type != "" && !slices.Contains(reference.NodeTypes(), req.Type):
+	case req.Type != "" && !knownNodeType(req.Type):
 		return errPayload("invalid_node_type", "Unknown node type %q.", req.Type)
 	case req.BalanceCents < 0 || req.BalanceCents > MaxBalanceCents:
 		return errPayload("invalid_balance", "balance_cents must be from 0 to %d.", int64(MaxBalanceCents))

@@ -259,7 +259,7 @@ func (seed NodeSeed) validate() error {
 		return err
 	}
 	switch {
-	case seed.Type != "" && !slices.Contains(reference.NodeTypes(), seed.Type):
+	case seed.Type != "" && !knownNodeType(seed.Type):
 		return errPayload("invalid_node_type", "Unknown node type %q.", seed.Type)
 	case seed.BalanceCents < -MaxBalanceCents || seed.BalanceCents > MaxBalanceCents:
 		return errPayload("invalid_balance", "BalanceCents %d is outside ±MaxBalanceCents (%d).", seed.BalanceCents, int64(MaxBalanceCents))

@@ -57,8 +57,15 @@ type nodeInfoRequest struct {
 	CardNumber    *string `json:"card_number"`
 	ExpDate       *string `json:"exp_date"`
 	CardType      *string `json:"card_type"`
-	PayeeName     *string `json:"payee_name"`
-	PayeeAddress  *struct {
+	// CorrespondentInfo: WIRE-US and WIRE-INT, the intermediary bank.
+	CorrespondentInfo *struct {
+		Address    *string `json:"address"`
+		BankName   *string `json:"bank_name"`
+		RoutingNum *string `json:"routing_num"`
+		Swift      *string `json:"swift"`
+	} `json:"correspondent_info"`
+	PayeeName    *string `json:"payee_name"`
+	PayeeAddress *struct {
 		Street      *string `json:"address_street"`
 		City        *string `json:"address_city"`
 		Subdivision *string `json:"address_subdivision"`
@@ -151,7 +158,11 @@ func (r createNodeRequest) validate() error {
 		return nil
 	}
 	for _, path := range nt.RequiredInfo {
-		if s, ok := infoString(r.rawInfo, path); !ok || s == "" {
+		s, ok := infoString(r.rawInfo, path)
+		if alt := infoAlternatives[[2]string{reference.BaseNodeType(nt.Type), path}]; (!ok || s == "") && alt != "" {
+			s, ok = infoString(r.rawInfo, alt)
+		}
+		if !ok || s == "" {
 			return errPayload("missing_info", "info.%s is required for a %s node.", path, nt.Type)
 		}
 	}
@@ -159,6 +170,13 @@ func (r createNodeRequest) validate() error {
 		return errIncorrect("unknown_routing_number", "Routing number %s is not a known bank.", r.Info.RoutingNum)
 	}
 	return nil
+}
+
+// infoAlternatives are the info fields that stand in for a required one
+// missing, by node type and path: the provider's Ruby integration suite
+// created WIRE-US nodes with correspondent_info.address and no address.
+var infoAlternatives = map[[2]string]string{
+	{reference.NodeWireUS, "address"}: "correspondent_info.address",
 }
 
 // infoString reads the string at a dotted path of info.
@@ -267,6 +285,7 @@ type patchNodeRequest struct {
 	Preferences *cardPreferencesRequest `json:"preferences"`
 
 	ship, reset bool // ?ship=YES, ?reset=YES
+	reissue     bool // ?reissue_card=YES: a reset that leaves the card INACTIVE
 }
 
 // cardPreferencesRequest is the preferences of a CARD-US node's PATCH, as
@@ -342,7 +361,7 @@ func decodePatchNode(r *http.Request) (patchNodeRequest, error) {
 		{"ship", func() { req.ship = true }},
 		{"reset", func() { req.reset = true }},
 		// synapse_pay_rest's CardUsNode#reissue_card and #reorder_card.
-		{"reissue_card", func() { req.reset = true }},
+		{"reissue_card", func() { req.reset, req.reissue = true, true }},
 		{"reorder_card", func() { req.ship = true }},
 	} {
 		switch v := q.Get(p.name); {
@@ -388,8 +407,9 @@ func (r patchNodeRequest) validate() error {
 }
 
 // cardAllowed are the values PATCH may give a CARD-US node's allowed:
-// INACTIVE when the card is misplaced, LOCKED when it is lost.
-var cardAllowed = []string{AllowedCreditAndDebit, AllowedInactive, AllowedLocked}
+// INACTIVE when the card is misplaced, LOCKED when it is lost, and PENDING,
+// which the provider's Ruby integration suite set (and read back).
+var cardAllowed = []string{AllowedCreditAndDebit, AllowedInactive, AllowedLocked, AllowedPending}
 
 // handlePatchNode serves PATCH /v3.1/users/{user_id}/nodes/{node_id}.
 func (s *Server) handlePatchNode(w http.ResponseWriter, r *http.Request) {

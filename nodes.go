@@ -1,6 +1,9 @@
 package synapsefake
 
 import (
+	"crypto/sha256"
+	"encoding/binary"
+	"encoding/hex"
 	"fmt"
 	"maps"
 	"slices"
@@ -17,6 +20,9 @@ const (
 	AllowedDebit          = "DEBIT"
 	AllowedLocked         = "LOCKED"
 	AllowedInactive       = "INACTIVE"
+	// AllowedPending: a card node's, as the integration suites of the
+	// provider's Ruby client set it; it neither sends nor receives.
+	AllowedPending = "PENDING"
 )
 
 // allowsDebit reports whether a node whose allowed is a may send money.
@@ -96,7 +102,14 @@ type nodeInfo struct {
 	DocumentID    *string     `json:"document_id"`
 	NameOnAccount string      `json:"name_on_account"`
 	Nickname      string      `json:"nickname"`
+	// MonthlyWithdrawalsRemaining: IB-DEPOSIT-US and IB-SUBACCOUNT-US only.
+	MonthlyWithdrawalsRemaining *int `json:"monthly_withdrawals_remaining,omitempty"`
 }
+
+// monthlyWithdrawals is what an interest-bearing node's
+// info.monthly_withdrawals_remaining shows: the six withdrawals a month a
+// savings account allows. The fake does not count them down.
+const monthlyWithdrawals = 6
 
 // achNodeInfo is the info of an ACH-US node, field for field as the
 // recorded sandbox answers show it: the balance is a string there.
@@ -192,6 +205,11 @@ func (st *store) nodeView(n *nodeRecord) nodeView {
 			DocumentID:    n.documentID,
 			NameOnAccount: name,
 			Nickname:      n.nickname,
+		}
+		switch reference.BaseNodeType(n.typ) {
+		case reference.NodeIBDepositUS, reference.NodeIBSubaccountUS:
+			m := monthlyWithdrawals
+			info.MonthlyWithdrawalsRemaining = &m
 		}
 		if reference.IsDepositType(n.typ) {
 			info.Agreements = []agreement{{Type: "NODE_AGREEMENT", URL: "https://synapsefake.invalid/agreements/NODE_AGREEMENT.pdf"}}
@@ -300,7 +318,7 @@ func (st *store) newNode(now time.Time, u *userRecord, seed NodeSeed, accountTyp
 		created:      now,
 		timeline:     []nodeEvent{{Date: ms(now), Note: "Node created."}},
 	}
-	switch n.typ {
+	switch reference.BaseNodeType(n.typ) {
 	case reference.NodeACHUS:
 		n.bank = reference.ACHBank(n.routingNum)
 		n.sysOther = map[string]any{"access_token": nil, "updated_on": nil}
@@ -324,16 +342,51 @@ func (st *store) newNode(now time.Time, u *userRecord, seed NodeSeed, accountTyp
 	return n
 }
 
+// defaultMaxPinAttempts is a new card's preferences.max_pin_attempts.
+const defaultMaxPinAttempts = 3
+
 // newCardInfo is the card part of a CARD-US node's info: a new card number
 // and hash, and the preferences of old (the defaults when nil). Callers hold mu.
 func (st *store) newCardInfo(old map[string]any) map[string]any {
 	hash := st.randomHex(32)
 	number := fmt.Sprintf("%04d", (int(hash[0])<<8|int(hash[1]))%10000)
-	prefs := map[string]any{"allow_foreign_transactions": false, "atm_withdrawal_limit": 100, "pos_withdrawal_limit": 1000}
+	prefs := map[string]any{"allow_foreign_transactions": false, "atm_withdrawal_limit": 100, "max_pin_attempts": defaultMaxPinAttempts,
+		"pos_withdrawal_limit": 1000, "security_alerts": true}
+	info := map[string]any{"card_hash": hash, "card_number": number, "card_style_id": nil, "preferences": prefs}
 	if old != nil {
-		prefs = old["preferences"].(map[string]any)
+		info["preferences"] = old["preferences"]
+		if t, ok := old["card_type"]; ok {
+			info["card_type"] = t
+		}
 	}
-	return map[string]any{"card_hash": hash, "card_number": number, "card_style_id": nil, "preferences": prefs}
+	return info
+}
+
+// interchangeInfo is the card part of an INTERCHANGE-US node's info, from
+// the card number as sent: digits, or (as the SDKs send it) the number
+// encrypted and base64-encoded. card_number shows the card's last four
+// digits; of an encrypted number, which the fake cannot read, four digits
+// drawn from its hash. The network follows a plain number's first digit.
+func interchangeInfo(sent string) map[string]any {
+	sum := sha256.Sum256([]byte(sent))
+	last4 := fmt.Sprintf("%04d", binary.BigEndian.Uint32(sum[:4])%10000)
+	network := "VISA"
+	if allDigits(sent) && len(sent) >= 4 {
+		last4 = lastFour(sent)
+		network = map[byte]string{'2': "MASTERCARD", '3': "AMEX", '5': "MASTERCARD", '6': "DISCOVER"}[sent[0]]
+		if network == "" {
+			network = "VISA"
+		}
+	}
+	return map[string]any{"card_hash": hex.EncodeToString(sum[:]), "card_number": last4,
+		"is_international": false, "network": network, "type": "DEBIT"}
+}
+
+// knownNodeType reports whether t is a node type the fake takes: one of
+// reference.NodeTypes or an older name of one.
+func knownNodeType(t string) bool {
+	_, ok := reference.LookupNodeType(t)
+	return ok
 }
 
 // validRoutingNumber applies the ABA checksum; the fake "knows" every routing
@@ -366,13 +419,33 @@ func (st *store) createNode(now time.Time, userID string, req createNodeRequest)
 	if in.NameOnAccount != nil {
 		n.nameOnAcct = *in.NameOnAccount
 	}
-	switch seed.Type {
+	switch reference.BaseNodeType(seed.Type) {
 	case reference.NodeWireUS, reference.NodeWireInt:
 		bank := reference.ACHBank(in.RoutingNum).Name
 		if in.BankName != nil {
 			bank = *in.BankName
 		}
-		n.info = map[string]any{"account_num": lastFour(in.AccountNum), "address": *in.Address, "bank_name": bank}
+		address := ""
+		if in.Address != nil {
+			address = *in.Address
+		}
+		n.info = map[string]any{"account_num": lastFour(in.AccountNum), "bank_name": bank}
+		if c := in.CorrespondentInfo; c != nil {
+			corr := map[string]any{}
+			for k, v := range map[string]*string{"address": c.Address, "bank_name": c.BankName, "swift": c.Swift} {
+				if v != nil {
+					corr[k] = *v
+				}
+			}
+			if c.RoutingNum != nil {
+				corr["routing_num"] = lastFour(*c.RoutingNum)
+			}
+			if address == "" && c.Address != nil {
+				address = *c.Address
+			}
+			n.info["correspondent_info"] = corr
+		}
+		n.info["address"] = address
 		if in.RoutingNum != "" {
 			n.info["routing_num"] = lastFour(in.RoutingNum)
 		}
@@ -385,12 +458,17 @@ func (st *store) createNode(now time.Time, userID string, req createNodeRequest)
 			"address_street": *a.Street, "address_city": *a.City, "address_subdivision": *a.Subdivision,
 			"address_country_code": *a.CountryCode, "address_postal_code": *a.PostalCode}}
 	case reference.NodeInterchangeUS:
-		n.info = map[string]any{"card_number": lastFour(*in.CardNumber)}
+		n.info = interchangeInfo(*in.CardNumber)
 	case reference.NodeIOU:
 		n.currency = *in.Balance.Currency
 		n.info = map[string]any{}
 	case reference.NodeCryptoUS:
-		n.info = map[string]any{}
+		n.info = map[string]any{"portfolio": map[string]any{"BTC": 0, "ETH": 0}}
+		n.sysOther = map[string]any{"access_token": st.newID()}
+	case reference.NodeCardUS:
+		if in.CardType != nil {
+			n.info["card_type"] = *in.CardType
+		}
 	}
 	return st.emitNode(now, "NODES|POST", n), nil
 }
@@ -463,7 +541,7 @@ func (st *store) patchNode(now time.Time, userID, nodeID string, req patchNodeRe
 	if req.Micro != nil && (toCents(req.Micro[0]) != microDeposits[0] || toCents(req.Micro[1]) != microDeposits[1]) {
 		return nodeView{}, errIncorrect("incorrect_micro", "Micro deposit amounts do not match.")
 	}
-	if (req.ship || req.reset || req.Allowed != nil || req.Preferences != nil) && n.typ != reference.NodeCardUS {
+	if (req.ship || req.reset || req.Allowed != nil || req.Preferences != nil) && reference.BaseNodeType(n.typ) != reference.NodeCardUS {
 		return nodeView{}, errNotAllowed("not_a_card_node", "Node %s is not a CARD-US node.", nodeID)
 	}
 	if req.Nickname != nil {
@@ -495,6 +573,10 @@ func (st *store) patchNode(now time.Time, userID, nodeID string, req patchNodeRe
 		n.timeline = append(n.timeline, nodeEvent{Date: ms(now), Note: "Card shipped."})
 	}
 	if req.reset {
+		if req.reissue {
+			// The new card waits for activation, as a new card node does.
+			n.allowed = AllowedInactive
+		}
 		n.info = st.newCardInfo(n.info)
 		n.timeline = append(n.timeline, nodeEvent{Date: ms(now), Note: "Card reset."})
 	}

@@ -201,7 +201,9 @@ func TestCreateNode(t *testing.T) {
 			typ: "INTERCHANGE-US",
 			edit: func(n map[string]any) {
 				setPath(n, "info", map[string]any{"balance": map[string]any{"amount": 0.0, "currency": "USD"},
-					"card_number": "1111", "document_id": "doc-1", "name_on_account": "Test User", "nickname": "Spending"})
+					"card_hash": "9bbef19476623ca56c17da75fd57734dbf82530686043a6e491c6d71befe8f6e", "card_number": "1111",
+					"document_id": "doc-1", "is_international": false, "name_on_account": "Test User", "network": "VISA",
+					"nickname": "Spending", "type": "DEBIT"})
 			},
 		},
 		{
@@ -902,8 +904,8 @@ func TestCardNodePreferences(t *testing.T) {
 	fx := newFixture(t, fake, 0)
 	card := createdNode(t, fake, fx, map[string]any{"type": "CARD-US", "info": map[string]any{"nickname": "My Debit Card", "document_id": "doc"}})
 	path := nodePath(fx.user.ID, card["_id"].(string))
-	if diff := cmp.Diff(map[string]any{"allow_foreign_transactions": false, "atm_withdrawal_limit": float64(100), "pos_withdrawal_limit": float64(1000)},
-		getPath(card, "info.preferences")); diff != "" {
+	if diff := cmp.Diff(map[string]any{"allow_foreign_transactions": false, "atm_withdrawal_limit": float64(100), "max_pin_attempts": float64(3),
+		"pos_withdrawal_limit": float64(1000), "security_alerts": true}, getPath(card, "info.preferences")); diff != "" {
 		t.Fatalf("default preferences (-want +got):\n%s", diff)
 	}
 	for _, tc := range []struct {

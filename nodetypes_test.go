@@ -22,6 +22,12 @@ func createdNode(t *testing.T, fake *synapsefake.Server, fx fixture, body any) m
 	return nodes[0].(map[string]any)
 }
 
+// withWithdrawals is info with an interest-bearing node's monthly_withdrawals_remaining.
+func withWithdrawals(info map[string]any) map[string]any {
+	info["monthly_withdrawals_remaining"] = 6.0
+	return info
+}
+
 // TestCreateNodeTypes creates each node type with the body the SDKs'
 // samples and docs send and compares the info the fake shows.
 func TestCreateNodeTypes(t *testing.T) {
@@ -42,15 +48,17 @@ func TestCreateNodeTypes(t *testing.T) {
 	}{
 		{"CUSTODY-US", map[string]any{"nickname": "Custody"}, "CREDIT-AND-DEBIT", deposit("Custody")},
 		{"SUBACCOUNT-US", map[string]any{"nickname": "Sub"}, "CREDIT-AND-DEBIT", deposit("Sub")},
-		{"IB-DEPOSIT-US", map[string]any{"nickname": "IB"}, "CREDIT-AND-DEBIT", deposit("IB")},
-		{"IB-SUBACCOUNT-US", map[string]any{"nickname": "IBS"}, "CREDIT-AND-DEBIT", deposit("IBS")},
+		// The provider's Ruby integration suite expected monthly_withdrawals_remaining of both.
+		{"IB-DEPOSIT-US", map[string]any{"nickname": "IB"}, "CREDIT-AND-DEBIT", withWithdrawals(deposit("IB"))},
+		{"IB-SUBACCOUNT-US", map[string]any{"nickname": "IBS"}, "CREDIT-AND-DEBIT", withWithdrawals(deposit("IBS"))},
 		{"CARD-US", map[string]any{"nickname": "My Debit Card", "document_id": "doc-1", "card_type": "PHYSICAL"}, "INACTIVE",
-			map[string]any{"balance": bal, "card_style_id": nil, "document_id": "doc-1", "name_on_account": "Test User",
+			map[string]any{"balance": bal, "card_style_id": nil, "card_type": "PHYSICAL", "document_id": "doc-1", "name_on_account": "Test User",
 				"nickname": "My Debit Card", "preferences": map[string]any{"allow_foreign_transactions": false,
-					"atm_withdrawal_limit": 100.0, "pos_withdrawal_limit": 1000.0}}},
+					"atm_withdrawal_limit": 100.0, "max_pin_attempts": 3.0, "pos_withdrawal_limit": 1000.0, "security_alerts": true}}},
 		{"INTERCHANGE-US", map[string]any{"nickname": "Visa", "card_number": "4111111111111111", "exp_date": "202812", "document_id": "doc-1"},
-			"CREDIT-AND-DEBIT", map[string]any{"balance": bal, "card_number": "1111", "document_id": "doc-1",
-				"name_on_account": "Test User", "nickname": "Visa"}},
+			"CREDIT-AND-DEBIT", map[string]any{"balance": bal, "card_hash": "9bbef19476623ca56c17da75fd57734dbf82530686043a6e491c6d71befe8f6e", "card_number": "1111",
+				"document_id": "doc-1", "is_international": false, "name_on_account": "Test User", "network": "VISA",
+				"nickname": "Visa", "type": "DEBIT"}},
 		{"WIRE-US", map[string]any{"nickname": "Wire", "account_num": "2222222222", "routing_num": validRouting,
 			"name_on_account": "Payee Co", "address": "1 Main St, NY"}, "CREDIT-AND-DEBIT",
 			map[string]any{"account_num": "2222", "address": "1 Main St, NY", "balance": bal, "bank_name": "BANK OF AMERICA",
@@ -66,7 +74,8 @@ func TestCreateNodeTypes(t *testing.T) {
 			map[string]any{"balance": map[string]any{"amount": 0.0, "currency": "BTC"}, "document_id": nil,
 				"name_on_account": "Test User", "nickname": "Owed"}},
 		{"CRYPTO-US", map[string]any{"nickname": "Wallet"}, "CREDIT-AND-DEBIT",
-			map[string]any{"balance": bal, "document_id": nil, "name_on_account": "Test User", "nickname": "Wallet"}},
+			map[string]any{"balance": bal, "document_id": nil, "name_on_account": "Test User", "nickname": "Wallet",
+				"portfolio": map[string]any{"BTC": 0.0, "ETH": 0.0}}},
 	} {
 		t.Run(tc.typ, func(t *testing.T) {
 			t.Parallel()
@@ -77,6 +86,11 @@ func TestCreateNodeTypes(t *testing.T) {
 				t.Errorf("type %v allowed %v, want %s %s", node["type"], node["allowed"], tc.typ, tc.wantAllowed)
 			}
 			info := node["info"].(map[string]any)
+			if tc.typ == "CARD-US" || tc.typ == "CRYPTO-US" {
+				if tok, _ := getPath(node, "extra.other.access_token").(string); len(tok) != 24 {
+					t.Errorf("extra.other.access_token %v, want a 24-character id", tok)
+				}
+			}
 			if tc.typ == "CARD-US" {
 				if h, _ := info["card_hash"].(string); len(h) != 64 {
 					t.Errorf("card_hash %v, want 64 hex characters", info["card_hash"])
@@ -86,9 +100,6 @@ func TestCreateNodeTypes(t *testing.T) {
 				}
 				delete(info, "card_hash")
 				delete(info, "card_number")
-				if tok, _ := getPath(node, "extra.other.access_token").(string); len(tok) != 24 {
-					t.Errorf("extra.other.access_token %v, want a 24-character id", tok)
-				}
 			}
 			if diff := cmp.Diff(tc.wantInfo, info); diff != "" {
 				t.Errorf("info mismatch (-want +got):\n%s", diff)

@@ -138,9 +138,9 @@ func TestSynapsePayRestMethods(t *testing.T) {
 			return pyCall(e, "POST", nodesPath(e.fx.user.ID), map[string]any{"type": "IOU", "info": map[string]any{
 				"nickname": "Owed", "balance": map[string]any{"currency": "BTC"}}})
 		}, status: 200, reads: append(nodeReads, "nodes.0.info.balance.currency")},
-		{method: "nodes.create (SynapseUsNode, a retired type)", req: func(t *testing.T, e sdkEnv) call {
+		{method: "nodes.create (SynapseUsNode, an older name of DEPOSIT-US)", req: func(t *testing.T, e sdkEnv) call {
 			return pyCall(e, "POST", nodesPath(e.fx.user.ID), map[string]any{"type": "SYNAPSE-US", "info": map[string]any{"nickname": "S"}})
-		}, status: 400, errorCode: "200"},
+		}, status: 200, reads: nodeReads},
 		{method: "nodes.get (list)", req: func(t *testing.T, e sdkEnv) call {
 			return pyCall(e, "GET", nodesPath(e.fx.user.ID)+"?page=1&per_page=20&type=ACH-US", nil)
 		}, status: 200, reads: nodeReads},

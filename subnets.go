@@ -233,7 +233,7 @@ func luhnComplete(prefix string) string {
 
 // subnetNode checks that a node can hold subnets.
 func subnetNode(n *nodeRecord) error {
-	if n.typ != reference.NodeDepositUS && n.typ != reference.NodeSubaccountUS {
+	if t := reference.BaseNodeType(n.typ); t != reference.NodeDepositUS && t != reference.NodeSubaccountUS {
 		return errIncorrect("invalid_node_type", "Subnets can only be issued on DEPOSIT-US and SUBACCOUNT-US nodes, not %s.", n.typ)
 	}
 	if !n.isActive {

@@ -659,7 +659,7 @@ func (st *store) createTx(now time.Time, userID, nodeID string, req createTxRequ
 		fees = fees[:0]
 		for _, f := range req.Fees {
 			fn := st.nodes[*f.To.ID]
-			if fn == nil || fn.typ != reference.NodeDepositUS || !fn.isActive {
+			if fn == nil || reference.BaseNodeType(fn.typ) != reference.NodeDepositUS || !fn.isActive {
 				return nil, errIncorrect("invalid_fee_node", "Fee node %s must be an active DEPOSIT-US node.", *f.To.ID)
 			}
 			fees = append(fees, feeRecord{fee: toCents(*f.Fee), note: f.Note, toNode: fn.id})

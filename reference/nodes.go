@@ -1,6 +1,9 @@
 package reference
 
-import "slices"
+import (
+	"maps"
+	"slices"
+)
 
 // Node types, as the wire's node type, to.type and from.type carry them.
 const (
@@ -20,6 +23,42 @@ const (
 	NodeIOU            = "IOU"
 	NodeCryptoUS       = "CRYPTO-US"
 )
+
+// Older names of node types, which the API still took in the years its
+// Python and Ruby clients' integration suites were written: each behaves as
+// the type BaseNodeType gives, and a node made under one keeps it as its type.
+const (
+	NodeSynapseUS           = "SYNAPSE-US"
+	NodeClearingUS          = "CLEARING-US"
+	NodeReserveUS           = "RESERVE-US"
+	NodeTriumphSubaccountUS = "TRIUMPH-SUBACCOUNT-US"
+	NodeSubcardUS           = "SUBCARD-US"
+)
+
+// nodeAliases maps each older name to the type it behaves as. GET
+// /nodes/types and NodeTypes do not list them.
+var nodeAliases = map[string]string{
+	NodeSynapseUS:           NodeDepositUS,
+	NodeClearingUS:          NodeDepositUS,
+	NodeReserveUS:           NodeDepositUS,
+	NodeTriumphSubaccountUS: NodeSubaccountUS,
+	NodeSubcardUS:           NodeCardUS,
+}
+
+// BaseNodeType returns the type a node of type t behaves as: today's name
+// for an older one (SYNAPSE-US is DEPOSIT-US), t itself otherwise.
+func BaseNodeType(t string) string {
+	if b, ok := nodeAliases[t]; ok {
+		return b
+	}
+	return t
+}
+
+// NodeTypeAliases returns the older node type names the fake accepts, sorted.
+// The slice is fresh on every call.
+func NodeTypeAliases() []string {
+	return slices.Sorted(maps.Keys(nodeAliases))
+}
 
 // NodeClass groups node types by how money moves through them.
 type NodeClass string
@@ -103,10 +142,13 @@ func NodeTypes() []string {
 }
 
 // LookupNodeType returns the description of node type t. Its RequiredInfo
-// is a fresh copy.
+// is a fresh copy. An older name (NodeTypeAliases) is described as the type
+// it behaves as, under its own name.
 func LookupNodeType(t string) (NodeType, bool) {
+	base := BaseNodeType(t)
 	for _, nt := range nodeTypes {
-		if nt.Type == t {
+		if nt.Type == base {
+			nt.Type = t
 			nt.RequiredInfo = slices.Clone(nt.RequiredInfo)
 			return nt, true
 		}
@@ -119,6 +161,9 @@ var classes = func() map[string]NodeClass {
 	m := make(map[string]NodeClass, len(nodeTypes))
 	for _, nt := range nodeTypes {
 		m[nt.Type] = nt.Class
+	}
+	for alias, base := range nodeAliases {
+		m[alias] = m[base]
 	}
 	return m
 }()
