@@ -138,7 +138,8 @@ type patchSubnetRequest struct {
 	Nickname   *string       `json:"nickname"`
 	SuppID     *string       `json:"supp_id"`
 	// Allowed is the v3.1.0 way to set the status, which synapse_pay_rest's
-	// Subnet.lock sends: LOCKED is INACTIVE, CREDIT-AND-DEBIT is ACTIVE.
+	// Subnet.lock sends: LOCKED is INACTIVE, CREDIT and CREDIT-AND-DEBIT are
+	// ACTIVE.
 	Allowed     *string `json:"allowed"`
 	Preferences *struct {
 		AllowCashTransactions    *bool    `json:"allow_cash_transactions"`
@@ -156,8 +157,9 @@ func (r patchSubnetRequest) pin() *string {
 	return r.CardPin
 }
 
-// subnetAllowed maps the v3.1.0 allowed values to statuses.
-var subnetAllowed = map[string]SubnetStatus{AllowedLocked: SubnetInactive, AllowedCreditAndDebit: SubnetActive}
+// subnetAllowed maps the v3.1.0 allowed values to statuses; each value a
+// subnet reads in allowed is one it takes back.
+var subnetAllowed = map[string]SubnetStatus{AllowedLocked: SubnetInactive, AllowedCreditAndDebit: SubnetActive, AllowedCredit: SubnetActive}
 
 // status is the status the request sets, from status or allowed; nil for none.
 func (r patchSubnetRequest) status() *SubnetStatus {
@@ -178,7 +180,7 @@ func (r patchSubnetRequest) validate() error {
 	if r.Allowed != nil {
 		to, ok := subnetAllowed[*r.Allowed]
 		if !ok {
-			return errPayload("invalid_allowed", "allowed must be %s or %s.", AllowedLocked, AllowedCreditAndDebit)
+			return errPayload("invalid_allowed", "allowed must be %s, %s or %s.", AllowedLocked, AllowedCredit, AllowedCreditAndDebit)
 		}
 		if r.Status != nil && *r.Status != to {
 			return errPayload("conflicting_status", "status %s and allowed %s differ; send one of them.", *r.Status, *r.Allowed)

@@ -430,15 +430,22 @@ type statementURLs struct {
 	PDF  *string `json:"pdf"`
 }
 
-// statementView is a statement as the API returns it.
+// statementView is a statement as the API returns it. ClientID, IsActive
+// and the three *URL fields are the older flat shape the provider's
+// integration suites read, answered beside client and urls.
 type statementView struct {
 	ID             string        `json:"_id"`
 	Client         clientView    `json:"client"`
+	ClientID       string        `json:"client_id"`
+	CSVURL         *string       `json:"csv_url"`
 	DateEnd        int64         `json:"date_end"`
 	DateStart      int64         `json:"date_start"`
 	EndingBalance  *cents        `json:"ending_balance"`
+	IsActive       bool          `json:"is_active"`
+	JSONURL        *string       `json:"json_url"`
 	NodeID         string        `json:"node_id"`
 	OpeningBalance *cents        `json:"opening_balance"`
+	PDFURL         *string       `json:"pdf_url"`
 	Status         string        `json:"status"`
 	Type           string        `json:"type"`
 	URLs           statementURLs `json:"urls"`
@@ -446,14 +453,15 @@ type statementView struct {
 }
 
 func (st *store) statementView(rec *statementRecord) statementView {
-	v := statementView{ID: rec.id, Client: st.client, DateEnd: ms(rec.end), DateStart: ms(rec.start),
-		NodeID: rec.nodeID, Status: rec.status, Type: rec.typ, UserID: rec.userID}
+	v := statementView{ID: rec.id, Client: st.client, ClientID: st.client.ID, DateEnd: ms(rec.end), DateStart: ms(rec.start),
+		IsActive: true, NodeID: rec.nodeID, Status: rec.status, Type: rec.typ, UserID: rec.userID}
 	if rec.status == StatementGenerated {
 		opening, ending := rec.opening, rec.ending
 		v.OpeningBalance, v.EndingBalance = &opening, &ending
 		base := st.base + "/statements/" + rec.id + "/"
 		csvURL, jsonURL, pdfURL := base+statementFiles[0], base+statementFiles[1], base+statementFiles[2]
 		v.URLs = statementURLs{CSV: &csvURL, JSON: &jsonURL, PDF: &pdfURL}
+		v.CSVURL, v.JSONURL, v.PDFURL = &csvURL, &jsonURL, &pdfURL
 	}
 	return v
 }

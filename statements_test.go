@@ -318,7 +318,9 @@ func TestMonthlyStatementReconciles(t *testing.T) {
 		"opening_balance": 0.0, "ending_balance": 1150.0,
 		"node_id": e.checking.ID, "user_id": e.sender.ID,
 		"type": "MONTHLY_STATEMENT", "status": "GENERATED",
-		"urls": map[string]any{"csv": files + "csv", "json": files + "json", "pdf": files + "pdf"},
+		"urls":      map[string]any{"csv": files + "csv", "json": files + "json", "pdf": files + "pdf"},
+		"client_id": fake.ClientID(), "is_active": true,
+		"csv_url": files + "csv", "json_url": files + "json", "pdf_url": files + "pdf",
 	}
 	if r.status != http.StatusOK {
 		t.Fatalf("GET statement: %d %s", r.status, r.raw)
@@ -466,12 +468,15 @@ func TestAdHocStatementWebhooks(t *testing.T) {
 				"opening_balance": nil, "ending_balance": nil,
 				"node_id": e.checking.ID, "user_id": e.sender.ID,
 				"type": "ONDEMAND_STATEMENT", "status": "QUEUED",
-				"urls": map[string]any{"csv": nil, "json": nil, "pdf": nil},
+				"urls":      map[string]any{"csv": nil, "json": nil, "pdf": nil},
+				"client_id": fake.ClientID(), "is_active": true,
+				"csv_url": nil, "json_url": nil, "pdf_url": nil,
 			}
 			files := fake.URL() + "/statements/" + id + "/statement."
 			generated := maps.Clone(queued)
 			generated["status"], generated["opening_balance"], generated["ending_balance"] = "GENERATED", 0.0, 1000.0
 			generated["urls"] = map[string]any{"csv": files + "csv", "json": files + "json", "pdf": files + "pdf"}
+			generated["csv_url"], generated["json_url"], generated["pdf_url"] = files+"csv", files+"json", files+"pdf"
 
 			wantAnswer := queued
 			if immediate {
@@ -1093,5 +1098,65 @@ func TestQueuedStatementSurvivesReset(t *testing.T) {
 	list := fake.Statements(n.ID)
 	if len(list) != 1 || list[0].Status != synapsefake.StatementGenerated || list[0].EndingBalanceCents != 4_200 {
 		t.Errorf("statements after Reset: %+v", list)
+	}
+}
+
+// TestStatementOlderFlatShape reads a statement in the older flat shape the
+// provider's integration suites expected (client_id, is_active, csv_url,
+// json_url, pdf_url) beside today's client{} and urls{}, in the answer to
+// POST, GET and the lists, queued and generated.
+func TestStatementOlderFlatShape(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name      string
+		opts      []synapsefake.Option
+		generated bool
+	}{
+		{"queued", nil, false},
+		{"generated", []synapsefake.Option{synapsefake.WithImmediateStatements()}, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			fake := synapsefake.NewServer(t, tc.opts...)
+			fx := newFixture(t, fake, 100_00)
+			r := do(t, fake, call{method: "POST", path: nodeStmtsPath(fx.node), header: fx.headers, body: map[string]any{}})
+			if r.status != http.StatusOK {
+				t.Fatalf("POST statement: %d %s", r.status, r.raw)
+			}
+			id, _ := r.body["_id"].(string)
+			var csvURL, jsonURL, pdfURL any
+			if tc.generated {
+				files := fake.URL() + "/statements/" + id + "/statement."
+				csvURL, jsonURL, pdfURL = files+"csv", files+"json", files+"pdf"
+			}
+			want := map[string]any{"client_id": fake.ClientID(), "is_active": true, "csv_url": csvURL, "json_url": jsonURL, "pdf_url": pdfURL,
+				"client": map[string]any{"id": fake.ClientID(), "name": fake.ClientName()},
+				"urls":   map[string]any{"csv": csvURL, "json": jsonURL, "pdf": pdfURL}}
+			userList := do(t, fake, call{method: "GET", path: "/users/" + fx.user.ID + "/statements", header: fx.headers})
+			nodeList := do(t, fake, call{method: "GET", path: nodeStmtsPath(fx.node), header: fx.headers})
+			get := do(t, fake, call{method: "GET", path: nodeStmtsPath(fx.node) + "/" + id, header: fx.headers})
+			answers := map[string]map[string]any{"POST": r.body, "GET": get.body}
+			for name, list := range map[string]response{"user list": userList, "node list": nodeList} {
+				items, _ := list.body["statements"].([]any)
+				if len(items) != 1 {
+					t.Fatalf("%s: %d %s, want one statement", name, list.status, list.raw)
+				}
+				answers[name] = items[0].(map[string]any)
+			}
+			for name, body := range answers {
+				got := map[string]any{}
+				for k := range want {
+					got[k] = body[k]
+				}
+				if diff := cmp.Diff(want, got); diff != "" {
+					t.Errorf("%s (-want +got):\n%s", name, diff)
+				}
+				for _, k := range []string{"client_id", "is_active", "csv_url", "json_url", "pdf_url"} {
+					if _, ok := body[k]; !ok {
+						t.Errorf("%s: no %s", name, k)
+					}
+				}
+			}
+		})
 	}
 }

@@ -84,6 +84,7 @@ type subnetView struct {
 	AccountClass string           `json:"account_class"`
 	AccountNum   string           `json:"account_num,omitempty"`
 	Agreements   []agreement      `json:"agreements"`
+	Allowed      string           `json:"allowed"` // the v3.1.0 reading of the status, beside it
 	CardNumber   string           `json:"card_number,omitempty"`
 	CardStyleID  any              `json:"card_style_id,omitempty"` // cards only: a string or null
 	Client       clientView       `json:"client"`
@@ -101,6 +102,21 @@ type subnetView struct {
 	UserID       string           `json:"user_id"`
 }
 
+// allowed is the subnet's status as the v3.1.0 field allowed read it: an
+// active account-number subnet receives (CREDIT; synapse_pay_rest's
+// Subnet.lock is documented as moving it "from 'CREDIT' to 'LOCKED'"), an
+// active card also spends (CREDIT-AND-DEBIT), and a subnet that is not
+// active is LOCKED.
+func (sn *subnetRecord) allowed() string {
+	switch {
+	case sn.status != SubnetActive:
+		return AllowedLocked
+	case sn.class == ClassCard:
+		return AllowedCreditAndDebit
+	}
+	return AllowedCredit
+}
+
 // subnetView builds the wire shape; full shows the personal data (full card
 // number, cvc, account number) that is otherwise masked.
 func (st *store) subnetView(sn *subnetRecord, full bool) subnetView {
@@ -109,6 +125,7 @@ func (st *store) subnetView(sn *subnetRecord, full bool) subnetView {
 		Links:        linkTo(st.base + "/users/" + sn.userID + "/nodes/" + sn.nodeID + "/subnets/" + sn.id),
 		AccountClass: sn.class,
 		Agreements:   []agreement{{Type: "SUBNET_AGREEMENT", URL: "https://synapsefake.invalid/agreements/SUBNET_AGREEMENT.pdf"}},
+		Allowed:      sn.allowed(),
 		Client:       st.client,
 		CreatedOn:    ms(sn.created),
 		Nickname:     sn.nickname,

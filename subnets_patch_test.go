@@ -114,6 +114,54 @@ func TestPatchSubnetAllowed(t *testing.T) {
 	}
 }
 
+// TestSubnetAllowed reads the v3.1.0 field allowed beside status: the
+// provider's Ruby integration suite locked an account-number subnet with
+// {"allowed": "LOCKED"} and read allowed back; synapse_pay_rest documents
+// the lock as moving it "from 'CREDIT' to 'LOCKED'".
+func TestSubnetAllowed(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name        string
+		class       string
+		patches     []string // in order; none reads the new subnet
+		wantStatus  string
+		wantAllowed string
+	}{
+		{"new account number", "CHECKING", nil, "ACTIVE", "CREDIT"},
+		{"new card", "CARD", nil, "INACTIVE", "LOCKED"},
+		{"account number locked", "CHECKING", []string{`{"allowed":"LOCKED"}`}, "INACTIVE", "LOCKED"},
+		{"account number locked, then CREDIT", "CHECKING", []string{`{"allowed":"LOCKED"}`, `{"allowed":"CREDIT"}`}, "ACTIVE", "CREDIT"},
+		{"card activated", "CARD", []string{`{"status":"ACTIVE"}`}, "ACTIVE", "CREDIT-AND-DEBIT"},
+		{"card activated by allowed", "CARD", []string{`{"allowed":"CREDIT-AND-DEBIT"}`}, "ACTIVE", "CREDIT-AND-DEBIT"},
+		{"account number terminated", "CHECKING", []string{`{"status":"TERMINATED"}`}, "TERMINATED", "LOCKED"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			fake := synapsefake.NewServer(t)
+			fx := newFixture(t, fake, 0)
+			body := map[string]any{"nickname": "S"}
+			if tc.class == "CARD" {
+				body["account_class"] = "CARD"
+			}
+			r := do(t, fake, call{method: "POST", path: subnetsPath(fx.user.ID, fx.node.ID), header: fx.headers, body: body})
+			if r.status != 200 {
+				t.Fatalf("create: %d %s", r.status, r.raw)
+			}
+			id := r.body["_id"].(string)
+			for _, p := range tc.patches {
+				if r = patchSubnet(t, fake, fx, id, p); r.status != 200 {
+					t.Fatalf("PATCH %s: %d %s", p, r.status, r.raw)
+				}
+			}
+			for _, got := range []response{r, do(t, fake, call{method: "GET", path: subnetPath(fx.user.ID, fx.node.ID, id), header: fx.headers})} {
+				if got.status != 200 || got.body["status"] != tc.wantStatus || got.body["allowed"] != tc.wantAllowed {
+					t.Errorf("%d status %v allowed %v, want 200 %s %s; body %s", got.status, got.body["status"], got.body["allowed"], tc.wantStatus, tc.wantAllowed, got.raw)
+				}
+			}
+		})
+	}
+}
+
 func TestPatchSubnet(t *testing.T) {
 	t.Parallel()
 	// defaults are a new card's preferences, in cents.
@@ -178,7 +226,7 @@ func TestPatchSubnet(t *testing.T) {
 			name: "status and preferences together", class: "CARD",
 			body: `{"status":"ACTIVE","preferences":{"allow_foreign_transactions":true,"daily_transaction_limit":12.34}}`,
 			edit: func(w map[string]any) {
-				w["status"] = "ACTIVE"
+				w["status"], w["allowed"] = "ACTIVE", "CREDIT-AND-DEBIT"
 				w["preferences"] = prefs(map[string]any{"allow_foreign_transactions": true, "daily_transaction_limit": 1234.0})
 			},
 		},
@@ -194,7 +242,9 @@ func TestPatchSubnet(t *testing.T) {
 		{
 			name: "status_code ACCOUNT_LOCKED", class: "CHECKING",
 			body: `{"status":"INACTIVE","status_code":"ACCOUNT_LOCKED"}`,
-			edit: func(w map[string]any) { w["status"], w["status_code"] = "INACTIVE", "ACCOUNT_LOCKED" },
+			edit: func(w map[string]any) {
+				w["status"], w["status_code"], w["allowed"] = "INACTIVE", "ACCOUNT_LOCKED", "LOCKED"
+			},
 		},
 		{
 			name: "status_code FRAUD_ALERT", class: "CARD",
@@ -327,7 +377,7 @@ func TestPatchSubnetErrors(t *testing.T) {
 		{name: "a bad limit refuses the whole body", call: patch(card, `{"status":"ACTIVE","pin":"p","preferences":{"daily_cash_limit":1,"daily_transaction_limit":-2}}`),
 			status: 400, errorCode: "200", code: "invalid_limit"},
 		{name: "out of TERMINATED", call: patch(ended, `{"status":"ACTIVE"}`), status: 409, errorCode: "410", code: "illegal_status_change"},
-		{name: "unknown allowed", call: patch(acct, `{"allowed":"CREDIT"}`), status: 400, errorCode: "200", code: "invalid_allowed"},
+		{name: "unknown allowed", call: patch(acct, `{"allowed":"DEBIT"}`), status: 400, errorCode: "200", code: "invalid_allowed"},
 		{name: "allowed a number", call: patch(acct, `{"allowed":1}`), status: 400, errorCode: "200", code: "invalid_field_type"},
 		{name: "allowed and status differ", call: patch(acct, `{"allowed":"LOCKED","status":"ACTIVE"}`), status: 400, errorCode: "200", code: "conflicting_status"},
 		{name: "allowed LOCKED out of TERMINATED", call: patch(ended, `{"allowed":"LOCKED"}`), status: 409, errorCode: "410", code: "illegal_status_change"},

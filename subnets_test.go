@@ -97,6 +97,7 @@ func subnetJSON(fake *synapsefake.Server, sub synapsefake.Subnet, created, updat
 		"_links":        map[string]any{"self": map[string]any{"href": fake.URL() + subnetPath(sub.UserID, sub.NodeID, sub.ID)}},
 		"account_class": sub.AccountClass,
 		"agreements":    []any{map[string]any{"type": "SUBNET_AGREEMENT", "url": subnetAgreementURL}},
+		"allowed":       subnetAllowedOf(sub),
 		"client":        map[string]any{"id": fake.ClientID(), "name": fake.ClientName()},
 		"created_on":    float64(created.UnixMilli()),
 		"nickname":      sub.Nickname,
@@ -129,6 +130,18 @@ func subnetJSON(fake *synapsefake.Server, sub synapsefake.Subnet, created, updat
 	}
 	m["routing_num"] = map[string]any{"ach": subnetRoutingNum, "wire": subnetRoutingNum}
 	return m
+}
+
+// subnetAllowedOf is the allowed field sub reads (TestSubnetAllowed checks
+// each value explicitly).
+func subnetAllowedOf(sub synapsefake.Subnet) string {
+	switch {
+	case sub.Status != synapsefake.SubnetActive:
+		return "LOCKED"
+	case sub.AccountClass == synapsefake.ClassCard:
+		return "CREDIT-AND-DEBIT"
+	}
+	return "CREDIT"
 }
 
 func lastFourOf(s string) string {

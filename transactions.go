@@ -639,7 +639,7 @@ func (st *store) createTx(now time.Time, userID, nodeID string, req createTxRequ
 	if to.typ != *req.To.Type {
 		return nil, errIncorrect("node_type_mismatch", "Node %s is of type %s, not %s.", to.id, to.typ, *req.To.Type)
 	}
-	if !reference.CanTransfer(from.typ, to.typ) {
+	if !reference.CanTransfer(from.typ, to.typ) && !bankToBank(from, to) {
 		return nil, errIncorrect("transaction_not_allowed", "Transactions from a %s node to a %s node are not allowed.", from.typ, to.typ)
 	}
 	if to.id == from.id {
@@ -684,6 +684,15 @@ func (st *store) createTx(now time.Time, userID, nodeID string, req createTxRequ
 	st.addTx(t, statusEntry{Date: ms(now), Note: "Transaction Created.", Status: StatusCreated})
 	st.applyReturnRules(t) // returns.go
 	return t, nil
+}
+
+// bankToBank reports whether from may send to to as one bank account to
+// another, the pair the provider's integration suites moved money on: both
+// ACH-US, the sender verified (linked by bank login or its micro deposits
+// confirmed) and allowed to debit. An unverified sender is refused.
+func bankToBank(from, to *nodeRecord) bool {
+	return from.typ == reference.NodeACHUS && to.typ == reference.NodeACHUS &&
+		!from.microPending && allowsDebit(from.allowed)
 }
 
 // checkPromise checks that a new transaction t fits the money rules: with
