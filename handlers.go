@@ -136,6 +136,7 @@ var apiMux = sync.OnceValue(func() *http.ServeMux {
 func (s *Server) ServeHTTP(rw http.ResponseWriter, r *http.Request) {
 	w := &guardWriter{ResponseWriter: rw}
 	defer s.recoverPanic(w, w, r)
+	r = keepQuerySemicolons(r)
 	if s.cfg.control && r.URL.Path == "/" && (r.Method == http.MethodGet || r.Method == http.MethodHead) {
 		http.Redirect(w, r, uiPrefix, http.StatusFound) // the dashboard
 		return
@@ -170,6 +171,21 @@ func (s *Server) ServeHTTP(rw http.ResponseWriter, r *http.Request) {
 	defer s.journal.finish(rec, r)
 	defer s.recoverPanic(w, rec, r) // before finish, so that the journal records the 500
 	s.withIdempotency(rec, r, apiMux())
+}
+
+// keepQuerySemicolons returns r with each ';' of its query escaped, so that
+// url.ParseQuery (which drops a pair holding one) reads it as part of its
+// value, as the service read it: GET /users?query=asdfkl;fja searches for
+// "asdfkl;fja". r itself is left as it was.
+func keepQuerySemicolons(r *http.Request) *http.Request {
+	if !strings.Contains(r.URL.RawQuery, ";") {
+		return r
+	}
+	u := *r.URL
+	u.RawQuery = strings.ReplaceAll(u.RawQuery, ";", "%3B")
+	r2 := r.WithContext(r.Context())
+	r2.URL = &u
+	return r2
 }
 
 // writeJSON writes v with the given status.

@@ -46,15 +46,19 @@ func (s *Server) handleEntityScopes(w http.ResponseWriter, r *http.Request) {
 	serveTable(s, w, r, tableAccess, reference.AllEntityScopes)
 }
 
-// handleInstitutions serves GET /v3.1/institutions: {"banks": [...]}.
+// handleInstitutions serves GET /v3.1/institutions: {"banks": [...]} with
+// the list envelope's error_code "0" and http_code "200".
 func (s *Server) handleInstitutions(w http.ResponseWriter, r *http.Request) {
 	if _, err := s.authorize(r, clientAccess); err != nil {
 		s.fail(w, err)
 		return
 	}
-	s.okObject(w, struct {
-		Banks []reference.Institution `json:"banks"`
-	}{reference.Institutions()})
+	s.ok(w, struct {
+		Banks     []reference.Institution `json:"banks"`
+		ErrorCode string                  `json:"error_code"`
+		HTTPCode  string                  `json:"http_code"`
+		Success   bool                    `json:"success"`
+	}{reference.Institutions(), "0", "200", true})
 }
 
 // routingRequest is the body of POST /v3.1/routing-number-verification.

@@ -9,8 +9,9 @@ import (
 	"github.com/synapsefake/synapsefake/reference"
 )
 
-// maxNoteLength is the spec's limit on extra.note, in characters.
-const maxNoteLength = 80
+// maxNoteLength bounds extra.note, in characters. The spec's 80 is the
+// bank statement's addendum; the sandbox took longer notes (docs/limits.md).
+const maxNoteLength = 1000
 
 // maxProcessOnDays bounds extra.process_on.
 const maxProcessOnDays = 365

@@ -25,6 +25,18 @@ type loginRequest struct {
 	Email    *string `json:"email"`
 	Password string  `json:"password"`
 	Scope    string  `json:"scope"`
+	// ReadOnly is the older name of scope READ, as the Ruby gem's
+	// add_login and the SDKs' samples send it.
+	ReadOnly *bool `json:"read_only"`
+}
+
+// scope is the login's scope: scope when given, else READ for read_only
+// true, else READ_AND_WRITE.
+func (l loginRequest) scope() string {
+	if l.Scope == "" && l.ReadOnly != nil && *l.ReadOnly {
+		return "READ"
+	}
+	return loginScope(l.Scope)
 }
 
 // createUserRequest is the body of POST /users.
@@ -224,20 +236,90 @@ type patchUserRequest struct {
 	} `json:"update"`
 	Documents  []json.RawMessage `json:"documents" strict:"document"`
 	Permission *string           `json:"permission"`
+	// Doc is the older KYC form (add_doc), one document on the user.
+	Doc *legacyDocRequest `json:"doc"`
 
 	docs []baseDocRequest // Documents, parsed by validate
+}
+
+// legacyDocRequest is the body's doc in the older KYC form, as the Ruby
+// gem's samples send it with add_doc (a name, a birth date, an address and
+// one virtual document such as an SSN) and its attach_file sends it (an
+// attachment alone).
+type legacyDocRequest struct {
+	BirthDay           *int    `json:"birth_day"`
+	BirthMonth         *int    `json:"birth_month"`
+	BirthYear          *int    `json:"birth_year"`
+	NameFirst          *string `json:"name_first"`
+	NameLast           *string `json:"name_last"`
+	AddressStreet1     *string `json:"address_street1"`
+	AddressStreet2     *string `json:"address_street2"`
+	AddressCity        *string `json:"address_city"`
+	AddressSubdivision *string `json:"address_subdivision"`
+	AddressPostalCode  *string `json:"address_postal_code"`
+	AddressCountryCode *string `json:"address_country_code"`
+	DocumentValue      *string `json:"document_value"`
+	DocumentType       *string `json:"document_type"`
+	Attachment         *string `json:"attachment"`
+}
+
+// legacyAttachmentType is the physical document type the older form's
+// attachment is filed as: the identity document it was.
+const legacyAttachmentType = "GOVT_ID"
+
+func (d legacyDocRequest) validate() error {
+	hasValue := d.DocumentValue != nil && *d.DocumentValue != ""
+	hasType := d.DocumentType != nil && *d.DocumentType != ""
+	switch {
+	case hasValue && !hasType:
+		return errPayload("missing_document_type", "doc.document_type is required with doc.document_value.")
+	case hasType && !hasValue:
+		return errPayload("missing_document_value", "doc.document_value is required with doc.document_type.")
+	case !hasValue && (d.Attachment == nil || *d.Attachment == ""):
+		return errPayload("missing_document_value", "doc needs document_value and document_type, or attachment.")
+	}
+	return nil
+}
+
+// baseDoc is d as today's documents form: its fields on a base document,
+// its document_value a virtual document of its type, its attachment a
+// GOVT_ID physical document.
+func (d legacyDocRequest) baseDoc() baseDocRequest {
+	var r baseDocRequest
+	if name := strings.TrimSpace(deref(d.NameFirst) + " " + deref(d.NameLast)); name != "" {
+		r.Name = &name
+	}
+	if street := strings.TrimSpace(deref(d.AddressStreet1) + " " + deref(d.AddressStreet2)); street != "" {
+		r.AddressStreet = &street
+	}
+	r.Day, r.Month, r.Year = d.BirthDay, d.BirthMonth, d.BirthYear
+	r.AddressCity, r.AddressSubdivision = d.AddressCity, d.AddressSubdivision
+	r.AddressPostalCode, r.AddressCountryCode = d.AddressPostalCode, d.AddressCountryCode
+	if d.DocumentValue != nil && *d.DocumentValue != "" {
+		r.VirtualDocs = []subDocRequest{{DocumentType: d.DocumentType, DocumentValue: d.DocumentValue}}
+	}
+	if d.Attachment != nil && *d.Attachment != "" {
+		typ := legacyAttachmentType
+		r.PhysicalDocs = []subDocRequest{{DocumentType: &typ, DocumentValue: d.Attachment}}
+	}
+	return r
 }
 
 // userPermissions are the values PATCH may set.
 var userPermissions = []string{PermissionUnverified, PermissionSendAndReceive, PermissionLocked, PermissionClosed, "RECEIVE", "SEND", "MAKE-IT-GO-AWAY"}
 
 func (r *patchUserRequest) validate() error {
-	if r.Update == nil && len(r.Documents) == 0 && r.Permission == nil {
+	if r.Update == nil && len(r.Documents) == 0 && r.Permission == nil && r.Doc == nil {
 		return errPayload("nothing_to_update", "Supply update, documents or permission.")
 	}
 	var err error
 	if r.docs, err = parseDocuments(r.Documents); err != nil {
 		return err
+	}
+	if r.Doc != nil {
+		if err := r.Doc.validate(); err != nil {
+			return err
+		}
 	}
 	if r.Permission != nil && !slices.Contains(userPermissions, *r.Permission) {
 		return errPayload("invalid_permission", "Unknown permission %q.", *r.Permission)

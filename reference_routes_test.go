@@ -67,7 +67,8 @@ func TestReferenceRoutesGoClient(t *testing.T) {
 			}
 		}},
 		{"GetInstitutions", goRequest{method: "GET", path: "/institutions"}, func(t *testing.T, b map[string]any) {
-			want := map[string]any{"success": true, "banks": asJSON(t, reference.Institutions())}
+			// error_code and http_code as the provider's integration suite expected.
+			want := map[string]any{"success": true, "error_code": "0", "http_code": "200", "banks": asJSON(t, reference.Institutions())}
 			if diff := cmp.Diff(want, b); diff != "" {
 				t.Errorf("(-want +got):\n%s", diff)
 			}

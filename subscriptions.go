@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"net/url"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -95,6 +96,24 @@ func (s *Server) MustAddSubscription(tb testing.TB, url string, scopes ...string
 func validWebhookURL(u string) bool {
 	p, err := url.Parse(u)
 	return err == nil && (p.Scheme == "http" || p.Scheme == "https") && p.Host != ""
+}
+
+// schemelessWebhookURL reports whether u is a host name with a dot and an
+// optional port and path but no scheme ("test.com", "hooks.example.com/in"),
+// which PATCH /subscriptions/{id} stores as sent.
+func schemelessWebhookURL(u string) bool {
+	if strings.Contains(u, "://") {
+		return false
+	}
+	p, err := url.Parse("http://" + u)
+	if err != nil || p.User != nil || p.Host == "" {
+		return false
+	}
+	host := p.Hostname()
+	return strings.Contains(host, ".") && !strings.HasPrefix(host, ".") && !strings.HasSuffix(host, ".") &&
+		!strings.ContainsFunc(host, func(r rune) bool {
+			return !(r == '.' || r == '-' || r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z')
+		})
 }
 
 func validSubscriptionScopes(scopes []string) error {
@@ -197,8 +216,8 @@ func (s *Server) handlePatchSubscription(w http.ResponseWriter, r *http.Request)
 	case err != nil:
 	case req.IsActive == nil && req.URL == nil && req.Scope == nil:
 		err = errPayload("nothing_to_update", "Supply is_active, url or scope.")
-	case req.URL != nil && !validWebhookURL(*req.URL):
-		err = errPayload("invalid_url", "url must be an absolute http or https URL.")
+	case req.URL != nil && !validWebhookURL(*req.URL) && !schemelessWebhookURL(*req.URL):
+		err = errPayload("invalid_url", "url must be an absolute http or https URL, or a host name.")
 	case req.Scope != nil:
 		err = validSubscriptionScopes(*req.Scope)
 	}

@@ -3,7 +3,10 @@ package synapsefake_test
 import (
 	"fmt"
 	"net/http"
+	"strings"
+	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/synapsefake/synapsefake"
@@ -307,6 +310,13 @@ func TestPatchSubscription(t *testing.T) {
 		{"POST updates too (synapsenode 2.0)", "POST", map[string]any{"is_active": false}, func(f *synapsefake.Server, id string) map[string]any {
 			return wantSubscription(f, id, url, 2, false, "USERS|POST", "TRAN|PATCH")
 		}},
+		// As the provider's integration suite expected: stored as sent.
+		{"url without a scheme", "PATCH", map[string]any{"url": "test.com"}, func(f *synapsefake.Server, id string) map[string]any {
+			return wantSubscription(f, id, "test.com", 2, true, "USERS|POST", "TRAN|PATCH")
+		}},
+		{"url without a scheme, with port and path", "POST", map[string]any{"url": "hooks.example.com:8080/in?x=1"}, func(f *synapsefake.Server, id string) map[string]any {
+			return wantSubscription(f, id, "hooks.example.com:8080/in?x=1", 2, true, "USERS|POST", "TRAN|PATCH")
+		}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
@@ -360,6 +370,10 @@ func TestPatchSubscriptionErrors(t *testing.T) {
 		{"scope a string", sub.ID, hookGateway(fake), map[string]any{"scope": "USERS|POST"}, 400, "200", "invalid_field_type"},
 		{"url relative", sub.ID, hookGateway(fake), map[string]any{"url": "hooks"}, 400, "200", "invalid_url"},
 		{"url mailto", sub.ID, hookGateway(fake), map[string]any{"url": "mailto:ops@example.com"}, 400, "200", "invalid_url"},
+		{"url a host with user info", sub.ID, hookGateway(fake), map[string]any{"url": "ops@example.com"}, 400, "200", "invalid_url"},
+		{"url a host ending in a dot", sub.ID, hookGateway(fake), map[string]any{"url": "example."}, 400, "200", "invalid_url"},
+		{"url a host with a space", sub.ID, hookGateway(fake), map[string]any{"url": "a b.example.com"}, 400, "200", "invalid_url"},
+		{"url empty", sub.ID, hookGateway(fake), map[string]any{"url": ""}, 400, "200", "invalid_url"},
 		{"scope empty", sub.ID, hookGateway(fake), map[string]any{"scope": []string{}}, 400, "200", "missing_scope"},
 		{"scope unknown", sub.ID, hookGateway(fake), map[string]any{"scope": []string{"STATEMENTS|GET"}}, 400, "200", "invalid_scope"},
 		{"valid is_active with bad scope", sub.ID, hookGateway(fake), map[string]any{"is_active": false, "scope": []string{"X"}}, 400, "200", "invalid_scope"},
@@ -409,3 +423,37 @@ func TestAddSubscription(t *testing.T) {
 		t.Errorf("scope after changing the copy: %v", got)
 	}
 }
+
+// TestSchemelessSubscriptionDelivery checks what becomes of the events of a
+// subscription whose url PATCH stored without a scheme: each delivery is
+// logged as an unreachable receiver (408, once), and nothing is sent.
+func TestSchemelessSubscriptionDelivery(t *testing.T) {
+	t.Parallel()
+	var sent atomic.Int32
+	fake := synapsefake.NewServer(t, synapsefake.WithWebhookClient(&http.Client{Transport: roundTripFunc(func(*http.Request) (*http.Response, error) {
+		sent.Add(1)
+		return &http.Response{StatusCode: 200, Body: http.NoBody}, nil
+	})}))
+	sub := fake.MustAddSubscription(t, "https://consumer.example.com/hooks", "USERS|POST")
+	r := do(t, fake, call{method: "PATCH", path: "/subscriptions/" + sub.ID, header: hookGateway(fake), body: map[string]any{"url": "test.com"}})
+	if r.status != http.StatusOK {
+		t.Fatalf("PATCH: status %d: %s", r.status, r.raw)
+	}
+	fake.MustAddUser(t, synapsefake.UserSeed{})
+	fake.Advance(24 * time.Hour)
+	w := fake.Webhooks().Wait(t, synapsefake.ForFunction("USERS|POST"))
+	if diff := cmp.Diff([][]int{{408}}, attemptCodes(w)); diff != "" {
+		t.Errorf("attempts (-want +got):\n%s", diff)
+	}
+	if len(w.Deliveries) == 1 && (w.Deliveries[0].URL != "test.com" || !strings.Contains(w.Deliveries[0].Attempts[0].Text, "unreachable")) {
+		t.Errorf("delivery to %q, text %q; want test.com, unreachable", w.Deliveries[0].URL, w.Deliveries[0].Attempts[0].Text)
+	}
+	fake.Flush()
+	if n := sent.Load(); n != 0 {
+		t.Errorf("%d requests sent, want none", n)
+	}
+}
+
+type roundTripFunc func(*http.Request) (*http.Response, error)
+
+func (f roundTripFunc) RoundTrip(r *http.Request) (*http.Response, error) { return f(r) }

@@ -583,8 +583,8 @@ func TestCreateTransactionErrors(t *testing.T) {
 		{name: "zero amount", body: edited(func(e txEnv, b map[string]any) { putPath(b, "amount.amount", 0) }), status: 400, errCode: "200", code: "invalid_amount"},
 		{name: "negative amount", body: edited(func(e txEnv, b map[string]any) { putPath(b, "amount.amount", -5) }), status: 400, errCode: "200", code: "invalid_amount"},
 		{name: "amount below a cent", body: edited(func(e txEnv, b map[string]any) { putPath(b, "amount.amount", 0.004) }), status: 400, errCode: "200", code: "invalid_amount"},
-		{name: "note of 81 characters", body: edited(func(e txEnv, b map[string]any) { putPath(b, "extra.note", strings.Repeat("x", 81)) }), status: 400, errCode: "200", code: "note_too_long"},
-		{name: "note of 81 two-byte characters", body: edited(func(e txEnv, b map[string]any) { putPath(b, "extra.note", strings.Repeat("é", 81)) }), status: 400, errCode: "200", code: "note_too_long"},
+		{name: "note of 1,001 characters", body: edited(func(e txEnv, b map[string]any) { putPath(b, "extra.note", strings.Repeat("x", 1001)) }), status: 400, errCode: "200", code: "note_too_long"},
+		{name: "note of 1,001 two-byte characters", body: edited(func(e txEnv, b map[string]any) { putPath(b, "extra.note", strings.Repeat("é", 1001)) }), status: 400, errCode: "200", code: "note_too_long"},
 		{name: "note that is not UTF-8", body: func(e txEnv) any {
 			return `{"to":{"type":"ACH-US","id":"` + e.bank.ID + `"},"amount":{"amount":1,"currency":"USD"},"extra":{"ip":"1.1.1.1","note":"caf` + "\xe9" + `"}}`
 		}, status: 400, errCode: "200", code: "invalid_utf8"},

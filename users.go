@@ -520,11 +520,9 @@ func (st *store) createUser(now time.Time, req createUserRequest, fingerprint st
 		Fingerprint: fingerprint, SuppID: req.Extra.SuppID, IsBusiness: req.Extra.IsBusiness,
 	}, req.docs, cip, req.Extra.Note)
 	for _, l := range req.Logins[1:] {
-		u.logins = append(u.logins, loginView{Email: *l.Email, Scope: loginScope(l.Scope)})
+		u.logins = append(u.logins, loginView{Email: *l.Email, Scope: l.scope()})
 	}
-	if s := req.Logins[0].Scope; s != "" {
-		u.logins[0].Scope = loginScope(s)
-	}
+	u.logins[0].Scope = req.Logins[0].scope()
 	v := st.userView(u)
 	st.emit(now, "USERS|POST", "USER", u.id, v)
 	return v
@@ -575,14 +573,8 @@ func (st *store) patchUser(now time.Time, id string, req patchUserRequest) (user
 	}
 	// Check every refusal before changing anything.
 	if up := req.Update; up != nil {
-		if up.RemoveLogin != nil && !slices.ContainsFunc(u.logins, func(l loginView) bool { return l.Email == *up.RemoveLogin.Email }) {
-			return userView{}, errIncorrect("unknown_login", "Login %q is not on file for this user.", *up.RemoveLogin.Email)
-		}
 		if up.RemoveLegalName != nil && !slices.Contains(u.legalNames, *up.RemoveLegalName) {
 			return userView{}, errIncorrect("unknown_legal_name", "Legal name %q is not on file for this user.", *up.RemoveLegalName)
-		}
-		if up.RemovePhoneNumber != nil && !slices.Contains(u.phones, *up.RemovePhoneNumber) {
-			return userView{}, errIncorrect("unknown_phone_number", "Phone number %q is not on file for this user.", *up.RemovePhoneNumber)
 		}
 	}
 	if err := u.checkDocuments(req.docs); err != nil {
@@ -595,7 +587,7 @@ func (st *store) patchUser(now time.Time, id string, req patchUserRequest) (user
 	}
 	if up := req.Update; up != nil {
 		if up.Login != nil && !slices.ContainsFunc(u.logins, func(l loginView) bool { return l.Email == *up.Login.Email }) {
-			u.logins = append(u.logins, loginView{Email: *up.Login.Email, Scope: loginScope(up.Login.Scope)})
+			u.logins = append(u.logins, loginView{Email: *up.Login.Email, Scope: up.Login.scope()})
 		}
 		if up.RemoveLogin != nil {
 			u.logins = slices.DeleteFunc(u.logins, func(l loginView) bool { return l.Email == *up.RemoveLogin.Email })
@@ -620,7 +612,11 @@ func (st *store) patchUser(now time.Time, id string, req patchUserRequest) (user
 			u.publicNote = up.PublicNote
 		}
 	}
-	st.fileDocuments(now, u, req.docs)
+	docs := req.docs
+	if req.Doc != nil {
+		docs = append(slices.Clip(docs), u.legacyDoc(*req.Doc))
+	}
+	st.fileDocuments(now, u, docs)
 	if req.Permission != nil {
 		st.setPermission(u, *req.Permission)
 	}
@@ -628,6 +624,27 @@ func (st *store) patchUser(now time.Time, id string, req patchUserRequest) (user
 	v := st.userView(u)
 	st.emit(now, "USER|PATCH", "USER", u.id, v)
 	return v, nil
+}
+
+// legacyDoc is the older KYC form's doc as a documents[] element: merged
+// into u's first base document when it has one, its sub-documents
+// replacing those of their types there; a new base document otherwise.
+// Callers hold mu.
+func (u *userRecord) legacyDoc(d legacyDocRequest) baseDocRequest {
+	r := d.baseDoc()
+	if len(u.documents) == 0 {
+		return r
+	}
+	b := u.documents[0]
+	r.ID = &b.id
+	for kind, subs := range map[string][]subDocRequest{physicalDocs: r.PhysicalDocs, virtualDocs: r.VirtualDocs} {
+		for i := range subs {
+			if j := slices.IndexFunc(b.docs[kind], func(o *subDocRecord) bool { return strings.EqualFold(o.typ, *subs[i].DocumentType) }); j >= 0 {
+				subs[i].ID = &b.docs[kind][j].id
+			}
+		}
+	}
+	return r
 }
 
 // setPermission gives u permission p. A LOCKED, CLOSED or MAKE-IT-GO-AWAY

@@ -13,6 +13,7 @@ import (
 	"net/http"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -532,6 +533,11 @@ func (h *hooks) close() {
 // Cancelling ctx abandons it.
 func (s *Server) attempt(ctx context.Context, d *delivery, badSignature bool) attemptRecord {
 	a := attemptRecord{at: d.due}
+	if !validWebhookURL(d.target.url) {
+		// A URL stored without a scheme (PATCH /subscriptions/{id}) is never sent.
+		a.code, a.text = http.StatusRequestTimeout, "unreachable URL "+strconv.Quote(d.target.url)+": no http or https scheme"
+		return a
+	}
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, d.target.url, bytes.NewReader(d.ev.body(s)))
 	if err != nil {
 		a.code, a.text = http.StatusRequestTimeout, err.Error()

@@ -216,17 +216,18 @@ check('client.users.encode_attachment(file_path:) (local)') do
   eq(uri.split(',', 2)[1].unpack1('m'), File.binread(path), 'the file, decoded')
 end
 
-gem_bug('client.users.attach_file(user_id:, file_path:)',
-        'it sends the v3.0 KYC 1.0 body {"doc": {"attachment": ...}}, which v3.1 does not have: ' \
-        'the fake ignores the unknown field and answers 400 / "200" nothing_to_update',
-        ->(e) { e.is_a?(SynapsePayRest::Error::BadRequest) && e.code == '200' }) do
-  client.users.attach_file(user_id: s[:api_user]['_id'], file_path: s[:png])
-end
-
-gem_bug('client.users.attach_file_with_file_type(user_id:, file_path:, file_type:)',
-        'as attach_file: the v3.0 KYC 1.0 body, answered 400 / "200" nothing_to_update',
-        ->(e) { e.is_a?(SynapsePayRest::Error::BadRequest) && e.code == '200' }) do
-  client.users.attach_file_with_file_type(user_id: s[:api_user]['_id'], file_path: s[:png], file_type: 'image/png')
+# attach_file and attach_file_with_file_type send the older KYC body
+# {"doc": {"attachment": ...}}; the fake files the attachment as a GOVT_ID
+# physical document of the user's first base document (docs/fidelity.md).
+check('client.users.attach_file(user_id:, file_path:) and attach_file_with_file_type(user_id:, file_path:, file_type:)') do
+  uid = s[:api_user]['_id']
+  [-> { client.users.attach_file(user_id: uid, file_path: s[:png]) },
+   -> { client.users.attach_file_with_file_type(user_id: uid, file_path: s[:png], file_type: 'image/png') }].each do |call|
+    r = call.call
+    doc = r['documents'][0]
+    eq(doc['id'], s[:api_doc], 'the base document the attachment went to')
+    eq(doc['physical_docs'].map { |d| d['document_type'] }, ['GOVT_ID'], 'physical document types')
+  end
 end
 
 # ---- client.nodes ----
