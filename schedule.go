@@ -31,6 +31,12 @@ type Cutoffs struct {
 	Wire time.Duration
 	// Open is when work carried to the next business day enters processing.
 	Open time.Duration
+	// SameDayLimit is the largest amount, in cents, a same-day ACH
+	// transfer may move and still settle the same day; a larger one is
+	// processed as next-day ACH, as the ACH Operator does with such an
+	// entry. Zero means no limit; DefaultCutoffs sets
+	// reference.SameDayACHLimitCents ($1,000,000).
+	SameDayLimit int64
 }
 
 // SameDayWindow is one same-day ACH window: its deposit deadline and its
@@ -58,8 +64,9 @@ func DefaultCutoffs() Cutoffs {
 			{reference.FedACHSameDay2Deadline, reference.FedACHSameDay2Settlement},
 			{reference.FedACHSameDay3Deadline, reference.FedACHSameDay3Settlement},
 		},
-		Wire: reference.FedwireCustomerDeadline,
-		Open: reference.FedACHNextDaySettlement,
+		Wire:         reference.FedwireCustomerDeadline,
+		Open:         reference.FedACHNextDaySettlement,
+		SameDayLimit: reference.SameDayACHLimitCents,
 	}
 }
 
@@ -79,6 +86,9 @@ func (c Cutoffs) validate() error {
 			return err
 		}
 	}
+	if c.SameDayLimit < 0 {
+		return fmt.Errorf("synapsefake: Cutoffs.SameDayLimit is %d; want 0 (no limit) or a positive number of cents", c.SameDayLimit)
+	}
 	for i, w := range c.SameDay {
 		if err := inDay(fmt.Sprintf("SameDay[%d].Deadline", i), w.Deadline); err != nil {
 			return err
@@ -97,6 +107,12 @@ func (c Cutoffs) validate() error {
 // the next business day.
 func (c Cutoffs) carried(start time.Time) time.Time {
 	return reference.AtEastern(reference.NextBusinessDay(start), c.Open)
+}
+
+// sameDayEligible reports whether a same-day ACH transfer of amount may
+// settle the same day (SameDayLimit).
+func (c Cutoffs) sameDayEligible(amount cents) bool {
+	return c.SameDayLimit == 0 || int64(amount) <= c.SameDayLimit
 }
 
 // ach is when an ACH transfer that starts at start enters processing and

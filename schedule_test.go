@@ -146,6 +146,7 @@ func TestWithCutoffsRefusesBadTimes(t *testing.T) {
 	}{
 		{"ACH past midnight", synapsefake.Cutoffs{ACH: 24 * time.Hour}},
 		{"negative wire", synapsefake.Cutoffs{Wire: -time.Minute}},
+		{"negative same-day limit", synapsefake.Cutoffs{SameDayLimit: -1}},
 		{"settlement before deadline", synapsefake.Cutoffs{SameDay: []synapsefake.SameDayWindow{{Deadline: 12 * time.Hour, Settlement: 11 * time.Hour}}}},
 		{"windows out of order", synapsefake.Cutoffs{SameDay: []synapsefake.SameDayWindow{
 			{Deadline: 12 * time.Hour, Settlement: 13 * time.Hour}, {Deadline: 11 * time.Hour, Settlement: 13 * time.Hour}}}},

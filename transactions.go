@@ -86,19 +86,21 @@ var (
 )
 
 // dueAt is when the automatic step into status next falls due. ACH and wire
-// transfers follow the banking calendar (Cutoffs): debit a minute and credit
-// an hour after the moment they enter processing, settled when their rail
-// settles.
+// transfers, dummy ones included, follow the banking calendar (Cutoffs):
+// debit a minute and credit an hour after the moment they enter processing,
+// settled when their rail settles. A same-day ACH over Cutoffs.SameDayLimit
+// settles as next-day.
 func (st *store) dueAt(t *txRecord, next Status) time.Time {
 	from, to := st.nodes[t.fromNode], st.nodes[t.toNode]
+	rail := t.dummyRail()
 	var begin, settle time.Time
 	switch {
 	case !reference.IsExternalType(from.typ) && !reference.IsExternalType(to.typ):
 		return t.start.Add(internalSchedule[0])
-	case from.typ == reference.NodeWireUS || to.typ == reference.NodeWireUS:
+	case rail == "WIRE" || from.typ == reference.NodeWireUS || to.typ == reference.NodeWireUS:
 		begin, settle = st.cutoffs.wire(t.start)
-	case from.typ == reference.NodeACHUS || to.typ == reference.NodeACHUS:
-		begin, settle = st.cutoffs.ach(t.start, t.sameDay)
+	case rail != "" || from.typ == reference.NodeACHUS || to.typ == reference.NodeACHUS:
+		begin, settle = st.cutoffs.ach(t.start, t.sameDay && st.cutoffs.sameDayEligible(t.amount))
 	default:
 		sched := achSchedule
 		if t.sameDay {
@@ -117,6 +119,18 @@ func (st *store) dueAt(t *txRecord, next Status) time.Time {
 	default:
 		return latest(settle, begin.Add(time.Hour))
 	}
+}
+
+// dummyRail is the rail a dummy transaction stands for (its type: ACH,
+// WIRE or INTERNAL_TRASFER), "" for every other transaction. A dummy's
+// counterparty is the hidden network's EXTERNAL-US node, whose type names
+// no rail, so the dummy's type picks the calendar: WIRE the wire's, the
+// others the ACH's.
+func (t *txRecord) dummyRail() string {
+	if kind, _ := t.fromMeta["type"].(string); slices.Contains(dummyTypes, kind) {
+		return kind
+	}
+	return ""
 }
 
 func latest(a, b time.Time) time.Time {

@@ -178,3 +178,10 @@ const (
 	FedACHNextDaySettlement  = 8*time.Hour + 30*time.Minute
 	FedwireCustomerDeadline  = 18 * time.Hour
 )
+
+// SameDayACHLimitCents is the largest amount, in cents, of one entry that
+// settles through same-day ACH: $1,000,000 per payment, Nacha's limit since
+// March 18, 2022 (it was $100,000 before). An entry over the limit
+// submitted in a same-day window is not rejected by the ACH Operator; it
+// settles next day (Nacha, "Guidance: Per-Transaction Limit", nacha.org).
+const SameDayACHLimitCents int64 = 100_000_000

@@ -1,0 +1,141 @@
+package synapsefake_test
+
+import (
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/synapsefake/synapsefake"
+	"github.com/synapsefake/synapsefake/reference"
+)
+
+// timelineET is a transaction's timeline as "STATUS yyyy-mm-dd hh:mm:ss" in
+// Eastern time.
+func timelineET(tx synapsefake.Transaction) []string {
+	var got []string
+	for _, s := range tx.Timeline {
+		got = append(got, string(s.Status)+" "+s.Date.In(reference.Eastern).Format(time.DateTime))
+	}
+	return got
+}
+
+// TestDummyTransactionsFollowTheCalendar creates dummy transactions on the
+// days issue 22 names and checks that they move only on Federal Reserve
+// business days: a dummy's counterparty is the hidden network's EXTERNAL-US
+// node, so its type (ACH, WIRE, INTERNAL_TRASFER) picks the rail's calendar.
+func TestDummyTransactionsFollowTheCalendar(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name      string
+		created   time.Time
+		typ, dir  string
+		wantTrail []string
+	}{
+		{
+			// Before the 16:45 ET cutoff: settled the next business day,
+			// Friday, not on Thanksgiving.
+			name: "ACH the day before Thanksgiving", created: et(2026, 11, 25, 12, 0), typ: "ACH", dir: "DEPOSIT",
+			wantTrail: []string{"CREATED 2026-11-25 12:00:00", "PROCESSING-DEBIT 2026-11-25 12:01:00",
+				"PROCESSING-CREDIT 2026-11-25 13:00:00", "SETTLED 2026-11-27 12:00:00"},
+		},
+		{
+			name: "ACH withdrawal on Christmas Eve", created: et(2026, 12, 24, 12, 0), typ: "ACH", dir: "WITHDRAWAL",
+			wantTrail: []string{"CREATED 2026-12-24 12:00:00", "PROCESSING-DEBIT 2026-12-24 12:01:00",
+				"PROCESSING-CREDIT 2026-12-24 13:00:00", "SETTLED 2026-12-28 12:00:00"},
+		},
+		{
+			name: "internal transfer on Christmas Eve", created: et(2026, 12, 24, 12, 0), typ: "INTERNAL_TRASFER", dir: "DEPOSIT",
+			wantTrail: []string{"CREATED 2026-12-24 12:00:00", "PROCESSING-DEBIT 2026-12-24 12:01:00",
+				"PROCESSING-CREDIT 2026-12-24 13:00:00", "SETTLED 2026-12-28 12:00:00"},
+		},
+		{
+			// Not a business day: carried to Monday's opening, 08:30 ET, and
+			// settled four hours later.
+			name: "wire on a Saturday", created: et(2026, 11, 28, 12, 0), typ: "WIRE", dir: "DEPOSIT",
+			wantTrail: []string{"CREATED 2026-11-28 12:00:00", "PROCESSING-DEBIT 2026-11-30 08:31:00",
+				"PROCESSING-CREDIT 2026-11-30 09:30:00", "SETTLED 2026-11-30 12:30:00"},
+		},
+		{
+			name: "wire on a business day before 18:00 ET", created: et(2026, 11, 25, 12, 0), typ: "WIRE", dir: "WITHDRAWAL",
+			wantTrail: []string{"CREATED 2026-11-25 12:00:00", "PROCESSING-DEBIT 2026-11-25 12:01:00",
+				"PROCESSING-CREDIT 2026-11-25 13:00:00", "SETTLED 2026-11-25 16:00:00"},
+		},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			fake := synapsefake.NewServer(t, synapsefake.WithStartTime(tc.created))
+			fx := newFixture(t, fake, 500_00)
+			sub := addSubnet(t, fake, fx, synapsefake.SubnetSeed{Nickname: "Account"})
+			r := do(t, fake, call{method: "POST", path: dummyPath(fx, sub), header: fx.headers,
+				body: map[string]any{"currency": "USD", "amount": 10, "type": tc.typ, "direction": tc.dir}})
+			if r.status != 200 {
+				t.Fatalf("dummy-tran: status %d: %s", r.status, r.raw)
+			}
+			id, _ := r.body["_id"].(string)
+			fake.AdvanceTo(tc.created.Add(7 * 24 * time.Hour))
+			tx, ok := fake.Transaction(id)
+			if !ok {
+				t.Fatalf("Transaction(%s) not found", id)
+			}
+			if diff := cmp.Diff(tc.wantTrail, timelineET(tx)); diff != "" {
+				t.Errorf("timeline (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+// TestSameDayACHLimit sends same-day ACH transfers on Wednesday 2026-11-25
+// at 10:00 ET, before the first window's 10:30 ET deadline: up to
+// $1,000,000 (Nacha's per-payment limit) settles with that window at 13:00
+// ET; a larger one is processed as next-day ACH and settles Friday
+// 2026-11-27 at 10:00 ET (Thanksgiving is not a business day), still
+// showing same_day true.
+func TestSameDayACHLimit(t *testing.T) {
+	t.Parallel()
+	start := et(2026, 11, 25, 10, 0)
+	for _, tc := range []struct {
+		name    string
+		amount  float64
+		opts    []synapsefake.Option
+		settled time.Time
+	}{
+		{"$2,000,000 settles next day", 2_000_000, nil, et(2026, 11, 27, 10, 0)},
+		{"one cent over the limit settles next day", 1_000_000.01, nil, et(2026, 11, 27, 10, 0)},
+		{"exactly the limit settles the same day", 1_000_000, nil, et(2026, 11, 25, 13, 0)},
+		{"under the limit settles the same day", 999_999.99, nil, et(2026, 11, 25, 13, 0)},
+		{"SameDayLimit 0 is no limit", 2_000_000, []synapsefake.Option{synapsefake.WithCutoffs(noSameDayLimit())}, et(2026, 11, 25, 13, 0)},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			e := newTxEnv(t, 3_000_000_00, append([]synapsefake.Option{synapsefake.WithStartTime(start)}, tc.opts...)...)
+			body := txBody(e.bank, tc.amount)
+			putPath(body, "extra.same_day", true)
+			id := e.createFrom(t, e.fx, e.fx.node, body)
+			e.fake.AdvanceTo(tc.settled.Add(-time.Millisecond))
+			if got := e.tx(t, id).Status; got != synapsefake.StatusProcessingCredit {
+				t.Fatalf("just before %v: %s, want %s", tc.settled, got, synapsefake.StatusProcessingCredit)
+			}
+			e.fake.AdvanceTo(tc.settled)
+			tx := e.tx(t, id)
+			if tx.Status != synapsefake.StatusSettled {
+				t.Fatalf("at %v: %s, want %s", tc.settled, tx.Status, synapsefake.StatusSettled)
+			}
+			if !tx.SameDay {
+				t.Errorf("SameDay false; want the request's true kept")
+			}
+		})
+	}
+}
+
+func noSameDayLimit() synapsefake.Cutoffs {
+	c := synapsefake.DefaultCutoffs()
+	c.SameDayLimit = 0
+	return c
+}
+
+func TestDefaultSameDayLimit(t *testing.T) {
+	t.Parallel()
+	if got, want := synapsefake.DefaultCutoffs().SameDayLimit, int64(1_000_000_00); got != want {
+		t.Errorf("DefaultCutoffs().SameDayLimit = %d, want %d ($1,000,000)", got, want)
+	}
+}
