@@ -12,7 +12,9 @@ import (
 
 // Returns with their real windows. An ACH return code (Rxx) has NACHA's
 // window (reference.ACHReturnWindow): Return refuses a settled transfer
-// whose window has closed, ReturnLate does not ask. A return may also be
+// whose window has closed, ReturnLate does not ask. A code belongs to its
+// rail (reference.ReturnCodeRail): every return refuses a code of another
+// rail than the transaction's. A return may also be
 // planned: ScheduleReturn returns a transfer a while after it settles, and
 // a return rule (AddReturnRule) does so, or queues it, for every new
 // transfer it matches. Planned returns run on the fake's clock, as steps of
@@ -51,22 +53,54 @@ func checkReturnWindow(t *txRecord, code string, now time.Time) error {
 		return nil
 	}
 	settled, _ := t.settledAt()
-	if deadline := w.Deadline(settled); now.After(deadline) {
+	if deadline, ok := w.Deadline(settled); ok && now.After(deadline) {
 		return errReturnWindow(code, w, settled, deadline)
 	}
 	return nil
 }
 
+// returnRail is the node type of t's rail as return codes know it
+// (reference.ReturnCodeRail): WIRE-US or ACH-US when either node is one, in
+// the schedule's order, INTERCHANGE-US for a card swipe or a transaction
+// with the card network's node; "" for the others (internal transfers,
+// checks...), which take a code of any rail. Callers hold mu.
+func (st *store) returnRail(t *txRecord) string {
+	from, to := st.nodes[t.fromNode], st.nodes[t.toNode]
+	for _, rail := range []string{reference.NodeWireUS, reference.NodeACHUS, reference.NodeInterchangeUS} {
+		if from.typ == rail || to.typ == rail {
+			return rail
+		}
+	}
+	if t.cardSwipe {
+		return reference.NodeInterchangeUS
+	}
+	return ""
+}
+
+// checkReturn refuses a return of t with code that its dispute forbids
+// (returnRefusal), or with a code of another rail: an IRxx or WRxx code on
+// an ACH transfer, an Rxx code on a wire... Callers hold mu.
+func (st *store) checkReturn(t *txRecord, code string) error {
+	if err := st.returnRefusal(t); err != nil {
+		return err
+	}
+	rail := st.returnRail(t)
+	if codeRail := reference.ReturnCodeRail(code); rail != "" && codeRail != rail {
+		return errNotAllowed("return_code_not_for_rail",
+			"%s is a return code of %s; transaction %s is on %s, which takes only its own codes.", code, codeRail, t.id, rail)
+	}
+	return nil
+}
+
 // checkPlannedWindow refuses a return planned after a settlement that
-// could fall past code's window. The shortest a window can be is its
-// length in whole days: two banking days hold at least 48 hours after any
-// settlement.
+// could fall past code's window: one after more than the window's
+// shortest length (reference.ReturnWindow.Shortest).
 func checkPlannedWindow(code string, after time.Duration) error {
 	w, ok := reference.ACHReturnWindow(code)
 	if !ok {
 		return nil
 	}
-	if limit := time.Duration(w.BusinessDays+w.CalendarDays) * 24 * time.Hour; after > limit {
+	if limit, ok := w.Shortest(); ok && after > limit {
 		return errNotAllowed("return_window_passed",
 			"%s must be returned within %s of settlement; %v after settlement may be past it. Ask for a late return explicitly to plan it anyway.", code, w, after)
 	}
@@ -91,15 +125,17 @@ func validPlan(code string, after time.Duration, late bool) error {
 // has settled and the time has come, at its settlement if it has not
 // settled yet. Callers hold mu.
 func (st *store) planReturn(t *txRecord, code string, after time.Duration, late bool, now time.Time) error {
-	if err := st.returnRefusal(t); err != nil {
+	if err := st.checkReturn(t, code); err != nil {
 		return err
 	}
 	switch {
 	case t.status == StatusSettled:
 		settled, _ := t.settledAt()
 		at := latest(settled.Add(after), now)
-		if w, ok := reference.ACHReturnWindow(code); ok && !late && at.After(w.Deadline(settled)) {
-			return errReturnWindow(code, w, settled, w.Deadline(settled))
+		if w, ok := reference.ACHReturnWindow(code); ok && !late {
+			if deadline, ok := w.Deadline(settled); ok && at.After(deadline) {
+				return errReturnWindow(code, w, settled, deadline)
+			}
 		}
 		st.pushReturn(t, code, at)
 	case slices.Contains(processingPath[:3], t.status) || t.status.Queued():
@@ -149,7 +185,12 @@ func (s *Server) ReturnLate(id, code string) error {
 	if err := validReturnCode(code); err != nil {
 		return err
 	}
-	return s.withTx(id, func(st *store, t *txRecord) error { return st.walk(t, StatusReturned, s, code) })
+	return s.withTx(id, func(st *store, t *txRecord) error {
+		if err := st.checkReturn(t, code); err != nil {
+			return err
+		}
+		return st.walk(t, StatusReturned, s, code)
+	})
 }
 
 // ScheduleReturn returns a transaction with code after a delay counted from
@@ -159,8 +200,11 @@ func (s *Server) ReturnLate(id, code string) error {
 // returned instead of settling, PROCESSING-CREDIT to RETURNED) or after
 // later; a settled one after its settlement, or at once when that time has
 // passed. The return happens on the fake's clock (Advance). An ACH code's
-// delay must fit its window: at most 48 hours for a two-banking-day code,
-// 60 days for an unauthorized-debit code; ScheduleLateReturn does not ask.
+// delay must fit its window: at most 32h30m for a two-banking-day code (a
+// settlement at the end of a day to 08:30 ET two banking days later), 60
+// days for an unauthorized-debit code, any for R06 and R31; a code of
+// another rail than the transfer's is refused (return_code_not_for_rail);
+// ScheduleLateReturn does not ask about the window.
 // A canceled, returned or disputed transaction is refused, and a return
 // that falls due after the transaction was disputed is not made (a
 // timeline note says so). A later plan for the same unsettled transaction

@@ -26,11 +26,13 @@ func settledACH(t testing.TB) (txEnv, string) {
 }
 
 // TestReturnWindows returns a transfer settled on Wednesday 2026-11-25 at
-// each code's last moment and just after: two banking days end on Monday
-// 11-30 (Thanksgiving is not one), 60 calendar days on 2027-01-24.
+// 09:00 ET at each code's last moment and just after: two banking days
+// close at the opening of business (08:30 ET) on Monday 11-30 (Thanksgiving
+// is not a banking day), 60 calendar days at the end of 2027-01-24; R06 and
+// R31 have no fixed window.
 func TestReturnWindows(t *testing.T) {
 	t.Parallel()
-	lastOfTwo := et(2026, 11, 30, 23, 59).Add(59*time.Second + 999*time.Millisecond)
+	lastOfTwo := et(2026, 11, 30, 8, 30)
 	lastOfSixty := et(2027, 1, 24, 23, 59).Add(59*time.Second + 999*time.Millisecond)
 	type attempt struct {
 		at      time.Time
@@ -51,14 +53,19 @@ func TestReturnWindows(t *testing.T) {
 		add(code, attempt{at: lastOfTwo})
 		add(code, attempt{at: lastOfTwo.Add(time.Millisecond), wantErr: "return_window_passed"})
 	}
-	for _, code := range []string{"R05", "R07", "R10", "R11", "R51"} {
+	add("R01", attempt{at: et(2026, 11, 30, 23, 0), wantErr: "return_window_passed"}) // issue 22's example
+	for _, code := range []string{"R05", "R07", "R10", "R11", "R33", "R51"} {
 		add(code, attempt{at: lastOfTwo.Add(time.Millisecond)})
 		add(code, attempt{at: lastOfSixty})
 		add(code, attempt{at: lastOfSixty.Add(time.Millisecond), wantErr: "return_window_passed"})
 	}
+	for _, code := range []string{"R06", "R31"} {
+		add(code, attempt{at: lastOfTwo.Add(time.Millisecond)})
+		add(code, attempt{at: lastOfSixty.AddDate(0, 6, 0)})
+	}
+	add("R01", attempt{at: et(2026, 11, 30, 23, 0), late: true})
 	add("R01", attempt{at: lastOfSixty, late: true})
 	add("R10", attempt{at: lastOfSixty.AddDate(0, 6, 0), late: true})
-	add(reference.WireReturnAccountClosed, attempt{at: lastOfSixty}) // no window outside ACH
 	for _, tc := range cases {
 		name := tc.code + " at " + tc.at.In(reference.Eastern).Format(time.DateTime+".000")
 		if tc.late {
@@ -392,5 +399,76 @@ func TestControlReturnRules(t *testing.T) {
 	e.fake.Reset()
 	if got := e.fake.ReturnRules(); len(got) != 0 {
 		t.Errorf("rules after Reset: %v", got)
+	}
+}
+
+// TestReturnCodeNotForRail: a return code belongs to its rail (R to ACH-US,
+// IR to INTERCHANGE-US, WR to WIRE-US); a code of another rail is 409 /
+// "410" return_code_not_for_rail and changes nothing, late or not,
+// planned or not. Internal transfers take the codes of every rail.
+func TestReturnCodeNotForRail(t *testing.T) {
+	t.Parallel()
+	later := 300 * 24 * time.Hour // within the keys' lifetime
+	ret := func(f *synapsefake.Server, id, code string) error { return f.Return(id, code) }
+	late := func(f *synapsefake.Server, id, code string) error { return f.ReturnLate(id, code) }
+	plan := func(f *synapsefake.Server, id, code string) error { return f.ScheduleLateReturn(id, code, 0) }
+	control := func(f *synapsefake.Server, id, code string) error {
+		return respErr(ctl(t, f, "POST", "/transactions/"+id+"/return", map[string]any{"code": code, "late": true}))
+	}
+	for _, tc := range []struct {
+		name    string
+		to      string // the receiving node: bank, card, wire or savings
+		code    string
+		op      func(*synapsefake.Server, string, string) error
+		wantErr string
+	}{
+		{"ACH IR18 300 days late", "bank", "IR18", ret, "return_code_not_for_rail"},
+		{"ACH IR18 late", "bank", "IR18", late, "return_code_not_for_rail"},
+		{"ACH IR999 planned", "bank", "IR999", plan, "return_code_not_for_rail"},
+		{"ACH WR01 control", "bank", "WR01", control, "return_code_not_for_rail"},
+		{"ACH R01 late", "bank", "R01", late, ""},
+		{"card R01 late", "card", "R01", late, "return_code_not_for_rail"},
+		{"card WR01 late", "card", "WR01", late, "return_code_not_for_rail"},
+		{"card IR18 late", "card", "IR18", late, ""},
+		{"wire R01 late", "wire", "R01", late, "return_code_not_for_rail"},
+		{"wire IR18 late", "wire", "IR18", late, "return_code_not_for_rail"},
+		{"wire WR01 late", "wire", "WR01", late, ""},
+		{"internal R01 late", "savings", "R01", late, ""},
+		{"internal IR18", "savings", "IR18", ret, ""},
+		{"internal WR01", "savings", "WR01", ret, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			e := txEnvAt(t, et(2026, 11, 24, 9, 0), 100_00)
+			to := map[string]synapsefake.Node{
+				"bank":    e.bank,
+				"savings": e.savings,
+				"card":    addTxNode(t, e.fake, e.fx.user.ID, synapsefake.NodeSeed{Type: reference.NodeInterchangeUS, Nickname: "Card"}),
+				"wire":    addTxNode(t, e.fake, e.fx.user.ID, synapsefake.NodeSeed{Type: reference.NodeWireUS, Nickname: "Wire"}),
+			}[tc.to]
+			id := e.create(t, to, 10)
+			if err := e.fake.Settle(id); err != nil {
+				t.Fatal(err)
+			}
+			e.fake.Advance(later)
+			before := e.state(t, id)
+			err := tc.op(e.fake, id, tc.code)
+			if got := errCode(err); got != tc.wantErr {
+				t.Fatalf("error %v, want %q", err, tc.wantErr)
+			}
+			if tc.wantErr != "" {
+				if !strings.Contains(err.Error(), "error_code 410, http 409") {
+					t.Errorf("error %q is not 409 / 410", err)
+				}
+				e.wantTxUnchanged(t, before)
+				e.fake.Advance(time.Hour)
+				e.wantTxUnchanged(t, before)
+				return
+			}
+			e.fake.Advance(time.Hour)
+			if tx := e.tx(t, id); tx.Status != synapsefake.StatusReturned || tx.Code != tc.code {
+				t.Errorf("after the return: %s, code %q; want RETURNED %s", tx.Status, tx.Code, tc.code)
+			}
+		})
 	}
 }

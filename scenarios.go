@@ -70,19 +70,27 @@ func (s *Server) Settle(id string) error {
 // Return returns a transaction with an ACH (R01...), card (IR...) or wire
 // (WR...) code: recent_status.code holds the code and the note its meaning,
 // and the money goes back. A CREATED or processing transaction is first
-// walked to PROCESSING-CREDIT, as the real service's returns were. A
-// settled transaction is refused (409 / "410" return_window_passed) once
-// its ACH code's NACHA window has closed: two banking days after the
+// walked to PROCESSING-CREDIT, as the real service's returns were. A code
+// of another rail than the transaction's (an IR or WR code on an ACH-US
+// transfer, an R code on a card swipe or a wire) is refused (409 / "410"
+// return_code_not_for_rail); internal transfers take the codes of every
+// rail. A settled transaction is refused (409 / "410"
+// return_window_passed) once its ACH code's NACHA window has closed: at
+// the opening of business (08:30 ET) on the second banking day after the
 // settlement date for most codes, 60 calendar days for unauthorized debits
-// (reference.ACHReturnWindow). ReturnLate returns it anyway. A transaction
-// its user disputed is refused (409 / "410" transaction_disputed): its
-// dispute's decision (WinDispute, LoseDispute) says whether the money comes
-// back; so is a dispute's credit (dispute_posting).
+// and R33, none for R06 and R31 (reference.ACHReturnWindow). ReturnLate
+// returns it anyway. A transaction its user disputed is refused (409 /
+// "410" transaction_disputed): its dispute's decision (WinDispute,
+// LoseDispute) says whether the money comes back; so is a dispute's credit
+// (dispute_posting).
 func (s *Server) Return(id, code string) error {
 	if err := validReturnCode(code); err != nil {
 		return err
 	}
 	return s.withTx(id, func(st *store, t *txRecord) error {
+		if err := st.checkReturn(t, code); err != nil {
+			return err
+		}
 		if err := checkReturnWindow(t, code, s.Now()); err != nil {
 			return err
 		}

@@ -158,7 +158,9 @@ func TestReturnOnTheWire(t *testing.T) {
 	e.wantBalances(t, 100_00, nil)
 }
 
-// TestReturnCodes returns a transaction with every ACH, card and wire code.
+// TestReturnCodes returns a transaction with every ACH, card and wire code:
+// internal transfers between two DEPOSIT-US nodes, which take the codes of
+// every rail.
 func TestReturnCodes(t *testing.T) {
 	t.Parallel()
 	codes := slices.Concat(reference.ReturnCodes(), reference.InterchangeCodes(), reference.WireReturnCodes())
@@ -168,7 +170,7 @@ func TestReturnCodes(t *testing.T) {
 	e := newTxEnv(t, 0, synapsefake.WithManualProcessing())
 	items := make([]any, len(codes))
 	for i := range items {
-		items[i] = txBody(e.bank, 1)
+		items[i] = txBody(e.savings, 1)
 	}
 	r := do(t, e.fake, call{method: "POST", path: e.batchPath(), header: e.fx.headers, body: map[string]any{"transactions": items}})
 	trans, _ := r.body["trans"].([]any)
@@ -393,6 +395,10 @@ func moneyWalk(t *testing.T, seed uint64, coverage bool) {
 		start[n.ID] = n.BalanceCents
 	}
 	codes := []string{"R01", "R02", "R16", "IR51", "WR01", "IR999"}
+	known := map[string]bool{}
+	for _, n := range nodes {
+		known[n.ID] = true
+	}
 	statuses := slices.Clone(allStatuses)
 	durations := []time.Duration{time.Millisecond, time.Minute, time.Hour, 4 * time.Hour, 24 * time.Hour, 72 * time.Hour}
 
@@ -621,7 +627,17 @@ func moneyWalk(t *testing.T, seed uint64, coverage bool) {
 			if !ok {
 				break
 			}
-			code := codes[rng.IntN(len(codes))]
+			// A code of the transaction's rail: R on ACH-US, IR on the
+			// card network's node; internal transfers take any.
+			var code string
+			switch {
+			case tx.FromNodeID == e.bank.ID || tx.ToNodeID == e.bank.ID:
+				code = codes[rng.IntN(3)]
+			case !known[tx.FromNodeID] || !known[tx.ToNodeID]:
+				code = []string{"IR51", "IR999"}[rng.IntN(2)]
+			default:
+				code = codes[rng.IntN(len(codes))]
+			}
 			switch rng.IntN(4) {
 			case 0, 1:
 				err = e.fake.Return(tx.ID, code)
@@ -826,7 +842,7 @@ func moneyWalk(t *testing.T, seed uint64, coverage bool) {
 				err = respErr(ctl(t, e.fake, "POST", "/transactions/"+id+"/return", map[string]any{"code": code, "late": true}))
 			}
 			switch c := errCode(err); c {
-			case "transaction_disputed", "dispute_posting", "illegal_status_change", "return_window_passed":
+			case "transaction_disputed", "dispute_posting", "illegal_status_change", "return_window_passed", "return_code_not_for_rail":
 				done["refused "+c]++
 			default:
 				t.Fatalf("step %d: %s of %s (%s): error %v, want a refusal", step, op, id, e.tx(t, id).Status, err)

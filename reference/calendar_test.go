@@ -138,7 +138,7 @@ func TestAddBusinessDays(t *testing.T) {
 
 func TestACHReturnWindow(t *testing.T) {
 	settled := et(2026, 11, 25, 8, 30) // the Wednesday before Thanksgiving
-	two := et(2026, 11, 30, 23, 59).Add(59*time.Second + 999*time.Millisecond)
+	two := et(2026, 11, 30, 8, 30)     // opening of business on the second banking day
 	sixty := et(2027, 1, 24, 23, 59).Add(59*time.Second + 999*time.Millisecond)
 	for _, tc := range []struct {
 		code     string
@@ -159,6 +159,9 @@ func TestACHReturnWindow(t *testing.T) {
 		{"R10", "60 calendar days", sixty},
 		{"R11", "60 calendar days", sixty},
 		{"R51", "60 calendar days", sixty},
+		{"R33", "60 calendar days", sixty},
+		{"R06", "no fixed window", time.Time{}},
+		{"R31", "no fixed window", time.Time{}},
 		{"IR01", "", time.Time{}},
 		{"WR01", "", time.Time{}},
 		{"R99", "", time.Time{}},
@@ -174,8 +177,21 @@ func TestACHReturnWindow(t *testing.T) {
 			t.Errorf("ACHReturnWindow(%s) = %v, %v; want %s", tc.code, w, ok, tc.want)
 			continue
 		}
-		if got := w.Deadline(settled); !got.Equal(tc.deadline) {
-			t.Errorf("%s: Deadline(%v) = %v, want %v", tc.code, settled, got, tc.deadline)
+		if got, ok := w.Deadline(settled); !got.Equal(tc.deadline) || ok == tc.deadline.IsZero() {
+			t.Errorf("%s: Deadline(%v) = %v, %v; want %v", tc.code, settled, got, ok, tc.deadline)
+		}
+	}
+}
+
+func TestReturnCodeRail(t *testing.T) {
+	for code, want := range map[string]string{
+		"R01": reference.NodeACHUS, "R85": reference.NodeACHUS,
+		"IR18": reference.NodeInterchangeUS, "IR999": reference.NodeInterchangeUS,
+		"WR01": reference.NodeWireUS,
+		"R99":  "", "X01": "", "": "",
+	} {
+		if got := reference.ReturnCodeRail(code); got != want {
+			t.Errorf("ReturnCodeRail(%q) = %q, want %q", code, got, want)
 		}
 	}
 }

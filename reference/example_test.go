@@ -2,6 +2,7 @@ package reference_test
 
 import (
 	"fmt"
+	"time"
 
 	"github.com/synapsefake/synapsefake/reference"
 )
@@ -42,4 +43,22 @@ func ExampleInterchangeMeaning() {
 	// IR51 insufficient funds true
 	// IR46 reserved for ISO true
 	// IR201 false
+}
+
+func ExampleACHReturnWindow() {
+	settled := time.Date(2026, 11, 25, 9, 0, 0, 0, reference.Eastern) // the Wednesday before Thanksgiving
+	for _, code := range []string{"R01", "R10", "R06"} {
+		w, _ := reference.ACHReturnWindow(code)
+		if deadline, ok := w.Deadline(settled); ok {
+			fmt.Printf("%s: %s, until %s ET\n", code, w, deadline.Format("Mon 2006-01-02 15:04"))
+		} else {
+			fmt.Printf("%s: %s\n", code, w)
+		}
+	}
+	fmt.Println(reference.ReturnCodeRail("IR18"), reference.ReturnCodeRail("R01"), reference.ReturnCodeRail("WR01"))
+	// Output:
+	// R01: 2 banking days, until Mon 2026-11-30 08:30 ET
+	// R10: 60 calendar days, until Sun 2027-01-24 23:59 ET
+	// R06: no fixed window
+	// INTERCHANGE-US ACH-US WIRE-US
 }

@@ -2,6 +2,7 @@ package reference
 
 import (
 	"strconv"
+	"strings"
 	"time"
 )
 
@@ -127,56 +128,130 @@ var wireReturnCodes = []Code{
 	{WireReturnInvalidWireInstructions, "missing or invalid wire instructions"},
 }
 
+// ReturnWindowKind is how a return window is counted.
+type ReturnWindowKind int
+
+// The kinds of return window.
+const (
+	// WindowNone: NACHA sets no fixed window (R06, returned at the
+	// originating bank's request; R31, a permissible return of a CCD or CTX
+	// entry the originator agreed to take back).
+	WindowNone ReturnWindowKind = iota
+	// WindowBankingDays: the return must reach the originating bank by the
+	// opening of business (ReturnOpeningOfBusiness) on the Length-th banking
+	// day after the settlement date.
+	WindowBankingDays
+	// WindowCalendarDays: the return may be made until the end (24:00
+	// Eastern time) of the Length-th calendar day after the settlement date.
+	WindowCalendarDays
+)
+
+// ReturnOpeningOfBusiness is the "opening of business" that closes a
+// banking-day return window, as an Eastern wall-clock time: 08:30 ET,
+// FedACH's first settlement of the day (the next-day items,
+// FedACHNextDaySettlement), the first moment a return can reach the
+// originating bank on a banking day. NACHA Operating Rules, Subsection
+// 3.8.3.1 ("Return Entries ... must be made available to the ODFI no later
+// than opening of business on the second Banking Day following the
+// Settlement Date of the original Entry"); the rules leave the hour to the
+// banks, and the fake takes the Fed's.
+const ReturnOpeningOfBusiness = FedACHNextDaySettlement
+
 // ReturnWindow is how long after settlement NACHA lets a receiving bank
-// return an entry with a code: BusinessDays banking days, or CalendarDays
-// calendar days; exactly one of the two is set.
+// return an entry with a code: Length banking or calendar days (Kind), or
+// no fixed window (WindowNone, the zero value).
 type ReturnWindow struct {
-	BusinessDays int
-	CalendarDays int
+	Kind   ReturnWindowKind
+	Length int
 }
 
-// String names the window: "2 banking days" or "60 calendar days".
+// String names the window: "2 banking days", "60 calendar days" or "no
+// fixed window".
 func (w ReturnWindow) String() string {
-	if w.CalendarDays > 0 {
-		return strconv.Itoa(w.CalendarDays) + " calendar days"
+	switch w.Kind {
+	case WindowBankingDays:
+		return strconv.Itoa(w.Length) + " banking days"
+	case WindowCalendarDays:
+		return strconv.Itoa(w.Length) + " calendar days"
 	}
-	return strconv.Itoa(w.BusinessDays) + " banking days"
+	return "no fixed window"
 }
 
 // Deadline is the last moment a return in window w of an entry settled at
-// settled is in time: the end (24:00 Eastern time) of the last day of the
-// window, counted from the settlement date in Eastern time.
-func (w ReturnWindow) Deadline(settled time.Time) time.Time {
+// settled is in time, counted from the settlement date in Eastern time:
+// opening of business (08:30 ET) on the last banking day, or the end
+// (24:00 Eastern time) of the last calendar day. It reports false for a
+// window with no deadline.
+func (w ReturnWindow) Deadline(settled time.Time) (time.Time, bool) {
 	d := StartOfDay(settled)
-	if w.CalendarDays > 0 {
-		d = d.AddDate(0, 0, w.CalendarDays)
-	} else {
-		d = StartOfDay(AddBusinessDays(d, w.BusinessDays))
+	switch w.Kind {
+	case WindowBankingDays:
+		return AtEastern(AddBusinessDays(d, w.Length), ReturnOpeningOfBusiness), true
+	case WindowCalendarDays:
+		return d.AddDate(0, 0, w.Length+1).Add(-time.Millisecond), true
 	}
-	return d.AddDate(0, 0, 1).Add(-time.Millisecond)
+	return time.Time{}, false
 }
 
-// extendedReturnCodes are NACHA's extended-return codes: unauthorized,
-// revoked or improper consumer debits, which a receiving bank may return up
-// to 60 calendar days after settlement. R29 (corporate customer advises not
-// authorized) is not one: NACHA gives unauthorized corporate debits the
-// ordinary two banking days.
-var extendedReturnCodes = map[string]bool{
-	"R05": true, "R07": true, "R10": true, "R11": true,
-	"R37": true, "R38": true, "R51": true, "R52": true, "R53": true,
+// Shortest is the shortest time a window can hold after any settlement:
+// from a settlement at the very end of a day, Length-1 whole days and the
+// hours to the opening of business for banking days, Length days for
+// calendar days. It reports false for a window with no deadline.
+func (w ReturnWindow) Shortest() (time.Duration, bool) {
+	switch w.Kind {
+	case WindowBankingDays:
+		return time.Duration(w.Length-1)*24*time.Hour + ReturnOpeningOfBusiness, true
+	case WindowCalendarDays:
+		return time.Duration(w.Length) * 24 * time.Hour, true
+	}
+	return 0, false
+}
+
+// achReturnWindows are the ACH return codes whose NACHA window is not the
+// ordinary two banking days (NACHA Operating Rules, Appendix Four, which
+// gives each code's time frame). The 60-calendar-day codes are the extended
+// returns of unauthorized, revoked or improper consumer debits and of the
+// check conversions (R33, a return of an XCK entry, Appendix Four). R29
+// (corporate customer advises not authorized) is not one: NACHA gives
+// unauthorized corporate debits the ordinary two banking days.
+var achReturnWindows = map[string]ReturnWindow{
+	"R05": {WindowCalendarDays, 60}, "R07": {WindowCalendarDays, 60}, "R10": {WindowCalendarDays, 60},
+	"R11": {WindowCalendarDays, 60}, "R33": {WindowCalendarDays, 60}, "R37": {WindowCalendarDays, 60},
+	"R38": {WindowCalendarDays, 60}, "R51": {WindowCalendarDays, 60}, "R52": {WindowCalendarDays, 60},
+	"R53": {WindowCalendarDays, 60},
+	"R06": {WindowNone, 0}, "R31": {WindowNone, 0},
 }
 
 // ACHReturnWindow is NACHA's return window of an ACH return code (Rxx): 60
 // calendar days after settlement for the extended-return codes (R05, R07,
-// R10, R11, R37, R38, R51, R52, R53), two banking days for every other. It
-// reports false for a code that is not an ACH return code (card IRxx and
-// wire WRxx returns have no window in the fake).
+// R10, R11, R33, R37, R38, R51, R52, R53), no fixed window for R06 and R31,
+// two banking days for every other. It reports false for a code that is not
+// an ACH return code (card IRxx and wire WRxx returns have no window in the
+// fake).
 func ACHReturnWindow(code string) (ReturnWindow, bool) {
-	if len(code) != 3 || code[0] != 'R' || !IsReturnCode(code) {
+	if ReturnCodeRail(code) != NodeACHUS {
 		return ReturnWindow{}, false
 	}
-	if extendedReturnCodes[code] {
-		return ReturnWindow{CalendarDays: 60}, true
+	if w, ok := achReturnWindows[code]; ok {
+		return w, true
 	}
-	return ReturnWindow{BusinessDays: 2}, true
+	return ReturnWindow{WindowBankingDays, 2}, true
+}
+
+// ReturnCodeRail is the node type of the rail a return code belongs to:
+// ACH-US for NACHA's Rxx codes, INTERCHANGE-US for the card network's IRxx
+// codes, WIRE-US for the wire WRxx codes, "" for a code that is not a
+// return code.
+func ReturnCodeRail(code string) string {
+	switch {
+	case !IsReturnCode(code):
+		return ""
+	case strings.HasPrefix(code, "IR"):
+		return NodeInterchangeUS
+	case strings.HasPrefix(code, "WR"):
+		return NodeWireUS
+	case strings.HasPrefix(code, "R"):
+		return NodeACHUS
+	}
+	return ""
 }

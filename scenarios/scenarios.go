@@ -361,8 +361,10 @@ func TransactionOutcomes() []Scenario {
 // ReturnTimings returns the outcomes of the banking calendar and of returns
 // with their real windows: an ACH transfer made just after the day's cutoff
 // (it starts the next business day), an R10 thirty days after settlement
-// (ScheduleReturn), an R01 refused after its two-banking-day window and the
-// same return made late (ReturnLate), a transfer returned at settlement by
+// (ScheduleReturn), an R01 refused after its two-banking-day window, an R06
+// a month after settlement (no fixed window), an R33 59 days after, an R01
+// refused a minute after the opening of business (08:30 ET) on the second
+// banking day after settlement, the R01 made late (ReturnLate), a transfer returned at settlement by
 // a return rule and one queued by a rule. The rule scenarios leave their
 // rule on the fake. The slice is fresh on every call.
 func ReturnTimings() []Scenario {
@@ -414,6 +416,45 @@ func ReturnTimings() []Scenario {
 				fake.Advance(week)
 				if err := fake.Return(id, reference.ReturnInsufficientFunds); err == nil || !strings.Contains(err.Error(), "return_window_passed") {
 					tb.Fatalf("scenarios: Return a week after settlement: %v, want return_window_passed", err)
+				}
+				return txResult(tb, fake, env, id)
+			},
+			Want: txOutcome(synapsefake.StatusSettled, "", processed(synapsefake.StatusSettled)...),
+		},
+		{
+			Name: "returned R06 a month after settlement (no fixed window)",
+			Apply: func(tb testing.TB, fake *synapsefake.Server, env Env) Result {
+				tb.Helper()
+				id := settled(tb, fake, env)
+				fake.Advance(30 * 24 * time.Hour)
+				must(tb, "Return", fake.Return(id, reference.ReturnPerODFI))
+				return txResult(tb, fake, env, id)
+			},
+			Want: txOutcome(synapsefake.StatusReturned, reference.ReturnPerODFI,
+				append(processed(synapsefake.StatusSettled), synapsefake.StatusReturned)...),
+		},
+		{
+			Name: "returned R33 59 days after settlement",
+			Apply: func(tb testing.TB, fake *synapsefake.Server, env Env) Result {
+				tb.Helper()
+				id := settled(tb, fake, env)
+				fake.Advance(59 * 24 * time.Hour)
+				must(tb, "Return", fake.Return(id, "R33"))
+				return txResult(tb, fake, env, id)
+			},
+			Want: txOutcome(synapsefake.StatusReturned, "R33",
+				append(processed(synapsefake.StatusSettled), synapsefake.StatusReturned)...),
+		},
+		{
+			Name: "R01 refused after the opening of business on the second banking day",
+			Apply: func(tb testing.TB, fake *synapsefake.Server, env Env) Result {
+				tb.Helper()
+				id := settled(tb, fake, env)
+				tx, _ := fake.Transaction(id)
+				deadline := reference.AtEastern(reference.AddBusinessDays(tx.Timeline[len(tx.Timeline)-1].Date, 2), reference.ReturnOpeningOfBusiness)
+				fake.Advance(deadline.Sub(fake.Now()) + time.Minute)
+				if err := fake.Return(id, reference.ReturnInsufficientFunds); err == nil || !strings.Contains(err.Error(), "return_window_passed") {
+					tb.Fatalf("scenarios: Return a minute after %v: %v, want return_window_passed", deadline, err)
 				}
 				return txResult(tb, fake, env, id)
 			},
