@@ -92,16 +92,17 @@ var stateKeys = []string{"format", "version", "seed", "client_id", "clock", "ids
 // storeFieldsApart are the store's fields the "store" object does not
 // hold, and where each is instead. Every other field is saved as it is.
 var storeFieldsApart = map[string]string{
-	"mu":               "a lock",
-	"ids":              `"ids": the id stream's seed and ChaCha8 position`,
-	"hooks":            `"webhooks": events, deliveries, retries and the log`,
-	"networkUser":      `"network_user": the id of a user held in users`,
-	"base":             "an option of the server restored into (its URL)",
-	"client":           "an option of the server restored into (WithClientCredentials, WithClientName)",
-	"microDeposits":    "an option of the server restored into (WithMicroDeposits)",
-	"manualProcessing": "an option of the server restored into (WithManualProcessing)",
-	"cutoffs":          "an option of the server restored into (WithCutoffs)",
-	"expiredKeys":      "not saved: the last expired oauth_keys, for the test's log (diagnose.go)",
+	"mu":                   "a lock",
+	"ids":                  `"ids": the id stream's seed and ChaCha8 position`,
+	"hooks":                `"webhooks": events, deliveries, retries and the log`,
+	"networkUser":          `"network_user": the id of a user held in users`,
+	"base":                 "an option of the server restored into (its URL)",
+	"client":               "an option of the server restored into (WithClientCredentials, WithClientName)",
+	"microDeposits":        "an option of the server restored into (WithMicroDeposits)",
+	"manualProcessing":     "an option of the server restored into (WithManualProcessing)",
+	"cutoffs":              "an option of the server restored into (WithCutoffs)",
+	"immediateProvisional": "an option of the server restored into (WithImmediateProvisionalCredit)",
+	"expiredKeys":          "not saved: the last expired oauth_keys, for the test's log (diagnose.go)",
 }
 
 // stateIDs is the id stream: its seed, and the ChaCha8 generator's state
