@@ -2,6 +2,7 @@ package synapsefake
 
 import (
 	"bytes"
+	"container/heap"
 	"encoding/json"
 	"net/http"
 	"strings"
@@ -37,8 +38,9 @@ type disputeRecord struct {
 	attachments int // how many files were sent; their content is not kept
 	filed       time.Time
 	status      DisputeStatus
-	creditID    string // the credit that gave the money back, "" until there is one
-	provisional bool   // creditID was made at filing, before the decision
+	creditID    string    // the credit that gave the money back, "" until there is one
+	provisional bool      // creditID was made before the decision, as a provisional credit
+	creditDue   time.Time // when a provisional credit not yet made falls due; zero for none
 }
 
 // disputeRequest is the body of PATCH .../trans/{trans_id}/dispute.
@@ -119,9 +121,12 @@ func errNotDisputable(format string, args ...any) *apiError {
 	return errIncorrect("not_disputable", format, args...)
 }
 
-// dispute files the user's dispute of t, a debit of node nodeID. A debit
-// of $25.00 or less, or one disputed as returned or defective merchandise,
-// gets its money back at once as a provisional credit. Callers hold mu.
+// dispute files the user's dispute of t, a debit of node nodeID, within
+// its filing window (disputeWindowEnd). A debit of $25.00 or less, or one
+// disputed as returned or defective merchandise, gets its money back as a
+// provisional credit: after 3 business days, or 15 for a node younger than
+// 30 days (provisionalCreditDue), or at once under
+// WithImmediateProvisionalCredit. Callers hold mu.
 func (st *store) dispute(t *txRecord, nodeID string, at time.Time, req disputeRequest) (disputeAnswer, error) {
 	recv := st.nodes[t.toNode]
 	switch {
@@ -136,18 +141,27 @@ func (st *store) dispute(t *txRecord, nodeID string, at time.Time, req disputeRe
 	case !reference.IsExternalType(recv.typ) || recv.userID == t.userID:
 		return disputeAnswer{}, errNotDisputable("Transaction %s went to a %s node of the platform; only card and external debits can be disputed.", t.id, recv.typ)
 	}
+	if end, days := st.disputeWindowEnd(t); !at.Before(end) {
+		return disputeAnswer{}, errIncorrect("dispute_window_closed",
+			"Transaction %s settled more than %d days ago; its dispute window closed at %s.", t.id, days, end.UTC().Format(time.RFC3339))
+	}
 	meta, _ := req.meta()
 	reason := *req.DisputeReason
 	d := &disputeRecord{reason: reason, meta: meta, certified: req.CertificationDate,
 		attachments: len(req.DisputeAttachments), filed: at, status: DisputePending}
 	eligible := t.amount <= reference.ProvisionalCreditLimitCents ||
 		strings.HasSuffix(reason, reference.DisputeReturnedMerchandise) || strings.HasSuffix(reason, reference.DisputeDefectOrNotAsDesc)
-	if eligible {
+	switch {
+	case eligible && st.immediateProvisional:
 		c, err := st.disputeCredit(t, at, true)
 		if err != nil {
 			return disputeAnswer{}, err
 		}
 		d.creditID, d.provisional = c.id, true
+	case eligible:
+		d.creditDue = st.provisionalCreditDue(t, at)
+		st.seq++
+		heap.Push(&st.steps, step{at: d.creditDue, seq: st.seq, txID: t.id, gen: t.gen, to: StatusSettled, credit: true})
 	}
 	t.dispute = d
 	st.comment(t, at, "Transaction disputed: "+reason+".")
@@ -156,6 +170,51 @@ func (st *store) dispute(t *txRecord, nodeID string, at time.Time, req disputeRe
 		a.ProvisionalCreditTran = &d.creditID
 	}
 	return a, nil
+}
+
+// disputeWindowEnd is when the filing window of a user's dispute of t
+// closes: the end (24:00 Eastern time) of the last calendar day of
+// reference.DisputeWindowDays after the day t settled. Callers hold mu.
+func (st *store) disputeWindowEnd(t *txRecord) (time.Time, int) {
+	settled := t.created
+	for _, e := range t.timeline {
+		if e.Status == StatusSettled {
+			settled = time.UnixMilli(e.Date)
+			break
+		}
+	}
+	days := reference.DisputeWindowDays(st.nodes[t.toNode].typ, t.cardSwipe)
+	return reference.StartOfDay(settled).AddDate(0, 0, days+1), days
+}
+
+// provisionalCreditDue is when the provisional credit of a dispute of t
+// filed at at posts: reference.ProvisionalCreditDays business days later
+// for a debited node older than reference.NewAccountDays,
+// reference.NewAccountProvisionalCreditDays otherwise. Callers hold mu.
+func (st *store) provisionalCreditDue(t *txRecord, at time.Time) time.Time {
+	n := reference.ProvisionalCreditDays
+	if from := st.nodes[t.fromNode]; from == nil || at.Sub(from.created) <= reference.NewAccountDays*24*time.Hour {
+		n = reference.NewAccountProvisionalCreditDays
+	}
+	return reference.AddBusinessDays(at, n)
+}
+
+// postProvisionalCredit makes the provisional credit of t's dispute when it
+// falls due, unless the dispute was decided first (won, its credit is made;
+// lost, none is owed). Callers hold mu.
+func (st *store) postProvisionalCredit(t *txRecord, at time.Time) {
+	d := t.dispute
+	if d == nil || d.status != DisputePending || d.creditID != "" || d.creditDue.IsZero() {
+		return
+	}
+	d.creditDue = time.Time{}
+	c, err := st.disputeCredit(t, at, true)
+	if err != nil {
+		st.comment(t, at, "Provisional credit not made: "+err.Error()+".")
+		return
+	}
+	d.creditID, d.provisional = c.id, true
+	st.comment(t, at, "Provisional credit posted: "+c.id+".")
 }
 
 // disputeForm is the URL of the dispute form of t. The fake does not serve it.
@@ -268,11 +327,12 @@ func (st *store) resolveDispute(t *txRecord, won bool, at time.Time) error {
 			if err != nil {
 				return err
 			}
-			d.creditID = c.id
+			d.creditID, d.creditDue = c.id, time.Time{}
 		}
 		d.status = DisputeWon
 	} else {
 		d.status = DisputeLost // returnRefusal lets a lost dispute's provisional credit go back
+		d.creditDue = time.Time{}
 		if c := st.txs[d.creditID]; c != nil && c.status == StatusSettled {
 			if err := st.move(c, StatusReturned, at, "Provisional credit reversed: dispute lost.", ""); err != nil {
 				d.status = DisputePending
@@ -386,4 +446,11 @@ func (s *Server) controlDispute(w http.ResponseWriter, r *http.Request) {
 	t, _ := s.Transaction(r.PathValue("trans_id"))
 	s.controlOK(w, map[string]any{"transaction": controlTx(t), "dispute_status": t.Dispute,
 		"dispute_credit_transaction_id": t.DisputeCreditID})
+}
+
+// WithImmediateProvisionalCredit makes a dispute's provisional credit post
+// at once, as the dispute is filed, instead of 3 business days later (15
+// for a node younger than 30 days) on the fake's clock.
+func WithImmediateProvisionalCredit() Option {
+	return func(cfg *config) { cfg.immediateProvisional = true }
 }

@@ -20,9 +20,10 @@ type disputeEnv struct {
 	merchant synapsefake.Node
 }
 
-func newDisputeEnv(t testing.TB) disputeEnv {
+// newDisputeEnv is a txEnv (built with opts) and a merchant's EXTERNAL-US node.
+func newDisputeEnv(t testing.TB, opts ...synapsefake.Option) disputeEnv {
 	t.Helper()
-	e := newTxEnv(t, 1000_00)
+	e := newTxEnv(t, 1000_00, opts...)
 	m := e.fake.MustAddUser(t, synapsefake.UserSeed{LegalNames: []string{"Merchant Co"}})
 	return disputeEnv{txEnv: e, merchant: addTxNode(t, e.fake, m.ID, synapsefake.NodeSeed{Type: "EXTERNAL-US", Nickname: "Merchant"})}
 }
@@ -129,7 +130,7 @@ func TestDisputeTransactionAsTheSDKsSend(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			e := newDisputeEnv(t)
+			e := newDisputeEnv(t, synapsefake.WithImmediateProvisionalCredit())
 			id := e.settledDebit(t, tc.amount)
 			paid := balance(t, e.fake, e.fx.node.ID)
 			e.mock.Add(time.Minute)
@@ -459,7 +460,7 @@ func TestResolveDispute(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			e := newDisputeEnv(t)
+			e := newDisputeEnv(t, synapsefake.WithImmediateProvisionalCredit())
 			id := e.settledDebit(t, tc.amount)
 			merchant := balance(t, e.fake, e.merchant.ID)
 			if r := do(t, e.fake, call{method: "PATCH", path: disputePath(e.fx.user.ID, e.fx.node.ID, id), header: e.fx.headers,
@@ -679,7 +680,13 @@ type purchase struct {
 // return rule returning it with R10 a day after it settles.
 func newPurchase(t *testing.T, kind string, amount int64, rule bool) purchase {
 	t.Helper()
-	p := purchase{disputeEnv: newDisputeEnv(t)}
+	return newPurchaseWith(t, kind, amount, rule, synapsefake.WithImmediateProvisionalCredit())
+}
+
+// newPurchaseWith is newPurchase on a server built with opts.
+func newPurchaseWith(t *testing.T, kind string, amount int64, rule bool, opts ...synapsefake.Option) purchase {
+	t.Helper()
+	p := purchase{disputeEnv: newDisputeEnv(t, opts...)}
 	e := p.disputeEnv
 	to := e.merchant
 	if kind == "ach" {

@@ -63,6 +63,7 @@ func New(opts ...Option) *Server {
 	s.store.client = clientView{ID: cfg.clientID, Name: cfg.clientName}
 	s.store.microDeposits = cfg.microDeposits
 	s.store.manualProcessing = cfg.manualProcessing
+	s.store.immediateProvisional = cfg.immediateProvisional
 	s.store.cutoffs = cfg.cutoffs
 	s.journal.s = s
 	s.hooks = newHooks(s)

@@ -27,15 +27,17 @@ type config struct {
 	keyLifetime      time.Duration
 	microDeposits    bool
 	manualProcessing bool
-	webhookClient    *http.Client
-	webhookTimeout   time.Duration
-	deliverWebhooks  bool
-	latency          time.Duration
-	hook             func(http.ResponseWriter, *http.Request) bool
-	errorLog         *log.Logger // recovered panics; nil is log.Default()
-	control          bool
-	journalEntries   int
-	journalBytes     int64
+	// immediateProvisional: see WithImmediateProvisionalCredit (disputes.go).
+	immediateProvisional bool
+	webhookClient        *http.Client
+	webhookTimeout       time.Duration
+	deliverWebhooks      bool
+	latency              time.Duration
+	hook                 func(http.ResponseWriter, *http.Request) bool
+	errorLog             *log.Logger // recovered panics; nil is log.Default()
+	control              bool
+	journalEntries       int
+	journalBytes         int64
 	// immediateStatements: see WithImmediateStatements (statements.go).
 	immediateStatements bool
 	captureLimit        int64         // WithWebhookCaptureLimit

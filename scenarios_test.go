@@ -358,8 +358,9 @@ var walkSeeds = flag.Int("walkseeds", 1, "how many seeds TestMoneyIsConserved wa
 
 // TestMoneyIsConserved is the property test: a few hundred random steps
 // (creates, batches, settles, returns, cancels, queues, releases, single
-// moves, clock advances, card swipes and their lifecycle, disputes and
-// their decisions, chargebacks, returns of disputed transactions) and
+// moves, clock advances (now and then 61 days), card swipes and their
+// lifecycle, disputes (late ones refused) and their decisions, provisional
+// credits falling due, chargebacks, returns of disputed transactions) and
 // after each one the sum of every balance plus the money in flight
 // (PROCESSING-DEBIT and PROCESSING-CREDIT) is what it was at the start,
 // every node's available balance is its balance less its outgoing
@@ -732,8 +733,24 @@ func moneyWalk(t *testing.T, seed uint64, coverage bool) {
 					candidates = append(candidates, tx)
 				}
 			}
+			// Half the time one settled over 121 days ago, past every
+			// rail's filing window, when there is one.
+			var late []synapsefake.Transaction
+			for _, tx := range candidates {
+				for _, s := range tx.Timeline {
+					if s.Status == synapsefake.StatusSettled {
+						if e.fake.Now().Sub(s.Date) > 121*24*time.Hour {
+							late = append(late, tx)
+						}
+						break
+					}
+				}
+			}
 			tx, ok := pick()
-			if len(candidates) > 0 && rng.IntN(4) != 0 {
+			switch {
+			case len(late) > 0 && rng.IntN(2) == 0:
+				tx, ok = late[rng.IntN(len(late))], true
+			case len(candidates) > 0 && rng.IntN(4) != 0:
 				tx, ok = candidates[rng.IntN(len(candidates))], true
 			}
 			if !ok {
@@ -750,6 +767,13 @@ func moneyWalk(t *testing.T, seed uint64, coverage bool) {
 				filed[tx.ID] = true
 				disputes = append(disputes, tx.ID)
 				notePosting(tx.ID)
+			} else if errCode(err) == "dispute_window_closed" {
+				// Past its filing window: refused, and nothing changed
+				// (held checks the money below).
+				if after := e.tx(t, tx.ID); after.Dispute != synapsefake.DisputeNone || after.DisputeCreditID != "" {
+					t.Fatalf("step %d: a late dispute of %s was refused but left dispute %q, credit %q", step, tx.ID, after.Dispute, after.DisputeCreditID)
+				}
+				done["late dispute refused"]++
 			}
 		case 11:
 			// A dispute is decided, mostly a pending one, by the Go
@@ -849,10 +873,22 @@ func moneyWalk(t *testing.T, seed uint64, coverage bool) {
 			}
 		default:
 			op = "advance clock"
-			e.fake.Advance(durations[rng.IntN(len(durations))])
+			d := durations[rng.IntN(len(durations))]
+			if rng.IntN(40) == 0 && e.fake.Now().Before(friday.AddDate(0, 0, 200)) {
+				d = 61 * 24 * time.Hour // past the 60-day filing windows (keys live 365 days)
+			}
+			e.fake.Advance(d)
 		}
 		if err == nil {
 			done[op]++
+		}
+		// A provisional credit falls due business days after its dispute
+		// was filed, in whatever step moves the clock past it.
+		for _, id := range disputes {
+			if c := e.tx(t, id).DisputeCreditID; c != "" && !postings[c] {
+				done["provisional credit on schedule"]++
+				notePosting(id)
+			}
 		}
 		if got := total(); got != want {
 			t.Fatalf("step %d (%s, error %v): balances plus money in flight %d, want %d", step, op, err, got, want)
@@ -880,7 +916,7 @@ func moneyWalk(t *testing.T, seed uint64, coverage bool) {
 	for _, op := range []string{"create", "batch", "settle", "return", "late return", "schedule return", "cancel", "queue", "release",
 		"advance transaction", "advance clock", "card swipe", "force post", "refund", "increment", "reverse", "clear", "swipe IR10", "swipe IR180",
 		"dispute", "win", "lose", "chargeback", "chargeback dispute", "refused transaction_disputed", "refused dispute_posting",
-		"planned return not made"} {
+		"planned return not made", "late dispute refused", "provisional credit on schedule"} {
 		if done[op] == 0 {
 			t.Errorf("no %s succeeded", op)
 		}

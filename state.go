@@ -36,8 +36,9 @@ import (
 
 // StateVersion is the version of the document Snapshot writes; Restore
 // refuses any other. Version 2 added transactions' comment counts and
-// dispute credits, verified phones and the expiry of bank logins.
-const StateVersion = 2
+// dispute credits, verified phones and the expiry of bank logins; version 3
+// disputes' provisional credits due later and the steps that post them.
+const StateVersion = 3
 
 // stateFormat is the document's "format": it tells a state file from any
 // other JSON.
@@ -92,16 +93,17 @@ var stateKeys = []string{"format", "version", "seed", "client_id", "clock", "ids
 // storeFieldsApart are the store's fields the "store" object does not
 // hold, and where each is instead. Every other field is saved as it is.
 var storeFieldsApart = map[string]string{
-	"mu":               "a lock",
-	"ids":              `"ids": the id stream's seed and ChaCha8 position`,
-	"hooks":            `"webhooks": events, deliveries, retries and the log`,
-	"networkUser":      `"network_user": the id of a user held in users`,
-	"base":             "an option of the server restored into (its URL)",
-	"client":           "an option of the server restored into (WithClientCredentials, WithClientName)",
-	"microDeposits":    "an option of the server restored into (WithMicroDeposits)",
-	"manualProcessing": "an option of the server restored into (WithManualProcessing)",
-	"cutoffs":          "an option of the server restored into (WithCutoffs)",
-	"expiredKeys":      "not saved: the last expired oauth_keys, for the test's log (diagnose.go)",
+	"mu":                   "a lock",
+	"ids":                  `"ids": the id stream's seed and ChaCha8 position`,
+	"hooks":                `"webhooks": events, deliveries, retries and the log`,
+	"networkUser":          `"network_user": the id of a user held in users`,
+	"base":                 "an option of the server restored into (its URL)",
+	"client":               "an option of the server restored into (WithClientCredentials, WithClientName)",
+	"microDeposits":        "an option of the server restored into (WithMicroDeposits)",
+	"manualProcessing":     "an option of the server restored into (WithManualProcessing)",
+	"cutoffs":              "an option of the server restored into (WithCutoffs)",
+	"immediateProvisional": "an option of the server restored into (WithImmediateProvisionalCredit)",
+	"expiredKeys":          "not saved: the last expired oauth_keys, for the test's log (diagnose.go)",
 }
 
 // stateIDs is the id stream: its seed, and the ChaCha8 generator's state

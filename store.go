@@ -57,7 +57,9 @@ type store struct {
 	client           clientView // the client every object belongs to
 	microDeposits    bool       // ACH-US nodes start at CREDIT until verified
 	manualProcessing bool       // transactions move only when told
-	cutoffs          Cutoffs    // schedule.go: the banking calendar's times of day
+	// immediateProvisional: WithImmediateProvisionalCredit (disputes.go).
+	immediateProvisional bool
+	cutoffs              Cutoffs // schedule.go: the banking calendar's times of day
 }
 
 func newStore(seed uint64) *store {

@@ -155,6 +155,9 @@ type step struct {
 	gen  int
 	to   Status
 	code string // recent_status.code of the move: a card hold's expiry, or a planned return's or queue's code
+	// credit: the step makes the provisional credit of txID's dispute
+	// (disputes.go) rather than moving txID; to is SETTLED.
+	credit bool
 }
 
 // stepQueue is a min-heap of steps by time, then by scheduling order.
@@ -208,6 +211,9 @@ func (st *store) runDue(now time.Time) {
 		t := st.txs[s.txID]
 		switch {
 		case t == nil:
+			continue
+		case s.credit:
+			st.postProvisionalCredit(t, s.at)
 			continue
 		case s.to == StatusReturned: // a planned return: whatever happened since, if still legal
 			if !canMove(t.status, StatusReturned) {

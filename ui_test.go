@@ -196,7 +196,7 @@ func TestDashboardActions(t *testing.T) {
 		}
 	})
 	t.Run("a disputed transaction offers no return", func(t *testing.T) {
-		e := newDisputeEnv(t)
+		e := newDisputeEnv(t, synapsefake.WithImmediateProvisionalCredit())
 		id := e.settledDebit(t, 20)
 		if r := do(t, e.fake, call{method: "PATCH", path: disputePath(e.fx.user.ID, e.fx.node.ID, id), header: e.fx.headers,
 			body: map[string]any{"dispute_reason": "CHARGE_BACK"}}); r.status != http.StatusOK {

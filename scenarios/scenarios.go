@@ -502,8 +502,12 @@ func ReturnTimings() []Scenario {
 // CardDisputes returns a settled card purchase of $40.00 (above the $25.00
 // under which every dispute gets a provisional credit) disputed by the
 // user over HTTP, then won (the money comes back to the deposit node) or
-// lost (it stays with the merchant). Each Verify checks the dispute's
-// status and the deposit node's balance. The slice is fresh on every call.
+// lost (it stays with the merchant); the same purchase disputed 121 days
+// after settlement, past the card filing window (refused, 409 / "400"); and
+// a $20.00 purchase disputed and left pending until its provisional credit
+// posts, 15 business days later (the Env's node is new). Each Verify checks
+// the dispute's status and the deposit node's balance. The slice is fresh
+// on every call.
 func CardDisputes() []Scenario {
 	dispute := func(won bool) Scenario {
 		name, status, balance := "card purchase disputed and lost", synapsefake.DisputeLost, int64(DepositCents-4000)
@@ -541,7 +545,68 @@ func CardDisputes() []Scenario {
 			},
 		}
 	}
-	return []Scenario{dispute(true), dispute(false)}
+	purchase := func(tb testing.TB, fake *synapsefake.Server, env Env, cents int64) Result {
+		tb.Helper()
+		res := swipe(tb, fake, env, env.CardID, synapsefake.CardAuth{AmountCents: cents, Merchant: "ELECTRONICS SHOP"})
+		mustApproved(tb, fake, res)
+		advanceUntil(tb, fake, res.TransactionID, synapsefake.StatusSettled)
+		return txResult(tb, fake, env, res.TransactionID)
+	}
+	file := func(tb testing.TB, fake *synapsefake.Server, env Env, res Result) Response {
+		tb.Helper()
+		return send(tb, fake, "PATCH", "/users/"+env.UserID+"/nodes/"+res.NodeID+"/trans/"+res.TransactionID+"/dispute",
+			userHeader(env, res.OAuthKey, env.Fingerprint), map[string]any{"dispute_reason": "FRAUD|UNAUTHORIZED|CARD_LOST"})
+	}
+	late := Scenario{
+		Name: "card purchase disputed after its 120 days: refused",
+		Apply: func(tb testing.TB, fake *synapsefake.Server, env Env) Result {
+			tb.Helper()
+			res := purchase(tb, fake, env, 4000)
+			fake.Advance((reference.CardDisputeDays + 1) * 24 * time.Hour)
+			res = txResult(tb, fake, env, res.TransactionID)
+			r := file(tb, fake, env, res)
+			if r.Status != http.StatusConflict || str(r.Body["error_code"]) != "400" {
+				tb.Fatalf("scenarios: a dispute 121 days after settlement answered %d %v, want 409 / \"400\"", r.Status, r.Body)
+			}
+			return res
+		},
+		Want: txOutcome(synapsefake.StatusSettled, "", processed(synapsefake.StatusSettled)...),
+		Verify: func(tb testing.TB, fake *synapsefake.Server, env Env, res Result) {
+			tb.Helper()
+			if tx, _ := fake.Transaction(res.TransactionID); tx.Dispute != synapsefake.DisputeNone {
+				tb.Errorf("dispute of %s is %q, want none", res.TransactionID, tx.Dispute)
+			}
+			if n, _ := fake.Node(env.DepositNodeID); n.BalanceCents != DepositCents-4000 {
+				tb.Errorf("deposit balance %d, want %d", n.BalanceCents, DepositCents-4000)
+			}
+		},
+	}
+	provisional := Scenario{
+		Name: "card purchase of $20.00 disputed: provisional credit 15 business days later",
+		Apply: func(tb testing.TB, fake *synapsefake.Server, env Env) Result {
+			tb.Helper()
+			res := purchase(tb, fake, env, 2000)
+			r := file(tb, fake, env, res)
+			mustStatus(tb, "PATCH the dispute", r, http.StatusOK)
+			if r.Body["provisional_credit_tran"] != nil {
+				tb.Fatalf("scenarios: the dispute answered a provisional credit at once: %v", r.Body)
+			}
+			fake.AdvanceTo(reference.AddBusinessDays(fake.Now(), reference.NewAccountProvisionalCreditDays))
+			return txResult(tb, fake, env, res.TransactionID)
+		},
+		Want: txOutcome(synapsefake.StatusSettled, "", append(processed(synapsefake.StatusSettled),
+			synapsefake.StatusSettled, synapsefake.StatusSettled)...),
+		Verify: func(tb testing.TB, fake *synapsefake.Server, env Env, res Result) {
+			tb.Helper()
+			if tx, _ := fake.Transaction(res.TransactionID); tx.Dispute != synapsefake.DisputePending || tx.DisputeCreditID == "" {
+				tb.Errorf("dispute of %s is %q with credit %q, want PENDING with a provisional credit", res.TransactionID, tx.Dispute, tx.DisputeCreditID)
+			}
+			if n, _ := fake.Node(env.DepositNodeID); n.BalanceCents != DepositCents {
+				tb.Errorf("deposit balance %d, want %d", n.BalanceCents, DepositCents)
+			}
+		},
+	}
+	return []Scenario{dispute(true), dispute(false), late, provisional}
 }
 
 // CardLifecycle returns the card's life beyond approve and decline, each a

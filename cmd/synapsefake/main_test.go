@@ -975,3 +975,54 @@ func TestVersionFromLinkerFlag(t *testing.T) {
 		t.Errorf("synapsefake -version printed %q, want one line beginning %q", got, want)
 	}
 }
+
+// TestServeImmediateProvisionalCredit: by default a dispute of $20.00 gets
+// its provisional credit business days later; -immediate-provisional-credit
+// posts it as the dispute is filed.
+func TestServeImmediateProvisionalCredit(t *testing.T) {
+	t.Parallel()
+	const world = `{"users": [
+		{"name": "ann", "oauth": {"fingerprint": "ann-phone"}, "nodes": [{"name": "checking", "balance": "100.00"}]},
+		{"name": "shop", "nodes": [{"name": "till", "type": "EXTERNAL-US"}]}],
+	 "transactions": [{"name": "buy", "from": "checking", "to": "till", "amount": 20, "status": "SETTLED"}]}`
+	for _, tc := range []struct {
+		name       string
+		args       []string
+		wantCredit bool
+	}{
+		{"default", nil, false},
+		{"-immediate-provisional-credit", []string{"-immediate-provisional-credit"}, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			r := start(t, append([]string{"-addr", "127.0.0.1:0", "-clock", "manual"}, tc.args...)...)
+			status, body, _ := strings.Cut(r.raw(t, "POST", "/_fake/world", world), " ")
+			if status != "200" {
+				t.Fatalf("POST /_fake/world: %s %s", status, body)
+			}
+			var w struct {
+				World struct {
+					Users        map[string]string `json:"users"`
+					Nodes        map[string]string `json:"nodes"`
+					Transactions map[string]string `json:"transactions"`
+					OAuthKeys    map[string]string `json:"oauth_keys"`
+				} `json:"world"`
+			}
+			if err := json.Unmarshal([]byte(body), &w); err != nil {
+				t.Fatal(err)
+			}
+			path := "/users/" + w.World.Users["ann"] + "/nodes/" + w.World.Nodes["checking"] + "/trans/" + w.World.Transactions["buy"] + "/dispute"
+			code, answer := r.request(t, "PATCH", path, map[string]string{
+				"X-SP-GATEWAY": synapsefake.New().Gateway(),
+				"X-SP-USER":    w.World.OAuthKeys["ann"] + "|ann-phone",
+				"X-SP-USER-IP": "127.0.0.1",
+			}, map[string]any{"dispute_reason": "FRAUD|UNAUTHORIZED|CARD_LOST"})
+			if code != http.StatusOK {
+				t.Fatalf("PATCH dispute: %d %v", code, answer)
+			}
+			if got := answer["provisional_credit_tran"] != nil; got != tc.wantCredit {
+				t.Errorf("provisional_credit_tran %v, want one: %v", answer["provisional_credit_tran"], tc.wantCredit)
+			}
+		})
+	}
+}
