@@ -27,19 +27,7 @@ const ctlAny = "<any>"
 // application/json.
 func ctlSend(t testing.TB, client *http.Client, method, url string, header map[string]string, body any) response {
 	t.Helper()
-	var rdr io.Reader = http.NoBody
-	switch b := body.(type) {
-	case nil:
-	case string:
-		rdr = strings.NewReader(b)
-	default:
-		data, err := json.Marshal(b)
-		if err != nil {
-			t.Fatalf("marshal body: %v", err)
-		}
-		rdr = bytes.NewReader(data)
-	}
-	req, err := http.NewRequest(method, url, rdr)
+	req, err := http.NewRequest(method, url, bodyReader(t, body))
 	if err != nil {
 		t.Fatalf("new request: %v", err)
 	}

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"strings"
 	"sync"
 	"testing"
 
@@ -33,24 +34,30 @@ type response struct {
 	body   map[string]any
 }
 
+// bodyReader is a request body: none for nil, a string or []byte as it is,
+// anything else as JSON.
+func bodyReader(t testing.TB, body any) io.Reader {
+	t.Helper()
+	switch b := body.(type) {
+	case nil:
+		return http.NoBody
+	case string:
+		return strings.NewReader(b)
+	case []byte:
+		return bytes.NewReader(b)
+	}
+	data, err := json.Marshal(body)
+	if err != nil {
+		t.Fatalf("marshal body: %v", err)
+	}
+	return bytes.NewReader(data)
+}
+
 // do sends c to the fake and decodes the JSON object it answers. It fails the
 // test if the answer is not a JSON object with Content-Type application/json.
 func do(t testing.TB, fake *synapsefake.Server, c call) response {
 	t.Helper()
-	var rdr io.Reader = http.NoBody
-	switch b := c.body.(type) {
-	case nil:
-	case string:
-		rdr = bytes.NewBufferString(b)
-	case []byte:
-		rdr = bytes.NewReader(b)
-	default:
-		data, err := json.Marshal(b)
-		if err != nil {
-			t.Fatalf("marshal body: %v", err)
-		}
-		rdr = bytes.NewReader(data)
-	}
+	rdr := bodyReader(t, c.body)
 	ctx := c.ctx
 	if ctx == nil {
 		ctx = context.Background()

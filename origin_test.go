@@ -25,33 +25,11 @@ type originReq struct {
 	body         any               // marshalled unless a string
 }
 
-// originResp is an answer: status, headers, and the body unless it is an
-// event stream.
-type originResp struct {
-	status int
-	header http.Header
-	raw    []byte
-	body   map[string]any // the JSON object answered, if any
-}
-
 // originSend sends req to fake's listener with client, following no
 // redirect. An event stream is left unread.
-func originSend(t testing.TB, client *http.Client, root string, req originReq) originResp {
+func originSend(t testing.TB, client *http.Client, root string, req originReq) response {
 	t.Helper()
-	var rdr io.Reader = http.NoBody
-	switch b := req.body.(type) {
-	case nil:
-	case string:
-		rdr = strings.NewReader(b)
-	case []byte:
-		rdr = bytes.NewReader(b)
-	default:
-		data, err := json.Marshal(b)
-		if err != nil {
-			t.Fatal(err)
-		}
-		rdr = bytes.NewReader(data)
-	}
+	rdr := bodyReader(t, req.body)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel() // ends an event stream
 	r, err := http.NewRequestWithContext(ctx, req.method, root+req.path, rdr)
@@ -71,7 +49,7 @@ func originSend(t testing.TB, client *http.Client, root string, req originReq) o
 		t.Fatalf("%s %s: %v", req.method, req.path, err)
 	}
 	defer resp.Body.Close()
-	out := originResp{status: resp.StatusCode, header: resp.Header}
+	out := response{status: resp.StatusCode, header: resp.Header}
 	if resp.Header.Get("Content-Type") == "text/event-stream" {
 		return out
 	}
@@ -84,7 +62,7 @@ func originSend(t testing.TB, client *http.Client, root string, req originReq) o
 
 // wantRefused checks a refusal in the error envelope: status, error_code
 // "300", http_code the status, error.code.
-func wantRefused(t testing.TB, r originResp, status int, code string) {
+func wantRefused(t testing.TB, r response, status int, code string) {
 	t.Helper()
 	want := map[string]any{"error_code": "300", "http_code": fmt.Sprint(status), "success": false,
 		"error": map[string]any{"code": code, "en": ctlAny}}
