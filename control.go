@@ -10,7 +10,6 @@ import (
 	"net/http"
 	"net/url"
 	"path"
-	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -184,19 +183,9 @@ type controlUserRequest struct {
 	Permission   string   `json:"permission"`
 }
 
-func (req controlUserRequest) validate() error {
-	if req.Permission != "" && !slices.Contains(userPermissions, req.Permission) {
-		return errPayload("invalid_permission", "Unknown permission %q.", req.Permission)
-	}
-	return nil
-}
-
 // controlCreateUser serves POST /_fake/users.
 func (s *Server) controlCreateUser(w http.ResponseWriter, r *http.Request) {
 	req, err := controlBody[controlUserRequest](r)
-	if err == nil {
-		err = req.validate()
-	}
 	if err != nil {
 		s.fail(w, err)
 		return
@@ -233,19 +222,13 @@ type controlNodeRequest struct {
 	SuppID       string `json:"supp_id"`
 }
 
+// validate refuses a negative balance, which AddNode takes but the control
+// API and worlds do not, then what AddNode refuses.
 func (req controlNodeRequest) validate() error {
-	if err := validNickname("nickname", req.Nickname); err != nil {
-		return err
-	}
-	switch {
-	case req.Type != "" && !knownNodeType(req.Type):
-		return errPayload("invalid_node_type", "Unknown node type %q.", req.Type)
-	case req.BalanceCents < 0 || req.BalanceCents > MaxBalanceCents:
+	if req.BalanceCents < 0 {
 		return errPayload("invalid_balance", "balance_cents must be from 0 to %d.", int64(MaxBalanceCents))
-	case req.RoutingNum != "" && !validRoutingNumber(req.RoutingNum):
-		return errPayload("invalid_routing_num", "routing_num %q is not a valid routing number.", req.RoutingNum)
 	}
-	return nil
+	return NodeSeed(req).validate()
 }
 
 // controlCreateNode serves POST /_fake/users/{user_id}/nodes.

@@ -27,13 +27,19 @@ const (
 
 // controlLimit reads ?limit=, from 1 to maxControlList.
 func controlLimit(r *http.Request) (int, error) {
+	return queryLimit(r, defaultControlList, maxControlList)
+}
+
+// queryLimit reads ?limit= of a control or dashboard list: def when absent,
+// else an integer from 1 to max (400 / "200" invalid_limit).
+func queryLimit(r *http.Request, def, max int) (int, error) {
 	v := r.URL.Query().Get("limit")
 	if v == "" {
-		return defaultControlList, nil
+		return def, nil
 	}
 	n, err := strconv.Atoi(v)
-	if err != nil || n < 1 || n > maxControlList {
-		return 0, errPayload("invalid_limit", "limit must be an integer from 1 to %d.", maxControlList)
+	if err != nil || n < 1 || n > max {
+		return 0, errPayload("invalid_limit", "limit must be an integer from 1 to %d.", max)
 	}
 	return n, nil
 }

@@ -141,17 +141,7 @@ func (s *Server) uiRenderStatus(w http.ResponseWriter, r *http.Request, status i
 }
 
 // uiLimit reads ?limit=, refusing what is not a number from 1 to uiMaxLimit.
-func uiLimit(r *http.Request) (int, error) {
-	v := r.URL.Query().Get("limit")
-	if v == "" {
-		return uiDefaultLimit, nil
-	}
-	n, err := strconv.Atoi(v)
-	if err != nil || n < 1 || n > uiMaxLimit {
-		return 0, errPayload("invalid_limit", "limit must be a number from 1 to %d.", uiMaxLimit)
-	}
-	return n, nil
-}
+func uiLimit(r *http.Request) (int, error) { return queryLimit(r, uiDefaultLimit, uiMaxLimit) }
 
 // uiStatic serves GET /_fake/ui/static/{file}: the stylesheet and script.
 func (s *Server) uiStatic(w http.ResponseWriter, r *http.Request) {

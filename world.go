@@ -410,7 +410,7 @@ func parseWorld(data []byte, now time.Time) (*worldPlan, error) {
 		if err := uniqueName(e.label, "user", up.w.Name, userNames); err != nil {
 			return nil, err
 		}
-		if err := up.w.validate(); err != nil {
+		if err := UserSeed(up.w.controlUserRequest).validate(); err != nil {
 			return nil, errWorld("%s: %s", up.label, worldMsg(err))
 		}
 		if o := up.w.OAuth; o != nil {
