@@ -23,17 +23,8 @@ shift 2
 args=("$@")
 [[ " ${args[*]} " == *" -addr "* ]] || args+=(-addr 127.0.0.1:0)
 
-passed=0
-failed=0
-check() { # check NAME OK(0/1) [DETAIL]
-	if [[ "$2" == 0 ]]; then
-		passed=$((passed + 1))
-		echo "ok   $1"
-	else
-		failed=$((failed + 1))
-		echo "FAIL $1${3:+: $3}"
-	fi
-}
+# shellcheck source=check.sh
+source "$(dirname "${BASH_SOURCE[0]}")/check.sh"
 
 got="$("$bin" "${args[@]}" -version 2>&1 || true)"
 [[ "$got" == "synapsefake $want_version ("* ]]

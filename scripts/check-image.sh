@@ -22,17 +22,8 @@ version="$2"
 read -r -a podman <<<"${PODMAN:-podman}"
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 
-passed=0
-failed=0
-check() { # check NAME OK(0/1) [DETAIL]
-	if [[ "$2" == 0 ]]; then
-		passed=$((passed + 1))
-		echo "ok   $1"
-	else
-		failed=$((failed + 1))
-		echo "FAIL $1${3:+: $3}"
-	fi
-}
+# shellcheck source=check.sh
+source "$(dirname "${BASH_SOURCE[0]}")/check.sh"
 
 inspect() { "${podman[@]}" image inspect "$image" --format "$1"; }
 user="$(inspect '{{.Config.User}}')"

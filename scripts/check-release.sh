@@ -17,17 +17,8 @@ fi
 outdir="$(cd "$1" && pwd)"
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 
-passed=0
-failed=0
-check() { # check NAME OK(0/1) [DETAIL]
-	if [[ "$2" == 0 ]]; then
-		passed=$((passed + 1))
-		echo "ok   $1"
-	else
-		failed=$((failed + 1))
-		echo "FAIL $1${3:+: $3}"
-	fi
-}
+# shellcheck source=check.sh
+source "$(dirname "${BASH_SOURCE[0]}")/check.sh"
 
 # The version is in the archives' names: synapsefake_1.2.3_linux_amd64.tar.gz.
 linux="$(cd "$outdir" && ls synapsefake_*_linux_amd64.tar.gz 2>/dev/null | head -n 1)"
