@@ -6,7 +6,6 @@ import (
 	"sort"
 	"strconv"
 	"strings"
-	"testing"
 	"time"
 
 	"github.com/synapsefake/synapsefake/reference"
@@ -244,34 +243,12 @@ func (s *Server) controlWait(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, err)
 		return
 	}
-	tb := &waitTB{}
-	h := s.Webhooks().wait(tb, timeout, false, req.matcher()) // Wait, with the request's bound
-	if tb.failure != "" {
-		s.fail(w, newError(reference.ErrNotFound, "no_matching_webhook", "%s", tb.failure))
+	h, failure := s.Webhooks().await(timeout, false, req.matcher()) // Wait, with the request's bound
+	if failure != "" {
+		s.fail(w, newError(reference.ErrNotFound, "no_matching_webhook", "%s", strings.TrimPrefix(failure, "synapsefake: ")))
 		return
 	}
 	s.controlOK(w, map[string]any{"webhook": controlWebhook(h)})
-}
-
-// waitTB is the testing.TB a control wait gives Wait: it keeps the failure
-// as the answer's message. Wait calls only the methods defined here.
-type waitTB struct {
-	testing.TB
-	failure string
-}
-
-func (t *waitTB) Helper() {}
-
-func (t *waitTB) Fatalf(format string, args ...any) { t.record(format, args...) }
-
-func (t *waitTB) Errorf(format string, args ...any) { t.record(format, args...) }
-
-func (t *waitTB) Logf(string, ...any) {}
-
-func (t *waitTB) record(format string, args ...any) {
-	if t.failure == "" {
-		t.failure = strings.TrimPrefix(fmt.Sprintf(format, args...), "synapsefake: ")
-	}
 }
 
 // allowHeader is the Allow header of a route: its methods, sorted.

@@ -736,9 +736,22 @@ func (c WebhookCapture) WaitWithin(tb testing.TB, bound time.Duration, match Web
 	return c.wait(tb, bound, true, match)
 }
 
-// wait is Wait, and WaitWithin when patient.
+// wait is Wait, and WaitWithin when patient: it fails tb with await's
+// message.
 func (c WebhookCapture) wait(tb testing.TB, bound time.Duration, patient bool, match WebhookMatcher) Webhook {
 	tb.Helper()
+	w, failure := c.await(bound, patient, match)
+	if failure != "" {
+		tb.Fatalf("%s", failure)
+	}
+	return w
+}
+
+// await is the first captured webhook that matches, waiting for it as Wait
+// does (up to bound of real time, and on a frozen clock only while
+// deliveries are in flight unless patient), or, when none comes, the
+// message that says what was captured and what is pending.
+func (c WebhookCapture) await(bound time.Duration, patient bool, match WebhookMatcher) (Webhook, string) {
 	h := c.h
 	s := h.s
 	frozen := s.manualClock()
@@ -766,7 +779,7 @@ func (c WebhookCapture) wait(tb testing.TB, bound time.Duration, patient bool, m
 			}
 			w := e.webhook(b)
 			if match(w) {
-				return w
+				return w, ""
 			}
 			seen = append(seen, w)
 		}
@@ -802,8 +815,7 @@ func (c WebhookCapture) wait(tb testing.TB, bound time.Duration, patient bool, m
 	if len(seen) == 0 {
 		msg.WriteString(" none")
 	}
-	tb.Fatalf("%s", msg.String())
-	return Webhook{}
+	return Webhook{}, msg.String()
 }
 
 // Flush blocks until no webhook delivery is queued or in flight, for at
