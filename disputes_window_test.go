@@ -7,13 +7,7 @@ import (
 	"time"
 
 	"github.com/synapsefake/synapsefake"
-	"github.com/synapsefake/synapsefake/reference"
 )
-
-// easternAt is a wall-clock time in Eastern time.
-func easternAt(y int, m time.Month, d, h, min int) time.Time {
-	return time.Date(y, m, d, h, min, 0, 0, reference.Eastern)
-}
 
 // fileDispute disputes the purchase as its user and answers the response.
 func (p purchase) fileDispute(t *testing.T) response {
@@ -46,19 +40,19 @@ func TestDisputeFilingWindow(t *testing.T) {
 		at     time.Time
 		wantOK bool
 	}{
-		{"external $100, 400 days later", "external", 100_00, easternAt(2025, time.February, 8, 7, 0), false},
-		{"external, the 60th day", "external", 100_00, easternAt(2024, time.March, 5, 23, 59), true},
-		{"external, the 61st day", "external", 100_00, easternAt(2024, time.March, 6, 0, 0), false},
-		{"ACH, the 60th day", "ach", 100_00, easternAt(2024, time.March, 5, 23, 59), true},
-		{"ACH, the 61st day", "ach", 100_00, easternAt(2024, time.March, 6, 0, 0), false},
-		{"card, the 120th day", "card", 50_00, easternAt(2024, time.May, 4, 23, 59), true},
-		{"card, the 121st day", "card", 50_00, easternAt(2024, time.May, 5, 0, 0), false},
-		{"card $100, 400 days later", "card", 100_00, easternAt(2025, time.February, 8, 7, 0), false},
+		{"external $100, 400 days later", "external", 100_00, et(2025, time.February, 8, 7, 0), false},
+		{"external, the 60th day", "external", 100_00, et(2024, time.March, 5, 23, 59), true},
+		{"external, the 61st day", "external", 100_00, et(2024, time.March, 6, 0, 0), false},
+		{"ACH, the 60th day", "ach", 100_00, et(2024, time.March, 5, 23, 59), true},
+		{"ACH, the 61st day", "ach", 100_00, et(2024, time.March, 6, 0, 0), false},
+		{"card, the 120th day", "card", 50_00, et(2024, time.May, 4, 23, 59), true},
+		{"card, the 121st day", "card", 50_00, et(2024, time.May, 5, 0, 0), false},
+		{"card $100, 400 days later", "card", 100_00, et(2025, time.February, 8, 7, 0), false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
 			p := newPurchaseWith(t, tc.kind, tc.amount, false, synapsefake.WithOAuthKeyLifetime(2*365*24*time.Hour)) // keys outlive 400 days
-			if tx := p.tx(t, p.id); tx.Status != synapsefake.StatusSettled || !p.fake.Now().Equal(easternAt(2024, time.January, 5, 7, 0)) {
+			if tx := p.tx(t, p.id); tx.Status != synapsefake.StatusSettled || !p.fake.Now().Equal(et(2024, time.January, 5, 7, 0)) {
 				t.Fatalf("the purchase is %s at %v, want SETTLED Fri 2024-01-05 07:00 ET", tx.Status, p.fake.Now())
 			}
 			p.advanceTo(t, tc.at)
@@ -100,13 +94,13 @@ func TestProvisionalCreditSchedule(t *testing.T) {
 		wantCredit bool // a provisional credit posted
 	}{
 		{name: "a new node: 15 business days (MLK Day skipped)", age: 0,
-			due: easternAt(2024, time.January, 29, 7, 1), wantSender: 1000_00, wantCredit: true},
+			due: et(2024, time.January, 29, 7, 1), wantSender: 1000_00, wantCredit: true},
 		{name: "a node of 42 days: 3 business days (Presidents' Day skipped)", age: 42 * 24 * time.Hour,
-			due: easternAt(2024, time.February, 22, 7, 1), wantSender: 1000_00, wantCredit: true},
+			due: et(2024, time.February, 22, 7, 1), wantSender: 1000_00, wantCredit: true},
 		{name: "lost before the credit is due: none posts", age: 42 * 24 * time.Hour, decide: "lost",
-			due: easternAt(2024, time.February, 22, 7, 1), wantSender: 980_00},
+			due: et(2024, time.February, 22, 7, 1), wantSender: 980_00},
 		{name: "won before the credit is due: the won credit alone", age: 42 * 24 * time.Hour, decide: "won",
-			due: easternAt(2024, time.February, 22, 7, 1), wantSender: 1000_00},
+			due: et(2024, time.February, 22, 7, 1), wantSender: 1000_00},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
