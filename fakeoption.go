@@ -216,9 +216,10 @@ func WithJournalLimit(entries int, bytes int64) Option {
 }
 
 // WithCutoffs replaces the banking calendar's times of day (default
-// DefaultCutoffs: the Federal Reserve's published deadlines). The fake
-// keeps its own copy. Times outside a day, or same-day windows out of
-// order, are a mistake in the caller: WithCutoffs panics.
+// DefaultCutoffs: the service's published cutoffs in front of the Federal
+// Reserve's deadlines). The fake keeps its own copy. Times outside a day,
+// same-day windows out of order, or a WireClose before Wire or Open, are a
+// mistake in the caller: WithCutoffs panics.
 func WithCutoffs(c Cutoffs) Option {
 	if err := c.validate(); err != nil {
 		panic(err.Error())

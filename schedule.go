@@ -13,22 +13,43 @@ import (
 // as a duration since midnight (16*time.Hour + 45*time.Minute is 16:45 ET).
 // ACH and wire transfers start processing only on Federal Reserve business
 // days (reference.IsBusinessDay); internal transfers ignore the calendar.
+// The service's own deadlines (ACH, SameDayACH, Wire) stand in front of
+// the Federal Reserve's windows behind them (SameDay, NextDaySettlement,
+// WireClose). A zero SameDayACH, NextDaySettlement or WireClose leaves
+// that rule out, as the fake did before it had them.
 type Cutoffs struct {
-	// ACH is the next-day ACH cutoff: an ACH transfer that starts on a
-	// business day at or before it enters processing at once and settles
-	// at the same time on the next business day; one that starts later, or
-	// on a day that is not a business day, enters processing at Open on the
-	// next business day and settles at Open on the business day after.
+	// ACH is the service's next-day ACH cutoff: an ACH transfer that
+	// starts on a business day at or before it enters processing at once
+	// and settles on the next business day (NextDaySettlement); one that
+	// starts later, or on a day that is not a business day, enters
+	// processing at Open on the next business day and settles on the
+	// business day after.
 	ACH time.Duration
-	// SameDay are the same-day ACH windows, in order: a same-day transfer
-	// that starts on a business day at or before a window's Deadline enters
-	// processing at once and settles at that window's Settlement. After the
-	// last window it falls back to the next-day rule.
+	// SameDayACH is the service's same-day ACH cutoff, in front of the
+	// FedACH windows: a same-day transfer that starts on a business day
+	// after it is processed as next-day ACH. Zero: the windows' deadlines
+	// alone decide.
+	SameDayACH time.Duration
+	// SameDay are the FedACH same-day windows, in order: a same-day
+	// transfer that starts on a business day at or before a window's
+	// Deadline (and SameDayACH) enters processing at once and settles at
+	// that window's Settlement. After the last window it falls back to the
+	// next-day rule.
 	SameDay []SameDayWindow
-	// Wire is the wire cutoff: a wire that starts on a business day at or
-	// before it settles four hours after it starts; a later one enters
-	// processing at Open on the next business day.
+	// NextDaySettlement is when a next-day ACH transfer settles on the
+	// business day after it enters processing. Zero: at the time of day it
+	// entered processing.
+	NextDaySettlement time.Duration
+	// Wire is the service's wire cutoff: a wire that starts on a business
+	// day at or before it enters processing at once; a later one, or one on
+	// a day that is not a business day, enters processing at Open on the
+	// next business day. A wire is PROCESSING-DEBIT one minute,
+	// PROCESSING-CREDIT two minutes and SETTLED three minutes after it
+	// enters processing, none of them after WireClose.
 	Wire time.Duration
+	// WireClose is when the wire rail closes for the day: no step of a
+	// wire falls after it. Zero: no close.
+	WireClose time.Duration
 	// Open is when work carried to the next business day enters processing.
 	Open time.Duration
 	// SameDayLimit is the largest amount, in cents, a same-day ACH
@@ -50,30 +71,40 @@ type SameDayWindow struct {
 // keeps the defaults (WithCutoffs gives a server its own copy).
 var defaultCutoffs = DefaultCutoffs()
 
-// DefaultCutoffs are the Federal Reserve's published times: the FedACH
-// same-day windows (deadlines 10:30, 14:45 and 16:45 ET, settling at 13:00,
-// 17:00 and 18:00 ET), next-day ACH accepted until the last same-day
-// deadline (16:45 ET), the Fedwire deadline for customer transfers (18:00
-// ET), and carried-over work starting at 08:30 ET, when FedACH settles
-// next-day entries.
+// DefaultCutoffs are the service's published ACH cutoffs in front of the
+// Federal Reserve's published times: same-day ACH by 14:00 ET (11:00 AM
+// PT) into the FedACH window whose deadline it meets (10:30 ET settling at
+// 13:00, 14:45 ET settling at 17:00; the 16:45 ET window stays in SameDay
+// but no transfer reaches it); next-day ACH by 18:00 ET (3:00 PM PT),
+// settling at the same time the next business day (NextDaySettlement zero:
+// the service's guide says "Next Business Day" and gives no hour;
+// reference.FedACHNextDaySettlement, 08:30 ET, is FedACH's); wires by the
+// Fedwire deadline for customer transfers (18:00 ET), settled before
+// Fedwire closes (19:00 ET); carried-over work starting at 08:30 ET, when
+// FedACH settles next-day entries.
 func DefaultCutoffs() Cutoffs {
 	return Cutoffs{
-		ACH: reference.FedACHSameDay3Deadline,
+		ACH:        reference.ServiceNextDayACHCutoff,
+		SameDayACH: reference.ServiceSameDayACHCutoff,
 		SameDay: []SameDayWindow{
 			{reference.FedACHSameDay1Deadline, reference.FedACHSameDay1Settlement},
 			{reference.FedACHSameDay2Deadline, reference.FedACHSameDay2Settlement},
 			{reference.FedACHSameDay3Deadline, reference.FedACHSameDay3Settlement},
 		},
-		Wire:         reference.FedwireCustomerDeadline,
-		Open:         reference.FedACHNextDaySettlement,
-		SameDayLimit: reference.SameDayACHLimitCents,
+		Wire:              reference.FedwireCustomerDeadline,
+		WireClose:         reference.FedwireClose,
+		Open:              reference.FedACHNextDaySettlement,
+		SameDayLimit:      reference.SameDayACHLimitCents,
 	}
 }
 
-// wireSettlement is how long after it starts a wire settles.
-const wireSettlement = 4 * time.Hour
+// wireSteps are how long after it enters processing a wire reaches
+// PROCESSING-DEBIT, PROCESSING-CREDIT and SETTLED: Fedwire settles each
+// transfer at once.
+var wireSteps = [3]time.Duration{time.Minute, 2 * time.Minute, 3 * time.Minute}
 
-// validate refuses times outside a day and windows out of order.
+// validate refuses times outside a day, windows out of order and a wire
+// rail that closes before its work starts.
 func (c Cutoffs) validate() error {
 	inDay := func(name string, d time.Duration) error {
 		if d < 0 || d >= 24*time.Hour {
@@ -81,8 +112,12 @@ func (c Cutoffs) validate() error {
 		}
 		return nil
 	}
-	for name, d := range map[string]time.Duration{"ACH": c.ACH, "Wire": c.Wire, "Open": c.Open} {
-		if err := inDay(name, d); err != nil {
+	for _, f := range []struct {
+		name string
+		d    time.Duration
+	}{{"ACH", c.ACH}, {"SameDayACH", c.SameDayACH}, {"NextDaySettlement", c.NextDaySettlement},
+		{"Wire", c.Wire}, {"WireClose", c.WireClose}, {"Open", c.Open}} {
+		if err := inDay(f.name, f.d); err != nil {
 			return err
 		}
 	}
@@ -100,6 +135,9 @@ func (c Cutoffs) validate() error {
 			return fmt.Errorf("synapsefake: Cutoffs.SameDay[%d] %v: deadlines must rise and each settlement come at or after its deadline", i, w)
 		}
 	}
+	if c.WireClose != 0 && (c.Wire > c.WireClose || c.Open > c.WireClose) {
+		return fmt.Errorf("synapsefake: Cutoffs.WireClose is %v, before Wire (%v) or Open (%v); a wire must be able to start before the rail closes", c.WireClose, c.Wire, c.Open)
+	}
 	return nil
 }
 
@@ -115,33 +153,60 @@ func (c Cutoffs) sameDayEligible(amount cents) bool {
 	return c.SameDayLimit == 0 || int64(amount) <= c.SameDayLimit
 }
 
+// sameDayDeadline is a window's deadline as a transfer must meet it: the
+// service's SameDayACH cutoff when it comes first.
+func (c Cutoffs) sameDayDeadline(w SameDayWindow) time.Duration {
+	if c.SameDayACH != 0 && c.SameDayACH < w.Deadline {
+		return c.SameDayACH
+	}
+	return w.Deadline
+}
+
+// nextDay is when a next-day ACH transfer that entered processing at begin
+// settles.
+func (c Cutoffs) nextDay(begin time.Time) time.Time {
+	if c.NextDaySettlement == 0 {
+		return reference.AddBusinessDays(begin, 1)
+	}
+	return reference.AtEastern(reference.NextBusinessDay(begin), c.NextDaySettlement)
+}
+
 // ach is when an ACH transfer that starts at start enters processing and
 // when it settles.
 func (c Cutoffs) ach(start time.Time, sameDay bool) (begin, settle time.Time) {
 	if reference.IsBusinessDay(start) {
 		if sameDay {
 			for _, w := range c.SameDay {
-				if !start.After(reference.AtEastern(start, w.Deadline)) {
+				if !start.After(reference.AtEastern(start, c.sameDayDeadline(w))) {
 					return start, reference.AtEastern(start, w.Settlement)
 				}
 			}
 		}
 		if !start.After(reference.AtEastern(start, c.ACH)) {
-			return start, reference.AddBusinessDays(start, 1)
+			return start, c.nextDay(start)
 		}
 	}
 	begin = c.carried(start)
-	return begin, reference.AddBusinessDays(begin, 1)
+	return begin, c.nextDay(begin)
 }
 
-// wire is when a wire that starts at start enters processing and when it
-// settles.
-func (c Cutoffs) wire(start time.Time) (begin, settle time.Time) {
-	begin = start
+// wire is when a wire that starts at start reaches PROCESSING-DEBIT,
+// PROCESSING-CREDIT and SETTLED.
+func (c Cutoffs) wire(start time.Time) [3]time.Time {
+	begin := start
 	if !reference.IsBusinessDay(start) || start.After(reference.AtEastern(start, c.Wire)) {
 		begin = c.carried(start)
 	}
-	return begin, begin.Add(wireSettlement)
+	var steps [3]time.Time
+	for i, d := range wireSteps {
+		steps[i] = begin.Add(d)
+		if c.WireClose != 0 {
+			if closes := reference.AtEastern(begin, c.WireClose); steps[i].After(closes) {
+				steps[i] = closes
+			}
+		}
+	}
+	return steps
 }
 
 // Cutoff names one of the calendar's daily deadlines, for AdvanceToCutoff.
@@ -150,7 +215,7 @@ type Cutoff string
 // The deadlines AdvanceToCutoff moves to.
 const (
 	CutoffACH     Cutoff = "ach"      // Cutoffs.ACH
-	CutoffSameDay Cutoff = "same-day" // the next of Cutoffs.SameDay's deadlines
+	CutoffSameDay Cutoff = "same-day" // the next of Cutoffs.SameDay's deadlines, none after Cutoffs.SameDayACH
 	CutoffWire    Cutoff = "wire"     // Cutoffs.Wire
 )
 
@@ -164,7 +229,7 @@ func (c Cutoffs) next(now time.Time, which Cutoff) (time.Time, error) {
 		times = []time.Duration{c.Wire}
 	case CutoffSameDay:
 		for _, w := range c.SameDay {
-			times = append(times, w.Deadline)
+			times = append(times, c.sameDayDeadline(w))
 		}
 	default:
 		return time.Time{}, errPayload("invalid_cutoff", `cutoff must be "ach", "same-day" or "wire", got %q.`, which)
@@ -173,6 +238,7 @@ func (c Cutoffs) next(now time.Time, which Cutoff) (time.Time, error) {
 		return time.Time{}, errPayload("invalid_cutoff", "The server has no same-day windows.")
 	}
 	slices.Sort(times)
+	times = slices.Compact(times)
 	day := now
 	if !reference.IsBusinessDay(day) {
 		day = reference.NextBusinessDay(day)

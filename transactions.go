@@ -70,9 +70,9 @@ func (t *txRecord) feeTotal() cents {
 	return sum
 }
 
-// Processing schedule. The real sandbox's timing was never published; these
-// are the fake's documented choices, measured from the transaction's start
-// (its creation, its process_on day, or its release from a queue).
+// Processing schedule, measured from the transaction's start (its
+// creation, its process_on day, or its release from a queue). ACH and wire
+// transfers follow the banking calendar (Cutoffs, schedule.go); the others:
 var (
 	// Internal transfers between deposit-type nodes: every step on the next
 	// clock movement.
@@ -87,9 +87,10 @@ var (
 
 // dueAt is when the automatic step into status next falls due. ACH and wire
 // transfers, dummy ones included, follow the banking calendar (Cutoffs):
-// debit a minute and credit an hour after the moment they enter processing,
-// settled when their rail settles. A same-day ACH over Cutoffs.SameDayLimit
-// settles as next-day.
+// an ACH is debited a minute and credited an hour after the moment it
+// enters processing and settled when its rail settles (a same-day ACH over
+// Cutoffs.SameDayLimit as next-day); a wire takes its three steps within
+// minutes, before the wire rail closes.
 func (st *store) dueAt(t *txRecord, next Status) time.Time {
 	from, to := st.nodes[t.fromNode], st.nodes[t.toNode]
 	rail := t.dummyRail()
@@ -98,7 +99,15 @@ func (st *store) dueAt(t *txRecord, next Status) time.Time {
 	case !reference.IsExternalType(from.typ) && !reference.IsExternalType(to.typ):
 		return t.start.Add(internalSchedule[0])
 	case rail == "WIRE" || from.typ == reference.NodeWireUS || to.typ == reference.NodeWireUS:
-		begin, settle = st.cutoffs.wire(t.start)
+		steps := st.cutoffs.wire(t.start)
+		switch next {
+		case StatusProcessingDebit:
+			return steps[0]
+		case StatusProcessingCredit:
+			return steps[1]
+		default:
+			return steps[2]
+		}
 	case rail != "" || from.typ == reference.NodeACHUS || to.typ == reference.NodeACHUS:
 		begin, settle = st.cutoffs.ach(t.start, t.sameDay && st.cutoffs.sameDayEligible(t.amount))
 	default:

@@ -165,9 +165,12 @@ func AtEastern(t time.Time, tod time.Duration) time.Time {
 // Eastern wall-clock times (durations since midnight). Sources: FedACH
 // processing schedule (frbservices.org) for the three same-day windows,
 // with deposit deadlines 10:30, 14:45 and 16:45 ET and settlement at 13:00,
-// 17:00 and 18:00 ET, and next-day items settling at 08:30 ET; "About the
-// Fedwire Funds Service" (federalreserve.gov) for the 18:00 ET deadline of
-// transfers for a third party (a bank's customer).
+// 17:00 and 18:00 ET, and next-day items deposited by 02:15 ET settling at
+// 08:30 ET that morning; "About the Fedwire Funds Service"
+// (federalreserve.gov) for the Fedwire business day, from 21:00 ET the
+// evening before to 19:00 ET, and its 18:00 ET deadline of transfers for a
+// third party (a bank's customer). Fedwire settles each transfer at once,
+// "immediate, final, and irrevocable", while it is open.
 const (
 	FedACHSameDay1Deadline   = 10*time.Hour + 30*time.Minute
 	FedACHSameDay1Settlement = 13 * time.Hour
@@ -175,8 +178,24 @@ const (
 	FedACHSameDay2Settlement = 17 * time.Hour
 	FedACHSameDay3Deadline   = 16*time.Hour + 45*time.Minute
 	FedACHSameDay3Settlement = 18 * time.Hour
+	FedACHNextDayDeadline    = 2*time.Hour + 15*time.Minute // on the settlement day
 	FedACHNextDaySettlement  = 8*time.Hour + 30*time.Minute
+	FedwireOpen              = 21 * time.Hour // on the calendar day before the business day
+	FedwireClose             = 19 * time.Hour
 	FedwireCustomerDeadline  = 18 * time.Hour
+)
+
+// The service's own ACH cutoffs, in front of FedACH's: same-day ACH by
+// 11:00 AM PT (14:00 ET), next-day ACH by 3:00 PM PT (18:00 ET). Pacific
+// and Eastern time change to and from daylight time on the same dates, so
+// the two stay three hours apart all year. A same-day transfer sent after
+// its cutoff goes into that day's next-day batch; a next-day one sent after
+// its cutoff into the following business day's batch. Source: the
+// service's payment accounts guide, "Cutoff Times"
+// (docs.synapsefi.com/product-guides/payment-accounts).
+const (
+	ServiceSameDayACHCutoff = 14 * time.Hour
+	ServiceNextDayACHCutoff = 18 * time.Hour
 )
 
 // SameDayACHLimitCents is the largest amount, in cents, of one entry that
