@@ -91,10 +91,10 @@ func DefaultCutoffs() Cutoffs {
 			{reference.FedACHSameDay2Deadline, reference.FedACHSameDay2Settlement},
 			{reference.FedACHSameDay3Deadline, reference.FedACHSameDay3Settlement},
 		},
-		Wire:              reference.FedwireCustomerDeadline,
-		WireClose:         reference.FedwireClose,
-		Open:              reference.FedACHNextDaySettlement,
-		SameDayLimit:      reference.SameDayACHLimitCents,
+		Wire:         reference.FedwireCustomerDeadline,
+		WireClose:    reference.FedwireClose,
+		Open:         reference.FedACHNextDaySettlement,
+		SameDayLimit: reference.SameDayACHLimitCents,
 	}
 }
 
