@@ -32,7 +32,7 @@ func TestDummyTransactionsFollowTheCalendar(t *testing.T) {
 		wantTrail []string
 	}{
 		{
-			// Before the 16:45 ET cutoff: settled the next business day,
+			// Before the 18:00 ET cutoff: settled the next business day,
 			// Friday, not on Thanksgiving.
 			name: "ACH the day before Thanksgiving", created: et(2026, 11, 25, 12, 0), typ: "ACH", dir: "DEPOSIT",
 			wantTrail: []string{"CREATED 2026-11-25 12:00:00", "PROCESSING-DEBIT 2026-11-25 12:01:00",
@@ -50,15 +50,22 @@ func TestDummyTransactionsFollowTheCalendar(t *testing.T) {
 		},
 		{
 			// Not a business day: carried to Monday's opening, 08:30 ET, and
-			// settled four hours later.
+			// settled within minutes, as Fedwire settles.
 			name: "wire on a Saturday", created: et(2026, 11, 28, 12, 0), typ: "WIRE", dir: "DEPOSIT",
 			wantTrail: []string{"CREATED 2026-11-28 12:00:00", "PROCESSING-DEBIT 2026-11-30 08:31:00",
-				"PROCESSING-CREDIT 2026-11-30 09:30:00", "SETTLED 2026-11-30 12:30:00"},
+				"PROCESSING-CREDIT 2026-11-30 08:32:00", "SETTLED 2026-11-30 08:33:00"},
 		},
 		{
 			name: "wire on a business day before 18:00 ET", created: et(2026, 11, 25, 12, 0), typ: "WIRE", dir: "WITHDRAWAL",
 			wantTrail: []string{"CREATED 2026-11-25 12:00:00", "PROCESSING-DEBIT 2026-11-25 12:01:00",
-				"PROCESSING-CREDIT 2026-11-25 13:00:00", "SETTLED 2026-11-25 16:00:00"},
+				"PROCESSING-CREDIT 2026-11-25 12:02:00", "SETTLED 2026-11-25 12:03:00"},
+		},
+		{
+			// 17:59 ET makes the 18:00 ET deadline and settles before
+			// Fedwire closes at 19:00 ET (it settled at 21:59 ET).
+			name: "wire a minute before the Fedwire deadline", created: et(2026, 11, 25, 17, 59), typ: "WIRE", dir: "DEPOSIT",
+			wantTrail: []string{"CREATED 2026-11-25 17:59:00", "PROCESSING-DEBIT 2026-11-25 18:00:00",
+				"PROCESSING-CREDIT 2026-11-25 18:01:00", "SETTLED 2026-11-25 18:02:00"},
 		},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -49,7 +49,8 @@ func TestDefaultStartTime(t *testing.T) {
 }
 
 // TestStartTimeACHOutcome pins, for start instants around weekends, the
-// cutoff and the 2026-2027 holidays, the README's flow: an ACH-US debit
+// service's 18:00 ET (3:00 PM PT) next-day cutoff and the 2026-2027
+// holidays, the README's flow: an ACH-US debit
 // from a DEPOSIT-US node created at the start over HTTP; its status after
 // Advance(24*time.Hour), then after AdvanceToNextBusinessDay, and when it
 // settles, in Eastern time.
@@ -71,11 +72,13 @@ func TestStartTimeACHOutcome(t *testing.T) {
 		{"Mon 10:00", et(2026, 4, 13, 10, 0), settled, settled, et(2026, 4, 14, 10, 0)},
 		{"Thu 10:00", et(2026, 4, 16, 10, 0), settled, settled, et(2026, 4, 17, 10, 0)},
 		{"Fri 10:00", et(2026, 4, 17, 10, 0), credit, credit, et(2026, 4, 20, 10, 0)},
-		{"Fri 16:45, the cutoff", et(2026, 4, 17, 16, 45), credit, credit, et(2026, 4, 20, 16, 45)},
-		{"Fri 16:46, after the cutoff", et(2026, 4, 17, 16, 46), created, created, et(2026, 4, 21, 8, 30)},
+		{"Fri 16:46, after FedACH's last same-day deadline", et(2026, 4, 17, 16, 46), credit, credit, et(2026, 4, 20, 16, 46)},
+		{"Fri 18:00, the cutoff", et(2026, 4, 17, 18, 0), credit, credit, et(2026, 4, 20, 18, 0)},
+		{"Fri 18:01, after the cutoff", et(2026, 4, 17, 18, 1), created, created, et(2026, 4, 21, 8, 30)},
 		{"Sat 10:00", et(2026, 4, 18, 10, 0), created, created, et(2026, 4, 21, 8, 30)},
 		{"Sun 10:00", et(2026, 4, 19, 10, 0), credit, credit, et(2026, 4, 21, 8, 30)},
-		{"Tue 17:00, after the cutoff", et(2026, 4, 14, 17, 0), credit, credit, et(2026, 4, 16, 8, 30)},
+		{"Tue 17:00, before the cutoff", et(2026, 4, 14, 17, 0), settled, settled, et(2026, 4, 15, 17, 0)},
+		{"Tue 18:30, after the cutoff", et(2026, 4, 14, 18, 30), credit, credit, et(2026, 4, 16, 8, 30)},
 		{"Fri before MLK Day 2026", et(2026, 1, 16, 10, 0), credit, credit, et(2026, 1, 20, 10, 0)},
 		{"Fri before Presidents Day 2026", et(2026, 2, 13, 10, 0), credit, credit, et(2026, 2, 17, 10, 0)},
 		{"Fri before daylight saving time", et(2026, 3, 6, 10, 0), credit, credit, et(2026, 3, 9, 10, 0)},

@@ -119,7 +119,7 @@ func wantDummy(t *testing.T, fake *synapsefake.Server, fx fixture, r response, f
 	}
 	settle := 24 * time.Hour // ACH, from snMonday
 	if f.typ == "WIRE" {
-		settle = 4 * time.Hour
+		settle = 3 * time.Minute // Fedwire settles at once
 	}
 	want := balance + cents
 	if f.direction == "WITHDRAWAL" {

@@ -16,10 +16,12 @@ func et(y int, m time.Month, d, h, min int) time.Time {
 	return time.Date(y, m, d, h, min, 0, 0, reference.Eastern)
 }
 
-// TestTransferOverThanksgiving walks an ACH transfer created on the
-// Wednesday before Thanksgiving, 2026, at 17:00 ET, after the 16:45 ET
-// cutoff: nothing moves on Thanksgiving, processing starts on Friday at
-// 08:30 ET and the transfer settles on Monday, after the weekend.
+// TestTransferOverThanksgiving walks a next-day ACH transfer created on
+// the Wednesday before Thanksgiving, 2026, at 17:00 ET, before the
+// service's 18:00 ET (3:00 PM PT) cutoff (issue 22, point 7): it enters
+// processing at once, nothing moves on Thanksgiving, and it settles on the
+// next business day, Friday 11-27, at the same time; it used to miss a
+// 16:45 ET cutoff and settle Monday 11-30 at 08:30.
 func TestTransferOverThanksgiving(t *testing.T) {
 	t.Parallel()
 	e := txEnvAt(t, et(2026, 11, 25, 17, 0), 1000_00)
@@ -28,31 +30,25 @@ func TestTransferOverThanksgiving(t *testing.T) {
 		at   time.Time
 		want synapsefake.Status
 	}{
-		{et(2026, 11, 25, 23, 59), synapsefake.StatusCreated},
-		{et(2026, 11, 26, 12, 0), synapsefake.StatusCreated}, // Thanksgiving
-		{et(2026, 11, 27, 8, 30), synapsefake.StatusCreated},
-		{et(2026, 11, 27, 8, 31), synapsefake.StatusProcessingDebit},
-		{et(2026, 11, 27, 9, 30), synapsefake.StatusProcessingCredit},
-		{et(2026, 11, 29, 23, 59), synapsefake.StatusProcessingCredit}, // the weekend
-		{et(2026, 11, 30, 8, 30).Add(-time.Millisecond), synapsefake.StatusProcessingCredit},
-		{et(2026, 11, 30, 8, 30), synapsefake.StatusSettled},
+		{et(2026, 11, 25, 17, 1).Add(-time.Millisecond), synapsefake.StatusCreated},
+		{et(2026, 11, 25, 17, 1), synapsefake.StatusProcessingDebit},
+		{et(2026, 11, 25, 18, 0), synapsefake.StatusProcessingCredit},
+		{et(2026, 11, 26, 17, 0), synapsefake.StatusProcessingCredit}, // Thanksgiving
+		{et(2026, 11, 27, 17, 0).Add(-time.Millisecond), synapsefake.StatusProcessingCredit},
+		{et(2026, 11, 27, 17, 0), synapsefake.StatusSettled},
 	} {
-		e.fake.Advance(c.at.Sub(e.fake.Now()))
+		e.fake.AdvanceTo(c.at)
 		if got := e.tx(t, id).Status; got != c.want {
 			t.Fatalf("at %v: %s, want %s", c.at, got, c.want)
 		}
 	}
-	var got []string
-	for _, s := range e.tx(t, id).Timeline {
-		got = append(got, string(s.Status)+" "+s.Date.In(reference.Eastern).Format(time.DateTime))
-	}
 	want := []string{
 		"CREATED 2026-11-25 17:00:00",
-		"PROCESSING-DEBIT 2026-11-27 08:31:00",
-		"PROCESSING-CREDIT 2026-11-27 09:30:00",
-		"SETTLED 2026-11-30 08:30:00",
+		"PROCESSING-DEBIT 2026-11-25 17:01:00",
+		"PROCESSING-CREDIT 2026-11-25 18:00:00",
+		"SETTLED 2026-11-27 17:00:00",
 	}
-	if diff := cmp.Diff(want, got); diff != "" {
+	if diff := cmp.Diff(want, timelineET(e.tx(t, id))); diff != "" {
 		t.Errorf("timeline (-want +got):\n%s", diff)
 	}
 }
@@ -75,10 +71,12 @@ func TestCutoffs(t *testing.T) {
 		created time.Time
 		want    []string // PROCESSING-DEBIT, PROCESSING-CREDIT, SETTLED
 	}{
-		{"ACH at the cutoff settles the next business day", nil, ach, tuesday(16, 45),
-			[]string{"2026-11-24 16:46", "2026-11-24 17:45", "2026-11-25 16:45"}},
-		{"ACH a minute after the cutoff starts the next business day", nil, ach, tuesday(16, 46),
+		{"ACH at the cutoff settles the next business day", nil, ach, tuesday(18, 0),
+			[]string{"2026-11-24 18:01", "2026-11-24 19:00", "2026-11-25 18:00"}},
+		{"ACH a minute after the cutoff starts the next business day", nil, ach, tuesday(18, 1),
 			[]string{"2026-11-25 08:31", "2026-11-25 09:30", "2026-11-27 08:30"}},
+		{"ACH after FedACH's last same-day deadline makes the service's cutoff", nil, ach, tuesday(16, 46),
+			[]string{"2026-11-24 16:47", "2026-11-24 17:46", "2026-11-25 16:46"}},
 		{"ACH before dawn counts for the day", nil, ach, tuesday(3, 0),
 			[]string{"2026-11-24 03:01", "2026-11-24 04:00", "2026-11-25 03:00"}},
 		{"ACH on Thanksgiving starts on Friday", nil, ach, et(2026, 11, 26, 10, 0),
@@ -87,20 +85,22 @@ func TestCutoffs(t *testing.T) {
 			[]string{"2026-11-24 10:31", "2026-11-24 11:30", "2026-11-24 13:00"}},
 		{"same-day ACH in the second window", nil, sameDay, tuesday(10, 31),
 			[]string{"2026-11-24 10:32", "2026-11-24 11:31", "2026-11-24 17:00"}},
-		{"same-day ACH in the third window", nil, sameDay, tuesday(14, 46),
-			[]string{"2026-11-24 14:47", "2026-11-24 15:46", "2026-11-24 18:00"}},
-		{"same-day ACH at the last deadline", nil, sameDay, tuesday(16, 45),
-			[]string{"2026-11-24 16:46", "2026-11-24 17:45", "2026-11-24 18:00"}},
-		{"same-day ACH after the last window falls back to next-day", nil, sameDay, tuesday(16, 46),
+		{"same-day ACH at the service's cutoff goes into the second window", nil, sameDay, tuesday(14, 0),
+			[]string{"2026-11-24 14:01", "2026-11-24 15:00", "2026-11-24 17:00"}},
+		{"same-day ACH after the service's cutoff is next-day", nil, sameDay, tuesday(14, 1),
+			[]string{"2026-11-24 14:02", "2026-11-24 15:01", "2026-11-25 14:01"}},
+		{"same-day ACH in FedACH's third window is next-day", nil, sameDay, tuesday(16, 45),
+			[]string{"2026-11-24 16:46", "2026-11-24 17:45", "2026-11-25 16:45"}},
+		{"same-day ACH after the next-day cutoff starts the next business day", nil, sameDay, tuesday(18, 1),
 			[]string{"2026-11-25 08:31", "2026-11-25 09:30", "2026-11-27 08:30"}},
 		{"same-day ACH on a Saturday falls back to next-day", nil, sameDay, et(2026, 11, 28, 9, 0),
 			[]string{"2026-11-30 08:31", "2026-11-30 09:30", "2026-12-01 08:30"}},
-		{"wire at its cutoff settles four hours later", nil, wire, tuesday(18, 0),
-			[]string{"2026-11-24 18:01", "2026-11-24 19:00", "2026-11-24 22:00"}},
+		{"wire at its cutoff settles before Fedwire closes", nil, wire, tuesday(18, 0),
+			[]string{"2026-11-24 18:01", "2026-11-24 18:02", "2026-11-24 18:03"}},
 		{"wire after its cutoff starts the next business day", nil, wire, tuesday(18, 1),
-			[]string{"2026-11-25 08:31", "2026-11-25 09:30", "2026-11-25 12:30"}},
+			[]string{"2026-11-25 08:31", "2026-11-25 08:32", "2026-11-25 08:33"}},
 		{"wire on Thanksgiving starts on Friday", nil, wire, et(2026, 11, 26, 9, 0),
-			[]string{"2026-11-27 08:31", "2026-11-27 09:30", "2026-11-27 12:30"}},
+			[]string{"2026-11-27 08:31", "2026-11-27 08:32", "2026-11-27 08:33"}},
 		{"internal transfer on Thanksgiving ignores the calendar", nil, internal, et(2026, 11, 26, 9, 0),
 			[]string{"2026-11-26 09:00", "2026-11-26 09:00", "2026-11-26 09:00"}},
 		{"ACH across the change to daylight time keeps its wall time", nil, ach, et(2026, 3, 6, 12, 0),
@@ -111,6 +111,24 @@ func TestCutoffs(t *testing.T) {
 		{"WithCutoffs: no same-day windows", []synapsefake.Option{synapsefake.WithCutoffs(synapsefake.Cutoffs{
 			ACH: 15 * time.Hour, Wire: 17 * time.Hour, Open: 9 * time.Hour})}, sameDay, tuesday(10, 0),
 			[]string{"2026-11-24 10:01", "2026-11-24 11:00", "2026-11-25 10:00"}},
+		{"WithCutoffs: without the service's same-day cutoff the FedACH windows decide", []synapsefake.Option{
+			synapsefake.WithCutoffs(withCutoffs(func(c *synapsefake.Cutoffs) { c.SameDayACH = 0 }))}, sameDay, tuesday(14, 46),
+			[]string{"2026-11-24 14:47", "2026-11-24 15:46", "2026-11-24 18:00"}},
+		{"WithCutoffs: a later same-day cutoff reaches the third window", []synapsefake.Option{
+			synapsefake.WithCutoffs(withCutoffs(func(c *synapsefake.Cutoffs) { c.SameDayACH = 16 * time.Hour }))}, sameDay, tuesday(15, 0),
+			[]string{"2026-11-24 15:01", "2026-11-24 16:00", "2026-11-24 18:00"}},
+		{"WithCutoffs: FedACH's 08:30 ET next-day settlement", []synapsefake.Option{
+			synapsefake.WithCutoffs(withCutoffs(func(c *synapsefake.Cutoffs) { c.NextDaySettlement = reference.FedACHNextDaySettlement }))}, ach, tuesday(10, 0),
+			[]string{"2026-11-24 10:01", "2026-11-24 11:00", "2026-11-25 08:30"}},
+		{"WithCutoffs: 08:30 ET next-day settlement of carried work", []synapsefake.Option{
+			synapsefake.WithCutoffs(withCutoffs(func(c *synapsefake.Cutoffs) { c.NextDaySettlement = reference.FedACHNextDaySettlement }))}, ach, tuesday(18, 1),
+			[]string{"2026-11-25 08:31", "2026-11-25 09:30", "2026-11-27 08:30"}},
+		{"WithCutoffs: a wire at a late cutoff stops at the close", []synapsefake.Option{
+			synapsefake.WithCutoffs(withCutoffs(func(c *synapsefake.Cutoffs) { c.Wire = 18*time.Hour + 59*time.Minute }))}, wire, tuesday(18, 59),
+			[]string{"2026-11-24 19:00", "2026-11-24 19:00", "2026-11-24 19:00"}},
+		{"WithCutoffs: no wire close", []synapsefake.Option{
+			synapsefake.WithCutoffs(withCutoffs(func(c *synapsefake.Cutoffs) { c.Wire, c.WireClose = 23*time.Hour+59*time.Minute, 0 }))}, wire, tuesday(23, 59),
+			[]string{"2026-11-25 00:00", "2026-11-25 00:01", "2026-11-25 00:02"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
@@ -139,6 +157,13 @@ func TestCutoffs(t *testing.T) {
 	}
 }
 
+// withCutoffs is DefaultCutoffs changed by change.
+func withCutoffs(change func(*synapsefake.Cutoffs)) synapsefake.Cutoffs {
+	c := synapsefake.DefaultCutoffs()
+	change(&c)
+	return c
+}
+
 func TestWithCutoffsRefusesBadTimes(t *testing.T) {
 	for _, tc := range []struct {
 		name string
@@ -147,6 +172,11 @@ func TestWithCutoffsRefusesBadTimes(t *testing.T) {
 		{"ACH past midnight", synapsefake.Cutoffs{ACH: 24 * time.Hour}},
 		{"negative wire", synapsefake.Cutoffs{Wire: -time.Minute}},
 		{"negative same-day limit", synapsefake.Cutoffs{SameDayLimit: -1}},
+		{"same-day cutoff past midnight", synapsefake.Cutoffs{SameDayACH: 25 * time.Hour}},
+		{"negative next-day settlement", synapsefake.Cutoffs{NextDaySettlement: -time.Second}},
+		{"wire close past midnight", synapsefake.Cutoffs{WireClose: 24 * time.Hour}},
+		{"wire close before the wire cutoff", withCutoffs(func(c *synapsefake.Cutoffs) { c.Wire = 19*time.Hour + time.Minute })},
+		{"wire close before the opening", withCutoffs(func(c *synapsefake.Cutoffs) { c.Open = 20 * time.Hour })},
 		{"settlement before deadline", synapsefake.Cutoffs{SameDay: []synapsefake.SameDayWindow{{Deadline: 12 * time.Hour, Settlement: 11 * time.Hour}}}},
 		{"windows out of order", synapsefake.Cutoffs{SameDay: []synapsefake.SameDayWindow{
 			{Deadline: 12 * time.Hour, Settlement: 13 * time.Hour}, {Deadline: 11 * time.Hour, Settlement: 13 * time.Hour}}}},
@@ -176,14 +206,18 @@ func TestAdvanceOnTheCalendar(t *testing.T) {
 			func(f *synapsefake.Server) (time.Time, error) { return f.AdvanceToNextBusinessDay(), nil }, et(2026, 11, 27, 0, 0), ""},
 		{"next business day from a Friday", et(2026, 11, 27, 0, 0),
 			func(f *synapsefake.Server) (time.Time, error) { return f.AdvanceToNextBusinessDay(), nil }, et(2026, 11, 30, 0, 0), ""},
-		{"ACH cutoff after today's", wednesday,
-			func(f *synapsefake.Server) (time.Time, error) { return f.AdvanceToCutoff(synapsefake.CutoffACH) }, et(2026, 11, 27, 16, 45), ""},
+		{"ACH cutoff of the day, 18:00 ET", wednesday,
+			func(f *synapsefake.Server) (time.Time, error) { return f.AdvanceToCutoff(synapsefake.CutoffACH) }, et(2026, 11, 25, 18, 0), ""},
+		{"ACH cutoff after today's", et(2026, 11, 25, 18, 30),
+			func(f *synapsefake.Server) (time.Time, error) { return f.AdvanceToCutoff(synapsefake.CutoffACH) }, et(2026, 11, 27, 18, 0), ""},
 		{"ACH cutoff later today", et(2026, 11, 24, 9, 0),
-			func(f *synapsefake.Server) (time.Time, error) { return f.AdvanceToCutoff(synapsefake.CutoffACH) }, et(2026, 11, 24, 16, 45), ""},
-		{"ACH cutoff from the cutoff is the next one", et(2026, 11, 24, 16, 45),
-			func(f *synapsefake.Server) (time.Time, error) { return f.AdvanceToCutoff(synapsefake.CutoffACH) }, et(2026, 11, 25, 16, 45), ""},
-		{"next same-day window", et(2026, 11, 24, 11, 0),
-			func(f *synapsefake.Server) (time.Time, error) { return f.AdvanceToCutoff(synapsefake.CutoffSameDay) }, et(2026, 11, 24, 14, 45), ""},
+			func(f *synapsefake.Server) (time.Time, error) { return f.AdvanceToCutoff(synapsefake.CutoffACH) }, et(2026, 11, 24, 18, 0), ""},
+		{"ACH cutoff from the cutoff is the next one", et(2026, 11, 24, 18, 0),
+			func(f *synapsefake.Server) (time.Time, error) { return f.AdvanceToCutoff(synapsefake.CutoffACH) }, et(2026, 11, 25, 18, 0), ""},
+		{"next same-day deadline is the service's cutoff", et(2026, 11, 24, 11, 0),
+			func(f *synapsefake.Server) (time.Time, error) { return f.AdvanceToCutoff(synapsefake.CutoffSameDay) }, et(2026, 11, 24, 14, 0), ""},
+		{"no same-day deadline after the service's cutoff", et(2026, 11, 24, 14, 0),
+			func(f *synapsefake.Server) (time.Time, error) { return f.AdvanceToCutoff(synapsefake.CutoffSameDay) }, et(2026, 11, 25, 10, 30), ""},
 		{"first same-day window of a Monday", et(2026, 11, 28, 11, 0),
 			func(f *synapsefake.Server) (time.Time, error) { return f.AdvanceToCutoff(synapsefake.CutoffSameDay) }, et(2026, 11, 30, 10, 30), ""},
 		{"wire cutoff", et(2026, 11, 24, 18, 30),
@@ -218,7 +252,7 @@ func TestControlCalendar(t *testing.T) {
 		want      time.Time
 	}{
 		{"next business day", "/clock/next-business-day", nil, 200, "", "", et(2026, 11, 27, 0, 0)},
-		{"ACH cutoff", "/clock/cutoff", map[string]any{"cutoff": "ach"}, 200, "", "", et(2026, 11, 27, 16, 45)},
+		{"ACH cutoff", "/clock/cutoff", map[string]any{"cutoff": "ach"}, 200, "", "", et(2026, 11, 25, 18, 0)},
 		{"same-day cutoff", "/clock/cutoff", map[string]any{"cutoff": "same-day"}, 200, "", "", et(2026, 11, 27, 10, 30)},
 		{"wire cutoff the same day", "/clock/cutoff", map[string]any{"cutoff": "wire"}, 200, "", "", et(2026, 11, 25, 18, 0)},
 		{"unknown cutoff", "/clock/cutoff", map[string]any{"cutoff": "lunch"}, 400, "200", "invalid_cutoff", et(2026, 11, 25, 17, 0)},
@@ -275,4 +309,60 @@ func txEnvAt(t testing.TB, at time.Time, balanceCents int64, opts ...synapsefake
 	e.payee.key = e.fake.OAuthKey(e.payee.user.ID, testFingerprint)
 	e.payee.headers = userHeaders(e.fake, e.payee.key)
 	return e
+}
+
+// TestServiceCutoffs checks issue 22's examples (points 7 and 9) at their
+// dates: the service's published ACH cutoffs (same-day by 11:00 AM PT,
+// next-day by 3:00 PM PT) stand in front of the FedACH windows, and a wire
+// settles while Fedwire is open. Each row names what the fake did before.
+func TestServiceCutoffs(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name    string
+		start   time.Time
+		to      string // "ACH-US" or "WIRE-US"
+		sameDay bool
+		settled time.Time
+	}{
+		// It settled Fri 18:00 ET, in FedACH's third window.
+		{"same-day ACH at Fri 15:00 ET settles the next business day", et(2026, 11, 20, 15, 0), "ACH-US", true, et(2026, 11, 23, 15, 0)},
+		// It settled Mon 11-30 08:30 ET, after a 16:45 ET cutoff.
+		{"next-day ACH at Wed 11-25 17:00 ET settles Fri 11-27", et(2026, 11, 25, 17, 0), "ACH-US", false, et(2026, 11, 27, 17, 0)},
+		{"same-day ACH by 10:30 ET settles at 13:00 ET", et(2026, 11, 20, 10, 30), "ACH-US", true, et(2026, 11, 20, 13, 0)},
+		{"same-day ACH by 14:00 ET settles at 17:00 ET", et(2026, 11, 20, 14, 0), "ACH-US", true, et(2026, 11, 20, 17, 0)},
+		// It settled at 21:59 ET, after Fedwire's 19:00 ET close.
+		{"wire at 17:59 ET settles before Fedwire closes", et(2026, 11, 24, 17, 59), "WIRE-US", false, et(2026, 11, 24, 18, 2)},
+		// It settled Wed 12:30 ET, four hours after 08:30 ET.
+		{"wire after 18:00 ET settles at the next business day's opening", et(2026, 11, 24, 18, 1), "WIRE-US", false, et(2026, 11, 25, 8, 33)},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			e := newTxEnv(t, 1000_00, synapsefake.WithStartTime(tc.start))
+			to := e.bank
+			if tc.to == "WIRE-US" {
+				to = addTxNode(t, e.fake, e.fx.user.ID, synapsefake.NodeSeed{Type: "WIRE-US", Nickname: "Wire"})
+			}
+			body := txBody(to, 10)
+			if tc.sameDay {
+				putPath(body, "extra.same_day", true)
+			}
+			id := e.createFrom(t, e.fx, e.fx.node, body)
+			e.fake.AdvanceTo(tc.settled.Add(-time.Millisecond))
+			if got := e.tx(t, id).Status; got != synapsefake.StatusProcessingCredit {
+				t.Fatalf("just before %v: %s, want %s", tc.settled, got, synapsefake.StatusProcessingCredit)
+			}
+			e.fake.AdvanceTo(tc.settled)
+			tx := e.tx(t, id)
+			if last := tx.Timeline[len(tx.Timeline)-1]; tx.Status != synapsefake.StatusSettled || !last.Date.Equal(tc.settled) {
+				t.Fatalf("at %v: %s since %v, want SETTLED then", tc.settled, tx.Status, last.Date)
+			}
+			if tc.to == "WIRE-US" {
+				for _, s := range tx.Timeline[1:] {
+					if !s.Date.Before(reference.AtEastern(s.Date, reference.FedwireClose).Add(time.Nanosecond)) {
+						t.Errorf("%s at %v, after Fedwire's 19:00 ET close", s.Status, s.Date)
+					}
+				}
+			}
+		})
+	}
 }

@@ -141,20 +141,22 @@ func TestWeekendIsUTC(t *testing.T) {
 	}
 }
 
-// TestWireTransferSettlesSameDay sends to a WIRE-US node: the same-day
-// schedule without same_day.
-func TestWireTransferSettlesSameDay(t *testing.T) {
+// TestWireTransferSettlesWithinMinutes sends to a WIRE-US node on a
+// business morning: Fedwire settles each transfer at once, so the wire is
+// SETTLED three minutes after it starts (it was four hours, which took a
+// wire sent at 17:59 ET past Fedwire's 19:00 ET close).
+func TestWireTransferSettlesWithinMinutes(t *testing.T) {
 	t.Parallel()
 	e := newTxEnv(t, 1000_00)
 	wire := addTxNode(t, e.fake, e.fx.user.ID, synapsefake.NodeSeed{Type: "WIRE-US", Nickname: "Wire"})
 	id := e.create(t, wire, 10)
-	e.fake.Advance(4*time.Hour - time.Millisecond)
+	e.fake.Advance(3*time.Minute - time.Millisecond)
 	if got := e.tx(t, id).Status; got != synapsefake.StatusProcessingCredit {
-		t.Fatalf("after 4 h - 1 ms: %s, want PROCESSING-CREDIT", got)
+		t.Fatalf("after 3 min - 1 ms: %s, want PROCESSING-CREDIT", got)
 	}
 	e.fake.Advance(time.Millisecond)
 	if got := e.tx(t, id).Status; got != synapsefake.StatusSettled {
-		t.Fatalf("after 4 h: %s, want SETTLED", got)
+		t.Fatalf("after 3 min: %s, want SETTLED", got)
 	}
 }
 
