@@ -25,6 +25,13 @@ type CardAuth struct {
 	// default a swipe is cleared for its amount by the clock, like any
 	// transaction.
 	Hold bool
+	// PartialApprovalAllowed marks a merchant that accepts a partial
+	// approval: the swipe carries to.meta.partial_approval_allowed true,
+	// and a TRANS|POST|JIT answer approving less than AmountCents
+	// (total_amount) is honoured. Without it such an answer declines the
+	// swipe (IR180), as the transaction decisioning guide allows partial
+	// approval only where the swipe says so.
+	PartialApprovalAllowed bool
 }
 
 // The card network is a hidden user of the fake that owns the INTERCHANGE-US
@@ -153,11 +160,15 @@ func (st *store) swipeRecord(sn *subnetRecord, n *nodeRecord, amount cents, auth
 	if merchant == "" {
 		merchant = "SYNAPSEFAKE MERCHANT"
 	}
-	return &txRecord{id: st.newID(), userID: sn.userID, fromNode: n.id, toNode: net.id, amount: amount, currency: "USD",
+	t := &txRecord{id: st.newID(), userID: sn.userID, fromNode: n.id, toNode: net.id, amount: amount, currency: "USD",
 		fees: []feeRecord{{note: "Facilitator Fee"}}, ip: "127.0.0.1", note: merchant, created: now, processOn: now, start: now,
 		status: StatusCreated, cardSwipe: true, cash: auth.Cash,
 		fromMeta: map[string]any{"merchant_name": merchant, "subnet_id": sn.id, "type": "CARD",
 			"foreign_transaction": auth.Foreign, "network_id": "SYNAPSEFAKE", "is_force_post": forcePost}}
+	if auth.PartialApprovalAllowed && !forcePost {
+		t.toMeta = map[string]any{"partial_approval_allowed": true}
+	}
+	return t
 }
 
 // declineCode applies the card rules; "" approves. Callers hold mu.

@@ -561,6 +561,8 @@ type controlCardRequest struct {
 	Cash        bool   `json:"cash"`
 	DeclineWith string `json:"decline_with"`
 	Hold        bool   `json:"hold"`
+	// PartialApprovalAllowed is CardAuth.PartialApprovalAllowed.
+	PartialApprovalAllowed bool `json:"partial_approval_allowed"`
 }
 
 // controlAuthorizeCard serves POST /_fake/subnets/{subnet_id}/authorize.

@@ -924,6 +924,10 @@ func TestControlRefusals(t *testing.T) {
 		{name: "swipe: amount as a string", method: "POST", path: "/subnets/{card}/authorize", body: map[string]any{"amount_cents": "100"}, status: 400, errorCode: "200", code: "invalid_field_type"},
 		{name: "swipe: unknown decline code", method: "POST", path: "/subnets/{card}/authorize", body: map[string]any{"amount_cents": 100, "decline_with": "IR999"}, status: 400, errorCode: "200", code: "invalid_code"},
 		{name: "swipe: unknown field", method: "POST", path: "/subnets/{card}/authorize", body: map[string]any{"amount": 1}, status: 400, errorCode: "200", code: "unknown_field"},
+		{name: "swipe: partial_approval_allowed as a string", method: "POST", path: "/subnets/{card}/authorize",
+			body: map[string]any{"amount_cents": 100, "partial_approval_allowed": "yes"}, status: 400, errorCode: "200", code: "invalid_field_type"},
+		{name: "force post: partial_approval_allowed as a number", method: "POST", path: "/subnets/{card}/force-post",
+			body: map[string]any{"amount_cents": 100, "partial_approval_allowed": 1}, status: 400, errorCode: "200", code: "invalid_field_type"},
 
 		// Faults: each names GET /users, which the snapshot calls, so a
 		// fault registered despite the refusal shows.

@@ -28,13 +28,18 @@ import (
 // answer:
 //
 //	PASS                           -> the card's balance and limit rules (IR51, IR185) for the amount
-//	PASS, total_amount < amount    -> the same for total_amount: partially approved, the
-//	                                  transaction made for total_amount with recent_status.code IR10
+//	PASS, total_amount < amount,   -> the same for total_amount: partially approved, the
+//	  the swipe allows it             transaction made for total_amount with recent_status.code IR10
+//	PASS, total_amount < amount,   -> declined with IR180 (denied), as FAIL: the merchant
+//	  the swipe does not allow it     cannot take less than the amount
 //	FAIL                           -> declined with IR180 (denied)
 //	no answer within the deadline,
 //	a status other than 2xx, a body
 //	that is not such an object     -> the default path: every card rule, as without JIT
 //
+// A swipe allows partial approval when its merchant says so
+// (CardAuth.PartialApprovalAllowed): the question, like the stored swipe,
+// then carries to.meta.partial_approval_allowed true.
 // A swipe that follows the default path notes why in its CREATED entry.
 // Under WithoutWebhookDelivery the platform is never asked: every swipe
 // follows the default path.
@@ -186,6 +191,9 @@ func (st *store) finishSwipe(a *jitAsk, o jitOutcome, now time.Time) (Transactio
 	switch {
 	case code != "":
 	case o.decision == "FAIL":
+		code = reference.IRDenied
+	case o.decision == "PASS" && o.total < t.amount && !a.auth.PartialApprovalAllowed:
+		note += " Partial approval for " + o.total.usd() + " of " + t.amount.usd() + " refused: the swipe does not allow partial approval."
 		code = reference.IRDenied
 	case o.decision == "PASS":
 		if o.total < t.amount {

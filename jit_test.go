@@ -96,7 +96,7 @@ func TestJITDecisioning(t *testing.T) {
 		{name: "FAIL declines with IR180", decide: answer(200, `{"decision":"FAIL"}`), auth: synapsefake.CardAuth{AmountCents: 30_00},
 			wantAsked: 1, wantStatus: synapsefake.StatusReturned, wantCode: "IR180", wantAmount: 30_00, wantNote: created, available: 100_00},
 		{name: "total_amount approves partially with IR10", decide: answer(200, `{"decision":"PASS","total_amount":12.5}`),
-			auth: synapsefake.CardAuth{AmountCents: 30_00}, wantAsked: 1, wantStatus: synapsefake.StatusCreated, wantCode: "IR10",
+			auth: synapsefake.CardAuth{AmountCents: 30_00, PartialApprovalAllowed: true}, wantAsked: 1, wantStatus: synapsefake.StatusCreated, wantCode: "IR10",
 			wantAmount: 12_50, wantNote: created + " Partially approved for 12.5 of 30.", available: 87_50},
 		{name: "total_amount equal to the amount approves it whole", decide: answer(200, `{"decision":"PASS","total_amount":30}`),
 			auth: synapsefake.CardAuth{AmountCents: 30_00}, wantAsked: 1, wantStatus: synapsefake.StatusCreated, wantAmount: 30_00,
@@ -105,7 +105,7 @@ func TestJITDecisioning(t *testing.T) {
 			auth: synapsefake.CardAuth{AmountCents: 150_00}, wantAsked: 1, wantStatus: synapsefake.StatusReturned, wantCode: "IR51",
 			wantAmount: 150_00, wantNote: created, available: 100_00},
 		{name: "partial approval within the balance", decide: answer(200, `{"decision":"PASS","total_amount":100}`),
-			auth: synapsefake.CardAuth{AmountCents: 150_00}, wantAsked: 1, wantStatus: synapsefake.StatusCreated, wantCode: "IR10",
+			auth: synapsefake.CardAuth{AmountCents: 150_00, PartialApprovalAllowed: true}, wantAsked: 1, wantStatus: synapsefake.StatusCreated, wantCode: "IR10",
 			wantAmount: 100_00, wantNote: created + " Partially approved for 100 of 150.", available: 0},
 		{name: "bad JSON follows the default path", decide: answer(200, `{"decision":`), auth: synapsefake.CardAuth{AmountCents: 30_00},
 			wantAsked: 1, wantStatus: synapsefake.StatusCreated, wantAmount: 30_00, wantNote: defaultPath, available: 70_00},
@@ -137,8 +137,17 @@ func TestJITDecisioning(t *testing.T) {
 			auth: synapsefake.CardAuth{AmountCents: 30_00, DeclineWith: "IR59"}, wantStatus: synapsefake.StatusReturned, wantCode: "IR59",
 			wantAmount: 30_00, wantNote: created, available: 100_00},
 		{name: "a held partial approval holds the approved amount", decide: answer(200, `{"decision":"PASS","total_amount":20}`),
-			auth: synapsefake.CardAuth{AmountCents: 30_00, Hold: true}, wantAsked: 1, wantStatus: synapsefake.StatusCreated, wantCode: "IR10",
+			auth: synapsefake.CardAuth{AmountCents: 30_00, Hold: true, PartialApprovalAllowed: true}, wantAsked: 1, wantStatus: synapsefake.StatusCreated, wantCode: "IR10",
 			wantAmount: 20_00, wantNote: created + " Partially approved for 20 of 30.", available: 80_00},
+		{name: "total_amount without partial_approval_allowed declines with IR180", decide: answer(200, `{"decision":"PASS","total_amount":12.5}`),
+			auth: synapsefake.CardAuth{AmountCents: 30_00}, wantAsked: 1, wantStatus: synapsefake.StatusReturned, wantCode: "IR180",
+			wantAmount: 30_00, wantNote: created + " Partial approval for 12.5 of 30 refused: the swipe does not allow partial approval.", available: 100_00},
+		{name: "a held swipe without partial_approval_allowed holds nothing on a partial answer", decide: answer(200, `{"decision":"PASS","total_amount":20}`),
+			auth: synapsefake.CardAuth{AmountCents: 30_00, Hold: true}, wantAsked: 1, wantStatus: synapsefake.StatusReturned, wantCode: "IR180",
+			wantAmount: 30_00, wantNote: created + " Partial approval for 20 of 30 refused: the swipe does not allow partial approval.", available: 100_00},
+		{name: "partial_approval_allowed leaves a whole approval whole", decide: answer(200, `{"decision":"PASS"}`),
+			auth: synapsefake.CardAuth{AmountCents: 30_00, PartialApprovalAllowed: true}, wantAsked: 1, wantStatus: synapsefake.StatusCreated,
+			wantAmount: 30_00, wantNote: created, available: 70_00},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
@@ -273,6 +282,51 @@ func TestJITRequest(t *testing.T) {
 	}
 }
 
+// TestJITPartialApprovalAllowed: the question about a swipe, and the
+// swipe on the wire, carry to.meta.partial_approval_allowed true exactly
+// when the merchant allows a partial approval (issue 22, point 9; the
+// transaction decisioning guide); a swipe that does not allow it has no
+// to.meta.
+func TestJITPartialApprovalAllowed(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name     string
+		allowed  bool
+		wantMeta any // to.meta of the question and of GET .../trans/{id}
+	}{
+		{"allowed", true, map[string]any{"partial_approval_allowed": true}},
+		{"not allowed", false, nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			e := newJITEnv(t, 100_00)
+			p := newPlatform(t, answer(200, `{"decision":"PASS","total_amount":10}`))
+			e.fake.MustAddSubscription(t, p.url, reference.ScopeTransPostJIT)
+			got := swipe(t, e.fake, e.card.ID, synapsefake.CardAuth{AmountCents: 30_00, PartialApprovalAllowed: tc.allowed})
+			qs := p.questions()
+			if len(qs) != 1 {
+				t.Fatalf("the platform was asked %d times, want 1", len(qs))
+			}
+			var asked struct {
+				To map[string]any `json:"to"`
+			}
+			if err := json.Unmarshal(qs[0].body, &asked); err != nil {
+				t.Fatalf("question is not JSON: %v\n%s", err, qs[0].body)
+			}
+			if diff := cmp.Diff(tc.wantMeta, asked.To["meta"]); diff != "" {
+				t.Errorf("question's to.meta (-want +got):\n%s", diff)
+			}
+			r := do(t, e.fake, call{method: "GET", path: "/users/" + e.fx.user.ID + "/nodes/" + e.fx.node.ID + "/trans/" + got.ID, header: e.fx.headers})
+			if r.status != http.StatusOK {
+				t.Fatalf("GET the swipe: %d %s", r.status, r.raw)
+			}
+			if diff := cmp.Diff(tc.wantMeta, r.body["to"].(map[string]any)["meta"]); diff != "" {
+				t.Errorf("the swipe's to.meta (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
 // TestJITCallsBack: the platform may call the fake while it decides; the
 // swipe is not stored yet.
 func TestJITCallsBack(t *testing.T) {
@@ -336,7 +390,7 @@ func TestJITSubscriptions(t *testing.T) {
 	second := newPlatform(t, answer(200, `{"decision":"FAIL"}`))
 	e.fake.MustAddSubscription(t, first.url, reference.ScopeTransPostJIT, reference.ScopeTranPatch)
 	e.fake.MustAddSubscription(t, second.url, reference.ScopeTransPostJIT)
-	got := swipe(t, e.fake, e.card.ID, synapsefake.CardAuth{AmountCents: 30_00})
+	got := swipe(t, e.fake, e.card.ID, synapsefake.CardAuth{AmountCents: 30_00, PartialApprovalAllowed: true})
 	if got.Status != synapsefake.StatusCreated || got.AmountCents != 10_00 {
 		t.Errorf("swipe: %s %d, want CREATED 1000 (the first subscription's answer)", got.Status, got.AmountCents)
 	}
@@ -399,6 +453,38 @@ func BenchmarkCardAuthorization(b *testing.B) {
 				if tx := swipe(b, e.fake, e.card.ID, synapsefake.CardAuth{AmountCents: 1}); tx.Status != synapsefake.StatusCreated {
 					b.Fatalf("swipe %s %s", tx.Status, tx.Code)
 				}
+			}
+		})
+	}
+}
+
+// TestControlAuthorizePartialApproval: POST /_fake/subnets/{id}/authorize
+// takes partial_approval_allowed (CardAuth.PartialApprovalAllowed); a
+// platform's partial answer is honoured with it and declines without it.
+func TestControlAuthorizePartialApproval(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name       string
+		body       map[string]any
+		wantStatus string
+		wantCode   string
+		wantCents  float64
+	}{
+		{"allowed", map[string]any{"amount_cents": 30_00, "partial_approval_allowed": true}, "CREATED", "IR10", 10_00},
+		{"not allowed", map[string]any{"amount_cents": 30_00, "partial_approval_allowed": false}, "RETURNED", "IR180", 30_00},
+		{"omitted", map[string]any{"amount_cents": 30_00}, "RETURNED", "IR180", 30_00},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			e := newJITEnv(t, 100_00)
+			p := newPlatform(t, answer(200, `{"decision":"PASS","total_amount":10}`))
+			e.fake.MustAddSubscription(t, p.url, reference.ScopeTransPostJIT)
+			tx := ctlOK(t, e.fake, "POST", "/subnets/"+e.card.ID+"/authorize", tc.body)["transaction"].(map[string]any)
+			if tx["status"] != tc.wantStatus || tx["code"] != tc.wantCode || tx["amount_cents"] != tc.wantCents {
+				t.Errorf("transaction %v %v %v, want %s %s %v", tx["status"], tx["code"], tx["amount_cents"], tc.wantStatus, tc.wantCode, tc.wantCents)
+			}
+			if n := len(p.questions()); n != 1 {
+				t.Errorf("the platform was asked %d times, want 1", n)
 			}
 		})
 	}

@@ -690,7 +690,8 @@ func moneyWalk(t *testing.T, seed uint64, coverage bool) {
 				jitMu.Lock()
 				jitAnswer = jitAnswers[rng.IntN(len(jitAnswers))]
 				jitMu.Unlock()
-				tx, err = e.fake.CardAuthorization(card.ID, synapsefake.CardAuth{AmountCents: amount, Hold: rng.IntN(3) != 0})
+				// A partial approval is honoured for even amounts, refused (IR180) for odd ones.
+				tx, err = e.fake.CardAuthorization(card.ID, synapsefake.CardAuth{AmountCents: amount, Hold: rng.IntN(3) != 0, PartialApprovalAllowed: amount%2 == 0})
 				swipes = append(swipes, tx.ID)
 				if tx.Code == "IR10" || tx.Code == "IR180" {
 					done["swipe "+tx.Code]++

@@ -33,7 +33,8 @@ type txRecord struct {
 	created   time.Time
 	start     time.Time // when automatic processing starts; reset on release
 	other     map[string]any
-	fromMeta  map[string]any // dummy transactions only
+	fromMeta  map[string]any // dummy transactions and card swipes only
+	toMeta    map[string]any // a card swipe that allows partial approval only
 	status    Status
 	code      string // recent_status.code
 	timeline  []statusEntry
@@ -553,7 +554,7 @@ func (st *store) txViewAt(t *txRecord, timeline []statusEntry, code string) txVi
 		From:         st.party(t.fromNode, t.fromMeta),
 		RecentStatus: rs,
 		Timeline:     timelineView(timeline),
-		To:           st.party(t.toNode, nil),
+		To:           st.party(t.toNode, t.toMeta),
 	}
 }
 
