@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/synapsefake/synapsefake"
+	"github.com/synapsefake/synapsefake/reference"
 	"github.com/synapsefake/synapsefake/scenarios"
 )
 
@@ -175,4 +176,37 @@ func ExampleOAuthPaths() {
 	// refresh token past its uses: 409 "400" "invalid_refresh_token" success=false
 	// MFA forced on a registered device: 202 "10" "" success=false
 	// MFA forced, then the pin: 200 "" "" success=true
+}
+
+// The banking calendar's rules as a table: each scenario makes its
+// transaction at its date and leaves the clock where the rule says it
+// settles (or where the platform decided a swipe).
+func ExampleCalendarRules() {
+	t := exampleT{}
+	for _, sc := range scenarios.CalendarRules() {
+		fake := synapsefake.New()
+		env := scenarios.Setup(t, fake)
+		res := sc.Apply(t, fake, env)
+		sc.Check(t, fake, env, res)
+		tx, _ := fake.Transaction(res.TransactionID)
+		fmt.Printf("%s: %s%s %s\n", sc.Name, tx.Status, codeOf(tx), fake.Now().In(reference.Eastern).Format("Mon 01-02 15:04"))
+	}
+	// Output:
+	// dummy ACH on Thanksgiving eve settles Friday: SETTLED Fri 11-27 12:00
+	// dummy ACH on Christmas Eve settles Monday: SETTLED Mon 12-28 12:00
+	// dummy WIRE on a Saturday settles Monday morning: SETTLED Mon 11-30 08:33
+	// same-day ACH over $1,000,000 settles next day: SETTLED Fri 11-27 10:00
+	// same-day ACH after the 14:00 ET cutoff settles the next business day: SETTLED Mon 11-23 15:00
+	// next-day ACH at Wed 17:00 ET before Thanksgiving settles Friday: SETTLED Fri 11-27 17:00
+	// wire at 17:59 ET settles before Fedwire closes: SETTLED Tue 11-24 18:02
+	// JIT partial approval refused without partial_approval_allowed: RETURNED (IR180) Tue 04-14 10:00
+	// JIT partial approval honoured with partial_approval_allowed: CREATED (IR10) Tue 04-14 10:00
+}
+
+// codeOf is " (CODE)" for a transaction with a recent_status.code, "".
+func codeOf(tx synapsefake.Transaction) string {
+	if tx.Code == "" {
+		return ""
+	}
+	return " (" + tx.Code + ")"
 }

@@ -499,6 +499,119 @@ func ReturnTimings() []Scenario {
 	}
 }
 
+// CalendarRules returns one scenario per rule of the banking calendar that
+// issue 22 names, each at its date in 2026 (Eastern time) and each ending
+// SETTLED at the moment the rule gives, which Verify checks:
+//
+//	dummy ACH on Thanksgiving eve       Wed 11-25 12:00 -> Fri 11-27 12:00 (not on Thanksgiving)
+//	dummy ACH on Christmas Eve          Thu 12-24 12:00 -> Mon 12-28 12:00 (not on Christmas Day)
+//	dummy WIRE on a Saturday            Sat 11-28 12:00 -> Mon 11-30 08:33 (carried to 08:30 ET)
+//	same-day ACH over $1,000,000        Wed 11-25 10:00 -> Fri 11-27 10:00 (next-day, not 13:00)
+//	same-day ACH after 14:00 ET         Fri 11-20 15:00 -> Mon 11-23 15:00 (the 11:00 AM PT cutoff)
+//	next-day ACH before 18:00 ET        Wed 11-25 17:00 -> Fri 11-27 17:00 (the 3:00 PM PT cutoff)
+//	wire at 17:59 ET                    Tue 11-24 17:59 -> Tue 11-24 18:02 (before Fedwire closes)
+//
+// and the two sides of JIT partial approval: a platform's total_amount
+// refused on a swipe without partial_approval_allowed (RETURNED IR180) and
+// honoured on one with it (CREATED IR10). The dated scenarios move the
+// clock forward to their date, so they need a server that starts before
+// Fri 2026-11-20 (the default start does); the slice is fresh on every
+// call.
+func CalendarRules() []Scenario {
+	const amount = 4000
+	return []Scenario{
+		calendarRule("dummy ACH on Thanksgiving eve settles Friday", et(2026, 11, 25, 12, 0), et(2026, 11, 27, 12, 0),
+			func(tb testing.TB, fake *synapsefake.Server, env Env) string { return dummyTran(tb, fake, env, "ACH") }),
+		calendarRule("dummy ACH on Christmas Eve settles Monday", et(2026, 12, 24, 12, 0), et(2026, 12, 28, 12, 0),
+			func(tb testing.TB, fake *synapsefake.Server, env Env) string { return dummyTran(tb, fake, env, "ACH") }),
+		calendarRule("dummy WIRE on a Saturday settles Monday morning", et(2026, 11, 28, 12, 0), et(2026, 11, 30, 8, 33),
+			func(tb testing.TB, fake *synapsefake.Server, env Env) string { return dummyTran(tb, fake, env, "WIRE") }),
+		calendarRule("same-day ACH over $1,000,000 settles next day", et(2026, 11, 25, 10, 0), et(2026, 11, 27, 10, 0),
+			func(tb testing.TB, fake *synapsefake.Server, env Env) string {
+				return postFrom(tb, fake, env, env.ACHNodeID, reference.NodeDepositUS, env.DepositNodeID, 2_000_000_00, true)
+			}),
+		calendarRule("same-day ACH after the 14:00 ET cutoff settles the next business day", et(2026, 11, 20, 15, 0), et(2026, 11, 23, 15, 0),
+			func(tb testing.TB, fake *synapsefake.Server, env Env) string {
+				return postFrom(tb, fake, env, env.ACHNodeID, reference.NodeDepositUS, env.DepositNodeID, TransferCents, true)
+			}),
+		calendarRule("next-day ACH at Wed 17:00 ET before Thanksgiving settles Friday", et(2026, 11, 25, 17, 0), et(2026, 11, 27, 17, 0),
+			newTransfer),
+		calendarRule("wire at 17:59 ET settles before Fedwire closes", et(2026, 11, 24, 17, 59), et(2026, 11, 24, 18, 2),
+			func(tb testing.TB, fake *synapsefake.Server, env Env) string {
+				wire := fake.MustAddNode(tb, env.UserID, synapsefake.NodeSeed{Type: reference.NodeWireUS, Nickname: "Wire account"})
+				return postFrom(tb, fake, env, env.DepositNodeID, reference.NodeWireUS, wire.ID, TransferCents, false)
+			}),
+		{
+			Name:   "JIT partial approval refused without partial_approval_allowed",
+			Apply:  decidedSwipe(http.StatusOK, `{"decision":"PASS","total_amount":25}`, amount, false),
+			Want:   txOutcome(synapsefake.StatusReturned, reference.IRDenied, synapsefake.StatusCreated, synapsefake.StatusReturned),
+			Verify: money(DepositCents, DepositCents, amount),
+		},
+		{
+			Name:   "JIT partial approval honoured with partial_approval_allowed",
+			Apply:  decidedSwipe(http.StatusOK, `{"decision":"PASS","total_amount":25}`, amount, true),
+			Want:   txOutcome(synapsefake.StatusCreated, reference.IRPartiallyApproved, synapsefake.StatusCreated),
+			Verify: money(DepositCents, DepositCents-2500, 2500),
+		},
+	}
+}
+
+// et is a date and time in US Eastern time.
+func et(y int, m time.Month, d, h, min int) time.Time {
+	return time.Date(y, m, d, h, min, 0, 0, reference.Eastern)
+}
+
+// calendarRule is the scenario of a transaction that create makes at start
+// and that settles at settled: Apply moves the clock to start, makes it and
+// moves the clock to settled; Verify checks that SETTLED is dated settled.
+func calendarRule(name string, start, settled time.Time, create func(testing.TB, *synapsefake.Server, Env) string) Scenario {
+	return Scenario{
+		Name: name,
+		Apply: func(tb testing.TB, fake *synapsefake.Server, env Env) Result {
+			tb.Helper()
+			if now := fake.Now(); now.After(start) {
+				tb.Fatalf("scenarios: the clock is at %v, past %v: %q needs a server that starts before it", now, start, name)
+			}
+			fake.AdvanceTo(start)
+			id := create(tb, fake, env)
+			fake.AdvanceTo(settled)
+			return txResult(tb, fake, env, id)
+		},
+		Want: txOutcome(synapsefake.StatusSettled, "", processed(synapsefake.StatusSettled)...),
+		Verify: func(tb testing.TB, fake *synapsefake.Server, env Env, res Result) {
+			tb.Helper()
+			tx, _ := fake.Transaction(res.TransactionID)
+			if last := tx.Timeline[len(tx.Timeline)-1]; last.Status != synapsefake.StatusSettled || !last.Date.Equal(settled) {
+				tb.Errorf("transaction %s: last %s at %v, want SETTLED at %v", tx.ID, last.Status, last.Date, settled)
+			}
+		},
+	}
+}
+
+// dummyTran makes a dummy transaction of type typ crediting $10.00 to the
+// deposit node, over HTTP (the legacy GET form, on the node), and returns
+// its id.
+func dummyTran(tb testing.TB, fake *synapsefake.Server, env Env, typ string) string {
+	tb.Helper()
+	r := send(tb, fake, "GET", "/users/"+env.UserID+"/nodes/"+env.DepositNodeID+"/dummy-tran?is_credit=YES&amount=10&type="+typ,
+		liveHeader(fake, env), nil)
+	mustStatus(tb, "GET .../dummy-tran", r, http.StatusOK)
+	return str(r.Body["_id"])
+}
+
+// postFrom creates a transaction of cents from the user's node from to the
+// node to of type toType, same-day or not, over HTTP, and returns its id.
+func postFrom(tb testing.TB, fake *synapsefake.Server, env Env, from, toType, to string, cents int64, sameDay bool) string {
+	tb.Helper()
+	r := send(tb, fake, "POST", "/users/"+env.UserID+"/nodes/"+from+"/trans", liveHeader(fake, env), map[string]any{
+		"to":     map[string]any{"type": toType, "id": to},
+		"amount": map[string]any{"amount": float64(cents) / 100, "currency": "USD"},
+		"extra":  map[string]any{"ip": UserIP, "note": "scenarios calendar", "same_day": sameDay},
+	})
+	mustStatus(tb, "POST .../trans", r, http.StatusOK)
+	return str(r.Body["_id"])
+}
+
 // CardDisputes returns a settled card purchase of $40.00 (above the $25.00
 // under which every dispute gets a provisional credit) disputed by the
 // user over HTTP, then won (the money comes back to the deposit node) or

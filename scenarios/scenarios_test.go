@@ -67,7 +67,7 @@ func TestCatalogs(t *testing.T) {
 	t.Parallel()
 	outcomes, declines, oauth := scenarios.TransactionOutcomes(), scenarios.CardDeclines(), scenarios.OAuthPaths()
 	for name, list := range map[string][]scenarios.Scenario{"TransactionOutcomes": outcomes, "CardDeclines": declines,
-		"OAuthPaths": oauth, "ReturnTimings": scenarios.ReturnTimings()} {
+		"OAuthPaths": oauth, "ReturnTimings": scenarios.ReturnTimings(), "CalendarRules": scenarios.CalendarRules()} {
 		seen := map[string]bool{}
 		for _, sc := range list {
 			if sc.Name == "" || sc.Apply == nil || sc.Want.HTTPStatus == 0 {
@@ -208,6 +208,7 @@ func catalogs() map[string][]scenarios.Scenario {
 		"CardDisputes":        scenarios.CardDisputes(),
 		"CardLifecycle":       scenarios.CardLifecycle(),
 		"ReturnTimings":       scenarios.ReturnTimings(),
+		"CalendarRules":       scenarios.CalendarRules(),
 		"CardDecisioning":     scenarios.CardDecisioning(),
 		"OAuthPaths":          scenarios.OAuthPaths(),
 	}
