@@ -77,10 +77,10 @@ func ExampleServer_SetTime() {
 // time; an instant in the past leaves the clock where it is.
 func ExampleServer_AdvanceTo() {
 	fake := synapsefake.New()
-	cutoff := reference.AtEastern(fake.Now(), reference.FedACHSameDay3Deadline)
+	cutoff := reference.AtEastern(fake.Now(), reference.ServiceNextDayACHCutoff)
 	fmt.Println(fake.AdvanceTo(cutoff).In(reference.Eastern).Format("Mon 15:04"))
 	fmt.Println(fake.AdvanceTo(synapsefake.DefaultStartTime()).In(reference.Eastern).Format("Mon 15:04"))
 	// Output:
-	// Tue 16:45
-	// Tue 16:45
+	// Tue 18:00
+	// Tue 18:00
 }
