@@ -195,3 +195,27 @@ func TestReturnCodeRail(t *testing.T) {
 		}
 	}
 }
+
+// TestServiceCutoffsInEastern: the service publishes its ACH cutoffs in
+// Pacific time (11:00 AM and 3:00 PM PT); the Eastern constants equal them
+// on every day of 2026, across both changes of daylight time.
+func TestServiceCutoffsInEastern(t *testing.T) {
+	pacific, err := time.LoadLocation("America/Los_Angeles")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for d := time.Date(2026, 1, 1, 0, 0, 0, 0, pacific); d.Year() == 2026; d = d.AddDate(0, 0, 1) {
+		for _, c := range []struct {
+			name      string
+			pt        time.Time
+			inEastern time.Duration
+		}{
+			{"same-day", time.Date(d.Year(), d.Month(), d.Day(), 11, 0, 0, 0, pacific), reference.ServiceSameDayACHCutoff},
+			{"next-day", time.Date(d.Year(), d.Month(), d.Day(), 15, 0, 0, 0, pacific), reference.ServiceNextDayACHCutoff},
+		} {
+			if got := reference.AtEastern(c.pt, c.inEastern); !got.Equal(c.pt) {
+				t.Fatalf("%s cutoff on %s: %v ET, want %v", c.name, d.Format(time.DateOnly), got, c.pt.In(reference.Eastern))
+			}
+		}
+	}
+}
