@@ -84,7 +84,7 @@ func (s *Server) Settle(id string) error {
 // LoseDispute) says whether the money comes back; so is a dispute's credit
 // (dispute_posting).
 func (s *Server) Return(id, code string) error {
-	if err := validReturnCode(code); err != nil {
+	if err := validEntryReturnCode(code); err != nil {
 		return err
 	}
 	return s.withTx(id, func(st *store, t *txRecord) error {

@@ -160,7 +160,8 @@ func TestReturnOnTheWire(t *testing.T) {
 
 // TestReturnCodes returns a transaction with every ACH, card and wire code:
 // internal transfers between two DEPOSIT-US nodes, which take the codes of
-// every rail.
+// every rail. The codes of returns of returns (R61, R62, R67-R77) are
+// refused (wrong_code_family) and leave the transaction as it was.
 func TestReturnCodes(t *testing.T) {
 	t.Parallel()
 	codes := slices.Concat(reference.ReturnCodes(), reference.InterchangeCodes(), reference.WireReturnCodes())
@@ -179,6 +180,13 @@ func TestReturnCodes(t *testing.T) {
 	}
 	for i, c := range codes {
 		id, _ := trans[i].(map[string]any)["_id"].(string)
+		if reference.ReturnSubjectOf(c.Code) != reference.OfEntry {
+			err := e.fake.Return(id, c.Code)
+			if tx := e.tx(t, id); errCode(err) != "wrong_code_family" || tx.Status != synapsefake.StatusCreated || len(tx.Timeline) != 1 {
+				t.Errorf("Return(%s): %v, then %s with %d timeline entries; want wrong_code_family, CREATED with 1", c.Code, err, tx.Status, len(tx.Timeline))
+			}
+			continue
+		}
 		if err := e.fake.Return(id, c.Code); err != nil {
 			t.Errorf("Return(%s): %v", c.Code, err)
 			continue

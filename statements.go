@@ -115,6 +115,9 @@ func (st *store) recordMovements(t *txRecord, to Status, at time.Time, code stri
 	case StatusProcessingDebit:
 		st.addMovement(from, movement{at, t.id, MovementDebit, "Transfer to " + st.partyName(t, recv) + noteSuffix(t.note), -t.amount})
 	case StatusSettled:
+		if t.status == StatusReturned { // a dishonored return: the sender pays again
+			st.addMovement(from, movement{at, t.id, MovementDebit, "Return dishonored (" + code + "): transfer to " + st.partyName(t, recv) + noteSuffix(t.note), -t.amount})
+		}
 		st.addMovement(recv, movement{at, t.id, MovementCredit, "Transfer from " + st.partyName(t, from) + noteSuffix(t.note), t.amount - t.feeTotal()})
 		for _, f := range t.fees {
 			if f.toNode != "" {
