@@ -75,13 +75,11 @@ func wantSubject(code string, want reference.ReturnSubject) error {
 	return errNotAllowed("wrong_code_family", "%s (%s) is %s; %s. To use it, %s.", code, meaningOf(code), is, takes, use)
 }
 
-// codesOf lists the ACH codes that act on subject, in order.
+// codesOf lists the codes of the ACH codes that act on subject, in order.
 func codesOf(subject reference.ReturnSubject) []string {
 	var out []string
-	for _, c := range reference.ReturnCodes() {
-		if reference.ReturnSubjectOf(c.Code) == subject {
-			out = append(out, c.Code)
-		}
+	for _, c := range codesActingOn(subject) {
+		out = append(out, c.Code)
 	}
 	return out
 }
@@ -281,7 +279,8 @@ func (s *Server) controlContest(w http.ResponseWriter, r *http.Request) {
 	s.controlCodeMove(w, r, s.ContestDishonor)
 }
 
-// dishonorCodes are the codes of each move, for the dashboard's lists.
-func dishonorCodes(subject reference.ReturnSubject) []reference.Code {
+// codesActingOn are the ACH return codes that act on subject, in order,
+// for the dashboard's lists.
+func codesActingOn(subject reference.ReturnSubject) []reference.Code {
 	return slices.DeleteFunc(reference.ReturnCodes(), func(c reference.Code) bool { return reference.ReturnSubjectOf(c.Code) != subject })
 }

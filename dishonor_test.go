@@ -579,3 +579,35 @@ func cmpOr(a, b string) string {
 	}
 	return b
 }
+
+// TestDashboardDishonorAndContest: a RETURNED ACH transfer's detail offers
+// to dishonor its return, and the dishonored one to contest the dishonor;
+// each form moves it, and neither is offered once it no longer applies.
+func TestDashboardDishonorAndContest(t *testing.T) {
+	t.Parallel()
+	e, id := returnedACH(t)
+	page := uiPage(t, e.fake, "/_fake/ui/transactions?open="+id)
+	if strings.Contains(page, "/_fake/transactions/"+id+"/contest") || !strings.Contains(page, `<option value="R68">untimely return</option>`) {
+		t.Error("a returned transfer's detail offers a contest, or lacks the dishonor codes")
+	}
+	ctlOK(t, e.fake, "POST", uiButton(t, page, "/_fake/transactions/"+id+"/dishonor"), map[string]any{"code": "R68"})
+	if tx := e.tx(t, id); tx.Status != synapsefake.StatusSettled || tx.Code != "R68" {
+		t.Fatalf("after the dishonor form: %s %s, want SETTLED R68", tx.Status, tx.Code)
+	}
+	page = uiPage(t, e.fake, "/_fake/ui/transactions?open="+id)
+	for _, move := range []string{"dishonor", "return"} {
+		if strings.Contains(page, "/_fake/transactions/"+id+"/"+move) {
+			t.Errorf("a dishonored transfer's detail offers %s", move)
+		}
+	}
+	ctlOK(t, e.fake, "POST", uiButton(t, page, "/_fake/transactions/"+id+"/contest"), map[string]any{"code": "R73"})
+	if tx := e.tx(t, id); tx.Status != synapsefake.StatusReturned || tx.Code != "R73" {
+		t.Fatalf("after the contest form: %s %s, want RETURNED R73", tx.Status, tx.Code)
+	}
+	page = uiPage(t, e.fake, "/_fake/ui/transactions?open="+id)
+	for _, move := range []string{"dishonor", "contest", "return"} {
+		if strings.Contains(page, "/_fake/transactions/"+id+"/"+move) {
+			t.Errorf("a contested transfer's detail offers %s", move)
+		}
+	}
+}
