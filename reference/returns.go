@@ -149,7 +149,7 @@ const (
 	// counts from: a dishonored return within five banking days after the
 	// settlement date of the return, a contested dishonored return within
 	// two banking days after the settlement date of the dishonor (NACHA
-	// Operating Rules, Subsections 2.13.6 and 3.13.3, Appendix Four).
+	// Operating Rules, Subsection 2.13.6 and Appendix Four).
 	WindowBankingDaysEnd
 	// WindowAtProcessing: the ACH Operator returns the entry as it
 	// processes it, with the next file it delivers, before the entry
