@@ -611,3 +611,35 @@ func TestDashboardDishonorAndContest(t *testing.T) {
 		}
 	}
 }
+
+// TestDishonorOnTheStatement: the sender's monthly statement shows each
+// move of a transfer returned (Wed 2026-11-25), dishonored (Fri 11-27) and
+// contested (Mon 11-30): debited, refunded, debited again, refunded again,
+// and it reconciles.
+func TestDishonorOnTheStatement(t *testing.T) {
+	t.Parallel()
+	e, id := returnedACH(t)
+	e.fake.Advance(et(2026, 11, 27, 10, 0).Sub(e.fake.Now()))
+	mustDo(t, e.fake.DishonorReturn(id, "R68"))
+	e.fake.Advance(et(2026, 11, 30, 10, 0).Sub(e.fake.Now()))
+	mustDo(t, e.fake.ContestDishonor(id, "R74"))
+	e.fake.Advance(et(2026, 12, 16, 12, 0).Sub(e.fake.Now()))
+	list := e.fake.Statements(e.fx.node.ID)
+	if len(list) == 0 {
+		t.Fatal("no statements")
+	}
+	nov := list[len(list)-1]
+	if nov.Start.UTC().Month() != time.November || nov.OpeningBalanceCents != 100_00 || nov.EndingBalanceCents != 100_00 {
+		t.Fatalf("last statement %s-%s, %d to %d; want November's, 10000 to 10000", nov.Start, nov.End, nov.OpeningBalanceCents, nov.EndingBalanceCents)
+	}
+	want := []movementKey{
+		{synapsefake.MovementDebit, id, -10_00},
+		{synapsefake.MovementReturn, id, 10_00},
+		{synapsefake.MovementDebit, id, -10_00},
+		{synapsefake.MovementReturn, id, 10_00},
+	}
+	if diff := cmp.Diff(want, movementKeys(nov.Movements)); diff != "" {
+		t.Errorf("movements (-want +got):\n%s", diff)
+	}
+	reconcile(t, e.fake, nov)
+}

@@ -31,7 +31,7 @@ const (
 // Kinds of a statement's movements.
 const (
 	MovementInitial = "INITIAL" // the balance a node was created with (AddNode)
-	MovementDebit   = "DEBIT"   // the sender's debit, at PROCESSING-DEBIT
+	MovementDebit   = "DEBIT"   // the sender's debit, at PROCESSING-DEBIT (again at SETTLED when a return is dishonored)
 	MovementCredit  = "CREDIT"  // the receiver's credit net of fees, at SETTLED
 	MovementFee     = "FEE"     // a fee credited to a fee node, at SETTLED
 	MovementReturn  = "RETURN"  // a return's reversal of the above, at RETURNED
