@@ -643,3 +643,42 @@ func TestDishonorOnTheStatement(t *testing.T) {
 	}
 	reconcile(t, e.fake, nov)
 }
+
+// TestDishonorOnTheWire: GET shows a dishonored transfer SETTLED with the
+// dishonor's code in recent_status and the whole story in its timeline, as
+// its webhook does.
+func TestDishonorOnTheWire(t *testing.T) {
+	t.Parallel()
+	e, id := returnedACH(t)
+	at := et(2026, 11, 27, 10, 0)
+	e.fake.Advance(at.Sub(e.fake.Now()))
+	mustDo(t, e.fake.DishonorReturn(id, "R68"))
+	note := "R68: untimely return. Return R01 dishonored; the transfer stands."
+	wantRecent := map[string]any{"code": "R68", "date": float64(at.UnixMilli()), "note": note, "status": "SETTLED", "status_id": "4"}
+	wantLast := []any{
+		map[string]any{"date": float64(et(2026, 11, 25, 15, 0).UnixMilli()), "note": "R01: insufficient funds.", "status": "RETURNED", "status_id": "6"},
+		map[string]any{"date": float64(at.UnixMilli()), "note": note, "status": "SETTLED", "status_id": "4"},
+	}
+	r := e.get(t, id)
+	if r.status != http.StatusOK {
+		t.Fatalf("GET: %d %s", r.status, r.raw)
+	}
+	var hook map[string]any
+	for _, w := range e.fake.Webhooks().All() {
+		if w.ObjectID == id {
+			hook = w.Payload()
+		}
+	}
+	for name, body := range map[string]map[string]any{"GET": r.body, "the webhook": hook} {
+		if diff := cmp.Diff(wantRecent, body["recent_status"]); diff != "" {
+			t.Errorf("%s: recent_status (-want +got):\n%s", name, diff)
+		}
+		timeline, _ := body["timeline"].([]any)
+		if len(timeline) < 2 {
+			t.Fatalf("%s: timeline %v", name, timeline)
+		}
+		if diff := cmp.Diff(wantLast, timeline[len(timeline)-2:]); diff != "" {
+			t.Errorf("%s: the timeline's last entries (-want +got):\n%s", name, diff)
+		}
+	}
+}
