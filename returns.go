@@ -12,7 +12,8 @@ import (
 
 // Returns with their real windows. An ACH return code (Rxx) has NACHA's
 // window (reference.ACHReturnWindow): Return refuses a settled transfer
-// whose window has closed, ReturnLate does not ask. A code belongs to its
+// whose window has closed, ReturnLate does not ask. The codes that act on
+// a return rather than on an entry (R61, R62, R67-R77) are dishonor.go's. A code belongs to its
 // rail (reference.ReturnCodeRail): every return refuses a code of another
 // rail than the transaction's. A return may also be
 // planned: ScheduleReturn returns a transfer a while after it settles, and
@@ -221,7 +222,9 @@ func (s *Server) ReturnLate(id, code string) error {
 // passed. The return happens on the fake's clock (Advance). An ACH code's
 // delay must fit its window: at most 32h30m for a two-banking-day code (a
 // settlement at the end of a day to 08:30 ET two banking days later), 60
-// days for an unauthorized-debit code, any for R06 and R31; a code of
+// days for an unauthorized-debit code, any for R06, R31 and R23, only 0
+// for the ACH Operator's R13, R18 and R19 (returned instead of settling);
+// a code of
 // another rail than the transfer's is refused (return_code_not_for_rail);
 // ScheduleLateReturn does not ask about the window.
 // A canceled, returned or disputed transaction is refused, and a return
