@@ -25,7 +25,6 @@ import (
 // contest.
 type dishonorRecord struct {
 	returnCode string    // the code of the return dishonored; "" for a return without one
-	returned   time.Time // when the transaction became RETURNED
 	code       string    // the dishonor's code: R61, R62, R67-R70
 	at         time.Time // when the return was dishonored
 	contest    string    // the contest's code, R71-R77; "" until contested
@@ -75,7 +74,7 @@ func wantSubject(code string, want reference.ReturnSubject) error {
 	return errNotAllowed("wrong_code_family", "%s (%s) is %s; %s. To use it, %s.", code, meaningOf(code), is, takes, use)
 }
 
-// codesOf lists the codes of the ACH codes that act on subject, in order.
+// codesOf lists the ACH codes that act on subject, in order.
 func codesOf(subject reference.ReturnSubject) []string {
 	var out []string
 	for _, c := range codesActingOn(subject) {
@@ -153,7 +152,7 @@ func (st *store) dishonor(t *txRecord, code string, now time.Time) error {
 	if deadline, ok := w.Deadline(returned); ok && now.After(deadline) {
 		return errWindow("dishonor_window_passed", code, "the return's settlement", w, returned, deadline)
 	}
-	d := &dishonorRecord{returnCode: t.code, returned: returned, code: code, at: now}
+	d := &dishonorRecord{returnCode: t.code, code: code, at: now}
 	note := code + ": " + meaningOf(code) + ". The return was dishonored; the transfer stands."
 	if d.returnCode != "" {
 		note = code + ": " + meaningOf(code) + ". Return " + d.returnCode + " dishonored; the transfer stands."

@@ -339,7 +339,6 @@ func (c *stateChecker) dishonor(p string, t *txRecord, d *dishonorRecord) {
 	if !reference.IsReturnCode(d.code) || reference.ReturnSubjectOf(d.code) != reference.OfReturn {
 		c.failf(p+".code", "%q is not a dishonored return code", d.code)
 	}
-	c.required(p+".returned", d.returned)
 	c.required(p+".at", d.at)
 	want := StatusSettled
 	switch {
