@@ -91,6 +91,9 @@ var controlMux = sync.OnceValue(func() *http.ServeMux {
 	handle("clock/next-business-day", route{"POST": (*S).controlNextBusinessDay})
 	handle("clock/cutoff", route{"POST": (*S).controlAdvanceToCutoff})
 	handle("transactions/{trans_id}/schedule-return", route{"POST": (*S).controlScheduleReturn})
+	// Returns of returns (issue 22, point 3): dishonor.go.
+	handle("transactions/{trans_id}/dishonor", route{"POST": (*S).controlDishonor})
+	handle("transactions/{trans_id}/contest", route{"POST": (*S).controlContest})
 	handle("return-rules", route{"GET": (*S).controlReturnRules, "POST": (*S).controlAddReturnRule, "DELETE": (*S).controlClearReturnRules})
 	// The dashboard (issue 13, section 1): ui.go. Its buttons call the routes
 	// above; these are its pages, its event stream and the moves only it makes.

@@ -147,6 +147,8 @@ var controlRouteCalls = []struct {
 	{method: "POST", path: "/clock/next-business-day", want: 200},
 	{method: "POST", path: "/clock/cutoff", body: map[string]any{"cutoff": "ach"}, want: 200},
 	{method: "POST", path: "/transactions/{tx}/schedule-return", body: map[string]any{"code": "R01", "after": "1h"}, want: 200},
+	{method: "POST", path: "/transactions/{tx}/dishonor", body: map[string]any{"code": "R68"}, want: 409},
+	{method: "POST", path: "/transactions/{tx}/contest", body: map[string]any{"code": "R73"}, want: 409},
 	{method: "GET", path: "/return-rules", want: 200},
 	{method: "POST", path: "/return-rules", body: map[string]any{"note": "rent", "code": "R01"}, want: 200},
 	{method: "DELETE", path: "/return-rules", setup: func(t *testing.T, e ctlEnv) {

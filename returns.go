@@ -12,7 +12,8 @@ import (
 
 // Returns with their real windows. An ACH return code (Rxx) has NACHA's
 // window (reference.ACHReturnWindow): Return refuses a settled transfer
-// whose window has closed, ReturnLate does not ask. A code belongs to its
+// whose window has closed, ReturnLate does not ask. The codes that act on
+// a return rather than on an entry (R61, R62, R67-R77) are dishonor.go's. A code belongs to its
 // rail (reference.ReturnCodeRail): every return refuses a code of another
 // rail than the transaction's. A return may also be
 // planned: ScheduleReturn returns a transfer a while after it settles, and
@@ -45,14 +46,27 @@ func (t *txRecord) settledAt() (time.Time, bool) {
 	return time.Time{}, false
 }
 
+// errOperatorReturn is the refusal of an ACH Operator's return (R13, R18,
+// R19) of a transfer that settled: the operator returns an entry as it
+// processes it, before settlement.
+func errOperatorReturn(code, id string, settled time.Time) *apiError {
+	return errNotAllowed("return_window_passed",
+		"%s is returned by %s as it processes the entry, before settlement; transaction %s settled at %s ET. Ask for a late return explicitly (ReturnLate, or \"late\": true) to return it anyway.",
+		code, reference.ACHOperator, id, settled.In(reference.Eastern).Format(time.DateTime))
+}
+
 // checkReturnWindow refuses a return of t with code at now when t settled
-// and code's window has closed.
+// and code's window has closed; an ACH Operator's code closes at
+// settlement.
 func checkReturnWindow(t *txRecord, code string, now time.Time) error {
 	w, ok := reference.ACHReturnWindow(code)
 	if !ok || t.status != StatusSettled {
 		return nil
 	}
 	settled, _ := t.settledAt()
+	if w.Kind == reference.WindowAtProcessing {
+		return errOperatorReturn(code, t.id, settled)
+	}
 	if deadline, ok := w.Deadline(settled); ok && now.After(deadline) {
 		return errReturnWindow(code, w, settled, deadline)
 	}
@@ -84,6 +98,9 @@ func (st *store) checkReturn(t *txRecord, code string) error {
 	if err := st.returnRefusal(t); err != nil {
 		return err
 	}
+	if err := dishonorRefusal(t, code); err != nil {
+		return err
+	}
 	rail := st.returnRail(t)
 	if codeRail := reference.ReturnCodeRail(code); rail != "" && codeRail != rail {
 		return errNotAllowed("return_code_not_for_rail",
@@ -109,7 +126,7 @@ func checkPlannedWindow(code string, after time.Duration) error {
 
 // validPlan checks a planned return's code and delay.
 func validPlan(code string, after time.Duration, late bool) error {
-	if err := validReturnCode(code); err != nil {
+	if err := validEntryReturnCode(code); err != nil {
 		return err
 	}
 	if after < 0 {
@@ -133,6 +150,9 @@ func (st *store) planReturn(t *txRecord, code string, after time.Duration, late 
 		settled, _ := t.settledAt()
 		at := latest(settled.Add(after), now)
 		if w, ok := reference.ACHReturnWindow(code); ok && !late {
+			if w.Kind == reference.WindowAtProcessing {
+				return errOperatorReturn(code, t.id, settled)
+			}
 			if deadline, ok := w.Deadline(settled); ok && at.After(deadline) {
 				return errReturnWindow(code, w, settled, deadline)
 			}
@@ -182,7 +202,7 @@ func (st *store) settledPlan(t *txRecord, at time.Time) {
 // window: the return of a settled transfer after NACHA allows it, for a
 // test of what an app does with a return it did not expect any more.
 func (s *Server) ReturnLate(id, code string) error {
-	if err := validReturnCode(code); err != nil {
+	if err := validEntryReturnCode(code); err != nil {
 		return err
 	}
 	return s.withTx(id, func(st *store, t *txRecord) error {
@@ -202,7 +222,9 @@ func (s *Server) ReturnLate(id, code string) error {
 // passed. The return happens on the fake's clock (Advance). An ACH code's
 // delay must fit its window: at most 32h30m for a two-banking-day code (a
 // settlement at the end of a day to 08:30 ET two banking days later), 60
-// days for an unauthorized-debit code, any for R06 and R31; a code of
+// days for an unauthorized-debit code, any for R06, R31 and R23, only 0
+// for the ACH Operator's R13, R18 and R19 (returned instead of settling);
+// a code of
 // another rail than the transfer's is refused (return_code_not_for_rail);
 // ScheduleLateReturn does not ask about the window.
 // A canceled, returned or disputed transaction is refused, and a return

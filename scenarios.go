@@ -78,13 +78,19 @@ func (s *Server) Settle(id string) error {
 // return_window_passed) once its ACH code's NACHA window has closed: at
 // the opening of business (08:30 ET) on the second banking day after the
 // settlement date for most codes, 60 calendar days for unauthorized debits
-// and R33, none for R06 and R31 (reference.ACHReturnWindow). ReturnLate
-// returns it anyway. A transaction its user disputed is refused (409 /
+// and R33, none for R06, R31 and R23 (which runs from the receiver's
+// notice, the call itself), and at once for the ACH Operator's R13, R18
+// and R19, which return only a transfer not yet settled
+// (reference.ACHReturnWindow). ReturnLate returns it anyway. The codes of
+// returns of returns (R61, R62, R67-R77) are refused (409 / "410"
+// wrong_code_family): DishonorReturn and ContestDishonor take them. A
+// transaction whose return was dishonored is refused (return_dishonored).
+// A transaction its user disputed is refused (409 /
 // "410" transaction_disputed): its dispute's decision (WinDispute,
 // LoseDispute) says whether the money comes back; so is a dispute's credit
 // (dispute_posting).
 func (s *Server) Return(id, code string) error {
-	if err := validReturnCode(code); err != nil {
+	if err := validEntryReturnCode(code); err != nil {
 		return err
 	}
 	return s.withTx(id, func(st *store, t *txRecord) error {

@@ -160,7 +160,8 @@ func TestReturnOnTheWire(t *testing.T) {
 
 // TestReturnCodes returns a transaction with every ACH, card and wire code:
 // internal transfers between two DEPOSIT-US nodes, which take the codes of
-// every rail.
+// every rail. The codes of returns of returns (R61, R62, R67-R77) are
+// refused (wrong_code_family) and leave the transaction as it was.
 func TestReturnCodes(t *testing.T) {
 	t.Parallel()
 	codes := slices.Concat(reference.ReturnCodes(), reference.InterchangeCodes(), reference.WireReturnCodes())
@@ -179,6 +180,13 @@ func TestReturnCodes(t *testing.T) {
 	}
 	for i, c := range codes {
 		id, _ := trans[i].(map[string]any)["_id"].(string)
+		if reference.ReturnSubjectOf(c.Code) != reference.OfEntry {
+			err := e.fake.Return(id, c.Code)
+			if tx := e.tx(t, id); errCode(err) != "wrong_code_family" || tx.Status != synapsefake.StatusCreated || len(tx.Timeline) != 1 {
+				t.Errorf("Return(%s): %v, then %s with %d timeline entries; want wrong_code_family, CREATED with 1", c.Code, err, tx.Status, len(tx.Timeline))
+			}
+			continue
+		}
 		if err := e.fake.Return(id, c.Code); err != nil {
 			t.Errorf("Return(%s): %v", c.Code, err)
 			continue
@@ -360,7 +368,9 @@ var walkSeeds = flag.Int("walkseeds", 1, "how many seeds TestMoneyIsConserved wa
 // (creates, batches, settles, returns, cancels, queues, releases, single
 // moves, clock advances (now and then 61 days), card swipes and their
 // lifecycle, disputes (late ones refused) and their decisions, provisional
-// credits falling due, chargebacks, returns of disputed transactions) and
+// credits falling due, chargebacks, returns of disputed transactions,
+// dishonored returns and contested dishonors, in their windows and past
+// them) and
 // after each one the sum of every balance plus the money in flight
 // (PROCESSING-DEBIT and PROCESSING-CREDIT) is what it was at the start,
 // every node's available balance is its balance less its outgoing
@@ -586,10 +596,18 @@ func moneyWalk(t *testing.T, seed uint64, coverage bool) {
 	}
 	want := total()
 	done := map[string]int{} // successful operations by name
-	for step := range 1000 {
+	// The moves of returns of returns draw from a generator of their own
+	// and come between the others, whose draws stay as they were.
+	rrng := rand.New(rand.NewPCG(seed, 5))
+	for step, others := 0, 0; others < 1000; step++ {
 		var op string
 		var err error
-		switch rng.IntN(16) {
+		kind := 16 // past the others' draws
+		if rrng.IntN(8) != 0 {
+			kind = rng.IntN(16)
+			others++
+		}
+		switch kind {
 		case 0, 1:
 			op = "create"
 			from := senders[rng.IntN(len(senders))]
@@ -872,6 +890,75 @@ func moneyWalk(t *testing.T, seed uint64, coverage bool) {
 			default:
 				t.Fatalf("step %d: %s of %s (%s): error %v, want a refusal", step, op, id, e.tx(t, id).Status, err)
 			}
+		case 16:
+			// The originating bank dishonors the return of an ACH
+			// transfer (R61, R62, R67-R70), or the receiving bank
+			// contests a dishonor (R71-R77), within their windows or
+			// past them; now and then either is tried on any
+			// transaction. A refusal changes nothing (total and held
+			// check the money below).
+			// Returned and dishonored ACH transfers, the recent ones
+			// (in the last four days, mostly in their windows) apart.
+			var returned, dishonored, recent, recentlyDishonored []string
+			for _, id := range txIDs {
+				tx := e.tx(t, id)
+				last := tx.Timeline[len(tx.Timeline)-1]
+				fresh := e.fake.Now().Sub(last.Date) < 4*24*time.Hour
+				switch {
+				case postings[id] || tx.FromNodeID != e.bank.ID && tx.ToNodeID != e.bank.ID:
+				case tx.Status == synapsefake.StatusReturned && reference.ReturnSubjectOf(tx.Code) == reference.OfEntry:
+					returned = append(returned, id)
+					if fresh {
+						recent = append(recent, id)
+					}
+				case tx.Status == synapsefake.StatusSettled && reference.ReturnSubjectOf(tx.Code) == reference.OfReturn:
+					dishonored = append(dishonored, id)
+					if fresh {
+						recentlyDishonored = append(recentlyDishonored, id)
+					}
+				}
+			}
+			dishonorCodes := []string{"R61", "R62", "R67", "R68", "R69", "R70"}
+			contestCodes := []string{"R71", "R72", "R73", "R74", "R75", "R76", "R77"}
+			var id string
+			contest := rrng.IntN(2) == 0
+			switch {
+			case contest && len(recentlyDishonored) > 0 && rrng.IntN(4) != 0:
+				id = recentlyDishonored[rrng.IntN(len(recentlyDishonored))]
+			case contest && len(dishonored) > 0:
+				id = dishonored[rrng.IntN(len(dishonored))]
+			case !contest && len(recent) > 0 && rrng.IntN(4) != 0:
+				id = recent[rrng.IntN(len(recent))]
+			case !contest && len(returned) > 0:
+				id = returned[rrng.IntN(len(returned))]
+			case len(txIDs) > 0:
+				id = txIDs[rrng.IntN(len(txIDs))]
+			default:
+				op = "nothing to dishonor"
+			}
+			if id == "" {
+				break
+			}
+			e.fake.Advance(0) // the steps due now, which any call makes first
+			before := e.tx(t, id)
+			if contest {
+				op = "contest"
+				err = e.fake.ContestDishonor(id, contestCodes[rrng.IntN(len(contestCodes))])
+			} else {
+				op = "dishonor"
+				err = e.fake.DishonorReturn(id, dishonorCodes[rrng.IntN(len(dishonorCodes))])
+			}
+			switch c := errCode(err); c {
+			case "":
+			case "dishonor_window_passed", "contest_window_passed", "not_returned", "not_dishonored", "already_dishonored",
+				"already_contested", "return_code_not_for_rail", "dispute_posting", "transaction_disputed":
+				done["refused "+c]++
+				if after := e.tx(t, id); !cmp.Equal(before, after) {
+					t.Fatalf("step %d: %s of %s refused (%v) but changed it:\n%s", step, op, id, err, cmp.Diff(before, after))
+				}
+			default:
+				t.Fatalf("step %d: %s of %s (%s %s): error %v, want success or a refusal", step, op, id, before.Status, before.Code, err)
+			}
 		default:
 			op = "advance clock"
 			d := durations[rng.IntN(len(durations))]
@@ -917,7 +1004,8 @@ func moneyWalk(t *testing.T, seed uint64, coverage bool) {
 	for _, op := range []string{"create", "batch", "settle", "return", "late return", "schedule return", "cancel", "queue", "release",
 		"advance transaction", "advance clock", "card swipe", "force post", "refund", "increment", "reverse", "clear", "swipe IR10", "swipe IR180",
 		"dispute", "win", "lose", "chargeback", "chargeback dispute", "refused transaction_disputed", "refused dispute_posting",
-		"planned return not made", "late dispute refused", "provisional credit on schedule"} {
+		"planned return not made", "late dispute refused", "provisional credit on schedule",
+		"dishonor", "contest", "refused dishonor_window_passed", "refused contest_window_passed"} {
 		if done[op] == 0 {
 			t.Errorf("no %s succeeded", op)
 		}

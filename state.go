@@ -37,8 +37,9 @@ import (
 // StateVersion is the version of the document Snapshot writes; Restore
 // refuses any other. Version 2 added transactions' comment counts and
 // dispute credits, verified phones and the expiry of bank logins; version 3
-// disputes' provisional credits due later and the steps that post them.
-const StateVersion = 3
+// disputes' provisional credits due later and the steps that post them;
+// version 4 the dishonors of returns and their contests.
+const StateVersion = 4
 
 // stateFormat is the document's "format": it tells a state file from any
 // other JSON.

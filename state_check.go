@@ -307,6 +307,9 @@ func (c *stateChecker) transactions() {
 				c.failf(p+".dispute.creditID", "transaction %q does not exist", d.creditID)
 			}
 		}
+		if d := t.dishonor; d != nil {
+			c.dishonor(p+".dishonor", t, d)
+		}
 		if l := t.card; l != nil {
 			c.time(p+".card.expires", l.expires)
 			c.amount(p+".card.original", l.original)
@@ -324,6 +327,34 @@ func (c *stateChecker) transactions() {
 	c.later(func() {
 		c.order("store.txOrder", st.txOrder, len(st.txs), func(id string) bool { return st.txs[id] != nil }, true)
 	})
+}
+
+// dishonor checks the dishonor of t's return: codes of their families,
+// its dates, a contest with both its code and its date or neither, and a
+// status that fits (SETTLED until contested, RETURNED after).
+func (c *stateChecker) dishonor(p string, t *txRecord, d *dishonorRecord) {
+	if d.returnCode != "" && (!reference.IsReturnCode(d.returnCode) || reference.ReturnSubjectOf(d.returnCode) != reference.OfEntry) {
+		c.failf(p+".returnCode", "%q is not the code of a return", d.returnCode)
+	}
+	if !reference.IsReturnCode(d.code) || reference.ReturnSubjectOf(d.code) != reference.OfReturn {
+		c.failf(p+".code", "%q is not a dishonored return code", d.code)
+	}
+	c.required(p+".at", d.at)
+	want := StatusSettled
+	switch {
+	case d.contest == "":
+		if !d.contested.IsZero() {
+			c.failf(p+".contested", "is set without a contest code")
+		}
+	case !reference.IsReturnCode(d.contest) || reference.ReturnSubjectOf(d.contest) != reference.OfDishonor:
+		c.failf(p+".contest", "%q is not a contested dishonored return code", d.contest)
+	default:
+		c.required(p+".contested", d.contested)
+		want = StatusReturned
+	}
+	if t.status != want {
+		c.failf(p, "a transaction whose return was dishonored is %s, not %s", want, t.status)
+	}
 }
 
 func digits(s string, n int) bool {

@@ -35,6 +35,25 @@ func stateFuzzServer(tb testing.TB) (*fuzzWorld, []byte) {
 	if _, err := s.CardAuthorization(w.card, CardAuth{AmountCents: 300, Hold: true}); err != nil {
 		tb.Fatal(err)
 	}
+	// An ACH transfer whose R01 return was dishonored (R68), for the
+	// dishonor's fields.
+	bank := s.MustAddNode(tb, w.user, NodeSeed{Type: "ACH-US", AccountNum: "123456789", RoutingNum: "051000017"})
+	st := s.store
+	st.mu.Lock()
+	t, err := st.createTx(s.Now(), w.user, bank.ID, fuzzTx(w.node, 20), true)
+	st.mu.Unlock()
+	if err != nil {
+		tb.Fatal(err)
+	}
+	for _, move := range []func() error{
+		func() error { return s.Settle(t.id) },
+		func() error { return s.Return(t.id, "R01") },
+		func() error { return s.DishonorReturn(t.id, "R68") },
+	} {
+		if err := move(); err != nil {
+			tb.Fatal(err)
+		}
+	}
 	s.Advance(40 * 24 * time.Hour) // settles both, and makes a month's statements
 	var doc bytes.Buffer
 	if err := s.Snapshot(&doc); err != nil {
@@ -380,6 +399,15 @@ func TestStateRefusesWhatWouldWedge(t *testing.T) {
 		}
 	}
 	unknown := "000000000000000000000000"
+	dishonored := ""
+	for id, tx := range store["txs"].(map[string]any) {
+		if tx.(map[string]any)["dishonor"] != nil {
+			dishonored = id
+		}
+	}
+	if dishonored == "" {
+		t.Fatal("the saved document holds no dishonored transaction")
+	}
 	for _, tc := range []struct {
 		name     string
 		path     jsonPath
@@ -404,6 +432,13 @@ func TestStateRefusesWhatWouldWedge(t *testing.T) {
 		{"a transaction with no timeline", jsonPath{"store", "txs", first("txs"), "timeline"}, []any{}, false, "timeline"},
 		{"an unknown node type", jsonPath{"store", "nodes", w.node, "typ"}, "BOGUS-US", false, "typ"},
 		{"a user with no fingerprints map", jsonPath{"store", "users", w.user, "fingerprints"}, nil, false, "fingerprints"},
+		{"a dishonor with a return's code", jsonPath{"store", "txs", dishonored, "dishonor", "code"}, "R01", false, "dishonor.code"},
+		{"a dishonor of a dishonor code", jsonPath{"store", "txs", dishonored, "dishonor", "returnCode"}, "R68", false, "dishonor.returnCode"},
+		{"a contest with a dishonor's code", jsonPath{"store", "txs", dishonored, "dishonor", "contest"}, "R68", false, "dishonor.contest"},
+		{"a contest without its date", jsonPath{"store", "txs", dishonored, "dishonor", "contest"}, "R73", false, "dishonor.contested"},
+		{"a contest date without a contest", jsonPath{"store", "txs", dishonored, "dishonor", "contested"}, "2026-05-01T00:00:00Z", false, "dishonor.contested"},
+		{"a dishonor in year 1", jsonPath{"store", "txs", dishonored, "dishonor", "at"}, "0001-01-01T00:00:00Z", false, "dishonor.at"},
+		{"a dishonored transaction RETURNED without a contest", jsonPath{"store", "txs", dishonored, "status"}, "RETURNED", false, "dishonor"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var d any

@@ -39,7 +39,8 @@ func (s Status) ID() string { return statusIDs[s] }
 func (s Status) Queued() bool { return s == StatusQueuedBySynapse || s == StatusQueuedByReceiver }
 
 // transactionMoves lists every legal move of a transaction. Creation always
-// lands in CREATED; nothing leaves CANCELED or RETURNED.
+// lands in CREATED; nothing leaves CANCELED, and RETURNED only by the
+// dishonor of the return (move, dishonor.go), which no other move makes.
 var transactionMoves = map[Status][]Status{
 	StatusCreated:          {StatusProcessingDebit, StatusCanceled, StatusQueuedBySynapse, StatusQueuedByReceiver},
 	StatusQueuedBySynapse:  {StatusCreated, StatusCanceled},

@@ -53,7 +53,8 @@ func TestStatuses(t *testing.T) {
 // lands in CREATED; CREATED -> PROCESSING-DEBIT -> PROCESSING-CREDIT ->
 // SETTLED; CREATED and both queued statuses may be canceled; CREATED may be
 // queued and a queued transaction released; PROCESSING-CREDIT and SETTLED
-// may be returned. Nothing leaves CANCELED or RETURNED.
+// may be returned. Nothing leaves CANCELED or RETURNED by these moves (a
+// dishonored return, DishonorReturn, has its own tests: dishonor_test.go).
 var legalMoves = map[synapsefake.Status][]synapsefake.Status{
 	synapsefake.StatusCreated: {synapsefake.StatusProcessingDebit, synapsefake.StatusCanceled,
 		synapsefake.StatusQueuedBySynapse, synapsefake.StatusQueuedByReceiver},

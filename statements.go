@@ -31,7 +31,7 @@ const (
 // Kinds of a statement's movements.
 const (
 	MovementInitial = "INITIAL" // the balance a node was created with (AddNode)
-	MovementDebit   = "DEBIT"   // the sender's debit, at PROCESSING-DEBIT
+	MovementDebit   = "DEBIT"   // the sender's debit, at PROCESSING-DEBIT (again at SETTLED when a return is dishonored)
 	MovementCredit  = "CREDIT"  // the receiver's credit net of fees, at SETTLED
 	MovementFee     = "FEE"     // a fee credited to a fee node, at SETTLED
 	MovementReturn  = "RETURN"  // a return's reversal of the above, at RETURNED
@@ -115,6 +115,9 @@ func (st *store) recordMovements(t *txRecord, to Status, at time.Time, code stri
 	case StatusProcessingDebit:
 		st.addMovement(from, movement{at, t.id, MovementDebit, "Transfer to " + st.partyName(t, recv) + noteSuffix(t.note), -t.amount})
 	case StatusSettled:
+		if t.status == StatusReturned { // a dishonored return: the sender pays again
+			st.addMovement(from, movement{at, t.id, MovementDebit, "Return dishonored (" + code + "): transfer to " + st.partyName(t, recv) + noteSuffix(t.note), -t.amount})
+		}
 		st.addMovement(recv, movement{at, t.id, MovementCredit, "Transfer from " + st.partyName(t, from) + noteSuffix(t.note), t.amount - t.feeTotal()})
 		for _, f := range t.fees {
 			if f.toNode != "" {

@@ -180,7 +180,15 @@ func reconcile(t *testing.T, fake *synapsefake.Server, s synapsefake.Statement) 
 		status := map[string]synapsefake.Status{synapsefake.MovementDebit: synapsefake.StatusProcessingDebit,
 			synapsefake.MovementCredit: synapsefake.StatusSettled, synapsefake.MovementFee: synapsefake.StatusSettled,
 			synapsefake.MovementReturn: synapsefake.StatusReturned}[m.Kind]
-		if !slices.ContainsFunc(tx.Timeline, func(e synapsefake.TimelineEntry) bool { return e.Status == status && e.Date.Equal(m.Date) }) {
+		found := false
+		for j, e := range tx.Timeline {
+			// A dishonored return debits the sender again as the
+			// transaction goes from RETURNED back to SETTLED.
+			dishonor := m.Kind == synapsefake.MovementDebit && e.Status == synapsefake.StatusSettled &&
+				j > 0 && tx.Timeline[j-1].Status == synapsefake.StatusReturned
+			found = found || (e.Status == status || dishonor) && e.Date.Equal(m.Date)
+		}
+		if !found {
 			t.Errorf("movement %d (%s of %s) dated %v: no %s at that date in the timeline %v", i, m.Kind, tx.ID, m.Date, status, tx.Timeline)
 		}
 		var fees, feesHere int64

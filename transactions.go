@@ -38,14 +38,15 @@ type txRecord struct {
 	status    Status
 	code      string // recent_status.code
 	timeline  []statusEntry
-	comments  int            // comments taken by PATCH (MaxComments)
-	gen       int            // bumped on every move; stale scheduled steps are skipped
-	credited  bool           // SETTLED credited the receiver and fee nodes
-	cardSwipe bool           // made by CardAuthorization
-	cash      bool           // a cash card swipe
-	dispute   *disputeRecord // disputes.go; nil until disputed
-	disputeOf string         // disputes.go: the disputed transaction, for a dispute's credit
-	card      *cardLife      // cardlife.go; nil for a swipe whose amount never changed and that holds nothing
+	comments  int             // comments taken by PATCH (MaxComments)
+	gen       int             // bumped on every move; stale scheduled steps are skipped
+	credited  bool            // SETTLED credited the receiver and fee nodes
+	cardSwipe bool            // made by CardAuthorization
+	cash      bool            // a cash card swipe
+	dispute   *disputeRecord  // disputes.go; nil until disputed
+	dishonor  *dishonorRecord // dishonor.go; nil until its return is dishonored
+	disputeOf string          // disputes.go: the disputed transaction, for a dispute's credit
+	card      *cardLife       // cardlife.go; nil for a swipe whose amount never changed and that holds nothing
 }
 
 // statusEntry is one entry of a transaction's timeline, as stored.
@@ -233,6 +234,10 @@ func (st *store) runDue(now time.Time) {
 				st.comment(t, s.at, "Planned return "+s.code+" not made: transaction disputed.")
 				continue
 			}
+			if t.dishonor != nil {
+				st.comment(t, s.at, "Planned return "+s.code+" not made: an earlier return was dishonored.")
+				continue
+			}
 		case t.gen != s.gen:
 			continue
 		}
@@ -247,16 +252,26 @@ func (st *store) runDue(now time.Time) {
 // machine, moves the money, appends the timeline entry and schedules what
 // follows. Callers hold mu.
 func (st *store) move(t *txRecord, to Status, at time.Time, note, code string) error {
-	if !canMove(t.status, to) {
+	// A dishonored return takes a RETURNED transaction back to SETTLED
+	// (dishonor.go); no other move leaves RETURNED.
+	dishonor := t.status == StatusReturned && to == StatusSettled && reference.ReturnSubjectOf(code) == reference.OfReturn
+	if !canMove(t.status, to) && !dishonor {
 		return errIllegalMove(t.status, to)
 	}
 	if to == StatusReturned {
 		if err := st.returnRefusal(t); err != nil {
 			return err
 		}
+		if err := dishonorRefusal(t, code); err != nil {
+			return err
+		}
 	}
 	from := st.nodes[t.fromNode]
 	switch {
+	case dishonor:
+		if n := st.dishonorMisfit(t); n != nil {
+			return errBalanceLimit(n.id)
+		}
 	case to == StatusProcessingDebit && !allowsDebit(from.allowed):
 		to = StatusCanceled
 		note = "Unable to settle transaction from " + from.id + ", since the node 'allowed' is " + from.allowed + "."
@@ -282,7 +297,11 @@ func (st *store) move(t *txRecord, to Status, at time.Time, note, code string) e
 		from.balance -= t.amount
 		from.inflight += t.amount
 	case StatusSettled:
-		from.inflight -= t.amount
+		if dishonor {
+			from.balance -= t.amount // the sender pays again
+		} else {
+			from.inflight -= t.amount
+		}
 		st.settle(t, 1)
 		t.credited = true
 	case StatusReturned:

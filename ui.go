@@ -99,8 +99,10 @@ type uiPage struct {
 	// Open is the detail shown beside the list (?open=ID), nil for none.
 	Open *uiDetail
 	// Datalists of the forms.
-	ReturnCodes []reference.Code
-	CardCodes   []reference.Code
+	ReturnCodes   []reference.Code
+	CardCodes     []reference.Code
+	DishonorCodes []reference.Code
+	ContestCodes  []reference.Code
 }
 
 // manualClock reports whether the server's clock moves only when told.
@@ -124,7 +126,8 @@ func (s *Server) uiRenderStatus(w http.ResponseWriter, r *http.Request, status i
 		p.Self += "?" + q.Encode()
 	}
 	if p.Open != nil {
-		p.ReturnCodes = append(reference.ReturnCodes(), append(reference.InterchangeCodes(), reference.WireReturnCodes()...)...)
+		p.ReturnCodes = append(codesActingOn(reference.OfEntry), append(reference.InterchangeCodes(), reference.WireReturnCodes()...)...)
+		p.DishonorCodes, p.ContestCodes = codesActingOn(reference.OfReturn), codesActingOn(reference.OfDishonor)
 		p.CardCodes = reference.InterchangeCodes()
 	}
 	var buf bytes.Buffer
@@ -303,6 +306,9 @@ type uiTx struct {
 	Settle, Return, Queue bool
 	Release, Cancel       bool
 	Decide                bool
+	// Dishonor and Contest: the return of a RETURNED ACH transfer may be
+	// dishonored, a dishonor contested (dishonor.go).
+	Dishonor, Contest bool
 }
 
 // uiTxFilter is the transactions page's query. User and Node take an id,
@@ -426,7 +432,9 @@ func (st *store) uiTx(t *txRecord) uiTx {
 	v.Declined = t.cardSwipe && t.status == StatusReturned && t.other["approved"] == false
 	_, errSettle := pathTo(t.status, StatusSettled)
 	_, errReturn := pathTo(t.status, StatusReturned)
-	v.Settle, v.Return = errSettle == nil, errReturn == nil && t.dispute == nil && t.disputeOf == ""
+	v.Settle, v.Return = errSettle == nil, errReturn == nil && t.dispute == nil && t.disputeOf == "" && t.dishonor == nil
+	v.Dishonor = t.status == StatusReturned && t.dishonor == nil && t.dispute == nil && t.disputeOf == "" && st.achTransfer(t)
+	v.Contest = t.status == StatusSettled && t.dishonor != nil && t.dishonor.contest == "" && t.dispute == nil
 	v.Queue = canMove(t.status, StatusQueuedBySynapse)
 	v.Release = t.status.Queued()
 	v.Cancel = canMove(t.status, StatusCanceled)

@@ -538,7 +538,7 @@ func planTx(label string, w worldTx, nodes map[string]*nodePlan, names map[strin
 			return nil, errWorld("%s: a code goes only with RETURNED, QUEUED-BY-SYNAPSE, QUEUED-BY-RECEIVER or CANCELED.", label)
 		}
 	case "required":
-		if err := validReturnCode(tp.code); err != nil {
+		if err := validEntryReturnCode(tp.code); err != nil {
 			return nil, errWorld("%s: %s", label, worldMsg(err))
 		}
 	}

@@ -246,6 +246,7 @@ func TestWorldRefused(t *testing.T) {
 		{"unknown subscription scope", `{"subscriptions": [{"name": "s", "url": "https://x.example", "scopes": ["NOPE"]}]}`, `subscriptions[0] "s": Unknown subscription scope "NOPE"`},
 		{"illegal status", `{` + users + `, "transactions": [{"from": "a", "to": "b", "amount": 1, "status": "SETTLD"}]}`, `transactions[0]: unknown status "SETTLD"`},
 		{"returned without code", `{` + users + `, "transactions": [{"from": "a", "to": "b", "amount": 1, "status": "RETURNED"}]}`, `transactions[0]: Unknown return code ""`},
+		{"returned with a dishonor's code", `{` + users + `, "transactions": [{"from": "a", "to": "b", "amount": 1, "status": "RETURNED", "code": "R68"}]}`, `transactions[0]: R68 (untimely return) is a dishonored return`},
 		{"code on settled", `{` + users + `, "transactions": [{"from": "a", "to": "b", "amount": 1, "status": "SETTLED", "code": "R01"}]}`, "a code goes only with"},
 		{"future date", `{` + users + `, "transactions": [{"from": "a", "to": "b", "amount": 1, "date": "2999-01-01"}]}`, `date "2999-01-01" is in the future`},
 		{"bad date", `{` + users + `, "transactions": [{"from": "a", "to": "b", "amount": 1, "date": "3 days ago"}]}`, `date "3 days ago" must be`},

@@ -140,6 +140,8 @@ func TestACHReturnWindow(t *testing.T) {
 	settled := et(2026, 11, 25, 8, 30) // the Wednesday before Thanksgiving
 	two := et(2026, 11, 30, 8, 30)     // opening of business on the second banking day
 	sixty := et(2027, 1, 24, 23, 59).Add(59*time.Second + 999*time.Millisecond)
+	fifth := et(2026, 12, 3, 23, 59).Add(59*time.Second + 999*time.Millisecond)        // the end of the fifth banking day
+	endOfSecond := et(2026, 11, 30, 23, 59).Add(59*time.Second + 999*time.Millisecond) // the end of the second
 	for _, tc := range []struct {
 		code     string
 		want     string // the window's name, "" for none
@@ -162,6 +164,21 @@ func TestACHReturnWindow(t *testing.T) {
 		{"R33", "60 calendar days", sixty},
 		{"R06", "no fixed window", time.Time{}},
 		{"R31", "no fixed window", time.Time{}},
+		{"R13", "at processing, before settlement", settled},
+		{"R18", "at processing, before settlement", settled},
+		{"R19", "at processing, before settlement", settled},
+		{"R23", "from the receiver's notice", time.Time{}},
+		// Counted from the return (dishonors) and from the dishonor
+		// (contests) to the end of the day.
+		{"R61", "5 banking days", fifth},
+		{"R62", "5 banking days", fifth},
+		{"R67", "5 banking days", fifth},
+		{"R68", "5 banking days", fifth},
+		{"R69", "5 banking days", fifth},
+		{"R70", "5 banking days", fifth},
+		{"R71", "2 banking days", endOfSecond},
+		{"R73", "2 banking days", endOfSecond},
+		{"R77", "2 banking days", endOfSecond},
 		{"IR01", "", time.Time{}},
 		{"WR01", "", time.Time{}},
 		{"R99", "", time.Time{}},
@@ -180,6 +197,38 @@ func TestACHReturnWindow(t *testing.T) {
 		if got, ok := w.Deadline(settled); !got.Equal(tc.deadline) || ok == tc.deadline.IsZero() {
 			t.Errorf("%s: Deadline(%v) = %v, %v; want %v", tc.code, settled, got, ok, tc.deadline)
 		}
+	}
+}
+
+// TestReturnWindowParties: who sends each family of ACH codes and what it
+// acts on.
+func TestReturnWindowParties(t *testing.T) {
+	for code, want := range map[string]struct {
+		by reference.ReturnParty
+		of reference.ReturnSubject
+	}{
+		"R01": {reference.ReceivingBank, reference.OfEntry}, "R10": {reference.ReceivingBank, reference.OfEntry},
+		"R23": {reference.ReceivingBank, reference.OfEntry}, "R13": {reference.ACHOperator, reference.OfEntry},
+		"R19": {reference.ACHOperator, reference.OfEntry}, "R61": {reference.OriginatingBank, reference.OfReturn},
+		"R62": {reference.OriginatingBank, reference.OfReturn}, "R70": {reference.OriginatingBank, reference.OfReturn},
+		"R71": {reference.ReceivingBank, reference.OfDishonor}, "R77": {reference.ReceivingBank, reference.OfDishonor},
+		"IR18": {reference.ReceivingBank, reference.OfEntry},
+	} {
+		w, _ := reference.ACHReturnWindow(code)
+		if w.By != want.by || w.Of != want.of || reference.ReturnSubjectOf(code) != want.of {
+			t.Errorf("%s: by %s, of %s; want by %s, of %s", code, w.By, w.Of, want.by, want.of)
+		}
+	}
+	for w, want := range map[reference.ReturnWindow]time.Duration{
+		{Kind: reference.WindowBankingDaysEnd, Length: 5}: 5 * 24 * time.Hour,
+		{Kind: reference.WindowAtProcessing}:              0,
+	} {
+		if got, ok := w.Shortest(); !ok || got != want {
+			t.Errorf("%v.Shortest() = %v, %v; want %v", w, got, ok, want)
+		}
+	}
+	if _, ok := (reference.ReturnWindow{Kind: reference.WindowOnNotice}).Shortest(); ok {
+		t.Error("a window from the receiver's notice has a shortest length")
 	}
 }
 

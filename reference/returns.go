@@ -144,7 +144,82 @@ const (
 	// WindowCalendarDays: the return may be made until the end (24:00
 	// Eastern time) of the Length-th calendar day after the settlement date.
 	WindowCalendarDays
+	// WindowBankingDaysEnd: the code may be sent until the end (24:00
+	// Eastern time) of the Length-th banking day after the date its window
+	// counts from: a dishonored return within five banking days after the
+	// settlement date of the return, a contested dishonored return within
+	// two banking days after the settlement date of the dishonor (NACHA
+	// Operating Rules, Subsection 2.13.6 and Appendix Four).
+	WindowBankingDaysEnd
+	// WindowAtProcessing: the ACH Operator returns the entry as it
+	// processes it, with the next file it delivers, before the entry
+	// settles (Appendix Four's time frame for R13, R18 and R19: "next file
+	// delivery time following processing"). The window closes at
+	// settlement.
+	WindowAtProcessing
+	// WindowOnNotice: the receiving bank returns the entry when its
+	// customer refuses it (R23, Appendix Four: "upon receipt of refusal"),
+	// whenever that is; the fake takes the call that returns the entry as
+	// the receiver's notice, so the window does not count from settlement.
+	WindowOnNotice
 )
+
+// ReturnParty is who sends a return code.
+type ReturnParty int
+
+// The parties that send return codes.
+const (
+	// ReceivingBank: the receiving bank (RDFI) returns an entry it was
+	// sent, and contests the dishonor of its return.
+	ReceivingBank ReturnParty = iota
+	// OriginatingBank: the originating bank (ODFI) dishonors a return.
+	OriginatingBank
+	// ACHOperator: the ACH Operator (FedACH) returns an entry it cannot
+	// process.
+	ACHOperator
+)
+
+// String names the party: "the receiving bank", "the originating bank",
+// "the ACH Operator".
+func (p ReturnParty) String() string {
+	switch p {
+	case OriginatingBank:
+		return "the originating bank"
+	case ACHOperator:
+		return "the ACH Operator"
+	}
+	return "the receiving bank"
+}
+
+// ReturnSubject is what a return code acts on, and so where its window
+// counts from.
+type ReturnSubject int
+
+// What return codes act on.
+const (
+	// OfEntry: the original entry, a return (R01...); the window counts
+	// from the entry's settlement.
+	OfEntry ReturnSubject = iota
+	// OfReturn: a return, refused by the originating bank: a dishonored
+	// return (R61, R62, R67-R70); the window counts from the return's
+	// settlement.
+	OfReturn
+	// OfDishonor: a dishonored return, contested by the receiving bank: a
+	// contested dishonored return (R71-R77); the window counts from the
+	// dishonor's settlement.
+	OfDishonor
+)
+
+// String names the subject: "an entry", "a return", "a dishonored return".
+func (o ReturnSubject) String() string {
+	switch o {
+	case OfReturn:
+		return "a return"
+	case OfDishonor:
+		return "a dishonored return"
+	}
+	return "an entry"
+}
 
 // ReturnOpeningOfBusiness is the "opening of business" that closes a
 // banking-day return window, as an Eastern wall-clock time: 08:30 ET,
@@ -157,38 +232,53 @@ const (
 // banks, and the fake takes the Fed's.
 const ReturnOpeningOfBusiness = FedACHNextDaySettlement
 
-// ReturnWindow is how long after settlement NACHA lets a receiving bank
-// return an entry with a code: Length banking or calendar days (Kind), or
-// no fixed window (WindowNone, the zero value).
+// ReturnWindow is NACHA's rule for an ACH return code: who sends it (By),
+// what it acts on (Of, which also says where the window counts from) and
+// how long after that the code may be sent: Length banking or calendar
+// days (Kind), until settlement, from the receiver's notice, or no fixed
+// window (WindowNone, the zero value). The zero value is an ordinary
+// return by the receiving bank with no fixed window.
 type ReturnWindow struct {
 	Kind   ReturnWindowKind
 	Length int
+	By     ReturnParty
+	Of     ReturnSubject
 }
 
-// String names the window: "2 banking days", "60 calendar days" or "no
+// String names the window: "2 banking days", "60 calendar days", "at
+// processing, before settlement", "from the receiver's notice" or "no
 // fixed window".
 func (w ReturnWindow) String() string {
 	switch w.Kind {
-	case WindowBankingDays:
+	case WindowBankingDays, WindowBankingDaysEnd:
 		return strconv.Itoa(w.Length) + " banking days"
 	case WindowCalendarDays:
 		return strconv.Itoa(w.Length) + " calendar days"
+	case WindowAtProcessing:
+		return "at processing, before settlement"
+	case WindowOnNotice:
+		return "from the receiver's notice"
 	}
 	return "no fixed window"
 }
 
-// Deadline is the last moment a return in window w of an entry settled at
-// settled is in time, counted from the settlement date in Eastern time:
-// opening of business (08:30 ET) on the last banking day, or the end
-// (24:00 Eastern time) of the last calendar day. It reports false for a
-// window with no deadline.
-func (w ReturnWindow) Deadline(settled time.Time) (time.Time, bool) {
-	d := StartOfDay(settled)
+// Deadline is the last moment a code with window w is in time, counted from
+// from (the settlement of what the code acts on, Of) in Eastern time:
+// opening of business (08:30 ET) on the last banking day, the end (24:00
+// Eastern time) of the last calendar or banking day, or from itself for a
+// window that closes at settlement. It reports false for a window with no
+// deadline.
+func (w ReturnWindow) Deadline(from time.Time) (time.Time, bool) {
+	d := StartOfDay(from)
 	switch w.Kind {
 	case WindowBankingDays:
 		return AtEastern(AddBusinessDays(d, w.Length), ReturnOpeningOfBusiness), true
 	case WindowCalendarDays:
 		return d.AddDate(0, 0, w.Length+1).Add(-time.Millisecond), true
+	case WindowBankingDaysEnd:
+		return StartOfDay(AddBusinessDays(d, w.Length)).AddDate(0, 0, 1).Add(-time.Millisecond), true
+	case WindowAtProcessing:
+		return from, true
 	}
 	return time.Time{}, false
 }
@@ -196,38 +286,68 @@ func (w ReturnWindow) Deadline(settled time.Time) (time.Time, bool) {
 // Shortest is the shortest time a window can hold after any settlement:
 // from a settlement at the very end of a day, Length-1 whole days and the
 // hours to the opening of business for banking days, Length days for
-// calendar days. It reports false for a window with no deadline.
+// calendar days and banking days counted to their end, nothing for a
+// window that closes at settlement. It reports false for a window with no
+// deadline.
 func (w ReturnWindow) Shortest() (time.Duration, bool) {
 	switch w.Kind {
 	case WindowBankingDays:
 		return time.Duration(w.Length-1)*24*time.Hour + ReturnOpeningOfBusiness, true
-	case WindowCalendarDays:
+	case WindowCalendarDays, WindowBankingDaysEnd:
 		return time.Duration(w.Length) * 24 * time.Hour, true
+	case WindowAtProcessing:
+		return 0, true
 	}
 	return 0, false
 }
 
-// achReturnWindows are the ACH return codes whose NACHA window is not the
-// ordinary two banking days (NACHA Operating Rules, Appendix Four, which
-// gives each code's time frame). The 60-calendar-day codes are the extended
-// returns of unauthorized, revoked or improper consumer debits and of the
-// check conversions (R33, a return of an XCK entry, Appendix Four). R29
-// (corporate customer advises not authorized) is not one: NACHA gives
-// unauthorized corporate debits the ordinary two banking days.
+// achReturnWindows are the ACH return codes whose NACHA rule is not the
+// ordinary return by the receiving bank within two banking days (NACHA
+// Operating Rules, Appendix Four, which gives each code's time frame and
+// who initiates it). The 60-calendar-day codes are the extended returns of
+// unauthorized, revoked or improper consumer debits and of the check
+// conversions (R33, a return of an XCK entry). R29 (corporate customer
+// advises not authorized) is not one: NACHA gives unauthorized corporate
+// debits the ordinary two banking days. R13, R18 and R19 are the ACH
+// Operator's, at processing; R23 runs from the receiver's refusal. R61,
+// R62 and R67-R70 are dishonored returns (R77, "non-acceptance of R62
+// dishonored return", names R62 one), R71-R77 contested dishonored
+// returns.
 var achReturnWindows = map[string]ReturnWindow{
-	"R05": {WindowCalendarDays, 60}, "R07": {WindowCalendarDays, 60}, "R10": {WindowCalendarDays, 60},
-	"R11": {WindowCalendarDays, 60}, "R33": {WindowCalendarDays, 60}, "R37": {WindowCalendarDays, 60},
-	"R38": {WindowCalendarDays, 60}, "R51": {WindowCalendarDays, 60}, "R52": {WindowCalendarDays, 60},
-	"R53": {WindowCalendarDays, 60},
-	"R06": {WindowNone, 0}, "R31": {WindowNone, 0},
+	"R05": {Kind: WindowCalendarDays, Length: 60}, "R07": {Kind: WindowCalendarDays, Length: 60},
+	"R10": {Kind: WindowCalendarDays, Length: 60}, "R11": {Kind: WindowCalendarDays, Length: 60},
+	"R33": {Kind: WindowCalendarDays, Length: 60}, "R37": {Kind: WindowCalendarDays, Length: 60},
+	"R38": {Kind: WindowCalendarDays, Length: 60}, "R51": {Kind: WindowCalendarDays, Length: 60},
+	"R52": {Kind: WindowCalendarDays, Length: 60}, "R53": {Kind: WindowCalendarDays, Length: 60},
+	"R06": {Kind: WindowNone}, "R31": {Kind: WindowNone},
+	"R13": {Kind: WindowAtProcessing, By: ACHOperator}, "R18": {Kind: WindowAtProcessing, By: ACHOperator},
+	"R19": {Kind: WindowAtProcessing, By: ACHOperator},
+	"R23": {Kind: WindowOnNotice},
+	"R61": dishonoredReturn, "R62": dishonoredReturn, "R67": dishonoredReturn, "R68": dishonoredReturn,
+	"R69": dishonoredReturn, "R70": dishonoredReturn,
+	"R71": contestedDishonor, "R72": contestedDishonor, "R73": contestedDishonor, "R74": contestedDishonor,
+	"R75": contestedDishonor, "R76": contestedDishonor, "R77": contestedDishonor,
 }
 
-// ACHReturnWindow is NACHA's return window of an ACH return code (Rxx): 60
-// calendar days after settlement for the extended-return codes (R05, R07,
-// R10, R11, R33, R37, R38, R51, R52, R53), no fixed window for R06 and R31,
-// two banking days for every other. It reports false for a code that is not
-// an ACH return code (card IRxx and wire WRxx returns have no window in the
-// fake).
+var (
+	// dishonoredReturn: the originating bank refuses a return within five
+	// banking days after the return's settlement date.
+	dishonoredReturn = ReturnWindow{Kind: WindowBankingDaysEnd, Length: 5, By: OriginatingBank, Of: OfReturn}
+	// contestedDishonor: the receiving bank contests the dishonor within
+	// two banking days after the dishonor's settlement date.
+	contestedDishonor = ReturnWindow{Kind: WindowBankingDaysEnd, Length: 2, By: ReceivingBank, Of: OfDishonor}
+)
+
+// ACHReturnWindow is NACHA's rule of an ACH return code (Rxx): 60 calendar
+// days after settlement for the extended-return codes (R05, R07, R10, R11,
+// R33, R37, R38, R51, R52, R53), no fixed window for R06 and R31, at
+// processing by the ACH Operator for R13, R18 and R19, from the receiver's
+// notice for R23, five banking days after the return for the dishonored
+// returns (R61, R62, R67-R70, the originating bank's), two banking days
+// after the dishonor for the contested dishonored returns (R71-R77), two
+// banking days after settlement for every other. It reports false for a
+// code that is not an ACH return code (card IRxx and wire WRxx returns have
+// no window in the fake).
 func ACHReturnWindow(code string) (ReturnWindow, bool) {
 	if ReturnCodeRail(code) != NodeACHUS {
 		return ReturnWindow{}, false
@@ -235,7 +355,15 @@ func ACHReturnWindow(code string) (ReturnWindow, bool) {
 	if w, ok := achReturnWindows[code]; ok {
 		return w, true
 	}
-	return ReturnWindow{WindowBankingDays, 2}, true
+	return ReturnWindow{Kind: WindowBankingDays, Length: 2}, true
+}
+
+// ReturnSubjectOf is what a return code acts on: OfReturn for a dishonored
+// return code, OfDishonor for a contested dishonored return code, OfEntry
+// for every other return code, card and wire codes included.
+func ReturnSubjectOf(code string) ReturnSubject {
+	w, _ := ACHReturnWindow(code)
+	return w.Of
 }
 
 // ReturnCodeRail is the node type of the rail a return code belongs to:

@@ -365,13 +365,28 @@ func TransactionOutcomes() []Scenario {
 // a month after settlement (no fixed window), an R33 59 days after, an R01
 // refused a minute after the opening of business (08:30 ET) on the second
 // banking day after settlement, the R01 made late (ReturnLate), a transfer returned at settlement by
-// a return rule and one queued by a rule. The rule scenarios leave their
-// rule on the fake. The slice is fresh on every call.
+// a return rule, one queued by a rule, an R01 return dishonored R68 four
+// days later (within five banking days: SETTLED again), a dishonor refused
+// two weeks after the return (past its window), a dishonor contested R71
+// (RETURNED again), an IR code refused on the ACH transfer (another rail's
+// code), an ACH debit to another user's bank account disputed 61 days after
+// settlement (refused, 409 / "400", past its 60-day filing window) and an
+// R13 returned by the ACH Operator while the transfer is processed. The
+// rule scenarios leave their rule on the fake. The slice is fresh on every
+// call.
 func ReturnTimings() []Scenario {
 	settled := func(tb testing.TB, fake *synapsefake.Server, env Env) string {
 		tb.Helper()
 		id := newTransfer(tb, fake, env)
 		advanceUntil(tb, fake, id, synapsefake.StatusSettled)
+		return id
+	}
+	// returned is a transfer settled, then returned R01 an hour later.
+	returned := func(tb testing.TB, fake *synapsefake.Server, env Env) string {
+		tb.Helper()
+		id := settled(tb, fake, env)
+		fake.Advance(time.Hour)
+		must(tb, "Return", fake.Return(id, reference.ReturnInsufficientFunds))
 		return id
 	}
 	const week = 7 * 24 * time.Hour
@@ -496,6 +511,115 @@ func ReturnTimings() []Scenario {
 			},
 			Want: txOutcome(synapsefake.StatusQueuedBySynapse, "HIGH_RISK", synapsefake.StatusCreated, synapsefake.StatusQueuedBySynapse),
 		},
+		{
+			Name: "return R01 dishonored R68 within five banking days",
+			Apply: func(tb testing.TB, fake *synapsefake.Server, env Env) Result {
+				tb.Helper()
+				id := returned(tb, fake, env)
+				fake.Advance(4 * 24 * time.Hour)
+				must(tb, "DishonorReturn", fake.DishonorReturn(id, "R68"))
+				return txResult(tb, fake, env, id)
+			},
+			Want: txOutcome(synapsefake.StatusSettled, "R68",
+				append(processed(synapsefake.StatusSettled), synapsefake.StatusReturned, synapsefake.StatusSettled)...),
+			Verify: depositHolds(DepositCents + TransferCents),
+		},
+		{
+			Name: "dishonor refused after its five banking days",
+			Apply: func(tb testing.TB, fake *synapsefake.Server, env Env) Result {
+				tb.Helper()
+				id := returned(tb, fake, env)
+				fake.Advance(2 * week)
+				if err := fake.DishonorReturn(id, "R68"); err == nil || !strings.Contains(err.Error(), "dishonor_window_passed") {
+					tb.Fatalf("scenarios: DishonorReturn two weeks after the return: %v, want dishonor_window_passed", err)
+				}
+				return txResult(tb, fake, env, id)
+			},
+			Want: txOutcome(synapsefake.StatusReturned, reference.ReturnInsufficientFunds,
+				append(processed(synapsefake.StatusSettled), synapsefake.StatusReturned)...),
+			Verify: depositHolds(DepositCents),
+		},
+		{
+			Name: "dishonor contested R71: the return stands",
+			Apply: func(tb testing.TB, fake *synapsefake.Server, env Env) Result {
+				tb.Helper()
+				id := returned(tb, fake, env)
+				fake.Advance(time.Hour)
+				must(tb, "DishonorReturn", fake.DishonorReturn(id, "R68"))
+				fake.Advance(time.Hour)
+				must(tb, "ContestDishonor", fake.ContestDishonor(id, "R71"))
+				return txResult(tb, fake, env, id)
+			},
+			Want: txOutcome(synapsefake.StatusReturned, "R71", append(processed(synapsefake.StatusSettled),
+				synapsefake.StatusReturned, synapsefake.StatusSettled, synapsefake.StatusReturned)...),
+			Verify: depositHolds(DepositCents),
+		},
+		{
+			Name: "card code refused on an ACH transfer",
+			Apply: func(tb testing.TB, fake *synapsefake.Server, env Env) Result {
+				tb.Helper()
+				id := settled(tb, fake, env)
+				if err := fake.Return(id, "IR18"); err == nil || !strings.Contains(err.Error(), "return_code_not_for_rail") {
+					tb.Fatalf("scenarios: Return with IR18: %v, want return_code_not_for_rail", err)
+				}
+				return txResult(tb, fake, env, id)
+			},
+			Want: txOutcome(synapsefake.StatusSettled, "", processed(synapsefake.StatusSettled)...),
+		},
+		{
+			Name: "ACH debit disputed after its 60 days: refused",
+			Apply: func(tb testing.TB, fake *synapsefake.Server, env Env) Result {
+				tb.Helper()
+				merchant := fake.MustAddUser(tb, synapsefake.UserSeed{LegalNames: []string{"Scenario Merchant"}})
+				bank := fake.MustAddNode(tb, merchant.ID, synapsefake.NodeSeed{Type: reference.NodeACHUS, Nickname: "Merchant bank",
+					AccountNum: "987654321", RoutingNum: "051000017"})
+				r := send(tb, fake, "POST", "/users/"+env.UserID+"/nodes/"+env.DepositNodeID+"/trans", liveHeader(fake, env), map[string]any{
+					"to":     map[string]any{"type": reference.NodeACHUS, "id": bank.ID},
+					"amount": map[string]any{"amount": float64(TransferCents) / 100, "currency": "USD"},
+					"extra":  map[string]any{"ip": UserIP, "note": "scenarios debit"},
+				})
+				mustStatus(tb, "POST .../trans", r, http.StatusOK)
+				id := str(r.Body["_id"])
+				advanceUntil(tb, fake, id, synapsefake.StatusSettled)
+				fake.Advance((reference.ACHDisputeDays + 1) * 24 * time.Hour)
+				res := txResult(tb, fake, env, id)
+				r = send(tb, fake, "PATCH", "/users/"+env.UserID+"/nodes/"+env.DepositNodeID+"/trans/"+id+"/dispute",
+					userHeader(env, res.OAuthKey, env.Fingerprint), map[string]any{"dispute_reason": "FRAUD|UNAUTHORIZED|CARD_LOST"})
+				if r.Status != http.StatusConflict || str(r.Body["error_code"]) != "400" {
+					tb.Fatalf("scenarios: a dispute 61 days after settlement answered %d %v, want 409 / \"400\"", r.Status, r.Body)
+				}
+				return res
+			},
+			Want: txOutcome(synapsefake.StatusSettled, "", processed(synapsefake.StatusSettled)...),
+			Verify: func(tb testing.TB, fake *synapsefake.Server, env Env, res Result) {
+				tb.Helper()
+				if tx, _ := fake.Transaction(res.TransactionID); tx.Dispute != synapsefake.DisputeNone || tx.DisputeCreditID != "" {
+					tb.Errorf("dispute of %s is %q with credit %q, want none", res.TransactionID, tx.Dispute, tx.DisputeCreditID)
+				}
+				depositHolds(DepositCents-TransferCents)(tb, fake, env, res)
+			},
+		},
+		{
+			Name: "returned R13 by the ACH Operator while processed",
+			Apply: func(tb testing.TB, fake *synapsefake.Server, env Env) Result {
+				tb.Helper()
+				id := newTransfer(tb, fake, env)
+				must(tb, "Return", fake.Return(id, "R13"))
+				return txResult(tb, fake, env, id)
+			},
+			Want:   txOutcome(synapsefake.StatusReturned, "R13", processed(synapsefake.StatusReturned)...),
+			Verify: depositHolds(DepositCents),
+		},
+	}
+}
+
+// depositHolds is a Verify that the Env's deposit node holds cents.
+func depositHolds(cents int64) func(tb testing.TB, fake *synapsefake.Server, env Env, res Result) {
+	return func(tb testing.TB, fake *synapsefake.Server, env Env, res Result) {
+		tb.Helper()
+		if n, _ := fake.Node(env.DepositNodeID); n.BalanceCents != cents {
+			tb.Errorf("deposit balance %d, want %d", n.BalanceCents, cents)
+		}
 	}
 }
 
