@@ -52,6 +52,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -263,23 +264,33 @@ func runBlock(b block, root, bin, dir string, timeout time.Duration) ([]byte, er
 	replace := func(s string) string {
 		return documentedPort.ReplaceAllStringFunc(s, func(m string) string { return ports[m] })
 	}
-	for _, m := range documentedPort.FindAllString(b.body, -1) {
+	wanted := documentedPort.FindAllString(b.body, -1)
+	usesFake := slices.Contains(wanted, "8080")
+	if !usesFake {
+		wanted = append(wanted, "8080")
+	}
+	// Every listener stays open until all are chosen: a port closed at once
+	// may be handed out again to the next placeholder.
+	var held []net.Listener
+	defer func() {
+		for _, l := range held {
+			l.Close()
+		}
+	}()
+	for _, m := range wanted {
 		if ports[m] == "" {
-			p, err := freePort()
+			l, p, err := freePort()
 			if err != nil {
 				return nil, err
 			}
+			held = append(held, l)
 			ports[m] = p
 		}
 	}
-	_, usesFake := ports["8080"]
-	if !usesFake {
-		p, err := freePort()
-		if err != nil {
-			return nil, err
-		}
-		ports["8080"] = p
+	for _, l := range held {
+		l.Close()
 	}
+	held = nil
 	b.body = serveLine.ReplaceAllString(replace(b.body), "$1$2")
 	script, err := b.script()
 	if err != nil {
@@ -438,13 +449,17 @@ func linkRoot(root, dir string) error {
 	return nil
 }
 
-// freePort is a loopback port nobody listens on now.
-func freePort() (string, error) {
+// freePort listens on a free loopback port and returns the listener, for
+// the caller to close when it has chosen all its ports, and the port.
+func freePort() (net.Listener, string, error) {
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
-		return "", err
+		return nil, "", err
 	}
-	defer l.Close()
 	_, port, err := net.SplitHostPort(l.Addr().String())
-	return port, err
+	if err != nil {
+		l.Close()
+		return nil, "", err
+	}
+	return l, port, nil
 }
