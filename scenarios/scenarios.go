@@ -370,8 +370,10 @@ func TransactionOutcomes() []Scenario {
 // two weeks after the return (past its window), a dishonor contested R71
 // (RETURNED again), an IR code refused on the ACH transfer (another rail's
 // code), an ACH debit to another user's bank account disputed 61 days after
-// settlement (refused, 409 / "400", past its 60-day filing window) and an
-// R13 returned by the ACH Operator while the transfer is processed. The
+// settlement (refused, 409 / "400", past its 60-day filing window), an
+// R13 returned by the ACH Operator while the transfer is processed and an
+// R23 returned 90 days after settlement (its window runs from the
+// receiver's notice, which the Return call is). The
 // rule scenarios leave their rule on the fake. The slice is fresh on every
 // call.
 func ReturnTimings() []Scenario {
@@ -609,6 +611,18 @@ func ReturnTimings() []Scenario {
 			},
 			Want:   txOutcome(synapsefake.StatusReturned, "R13", processed(synapsefake.StatusReturned)...),
 			Verify: depositHolds(DepositCents),
+		},
+		{
+			Name: "returned R23 90 days after settlement, on the receiver's notice",
+			Apply: func(tb testing.TB, fake *synapsefake.Server, env Env) Result {
+				tb.Helper()
+				id := settled(tb, fake, env)
+				fake.Advance(90 * 24 * time.Hour)
+				must(tb, "Return", fake.Return(id, reference.ReturnCreditRefused))
+				return txResult(tb, fake, env, id)
+			},
+			Want: txOutcome(synapsefake.StatusReturned, reference.ReturnCreditRefused,
+				append(processed(synapsefake.StatusSettled), synapsefake.StatusReturned)...),
 		},
 	}
 }
