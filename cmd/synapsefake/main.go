@@ -31,6 +31,7 @@ import (
 	"os/signal"
 	"path/filepath"
 	"runtime/debug"
+	"runtime/pprof"
 	"slices"
 	"strings"
 	"sync"
@@ -101,6 +102,7 @@ func serve(ctx context.Context, args []string, out io.Writer, ready chan<- strin
 	})
 	controlToken := fs.String("control-token", "", "a `token` every /_fake/ request must carry (header X-Fake-Control-Token or Authorization: Bearer); a browser opens /_fake/ui/?token=TOKEN once. For a fake reachable beyond loopback; default none")
 	showVersion := fs.Bool("version", false, "print the version and exit")
+	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile (go tool pprof) of the whole run to this `file`, for measuring the fake itself; default none")
 	fs.Usage = func() {
 		fmt.Fprintf(out, "Usage: synapsefake [flags]\n\nServes the fake v3.1 API, its control API (/_fake/) and its dashboard (/_fake/ui/).\n"+
 			"The flags, the world file format, saved state and the container: docs/standalone.md\n"+
@@ -116,6 +118,17 @@ func serve(ctx context.Context, args []string, out io.Writer, ready chan<- strin
 	}
 	if fs.NArg() > 0 {
 		return fmt.Errorf("unexpected arguments %q (flags only; see -h)", fs.Args())
+	}
+	if *cpuProfile != "" {
+		f, err := os.Create(*cpuProfile)
+		if err != nil {
+			return fmt.Errorf("-cpuprofile: %w", err)
+		}
+		defer f.Close()
+		if err := pprof.StartCPUProfile(f); err != nil {
+			return fmt.Errorf("-cpuprofile: %w", err)
+		}
+		defer pprof.StopCPUProfile()
 	}
 	l, err := net.Listen("tcp", *addr)
 	if err != nil {
