@@ -17,9 +17,7 @@
 package main
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -220,8 +218,11 @@ func serve(ctx context.Context, args []string, out io.Writer, ready chan<- strin
 	}
 
 	var handler http.Handler = fake
+	var log *requestLog
 	if !*quiet {
-		handler = logRequests(fake, out)
+		log = newRequestLog(out)
+		defer log.close()
+		handler = log.wrap(fake)
 	}
 	srv := &http.Server{Handler: handler, ReadHeaderTimeout: 10 * time.Second}
 	done := make(chan error, 1)
@@ -278,6 +279,9 @@ func serve(ctx context.Context, args []string, out io.Writer, ready chan<- strin
 		}
 	}
 	saver.Wait()
+	if log != nil {
+		log.close() // its lines come before what follows
+	}
 	if *stateFile != "" {
 		if err := saveState(fake, *stateFile); err != nil {
 			return errors.Join(stopErr, err)
@@ -412,56 +416,6 @@ func writeFileAtomic(file string, write func(io.Writer) error) (err error) {
 		d.Close()
 	}
 	return nil
-}
-
-// logRequests logs one line per request: method, path, status, error_code
-// and duration. The path is printed escaped, as sent, so that a %0A in it
-// cannot forge a line.
-func logRequests(h http.Handler, out io.Writer) http.Handler {
-	var mu sync.Mutex
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		start := time.Now()
-		rec := &statusWriter{ResponseWriter: w}
-		h.ServeHTTP(rec, r)
-		var env struct {
-			ErrorCode string `json:"error_code"`
-		}
-		_ = json.Unmarshal(rec.body.Bytes(), &env)
-		if env.ErrorCode == "" {
-			env.ErrorCode = "-"
-		}
-		mu.Lock()
-		fmt.Fprintf(out, "%s %s %d %s %s\n", r.Method, r.URL.EscapedPath(), rec.status, env.ErrorCode, time.Since(start).Round(time.Microsecond))
-		mu.Unlock()
-	})
-}
-
-// statusWriter keeps the status and the start of the body of an answer.
-type statusWriter struct {
-	http.ResponseWriter
-	status int
-	body   bytes.Buffer
-}
-
-func (w *statusWriter) WriteHeader(code int) {
-	if w.status == 0 {
-		w.status = code
-	}
-	w.ResponseWriter.WriteHeader(code)
-}
-
-// Unwrap gives http.ResponseController the connection's writer, so that
-// the dashboard's event stream can flush.
-func (w *statusWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
-
-func (w *statusWriter) Write(b []byte) (int, error) {
-	if w.status == 0 {
-		w.status = http.StatusOK
-	}
-	if w.body.Len() < 1<<16 {
-		w.body.Write(b)
-	}
-	return w.ResponseWriter.Write(b)
 }
 
 // loadWorld loads a world file into fake and prints what it made, with the

@@ -273,6 +273,9 @@ func runRow(cfg config, bin, self string, client *http.Client, r row) (result, e
 		}
 	}
 	defer base.stop()
+	// Runs first: the fakes' shutdown does not wait for connections the
+	// client keeps.
+	defer client.CloseIdleConnections()
 	op := func(wd *world) func(ctx context.Context, client *http.Client) error {
 		if r.get {
 			return func(ctx context.Context, client *http.Client) error {
