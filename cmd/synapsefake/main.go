@@ -76,6 +76,7 @@ func serve(ctx context.Context, args []string, out io.Writer, ready chan<- strin
 	journalBytes := fs.Int64("journal-bytes", 8<<20, "most bytes the request journal keeps (bodies cut at 64 KiB); 0: none, negative: no bound")
 	captureBytes := fs.Int64("webhook-capture-bytes", synapsefake.DefaultWebhookCaptureLimit, "most bytes the webhook capture (GET /_fake/webhooks) keeps, oldest forgotten first; negative: no bound")
 	webhookLogBytes := fs.Int64("webhook-log-bytes", synapsefake.DefaultWebhookLogLimit, "most bytes the webhook log (GET /v3.1/subscriptions/logs) keeps, oldest forgotten first; negative: no bound")
+	webhookRate := fs.Int("webhook-rate", synapsefake.DefaultWebhookRate, "most webhook attempts a second made in the background (a backlog drains at this rate; POST /_fake/webhooks/flush and clock advances drain it at once); negative: no bound")
 	// Worlds from a file (issue 13).
 	world := fs.String("world", "", "load this world file (JSON: users, nodes, subnets, transactions, subscriptions by name) at start; the format is in docs/standalone.md")
 	// Saved state (issue 13).
@@ -136,6 +137,7 @@ func serve(ctx context.Context, args []string, out io.Writer, ready chan<- strin
 	opts := []synapsefake.Option{synapsefake.WithIDSeed(*seed), synapsefake.WithBaseURL(base),
 		synapsefake.WithJournalLimit(*journalEntries, *journalBytes),
 		synapsefake.WithWebhookCaptureLimit(*captureBytes), synapsefake.WithWebhookLogLimit(*webhookLogBytes),
+		synapsefake.WithWebhookRate(*webhookRate),
 		synapsefake.WithJITDeadline(*jitDeadline), synapsefake.WithMaxStateSize(*maxStateSize),
 		synapsefake.WithAllowedHosts(allowHosts...)}
 	if *controlToken != "" {
