@@ -579,9 +579,11 @@ func seed(client *http.Client, fake *process) (*world, error) {
 	return w, nil
 }
 
-func (w *world) gatewayHeaders() map[string]string { return map[string]string{"X-SP-GATEWAY": w.gateway} }
-func (w *world) transPath() string                 { return "/v3.1/users/" + w.userID + "/nodes/" + w.from + "/trans" }
-func (w *world) nodePath() string                  { return "/v3.1/users/" + w.userID + "/nodes/" + w.from }
+func (w *world) gatewayHeaders() map[string]string {
+	return map[string]string{"X-SP-GATEWAY": w.gateway}
+}
+func (w *world) transPath() string { return "/v3.1/users/" + w.userID + "/nodes/" + w.from + "/trans" }
+func (w *world) nodePath() string  { return "/v3.1/users/" + w.userID + "/nodes/" + w.from }
 
 // txBody is the create-transaction body a client sends.
 func (w *world) txBody() []byte {
