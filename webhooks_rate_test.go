@@ -3,9 +3,12 @@ package synapsefake_test
 import (
 	"net/http"
 	"net/http/httptest"
+	"slices"
+	"sync/atomic"
 	"testing"
 	"time"
 
+	"github.com/benbjohnson/clock"
 	"github.com/synapsefake/synapsefake"
 )
 
@@ -122,5 +125,49 @@ func TestWebhookRateUnbounded(t *testing.T) {
 		case <-timeout:
 			t.Fatalf("%d of %d deliveries within 10 s with no bound", i, n)
 		}
+	}
+}
+
+func TestRunDue(t *testing.T) {
+	t.Parallel()
+	var calls atomic.Int64
+	release := make(chan struct{})
+	recv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch calls.Add(1) {
+		case 1:
+			w.WriteHeader(http.StatusInternalServerError) // retried a minute later
+		case 2:
+			<-release // the retry hangs until the test has seen RunDue return
+			w.WriteHeader(http.StatusOK)
+		default:
+			w.WriteHeader(http.StatusOK)
+		}
+	}))
+	t.Cleanup(recv.Close)
+	mock := clock.NewMock()
+	mock.Set(synapsefake.DefaultStartTime())
+	fake := synapsefake.NewServer(t, synapsefake.WithClock(mock))
+	fake.MustAddSubscription(t, recv.URL, "USERS|POST")
+	user := fake.MustAddUser(t, synapsefake.UserSeed{})
+	fake.Flush()
+	mock.Add(time.Minute) // the test moves the clock itself: nothing runs yet
+	fake.Flush()
+	if got := calls.Load(); got != 1 {
+		t.Fatalf("%d attempts before RunDue, want 1", got)
+	}
+	start := time.Now()
+	fake.RunDue()
+	if took := time.Since(start); took > 5*time.Second {
+		t.Errorf("RunDue took %s: it waited for the retry it queued", took)
+	}
+	close(release)
+	fake.Flush()
+	w := fake.Webhooks().Wait(t, synapsefake.ForObject(user.ID))
+	var codes []int
+	for _, a := range w.Deliveries[0].Attempts {
+		codes = append(codes, a.Code)
+	}
+	if !slices.Equal(codes, []int{500, 200}) {
+		t.Errorf("attempts %v, want [500 200]: RunDue runs the retry that fell due", codes)
 	}
 }

@@ -232,6 +232,8 @@ func serve(ctx context.Context, args []string, out io.Writer, ready chan<- strin
 	if *clockMode == "real" {
 		// With wall-clock time, processing steps and webhook retries fall due
 		// by themselves; run them every second rather than on the next request.
+		// RunDue, not Advance: Advance would wait for every queued webhook
+		// delivery, at full speed, every second.
 		go func() {
 			t := time.NewTicker(time.Second)
 			defer t.Stop()
@@ -240,7 +242,7 @@ func serve(ctx context.Context, args []string, out io.Writer, ready chan<- strin
 				case <-ctx.Done():
 					return
 				case <-t.C:
-					fake.Advance(0)
+					fake.RunDue()
 				}
 			}
 		}()

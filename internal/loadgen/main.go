@@ -70,6 +70,7 @@ type config struct {
 	fakeFlags  string
 	quick      bool
 	jsonOut    bool
+	subs       int
 }
 
 func main() {
@@ -88,6 +89,7 @@ func main() {
 	fs.StringVar(&cfg.rows, "rows", "", "comma-separated rows to run (create-c4, create-c32, get-node-c4, webhooks-c3); default all")
 	fs.StringVar(&cfg.cpuprofile, "cpuprofile", "", "write the fakes' CPU profiles to this file (a row's fake: FILE.ROW)")
 	fs.StringVar(&cfg.fakeFlags, "fake-flags", "", "more flags for the fake, space-separated (e.g. -quiet)")
+	fs.IntVar(&cfg.subs, "subscriptions", 3, "subscriptions of the webhooks row's fake (0: compare two fakes without any)")
 	fs.BoolVar(&cfg.quick, "quick", false, "a smoke test: 2 rounds of 150 ms per row")
 	fs.BoolVar(&cfg.jsonOut, "json", false, "print the rows as JSON lines, for internal/perftable")
 	_ = fs.Parse(os.Args[1:])
@@ -230,7 +232,7 @@ func runRow(cfg config, bin, self string, client *http.Client, r row) (result, e
 			return res, err
 		}
 		defer recv.Close()
-		for range 3 {
+		for range cfg.subs {
 			if err := w.post(client, "/v3.1/subscriptions", w.gatewayHeaders(),
 				map[string]any{"scope": []string{"TRANS|POST", "TRAN|PATCH"}, "url": recv.url}, nil); err != nil {
 				return res, fmt.Errorf("subscribe: %w", err)
