@@ -115,7 +115,7 @@ var writers = sync.Pool{New: func() any { return new(statusWriter) }}
 // whole answer.
 func errorCode(body []byte) string {
 	body = bytes.TrimLeft(body, " \t\r\n")
-	if len(body) == 0 || body[0] != '{' {
+	if len(body) == 0 || body[0] != '{' || !bytes.Contains(body, []byte(`"error_code"`)) {
 		return "-"
 	}
 	depth := 0
