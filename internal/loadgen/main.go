@@ -53,6 +53,7 @@ import (
 	"os/signal"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -71,6 +72,7 @@ type config struct {
 	quick      bool
 	jsonOut    bool
 	subs       int
+	versus     string
 }
 
 func main() {
@@ -90,6 +92,7 @@ func main() {
 	fs.StringVar(&cfg.cpuprofile, "cpuprofile", "", "write the fakes' CPU profiles to this file (a row's fake: FILE.ROW)")
 	fs.StringVar(&cfg.fakeFlags, "fake-flags", "", "more flags for the fake, space-separated (e.g. -quiet)")
 	fs.IntVar(&cfg.subs, "subscriptions", 3, "subscriptions of the webhooks row's fake (0: compare two fakes without any)")
+	fs.StringVar(&cfg.versus, "versus", "", "path of another build of cmd/synapsefake to compare the fake with, in place of the bare server (create and GET rows), e.g. the build before a change")
 	fs.BoolVar(&cfg.quick, "quick", false, "a smoke test: 2 rounds of 150 ms per row")
 	fs.BoolVar(&cfg.jsonOut, "json", false, "print the rows as JSON lines, for internal/perftable")
 	_ = fs.Parse(os.Args[1:])
@@ -138,6 +141,10 @@ type result struct {
 	Fake     []float64 `json:"fake_rps"`     // req/s of each round
 	Baseline []float64 `json:"baseline_rps"` // req/s of each round
 	Ratios   []float64 `json:"ratios"`       // fake over baseline, each round
+	// CPU time each server process used per request answered, in µs, each
+	// round: steadier than req/s on a machine others load.
+	FakeCPU     []float64 `json:"fake_cpu_us"`
+	BaselineCPU []float64 `json:"baseline_cpu_us"`
 	failed   int
 	failure  string
 }
@@ -177,7 +184,7 @@ func run(cfg config, out io.Writer) ([]result, error) {
 		MaxIdleConns: 256, MaxIdleConnsPerHost: 128, DisableCompression: true}}
 	if !cfg.jsonOut {
 		fmt.Fprintf(out, "loadgen: %d rounds of %s each side per row\n", cfg.rounds, cfg.round)
-		fmt.Fprintf(out, "%-12s %12s %12s %8s %s\n", "row", "fake req/s", "base req/s", "ratio", "range (target)")
+		fmt.Fprintf(out, "%-12s %12s %12s %8s %-28s %s\n", "row", "fake req/s", "base req/s", "ratio", "range (target)", "server CPU µs/req: fake, base")
 	}
 	var results []result
 	for _, r := range rows {
@@ -191,8 +198,8 @@ func run(cfg config, out io.Writer) ([]result, error) {
 			fmt.Fprintf(out, "%s\n", line)
 		} else {
 			lo, hi := slices.Min(res.Ratios), slices.Max(res.Ratios)
-			fmt.Fprintf(out, "%-12s %12.0f %12.0f %7.2fx %.2fx-%.2fx (%s)\n", r.name, median(res.Fake), median(res.Baseline),
-				median(res.Ratios), lo, hi, r.target)
+			fmt.Fprintf(out, "%-12s %12.0f %12.0f %7.2fx %-28s %.0f, %.0f\n", r.name, median(res.Fake), median(res.Baseline),
+				median(res.Ratios), fmt.Sprintf("%.2fx-%.2fx (%s)", lo, hi, r.target), median(res.FakeCPU), median(res.BaselineCPU))
 		}
 		if res.failed > 0 {
 			fmt.Fprintf(os.Stderr, "loadgen: %s: %d requests failed; the first: %s\n", r.name, res.failed, res.failure)
@@ -239,6 +246,14 @@ func runRow(cfg config, bin, self string, client *http.Client, r row) (result, e
 			}
 		}
 		if base, err = startFake(bin, "", cfg.fakeFlags); err != nil {
+			return res, err
+		}
+		if baseW, err = seed(client, base); err != nil {
+			base.stop()
+			return res, err
+		}
+	} else if cfg.versus != "" {
+		if base, err = startFake(cfg.versus, "", cfg.fakeFlags); err != nil {
 			return res, err
 		}
 		if baseW, err = seed(client, base); err != nil {
@@ -299,7 +314,7 @@ func runRow(cfg config, bin, self string, client *http.Client, r row) (result, e
 	var failed atomic.Int64
 	var firstErr atomic.Value
 	for i := range cfg.rounds {
-		var rps [2]float64
+		var rps, cpu [2]float64
 		order := []int{0, 1}
 		if i%2 == 1 {
 			order = []int{1, 0}
@@ -310,13 +325,19 @@ func runRow(cfg config, bin, self string, client *http.Client, r row) (result, e
 				_ = other.signal(syscall.SIGSTOP)
 				_ = sides[side].proc.signal(syscall.SIGCONT)
 			}
+			before := sides[side].proc.cpu()
 			n, nFailed, err := drive(client, sides[side].send, r.clients, cfg.round)
 			rps[side] = float64(n) / cfg.round.Seconds()
+			if n > 0 {
+				cpu[side] = float64((sides[side].proc.cpu() - before).Microseconds()) / float64(n)
+			}
 			if nFailed > 0 {
 				failed.Add(nFailed)
 				firstErr.CompareAndSwap(nil, err.Error())
 			}
 		}
+		res.FakeCPU = append(res.FakeCPU, cpu[0])
+		res.BaselineCPU = append(res.BaselineCPU, cpu[1])
 		res.Fake = append(res.Fake, rps[0])
 		res.Baseline = append(res.Baseline, rps[1])
 		if rps[1] > 0 {
@@ -369,6 +390,30 @@ type process struct {
 	base    string // http://127.0.0.1:PORT
 	gateway string // the X-SP-GATEWAY the fake printed
 	exited  chan struct{}
+}
+
+// cpu is the CPU time the process used so far (user and system), from
+// /proc/PID/stat in clock ticks of 10 ms; 0 when it cannot be read.
+func (p *process) cpu() time.Duration {
+	data, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", p.cmd.Process.Pid))
+	if err != nil {
+		return 0
+	}
+	// The fields after the command name, which is in parentheses.
+	i := bytes.LastIndexByte(data, ')')
+	if i < 0 {
+		return 0
+	}
+	f := strings.Fields(string(data[i+1:]))
+	if len(f) < 13 {
+		return 0
+	}
+	utime, err1 := strconv.ParseInt(f[11], 10, 64)
+	stime, err2 := strconv.ParseInt(f[12], 10, 64)
+	if err1 != nil || err2 != nil {
+		return 0
+	}
+	return time.Duration(utime+stime) * 10 * time.Millisecond
 }
 
 func (p *process) signal(sig syscall.Signal) error { return p.cmd.Process.Signal(sig) }
