@@ -145,8 +145,8 @@ type result struct {
 	// round: steadier than req/s on a machine others load.
 	FakeCPU     []float64 `json:"fake_cpu_us"`
 	BaselineCPU []float64 `json:"baseline_cpu_us"`
-	failed   int
-	failure  string
+	failed      int
+	failure     string
 }
 
 // run builds the binary if needed and runs the rows.
