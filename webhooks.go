@@ -254,6 +254,7 @@ type hooks struct {
 	// counts the Flush and Wait calls waiting, which lift it.
 	budget budget
 	hurry  int
+	pacing bool // a timer will wake the workers waiting for the budget
 }
 
 // DefaultWebhookRate is the default of WithWebhookRate: webhook attempts
@@ -298,20 +299,23 @@ func (b *budget) take(now time.Time) time.Duration {
 
 // pace waits, holding mu between its waits, until the budget allows b's
 // worker one more attempt, a Flush or Wait hurries the deliveries, or b is
-// dropped.
+// dropped. Workers waiting for the budget share one timer.
 func (h *hooks) pace(b *outbox) {
 	for !b.dead && h.hurry == 0 {
 		wait := h.budget.take(time.Now())
 		if wait <= 0 {
 			return
 		}
-		timer := time.AfterFunc(wait, func() {
-			h.mu.Lock()
-			h.cond.Broadcast()
-			h.mu.Unlock()
-		})
+		if !h.pacing {
+			h.pacing = true
+			time.AfterFunc(wait, func() {
+				h.mu.Lock()
+				h.pacing = false
+				h.cond.Broadcast()
+				h.mu.Unlock()
+			})
+		}
 		h.cond.Wait()
-		timer.Stop()
 	}
 }
 
