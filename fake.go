@@ -174,6 +174,14 @@ func (s *Server) Advance(d time.Duration) {
 	s.Flush()
 }
 
+// RunDue runs the clock-driven work that is due now (processing steps,
+// expiries, statements, webhook retries), as every request does first,
+// without moving the clock and without waiting for the webhook deliveries
+// it queues, which go out at WithWebhookRate's pace. A server on a real
+// clock that may sit idle calls it from time to time (the standalone fake
+// does, every second); a test calls Advance, which also waits.
+func (s *Server) RunDue() { s.runDue() }
+
 // runDue applies every piece of clock-driven work that is due now. It is
 // called by Advance and at the start of every request, so a test that moves
 // a shared mock itself still sees a consistent store.

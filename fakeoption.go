@@ -31,6 +31,7 @@ type config struct {
 	immediateProvisional bool
 	webhookClient        *http.Client
 	webhookTimeout       time.Duration
+	webhookRate          int // WithWebhookRate (webhooks.go); 0 is DefaultWebhookRate
 	deliverWebhooks      bool
 	latency              time.Duration
 	hook                 func(http.ResponseWriter, *http.Request) bool
@@ -157,6 +158,17 @@ func WithWebhookClient(c *http.Client) Option {
 // logged as 408.
 func WithWebhookTimeout(d time.Duration) Option {
 	return func(cfg *config) { cfg.webhookTimeout = d }
+}
+
+// WithWebhookRate bounds the webhook deliveries a server makes in the
+// background to perSecond attempts per second (DefaultWebhookRate by
+// default), in bursts of up to a tenth of that, whatever the number of
+// subscriptions; 0 is the default and a negative rate is no bound. A
+// backlog then drains at that rate and the delivery workers leave the CPU
+// and the store to the API. Flush, Advance and Wait lift the bound while
+// they wait: a test that waits for its webhooks gets them at once.
+func WithWebhookRate(perSecond int) Option {
+	return func(cfg *config) { cfg.webhookRate = perSecond }
 }
 
 // WithoutWebhookDelivery captures webhooks in memory (Webhooks) without any

@@ -1,6 +1,7 @@
 package synapsefake
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -52,6 +53,53 @@ func BenchmarkStatementPDF(b *testing.B) {
 func BenchmarkStatementCSV(b *testing.B) {
 	f, id := benchStatement(b, "Checking")
 	benchRender(b, f, id, statementDoc.csv)
+}
+
+// BenchmarkStatement serves the files of one 10,000-movement statement:
+// "pdf" and "csv" each alone, and "paired", one of each per iteration in
+// alternating order so that both share the machine's load, which reports
+// x, the ratio of the PDF's median time to the CSV's.
+func BenchmarkStatement(b *testing.B) {
+	f, id := benchStatement(b, "Checking")
+	pdf := func() { renderOnce(f, id, statementDoc.pdf) }
+	csv := func() { renderOnce(f, id, statementDoc.csv) }
+	b.Run("pdf", func(b *testing.B) { benchRender(b, f, id, statementDoc.pdf) })
+	b.Run("csv", func(b *testing.B) { benchRender(b, f, id, statementDoc.csv) })
+	b.Run("paired", func(b *testing.B) {
+		var tPDF, tCSV []time.Duration
+		timed := func(op func(), into *[]time.Duration) {
+			start := time.Now()
+			op()
+			*into = append(*into, time.Since(start))
+		}
+		for b.Loop() {
+			if len(tPDF)%2 == 0 {
+				timed(pdf, &tPDF)
+				timed(csv, &tCSV)
+			} else {
+				timed(csv, &tCSV)
+				timed(pdf, &tPDF)
+			}
+		}
+		mPDF, mCSV := medianDuration(tPDF), medianDuration(tCSV)
+		b.ReportMetric(float64(mPDF.Nanoseconds()), "op-median-ns")
+		b.ReportMetric(float64(mCSV.Nanoseconds()), "baseline-median-ns")
+		b.ReportMetric(float64(mPDF)/float64(mCSV), "x")
+	})
+}
+
+// renderOnce serves one file of the statement, as benchRender's iterations do.
+func renderOnce(f ledgerFixture, id string, render func(statementDoc) []byte) int {
+	st := f.s.store
+	st.mu.Lock()
+	doc := st.statementDoc(st.book.byID[id])
+	st.mu.Unlock()
+	return len(render(doc))
+}
+
+func medianDuration(d []time.Duration) time.Duration {
+	slices.Sort(d)
+	return d[len(d)/2]
 }
 
 // BenchmarkPDFNicknameLength renders a one-movement statement of nodes

@@ -113,17 +113,32 @@ func textWidth[S pdfText](s S, size float64) float64 {
 // known not to fit: s fits whole (cut false), or s[:n] followed by "..." is
 // the longest prefix that does.
 func fit[S pdfText](s S, size, width float64) (n int, cut bool) {
+	limit := widest(size, width)
 	total := 0
 	for i := 0; i < len(s); i++ {
-		if points(total+ellipsisWidth, size) <= width {
+		if total+ellipsisWidth <= limit {
 			n = i
 		}
 		total += charWidth(s[i])
-		if points(total, size) > width {
+		if total > limit {
 			return n, true
 		}
 	}
 	return len(s), false
+}
+
+// widest is the largest width in thousandths that fits in width points at
+// size: points(t, size) <= width exactly when t <= widest(size, width),
+// since points grows with t.
+func widest(size, width float64) int {
+	t := int(math.Floor(width * 1000 / size))
+	for points(t+1, size) <= width {
+		t++
+	}
+	for t >= 0 && points(t, size) > width {
+		t--
+	}
+	return t
 }
 
 // appendLiteral appends s as the body of a PDF literal string, its
@@ -147,10 +162,56 @@ func appendLiteral[S pdfText](dst []byte, s S) []byte {
 // appendPt appends a coordinate or a size as the shortest decimal that
 // reads back as x.
 func appendPt(dst []byte, x float64) []byte {
+	if x > 0 && x < 1000 && x == math.Trunc(x) { // most sizes and coordinates
+		n := int(x)
+		if n >= 100 {
+			dst = append(dst, byte('0'+n/100))
+		}
+		if n >= 10 {
+			dst = append(dst, byte('0'+n/10%10))
+		}
+		return append(dst, byte('0'+n%10))
+	}
 	if x > 0 && x < 1<<53 && x == math.Trunc(x) {
 		return strconv.AppendInt(dst, int64(x), 10)
 	}
+	// Most coordinates are thousandths of a point (text widths are): when
+	// k/1000 is x, it is the shortest decimal that reads back as x, since
+	// any other decimal of at most three places is at least 0.001 away.
+	// This is strconv's answer without its general algorithm.
+	if x > 0 && x < 1e9 {
+		if k := math.Round(x * 1000); k/1000 == x {
+			n := int64(k)
+			dst = strconv.AppendInt(dst, n/1000, 10)
+			frac := n % 1000
+			dst = append(dst, '.', byte('0'+frac/100))
+			if frac%100 != 0 {
+				dst = append(dst, byte('0'+frac/10%10))
+				if frac%10 != 0 {
+					dst = append(dst, byte('0'+frac%10))
+				}
+			}
+			return dst
+		}
+	}
 	return strconv.AppendFloat(dst, x, 'f', -1, 64)
+}
+
+// appendStamp appends t, in UTC, as time.Format's "2006-01-02 15:04" does,
+// digit by digit for the years 1000 to 9999.
+func appendStamp(dst []byte, t time.Time) []byte {
+	t = t.UTC()
+	year, month, day := t.Date()
+	if year < 1000 || year > 9999 {
+		return t.AppendFormat(dst, "2006-01-02 15:04")
+	}
+	hour, minute, _ := t.Clock()
+	two := func(dst []byte, v int) []byte { return append(dst, byte('0'+v/10), byte('0'+v%10)) }
+	dst = two(two(dst, year/100), year%100)
+	dst = two(append(dst, '-'), int(month))
+	dst = two(append(dst, '-'), day)
+	dst = two(append(dst, ' '), hour)
+	return two(append(dst, ':'), minute)
 }
 
 // appendMoney appends cents as dollars with thousands separators: -123456
@@ -181,21 +242,23 @@ func text[S pdfText](p *pdfPage, font string, size, x, y float64, s S) {
 }
 
 // fitText sets s at x, y, cut with "..." to width points when cut is true.
+// It appends to a local copy of the page's buffer: appends to p.b itself
+// would pay a GC write barrier each.
 func fitText[S pdfText](p *pdfPage, font string, size, x, y float64, s S, cut bool) {
-	p.b = append(p.b, "BT /"...)
-	p.b = append(p.b, font...)
-	p.b = append(p.b, ' ')
-	p.b = appendPt(p.b, size)
-	p.b = append(p.b, " Tf "...)
-	p.b = appendPt(p.b, x)
-	p.b = append(p.b, ' ')
-	p.b = appendPt(p.b, y)
-	p.b = append(p.b, " Td ("...)
-	p.b = appendLiteral(p.b, s)
+	b := append(p.b, "BT /"...)
+	b = append(b, font...)
+	b = append(b, ' ')
+	b = appendPt(b, size)
+	b = append(b, " Tf "...)
+	b = appendPt(b, x)
+	b = append(b, ' ')
+	b = appendPt(b, y)
+	b = append(b, " Td ("...)
+	b = appendLiteral(b, s)
 	if cut {
-		p.b = append(p.b, ellipsis...)
+		b = append(b, ellipsis...)
 	}
-	p.b = append(p.b, ") Tj ET\n"...)
+	p.b = append(b, ") Tj ET\n"...)
 }
 
 // fitted sets s at x, y, cut with "..." to at most width points.
@@ -221,16 +284,16 @@ func (p *pdfPage) moneyRight(font string, size, x, y float64, c cents) {
 
 // rule draws a horizontal line.
 func (p *pdfPage) rule(x1, x2, y, width float64) {
-	p.b = appendPt(p.b, width)
-	p.b = append(p.b, " w "...)
-	p.b = appendPt(p.b, x1)
-	p.b = append(p.b, ' ')
-	p.b = appendPt(p.b, y)
-	p.b = append(p.b, " m "...)
-	p.b = appendPt(p.b, x2)
-	p.b = append(p.b, ' ')
-	p.b = appendPt(p.b, y)
-	p.b = append(p.b, " l S\n"...)
+	b := appendPt(p.b, width)
+	b = append(b, " w "...)
+	b = appendPt(b, x1)
+	b = append(b, ' ')
+	b = appendPt(b, y)
+	b = append(b, " m "...)
+	b = appendPt(b, x2)
+	b = append(b, ' ')
+	b = appendPt(b, y)
+	p.b = append(b, " l S\n"...)
 }
 
 // pdfWriter writes numbered objects and remembers where each one starts.
@@ -432,7 +495,7 @@ func (d statementDoc) pdfRow(p *pdfPage, i, body int, y float64, stamp string) {
 		fitted(p, fontRegular, 8, colDescription, y, descWidth, "No transactions in this period.")
 	default:
 		l := d.lines[i-1]
-		p.scratch = l.date.UTC().AppendFormat(p.scratch[:0], stamp)
+		p.scratch = appendStamp(p.scratch[:0], l.date)
 		text(p, fontRegular, 8, colDate, y, p.scratch)
 		text(p, fontRegular, 7, colTransaction, y, l.txID)
 		p.scratch = appendWinAnsi(p.scratch[:0], l.desc)

@@ -249,10 +249,87 @@ type hooks struct {
 	cancel  context.CancelFunc // cancels the attempts in flight; made with boxes
 	closed  bool
 	chaos   *chaos // nil until webhook chaos is first turned on
+
+	// budget paces the attempts made when nobody waits for them; hurry
+	// counts the Flush and Wait calls waiting, which lift it.
+	budget budget
+	hurry  int
+	pacing bool // a timer will wake the workers waiting for the budget
+}
+
+// DefaultWebhookRate is the default of WithWebhookRate: webhook attempts
+// per second a server makes in the background.
+const DefaultWebhookRate = 500
+
+// budget is a token bucket of attempts: rate a second, up to burst saved.
+type budget struct {
+	rate   float64 // 0: no bound
+	burst  float64
+	tokens float64
+	last   time.Time
+}
+
+func newBudget(perSecond int) budget {
+	if perSecond == 0 {
+		perSecond = DefaultWebhookRate
+	}
+	if perSecond < 0 {
+		return budget{}
+	}
+	burst := max(1, float64(perSecond)/10)
+	return budget{rate: float64(perSecond), burst: burst, tokens: burst}
+}
+
+// take spends an attempt at now if the bucket holds one, and otherwise
+// says how long until it does.
+func (b *budget) take(now time.Time) time.Duration {
+	if b.rate == 0 {
+		return 0
+	}
+	if !b.last.IsZero() {
+		b.tokens = min(b.burst, b.tokens+now.Sub(b.last).Seconds()*b.rate)
+	}
+	b.last = now
+	if b.tokens >= 1 {
+		b.tokens--
+		return 0
+	}
+	return time.Duration((1 - b.tokens) / b.rate * float64(time.Second))
+}
+
+// pace waits, holding mu between its waits, until the budget allows b's
+// worker one more attempt, a Flush or Wait hurries the deliveries, or b is
+// dropped. Workers waiting for the budget share one timer.
+func (h *hooks) pace(b *outbox) {
+	for !b.dead && h.hurry == 0 {
+		wait := h.budget.take(time.Now())
+		if wait <= 0 {
+			return
+		}
+		if !h.pacing {
+			h.pacing = true
+			time.AfterFunc(wait, func() {
+				h.mu.Lock()
+				h.pacing = false
+				h.cond.Broadcast()
+				h.mu.Unlock()
+			})
+		}
+		h.cond.Wait()
+	}
+}
+
+// hurried runs wait with the budget lifted. Callers hold mu; wait may
+// release it.
+func (h *hooks) hurried(wait func()) {
+	h.hurry++
+	h.cond.Broadcast()
+	defer func() { h.hurry-- }()
+	wait()
 }
 
 func newHooks(s *Server) *hooks {
-	h := &hooks{s: s}
+	h := &hooks{s: s, budget: newBudget(s.cfg.webhookRate)}
 	h.cond = sync.NewCond(&h.mu)
 	if c := s.cfg.chaos; c != nil {
 		if err := c.validate(); err != nil {
@@ -371,6 +448,9 @@ func (h *hooks) work(b *outbox) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	for len(b.queue) > 0 && !b.dead {
+		if h.pace(b); b.dead {
+			break
+		}
 		d := b.queue[0]
 		b.queue[0] = nil
 		b.queue = b.queue[1:]
@@ -489,9 +569,11 @@ func (h *hooks) flush() {
 	defer timer.Stop()
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	for h.busy > 0 && !h.closed && time.Now().Before(deadline) {
-		h.cond.Wait()
-	}
+	h.hurried(func() {
+		for h.busy > 0 && !h.closed && time.Now().Before(deadline) {
+			h.cond.Wait()
+		}
+	})
 }
 
 // stop cancels the attempts in flight and drops every queued delivery;
@@ -767,6 +849,13 @@ func (c WebhookCapture) await(bound time.Duration, patient bool, match WebhookMa
 	var seen []Webhook
 	idle := false // gave up because nothing was in flight on a frozen clock
 	h.mu.Lock()
+	h.hurry++ // the deliveries it waits for are not paced
+	h.cond.Broadcast()
+	defer func() {
+		h.mu.Lock()
+		h.hurry--
+		h.mu.Unlock()
+	}()
 	for {
 		list, version := h.captured(0, h.events.len()), h.version
 		h.mu.Unlock()

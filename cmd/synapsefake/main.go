@@ -17,9 +17,7 @@
 package main
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -31,6 +29,7 @@ import (
 	"os/signal"
 	"path/filepath"
 	"runtime/debug"
+	"runtime/pprof"
 	"slices"
 	"strings"
 	"sync"
@@ -77,6 +76,7 @@ func serve(ctx context.Context, args []string, out io.Writer, ready chan<- strin
 	journalBytes := fs.Int64("journal-bytes", 8<<20, "most bytes the request journal keeps (bodies cut at 64 KiB); 0: none, negative: no bound")
 	captureBytes := fs.Int64("webhook-capture-bytes", synapsefake.DefaultWebhookCaptureLimit, "most bytes the webhook capture (GET /_fake/webhooks) keeps, oldest forgotten first; negative: no bound")
 	webhookLogBytes := fs.Int64("webhook-log-bytes", synapsefake.DefaultWebhookLogLimit, "most bytes the webhook log (GET /v3.1/subscriptions/logs) keeps, oldest forgotten first; negative: no bound")
+	webhookRate := fs.Int("webhook-rate", synapsefake.DefaultWebhookRate, "most webhook attempts a second made in the background (a backlog drains at this rate; POST /_fake/webhooks/flush and clock advances drain it at once); negative: no bound")
 	// Worlds from a file (issue 13).
 	world := fs.String("world", "", "load this world file (JSON: users, nodes, subnets, transactions, subscriptions by name) at start; the format is in docs/standalone.md")
 	// Saved state (issue 13).
@@ -101,6 +101,7 @@ func serve(ctx context.Context, args []string, out io.Writer, ready chan<- strin
 	})
 	controlToken := fs.String("control-token", "", "a `token` every /_fake/ request must carry (header X-Fake-Control-Token or Authorization: Bearer); a browser opens /_fake/ui/?token=TOKEN once. For a fake reachable beyond loopback; default none")
 	showVersion := fs.Bool("version", false, "print the version and exit")
+	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile (go tool pprof) of the whole run to this `file`, for measuring the fake itself; default none")
 	fs.Usage = func() {
 		fmt.Fprintf(out, "Usage: synapsefake [flags]\n\nServes the fake v3.1 API, its control API (/_fake/) and its dashboard (/_fake/ui/).\n"+
 			"The flags, the world file format, saved state and the container: docs/standalone.md\n"+
@@ -117,6 +118,17 @@ func serve(ctx context.Context, args []string, out io.Writer, ready chan<- strin
 	if fs.NArg() > 0 {
 		return fmt.Errorf("unexpected arguments %q (flags only; see -h)", fs.Args())
 	}
+	if *cpuProfile != "" {
+		f, err := os.Create(*cpuProfile)
+		if err != nil {
+			return fmt.Errorf("-cpuprofile: %w", err)
+		}
+		defer f.Close()
+		if err := pprof.StartCPUProfile(f); err != nil {
+			return fmt.Errorf("-cpuprofile: %w", err)
+		}
+		defer pprof.StopCPUProfile()
+	}
 	l, err := net.Listen("tcp", *addr)
 	if err != nil {
 		return err
@@ -125,6 +137,7 @@ func serve(ctx context.Context, args []string, out io.Writer, ready chan<- strin
 	opts := []synapsefake.Option{synapsefake.WithIDSeed(*seed), synapsefake.WithBaseURL(base),
 		synapsefake.WithJournalLimit(*journalEntries, *journalBytes),
 		synapsefake.WithWebhookCaptureLimit(*captureBytes), synapsefake.WithWebhookLogLimit(*webhookLogBytes),
+		synapsefake.WithWebhookRate(*webhookRate),
 		synapsefake.WithJITDeadline(*jitDeadline), synapsefake.WithMaxStateSize(*maxStateSize),
 		synapsefake.WithAllowedHosts(allowHosts...)}
 	if *controlToken != "" {
@@ -207,8 +220,11 @@ func serve(ctx context.Context, args []string, out io.Writer, ready chan<- strin
 	}
 
 	var handler http.Handler = fake
+	var log *requestLog
 	if !*quiet {
-		handler = logRequests(fake, out)
+		log = newRequestLog(out)
+		defer log.close()
+		handler = log.wrap(fake)
 	}
 	srv := &http.Server{Handler: handler, ReadHeaderTimeout: 10 * time.Second}
 	done := make(chan error, 1)
@@ -216,6 +232,8 @@ func serve(ctx context.Context, args []string, out io.Writer, ready chan<- strin
 	if *clockMode == "real" {
 		// With wall-clock time, processing steps and webhook retries fall due
 		// by themselves; run them every second rather than on the next request.
+		// RunDue, not Advance: Advance would wait for every queued webhook
+		// delivery, at full speed, every second.
 		go func() {
 			t := time.NewTicker(time.Second)
 			defer t.Stop()
@@ -224,7 +242,7 @@ func serve(ctx context.Context, args []string, out io.Writer, ready chan<- strin
 				case <-ctx.Done():
 					return
 				case <-t.C:
-					fake.Advance(0)
+					fake.RunDue()
 				}
 			}
 		}()
@@ -265,6 +283,9 @@ func serve(ctx context.Context, args []string, out io.Writer, ready chan<- strin
 		}
 	}
 	saver.Wait()
+	if log != nil {
+		log.close() // its lines come before what follows
+	}
 	if *stateFile != "" {
 		if err := saveState(fake, *stateFile); err != nil {
 			return errors.Join(stopErr, err)
@@ -399,56 +420,6 @@ func writeFileAtomic(file string, write func(io.Writer) error) (err error) {
 		d.Close()
 	}
 	return nil
-}
-
-// logRequests logs one line per request: method, path, status, error_code
-// and duration. The path is printed escaped, as sent, so that a %0A in it
-// cannot forge a line.
-func logRequests(h http.Handler, out io.Writer) http.Handler {
-	var mu sync.Mutex
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		start := time.Now()
-		rec := &statusWriter{ResponseWriter: w}
-		h.ServeHTTP(rec, r)
-		var env struct {
-			ErrorCode string `json:"error_code"`
-		}
-		_ = json.Unmarshal(rec.body.Bytes(), &env)
-		if env.ErrorCode == "" {
-			env.ErrorCode = "-"
-		}
-		mu.Lock()
-		fmt.Fprintf(out, "%s %s %d %s %s\n", r.Method, r.URL.EscapedPath(), rec.status, env.ErrorCode, time.Since(start).Round(time.Microsecond))
-		mu.Unlock()
-	})
-}
-
-// statusWriter keeps the status and the start of the body of an answer.
-type statusWriter struct {
-	http.ResponseWriter
-	status int
-	body   bytes.Buffer
-}
-
-func (w *statusWriter) WriteHeader(code int) {
-	if w.status == 0 {
-		w.status = code
-	}
-	w.ResponseWriter.WriteHeader(code)
-}
-
-// Unwrap gives http.ResponseController the connection's writer, so that
-// the dashboard's event stream can flush.
-func (w *statusWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
-
-func (w *statusWriter) Write(b []byte) (int, error) {
-	if w.status == 0 {
-		w.status = http.StatusOK
-	}
-	if w.body.Len() < 1<<16 {
-		w.body.Write(b)
-	}
-	return w.ResponseWriter.Write(b)
 }
 
 // loadWorld loads a world file into fake and prints what it made, with the

@@ -1,0 +1,78 @@
+package main
+
+import (
+	"context"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+)
+
+func TestBareHandler(t *testing.T) {
+	answer := []byte(`{"_id":"abc","success":true}`)
+	h := bareHandler(answer)
+	for _, tc := range []struct {
+		name, method, body string
+		wantStatus         int
+		wantBody           string
+	}{
+		{"create body", "POST", `{"to":{"type":"DEPOSIT-US","id":"x"},"amount":{"amount":0.01,"currency":"USD"},"extra":{"ip":"127.0.0.1"}}`, 200, string(answer)},
+		{"GET", "GET", "", 200, string(answer)},
+		{"body not JSON", "POST", `{"to":`, 400, "bad body: unexpected EOF\n"},
+		{"body without extra", "POST", `{"to":{},"amount":{}}`, 400, "bad body: <nil>\n"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			rec := httptest.NewRecorder()
+			h.ServeHTTP(rec, httptest.NewRequest(tc.method, "/v3.1/x", strings.NewReader(tc.body)))
+			if rec.Code != tc.wantStatus || rec.Body.String() != tc.wantBody {
+				t.Errorf("%s: %d %q, want %d %q", tc.name, rec.Code, rec.Body, tc.wantStatus, tc.wantBody)
+			}
+		})
+	}
+}
+
+func TestDrive(t *testing.T) {
+	var served atomic.Int64
+	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if served.Add(1)%5 == 0 {
+			w.WriteHeader(http.StatusConflict)
+		}
+	}))
+	defer ts.Close()
+	w := &world{base: ts.URL}
+	send := func(ctx context.Context, client *http.Client) error {
+		_, err := w.do(ctx, client, "GET", "/", nil, nil)
+		return err
+	}
+	ok, failed, first := drive(ts.Client(), send, 3, 100*time.Millisecond)
+	if ok == 0 || failed == 0 || first == nil || !strings.Contains(first.Error(), "409") {
+		t.Errorf("drive: %d ok, %d failed, first %v; want some of each, the first a 409", ok, failed, first)
+	}
+	// Every answer is counted once, except those cut off by the end.
+	if total := ok + failed; total > served.Load() || total < served.Load()-3 {
+		t.Errorf("drive counted %d answers of %d served", total, served.Load())
+	}
+}
+
+func TestMedian(t *testing.T) {
+	for _, tc := range []struct {
+		in   []float64
+		want float64
+	}{
+		{nil, 0}, {[]float64{3}, 3}, {[]float64{3, 1, 2}, 2}, {[]float64{4, 1, 3, 2}, 2.5},
+	} {
+		if got := median(tc.in); got != tc.want {
+			t.Errorf("median(%v) = %v, want %v", tc.in, got, tc.want)
+		}
+	}
+}
+
+func TestRunRefusesUnknownRow(t *testing.T) {
+	_, err := run(config{rows: "create-c4,nope", rounds: 1, round: time.Millisecond}, io.Discard)
+	if err == nil || !strings.Contains(err.Error(), `unknown row "nope"`) {
+		t.Errorf("run with an unknown row: %v", err)
+	}
+}

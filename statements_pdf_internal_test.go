@@ -1,0 +1,95 @@
+package synapsefake
+
+import (
+	"math"
+	"math/rand/v2"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestAppendPtIsStrconv checks appendPt's fast paths against strconv's
+// shortest decimal over the coordinates the PDF sets (right-aligned text:
+// an edge minus a width in thousandths of a size) and over random values.
+func TestAppendPtIsStrconv(t *testing.T) {
+	t.Parallel()
+	want := func(x float64) string {
+		if x > 0 && x < 1<<53 && x == math.Trunc(x) {
+			return strconv.FormatInt(int64(x), 10)
+		}
+		return strconv.FormatFloat(x, 'f', -1, 64)
+	}
+	check := func(x float64) {
+		t.Helper()
+		if got := string(appendPt(nil, x)); got != want(x) {
+			t.Fatalf("appendPt(%v) = %q, want %q", x, got, want(x))
+		}
+	}
+	for _, x := range []float64{0, 1, 7, 8, 10, 99, 100, 612, 999, 1000, 1e6, 1 << 53, 0.5, 0.001, 0.1 + 0.2, 1e-7, 123.4565, 1e9, 1e9 + 0.5, 1e21, -3, -0.25} {
+		check(x)
+	}
+	for _, size := range []float64{7, 8, 9, 10, 12, 18} {
+		for _, edge := range []float64{colAmountRight, colBalanceEdge, pdfLeft + 240, pdfRight} {
+			for w := 0; w < 40000; w += 7 {
+				check(edge - points(w, size))
+				check(edge - points(w, size)*1.06)
+			}
+		}
+	}
+	r := rand.New(rand.NewPCG(1, 2))
+	for range 20000 {
+		check(r.Float64() * 1000)
+		check(float64(r.IntN(1_000_000)) / 1000)
+	}
+}
+
+func TestAppendStampIsFormat(t *testing.T) {
+	t.Parallel()
+	r := rand.New(rand.NewPCG(3, 4))
+	east := time.FixedZone("east", 5*3600+1800)
+	times := []time.Time{time.Time{}, time.Date(999, 12, 31, 23, 59, 0, 0, time.UTC), time.Date(1000, 1, 1, 0, 0, 0, 0, time.UTC),
+		time.Date(9999, 12, 31, 23, 59, 59, 0, east), time.Date(10000, 1, 1, 0, 0, 0, 0, time.UTC), time.Date(-5, 3, 1, 4, 5, 0, 0, time.UTC)}
+	for range 20000 {
+		times = append(times, time.Unix(r.Int64N(400*365*86400)-100*365*86400, r.Int64N(1e9)).In(east))
+	}
+	for _, at := range times {
+		if got, want := string(appendStamp(nil, at)), at.UTC().Format("2006-01-02 15:04"); got != want {
+			t.Fatalf("appendStamp(%v) = %q, want %q", at, got, want)
+		}
+	}
+}
+
+// TestFitIsPerCharacter checks fit against measuring in points character
+// by character, as it did before it compared integers.
+func TestFitIsPerCharacter(t *testing.T) {
+	t.Parallel()
+	reference := func(s string, size, width float64) (n int, cut bool) {
+		total := 0
+		for i := 0; i < len(s); i++ {
+			if points(total+ellipsisWidth, size) <= width {
+				n = i
+			}
+			total += charWidth(s[i])
+			if points(total, size) > width {
+				return n, true
+			}
+		}
+		return len(s), false
+	}
+	r := rand.New(rand.NewPCG(5, 6))
+	for range 20000 {
+		var b strings.Builder
+		for range r.IntN(120) {
+			b.WriteByte(byte(32 + r.IntN(224)))
+		}
+		s := b.String()
+		size := []float64{7, 8, 9, 18, 0.5, 11.3}[r.IntN(6)]
+		width := []float64{0, 1, descWidth, 400, pdfRight - pdfLeft, pdfRight - pdfLeft - 90, r.Float64() * 600}[r.IntN(7)]
+		gotN, gotCut := fit(s, size, width)
+		wantN, wantCut := reference(s, size, width)
+		if gotN != wantN || gotCut != wantCut {
+			t.Fatalf("fit(%q, %v, %v) = %d, %v; measured per character: %d, %v", s, size, width, gotN, gotCut, wantN, wantCut)
+		}
+	}
+}
