@@ -224,6 +224,14 @@ func putBuffer(b *bytes.Buffer) {
 
 // encodeInto appends v's JSON to buf, as json.Marshal encodes it.
 func encodeInto(buf *bytes.Buffer, v any) error {
+	if a, ok := v.(jsonAppender); ok {
+		b, err := a.appendJSON(buf.AvailableBuffer())
+		if err != nil {
+			return err
+		}
+		buf.Write(b)
+		return nil
+	}
 	n := buf.Len()
 	if err := json.NewEncoder(buf).Encode(v); err != nil {
 		buf.Truncate(n)
@@ -250,6 +258,17 @@ func (s *Server) ok(w http.ResponseWriter, v any) { writeJSON(w, http.StatusOK, 
 // okObject writes a single resource (a user, a node...) with "success": true
 // added, since every body the real service sent carries success.
 func (s *Server) okObject(w http.ResponseWriter, v any) {
+	if err := writeObject(w, v); err != nil {
+		s.fail(w, fmt.Errorf("encoding a %T: %v", v, err))
+	}
+}
+
+var errNotAnObject = errors.New("not a JSON object")
+
+// writeObject is okObject's writing: v is encoded (v may point to the
+// object), success added, and the answer written; nothing is written when
+// v's JSON is not an object.
+func writeObject(w http.ResponseWriter, v any) error {
 	const prefix = `{"success":true,`
 	buf := getBuffer()
 	defer putBuffer(buf)
@@ -257,17 +276,19 @@ func (s *Server) okObject(w http.ResponseWriter, v any) {
 	err := encodeInto(buf, v)
 	b := buf.Bytes()
 	obj := b[len(prefix):]
-	if err != nil || len(obj) < 2 || obj[0] != '{' {
-		s.fail(w, fmt.Errorf("encoding a %T: %v", v, err))
-		return
-	}
-	if len(obj) == 2 {
+	switch {
+	case err != nil:
+		return err
+	case len(obj) < 2 || obj[0] != '{':
+		return errNotAnObject
+	case len(obj) == 2:
 		writeBody(w, http.StatusOK, []byte(`{"success":true}`))
-		return
+		return nil
 	}
 	// Slide the prefix over the object's opening brace.
 	copy(b[1:], b[:len(prefix)])
 	writeBody(w, http.StatusOK, b[1:])
+	return nil
 }
 
 // maxHeaderBytes bounds the request headers the API reads.
@@ -402,7 +423,9 @@ func answerObject[V any](s *Server, w http.ResponseWriter, fn func(*store) (V, e
 		s.fail(w, err)
 		return
 	}
-	s.okObject(w, v)
+	if err := writeObject(w, &v); err != nil { // a pointer: a view that appends its own JSON does so on one
+		s.fail(w, fmt.Errorf("encoding a %T: %v", v, err))
+	}
 }
 
 // withStore runs fn under the store lock, released even if fn panics.
