@@ -107,6 +107,7 @@ var storeFieldsApart = map[string]string{
 	"expiredKeys":          "not saved: the last expired oauth_keys, for the test's log (diagnose.go)",
 	"due":                  "not saved: when the first clock-driven work falls due, worked out on every unlock",
 	"dueMonthly":           "not saved: a cache of due's",
+	"achMemo":              "not saved: a cache of the ACH calendar's last answer",
 }
 
 // stateIDs is the id stream: its seed, and the ChaCha8 generator's state

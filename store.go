@@ -20,6 +20,7 @@ type store struct {
 	// runDue does nothing before it. Read without mu.
 	due        atomic.Int64
 	dueMonthly dueMonthly // statementBook.nextDue's cache
+	achMemo    achMemo    // achTimes's cache
 
 	users     map[string]*userRecord
 	userOrder []string // creation order, for O(page) listing
