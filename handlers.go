@@ -662,12 +662,15 @@ func decodeText[T any](r *http.Request) (T, error) {
 	return v, decodeBody(r, data, &v)
 }
 
-// decodeBody decodes a JSON object body into v, leniently, then, on a
-// server WithStrictRequests, refuses the fields T does not have
-// (strict.go).
+// decodeBody decodes a JSON object body into v, leniently (a body that
+// decodes its usual shape itself, fastDecoder, does), then, on a server
+// WithStrictRequests, refuses the fields T does not have (strict.go). v is
+// zero.
 func decodeBody[T any](r *http.Request, data []byte, v *T) error {
-	if err := unmarshalObject(data, v, false); err != nil {
-		return err
+	if fd, ok := any(v).(fastDecoder); !ok || !fd.decodeFast(data) {
+		if err := unmarshalObject(data, v, false); err != nil {
+			return err
+		}
 	}
 	return checkStrict[T](r, data)
 }
