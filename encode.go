@@ -315,3 +315,217 @@ func (x *txExtraView) appendJSON(b []byte) ([]byte, error) {
 	b = appendJSONString(b, m.Tin)
 	return append(b, `}}`...), nil
 }
+
+// appendJSON appends n's JSON.
+func (n nodeView) appendJSON(b []byte) ([]byte, error) {
+	var err error
+	b = append(b, `{"_id":`...)
+	b = appendJSONString(b, n.ID)
+	b = append(b, `,"_links":{"self":{"href":`...)
+	b = appendJSONString(b, n.Links.Self.Href)
+	b = append(b, `}},"allowed":`...)
+	b = appendJSONString(b, n.Allowed)
+	b = append(b, `,"allowed_status_code":`...)
+	b = appendJSONStringPtr(b, n.AllowedStatusCode)
+	b = append(b, `,"client":{"id":`...)
+	b = appendJSONString(b, n.Client.ID)
+	b = append(b, `,"name":`...)
+	b = appendJSONString(b, n.Client.Name)
+	b = append(b, `},"extra":{"note":`...)
+	b = appendJSONStringPtr(b, n.Extra.Note)
+	b = append(b, `,"other":`...)
+	if b, err = appendJSONObject(b, n.Extra.Other); err != nil {
+		return b, err
+	}
+	b = append(b, `,"supp_id":`...)
+	b = appendJSONString(b, n.Extra.SuppID)
+	b = append(b, `},"info":`...)
+	switch info := n.Info.(type) {
+	case nodeInfo:
+		b = info.appendJSON(b)
+	case achNodeInfo:
+		b = info.appendJSON(b)
+	default:
+		if b, err = appendJSONAny(b, info); err != nil {
+			return b, err
+		}
+	}
+	b = append(b, `,"is_active":`...)
+	b = appendJSONBool(b, n.IsActive)
+	b = append(b, `,"timeline":`...)
+	if n.Timeline == nil {
+		b = append(b, "null"...)
+	} else {
+		b = append(b, '[')
+		for i, e := range n.Timeline {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = append(b, `{"date":`...)
+			b = strconv.AppendInt(b, e.Date, 10)
+			b = append(b, `,"note":`...)
+			b = appendJSONString(b, e.Note)
+			b = append(b, '}')
+		}
+		b = append(b, ']')
+	}
+	b = append(b, `,"type":`...)
+	b = appendJSONString(b, n.Type)
+	b = append(b, `,"user_id":`...)
+	b = appendJSONString(b, n.UserID)
+	return append(b, '}'), nil
+}
+
+// appendJSON appends i's JSON.
+func (i nodeInfo) appendJSON(b []byte) []byte {
+	b = append(b, `{"agreements":`...)
+	if i.Agreements == nil {
+		b = append(b, "null"...)
+	} else {
+		b = append(b, '[')
+		for j, a := range i.Agreements {
+			if j > 0 {
+				b = append(b, ',')
+			}
+			b = append(b, `{"type":`...)
+			b = appendJSONString(b, a.Type)
+			b = append(b, `,"url":`...)
+			b = appendJSONString(b, a.URL)
+			b = append(b, '}')
+		}
+		b = append(b, ']')
+	}
+	b = append(b, `,"balance":{"amount":`...)
+	b = i.Balance.Amount.appendJSON(b)
+	b = append(b, `,"currency":`...)
+	b = appendJSONString(b, i.Balance.Currency)
+	b = append(b, `},"bank_code":`...)
+	b = appendJSONString(b, i.BankCode)
+	b = append(b, `,"document_id":`...)
+	b = appendJSONStringPtr(b, i.DocumentID)
+	b = append(b, `,"name_on_account":`...)
+	b = appendJSONString(b, i.NameOnAccount)
+	b = append(b, `,"nickname":`...)
+	b = appendJSONString(b, i.Nickname)
+	if i.MonthlyWithdrawalsRemaining != nil {
+		b = append(b, `,"monthly_withdrawals_remaining":`...)
+		b = strconv.AppendInt(b, int64(*i.MonthlyWithdrawalsRemaining), 10)
+	}
+	return append(b, '}')
+}
+
+// appendJSON appends i's JSON.
+func (i achNodeInfo) appendJSON(b []byte) []byte {
+	b = append(b, `{"account_num":`...)
+	b = appendJSONString(b, i.AccountNum)
+	b = append(b, `,"address":`...)
+	b = appendJSONString(b, i.Address)
+	b = append(b, `,"balance":{"amount":`...)
+	b = appendJSONString(b, i.Balance.Amount)
+	b = append(b, `,"currency":`...)
+	b = appendJSONString(b, i.Balance.Currency)
+	b = append(b, `},"bank_logo":`...)
+	b = appendJSONString(b, i.BankLogo)
+	b = append(b, `,"bank_long_name":`...)
+	b = appendJSONString(b, i.BankLongName)
+	b = append(b, `,"bank_name":`...)
+	b = appendJSONString(b, i.BankName)
+	b = append(b, `,"class":`...)
+	b = appendJSONString(b, i.Class)
+	b = append(b, `,"match_info":{"email_match":`...)
+	b = appendJSONString(b, i.MatchInfo.EmailMatch)
+	b = append(b, `,"name_match":`...)
+	b = appendJSONString(b, i.MatchInfo.NameMatch)
+	b = append(b, `,"phonenumber_match":`...)
+	b = appendJSONString(b, i.MatchInfo.PhonenumberMatch)
+	b = append(b, `},"name_on_account":`...)
+	b = appendJSONString(b, i.NameOnAccount)
+	b = append(b, `,"nickname":`...)
+	b = appendJSONString(b, i.Nickname)
+	b = append(b, `,"routing_num":`...)
+	b = appendJSONString(b, i.RoutingNum)
+	b = append(b, `,"type":`...)
+	b = appendJSONString(b, i.Type)
+	return append(b, '}')
+}
+
+// appendJSON appends u's JSON.
+func (u userView) appendJSON(b []byte) ([]byte, error) {
+	var err error
+	b = append(b, `{"_id":`...)
+	b = appendJSONString(b, u.ID)
+	b = append(b, `,"_links":{"self":{"href":`...)
+	b = appendJSONString(b, u.Links.Self.Href)
+	b = append(b, `}},"client":{"id":`...)
+	b = appendJSONString(b, u.Client.ID)
+	b = append(b, `,"name":`...)
+	b = appendJSONString(b, u.Client.Name)
+	b = append(b, `},"doc_status":{"physical_doc":`...)
+	b = appendJSONString(b, u.DocStatus.PhysicalDoc)
+	b = append(b, `,"virtual_doc":`...)
+	b = appendJSONString(b, u.DocStatus.VirtualDoc)
+	b = append(b, `},"documents":`...)
+	if len(u.Documents) == 0 {
+		b = appendJSONStrings(b, emptyOrNil(u.Documents == nil))
+	} else if b, err = appendJSONAny(b, u.Documents); err != nil {
+		return b, err
+	}
+	b = append(b, `,"emails":`...)
+	b = appendJSONStrings(b, u.Emails)
+	x := &u.Extra
+	b = append(b, `,"extra":{"cip_tag":`...)
+	b = strconv.AppendInt(b, int64(x.CipTag), 10)
+	b = append(b, `,"date_joined":`...)
+	b = strconv.AppendInt(b, x.DateJoined, 10)
+	b = append(b, `,"extra_security":`...)
+	b = appendJSONBool(b, x.ExtraSecurity)
+	b = append(b, `,"is_business":`...)
+	b = appendJSONBool(b, x.IsBusiness)
+	b = append(b, `,"last_updated":`...)
+	b = strconv.AppendInt(b, x.LastUpdated, 10)
+	b = append(b, `,"public_note":`...)
+	b = appendJSONStringPtr(b, x.PublicNote)
+	b = append(b, `,"supp_id":`...)
+	b = appendJSONString(b, x.SuppID)
+	b = append(b, `},"is_hidden":`...)
+	b = appendJSONBool(b, u.IsHidden)
+	b = append(b, `,"legal_names":`...)
+	b = appendJSONStrings(b, u.LegalNames)
+	b = append(b, `,"logins":`...)
+	if u.Logins == nil {
+		b = append(b, "null"...)
+	} else {
+		b = append(b, '[')
+		for i, l := range u.Logins {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = append(b, `{"email":`...)
+			b = appendJSONString(b, l.Email)
+			b = append(b, `,"scope":`...)
+			b = appendJSONString(b, l.Scope)
+			b = append(b, '}')
+		}
+		b = append(b, ']')
+	}
+	b = append(b, `,"permission":`...)
+	b = appendJSONString(b, u.Permission)
+	b = append(b, `,"phone_numbers":`...)
+	b = appendJSONStrings(b, u.PhoneNumbers)
+	b = append(b, `,"photos":`...)
+	b = appendJSONStrings(b, u.Photos)
+	if u.RefreshToken != "" {
+		b = append(b, `,"refresh_token":`...)
+		b = appendJSONString(b, u.RefreshToken)
+	}
+	return append(b, '}'), nil
+}
+
+// emptyOrNil is an empty list, or nil: what an empty slice of any type
+// encodes like.
+func emptyOrNil(isNil bool) []string {
+	if isNil {
+		return nil
+	}
+	return []string{}
+}

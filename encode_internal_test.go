@@ -9,17 +9,24 @@ import (
 	"testing"
 )
 
-// TestAppendJSONIsEncodingJSON: each view that appends its own JSON writes
-// the bytes encoding/json writes for it, over views filled at random:
+// TestAppendJSONIsEncodingJSON: each view that appends its own JSON
+// (transactions, nodes, users) writes the bytes encoding/json writes for it, over views filled at random:
 // strings that need escaping (quotes, control characters, HTML, U+2028,
 // invalid UTF-8), nil and empty slices and maps, nested values in maps,
 // nil and set pointers, and numbers of every form.
 func TestAppendJSONIsEncodingJSON(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
-	for _, typ := range []reflect.Type{reflect.TypeFor[txView]()} {
+	// A node's info is one of these, or a map.
+	infos := []reflect.Type{reflect.TypeFor[nodeInfo](), reflect.TypeFor[achNodeInfo](), reflect.TypeFor[map[string]any]()}
+	for _, typ := range []reflect.Type{reflect.TypeFor[txView](), reflect.TypeFor[nodeView](), reflect.TypeFor[userView]()} {
 		for i := range 2000 {
 			v := reflect.New(typ)
 			fillRandom(rng, v.Elem(), 0)
+			if n, ok := v.Interface().(*nodeView); ok && rng.IntN(4) > 0 {
+				info := reflect.New(infos[rng.IntN(len(infos))])
+				fillRandom(rng, info.Elem(), 1)
+				n.Info = info.Elem().Interface()
+			}
 			want, err := json.Marshal(v.Interface())
 			got, gotErr := v.Interface().(jsonAppender).appendJSON([]byte("prefix"))
 			if (err != nil) != (gotErr != nil) {
