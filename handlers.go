@@ -149,7 +149,7 @@ func (s *Server) ServeHTTP(rw http.ResponseWriter, r *http.Request) {
 		s.serveControl(w, r)
 		return
 	}
-	if p := r.URL.Path; p != "/" && p != path.Clean(p) {
+	if p := r.URL.Path; p != "/" && !plainPath(p) && p != path.Clean(p) {
 		// ServeMux would redirect to the clean path; the real API answers 404.
 		s.failUnjournaled(w, r, errRouteNotFound.because("the path %s is not clean (// . or ..)", p).hinting("join the path to fake.URL() with one /"))
 		return
@@ -171,6 +171,20 @@ func (s *Server) ServeHTTP(rw http.ResponseWriter, r *http.Request) {
 	defer s.journal.finish(rec, r)
 	defer s.recoverPanic(w, rec, r) // before finish, so that the journal records the 500
 	s.withIdempotency(rec, r, apiMux())
+}
+
+// plainPath reports that p is a clean path without looking further: no
+// empty, dot or trailing element.
+func plainPath(p string) bool {
+	if len(p) < 2 || p[0] != '/' || p[len(p)-1] == '/' {
+		return false
+	}
+	for i := 1; i < len(p); i++ {
+		if p[i] == '/' && (p[i-1] == '/' || i+1 < len(p) && p[i+1] == '.') {
+			return false
+		}
+	}
+	return p[1] != '.'
 }
 
 // keepQuerySemicolons returns r with each ';' of its query escaped, so that
@@ -203,11 +217,15 @@ func writeJSON(w http.ResponseWriter, status int, v any) {
 // writeBody writes an encoded JSON body in one write, with its length.
 func writeBody(w http.ResponseWriter, status int, body []byte) {
 	h := w.Header()
-	h["Content-Type"] = []string{"application/json"}
+	h["Content-Type"] = contentTypeJSON
 	h["Content-Length"] = []string{strconv.Itoa(len(body))}
 	w.WriteHeader(status)
 	_, _ = w.Write(body)
 }
+
+// contentTypeJSON is every answer's Content-Type value, shared: net/http
+// copies a header before it writes it, and nothing sets a value in place.
+var contentTypeJSON = []string{"application/json"}
 
 // buffers recycles the buffers answers are encoded into.
 var buffers = sync.Pool{New: func() any { return new(bytes.Buffer) }}
