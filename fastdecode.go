@@ -15,10 +15,12 @@ type fastDecoder interface {
 	decodeFast(data []byte) bool
 }
 
-// jsonScan reads JSON from b at i.
+// jsonScan reads JSON from b at i. text is b as a string, when set: the
+// strings read are then cut from it rather than each copied.
 type jsonScan struct {
-	b []byte
-	i int
+	b    []byte
+	text string
+	i    int
 }
 
 // space skips JSON white space.
@@ -56,6 +58,9 @@ func (s *jsonScan) str() (string, bool) {
 			s.i++
 			if !ascii && !utf8.Valid(v) {
 				return "", false
+			}
+			if s.text != "" {
+				return s.text[start : s.i-1], true
 			}
 			return string(v), true
 		case c == '\\' || c < 0x20:
@@ -186,55 +191,67 @@ func (s *jsonScan) end() bool {
 	return s.i == len(s.b)
 }
 
+// createTxParts holds what a create body's pointers point to, so that
+// decodeFast allocates once.
+type createTxParts struct {
+	to                             txToRequest
+	amount                         txAmountRequest
+	extra                          txExtraRequest
+	typ, id, currency, ip, groupID string
+	value                          float64
+	processOn                      int
+}
+
 // decodeFast reads a create body of to, amount and extra (fees and
-// extra.other are left to encoding/json).
+// extra.other are left to encoding/json). Its strings are cut from one
+// copy of the body.
 func (r *createTxRequest) decodeFast(data []byte) bool {
-	s := jsonScan{b: data}
+	s := jsonScan{b: data, text: string(data)}
+	p := new(createTxParts)
 	var v createTxRequest
 	ok := s.object(func(key string) bool {
 		switch key {
 		case "to":
-			v.To = new(txToRequest)
+			v.To = &p.to
 			return s.object(func(key string) bool {
 				switch key {
 				case "type":
-					return s.strPtr(&v.To.Type)
+					return s.strPtr(&v.To.Type, &p.typ)
 				case "id":
-					return s.strPtr(&v.To.ID)
+					return s.strPtr(&v.To.ID, &p.id)
 				}
 				return false
 			})
 		case "amount":
-			v.Amount = new(txAmountRequest)
+			v.Amount = &p.amount
 			return s.object(func(key string) bool {
+				var ok bool
 				switch key {
 				case "amount":
-					f, ok := s.float()
-					v.Amount.Amount = &f
-					return ok
+					p.value, ok = s.float()
+					v.Amount.Amount = &p.value
 				case "currency":
-					return s.strPtr(&v.Amount.Currency)
+					return s.strPtr(&v.Amount.Currency, &p.currency)
 				}
-				return false
+				return ok
 			})
 		case "extra":
-			v.Extra = new(txExtraRequest)
+			v.Extra = &p.extra
 			x := v.Extra
 			return s.object(func(key string) bool {
 				var ok bool
 				switch key {
 				case "ip":
-					return s.strPtr(&x.IP)
+					return s.strPtr(&x.IP, &p.ip)
 				case "note":
 					x.Note, ok = s.str()
 				case "supp_id":
 					x.SuppID, ok = s.str()
 				case "group_id":
-					return s.strPtr(&x.GroupID)
+					return s.strPtr(&x.GroupID, &p.groupID)
 				case "process_on":
-					n, ok := s.int()
-					x.ProcessOn = &n
-					return ok
+					p.processOn, ok = s.int()
+					x.ProcessOn = &p.processOn
 				case "same_day":
 					x.SameDay, ok = s.bool()
 				case "idempotency_key":
@@ -252,9 +269,9 @@ func (r *createTxRequest) decodeFast(data []byte) bool {
 	return true
 }
 
-// strPtr reads a string into a new *string at p.
-func (s *jsonScan) strPtr(p **string) bool {
+// strPtr reads a string into *into and points *p at it.
+func (s *jsonScan) strPtr(p **string, into *string) bool {
 	v, ok := s.str()
-	*p = &v
+	*into, *p = v, into
 	return ok
 }

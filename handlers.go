@@ -11,6 +11,7 @@ import (
 	"mime"
 	"net/http"
 	"path"
+	"reflect"
 	"slices"
 	"strconv"
 	"strings"
@@ -436,14 +437,33 @@ func jsonTypeName(goType string) string {
 // answerObject runs fn under the store lock and answers the single object
 // it returns, or its error.
 func answerObject[V any](s *Server, w http.ResponseWriter, fn func(*store) (V, error)) {
-	v, err := withStore(s.store, fn)
-	if err != nil {
+	pool := viewPool[V]()
+	v := pool.Get().(*V) // a view is large: recycled rather than made on the heap each time
+	defer func() {
+		var zero V
+		*v = zero
+		pool.Put(v)
+	}()
+	var err error
+	if *v, err = withStore(s.store, fn); err != nil {
 		s.fail(w, err)
 		return
 	}
-	if err := writeObject(w, &v); err != nil { // a pointer: a view that appends its own JSON does so on one
-		s.fail(w, fmt.Errorf("encoding a %T: %v", v, err))
+	if err := writeObject(w, v); err != nil {
+		s.fail(w, fmt.Errorf("encoding a %T: %v", *v, err))
 	}
+}
+
+// viewPools are answerObject's views, a pool for each type.
+var viewPools sync.Map // reflect.Type -> *sync.Pool
+
+func viewPool[V any]() *sync.Pool {
+	t := reflect.TypeFor[V]()
+	if p, ok := viewPools.Load(t); ok {
+		return p.(*sync.Pool)
+	}
+	p, _ := viewPools.LoadOrStore(t, &sync.Pool{New: func() any { return new(V) }})
+	return p.(*sync.Pool)
 }
 
 // withStore runs fn under the store lock, released even if fn panics.
