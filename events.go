@@ -1,6 +1,7 @@
 package synapsefake
 
 import (
+	"bytes"
 	"encoding/binary"
 	"encoding/hex"
 	"encoding/json"
@@ -140,7 +141,19 @@ func (st *store) emit(at time.Time, function, objType, id string, view any) {
 	if st.hooks == nil {
 		return
 	}
-	rest, err := json.Marshal(view)
+	var rest []byte
+	var err error
+	if a, ok := view.(jsonAppender); ok {
+		buf := getBuffer()
+		var b []byte
+		if b, err = a.appendJSON(buf.AvailableBuffer()); err == nil {
+			buf.Write(b) // so that the pooled buffer grows to fit
+			rest = bytes.Clone(buf.Bytes())
+		}
+		putBuffer(buf)
+	} else {
+		rest, err = json.Marshal(view)
+	}
 	if err != nil {
 		return
 	}

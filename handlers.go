@@ -11,6 +11,7 @@ import (
 	"mime"
 	"net/http"
 	"path"
+	"reflect"
 	"slices"
 	"strconv"
 	"strings"
@@ -149,7 +150,7 @@ func (s *Server) ServeHTTP(rw http.ResponseWriter, r *http.Request) {
 		s.serveControl(w, r)
 		return
 	}
-	if p := r.URL.Path; p != "/" && p != path.Clean(p) {
+	if p := r.URL.Path; p != "/" && !plainPath(p) && p != path.Clean(p) {
 		// ServeMux would redirect to the clean path; the real API answers 404.
 		s.failUnjournaled(w, r, errRouteNotFound.because("the path %s is not clean (// . or ..)", p).hinting("join the path to fake.URL() with one /"))
 		return
@@ -171,6 +172,20 @@ func (s *Server) ServeHTTP(rw http.ResponseWriter, r *http.Request) {
 	defer s.journal.finish(rec, r)
 	defer s.recoverPanic(w, rec, r) // before finish, so that the journal records the 500
 	s.withIdempotency(rec, r, apiMux())
+}
+
+// plainPath reports that p is a clean path without looking further: no
+// empty, dot or trailing element.
+func plainPath(p string) bool {
+	if len(p) < 2 || p[0] != '/' || p[len(p)-1] == '/' {
+		return false
+	}
+	for i := 1; i < len(p); i++ {
+		if p[i] == '/' && (p[i-1] == '/' || i+1 < len(p) && p[i+1] == '.') {
+			return false
+		}
+	}
+	return p[1] != '.'
 }
 
 // keepQuerySemicolons returns r with each ';' of its query escaped, so that
@@ -203,11 +218,15 @@ func writeJSON(w http.ResponseWriter, status int, v any) {
 // writeBody writes an encoded JSON body in one write, with its length.
 func writeBody(w http.ResponseWriter, status int, body []byte) {
 	h := w.Header()
-	h["Content-Type"] = []string{"application/json"}
+	h["Content-Type"] = contentTypeJSON
 	h["Content-Length"] = []string{strconv.Itoa(len(body))}
 	w.WriteHeader(status)
 	_, _ = w.Write(body)
 }
+
+// contentTypeJSON is every answer's Content-Type value, shared: net/http
+// copies a header before it writes it, and nothing sets a value in place.
+var contentTypeJSON = []string{"application/json"}
 
 // buffers recycles the buffers answers are encoded into.
 var buffers = sync.Pool{New: func() any { return new(bytes.Buffer) }}
@@ -224,6 +243,14 @@ func putBuffer(b *bytes.Buffer) {
 
 // encodeInto appends v's JSON to buf, as json.Marshal encodes it.
 func encodeInto(buf *bytes.Buffer, v any) error {
+	if a, ok := v.(jsonAppender); ok {
+		b, err := a.appendJSON(buf.AvailableBuffer())
+		if err != nil {
+			return err
+		}
+		buf.Write(b)
+		return nil
+	}
 	n := buf.Len()
 	if err := json.NewEncoder(buf).Encode(v); err != nil {
 		buf.Truncate(n)
@@ -250,6 +277,17 @@ func (s *Server) ok(w http.ResponseWriter, v any) { writeJSON(w, http.StatusOK, 
 // okObject writes a single resource (a user, a node...) with "success": true
 // added, since every body the real service sent carries success.
 func (s *Server) okObject(w http.ResponseWriter, v any) {
+	if err := writeObject(w, v); err != nil {
+		s.fail(w, fmt.Errorf("encoding a %T: %v", v, err))
+	}
+}
+
+var errNotAnObject = errors.New("not a JSON object")
+
+// writeObject is okObject's writing: v is encoded (v may point to the
+// object), success added, and the answer written; nothing is written when
+// v's JSON is not an object.
+func writeObject(w http.ResponseWriter, v any) error {
 	const prefix = `{"success":true,`
 	buf := getBuffer()
 	defer putBuffer(buf)
@@ -257,17 +295,19 @@ func (s *Server) okObject(w http.ResponseWriter, v any) {
 	err := encodeInto(buf, v)
 	b := buf.Bytes()
 	obj := b[len(prefix):]
-	if err != nil || len(obj) < 2 || obj[0] != '{' {
-		s.fail(w, fmt.Errorf("encoding a %T: %v", v, err))
-		return
-	}
-	if len(obj) == 2 {
+	switch {
+	case err != nil:
+		return err
+	case len(obj) < 2 || obj[0] != '{':
+		return errNotAnObject
+	case len(obj) == 2:
 		writeBody(w, http.StatusOK, []byte(`{"success":true}`))
-		return
+		return nil
 	}
 	// Slide the prefix over the object's opening brace.
 	copy(b[1:], b[:len(prefix)])
 	writeBody(w, http.StatusOK, b[1:])
+	return nil
 }
 
 // maxHeaderBytes bounds the request headers the API reads.
@@ -397,12 +437,33 @@ func jsonTypeName(goType string) string {
 // answerObject runs fn under the store lock and answers the single object
 // it returns, or its error.
 func answerObject[V any](s *Server, w http.ResponseWriter, fn func(*store) (V, error)) {
-	v, err := withStore(s.store, fn)
-	if err != nil {
+	pool := viewPool[V]()
+	v := pool.Get().(*V) // a view is large: recycled rather than made on the heap each time
+	defer func() {
+		var zero V
+		*v = zero
+		pool.Put(v)
+	}()
+	var err error
+	if *v, err = withStore(s.store, fn); err != nil {
 		s.fail(w, err)
 		return
 	}
-	s.okObject(w, v)
+	if err := writeObject(w, v); err != nil {
+		s.fail(w, fmt.Errorf("encoding a %T: %v", *v, err))
+	}
+}
+
+// viewPools are answerObject's views, a pool for each type.
+var viewPools sync.Map // reflect.Type -> *sync.Pool
+
+func viewPool[V any]() *sync.Pool {
+	t := reflect.TypeFor[V]()
+	if p, ok := viewPools.Load(t); ok {
+		return p.(*sync.Pool)
+	}
+	p, _ := viewPools.LoadOrStore(t, &sync.Pool{New: func() any { return new(V) }})
+	return p.(*sync.Pool)
 }
 
 // withStore runs fn under the store lock, released even if fn panics.
@@ -639,12 +700,15 @@ func decodeText[T any](r *http.Request) (T, error) {
 	return v, decodeBody(r, data, &v)
 }
 
-// decodeBody decodes a JSON object body into v, leniently, then, on a
-// server WithStrictRequests, refuses the fields T does not have
-// (strict.go).
+// decodeBody decodes a JSON object body into v, leniently (a body that
+// decodes its usual shape itself, fastDecoder, does), then, on a server
+// WithStrictRequests, refuses the fields T does not have (strict.go). v is
+// zero.
 func decodeBody[T any](r *http.Request, data []byte, v *T) error {
-	if err := unmarshalObject(data, v, false); err != nil {
-		return err
+	if fd, ok := any(v).(fastDecoder); !ok || !fd.decodeFast(data) {
+		if err := unmarshalObject(data, v, false); err != nil {
+			return err
+		}
 	}
 	return checkStrict[T](r, data)
 }

@@ -2,6 +2,7 @@ package synapsefake
 
 import (
 	"context"
+	"math"
 	"net/http"
 	"strings"
 	"sync"
@@ -92,6 +93,15 @@ func (q *expiryQueue) popDue(now time.Time) (string, bool) {
 		q.head = 0
 	}
 	return key, true
+}
+
+// nextDue is when popDue first returns a key, in Unix milliseconds
+// (store.nextDue).
+func (q *expiryQueue) nextDue() int64 {
+	if q.head == len(q.items) {
+		return math.MaxInt64
+	}
+	return ceilMs(q.items[q.head].at)
 }
 
 // len is the number of keys waiting.

@@ -221,7 +221,7 @@ func (j *journal) start(w http.ResponseWriter, r *http.Request) *recorder {
 		rec.req.Query = r.URL.Query() // else nil, which Requests copies as empty
 	}
 	if r.Body != nil && r.Body != http.NoBody {
-		body, err := io.ReadAll(io.LimitReader(r.Body, maxBody+1))
+		body, err := readLimited(r.Body, r.ContentLength, maxBody+1)
 		r.Body.Close()
 		if len(body) > maxJournalBody {
 			// A copy, so that the journal does not hold the whole body.
@@ -232,6 +232,30 @@ func (j *journal) start(w http.ResponseWriter, r *http.Request) *recorder {
 		r.Body = &replayBody{data: body, err: err}
 	}
 	return rec
+}
+
+// readLimited is io.ReadAll(io.LimitReader(body, limit)) that starts with
+// room for size bytes (a request's ContentLength, -1 when unknown), so that
+// a body of the length it announced is read into one allocation.
+func readLimited(body io.Reader, size, limit int64) ([]byte, error) {
+	if size < 0 || size >= limit {
+		return io.ReadAll(io.LimitReader(body, limit))
+	}
+	b := make([]byte, 0, size+1) // +1: room to read EOF without growing
+	lr := io.LimitedReader{R: body, N: limit}
+	for {
+		n, err := lr.Read(b[len(b):cap(b)])
+		b = b[:len(b)+n]
+		if err != nil {
+			if err == io.EOF {
+				err = nil
+			}
+			return b, err
+		}
+		if len(b) == cap(b) {
+			b = append(b, 0)[:len(b)] // grow as io.ReadAll does
+		}
+	}
 }
 
 // replayBody replays the bytes the journal read, then the read error, if

@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"math"
 	"math/rand/v2"
 	"net/http"
 	"reflect"
@@ -105,6 +106,9 @@ var storeFieldsApart = map[string]string{
 	"cutoffs":              "an option of the server restored into (WithCutoffs)",
 	"immediateProvisional": "an option of the server restored into (WithImmediateProvisionalCredit)",
 	"expiredKeys":          "not saved: the last expired oauth_keys, for the test's log (diagnose.go)",
+	"due":                  "not saved: when the first clock-driven work falls due, worked out on every unlock",
+	"dueMonthly":           "not saved: a cache of due's",
+	"achMemo":              "not saved: a cache of the ACH calendar's last answer",
 }
 
 // stateIDs is the id stream: its seed, and the ChaCha8 generator's state
@@ -558,6 +562,7 @@ func (h *hooks) restore(rs *restoredState) {
 	for _, r := range rs.hooks.Retries {
 		h.retries = append(h.retries, retry{at: r.At, d: &rs.events[r.Seq].deliveries[r.Delivery]})
 	}
+	h.nextRetry.Store(math.MinInt64) // the next due finds the first
 	if !h.closed {
 		for _, q := range rs.hooks.Queued {
 			d := &rs.events[q.Seq].deliveries[q.Delivery]

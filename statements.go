@@ -5,6 +5,7 @@ import (
 	"encoding/csv"
 	"encoding/json"
 	"iter"
+	"math"
 	"net/http"
 	"slices"
 	"strconv"
@@ -95,6 +96,40 @@ type statementBook struct {
 	pending []string            // queued ad hoc statements, creation order
 	// checked is the last 15th (00:00 UTC) whose monthly statements were made.
 	checked time.Time
+}
+
+// nextDue is when, in Unix milliseconds, runStatementsDue first has work:
+// an ad hoc statement made after the instant it was asked for, or the
+// monthly statements of the first 15th after checked. monthly caches the
+// latter for a checked. Callers hold mu.
+func (b *statementBook) nextDue(monthly *dueMonthly) int64 {
+	if b.checked.IsZero() {
+		return math.MinInt64 // never looked at: the first look makes the statements due
+	}
+	if !monthly.checked.Equal(b.checked) {
+		c := b.checked.UTC()
+		next := time.Date(c.Year(), c.Month(), 15, 0, 0, 0, 0, time.UTC)
+		if !next.After(c) {
+			next = time.Date(c.Year(), c.Month()+1, 15, 0, 0, 0, 0, time.UTC)
+		}
+		*monthly = dueMonthly{b.checked, ceilMs(next)}
+	}
+	due := monthly.at
+	for _, id := range b.pending {
+		rec := b.byID[id]
+		if rec == nil {
+			return math.MinInt64
+		}
+		due = min(due, ceilMs(rec.created.Add(time.Nanosecond)))
+	}
+	return due
+}
+
+// dueMonthly is when the monthly statements after checked fall due, in
+// Unix milliseconds.
+type dueMonthly struct {
+	checked time.Time
+	at      int64
 }
 
 // WithImmediateStatements makes POST .../statements generate the statement

@@ -2,9 +2,11 @@ package synapsefake
 
 import (
 	"encoding/hex"
+	"math"
 	"math/rand/v2"
 	"strconv"
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -13,6 +15,12 @@ import (
 type store struct {
 	mu  sync.Mutex
 	ids idStream // reproducible identifiers for a given seed
+	// due is when, in Unix milliseconds, the store's earliest
+	// clock-driven work falls due (nextDue), as of the last unlock:
+	// runDue does nothing before it. Read without mu.
+	due        atomic.Int64
+	dueMonthly dueMonthly // statementBook.nextDue's cache
+	achMemo    achMemo    // achTimes's cache
 
 	users     map[string]*userRecord
 	userOrder []string // creation order, for O(page) listing
@@ -68,7 +76,7 @@ func newStore(seed uint64) *store {
 		s[i] = byte(seed >> (8 * i))
 	}
 	copy(s[8:], "synapsefake-id-stream-v1")
-	return &store{
+	st := &store{
 		ids:     idStream{seed: s},
 		users:   make(map[string]*userRecord),
 		nodes:   make(map[string]*nodeRecord),
@@ -79,6 +87,8 @@ func newStore(seed uint64) *store {
 		actor:   UpdatedBySelf,
 		idem:    make(map[string]time.Time),
 	}
+	st.due.Store(math.MinInt64) // the monthly statements were never looked at
+	return st
 }
 
 // lock is the one door to the store: it takes mu, and its unlock is
@@ -94,8 +104,37 @@ func (st *store) lock() *store {
 	return st
 }
 
-// unlock releases mu; see lock.
-func (st *store) unlock() { st.mu.Unlock() }
+// unlock releases mu; see lock. Whatever the holder changed, it first
+// notes when the store's next clock-driven work falls due.
+func (st *store) unlock() {
+	st.due.Store(st.nextDue())
+	st.mu.Unlock()
+}
+
+// nextDue is when, in Unix milliseconds, the first piece of the work
+// runDue, sweep and runStatementsDue do falls due: a processing step, an
+// expiring idempotency key, oauth key or bank-login question, an ad hoc
+// statement or the monthly statements. The clock's times are whole
+// milliseconds, so work due at t is due at the first millisecond at or
+// after t. Callers hold mu.
+func (st *store) nextDue() int64 {
+	next := int64(math.MaxInt64)
+	if len(st.steps) > 0 {
+		next = ceilMs(st.steps[0].at)
+	}
+	next = min(next, st.idemExpiry.nextDue(), st.keyExpiry.nextDue(), st.bankLoginExpiry.nextDue())
+	return min(next, st.book.nextDue(&st.dueMonthly))
+}
+
+// ceilMs is the first whole millisecond at or after t, in Unix
+// milliseconds.
+func ceilMs(t time.Time) int64 {
+	m := t.UnixMilli()
+	if t.Before(time.UnixMilli(m)) {
+		m++
+	}
+	return m
+}
 
 // idStream is a ChaCha8 stream built on first use: a server per test
 // that creates nothing does not pay for it.

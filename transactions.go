@@ -1,7 +1,6 @@
 package synapsefake
 
 import (
-	"container/heap"
 	"fmt"
 	"maps"
 	"slices"
@@ -111,7 +110,7 @@ func (st *store) dueAt(t *txRecord, next Status) time.Time {
 			return steps[2]
 		}
 	case rail != "" || from.typ == reference.NodeACHUS || to.typ == reference.NodeACHUS:
-		begin, settle = st.cutoffs.ach(t.start, t.sameDay && st.cutoffs.sameDayEligible(t.amount))
+		begin, settle = st.achTimes(t.start, t.sameDay && st.cutoffs.sameDayEligible(t.amount))
 	default:
 		sched := achSchedule
 		if t.sameDay {
@@ -130,6 +129,25 @@ func (st *store) dueAt(t *txRecord, next Status) time.Time {
 	default:
 		return latest(settle, begin.Add(time.Hour))
 	}
+}
+
+// achTimes is st.cutoffs.ach, remembering its last answer: on a frozen
+// clock the transfers of a test start at the same instant. Callers hold mu.
+func (st *store) achTimes(start time.Time, sameDay bool) (begin, settle time.Time) {
+	m := &st.achMemo
+	if !m.ok || m.sameDay != sameDay || !m.start.Equal(start) || m.start.Location() != start.Location() {
+		*m = achMemo{ok: true, start: start, sameDay: sameDay}
+		m.begin, m.settle = st.cutoffs.ach(start, sameDay)
+	}
+	return m.begin, m.settle
+}
+
+// achMemo is achTimes's last answer.
+type achMemo struct {
+	ok            bool
+	start         time.Time
+	sameDay       bool
+	begin, settle time.Time
 }
 
 // dummyRail is the rail a dummy transaction stands for (its type: ACH,
@@ -190,6 +208,46 @@ func (q *stepQueue) Pop() any {
 	return x
 }
 
+// push is heap.Push without boxing the step: the same sift, so that the
+// two can be mixed.
+func (q *stepQueue) push(s step) {
+	*q = append(*q, s)
+	h := *q
+	for j := len(h) - 1; j > 0; {
+		i := (j - 1) / 2
+		if !h.Less(j, i) {
+			break
+		}
+		h.Swap(i, j)
+		j = i
+	}
+}
+
+// pop is heap.Pop without boxing the step.
+func (q *stepQueue) pop() step {
+	h := *q
+	n := len(h) - 1
+	h.Swap(0, n)
+	for i := 0; ; {
+		j := 2*i + 1
+		if j >= n {
+			break
+		}
+		if j2 := j + 1; j2 < n && h.Less(j2, j) {
+			j = j2
+		}
+		if !h.Less(j, i) {
+			break
+		}
+		h.Swap(i, j)
+		i = j
+	}
+	s := h[n]
+	h[n] = step{}
+	*q = h[:n]
+	return s
+}
+
 // schedule queues the next automatic step of t, if processing is automatic
 // and t is on the processing path. Callers hold mu.
 func (st *store) schedule(t *txRecord) {
@@ -206,7 +264,7 @@ func (st *store) schedule(t *txRecord) {
 	}
 	next := processingPath[i+1]
 	st.seq++
-	heap.Push(&st.steps, step{at: st.dueAt(t, next), seq: st.seq, txID: t.id, gen: t.gen, to: next})
+	st.steps.push(step{at: st.dueAt(t, next), seq: st.seq, txID: t.id, gen: t.gen, to: next})
 }
 
 // runDue applies every scheduled step due at or before now, in due order,
@@ -218,7 +276,7 @@ func (st *store) runDue(now time.Time) {
 	}
 	defer st.asBackend()()
 	for len(st.steps) > 0 && !st.steps[0].at.After(now) {
-		s := heap.Pop(&st.steps).(step)
+		s := st.steps.pop()
 		t := st.txs[s.txID]
 		switch {
 		case t == nil:

@@ -10,12 +10,14 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"math"
 	"net/http"
 	"slices"
 	"sort"
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -255,6 +257,10 @@ type hooks struct {
 	budget budget
 	hurry  int
 	pacing bool // a timer will wake the workers waiting for the budget
+
+	// nextRetry is retries[0].at, or later when none waits, as of the
+	// last due: whoever adds a retry lowers it. Read without mu.
+	nextRetry atomic.Int64
 }
 
 // DefaultWebhookRate is the default of WithWebhookRate: webhook attempts
@@ -331,6 +337,7 @@ func (h *hooks) hurried(wait func()) {
 func newHooks(s *Server) *hooks {
 	h := &hooks{s: s, budget: newBudget(s.cfg.webhookRate)}
 	h.cond = sync.NewCond(&h.mu)
+	h.nextRetry.Store(math.MaxInt64)
 	if c := s.cfg.chaos; c != nil {
 		if err := c.validate(); err != nil {
 			panic(fmt.Sprintf("synapsefake: WithWebhookChaos: %s", err.(*apiError).msg))
@@ -424,6 +431,7 @@ func (h *hooks) schedule(d *delivery) {
 		return r.at > d.due || r.at == d.due && r.d.ev.seq > d.ev.seq
 	})
 	h.retries = slices.Insert(h.retries, i, retry{at: d.due, d: d})
+	h.nextRetry.Store(h.retries[0].at)
 }
 
 // logAttempt stores an attempt of d and logs it.
@@ -509,6 +517,11 @@ func (h *hooks) due(now time.Time) {
 		h.retries = slices.Delete(h.retries, 0, n)
 		h.cond.Broadcast()
 	}
+	next := int64(math.MaxInt64)
+	if len(h.retries) > 0 {
+		next = h.retries[0].at
+	}
+	h.nextRetry.Store(next)
 }
 
 // redeliver makes one more attempt of the delivery-th delivery of the

@@ -1,0 +1,106 @@
+package synapsefake_test
+
+import (
+	"net/http"
+	"net/http/httptest"
+	"testing"
+	"time"
+
+	"github.com/synapsefake/synapsefake"
+	"github.com/synapsefake/synapsefake/internal/rent"
+)
+
+// BenchmarkReadmeTest is the README's test (TestPayRent) as a test costs:
+// "fake" is its body, the fake's server, seeding, the application's client
+// and the fake's checks; "bare" is the same client code against an
+// httptest server whose handler answers each request with the bytes the
+// fake answered to it (captured once, by method and path, in order), with
+// t.Cleanup(ts.Close) as a test writes it; "paired" runs one of each per
+// iteration and reports their ratio. Each iteration is one test: its
+// cleanups run when it ends.
+func BenchmarkReadmeTest(b *testing.B) {
+	t := &oneTest{TB: b}
+	// fake is TestPayRent's body, word for word but for t.
+	fake := func() {
+		fake := synapsefake.NewServer(t)
+		user := fake.MustAddUser(t, synapsefake.UserSeed{Fingerprint: "device-1"})
+		checking := fake.MustAddNode(t, user.ID, synapsefake.NodeSeed{Nickname: "Checking", BalanceCents: 100_00})
+		landlord := fake.MustAddNode(t, user.ID, synapsefake.NodeSeed{Type: "ACH-US", Nickname: "Landlord"})
+		app := rent.Client{BaseURL: fake.URL(), ClientID: fake.ClientID(), ClientSecret: fake.ClientSecret(),
+			UserKey: fake.OAuthKey(user.ID, "device-1"), Fingerprint: "device-1"}
+		txID, err := app.PayRent(user.ID, checking.ID, landlord.ID, 25)
+		if err != nil {
+			t.Fatal(err)
+		}
+		fake.CheckBalance(t, checking.ID, 100_00, 75_00)
+		fake.Advance(24 * time.Hour)
+		fake.CheckStatus(t, txID, synapsefake.StatusSettled)
+		fake.CheckBalance(t, checking.ID, 75_00, 75_00)
+		t.end()
+	}
+
+	// The fake's answers, and what the test sent, captured from one run.
+	var (
+		answers                    = map[string][]capturedAnswer{}
+		app                        rent.Client
+		userID, checkingID, nodeID string
+		wantTx                     string
+	)
+	{
+		fake := synapsefake.NewServer(b)
+		user := fake.MustAddUser(b, synapsefake.UserSeed{Fingerprint: "device-1"})
+		checking := fake.MustAddNode(b, user.ID, synapsefake.NodeSeed{Nickname: "Checking", BalanceCents: 100_00})
+		landlord := fake.MustAddNode(b, user.ID, synapsefake.NodeSeed{Type: "ACH-US", Nickname: "Landlord"})
+		capture := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			rec := httptest.NewRecorder()
+			fake.ServeHTTP(rec, r)
+			key := r.Method + " " + r.URL.Path
+			answers[key] = append(answers[key], capturedAnswer{rec.Code, rec.Body.Bytes()})
+			w.Header().Set("Content-Type", rec.Header().Get("Content-Type"))
+			w.WriteHeader(rec.Code)
+			_, _ = w.Write(rec.Body.Bytes())
+		}))
+		app = rent.Client{BaseURL: capture.URL + "/v3.1", ClientID: fake.ClientID(), ClientSecret: fake.ClientSecret(),
+			UserKey: fake.OAuthKey(user.ID, "device-1"), Fingerprint: "device-1"}
+		userID, checkingID, nodeID = user.ID, checking.ID, landlord.ID
+		var err error
+		if wantTx, err = app.PayRent(userID, checkingID, nodeID, 25); err != nil {
+			b.Fatal(err)
+		}
+		capture.Close()
+	}
+
+	bare := func() {
+		sent := map[string]int{}
+		ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			key := r.Method + " " + r.URL.Path
+			list := answers[key]
+			if sent[key] >= len(list) {
+				http.Error(w, "no captured answer for "+key, http.StatusInternalServerError)
+				return
+			}
+			a := list[sent[key]]
+			sent[key]++
+			w.Header().Set("Content-Type", "application/json")
+			w.WriteHeader(a.status)
+			_, _ = w.Write(a.body)
+		}))
+		t.Cleanup(ts.Close)
+		app := app
+		app.BaseURL = ts.URL + "/v3.1"
+		txID, err := app.PayRent(userID, checkingID, nodeID, 25)
+		if err != nil || txID != wantTx {
+			t.Fatalf("the bare test paid %q, %v; the fake's answer was %q", txID, err, wantTx)
+		}
+		t.end()
+	}
+	b.Run("fake", func(b *testing.B) { benchLoop(b, fake) })
+	b.Run("bare", func(b *testing.B) { benchLoop(b, bare) })
+	b.Run("paired", func(b *testing.B) { benchPaired(b, fake, bare) })
+}
+
+// capturedAnswer is a status and body the fake answered.
+type capturedAnswer struct {
+	status int
+	body   []byte
+}
