@@ -146,3 +146,58 @@ func TestDefaultSameDayLimit(t *testing.T) {
 		t.Errorf("DefaultCutoffs().SameDayLimit = %d, want %d ($1,000,000)", got, want)
 	}
 }
+
+// TestOtherRailsFollowTheCalendar checks that the rails without a schedule
+// of their own (push-to-card to an INTERCHANGE-US node, card swipes) settle
+// a day later on a Federal Reserve business day in Eastern time, the
+// calendar every rail keeps: not on Thanksgiving, Christmas or a Sunday.
+// They used to skip only Saturdays and Sundays in UTC.
+func TestOtherRailsFollowTheCalendar(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name    string
+		created time.Time
+		card    bool // a card swipe; otherwise a push to an INTERCHANGE-US node
+		settled time.Time
+	}{
+		{"push-to-card the day before Thanksgiving", et(2026, 11, 25, 12, 0), false, et(2026, 11, 27, 12, 0)},
+		{"push-to-card on Christmas Eve", et(2026, 12, 24, 12, 0), false, et(2026, 12, 28, 12, 0)},
+		{"card swipe on Christmas Eve", et(2026, 12, 24, 12, 0), true, et(2026, 12, 28, 12, 0)},
+		// Saturday 03:00 UTC: a day later was Sunday 22:00 ET, which the
+		// UTC weekend rule let through.
+		{"card swipe on a Friday evening", et(2026, 11, 20, 22, 0), true, et(2026, 11, 23, 22, 0)},
+		{"card swipe on a Tuesday", et(2026, 11, 17, 12, 0), true, et(2026, 11, 18, 12, 0)},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			fake := synapsefake.NewServer(t, synapsefake.WithStartTime(tc.created), synapsefake.WithOAuthKeyLifetime(365*24*time.Hour))
+			fx := newFixture(t, fake, 500_00)
+			var id string
+			if tc.card {
+				sub := addSubnet(t, fake, fx, synapsefake.SubnetSeed{Nickname: "Card", AccountClass: "CARD", Status: synapsefake.SubnetActive})
+				id = swipe(t, fake, sub.ID, synapsefake.CardAuth{AmountCents: 10_00, Merchant: "COFFEE SHOP"}).ID
+			} else {
+				card := fake.MustAddNode(t, fx.user.ID, synapsefake.NodeSeed{Type: "INTERCHANGE-US", Nickname: "Debit card"})
+				r := do(t, fake, call{method: "POST", path: transPath(fx.user.ID, fx.node.ID), header: fx.headers, body: txBody(card, 10)})
+				if r.status != 200 {
+					t.Fatalf("push to card: status %d: %s", r.status, r.raw)
+				}
+				id, _ = r.body["_id"].(string)
+			}
+			fake.AdvanceTo(tc.settled.Add(-time.Millisecond))
+			tx, ok := fake.Transaction(id)
+			if !ok {
+				t.Fatalf("Transaction(%s) not found", id)
+			}
+			if tx.Status == synapsefake.StatusSettled {
+				t.Fatalf("SETTLED before %v: %v", tc.settled.In(reference.Eastern), timelineET(tx))
+			}
+			fake.AdvanceTo(tc.settled)
+			tx, _ = fake.Transaction(id)
+			last := tx.Timeline[len(tx.Timeline)-1]
+			if last.Status != synapsefake.StatusSettled || !last.Date.Equal(tc.settled) {
+				t.Errorf("timeline %v, want SETTLED at %s ET", timelineET(tx), tc.settled.In(reference.Eastern).Format(time.DateTime))
+			}
+		})
+	}
+}

@@ -78,9 +78,10 @@ var (
 	// Internal transfers between deposit-type nodes: every step on the next
 	// clock movement.
 	internalSchedule = [3]time.Duration{time.Millisecond, time.Millisecond, time.Millisecond}
-	// Other external rails (card swipes, checks...): debit after a minute,
-	// credit after an hour, settled one day later (Saturday and Sunday, in
-	// UTC, skipped).
+	// Other external rails (card swipes, push-to-card, checks...): debit
+	// after a minute, credit after an hour, settled one day later, moved
+	// past weekends and Federal Reserve holidays (US Eastern), the calendar
+	// every rail keeps.
 	achSchedule = [3]time.Duration{time.Minute, time.Hour, 24 * time.Hour}
 	// Same-day transfers on those rails: settled four hours after the start.
 	sameDaySchedule = [3]time.Duration{time.Minute, time.Hour, 4 * time.Hour}
@@ -117,7 +118,7 @@ func (st *store) dueAt(t *txRecord, next Status) time.Time {
 			sched = sameDaySchedule
 		}
 		begin, settle = t.start, t.start.Add(sched[2])
-		for !t.sameDay && weekend(settle) {
+		for !t.sameDay && !reference.IsBusinessDay(settle) {
 			settle = settle.Add(24 * time.Hour)
 		}
 	}
@@ -167,13 +168,6 @@ func latest(a, b time.Time) time.Time {
 		return a
 	}
 	return b
-}
-
-// weekend reports whether t falls on a Saturday or Sunday in UTC, so that
-// the schedule does not depend on the location of the clock's times.
-func weekend(t time.Time) bool {
-	wd := t.UTC().Weekday()
-	return wd == time.Saturday || wd == time.Sunday
 }
 
 // step is one scheduled automatic move.

@@ -199,6 +199,7 @@ func ExampleCalendarRules() {
 	// same-day ACH after the 14:00 ET cutoff settles the next business day: SETTLED Mon 11-23 15:00
 	// next-day ACH at Wed 17:00 ET before Thanksgiving settles Friday: SETTLED Fri 11-27 17:00
 	// wire at 17:59 ET settles before Fedwire closes: SETTLED Tue 11-24 18:02
+	// push-to-card on Thanksgiving eve settles Friday: SETTLED Fri 11-27 12:00
 	// JIT partial approval refused without partial_approval_allowed: RETURNED (IR180) Tue 04-14 10:00
 	// JIT partial approval honoured with partial_approval_allowed: CREATED (IR10) Tue 04-14 10:00
 }

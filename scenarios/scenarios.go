@@ -648,6 +648,7 @@ func depositHolds(cents int64) func(tb testing.TB, fake *synapsefake.Server, env
 //	same-day ACH after 14:00 ET         Fri 11-20 15:00 -> Mon 11-23 15:00 (the 11:00 AM PT cutoff)
 //	next-day ACH before 18:00 ET        Wed 11-25 17:00 -> Fri 11-27 17:00 (the 3:00 PM PT cutoff)
 //	wire at 17:59 ET                    Tue 11-24 17:59 -> Tue 11-24 18:02 (before Fedwire closes)
+//	push-to-card on Thanksgiving eve    Wed 11-25 12:00 -> Fri 11-27 12:00 (not on Thanksgiving)
 //
 // and the two sides of JIT partial approval: a platform's total_amount
 // refused on a swipe without partial_approval_allowed (RETURNED IR180) and
@@ -678,6 +679,11 @@ func CalendarRules() []Scenario {
 			func(tb testing.TB, fake *synapsefake.Server, env Env) string {
 				wire := fake.MustAddNode(tb, env.UserID, synapsefake.NodeSeed{Type: reference.NodeWireUS, Nickname: "Wire account"})
 				return postFrom(tb, fake, env, env.DepositNodeID, reference.NodeWireUS, wire.ID, TransferCents, false)
+			}),
+		calendarRule("push-to-card on Thanksgiving eve settles Friday", et(2026, 11, 25, 12, 0), et(2026, 11, 27, 12, 0),
+			func(tb testing.TB, fake *synapsefake.Server, env Env) string {
+				card := fake.MustAddNode(tb, env.UserID, synapsefake.NodeSeed{Type: reference.NodeInterchangeUS, Nickname: "Debit card"})
+				return postFrom(tb, fake, env, env.DepositNodeID, reference.NodeInterchangeUS, card.ID, TransferCents, false)
 			}),
 		{
 			Name:   "JIT partial approval refused without partial_approval_allowed",
