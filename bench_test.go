@@ -3,11 +3,10 @@ package synapsefake_test
 import (
 	"net/http"
 	"net/http/httptest"
-	"slices"
 	"testing"
-	"time"
 
 	"github.com/synapsefake/synapsefake"
+	"github.com/synapsefake/synapsefake/internal/benchpair"
 )
 
 // BenchmarkNewServer is a server per test, started on a loopback listener
@@ -52,33 +51,6 @@ func benchLoop(b *testing.B, op func()) {
 	}
 }
 
-// benchPaired runs op and its baseline once each per iteration, in
-// alternating order, so that both share whatever load the machine has. It
-// reports the median time of each and x, the ratio of the medians: a
-// median ignores the iterations a GC or another process happened to stall.
-func benchPaired(b *testing.B, op, baseline func()) {
-	var tOp, tBase []time.Duration
-	timed := func(f func(), into *[]time.Duration) {
-		start := time.Now()
-		f()
-		*into = append(*into, time.Since(start))
-	}
-	for b.Loop() {
-		if len(tOp)%2 == 0 {
-			timed(op, &tOp)
-			timed(baseline, &tBase)
-		} else {
-			timed(baseline, &tBase)
-			timed(op, &tOp)
-		}
-	}
-	mOp, mBase := median(tOp), median(tBase)
-	b.ReportMetric(float64(mOp.Nanoseconds()), "op-median-ns")
-	b.ReportMetric(float64(mBase.Nanoseconds()), "baseline-median-ns")
-	b.ReportMetric(float64(mOp)/float64(mBase), "x")
-}
-
-func median(d []time.Duration) time.Duration {
-	slices.Sort(d)
-	return d[len(d)/2]
-}
+// benchPaired is benchpair.Run: op and its baseline once each per
+// iteration, alternating, reporting x, the ratio of their medians.
+func benchPaired(b *testing.B, op, baseline func()) { benchpair.Run(b, op, baseline) }

@@ -1,11 +1,12 @@
 package synapsefake
 
 import (
-	"slices"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/synapsefake/synapsefake/internal/benchpair"
 )
 
 // benchStatement is a generated statement of 10,000 movements, the
@@ -65,27 +66,7 @@ func BenchmarkStatement(b *testing.B) {
 	csv := func() { renderOnce(f, id, statementDoc.csv) }
 	b.Run("pdf", func(b *testing.B) { benchRender(b, f, id, statementDoc.pdf) })
 	b.Run("csv", func(b *testing.B) { benchRender(b, f, id, statementDoc.csv) })
-	b.Run("paired", func(b *testing.B) {
-		var tPDF, tCSV []time.Duration
-		timed := func(op func(), into *[]time.Duration) {
-			start := time.Now()
-			op()
-			*into = append(*into, time.Since(start))
-		}
-		for b.Loop() {
-			if len(tPDF)%2 == 0 {
-				timed(pdf, &tPDF)
-				timed(csv, &tCSV)
-			} else {
-				timed(csv, &tCSV)
-				timed(pdf, &tPDF)
-			}
-		}
-		mPDF, mCSV := medianDuration(tPDF), medianDuration(tCSV)
-		b.ReportMetric(float64(mPDF.Nanoseconds()), "op-median-ns")
-		b.ReportMetric(float64(mCSV.Nanoseconds()), "baseline-median-ns")
-		b.ReportMetric(float64(mPDF)/float64(mCSV), "x")
-	})
+	b.Run("paired", func(b *testing.B) { benchpair.Run(b, pdf, csv) })
 }
 
 // renderOnce serves one file of the statement, as benchRender's iterations do.
@@ -95,11 +76,6 @@ func renderOnce(f ledgerFixture, id string, render func(statementDoc) []byte) in
 	doc := st.statementDoc(st.book.byID[id])
 	st.mu.Unlock()
 	return len(render(doc))
-}
-
-func medianDuration(d []time.Duration) time.Duration {
-	slices.Sort(d)
-	return d[len(d)/2]
 }
 
 // BenchmarkPDFNicknameLength renders a one-movement statement of nodes
