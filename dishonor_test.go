@@ -36,6 +36,31 @@ func txHookMoves(fake *synapsefake.Server, id string) []string {
 	return out
 }
 
+// refused runs move, named name, on transaction id and checks its error
+// code against wantErr ("" for none). A refusal must carry the HTTP status
+// given and change neither the transaction nor its webhooks; refused
+// reports whether move was refused.
+func refused(t *testing.T, e txEnv, id, name string, move func() error, wantErr string, status int) bool {
+	t.Helper()
+	before := e.state(t, id)
+	hooks := txHookMoves(e.fake, id)
+	err := move()
+	if got := errCode(err); got != wantErr {
+		t.Fatalf("%s: %v, want %q", name, err, wantErr)
+	}
+	if wantErr == "" {
+		return false
+	}
+	if want := httpStatus(status); !strings.Contains(err.Error(), want) {
+		t.Errorf("%s: error %q is not %s", name, err, want)
+	}
+	e.wantTxUnchanged(t, before)
+	if got := txHookMoves(e.fake, id); !cmp.Equal(got, hooks) {
+		t.Errorf("%s: webhooks %v after a refusal, want %v", name, got, hooks)
+	}
+	return true
+}
+
 // TestDishonorReturn dishonors the R01 return (Wed 2026-11-25 15:00 ET) of
 // a transfer settled that morning: within five banking days after the
 // return's settlement, to 24:00 ET on Thu 12-03 (Thanksgiving is not a
@@ -75,20 +100,8 @@ func TestDishonorReturn(t *testing.T) {
 			t.Parallel()
 			e, id := returnedACH(t)
 			e.fake.Advance(tc.at.Sub(e.fake.Now()))
-			before := e.state(t, id)
 			hooks := txHookMoves(e.fake, id)
-			err := e.fake.DishonorReturn(cmpOr(tc.id, id), tc.code)
-			if got := errCode(err); got != tc.wantErr {
-				t.Fatalf("DishonorReturn: %v, want %q", err, tc.wantErr)
-			}
-			if tc.wantErr != "" {
-				if want := httpStatus(tc.status); !strings.Contains(err.Error(), want) {
-					t.Errorf("error %q is not %s", err, want)
-				}
-				e.wantTxUnchanged(t, before)
-				if got := txHookMoves(e.fake, id); len(got) != len(hooks) {
-					t.Errorf("webhooks %v after a refusal, want %v", got, hooks)
-				}
+			if refused(t, e, id, "DishonorReturn", func() error { return e.fake.DishonorReturn(cmpOr(tc.id, id), tc.code) }, tc.wantErr, tc.status) {
 				return
 			}
 			tx := e.tx(t, id)
@@ -148,15 +161,8 @@ func TestDishonorRefusals(t *testing.T) {
 			t.Parallel()
 			e := txEnvAt(t, et(2026, 11, 24, 9, 0), 100_00)
 			id := tc.setup(t, e)
-			before := e.state(t, id)
-			hooks := txHookMoves(e.fake, id)
-			err := e.fake.DishonorReturn(id, "R68")
-			if got := errCode(err); got != tc.wantErr || !strings.Contains(err.Error(), "error_code 410, http 409") {
-				t.Fatalf("DishonorReturn: %v, want %s (409 / \"410\")", err, tc.wantErr)
-			}
-			e.wantTxUnchanged(t, before)
-			if got := txHookMoves(e.fake, id); !cmp.Equal(got, hooks) {
-				t.Errorf("webhooks %v after a refusal, want %v", got, hooks)
+			if !refused(t, e, id, "DishonorReturn", func() error { return e.fake.DishonorReturn(id, "R68") }, tc.wantErr, http.StatusConflict) {
+				t.Fatalf("DishonorReturn: accepted, want %s", tc.wantErr)
 			}
 		})
 	}
@@ -223,20 +229,8 @@ func TestContestDishonor(t *testing.T) {
 				mustDo(t, e.fake.ContestDishonor(id, "R76"))
 			}
 			e.fake.Advance(tc.at.Sub(e.fake.Now()))
-			before := e.state(t, id)
 			hooks := txHookMoves(e.fake, id)
-			err := e.fake.ContestDishonor(id, tc.code)
-			if got := errCode(err); got != tc.wantErr {
-				t.Fatalf("ContestDishonor: %v, want %q", err, tc.wantErr)
-			}
-			if tc.wantErr != "" {
-				if want := httpStatus(tc.status); !strings.Contains(err.Error(), want) {
-					t.Errorf("error %q is not %s", err, want)
-				}
-				e.wantTxUnchanged(t, before)
-				if got := txHookMoves(e.fake, id); len(got) != len(hooks) {
-					t.Errorf("webhooks %v after a refusal, want %v", got, hooks)
-				}
+			if refused(t, e, id, "ContestDishonor", func() error { return e.fake.ContestDishonor(id, tc.code) }, tc.wantErr, tc.status) {
 				return
 			}
 			tx := e.tx(t, id)
@@ -567,7 +561,15 @@ func meaning(code string) string {
 }
 
 // httpStatus is how an error's text names its HTTP status.
-func httpStatus(status int) string { return "http " + httpCodeOf(status) }
+// httpStatus is how an error of the fake names its HTTP status, with the
+// error_code the status carries in these tests: every 409 here is a move
+// the state machine does not allow ("410").
+func httpStatus(status int) string {
+	if status == http.StatusConflict {
+		return "error_code 410, http 409"
+	}
+	return "http " + httpCodeOf(status)
+}
 
 func httpCodeOf(status int) string {
 	return map[int]string{400: "400", 404: "404", 409: "409"}[status]
