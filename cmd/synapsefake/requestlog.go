@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"io"
 	"net/http"
+	"runtime"
 	"strconv"
 	"sync"
 	"time"
@@ -14,9 +15,10 @@ import (
 // cannot forge a line.
 //
 // A request appends its line to a buffer; one goroutine writes what the
-// buffer holds whenever it holds something, so an idle server prints each
-// line at once and a busy one prints many lines per write instead of
-// making a system call per request.
+// buffer holds whenever it holds something, and after each write lets the
+// requests running append their lines before it looks again, so an idle
+// server prints each line at once and a busy one prints many lines per
+// write instead of making a system call per request.
 type requestLog struct {
 	out     io.Writer
 	mu      sync.Mutex
@@ -51,6 +53,7 @@ func (l *requestLog) write() {
 		if closing {
 			return
 		}
+		runtime.Gosched() // let the requests running append their lines first
 	}
 }
 
