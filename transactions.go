@@ -27,7 +27,6 @@ type txRecord struct {
 	note      string
 	suppID    string
 	groupID   *string
-	sameDay   bool
 	processOn time.Time
 	created   time.Time
 	start     time.Time // when automatic processing starts; reset on release
@@ -37,8 +36,9 @@ type txRecord struct {
 	status    Status
 	code      string // recent_status.code
 	timeline  []statusEntry
-	comments  int             // comments taken by PATCH (MaxComments)
-	gen       int             // bumped on every move; stale scheduled steps are skipped
+	comments  int // comments taken by PATCH (MaxComments)
+	gen       int // bumped on every move; stale scheduled steps are skipped
+	sameDay   bool
 	credited  bool            // SETTLED credited the receiver and fee nodes
 	cardSwipe bool            // made by CardAuthorization
 	cash      bool            // a cash card swipe
@@ -761,9 +761,9 @@ func (st *store) createTx(now time.Time, userID, nodeID string, req createTxRequ
 		}
 	}
 	amount := toCents(*req.Amount.Amount)
-	fees := []feeRecord{{note: "Facilitator Fee"}}
+	fees := defaultFees[:1:1] // shared: no transaction's fees are written in place
 	if len(req.Fees) > 0 {
-		fees = fees[:0]
+		fees = make([]feeRecord, 0, len(req.Fees))
 		for _, f := range req.Fees {
 			fn := st.nodes[*f.To.ID]
 			if fn == nil || reference.BaseNodeType(fn.typ) != reference.NodeDepositUS || !fn.isActive {
@@ -792,6 +792,10 @@ func (st *store) createTx(now time.Time, userID, nodeID string, req createTxRequ
 	st.applyReturnRules(t) // returns.go
 	return t, nil
 }
+
+// defaultFees is the fees of a transaction sent without any: the
+// facilitator's fee of 0.
+var defaultFees = []feeRecord{{note: "Facilitator Fee"}}
 
 // bankToBank reports whether from may send to to as one bank account to
 // another, the pair the provider's integration suites moved money on: both
