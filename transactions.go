@@ -603,9 +603,15 @@ func (st *store) txViewAt(t *txRecord, timeline []statusEntry, code string) txVi
 	if code != "" {
 		rs.Code = &code
 	}
-	other := maps.Clone(t.other)
-	if other == nil {
-		other = map[string]any{}
+	// t.other is never written in place: the view shows it as is unless
+	// the dispute or the card adds keys to a copy.
+	other := t.other
+	if t.dispute != nil || t.card != nil {
+		if other = maps.Clone(t.other); other == nil {
+			other = map[string]any{}
+		}
+	} else if other == nil {
+		other = noOther
 	}
 	if t.dispute != nil {
 		t.dispute.show(st, t, other)
@@ -792,6 +798,10 @@ func (st *store) createTx(now time.Time, userID, nodeID string, req createTxRequ
 	st.applyReturnRules(t) // returns.go
 	return t, nil
 }
+
+// noOther is the extra.other of a view of a transaction with none: {}.
+// Shared, so never written.
+var noOther = map[string]any{}
 
 // defaultFees is the fees of a transaction sent without any: the
 // facilitator's fee of 0.
