@@ -211,6 +211,12 @@ func (q *stepQueue) Pop() any {
 // push is heap.Push without boxing the step: the same sift, so that the
 // two can be mixed.
 func (q *stepQueue) push(s step) {
+	if n := len(*q); n == cap(*q) && n >= 256 {
+		// Double, where append grows a slice this large by about a
+		// quarter and so allocates and copies about five steps for each
+		// one pushed. A queue that empties lets its array go (runDue).
+		*q = slices.Grow(*q, n)
+	}
 	*q = append(*q, s)
 	h := *q
 	for j := len(h) - 1; j > 0; {
