@@ -182,6 +182,10 @@ func (r *Request) cost() int64 {
 	return int64(n)
 }
 
+// maxRecordedHead is how much of a refusal's answer a recorder keeps to
+// read its error_code from.
+const maxRecordedHead = 1 << 16
+
 // recorder is the ResponseWriter of a journaled call: it keeps the status
 // and enough of the body to read error_code.
 type recorder struct {
@@ -205,7 +209,7 @@ func (r *recorder) Write(b []byte) (int, error) {
 	if r.status == 0 {
 		r.status = http.StatusOK
 	}
-	if r.status != http.StatusOK && r.head.Len() < 1<<16 {
+	if r.status != http.StatusOK && r.head.Len() < maxRecordedHead {
 		r.head.Write(b)
 	}
 	return r.ResponseWriter.Write(b)
@@ -216,7 +220,9 @@ func (r *recorder) Write(b []byte) (int, error) {
 // map is kept, not copied: net/http gives each request its own and no
 // handler writes it; Requests copies it.
 func (j *journal) start(w http.ResponseWriter, r *http.Request) *recorder {
-	rec := &recorder{ResponseWriter: w, req: Request{Method: r.Method, Path: r.URL.Path, Header: r.Header, Time: j.s.Now()}, began: time.Now()}
+	rec := recorders.Get().(*recorder)
+	rec.ResponseWriter, rec.began = w, time.Now()
+	rec.req = Request{Method: r.Method, Path: r.URL.Path, Header: r.Header, Time: j.s.Now()}
 	if r.URL.RawQuery != "" {
 		rec.req.Query = r.URL.Query() // else nil, which Requests copies as empty
 	}
@@ -321,7 +327,16 @@ func (j *journal) finish(rec *recorder, served *http.Request) {
 		j.s.refused(&rec.req, rec.refusal, rec.head.Bytes())
 	}
 	j.add(rec.req, time.Since(rec.began))
+	if rec.head.Cap() <= maxRecordedHead {
+		rec.head.Reset()
+		*rec = recorder{head: rec.head}
+		recorders.Put(rec)
+	}
 }
+
+// recorders recycles the recorders of answered calls: finish copies what
+// the journal keeps of one, and nothing holds it afterwards.
+var recorders = sync.Pool{New: func() any { return new(recorder) }}
 
 // add appends r, then drops the oldest calls while the journal holds more
 // than its bounds allow, always keeping r itself.

@@ -27,7 +27,6 @@ type txRecord struct {
 	note      string
 	suppID    string
 	groupID   *string
-	sameDay   bool
 	processOn time.Time
 	created   time.Time
 	start     time.Time // when automatic processing starts; reset on release
@@ -37,8 +36,9 @@ type txRecord struct {
 	status    Status
 	code      string // recent_status.code
 	timeline  []statusEntry
-	comments  int             // comments taken by PATCH (MaxComments)
-	gen       int             // bumped on every move; stale scheduled steps are skipped
+	comments  int // comments taken by PATCH (MaxComments)
+	gen       int // bumped on every move; stale scheduled steps are skipped
+	sameDay   bool
 	credited  bool            // SETTLED credited the receiver and fee nodes
 	cardSwipe bool            // made by CardAuthorization
 	cash      bool            // a cash card swipe
@@ -205,6 +205,12 @@ func (q *stepQueue) Pop() any {
 // push is heap.Push without boxing the step: the same sift, so that the
 // two can be mixed.
 func (q *stepQueue) push(s step) {
+	if n := len(*q); n == cap(*q) && n >= 256 {
+		// Double, where append grows a slice this large by about a
+		// quarter and so allocates and copies about five steps for each
+		// one pushed. A queue that empties lets its array go (runDue).
+		*q = slices.Grow(*q, n)
+	}
 	*q = append(*q, s)
 	h := *q
 	for j := len(h) - 1; j > 0; {
@@ -597,9 +603,15 @@ func (st *store) txViewAt(t *txRecord, timeline []statusEntry, code string) txVi
 	if code != "" {
 		rs.Code = &code
 	}
-	other := maps.Clone(t.other)
-	if other == nil {
-		other = map[string]any{}
+	// t.other is never written in place: the view shows it as is unless
+	// the dispute or the card adds keys to a copy.
+	other := t.other
+	if t.dispute != nil || t.card != nil {
+		if other = maps.Clone(t.other); other == nil {
+			other = map[string]any{}
+		}
+	} else if other == nil {
+		other = noOther
 	}
 	if t.dispute != nil {
 		t.dispute.show(st, t, other)
@@ -755,9 +767,9 @@ func (st *store) createTx(now time.Time, userID, nodeID string, req createTxRequ
 		}
 	}
 	amount := toCents(*req.Amount.Amount)
-	fees := []feeRecord{{note: "Facilitator Fee"}}
+	fees := defaultFees[:1:1] // shared: no transaction's fees are written in place
 	if len(req.Fees) > 0 {
-		fees = fees[:0]
+		fees = make([]feeRecord, 0, len(req.Fees))
 		for _, f := range req.Fees {
 			fn := st.nodes[*f.To.ID]
 			if fn == nil || reference.BaseNodeType(fn.typ) != reference.NodeDepositUS || !fn.isActive {
@@ -786,6 +798,14 @@ func (st *store) createTx(now time.Time, userID, nodeID string, req createTxRequ
 	st.applyReturnRules(t) // returns.go
 	return t, nil
 }
+
+// noOther is the extra.other of a view of a transaction with none: {}.
+// Shared, so never written.
+var noOther = map[string]any{}
+
+// defaultFees is the fees of a transaction sent without any: the
+// facilitator's fee of 0.
+var defaultFees = []feeRecord{{note: "Facilitator Fee"}}
 
 // bankToBank reports whether from may send to to as one bank account to
 // another, the pair the provider's integration suites moved money on: both

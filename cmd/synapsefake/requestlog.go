@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"io"
 	"net/http"
+	"runtime"
 	"strconv"
 	"sync"
 	"time"
@@ -14,9 +15,10 @@ import (
 // cannot forge a line.
 //
 // A request appends its line to a buffer; one goroutine writes what the
-// buffer holds whenever it holds something, so an idle server prints each
-// line at once and a busy one prints many lines per write instead of
-// making a system call per request.
+// buffer holds whenever it holds something, and after each write lets the
+// requests running append their lines before it looks again, so an idle
+// server prints each line at once and a busy one prints many lines per
+// write instead of making a system call per request.
 type requestLog struct {
 	out     io.Writer
 	mu      sync.Mutex
@@ -51,6 +53,7 @@ func (l *requestLog) write() {
 		if closing {
 			return
 		}
+		runtime.Gosched() // let the requests running append their lines first
 	}
 }
 
@@ -74,10 +77,13 @@ func (l *requestLog) wrap(h http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		start := time.Now()
 		rec := writers.Get().(*statusWriter)
-		rec.ResponseWriter, rec.status = w, 0
+		rec.ResponseWriter, rec.status, rec.code = w, 0, ""
 		h.ServeHTTP(rec, r)
 		took := time.Since(start).Round(time.Microsecond)
-		code := errorCode(rec.body)
+		code := rec.code
+		if code == "" {
+			code = errorCode(rec.body)
+		}
 		l.mu.Lock()
 		if !l.closing {
 			b := append(l.pending, r.Method...)
@@ -168,10 +174,14 @@ func stringEnd(b []byte, i int) int {
 	return -1
 }
 
-// statusWriter keeps the status and the start of the body of an answer.
+// statusWriter keeps the status and the error_code of an answer. An answer
+// written whole in one write with its Content-Length (as the fake writes
+// its JSON) is read in place; any other keeps the start of its body in body
+// to be read once written.
 type statusWriter struct {
 	http.ResponseWriter
 	status int
+	code   string // the answer's error_code or "-", once known
 	body   []byte
 }
 
@@ -190,8 +200,26 @@ func (w *statusWriter) Write(b []byte) (int, error) {
 	if w.status == 0 {
 		w.status = http.StatusOK
 	}
+	if w.code != "" {
+		return w.ResponseWriter.Write(b)
+	}
+	if len(w.body) == 0 && len(b) <= maxLoggedBody && wholeBody(w.Header(), len(b)) {
+		w.code = errorCode(b)
+		return w.ResponseWriter.Write(b)
+	}
 	if room := maxLoggedBody - len(w.body); room > 0 {
 		w.body = append(w.body, b[:min(len(b), room)]...)
 	}
 	return w.ResponseWriter.Write(b)
+}
+
+// wholeBody reports that a first write of n bytes is the whole body: the
+// answer's Content-Length says n.
+func wholeBody(h http.Header, n int) bool {
+	cl := h["Content-Length"]
+	if len(cl) != 1 {
+		return false
+	}
+	m, err := strconv.Atoi(cl[0])
+	return err == nil && m == n
 }

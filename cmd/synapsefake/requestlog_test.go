@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"net/http"
 	"net/http/httptest"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -61,13 +62,26 @@ func TestRequestLogLines(t *testing.T) {
 			_, _ = w.Write([]byte(`"error_code":"400","http_code":"409","success":false}`))
 		case "/empty":
 			w.WriteHeader(http.StatusNoContent)
+		case "/whole":
+			// One write with its length, as the fake answers: read in place.
+			body := `{"error":{"en":"No."},"error_code":"300","http_code":"404","success":false}`
+			w.Header().Set("Content-Length", strconv.Itoa(len(body)))
+			w.WriteHeader(http.StatusNotFound)
+			_, _ = w.Write([]byte(body))
+		case "/parts":
+			// A length, but the body in two writes: read once written.
+			body := `{"x":{"error_code":"1"},"error_code":"200","http_code":"409"}`
+			w.Header().Set("Content-Length", strconv.Itoa(len(body)))
+			w.WriteHeader(http.StatusConflict)
+			_, _ = w.Write([]byte(body[:30]))
+			_, _ = w.Write([]byte(body[30:]))
 		default:
 			_, _ = w.Write([]byte(`{"error_code":"0","http_code":"200"}`))
 		}
 	}))
 	const n = 200
 	for i := range n {
-		path := []string{"/err", "/empty", "/list"}[i%3]
+		path := []string{"/err", "/empty", "/list", "/whole", "/parts"}[i%5]
 		h.ServeHTTP(httptest.NewRecorder(), httptest.NewRequest("GET", path, nil))
 	}
 	l.close()
@@ -78,7 +92,7 @@ func TestRequestLogLines(t *testing.T) {
 		t.Fatalf("%d lines, want %d:\n%s", len(lines), n, out.String())
 	}
 	for i, line := range lines {
-		want := []string{"GET /err 409 400 ", "GET /empty 204 - ", "GET /list 200 0 "}[i%3]
+		want := []string{"GET /err 409 400 ", "GET /empty 204 - ", "GET /list 200 0 ", "GET /whole 404 300 ", "GET /parts 409 200 "}[i%5]
 		if !strings.HasPrefix(line, want) || !strings.HasSuffix(line, "s") {
 			t.Errorf("line %d is %q, want %q and a duration", i, line, want)
 		}
