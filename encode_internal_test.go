@@ -15,6 +15,7 @@ import (
 // invalid UTF-8), nil and empty slices and maps, nested values in maps,
 // nil and set pointers, and numbers of every form.
 func TestAppendJSONIsEncodingJSON(t *testing.T) {
+	t.Parallel()
 	rng := rand.New(rand.NewPCG(1, 2))
 	// A node's info is one of these, or a map.
 	infos := []reflect.Type{reflect.TypeFor[nodeInfo](), reflect.TypeFor[achNodeInfo](), reflect.TypeFor[map[string]any]()}

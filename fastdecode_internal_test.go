@@ -17,6 +17,7 @@ import (
 // escapes, invalid UTF-8 and control characters; numbers of every form;
 // white space anywhere and trailing data.
 func TestDecodeFastIsEncodingJSON(t *testing.T) {
+	t.Parallel()
 	bodies := []string{
 		`{"to":{"type":"ACH-US","id":"abc"},"amount":{"amount":25,"currency":"USD"},"extra":{"ip":"127.0.0.1","note":"Rent"}}`,
 		` {"amount":{"currency":"USD","amount":12.34},"to":{"id":"x","type":"DEPOSIT-US"},"extra":{"ip":"1","same_day":true,"process_on":2,"group_id":"g","supp_id":"s","idempotency_key":"k"}} `,

@@ -1,6 +1,7 @@
 package benchpair
 
 import (
+	"flag"
 	"testing"
 	"time"
 )
@@ -26,6 +27,9 @@ func TestRunReportsTheRatio(t *testing.T) {
 		}
 	}
 	fast := func() {}
+	if err := flag.Set("test.benchtime", "50x"); err != nil { // 50 pairs, not a second of them
+		t.Fatal(err)
+	}
 	r := testing.Benchmark(func(b *testing.B) { Run(b, slow, fast) })
 	if x := r.Extra["x"]; x < 10 {
 		t.Errorf("x = %v for a 2 ms op against an empty baseline, want far above 1", x)
