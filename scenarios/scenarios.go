@@ -438,30 +438,8 @@ func ReturnTimings() []Scenario {
 			},
 			Want: txOutcome(synapsefake.StatusSettled, "", processed(synapsefake.StatusSettled)...),
 		},
-		{
-			Name: "returned R06 a month after settlement (no fixed window)",
-			Apply: func(tb testing.TB, fake *synapsefake.Server, env Env) Result {
-				tb.Helper()
-				id := settled(tb, fake, env)
-				fake.Advance(30 * 24 * time.Hour)
-				must(tb, "Return", fake.Return(id, reference.ReturnPerODFI))
-				return txResult(tb, fake, env, id)
-			},
-			Want: txOutcome(synapsefake.StatusReturned, reference.ReturnPerODFI,
-				append(processed(synapsefake.StatusSettled), synapsefake.StatusReturned)...),
-		},
-		{
-			Name: "returned R33 59 days after settlement",
-			Apply: func(tb testing.TB, fake *synapsefake.Server, env Env) Result {
-				tb.Helper()
-				id := settled(tb, fake, env)
-				fake.Advance(59 * 24 * time.Hour)
-				must(tb, "Return", fake.Return(id, "R33"))
-				return txResult(tb, fake, env, id)
-			},
-			Want: txOutcome(synapsefake.StatusReturned, "R33",
-				append(processed(synapsefake.StatusSettled), synapsefake.StatusReturned)...),
-		},
+		returnedLater("returned R06 a month after settlement (no fixed window)", reference.ReturnPerODFI, 30*24*time.Hour),
+		returnedLater("returned R33 59 days after settlement", "R33", 59*24*time.Hour),
 		{
 			Name: "R01 refused after the opening of business on the second banking day",
 			Apply: func(tb testing.TB, fake *synapsefake.Server, env Env) Result {
@@ -612,18 +590,24 @@ func ReturnTimings() []Scenario {
 			Want:   txOutcome(synapsefake.StatusReturned, "R13", processed(synapsefake.StatusReturned)...),
 			Verify: depositHolds(DepositCents),
 		},
-		{
-			Name: "returned R23 90 days after settlement, on the receiver's notice",
-			Apply: func(tb testing.TB, fake *synapsefake.Server, env Env) Result {
-				tb.Helper()
-				id := settled(tb, fake, env)
-				fake.Advance(90 * 24 * time.Hour)
-				must(tb, "Return", fake.Return(id, reference.ReturnCreditRefused))
-				return txResult(tb, fake, env, id)
-			},
-			Want: txOutcome(synapsefake.StatusReturned, reference.ReturnCreditRefused,
-				append(processed(synapsefake.StatusSettled), synapsefake.StatusReturned)...),
+		returnedLater("returned R23 90 days after settlement, on the receiver's notice", reference.ReturnCreditRefused, 90*24*time.Hour),
+	}
+}
+
+// returnedLater is the scenario of an ACH transfer settled, then returned
+// with code after more time has passed: within code's window, so RETURNED.
+func returnedLater(name, code string, after time.Duration) Scenario {
+	return Scenario{
+		Name: name,
+		Apply: func(tb testing.TB, fake *synapsefake.Server, env Env) Result {
+			tb.Helper()
+			id := newTransfer(tb, fake, env)
+			advanceUntil(tb, fake, id, synapsefake.StatusSettled)
+			fake.Advance(after)
+			must(tb, "Return", fake.Return(id, code))
+			return txResult(tb, fake, env, id)
 		},
+		Want: txOutcome(synapsefake.StatusReturned, code, append(processed(synapsefake.StatusSettled), synapsefake.StatusReturned)...),
 	}
 }
 
