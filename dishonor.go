@@ -36,16 +36,16 @@ type dishonorRecord struct {
 // dishonored return): what Return, ReturnLate, ScheduleReturn, return
 // rules and world files take.
 func validEntryReturnCode(code string) error {
+	return validCodeOf(code, reference.OfEntry)
+}
+
+// validCodeOf refuses code unless it is a return code (validReturnCode)
+// that acts on want: a dishonored return code is not a return, a return
+// code not a dishonor... The message names the helper that takes code.
+func validCodeOf(code string, want reference.ReturnSubject) error {
 	if err := validReturnCode(code); err != nil {
 		return err
 	}
-	return wantSubject(code, reference.OfEntry)
-}
-
-// wantSubject refuses code, a return code, unless it acts on want: a
-// dishonored return code is not a return, a return code not a dishonor...
-// The message names the helper that takes code.
-func wantSubject(code string, want reference.ReturnSubject) error {
 	got := reference.ReturnSubjectOf(code)
 	if got == want {
 		return nil
@@ -212,10 +212,7 @@ func meaningOf(code string) string {
 // its lost dispute (dispute_posting), past the window
 // (dishonor_window_passed); an unknown code is 400 / "200".
 func (s *Server) DishonorReturn(id, code string) error {
-	if err := validReturnCode(code); err != nil {
-		return err
-	}
-	if err := wantSubject(code, reference.OfReturn); err != nil {
+	if err := validCodeOf(code, reference.OfReturn); err != nil {
 		return err
 	}
 	return s.withTx(id, func(st *store, t *txRecord) error { return st.dishonor(t, code, s.Now()) })
@@ -236,10 +233,7 @@ func (s *Server) DishonorReturn(id, code string) error {
 // (already_contested), past the window (contest_window_passed), a
 // transaction its user disputed since (transaction_disputed).
 func (s *Server) ContestDishonor(id, code string) error {
-	if err := validReturnCode(code); err != nil {
-		return err
-	}
-	if err := wantSubject(code, reference.OfDishonor); err != nil {
+	if err := validCodeOf(code, reference.OfDishonor); err != nil {
 		return err
 	}
 	return s.withTx(id, func(st *store, t *txRecord) error { return st.contest(t, code, s.Now()) })

@@ -176,12 +176,9 @@ func (st *store) dispute(t *txRecord, nodeID string, at time.Time, req disputeRe
 // closes: the end (24:00 Eastern time) of the last calendar day of
 // reference.DisputeWindowDays after the day t settled. Callers hold mu.
 func (st *store) disputeWindowEnd(t *txRecord) (time.Time, int) {
-	settled := t.created
-	for _, e := range t.timeline {
-		if e.Status == StatusSettled {
-			settled = time.UnixMilli(e.Date)
-			break
-		}
+	settled, ok := t.settledAt()
+	if !ok {
+		settled = t.created
 	}
 	days := reference.DisputeWindowDays(st.nodes[t.toNode].typ, t.cardSwipe)
 	return reference.StartOfDay(settled).AddDate(0, 0, days+1), days

@@ -149,12 +149,9 @@ func (st *store) planReturn(t *txRecord, code string, after time.Duration, late 
 	case t.status == StatusSettled:
 		settled, _ := t.settledAt()
 		at := latest(settled.Add(after), now)
-		if w, ok := reference.ACHReturnWindow(code); ok && !late {
-			if w.Kind == reference.WindowAtProcessing {
-				return errOperatorReturn(code, t.id, settled)
-			}
-			if deadline, ok := w.Deadline(settled); ok && at.After(deadline) {
-				return errReturnWindow(code, w, settled, deadline)
+		if !late {
+			if err := checkReturnWindow(t, code, at); err != nil {
+				return err
 			}
 		}
 		st.pushReturn(t, code, at)

@@ -333,10 +333,10 @@ func (c *stateChecker) transactions() {
 // its dates, a contest with both its code and its date or neither, and a
 // status that fits (SETTLED until contested, RETURNED after).
 func (c *stateChecker) dishonor(p string, t *txRecord, d *dishonorRecord) {
-	if d.returnCode != "" && (!reference.IsReturnCode(d.returnCode) || reference.ReturnSubjectOf(d.returnCode) != reference.OfEntry) {
+	if d.returnCode != "" && validEntryReturnCode(d.returnCode) != nil {
 		c.failf(p+".returnCode", "%q is not the code of a return", d.returnCode)
 	}
-	if !reference.IsReturnCode(d.code) || reference.ReturnSubjectOf(d.code) != reference.OfReturn {
+	if validCodeOf(d.code, reference.OfReturn) != nil {
 		c.failf(p+".code", "%q is not a dishonored return code", d.code)
 	}
 	c.required(p+".at", d.at)
@@ -346,7 +346,7 @@ func (c *stateChecker) dishonor(p string, t *txRecord, d *dishonorRecord) {
 		if !d.contested.IsZero() {
 			c.failf(p+".contested", "is set without a contest code")
 		}
-	case !reference.IsReturnCode(d.contest) || reference.ReturnSubjectOf(d.contest) != reference.OfDishonor:
+	case validCodeOf(d.contest, reference.OfDishonor) != nil:
 		c.failf(p+".contest", "%q is not a contested dishonored return code", d.contest)
 	default:
 		c.required(p+".contested", d.contested)
