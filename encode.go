@@ -433,10 +433,15 @@ func (u userView) appendJSON(b []byte) ([]byte, error) {
 	b = append(b, `,"virtual_doc":`...)
 	b = appendJSONString(b, u.DocStatus.VirtualDoc)
 	b = append(b, `},"documents":`...)
-	if len(u.Documents) == 0 {
-		b = appendJSONStrings(b, emptyOrNil(u.Documents == nil))
-	} else if b, err = appendJSONAny(b, u.Documents); err != nil {
-		return b, err
+	switch {
+	case u.Documents == nil:
+		b = append(b, "null"...)
+	case len(u.Documents) == 0:
+		b = append(b, "[]"...)
+	default:
+		if b, err = appendJSONAny(b, u.Documents); err != nil {
+			return b, err
+		}
 	}
 	b = append(b, `,"emails":`...)
 	b = appendJSONStrings(b, u.Emails)
@@ -478,13 +483,4 @@ func (u userView) appendJSON(b []byte) ([]byte, error) {
 		b = appendJSONString(b, u.RefreshToken)
 	}
 	return append(b, '}'), nil
-}
-
-// emptyOrNil is an empty list, or nil: what an empty slice of any type
-// encodes like.
-func emptyOrNil(isNil bool) []string {
-	if isNil {
-		return nil
-	}
-	return []string{}
 }
