@@ -38,19 +38,25 @@ var plainJSON = func() (t [256]bool) {
 	return t
 }()
 
-// appendJSONStrings appends a string slice: null when nil.
-func appendJSONStrings(b []byte, ss []string) []byte {
-	if ss == nil {
+// appendJSONList appends list as encoding/json writes a slice: null when
+// nil, else each element as each appends it.
+func appendJSONList[E any](b []byte, list []E, each func([]byte, *E) []byte) []byte {
+	if list == nil {
 		return append(b, "null"...)
 	}
 	b = append(b, '[')
-	for i, s := range ss {
+	for i := range list {
 		if i > 0 {
 			b = append(b, ',')
 		}
-		b = appendJSONString(b, s)
+		b = each(b, &list[i])
 	}
 	return append(b, ']')
+}
+
+// appendJSONStrings appends a string slice: null when nil.
+func appendJSONStrings(b []byte, ss []string) []byte {
+	return appendJSONList(b, ss, func(b []byte, s *string) []byte { return appendJSONString(b, *s) })
 }
 
 // appendJSONStringPtr appends *s, or null.
@@ -151,25 +157,15 @@ func (t *txView) appendJSON(b []byte) ([]byte, error) {
 		return b, err
 	}
 	b = append(b, `,"fees":`...)
-	if t.Fees == nil {
-		b = append(b, "null"...)
-	} else {
-		b = append(b, '[')
-		for i := range t.Fees {
-			f := &t.Fees[i]
-			if i > 0 {
-				b = append(b, ',')
-			}
-			b = append(b, `{"fee":`...)
-			b = f.Fee.appendJSON(b)
-			b = append(b, `,"note":`...)
-			b = appendJSONString(b, f.Note)
-			b = append(b, `,"to":{"id":`...)
-			b = appendJSONString(b, f.To.ID)
-			b = append(b, `}}`...)
-		}
-		b = append(b, ']')
-	}
+	b = appendJSONList(b, t.Fees, func(b []byte, f *feeView) []byte {
+		b = append(b, `{"fee":`...)
+		b = f.Fee.appendJSON(b)
+		b = append(b, `,"note":`...)
+		b = appendJSONString(b, f.Note)
+		b = append(b, `,"to":{"id":`...)
+		b = appendJSONString(b, f.To.ID)
+		return append(b, `}}`...)
+	})
 	b = append(b, `,"from":`...)
 	if b, err = t.From.appendJSON(b); err != nil {
 		return b, err
@@ -183,21 +179,11 @@ func (t *txView) appendJSON(b []byte) ([]byte, error) {
 	}
 	b = appendStatusFields(b, rs.Date, rs.Note, rs.Status, rs.StatusID)
 	b = append(b, `},"timeline":`...)
-	if t.Timeline == nil {
-		b = append(b, "null"...)
-	} else {
-		b = append(b, '[')
-		for i := range t.Timeline {
-			e := &t.Timeline[i]
-			if i > 0 {
-				b = append(b, ',')
-			}
-			b = append(b, '{')
-			b = appendStatusFields(b, e.Date, e.Note, e.Status, e.StatusID)
-			b = append(b, '}')
-		}
-		b = append(b, ']')
-	}
+	b = appendJSONList(b, t.Timeline, func(b []byte, e *statusView) []byte {
+		b = append(b, '{')
+		b = appendStatusFields(b, e.Date, e.Note, e.Status, e.StatusID)
+		return append(b, '}')
+	})
 	b = append(b, `,"to":`...)
 	if b, err = t.To.appendJSON(b); err != nil {
 		return b, err
@@ -353,22 +339,13 @@ func (n nodeView) appendJSON(b []byte) ([]byte, error) {
 	b = append(b, `,"is_active":`...)
 	b = appendJSONBool(b, n.IsActive)
 	b = append(b, `,"timeline":`...)
-	if n.Timeline == nil {
-		b = append(b, "null"...)
-	} else {
-		b = append(b, '[')
-		for i, e := range n.Timeline {
-			if i > 0 {
-				b = append(b, ',')
-			}
-			b = append(b, `{"date":`...)
-			b = strconv.AppendInt(b, e.Date, 10)
-			b = append(b, `,"note":`...)
-			b = appendJSONString(b, e.Note)
-			b = append(b, '}')
-		}
-		b = append(b, ']')
-	}
+	b = appendJSONList(b, n.Timeline, func(b []byte, e *nodeEvent) []byte {
+		b = append(b, `{"date":`...)
+		b = strconv.AppendInt(b, e.Date, 10)
+		b = append(b, `,"note":`...)
+		b = appendJSONString(b, e.Note)
+		return append(b, '}')
+	})
 	b = append(b, `,"type":`...)
 	b = appendJSONString(b, n.Type)
 	b = append(b, `,"user_id":`...)
@@ -379,22 +356,13 @@ func (n nodeView) appendJSON(b []byte) ([]byte, error) {
 // appendJSON appends i's JSON.
 func (i nodeInfo) appendJSON(b []byte) []byte {
 	b = append(b, `{"agreements":`...)
-	if i.Agreements == nil {
-		b = append(b, "null"...)
-	} else {
-		b = append(b, '[')
-		for j, a := range i.Agreements {
-			if j > 0 {
-				b = append(b, ',')
-			}
-			b = append(b, `{"type":`...)
-			b = appendJSONString(b, a.Type)
-			b = append(b, `,"url":`...)
-			b = appendJSONString(b, a.URL)
-			b = append(b, '}')
-		}
-		b = append(b, ']')
-	}
+	b = appendJSONList(b, i.Agreements, func(b []byte, a *agreement) []byte {
+		b = append(b, `{"type":`...)
+		b = appendJSONString(b, a.Type)
+		b = append(b, `,"url":`...)
+		b = appendJSONString(b, a.URL)
+		return append(b, '}')
+	})
 	b = append(b, `,"balance":{"amount":`...)
 	b = i.Balance.Amount.appendJSON(b)
 	b = append(b, `,"currency":`...)
@@ -465,10 +433,15 @@ func (u userView) appendJSON(b []byte) ([]byte, error) {
 	b = append(b, `,"virtual_doc":`...)
 	b = appendJSONString(b, u.DocStatus.VirtualDoc)
 	b = append(b, `},"documents":`...)
-	if len(u.Documents) == 0 {
-		b = appendJSONStrings(b, emptyOrNil(u.Documents == nil))
-	} else if b, err = appendJSONAny(b, u.Documents); err != nil {
-		return b, err
+	switch {
+	case u.Documents == nil:
+		b = append(b, "null"...)
+	case len(u.Documents) == 0:
+		b = append(b, "[]"...)
+	default:
+		if b, err = appendJSONAny(b, u.Documents); err != nil {
+			return b, err
+		}
 	}
 	b = append(b, `,"emails":`...)
 	b = appendJSONStrings(b, u.Emails)
@@ -492,22 +465,13 @@ func (u userView) appendJSON(b []byte) ([]byte, error) {
 	b = append(b, `,"legal_names":`...)
 	b = appendJSONStrings(b, u.LegalNames)
 	b = append(b, `,"logins":`...)
-	if u.Logins == nil {
-		b = append(b, "null"...)
-	} else {
-		b = append(b, '[')
-		for i, l := range u.Logins {
-			if i > 0 {
-				b = append(b, ',')
-			}
-			b = append(b, `{"email":`...)
-			b = appendJSONString(b, l.Email)
-			b = append(b, `,"scope":`...)
-			b = appendJSONString(b, l.Scope)
-			b = append(b, '}')
-		}
-		b = append(b, ']')
-	}
+	b = appendJSONList(b, u.Logins, func(b []byte, l *loginView) []byte {
+		b = append(b, `{"email":`...)
+		b = appendJSONString(b, l.Email)
+		b = append(b, `,"scope":`...)
+		b = appendJSONString(b, l.Scope)
+		return append(b, '}')
+	})
 	b = append(b, `,"permission":`...)
 	b = appendJSONString(b, u.Permission)
 	b = append(b, `,"phone_numbers":`...)
@@ -519,13 +483,4 @@ func (u userView) appendJSON(b []byte) ([]byte, error) {
 		b = appendJSONString(b, u.RefreshToken)
 	}
 	return append(b, '}'), nil
-}
-
-// emptyOrNil is an empty list, or nil: what an empty slice of any type
-// encodes like.
-func emptyOrNil(isNil bool) []string {
-	if isNil {
-		return nil
-	}
-	return []string{}
 }

@@ -8,7 +8,7 @@ import (
 // fastDecoder is a request body that decodes its usual shape itself,
 // without reflection: decodeFast reports false, and leaves the body as it
 // was, for anything it does not read exactly as encoding/json would (an
-// unknown or repeated key, a key in another letter case, an escape, null,
+// unknown key, a key in another letter case, an escape, null,
 // a value of another type, trailing data...), and encoding/json decodes
 // the body instead. TestDecodeFastIsEncodingJSON holds each to that.
 type fastDecoder interface {
@@ -148,7 +148,8 @@ func (s *jsonScan) bool() (v, ok bool) {
 
 // object reads an object, calling field for each key with the scan at its
 // value; field reads the value and reports whether it could. A key seen
-// twice fails: encoding/json would merge the two.
+// twice is read again into the same place, which is how encoding/json
+// merges the two.
 func (s *jsonScan) object(field func(key string) bool) bool {
 	if !s.next('{') {
 		return false
@@ -156,23 +157,11 @@ func (s *jsonScan) object(field func(key string) bool) bool {
 	if s.next('}') {
 		return true
 	}
-	var seen [8]string
-	n := 0
 	for {
 		key, ok := s.str()
 		if !ok || !s.next(':') {
 			return false
 		}
-		for _, k := range seen[:n] {
-			if k == key {
-				return false
-			}
-		}
-		if n == len(seen) {
-			return false
-		}
-		seen[n] = key
-		n++
 		if !field(key) {
 			return false
 		}

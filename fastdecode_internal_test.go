@@ -26,6 +26,8 @@ func TestDecodeFastIsEncodingJSON(t *testing.T) {
 		`{"amount":{"amount":1e400}}`, `{"amount":{"amount":"1"}}`, `{"amount":{"amount":-0}}`, `{"amount":{"amount":01}}`,
 		`{"extra":{"note":"a\"b"}}`, `{"extra":{"note":"\u00e9"}}`, "{\"extra\":{\"note\":\"\xff\"}}", "{\"extra\":{\"note\":\"\x01\"}}",
 		`{"extra":{"note":"é漢"}}`, `{} x`, `{}}`, `{},`, `[]`, `"x"`, `{"fees":[]}`, `{"extra":{"other":{}}}`,
+		`{"extra":{"note":"a","note":"b"}}`, `{"amount":{"amount":1,"amount":2.5}}`, `{"to":{"type":"a","type":"b"},"to":{}}`,
+		`{"to":{"type":"a"},"to":null}`, `{"extra":{"ip":"a"},"extra":{"same_day":true},"extra":{"ip":"b"}}`,
 		`{"to":{"type":"a",}}`, `{"to":{"type":"a"}`, `{"to"}`, `{"to":{"type":"a" "id":"b"}}`, `{"extra":{"same_day":tru}}`,
 	}
 	rng := rand.New(rand.NewPCG(5, 6))
