@@ -1,7 +1,6 @@
 package synapsefake
 
 import (
-	"container/heap"
 	"net/http"
 	"time"
 )
@@ -91,7 +90,7 @@ func lifeOf(t *txRecord) *cardLife {
 // scheduleExpiry queues the lapse of t's hold. Callers hold mu.
 func (st *store) scheduleExpiry(t *txRecord) {
 	st.seq++
-	heap.Push(&st.steps, step{at: t.card.expires, seq: st.seq, txID: t.id, gen: t.gen, to: StatusCanceled, code: codeHoldExpired})
+	st.steps.push(step{at: t.card.expires, seq: st.seq, txID: t.id, gen: t.gen, to: StatusCanceled, code: codeHoldExpired})
 }
 
 // heldSwipe refuses a transaction that is not an approved card

@@ -2,7 +2,6 @@ package synapsefake
 
 import (
 	"bytes"
-	"container/heap"
 	"encoding/json"
 	"net/http"
 	"strings"
@@ -161,7 +160,7 @@ func (st *store) dispute(t *txRecord, nodeID string, at time.Time, req disputeRe
 	case eligible:
 		d.creditDue = st.provisionalCreditDue(t, at)
 		st.seq++
-		heap.Push(&st.steps, step{at: d.creditDue, seq: st.seq, txID: t.id, gen: t.gen, to: StatusSettled, credit: true})
+		st.steps.push(step{at: d.creditDue, seq: st.seq, txID: t.id, gen: t.gen, to: StatusSettled, credit: true})
 	}
 	t.dispute = d
 	st.comment(t, at, "Transaction disputed: "+reason+".")

@@ -33,9 +33,7 @@ const (
 type cents int64
 
 // MarshalJSON writes the amount in dollars, as short as it is exact: 1234 -> 12.34.
-func (c cents) MarshalJSON() ([]byte, error) {
-	return strconv.AppendFloat(nil, float64(c)/100, 'f', -1, 64), nil
-}
+func (c cents) MarshalJSON() ([]byte, error) { return c.appendJSON(nil), nil }
 
 // toCents converts a wire amount in USD to cents, rounding half away from zero.
 func toCents(usd float64) cents {

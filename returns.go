@@ -1,7 +1,6 @@
 package synapsefake
 
 import (
-	"container/heap"
 	"net/http"
 	"slices"
 	"strings"
@@ -169,7 +168,7 @@ func (st *store) planReturn(t *txRecord, code string, after time.Duration, late 
 // pushReturn schedules the return of t with code at at. Callers hold mu.
 func (st *store) pushReturn(t *txRecord, code string, at time.Time) {
 	st.seq++
-	heap.Push(&st.steps, step{at: at, seq: st.seq, txID: t.id, to: StatusReturned, code: code})
+	st.steps.push(step{at: at, seq: st.seq, txID: t.id, to: StatusReturned, code: code})
 }
 
 // settlementPlan is the status and code a transaction moving to SETTLED
@@ -313,7 +312,7 @@ func (st *store) applyReturnRules(t *txRecord) {
 		}
 		if r.After > 0 {
 			st.seq++
-			heap.Push(&st.steps, step{at: t.created.Add(r.After), seq: st.seq, txID: t.id, gen: t.gen, to: StatusQueuedBySynapse, code: r.Code})
+			st.steps.push(step{at: t.created.Add(r.After), seq: st.seq, txID: t.id, gen: t.gen, to: StatusQueuedBySynapse, code: r.Code})
 			return
 		}
 		prev := st.actor

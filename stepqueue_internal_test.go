@@ -1,15 +1,13 @@
 package synapsefake
 
 import (
-	"container/heap"
 	"math/rand/v2"
 	"testing"
 	"time"
 )
 
-// TestStepQueuePushPop: push and pop, which do not box, keep the heap as
-// heap.Push and heap.Pop do, mixed with them: steps come out by time, then
-// by scheduling order.
+// TestStepQueuePushPop: push and pop keep the queue a heap: steps come out
+// by time, then by scheduling order.
 func TestStepQueuePushPop(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 4))
 	var q stepQueue
@@ -21,22 +19,13 @@ func TestStepQueuePushPop(t *testing.T) {
 		if rng.IntN(3) > 0 || len(q) == 0 {
 			seq++
 			s := step{at: base.Add(time.Duration(rng.IntN(50)) * time.Minute), seq: seq}
-			if rng.IntN(2) == 0 {
-				q.push(s)
-			} else {
-				heap.Push(&q, s)
-			}
+			q.push(s)
 			if !q.heapOrdered() {
 				t.Fatalf("after pushing step %d the queue is not a heap", seq)
 			}
 			continue
 		}
-		var s step
-		if rng.IntN(2) == 0 {
-			s = q.pop()
-		} else {
-			s = heap.Pop(&q).(step)
-		}
+		s := q.pop()
 		if !q.heapOrdered() {
 			t.Fatalf("after popping step %d the queue is not a heap", s.seq)
 		}

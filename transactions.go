@@ -186,7 +186,6 @@ type step struct {
 // stepQueue is a min-heap of steps by time, then by scheduling order.
 type stepQueue []step
 
-func (q stepQueue) Len() int { return len(q) }
 func (q stepQueue) Less(i, j int) bool {
 	if !q[i].at.Equal(q[j].at) {
 		return q[i].at.Before(q[j].at)
@@ -194,16 +193,9 @@ func (q stepQueue) Less(i, j int) bool {
 	return q[i].seq < q[j].seq
 }
 func (q stepQueue) Swap(i, j int) { q[i], q[j] = q[j], q[i] }
-func (q *stepQueue) Push(x any)   { *q = append(*q, x.(step)) }
-func (q *stepQueue) Pop() any {
-	old := *q
-	x := old[len(old)-1]
-	*q = old[:len(old)-1]
-	return x
-}
 
-// push is heap.Push without boxing the step: the same sift, so that the
-// two can be mixed.
+// push adds s, sifting it up; typed, so the step is not boxed as
+// container/heap would box it.
 func (q *stepQueue) push(s step) {
 	if n := len(*q); n == cap(*q) && n >= 256 {
 		// Double, where append grows a slice this large by about a
@@ -223,7 +215,7 @@ func (q *stepQueue) push(s step) {
 	}
 }
 
-// pop is heap.Pop without boxing the step.
+// pop removes and returns the first step, sifting the last one down.
 func (q *stepQueue) pop() step {
 	h := *q
 	n := len(h) - 1
