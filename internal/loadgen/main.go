@@ -59,6 +59,8 @@ import (
 	"sync/atomic"
 	"syscall"
 	"time"
+
+	"github.com/synapsefake/synapsefake/internal/benchpair"
 )
 
 // config is the command line.
@@ -513,39 +515,6 @@ func startBare(self, answerFile string) (*process, error) {
 	return start(exec.Command(self, "-bare", "-addr", addr, "-answer", answerFile), addr, "bare serving")
 }
 
-// createTxShape is the shape of a create-transaction body as the fake
-// decodes it: to, amount and extra, with pointers for required fields.
-type createTxShape struct {
-	To *struct {
-		Type *string `json:"type"`
-		ID   *string `json:"id"`
-	} `json:"to"`
-	Amount *struct {
-		Amount   *float64 `json:"amount"`
-		Currency *string  `json:"currency"`
-	} `json:"amount"`
-	Extra *struct {
-		IP   *string `json:"ip"`
-		Note string  `json:"note"`
-	} `json:"extra"`
-}
-
-// bareHandler is the baseline: a POST has its body decoded into the shape
-// the fake decodes; every request is answered with answer.
-func bareHandler(answer []byte) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.Method == http.MethodPost {
-			var req createTxShape
-			if err := json.NewDecoder(r.Body).Decode(&req); err != nil || req.To == nil || req.Amount == nil || req.Extra == nil {
-				http.Error(w, fmt.Sprint("bad body: ", err), http.StatusBadRequest)
-				return
-			}
-		}
-		w.Header().Set("Content-Type", "application/json")
-		_, _ = w.Write(answer)
-	})
-}
-
 // serveBare is loadgen -bare -addr ADDR -answer FILE: the bare server, until
 // SIGTERM.
 func serveBare(args []string) error {
@@ -563,7 +532,7 @@ func serveBare(args []string) error {
 	if err != nil {
 		return err
 	}
-	srv := &http.Server{Handler: bareHandler(answer), ReadHeaderTimeout: 10 * time.Second}
+	srv := &http.Server{Handler: benchpair.Baseline(answer), ReadHeaderTimeout: 10 * time.Second}
 	fmt.Println("bare serving", l.Addr())
 	go func() {
 		sig := make(chan os.Signal, 1)
