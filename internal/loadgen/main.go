@@ -38,7 +38,6 @@
 package main
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
@@ -61,6 +60,7 @@ import (
 	"time"
 
 	"github.com/synapsefake/synapsefake/internal/benchpair"
+	"github.com/synapsefake/synapsefake/internal/binary"
 )
 
 // config is the command line.
@@ -166,17 +166,12 @@ func run(cfg config, out io.Writer) ([]result, error) {
 	}
 	bin := cfg.binary
 	if bin == "" {
-		dir, err := os.MkdirTemp("", "loadgen")
+		built, remove, err := binary.Build("loadgen")
 		if err != nil {
 			return nil, err
 		}
-		defer os.RemoveAll(dir)
-		bin = filepath.Join(dir, "synapsefake")
-		build := exec.Command("go", "build", "-o", bin, "github.com/synapsefake/synapsefake/cmd/synapsefake")
-		build.Stdout, build.Stderr = os.Stderr, os.Stderr
-		if err := build.Run(); err != nil {
-			return nil, fmt.Errorf("go build ./cmd/synapsefake: %w", err)
-		}
+		defer remove()
+		bin = built
 	}
 	self, err := os.Executable()
 	if err != nil {
@@ -284,7 +279,7 @@ func runRow(cfg config, bin, self string, client *http.Client, r row) (result, e
 		if base, err = startBare(self, file); err != nil {
 			return res, err
 		}
-		baseW = &world{base: base.base, userID: w.userID, from: w.from, to: w.to, userHeaders: w.userHeaders, gateway: w.gateway}
+		baseW = &world{base: base.Base, userID: w.userID, from: w.from, to: w.to, userHeaders: w.userHeaders, gateway: w.gateway}
 		got, err := baseW.fetch(client, "POST", w.transPath(), w.userHeaders, w.txBody())
 		if err != nil || len(got) != len(answer) {
 			base.stop()
@@ -387,17 +382,12 @@ func drive(client *http.Client, send func(context.Context, *http.Client) error, 
 }
 
 // process is a server loadgen started: the fake or the bare server.
-type process struct {
-	cmd     *exec.Cmd
-	base    string // http://127.0.0.1:PORT
-	gateway string // the X-SP-GATEWAY the fake printed
-	exited  chan struct{}
-}
+type process struct{ *binary.Process }
 
 // cpu is the CPU time the process used so far (user and system), from
 // /proc/PID/stat in clock ticks of 10 ms; 0 when it cannot be read.
 func (p *process) cpu() time.Duration {
-	data, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", p.cmd.Process.Pid))
+	data, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", p.Cmd.Process.Pid))
 	if err != nil {
 		return 0
 	}
@@ -418,83 +408,34 @@ func (p *process) cpu() time.Duration {
 	return time.Duration(utime+stime) * 10 * time.Millisecond
 }
 
-func (p *process) signal(sig syscall.Signal) error { return p.cmd.Process.Signal(sig) }
+func (p *process) signal(sig syscall.Signal) error { return p.Cmd.Process.Signal(sig) }
 
 // stop ends the process with SIGTERM (which makes the fake write its CPU
 // profile) and waits for it, killing it after 10 s.
 func (p *process) stop() {
-	_ = p.cmd.Process.Signal(syscall.SIGCONT)
-	_ = p.cmd.Process.Signal(syscall.SIGTERM)
+	_ = p.Cmd.Process.Signal(syscall.SIGCONT)
+	_ = p.Cmd.Process.Signal(syscall.SIGTERM)
 	select {
-	case <-p.exited:
+	case <-p.Exited():
 	case <-time.After(10 * time.Second):
-		_ = p.cmd.Process.Kill()
-		<-p.exited
+		_ = p.Cmd.Process.Kill()
+		<-p.Exited()
 	}
 }
 
-// freeAddr is a loopback address with a free port.
-func freeAddr() (string, error) {
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		return "", err
-	}
-	defer l.Close()
-	return l.Addr().String(), nil
-}
-
-// start starts cmd and waits until a line of its output starts with ready;
-// the rest of its output is read and discarded.
+// start starts cmd, which listens on addr, once it printed ready; the rest
+// of its output is read and discarded.
 func start(cmd *exec.Cmd, addr, ready string) (*process, error) {
-	p := &process{cmd: cmd, base: "http://" + addr, exited: make(chan struct{})}
-	cmd.Stderr = os.Stderr
-	stdout, err := cmd.StdoutPipe()
+	p, err := binary.Start(cmd, addr, ready, nil)
 	if err != nil {
 		return nil, err
 	}
-	if err := cmd.Start(); err != nil {
-		return nil, err
-	}
-	lines := bufio.NewReader(stdout)
-	go func() {
-		_ = cmd.Wait()
-		close(p.exited)
-	}()
-	found := make(chan bool, 1)
-	go func() {
-		ok := false
-		for {
-			line, err := lines.ReadString('\n')
-			if gw, found := strings.CutPrefix(strings.TrimSpace(line), "X-SP-GATEWAY: "); found && !ok {
-				p.gateway = gw
-			}
-			if !ok && strings.HasPrefix(line, ready) {
-				ok = true
-				found <- true
-			}
-			if err != nil {
-				if !ok {
-					found <- false
-				}
-				return
-			}
-		}
-	}()
-	select {
-	case ok := <-found:
-		if ok {
-			return p, nil
-		}
-	case <-time.After(30 * time.Second):
-	}
-	_ = cmd.Process.Kill()
-	<-p.exited
-	return nil, fmt.Errorf("%s did not print %q", cmd.Path, ready)
+	return &process{p}, nil
 }
 
 // startFake starts the fake on a free loopback port.
 func startFake(bin, profile, flags string) (*process, error) {
-	addr, err := freeAddr()
+	addr, err := binary.FreeAddr()
 	if err != nil {
 		return nil, err
 	}
@@ -508,7 +449,7 @@ func startFake(bin, profile, flags string) (*process, error) {
 
 // startBare starts loadgen -bare answering the bytes of answerFile.
 func startBare(self, answerFile string) (*process, error) {
-	addr, err := freeAddr()
+	addr, err := binary.FreeAddr()
 	if err != nil {
 		return nil, err
 	}
@@ -560,10 +501,10 @@ const fingerprint = "loadgen-fingerprint"
 // seed makes a user, two DEPOSIT-US nodes and an oauth_key through the
 // control API; the gateway is the one the fake printed.
 func seed(client *http.Client, fake *process) (*world, error) {
-	if fake.gateway == "" {
+	if fake.Gateway == "" {
 		return nil, errors.New("the fake printed no X-SP-GATEWAY line")
 	}
-	w := &world{base: fake.base, gateway: fake.gateway}
+	w := &world{base: fake.Base, gateway: fake.Gateway}
 	var u struct {
 		User struct {
 			ID string `json:"_id"`
