@@ -16,7 +16,7 @@ func TestBudget(t *testing.T) {
 		at        []time.Duration // offsets from t0 of successive takes
 		want      []time.Duration // what each take answers
 	}{
-		{"no bound", -1, []time.Duration{0, 0, 0, 0, 0}, []time.Duration{0, 0, 0, 0, 0}},
+		{"no bound", -1, make([]time.Duration, 1000), make([]time.Duration, 1000)},
 		{"20 a second", 20, []time.Duration{0, 0, 0, 25 * time.Millisecond, 50 * time.Millisecond, 50 * time.Millisecond},
 			[]time.Duration{0, 0, 50 * time.Millisecond, 25 * time.Millisecond, 0, 50 * time.Millisecond}},
 		{"1 a second, burst 1", 1, []time.Duration{0, 0, time.Second}, []time.Duration{0, time.Second, 0}},
