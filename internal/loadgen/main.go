@@ -242,15 +242,15 @@ func runRow(cfg config, bin, self string, client *http.Client, r row) (result, e
 				return res, fmt.Errorf("subscribe: %w", err)
 			}
 		}
-		if base, err = startFake(bin, "", cfg.fakeFlags); err != nil {
-			return res, err
+	}
+	if r.webhooks || cfg.versus != "" {
+		// The baseline is a fake too: the same build without subscriptions,
+		// or the other build.
+		other := cfg.versus
+		if r.webhooks {
+			other = bin
 		}
-		if baseW, err = seed(client, base); err != nil {
-			base.stop()
-			return res, err
-		}
-	} else if cfg.versus != "" {
-		if base, err = startFake(cfg.versus, "", cfg.fakeFlags); err != nil {
+		if base, err = startFake(other, "", cfg.fakeFlags); err != nil {
 			return res, err
 		}
 		if baseW, err = seed(client, base); err != nil {
@@ -279,7 +279,9 @@ func runRow(cfg config, bin, self string, client *http.Client, r row) (result, e
 		if base, err = startBare(self, file); err != nil {
 			return res, err
 		}
-		baseW = &world{base: base.Base, userID: w.userID, from: w.from, to: w.to, userHeaders: w.userHeaders, gateway: w.gateway}
+		bare := *w
+		bare.base = base.Base
+		baseW = &bare
 		got, err := baseW.fetch(client, "POST", w.transPath(), w.userHeaders, w.txBody())
 		if err != nil || len(got) != len(answer) {
 			base.stop()
