@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/synapsefake/synapsefake"
+	"github.com/synapsefake/synapsefake/internal/benchpair"
 )
 
 // benchPost sends body and fails the benchmark unless the answer is 200; it
@@ -49,15 +50,7 @@ func BenchmarkCreateTransaction(b *testing.B) {
 	}
 	path := transPath(e.fx.user.ID, e.fx.node.ID)
 	answer := do(b, e.fake, call{method: "POST", path: path, header: e.fx.headers, body: body}).raw
-	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		var req createTxShape
-		if err := json.NewDecoder(r.Body).Decode(&req); err != nil || req.To == nil || req.Amount == nil || req.Extra == nil {
-			http.Error(w, fmt.Sprint("bad body: ", err), http.StatusBadRequest)
-			return
-		}
-		w.Header().Set("Content-Type", "application/json")
-		_, _ = w.Write(answer)
-	}))
+	ts := httptest.NewServer(benchpair.Baseline(answer))
 	b.Cleanup(ts.Close)
 	fakeClient, floorClient := e.fake.Client(), ts.Client()
 	fakeURL, floorURL := e.fake.URL()+path, ts.URL+"/v3.1"+path
@@ -69,23 +62,6 @@ func BenchmarkCreateTransaction(b *testing.B) {
 	b.Run("fake", func(b *testing.B) { benchLoop(b, fake) })
 	b.Run("floor", func(b *testing.B) { benchLoop(b, floor) })
 	b.Run("paired", func(b *testing.B) { benchPaired(b, fake, floor) })
-}
-
-// createTxShape is the shape of a create-transaction body, as the fake
-// decodes it: to, amount and extra, with pointers for required fields.
-type createTxShape struct {
-	To *struct {
-		Type *string `json:"type"`
-		ID   *string `json:"id"`
-	} `json:"to"`
-	Amount *struct {
-		Amount   *float64 `json:"amount"`
-		Currency *string  `json:"currency"`
-	} `json:"amount"`
-	Extra *struct {
-		IP   *string `json:"ip"`
-		Note string  `json:"note"`
-	} `json:"extra"`
 }
 
 // BenchmarkListTransactions is GET of the first page (20, newest first) of a

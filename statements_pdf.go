@@ -359,7 +359,6 @@ func pdfPages(rows int) int {
 // the period, both balances and the movements table over as many pages as
 // it needs, each page with a footer.
 func (d statementDoc) pdf() []byte {
-	const stamp = "2006-01-02 15:04"
 	var in, out cents
 	for _, l := range d.lines {
 		if l.amount > 0 {
@@ -411,7 +410,7 @@ func (d statementDoc) pdf() []byte {
 		top, rows := float64(pdfOtherTop), pdfOtherRows
 		if i == 0 {
 			top, rows = pdfFirstTop, pdfFirstRows
-			d.pdfHeading(&p, client, kind, stamp, in, out)
+			d.pdfHeading(&p, client, kind, in, out)
 		}
 		// Table heading.
 		text(&p, fontBold, 8, colDate, top+16, "Date (UTC)")
@@ -422,7 +421,7 @@ func (d statementDoc) pdf() []byte {
 		p.rule(pdfLeft, pdfRight, top+11, 0.5)
 		y := top
 		for end := min(row+rows, body+2); row < end; row++ {
-			d.pdfRow(&p, row, body, y, stamp)
+			d.pdfRow(&p, row, body, y)
 			y -= pdfRowHeight
 		}
 		p.rule(pdfLeft, pdfRight, 44, 0.5)
@@ -441,7 +440,7 @@ func (d statementDoc) pdf() []byte {
 
 // pdfHeading sets the first page's heading: the platform, the account, the
 // period and the balances.
-func (d statementDoc) pdfHeading(p *pdfPage, client, kind, stamp string, in, out cents) {
+func (d statementDoc) pdfHeading(p *pdfPage, client, kind string, in, out cents) {
 	fitted(p, fontBold, 18, pdfLeft, 740, pdfRight-pdfLeft, client)
 	text(p, fontRegular, 12, pdfLeft, 720, kind)
 	textRight(p, fontRegular, 8, pdfRight, 720, "Statement "+d.rec.id)
@@ -452,8 +451,8 @@ func (d statementDoc) pdfHeading(p *pdfPage, client, kind, stamp string, in, out
 	for _, kv := range [][2]string{
 		{"Account holder", string(appendWinAnsi(nil, d.holder))},
 		{"Account", string(account)},
-		{"Period", d.rec.start.UTC().Format(stamp) + " to " + d.rec.end.UTC().Format(stamp) + " UTC"},
-		{"Generated", d.rec.generated.UTC().Format(stamp) + " UTC"},
+		{"Period", string(appendStamp(nil, d.rec.start)) + " to " + string(appendStamp(nil, d.rec.end)) + " UTC"},
+		{"Generated", string(appendStamp(nil, d.rec.generated)) + " UTC"},
 		{"Platform", client + " (client " + d.clientID + ")"},
 	} {
 		text(p, fontBold, 9, pdfLeft, y, kv[0])
@@ -478,7 +477,7 @@ func (d statementDoc) pdfHeading(p *pdfPage, client, kind, stamp string, in, out
 
 // pdfRow sets row i of the movements table, whose body (the rows between
 // the two balances) is body rows long, with its baseline at y.
-func (d statementDoc) pdfRow(p *pdfPage, i, body int, y float64, stamp string) {
+func (d statementDoc) pdfRow(p *pdfPage, i, body int, y float64) {
 	switch {
 	case i == 0 || i == body+1:
 		desc, c := "Opening balance", d.rec.opening

@@ -80,7 +80,10 @@ func (l *requestLog) wrap(h http.Handler) http.Handler {
 		rec.ResponseWriter, rec.status, rec.code = w, 0, ""
 		h.ServeHTTP(rec, r)
 		took := time.Since(start).Round(time.Microsecond)
-		code := rec.code
+		code, status := rec.code, rec.status
+		if status == 0 {
+			status = http.StatusOK // the handler wrote nothing: net/http answers 200
+		}
 		if code == "" {
 			code = errorCode(rec.body)
 		}
@@ -90,7 +93,7 @@ func (l *requestLog) wrap(h http.Handler) http.Handler {
 			b = append(b, ' ')
 			b = append(b, r.URL.EscapedPath()...)
 			b = append(b, ' ')
-			b = strconv.AppendInt(b, int64(rec.status), 10)
+			b = strconv.AppendInt(b, int64(status), 10)
 			b = append(b, ' ')
 			b = append(b, code...)
 			b = append(b, ' ')

@@ -62,6 +62,8 @@ func TestRequestLogLines(t *testing.T) {
 			_, _ = w.Write([]byte(`"error_code":"400","http_code":"409","success":false}`))
 		case "/empty":
 			w.WriteHeader(http.StatusNoContent)
+		case "/nothing":
+			// No header, no body: net/http answers 200.
 		case "/whole":
 			// One write with its length, as the fake answers: read in place.
 			body := `{"error":{"en":"No."},"error_code":"300","http_code":"404","success":false}`
@@ -81,7 +83,7 @@ func TestRequestLogLines(t *testing.T) {
 	}))
 	const n = 200
 	for i := range n {
-		path := []string{"/err", "/empty", "/list", "/whole", "/parts"}[i%5]
+		path := []string{"/err", "/empty", "/list", "/whole", "/parts", "/nothing"}[i%6]
 		h.ServeHTTP(httptest.NewRecorder(), httptest.NewRequest("GET", path, nil))
 	}
 	l.close()
@@ -92,7 +94,7 @@ func TestRequestLogLines(t *testing.T) {
 		t.Fatalf("%d lines, want %d:\n%s", len(lines), n, out.String())
 	}
 	for i, line := range lines {
-		want := []string{"GET /err 409 400 ", "GET /empty 204 - ", "GET /list 200 0 ", "GET /whole 404 300 ", "GET /parts 409 200 "}[i%5]
+		want := []string{"GET /err 409 400 ", "GET /empty 204 - ", "GET /list 200 0 ", "GET /whole 404 300 ", "GET /parts 409 200 ", "GET /nothing 200 - "}[i%6]
 		if !strings.HasPrefix(line, want) || !strings.HasSuffix(line, "s") {
 			t.Errorf("line %d is %q, want %q and a duration", i, line, want)
 		}

@@ -38,7 +38,6 @@
 package main
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
@@ -59,6 +58,9 @@ import (
 	"sync/atomic"
 	"syscall"
 	"time"
+
+	"github.com/synapsefake/synapsefake/internal/benchpair"
+	"github.com/synapsefake/synapsefake/internal/binary"
 )
 
 // config is the command line.
@@ -164,17 +166,12 @@ func run(cfg config, out io.Writer) ([]result, error) {
 	}
 	bin := cfg.binary
 	if bin == "" {
-		dir, err := os.MkdirTemp("", "loadgen")
+		built, remove, err := binary.Build("loadgen")
 		if err != nil {
 			return nil, err
 		}
-		defer os.RemoveAll(dir)
-		bin = filepath.Join(dir, "synapsefake")
-		build := exec.Command("go", "build", "-o", bin, "github.com/synapsefake/synapsefake/cmd/synapsefake")
-		build.Stdout, build.Stderr = os.Stderr, os.Stderr
-		if err := build.Run(); err != nil {
-			return nil, fmt.Errorf("go build ./cmd/synapsefake: %w", err)
-		}
+		defer remove()
+		bin = built
 	}
 	self, err := os.Executable()
 	if err != nil {
@@ -245,15 +242,15 @@ func runRow(cfg config, bin, self string, client *http.Client, r row) (result, e
 				return res, fmt.Errorf("subscribe: %w", err)
 			}
 		}
-		if base, err = startFake(bin, "", cfg.fakeFlags); err != nil {
-			return res, err
+	}
+	if r.webhooks || cfg.versus != "" {
+		// The baseline is a fake too: the same build without subscriptions,
+		// or the other build.
+		other := cfg.versus
+		if r.webhooks {
+			other = bin
 		}
-		if baseW, err = seed(client, base); err != nil {
-			base.stop()
-			return res, err
-		}
-	} else if cfg.versus != "" {
-		if base, err = startFake(cfg.versus, "", cfg.fakeFlags); err != nil {
+		if base, err = startFake(other, "", cfg.fakeFlags); err != nil {
 			return res, err
 		}
 		if baseW, err = seed(client, base); err != nil {
@@ -282,7 +279,9 @@ func runRow(cfg config, bin, self string, client *http.Client, r row) (result, e
 		if base, err = startBare(self, file); err != nil {
 			return res, err
 		}
-		baseW = &world{base: base.base, userID: w.userID, from: w.from, to: w.to, userHeaders: w.userHeaders, gateway: w.gateway}
+		bare := *w
+		bare.base = base.Base
+		baseW = &bare
 		got, err := baseW.fetch(client, "POST", w.transPath(), w.userHeaders, w.txBody())
 		if err != nil || len(got) != len(answer) {
 			base.stop()
@@ -385,17 +384,12 @@ func drive(client *http.Client, send func(context.Context, *http.Client) error, 
 }
 
 // process is a server loadgen started: the fake or the bare server.
-type process struct {
-	cmd     *exec.Cmd
-	base    string // http://127.0.0.1:PORT
-	gateway string // the X-SP-GATEWAY the fake printed
-	exited  chan struct{}
-}
+type process struct{ *binary.Process }
 
 // cpu is the CPU time the process used so far (user and system), from
 // /proc/PID/stat in clock ticks of 10 ms; 0 when it cannot be read.
 func (p *process) cpu() time.Duration {
-	data, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", p.cmd.Process.Pid))
+	data, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", p.Cmd.Process.Pid))
 	if err != nil {
 		return 0
 	}
@@ -416,83 +410,34 @@ func (p *process) cpu() time.Duration {
 	return time.Duration(utime+stime) * 10 * time.Millisecond
 }
 
-func (p *process) signal(sig syscall.Signal) error { return p.cmd.Process.Signal(sig) }
+func (p *process) signal(sig syscall.Signal) error { return p.Cmd.Process.Signal(sig) }
 
 // stop ends the process with SIGTERM (which makes the fake write its CPU
 // profile) and waits for it, killing it after 10 s.
 func (p *process) stop() {
-	_ = p.cmd.Process.Signal(syscall.SIGCONT)
-	_ = p.cmd.Process.Signal(syscall.SIGTERM)
+	_ = p.Cmd.Process.Signal(syscall.SIGCONT)
+	_ = p.Cmd.Process.Signal(syscall.SIGTERM)
 	select {
-	case <-p.exited:
+	case <-p.Exited():
 	case <-time.After(10 * time.Second):
-		_ = p.cmd.Process.Kill()
-		<-p.exited
+		_ = p.Cmd.Process.Kill()
+		<-p.Exited()
 	}
 }
 
-// freeAddr is a loopback address with a free port.
-func freeAddr() (string, error) {
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		return "", err
-	}
-	defer l.Close()
-	return l.Addr().String(), nil
-}
-
-// start starts cmd and waits until a line of its output starts with ready;
-// the rest of its output is read and discarded.
+// start starts cmd, which listens on addr, once it printed ready; the rest
+// of its output is read and discarded.
 func start(cmd *exec.Cmd, addr, ready string) (*process, error) {
-	p := &process{cmd: cmd, base: "http://" + addr, exited: make(chan struct{})}
-	cmd.Stderr = os.Stderr
-	stdout, err := cmd.StdoutPipe()
+	p, err := binary.Start(cmd, addr, ready, nil)
 	if err != nil {
 		return nil, err
 	}
-	if err := cmd.Start(); err != nil {
-		return nil, err
-	}
-	lines := bufio.NewReader(stdout)
-	go func() {
-		_ = cmd.Wait()
-		close(p.exited)
-	}()
-	found := make(chan bool, 1)
-	go func() {
-		ok := false
-		for {
-			line, err := lines.ReadString('\n')
-			if gw, found := strings.CutPrefix(strings.TrimSpace(line), "X-SP-GATEWAY: "); found && !ok {
-				p.gateway = gw
-			}
-			if !ok && strings.HasPrefix(line, ready) {
-				ok = true
-				found <- true
-			}
-			if err != nil {
-				if !ok {
-					found <- false
-				}
-				return
-			}
-		}
-	}()
-	select {
-	case ok := <-found:
-		if ok {
-			return p, nil
-		}
-	case <-time.After(30 * time.Second):
-	}
-	_ = cmd.Process.Kill()
-	<-p.exited
-	return nil, fmt.Errorf("%s did not print %q", cmd.Path, ready)
+	return &process{p}, nil
 }
 
 // startFake starts the fake on a free loopback port.
 func startFake(bin, profile, flags string) (*process, error) {
-	addr, err := freeAddr()
+	addr, err := binary.FreeAddr()
 	if err != nil {
 		return nil, err
 	}
@@ -506,44 +451,11 @@ func startFake(bin, profile, flags string) (*process, error) {
 
 // startBare starts loadgen -bare answering the bytes of answerFile.
 func startBare(self, answerFile string) (*process, error) {
-	addr, err := freeAddr()
+	addr, err := binary.FreeAddr()
 	if err != nil {
 		return nil, err
 	}
 	return start(exec.Command(self, "-bare", "-addr", addr, "-answer", answerFile), addr, "bare serving")
-}
-
-// createTxShape is the shape of a create-transaction body as the fake
-// decodes it: to, amount and extra, with pointers for required fields.
-type createTxShape struct {
-	To *struct {
-		Type *string `json:"type"`
-		ID   *string `json:"id"`
-	} `json:"to"`
-	Amount *struct {
-		Amount   *float64 `json:"amount"`
-		Currency *string  `json:"currency"`
-	} `json:"amount"`
-	Extra *struct {
-		IP   *string `json:"ip"`
-		Note string  `json:"note"`
-	} `json:"extra"`
-}
-
-// bareHandler is the baseline: a POST has its body decoded into the shape
-// the fake decodes; every request is answered with answer.
-func bareHandler(answer []byte) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.Method == http.MethodPost {
-			var req createTxShape
-			if err := json.NewDecoder(r.Body).Decode(&req); err != nil || req.To == nil || req.Amount == nil || req.Extra == nil {
-				http.Error(w, fmt.Sprint("bad body: ", err), http.StatusBadRequest)
-				return
-			}
-		}
-		w.Header().Set("Content-Type", "application/json")
-		_, _ = w.Write(answer)
-	})
 }
 
 // serveBare is loadgen -bare -addr ADDR -answer FILE: the bare server, until
@@ -563,7 +475,7 @@ func serveBare(args []string) error {
 	if err != nil {
 		return err
 	}
-	srv := &http.Server{Handler: bareHandler(answer), ReadHeaderTimeout: 10 * time.Second}
+	srv := &http.Server{Handler: benchpair.Baseline(answer), ReadHeaderTimeout: 10 * time.Second}
 	fmt.Println("bare serving", l.Addr())
 	go func() {
 		sig := make(chan os.Signal, 1)
@@ -591,10 +503,10 @@ const fingerprint = "loadgen-fingerprint"
 // seed makes a user, two DEPOSIT-US nodes and an oauth_key through the
 // control API; the gateway is the one the fake printed.
 func seed(client *http.Client, fake *process) (*world, error) {
-	if fake.gateway == "" {
+	if fake.Gateway == "" {
 		return nil, errors.New("the fake printed no X-SP-GATEWAY line")
 	}
-	w := &world{base: fake.base, gateway: fake.gateway}
+	w := &world{base: fake.Base, gateway: fake.Gateway}
 	var u struct {
 		User struct {
 			ID string `json:"_id"`

@@ -11,29 +11,6 @@ import (
 	"time"
 )
 
-func TestBareHandler(t *testing.T) {
-	answer := []byte(`{"_id":"abc","success":true}`)
-	h := bareHandler(answer)
-	for _, tc := range []struct {
-		name, method, body string
-		wantStatus         int
-		wantBody           string
-	}{
-		{"create body", "POST", `{"to":{"type":"DEPOSIT-US","id":"x"},"amount":{"amount":0.01,"currency":"USD"},"extra":{"ip":"127.0.0.1"}}`, 200, string(answer)},
-		{"GET", "GET", "", 200, string(answer)},
-		{"body not JSON", "POST", `{"to":`, 400, "bad body: unexpected EOF\n"},
-		{"body without extra", "POST", `{"to":{},"amount":{}}`, 400, "bad body: <nil>\n"},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			rec := httptest.NewRecorder()
-			h.ServeHTTP(rec, httptest.NewRequest(tc.method, "/v3.1/x", strings.NewReader(tc.body)))
-			if rec.Code != tc.wantStatus || rec.Body.String() != tc.wantBody {
-				t.Errorf("%s: %d %q, want %d %q", tc.name, rec.Code, rec.Body, tc.wantStatus, tc.wantBody)
-			}
-		})
-	}
-}
-
 func TestDrive(t *testing.T) {
 	var served atomic.Int64
 	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {

@@ -24,7 +24,6 @@
 package main
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
@@ -36,7 +35,6 @@ import (
 	"net/http"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -44,6 +42,8 @@ import (
 	"sync/atomic"
 	"syscall"
 	"time"
+
+	"github.com/synapsefake/synapsefake/internal/binary"
 )
 
 // config is the command line.
@@ -92,20 +92,12 @@ func main() {
 func run(cfg config, out io.Writer) (int, error) {
 	bin := cfg.binary
 	if bin == "" {
-		dir, err := os.MkdirTemp("", "soak")
+		built, remove, err := binary.Build("soak")
 		if err != nil {
 			return 0, err
 		}
-		defer os.RemoveAll(dir)
-		bin = filepath.Join(dir, "synapsefake")
-		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
-		build := exec.CommandContext(ctx, "go", "build", "-o", bin, "github.com/synapsefake/synapsefake/cmd/synapsefake")
-		build.Stdout, build.Stderr = os.Stderr, os.Stderr
-		err = build.Run()
-		cancel()
-		if err != nil {
-			return 0, fmt.Errorf("go build ./cmd/synapsefake: %w", err)
-		}
+		defer remove()
+		bin = built
 	}
 
 	recv, err := startReceiver()
@@ -118,7 +110,7 @@ func run(cfg config, out io.Writer) (int, error) {
 	if err != nil {
 		return 0, err
 	}
-	defer fake.kill()
+	defer fake.Kill()
 
 	s := &soak{cfg: cfg, fake: fake, recv: recv,
 		client: &http.Client{Timeout: cfg.timeout, Transport: &http.Transport{
@@ -134,91 +126,47 @@ func run(cfg config, out io.Writer) (int, error) {
 
 // fakeProc is the running standalone fake.
 type fakeProc struct {
-	cmd     *exec.Cmd
-	base    string // http://127.0.0.1:PORT
-	gateway string
-	exited  chan struct{}
-	output  bytes.Buffer // what it printed after start-up
-	outMu   sync.Mutex
+	*binary.Process
+	output strings.Builder // what it printed after start-up; read it once Exited is closed
 }
 
 // startFake starts the binary on a free loopback port and reads the gateway
 // it prints.
 func startFake(bin string) (*fakeProc, error) {
-	l, err := net.Listen("tcp", "127.0.0.1:0")
+	addr, err := binary.FreeAddr()
 	if err != nil {
 		return nil, err
 	}
-	addr := l.Addr().String()
-	l.Close()
-	f := &fakeProc{base: "http://" + addr, exited: make(chan struct{})}
-	f.cmd = exec.Command(bin, "-addr", addr, "-clock", "manual", "-quiet",
+	f := &fakeProc{}
+	cmd := exec.Command(bin, "-addr", addr, "-clock", "manual", "-quiet",
 		"-journal-bytes", "2097152", "-webhook-capture-bytes", "4194304", "-webhook-log-bytes", "2097152")
-	f.cmd.Stderr = os.Stderr
-	stdout, err := f.cmd.StdoutPipe()
+	f.Process, err = binary.Start(cmd, addr, "next:", func(line string) { f.output.WriteString(line + "\n") })
 	if err != nil {
 		return nil, err
 	}
-	if err := f.cmd.Start(); err != nil {
-		return nil, err
-	}
-	go func() {
-		_ = f.cmd.Wait()
-		close(f.exited)
-	}()
-	lines := bufio.NewScanner(stdout)
-	deadline := time.AfterFunc(30*time.Second, f.kill)
-	for lines.Scan() {
-		line := strings.TrimSpace(lines.Text())
-		if gw, ok := strings.CutPrefix(line, "X-SP-GATEWAY: "); ok {
-			f.gateway = gw
-		}
-		if strings.HasPrefix(line, "next:") {
-			break
-		}
-	}
-	deadline.Stop()
-	if f.gateway == "" {
-		f.kill()
+	if f.Gateway == "" {
+		f.Kill()
 		return nil, errors.New("the fake printed no X-SP-GATEWAY line")
 	}
-	go func() {
-		for lines.Scan() {
-			f.outMu.Lock()
-			f.output.WriteString(lines.Text() + "\n")
-			f.outMu.Unlock()
-		}
-	}()
 	return f, nil
 }
 
 // stop sends SIGTERM and reports whether the fake exited, having printed
 // "synapsefake stopped", within d.
 func (f *fakeProc) stop(d time.Duration) bool {
-	_ = f.cmd.Process.Signal(syscall.SIGTERM)
+	_ = f.Cmd.Process.Signal(syscall.SIGTERM)
 	select {
-	case <-f.exited:
+	case <-f.Exited():
 	case <-time.After(d):
-		f.kill()
+		f.Kill()
 		return false
 	}
-	time.Sleep(50 * time.Millisecond) // the reader goroutine drains the pipe
-	f.outMu.Lock()
-	defer f.outMu.Unlock()
 	return strings.Contains(f.output.String(), "synapsefake stopped")
-}
-
-func (f *fakeProc) kill() {
-	select {
-	case <-f.exited:
-	default:
-		_ = f.cmd.Process.Kill()
-	}
 }
 
 // rss reads VmRSS of the fake, in bytes.
 func (f *fakeProc) rss() (int64, error) {
-	data, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", f.cmd.Process.Pid))
+	data, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", f.Cmd.Process.Pid))
 	if err != nil {
 		return 0, err
 	}
@@ -311,7 +259,7 @@ func (s *soak) setUp() error {
 }
 
 func (s *soak) gatewayOnly() map[string]string {
-	return map[string]string{"X-SP-GATEWAY": s.fake.gateway}
+	return map[string]string{"X-SP-GATEWAY": s.fake.Gateway}
 }
 
 // newWorker seeds a user with two funded nodes and an OAuth key.
@@ -356,7 +304,7 @@ func (s *soak) rekey(w *worker) error {
 	if err := s.setup("POST", "/_fake/users/"+w.userID+"/oauth", nil, map[string]any{"fingerprint": soakFingerprint}, &k); err != nil {
 		return fmt.Errorf("oauth key: %w", err)
 	}
-	w.headers = map[string]string{"X-SP-GATEWAY": s.fake.gateway, "X-SP-USER": k.Key + "|" + soakFingerprint, "X-SP-USER-IP": "127.0.0.1"}
+	w.headers = map[string]string{"X-SP-GATEWAY": s.fake.Gateway, "X-SP-USER": k.Key + "|" + soakFingerprint, "X-SP-USER-IP": "127.0.0.1"}
 	return nil
 }
 
@@ -382,7 +330,7 @@ func (s *soak) send(method, path string, headers map[string]string, body any) (i
 		}
 		rdr = bytes.NewReader(data)
 	}
-	req, err := http.NewRequest(method, s.fake.base+path, rdr)
+	req, err := http.NewRequest(method, s.fake.Base+path, rdr)
 	if err != nil {
 		return 0, nil, err
 	}

@@ -1,0 +1,36 @@
+package binary
+
+import (
+	"os/exec"
+	"strings"
+	"testing"
+)
+
+func TestStart(t *testing.T) {
+	for _, tc := range []struct {
+		name, script, wantGateway, wantRest, wantErr string
+	}{
+		{"banner", `echo "  X-SP-GATEWAY: id|secret"; echo "next: go"; echo one; echo two`, "id|secret", "one\ntwo\n", ""},
+		{"no gateway", `echo "next: go"; echo one`, "", "one\n", ""},
+		{"gateway after ready", `echo "next: go"; echo "X-SP-GATEWAY: late"`, "", "X-SP-GATEWAY: late\n", ""},
+		{"never ready", `echo "X-SP-GATEWAY: g"; echo "not yet"`, "", "", `did not print "next:"`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var rest strings.Builder
+			p, err := Start(exec.Command("sh", "-c", tc.script), "127.0.0.1:1", "next:", func(line string) { rest.WriteString(line + "\n") })
+			if tc.wantErr != "" {
+				if err == nil || !strings.Contains(err.Error(), tc.wantErr) {
+					t.Fatalf("Start: %v, want an error with %q", err, tc.wantErr)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			<-p.Exited()
+			if p.Gateway != tc.wantGateway || rest.String() != tc.wantRest || p.Base != "http://127.0.0.1:1" {
+				t.Errorf("gateway %q, rest %q, base %q; want %q, %q", p.Gateway, rest.String(), p.Base, tc.wantGateway, tc.wantRest)
+			}
+		})
+	}
+}
