@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"net"
 	"net/http"
 	"net/http/httptest"
 	"slices"
@@ -80,7 +79,7 @@ func New(opts ...Option) *Server {
 // test ends. A listener that cannot be opened fails the test.
 func NewServer(tb testing.TB, opts ...Option) *Server {
 	s := New(opts...)
-	l, err := net.Listen("tcp", "127.0.0.1:0")
+	l, err := listenLoopback()
 	if err != nil {
 		tb.Helper() // here only: Helper costs as much as a tenth of a NewServer
 		tb.Fatalf("synapsefake: listen: %v", err)

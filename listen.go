@@ -1,0 +1,55 @@
+package synapsefake
+
+import (
+	"math/rand/v2"
+	"net"
+	"os"
+	"strconv"
+	"strings"
+	"sync"
+)
+
+// listenLoopback opens NewServer's listener on 127.0.0.1 at a port it picks
+// itself, at random in the system's ephemeral range, trying a few before it
+// asks the kernel for one (port 0).
+//
+// Asking the kernel costs more the more sockets wait in TIME_WAIT on
+// their servers' ports, which is how every test's server leaves its port
+// when it closes: Linux's bind to port 0 then walks the busy ports one by
+// one, and in a suite that has started a few thousand servers a bind took
+// 1.2 to 2 ms on the machine docs/performance.md names, against 23 µs for a
+// port named outright (the figures are BenchmarkListen's). A port in use
+// (a listener, or a connection's own end) refuses the bind and the next
+// is tried; a port where only TIME_WAIT sockets remain is free to listen on.
+func listenLoopback() (net.Listener, error) {
+	lo, hi := ephemeralPorts()
+	for range 8 {
+		port := lo + rand.IntN(hi-lo+1)
+		if l, err := net.Listen("tcp", "127.0.0.1:"+strconv.Itoa(port)); err == nil {
+			return l, nil
+		}
+	}
+	return net.Listen("tcp", "127.0.0.1:0")
+}
+
+// ephemeralPorts is the system's range of ports for local ends it picks
+// (Linux's net.ipv4.ip_local_port_range), or Linux's default range where it
+// cannot be read.
+var ephemeralPorts = sync.OnceValues(func() (lo, hi int) {
+	data, _ := os.ReadFile("/proc/sys/net/ipv4/ip_local_port_range")
+	return portRange(string(data))
+})
+
+// portRange reads ip_local_port_range's two numbers, or answers Linux's
+// default range for anything else.
+func portRange(s string) (lo, hi int) {
+	f := strings.Fields(s)
+	if len(f) == 2 {
+		a, errA := strconv.Atoi(f[0])
+		b, errB := strconv.Atoi(f[1])
+		if errA == nil && errB == nil && a >= 1024 && a <= b && b <= 65535 {
+			return a, b
+		}
+	}
+	return 32768, 60999
+}
