@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"slices"
 	"strconv"
+	"sync"
 	"time"
 
 	"github.com/synapsefake/synapsefake/reference"
@@ -747,22 +748,45 @@ func (s *Server) handleStatementFile(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, err)
 		return
 	}
+	doc.withFile(file, func(body []byte, ctype string) {
+		w.Header().Set("Content-Type", ctype)
+		w.Header().Set("Content-Disposition", `inline; filename="statement-`+doc.rec.id+file[len("statement"):]+`"`)
+		w.Header().Set("Content-Length", strconv.Itoa(len(body)))
+		w.WriteHeader(http.StatusOK)
+		_, _ = w.Write(body)
+	})
+}
+
+// withFile renders one file of the statement (statement.csv, .json or
+// .pdf) and gives it to use, with its Content-Type; body is only good
+// until use returns. The file is rendered into a recycled buffer: a
+// statement's file runs to megabytes, and fresh memory of that size costs
+// more to fault in and clear than the rendering itself.
+func (d statementDoc) withFile(file string, use func(body []byte, ctype string)) {
+	bp := fileBuffers.Get().(*[]byte)
 	var body []byte
 	var ctype string
 	switch file {
 	case "statement.csv":
-		body, ctype = doc.csv(), "text/csv; charset=utf-8"
+		body, ctype = d.csvInto(*bp), "text/csv; charset=utf-8"
 	case "statement.json":
-		body, ctype = doc.json(), "application/json"
+		body, ctype = d.json(), "application/json"
 	default:
-		body, ctype = doc.pdf(), "application/pdf"
+		body, ctype = d.pdfInto(*bp), "application/pdf"
 	}
-	w.Header().Set("Content-Type", ctype)
-	w.Header().Set("Content-Disposition", `inline; filename="statement-`+doc.rec.id+file[len("statement"):]+`"`)
-	w.Header().Set("Content-Length", strconv.Itoa(len(body)))
-	w.WriteHeader(http.StatusOK)
-	_, _ = w.Write(body)
+	use(body, ctype)
+	if cap(body) <= maxPooledFile {
+		*bp = body[:0]
+		fileBuffers.Put(bp)
+	}
 }
+
+// fileBuffers recycles the buffers statement files are rendered into.
+var fileBuffers = sync.Pool{New: func() any { return new([]byte) }}
+
+// maxPooledFile is the largest buffer fileBuffers keeps: the PDF of about
+// 100,000 movements.
+const maxPooledFile = 32 << 20
 
 // statementDoc is everything a statement's files show, copied out of the
 // store so they are rendered without the lock.
@@ -793,9 +817,12 @@ func (st *store) statementDoc(rec *statementRecord) statementDoc {
 const isoMillis = "2006-01-02T15:04:05.000Z07:00"
 
 // csv renders the CSV file: a header row, then one row per movement.
-func (d statementDoc) csv() []byte {
-	var buf bytes.Buffer
-	cw := csv.NewWriter(&buf)
+func (d statementDoc) csv() []byte { return d.csvInto(nil) }
+
+// csvInto is csv rendering into buf's memory, from its start.
+func (d statementDoc) csvInto(into []byte) []byte {
+	buf := bytes.NewBuffer(into[:0])
+	cw := csv.NewWriter(buf)
 	_ = cw.Write([]string{"date", "transaction_id", "type", "description", "amount", "balance"})
 	for _, l := range d.lines {
 		_ = cw.Write([]string{l.date.UTC().Format(isoMillis), l.txID, l.kind, l.desc, decimal(l.amount), decimal(l.balance)})

@@ -6,6 +6,7 @@ import (
 	"flag"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -76,7 +77,12 @@ func (f ledgerFixture) files(id string) map[string][]byte {
 		}
 	}
 	pub, _ := json.MarshalIndent(public, "", "\t")
-	out := map[string][]byte{"csv": doc.csv(), "json": doc.json(), "pdf": doc.pdf(), "public.json": pub}
+	served := func(file string) []byte { // as handleStatementFile serves it
+		var body []byte
+		doc.withFile(file, func(b []byte, _ string) { body = bytes.Clone(b) })
+		return body
+	}
+	out := map[string][]byte{"csv": served("statement.csv"), "json": served("statement.json"), "pdf": served("statement.pdf"), "public.json": pub}
 	for k, b := range out {
 		out[k] = bytes.ReplaceAll(b, []byte(id), []byte("5747a7e1d0c0ffee0000cccc"))
 	}
@@ -236,5 +242,31 @@ func TestStatementPDFLongNickname(t *testing.T) {
 	want := testing.AllocsPerRun(1, func() { short.pdf() }) + 2
 	if allocs := testing.AllocsPerRun(1, func() { long.pdf() }); allocs > want {
 		t.Errorf("rendering took %v allocations, want at most %v", allocs, want)
+	}
+}
+
+// TestWithFileRecycles serves a statement's files one after another, so
+// that each renders into the buffer the one before used: each is the file
+// rendered afresh.
+func TestWithFileRecycles(t *testing.T) {
+	f := newLedgerFixture(t, "Checking", 1_000)
+	at := ledgerT0.Add(time.Hour)
+	for i, desc := range ledgerDescriptions {
+		f.move(movement{date: at.Add(time.Duration(i) * time.Minute), txID: "69b5a0c2d1e0f0000000000" + strconv.Itoa(i), kind: MovementDebit, desc: desc, amount: -cents(100 + i)})
+	}
+	id := f.statement(StatementOnDemand, ledgerT0, at.Add(time.Hour), at.Add(time.Hour))
+	st := f.s.store
+	st.mu.Lock()
+	doc := st.statementDoc(st.book.byID[id])
+	st.mu.Unlock()
+	want := map[string][]byte{"statement.csv": doc.csv(), "statement.json": doc.json(), "statement.pdf": doc.pdf()}
+	types := map[string]string{"statement.csv": "text/csv; charset=utf-8", "statement.json": "application/json", "statement.pdf": "application/pdf"}
+	for i := range 12 {
+		file := []string{"statement.pdf", "statement.csv", "statement.json", "statement.pdf", "statement.pdf", "statement.csv"}[i%6]
+		doc.withFile(file, func(body []byte, ctype string) {
+			if !bytes.Equal(body, want[file]) || ctype != types[file] {
+				t.Errorf("serving %d, %s: %d bytes (%s), want the %d bytes rendered afresh (%s)", i, file, len(body), ctype, len(want[file]), types[file])
+			}
+		})
 	}
 }

@@ -2,6 +2,7 @@ package synapsefake
 
 import (
 	"math"
+	"slices"
 	"strconv"
 	"time"
 )
@@ -76,6 +77,13 @@ type pdfText interface{ ~string | ~[]byte }
 // appendWinAnsi appends s mapped to WinAnsi bytes: printable ASCII and
 // Latin-1 stay, anything else becomes '?'.
 func appendWinAnsi(dst []byte, s string) []byte {
+	plain := true // printable ASCII, the usual text: copied whole
+	for i := 0; i < len(s) && plain; i++ {
+		plain = s[i] >= 32 && s[i] <= 126
+	}
+	if plain {
+		return append(dst, s...)
+	}
 	for _, r := range s {
 		switch {
 		case r >= 32 && r <= 126, r >= 0xA0 && r <= 0xFF:
@@ -144,19 +152,23 @@ func widest(size, width float64) int {
 // appendLiteral appends s as the body of a PDF literal string, its
 // delimiters escaped.
 func appendLiteral[S pdfText](dst []byte, s S) []byte {
+	start := 0 // s[start:i] is still to copy, whole
 	for i := 0; i < len(s); i++ {
+		var esc byte
 		switch c := s[i]; c {
 		case '\\', '(', ')':
-			dst = append(dst, '\\', c)
+			esc = c
 		case '\r':
-			dst = append(dst, '\\', 'r')
+			esc = 'r'
 		case '\n':
-			dst = append(dst, '\\', 'n')
+			esc = 'n'
 		default:
-			dst = append(dst, c)
+			continue
 		}
+		dst = append(append(dst, s[start:i]...), '\\', esc)
+		start = i + 1
 	}
-	return dst
+	return append(dst, s[start:]...)
 }
 
 // appendPt appends a coordinate or a size as the shortest decimal that
@@ -358,7 +370,10 @@ func pdfPages(rows int) int {
 // pdf renders the statement as a PDF document: the platform, the account,
 // the period, both balances and the movements table over as many pages as
 // it needs, each page with a footer.
-func (d statementDoc) pdf() []byte {
+func (d statementDoc) pdf() []byte { return d.pdfInto(nil) }
+
+// pdfInto is pdf rendering into buf's memory, from its start.
+func (d statementDoc) pdfInto(buf []byte) []byte {
 	var in, out cents
 	for _, l := range d.lines {
 		if l.amount > 0 {
@@ -379,7 +394,7 @@ func (d statementDoc) pdf() []byte {
 	}
 	// Objects: 1 catalog, 2 page tree, 3-4 fonts, 5 info, then each page
 	// and its content stream.
-	w := pdfWriter{buf: make([]byte, 0, 4096+300*(body+2)), offsets: make([]int, 0, 5+2*pages)}
+	w := pdfWriter{buf: slices.Grow(buf[:0], 4096+300*(body+2)), offsets: make([]int, 0, 5+2*pages)}
 	w.buf = append(w.buf, "%PDF-1.4\n%\xe2\xe3\xcf\xd3\n"...)
 	w.object("<< /Type /Catalog /Pages 2 0 R >>")
 	w.begin()

@@ -93,3 +93,38 @@ func TestFitIsPerCharacter(t *testing.T) {
 		}
 	}
 }
+
+func TestAppendLiteral(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{"", ""},
+		{"Transfer to Savings", "Transfer to Savings"},
+		{"(a)", `\(a\)`},
+		{`back\slash`, `back\\slash`},
+		{"line\nbreak\r", `line\nbreak\r`},
+		{"))", `\)\)`},
+		{"x(", `x\(`},
+	} {
+		pre := []byte("pre ")
+		if got := string(appendLiteral(pre, tc.in)); got != "pre "+tc.want {
+			t.Errorf("appendLiteral(%q) = %q, want %q", tc.in, got, "pre "+tc.want)
+		}
+		if got := string(appendLiteral(nil, []byte(tc.in))); got != tc.want {
+			t.Errorf("appendLiteral([]byte(%q)) = %q, want %q", tc.in, got, tc.want)
+		}
+	}
+}
+
+func TestAppendWinAnsi(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{"", ""},
+		{"plain ASCII ~", "plain ASCII ~"},
+		{"café", "caf\xe9"},
+		{"tab\there", "tab?here"},
+		{"snow ☃ man", "snow ? man"},
+		{"\x7f", "?"},
+	} {
+		if got := string(appendWinAnsi([]byte("pre "), tc.in)); got != "pre "+tc.want {
+			t.Errorf("appendWinAnsi(%q) = %q, want %q", tc.in, got, "pre "+tc.want)
+		}
+	}
+}
