@@ -84,3 +84,22 @@ func TestReplace(t *testing.T) {
 		})
 	}
 }
+
+func TestTimeWait(t *testing.T) {
+	for _, tc := range []struct {
+		in   string
+		want int
+		ok   bool
+	}{
+		{"sockets: used 8\nTCP: inuse 1 orphan 0 tw 4003 alloc 1 mem 0\nUDP: inuse 0 mem 0\n", 4003, true},
+		{"TCP: inuse 1 orphan 0 tw 0 alloc 1 mem 0", 0, true},
+		{"TCP6: inuse 1\nTCP: tw 7", 7, true},
+		{"TCP: inuse 1 orphan 0", 0, false},
+		{"TCP: tw many", 0, false},
+		{"", 0, false},
+	} {
+		if n, ok := timeWait(tc.in); n != tc.want || ok != tc.ok {
+			t.Errorf("timeWait(%q) = %d, %v; want %d, %v", tc.in, n, ok, tc.want, tc.ok)
+		}
+	}
+}
