@@ -16,11 +16,13 @@ import (
 // Asking the kernel costs more the more sockets wait in TIME_WAIT on
 // their servers' ports, which is how every test's server leaves its port
 // when it closes: Linux's bind to port 0 then walks the busy ports one by
-// one, and in a suite that has started a few thousand servers a bind took
-// 1.2 to 2 ms on the machine docs/performance.md names, against 23 µs for a
-// port named outright (the figures are BenchmarkListen's). A port in use
-// (a listener, or a connection's own end) refuses the bind and the next
-// is tried; a port where only TIME_WAIT sockets remain is free to listen on.
+// one. Once some ten thousand servers had closed within a minute (as a
+// large suite, or a benchmark, closes them) a bind took 1.2 to 2 ms on the
+// 2-core machine of docs/performance.md, against about 20 µs for a port
+// named outright, whatever the state (BenchmarkListen compares the two). A
+// port in use (a listener, or a connection's own end) refuses the bind and
+// the next is tried; a port where only TIME_WAIT sockets remain is free to
+// listen on.
 func listenLoopback() (net.Listener, error) {
 	lo, hi := ephemeralPorts()
 	for range 8 {
