@@ -42,3 +42,17 @@ func Median(d []time.Duration) time.Duration {
 	slices.Sort(d)
 	return d[len(d)/2]
 }
+
+// MedianOf is the middle of x (the mean of the two middle values of an
+// even count), x itself left as it was; 0 for an empty x. The load
+// generator's rounds and perftable's rows are read with it.
+func MedianOf(x []float64) float64 {
+	if len(x) == 0 {
+		return 0
+	}
+	s := slices.Sorted(slices.Values(x))
+	if len(s)%2 == 1 {
+		return s[len(s)/2]
+	}
+	return (s[len(s)/2-1] + s[len(s)/2]) / 2
+}

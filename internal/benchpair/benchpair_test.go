@@ -2,6 +2,7 @@ package benchpair
 
 import (
 	"flag"
+	"slices"
 	"testing"
 	"time"
 )
@@ -17,6 +18,23 @@ func TestMedian(t *testing.T) {
 	} {
 		if got := Median(tc.in); got != tc.want {
 			t.Errorf("Median(%v) = %v, want %v", tc.in, got, tc.want)
+		}
+	}
+}
+
+func TestMedianOf(t *testing.T) {
+	for _, tc := range []struct {
+		in   []float64
+		want float64
+	}{
+		{nil, 0}, {[]float64{3}, 3}, {[]float64{3, 1, 2}, 2}, {[]float64{4, 1, 3, 2}, 2.5},
+	} {
+		in := slices.Clone(tc.in)
+		if got := MedianOf(in); got != tc.want {
+			t.Errorf("MedianOf(%v) = %v, want %v", tc.in, got, tc.want)
+		}
+		if !slices.Equal(in, tc.in) {
+			t.Errorf("MedianOf(%v) changed its argument to %v", tc.in, in)
 		}
 	}
 }

@@ -195,8 +195,8 @@ func run(cfg config, out io.Writer) ([]result, error) {
 			fmt.Fprintf(out, "%s\n", line)
 		} else {
 			lo, hi := slices.Min(res.Ratios), slices.Max(res.Ratios)
-			fmt.Fprintf(out, "%-12s %12.0f %12.0f %7.2fx %-28s %.0f, %.0f\n", r.name, median(res.Fake), median(res.Baseline),
-				median(res.Ratios), fmt.Sprintf("%.2fx-%.2fx (%s)", lo, hi, r.target), median(res.FakeCPU), median(res.BaselineCPU))
+			fmt.Fprintf(out, "%-12s %12.0f %12.0f %7.2fx %-28s %.0f, %.0f\n", r.name, benchpair.MedianOf(res.Fake), benchpair.MedianOf(res.Baseline),
+				benchpair.MedianOf(res.Ratios), fmt.Sprintf("%.2fx-%.2fx (%s)", lo, hi, r.target), benchpair.MedianOf(res.FakeCPU), benchpair.MedianOf(res.BaselineCPU))
 		}
 		if res.failed > 0 {
 			fmt.Fprintf(os.Stderr, "loadgen: %s: %d requests failed; the first: %s\n", r.name, res.failed, res.failure)
@@ -628,15 +628,3 @@ func startReceiver() (*receiver, error) {
 }
 
 func (r *receiver) Close() { _ = r.srv.Close() }
-
-func median(x []float64) float64 {
-	if len(x) == 0 {
-		return 0
-	}
-	s := slices.Clone(x)
-	slices.Sort(s)
-	if len(s)%2 == 1 {
-		return s[len(s)/2]
-	}
-	return (s[len(s)/2-1] + s[len(s)/2]) / 2
-}

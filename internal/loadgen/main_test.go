@@ -34,19 +34,6 @@ func TestDrive(t *testing.T) {
 	}
 }
 
-func TestMedian(t *testing.T) {
-	for _, tc := range []struct {
-		in   []float64
-		want float64
-	}{
-		{nil, 0}, {[]float64{3}, 3}, {[]float64{3, 1, 2}, 2}, {[]float64{4, 1, 3, 2}, 2.5},
-	} {
-		if got := median(tc.in); got != tc.want {
-			t.Errorf("median(%v) = %v, want %v", tc.in, got, tc.want)
-		}
-	}
-}
-
 func TestRunRefusesUnknownRow(t *testing.T) {
 	_, err := run(config{rows: "create-c4,nope", rounds: 1, round: time.Millisecond}, io.Discard)
 	if err == nil || !strings.Contains(err.Error(), `unknown row "nope"`) {

@@ -36,6 +36,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/synapsefake/synapsefake/internal/benchpair"
 )
 
 // row is one line of the table: a figure of issue 23, where it comes
@@ -262,16 +264,6 @@ func parseLoadgen(out []byte) (map[string][]float64, error) {
 	return got, nil
 }
 
-// median is the middle value (the mean of the two middle ones for an even
-// count).
-func median(x []float64) float64 {
-	s := slices.Sorted(slices.Values(x))
-	if len(s)%2 == 1 {
-		return s[len(s)/2]
-	}
-	return (s[len(s)/2-1] + s[len(s)/2]) / 2
-}
-
 // render is the table in markdown, between its markers.
 func render(ratios map[string][]float64, count, rounds int) string {
 	var b strings.Builder
@@ -284,7 +276,7 @@ func render(ratios map[string][]float64, count, rounds int) string {
 		}
 		result, met := "not measured", "—"
 		if x := ratios[r.source]; len(x) > 0 {
-			m := median(x)
+			m := benchpair.MedianOf(x)
 			runs := fmt.Sprintf("%d runs", len(x))
 			if strings.HasPrefix(r.source, "loadgen ") {
 				runs = fmt.Sprintf("%d rounds", len(x))
