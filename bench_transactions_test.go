@@ -7,11 +7,8 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
-	"sync"
 	"testing"
 	"time"
-
-	"github.com/benbjohnson/clock"
 
 	"github.com/synapsefake/synapsefake"
 	"github.com/synapsefake/synapsefake/internal/benchpair"
@@ -129,8 +126,7 @@ func BenchmarkServeCreate(b *testing.B) {
 			name = "paired-moving"
 		}
 		b.Run(name, func(b *testing.B) {
-			clk := &steppingClock{Clock: clock.New(), now: synapsefake.DefaultStartTime()}
-			fake := synapsefake.NewServer(b, synapsefake.WithClock(clk))
+			fake := synapsefake.NewServer(b)
 			fx := namedFixture(b, fake, "Sam Sender", 1<<50)
 			savings := addTxNode(b, fake, fx.user.ID, synapsefake.NodeSeed{Nickname: "Savings"})
 			body, err := json.Marshal(txBody(savings, 1))
@@ -154,7 +150,7 @@ func BenchmarkServeCreate(b *testing.B) {
 			base := benchpair.Baseline(make([]byte, w.n))
 			op := func() {
 				if moving {
-					clk.add(2 * time.Millisecond)
+					fake.MoveFrozenClock(2 * time.Millisecond)
 				}
 				fake.ServeHTTP(w.reset(), request())
 				if w.status != http.StatusOK {
@@ -194,25 +190,4 @@ func (w *discardWriter) Write(b []byte) (int, error) {
 	}
 	w.n += len(b)
 	return len(b), nil
-}
-
-// steppingClock is a clock that stands still until add moves it, without
-// clock.Mock's millisecond of sleep per move; its timers are the real
-// clock's.
-type steppingClock struct {
-	clock.Clock
-	mu  sync.Mutex
-	now time.Time
-}
-
-func (c *steppingClock) Now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.now
-}
-
-func (c *steppingClock) add(d time.Duration) {
-	c.mu.Lock()
-	c.now = c.now.Add(d)
-	c.mu.Unlock()
 }
