@@ -118,15 +118,7 @@ func TestSameDayACHLimit(t *testing.T) {
 			body := txBody(e.bank, tc.amount)
 			putPath(body, "extra.same_day", true)
 			id := e.createFrom(t, e.fx, e.fx.node, body)
-			e.fake.AdvanceTo(tc.settled.Add(-time.Millisecond))
-			if got := e.tx(t, id).Status; got != synapsefake.StatusProcessingCredit {
-				t.Fatalf("just before %v: %s, want %s", tc.settled, got, synapsefake.StatusProcessingCredit)
-			}
-			e.fake.AdvanceTo(tc.settled)
-			tx := e.tx(t, id)
-			if tx.Status != synapsefake.StatusSettled {
-				t.Fatalf("at %v: %s, want %s", tc.settled, tx.Status, synapsefake.StatusSettled)
-			}
+			tx := e.settlesAt(t, id, tc.settled)
 			if !tx.SameDay {
 				t.Errorf("SameDay false; want the request's true kept")
 			}

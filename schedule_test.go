@@ -347,15 +347,7 @@ func TestServiceCutoffs(t *testing.T) {
 				putPath(body, "extra.same_day", true)
 			}
 			id := e.createFrom(t, e.fx, e.fx.node, body)
-			e.fake.AdvanceTo(tc.settled.Add(-time.Millisecond))
-			if got := e.tx(t, id).Status; got != synapsefake.StatusProcessingCredit {
-				t.Fatalf("just before %v: %s, want %s", tc.settled, got, synapsefake.StatusProcessingCredit)
-			}
-			e.fake.AdvanceTo(tc.settled)
-			tx := e.tx(t, id)
-			if last := tx.Timeline[len(tx.Timeline)-1]; tx.Status != synapsefake.StatusSettled || !last.Date.Equal(tc.settled) {
-				t.Fatalf("at %v: %s since %v, want SETTLED then", tc.settled, tx.Status, last.Date)
-			}
+			tx := e.settlesAt(t, id, tc.settled)
 			if tc.to == "WIRE-US" {
 				for _, s := range tx.Timeline[1:] {
 					if !s.Date.Before(reference.AtEastern(s.Date, reference.FedwireClose).Add(time.Nanosecond)) {

@@ -122,6 +122,23 @@ func (e txEnv) tx(t testing.TB, id string) synapsefake.Transaction {
 	return tx
 }
 
+// settlesAt moves the clock to just before at, where transaction id must
+// still be PROCESSING-CREDIT, then to at, where it must be SETTLED since
+// at; it returns the transaction.
+func (e txEnv) settlesAt(t testing.TB, id string, at time.Time) synapsefake.Transaction {
+	t.Helper()
+	e.fake.AdvanceTo(at.Add(-time.Millisecond))
+	if got := e.tx(t, id).Status; got != synapsefake.StatusProcessingCredit {
+		t.Fatalf("just before %v: %s, want %s", at, got, synapsefake.StatusProcessingCredit)
+	}
+	e.fake.AdvanceTo(at)
+	tx := e.tx(t, id)
+	if last := tx.Timeline[len(tx.Timeline)-1]; tx.Status != synapsefake.StatusSettled || !last.Date.Equal(at) {
+		t.Fatalf("at %v: %s since %v, want SETTLED then", at, tx.Status, last.Date)
+	}
+	return tx
+}
+
 // balances are the balances of every node of the env, in cents, by nickname.
 func (e txEnv) balances(t testing.TB) map[string]int64 {
 	t.Helper()
