@@ -24,10 +24,19 @@ import (
 // the next is tried; a port where only TIME_WAIT sockets remain is free to
 // listen on.
 func listenLoopback() (net.Listener, error) {
-	lo, hi := ephemeralPorts()
-	for range 8 {
-		port := lo + rand.IntN(hi-lo+1)
-		if l, err := net.Listen("tcp", "127.0.0.1:"+strconv.Itoa(port)); err == nil {
+	return listenPicking(func() int {
+		lo, hi := ephemeralPorts()
+		return lo + rand.IntN(hi-lo+1)
+	})
+}
+
+// listenPicks is how many ports listenLoopback tries before port 0.
+const listenPicks = 8
+
+// listenPicking is listenLoopback with the ports to try given by pick.
+func listenPicking(pick func() int) (net.Listener, error) {
+	for range listenPicks {
+		if l, err := net.Listen("tcp", "127.0.0.1:"+strconv.Itoa(pick())); err == nil {
 			return l, nil
 		}
 	}

@@ -38,16 +38,67 @@ func TestListenLoopback(t *testing.T) {
 		}
 		defer l.Close()
 		addr := l.Addr().(*net.TCPAddr)
-		if !addr.IP.Equal(net.IPv4(127, 0, 0, 1)) {
-			t.Errorf("listening on %v, want 127.0.0.1", addr)
+		if !addr.IP.Equal(net.IPv4(127, 0, 0, 1)) || addr.Port < lo || addr.Port > hi {
+			t.Errorf("listening on %v, want 127.0.0.1 and a port of %d-%d", addr, lo, hi)
 		}
 		if ports[addr.Port] {
 			t.Errorf("port %d given twice while both listen", addr.Port)
 		}
 		ports[addr.Port] = true
-		if addr.Port < lo || addr.Port > hi {
-			t.Logf("port %d outside %d-%d: the kernel's (every random pick was busy)", addr.Port, lo, hi)
+	}
+}
+
+// TestListenPicking gives listenPicking its ports: the one it picks is the
+// one it listens on, a busy one is passed over, and after listenPicks busy
+// ones the kernel chooses.
+func TestListenPicking(t *testing.T) {
+	busy, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer busy.Close()
+	busyPort := busy.Addr().(*net.TCPAddr).Port
+	free := func() int { // a port that was free a moment ago
+		l, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			t.Fatal(err)
 		}
+		defer l.Close()
+		return l.Addr().(*net.TCPAddr).Port
+	}
+	for _, tc := range []struct {
+		name      string
+		picks     func(free int) []int
+		wantPort  func(free int) int // 0: any port but the busy one
+		wantPicks int
+	}{
+		{"the first pick", func(free int) []int { return []int{free} }, func(free int) int { return free }, 1},
+		{"a busy pick passed over", func(free int) []int { return []int{busyPort, busyPort, free} }, func(free int) int { return free }, 3},
+		{"every pick busy: port 0", func(int) []int { return nil }, func(int) int { return 0 }, listenPicks},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			port := free()
+			picks := tc.picks(port)
+			n := 0
+			l, err := listenPicking(func() int {
+				n++
+				if n <= len(picks) {
+					return picks[n-1]
+				}
+				return busyPort
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer l.Close()
+			got := l.Addr().(*net.TCPAddr).Port
+			if want := tc.wantPort(port); want != 0 && got != want || got == busyPort {
+				t.Errorf("listening on port %d, want %d (busy: %d)", got, want, busyPort)
+			}
+			if n != tc.wantPicks {
+				t.Errorf("%d ports picked, want %d", n, tc.wantPicks)
+			}
+		})
 	}
 }
 
