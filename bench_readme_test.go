@@ -3,6 +3,8 @@ package synapsefake_test
 import (
 	"net/http"
 	"net/http/httptest"
+	"os"
+	"strings"
 	"testing"
 	"time"
 
@@ -103,4 +105,33 @@ func BenchmarkReadmeTest(b *testing.B) {
 type capturedAnswer struct {
 	status int
 	body   []byte
+}
+
+// TestReadmeBenchmarkIsTheReadmeTest keeps BenchmarkReadmeTest's copy of
+// TestPayRent's body the same as the test, comments aside: a benchmark of
+// another test would measure something the README does not show.
+func TestReadmeBenchmarkIsTheReadmeTest(t *testing.T) {
+	test, err := os.ReadFile("readme_example_test.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	bench, err := os.ReadFile("bench_readme_test.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, body, ok := strings.Cut(string(test), "func TestPayRent(t *testing.T) {\n")
+	body, _, ok2 := strings.Cut(body, "\n}\n")
+	if !ok || !ok2 {
+		t.Fatal("readme_example_test.go has no func TestPayRent(t *testing.T) { ... }")
+	}
+	benchLines := map[string]bool{}
+	for line := range strings.Lines(string(bench)) {
+		benchLines[strings.TrimSpace(line)] = true
+	}
+	for line := range strings.Lines(body) {
+		code, _, _ := strings.Cut(line, "//")
+		if code = strings.TrimSpace(code); code != "" && !benchLines[code] {
+			t.Errorf("TestPayRent's line %q is not in BenchmarkReadmeTest's copy", code)
+		}
+	}
 }
