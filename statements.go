@@ -759,19 +759,20 @@ func (s *Server) handleStatementFile(w http.ResponseWriter, r *http.Request) {
 
 // withFile renders one file of the statement (statement.csv, .json or
 // .pdf) and gives it to use, with its Content-Type; body is only good
-// until use returns. The file is rendered into a recycled buffer: a
+// until use returns. The CSV and the PDF are rendered into a recycled buffer: a
 // statement's file runs to megabytes, and fresh memory of that size costs
 // more to fault in and clear than the rendering itself.
 func (d statementDoc) withFile(file string, use func(body []byte, ctype string)) {
+	if file == "statement.json" { // encoding/json makes its own buffer
+		use(d.json(), "application/json")
+		return
+	}
 	bp := fileBuffers.Get().(*[]byte)
 	var body []byte
 	var ctype string
-	switch file {
-	case "statement.csv":
+	if file == "statement.csv" {
 		body, ctype = d.csvInto(*bp), "text/csv; charset=utf-8"
-	case "statement.json":
-		body, ctype = d.json(), "application/json"
-	default:
+	} else {
 		body, ctype = d.pdfInto(*bp), "application/pdf"
 	}
 	use(body, ctype)
