@@ -454,6 +454,38 @@ func answerObject[V any](s *Server, w http.ResponseWriter, fn func(*store) (V, e
 	}
 }
 
+// answerTx answers the transaction fn returns (or fn's error) with its
+// view as it is now, built under the store's lock into a pooled view and
+// encoded after it: answerObject for a transaction, without copying the
+// view through each return.
+func answerTx(s *Server, w http.ResponseWriter, fn func(*store) (*txRecord, error)) {
+	pool := viewPool[txView]()
+	v := pool.Get().(*txView)
+	defer func() {
+		*v = txView{}
+		pool.Put(v)
+	}()
+	if err := s.store.fillTx(v, fn); err != nil {
+		s.fail(w, err)
+		return
+	}
+	if err := writeObject(w, v); err != nil {
+		s.fail(w, fmt.Errorf("encoding a txView: %v", err))
+	}
+}
+
+// fillTx runs fn under the lock and fills v with the view of the
+// transaction it returns.
+func (st *store) fillTx(v *txView, fn func(*store) (*txRecord, error)) error {
+	defer st.lock().unlock()
+	t, err := fn(st)
+	if err != nil {
+		return err
+	}
+	st.fillTxView(v, t, t.timeline, t.code)
+	return nil
+}
+
 // viewPools are answerObject's views, a pool for each type.
 var viewPools sync.Map // reflect.Type -> *sync.Pool
 

@@ -127,12 +127,8 @@ func (s *Server) handleCreateTransaction(w http.ResponseWriter, r *http.Request)
 		return
 	}
 	now := s.Now()
-	answerObject(s, w, func(st *store) (txView, error) {
-		t, err := st.createTx(now, r.PathValue("user_id"), r.PathValue("node_id"), req, true)
-		if err != nil {
-			return txView{}, err
-		}
-		return st.txView(t), nil
+	answerTx(s, w, func(st *store) (*txRecord, error) {
+		return st.createTx(now, r.PathValue("user_id"), r.PathValue("node_id"), req, true)
 	})
 }
 
@@ -212,15 +208,12 @@ func (s *Server) handleGetTransaction(w http.ResponseWriter, r *http.Request) {
 // txAction runs fn on the path's transaction under the lock and answers the
 // transaction as it is afterwards.
 func (s *Server) txAction(w http.ResponseWriter, r *http.Request, fn func(*store, *txRecord) error) {
-	answerObject(s, w, func(st *store) (txView, error) {
+	answerTx(s, w, func(st *store) (*txRecord, error) {
 		t, err := st.nodeTx(r.PathValue("user_id"), r.PathValue("node_id"), r.PathValue("trans_id"))
 		if err == nil {
 			err = fn(st, t)
 		}
-		if err != nil {
-			return txView{}, err
-		}
-		return st.txView(t), nil
+		return t, err
 	})
 }
 

@@ -582,6 +582,14 @@ func (st *store) txView(t *txRecord) txView { return st.txViewAt(t, t.timeline, 
 // its recent_status.code was code: what a webhook of that moment shows.
 // Every other field of a transaction is fixed at creation.
 func (st *store) txViewAt(t *txRecord, timeline []statusEntry, code string) txView {
+	var v txView
+	st.fillTxView(&v, t, timeline, code)
+	return v
+}
+
+// fillTxView sets v to txViewAt(t, timeline, code) in place: a view is
+// large, and a request that answers one from a pool copies none.
+func (st *store) fillTxView(v *txView, t *txRecord, timeline []statusEntry, code string) {
 	fees := make([]feeView, len(t.fees))
 	for i, f := range t.fees {
 		fees[i] = feeView{Fee: f.fee, Note: f.note}
@@ -616,21 +624,20 @@ func (st *store) txViewAt(t *txRecord, timeline []statusEntry, code string) txVi
 	if n := st.nodes[linkNode]; n != nil && n.userID != t.userID {
 		linkNode = t.toNode
 	}
-	return txView{
-		ID:     t.id,
-		Links:  linkTo(st.base + "/users/" + t.userID + "/nodes/" + linkNode + "/trans/" + t.id),
-		V:      len(timeline) + 1,
-		Amount: amountView{Amount: amount, Currency: t.currency},
-		Client: st.client,
-		Extra: txExtraView{CreatedOn: ms(t.created), GroupID: t.groupID, IP: t.ip, Latlon: "0,0", Note: t.note,
-			TxpMeta: txpMeta{AmountTypes: []string{}, Amounts: []float64{}},
-			Other:   other, ProcessOn: ms(t.processOn), SameDay: t.sameDay, SuppID: t.suppID},
-		Fees:         fees,
-		From:         st.party(t.fromNode, t.fromMeta),
-		RecentStatus: rs,
-		Timeline:     timelineView(timeline),
-		To:           st.party(t.toNode, t.toMeta),
-	}
+	// Field by field, so that no whole view is built aside and copied.
+	v.ID = t.id
+	v.Links = linkTo(st.base + "/users/" + t.userID + "/nodes/" + linkNode + "/trans/" + t.id)
+	v.V = len(timeline) + 1
+	v.Amount = amountView{Amount: amount, Currency: t.currency}
+	v.Client = st.client
+	v.Extra = txExtraView{CreatedOn: ms(t.created), GroupID: t.groupID, IP: t.ip, Latlon: "0,0", Note: t.note,
+		TxpMeta: txpMeta{AmountTypes: []string{}, Amounts: []float64{}},
+		Other:   other, ProcessOn: ms(t.processOn), SameDay: t.sameDay, SuppID: t.suppID}
+	v.Fees = fees
+	v.From = st.party(t.fromNode, t.fromMeta)
+	v.RecentStatus = rs
+	v.Timeline = timelineView(timeline)
+	v.To = st.party(t.toNode, t.toMeta)
 }
 
 func timelineView(timeline []statusEntry) []statusView {

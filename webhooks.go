@@ -662,20 +662,34 @@ func (s *Server) attempt(ctx context.Context, d *delivery, badSignature bool) at
 
 // fifo is a queue that forgets from the front in O(1).
 type fifo[T any] struct {
-	items []T
-	head  int
+	ring []T // len(ring) is 0 or a power of two
+	head int // index in ring of the oldest item
+	n    int
 }
 
-func (q *fifo[T]) len() int   { return len(q.items) - q.head }
-func (q *fifo[T]) at(i int) T { return q.items[q.head+i] }
-func (q *fifo[T]) push(v T)   { q.items = append(q.items, v) }
+func (q *fifo[T]) len() int   { return q.n }
+func (q *fifo[T]) at(i int) T { return q.ring[(q.head+i)&(len(q.ring)-1)] }
+
+// push adds v at the end. A full ring doubles, so that a queue held at its
+// bound by pops never copies its items again.
+func (q *fifo[T]) push(v T) {
+	if q.n == len(q.ring) {
+		ring := make([]T, max(2*len(q.ring), 16))
+		k := copy(ring, q.ring[q.head:])
+		copy(ring[k:], q.ring[:q.head])
+		q.ring, q.head = ring, 0
+	}
+	q.ring[(q.head+q.n)&(len(q.ring)-1)] = v
+	q.n++
+}
+
 func (q *fifo[T]) pop() (v T) {
 	var zero T
-	v, q.items[q.head] = q.items[q.head], zero
-	q.head++
-	if q.head > 1024 && q.head > len(q.items)/2 {
-		q.items = append([]T(nil), q.items[q.head:]...)
-		q.head = 0
+	v, q.ring[q.head] = q.ring[q.head], zero
+	q.head = (q.head + 1) & (len(q.ring) - 1)
+	q.n--
+	if q.n == 0 && len(q.ring) > 1024 {
+		*q = fifo[T]{} // let a drained queue's ring go
 	}
 	return v
 }
