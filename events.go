@@ -58,7 +58,31 @@ func (ev *event) actor() string {
 // transaction.
 type objectEvent struct {
 	typ, id, status string
-	rest            []byte // the API view's JSON
+	rest            []byte // the API view's JSON, or nil for lazy
+	lazy            lazyView
+}
+
+// lazyView is an object's view an event keeps unencoded: a snapshot that
+// nothing changes, encoded each time the event is read. Most events are
+// never read, and encoding a view costs more than taking its snapshot.
+type lazyView interface {
+	appendView(b []byte) ([]byte, error)
+}
+
+// lazyViewCost is what the capture bound counts for a lazy view: about a
+// node view's JSON.
+const lazyViewCost = 1024
+
+// view is the object's view as JSON, as of the event.
+func (o *objectEvent) view() []byte {
+	if o.lazy == nil {
+		return o.rest
+	}
+	b, err := o.lazy.appendView(nil)
+	if err != nil {
+		return []byte("{}")
+	}
+	return b
 }
 
 func (ev *event) objectType() string {
@@ -94,7 +118,11 @@ func (ev *event) status() string {
 // the memory it holds, without its attempts (counted as they are made).
 func (ev *event) cost() int64 {
 	n := int64(eventOverhead + deliveryOverhead*len(ev.deliveries))
-	if ev.obj != nil {
+	switch {
+	case ev.obj == nil:
+	case ev.obj.lazy != nil:
+		n += lazyViewCost
+	default:
 		n += int64(len(ev.obj.rest))
 	}
 	return n
@@ -166,6 +194,17 @@ func (st *store) emit(at time.Time, function, objType, id string, view any) {
 	st.hooks.add(st.deliveriesFor(ev, function))
 }
 
+// emitLazy is emit with the view kept as snap, encoded when the event is
+// read. Callers hold mu.
+func (st *store) emitLazy(at time.Time, function, objType, id string, snap lazyView) {
+	if st.hooks == nil {
+		return
+	}
+	ev := st.newEvent(at, function)
+	ev.obj = &objectEvent{typ: objType, id: id, lazy: snap}
+	st.hooks.add(st.deliveriesFor(ev, function))
+}
+
 // deliveriesFor gives ev a delivery for every active subscription whose
 // scope holds function. Callers hold mu.
 func (st *store) deliveriesFor(ev *event, function string) *event {
@@ -194,7 +233,7 @@ func (st *store) deliveriesFor(ev *event, function string) *event {
 func (ev *event) body(s *Server) []byte {
 	var rest []byte
 	if ev.obj != nil {
-		rest = ev.obj.rest
+		rest = ev.obj.view()
 	} else {
 		v := s.store.txViewAtLocked(ev.tx, ev.timeline, ev.txCode())
 		var err error

@@ -161,22 +161,54 @@ type nodeView struct {
 }
 
 func (st *store) nodeView(n *nodeRecord) nodeView {
+	snap := st.nodeSnap(n)
+	return snap.view()
+}
+
+// nodeSnap is what a node's view shows, taken at one moment: a copy of the
+// node's record and of what the view reads beside it. A node event keeps
+// one and encodes it only when it is read. The copy shares the record's
+// maps and pointers, which are replaced, never written in place, once the
+// node is made; its timeline is its own.
+type nodeSnap struct {
+	n      nodeRecord
+	name   string // info.name_on_account
+	base   string
+	client clientView
+}
+
+// nodeSnap takes n's snapshot. Callers hold mu.
+func (st *store) nodeSnap(n *nodeRecord) nodeSnap {
 	name := n.nameOnAcct
 	if u := st.users[n.userID]; name == "" && u != nil && len(u.legalNames) > 0 {
 		name = u.legalNames[0]
 	}
+	snap := nodeSnap{n: *n, name: name, base: st.base, client: st.client}
+	snap.n.timeline = slices.Clone(n.timeline)
+	snap.n.txIDs, snap.n.subnetIDs = nil, nil // not shown, and they grow
+	return snap
+}
+
+// appendView appends the snapshot's view as JSON: what the node event's
+// webhook carries.
+func (snap *nodeSnap) appendView(b []byte) ([]byte, error) { return snap.view().appendJSON(b) }
+
+// view is the node's API view as of the snapshot. The view's timeline is
+// the snapshot's own slice.
+func (snap *nodeSnap) view() nodeView {
+	n, name := &snap.n, snap.name
 	other := otherView(n.other)
 	for k, v := range n.sysOther {
 		other[k] = v
 	}
 	v := nodeView{
 		ID:       n.id,
-		Links:    linkTo(st.base + "/users/" + n.userID + "/nodes/" + n.id),
+		Links:    linkTo(snap.base + "/users/" + n.userID + "/nodes/" + n.id),
 		Allowed:  n.allowed,
-		Client:   st.client,
+		Client:   snap.client,
 		Extra:    nodeExtra{Note: n.note, Other: other, SuppID: n.suppID},
 		IsActive: n.isActive,
-		Timeline: slices.Clone(n.timeline),
+		Timeline: n.timeline,
 		Type:     n.typ,
 		UserID:   n.userID,
 	}
@@ -607,11 +639,13 @@ func (st *store) deleteNode(now time.Time, userID, nodeID string) (nodeView, err
 	return st.emitNode(now, "NODE|PATCH", n), nil
 }
 
-// emitNode records a node event and returns the node's view. Callers hold mu.
+// emitNode records a node event and returns the node's view. The event
+// keeps the node's snapshot, encoded only when the event is read. Callers
+// hold mu.
 func (st *store) emitNode(now time.Time, function string, n *nodeRecord) nodeView {
-	v := st.nodeView(n)
-	st.emit(now, function, "NODE", n.id, v)
-	return v
+	snap := st.nodeSnap(n)
+	st.emitLazy(now, function, "NODE", n.id, &snap)
+	return snap.view()
 }
 
 // fund adds c to a node's balance, with a line on its statements. Callers

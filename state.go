@@ -419,7 +419,7 @@ func (h *hooks) snapshot() stateHooks {
 		se := stateEvent{Seq: seq, At: ev.at, Function: ev.function(), Backend: ev.backend, Captured: captured[seq],
 			Deliveries: make([]stateDelivery, len(ev.deliveries))}
 		if ev.obj != nil {
-			se.Object = &stateObject{Type: ev.obj.typ, ID: ev.obj.id, Status: ev.obj.status, View: string(ev.obj.rest)}
+			se.Object = &stateObject{Type: ev.obj.typ, ID: ev.obj.id, Status: ev.obj.status, View: string(ev.obj.view())}
 		} else {
 			se.TxID, se.Timeline, se.Code = ev.tx.id, len(ev.timeline), ev.code
 		}

@@ -38,7 +38,7 @@ func TestStateHoldsEveryField(t *testing.T) {
 		{reflect.TypeFor[hooks](), []string{"s", "mu", "cond", "seq", "version", "events", "eventBytes", "log", "logBytes",
 			"boxes", "busy", "retries", "ctx", "cancel", "closed", "chaos", "budget", "hurry", "pacing", "nextRetry"}},
 		{reflect.TypeFor[event](), []string{"seq", "at", "tx", "timeline", "code", "obj", "deliveries", "fn", "backend", "dropped"}},
-		{reflect.TypeFor[objectEvent](), []string{"typ", "id", "status", "rest"}},
+		{reflect.TypeFor[objectEvent](), []string{"typ", "id", "status", "rest", "lazy"}},
 		{reflect.TypeFor[delivery](), []string{"ev", "target", "attempts", "due"}},
 		{reflect.TypeFor[hookTarget](), []string{"subID", "url"}},
 		{reflect.TypeFor[attemptRecord](), []string{"at", "code", "chaos", "text"}},

@@ -402,3 +402,69 @@ func TestWebhookSignatureHeaders(t *testing.T) {
 		}
 	}
 }
+
+// TestNodeWebhookShowsItsMoment checks that a node's webhook shows the node
+// as it was when the webhook was emitted, however the node, its balance
+// and its owner change before the webhook is read, and whether it is read
+// at once or only afterwards: a node event keeps a snapshot and encodes it
+// when read.
+func TestNodeWebhookShowsItsMoment(t *testing.T) {
+	for _, readFirst := range []bool{true, false} {
+		name := "read afterwards"
+		if readFirst {
+			name = "read at once, then again"
+		}
+		t.Run(name, func(t *testing.T) {
+			fake := synapsefake.NewServer(t)
+			fx := namedFixture(t, fake, "Ann Original", 100_00)
+			savings := fake.MustAddNode(t, fx.user.ID, synapsefake.NodeSeed{Nickname: "Before", BalanceCents: 5_00})
+			find := func(function string) synapsefake.Webhook {
+				return fake.Webhooks().Wait(t, func(w synapsefake.Webhook) bool { return w.ObjectID == savings.ID && w.Function == function })
+			}
+			created := func() synapsefake.Webhook { return find("NODES|POST") }
+			var first []byte
+			if readFirst {
+				first = created().Body
+			}
+
+			// Change the node, its balance and its owner's name.
+			r := do(t, fake, call{method: "PATCH", path: "/users/" + fx.user.ID + "/nodes/" + savings.ID, header: fx.headers,
+				body: map[string]any{"nickname": "After"}})
+			if r.status != http.StatusOK {
+				t.Fatalf("PATCH nickname: %d %s", r.status, r.raw)
+			}
+			r = do(t, fake, call{method: "POST", path: transPath(fx.user.ID, fx.node.ID), header: fx.headers, body: txBody(savings, 20)})
+			if r.status != http.StatusOK {
+				t.Fatalf("transfer: %d %s", r.status, r.raw)
+			}
+			fake.Advance(24 * time.Hour)
+			fake.CheckBalance(t, savings.ID, 25_00, 25_00)
+			headers := userHeaders(fake, fake.OAuthKey(fx.user.ID, testFingerprint))
+			r = do(t, fake, call{method: "PATCH", path: "/users/" + fx.user.ID, header: headers,
+				body: map[string]any{"update": map[string]any{"legal_name": "Bea Later", "remove_legal_name": "Ann Original"}}})
+			if r.status != http.StatusOK {
+				t.Fatalf("PATCH user: %d %s", r.status, r.raw)
+			}
+			r = do(t, fake, call{method: "GET", path: "/users/" + fx.user.ID + "/nodes/" + savings.ID, header: headers})
+			if got := r.body["info"].(map[string]any)["name_on_account"]; got != "Bea Later" {
+				t.Fatalf("the node now shows name_on_account %v, want Bea Later: the test changes nothing", got)
+			}
+
+			body := created().Body
+			if readFirst && !bytes.Equal(body, first) {
+				t.Errorf("the webhook changed after it was emitted:\nfirst  %s\nlater  %s", first, body)
+			}
+			info, _ := created().Payload()["_rest"].(map[string]any)["info"].(map[string]any)
+			want := map[string]any{"nickname": "Before", "balance": map[string]any{"amount": 5.0, "currency": "USD"}, "name_on_account": "Ann Original"}
+			for k, w := range want {
+				if !cmp.Equal(info[k], w) {
+					t.Errorf("info.%s = %v, want %v as at the webhook's moment", k, info[k], w)
+				}
+			}
+			patched := find("NODE|PATCH")
+			if got := patched.Payload()["_rest"].(map[string]any)["info"].(map[string]any)["nickname"]; got != "After" {
+				t.Errorf("the PATCH webhook shows nickname %v, want After", got)
+			}
+		})
+	}
+}
