@@ -307,7 +307,7 @@ func (s *Server) addNode(at time.Time, userID string, seed NodeSeed) (Node, erro
 	}
 	defer st.asBackend()()
 	n := st.newNode(at, u, seed, typ, class, nil)
-	st.emitNode(n.created, "NODES|POST", n)
+	st.emitNodeSnap(n.created, "NODES|POST", n)
 	return n.public(), nil
 }
 

@@ -643,9 +643,15 @@ func (st *store) deleteNode(now time.Time, userID, nodeID string) (nodeView, err
 // keeps the node's snapshot, encoded only when the event is read. Callers
 // hold mu.
 func (st *store) emitNode(now time.Time, function string, n *nodeRecord) nodeView {
+	return st.emitNodeSnap(now, function, n).view()
+}
+
+// emitNodeSnap records a node event and returns the snapshot it keeps.
+// Callers hold mu.
+func (st *store) emitNodeSnap(now time.Time, function string, n *nodeRecord) *nodeSnap {
 	snap := st.nodeSnap(n)
 	st.emitLazy(now, function, "NODE", n.id, &snap)
-	return snap.view()
+	return &snap
 }
 
 // fund adds c to a node's balance, with a line on its statements. Callers
