@@ -301,6 +301,9 @@ func deepCopy(v reflect.Value) reflect.Value {
 	if t == timeType {
 		return v
 	}
+	if t == ledgerType {
+		return reflect.ValueOf(v.Interface().(ledger).clone())
+	}
 	switch t.Kind() {
 	case reflect.Pointer:
 		if v.IsNil() {
@@ -801,6 +804,8 @@ func encodeValue(buf *bytes.Buffer, v reflect.Value) error {
 	case t == timeType:
 		appendJSON(buf, v.Interface().(time.Time).Format(time.RFC3339Nano))
 		return nil
+	case t == ledgerType:
+		return encodeLedger(buf, v.Interface().(ledger))
 	case t.Kind() == reflect.Slice && t.Elem().Kind() == reflect.Uint8:
 		if v.IsNil() {
 			buf.WriteString("null")
@@ -931,6 +936,8 @@ func decodeValue(data []byte, v reflect.Value) error {
 		}
 		v.Set(reflect.ValueOf(tm))
 		return nil
+	case t == ledgerType:
+		return decodeLedger(data, v)
 	case t.Kind() == reflect.Slice && t.Elem().Kind() == reflect.Uint8:
 		var b []byte
 		if err := json.Unmarshal(data, &b); err != nil {
@@ -1045,6 +1052,9 @@ func savable(t reflect.Type, seen map[reflect.Type]bool) error {
 		return nil
 	}
 	seen[t] = true
+	if t == ledgerType { // saved as a flat array of entries
+		return savable(reflect.TypeFor[ledgerEntry](), seen)
+	}
 	switch t.Kind() {
 	case reflect.Bool, reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
 		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64,

@@ -478,25 +478,27 @@ func (c *stateChecker) statements() {
 	}
 	for _, nodeID := range sortedKeys(b.ledger) {
 		entries := b.ledger[nodeID]
+		count := entries.len()
 		p := key("store.book.ledger", nodeID)
 		n := st.nodes[nodeID]
 		switch {
 		case n == nil:
 			c.failf(p, "node %q does not exist", nodeID)
 			continue
-		case !reference.IsDepositType(n.typ) && len(entries) > 0:
+		case !reference.IsDepositType(n.typ) && count > 0:
 			c.failf(p, "node %q is of type %s, which keeps no ledger", nodeID, n.typ)
 		}
 		var sum cents
-		for i, e := range entries {
+		for i := range count {
+			e := entries.at(i)
 			ep := index(p, i)
 			c.time(ep+".date", e.date)
 			c.amount(ep+".amount", e.amount)
 			if e.txID != "" && st.txs[e.txID] == nil {
 				c.failf(ep+".txID", "transaction %q does not exist", e.txID)
 			}
-			if e.seq < 0 || e.seq >= len(entries) {
-				c.failf(ep+".seq", "is outside 0..%d", len(entries)-1)
+			if e.seq < 0 || e.seq >= count {
+				c.failf(ep+".seq", "is outside 0..%d", count-1)
 			}
 			var ok bool
 			if sum, ok = sum.plus(e.amount); !ok {
@@ -523,8 +525,8 @@ func (c *stateChecker) statements() {
 		c.amount(p+".opening", rec.opening)
 		c.amount(p+".ending", rec.ending)
 		c.amount(p+".initial", rec.initial)
-		if rec.recorded < 0 || rec.recorded > len(b.ledger[rec.nodeID]) {
-			c.failf(p+".recorded", "is outside 0..%d, the node's ledger", len(b.ledger[rec.nodeID]))
+		if count := b.ledger[rec.nodeID].len(); rec.recorded < 0 || rec.recorded > count {
+			c.failf(p+".recorded", "is outside 0..%d, the node's ledger", count)
 		}
 	})
 	exists := func(id string) bool { return b.byID[id] != nil }

@@ -7,7 +7,9 @@ import (
 	"iter"
 	"math"
 	"net/http"
+	"reflect"
 	"slices"
+	"sort"
 	"strconv"
 	"sync"
 	"time"
@@ -58,6 +60,177 @@ type ledgerEntry struct {
 	seq int // how many movements of the node were recorded before this one
 }
 
+// ledgerChunk is how many entries a chunk of a ledger holds: a power of
+// two, so that finding an entry is a shift and a mask. 256 entries are
+// 22 KiB, an allocation of the runtime's small size classes.
+const ledgerChunk = 256
+
+// ledger is a node's movements ordered by date, those of one date in
+// recording order, kept in chunks of ledgerChunk entries: every chunk but
+// the last is full. A long ledger grows by a new chunk, never by copying
+// its entries into a larger array as a slice does (a copy that grows with
+// the store, paid by whichever request records the movement), and a
+// movement dated before the last ones shifts only the entries after it.
+// Only a chunk made short of capacity grows as a slice does, up to a
+// chunk: the first, so that a short ledger costs what a slice would, and
+// the last of a restored one. The zero value is an empty ledger. The
+// saved state holds a ledger as the flat array of its entries
+// (encodeLedger).
+type ledger struct {
+	chunks [][]ledgerEntry
+}
+
+// len is how many entries l holds.
+func (l ledger) len() int {
+	k := len(l.chunks)
+	if k == 0 {
+		return 0
+	}
+	return (k-1)*ledgerChunk + len(l.chunks[k-1])
+}
+
+// at is the entry at index i, 0 <= i < l.len().
+func (l ledger) at(i int) *ledgerEntry {
+	return &l.chunks[i/ledgerChunk][i%ledgerChunk]
+}
+
+// push appends e, in a new chunk if the last is full.
+func (l *ledger) push(e ledgerEntry) {
+	k := len(l.chunks)
+	if k == 0 || len(l.chunks[k-1]) == ledgerChunk {
+		var c []ledgerEntry // the first chunk grows with its ledger
+		if k > 0 {
+			c = make([]ledgerEntry, 0, ledgerChunk)
+		}
+		l.chunks = append(l.chunks, c)
+		k++
+	}
+	l.chunks[k-1] = append(l.chunks[k-1], e)
+}
+
+// add records m after the entries dated up to m's date and before those
+// dated later; its seq is the number of entries recorded before.
+func (l *ledger) add(m movement) {
+	n := l.len()
+	e := ledgerEntry{m, n}
+	i := n
+	for i > 0 && l.at(i-1).date.After(m.date) {
+		i--
+	}
+	l.push(e)
+	if i == n {
+		return
+	}
+	// Shift the entries from i one place up, from the last chunk down:
+	// within a chunk they move up, and the last entry of the chunk below
+	// moves into its first place.
+	for c := n / ledgerChunk; ; c-- {
+		ch := l.chunks[c]
+		if j := i - c*ledgerChunk; j >= 0 {
+			copy(ch[j+1:], ch[j:])
+			ch[j] = e
+			return
+		}
+		copy(ch[1:], ch)
+		ch[0] = l.chunks[c-1][ledgerChunk-1]
+	}
+}
+
+// entries yields pointers to the entries from index lo up to hi
+// (excluded), in order. They are the ledger's own: callers do not change
+// them.
+func (l ledger) entries(lo, hi int) iter.Seq[*ledgerEntry] {
+	return func(yield func(*ledgerEntry) bool) {
+		for lo < hi {
+			j := lo % ledgerChunk
+			part := l.chunks[lo/ledgerChunk][j:]
+			part = part[:min(len(part), hi-lo)]
+			for k := range part {
+				if !yield(&part[k]) {
+					return
+				}
+			}
+			lo += len(part)
+		}
+	}
+}
+
+// period is the index range [lo, hi) of the entries dated from start to
+// end, both inclusive.
+func (l ledger) period(start, end time.Time) (lo, hi int) {
+	n := l.len()
+	lo = sort.Search(n, func(i int) bool { return !l.at(i).date.Before(start) })
+	hi = lo + sort.Search(n-lo, func(i int) bool { return l.at(lo + i).date.After(end) })
+	return lo, hi
+}
+
+// ledgerOf is the ledger of the entries of flat, in their order; the
+// zero ledger for a nil flat. Its chunks are flat's memory, not a copy.
+func ledgerOf(flat []ledgerEntry) ledger {
+	if flat == nil {
+		return ledger{}
+	}
+	l := ledger{chunks: make([][]ledgerEntry, 0, (len(flat)+ledgerChunk-1)/ledgerChunk)}
+	for len(flat) > 0 {
+		k := min(len(flat), ledgerChunk)
+		l.chunks = append(l.chunks, flat[:k:k])
+		flat = flat[k:]
+	}
+	return l
+}
+
+// ledgerType is the type state.go saves and restores through
+// encodeLedger, decodeLedger and clone instead of field by field.
+var ledgerType = reflect.TypeFor[ledger]()
+
+// encodeLedger writes l as the saved state has always held a ledger: the
+// flat array of its entries, null for a nil one.
+func encodeLedger(buf *bytes.Buffer, l ledger) error {
+	if l.chunks == nil {
+		buf.WriteString("null")
+		return nil
+	}
+	buf.WriteByte('[')
+	for i, ch := range l.chunks {
+		v := reflect.ValueOf(ch)
+		for j := range v.Len() {
+			if i > 0 || j > 0 {
+				buf.WriteByte(',')
+			}
+			if err := encodeValue(buf, v.Index(j)); err != nil {
+				return err
+			}
+		}
+	}
+	buf.WriteByte(']')
+	return nil
+}
+
+// decodeLedger reads what encodeLedger wrote into v, a ledger that can
+// be set.
+func decodeLedger(data []byte, v reflect.Value) error {
+	var flat []ledgerEntry
+	if err := decodeValue(data, reflect.ValueOf(&flat).Elem()); err != nil {
+		return err
+	}
+	v.Set(reflect.ValueOf(ledgerOf(flat)))
+	return nil
+}
+
+// clone is a copy of l that shares no memory with it. Entries hold only
+// times, strings and numbers, which cannot change, so copying them is
+// copying them deep (TestLedgerEntryIsFlat).
+func (l ledger) clone() ledger {
+	if l.chunks == nil {
+		return ledger{}
+	}
+	flat := make([]ledgerEntry, 0, l.len())
+	for _, ch := range l.chunks {
+		flat = append(flat, ch...)
+	}
+	return ledgerOf(flat)
+}
+
 // statementLine is a movement of a statement with the balance after it.
 type statementLine struct {
 	movement
@@ -90,7 +263,7 @@ type statementBook struct {
 	// ledger holds each node's movements ordered by date, those of one
 	// date in recording order. It only grows: statements read their lines
 	// from it.
-	ledger  map[string][]ledgerEntry
+	ledger  map[string]ledger
 	byID    map[string]*statementRecord
 	byNode  map[string][]string // node id -> statement ids, creation order
 	byUser  map[string][]string // user id -> statement ids, creation order
@@ -185,15 +358,12 @@ func (st *store) addMovement(n *nodeRecord, m movement) {
 	}
 	b := &st.book
 	if b.ledger == nil {
-		b.ledger = make(map[string][]ledgerEntry)
+		b.ledger = make(map[string]ledger)
 	}
 	m.date = m.date.UTC()
 	l := b.ledger[n.id]
-	i := len(l)
-	for i > 0 && l[i-1].date.After(m.date) {
-		i--
-	}
-	b.ledger[n.id] = slices.Insert(l, i, ledgerEntry{m, len(l)})
+	l.add(m)
+	b.ledger[n.id] = l
 }
 
 // partyName names the other side of t: the company of a dummy transaction
@@ -246,10 +416,10 @@ func (st *store) generate(rec *statementRecord, now time.Time) {
 	n := st.nodes[rec.nodeID]
 	all := st.book.ledger[n.id]
 	rec.initial = n.balance
-	for _, m := range all {
-		rec.initial -= m.amount
+	for e := range all.entries(0, all.len()) {
+		rec.initial -= e.amount
 	}
-	rec.recorded = len(all)
+	rec.recorded = all.len()
 	rec.opening, rec.ending = 0, 0
 	for m := range st.movements(rec, false) {
 		if m.date.After(rec.end) {
@@ -276,12 +446,13 @@ func (st *store) movements(rec *statementRecord, inPeriod bool) iter.Seq[movemen
 		} else {
 			pending = false
 		}
-		all := st.book.ledger[rec.nodeID]
+		l := st.book.ledger[rec.nodeID]
+		lo, hi := 0, l.len()
 		if inPeriod {
-			all = st.inPeriod(rec)
+			lo, hi = st.inPeriod(rec)
 			pending = pending && !initial.date.Before(rec.start) && !initial.date.After(rec.end)
 		}
-		for _, e := range all {
+		for e := range l.entries(lo, hi) {
 			if e.seq >= rec.recorded {
 				continue
 			}
@@ -301,18 +472,10 @@ func (st *store) movements(rec *statementRecord, inPeriod bool) iter.Seq[movemen
 	}
 }
 
-// inPeriod is the part of the ledger of rec's node dated within rec's
-// period. Callers hold mu.
-func (st *store) inPeriod(rec *statementRecord) []ledgerEntry {
-	all := st.book.ledger[rec.nodeID]
-	lo, _ := slices.BinarySearchFunc(all, rec.start, func(e ledgerEntry, t time.Time) int { return e.date.Compare(t) })
-	hi, _ := slices.BinarySearchFunc(all[lo:], rec.end, func(e ledgerEntry, t time.Time) int {
-		if e.date.After(t) {
-			return 1
-		}
-		return -1
-	})
-	return all[lo : lo+hi]
+// inPeriod is the index range [lo, hi) of the entries of the ledger of
+// rec's node dated within rec's period. Callers hold mu.
+func (st *store) inPeriod(rec *statementRecord) (lo, hi int) {
+	return st.book.ledger[rec.nodeID].period(rec.start, rec.end)
 }
 
 // statementLines are the movements of rec's period with the balance after
@@ -320,7 +483,8 @@ func (st *store) inPeriod(rec *statementRecord) []ledgerEntry {
 func (st *store) statementLines(rec *statementRecord) []statementLine {
 	var lines []statementLine
 	if rec.status == StatementGenerated {
-		lines = make([]statementLine, 0, len(st.inPeriod(rec))+1)
+		lo, hi := st.inPeriod(rec)
+		lines = make([]statementLine, 0, hi-lo+1)
 	}
 	bal := rec.opening
 	for m := range st.movements(rec, true) {
