@@ -572,6 +572,12 @@ func (s *Server) flushBound() time.Duration {
 // flush waits until no attempt is queued or in flight, for at most
 // flushBound.
 func (h *hooks) flush() {
+	h.mu.Lock()
+	idle := h.busy == 0 || h.closed
+	h.mu.Unlock()
+	if idle {
+		return // most calls: nothing to wait for, and no timer to start
+	}
 	bound := h.s.flushBound()
 	deadline := time.Now().Add(bound)
 	timer := time.AfterFunc(bound, func() {
