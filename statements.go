@@ -576,16 +576,20 @@ func (st *store) monthlyStatements(due time.Time) {
 	if oldest := due.AddDate(0, 1-MaxMonthlyStatements, 0); first.Before(oldest) {
 		first = oldest
 	}
+	made := false
 	for at := first; !at.After(due); at = at.AddDate(0, 1, 0) {
 		end := time.Date(at.Year(), at.Month(), 1, 0, 0, 0, 0, time.UTC)
 		start := end.AddDate(0, -1, 0)
 		for _, n := range nodes {
 			if n.created.Before(end) {
 				st.generate(st.newStatement(at, n, StatementMonthly, start, end.Add(-time.Millisecond)), at)
+				made = true
 			}
 		}
 	}
-	st.forgetOldStatements(nodes)
+	if made { // only a new statement puts a node over MaxMonthlyStatements
+		st.forgetOldStatements(nodes)
+	}
 }
 
 // forgetOldStatements forgets the monthly statements of nodes past each
