@@ -47,11 +47,10 @@ func (st *store) useIdem(key string, now time.Time) {
 	st.idemExpiry.push(key, now.Add(idempotencyLifetime))
 }
 
-// sweep forgets the idempotency keys, oauth keys and bank-login questions
-// that expired by now, without waiting for them to be looked up again. It
-// costs nothing when nothing expired.
-func (st *store) sweep(now time.Time) {
-	defer st.lock().unlock()
+// sweepDue forgets the idempotency keys, oauth keys and bank-login
+// questions that expired by now, without waiting for them to be looked up
+// again. It costs nothing when nothing expired. Callers hold mu.
+func (st *store) sweepDue(now time.Time) {
 	for key, ok := st.idemExpiry.popDue(now); ok; key, ok = st.idemExpiry.popDue(now) {
 		st.idemUsed(key, now) // forgets key unless it was taken again since
 	}

@@ -272,7 +272,7 @@ type statementBook struct {
 	checked time.Time
 }
 
-// nextDue is when, in Unix milliseconds, runStatementsDue first has work:
+// nextDue is when, in Unix milliseconds, statementsDue first has work:
 // an ad hoc statement made after the instant it was asked for, or the
 // monthly statements of the first 15th after checked. monthly caches the
 // latter for a checked. Callers hold mu.
@@ -497,12 +497,10 @@ func (st *store) statementLines(rec *statementRecord) []statementLine {
 	return lines
 }
 
-// runStatementsDue generates the statements that fell due by now: the
+// statementsDue generates the statements that fell due by now: the
 // monthly statements of every 15th passed since the last run, and the
-// queued ad hoc statements made before now.
-func (s *Server) runStatementsDue(now time.Time) {
-	st := s.store
-	defer st.lock().unlock()
+// queued ad hoc statements made before now. Callers hold mu.
+func (st *store) statementsDue(now time.Time) {
 	b := &st.book
 	u := now.UTC()
 	due := time.Date(u.Year(), u.Month(), 15, 0, 0, 0, 0, time.UTC)

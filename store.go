@@ -112,9 +112,9 @@ func (st *store) unlock() {
 }
 
 // nextDue is when, in Unix milliseconds, the first piece of the work
-// runDue, sweep and runStatementsDue do falls due: a processing step, an
-// expiring idempotency key, oauth key or bank-login question, an ad hoc
-// statement or the monthly statements. The clock's times are whole
+// allDue does falls due: a processing step, an expiring idempotency key,
+// oauth key or bank-login question, an ad hoc statement or the monthly
+// statements. The clock's times are whole
 // milliseconds, so work due at t is due at the first millisecond at or
 // after t. Callers hold mu.
 func (st *store) nextDue() int64 {

@@ -263,6 +263,11 @@ func (st *store) schedule(t *txRecord) {
 // each dated at its due time.
 func (st *store) runDue(now time.Time) {
 	defer st.lock().unlock()
+	st.runSteps(now)
+}
+
+// runSteps is runDue for callers that hold mu.
+func (st *store) runSteps(now time.Time) {
 	if len(st.steps) == 0 || st.steps[0].at.After(now) {
 		return
 	}
