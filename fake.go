@@ -251,7 +251,7 @@ func (s *Server) addUser(at time.Time, seed UserSeed) (User, error) {
 	}
 	defer st.asBackend()()
 	u := st.newUser(at, seed, nil, 1, nil)
-	st.emit(u.created, "USERS|POST", "USER", u.id, st.userView(u))
+	st.emitUser(u.created, "USERS|POST", u)
 	return u.public(), nil
 }
 

@@ -191,7 +191,7 @@ func (s *Server) handleSwapDuplicates(w http.ResponseWriter, r *http.Request) {
 		st.setPermission(u, up)
 		st.setPermission(to, toP)
 		u.updated, to.updated = now, now
-		st.emit(now, "USER|PATCH", "USER", to.id, st.userView(to))
+		st.emitUser(now, "USER|PATCH", to)
 		v := st.userView(u)
 		st.emit(now, "USER|PATCH", "USER", u.id, v)
 		return v, nil

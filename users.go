@@ -143,6 +143,18 @@ func (st *store) userView(u *userRecord) userView {
 	}
 }
 
+// emitUser records a user event that keeps the user's view unencoded:
+// userView copies every list it shows and builds its documents afresh, so
+// nothing the user changes later reaches it. Callers hold mu.
+func (st *store) emitUser(now time.Time, function string, u *userRecord) {
+	st.emitLazy(now, function, "USER", u.id, &userSnap{st.userView(u)})
+}
+
+// userSnap is a user's view kept by its event, encoded when read.
+type userSnap struct{ v userView }
+
+func (s *userSnap) appendView(b []byte) ([]byte, error) { return s.v.appendJSON(b) }
+
 // cloneList copies a list for the wire, where an empty list is [] and never null.
 func cloneList[T any](s []T) []T {
 	return append(make([]T, 0, len(s)), s...)
@@ -680,7 +692,7 @@ func (s *Server) SetPermission(userID, permission string) error {
 	now := s.Now()
 	st.setPermission(u, permission)
 	u.updated = now
-	st.emit(now, "USER|PATCH", "USER", u.id, st.userView(u))
+	st.emitUser(now, "USER|PATCH", u)
 	return nil
 }
 

@@ -403,12 +403,12 @@ func TestWebhookSignatureHeaders(t *testing.T) {
 	}
 }
 
-// TestNodeWebhookShowsItsMoment checks that a node's webhook shows the node
-// as it was when the webhook was emitted, however the node, its balance
-// and its owner change before the webhook is read, and whether it is read
-// at once or only afterwards: a node event keeps a snapshot and encodes it
-// when read.
-func TestNodeWebhookShowsItsMoment(t *testing.T) {
+// TestObjectWebhookShowsItsMoment checks that a node's webhook and a
+// user's show the object as it was when the webhook was emitted, however
+// the node, its balance and its owner change before the webhook is read,
+// and whether it is read at once or only afterwards: node and user events
+// keep a snapshot and encode it when read.
+func TestObjectWebhookShowsItsMoment(t *testing.T) {
 	for _, readFirst := range []bool{true, false} {
 		name := "read afterwards"
 		if readFirst {
@@ -422,9 +422,10 @@ func TestNodeWebhookShowsItsMoment(t *testing.T) {
 				return fake.Webhooks().Wait(t, func(w synapsefake.Webhook) bool { return w.ObjectID == savings.ID && w.Function == function })
 			}
 			created := func() synapsefake.Webhook { return find("NODES|POST") }
-			var first []byte
+			userCreated := func() synapsefake.Webhook { return fake.Webhooks().Wait(t, synapsefake.ForFunction("USERS|POST")) }
+			var first, firstUser []byte
 			if readFirst {
-				first = created().Body
+				first, firstUser = created().Body, userCreated().Body
 			}
 
 			// Change the node, its balance and its owner's name.
@@ -453,6 +454,12 @@ func TestNodeWebhookShowsItsMoment(t *testing.T) {
 			body := created().Body
 			if readFirst && !bytes.Equal(body, first) {
 				t.Errorf("the webhook changed after it was emitted:\nfirst  %s\nlater  %s", first, body)
+			}
+			if u := userCreated().Body; readFirst && !bytes.Equal(u, firstUser) {
+				t.Errorf("the user's webhook changed after it was emitted:\nfirst  %s\nlater  %s", firstUser, u)
+			}
+			if names := userCreated().Payload()["_rest"].(map[string]any)["legal_names"]; !cmp.Equal(names, []any{"Ann Original"}) {
+				t.Errorf("the user's webhook shows legal_names %v, want [Ann Original] as at its moment", names)
 			}
 			info, _ := created().Payload()["_rest"].(map[string]any)["info"].(map[string]any)
 			want := map[string]any{"nickname": "Before", "balance": map[string]any{"amount": 5.0, "currency": "USD"}, "name_on_account": "Ann Original"}
