@@ -30,13 +30,16 @@ func listenLoopback() (net.Listener, error) {
 	})
 }
 
+var loopback = net.IPv4(127, 0, 0, 1)
+
 // listenPicks is how many ports listenLoopback tries before port 0.
 const listenPicks = 8
 
 // listenPicking is listenLoopback with the ports to try given by pick.
 func listenPicking(pick func() int) (net.Listener, error) {
 	for range listenPicks {
-		if l, err := net.Listen("tcp", "127.0.0.1:"+strconv.Itoa(pick())); err == nil {
+		// A TCPAddr, not "127.0.0.1:port": no address to parse and resolve.
+		if l, err := net.ListenTCP("tcp4", &net.TCPAddr{IP: loopback, Port: pick()}); err == nil {
 			return l, nil
 		}
 	}
