@@ -69,9 +69,9 @@ type lazyView interface {
 	appendView(b []byte) ([]byte, error)
 }
 
-// lazyViewCost is what the capture bound counts for a lazy view: about a
-// node view's JSON.
-const lazyViewCost = 1024
+// lazyViewCost is what the capture bound counts for a lazy view: about
+// the snapshot of a node's record, or a user's view, that it keeps.
+const lazyViewCost = 512
 
 // view is the object's view as JSON, as of the event.
 func (o *objectEvent) view() []byte {

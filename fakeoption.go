@@ -199,9 +199,11 @@ func WithoutControlAPI() Option {
 // WithWebhookCaptureLimit bounds the webhook capture (Webhooks, GET
 // /_fake/webhooks) to about n bytes of memory (default
 // DefaultWebhookCaptureLimit, 64 MiB): past it the oldest webhooks are
-// forgotten. An event costs about 200 bytes, a delivery about 100 and an
-// attempt about 50 plus the receiver's answer, whatever the size of its
-// body, which is encoded only when read. The newest webhook is always kept;
+// forgotten. An event costs about 200 bytes (a user's or a node's about
+// 700, with the snapshot it keeps), a delivery about 100 and an attempt
+// about 50 plus the receiver's answer. A body encoded only when read (a
+// transaction's, a node's, most users') is not counted; one encoded at
+// once (a subnet's) counts its length. The newest webhook is always kept;
 // a negative n means no bound.
 func WithWebhookCaptureLimit(n int64) Option {
 	return func(cfg *config) { cfg.captureLimit = n }
