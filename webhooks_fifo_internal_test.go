@@ -75,27 +75,23 @@ func TestFIFOPopForgets(t *testing.T) {
 // per event, on the ring ("ring") and on the slice that compacted itself
 // once half of it was popped, which the ring replaced ("slice").
 func BenchmarkFIFOHeld(b *testing.B) {
-	v := new(int)
-	b.Run("ring", func(b *testing.B) {
-		var q fifo[*int]
-		for range 100_000 {
-			q.push(v)
+	held := func(q interface {
+		push(*int)
+		pop() *int
+	}) func(*testing.B) {
+		return func(b *testing.B) {
+			v := new(int)
+			for range 100_000 {
+				q.push(v)
+			}
+			for b.Loop() {
+				q.push(v)
+				q.pop()
+			}
 		}
-		for b.Loop() {
-			q.push(v)
-			q.pop()
-		}
-	})
-	b.Run("slice", func(b *testing.B) {
-		var q sliceFIFO[*int]
-		for range 100_000 {
-			q.push(v)
-		}
-		for b.Loop() {
-			q.push(v)
-			q.pop()
-		}
-	})
+	}
+	b.Run("ring", held(&fifo[*int]{}))
+	b.Run("slice", held(&sliceFIFO[*int]{}))
 }
 
 // sliceFIFO is the queue fifo was before its ring, kept as the benchmark's
