@@ -10,10 +10,10 @@
 //	go test -run '^$' -bench '^Benchmark(NewServer|ReadmeTest)$/^paired$' -benchtime 200x -count 6 .
 //	go test -run '^$' -bench '^Benchmark(CreateTransaction|Statement)$/^paired$' -count 6 .
 //
-// the first once fewer than 1,000 sockets are in TIME_WAIT (waiting up to
-// 70 s): see listenerIterations.
-// and reads the x metric (the ratio of the op's median time to its
-// baseline's) of each run, then runs go run ./internal/loadgen -json for the
+// (the first once fewer than 1,000 sockets are in TIME_WAIT, waiting up to
+// 70 s: see listenerIterations) and reads the x metric (the ratio of the
+// op's median time to its baseline's) of each run, then runs go run
+// ./internal/loadgen -json for the
 // binary rows (the ratio of req/s of each round). Each row of the table
 // gives the median of its ratios and their range, and its target. A paired
 // benchmark that the tree does not have (yet) is listed as not measured.
