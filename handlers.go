@@ -437,15 +437,37 @@ func jsonTypeName(goType string) string {
 // answerObject runs fn under the store lock and answers the single object
 // it returns, or its error.
 func answerObject[V any](s *Server, w http.ResponseWriter, fn func(*store) (V, error)) {
+	answerInto(s, w, func(st *store, v *V) (err error) {
+		*v, err = fn(st)
+		return err
+	})
+}
+
+// answerTx answers the transaction fn returns (or fn's error) with its
+// view as it is now: answerObject for a transaction, its view filled in
+// place rather than copied through each return.
+func answerTx(s *Server, w http.ResponseWriter, fn func(*store) (*txRecord, error)) {
+	answerInto(s, w, func(st *store, v *txView) error {
+		t, err := fn(st)
+		if err == nil {
+			st.fillTxView(v, t, t.timeline, t.code)
+		}
+		return err
+	})
+}
+
+// answerInto runs fill under the store lock on a pooled view (a view is
+// large: recycled rather than made on the heap each time) and answers it,
+// or fill's error.
+func answerInto[V any](s *Server, w http.ResponseWriter, fill func(*store, *V) error) {
 	pool := viewPool[V]()
-	v := pool.Get().(*V) // a view is large: recycled rather than made on the heap each time
+	v := pool.Get().(*V)
 	defer func() {
 		var zero V
 		*v = zero
 		pool.Put(v)
 	}()
-	var err error
-	if *v, err = withStore(s.store, fn); err != nil {
+	if err := fillLocked(s.store, v, fill); err != nil {
 		s.fail(w, err)
 		return
 	}
@@ -454,36 +476,10 @@ func answerObject[V any](s *Server, w http.ResponseWriter, fn func(*store) (V, e
 	}
 }
 
-// answerTx answers the transaction fn returns (or fn's error) with its
-// view as it is now, built under the store's lock into a pooled view and
-// encoded after it: answerObject for a transaction, without copying the
-// view through each return.
-func answerTx(s *Server, w http.ResponseWriter, fn func(*store) (*txRecord, error)) {
-	pool := viewPool[txView]()
-	v := pool.Get().(*txView)
-	defer func() {
-		*v = txView{}
-		pool.Put(v)
-	}()
-	if err := s.store.fillTx(v, fn); err != nil {
-		s.fail(w, err)
-		return
-	}
-	if err := writeObject(w, v); err != nil {
-		s.fail(w, fmt.Errorf("encoding a txView: %v", err))
-	}
-}
-
-// fillTx runs fn under the lock and fills v with the view of the
-// transaction it returns.
-func (st *store) fillTx(v *txView, fn func(*store) (*txRecord, error)) error {
+// fillLocked is fill(st, v) under the store's lock.
+func fillLocked[V any](st *store, v *V, fill func(*store, *V) error) error {
 	defer st.lock().unlock()
-	t, err := fn(st)
-	if err != nil {
-		return err
-	}
-	st.fillTxView(v, t, t.timeline, t.code)
-	return nil
+	return fill(st, v)
 }
 
 // viewPools are answerObject's views, a pool for each type.
