@@ -189,19 +189,21 @@ func (st *store) emit(at time.Time, function, objType, id string, view any) {
 	if v, ok := view.(subnetView); ok {
 		obj.status = string(v.Status)
 	}
-	ev := st.newEvent(at, function)
-	ev.obj = obj
-	st.hooks.add(st.deliveriesFor(ev, function))
+	st.emitObject(at, function, obj)
 }
 
 // emitLazy is emit with the view kept as snap, encoded when the event is
 // read. Callers hold mu.
 func (st *store) emitLazy(at time.Time, function, objType, id string, snap lazyView) {
-	if st.hooks == nil {
-		return
+	if st.hooks != nil {
+		st.emitObject(at, function, &objectEvent{typ: objType, id: id, lazy: snap})
 	}
+}
+
+// emitObject records the event of obj. Callers hold mu.
+func (st *store) emitObject(at time.Time, function string, obj *objectEvent) {
 	ev := st.newEvent(at, function)
-	ev.obj = &objectEvent{typ: objType, id: id, lazy: snap}
+	ev.obj = obj
 	st.hooks.add(st.deliveriesFor(ev, function))
 }
 

@@ -197,16 +197,6 @@ func (s *Server) runDue() {
 	s.hooks.due(now)
 }
 
-// allDue runs, in one hold of the store's lock, the processing steps, the
-// expiries and the statements that fell due by now: a request whose clock
-// passed a step takes the lock once for them, not three times.
-func (st *store) allDue(now time.Time) {
-	defer st.lock().unlock()
-	st.runSteps(now)
-	st.sweepDue(now)
-	st.statementsDue(now)
-}
-
 // AddUser creates a user directly in the store, without HTTP, and returns a
 // copy of it. Empty fields of seed get defaults: an example.com email, the
 // phone number 901.111.1111 and the legal name "Test User". A seed the

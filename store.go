@@ -111,12 +111,21 @@ func (st *store) unlock() {
 	st.mu.Unlock()
 }
 
+// allDue runs, in one hold of the store's lock, the processing steps, the
+// expiries and the statements that fell due by now: a request whose clock
+// passed a step takes the lock once for them, not three times.
+func (st *store) allDue(now time.Time) {
+	defer st.lock().unlock()
+	st.runSteps(now)
+	st.sweepDue(now)
+	st.statementsDue(now)
+}
+
 // nextDue is when, in Unix milliseconds, the first piece of the work
 // allDue does falls due: a processing step, an expiring idempotency key,
 // oauth key or bank-login question, an ad hoc statement or the monthly
-// statements. The clock's times are whole
-// milliseconds, so work due at t is due at the first millisecond at or
-// after t. Callers hold mu.
+// statements. The clock's times are whole milliseconds, so work due at t is
+// due at the first millisecond at or after t. Callers hold mu.
 func (st *store) nextDue() int64 {
 	next := int64(math.MaxInt64)
 	if len(st.steps) > 0 {
