@@ -44,6 +44,9 @@ func runCheck(t *testing.T, check func(tb testing.TB) bool) (bool, string) {
 	if len(rec.fatal) > 0 {
 		t.Fatalf("the check called Fatalf: %q", rec.fatal)
 	}
+	if rec.unhelped > 0 {
+		t.Errorf("the check reported a failure before calling tb.Helper: the failure would name the check's line, not the test's")
+	}
 	switch {
 	case len(rec.errors) > 1:
 		t.Fatalf("the check reported %d failures, want at most one: %q", len(rec.errors), rec.errors)

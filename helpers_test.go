@@ -172,6 +172,8 @@ type recordingTB struct {
 	errors   []string
 	logs     []string
 	cleanups []func()
+	helped   bool // Helper was called
+	unhelped int  // failures reported before any call of Helper
 }
 
 func (r *recordingTB) Cleanup(f func()) {
@@ -198,18 +200,32 @@ func (r *recordingTB) logged() []string {
 	return append([]string(nil), r.logs...)
 }
 
-func (r *recordingTB) Helper() {}
+func (r *recordingTB) Helper() {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.helped = true
+}
 
 func (r *recordingTB) Fatalf(format string, args ...any) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.fatal = append(r.fatal, fmt.Sprintf(format, args...))
+	r.noteHelped()
 }
 
 func (r *recordingTB) Errorf(format string, args ...any) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.errors = append(r.errors, fmt.Sprintf(format, args...))
+	r.noteHelped()
+}
+
+// noteHelped counts a failure reported before Helper: its line would be
+// the helper's, not the test's. Callers hold mu.
+func (r *recordingTB) noteHelped() {
+	if !r.helped {
+		r.unhelped++
+	}
 }
 
 func (r *recordingTB) Logf(format string, args ...any) {

@@ -19,7 +19,7 @@ func TestFIFO(t *testing.T) {
 		{"wrap before growth", []int{10, -6, 12, -3, 20}},
 		{"held at a bound", []int{16, -8, 8, -8, 8, -8, 8, -8, 8}},
 		{"grows while wrapped", []int{16, -10, 10, 1, -7, 40}},
-		{"large drain lets the ring go", []int{3000, -3000, 2}},
+		{"refills after a large drain", []int{3000, -3000, 2}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -68,6 +68,26 @@ func TestFIFOPopForgets(t *testing.T) {
 	}
 	if held != 15 {
 		t.Errorf("the ring holds %d pointers after 20 pushes and 5 pops, want 15", held)
+	}
+}
+
+// TestFIFODrainLetsGo checks that a large queue, once drained, holds no
+// ring, and that a small one keeps its ring for the next pushes.
+func TestFIFODrainLetsGo(t *testing.T) {
+	for _, tc := range []struct {
+		n        int
+		wantRing bool
+	}{{3000, false}, {10, true}} {
+		var q fifo[int]
+		for i := range tc.n {
+			q.push(i)
+		}
+		for range tc.n {
+			q.pop()
+		}
+		if got := q.ring != nil; got != tc.wantRing {
+			t.Errorf("after %d pushes and pops the queue holds a ring of %d: want a ring %v", tc.n, len(q.ring), tc.wantRing)
+		}
 	}
 }
 
