@@ -161,21 +161,25 @@ func (st *store) pendingStatements() []pendingItem {
 	}
 	// Monthly statements are made on the 15th (00:00 UTC) for the nodes
 	// that existed before the month that ended.
-	if b.checked.IsZero() {
-		return out // never looked at: the next request or Advance does
+	if b.checked.IsZero() && st.firstMonthly == 0 {
+		return out // a restored store never looked at: the next request or Advance does
 	}
-	next := time.Date(b.checked.Year(), b.checked.Month()+1, 15, 0, 0, 0, 0, time.UTC)
 	var first time.Time // the earliest active deposit node's creation
 	for _, n := range st.nodes {
 		if n.isActive && reference.IsDepositType(n.typ) && (first.IsZero() || n.created.Before(first)) {
 			first = n.created
 		}
 	}
-	switch {
-	case first.IsZero():
-	case first.Before(time.Date(next.Year(), next.Month(), 1, 0, 0, 0, 0, time.UTC)):
+	if first.IsZero() {
+		return out
+	}
+	if b.checked.IsZero() { // the first look makes them, for the months since the first node's
+		return append(out, pendingItem{time.UnixMilli(firstMonthlyAfter(first)).UTC(), "the monthly statements are made"})
+	}
+	next := time.Date(b.checked.Year(), b.checked.Month()+1, 15, 0, 0, 0, 0, time.UTC)
+	if first.Before(time.Date(next.Year(), next.Month(), 1, 0, 0, 0, 0, time.UTC)) {
 		out = append(out, pendingItem{next, "the monthly statements are made"})
-	default: // every node is created before now, so before the month after next ends
+	} else { // every node is created before now, so before the month after next ends
 		out = append(out, pendingItem{next.AddDate(0, 1, 0), "the monthly statements are made"})
 	}
 	return out

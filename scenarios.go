@@ -192,5 +192,6 @@ func (s *Server) resetStore() {
 	st.bankLogins, st.bankLoginExpiry = nil, expiryQueue{}
 	st.networkUser, st.network = nil, nil
 	st.book = statementBook{}
+	st.startEmpty()
 	st.bankLogins = nil
 }

@@ -108,6 +108,7 @@ var storeFieldsApart = map[string]string{
 	"expiredKeys":          "not saved: the last expired oauth_keys, for the test's log (diagnose.go)",
 	"due":                  "not saved: when the first clock-driven work falls due, worked out on every unlock",
 	"dueMonthly":           "not saved: a cache of due's",
+	"firstMonthly":         "not saved: a restored store looks for monthly statements at its first request",
 	"achMemo":              "not saved: a cache of the ACH calendar's last answer",
 }
 

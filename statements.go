@@ -274,21 +274,27 @@ type statementBook struct {
 
 // nextDue is when, in Unix milliseconds, statementsDue first has work:
 // an ad hoc statement made after the instant it was asked for, or the
-// monthly statements of the first 15th after checked. monthly caches the
-// latter for a checked. Callers hold mu.
-func (b *statementBook) nextDue(monthly *dueMonthly) int64 {
-	if b.checked.IsZero() {
-		return math.MinInt64 // never looked at: the first look makes the statements due
-	}
-	if !monthly.checked.Equal(b.checked) {
-		c := b.checked.UTC()
-		next := time.Date(c.Year(), c.Month(), 15, 0, 0, 0, 0, time.UTC)
-		if !next.After(c) {
-			next = time.Date(c.Year(), c.Month()+1, 15, 0, 0, 0, 0, time.UTC)
+// monthly statements of the first 15th after checked (before the first
+// look, first: see store.firstMonthly). monthly caches the latter for a
+// checked. Callers hold mu.
+func (b *statementBook) nextDue(monthly *dueMonthly, first int64) int64 {
+	var due int64
+	switch {
+	case !b.checked.IsZero():
+		if !monthly.checked.Equal(b.checked) {
+			c := b.checked.UTC()
+			next := time.Date(c.Year(), c.Month(), 15, 0, 0, 0, 0, time.UTC)
+			if !next.After(c) {
+				next = time.Date(c.Year(), c.Month()+1, 15, 0, 0, 0, 0, time.UTC)
+			}
+			*monthly = dueMonthly{b.checked, ceilMs(next)}
 		}
-		*monthly = dueMonthly{b.checked, ceilMs(next)}
+		due = monthly.at
+	case first == 0:
+		return math.MinInt64 // never looked at: the first look makes the statements due
+	default:
+		due = first
 	}
-	due := monthly.at
 	for _, id := range b.pending {
 		rec := b.byID[id]
 		if rec == nil {
@@ -297,6 +303,13 @@ func (b *statementBook) nextDue(monthly *dueMonthly) int64 {
 		due = min(due, ceilMs(rec.created.Add(time.Nanosecond)))
 	}
 	return due
+}
+
+// firstMonthlyAfter is the first 15th (00:00 UTC, in Unix ms) whose
+// monthly statements hold a node created at t: the one after t's month.
+func firstMonthlyAfter(t time.Time) int64 {
+	u := t.UTC()
+	return time.Date(u.Year(), u.Month()+1, 15, 0, 0, 0, 0, time.UTC).UnixMilli()
 }
 
 // dueMonthly is when the monthly statements after checked fall due, in
@@ -507,11 +520,13 @@ func (st *store) statementsDue(now time.Time) {
 	if u.Before(due) {
 		due = due.AddDate(0, -1, 0)
 	}
-	if len(b.pending) == 0 && !due.After(b.checked) {
+	monthly := due.After(b.checked) &&
+		(!b.checked.IsZero() || st.firstMonthly == 0 || now.UnixMilli() >= st.firstMonthly)
+	if len(b.pending) == 0 && !monthly {
 		return
 	}
 	defer st.asBackend()()
-	if due.After(b.checked) {
+	if monthly {
 		st.monthlyStatements(due)
 		b.checked = due
 	}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"flag"
+	"math"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -268,5 +269,42 @@ func TestWithFileRecycles(t *testing.T) {
 				t.Errorf("serving %d, %s: %d bytes (%s), want the %d bytes rendered afresh (%s)", i, file, len(body), ctype, len(want[file]), types[file])
 			}
 		})
+	}
+}
+
+// TestFirstMonthlyLook: a new server's store has no clock-driven work until a
+// node is made, and then none before the first 15th that node's monthly
+// statements can fall on, so that its first requests skip the statements
+// pass; a store restored without a look made looks at once.
+func TestFirstMonthlyLook(t *testing.T) {
+	s := New()
+	due := func() int64 {
+		defer s.store.lock().unlock()
+		return s.store.nextDue()
+	}
+	if got := due(); got != math.MaxInt64 {
+		t.Errorf("empty store: due at %d, want never", got)
+	}
+	u, err := s.AddUser(UserSeed{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := due(); got != math.MaxInt64 {
+		t.Errorf("a user and no node: due at %d, want never", got)
+	}
+	if _, err := s.AddNode(u.ID, NodeSeed{Nickname: "Checking"}); err != nil {
+		t.Fatal(err)
+	}
+	// Created 2026-04-14: its first statement (April's) is made on May 15.
+	if got, want := due(), time.Date(2026, time.May, 15, 0, 0, 0, 0, time.UTC).UnixMilli(); got != want {
+		t.Errorf("a node made now: due at %v, want %v", time.UnixMilli(got).UTC(), time.UnixMilli(want).UTC())
+	}
+	s.runDue()
+	if !s.store.book.checked.IsZero() {
+		t.Errorf("a request before May 15 looked for monthly statements (checked %v)", s.store.book.checked)
+	}
+	s.store.firstMonthly = 0 // as a restored store has it
+	if got := due(); got != math.MinInt64 {
+		t.Errorf("a store restored before its first look: due at %d, want at once", got)
 	}
 }

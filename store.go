@@ -20,7 +20,12 @@ type store struct {
 	// runDue does nothing before it. Read without mu.
 	due        atomic.Int64
 	dueMonthly dueMonthly // statementBook.nextDue's cache
-	achMemo    achMemo    // achTimes's cache
+	// firstMonthly is, while book.checked is zero, when (Unix ms) the
+	// first monthly statements can fall due: the 15th after the month
+	// of the earliest node newNode made, math.MaxInt64 with no node. Zero
+	// means not known (a restored store): the first look is due at once.
+	firstMonthly int64
+	achMemo      achMemo // achTimes's cache
 
 	users     map[string]*userRecord
 	userOrder []string // creation order, for O(page) listing
@@ -91,6 +96,14 @@ func newStore(seed uint64) *store {
 	return st
 }
 
+// startEmpty notes that st holds nothing yet: until newNode makes a node,
+// no statement can fall due, so a new server's first request does not
+// look for one.
+func (st *store) startEmpty() {
+	st.firstMonthly = math.MaxInt64
+	st.due.Store(math.MaxInt64)
+}
+
 // lock is the one door to the store: it takes mu, and its unlock is
 // deferred at once, as in
 //
@@ -132,7 +145,7 @@ func (st *store) nextDue() int64 {
 		next = ceilMs(st.steps[0].at)
 	}
 	next = min(next, st.idemExpiry.nextDue(), st.keyExpiry.nextDue(), st.bankLoginExpiry.nextDue())
-	return min(next, st.book.nextDue(&st.dueMonthly))
+	return min(next, st.book.nextDue(&st.dueMonthly, st.firstMonthly))
 }
 
 // ceilMs is the first whole millisecond at or after t, in Unix

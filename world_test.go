@@ -412,3 +412,35 @@ func TestWorldNodesPrecedeTransactions(t *testing.T) {
 		wantWorldUnchanged(t, fake)
 	})
 }
+
+// TestWorldStatementsAfterARequest: a world whose nodes date from months back
+// gets their monthly statements, the months since then each, even when the
+// server answered a request before the world was loaded (the first look for
+// monthly statements waits for a node that could have one).
+func TestWorldStatementsAfterARequest(t *testing.T) {
+	fake := synapsefake.NewServer(t)
+	if r := do(t, fake, call{method: "GET", path: "/users", header: gatewayHeaders(fake)}); r.status != http.StatusOK {
+		t.Fatalf("GET /users: %d %s", r.status, r.raw)
+	}
+	w, err := fake.LoadWorld(strings.NewReader(`{
+		"users": [{"name": "alex", "nodes": [
+			{"name": "checking", "nickname": "Checking", "balance": "100.00"},
+			{"name": "bank", "type": "ACH-US", "nickname": "Bank", "account_num": "123456789", "routing_num": "021000021"}
+		]}],
+		"transactions": [{"from": "bank", "to": "checking", "amount": 5, "date": "-90d", "status": "SETTLED"}]
+	}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	fake.Advance(time.Second)
+	var got []string
+	for _, s := range fake.Statements(w.Nodes["checking"]) {
+		got = append(got, s.Start.UTC().Format("2006-01-02")+".."+s.End.UTC().Format("2006-01-02"))
+	}
+	// The nodes date from 2026-01-14 (90 days before the default start):
+	// the statements of January and February, made on the 15ths since.
+	want := []string{"2026-01-01..2026-01-31", "2026-02-01..2026-02-28"}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("monthly statements of a world node loaded after a request (-want +got):\n%s", diff)
+	}
+}
