@@ -533,6 +533,7 @@ func (s *Server) swapIn(rs *restoredState) {
 		}
 	}
 	st.networkUser = rs.store.networkUser
+	st.firstMonthly = 0 // not saved: the restored statements are looked at once
 	switch {
 	case s.mock != nil:
 		s.mock.Set(rs.clock)

@@ -308,3 +308,30 @@ func TestFirstMonthlyLook(t *testing.T) {
 		t.Errorf("a store restored before its first look: due at %d, want at once", got)
 	}
 }
+
+// TestFirstMonthlyLookAfterRestore: a state saved before its first look for
+// monthly statements, restored into a server that has made no node, still
+// gets its nodes' statements.
+func TestFirstMonthlyLookAfterRestore(t *testing.T) {
+	saved := New()
+	u, err := saved.AddUser(UserSeed{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	n, err := saved.AddNode(u.ID, NodeSeed{Nickname: "Checking"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc bytes.Buffer
+	if err := saved.Snapshot(&doc); err != nil {
+		t.Fatal(err)
+	}
+	s := New()
+	if err := s.Restore(&doc); err != nil {
+		t.Fatal(err)
+	}
+	s.Advance(32 * 24 * time.Hour) // past May 15
+	if got := len(s.Statements(n.ID)); got != 1 {
+		t.Errorf("restored node: %d monthly statements on May 16, want 1 (April's)", got)
+	}
+}
