@@ -65,6 +65,7 @@ func New(opts ...Option) *Server {
 	s.store.manualProcessing = cfg.manualProcessing
 	s.store.immediateProvisional = cfg.immediateProvisional
 	s.store.cutoffs = cfg.cutoffs
+	s.store.defaultCutoffs = cfg.cutoffs.equal(defaultCutoffs)
 	s.journal.s = s
 	s.hooks = newHooks(s)
 	s.store.hooks = s.hooks

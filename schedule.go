@@ -67,6 +67,13 @@ type SameDayWindow struct {
 	Settlement time.Duration
 }
 
+// equal reports that c and d are the same calendar.
+func (c Cutoffs) equal(d Cutoffs) bool {
+	return c.ACH == d.ACH && c.SameDayACH == d.SameDayACH && slices.Equal(c.SameDay, d.SameDay) &&
+		c.NextDaySettlement == d.NextDaySettlement && c.Wire == d.Wire && c.WireClose == d.WireClose &&
+		c.Open == d.Open && c.SameDayLimit == d.SameDayLimit
+}
+
 // defaultCutoffs is DefaultCutoffs, shared read-only by every server that
 // keeps the defaults (WithCutoffs gives a server its own copy).
 var defaultCutoffs = DefaultCutoffs()

@@ -104,6 +104,7 @@ var storeFieldsApart = map[string]string{
 	"microDeposits":        "an option of the server restored into (WithMicroDeposits)",
 	"manualProcessing":     "an option of the server restored into (WithManualProcessing)",
 	"cutoffs":              "an option of the server restored into (WithCutoffs)",
+	"defaultCutoffs":       "an option of the server restored into (WithCutoffs)",
 	"immediateProvisional": "an option of the server restored into (WithImmediateProvisionalCredit)",
 	"expiredKeys":          "not saved: the last expired oauth_keys, for the test's log (diagnose.go)",
 	"due":                  "not saved: when the first clock-driven work falls due, worked out on every unlock",

@@ -73,6 +73,7 @@ type store struct {
 	// immediateProvisional: WithImmediateProvisionalCredit (disputes.go).
 	immediateProvisional bool
 	cutoffs              Cutoffs // schedule.go: the banking calendar's times of day
+	defaultCutoffs       bool    // cutoffs are DefaultCutoffs: achTimes may share answers
 }
 
 func newStore(seed uint64) *store {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"maps"
 	"slices"
+	"sync/atomic"
 	"time"
 
 	"github.com/synapsefake/synapsefake/reference"
@@ -133,15 +134,32 @@ func (st *store) dueAt(t *txRecord, next Status) time.Time {
 }
 
 // achTimes is st.cutoffs.ach, remembering its last answer: on a frozen
-// clock the transfers of a test start at the same instant. Callers hold mu.
+// clock the transfers of a test start at the same instant. A store with
+// the default cutoffs starts from the last answer any such store computed
+// (sharedACH), so that the tests of a process, each on a new server at the
+// same start time, work the calendar out once. Callers hold mu.
 func (st *store) achTimes(start time.Time, sameDay bool) (begin, settle time.Time) {
 	m := &st.achMemo
-	if !m.ok || m.sameDay != sameDay || !m.start.Equal(start) || m.start.Location() != start.Location() {
-		*m = achMemo{ok: true, start: start, sameDay: sameDay}
-		m.begin, m.settle = st.cutoffs.ach(start, sameDay)
+	if m.answers(start, sameDay) {
+		return m.begin, m.settle
+	}
+	first := !m.ok
+	if p := sharedACH.Load(); first && st.defaultCutoffs && p != nil && p.answers(start, sameDay) {
+		*m = *p
+		return m.begin, m.settle
+	}
+	*m = achMemo{ok: true, start: start, sameDay: sameDay}
+	m.begin, m.settle = st.cutoffs.ach(start, sameDay)
+	if first && st.defaultCutoffs { // once per store: a running clock misses every time
+		shared := *m
+		sharedACH.Store(&shared)
 	}
 	return m.begin, m.settle
 }
+
+// sharedACH is the last answer achTimes computed for a store's first
+// transfer with the default cutoffs. It is read-only once stored.
+var sharedACH atomic.Pointer[achMemo]
 
 // achMemo is achTimes's last answer.
 type achMemo struct {
@@ -149,6 +167,11 @@ type achMemo struct {
 	start         time.Time
 	sameDay       bool
 	begin, settle time.Time
+}
+
+// answers reports that m holds the answer for start and sameDay.
+func (m *achMemo) answers(start time.Time, sameDay bool) bool {
+	return m.ok && m.sameDay == sameDay && m.start.Equal(start) && m.start.Location() == start.Location()
 }
 
 // dummyRail is the rail a dummy transaction stands for (its type: ACH,

@@ -1,0 +1,70 @@
+package synapsefake
+
+import (
+	"reflect"
+	"testing"
+	"time"
+)
+
+// TestCutoffsEqual: equal tells every field of Cutoffs apart, so that a
+// server whose calendar differs in any of them never takes another's
+// answer (sharedACH).
+func TestCutoffsEqual(t *testing.T) {
+	if !DefaultCutoffs().equal(defaultCutoffs) {
+		t.Fatal("DefaultCutoffs() is not equal to itself")
+	}
+	typ := reflect.TypeFor[Cutoffs]()
+	for i := range typ.NumField() {
+		c := DefaultCutoffs()
+		f := reflect.ValueOf(&c).Elem().Field(i)
+		switch f.Kind() {
+		case reflect.Int64:
+			f.SetInt(f.Int() + 1)
+		case reflect.Slice:
+			c.SameDay[0].Settlement += time.Minute
+		default:
+			t.Fatalf("field %s: kind %s: teach the test to change it", typ.Field(i).Name, f.Kind())
+		}
+		if c.equal(defaultCutoffs) {
+			t.Errorf("a calendar that differs in %s is equal to the default", typ.Field(i).Name)
+		}
+	}
+}
+
+// TestSharedACH: a new server with the default cutoffs starts from the
+// answer another such server worked out for the same start; a server with
+// its own cutoffs works its own out. Not parallel: sharedACH is the
+// process's.
+func TestSharedACH(t *testing.T) {
+	start := time.Date(2031, time.March, 4, 15, 0, 0, 0, time.UTC) // no other test's
+	sentinel := time.Date(2031, time.March, 9, 0, 0, 0, 0, time.UTC)
+	sharedACH.Store(&achMemo{ok: true, start: start, begin: sentinel, settle: sentinel})
+	times := func(s *Server) time.Time {
+		defer s.store.lock().unlock()
+		begin, _ := s.store.achTimes(start, false)
+		return begin
+	}
+	if got := times(New()); !got.Equal(sentinel) {
+		t.Errorf("default cutoffs: began at %v, want the shared answer %v", got, sentinel)
+	}
+	own := DefaultCutoffs()
+	own.ACH -= time.Hour
+	s := New(WithCutoffs(own))
+	want, _ := own.ach(start, false)
+	if got := times(s); !got.Equal(want) {
+		t.Errorf("own cutoffs: began at %v, want %v (its own calendar's)", got, want)
+	}
+	if p := sharedACH.Load(); !p.begin.Equal(sentinel) {
+		t.Errorf("a server with its own cutoffs replaced the shared answer with %v", p.begin)
+	}
+	// A default server's first answer is shared.
+	later := start.Add(time.Hour)
+	s = New()
+	func() {
+		defer s.store.lock().unlock()
+		s.store.achTimes(later, false)
+	}()
+	if p := sharedACH.Load(); !p.answers(later, false) {
+		t.Errorf("the shared answer is for %v, want %v", p.start, later)
+	}
+}
