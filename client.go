@@ -184,7 +184,7 @@ func (s *Server) mintKey(userID, fingerprint string) (string, time.Time) {
 		return "", time.Time{}
 	}
 	u.fingerprints[fingerprint] = true
-	k := st.newKey(now.Add(s.cfg.keyLifetime), u.id, fingerprint, userScopes())
+	k := st.newKey(now.Add(s.cfg.keyLifetime), u.id, fingerprint, allUserScopes)
 	return k.key, k.expires
 }
 

@@ -372,11 +372,12 @@ func (s *Server) OAuthKey(userID, fingerprint string, scopes ...string) string {
 	if u == nil {
 		return ""
 	}
-	if len(scopes) == 0 {
-		scopes = reference.Scopes()
+	keyScopes := allUserScopes
+	if len(scopes) > 0 {
+		keyScopes = slices.Clone(scopes)
 	}
 	u.fingerprints[fingerprint] = true
-	return st.newKey(s.Now().Add(s.cfg.keyLifetime), u.id, fingerprint, slices.Clone(scopes)).key
+	return st.newKey(s.Now().Add(s.cfg.keyLifetime), u.id, fingerprint, keyScopes).key
 }
 
 // Transport returns a RoundTripper that serves requests in-process, with no

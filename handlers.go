@@ -21,10 +21,10 @@ import (
 	"github.com/synapsefake/synapsefake/reference"
 )
 
-// allUserScopes is the default grant of an OAuth key: every user-level scope.
+// allUserScopes is the default grant of an OAuth key: every user-level
+// scope. Read-only: every key of the default grant holds it.
 var allUserScopes = reference.Scopes()
 
-func userScopes() []string          { return slices.Clone(allUserScopes) }
 func isUserScope(scope string) bool { return slices.Contains(allUserScopes, scope) }
 
 // handler is a method of Server that serves one route and method.

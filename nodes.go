@@ -330,6 +330,10 @@ func validNickname(field, nickname string) error {
 	return nil
 }
 
+// achUSOther is the extra.other of an ACH-US node not made by bank login,
+// shared by every such node: sysOther is replaced, never changed.
+var achUSOther = map[string]any{"access_token": nil, "updated_on": nil}
+
 // newNode builds and stores a node. Callers hold mu and have validated the input.
 func (st *store) newNode(now time.Time, u *userRecord, seed NodeSeed, accountType, accountClass string, note *string) *nodeRecord {
 	n := &nodeRecord{
@@ -353,7 +357,7 @@ func (st *store) newNode(now time.Time, u *userRecord, seed NodeSeed, accountTyp
 	switch reference.BaseNodeType(n.typ) {
 	case reference.NodeACHUS:
 		n.bank = reference.ACHBank(n.routingNum)
-		n.sysOther = map[string]any{"access_token": nil, "updated_on": nil}
+		n.sysOther = achUSOther
 		n.microPending = true
 		if st.microDeposits {
 			n.allowed = AllowedCredit

@@ -19,7 +19,8 @@ type keyRecord struct {
 
 func (k *keyRecord) allows(scope string) bool { return slices.Contains(k.scopes, scope) }
 
-// newKey mints an oauth_key. Callers hold mu.
+// newKey mints an oauth_key with scopes, which it keeps and nobody writes
+// (the default grant is allUserScopes itself). Callers hold mu.
 func (st *store) newKey(expires time.Time, userID, fingerprint string, scopes []string) *keyRecord {
 	k := &keyRecord{
 		key:         "oauth_" + st.randomHex(20),
@@ -169,7 +170,7 @@ func (st *store) oauth(now time.Time, lifetime time.Duration, userID, fingerprin
 					hint: "register the device first (fake.OAuthKey(userID, fingerprint) or UserSeed.Fingerprint), or walk the MFA: phone_number, then validation_pin"}}, 202, nil
 		}
 	}
-	scopes := userScopes()
+	scopes := allUserScopes
 	if req.Scope != nil {
 		scopes = slices.Clone(*req.Scope)
 	}
