@@ -217,7 +217,7 @@ func (st *store) linkBankAccounts(now time.Time, u *userRecord, rec *bankLoginRe
 			RoutingNum: "051000017"}, "PERSONAL", class, nil)
 		n.allowed = AllowedCreditAndDebit
 		n.microPending = false
-		n.timeline = n.timeline[:1]
+		n.timeline = n.timeline[:1:1] // a later append copies: entries are never written
 		n.balance = bankLoginBalance
 		n.bank = bank
 		var at any

@@ -184,7 +184,9 @@ func (st *store) nodeSnap(n *nodeRecord) nodeSnap {
 		name = u.legalNames[0]
 	}
 	snap := nodeSnap{n: *n, name: name, base: st.base, client: st.client}
-	snap.n.timeline = slices.Clone(n.timeline)
+	// A node's timeline only grows by append (its entries are never
+	// written), so the snapshot shares what it shows.
+	snap.n.timeline = n.timeline[:len(n.timeline):len(n.timeline)]
 	snap.n.txIDs, snap.n.subnetIDs = nil, nil // not shown, and they grow
 	return snap
 }

@@ -185,10 +185,20 @@ func (st *store) newID() string {
 
 // randomHex returns n random bytes as hex. Callers hold mu.
 func (st *store) randomHex(n int) string {
-	b := make([]byte, n)
-	_, _ = st.ids.Read(b)
-	return hex.EncodeToString(b)
+	if n > maxHexBytes {
+		b := make([]byte, n)
+		_, _ = st.ids.Read(b)
+		return hex.EncodeToString(b)
+	}
+	var raw [maxHexBytes]byte
+	var out [2 * maxHexBytes]byte // on the stack, where EncodeToString's is not
+	_, _ = st.ids.Read(raw[:n])
+	hex.Encode(out[:], raw[:n])
+	return string(out[:2*n])
 }
+
+// maxHexBytes is the longest random string randomHex builds on the stack.
+const maxHexBytes = 32
 
 // asBackend marks the changes made until the returned func runs as made by
 // the service itself. Callers hold mu.

@@ -472,6 +472,15 @@ func TestObjectWebhookShowsItsMoment(t *testing.T) {
 			if got := patched.Payload()["_rest"].(map[string]any)["info"].(map[string]any)["nickname"]; got != "After" {
 				t.Errorf("the PATCH webhook shows nickname %v, want After", got)
 			}
+
+			// The node's timeline grows after the webhook: it still shows one entry.
+			r = do(t, fake, call{method: "DELETE", path: "/users/" + fx.user.ID + "/nodes/" + savings.ID, header: headers})
+			if r.status != http.StatusOK {
+				t.Fatalf("DELETE node: %d %s", r.status, r.raw)
+			}
+			if tl := created().Payload()["_rest"].(map[string]any)["timeline"].([]any); len(tl) != 1 {
+				t.Errorf("the NODES|POST webhook shows a timeline of %d entries, want 1 as at its moment: %v", len(tl), tl)
+			}
 		})
 	}
 }
