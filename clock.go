@@ -161,9 +161,6 @@ func (st *store) pendingStatements() []pendingItem {
 	}
 	// Monthly statements are made on the 15th (00:00 UTC) for the nodes
 	// that existed before the month that ended.
-	if b.checked.IsZero() && st.firstMonthly == 0 {
-		return out // a restored store never looked at: the next request or Advance does
-	}
 	var first time.Time // the earliest active deposit node's creation
 	for _, n := range st.nodes {
 		if n.isActive && reference.IsDepositType(n.typ) && (first.IsZero() || n.created.Before(first)) {

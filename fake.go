@@ -59,7 +59,6 @@ func New(opts ...Option) *Server {
 		s.clock = c
 	}
 	s.store = newStore(cfg.seed)
-	s.store.startEmpty()
 	s.store.client = clientView{ID: cfg.clientID, Name: cfg.clientName}
 	s.store.microDeposits = cfg.microDeposits
 	s.store.manualProcessing = cfg.manualProcessing

@@ -373,7 +373,7 @@ func (st *store) newNode(now time.Time, u *userRecord, seed NodeSeed, accountTyp
 		n.timeline = append(n.timeline, nodeEvent{Date: ms(now), Note: "Card Created."})
 	}
 	st.nodes[n.id] = n
-	if st.firstMonthly != 0 && st.book.checked.IsZero() {
+	if st.book.checked.IsZero() {
 		st.firstMonthly = min(st.firstMonthly, firstMonthlyAfter(now))
 	}
 	u.nodeIDs = append(u.nodeIDs, n.id)

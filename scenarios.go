@@ -1,6 +1,7 @@
 package synapsefake
 
 import (
+	"math"
 	"time"
 
 	"github.com/synapsefake/synapsefake/reference"
@@ -192,6 +193,6 @@ func (s *Server) resetStore() {
 	st.bankLogins, st.bankLoginExpiry = nil, expiryQueue{}
 	st.networkUser, st.network = nil, nil
 	st.book = statementBook{}
-	st.startEmpty()
+	st.firstMonthly = math.MaxInt64
 	st.bankLogins = nil
 }

@@ -109,7 +109,7 @@ var storeFieldsApart = map[string]string{
 	"expiredKeys":          "not saved: the last expired oauth_keys, for the test's log (diagnose.go)",
 	"due":                  "not saved: when the first clock-driven work falls due, worked out on every unlock",
 	"dueMonthly":           "not saved: a cache of due's",
-	"firstMonthly":         "not saved: a restored store looks for monthly statements at its first request",
+	"firstMonthly":         "not saved: worked out from the restored nodes",
 	"achMemo":              "not saved: a cache of the ACH calendar's last answer",
 }
 
@@ -534,7 +534,7 @@ func (s *Server) swapIn(rs *restoredState) {
 		}
 	}
 	st.networkUser = rs.store.networkUser
-	st.firstMonthly = 0 // not saved: the restored statements are looked at once
+	st.firstMonthly = firstMonthlyOf(st.nodes)
 	switch {
 	case s.mock != nil:
 		s.mock.Set(rs.clock)

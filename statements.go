@@ -290,8 +290,6 @@ func (b *statementBook) nextDue(monthly *dueMonthly, first int64) int64 {
 			*monthly = dueMonthly{b.checked, ceilMs(next)}
 		}
 		due = monthly.at
-	case first == 0:
-		return math.MinInt64 // never looked at: the first look makes the statements due
 	default:
 		due = first
 	}
@@ -303,6 +301,15 @@ func (b *statementBook) nextDue(monthly *dueMonthly, first int64) int64 {
 		due = min(due, ceilMs(rec.created.Add(time.Nanosecond)))
 	}
 	return due
+}
+
+// firstMonthlyOf is store.firstMonthly for nodes, before the first look.
+func firstMonthlyOf(nodes map[string]*nodeRecord) int64 {
+	first := int64(math.MaxInt64)
+	for _, n := range nodes {
+		first = min(first, firstMonthlyAfter(n.created))
+	}
+	return first
 }
 
 // firstMonthlyAfter is the first 15th (00:00 UTC, in Unix ms) whose
@@ -521,7 +528,7 @@ func (st *store) statementsDue(now time.Time) {
 		due = due.AddDate(0, -1, 0)
 	}
 	monthly := due.After(b.checked) &&
-		(!b.checked.IsZero() || st.firstMonthly == 0 || now.UnixMilli() >= st.firstMonthly)
+		(!b.checked.IsZero() || now.UnixMilli() >= st.firstMonthly)
 	if len(b.pending) == 0 && !monthly {
 		return
 	}

@@ -303,9 +303,17 @@ func TestFirstMonthlyLook(t *testing.T) {
 	if !s.store.book.checked.IsZero() {
 		t.Errorf("a request before May 15 looked for monthly statements (checked %v)", s.store.book.checked)
 	}
-	s.store.firstMonthly = 0 // as a restored store has it
-	if got := due(); got != math.MinInt64 {
-		t.Errorf("a store restored before its first look: due at %d, want at once", got)
+	var doc bytes.Buffer
+	if err := s.Snapshot(&doc); err != nil {
+		t.Fatal(err)
+	}
+	was := due()
+	s = New()
+	if err := s.Restore(&doc); err != nil {
+		t.Fatal(err)
+	}
+	if got := due(); got != was {
+		t.Errorf("restored into a new server: due at %v, want %v as before", time.UnixMilli(got).UTC(), time.UnixMilli(was).UTC())
 	}
 }
 

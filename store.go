@@ -21,9 +21,9 @@ type store struct {
 	due        atomic.Int64
 	dueMonthly dueMonthly // statementBook.nextDue's cache
 	// firstMonthly is, while book.checked is zero, when (Unix ms) the
-	// first monthly statements can fall due: the 15th after the month
-	// of the earliest node newNode made, math.MaxInt64 with no node. Zero
-	// means not known (a restored store): the first look is due at once.
+	// first monthly statements can fall due: the 15th after the month of
+	// the earliest node, math.MaxInt64 with none. newNode lowers it; a
+	// restore works it out again (firstMonthlyOf).
 	firstMonthly int64
 	achMemo      achMemo // achTimes's cache
 
@@ -93,16 +93,10 @@ func newStore(seed uint64) *store {
 		actor:   UpdatedBySelf,
 		idem:    make(map[string]time.Time),
 	}
-	st.due.Store(math.MinInt64) // the monthly statements were never looked at
-	return st
-}
-
-// startEmpty notes that st holds nothing yet: until newNode makes a node,
-// no statement can fall due, so a new server's first request does not
-// look for one.
-func (st *store) startEmpty() {
+	// Empty: nothing falls due until something is made.
 	st.firstMonthly = math.MaxInt64
 	st.due.Store(math.MaxInt64)
+	return st
 }
 
 // lock is the one door to the store: it takes mu, and its unlock is
