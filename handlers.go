@@ -42,7 +42,7 @@ var apiRoutes = map[string]route{}
 // may answer the request itself (fault injection).
 func (rt route) serve(before func(*Server, http.ResponseWriter, *http.Request) bool) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
-		s := r.Context().Value(serverKey{}).(*Server)
+		s := serverOf(w, r)
 		if before != nil && before(s, w, r) {
 			return
 		}
@@ -57,12 +57,30 @@ func (rt route) serve(before func(*Server, http.ResponseWriter, *http.Request) b
 
 // serveNotFound answers any path no route matched.
 func serveNotFound(w http.ResponseWriter, r *http.Request) {
-	r.Context().Value(serverKey{}).(*Server).fail(w, errRouteNotFound.because("no route of the API matches %s %s", r.Method, r.URL.Path).hinting("%s", routeHint(r.URL.Path)))
+	serverOf(w, r).fail(w, errRouteNotFound.because("no route of the API matches %s %s", r.Method, r.URL.Path).hinting("%s", routeHint(r.URL.Path)))
 }
 
-// serverKey is the context key under which ServeHTTP passes the Server to
-// the shared mux's handlers.
+// serverKey is the context key under which the control API passes the
+// Server to its shared mux's handlers, and ServeHTTP a strict server to
+// checkStrict.
 type serverKey struct{}
+
+// serverOf is the Server serving r with w. Every writer the API's handlers
+// get wraps the journal's recorder, which names it (ServeHTTP does not copy
+// the request to put it in a context); the control API's requests carry it
+// in their context.
+func serverOf(w http.ResponseWriter, r *http.Request) *Server {
+	for {
+		switch x := w.(type) {
+		case *recorder:
+			return x.s
+		case interface{ Unwrap() http.ResponseWriter }:
+			w = x.Unwrap()
+		default:
+			return r.Context().Value(serverKey{}).(*Server)
+		}
+	}
+}
 
 // apiMux is built once per process and shared read-only by every Server:
 // building a ServeMux costs more than the rest of NewServer. Each path is
@@ -167,7 +185,9 @@ func (s *Server) ServeHTTP(rw http.ResponseWriter, r *http.Request) {
 		s.fail(w, errGatewayTimeout)
 		return
 	}
-	r = r.WithContext(context.WithValue(r.Context(), serverKey{}, s))
+	if s.cfg.strict {
+		r = r.WithContext(context.WithValue(r.Context(), serverKey{}, s)) // for checkStrict
+	}
 	rec := s.journal.start(w, r)
 	defer s.journal.finish(rec, r)
 	defer s.recoverPanic(w, rec, r) // before finish, so that the journal records the 500

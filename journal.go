@@ -190,6 +190,7 @@ const maxRecordedHead = 1 << 16
 // and enough of the body to read error_code.
 type recorder struct {
 	http.ResponseWriter
+	s      *Server // whose journal: serverOf
 	req    Request
 	status int
 	head   bytes.Buffer
@@ -221,7 +222,7 @@ func (r *recorder) Write(b []byte) (int, error) {
 // handler writes it; Requests copies it.
 func (j *journal) start(w http.ResponseWriter, r *http.Request) *recorder {
 	rec := recorders.Get().(*recorder)
-	rec.ResponseWriter, rec.began = w, time.Now()
+	rec.ResponseWriter, rec.s, rec.began = w, j.s, time.Now()
 	rec.req = Request{Method: r.Method, Path: r.URL.Path, Header: r.Header, Time: j.s.Now()}
 	if r.URL.RawQuery != "" {
 		rec.req.Query = r.URL.Query() // else nil, which Requests copies as empty
