@@ -1,9 +1,11 @@
 package synapsefake_test
 
 import (
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"os"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -19,26 +21,34 @@ import (
 // fake answered to it (captured once, by method and path, in order), with
 // t.Cleanup(ts.Close) as a test writes it; "paired" runs one of each per
 // iteration and reports their ratio. Each iteration is one test: its
-// cleanups run when it ends.
+// cleanups run when it ends. "phases" runs one of each per iteration too,
+// timing each step, and reports each step's median in µs: where the fake's
+// extra time per test goes.
 func BenchmarkReadmeTest(b *testing.B) {
 	t := &oneTest{TB: b}
-	// fake is TestPayRent's body, word for word but for t.
-	fake := func() {
+	// fake is TestPayRent's body, word for word but for t, with step marks:
+	// after NewServer, seeding, the call, the checks and the cleanups.
+	fake := func(step func()) {
 		fake := synapsefake.NewServer(t)
+		step()
 		user := fake.MustAddUser(t, synapsefake.UserSeed{Fingerprint: "device-1"})
 		checking := fake.MustAddNode(t, user.ID, synapsefake.NodeSeed{Nickname: "Checking", BalanceCents: 100_00})
 		landlord := fake.MustAddNode(t, user.ID, synapsefake.NodeSeed{Type: "ACH-US", Nickname: "Landlord"})
 		app := rent.Client{BaseURL: fake.URL(), ClientID: fake.ClientID(), ClientSecret: fake.ClientSecret(),
 			UserKey: fake.OAuthKey(user.ID, "device-1"), Fingerprint: "device-1"}
+		step()
 		txID, err := app.PayRent(user.ID, checking.ID, landlord.ID, 25)
 		if err != nil {
 			t.Fatal(err)
 		}
+		step()
 		fake.CheckBalance(t, checking.ID, 100_00, 75_00)
 		fake.Advance(24 * time.Hour)
 		fake.CheckStatus(t, txID, synapsefake.StatusSettled)
 		fake.CheckBalance(t, checking.ID, 75_00, 75_00)
+		step()
 		t.end()
+		step()
 	}
 
 	// The fake's answers, and what the test sent, captured from one run.
@@ -72,7 +82,9 @@ func BenchmarkReadmeTest(b *testing.B) {
 		capture.Close()
 	}
 
-	bare := func() {
+	// bare marks its steps as fake does: after NewServer, the call and the
+	// cleanups.
+	bare := func(step func()) {
 		sent := map[string]int{}
 		ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 			key := r.Method + " " + r.URL.Path
@@ -88,17 +100,65 @@ func BenchmarkReadmeTest(b *testing.B) {
 			_, _ = w.Write(a.body)
 		}))
 		t.Cleanup(ts.Close)
+		step()
 		app := app
 		app.BaseURL = ts.URL + "/v3.1"
 		txID, err := app.PayRent(userID, checkingID, nodeID, 25)
 		if err != nil || txID != wantTx {
 			t.Fatalf("the bare test paid %q, %v; the fake's answer was %q", txID, err, wantTx)
 		}
+		step()
 		t.end()
+		step()
 	}
-	b.Run("fake", func(b *testing.B) { benchLoop(b, fake) })
-	b.Run("bare", func(b *testing.B) { benchLoop(b, bare) })
-	b.Run("paired", func(b *testing.B) { benchPaired(b, fake, bare) })
+	noSteps := func() {}
+	b.Run("fake", func(b *testing.B) { benchLoop(b, func() { fake(noSteps) }) })
+	b.Run("bare", func(b *testing.B) { benchLoop(b, func() { bare(noSteps) }) })
+	b.Run("paired", func(b *testing.B) { benchPaired(b, func() { fake(noSteps) }, func() { bare(noSteps) }) })
+	b.Run("phases", func(b *testing.B) {
+		fakeSteps := stepTimes{names: []string{"fake-new", "fake-seed", "fake-call", "fake-checks", "fake-cleanup"}}
+		bareSteps := stepTimes{names: []string{"bare-new", "bare-call", "bare-cleanup"}}
+		for b.Loop() {
+			fakeSteps.run(fake)
+			bareSteps.run(bare)
+		}
+		fakeSteps.report(b)
+		bareSteps.report(b)
+	})
+}
+
+// stepTimes collects the time each step of a test takes, over many runs.
+type stepTimes struct {
+	names []string
+	times [][]time.Duration // by step
+}
+
+// run runs test once, timing each step it marks.
+func (s *stepTimes) run(test func(step func())) {
+	if s.times == nil {
+		s.times = make([][]time.Duration, len(s.names))
+	}
+	i, last := 0, time.Now()
+	test(func() {
+		now := time.Now()
+		s.times[i] = append(s.times[i], now.Sub(last))
+		i, last = i+1, now
+	})
+	if i != len(s.names) {
+		panic(fmt.Sprintf("the test marked %d steps, want %d", i, len(s.names)))
+	}
+}
+
+// report reports each step's median, in µs, as NAME-µs.
+func (s *stepTimes) report(b *testing.B) {
+	for i, name := range s.names {
+		d := slices.Clone(s.times[i])
+		if len(d) == 0 {
+			return
+		}
+		slices.Sort(d)
+		b.ReportMetric(float64(d[len(d)/2])/1e3, name+"-µs")
+	}
 }
 
 // capturedAnswer is a status and body the fake answered.
