@@ -153,6 +153,7 @@ var apiMux = sync.OnceValue(func() *http.ServeMux {
 // in the WithHook hook) answers 500 / "500" and is logged (WithErrorLog);
 // the server goes on serving.
 func (s *Server) ServeHTTP(rw http.ResponseWriter, r *http.Request) {
+	growStack(len(r.URL.Path))
 	w := &guardWriter{ResponseWriter: rw}
 	defer s.recoverPanic(w, w, r)
 	r = keepQuerySemicolons(r)
@@ -193,6 +194,27 @@ func (s *Server) ServeHTTP(rw http.ResponseWriter, r *http.Request) {
 	defer s.recoverPanic(w, rec, r) // before finish, so that the journal records the 500
 	s.withIdempotency(rec, r, apiMux())
 }
+
+// growStack (its result is only there so that its frame is not optimized
+// away) grows a fresh connection's goroutine stack to the size the
+// API's deepest handlers need, at the top of ServeHTTP, where few frames are
+// on it: the runtime copies a growing stack frame by frame, and otherwise
+// the growth came about fifteen frames deep, in the mux, which cost a
+// request on a new connection (every test's first) several microseconds
+// (BenchmarkReadmeTest). On a stack already grown it costs clearing
+// growFrame bytes.
+//
+//go:noinline
+func growStack(n int) byte {
+	var frame [growFrame]byte
+	frame[n%growFrame] = 1
+	return frame[(n/2)%growFrame]
+}
+
+// growFrame is growStack's frame: with net/http's frames above ServeHTTP it
+// takes a goroutine's 4 KiB stack to 8 KiB, which the create-transaction
+// chain (about 5.6 KiB deep) fits in.
+const growFrame = 4096
 
 // plainPath reports that p is a clean path without looking further: no
 // empty, dot or trailing element.
