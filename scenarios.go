@@ -171,9 +171,7 @@ func (s *Server) MFAPin(userID string) string {
 // The clock and the id stream go on.
 func (s *Server) Reset() {
 	s.resetStore()
-	s.faults.mu.Lock()
-	s.faults.list = nil
-	s.faults.mu.Unlock()
+	s.faults.set(nil)
 	s.ResetRequests()
 }
 

@@ -1,1 +1,114 @@
 package synapsefake
+
+import (
+	"fmt"
+	"maps"
+	"net/http"
+	"reflect"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/synapsefake/synapsefake/reference"
+)
+
+// TestDefaultGrantIsShared: every oauth_key of the default grant holds
+// allUserScopes itself, not a copy, and no key's scopes are written: a key
+// minted with its own scopes leaves the shared list as it was.
+func TestDefaultGrantIsShared(t *testing.T) {
+	s := New()
+	u, err := s.AddUser(UserSeed{Fingerprint: "device-1"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	keys := []string{s.OAuthKey(u.ID, "device-1"), s.OAuthKey(u.ID, "device-2")}
+	own := s.OAuthKey(u.ID, "device-3", reference.ScopeTransPost)
+	for _, key := range keys {
+		k := s.store.keys[key]
+		if len(k.scopes) == 0 || &k.scopes[0] != &allUserScopes[0] {
+			t.Errorf("key %s holds its own copy of the default grant", key)
+		}
+	}
+	if k := s.store.keys[own]; !slices.Equal(k.scopes, []string{reference.ScopeTransPost}) {
+		t.Errorf("key with its own scopes holds %v", k.scopes)
+	}
+	if !slices.Equal(allUserScopes, reference.Scopes()) {
+		t.Errorf("the shared default grant changed: %v", allUserScopes)
+	}
+}
+
+// TestACHUSOtherIsShared: ACH-US nodes share one extra.other, which no
+// change to a node writes: PATCHing a node's other replaces its own.
+func TestACHUSOtherIsShared(t *testing.T) {
+	s := New()
+	u, err := s.AddUser(UserSeed{Fingerprint: "device-1"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ids []string
+	for range 2 {
+		n, err := s.AddNode(u.ID, NodeSeed{Type: reference.NodeACHUS, Nickname: "Bank"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ids = append(ids, n.ID)
+	}
+	for _, id := range ids {
+		if m := s.store.nodes[id].sysOther; reflect.ValueOf(m).UnsafePointer() != reflect.ValueOf(achUSOther).UnsafePointer() {
+			t.Errorf("node %s holds its own extra.other", id)
+		}
+	}
+	req, _ := http.NewRequest(http.MethodPatch, s.URL()+"/users/"+u.ID+"/nodes/"+ids[0],
+		strings.NewReader(`{"nickname": "Renamed", "extra": {"other": {"access_token": "mine", "x": 1}}}`))
+	req.Header.Set("X-SP-GATEWAY", s.Gateway())
+	req.Header.Set("X-SP-USER", s.OAuthKey(u.ID, "device-1")+"|device-1")
+	req.Header.Set("X-SP-USER-IP", "127.0.0.1")
+	resp, err := s.Client().Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		t.Fatalf("PATCH node: %d", resp.StatusCode)
+	}
+	if want := map[string]any{"access_token": nil, "updated_on": nil}; !maps.Equal(achUSOther, want) {
+		t.Errorf("the shared extra.other changed: %v", achUSOther)
+	}
+}
+
+// TestFaultCount: the count a request reads without the lock follows the
+// list through adds, takes that use a fault up, and replacements.
+func TestFaultCount(t *testing.T) {
+	var fs faults
+	check := func(when string) {
+		t.Helper()
+		if got, want := int(fs.count.Load()), len(fs.list); got != want {
+			t.Errorf("%s: count %d, list holds %d", when, got, want)
+		}
+	}
+	check("empty")
+	if fs.take("GET", "/users", false) != nil {
+		t.Fatal("an empty list gave a fault")
+	}
+	fs.add(&fault{method: "GET", times: 2, err: errGatewayTimeout})
+	fs.add(&fault{delay: time.Second, times: 1})
+	check("two added")
+	for i := range 2 {
+		if fs.take("GET", "/users", false) == nil {
+			t.Fatalf("take %d: no fault", i)
+		}
+		check(fmt.Sprint("after take ", i))
+	}
+	if !fs.pending() || fs.take("GET", "/users", true) == nil {
+		t.Fatal("the delay is not pending")
+	}
+	check("all used")
+	if fs.pending() {
+		t.Error("pending with none left")
+	}
+	fs.set([]*fault{{times: 1}})
+	check("set")
+	fs.set(nil)
+	check("cleared")
+}

@@ -510,9 +510,7 @@ func (s *Server) restore(data []byte) error {
 		return err
 	}
 	s.swapIn(rs)
-	s.faults.mu.Lock()
-	s.faults.list = rs.faults
-	s.faults.mu.Unlock()
+	s.faults.set(rs.faults)
 	s.ResetRequests()
 	for _, r := range rs.journal {
 		s.journal.add(r, 0) // latency is not saved: restored calls show none
