@@ -111,6 +111,9 @@ type endOfTest struct {
 	tb     testing.TB
 	recent []Request // the journal's last calls, oldest first
 	total  int       // the calls the journal held
+	// running: run is closing the server, and reads the journal itself
+	// if the test failed, so closed keeps nothing.
+	running bool
 }
 
 // closed keeps what run needs of the server once it is closed, and lets go
@@ -124,9 +127,14 @@ func (e *endOfTest) closed() {
 	s := e.s
 	e.s = nil
 	e.logf, e.tb = s.logf(), s.tb
-	if e.logf == nil {
-		return
+	if e.logf != nil && !e.running {
+		e.keepRecent(s)
 	}
+}
+
+// keepRecent copies the calls a failed test's log lists from s's journal.
+// Callers hold e.mu.
+func (e *endOfTest) keepRecent(s *Server) {
 	j := &s.journal
 	j.mu.Lock()
 	defer j.mu.Unlock()
@@ -142,12 +150,16 @@ func (e *endOfTest) closed() {
 func (e *endOfTest) run() {
 	e.mu.Lock()
 	s := e.s
+	e.running = s != nil
 	e.mu.Unlock()
 	if s != nil {
 		s.Close()
 	}
 	e.mu.Lock()
 	defer e.mu.Unlock()
+	if s != nil && e.logf != nil && e.tb.Failed() {
+		e.keepRecent(s) // a passing test's end copies nothing
+	}
 	if e.logf != nil && len(e.recent) > 0 && e.tb.Failed() {
 		e.logf("%s", recentCalls(e.recent, e.total))
 	}

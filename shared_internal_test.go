@@ -112,3 +112,37 @@ func TestFaultCount(t *testing.T) {
 	fs.set(nil)
 	check("cleared")
 }
+
+// cleanupTB runs a server's cleanups when told, and fails when told.
+type cleanupTB struct {
+	testing.TB
+	cleanups []func()
+	failed   bool
+}
+
+func (c *cleanupTB) Cleanup(f func()) { c.cleanups = append(c.cleanups, f) }
+func (c *cleanupTB) Failed() bool     { return c.failed }
+func (c *cleanupTB) Logf(string, ...any) {}
+func (c *cleanupTB) end() {
+	for i := len(c.cleanups) - 1; i >= 0; i-- {
+		c.cleanups[i]()
+	}
+}
+
+// TestEndOfTestKeepsWhatAFailureNeeds: the end of a passing test copies
+// none of the journal; a failed one's keeps its calls.
+func TestEndOfTestKeepsWhatAFailureNeeds(t *testing.T) {
+	for _, failed := range []bool{false, true} {
+		tb := &cleanupTB{TB: t, failed: failed}
+		s := NewServer(tb)
+		resp, err := s.Client().Get(s.URL() + "/users")
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		tb.end()
+		if got, want := len(s.end.recent), map[bool]int{false: 0, true: 1}[failed]; got != want {
+			t.Errorf("failed %v: the end kept %d calls, want %d", failed, got, want)
+		}
+	}
+}
