@@ -120,8 +120,8 @@ type cleanupTB struct {
 	failed   bool
 }
 
-func (c *cleanupTB) Cleanup(f func()) { c.cleanups = append(c.cleanups, f) }
-func (c *cleanupTB) Failed() bool     { return c.failed }
+func (c *cleanupTB) Cleanup(f func())    { c.cleanups = append(c.cleanups, f) }
+func (c *cleanupTB) Failed() bool        { return c.failed }
 func (c *cleanupTB) Logf(string, ...any) {}
 func (c *cleanupTB) end() {
 	for i := len(c.cleanups) - 1; i >= 0; i-- {
