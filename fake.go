@@ -225,6 +225,13 @@ func (seed UserSeed) validate() error {
 }
 
 // addUser is AddUser with the user created at at.
+// defaultSeedPhones and defaultSeedNames are a UserSeed's defaults, read
+// only.
+var (
+	defaultSeedPhones = []string{"901.111.1111"}
+	defaultSeedNames  = []string{"Test User"}
+)
+
 func (s *Server) addUser(at time.Time, seed UserSeed) (User, error) {
 	if err := seed.validate(); err != nil {
 		return User{}, err
@@ -235,10 +242,10 @@ func (s *Server) addUser(at time.Time, seed UserSeed) (User, error) {
 		seed.Email = "user" + st.randomHex(4) + "@example.com"
 	}
 	if len(seed.PhoneNumbers) == 0 {
-		seed.PhoneNumbers = []string{"901.111.1111"}
+		seed.PhoneNumbers = defaultSeedPhones // newUser copies it
 	}
 	if len(seed.LegalNames) == 0 {
-		seed.LegalNames = []string{"Test User"}
+		seed.LegalNames = defaultSeedNames
 	}
 	defer st.asBackend()()
 	u := st.newUser(at, seed, nil, 1, nil)

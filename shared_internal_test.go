@@ -146,3 +146,21 @@ func TestEndOfTestKeepsWhatAFailureNeeds(t *testing.T) {
 		}
 	}
 }
+
+// TestSeedDefaultsAreCopied: a user made with UserSeed's default phone
+// number and legal name holds its own lists, so that a PATCH that edits them
+// in place leaves the defaults as they were.
+func TestSeedDefaultsAreCopied(t *testing.T) {
+	s := New()
+	u, err := s.AddUser(UserSeed{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec := s.store.users[u.ID]
+	if &rec.phones[0] == &defaultSeedPhones[0] || &rec.legalNames[0] == &defaultSeedNames[0] {
+		t.Fatal("the user holds UserSeed's default lists themselves")
+	}
+	if !slices.Equal(rec.phones, []string{"901.111.1111"}) || !slices.Equal(rec.legalNames, []string{"Test User"}) {
+		t.Errorf("defaults %v %v", rec.phones, rec.legalNames)
+	}
+}
