@@ -425,10 +425,7 @@ func interchangeInfo(sent string) map[string]any {
 
 // knownNodeType reports whether t is a node type the fake takes: one of
 // reference.NodeTypes or an older name of one.
-func knownNodeType(t string) bool {
-	_, ok := reference.LookupNodeType(t)
-	return ok
-}
+func knownNodeType(t string) bool { return reference.IsNodeType(t) }
 
 // validRoutingNumber applies the ABA checksum; the fake "knows" every routing
 // number whose checksum holds. POST /routing-number-verification answers from

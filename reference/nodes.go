@@ -170,6 +170,13 @@ var classes = func() map[string]NodeClass {
 
 func classOf(t string) NodeClass { return classes[t] }
 
+// IsNodeType reports whether t is a node type or an older name of one:
+// whether LookupNodeType finds it, without copying its description.
+func IsNodeType(t string) bool {
+	_, ok := classes[t]
+	return ok
+}
+
 // CanTransfer reports whether a transaction may move money from a node of
 // type from to a node of type to.
 func CanTransfer(from, to string) bool {

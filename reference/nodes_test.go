@@ -85,3 +85,15 @@ func TestACHBank(t *testing.T) {
 		t.Errorf("ACHBank(011000015) = %+v, want SandboxBank", got)
 	}
 }
+
+// TestIsNodeType: IsNodeType finds what LookupNodeType finds, and nothing
+// else.
+func TestIsNodeType(t *testing.T) {
+	names := append(append(reference.NodeTypes(), reference.NodeTypeAliases()...), "", "deposit-us", "DEPOSIT", "NOPE-US", "ACH-US ")
+	for _, name := range names {
+		_, want := reference.LookupNodeType(name)
+		if got := reference.IsNodeType(name); got != want {
+			t.Errorf("IsNodeType(%q) = %v, LookupNodeType finds it: %v", name, got, want)
+		}
+	}
+}
