@@ -588,8 +588,7 @@ func (st *store) monthlyStatements(due time.Time) {
 				earliest = n.created
 			}
 		}
-		earliest = earliest.UTC()
-		first = time.Date(earliest.Year(), earliest.Month()+1, 15, 0, 0, 0, 0, time.UTC)
+		first = time.UnixMilli(firstMonthlyAfter(earliest)).UTC()
 	} else {
 		first = b.checked.AddDate(0, 1, 0)
 	}
