@@ -266,7 +266,7 @@ func allowHeader(rt route) string {
 func (rt route) serveControl() http.HandlerFunc {
 	allow := allowHeader(rt)
 	return func(w http.ResponseWriter, r *http.Request) {
-		s := r.Context().Value(serverKey{}).(*Server)
+		s := serverOf(w, r)
 		h, ok := rt[r.Method]
 		if !ok {
 			w.Header().Set("Allow", allow)

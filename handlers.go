@@ -65,10 +65,11 @@ func serveNotFound(w http.ResponseWriter, r *http.Request) {
 // checkStrict.
 type serverKey struct{}
 
-// serverOf is the Server serving r with w. Every writer the API's handlers
-// get wraps the journal's recorder, which names it (ServeHTTP does not copy
-// the request to put it in a context); the control API's requests carry it
-// in their context.
+// serverOf is the Server serving r with w, the one way the shared muxes'
+// handlers find it. Every writer the API's handlers get wraps the
+// journal's recorder, which names it (ServeHTTP does not copy the request
+// to put it in a context); the control API's requests, which the journal
+// does not record, carry it in their context.
 func serverOf(w http.ResponseWriter, r *http.Request) *Server {
 	for {
 		switch x := w.(type) {
