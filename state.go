@@ -111,6 +111,9 @@ var storeFieldsApart = map[string]string{
 	"dueMonthly":           "not saved: a cache of due's",
 	"firstMonthly":         "not saved: worked out from the restored nodes",
 	"achMemo":              "not saved: a cache of the ACH calendar's last answer",
+	"hexRoom":              "not saved: room for the next random strings, allocated together",
+	"eventSlab":            "not saved: room for the next events, allocated together",
+	"objectSlab":           "not saved: room for the next object events, allocated together",
 }
 
 // stateIDs is the id stream: its seed, and the ChaCha8 generator's state

@@ -8,6 +8,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+	"unsafe"
 )
 
 // store is the in-memory state of one Server. Every field is guarded by mu;
@@ -74,6 +75,15 @@ type store struct {
 	immediateProvisional bool
 	cutoffs              Cutoffs // schedule.go: the banking calendar's times of day
 	defaultCutoffs       bool    // cutoffs are DefaultCutoffs: achTimes may share answers
+
+	// hexRoom is where randomHex writes the strings it returns: handed-out
+	// bytes are never written again.
+	hexRoom []byte
+
+	// eventSlab and objectSlab are where newEvent and the object events
+	// take their values from, eventSlabSize at a time (events.go).
+	eventSlab  slab[event]
+	objectSlab slab[objectEvent]
 }
 
 func newStore(seed uint64) *store {
@@ -185,14 +195,24 @@ func (st *store) randomHex(n int) string {
 		return hex.EncodeToString(b)
 	}
 	var raw [maxHexBytes]byte
-	var out [2 * maxHexBytes]byte // on the stack, where EncodeToString's is not
 	_, _ = st.ids.Read(raw[:n])
-	hex.Encode(out[:], raw[:n])
-	return string(out[:2*n])
+	if cap(st.hexRoom)-len(st.hexRoom) < 2*n {
+		st.hexRoom = make([]byte, 0, hexRoomSize)
+	}
+	i := len(st.hexRoom)
+	st.hexRoom = st.hexRoom[:i+2*n]
+	hex.Encode(st.hexRoom[i:], raw[:n])
+	return unsafe.String(&st.hexRoom[i], 2*n)
 }
 
-// maxHexBytes is the longest random string randomHex builds on the stack.
+// maxHexBytes is the longest random string randomHex builds in hexRoom.
 const maxHexBytes = 32
+
+// hexRoomSize is how many bytes of hex randomHex allocates at a time: ten
+// ids. The strings it returns share the array, whose bytes are never
+// written again once handed out, so a new server's user, nodes, keys and
+// first transaction cost one allocation, not one each.
+const hexRoomSize = 256
 
 // asBackend marks the changes made until the returned func runs as made by
 // the service itself. Callers hold mu.
