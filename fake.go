@@ -86,13 +86,23 @@ func NewServer(tb testing.TB, opts ...Option) *Server {
 		tb.Fatalf("synapsefake: listen: %v", err)
 	}
 	s.tb = tb
-	s.ts = &httptest.Server{Listener: l, Config: &http.Server{Handler: s}}
+	s.ts = &httptest.Server{Listener: l, Config: &http.Server{Handler: s, Protocols: http1Only}}
 	s.ts.Start()
 	s.setBase(s.ts.URL + "/v3.1")
 	s.end = &endOfTest{s: s}
 	tb.Cleanup(s.end.run) // diagnose.go
 	return s
 }
+
+// http1Only is the protocols of NewServer's http.Server: HTTP/1.1 only, all
+// that a plain listener serves anyway (unencrypted HTTP/2 is off by
+// default). Without it, Serve sets up HTTP/2 for a TLS listener it might
+// be handed, which cost each test about 2% (BenchmarkReadmeTest).
+var http1Only = func() *http.Protocols {
+	var p http.Protocols
+	p.SetHTTP1(true)
+	return &p
+}()
 
 func (s *Server) setBase(u string) {
 	if s.cfg.baseURL != "" {
