@@ -164,3 +164,60 @@ func TestSeedDefaultsAreCopied(t *testing.T) {
 		t.Errorf("defaults %v %v", rec.phones, rec.legalNames)
 	}
 }
+
+// TestUserListsAreNeverWrittenInPlace: a view of a user (as a webhook or a
+// transaction's party keeps it) shares the user's legal names, phone
+// numbers and logins, so no PATCH may write them in place: after each
+// update, alone and in pairs, the view taken before still shows the
+// lists it showed.
+func TestUserListsAreNeverWrittenInPlace(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		update string
+	}{
+		{"add a legal name", `{"legal_name": "Cy Added"}`},
+		{"remove a legal name", `{"remove_legal_name": "Ann First"}`},
+		{"add then remove a legal name", `{"legal_name": "Cy Added", "remove_legal_name": "Ann First"}`},
+		{"add a phone", `{"phone_number": "901.222.2222"}`},
+		{"remove a phone", `{"remove_phone_number": "901.111.1111"}`},
+		{"add then remove a phone", `{"phone_number": "901.222.2222", "remove_phone_number": "901.111.1111"}`},
+		{"add a login", `{"login": {"email": "added@example.com"}}`},
+		{"remove a login", `{"remove_login": {"email": "first@example.com"}}`},
+		{"add then remove a login", `{"login": {"email": "added@example.com"}, "remove_login": {"email": "first@example.com"}}`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := NewServer(t)
+			u, err := s.AddUser(UserSeed{Fingerprint: "device-1", Email: "first@example.com",
+				LegalNames: []string{"Ann First", "Bea Second"}, PhoneNumbers: []string{"901.111.1111", "901.333.3333"}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			// A second login, so that removing the first leaves one.
+			s.store.users[u.ID].logins = append(s.store.users[u.ID].logins, loginView{Email: "second@example.com", Scope: "READ"})
+			var view userView
+			func() { defer s.store.lock().unlock(); view = s.store.userView(s.store.users[u.ID]) }()
+			names, phones, logins := slices.Clone(view.LegalNames), slices.Clone(view.PhoneNumbers), slices.Clone(view.Logins)
+
+			req, _ := http.NewRequest(http.MethodPatch, s.URL()+"/users/"+u.ID, strings.NewReader(`{"update": `+tc.update+`}`))
+			req.Header.Set("X-SP-GATEWAY", s.Gateway())
+			req.Header.Set("X-SP-USER", s.OAuthKey(u.ID, "device-1")+"|device-1")
+			req.Header.Set("X-SP-USER-IP", "127.0.0.1")
+			resp, err := s.Client().Do(req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			resp.Body.Close()
+			if resp.StatusCode != http.StatusOK {
+				t.Fatalf("PATCH user: %d", resp.StatusCode)
+			}
+			after := s.store.users[u.ID]
+			if slices.Equal(after.legalNames, names) && slices.Equal(after.phones, phones) && slices.Equal(after.logins, logins) {
+				t.Fatalf("the PATCH changed none of the user's lists")
+			}
+			if !slices.Equal(view.LegalNames, names) || !slices.Equal(view.PhoneNumbers, phones) || !slices.Equal(view.Logins, logins) {
+				t.Errorf("the view taken before the PATCH shows %v %v %v, want %v %v %v",
+					view.LegalNames, view.PhoneNumbers, view.Logins, names, phones, logins)
+			}
+		})
+	}
+}

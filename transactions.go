@@ -598,7 +598,7 @@ func (st *store) party(nodeID string, meta map[string]any) partyView {
 	}
 	p.Nickname, p.Type, p.User.ID = n.nickname, n.typ, n.userID
 	if u := st.users[n.userID]; u != nil {
-		p.User.LegalNames = slices.Clone(u.legalNames)
+		p.User.LegalNames = shareList(u.legalNames) // never written in place
 	}
 	return p
 }

@@ -37,9 +37,12 @@ const defaultMFAPin = "123456"
 const refreshTokenUses = 10
 
 type userRecord struct {
-	id           string
-	created      time.Time
-	updated      time.Time
+	id      string
+	created time.Time
+	updated time.Time
+	// logins, phones and legalNames are never written in place once the
+	// user is made: a change builds a new list, so that views and events
+	// may share them (shareList).
 	logins       []loginView
 	phones       []string
 	legalNames   []string
@@ -134,18 +137,19 @@ func (st *store) userView(u *userRecord) userView {
 		Emails:       []string{},
 		Extra:        userExtra{CipTag: u.cipTag, DateJoined: ms(u.created), IsBusiness: u.isBusiness, LastUpdated: ms(u.updated), PublicNote: u.publicNote, SuppID: u.suppID},
 		IsHidden:     false,
-		LegalNames:   cloneList(u.legalNames),
-		Logins:       cloneList(u.logins),
+		LegalNames:   shareList(u.legalNames),
+		Logins:       shareList(u.logins),
 		Permission:   u.permission,
-		PhoneNumbers: cloneList(u.phones),
+		PhoneNumbers: shareList(u.phones),
 		Photos:       []string{},
 		RefreshToken: u.refreshToken,
 	}
 }
 
 // emitUser records a user event that keeps the user's view unencoded:
-// userView copies every list it shows and builds its documents afresh, so
-// nothing the user changes later reaches it. Callers hold mu.
+// userView shares the user's lists, which are never written in place, and
+// builds its documents afresh, so nothing the user changes later reaches
+// it. Callers hold mu.
 func (st *store) emitUser(now time.Time, function string, u *userRecord) {
 	st.emitLazy(now, function, "USER", u.id, &userSnap{st.userView(u)})
 }
@@ -158,6 +162,16 @@ func (s *userSnap) appendView(b []byte) ([]byte, error) { return s.v.appendJSON(
 // cloneList copies a list for the wire, where an empty list is [] and never null.
 func cloneList[T any](s []T) []T {
 	return append(make([]T, 0, len(s)), s...)
+}
+
+// shareList is s itself for the wire, or [] for none: for a list of a
+// record that is never written in place (a user's legal names, phone
+// numbers and logins), which a view may then share rather than copy.
+func shareList[T any](s []T) []T {
+	if s == nil {
+		return []T{}
+	}
+	return s
 }
 
 // User is a copy of a user's state, for assertions in tests.
@@ -599,22 +613,22 @@ func (st *store) patchUser(now time.Time, id string, req patchUserRequest) (user
 	}
 	if up := req.Update; up != nil {
 		if up.Login != nil && !slices.ContainsFunc(u.logins, func(l loginView) bool { return l.Email == *up.Login.Email }) {
-			u.logins = append(u.logins, loginView{Email: *up.Login.Email, Scope: up.Login.scope()})
+			u.logins = append(slices.Clip(u.logins), loginView{Email: *up.Login.Email, Scope: up.Login.scope()})
 		}
 		if up.RemoveLogin != nil {
-			u.logins = slices.DeleteFunc(u.logins, func(l loginView) bool { return l.Email == *up.RemoveLogin.Email })
+			u.logins = slices.DeleteFunc(slices.Clone(u.logins), func(l loginView) bool { return l.Email == *up.RemoveLogin.Email })
 		}
 		if up.LegalName != nil && !slices.Contains(u.legalNames, *up.LegalName) {
-			u.legalNames = append(u.legalNames, *up.LegalName)
+			u.legalNames = append(slices.Clip(u.legalNames), *up.LegalName)
 		}
 		if up.PhoneNumber != nil && !slices.Contains(u.phones, *up.PhoneNumber) {
-			u.phones = append(u.phones, *up.PhoneNumber)
+			u.phones = append(slices.Clip(u.phones), *up.PhoneNumber)
 		}
 		if up.RemoveLegalName != nil {
-			u.legalNames = slices.DeleteFunc(u.legalNames, func(n string) bool { return n == *up.RemoveLegalName })
+			u.legalNames = slices.DeleteFunc(slices.Clone(u.legalNames), func(n string) bool { return n == *up.RemoveLegalName })
 		}
 		if up.RemovePhoneNumber != nil {
-			u.phones = slices.DeleteFunc(u.phones, func(p string) bool { return p == *up.RemovePhoneNumber })
+			u.phones = slices.DeleteFunc(slices.Clone(u.phones), func(p string) bool { return p == *up.RemovePhoneNumber })
 			delete(u.verifiedPhones, identityDigits(*up.RemovePhoneNumber, false)) // added again, it is not verified
 		}
 		if up.CipTag != nil {
