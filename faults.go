@@ -5,8 +5,6 @@ import (
 	"fmt"
 	"io"
 	"net/http"
-	"net/url"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -181,9 +179,5 @@ func (s *Server) delay(r *http.Request) bool {
 
 // routeOf finds the route pattern a path falls under, "" for none.
 func routeOf(path string) string {
-	_, pattern := apiMux().Handler(&http.Request{Method: http.MethodGet, URL: &url.URL{Path: path}})
-	if pattern == "/" {
-		return "" // the catch-all: not a route of the API
-	}
-	return strings.TrimPrefix(pattern, "/v3.1")
+	return apiMux().lookup(path)
 }

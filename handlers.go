@@ -84,14 +84,14 @@ func serverOf(w http.ResponseWriter, r *http.Request) *Server {
 }
 
 // apiMux is built once per process and shared read-only by every Server:
-// building a ServeMux costs more than the rest of NewServer. Each path is
+// building it costs more than the rest of NewServer. Each path is
 // registered without a method so that a wrong method gets the error
-// envelope, not the mux's plain-text 405.
-var apiMux = sync.OnceValue(func() *http.ServeMux {
-	mux := http.NewServeMux()
+// envelope, not a plain-text 405.
+var apiMux = sync.OnceValue(func() *apiRouter {
+	mux := &apiRouter{notFound: serveNotFound}
 	handle := func(path string, rt route) {
 		apiRoutes[path] = rt
-		mux.HandleFunc("/v3.1"+path, rt.serve(func(s *Server, w http.ResponseWriter, r *http.Request) bool {
+		mux.add(path, rt.serve(func(s *Server, w http.ResponseWriter, r *http.Request) bool {
 			return s.injectFault(w, r.Method, path)
 		}))
 	}
@@ -146,7 +146,6 @@ var apiMux = sync.OnceValue(func() *http.ServeMux {
 	// Disputes (issue 12, section 1).
 	handle("/users/{user_id}/nodes/{node_id}/trans/{trans_id}/dispute", route{"PATCH": (*S).handleDisputeTransaction})
 	handle("/trans/{trans_id}/dispute-chargeback", route{"PATCH": (*S).handleDisputeChargeback})
-	mux.HandleFunc("/", serveNotFound)
 	return mux
 })
 
