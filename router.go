@@ -27,7 +27,6 @@ type apiRouter struct {
 type routeNode struct {
 	literal  map[string]*routeNode
 	wildcard *routeNode
-	name     string // the wildcard's name, on a wildcard node
 
 	// On the last segment of a pattern: the route, as the spec writes it
 	// without /v3.1, its Pattern, and the names of its wildcards in order.
@@ -49,13 +48,12 @@ func (rt *apiRouter) add(route string, serve http.HandlerFunc) {
 	var names []string
 	for _, seg := range strings.Split(strings.TrimPrefix(route, "/"), "/") {
 		if strings.HasPrefix(seg, "{") && strings.HasSuffix(seg, "}") {
-			name := seg[1 : len(seg)-1]
+			// Routes may name the wildcard at one place differently: a
+			// value is found by its place, and each route keeps its names.
 			if n.wildcard == nil {
-				n.wildcard = &routeNode{name: name}
-			} else if n.wildcard.name != name {
-				panic("synapsefake: route " + route + " names a wildcard {" + name + "} that another route names {" + n.wildcard.name + "}")
+				n.wildcard = &routeNode{}
 			}
-			n, names = n.wildcard, append(names, name)
+			n, names = n.wildcard, append(names, seg[1:len(seg)-1])
 			continue
 		}
 		if n.literal == nil {

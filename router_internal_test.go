@@ -103,8 +103,9 @@ func wildcardNames(route string) []string {
 }
 
 // TestAPIRouterServes: a matched request gets its route's handler with
-// r.Pattern and its path values set, an unmatched one the catch-all with
-// Pattern "/", and matching allocates nothing but the values' room.
+// r.Pattern and its path values set, under the names its own route gives
+// them, an unmatched one the catch-all with Pattern "/", and matching
+// allocates nothing.
 func TestAPIRouterServes(t *testing.T) {
 	var served string
 	rt := &apiRouter{notFound: func(w http.ResponseWriter, r *http.Request) { served = "not found " + r.Pattern }}
@@ -112,9 +113,11 @@ func TestAPIRouterServes(t *testing.T) {
 		served = r.Pattern + " " + r.PathValue("user_id") + " " + r.PathValue("node_id")
 	})
 	rt.add("/users/entity-types", func(w http.ResponseWriter, r *http.Request) { served = r.Pattern })
+	rt.add("/users/{id}/ubo", func(w http.ResponseWriter, r *http.Request) { served = r.Pattern + " " + r.PathValue("id") })
 	for _, tc := range []struct{ path, want string }{
 		{"/v3.1/users/u1/nodes/n1", "/v3.1/users/{user_id}/nodes/{node_id} u1 n1"},
 		{"/v3.1/users/entity-types", "/v3.1/users/entity-types"},
+		{"/v3.1/users/u2/ubo", "/v3.1/users/{id}/ubo u2"},
 		{"/v3.1/users/entity-types/nodes/n1", "/v3.1/users/{user_id}/nodes/{node_id} entity-types n1"},
 		{"/v3.1/users/a%2Fb/nodes/n1", "/v3.1/users/{user_id}/nodes/{node_id} a/b n1"},
 		{"/v3.1/users/u1/nodes", "not found /"},
