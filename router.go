@@ -46,7 +46,7 @@ const apiPrefix = "/v3.1"
 func (rt *apiRouter) add(route string, serve http.HandlerFunc) {
 	n := &rt.root
 	var names []string
-	for _, seg := range strings.Split(strings.TrimPrefix(route, "/"), "/") {
+	for _, seg := range strings.Split(strings.TrimPrefix(apiPrefix+route, "/"), "/") {
 		if strings.HasPrefix(seg, "{") && strings.HasSuffix(seg, "}") {
 			// Routes may name the wildcard at one place differently: a
 			// value is found by its place, and each route keeps its names.
@@ -73,13 +73,11 @@ func (rt *apiRouter) add(route string, serve http.HandlerFunc) {
 }
 
 // match finds the node of the pattern path (an escaped path) falls under
-// and the values of its wildcards, written into vals; nil for none.
+// and the values of its wildcards, written into vals; nil for none. The
+// version prefix is a segment like any other: /v3%2E1/users is /v3.1/users,
+// as for the mux.
 func (rt *apiRouter) match(path string, vals *[maxWildcards]string) *routeNode {
-	rest, ok := strings.CutPrefix(path, apiPrefix)
-	if !ok || rest == "" {
-		return nil
-	}
-	return rt.root.match(rest, vals, 0)
+	return rt.root.match(path, vals, 0)
 }
 
 // match matches path, the rest of the path after n's segment ("" or
