@@ -210,8 +210,7 @@ func (st *store) emit(at time.Time, function, objType, id string, view any) {
 	if err != nil {
 		return
 	}
-	obj := st.objectSlab.take()
-	*obj = objectEvent{typ: objType, id: id, rest: rest}
+	obj := objectEvent{typ: objType, id: id, rest: rest}
 	if v, ok := view.(subnetView); ok {
 		obj.status = string(v.Status)
 	}
@@ -222,16 +221,16 @@ func (st *store) emit(at time.Time, function, objType, id string, view any) {
 // read. Callers hold mu.
 func (st *store) emitLazy(at time.Time, function, objType, id string, snap lazyView) {
 	if st.hooks != nil {
-		obj := st.objectSlab.take()
-		*obj = objectEvent{typ: objType, id: id, lazy: snap}
-		st.emitObject(at, function, obj)
+		st.emitObject(at, function, objectEvent{typ: objType, id: id, lazy: snap})
 	}
 }
 
-// emitObject records the event of obj. Callers hold mu.
-func (st *store) emitObject(at time.Time, function string, obj *objectEvent) {
+// emitObject records the event of obj, kept in the store's object slab.
+// Callers hold mu.
+func (st *store) emitObject(at time.Time, function string, obj objectEvent) {
 	ev := st.newEvent(at, function)
-	ev.obj = obj
+	ev.obj = st.objectSlab.take()
+	*ev.obj = obj
 	st.hooks.add(st.deliveriesFor(ev, function))
 }
 
