@@ -383,7 +383,7 @@ func routeMatches(route string, r Request) bool {
 		return true
 	}
 	want := strings.Split(route, "/")
-	path := strings.Split(strings.TrimPrefix(r.Path, "/v3.1"), "/")
+	path := strings.Split(strings.TrimPrefix(r.Path, apiPrefix), "/")
 	if len(want) != len(path) {
 		return false
 	}

@@ -72,7 +72,7 @@ func New(opts ...Option) *Server {
 	if s.webhookClient == nil {
 		s.webhookClient = &http.Client{Timeout: cfg.webhookTimeout}
 	}
-	s.setBase(noListenerBase + "/v3.1")
+	s.setBase(noListenerBase + apiPrefix)
 	return s
 }
 
@@ -88,7 +88,7 @@ func NewServer(tb testing.TB, opts ...Option) *Server {
 	s.tb = tb
 	s.ts = &httptest.Server{Listener: l, Config: &http.Server{Handler: s, Protocols: http1Only}}
 	s.ts.Start()
-	s.setBase(s.ts.URL + "/v3.1")
+	s.setBase(s.ts.URL + apiPrefix)
 	s.end = &endOfTest{s: s}
 	tb.Cleanup(s.end.run) // diagnose.go
 	return s
@@ -234,7 +234,6 @@ func (seed UserSeed) validate() error {
 	return nil
 }
 
-// addUser is AddUser with the user created at at.
 // defaultSeedPhones and defaultSeedNames are a UserSeed's defaults, read
 // only.
 var (
@@ -242,6 +241,7 @@ var (
 	defaultSeedNames  = []string{"Test User"}
 )
 
+// addUser is AddUser with the user created at at.
 func (s *Server) addUser(at time.Time, seed UserSeed) (User, error) {
 	if err := seed.validate(); err != nil {
 		return User{}, err

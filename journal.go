@@ -307,7 +307,7 @@ func (e errReader) Read([]byte) (int, error) {
 // finish records the answer. served is the request the API's mux was
 // given, whose Pattern names the route.
 func (j *journal) finish(rec *recorder, served *http.Request) {
-	rec.req.Route = strings.TrimPrefix(served.Pattern, "/v3.1")
+	rec.req.Route = strings.TrimPrefix(served.Pattern, apiPrefix)
 	if served.Pattern == "" {
 		// The mux matched a copy of served (see withIdempotency).
 		rec.req.Route = routeOf(rec.req.Path)

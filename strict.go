@@ -341,7 +341,7 @@ func checkStrict[T any](r *http.Request, data []byte) error {
 	}
 	list := strings.Join(names, ", ")
 	if s.tb != nil {
-		s.tb.Errorf("synapsefake: strict requests: %s %s: unknown %s %s: the service would ignore it", r.Method, strings.TrimPrefix(r.Pattern, "/v3.1"), what, list)
+		s.tb.Errorf("synapsefake: strict requests: %s %s: unknown %s %s: the service would ignore it", r.Method, strings.TrimPrefix(r.Pattern, apiPrefix), what, list)
 	}
 	return errPayload("unknown_field", "Unknown %s %s.", what, list).
 		because("unknown %s %s: the service would ignore it; WithStrictRequests refuses it", what, list)
