@@ -39,16 +39,7 @@ func TestPlainPathIsClean(t *testing.T) {
 // a request still gets its answer over HTTP/1.1.
 func TestNewServerSpeaksHTTP1Only(t *testing.T) {
 	s := NewServer(t)
-	req, err := http.NewRequest("GET", s.URL()+"/institutions", nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	req.Header.Set("X-SP-GATEWAY", s.Gateway())
-	resp, err := s.Client().Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	resp.Body.Close()
+	resp := callAPI(t, s, http.MethodGet, "/institutions", "", "")
 	if resp.StatusCode != http.StatusOK || resp.ProtoMajor != 1 || resp.ProtoMinor != 1 {
 		t.Errorf("answered %s over %s, want 200 OK over HTTP/1.1", resp.Status, resp.Proto)
 	}

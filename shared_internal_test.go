@@ -6,7 +6,6 @@ import (
 	"net/http"
 	"reflect"
 	"slices"
-	"strings"
 	"testing"
 	"time"
 
@@ -59,16 +58,8 @@ func TestACHUSOtherIsShared(t *testing.T) {
 			t.Errorf("node %s holds its own extra.other", id)
 		}
 	}
-	req, _ := http.NewRequest(http.MethodPatch, s.URL()+"/users/"+u.ID+"/nodes/"+ids[0],
-		strings.NewReader(`{"nickname": "Renamed", "extra": {"other": {"access_token": "mine", "x": 1}}}`))
-	req.Header.Set("X-SP-GATEWAY", s.Gateway())
-	req.Header.Set("X-SP-USER", s.OAuthKey(u.ID, "device-1")+"|device-1")
-	req.Header.Set("X-SP-USER-IP", "127.0.0.1")
-	resp, err := s.Client().Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	resp.Body.Close()
+	resp := callAPI(t, s, http.MethodPatch, "/users/"+u.ID+"/nodes/"+ids[0], u.ID,
+		`{"nickname": "Renamed", "extra": {"other": {"access_token": "mine", "x": 1}}}`)
 	if resp.StatusCode != http.StatusOK {
 		t.Fatalf("PATCH node: %d", resp.StatusCode)
 	}
@@ -198,16 +189,7 @@ func TestUserListsAreNeverWrittenInPlace(t *testing.T) {
 			func() { defer s.store.lock().unlock(); view = s.store.userView(s.store.users[u.ID]) }()
 			names, phones, logins := slices.Clone(view.LegalNames), slices.Clone(view.PhoneNumbers), slices.Clone(view.Logins)
 
-			req, _ := http.NewRequest(http.MethodPatch, s.URL()+"/users/"+u.ID, strings.NewReader(`{"update": `+tc.update+`}`))
-			req.Header.Set("X-SP-GATEWAY", s.Gateway())
-			req.Header.Set("X-SP-USER", s.OAuthKey(u.ID, "device-1")+"|device-1")
-			req.Header.Set("X-SP-USER-IP", "127.0.0.1")
-			resp, err := s.Client().Do(req)
-			if err != nil {
-				t.Fatal(err)
-			}
-			resp.Body.Close()
-			if resp.StatusCode != http.StatusOK {
+			if resp := callAPI(t, s, http.MethodPatch, "/users/"+u.ID, u.ID, `{"update": `+tc.update+`}`); resp.StatusCode != http.StatusOK {
 				t.Fatalf("PATCH user: %d", resp.StatusCode)
 			}
 			after := s.store.users[u.ID]
