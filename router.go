@@ -103,7 +103,8 @@ func (n *routeNode) match(path string, vals *[maxWildcards]string, k int) *route
 			return m
 		}
 	}
-	if n.wildcard != nil && k < maxWildcards && path != "/" { // a wildcard matches no trailing slash
+	// k stays below maxWildcards: add refuses a route with more.
+	if n.wildcard != nil && path != "/" { // a wildcard matches no trailing slash
 
 		vals[k] = seg
 		return n.wildcard.match(rest, vals, k+1)
