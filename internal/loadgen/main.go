@@ -6,6 +6,7 @@
 //	go run ./internal/loadgen -rounds 8 -round 3s
 //	go run ./internal/loadgen -quick          # a smoke test of a few seconds
 //	go run ./internal/loadgen -cpuprofile /tmp/fake.pprof -rows create-c32
+//	go run ./internal/loadgen -rows create-c4,create-c32 -bare-keeps
 //
 // Without -binary it builds cmd/synapsefake into a temporary directory.
 // The fake runs on a free 127.0.0.1 port with its default flags (it logs
@@ -31,8 +32,12 @@
 //
 // A round runs one side for -round, then the other (the order alternates
 // from round to round), so both share whatever load the machine has. Each
-// row prints the median req/s of each side over -rounds rounds, and the
-// median of the rounds' ratios with their range. The exit status is 1 when a
+// row prints the median req/s of each side over -rounds rounds, the median
+// of the rounds' ratios with their range, and the CPU time per request of
+// each server process and of loadgen itself (the client) while it drove
+// each side. With -bare-keeps the bare server also keeps what each POST
+// created (benchpair.Keeper), a diagnostic of how much of the create gap is
+// keeping state at all. The exit status is 1 when a
 // request failed (any answer but 200), 0 otherwise: targets are reported,
 // not enforced.
 package main
@@ -75,6 +80,7 @@ type config struct {
 	jsonOut    bool
 	subs       int
 	versus     string
+	bareKeeps  bool
 }
 
 func main() {
@@ -95,6 +101,7 @@ func main() {
 	fs.StringVar(&cfg.fakeFlags, "fake-flags", "", "more flags for the fake, space-separated (e.g. -quiet)")
 	fs.IntVar(&cfg.subs, "subscriptions", 3, "subscriptions of the webhooks row's fake (0: compare two fakes without any)")
 	fs.StringVar(&cfg.versus, "versus", "", "path of another build of cmd/synapsefake to compare the fake with, in place of the bare server (create and GET rows), e.g. the build before a change")
+	fs.BoolVar(&cfg.bareKeeps, "bare-keeps", false, "the bare server keeps each created transaction (its decoded body and a copy of the answer, under a random id), as the fake keeps state: tells how much of the gap is keeping state at all")
 	fs.BoolVar(&cfg.quick, "quick", false, "a smoke test: 2 rounds of 150 ms per row")
 	fs.BoolVar(&cfg.jsonOut, "json", false, "print the rows as JSON lines, for internal/perftable")
 	_ = fs.Parse(os.Args[1:])
@@ -147,8 +154,14 @@ type result struct {
 	// round: steadier than req/s on a machine others load.
 	FakeCPU     []float64 `json:"fake_cpu_us"`
 	BaselineCPU []float64 `json:"baseline_cpu_us"`
-	failed      int
-	failure     string
+	// CPU time loadgen's own process (the client) used per request
+	// answered, in µs, each round, while it drove the fake and the baseline:
+	// the client spends more per request on a server that answers later,
+	// as its goroutines wait, sleep and are woken more.
+	FakeClientCPU     []float64 `json:"fake_client_cpu_us"`
+	BaselineClientCPU []float64 `json:"baseline_client_cpu_us"`
+	failed            int
+	failure           string
 }
 
 // run builds the binary if needed and runs the rows.
@@ -181,7 +194,7 @@ func run(cfg config, out io.Writer) ([]result, error) {
 		MaxIdleConns: 256, MaxIdleConnsPerHost: 128, DisableCompression: true}}
 	if !cfg.jsonOut {
 		fmt.Fprintf(out, "loadgen: %d rounds of %s each side per row\n", cfg.rounds, cfg.round)
-		fmt.Fprintf(out, "%-12s %12s %12s %8s %-28s %s\n", "row", "fake req/s", "base req/s", "ratio", "range (target)", "server CPU µs/req: fake, base")
+		fmt.Fprintf(out, "%-12s %12s %12s %8s %-28s %-32s %s\n", "row", "fake req/s", "base req/s", "ratio", "range (target)", "server CPU µs/req: fake, base", "client CPU µs/req: fake, base")
 	}
 	var results []result
 	for _, r := range rows {
@@ -195,8 +208,10 @@ func run(cfg config, out io.Writer) ([]result, error) {
 			fmt.Fprintf(out, "%s\n", line)
 		} else {
 			lo, hi := slices.Min(res.Ratios), slices.Max(res.Ratios)
-			fmt.Fprintf(out, "%-12s %12.0f %12.0f %7.2fx %-28s %.0f, %.0f\n", r.name, benchpair.MedianOf(res.Fake), benchpair.MedianOf(res.Baseline),
-				benchpair.MedianOf(res.Ratios), fmt.Sprintf("%.2fx-%.2fx (%s)", lo, hi, r.target), benchpair.MedianOf(res.FakeCPU), benchpair.MedianOf(res.BaselineCPU))
+			fmt.Fprintf(out, "%-12s %12.0f %12.0f %7.2fx %-28s %-32s %.0f, %.0f\n", r.name, benchpair.MedianOf(res.Fake), benchpair.MedianOf(res.Baseline),
+				benchpair.MedianOf(res.Ratios), fmt.Sprintf("%.2fx-%.2fx (%s)", lo, hi, r.target),
+				fmt.Sprintf("%.0f, %.0f", benchpair.MedianOf(res.FakeCPU), benchpair.MedianOf(res.BaselineCPU)),
+				benchpair.MedianOf(res.FakeClientCPU), benchpair.MedianOf(res.BaselineClientCPU))
 		}
 		if res.failed > 0 {
 			fmt.Fprintf(os.Stderr, "loadgen: %s: %d requests failed; the first: %s\n", r.name, res.failed, res.failure)
@@ -276,7 +291,7 @@ func runRow(cfg config, bin, self string, client *http.Client, r row) (result, e
 		if err := os.WriteFile(file, answer, 0o600); err != nil {
 			return res, err
 		}
-		if base, err = startBare(self, file); err != nil {
+		if base, err = startBare(self, file, cfg.bareKeeps); err != nil {
 			return res, err
 		}
 		bare := *w
@@ -313,7 +328,7 @@ func runRow(cfg config, bin, self string, client *http.Client, r row) (result, e
 	var failed atomic.Int64
 	var firstErr atomic.Value
 	for i := range cfg.rounds {
-		var rps, cpu [2]float64
+		var rps, cpu, clientCPU [2]float64
 		order := []int{0, 1}
 		if i%2 == 1 {
 			order = []int{1, 0}
@@ -324,11 +339,12 @@ func runRow(cfg config, bin, self string, client *http.Client, r row) (result, e
 				_ = other.signal(syscall.SIGSTOP)
 				_ = sides[side].proc.signal(syscall.SIGCONT)
 			}
-			before := sides[side].proc.cpu()
+			before, clientBefore := sides[side].proc.cpu(), selfCPU()
 			n, nFailed, err := drive(client, sides[side].send, r.clients, cfg.round)
 			rps[side] = float64(n) / cfg.round.Seconds()
 			if n > 0 {
 				cpu[side] = float64((sides[side].proc.cpu() - before).Microseconds()) / float64(n)
+				clientCPU[side] = float64((selfCPU() - clientBefore).Microseconds()) / float64(n)
 			}
 			if nFailed > 0 {
 				failed.Add(nFailed)
@@ -337,6 +353,8 @@ func runRow(cfg config, bin, self string, client *http.Client, r row) (result, e
 		}
 		res.FakeCPU = append(res.FakeCPU, cpu[0])
 		res.BaselineCPU = append(res.BaselineCPU, cpu[1])
+		res.FakeClientCPU = append(res.FakeClientCPU, clientCPU[0])
+		res.BaselineClientCPU = append(res.BaselineClientCPU, clientCPU[1])
 		res.Fake = append(res.Fake, rps[0])
 		res.Baseline = append(res.Baseline, rps[1])
 		if rps[1] > 0 {
@@ -410,6 +428,16 @@ func (p *process) cpu() time.Duration {
 	return time.Duration(utime+stime) * 10 * time.Millisecond
 }
 
+// selfCPU is the CPU time loadgen's own process used so far (user and
+// system); 0 when it cannot be read.
+func selfCPU() time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
 func (p *process) signal(sig syscall.Signal) error { return p.Cmd.Process.Signal(sig) }
 
 // stop ends the process with SIGTERM (which makes the fake write its CPU
@@ -449,21 +477,27 @@ func startFake(bin, profile, flags string) (*process, error) {
 	return start(exec.Command(bin, args...), addr, "next:")
 }
 
-// startBare starts loadgen -bare answering the bytes of answerFile.
-func startBare(self, answerFile string) (*process, error) {
+// startBare starts loadgen -bare answering the bytes of answerFile; with
+// keep, a bare server that keeps what each POST created.
+func startBare(self, answerFile string, keep bool) (*process, error) {
 	addr, err := binary.FreeAddr()
 	if err != nil {
 		return nil, err
 	}
-	return start(exec.Command(self, "-bare", "-addr", addr, "-answer", answerFile), addr, "bare serving")
+	args := []string{"-bare", "-addr", addr, "-answer", answerFile}
+	if keep {
+		args = append(args, "-keep")
+	}
+	return start(exec.Command(self, args...), addr, "bare serving")
 }
 
-// serveBare is loadgen -bare -addr ADDR -answer FILE: the bare server, until
-// SIGTERM.
+// serveBare is loadgen -bare -addr ADDR -answer FILE [-keep]: the bare
+// server (benchpair.Baseline, or with -keep benchpair.Keeper), until SIGTERM.
 func serveBare(args []string) error {
 	fs := flag.NewFlagSet("loadgen -bare", flag.ContinueOnError)
 	addr := fs.String("addr", "127.0.0.1:0", "address to listen on")
 	file := fs.String("answer", "", "file of the answer's bytes")
+	keep := fs.Bool("keep", false, "keep what each POST created (benchpair.Keeper)")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -475,7 +509,7 @@ func serveBare(args []string) error {
 	if err != nil {
 		return err
 	}
-	srv := &http.Server{Handler: benchpair.Baseline(answer), ReadHeaderTimeout: 10 * time.Second}
+	srv := &http.Server{Handler: bareHandler(answer, *keep), ReadHeaderTimeout: 10 * time.Second}
 	fmt.Println("bare serving", l.Addr())
 	go func() {
 		sig := make(chan os.Signal, 1)
@@ -487,6 +521,15 @@ func serveBare(args []string) error {
 		return err
 	}
 	return nil
+}
+
+// bareHandler is the bare server's handler: benchpair.Baseline, or with
+// keep a benchpair.Keeper.
+func bareHandler(answer []byte, keep bool) http.Handler {
+	if keep {
+		return benchpair.NewKeeper(answer)
+	}
+	return benchpair.Baseline(answer)
 }
 
 // world is what loadgen seeded in a fake: a user with an oauth_key and two

@@ -9,6 +9,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/synapsefake/synapsefake/internal/benchpair"
 )
 
 func TestDrive(t *testing.T) {
@@ -38,5 +40,36 @@ func TestRunRefusesUnknownRow(t *testing.T) {
 	_, err := run(config{rows: "create-c4,nope", rounds: 1, round: time.Millisecond}, io.Discard)
 	if err == nil || !strings.Contains(err.Error(), `unknown row "nope"`) {
 		t.Errorf("run with an unknown row: %v", err)
+	}
+}
+
+func TestBareHandler(t *testing.T) {
+	answer := []byte(`{"_id":"x"}`)
+	body := `{"to":{"type":"DEPOSIT-US","id":"n"},"amount":{"amount":0.01,"currency":"USD"},"extra":{"ip":"127.0.0.1"}}`
+	for _, keep := range []bool{false, true} {
+		h := bareHandler(answer, keep)
+		for range 2 {
+			rec := httptest.NewRecorder()
+			h.ServeHTTP(rec, httptest.NewRequest("POST", "/v3.1/users/u/nodes/n/trans", strings.NewReader(body)))
+			if rec.Code != http.StatusOK || rec.Body.String() != string(answer) {
+				t.Fatalf("keep %v: %d %q, want 200 and the answer", keep, rec.Code, rec.Body)
+			}
+		}
+		k, isKeeper := h.(*benchpair.Keeper)
+		if isKeeper != keep || keep && k.Len() != 2 {
+			t.Errorf("keep %v: handler %T, want a Keeper keeping both POSTs only with keep", keep, h)
+		}
+	}
+}
+
+func TestSelfCPU(t *testing.T) {
+	before := selfCPU()
+	if before <= 0 {
+		t.Fatalf("selfCPU() = %v before any work, want the CPU time used so far", before)
+	}
+	for start := time.Now(); time.Since(start) < 30*time.Millisecond; {
+	}
+	if after := selfCPU(); after <= before {
+		t.Errorf("selfCPU() = %v after 30 ms of work, %v before", after, before)
 	}
 }
