@@ -28,13 +28,15 @@ type routeNode struct {
 	literal  map[string]*routeNode
 	wildcard *routeNode
 
-	// On the last segment of a pattern: the route, as the spec writes it
-	// without /v3.1, its Pattern, and the names of its wildcards in order.
-	route   string
+	// On the last segment of a pattern: its Pattern (apiPrefix and the
+	// route), and the names of its wildcards in order.
 	pattern string
 	names   []string
 	serve   http.HandlerFunc
 }
+
+// route is n's route as the spec writes it, without apiPrefix.
+func (n *routeNode) route() string { return strings.TrimPrefix(n.pattern, apiPrefix) }
 
 // maxWildcards is the most wildcards an API pattern has.
 const maxWildcards = 4
@@ -69,7 +71,7 @@ func (rt *apiRouter) add(route string, serve http.HandlerFunc) {
 	if n.serve != nil || len(names) > maxWildcards {
 		panic("synapsefake: route " + route + " registered twice, or with too many wildcards")
 	}
-	n.route, n.pattern, n.names, n.serve = route, apiPrefix+route, names, serve
+	n.pattern, n.names, n.serve = apiPrefix+route, names, serve
 }
 
 // match finds the node of the pattern path (an escaped path) falls under
@@ -105,7 +107,6 @@ func (n *routeNode) match(path string, vals *[maxWildcards]string, k int) *route
 	}
 	// k stays below maxWildcards: add refuses a route with more.
 	if n.wildcard != nil && path != "/" { // a wildcard matches no trailing slash
-
 		vals[k] = seg
 		return n.wildcard.match(rest, vals, k+1)
 	}
@@ -133,7 +134,7 @@ func (rt *apiRouter) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 func (rt *apiRouter) lookup(path string) string {
 	var vals [maxWildcards]string
 	if n := rt.match((&url.URL{Path: path}).EscapedPath(), &vals); n != nil {
-		return n.route
+		return n.route()
 	}
 	return ""
 }

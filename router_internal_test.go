@@ -82,7 +82,7 @@ func TestAPIRouterIsServeMux(t *testing.T) {
 		var vals [maxWildcards]string
 		var have match
 		if n := router.match(u.EscapedPath(), &vals); n != nil {
-			have = match{route: n.route, values: slices.Clone(vals[:len(n.names)])}
+			have = match{route: n.route(), values: slices.Clone(vals[:len(n.names)])}
 		}
 		if have.route != want.route || !slices.Equal(have.values, want.values) {
 			t.Errorf("%s: the router matched %q %q, the ServeMux %q %q", p, have.route, have.values, want.route, want.values)
