@@ -5,12 +5,12 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
-	"slices"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/synapsefake/synapsefake"
+	"github.com/synapsefake/synapsefake/internal/benchpair"
 	"github.com/synapsefake/synapsefake/internal/rent"
 )
 
@@ -152,12 +152,14 @@ func (s *stepTimes) run(test func(step func())) {
 // report reports each step's median, in µs, as NAME-µs.
 func (s *stepTimes) report(b *testing.B) {
 	for i, name := range s.names {
-		d := slices.Clone(s.times[i])
-		if len(d) == 0 {
+		if len(s.times[i]) == 0 {
 			return
 		}
-		slices.Sort(d)
-		b.ReportMetric(float64(d[len(d)/2])/1e3, name+"-µs")
+		us := make([]float64, len(s.times[i]))
+		for j, d := range s.times[i] {
+			us[j] = float64(d) / 1e3
+		}
+		b.ReportMetric(benchpair.MedianOf(us), name+"-µs")
 	}
 }
 
