@@ -139,8 +139,9 @@ func TestEndOfTestKeepsWhatAFailureNeeds(t *testing.T) {
 }
 
 // TestSeedDefaultsAreCopied: a user made with UserSeed's default phone
-// number and legal name holds its own lists, so that a PATCH that edits them
-// in place leaves the defaults as they were.
+// number and legal name holds its own copies of them, as newUser copies any
+// seed's lists (a caller may write its own after AddUser), so that the
+// process-wide defaults are no user's lists.
 func TestSeedDefaultsAreCopied(t *testing.T) {
 	s := New()
 	u, err := s.AddUser(UserSeed{})
