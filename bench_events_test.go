@@ -15,8 +15,8 @@ func pendingTransfers(n int) (*Server, []*txRecord) {
 	from, _ := s.AddNode(u.ID, NodeSeed{BalanceCents: 1 << 40})
 	to, _ := s.AddNode(u.ID, NodeSeed{})
 	st := s.store
-	st.mu.Lock()
-	defer st.mu.Unlock()
+	st.lock()
+	defer st.unlock()
 	txs := make([]*txRecord, n)
 	now := s.Now()
 	for i := range txs {
@@ -37,9 +37,14 @@ func BenchmarkAdvancePending(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		b.StopTimer()
-		s, _ := pendingTransfers(5000)
+		s, txs := pendingTransfers(5000)
 		b.StartTimer()
 		s.Advance(time.Hour)
+		b.StopTimer()
+		if last := txs[len(txs)-1]; last.status != StatusSettled {
+			b.Fatalf("after Advance the last transfer is %s, want SETTLED", last.status)
+		}
+		b.StartTimer()
 	}
 }
 
@@ -49,9 +54,9 @@ func BenchmarkEncodePendingOnce(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		for _, t := range txs {
-			s.store.mu.Lock()
+			s.store.lock()
 			v := s.store.txView(t)
-			s.store.mu.Unlock()
+			s.store.unlock()
 			if _, err := json.Marshal(v); err != nil {
 				b.Fatal(err)
 			}

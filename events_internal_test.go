@@ -19,18 +19,18 @@ func TestCommentMemory(t *testing.T) {
 	from := s.MustAddNode(t, u.ID, NodeSeed{BalanceCents: 100_00})
 	to := s.MustAddNode(t, u.ID, NodeSeed{})
 	st := s.store
-	st.mu.Lock()
+	st.lock()
 	tx := &txRecord{id: st.newID(), userID: u.ID, fromNode: from.ID, toNode: to.ID, amount: 100, currency: "USD",
 		created: s.Now(), processOn: s.Now(), status: StatusCreated}
 	st.addTx(tx, statusEntry{Date: ms(s.Now()), Note: "Transaction Created.", Status: StatusCreated})
-	st.mu.Unlock()
+	st.unlock()
 
 	note := strings.Repeat("c", 100)
 	before := int64(heapInUse())
 	for i := range 2000 {
-		st.mu.Lock()
+		st.lock()
 		st.comment(tx, s.Now().Add(time.Duration(i)*time.Millisecond), note)
-		st.mu.Unlock()
+		st.unlock()
 	}
 	grown := int64(heapInUse()) - before
 	t.Logf("2,000 comments grew the heap by %d KiB", grown>>10)

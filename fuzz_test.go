@@ -35,9 +35,9 @@ func newFuzzWorld(tb testing.TB) *fuzzWorld {
 	w := &fuzzWorld{s: s, user: u.ID, other: o.ID, node: n.ID, peer: p.ID, card: card.ID, account: acct.ID, sub: sub.ID,
 		key: s.OAuthKey(u.ID, "fp"), otherKey: s.OAuthKey(o.ID, "fp")}
 	st := s.store
-	st.mu.Lock()
+	st.lock()
 	t, err := st.createTx(s.Now(), u.ID, n.ID, fuzzTx(p.ID, 10), true)
-	st.mu.Unlock()
+	st.unlock()
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -92,8 +92,8 @@ func (w *fuzzWorld) path(route string, pick byte) string {
 
 // snapshot is a digest of everything a client could observe in the store.
 func (st *store) snapshot() string {
-	st.mu.Lock()
-	defer st.mu.Unlock()
+	st.lock()
+	defer st.unlock()
 	h := sha256.New()
 	enc := json.NewEncoder(h)
 	for _, id := range sortedKeys(st.users) {
@@ -119,8 +119,8 @@ func (st *store) snapshot() string {
 // money is every balance plus the money in flight: no request may change it,
 // except a dummy transaction, whose counterparty is a node of the store too.
 func (st *store) money() cents {
-	st.mu.Lock()
-	defer st.mu.Unlock()
+	st.lock()
+	defer st.unlock()
 	var sum cents
 	for _, n := range st.nodes {
 		sum += n.balance

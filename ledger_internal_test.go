@@ -320,8 +320,8 @@ func TestLedgerSnapshot(t *testing.T) {
 	var flat []ledgerEntry
 	func() {
 		st := s.store
-		st.mu.Lock()
-		defer st.mu.Unlock()
+		st.lock()
+		defer st.unlock()
 		n := st.nodes[nodeID]
 		at := n.created.In(time.FixedZone("EST", -5*3600)).Add(time.Minute) // stored in UTC
 		for i := range 2*ledgerChunk + 10 {

@@ -22,9 +22,9 @@ func TestRecoverFromPanicInHandler(t *testing.T) {
 		s.ServeHTTP(rec, req)
 		return rec
 	}
-	s.store.mu.Lock()
+	s.store.lock()
 	s.store.subOrder = append(s.store.subOrder, "no-such-subscription")
-	s.store.mu.Unlock()
+	s.store.unlock()
 	rec := get()
 	want := `{"error":{"en":"The fake failed to serve this request; its error log says why.","code":"internal_error"},"error_code":"500","http_code":"500","success":false}`
 	if rec.Code != http.StatusInternalServerError || rec.Body.String() != want {
@@ -38,7 +38,7 @@ func TestRecoverFromPanicInHandler(t *testing.T) {
 	}
 	if s.store.mu.TryLock() {
 		s.store.subOrder = nil
-		s.store.mu.Unlock()
+		s.store.unlock()
 	} else {
 		t.Fatal("the store lock is still held after the panic")
 	}

@@ -39,9 +39,9 @@ func stateFuzzServer(tb testing.TB) (*fuzzWorld, []byte) {
 	// dishonor's fields.
 	bank := s.MustAddNode(tb, w.user, NodeSeed{Type: "ACH-US", AccountNum: "123456789", RoutingNum: "051000017"})
 	st := s.store
-	st.mu.Lock()
+	st.lock()
 	t, err := st.createTx(s.Now(), w.user, bank.ID, fuzzTx(w.node, 20), true)
-	st.mu.Unlock()
+	st.unlock()
 	if err != nil {
 		tb.Fatal(err)
 	}

@@ -27,8 +27,8 @@ func TestSnapshotWhileServing(t *testing.T) {
 	})
 	for range 200 {
 		func() {
-			s.store.mu.Lock()
-			defer s.store.mu.Unlock()
+			s.store.lock()
+			defer s.store.unlock()
 			if _, err := s.store.createTx(s.Now(), w.user, w.node, fuzzTx(w.peer, 0.01), true); err != nil {
 				t.Error(err)
 			}
@@ -57,8 +57,8 @@ func TestCloneStoreSharesNothing(t *testing.T) {
 		}
 		return b.String()
 	}
-	st.mu.Lock()
-	defer st.mu.Unlock()
+	st.lock()
+	defer st.unlock()
 	c := cloneStore(st)
 	want := encode(c)
 	if got := encode(st); got != want {
@@ -92,7 +92,7 @@ func TestSnapshotEncodesOutsideTheLock(t *testing.T) {
 	snapshotCopied = func(s *Server) {
 		if s.store.mu.TryLock() {
 			free = true
-			s.store.mu.Unlock()
+			s.store.unlock()
 		}
 	}
 	defer func() { snapshotCopied = nil }()
@@ -111,20 +111,20 @@ func TestSnapshotEncodesOutsideTheLock(t *testing.T) {
 func BenchmarkSnapshotLock(b *testing.B) {
 	w := newFuzzWorld(b)
 	s, st := w.s, w.s.store
-	st.mu.Lock()
+	st.lock()
 	for range 20_000 {
 		if _, err := st.createTx(s.Now(), w.user, w.node, fuzzTx(w.peer, 0.01), true); err != nil {
 			b.Fatal(err)
 		}
 	}
-	st.mu.Unlock()
+	st.unlock()
 	s.Advance(time.Hour)
 	b.Run("under-lock", func(b *testing.B) {
 		for b.Loop() {
-			st.mu.Lock()
+			st.lock()
 			_ = cloneStore(st)
 			_ = s.hooks.snapshot()
-			st.mu.Unlock()
+			st.unlock()
 		}
 	})
 	b.Run("whole", func(b *testing.B) {

@@ -69,9 +69,9 @@ func BenchmarkStatement(b *testing.B) {
 // does without the HTTP, and says its size.
 func renderOnce(f ledgerFixture, id, file string) int {
 	st := f.s.store
-	st.mu.Lock()
+	st.lock()
 	doc := st.statementDoc(st.book.byID[id])
-	st.mu.Unlock()
+	st.unlock()
 	size := 0
 	doc.withFile(file, func(body []byte, _ string) { size = len(body) })
 	return size

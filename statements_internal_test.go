@@ -33,8 +33,8 @@ func newLedgerFixture(tb testing.TB, nickname string, initial cents) ledgerFixtu
 	s := New(WithClientName(`Acme (Payments) \ Ltd`), WithoutWebhookDelivery())
 	tb.Cleanup(s.Close)
 	st := s.store
-	st.mu.Lock()
-	defer st.mu.Unlock()
+	st.lock()
+	defer st.unlock()
 	u := &userRecord{id: "5747a7e1d0c0ffee0000aaaa", created: ledgerT0, legalNames: []string{"Sam (the) Sender\\"}}
 	st.users[u.id] = u
 	st.userOrder = append(st.userOrder, u.id)
@@ -48,8 +48,8 @@ func newLedgerFixture(tb testing.TB, nickname string, initial cents) ledgerFixtu
 // move records m on the node's ledger and its balance, as move does.
 func (f ledgerFixture) move(m movement) {
 	st := f.s.store
-	st.mu.Lock()
-	defer st.mu.Unlock()
+	st.lock()
+	defer st.unlock()
 	st.addMovement(f.n, m)
 	f.n.balance += m.amount
 }
@@ -57,8 +57,8 @@ func (f ledgerFixture) move(m movement) {
 // statement makes and generates a statement of the node for [start, end].
 func (f ledgerFixture) statement(typ string, start, end, now time.Time) string {
 	st := f.s.store
-	st.mu.Lock()
-	defer st.mu.Unlock()
+	st.lock()
+	defer st.unlock()
 	rec := st.newStatement(now, f.n, typ, start, end)
 	st.generate(rec, now)
 	return rec.id
@@ -68,9 +68,9 @@ func (f ledgerFixture) statement(typ string, start, end, now time.Time) string {
 // the statement's generated id replaced by a fixed one.
 func (f ledgerFixture) files(id string) map[string][]byte {
 	st := f.s.store
-	st.mu.Lock()
+	st.lock()
 	doc := st.statementDoc(st.book.byID[id])
-	st.mu.Unlock()
+	st.unlock()
 	var public Statement
 	for _, s := range f.s.Statements(f.n.id) {
 		if s.ID == id {
@@ -220,8 +220,8 @@ func TestStatementPDFLongNickname(t *testing.T) {
 		f := newLedgerFixture(t, nickname, 100)
 		id := f.statement(StatementOnDemand, ledgerT0, ledgerT0.Add(time.Hour), ledgerT0.Add(time.Hour))
 		st := f.s.store
-		st.mu.Lock()
-		defer st.mu.Unlock()
+		st.lock()
+		defer st.unlock()
 		return st.statementDoc(st.book.byID[id])
 	}
 	short, long := render("Checking"), render(strings.Repeat("Checking (main) ", 4<<10)) // 64 KiB
@@ -257,9 +257,9 @@ func TestWithFileRecycles(t *testing.T) {
 	}
 	id := f.statement(StatementOnDemand, ledgerT0, at.Add(time.Hour), at.Add(time.Hour))
 	st := f.s.store
-	st.mu.Lock()
+	st.lock()
 	doc := st.statementDoc(st.book.byID[id])
-	st.mu.Unlock()
+	st.unlock()
 	want := map[string][]byte{"statement.csv": doc.csv(), "statement.json": doc.json(), "statement.pdf": doc.pdf()}
 	types := map[string]string{"statement.csv": "text/csv; charset=utf-8", "statement.json": "application/json", "statement.pdf": "application/pdf"}
 	for i := range 12 {

@@ -39,9 +39,9 @@ func TestAdHocStatementsShareTheLedger(t *testing.T) {
 			statements, movements, grown>>10, limit>>10)
 	}
 	st := f.s.store
-	st.mu.Lock()
+	st.lock()
 	last := st.statementPublic(st.book.byID[ids[statements-1]])
-	st.mu.Unlock()
+	st.unlock()
 	if len(last.Movements) != movements+1 || last.EndingBalanceCents != 1_000_000-movements {
 		t.Errorf("last statement: %d movements, ending %d; want %d and %d",
 			len(last.Movements), last.EndingBalanceCents, movements+1, 1_000_000-movements)
@@ -64,8 +64,8 @@ func TestLongAdvanceKeepsStatementsBounded(t *testing.T) {
 	}
 	count := func() int {
 		st := s.store
-		st.mu.Lock()
-		defer st.mu.Unlock()
+		st.lock()
+		defer st.unlock()
 		return len(st.book.byID)
 	}
 	s.Advance(2 * MaxMonthlyStatements * 31 * 24 * time.Hour) // ten years: the window is full

@@ -72,6 +72,44 @@ func TestStoreHasOneDoor(t *testing.T) {
 	}
 }
 
+// TestTestsEnterTheStoreByItsDoor reads the package's test files: they may
+// lock the store in any form, but only through lock and unlock, never
+// X.mu.Lock() or X.mu.Unlock() (X.mu.TryLock() is how a test asks whether
+// the lock is free). unlock notes when the store's next clock-driven work
+// falls due; a test that released mu itself left that note stale, and the
+// Advance after it found nothing due: BenchmarkAdvancePending's 5,000
+// transfers stayed CREATED, so it timed nothing and never ended.
+func TestTestsEnterTheStoreByItsDoor(t *testing.T) {
+	files, err := filepath.Glob("*_test.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	fset := token.NewFileSet()
+	doors := 0
+	for _, name := range files {
+		f, err := parser.ParseFile(fset, name, nil, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ast.Inspect(f, func(n ast.Node) bool {
+			call, ok := n.(*ast.CallExpr)
+			if !ok {
+				return true
+			}
+			if isCallOf(call, "lock") && len(call.Args) == 0 {
+				doors++
+			}
+			if isStoreMutexCall(call) && call.Fun.(*ast.SelectorExpr).Sel.Name != "TryLock" {
+				t.Errorf("%s: a test takes or releases the store's mutex itself; use X.lock() and X.unlock()", fset.Position(call.Pos()))
+			}
+			return true
+		})
+	}
+	if doors < 10 {
+		t.Errorf("found only %d tests' entries to the store: the test reads the wrong files", doors)
+	}
+}
+
 func isStoreMethod(fn *ast.FuncDecl, name string) bool {
 	if fn.Recv == nil || fn.Name.Name != name || len(fn.Recv.List) != 1 {
 		return false

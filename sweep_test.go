@@ -21,8 +21,8 @@ type sweepState struct {
 
 func sweepStateOf(s *Server) sweepState {
 	st := s.store
-	st.mu.Lock()
-	defer st.mu.Unlock()
+	st.lock()
+	defer st.unlock()
 	out := sweepState{Keys: len(st.keys), IdemQueued: st.idemExpiry.len(), KeysQueued: st.keyExpiry.len()}
 	for k := range st.idem {
 		raw := k[strings.LastIndexByte(k, 0)+1:]
@@ -173,8 +173,8 @@ func TestSweepBankLogins(t *testing.T) {
 	}
 	type state struct{ Logins, Queued int }
 	stateOf := func() state {
-		s.store.mu.Lock()
-		defer s.store.mu.Unlock()
+		s.store.lock()
+		defer s.store.unlock()
 		return state{len(s.store.bankLogins), s.store.bankLoginExpiry.len()}
 	}
 	check := func(step string, want state) {

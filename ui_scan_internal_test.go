@@ -13,19 +13,19 @@ import (
 func TestUITransactionsScanIsBounded(t *testing.T) {
 	w := newFuzzWorld(t) // its one transaction, the oldest, is CREATED
 	s, st := w.s, w.s.store
-	st.mu.Lock()
+	st.lock()
 	for range uiScanLimit + 10 {
 		tx, err := st.createTx(s.Now(), w.user, w.node, fuzzTx(w.peer, 0.01), true)
 		if err != nil {
-			st.mu.Unlock()
+			st.unlock()
 			t.Fatal(err)
 		}
 		if err := st.cancel(tx, s.Now(), ""); err != nil {
-			st.mu.Unlock()
+			st.unlock()
 			t.Fatal(err)
 		}
 	}
-	st.mu.Unlock()
+	st.unlock()
 	total := uiScanLimit + 11
 	for _, tc := range []struct {
 		query string
