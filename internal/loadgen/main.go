@@ -7,6 +7,7 @@
 //	go run ./internal/loadgen -quick          # a smoke test of a few seconds
 //	go run ./internal/loadgen -cpuprofile /tmp/fake.pprof -rows create-c32
 //	go run ./internal/loadgen -rows create-c4,create-c32 -bare-keeps
+//	go run ./internal/loadgen -rows create-c4,create-c32 -versus same -fake-env GOGC=off
 //
 // Without -binary it builds cmd/synapsefake into a temporary directory.
 // The fake runs on a free 127.0.0.1 port with its default flags (it logs
@@ -35,7 +36,10 @@
 // row prints the median req/s of each side over -rounds rounds, the median
 // of the rounds' ratios with their range, and the CPU time per request of
 // each server process and of loadgen itself (the client) while it drove
-// each side. With -bare-keeps the bare server also keeps what each POST
+// each side. -versus BINARY puts another build of the fake in the bare
+// server's place (-versus same: the fake's own build), run with
+// -versus-flags and -versus-env only, so that -fake-flags or -fake-env is
+// measured against the build without it. With -bare-keeps the bare server also keeps what each POST
 // created (benchpair.Keeper), a diagnostic of how much of the create gap is
 // keeping state at all. The exit status is 1 when a
 // request failed (any answer but 200), 0 otherwise: targets are reported,
@@ -76,11 +80,17 @@ type config struct {
 	rows       string
 	cpuprofile string
 	fakeFlags  string
-	quick      bool
-	jsonOut    bool
-	subs       int
-	versus     string
-	bareKeeps  bool
+	fakeEnv    string
+	// The -versus build's flags and environment: the measured fake's own
+	// are not passed to it, so that a flag or a variable can be measured
+	// against the build without it (-versus same).
+	versusFlags string
+	versusEnv   string
+	quick       bool
+	jsonOut     bool
+	subs        int
+	versus      string
+	bareKeeps   bool
 }
 
 func main() {
@@ -98,9 +108,12 @@ func main() {
 	fs.DurationVar(&cfg.round, "round", 2*time.Second, "how long each side runs in a round")
 	fs.StringVar(&cfg.rows, "rows", "", "comma-separated rows to run (create-c4, create-c32, get-node-c4, webhooks-c3); default all")
 	fs.StringVar(&cfg.cpuprofile, "cpuprofile", "", "write the fakes' CPU profiles to this file (a row's fake: FILE.ROW)")
-	fs.StringVar(&cfg.fakeFlags, "fake-flags", "", "more flags for the fake, space-separated (e.g. -quiet)")
+	fs.StringVar(&cfg.fakeFlags, "fake-flags", "", "more flags for the fake, space-separated (e.g. -quiet); the webhooks row's fake without subscriptions gets them too, a -versus build does not")
+	fs.StringVar(&cfg.fakeEnv, "fake-env", "", "environment variables for the fake, space-separated NAME=VALUE (e.g. GOGC=off); like -fake-flags, not passed to a -versus build")
+	fs.StringVar(&cfg.versusFlags, "versus-flags", "", "flags for the -versus build, space-separated")
+	fs.StringVar(&cfg.versusEnv, "versus-env", "", "environment variables for the -versus build, space-separated NAME=VALUE")
 	fs.IntVar(&cfg.subs, "subscriptions", 3, "subscriptions of the webhooks row's fake (0: compare two fakes without any)")
-	fs.StringVar(&cfg.versus, "versus", "", "path of another build of cmd/synapsefake to compare the fake with, in place of the bare server (create and GET rows), e.g. the build before a change")
+	fs.StringVar(&cfg.versus, "versus", "", "path of another build of cmd/synapsefake to compare the fake with, in place of the bare server (create and GET rows), e.g. the build before a change; \"same\": the fake's own build, to measure -fake-flags or -fake-env against it")
 	fs.BoolVar(&cfg.bareKeeps, "bare-keeps", false, "the bare server keeps each created transaction (its decoded body and a copy of the answer, under a random id), as the fake keeps state: tells how much of the gap is keeping state at all")
 	fs.BoolVar(&cfg.quick, "quick", false, "a smoke test: 2 rounds of 150 ms per row")
 	fs.BoolVar(&cfg.jsonOut, "json", false, "print the rows as JSON lines, for internal/perftable")
@@ -234,7 +247,7 @@ func runRow(cfg config, bin, self string, client *http.Client, r row) (result, e
 	if cfg.cpuprofile != "" {
 		profile = cfg.cpuprofile + "." + r.name
 	}
-	fake, err := startFake(bin, profile, cfg.fakeFlags)
+	fake, err := startFake(bin, profile, cfg.fakeFlags, cfg.fakeEnv)
 	if err != nil {
 		return res, err
 	}
@@ -261,11 +274,8 @@ func runRow(cfg config, bin, self string, client *http.Client, r row) (result, e
 	if r.webhooks || cfg.versus != "" {
 		// The baseline is a fake too: the same build without subscriptions,
 		// or the other build.
-		other := cfg.versus
-		if r.webhooks {
-			other = bin
-		}
-		if base, err = startFake(other, "", cfg.fakeFlags); err != nil {
+		other, flags, env := baselineFake(cfg, bin, r.webhooks)
+		if base, err = startFake(other, "", flags, env); err != nil {
 			return res, err
 		}
 		if baseW, err = seed(client, base); err != nil {
@@ -463,8 +473,22 @@ func start(cmd *exec.Cmd, addr, ready string) (*process, error) {
 	return &process{p}, nil
 }
 
-// startFake starts the fake on a free loopback port.
-func startFake(bin, profile, flags string) (*process, error) {
+// baselineFake is the build, flags and environment of a row's baseline
+// when it is a fake: for the webhooks row the measured fake's own (it
+// differs by its subscriptions alone), otherwise the -versus build's.
+func baselineFake(cfg config, bin string, webhooks bool) (other, flags, env string) {
+	if webhooks {
+		return bin, cfg.fakeFlags, cfg.fakeEnv
+	}
+	if cfg.versus == "same" {
+		return bin, cfg.versusFlags, cfg.versusEnv
+	}
+	return cfg.versus, cfg.versusFlags, cfg.versusEnv
+}
+
+// startFake starts the fake on a free loopback port, with more flags and
+// environment variables (space-separated NAME=VALUE) beside loadgen's own.
+func startFake(bin, profile, flags, env string) (*process, error) {
 	addr, err := binary.FreeAddr()
 	if err != nil {
 		return nil, err
@@ -474,7 +498,16 @@ func startFake(bin, profile, flags string) (*process, error) {
 		args = append(args, "-cpuprofile", profile)
 	}
 	args = append(args, strings.Fields(flags)...)
-	return start(exec.Command(bin, args...), addr, "next:")
+	cmd := exec.Command(bin, args...)
+	if vars := strings.Fields(env); len(vars) > 0 {
+		for _, v := range vars {
+			if name, _, ok := strings.Cut(v, "="); !ok || name == "" {
+				return nil, fmt.Errorf("environment variable %q is not NAME=VALUE", v)
+			}
+		}
+		cmd.Env = append(os.Environ(), vars...)
+	}
+	return start(cmd, addr, "next:")
 }
 
 // startBare starts loadgen -bare answering the bytes of answerFile; with

@@ -5,6 +5,8 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"os"
+	"path/filepath"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -71,5 +73,58 @@ func TestSelfCPU(t *testing.T) {
 	}
 	if after := selfCPU(); after <= before {
 		t.Errorf("selfCPU() = %v after 30 ms of work, %v before", after, before)
+	}
+}
+
+func TestBaselineFake(t *testing.T) {
+	cfg := config{fakeFlags: "-quiet", fakeEnv: "GOGC=off", versusFlags: "-clock manual", versusEnv: "GOMAXPROCS=1"}
+	for _, tc := range []struct {
+		name                        string
+		versus                      string
+		webhooks                    bool
+		wantBin, wantFlags, wantEnv string
+	}{
+		{"webhooks row: the fake's own build, flags and environment", "", true, "fake", "-quiet", "GOGC=off"},
+		{"webhooks row with -versus: still the fake's own", "/other", true, "fake", "-quiet", "GOGC=off"},
+		{"-versus BINARY: that build with the -versus flags", "/other", false, "/other", "-clock manual", "GOMAXPROCS=1"},
+		{"-versus same: the fake's build with the -versus flags", "same", false, "fake", "-clock manual", "GOMAXPROCS=1"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			c := cfg
+			c.versus = tc.versus
+			bin, flags, env := baselineFake(c, "fake", tc.webhooks)
+			if bin != tc.wantBin || flags != tc.wantFlags || env != tc.wantEnv {
+				t.Errorf("baselineFake = %q, %q, %q; want %q, %q, %q", bin, flags, env, tc.wantBin, tc.wantFlags, tc.wantEnv)
+			}
+		})
+	}
+}
+
+func TestStartFakeFlagsAndEnv(t *testing.T) {
+	dir := t.TempDir()
+	out := filepath.Join(dir, "out")
+	script := filepath.Join(dir, "fake.sh")
+	// A stand-in for the fake: it writes what it was given, prints the line
+	// loadgen waits for, and waits for loadgen to stop it.
+	body := "#!/bin/sh\nprintf '%s|%s\\n' \"$LOADGEN_TEST_VAR\" \"$*\" > \"$LOADGEN_TEST_OUT\"\necho next:\nexec sleep 60\n"
+	if err := os.WriteFile(script, []byte(body), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("LOADGEN_TEST_OUT", out)
+	p, err := startFake(script, "", "-quiet  -clock manual", "LOADGEN_TEST_VAR=on GOGC=off")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p.stop()
+	got, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	env, args, _ := strings.Cut(strings.TrimSpace(string(got)), "|")
+	if env != "on" || !strings.HasPrefix(args, "-addr 127.0.0.1:") || !strings.HasSuffix(args, " -quiet -clock manual") {
+		t.Errorf("the fake got %q, want LOADGEN_TEST_VAR=on and -addr 127.0.0.1:PORT -quiet -clock manual", got)
+	}
+	if _, err := startFake(script, "", "", "GOGC"); err == nil || !strings.Contains(err.Error(), "NAME=VALUE") {
+		t.Errorf("startFake with a variable without '=': %v, want an error naming NAME=VALUE", err)
 	}
 }
