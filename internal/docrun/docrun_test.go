@@ -214,3 +214,38 @@ func TestRunBlock(t *testing.T) {
 		})
 	}
 }
+
+func TestLinkRootCopiesEmbeddedDirectories(t *testing.T) {
+	root, dir := t.TempDir(), t.TempDir()
+	files := map[string]string{
+		"page.go":          "package x\n\nimport \"embed\"\n\n//go:embed web\nvar web embed.FS\n",
+		"page_test.go":     "package x\n\n//go:embed testdata\n",
+		"web/index.html":   "<p>hi</p>",
+		"testdata/a.json":  "{}",
+		"other/readme.txt": "linked",
+	}
+	for name, body := range files {
+		path := filepath.Join(root, name)
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := linkRoot(root, dir); err != nil {
+		t.Fatal(err)
+	}
+	for name, wantLink := range map[string]bool{"web": false, "testdata": true, "other": true, "page.go": true} {
+		info, err := os.Lstat(filepath.Join(dir, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if isLink := info.Mode()&os.ModeSymlink != 0; isLink != wantLink {
+			t.Errorf("%s: a symbolic link %v, want %v (only what non-test files embed is copied)", name, isLink, wantLink)
+		}
+	}
+	if got, err := os.ReadFile(filepath.Join(dir, "web", "index.html")); err != nil || string(got) != "<p>hi</p>" {
+		t.Errorf("copied web/index.html = %q, %v", got, err)
+	}
+}

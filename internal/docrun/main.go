@@ -9,7 +9,8 @@
 // every ```sh, ```bash and ```console block in order with bash (set -euo
 // pipefail), in an empty directory of its own that links to the
 // repository's top-level files and directories (so testdata/worlds/... and
-// the like are there, and what a block writes is thrown away), with:
+// the like are there, and what a block writes is thrown away; what the root
+// package embeds is copied, as go will not embed through a link), with:
 //
 //   - Ports. Each number 8080 to 8089 (127.0.0.1:8080, localhost:8080,
 //     -addr :8080, a receiver's 8081) becomes a free loopback port of its
@@ -432,8 +433,15 @@ func stopGroup(pgid int) {
 	syscall.Kill(-pgid, syscall.SIGKILL)
 }
 
-// linkRoot links each top-level entry of the repository into dir.
+// linkRoot links each top-level entry of the repository into dir, but
+// copies what the root package embeds (its //go:embed patterns' first
+// elements): go refuses to embed through a symbolic link, and a block may
+// build or test the root package (go test . in docs/performance.md).
 func linkRoot(root, dir string) error {
+	embedded, err := embeddedRoots(root)
+	if err != nil {
+		return err
+	}
 	entries, err := os.ReadDir(root)
 	if err != nil {
 		return err
@@ -442,11 +450,49 @@ func linkRoot(root, dir string) error {
 		if e.Name() == ".git" {
 			continue
 		}
-		if err := os.Symlink(filepath.Join(root, e.Name()), filepath.Join(dir, e.Name())); err != nil {
+		src, dst := filepath.Join(root, e.Name()), filepath.Join(dir, e.Name())
+		if embedded[e.Name()] {
+			err = os.CopyFS(dst, os.DirFS(src))
+		} else {
+			err = os.Symlink(src, dst)
+		}
+		if err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// embeddedRoots is the set of top-level directories that the root
+// package's non-test files embed.
+func embeddedRoots(root string) (map[string]bool, error) {
+	files, err := filepath.Glob(filepath.Join(root, "*.go"))
+	if err != nil {
+		return nil, err
+	}
+	out := map[string]bool{}
+	for _, f := range files {
+		if strings.HasSuffix(f, "_test.go") {
+			continue
+		}
+		data, err := os.ReadFile(f)
+		if err != nil {
+			return nil, err
+		}
+		for line := range strings.Lines(string(data)) {
+			patterns, ok := strings.CutPrefix(strings.TrimSpace(line), "//go:embed ")
+			if !ok {
+				continue
+			}
+			for _, p := range strings.Fields(patterns) {
+				first, _, _ := strings.Cut(strings.TrimPrefix(p, "all:"), "/")
+				if info, err := os.Stat(filepath.Join(root, first)); err == nil && info.IsDir() {
+					out[first] = true
+				}
+			}
+		}
+	}
+	return out, nil
 }
 
 // freePort listens on a free loopback port and returns the listener, for
