@@ -39,11 +39,11 @@
 // each side. -versus BINARY puts another build of the fake in the bare
 // server's place (-versus same: the fake's own build), run with
 // -versus-flags and -versus-env only, so that -fake-flags or -fake-env is
-// measured against the build without it. With -bare-keeps the bare server also keeps what each POST
-// created (benchpair.Keeper), a diagnostic of how much of the create gap is
-// keeping state at all. The exit status is 1 when a
-// request failed (any answer but 200), 0 otherwise: targets are reported,
-// not enforced.
+// measured against the build without it. With -bare-keeps the bare server
+// also keeps what each POST created (benchpair.Keeper), a diagnostic of how
+// much of the create gap is keeping state at all. The exit status is 1 when
+// a request failed (any answer but 200), 0 otherwise: targets are
+// reported, not enforced.
 package main
 
 import (
