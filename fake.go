@@ -180,7 +180,7 @@ func (s *Server) Advance(d time.Duration) {
 	case s.mock != nil:
 		s.mock.Add(d)
 	}
-	s.runDue()
+	s.runAllDue()
 	s.Flush()
 }
 
@@ -190,20 +190,28 @@ func (s *Server) Advance(d time.Duration) {
 // it queues, which go out at WithWebhookRate's pace. A server on a real
 // clock that may sit idle calls it from time to time (the standalone fake
 // does, every second); a test calls Advance, which also waits.
-func (s *Server) RunDue() { s.runDue() }
+func (s *Server) RunDue() { s.runAllDue() }
 
 // runDue applies every piece of clock-driven work that is due now. It is
-// called by Advance and at the start of every request, so a test that moves
-// a shared mock itself still sees a consistent store.
+// called at the start of every request, so a test that moves a shared mock
+// itself still sees a consistent store.
 //
 // Before the first work falls due (store.nextDue, hooks.nextRetry) it
 // costs two comparisons. Work added to any of the four needs its due time
 // in one of those two.
 func (s *Server) runDue() {
-	now := s.Now()
-	if t := ms(now); t < s.store.due.Load() && t < s.hooks.nextRetry.Load() {
+	if t := ms(s.Now()); t < s.store.due.Load() && t < s.hooks.nextRetry.Load() {
 		return
 	}
+	s.runAllDue()
+}
+
+// runAllDue is runDue without its shortcut: Advance and RunDue, called
+// rarely and on purpose, take the locks and look whatever the due times
+// say, so that a due time left stale (by code that changed the store
+// without its unlock) cannot make them do nothing.
+func (s *Server) runAllDue() {
+	now := s.Now()
 	s.store.allDue(now)
 	s.hooks.due(now)
 }

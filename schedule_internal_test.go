@@ -1,6 +1,7 @@
 package synapsefake
 
 import (
+	"math"
 	"reflect"
 	"testing"
 	"time"
@@ -66,5 +67,31 @@ func TestSharedACH(t *testing.T) {
 	}()
 	if p := sharedACH.Load(); !p.answers(later, false) {
 		t.Errorf("the shared answer is for %v, want %v", p.start, later)
+	}
+}
+
+// TestExplicitRunsIgnoreAStaleDueTime: Advance and RunDue run what is due
+// even when the store's due time says nothing is, as it did when code
+// changed the store without its unlock (BenchmarkAdvancePending's set-up
+// once did, and its Advance settled nothing).
+func TestExplicitRunsIgnoreAStaleDueTime(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		run  func(s *Server)
+	}{
+		{"Advance", func(s *Server) { s.Advance(time.Hour) }},
+		{"RunDue", func(s *Server) { s.frozen.add(time.Hour); s.RunDue() }},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s, txs := pendingTransfers(3)
+			s.store.due.Store(math.MaxInt64) // stale: nothing due, it says
+			tc.run(s)
+			defer s.store.lock().unlock()
+			for _, tx := range txs {
+				if tx.status != StatusSettled {
+					t.Errorf("transfer %s is %s after %s, want SETTLED", tx.id, tx.status, tc.name)
+				}
+			}
+		})
 	}
 }

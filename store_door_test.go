@@ -10,7 +10,8 @@ import (
 )
 
 // TestStoreHasOneDoor reads the package's source: the store's mutex is
-// taken only inside store.lock, and every call of lock is
+// touched only inside store.lock and unlock, under whatever name the code
+// gives the store (storeNames), and every call of lock is
 // `defer X.lock().unlock()`, so that no code path, panicking or not, can
 // leave the store locked. Other mutexes (the hooks', the journal's...) are
 // not the store's and are not checked.
@@ -29,6 +30,7 @@ func TestStoreHasOneDoor(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		names := storeNames(f)
 		for _, decl := range f.Decls {
 			fn, ok := decl.(*ast.FuncDecl)
 			if !ok || fn.Body == nil {
@@ -52,16 +54,15 @@ func TestStoreHasOneDoor(t *testing.T) {
 				return true
 			})
 			ast.Inspect(fn.Body, func(n ast.Node) bool {
+				if sel, ok := n.(*ast.SelectorExpr); ok && isStoreMutex(sel, names) && !door {
+					t.Errorf("%s: %s touches the store's mutex itself; use `defer X.lock().unlock()`", fset.Position(sel.Pos()), fn.Name.Name)
+				}
 				call, ok := n.(*ast.CallExpr)
 				if !ok || allowed[call] {
 					return true
 				}
-				pos := fset.Position(call.Pos())
-				switch {
-				case (isCallOf(call, "lock") || isCallOf(call, "unlock")) && len(call.Args) == 0 && !door:
-					t.Errorf("%s: the store is entered only as `defer X.lock().unlock()`", pos)
-				case isStoreMutexCall(call) && !door:
-					t.Errorf("%s: %s takes the store's mutex itself; use `defer X.lock().unlock()`", pos, fn.Name.Name)
+				if (isCallOf(call, "lock") || isCallOf(call, "unlock")) && len(call.Args) == 0 && !door {
+					t.Errorf("%s: the store is entered only as `defer X.lock().unlock()`", fset.Position(call.Pos()))
 				}
 				return true
 			})
@@ -74,8 +75,8 @@ func TestStoreHasOneDoor(t *testing.T) {
 
 // TestTestsEnterTheStoreByItsDoor reads the package's test files: they may
 // lock the store in any form, but only through lock and unlock, never
-// X.mu.Lock() or X.mu.Unlock() (X.mu.TryLock() is how a test asks whether
-// the lock is free). unlock notes when the store's next clock-driven work
+// through its mutex under any name (X.mu.TryLock() is how a test asks
+// whether the lock is free). unlock notes when the store's next clock-driven work
 // falls due; a test that released mu itself left that note stale, and the
 // Advance after it found nothing due: BenchmarkAdvancePending's 5,000
 // transfers stayed CREATED, so it timed nothing and never ended.
@@ -91,16 +92,21 @@ func TestTestsEnterTheStoreByItsDoor(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		names := storeNames(f)
+		tryLocks := map[*ast.SelectorExpr]bool{} // X.mu of X.mu.TryLock()
 		ast.Inspect(f, func(n ast.Node) bool {
-			call, ok := n.(*ast.CallExpr)
-			if !ok {
-				return true
+			if call, ok := n.(*ast.CallExpr); ok {
+				if isCallOf(call, "lock") && len(call.Args) == 0 {
+					doors++
+				}
+				if sel, ok := call.Fun.(*ast.SelectorExpr); ok && sel.Sel.Name == "TryLock" {
+					if mu, ok := sel.X.(*ast.SelectorExpr); ok {
+						tryLocks[mu] = true
+					}
+				}
 			}
-			if isCallOf(call, "lock") && len(call.Args) == 0 {
-				doors++
-			}
-			if isStoreMutexCall(call) && call.Fun.(*ast.SelectorExpr).Sel.Name != "TryLock" {
-				t.Errorf("%s: a test takes or releases the store's mutex itself; use X.lock() and X.unlock()", fset.Position(call.Pos()))
+			if sel, ok := n.(*ast.SelectorExpr); ok && isStoreMutex(sel, names) && !tryLocks[sel] {
+				t.Errorf("%s: a test touches the store's mutex itself; use X.lock() and X.unlock()", fset.Position(sel.Pos()))
 			}
 			return true
 		})
@@ -127,22 +133,76 @@ func isCallOf(call *ast.CallExpr, method string) bool {
 	return ok && sel.Sel.Name == method
 }
 
-// isStoreMutexCall reports whether call is X.mu.Lock() (or Unlock, TryLock)
-// where X is the store: the name st, store or a selector ending in .store.
-func isStoreMutexCall(call *ast.CallExpr) bool {
-	sel, ok := call.Fun.(*ast.SelectorExpr)
-	if !ok || !strings.Contains(sel.Sel.Name, "Lock") && sel.Sel.Name != "Unlock" {
-		return false
-	}
-	mu, ok := sel.X.(*ast.SelectorExpr)
-	if !ok || mu.Sel.Name != "mu" {
-		return false
-	}
-	switch x := mu.X.(type) {
+// isStoreMutex reports whether sel is X.mu where X is the store: a name
+// in names (st, store, and the file's other names for it: storeNames), a
+// selector ending in .store, or the store's address or contents.
+func isStoreMutex(sel *ast.SelectorExpr, names map[string]bool) bool {
+	return sel.Sel.Name == "mu" && isStoreExpr(sel.X, names)
+}
+
+func isStoreExpr(e ast.Expr, names map[string]bool) bool {
+	switch x := e.(type) {
 	case *ast.Ident:
-		return x.Name == "st" || x.Name == "store"
+		return names[x.Name]
 	case *ast.SelectorExpr:
 		return x.Sel.Name == "store"
+	case *ast.ParenExpr:
+		return isStoreExpr(x.X, names)
+	case *ast.StarExpr:
+		return isStoreExpr(x.X, names)
+	case *ast.UnaryExpr:
+		return x.Op == token.AND && isStoreExpr(x.X, names)
+	case *ast.CallExpr:
+		id, ok := x.Fun.(*ast.Ident)
+		return ok && id.Name == "newStore"
 	}
 	return false
+}
+
+// storeNames is the names a file gives the store: st and store, every
+// name declared of type *store or store, and every name assigned a store
+// (db := s.store), so that an alias does not hide X.mu from the checks.
+func storeNames(f *ast.File) map[string]bool {
+	names := map[string]bool{"st": true, "store": true}
+	isStoreType := func(e ast.Expr) bool {
+		if star, ok := e.(*ast.StarExpr); ok {
+			e = star.X
+		}
+		id, ok := e.(*ast.Ident)
+		return ok && id.Name == "store"
+	}
+	for grew := true; grew; {
+		grew = false
+		add := func(id *ast.Ident) {
+			if id != nil && id.Name != "_" && !names[id.Name] {
+				names[id.Name], grew = true, true
+			}
+		}
+		ast.Inspect(f, func(n ast.Node) bool {
+			switch x := n.(type) {
+			case *ast.Field:
+				if isStoreType(x.Type) {
+					for _, id := range x.Names {
+						add(id)
+					}
+				}
+			case *ast.ValueSpec:
+				for i, id := range x.Names {
+					if x.Type != nil && isStoreType(x.Type) || i < len(x.Values) && isStoreExpr(x.Values[i], names) {
+						add(id)
+					}
+				}
+			case *ast.AssignStmt:
+				if len(x.Lhs) == len(x.Rhs) {
+					for i, lhs := range x.Lhs {
+						if id, ok := lhs.(*ast.Ident); ok && isStoreExpr(x.Rhs[i], names) {
+							add(id)
+						}
+					}
+				}
+			}
+			return true
+		})
+	}
+	return names
 }
