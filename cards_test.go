@@ -2,6 +2,7 @@ package synapsefake_test
 
 import (
 	"fmt"
+	"slices"
 	"testing"
 	"time"
 
@@ -465,12 +466,24 @@ func TestCardSwipesShareOneInterchangeNode(t *testing.T) {
 	if a.ToNodeID != b.ToNodeID {
 		t.Errorf("swipes go to different interchange nodes %s and %s", a.ToNodeID, b.ToNodeID)
 	}
-	// The card network is nobody's user: no list shows its node.
+	// The card network is nobody's user: no list shows its node, neither
+	// the Go view of a user nor the API's list of its nodes.
 	for _, fx := range []fixture{e.fx, other} {
-		u, _ := e.fake.User(fx.user.ID)
-		for _, id := range u.NodeIDs {
-			if id == a.ToNodeID {
-				t.Errorf("user %s lists the interchange node", fx.user.ID)
+		u, ok := e.fake.User(fx.user.ID)
+		if !ok || len(u.NodeIDs) == 0 {
+			t.Fatalf("User(%s) = %v with nodes %v, want the user and its own nodes", fx.user.ID, ok, u.NodeIDs)
+		}
+		if slices.Contains(u.NodeIDs, a.ToNodeID) {
+			t.Errorf("user %s lists the interchange node", fx.user.ID)
+		}
+		r := do(t, e.fake, call{method: "GET", path: "/users/" + fx.user.ID + "/nodes", header: fx.headers})
+		nodes, _ := r.body["nodes"].([]any)
+		if r.status != 200 || len(nodes) == 0 {
+			t.Fatalf("GET /users/%s/nodes: %d with %d nodes: %s", fx.user.ID, r.status, len(nodes), r.raw)
+		}
+		for _, n := range nodes {
+			if n.(map[string]any)["_id"] == a.ToNodeID {
+				t.Errorf("GET /users/%s/nodes lists the interchange node", fx.user.ID)
 			}
 		}
 	}

@@ -22,7 +22,25 @@ func TestCutoffsEqual(t *testing.T) {
 		case reflect.Int64:
 			f.SetInt(f.Int() + 1)
 		case reflect.Slice:
-			c.SameDay[0].Settlement += time.Minute
+			// A copy of the field's own slice with its first element's
+			// first int64 field (a time of day) moved, whichever slice
+			// field this is.
+			if f.Len() == 0 {
+				t.Fatalf("field %s is empty in the default: teach the test to change it", typ.Field(i).Name)
+			}
+			cp := reflect.MakeSlice(f.Type(), f.Len(), f.Len())
+			reflect.Copy(cp, f)
+			changed := false
+			for el, j := cp.Index(0), 0; j < el.NumField() && !changed; j++ {
+				if el.Field(j).Kind() == reflect.Int64 {
+					el.Field(j).SetInt(el.Field(j).Int() + int64(time.Minute))
+					changed = true
+				}
+			}
+			if !changed {
+				t.Fatalf("field %s: its elements have no int64 field: teach the test to change it", typ.Field(i).Name)
+			}
+			f.Set(cp)
 		default:
 			t.Fatalf("field %s: kind %s: teach the test to change it", typ.Field(i).Name, f.Kind())
 		}
