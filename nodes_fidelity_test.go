@@ -45,7 +45,11 @@ func TestOlderNodeTypeNames(t *testing.T) {
 				t.Errorf("GET ?type=%s: %d %s, want the one node", tc.typ, r.status, r.raw)
 			}
 			r = do(t, fake, call{method: "GET", path: "/nodes/types", header: fx.headers})
-			for _, nt := range r.body["node_types"].([]any) {
+			types, _ := r.body["node_types"].([]any)
+			if r.status != http.StatusOK || len(types) == 0 {
+				t.Fatalf("GET /nodes/types: %d %s, want the list of node types", r.status, r.raw)
+			}
+			for _, nt := range types {
 				if nt.(map[string]any)["type"] == tc.typ {
 					t.Errorf("GET /nodes/types lists %s; older names are aliases, not types of their own", tc.typ)
 				}
