@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"maps"
 	"slices"
+	"strings"
 	"sync/atomic"
 	"time"
 
@@ -805,9 +806,18 @@ func (st *store) createTx(now time.Time, userID, nodeID string, req createTxRequ
 			fees = append(fees, feeRecord{fee: toCents(*f.Fee), note: f.Note, toNode: fn.id})
 		}
 	}
+	// The request's strings may be cut from one copy of its whole body
+	// (decodeFast): the record keeps copies, so that it does not keep the
+	// body.
+	groupID := req.Extra.GroupID
+	if groupID != nil {
+		g := strings.Clone(*groupID)
+		groupID = &g
+	}
 	t := &txRecord{id: st.newID(), userID: from.userID, fromNode: from.id, toNode: to.id, amount: amount,
-		currency: "USD", fees: fees, ip: *req.Extra.IP, note: req.Extra.Note, suppID: req.Extra.SuppID,
-		groupID: req.Extra.GroupID, sameDay: req.Extra.SameDay, created: now, processOn: now, status: StatusCreated}
+		currency: "USD", fees: fees, ip: strings.Clone(*req.Extra.IP), note: strings.Clone(req.Extra.Note),
+		suppID: strings.Clone(req.Extra.SuppID), groupID: groupID, sameDay: req.Extra.SameDay,
+		created: now, processOn: now, status: StatusCreated}
 	if t.feeTotal() > amount {
 		return nil, errIncorrect("fees_exceed_amount", "Fees exceed the transaction amount.")
 	}

@@ -414,3 +414,33 @@ func TestWebhookLogLimit(t *testing.T) {
 		t.Errorf("log holds %v of 500 attempts under an 8 KiB limit, want some but not all", n)
 	}
 }
+
+// TestTransactionKeepsNotItsBody: a created transaction keeps copies of
+// the request's strings it needs (ip, note...), not the request: the
+// decoder cuts them from one copy of the whole body, and a record holding
+// one of them held the body with it. Each body here carries 32 KiB of
+// JSON whitespace, which the decoder reads past.
+func TestTransactionKeepsNotItsBody(t *testing.T) {
+	// Not parallel: it measures the heap.
+	const (
+		n   = 40
+		pad = 32 << 10
+	)
+	e := newTxEnv(t, 1<<40, synapsefake.WithManualProcessing())
+	body := []byte(fmt.Sprintf(`{"to":{"type":%q,"id":%q},%s"amount":{"amount":1,"currency":"USD"},"extra":{"ip":%q,"note":"rent"}}`,
+		e.payee.node.Type, e.payee.node.ID, strings.Repeat(" ", pad), txIP))
+	e.post(t, body) // warm the connection and the encoders
+	e.fake.ResetRequests()
+	before := heapAfterGC()
+	for range n {
+		if r := e.post(t, body); r.status != 200 || r.body["extra"].(map[string]any)["note"] != "rent" {
+			t.Fatalf("create: %d %s", r.status, r.raw)
+		}
+	}
+	e.fake.ResetRequests() // the journal keeps bodies, within its own bound
+	grew := int64(heapAfterGC()) - int64(before)
+	t.Logf("%d transactions created from %d KiB bodies: heap grew by %d KiB", n, pad>>10, grew>>10)
+	if grew > n*pad/4 {
+		t.Errorf("heap grew by %d KiB for %d transactions, want well under their bodies' %d KiB", grew>>10, n, n*pad>>10)
+	}
+}
