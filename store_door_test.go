@@ -16,20 +16,9 @@ import (
 // leave the store locked. Other mutexes (the hooks', the journal's...) are
 // not the store's and are not checked.
 func TestStoreHasOneDoor(t *testing.T) {
-	files, err := filepath.Glob("*.go")
-	if err != nil {
-		t.Fatal(err)
-	}
 	fset := token.NewFileSet()
 	checked := 0
-	for _, name := range files {
-		if strings.HasSuffix(name, "_test.go") {
-			continue
-		}
-		f, err := parser.ParseFile(fset, name, nil, 0)
-		if err != nil {
-			t.Fatal(err)
-		}
+	for _, f := range parsePackage(t, fset, false) {
 		names := storeNames(f)
 		for _, decl := range f.Decls {
 			fn, ok := decl.(*ast.FuncDecl)
@@ -81,17 +70,9 @@ func TestStoreHasOneDoor(t *testing.T) {
 // Advance after it found nothing due: BenchmarkAdvancePending's 5,000
 // transfers stayed CREATED, so it timed nothing and never ended.
 func TestTestsEnterTheStoreByItsDoor(t *testing.T) {
-	files, err := filepath.Glob("*_test.go")
-	if err != nil {
-		t.Fatal(err)
-	}
 	fset := token.NewFileSet()
 	doors := 0
-	for _, name := range files {
-		f, err := parser.ParseFile(fset, name, nil, 0)
-		if err != nil {
-			t.Fatal(err)
-		}
+	for _, f := range parsePackage(t, fset, true) {
 		names := storeNames(f)
 		tryLocks := map[*ast.SelectorExpr]bool{} // X.mu of X.mu.TryLock()
 		ast.Inspect(f, func(n ast.Node) bool {
@@ -114,6 +95,28 @@ func TestTestsEnterTheStoreByItsDoor(t *testing.T) {
 	if doors < 10 {
 		t.Errorf("found only %d tests' entries to the store: the test reads the wrong files", doors)
 	}
+}
+
+// parsePackage parses the package's files in the working directory: its
+// test files when tests is true, its other files otherwise.
+func parsePackage(t *testing.T, fset *token.FileSet, tests bool) []*ast.File {
+	t.Helper()
+	names, err := filepath.Glob("*.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var files []*ast.File
+	for _, name := range names {
+		if strings.HasSuffix(name, "_test.go") != tests {
+			continue
+		}
+		f, err := parser.ParseFile(fset, name, nil, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		files = append(files, f)
+	}
+	return files
 }
 
 func isStoreMethod(fn *ast.FuncDecl, name string) bool {
