@@ -122,6 +122,12 @@ func main() {
 		fmt.Fprintln(os.Stderr, "loadgen: flags only; -rounds at least 1; -round positive")
 		os.Exit(2)
 	}
+	for _, env := range []string{cfg.fakeEnv, cfg.versusEnv} {
+		if err := checkEnv(env); err != nil {
+			fmt.Fprintln(os.Stderr, "loadgen:", err)
+			os.Exit(2)
+		}
+	}
 	if cfg.quick {
 		cfg.rounds, cfg.round = 2, 150*time.Millisecond
 	}
@@ -487,7 +493,8 @@ func baselineFake(cfg config, bin string, webhooks bool) (other, flags, env stri
 }
 
 // startFake starts the fake on a free loopback port, with more flags and
-// environment variables (space-separated NAME=VALUE) beside loadgen's own.
+// environment variables (space-separated NAME=VALUE, checked by checkEnv)
+// beside loadgen's own.
 func startFake(bin, profile, flags, env string) (*process, error) {
 	addr, err := binary.FreeAddr()
 	if err != nil {
@@ -500,14 +507,20 @@ func startFake(bin, profile, flags, env string) (*process, error) {
 	args = append(args, strings.Fields(flags)...)
 	cmd := exec.Command(bin, args...)
 	if vars := strings.Fields(env); len(vars) > 0 {
-		for _, v := range vars {
-			if name, _, ok := strings.Cut(v, "="); !ok || name == "" {
-				return nil, fmt.Errorf("environment variable %q is not NAME=VALUE", v)
-			}
-		}
 		cmd.Env = append(os.Environ(), vars...)
 	}
 	return start(cmd, addr, "next:")
+}
+
+// checkEnv refuses a -fake-env or -versus-env value with a word that is not
+// NAME=VALUE, before anything is built or started.
+func checkEnv(env string) error {
+	for _, v := range strings.Fields(env) {
+		if name, _, ok := strings.Cut(v, "="); !ok || name == "" {
+			return fmt.Errorf("environment variable %q is not NAME=VALUE", v)
+		}
+	}
+	return nil
 }
 
 // startBare starts loadgen -bare answering the bytes of answerFile; with

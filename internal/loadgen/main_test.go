@@ -124,7 +124,22 @@ func TestStartFakeFlagsAndEnv(t *testing.T) {
 	if env != "on" || !strings.HasPrefix(args, "-addr 127.0.0.1:") || !strings.HasSuffix(args, " -quiet -clock manual") {
 		t.Errorf("the fake got %q, want LOADGEN_TEST_VAR=on and -addr 127.0.0.1:PORT -quiet -clock manual", got)
 	}
-	if _, err := startFake(script, "", "", "GOGC"); err == nil || !strings.Contains(err.Error(), "NAME=VALUE") {
-		t.Errorf("startFake with a variable without '=': %v, want an error naming NAME=VALUE", err)
+}
+
+func TestCheckEnv(t *testing.T) {
+	for _, tc := range []struct {
+		env     string
+		wantErr bool
+	}{
+		{"", false},
+		{"GOGC=off", false},
+		{"GOGC=off  GOMAXPROCS=1", false},
+		{"EMPTY=", false},
+		{"GOGC", true},
+		{"GOGC=off =1", true},
+	} {
+		if err := checkEnv(tc.env); (err != nil) != tc.wantErr || err != nil && !strings.Contains(err.Error(), "NAME=VALUE") {
+			t.Errorf("checkEnv(%q) = %v, want an error naming NAME=VALUE: %v", tc.env, err, tc.wantErr)
+		}
 	}
 }
