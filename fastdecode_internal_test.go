@@ -126,3 +126,20 @@ func dumpCreate(r createTxRequest) string {
 	b, _ := json.Marshal(r)
 	return string(b)
 }
+
+// TestDecodeFastReadsPaddedBodies: a body padded with JSON whitespace, as
+// TestTransactionKeepsNotItsBody sends, is read by decodeFast, whose
+// strings are cut from one copy of the body: that test measures what a
+// record keeps of such a body, and would measure nothing if encoding/json
+// read it instead.
+func TestDecodeFastReadsPaddedBodies(t *testing.T) {
+	body := `{"to":{"type":"DEPOSIT-US","id":"n1"},` + strings.Repeat(" ", 32<<10) +
+		`"amount":{"amount":1,"currency":"USD"},"extra":{"ip":"127.0.0.1","note":"rent"}}`
+	var r createTxRequest
+	if !r.decodeFast([]byte(body)) {
+		t.Fatal("decodeFast left a whitespace-padded body to encoding/json")
+	}
+	if *r.To.ID != "n1" || *r.Extra.IP != "127.0.0.1" || r.Extra.Note != "rent" {
+		t.Errorf("decoded to.id %q, ip %q, note %q", *r.To.ID, *r.Extra.IP, r.Extra.Note)
+	}
+}

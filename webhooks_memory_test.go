@@ -419,7 +419,8 @@ func TestWebhookLogLimit(t *testing.T) {
 // the request's strings it needs (ip, note...), not the request: the
 // decoder cuts them from one copy of the whole body, and a record holding
 // one of them held the body with it. Each body here carries 32 KiB of
-// JSON whitespace, which the decoder reads past.
+// JSON whitespace, which the decoder reads past
+// (TestDecodeFastReadsPaddedBodies).
 func TestTransactionKeepsNotItsBody(t *testing.T) {
 	// Not parallel: it measures the heap.
 	const (
