@@ -7,6 +7,7 @@
 //	go run ./internal/loadgen -quick          # a smoke test of a few seconds
 //	go run ./internal/loadgen -cpuprofile /tmp/fake.pprof -rows create-c32
 //	go run ./internal/loadgen -rows create-c4,create-c32 -bare-keeps
+//	go run ./internal/loadgen -keeper-vs-bare   # what keeping state costs at all
 //	go run ./internal/loadgen -rows create-c4,create-c32 -versus same -fake-env GOGC=off
 //
 // Without -binary it builds cmd/synapsefake into a temporary directory.
@@ -41,7 +42,12 @@
 // -versus-flags and -versus-env only, so that -fake-flags or -fake-env is
 // measured against the build without it. With -bare-keeps the bare server
 // also keeps what each POST created (benchpair.Keeper), a diagnostic of how
-// much of the create gap is keeping state at all. The exit status is 1 when
+// much of the create gap is keeping state at all. With -keeper-vs-bare
+// (create rows only) the measured side is not the fake but a second bare
+// server that keeps what each POST created, against the plain bare server:
+// what keeping state at all costs on this machine, the ceiling of any
+// server that keeps what it creates (the fake only seeds the run and
+// gives the answer). The exit status is 1 when
 // a request failed (any answer but 200), 0 otherwise: targets are
 // reported, not enforced.
 package main
@@ -91,6 +97,8 @@ type config struct {
 	subs        int
 	versus      string
 	bareKeeps   bool
+	// The measured side is a benchpair.Keeper, not the fake (create rows).
+	keeperVsBare bool
 }
 
 func main() {
@@ -115,6 +123,7 @@ func main() {
 	fs.IntVar(&cfg.subs, "subscriptions", 3, "subscriptions of the webhooks row's fake (0: compare two fakes without any)")
 	fs.StringVar(&cfg.versus, "versus", "", "path of another build of cmd/synapsefake to compare the fake with, in place of the bare server (create and GET rows), e.g. the build before a change; \"same\": the fake's own build, to measure -fake-flags or -fake-env against it")
 	fs.BoolVar(&cfg.bareKeeps, "bare-keeps", false, "the bare server keeps each created transaction (its decoded body and a copy of the answer, under a random id), as the fake keeps state: tells how much of the gap is keeping state at all")
+	fs.BoolVar(&cfg.keeperVsBare, "keeper-vs-bare", false, "measure, in the fake's place, a bare server that keeps each created transaction (as -bare-keeps) against the plain bare server: what keeping state at all costs, the ceiling of any server that keeps what it creates; create rows only (the default rows become create-c4,create-c32)")
 	fs.BoolVar(&cfg.quick, "quick", false, "a smoke test: 2 rounds of 150 ms per row")
 	fs.BoolVar(&cfg.jsonOut, "json", false, "print the rows as JSON lines, for internal/perftable")
 	_ = fs.Parse(os.Args[1:])
@@ -122,8 +131,8 @@ func main() {
 		fmt.Fprintln(os.Stderr, "loadgen: flags only; -rounds at least 1; -round positive")
 		os.Exit(2)
 	}
-	for _, env := range []string{cfg.fakeEnv, cfg.versusEnv} {
-		if err := checkEnv(env); err != nil {
+	for _, err := range []error{checkEnv(cfg.fakeEnv), checkEnv(cfg.versusEnv), checkModes(cfg)} {
+		if err != nil {
 			fmt.Fprintln(os.Stderr, "loadgen:", err)
 			os.Exit(2)
 		}
@@ -185,16 +194,9 @@ type result struct {
 
 // run builds the binary if needed and runs the rows.
 func run(cfg config, out io.Writer) ([]result, error) {
-	rows := allRows
-	if cfg.rows != "" {
-		rows = nil
-		for name := range strings.SplitSeq(cfg.rows, ",") {
-			i := slices.IndexFunc(allRows, func(r row) bool { return r.name == strings.TrimSpace(name) })
-			if i < 0 {
-				return nil, fmt.Errorf("unknown row %q", name)
-			}
-			rows = append(rows, allRows[i])
-		}
+	rows, err := pickRows(cfg)
+	if err != nil {
+		return nil, err
 	}
 	bin := cfg.binary
 	if bin == "" {
@@ -208,6 +210,9 @@ func run(cfg config, out io.Writer) ([]result, error) {
 	self, err := os.Executable()
 	if err != nil {
 		return nil, err
+	}
+	if cfg.keeperVsBare && !cfg.jsonOut {
+		fmt.Fprintln(out, "loadgen: -keeper-vs-bare: the fake columns are a bare server that keeps each POST (benchpair.Keeper), not the fake")
 	}
 	client := &http.Client{Timeout: 30 * time.Second, Transport: &http.Transport{
 		MaxIdleConns: 256, MaxIdleConnsPerHost: 128, DisableCompression: true}}
@@ -239,6 +244,40 @@ func run(cfg config, out io.Writer) ([]result, error) {
 	return results, nil
 }
 
+// pickRows is the rows -rows names, in its order; all of them when it is
+// empty, or with -keeper-vs-bare the create rows, the only ones it can
+// measure.
+func pickRows(cfg config) ([]row, error) {
+	if cfg.rows == "" {
+		if cfg.keeperVsBare {
+			return slices.DeleteFunc(slices.Clone(allRows), func(r row) bool { return r.get || r.webhooks }), nil
+		}
+		return allRows, nil
+	}
+	var rows []row
+	for name := range strings.SplitSeq(cfg.rows, ",") {
+		i := slices.IndexFunc(allRows, func(r row) bool { return r.name == strings.TrimSpace(name) })
+		if i < 0 {
+			return nil, fmt.Errorf("unknown row %q", name)
+		}
+		if r := allRows[i]; cfg.keeperVsBare && (r.get || r.webhooks) {
+			return nil, fmt.Errorf("-keeper-vs-bare measures the create rows only, not %s", r.name)
+		}
+		rows = append(rows, allRows[i])
+	}
+	return rows, nil
+}
+
+// checkModes refuses flags that each choose what the rows compare, given
+// together: -keeper-vs-bare replaces the fake by a Keeper against the plain
+// bare server, which -versus and -bare-keeps would replace.
+func checkModes(cfg config) error {
+	if cfg.keeperVsBare && (cfg.versus != "" || cfg.bareKeeps) {
+		return errors.New("-keeper-vs-bare compares a keeping bare server with the plain one: it takes neither -versus nor -bare-keeps")
+	}
+	return nil
+}
+
 // target is a server under load: its base URL, the requests to send, and
 // how to stop and resume its process between rounds.
 type target struct {
@@ -264,6 +303,7 @@ func runRow(cfg config, bin, self string, client *http.Client, r row) (result, e
 	}
 	var base *process
 	var baseW *world
+	measured, measuredW := fake, w // the fake, unless -keeper-vs-bare
 	if r.webhooks {
 		recv, err := startReceiver()
 		if err != nil {
@@ -318,6 +358,17 @@ func runRow(cfg config, bin, self string, client *http.Client, r row) (result, e
 			base.stop()
 			return res, fmt.Errorf("the bare server answers %d bytes (%v), the fake %d", len(got), err, len(answer))
 		}
+		if cfg.keeperVsBare {
+			keeper, err := startBare(self, file, true)
+			if err != nil {
+				base.stop()
+				return res, err
+			}
+			defer keeper.stop()
+			kept := *w
+			kept.base = keeper.Base
+			measured, measuredW = keeper, &kept
+		}
 	}
 	defer base.stop()
 	// Runs first: the fakes' shutdown does not wait for connections the
@@ -336,7 +387,7 @@ func runRow(cfg config, bin, self string, client *http.Client, r row) (result, e
 			return err
 		}
 	}
-	sides := [2]target{{fake, op(w)}, {base, op(baseW)}}
+	sides := [2]target{{measured, op(measuredW)}, {base, op(baseW)}}
 	if r.webhooks {
 		// Only the measured fake runs: the other is stopped, its deliveries too.
 		_ = base.signal(syscall.SIGSTOP)

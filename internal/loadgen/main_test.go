@@ -143,3 +143,52 @@ func TestCheckEnv(t *testing.T) {
 		}
 	}
 }
+
+func TestPickRows(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		cfg     config
+		want    string // the rows' names, comma-separated
+		wantErr string
+	}{
+		{"default: every row", config{}, "create-c4,create-c32,get-node-c4,webhooks-c3", ""},
+		{"named rows in their order", config{rows: "get-node-c4, create-c4"}, "get-node-c4,create-c4", ""},
+		{"unknown row", config{rows: "create-c4,nope"}, "", `unknown row "nope"`},
+		{"-keeper-vs-bare, default: the create rows", config{keeperVsBare: true}, "create-c4,create-c32", ""},
+		{"-keeper-vs-bare, a create row", config{keeperVsBare: true, rows: "create-c32"}, "create-c32", ""},
+		{"-keeper-vs-bare, the GET row", config{keeperVsBare: true, rows: "create-c4,get-node-c4"}, "", "create rows only, not get-node-c4"},
+		{"-keeper-vs-bare, the webhooks row", config{keeperVsBare: true, rows: "webhooks-c3"}, "", "create rows only, not webhooks-c3"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			rows, err := pickRows(tc.cfg)
+			var names []string
+			for _, r := range rows {
+				names = append(names, r.name)
+			}
+			if got := strings.Join(names, ","); got != tc.want || (err == nil) != (tc.wantErr == "") || err != nil && !strings.Contains(err.Error(), tc.wantErr) {
+				t.Errorf("pickRows = %q, %v; want %q, an error containing %q", got, err, tc.want, tc.wantErr)
+			}
+		})
+	}
+	if len(allRows) != 4 {
+		t.Errorf("allRows has %d rows; the cases above name 4", len(allRows))
+	}
+}
+
+func TestCheckModes(t *testing.T) {
+	for _, tc := range []struct {
+		cfg     config
+		wantErr bool
+	}{
+		{config{}, false},
+		{config{keeperVsBare: true}, false},
+		{config{bareKeeps: true}, false},
+		{config{versus: "same"}, false},
+		{config{keeperVsBare: true, bareKeeps: true}, true},
+		{config{keeperVsBare: true, versus: "same"}, true},
+	} {
+		if err := checkModes(tc.cfg); (err != nil) != tc.wantErr {
+			t.Errorf("checkModes(%+v) = %v, want an error: %v", tc.cfg, err, tc.wantErr)
+		}
+	}
+}
