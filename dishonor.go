@@ -108,7 +108,7 @@ func (t *txRecord) returnedAt() (time.Time, bool) {
 // achTransfer reports whether t is on the ACH rail: a transfer touching an
 // ACH-US node (and no WIRE-US one), or a dummy ACH. Callers hold mu.
 func (st *store) achTransfer(t *txRecord) bool {
-	return st.returnRail(t) == reference.NodeACHUS || t.dummyRail() == "ACH"
+	return st.rail(t) == reference.NodeACHUS
 }
 
 // dishonorMisfit returns the node that the dishonor of t's return would
@@ -143,7 +143,7 @@ func (st *store) dishonor(t *txRecord, code string, now time.Time) error {
 	case t.dispute != nil:
 		return errNotAllowed("transaction_disputed", "Transaction %s is disputed; its return cannot be dishonored.", t.id)
 	case !st.achTransfer(t):
-		rail := cmp.Or(st.returnRail(t), "an internal transfer")
+		rail := cmp.Or(st.rail(t), "an internal transfer")
 		return errNotAllowed("return_code_not_for_rail",
 			"%s is a return code of %s; transaction %s is on %s, whose returns are not dishonored.", code, reference.NodeACHUS, t.id, rail)
 	}

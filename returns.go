@@ -72,16 +72,21 @@ func checkReturnWindow(t *txRecord, code string, now time.Time) error {
 	return nil
 }
 
-// returnRail is the node type of t's rail as return codes know it
-// (reference.ReturnCodeRail): WIRE-US or ACH-US when either node is one, in
-// the schedule's order, INTERCHANGE-US for a card swipe or a transaction
-// with the card network's node; "" for the others (internal transfers,
-// checks...), which take a code of any rail. Callers hold mu.
-func (st *store) returnRail(t *txRecord) string {
+// rail is the node type of t's rail, as return codes (reference.ReturnCodeRail)
+// and the schedule know it: WIRE-US or ACH-US when either node is one, in
+// that order, or t is a dummy WIRE or ACH transaction (whose counterparty,
+// the hidden network's EXTERNAL-US node, names no rail); INTERCHANGE-US for
+// a card swipe or a transaction with the card network's node; "" for the
+// others (internal transfers, INTERNAL_TRASFER dummies, checks...), which
+// take a code of any rail. Callers hold mu.
+func (st *store) rail(t *txRecord) string {
 	from, to := st.nodes[t.fromNode], st.nodes[t.toNode]
-	for _, rail := range []string{reference.NodeWireUS, reference.NodeACHUS, reference.NodeInterchangeUS} {
-		if from.typ == rail || to.typ == rail {
-			return rail
+	dummy := t.dummyRail()
+	for _, rail := range []struct{ node, dummy string }{
+		{reference.NodeWireUS, "WIRE"}, {reference.NodeACHUS, "ACH"}, {reference.NodeInterchangeUS, ""},
+	} {
+		if from.typ == rail.node || to.typ == rail.node || dummy != "" && dummy == rail.dummy {
+			return rail.node
 		}
 	}
 	if t.cardSwipe {
@@ -100,7 +105,7 @@ func (st *store) checkReturn(t *txRecord, code string) error {
 	if err := dishonorRefusal(t, code); err != nil {
 		return err
 	}
-	rail := st.returnRail(t)
+	rail := st.rail(t)
 	if codeRail := reference.ReturnCodeRail(code); rail != "" && codeRail != rail {
 		return errNotAllowed("return_code_not_for_rail",
 			"%s is a return code of %s; transaction %s is on %s, which takes only its own codes.", code, codeRail, t.id, rail)

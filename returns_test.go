@@ -402,6 +402,63 @@ func TestControlReturnRules(t *testing.T) {
 	}
 }
 
+// TestDummyReturnCodesFollowTheirRail: a dummy ACH or WIRE transaction
+// stands for an entry on its rail, though its counterparty (the hidden
+// network's EXTERNAL-US node) names none, so it takes only that rail's
+// return codes, as its calendar is that rail's; a dummy internal transfer
+// takes the codes of every rail, as internal transfers do. A code of
+// another rail is 409 / "410" return_code_not_for_rail and changes nothing.
+func TestDummyReturnCodesFollowTheirRail(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		typ, code string
+		wantErr   string
+	}{
+		{"ACH", "R01", ""},
+		{"ACH", "IR18", "return_code_not_for_rail"},
+		{"ACH", "WR01", "return_code_not_for_rail"},
+		{"WIRE", "WR01", ""},
+		{"WIRE", "R01", "return_code_not_for_rail"},
+		{"WIRE", "IR18", "return_code_not_for_rail"},
+		{"INTERNAL_TRASFER", "R01", ""},
+		{"INTERNAL_TRASFER", "IR18", ""},
+		{"INTERNAL_TRASFER", "WR01", ""},
+	} {
+		t.Run(tc.typ+" "+tc.code, func(t *testing.T) {
+			t.Parallel()
+			start := et(2026, 11, 24, 9, 0)
+			fake := synapsefake.NewServer(t, synapsefake.WithStartTime(start))
+			fx := newFixture(t, fake, 500_00)
+			sub := addSubnet(t, fake, fx, synapsefake.SubnetSeed{Nickname: "Account"})
+			r := do(t, fake, call{method: "POST", path: dummyPath(fx, sub), header: fx.headers,
+				body: map[string]any{"currency": "USD", "amount": 10, "type": tc.typ, "direction": "DEPOSIT"}})
+			if r.status != 200 {
+				t.Fatalf("dummy-tran: status %d: %s", r.status, r.raw)
+			}
+			id, _ := r.body["_id"].(string)
+			fake.AdvanceTo(start.Add(48 * time.Hour)) // settled, within R01's window
+			before, ok := fake.Transaction(id)
+			if !ok || before.Status != synapsefake.StatusSettled {
+				t.Fatalf("the dummy before its return: %+v, %v; want SETTLED", before, ok)
+			}
+			err := fake.Return(id, tc.code)
+			if got := errCode(err); got != tc.wantErr {
+				t.Fatalf("Return(%s): %v, want %q", tc.code, err, tc.wantErr)
+			}
+			fake.Advance(time.Hour)
+			after, _ := fake.Transaction(id)
+			switch {
+			case tc.wantErr != "" && !strings.Contains(err.Error(), "error_code 410, http 409"):
+				t.Errorf("error %q is not 409 / 410", err)
+			case tc.wantErr != "" && !cmp.Equal(after, before):
+				t.Errorf("a refused return changed the dummy:\n%s", cmp.Diff(before, after))
+			case tc.wantErr == "" && (after.Status != synapsefake.StatusReturned || after.Code != tc.code):
+				t.Errorf("after the return: %s, code %q; want RETURNED %s", after.Status, after.Code, tc.code)
+			}
+		})
+	}
+}
+
 // TestReturnCodeNotForRail: a return code belongs to its rail (R to ACH-US,
 // IR to INTERCHANGE-US, WR to WIRE-US); a code of another rail is 409 /
 // "410" return_code_not_for_rail and changes nothing, late or not,

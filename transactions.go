@@ -97,12 +97,12 @@ var (
 // minutes, before the wire rail closes.
 func (st *store) dueAt(t *txRecord, next Status) time.Time {
 	from, to := st.nodes[t.fromNode], st.nodes[t.toNode]
-	rail := t.dummyRail()
+	rail := st.rail(t)
 	var begin, settle time.Time
 	switch {
 	case !reference.IsExternalType(from.typ) && !reference.IsExternalType(to.typ):
 		return t.start.Add(internalSchedule[0])
-	case rail == "WIRE" || from.typ == reference.NodeWireUS || to.typ == reference.NodeWireUS:
+	case rail == reference.NodeWireUS:
 		steps := st.cutoffs.wire(t.start)
 		switch next {
 		case StatusProcessingDebit:
@@ -112,7 +112,7 @@ func (st *store) dueAt(t *txRecord, next Status) time.Time {
 		default:
 			return steps[2]
 		}
-	case rail != "" || from.typ == reference.NodeACHUS || to.typ == reference.NodeACHUS:
+	case rail == reference.NodeACHUS || t.dummyRail() != "": // an INTERNAL_TRASFER dummy too
 		begin, settle = st.achTimes(t.start, t.sameDay && st.cutoffs.sameDayEligible(t.amount))
 	default:
 		sched := achSchedule
