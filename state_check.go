@@ -173,7 +173,7 @@ func (c *stateChecker) users() {
 		c.required(p+".created", u.created)
 		c.time(p+".updated", u.updated)
 		c.notNil(p+".fingerprints", u.fingerprints == nil)
-		if !slices.Contains([]string{PermissionUnverified, PermissionSendAndReceive, PermissionLocked, PermissionClosed, PermissionMakeItGoAway}, u.permission) {
+		if !slices.Contains(userPermissions, u.permission) {
 			c.failf(p+".permission", "unknown permission %q", u.permission)
 		}
 		for i, d := range u.documents {

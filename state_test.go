@@ -238,6 +238,34 @@ func TestRestoreAnswersAsTheSnapshot(t *testing.T) {
 	}
 }
 
+// TestRestoreTakesEveryPermission: a user may be given each permission the
+// API and SetPermission take, and a snapshot of that user restores, giving
+// the same document back: the state check knows the same permissions.
+func TestRestoreTakesEveryPermission(t *testing.T) {
+	t.Parallel()
+	for _, perm := range []string{"UNVERIFIED", "RECEIVE", "SEND", "SEND-AND-RECEIVE", "LOCKED", "CLOSED", "MAKE-IT-GO-AWAY"} {
+		t.Run(perm, func(t *testing.T) {
+			t.Parallel()
+			orig := newStateFake(t)
+			u := orig.MustAddUser(t, synapsefake.UserSeed{})
+			if err := orig.SetPermission(u.ID, perm); err != nil {
+				t.Fatalf("SetPermission(%s): %v", perm, err)
+			}
+			doc := snapshotBytes(t, orig)
+			restored := newStateFake(t)
+			if err := restored.Restore(bytes.NewReader(doc)); err != nil {
+				t.Fatalf("Restore of a %s user: %v", perm, err)
+			}
+			if got, ok := restored.User(u.ID); !ok || got.Permission != perm {
+				t.Errorf("the restored user: %+v, %v; want permission %s", got, ok, perm)
+			}
+			if again := snapshotBytes(t, restored); !bytes.Equal(again, doc) {
+				t.Errorf("the restored server's snapshot differs: %s", firstDiff(string(again), string(doc)))
+			}
+		})
+	}
+}
+
 // TestRestoreRefusesBadDocuments checks that a document Restore cannot use
 // is refused, over HTTP with 400 / "200", and changes nothing.
 func TestRestoreRefusesBadDocuments(t *testing.T) {
