@@ -21,7 +21,9 @@ const (
 	AllowedLocked         = "LOCKED"
 	AllowedInactive       = "INACTIVE"
 	// AllowedPending: a card node's, as the integration suites of the
-	// provider's Ruby client set it; it neither sends nor receives.
+	// provider's Ruby client set it. Like CREDIT, INACTIVE and LOCKED it
+	// lacks DEBIT: its transfers are canceled when they would start
+	// processing. Transfers to it are made, as to every node.
 	AllowedPending = "PENDING"
 )
 
