@@ -684,7 +684,12 @@ func (st *store) worldTx(tp *txPlan) error {
 	tp.id = t.id
 	defer st.asBackend()()
 	switch tp.status {
-	case StatusProcessingDebit, StatusProcessingCredit, StatusSettled, StatusReturned:
+	case StatusReturned:
+		// As Return: the code must be one the transaction's rail takes.
+		if err = st.checkReturn(t, tp.code); err == nil {
+			err = st.walkAt(t, tp.status, tp.at, tp.code)
+		}
+	case StatusProcessingDebit, StatusProcessingCredit, StatusSettled:
 		err = st.walkAt(t, tp.status, tp.at, tp.code)
 	case StatusQueuedBySynapse, StatusQueuedByReceiver:
 		err = st.move(t, tp.status, tp.at, "", tp.code)

@@ -247,6 +247,8 @@ func TestWorldRefused(t *testing.T) {
 		{"illegal status", `{` + users + `, "transactions": [{"from": "a", "to": "b", "amount": 1, "status": "SETTLD"}]}`, `transactions[0]: unknown status "SETTLD"`},
 		{"returned without code", `{` + users + `, "transactions": [{"from": "a", "to": "b", "amount": 1, "status": "RETURNED"}]}`, `transactions[0]: Unknown return code ""`},
 		{"returned with a dishonor's code", `{` + users + `, "transactions": [{"from": "a", "to": "b", "amount": 1, "status": "RETURNED", "code": "R68"}]}`, `transactions[0]: R68 (untimely return) is a dishonored return`},
+		{"returned with another rail's code", `{` + users + `, "transactions": [{"name": "t", "from": "a", "to": "ach", "amount": 1, "status": "RETURNED", "code": "IR51"}]}`, `transactions[0] "t": IR51 is a return code of INTERCHANGE-US; transaction`},
+		{"returned with a wire's code", `{` + users + `, "transactions": [{"from": "a", "to": "ach", "amount": 1, "status": "RETURNED", "code": "WR01"}]}`, `transactions[0]: WR01 is a return code of WIRE-US`},
 		{"code on settled", `{` + users + `, "transactions": [{"from": "a", "to": "b", "amount": 1, "status": "SETTLED", "code": "R01"}]}`, "a code goes only with"},
 		{"future date", `{` + users + `, "transactions": [{"from": "a", "to": "b", "amount": 1, "date": "2999-01-01"}]}`, `date "2999-01-01" is in the future`},
 		{"bad date", `{` + users + `, "transactions": [{"from": "a", "to": "b", "amount": 1, "date": "3 days ago"}]}`, `date "3 days ago" must be`},
