@@ -64,6 +64,11 @@ func (st *store) dummy(now time.Time, n *nodeRecord, sn *subnetRecord, req dummy
 	if *req.Direction == "WITHDRAWAL" {
 		t.fromNode, t.toNode = n.id, ext.id
 	}
+	// As POST .../trans: the node's type must trade with the outside world
+	// that way (the legacy form takes any node, not only a subnet's).
+	if from, to := st.nodes[t.fromNode], st.nodes[t.toNode]; !reference.CanTransfer(from.typ, to.typ) {
+		return nil, errIncorrect("transaction_not_allowed", "Transactions from a %s node to a %s node are not allowed.", from.typ, to.typ)
+	}
 	if err := st.checkPromise(t, true); err != nil {
 		return nil, err
 	}

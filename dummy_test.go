@@ -6,6 +6,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/synapsefake/synapsefake"
+	"github.com/synapsefake/synapsefake/reference"
 )
 
 // dummyFields is what a dummy transaction was asked for, as the answer
@@ -381,6 +382,23 @@ func TestLegacyDummyTransactionErrors(t *testing.T) {
 		{name: "a deleted node", setup: func(t *testing.T, e *snEnv) { deleteNode(t, e.fake, e.fx, e.second.ID) }, call: func(e snEnv) call {
 			return call{method: "GET", path: legacyDummyPath(e.fx, e.second.ID, ""), header: e.fx.headers}
 		}, status: 409, errorCode: "410", code: "node_inactive"},
+		// The outside world (EXTERNAL-US) trades with deposit-type nodes
+		// only, as POST .../trans allows.
+		{name: "a credit to an ACH-US node", setup: func(t *testing.T, e *snEnv) {
+			e.extra = addTxNode(t, e.fake, e.fx.user.ID, synapsefake.NodeSeed{Type: reference.NodeACHUS, Nickname: "Bank"})
+		}, call: func(e snEnv) call {
+			return call{method: "GET", path: legacyDummyPath(e.fx, e.extra.ID, "?is_credit=YES"), header: e.fx.headers}
+		}, status: 409, errorCode: "400", code: "transaction_not_allowed"},
+		{name: "a debit of a WIRE-US node", setup: func(t *testing.T, e *snEnv) {
+			e.extra = addTxNode(t, e.fake, e.fx.user.ID, synapsefake.NodeSeed{Type: reference.NodeWireUS, Nickname: "Wire"})
+		}, call: func(e snEnv) call {
+			return call{method: "GET", path: legacyDummyPath(e.fx, e.extra.ID, "?is_credit=NO&amount=5"), header: e.fx.headers}
+		}, status: 409, errorCode: "400", code: "transaction_not_allowed"},
+		{name: "a credit to a CARD-US node", setup: func(t *testing.T, e *snEnv) {
+			e.extra = addTxNode(t, e.fake, e.fx.user.ID, synapsefake.NodeSeed{Type: "CARD-US", Nickname: "Card"})
+		}, call: func(e snEnv) call {
+			return call{method: "GET", path: legacyDummyPath(e.fx, e.extra.ID, ""), header: e.fx.headers}
+		}, status: 409, errorCode: "400", code: "transaction_not_allowed"},
 	})
 }
 
