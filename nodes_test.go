@@ -835,6 +835,37 @@ func TestMicroDeposits(t *testing.T) {
 	})
 }
 
+// TestDeleteNodeMidTransfer: deleting a node stops new transfers only; one
+// created before, from or to it, settles, moving the money, and a test of an
+// account closed mid-transfer returns it with R02 (docs/fidelity.md).
+func TestDeleteNodeMidTransfer(t *testing.T) {
+	t.Parallel()
+	for _, deleted := range []string{"sender", "receiver"} {
+		t.Run(deleted, func(t *testing.T) {
+			t.Parallel()
+			e := txEnvAt(t, et(2026, 11, 24, 9, 0), 100_00)
+			id := e.create(t, e.savings, 10)
+			node := map[string]string{"sender": e.fx.node.ID, "receiver": e.savings.ID}[deleted]
+			deleteNode(t, e.fake, e.fx, node)
+			if err := e.fake.Settle(id); err != nil {
+				t.Fatalf("Settle: %v", err)
+			}
+			if tx := e.tx(t, id); tx.Status != synapsefake.StatusSettled {
+				t.Fatalf("the transfer after its %s was deleted: %s, want SETTLED", deleted, tx.Status)
+			}
+			e.fake.CheckBalance(t, e.savings.ID, 10_00, 10_00)
+			if err := e.fake.Return(id, "R02"); err != nil {
+				t.Fatalf("Return R02: %v", err)
+			}
+			e.fake.Advance(time.Millisecond)
+			if tx := e.tx(t, id); tx.Status != synapsefake.StatusReturned || tx.Code != "R02" {
+				t.Errorf("after Return: %s %q, want RETURNED R02", tx.Status, tx.Code)
+			}
+			e.fake.CheckBalance(t, e.savings.ID, 0, 0)
+		})
+	}
+}
+
 func TestDeleteNode(t *testing.T) {
 	t.Parallel()
 	fake := synapsefake.NewServer(t)
