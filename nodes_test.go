@@ -835,18 +835,24 @@ func TestMicroDeposits(t *testing.T) {
 	})
 }
 
-// TestDeleteNodeMidTransfer: deleting a node stops new transfers only; one
-// created before, from or to it, settles, moving the money, and a test of an
-// account closed mid-transfer returns it with R02 (docs/fidelity.md).
+// TestDeleteNodeMidTransfer: deleting a node, or locking its user, stops new
+// transfers only; one created before, from or to it, settles, moving the
+// money, and a test of an account closed mid-transfer returns it with R02
+// (docs/fidelity.md).
 func TestDeleteNodeMidTransfer(t *testing.T) {
 	t.Parallel()
-	for _, deleted := range []string{"sender", "receiver"} {
+	for _, deleted := range []string{"sender", "receiver", "user locked"} {
 		t.Run(deleted, func(t *testing.T) {
 			t.Parallel()
 			e := txEnvAt(t, et(2026, 11, 24, 9, 0), 100_00)
 			id := e.create(t, e.savings, 10)
-			node := map[string]string{"sender": e.fx.node.ID, "receiver": e.savings.ID}[deleted]
-			deleteNode(t, e.fake, e.fx, node)
+			if deleted == "user locked" {
+				if err := e.fake.SetPermission(e.fx.user.ID, synapsefake.PermissionLocked); err != nil {
+					t.Fatal(err)
+				}
+			} else {
+				deleteNode(t, e.fake, e.fx, map[string]string{"sender": e.fx.node.ID, "receiver": e.savings.ID}[deleted])
+			}
 			if err := e.fake.Settle(id); err != nil {
 				t.Fatalf("Settle: %v", err)
 			}
