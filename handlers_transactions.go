@@ -128,7 +128,11 @@ func (s *Server) handleCreateTransaction(w http.ResponseWriter, r *http.Request)
 	}
 	now := s.Now()
 	answerTx(s, w, func(st *store) (*txRecord, error) {
-		return st.createTx(now, r.PathValue("user_id"), r.PathValue("node_id"), req, true)
+		t, err := st.createTx(now, r.PathValue("user_id"), r.PathValue("node_id"), req, true)
+		if err == nil {
+			st.applyReturnRules(t) // returns.go: API transfers only
+		}
+		return t, err
 	})
 }
 

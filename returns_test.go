@@ -329,6 +329,57 @@ func TestReturnRules(t *testing.T) {
 	}
 }
 
+// TestReturnRulesMatchAPITransfersOnly: a rule matches transfers created
+// through the API, POST .../trans and POST .../batch-trans alike, and not a
+// world's, which loads as declared and stays so (a world refused for a rule
+// would have left its users behind: the trial load runs without rules).
+func TestReturnRulesMatchAPITransfersOnly(t *testing.T) {
+	t.Parallel()
+	for _, rule := range []synapsefake.ReturnRule{
+		{Note: "Salary", Code: "R01"},
+		{Note: "Salary", Queue: true, Code: "REVIEW"},
+	} {
+		t.Run(map[bool]string{false: "return", true: "queue"}[rule.Queue], func(t *testing.T) {
+			t.Parallel()
+			e := txEnvAt(t, et(2026, 11, 24, 9, 0), 100_00)
+			if _, err := e.fake.AddReturnRule(rule); err != nil {
+				t.Fatal(err)
+			}
+			w, err := e.fake.LoadWorld(strings.NewReader(`{"users": [{"name": "ann", "nodes": [{"name": "a", "balance": 100}, {"name": "b"}]}],
+				"transactions": [{"name": "pay", "from": "a", "to": "b", "amount": 10, "note": "Salary", "date": "-2d", "status": "SETTLED"}]}`))
+			if err != nil {
+				t.Fatalf("LoadWorld: %v", err)
+			}
+			body := txBody(e.bank, 10)
+			putPath(body, "extra.note", "Salary")
+			single := e.createFrom(t, e.fx, e.fx.node, body)
+			r := do(t, e.fake, call{method: "POST", path: "/users/" + e.fx.user.ID + "/nodes/" + e.fx.node.ID + "/batch-trans",
+				header: e.fx.headers, body: map[string]any{"transactions": []any{body}}})
+			if r.status != 200 {
+				t.Fatalf("batch-trans: %d %s", r.status, r.raw)
+			}
+			trans, _ := r.body["trans"].([]any)
+			if len(trans) != 1 {
+				t.Fatalf("batch-trans made %d transactions: %s", len(trans), r.raw)
+			}
+			batch, _ := trans[0].(map[string]any)["_id"].(string)
+			e.fake.Advance(60 * 24 * time.Hour)
+			want := synapsefake.StatusReturned
+			if rule.Queue {
+				want = synapsefake.StatusQueuedBySynapse
+			}
+			for name, id := range map[string]string{"POST .../trans": single, "batch-trans": batch} {
+				if tx := e.tx(t, id); tx.Status != want || tx.Code != rule.Code {
+					t.Errorf("%s: %s %q, want %s %s", name, tx.Status, tx.Code, want, rule.Code)
+				}
+			}
+			if tx, _ := e.fake.Transaction(w.Transactions["pay"]); tx.Status != synapsefake.StatusSettled || tx.Code != "" {
+				t.Errorf("the world's transfer: %s %q, want SETTLED as declared", tx.Status, tx.Code)
+			}
+		})
+	}
+}
+
 func TestReturnRulesRefused(t *testing.T) {
 	t.Parallel()
 	for _, tc := range []struct {

@@ -761,7 +761,8 @@ func (s *Server) Transaction(id string) (Transaction, bool) {
 
 // createTx creates a transaction from node nodeID of user userID. With
 // checkBalance, a deposit-type sender's available balance must cover the
-// amount. Callers hold mu.
+// amount. The API's callers apply the return rules afterwards; a world's
+// transactions take none. Callers hold mu.
 func (st *store) createTx(now time.Time, userID, nodeID string, req createTxRequest, checkBalance bool) (*txRecord, error) {
 	from, err := st.userNode(userID, nodeID)
 	if err != nil {
@@ -832,7 +833,6 @@ func (st *store) createTx(now time.Time, userID, nodeID string, req createTxRequ
 	}
 	t.start = t.processOn
 	st.addTx(t, statusEntry{Date: ms(now), Note: "Transaction Created.", Status: StatusCreated})
-	st.applyReturnRules(t) // returns.go
 	return t, nil
 }
 
@@ -949,6 +949,7 @@ func (st *store) batch(now time.Time, clientID, scope, userID, nodeID string, it
 			out.Errors = append(out.Errors, batchItemError{Index: i, Error: env.Error, ErrorCode: env.ErrorCode, HTTPCode: env.HTTPCode})
 			continue
 		}
+		st.applyReturnRules(t) // returns.go: API transfers only
 		if key != "" {
 			st.useIdem(key, now)
 		}
