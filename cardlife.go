@@ -244,7 +244,8 @@ func (st *store) cardSubnet(subnetID string) (*subnetRecord, *nodeRecord, error)
 // A force post cannot be declined: the card's rules are not applied and it
 // may take the node's available balance below zero; it does count toward
 // the card's daily limits for later swipes. AmountCents must be from 1 to
-// MaxAmountCents; DeclineWith and Hold must be unset.
+// MaxAmountCents; DeclineWith and Hold must be unset. A card whose node is
+// deleted (node_inactive) or whose user is locked (user_locked) takes none.
 func (s *Server) ForcePost(subnetID string, auth CardAuth) (Transaction, error) {
 	if err := validCardAmount("AmountCents", auth.AmountCents); err != nil {
 		return Transaction{}, err
@@ -267,8 +268,9 @@ func (s *Server) ForcePost(subnetID string, auth CardAuth) (Transaction, error) 
 // (TRANS|POST, then a TRAN|PATCH per step), so the node's balance and
 // available balance grow by amountCents. Refunds are not purchases: they do
 // not count toward the card's limits and are made whatever the card's
-// status. amountCents must be from 1 to MaxAmountCents; merchant "" is
-// SYNAPSEFAKE MERCHANT.
+// status, though not to a deleted node (node_inactive) or a locked user's
+// (user_locked). amountCents must be from 1 to MaxAmountCents; merchant ""
+// is SYNAPSEFAKE MERCHANT.
 func (s *Server) RefundCard(subnetID string, amountCents int64, merchant string) (Transaction, error) {
 	if err := validCardAmount("amountCents", amountCents); err != nil {
 		return Transaction{}, err
@@ -293,6 +295,14 @@ func (s *Server) postCard(subnetID string, build func(st *store, sn *subnetRecor
 	sn, n, err := st.cardSubnet(subnetID)
 	if err != nil {
 		return Transaction{}, err
+	}
+	// As every other door that moves money: a deleted node or a locked user
+	// moves none.
+	if !n.isActive {
+		return Transaction{}, errNotAllowed("node_inactive", "Node %s is deleted.", n.id)
+	}
+	if u := st.users[n.userID]; u.locked() {
+		return Transaction{}, errUserLocked(u)
 	}
 	t, note := build(st, sn, n, now)
 	if err := st.checkPromise(t, false); err != nil {

@@ -365,6 +365,61 @@ func TestCardLifecycleRefusals(t *testing.T) {
 	}
 }
 
+// TestForcePostAndRefundNeedAnOpenAccount: a force post or a refund to a card
+// whose node is deleted is 409 / "410" node_inactive, and to a locked user's
+// card 409 / "410" user_locked, through Go and the control API alike, as the
+// other doors that move money refuse them; nothing changes.
+func TestForcePostAndRefundNeedAnOpenAccount(t *testing.T) {
+	t.Parallel()
+	ops := map[string]struct {
+		goCall func(e cardEnv) error
+		path   string
+		body   map[string]any
+	}{
+		"force post": {func(e cardEnv) error {
+			_, err := e.fake.ForcePost(e.card.ID, synapsefake.CardAuth{AmountCents: 30_00})
+			return err
+		}, "/force-post", map[string]any{"amount_cents": 30_00}},
+		"refund": {func(e cardEnv) error {
+			_, err := e.fake.RefundCard(e.card.ID, 12_50, "")
+			return err
+		}, "/refund", map[string]any{"amount_cents": 12_50}},
+	}
+	closings := map[string]struct {
+		close func(t *testing.T, e cardEnv)
+		code  string
+	}{
+		"node deleted": {func(t *testing.T, e cardEnv) { deleteNode(t, e.fake, e.fx, e.fx.node.ID) }, "node_inactive"},
+		"user locked": {func(t *testing.T, e cardEnv) {
+			if err := e.fake.SetPermission(e.fx.user.ID, synapsefake.PermissionLocked); err != nil {
+				t.Fatal(err)
+			}
+		}, "user_locked"},
+	}
+	for opName, op := range ops {
+		for closing, c := range closings {
+			for _, via := range []string{"go", "control"} {
+				t.Run(opName+", "+closing+", via "+via, func(t *testing.T) {
+					t.Parallel()
+					e := newCardEnv(t, 100_00, "")
+					c.close(t, e)
+					before := lifeState(t, e)
+					if via == "go" {
+						if err := op.goCall(e); !errIs(err, c.code) {
+							t.Errorf("error %v, want %q", err, c.code)
+						}
+					} else {
+						wantError(t, ctl(t, e.fake, "POST", "/subnets/"+e.card.ID+op.path, op.body), 409, "410", c.code)
+					}
+					if diff := cmp.Diff(before, lifeState(t, e)); diff != "" {
+						t.Errorf("state changed (-before +after):\n%s", diff)
+					}
+				})
+			}
+		}
+	}
+}
+
 // lifeState is what a refusal must not change: the card node's money, every
 // transaction and the number of webhooks.
 func lifeState(t *testing.T, e cardEnv) any {
