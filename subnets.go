@@ -192,7 +192,8 @@ func (sn *subnetRecord) public() Subnet {
 }
 
 // SubnetSeed describes a subnet for AddSubnet. AccountClass defaults to
-// CHECKING; a CARD starts INACTIVE unless Status says otherwise.
+// CHECKING; DEBIT_CARD, the older name the API also takes, is a CARD; a CARD
+// starts INACTIVE unless Status says otherwise.
 type SubnetSeed struct {
 	Nickname     string
 	AccountClass string
@@ -288,10 +289,7 @@ func (s *Server) addSubnet(at time.Time, userID, nodeID string, seed SubnetSeed)
 	if err != nil {
 		return Subnet{}, err
 	}
-	class := seed.AccountClass
-	if class == "" {
-		class = ClassChecking
-	}
+	class := createSubnetRequest{AccountClass: seed.AccountClass}.class() // as the API reads it
 	if !slices.Contains([]string{ClassChecking, ClassSavings, ClassCard}, class) {
 		return Subnet{}, errPayload("invalid_account_class", "Unknown account_class %q.", class)
 	}

@@ -869,6 +869,7 @@ func TestAddSubnet(t *testing.T) {
 	}{
 		{name: "defaults", userID: fx.user.ID, nodeID: fx.node.ID, wantStatus: "ACTIVE", wantClass: "CHECKING", wantName: "Subnet"},
 		{name: "a card starts INACTIVE", userID: fx.user.ID, nodeID: fx.node.ID, seed: synapsefake.SubnetSeed{Nickname: "C", AccountClass: "CARD"}, wantStatus: "INACTIVE", wantClass: "CARD", wantName: "C"},
+		{name: "DEBIT_CARD, as the API takes it, is a card", userID: fx.user.ID, nodeID: fx.node.ID, seed: synapsefake.SubnetSeed{AccountClass: "DEBIT_CARD"}, wantStatus: "INACTIVE", wantClass: "CARD", wantName: "Subnet"},
 		{name: "a card seeded ACTIVE", userID: fx.user.ID, nodeID: fx.node.ID, seed: synapsefake.SubnetSeed{AccountClass: "CARD", Status: "ACTIVE"}, wantStatus: "ACTIVE", wantClass: "CARD", wantName: "Subnet"},
 		{name: "savings seeded TERMINATED", userID: fx.user.ID, nodeID: fx.node.ID, seed: synapsefake.SubnetSeed{AccountClass: "SAVINGS", Status: "TERMINATED"}, wantStatus: "TERMINATED", wantClass: "SAVINGS", wantName: "Subnet"},
 		{name: "unknown status", userID: fx.user.ID, nodeID: fx.node.ID, seed: synapsefake.SubnetSeed{Status: "LOST"}, wantErr: true},
