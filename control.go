@@ -379,6 +379,10 @@ func (req controlSubscriptionRequest) validate() error {
 	if !validWebhookURL(req.URL) {
 		return errPayload("invalid_url", "url must be an absolute http or https URL.")
 	}
+	if req.Scopes != nil && len(req.Scopes) == 0 {
+		// Absent means all eight; an empty list is refused, as the API does.
+		return errPayload("missing_scope", "scopes, when given, must list at least one scope.")
+	}
 	for _, sc := range req.Scopes {
 		if !reference.IsSubscriptionScope(sc) {
 			return errPayload("invalid_scope", "Unknown subscription scope %q.", sc)

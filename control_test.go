@@ -882,6 +882,7 @@ func TestControlRefusals(t *testing.T) {
 		// Subscriptions.
 		{name: "subscription: no url", method: "POST", path: "/subscriptions", status: 400, errorCode: "200", code: "invalid_url"},
 		{name: "subscription: not http", method: "POST", path: "/subscriptions", body: map[string]any{"url": "ftp://example.com/x"}, status: 400, errorCode: "200", code: "invalid_url"},
+		{name: "subscription: an empty scope list", method: "POST", path: "/subscriptions", body: map[string]any{"url": "https://example.com/x", "scopes": []string{}}, status: 400, errorCode: "200", code: "missing_scope"},
 		{name: "subscription: unknown scope", method: "POST", path: "/subscriptions", body: map[string]any{"url": "https://example.com/x", "scopes": []string{"TRAN|GET"}}, status: 400, errorCode: "200", code: "invalid_scope"},
 
 		// The clock.

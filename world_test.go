@@ -244,6 +244,7 @@ func TestWorldRefused(t *testing.T) {
 		{"unknown node type", `{"users": [{"name": "ann", "nodes": [{"name": "a", "type": "DEPOSIT"}]}]}`, `nodes[0] "a": Unknown node type "DEPOSIT"`},
 		{"unknown permission", `{"users": [{"name": "ann", "permission": "ROOT"}]}`, `users[0] "ann": Unknown permission "ROOT"`},
 		{"unknown subscription scope", `{"subscriptions": [{"name": "s", "url": "https://x.example", "scopes": ["NOPE"]}]}`, `subscriptions[0] "s": Unknown subscription scope "NOPE"`},
+		{"empty subscription scopes", `{"subscriptions": [{"name": "s", "url": "https://x.example", "scopes": []}]}`, `subscriptions[0] "s": scopes, when given, must list at least one scope`},
 		{"illegal status", `{` + users + `, "transactions": [{"from": "a", "to": "b", "amount": 1, "status": "SETTLD"}]}`, `transactions[0]: unknown status "SETTLD"`},
 		{"returned without code", `{` + users + `, "transactions": [{"from": "a", "to": "b", "amount": 1, "status": "RETURNED"}]}`, `transactions[0]: Unknown return code ""`},
 		{"returned with a dishonor's code", `{` + users + `, "transactions": [{"from": "a", "to": "b", "amount": 1, "status": "RETURNED", "code": "R68"}]}`, `transactions[0]: R68 (untimely return) is a dishonored return`},
