@@ -299,6 +299,9 @@ func (req controlOAuthRequest) validate() error {
 	if req.Fingerprint == "" {
 		return errPayload("missing_fingerprint", "fingerprint is required.")
 	}
+	if !validFingerprint(req.Fingerprint) {
+		return errSeedFingerprint(req.Fingerprint)
+	}
 	for _, sc := range req.Scopes {
 		if !reference.IsScope(sc) {
 			return errPayload("invalid_scope", "Unknown scope %q.", sc)

@@ -239,7 +239,16 @@ func (seed UserSeed) validate() error {
 	if seed.Permission != "" && !slices.Contains(userPermissions, seed.Permission) {
 		return errPayload("invalid_permission", "Unknown permission %q.", seed.Permission)
 	}
+	if seed.Fingerprint != "" && !validFingerprint(seed.Fingerprint) {
+		return errSeedFingerprint(seed.Fingerprint)
+	}
 	return nil
+}
+
+// errSeedFingerprint refuses to register a fingerprint that POST /oauth and
+// POST /users would refuse in X-SP-USER.
+func errSeedFingerprint(fp string) *apiError {
+	return errPayload("invalid_fingerprint", "The fingerprint %q is not 1 to 256 letters, digits, '-', '_' or '.': POST /oauth would refuse it.", cut(fp, 64))
 }
 
 // defaultSeedPhones and defaultSeedNames are a UserSeed's defaults, read
@@ -385,7 +394,9 @@ func (s *Server) Node(id string) (Node, bool) {
 // OAuthKey registers fingerprint for the user and mints a valid oauth_key
 // with the given scopes (every user-level scope when none are given), as if
 // the OAuth dance had been walked. Clients send it as
-// X-SP-USER: "<key>|<fingerprint>". It returns "" for an unknown user. It
+// X-SP-USER: "<key>|<fingerprint>". It returns "" for an unknown user, a
+// fingerprint POST /oauth would refuse (not 1 to 256 letters, digits, '-',
+// '_' or '.') or an unknown scope. It
 // mints a key for a LOCKED, CLOSED or MAKE-IT-GO-AWAY user too, whom
 // POST /oauth refuses, so that a test can show what such a user's money
 // moves get (409 / "410" user_locked).
@@ -394,6 +405,9 @@ func (s *Server) OAuthKey(userID, fingerprint string, scopes ...string) string {
 	defer st.lock().unlock()
 	u := st.users[userID]
 	if u == nil {
+		return ""
+	}
+	if !validFingerprint(fingerprint) || slices.ContainsFunc(scopes, func(sc string) bool { return !reference.IsScope(sc) }) {
 		return ""
 	}
 	keyScopes := allUserScopes

@@ -1,6 +1,9 @@
 package synapsefake_test
 
 import (
+	"bytes"
+	"encoding/json"
+	"fmt"
 	"net/http"
 	"strconv"
 	"strings"
@@ -444,4 +447,48 @@ func TestOAuthRefreshToken(t *testing.T) {
 	// The new token works and counts from 9 again.
 	r = postOAuth(t, fake, u.ID, testFingerprint, map[string]any{"refresh_token": next})
 	wantOAuthKey(t, fake, r, u.ID, next, 9, oauthDefaultScopes)
+}
+
+// TestSeededFingerprintsFollowTheAPIRule: a fingerprint POST /oauth would
+// refuse (not 1 to 256 letters, digits, '-', '_' or '.') is refused by every
+// door that registers one without the OAuth dance, so a test never holds a
+// key its client cannot renew: AddUser's Fingerprint, the control routes
+// and a world's oauth (400 / "200" invalid_fingerprint, nothing made), and
+// OAuthKey, which returns "" for it as for an unknown scope.
+func TestSeededFingerprintsFollowTheAPIRule(t *testing.T) {
+	t.Parallel()
+	for _, fp := range []string{"my phone", "fp|2", strings.Repeat("f", 257), "fp-\xff"} {
+		t.Run(fmt.Sprintf("%.12q", fp), func(t *testing.T) {
+			t.Parallel()
+			fake := synapsefake.NewServer(t)
+			u := fake.MustAddUser(t, synapsefake.UserSeed{})
+			before := u
+			if _, err := fake.AddUser(synapsefake.UserSeed{Fingerprint: fp}); errCode(err) != "invalid_fingerprint" {
+				t.Errorf("AddUser: %v, want invalid_fingerprint", err)
+			}
+			wantError(t, ctl(t, fake, "POST", "/users", map[string]any{"fingerprint": fp}), 400, "200", "invalid_fingerprint")
+			wantError(t, ctl(t, fake, "POST", "/users/"+u.ID+"/oauth", map[string]any{"fingerprint": fp}), 400, "200", "invalid_fingerprint")
+			world, _ := json.Marshal(map[string]any{"users": []any{map[string]any{"name": "ann", "oauth": map[string]any{"fingerprint": fp}}}})
+			if _, err := fake.LoadWorld(bytes.NewReader(world)); errCode(err) != "invalid_world" || !strings.Contains(err.Error(), "oauth: The fingerprint") {
+				t.Errorf("LoadWorld: %v, want invalid_world naming the fingerprint", err)
+			}
+			if key := fake.OAuthKey(u.ID, fp); key != "" {
+				t.Errorf("OAuthKey(%q) = %q, want \"\"", fp, key)
+			}
+			if got, _ := fake.User(u.ID); !cmp.Equal(got.Fingerprints, before.Fingerprints) {
+				t.Errorf("fingerprints %v after the refusals, want %v", got.Fingerprints, before.Fingerprints)
+			}
+			if r := do(t, fake, call{method: "GET", path: "/users", header: gatewayHeaders(fake)}); r.body["users_count"] != float64(1) {
+				t.Errorf("after the refusals GET /users counts %v users, want 1", r.body["users_count"])
+			}
+		})
+	}
+	fake := synapsefake.NewServer(t)
+	u := fake.MustAddUser(t, synapsefake.UserSeed{})
+	if key := fake.OAuthKey(u.ID, "fp-ok", "NODES|GET", "BOGUS|SCOPE"); key != "" {
+		t.Errorf("OAuthKey with an unknown scope = %q, want \"\"", key)
+	}
+	if key := fake.OAuthKey(u.ID, "fp-ok", "NODES|GET"); key == "" {
+		t.Error(`OAuthKey(fp-ok, NODES|GET) = "", want a key`)
+	}
 }
