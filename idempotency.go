@@ -7,6 +7,7 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"unicode/utf8"
 
 	"github.com/synapsefake/synapsefake/reference"
 )
@@ -194,6 +195,12 @@ func (s *Server) withIdempotency(w http.ResponseWriter, r *http.Request, next ht
 		// A wrong gateway is refused by the route (401 / "100") before a
 		// key is looked at: no key answers for an unknown client.
 		next.ServeHTTP(w, r)
+		return
+	}
+	if !utf8.ValidString(raw) {
+		// A saved state keeps keys as JSON text, which has no room for
+		// other bytes: two such keys would become one.
+		s.fail(w, errPayload("invalid_idempotency_key", "X-SP-IDEMPOTENCY-KEY must be UTF-8 text."))
 		return
 	}
 	key := idemKey(s.cfg.clientID, requestScope(r), raw)

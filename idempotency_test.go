@@ -389,3 +389,26 @@ func TestIdempotencyKeyAfterCredentials(t *testing.T) {
 		}
 	}
 }
+
+// TestIdempotencyKeyMustBeText: a key that is not UTF-8 is 400 / "200"
+// invalid_idempotency_key and performs nothing; a saved state could not
+// tell two such keys apart. A UTF-8 key of any script is taken.
+func TestIdempotencyKeyMustBeText(t *testing.T) {
+	t.Parallel()
+	e := newTxEnv(t, 100_00, synapsefake.WithManualProcessing())
+	path := transPath(e.fx.user.ID, e.fx.node.ID)
+	for _, key := range []string{"key-\xff", "\xfe\xfe"} {
+		before := transCount(t, e, e.fx)
+		r := do(t, e.fake, call{method: "POST", path: path, header: withKey(e.fx.headers, key), body: txBody(e.bank, 10)})
+		wantErrorStatus(t, r, 400, "200", "invalid_idempotency_key")
+		if after := transCount(t, e, e.fx); after != before {
+			t.Errorf("key %q: trans_count %v after the refusal, %v before", key, after, before)
+		}
+	}
+	r := do(t, e.fake, call{method: "POST", path: path, header: withKey(e.fx.headers, "clé-ключ-鍵"), body: txBody(e.bank, 10)})
+	if r.status != http.StatusOK {
+		t.Fatalf("a UTF-8 key: status %d: %s", r.status, r.raw)
+	}
+	r = do(t, e.fake, call{method: "POST", path: path, header: withKey(e.fx.headers, "clé-ключ-鍵"), body: txBody(e.bank, 10)})
+	wantErrorStatus(t, r, 409, "450", "idempotency_key_in_use")
+}
