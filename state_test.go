@@ -266,6 +266,33 @@ func TestRestoreTakesEveryPermission(t *testing.T) {
 	}
 }
 
+// TestRestoreTakesALedgerPastTheBalanceLimit: a node seeded at
+// -MaxBalanceCents and funded by MaxBalanceCents and then by a cent has a
+// ledger whose entries add up past MaxBalanceCents, while every balance it
+// went through was within the limits; its snapshot restores.
+func TestRestoreTakesALedgerPastTheBalanceLimit(t *testing.T) {
+	t.Parallel()
+	orig := newStateFake(t)
+	u := orig.MustAddUser(t, synapsefake.UserSeed{})
+	n := orig.MustAddNode(t, u.ID, synapsefake.NodeSeed{BalanceCents: -synapsefake.MaxBalanceCents})
+	for _, c := range []int64{synapsefake.MaxBalanceCents, 1} {
+		if err := orig.Fund(n.ID, c); err != nil {
+			t.Fatalf("Fund(%d): %v", c, err)
+		}
+	}
+	doc := snapshotBytes(t, orig)
+	restored := newStateFake(t)
+	if err := restored.Restore(bytes.NewReader(doc)); err != nil {
+		t.Fatalf("Restore: %v", err)
+	}
+	if got, _ := restored.Node(n.ID); got.BalanceCents != 1 {
+		t.Errorf("the restored node's balance: %d, want 1", got.BalanceCents)
+	}
+	if again := snapshotBytes(t, restored); !bytes.Equal(again, doc) {
+		t.Errorf("the restored server's snapshot differs: %s", firstDiff(string(again), string(doc)))
+	}
+}
+
 // TestRestoreRefusesBadDocuments checks that a document Restore cannot use
 // is refused, over HTTP with 400 / "200", and changes nothing.
 func TestRestoreRefusesBadDocuments(t *testing.T) {
@@ -303,6 +330,13 @@ func TestRestoreRefusesBadDocuments(t *testing.T) {
 		{"a record field of the wrong type", edit(func(m map[string]any) {
 			for _, u := range m["store"].(map[string]any)["users"].(map[string]any) {
 				u.(map[string]any)["cipTag"] = "one"
+			}
+		})},
+		{"a ledger that does not lead to its node's balance", edit(func(m map[string]any) {
+			for _, entries := range m["store"].(map[string]any)["book"].(map[string]any)["ledger"].(map[string]any) {
+				for _, e := range entries.([]any) {
+					e.(map[string]any)["movement"].(map[string]any)["amount"] = synapsefake.MaxBalanceCents
+				}
 			}
 		})},
 		{"a bad clock", edit(func(m map[string]any) { m["clock"] = "yesterday" })},
