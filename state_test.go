@@ -293,6 +293,52 @@ func TestRestoreTakesALedgerPastTheBalanceLimit(t *testing.T) {
 	}
 }
 
+// TestStartTimesASnapshotHolds: WithStartTime takes the start times whose
+// server's state restores, with a card issued (its expiry three years on),
+// and panics for the others, with the error ValidateStartTime gives.
+func TestStartTimesASnapshotHolds(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		at time.Time
+		ok bool
+	}{
+		{time.Time{}, true},
+		{time.Date(1970, 1, 1, 0, 0, 0, 0, time.UTC), true},
+		{time.Date(9899, 12, 31, 23, 59, 59, 0, time.UTC), true},
+		{time.Date(1969, 12, 31, 23, 59, 59, 0, time.UTC), false},
+		{time.Date(1965, 3, 1, 12, 0, 0, 0, time.UTC), false},
+		{time.Date(9900, 1, 1, 0, 0, 0, 0, time.UTC), false},
+		{time.Date(9998, 3, 1, 12, 0, 0, 0, time.UTC), false},
+	} {
+		t.Run(tc.at.Format(time.RFC3339), func(t *testing.T) {
+			t.Parallel()
+			err := synapsefake.ValidateStartTime(tc.at)
+			if (err == nil) != tc.ok {
+				t.Fatalf("ValidateStartTime = %v, want ok %v", err, tc.ok)
+			}
+			if !tc.ok {
+				defer func() {
+					if got := recover(); got != err.Error() {
+						t.Errorf("WithStartTime panicked with %v, want %q", got, err)
+					}
+				}()
+				synapsefake.WithStartTime(tc.at)
+				return
+			}
+			orig := synapsefake.NewServer(t, synapsefake.WithStartTime(tc.at))
+			fx := newFixture(t, orig, 100)
+			if _, err := orig.AddSubnet(fx.user.ID, fx.node.ID, synapsefake.SubnetSeed{AccountClass: "CARD"}); err != nil {
+				t.Fatal(err)
+			}
+			doc := snapshotBytes(t, orig)
+			restored := synapsefake.NewServer(t, synapsefake.WithStartTime(tc.at))
+			if err := restored.Restore(bytes.NewReader(doc)); err != nil {
+				t.Fatalf("Restore: %v", err)
+			}
+		})
+	}
+}
+
 // TestRestoreRefusesBadDocuments checks that a document Restore cannot use
 // is refused, over HTTP with 400 / "200", and changes nothing.
 func TestRestoreRefusesBadDocuments(t *testing.T) {

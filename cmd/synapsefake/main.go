@@ -65,7 +65,7 @@ func serve(ctx context.Context, args []string, out io.Writer, ready chan<- strin
 	addr := fs.String("addr", "127.0.0.1:8080", "address to listen on")
 	seed := fs.Uint64("seed", 1, "seed of the id stream: the same seed gives the same ids")
 	clockMode := fs.String("clock", "real", "real: wall-clock time; manual: frozen until advanced")
-	startAt := fs.String("start", "", "the fake's time at start-up: an RFC 3339 instant (2026-04-14T10:00:00-04:00) or default (synapsefake.DefaultStartTime, as Go tests get); with -clock real, time runs on from there; default: the wall-clock time")
+	startAt := fs.String("start", "", "the fake's time at start-up: an RFC 3339 instant (2026-04-14T10:00:00-04:00) from 1970 to 9899, or default (synapsefake.DefaultStartTime, as Go tests get); with -clock real, time runs on from there; default: the wall-clock time")
 	clientID := fs.String("client-id", "", "client id (default: a fixed test id)")
 	clientSecret := fs.String("client-secret", "", "client secret (default: a fixed test secret)")
 	webhooks := fs.String("webhooks", "deliver", "deliver: POST webhooks to subscribers; capture: only record them (GET /_fake/webhooks)")
@@ -312,6 +312,9 @@ func clockOption(mode, at string, now time.Time) (synapsefake.Option, error) {
 		t, err := time.Parse(time.RFC3339, at)
 		if err != nil {
 			return nil, fmt.Errorf("-start must be an RFC 3339 instant such as 2026-04-14T10:00:00-04:00, or default, not %q", at)
+		}
+		if err := synapsefake.ValidateStartTime(t); err != nil {
+			return nil, fmt.Errorf("-start %s: %v", at, err)
 		}
 		start = t
 	}

@@ -250,6 +250,8 @@ func TestServeBadFlags(t *testing.T) {
 		{"unknown clock", []string{"-clock", "bogus"}, "-clock must be real or manual"},
 		{"start not RFC 3339", []string{"-clock", "manual", "-start", "2026-04-14 10:00"}, `-start must be an RFC 3339 instant such as 2026-04-14T10:00:00-04:00, or default, not "2026-04-14 10:00"`},
 		{"start without a zone", []string{"-start", "2026-04-14T10:00:00"}, "-start must be an RFC 3339 instant"},
+		{"start before 1970", []string{"-clock", "manual", "-start", "1965-03-01T12:00:00Z"}, "-start 1965-03-01T12:00:00Z: synapsefake: start time 1965-03-01T12:00:00Z is not from 1970-01-01 to 9899-12-31 UTC"},
+		{"start in the year 9950", []string{"-clock", "real", "-start", "9950-03-01T12:00:00Z"}, "is not from 1970-01-01 to 9899-12-31 UTC"},
 		{"client id alone", []string{"-client-id", "my-id"}, "-client-id and -client-secret go together"},
 		{"client secret alone", []string{"-client-secret", "my-secret"}, "-client-id and -client-secret go together"},
 		{"unknown flag", []string{"-nope"}, "flag provided but not defined"},
