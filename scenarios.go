@@ -57,7 +57,10 @@ func (st *store) walkAt(t *txRecord, target Status, now time.Time, code string) 
 	return nil
 }
 
-// AdvanceTransaction makes one legal move of a transaction to status.
+// AdvanceTransaction makes one legal move of a transaction to status. It is
+// the state machine's own step, without the rules of the helpers that name
+// a reason: a move to RETURNED carries no code and checks no rail or
+// return window (Return does both).
 func (s *Server) AdvanceTransaction(id string, status Status) error {
 	return s.withTx(id, func(st *store, t *txRecord) error { return st.move(t, status, s.Now(), "", "") })
 }
