@@ -285,7 +285,7 @@ func (s *Server) addUser(at time.Time, seed UserSeed) (User, error) {
 // What the service would refuse is an error and adds nothing: an unknown
 // user (404 / "404" on the wire) or node type, a Nickname longer than 256
 // characters, a BalanceCents outside ±MaxBalanceCents, a RoutingNum that
-// is not a routing number.
+// is not a routing number, an ACH-US AccountNum that is not 4 to 17 digits.
 func (s *Server) AddNode(userID string, seed NodeSeed) (Node, error) {
 	return s.addNode(s.Now(), userID, seed)
 }
@@ -313,6 +313,9 @@ func (seed NodeSeed) validate() error {
 		return errPayload("invalid_balance", "BalanceCents %d is outside ±MaxBalanceCents (%d).", seed.BalanceCents, int64(MaxBalanceCents))
 	case seed.RoutingNum != "" && !validRoutingNumber(seed.RoutingNum):
 		return errPayload("invalid_routing_num", "RoutingNum %q is not a valid routing number.", seed.RoutingNum)
+	case seed.Type == reference.NodeACHUS && seed.AccountNum != "" &&
+		(!allDigits(seed.AccountNum) || len(seed.AccountNum) < 4 || len(seed.AccountNum) > 17):
+		return errPayload("invalid_account_num", "AccountNum %q is not 4 to 17 digits, as POST .../nodes requires of an ACH-US node.", seed.AccountNum)
 	}
 	return nil
 }

@@ -39,6 +39,14 @@ func TestSeedingRefusesWhatTheServiceWould(t *testing.T) {
 			_, err := f.AddNode(u, synapsefake.NodeSeed{Type: "ACH-US", AccountNum: "123456789", RoutingNum: "123456789"})
 			return err
 		}, "invalid_routing_num"},
+		{"AddNode with an ACH-US account number of letters", func(f *synapsefake.Server, u, _ string) error {
+			_, err := f.AddNode(u, synapsefake.NodeSeed{Type: "ACH-US", AccountNum: "abc", RoutingNum: "051000017"})
+			return err
+		}, "invalid_account_num"},
+		{"AddNode with an ACH-US account number of 18 digits", func(f *synapsefake.Server, u, _ string) error {
+			_, err := f.AddNode(u, synapsefake.NodeSeed{Type: "ACH-US", AccountNum: strings.Repeat("1", 18)})
+			return err
+		}, "invalid_account_num"},
 		{"AddSubnet on an unknown node", func(f *synapsefake.Server, u, _ string) error {
 			_, err := f.AddSubnet(u, "000000000000000000000000", synapsefake.SubnetSeed{})
 			return err
