@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"slices"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -241,6 +242,15 @@ func (seed UserSeed) validate() error {
 	}
 	if seed.Fingerprint != "" && !validFingerprint(seed.Fingerprint) {
 		return errSeedFingerprint(seed.Fingerprint)
+	}
+	// Given fields follow POST /users' rules; empty ones get defaults.
+	switch {
+	case seed.Email != "" && !strings.Contains(seed.Email, "@"):
+		return errPayload("invalid_email", "Email %q is not an email address.", seed.Email)
+	case slices.Contains(seed.PhoneNumbers, ""):
+		return errPayload("missing_phone_numbers", "PhoneNumbers holds an empty phone number.")
+	case slices.Contains(seed.LegalNames, ""):
+		return errPayload("missing_legal_names", "LegalNames holds an empty legal name.")
 	}
 	return nil
 }

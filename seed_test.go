@@ -23,6 +23,18 @@ func TestSeedingRefusesWhatTheServiceWould(t *testing.T) {
 			_, err := f.AddUser(synapsefake.UserSeed{Permission: "ADMIN"})
 			return err
 		}, "invalid_permission"},
+		{"AddUser with an email without @", func(f *synapsefake.Server, _, _ string) error {
+			_, err := f.AddUser(synapsefake.UserSeed{Email: "sam.example.com"})
+			return err
+		}, "invalid_email"},
+		{"AddUser with an empty phone number", func(f *synapsefake.Server, _, _ string) error {
+			_, err := f.AddUser(synapsefake.UserSeed{PhoneNumbers: []string{"901.111.1111", ""}})
+			return err
+		}, "missing_phone_numbers"},
+		{"AddUser with an empty legal name", func(f *synapsefake.Server, _, _ string) error {
+			_, err := f.AddUser(synapsefake.UserSeed{LegalNames: []string{""}})
+			return err
+		}, "missing_legal_names"},
 		{"AddNode for an unknown user", func(f *synapsefake.Server, _, _ string) error {
 			_, err := f.AddNode("000000000000000000000000", synapsefake.NodeSeed{})
 			return err

@@ -211,7 +211,9 @@ func (u *userRecord) public() User {
 	}
 }
 
-// UserSeed describes a user for AddUser. Empty fields get plausible defaults.
+// UserSeed describes a user for AddUser. Empty fields get plausible
+// defaults; given ones follow POST /users' rules (an Email with an @, no
+// empty phone number or legal name).
 type UserSeed struct {
 	Email        string
 	PhoneNumbers []string
