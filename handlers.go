@@ -438,6 +438,9 @@ func unmarshalObject(data []byte, v any, strict bool) error {
 	if len(trimmed) == 0 || trimmed[0] != '{' {
 		return errPayload("invalid_json", "Request body must be a JSON object.")
 	}
+	if err := checkDepth(trimmed); err != nil {
+		return err
+	}
 	dec := json.NewDecoder(bytes.NewReader(trimmed))
 	if strict {
 		dec.DisallowUnknownFields()
@@ -458,6 +461,36 @@ func unmarshalObject(data []byte, v any, strict bool) error {
 	}
 	if dec.More() {
 		return errPayload("invalid_json", "Malformed JSON: data after the object.")
+	}
+	return nil
+}
+
+// maxJSONDepth is how deeply a request body's arrays and objects may nest.
+// Free-form fields (a node's extra.other, a dispute's dispute_meta) are
+// stored as sent and written into the saved state a few levels deeper,
+// which encoding/json reads back only to a depth of 10,000: a body near that
+// depth would be taken, and its state refused by Restore.
+const maxJSONDepth = 100
+
+// checkDepth refuses JSON whose arrays and objects nest deeper than
+// maxJSONDepth (400 / "200" invalid_json). It counts brackets outside
+// strings and leaves every other fault to the decoder.
+func checkDepth(data []byte) error {
+	depth, inString := 0, false
+	for i := 0; i < len(data); i++ {
+		switch c := data[i]; {
+		case inString && c == '\\':
+			i++
+		case c == '"':
+			inString = !inString
+		case inString:
+		case c == '{' || c == '[':
+			if depth++; depth > maxJSONDepth {
+				return errPayload("invalid_json", "Malformed JSON: arrays and objects nest deeper than %d levels.", maxJSONDepth)
+			}
+		case c == '}' || c == ']':
+			depth--
+		}
 	}
 	return nil
 }
@@ -776,6 +809,9 @@ func decodeText[T any](r *http.Request) (T, error) {
 // WithStrictRequests, refuses the fields T does not have (strict.go). v is
 // zero.
 func decodeBody[T any](r *http.Request, data []byte, v *T) error {
+	if err := checkDepth(data); err != nil {
+		return err
+	}
 	if fd, ok := any(v).(fastDecoder); !ok || !fd.decodeFast(data) {
 		if err := unmarshalObject(data, v, false); err != nil {
 			return err

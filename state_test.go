@@ -537,3 +537,52 @@ func BenchmarkRestore(b *testing.B) {
 	runtime.ReadMemStats(&after)
 	b.ReportMetric(float64(after.TotalAlloc-before.TotalAlloc)/float64(n)/float64(len(doc)), "alloc-per-doc-byte")
 }
+
+// TestDeepJSONIsRefusedBeforeItIsStored: a body whose arrays and objects
+// nest 100 deep is taken, stored as sent in a node's extra.other, and the
+// state holding it restores; one level deeper is 400 / "200" invalid_json
+// and changes nothing, on the API and the control API alike (encoding/json
+// reads a saved state back only to a depth of 10,000, so a body near that
+// depth was taken and its state then refused by Restore).
+func TestDeepJSONIsRefusedBeforeItIsStored(t *testing.T) {
+	t.Parallel()
+	// nested is a body nesting depth levels: {"extra":{"other":{"x":[[...[1]...]]}}} and more.
+	nested := func(depth int) string {
+		inner := depth - 3 // the body, extra and other
+		return `{"type":"DEPOSIT-US","info":{"nickname":"Deep"},"extra":{"other":{"x":` +
+			strings.Repeat("[", inner) + "1" + strings.Repeat("]", inner) + `}}}`
+	}
+	fake := newStateFake(t)
+	fx := newFixture(t, fake, 100)
+	before := snapshotBytes(t, fake)
+	deep := do(t, fake, call{method: "POST", path: nodesPath(fx.user.ID), header: fx.headers, body: nested(101)})
+	wantError(t, deep, 400, "200", "invalid_json")
+	if !strings.Contains(string(deep.raw), "deeper than 100 levels") {
+		t.Errorf("the refusal does not say why: %s", deep.raw)
+	}
+	world := `{"users": [{"name": "ann", "nodes": [{"name": "a", "other": ` + strings.Repeat("[", 101) + strings.Repeat("]", 101) + `}]}]}`
+	w := ctl(t, fake, "POST", "/world", world)
+	wantError(t, w, 400, "200", "invalid_world")
+	if !strings.Contains(string(w.raw), "deeper than 100 levels") {
+		t.Errorf("the world's refusal does not say why: %s", w.raw)
+	}
+	// The journal records the refused calls; the store and the ids are as they were.
+	part := func(doc []byte) string {
+		var m map[string]json.RawMessage
+		if err := json.Unmarshal(doc, &m); err != nil {
+			t.Fatal(err)
+		}
+		return string(m["store"]) + string(m["ids"])
+	}
+	if after := snapshotBytes(t, fake); part(after) != part(before) {
+		t.Fatalf("a refused body changed the state: %s", firstDiff(part(after), part(before)))
+	}
+	if r := do(t, fake, call{method: "POST", path: nodesPath(fx.user.ID), header: fx.headers, body: nested(100)}); r.status != 200 {
+		t.Fatalf("a body 100 deep: status %d: %s", r.status, r.raw)
+	}
+	doc := snapshotBytes(t, fake)
+	restored := newStateFake(t)
+	if err := restored.Restore(bytes.NewReader(doc)); err != nil {
+		t.Fatalf("Restore of a state holding a body 100 deep: %v", err)
+	}
+}
