@@ -45,6 +45,10 @@ func (r dummyRequest) validate() error {
 	return nil
 }
 
+// dummyStandIn is the key under which dummy checks a transaction against a
+// network node not made yet: no id of the fake's has this form.
+const dummyStandIn = "network-stand-in"
+
 // dummy creates a sandbox transaction between a node (through one of its
 // account-number subnets, or directly when sn is nil) and the outside
 // world: DEPOSIT credits the node, WITHDRAWAL debits it, both on the normal
@@ -57,8 +61,16 @@ func (st *store) dummy(now time.Time, n *nodeRecord, sn *subnetRecord, req dummy
 		return nil, errUserLocked(u)
 	}
 	amount := toCents(*req.Amount)
-	ext := st.networkNode(now, reference.NodeExternalUS)
-	t := &txRecord{id: st.newID(), userID: n.userID, fromNode: ext.id, toNode: n.id, amount: amount, currency: "USD",
+	// A refused dummy makes nothing: until the checks pass, the hidden
+	// network's EXTERNAL-US node, made on first use, is a stand-in of its
+	// type holding no money (as the new node would), and no id is drawn.
+	ext, standIn := st.nodes[st.network[reference.NodeExternalUS]], false
+	if ext == nil {
+		ext, standIn = &nodeRecord{id: dummyStandIn, typ: reference.NodeExternalUS, isActive: true}, true
+		st.nodes[dummyStandIn] = ext
+		defer delete(st.nodes, dummyStandIn)
+	}
+	t := &txRecord{userID: n.userID, fromNode: ext.id, toNode: n.id, amount: amount, currency: "USD",
 		fees: []feeRecord{{note: "Facilitator Fee"}}, ip: "127.0.0.1", note: req.Addenda, created: now, processOn: now,
 		start: now, status: StatusCreated, sameDay: *req.Type == "WIRE"}
 	if *req.Direction == "WITHDRAWAL" {
@@ -72,6 +84,15 @@ func (st *store) dummy(now time.Time, n *nodeRecord, sn *subnetRecord, req dummy
 	if err := st.checkPromise(t, true); err != nil {
 		return nil, err
 	}
+	if standIn {
+		netID := st.networkNode(now, reference.NodeExternalUS).id
+		if t.fromNode == dummyStandIn {
+			t.fromNode = netID
+		} else {
+			t.toNode = netID
+		}
+	}
+	t.id = st.newID()
 	subnetID := ""
 	if sn != nil {
 		subnetID = sn.id

@@ -485,3 +485,55 @@ func TestInsufficientFundsNamesTheDummyCreditOnItsWay(t *testing.T) {
 		})
 	}
 }
+
+// TestRefusalsDrawNoID: a refused transfer or dummy transaction makes
+// nothing, not even an id, nor the hidden network's node a dummy's first
+// use makes: the next good call gets the id it would have got without the
+// refusal, and the state is the same as a server's that never saw it.
+func TestRefusalsDrawNoID(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name    string
+		refused func(e snEnv) call
+		code    string
+	}{
+		{"a transfer over the balance", func(e snEnv) call {
+			return call{method: "POST", path: transPath(e.fx.user.ID, e.fx.node.ID), header: e.fx.headers, body: txBody(e.second, 5000)}
+		}, "insufficient_funds"},
+		{"a dummy withdrawal over the balance, the network's node not made yet", func(e snEnv) call {
+			return call{method: "POST", path: dummyPath(e.fx, e.acct), header: e.fx.headers,
+				body: map[string]any{"currency": "USD", "amount": 5000, "type": "WIRE", "direction": "WITHDRAWAL"}}
+		}, "insufficient_funds"},
+		{"a legacy dummy credit to an ACH-US node", func(e snEnv) call {
+			return call{method: "GET", path: legacyDummyPath(e.fx, e.extra.ID, "?is_credit=YES"), header: e.fx.headers}
+		}, "transaction_not_allowed"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			envs := [2]snEnv{newSnEnv(t), newSnEnv(t)} // the same calls make the same ids
+			for i := range envs {
+				envs[i].extra = addTxNode(t, envs[i].fake, envs[i].fx.user.ID, synapsefake.NodeSeed{Type: "ACH-US", Nickname: "Bank"})
+			}
+			before := stateBeyondJournal(t, snapshotBytes(t, envs[0].fake))
+			r := do(t, envs[0].fake, tc.refused(envs[0]))
+			if code, _ := getTxPath(r.body, "error.code").(string); r.status < 400 || code != tc.code {
+				t.Fatalf("the refused call: status %d, error.code %q; want %s", r.status, code, tc.code)
+			}
+			if after := stateBeyondJournal(t, snapshotBytes(t, envs[0].fake)); after != before {
+				t.Errorf("the refused call changed the state: %s", firstDiff(after, before))
+			}
+			ids := make([]string, 2)
+			for i, e := range envs {
+				good := do(t, e.fake, call{method: "POST", path: dummyPath(e.fx, e.acct), header: e.fx.headers,
+					body: map[string]any{"currency": "USD", "amount": 5, "type": "ACH", "direction": "DEPOSIT"}})
+				if good.status != 200 {
+					t.Fatalf("the good call: %d %s", good.status, good.raw)
+				}
+				ids[i], _ = good.body["_id"].(string)
+			}
+			if ids[0] != ids[1] {
+				t.Errorf("after the refusal the next dummy is %s; without it, %s", ids[0], ids[1])
+			}
+		})
+	}
+}

@@ -815,7 +815,7 @@ func (st *store) createTx(now time.Time, userID, nodeID string, req createTxRequ
 		g := strings.Clone(*groupID)
 		groupID = &g
 	}
-	t := &txRecord{id: st.newID(), userID: from.userID, fromNode: from.id, toNode: to.id, amount: amount,
+	t := &txRecord{userID: from.userID, fromNode: from.id, toNode: to.id, amount: amount,
 		currency: "USD", fees: fees, ip: strings.Clone(*req.Extra.IP), note: strings.Clone(req.Extra.Note),
 		suppID: strings.Clone(req.Extra.SuppID), groupID: groupID, sameDay: req.Extra.SameDay,
 		created: now, processOn: now, status: StatusCreated}
@@ -825,6 +825,7 @@ func (st *store) createTx(now time.Time, userID, nodeID string, req createTxRequ
 	if err := st.checkPromise(t, checkBalance); err != nil {
 		return nil, err
 	}
+	t.id = st.newID() // after the checks: a refused create draws no id
 	if req.Extra.ProcessOn != nil {
 		t.processOn = now.Add(time.Duration(*req.Extra.ProcessOn) * 24 * time.Hour)
 	}
