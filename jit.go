@@ -57,6 +57,7 @@ const maxJITAnswer = 64 << 10
 // jitAsk is a card swipe waiting for the platform's decision: the
 // transaction it would be, not stored, and the request that asks.
 type jitAsk struct {
+	era      uint64 // the store's when asked
 	subnetID string
 	auth     CardAuth
 	t        *txRecord
@@ -96,7 +97,7 @@ func (st *store) newJITAsk(sub *subscriptionRecord, sn *subnetRecord, t *txRecor
 		rest = []byte("{}")
 	}
 	body := webhookBody(t.id, reference.ScopeTransPostJIT, st.newID(), UpdatedByBackend, now, rest)
-	return &jitAsk{subnetID: sn.id, auth: auth, t: t, url: sub.target.url, body: body}
+	return &jitAsk{era: st.era, subnetID: sn.id, auth: auth, t: t, url: sub.target.url, body: body}
 }
 
 // jitDeadline is the configured deadline of an answer.
@@ -180,7 +181,13 @@ func parseJITAnswer(raw []byte, amount cents) jitOutcome {
 func (st *store) finishSwipe(a *jitAsk, o jitOutcome, now time.Time) (Transaction, error) {
 	defer st.lock().unlock()
 	defer st.asBackend()()
-	sn, n, err := st.cardSubnet(a.subnetID) // gone after a Reset
+	if st.era != a.era {
+		// The swipe's id was drawn from a stream Reset or Restore has since
+		// replaced: stored now, it could take another transaction's.
+		return Transaction{}, errNotAllowed("state_replaced",
+			"The fake was reset or its state restored while the platform decided this swipe; it was not stored.")
+	}
+	sn, n, err := st.cardSubnet(a.subnetID)
 	if err != nil {
 		return Transaction{}, err
 	}

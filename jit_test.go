@@ -489,3 +489,56 @@ func TestControlAuthorizePartialApproval(t *testing.T) {
 		})
 	}
 }
+
+// TestJITSwipeAcrossAResetOrRestore: a swipe whose platform is deciding
+// when the fake is reset or its state restored is not stored (409 / "410"
+// state_replaced): its id was drawn from the replaced id stream, and a
+// transfer made meanwhile may hold it now. The transfer stays whole and
+// the state restores.
+func TestJITSwipeAcrossAResetOrRestore(t *testing.T) {
+	t.Parallel()
+	for _, replace := range []string{"restore", "reset"} {
+		t.Run(replace, func(t *testing.T) {
+			t.Parallel()
+			e := newJITEnv(t, 100_00)
+			peer := addTxNode(t, e.fake, e.fx.user.ID, synapsefake.NodeSeed{Nickname: "Peer"})
+			var saved strings.Builder
+			var transfer string
+			p := newPlatform(t, func(w http.ResponseWriter, r *http.Request) {
+				if replace == "restore" {
+					if err := e.fake.Restore(strings.NewReader(saved.String())); err != nil {
+						t.Errorf("Restore: %v", err)
+					}
+					r := do(t, e.fake, call{method: "POST", path: transPath(e.fx.user.ID, e.fx.node.ID), header: e.fx.headers, body: txBody(peer, 1)})
+					if r.status != 200 {
+						t.Errorf("the transfer during the decision: %d %s", r.status, r.raw)
+					}
+					transfer, _ = r.body["_id"].(string)
+				} else {
+					e.fake.Reset()
+				}
+				answer(200, `{"decision":"PASS"}`)(w, r)
+			})
+			e.fake.MustAddSubscription(t, p.url, reference.ScopeTransPostJIT)
+			if err := e.fake.Snapshot(&saved); err != nil {
+				t.Fatal(err)
+			}
+			_, err := e.fake.CardAuthorization(e.card.ID, synapsefake.CardAuth{AmountCents: 5_00})
+			if errCode(err) != "state_replaced" {
+				t.Fatalf("CardAuthorization across a %s: %v, want state_replaced", replace, err)
+			}
+			if replace == "restore" {
+				if tx, ok := e.fake.Transaction(transfer); !ok || tx.AmountCents != 1_00 || tx.ToNodeID != peer.ID {
+					t.Errorf("the transfer made during the decision: %+v, %v; want 1.00 USD to the peer", tx, ok)
+				}
+			}
+			var doc strings.Builder
+			if err := e.fake.Snapshot(&doc); err != nil {
+				t.Fatal(err)
+			}
+			if err := synapsefake.NewServer(t).Restore(strings.NewReader(doc.String())); err != nil {
+				t.Errorf("the state after the swipe does not restore: %v", err)
+			}
+		})
+	}
+}

@@ -183,6 +183,7 @@ func (s *Server) Reset() {
 func (s *Server) resetStore() {
 	st := s.store
 	defer st.lock().unlock()
+	st.era++
 	s.hooks.reset()
 	st.users, st.userOrder = map[string]*userRecord{}, nil
 	st.nodeOrder, st.txOrder = nil, nil

@@ -96,6 +96,7 @@ var stateKeys = []string{"format", "version", "seed", "client_id", "clock", "ids
 // hold, and where each is instead. Every other field is saved as it is.
 var storeFieldsApart = map[string]string{
 	"mu":                   "a lock",
+	"era":                  "not saved: the server's own count of resets and restores",
 	"ids":                  `"ids": the id stream's seed and ChaCha8 position`,
 	"hooks":                `"webhooks": events, deliveries, retries and the log`,
 	"networkUser":          `"network_user": the id of a user held in users`,
@@ -526,6 +527,7 @@ func (s *Server) restore(data []byte) error {
 func (s *Server) swapIn(rs *restoredState) {
 	st := s.store
 	defer st.lock().unlock()
+	st.era++
 	st.ids = rs.store.ids
 	src := reflect.ValueOf(rs.store).Elem()
 	dst := reflect.ValueOf(st).Elem()

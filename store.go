@@ -16,6 +16,10 @@ import (
 type store struct {
 	mu  sync.Mutex
 	ids idStream // reproducible identifiers for a given seed
+	// era counts the times Reset or Restore replaced the store's contents:
+	// work begun under the lock, then finished under it again (a card
+	// swipe the platform decides meanwhile), must not finish in another.
+	era uint64
 	// due is when, in Unix milliseconds, the store's earliest
 	// clock-driven work falls due (nextDue), as of the last unlock:
 	// runDue does nothing before it. Read without mu.
