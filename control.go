@@ -449,6 +449,10 @@ func (s *Server) controlAdvanceClock(w http.ResponseWriter, r *http.Request) {
 	if err == nil {
 		d, err = req.duration()
 	}
+	if err == nil && s.Now().After(maxStateTime.Add(-d)) {
+		// A saved state holds times up to the end of 9999.
+		err = errPayload("invalid_duration", "Advancing by %s would take the clock past 9999-12-31.", d)
+	}
 	if err != nil {
 		s.fail(w, err)
 		return

@@ -1191,3 +1191,27 @@ func TestControlWebhooksLimit(t *testing.T) {
 		})
 	}
 }
+
+// TestControlAdvanceStopsAtTheYear9999: POST /_fake/clock/advance refuses a
+// duration that would take the clock past 9999-12-31, which a saved state
+// cannot hold (400 / "200" invalid_duration, the clock unmoved); a shorter
+// one moves it, and the state still restores.
+func TestControlAdvanceStopsAtTheYear9999(t *testing.T) {
+	t.Parallel()
+	start := time.Date(9899, 6, 1, 12, 0, 0, 0, time.UTC)
+	fake := synapsefake.NewServer(t, synapsefake.WithStartTime(start))
+	wantError(t, ctl(t, fake, "POST", "/clock/advance", map[string]any{"duration": "2562047h"}), 400, "200", "invalid_duration")
+	if now := fake.Now(); !now.Equal(start) {
+		t.Errorf("the clock moved to %v on a refused advance", now)
+	}
+	if r := ctl(t, fake, "POST", "/clock/advance", map[string]any{"duration": "8760h"}); r.status != 200 {
+		t.Fatalf("a year's advance: %d %s", r.status, r.raw)
+	}
+	var doc strings.Builder
+	if err := fake.Snapshot(&doc); err != nil {
+		t.Fatal(err)
+	}
+	if err := synapsefake.NewServer(t).Restore(strings.NewReader(doc.String())); err != nil {
+		t.Errorf("Restore: %v", err)
+	}
+}
