@@ -66,8 +66,14 @@ func (r Response) Decode(v any) error { return json.Unmarshal(r.Raw, v) }
 // refusals included, are returned. For an unknown user no key can be
 // minted: the calls go out with an empty key and get the service's
 // answer to that. A key the service revoked (a LOCKED user's) is not
-// renewed, as a client's POST /oauth would not renew it either.
+// renewed, as a client's POST /oauth would not renew it either. A
+// fingerprint POST /oauth would refuse (not 1 to 256 letters, digits, '-',
+// '_' or '.') fails tb at once, as OAuthKey would not mint a key for it.
 func (s *Server) As(tb testing.TB, userID, fingerprint string) *UserClient {
+	if !validFingerprint(fingerprint) {
+		tb.Helper()
+		tb.Fatalf("synapsefake: As: %v", errSeedFingerprint(fingerprint))
+	}
 	return &UserClient{ID: userID, Fingerprint: fingerprint, IP: "127.0.0.1", s: s, tb: tb}
 }
 
@@ -174,13 +180,14 @@ func (c *UserClient) oauthKey() string {
 }
 
 // mintKey is OAuthKey with every user-level scope, also returning when the
-// key expires; "" for an unknown user.
+// key expires; "" for an unknown user or a fingerprint POST /oauth would
+// refuse.
 func (s *Server) mintKey(userID, fingerprint string) (string, time.Time) {
 	now := s.Now()
 	st := s.store
 	defer st.lock().unlock()
 	u := st.users[userID]
-	if u == nil {
+	if u == nil || !validFingerprint(fingerprint) {
 		return "", time.Time{}
 	}
 	u.fingerprints[fingerprint] = true

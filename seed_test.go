@@ -139,6 +139,7 @@ func TestMustFormsFailTheTest(t *testing.T) {
 		{"MustAddSubnet", func(tb testing.TB) { fake.MustAddSubnet(tb, u.ID, "nope", synapsefake.SubnetSeed{}) }, "AddSubnet: synapsefake: unable_to_locate_node"},
 		{"MustAddSubscription", func(tb testing.TB) { fake.MustAddSubscription(tb, "ftp://x", "USERS|POST") }, "AddSubscription: synapsefake: invalid_url"},
 		{"MustFund", func(tb testing.TB) { fake.MustFund(tb, n.ID, -1) }, "Fund: synapsefake: invalid_amount"},
+		{"As with a fingerprint POST /oauth refuses", func(tb testing.TB) { fake.As(tb, u.ID, "my phone") }, "As: synapsefake: invalid_fingerprint"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			rec := &recordingTB{TB: t}
