@@ -824,8 +824,9 @@ type createStatementRequest struct {
 
 // period resolves the request's period: by default the month so far, from
 // 00:00 UTC of the first of now's month to now. It must not be empty and
-// must not end after now; a date_end equal to date_start is the 24 hours
-// from date_start (up to now).
+// must not end after now; a date_end equal to date_start is the day from
+// date_start, to the millisecond before the next (up to now), since both
+// ends are inclusive.
 func (r createStatementRequest) period(now time.Time) (start, end time.Time, err error) {
 	u := now.UTC()
 	start, end = time.Date(u.Year(), u.Month(), 1, 0, 0, 0, 0, time.UTC), now
@@ -841,7 +842,7 @@ func (r createStatementRequest) period(now time.Time) (start, end time.Time, err
 	if end.Equal(start) {
 		// SynapseGo's documented body sends the same instant twice (midnight
 		// of a day): the statement of that day, up to now.
-		end = start.Add(24 * time.Hour)
+		end = start.Add(24*time.Hour - time.Millisecond) // both ends inclusive: the next day is not in it
 		if end.After(now) && start.Before(now) {
 			end = now
 		}

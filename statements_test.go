@@ -603,6 +603,42 @@ func TestAdHocStatementPeriod(t *testing.T) {
 	}
 }
 
+// TestAdHocStatementOfADay: date_start equal to date_end is that day, from
+// midnight to the millisecond before the next midnight, both ends
+// inclusive: money that moves at the next midnight is on the next day's
+// statement only, so the statements of consecutive days never overlap.
+func TestAdHocStatementOfADay(t *testing.T) {
+	t.Parallel()
+	e := newStmtEnv(t, synapsefake.WithImmediateStatements())
+	march2 := time.Date(2026, time.March, 2, 0, 0, 0, 0, time.UTC)
+	march3 := march2.Add(24 * time.Hour)
+	e.fake.AdvanceTo(march3)
+	e.fake.MustFund(t, e.checking.ID, 1) // at midnight exactly
+	e.fake.Advance(time.Hour)
+	for _, tc := range []struct {
+		day        time.Time
+		end        time.Time
+		wantFunded bool
+	}{
+		{march2, march3.Add(-time.Millisecond), false},
+		{march3, e.fake.Now(), true}, // today: up to now
+	} {
+		r := e.postStatement(t, e.checking, map[string]any{"date_start": tc.day.UnixMilli(), "date_end": tc.day.UnixMilli()})
+		if r.status != http.StatusOK {
+			t.Fatalf("POST: %d %s", r.status, r.raw)
+		}
+		list := e.fake.Statements(e.checking.ID)
+		st := list[len(list)-1]
+		if !st.Start.Equal(tc.day) || !st.End.Equal(tc.end) {
+			t.Errorf("the statement of %s covers %v..%v, want %v..%v", tc.day.Format(time.DateOnly), st.Start, st.End, tc.day, tc.end)
+		}
+		funded := slices.ContainsFunc(st.Movements, func(m synapsefake.Movement) bool { return m.Kind == synapsefake.MovementFunds })
+		if funded != tc.wantFunded {
+			t.Errorf("the statement of %s holds the midnight funds: %v, want %v", tc.day.Format(time.DateOnly), funded, tc.wantFunded)
+		}
+	}
+}
+
 func TestCreateStatementErrors(t *testing.T) {
 	t.Parallel()
 	e := newStmtEnv(t)
