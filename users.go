@@ -433,13 +433,21 @@ func (u *userRecord) baseDoc(id string) *baseDocRecord {
 }
 
 // checkDocuments refuses documents that name a base document or a
-// sub-document u does not have: 409 / "400". Callers hold mu.
+// sub-document u does not have, or a base document an earlier element
+// deletes: 409 / "400". Callers hold mu.
 func (u *userRecord) checkDocuments(reqs []baseDocRequest) error {
+	deleted := map[string]bool{} // by an earlier element of reqs
 	for _, r := range reqs {
 		var b *baseDocRecord
 		if r.ID != nil {
+			if deleted[*r.ID] {
+				return errIncorrect("unknown_document", "Base document %s is deleted earlier in this request.", *r.ID)
+			}
 			if b = u.baseDoc(*r.ID); b == nil {
 				return errIncorrect("unknown_document", "Base document %s is not on file for this user.", *r.ID)
+			}
+			if r.deletes() {
+				deleted[*r.ID] = true
 			}
 		}
 		for kind, subs := range r.subDocs() {

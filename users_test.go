@@ -1118,6 +1118,40 @@ func TestDeleteDocument(t *testing.T) {
 	}
 }
 
+// TestDeletedDocumentCannotBeNamedAgain: a PATCH that deletes a base
+// document and then names it again (to add a sub-document under it) is
+// 409 / "400" unknown_document and changes nothing, as naming a document
+// not on file is; it used to file a new base document, its sub-document
+// without a type.
+func TestDeletedDocumentCannotBeNamedAgain(t *testing.T) {
+	t.Parallel()
+	fake := synapsefake.NewServer(t)
+	fx := newFixture(t, fake, 0)
+	path := "/users/" + fx.user.ID
+	r := do(t, fake, call{method: "PATCH", path: path, header: fx.headers, body: map[string]any{"documents": []any{
+		map[string]any{"email": "a@example.com", "name": "Ann", "entity_type": "F", "entity_scope": "Arts & Entertainment",
+			"physical_docs": []any{map[string]any{"document_type": "GOVT_ID", "document_value": "data:image/png;base64,SUQs=="}}}}}})
+	docs, _ := r.body["documents"].([]any)
+	if r.status != 200 || len(docs) != 1 {
+		t.Fatalf("file a document: %d %s", r.status, r.raw)
+	}
+	doc := docs[0].(map[string]any)
+	id, _ := doc["id"].(string)
+	physical, _ := doc["physical_docs"].([]any)
+	if len(physical) != 1 {
+		t.Fatalf("the document holds %d physical docs: %s", len(physical), r.raw)
+	}
+	sub, _ := physical[0].(map[string]any)["id"].(string)
+	before := stateBeyondJournal(t, snapshotBytes(t, fake))
+	r = do(t, fake, call{method: "PATCH", path: path, header: fx.headers, body: map[string]any{"documents": []any{
+		map[string]any{"id": id, "permission_scope": "DELETE_DOCUMENT"},
+		map[string]any{"id": id, "physical_docs": []any{map[string]any{"id": sub, "document_value": "data:image/png;base64,SUQs=="}}}}}})
+	wantError(t, r, 409, "400", "unknown_document")
+	if after := stateBeyondJournal(t, snapshotBytes(t, fake)); after != before {
+		t.Errorf("the refused PATCH changed the state: %s", firstDiff(after, before))
+	}
+}
+
 // TestLockRevokesKeys: LOCKED, CLOSED and MAKE-IT-GO-AWAY revoke the user's
 // oauth_keys, so a key minted before the lock cannot PATCH the permission
 // back; a key minted after it (OAuthKey) is refused the change; only the
