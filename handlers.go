@@ -809,9 +809,8 @@ func decodeText[T any](r *http.Request) (T, error) {
 // WithStrictRequests, refuses the fields T does not have (strict.go). v is
 // zero.
 func decodeBody[T any](r *http.Request, data []byte, v *T) error {
-	if err := checkDepth(data); err != nil {
-		return err
-	}
+	// A fast decoder reads a fixed, shallow shape: only encoding/json's
+	// bodies need unmarshalObject's depth check.
 	if fd, ok := any(v).(fastDecoder); !ok || !fd.decodeFast(data) {
 		if err := unmarshalObject(data, v, false); err != nil {
 			return err

@@ -560,6 +560,11 @@ func TestDeepJSONIsRefusedBeforeItIsStored(t *testing.T) {
 	if !strings.Contains(string(deep.raw), "deeper than 100 levels") {
 		t.Errorf("the refusal does not say why: %s", deep.raw)
 	}
+	// A create-transaction body, which a fast decoder reads when it has its
+	// usual shallow shape, is checked as deep once it has not.
+	deepTx := `{"to":{"type":"DEPOSIT-US","id":"` + fx.node.ID + `"},"amount":{"amount":1,"currency":"USD"},"extra":{"ip":"127.0.0.1","other":{"x":` +
+		strings.Repeat("[", 98) + strings.Repeat("]", 98) + `}}}`
+	wantError(t, do(t, fake, call{method: "POST", path: transPath(fx.user.ID, fx.node.ID), header: fx.headers, body: deepTx}), 400, "200", "invalid_json")
 	world := `{"users": [{"name": "ann", "nodes": [{"name": "a", "other": ` + strings.Repeat("[", 101) + strings.Repeat("]", 101) + `}]}]}`
 	w := ctl(t, fake, "POST", "/world", world)
 	wantError(t, w, 400, "200", "invalid_world")
