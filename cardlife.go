@@ -296,13 +296,8 @@ func (s *Server) postCard(subnetID string, build func(st *store, sn *subnetRecor
 	if err != nil {
 		return Transaction{}, err
 	}
-	// As every other door that moves money: a deleted node or a locked user
-	// moves none.
-	if !n.isActive {
-		return Transaction{}, errNotAllowed("node_inactive", "Node %s is deleted.", n.id)
-	}
-	if u := st.users[n.userID]; u.locked() {
-		return Transaction{}, errUserLocked(u)
+	if err := st.accountOpen(n); err != nil {
+		return Transaction{}, err
 	}
 	t, note := build(st, sn, n, now)
 	if err := st.checkPromise(t, false); err != nil {

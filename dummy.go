@@ -54,11 +54,8 @@ const dummyStandIn = "network-stand-in"
 // world: DEPOSIT credits the node, WITHDRAWAL debits it, both on the normal
 // processing schedule. Callers hold mu.
 func (st *store) dummy(now time.Time, n *nodeRecord, sn *subnetRecord, req dummyRequest) (*txRecord, error) {
-	if !n.isActive {
-		return nil, errNotAllowed("node_inactive", "Node %s is deleted.", n.id)
-	}
-	if u := st.users[n.userID]; u.locked() {
-		return nil, errUserLocked(u)
+	if err := st.accountOpen(n); err != nil {
+		return nil, err
 	}
 	amount := toCents(*req.Amount)
 	// A refused dummy makes nothing: until the checks pass, the hidden

@@ -323,8 +323,7 @@ func (seed NodeSeed) validate() error {
 		return errPayload("invalid_balance", "BalanceCents %d is outside ±MaxBalanceCents (%d).", seed.BalanceCents, int64(MaxBalanceCents))
 	case seed.RoutingNum != "" && !validRoutingNumber(seed.RoutingNum):
 		return errPayload("invalid_routing_num", "RoutingNum %q is not a valid routing number.", seed.RoutingNum)
-	case seed.Type == reference.NodeACHUS && seed.AccountNum != "" &&
-		(!allDigits(seed.AccountNum) || len(seed.AccountNum) < 4 || len(seed.AccountNum) > 17):
+	case seed.Type == reference.NodeACHUS && seed.AccountNum != "" && !validACHAccountNum(seed.AccountNum):
 		return errPayload("invalid_account_num", "AccountNum %q is not 4 to 17 digits, as POST .../nodes requires of an ACH-US node.", seed.AccountNum)
 	}
 	return nil

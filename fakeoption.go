@@ -111,7 +111,7 @@ func ValidateStartTime(t time.Time) error {
 // The start times WithStartTime takes: a saved state's range (1970-9999),
 // less a century for the clock to move on and cards to expire in.
 var (
-	minStartTime = time.Date(1970, 1, 1, 0, 0, 0, 0, time.UTC)
+	minStartTime = minStateTime
 	maxStartTime = time.Date(9900, 1, 1, 0, 0, 0, 0, time.UTC)
 )
 

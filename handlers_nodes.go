@@ -140,7 +140,7 @@ func (r createNodeRequest) validate() error {
 		return err
 	}
 	if *r.Type == reference.NodeACHUS {
-		if !allDigits(r.Info.AccountNum) || len(r.Info.AccountNum) < 4 || len(r.Info.AccountNum) > 17 {
+		if !validACHAccountNum(r.Info.AccountNum) {
 			return errPayload("invalid_account_num", "info.account_num must be 4 to 17 digits.")
 		}
 		if !allDigits(r.Info.RoutingNum) || len(r.Info.RoutingNum) != 9 {
@@ -448,3 +448,7 @@ func (s *Server) handleDeleteNode(w http.ResponseWriter, r *http.Request) {
 	}
 	s.okObject(w, v)
 }
+
+// validACHAccountNum reports whether s is an ACH-US account number: 4 to 17
+// digits.
+func validACHAccountNum(s string) bool { return allDigits(s) && len(s) >= 4 && len(s) <= 17 }

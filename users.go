@@ -23,6 +23,19 @@ func (u *userRecord) locked() bool {
 	return u.permission == PermissionLocked || u.permission == PermissionClosed || u.permission == PermissionMakeItGoAway
 }
 
+// accountOpen refuses money moves on n when it is deleted (409 / "410"
+// node_inactive) or its user is locked (user_locked), as every door that
+// moves money does. Callers hold mu.
+func (st *store) accountOpen(n *nodeRecord) error {
+	if !n.isActive {
+		return errNotAllowed("node_inactive", "Node %s is deleted.", n.id)
+	}
+	if u := st.users[n.userID]; u.locked() {
+		return errUserLocked(u)
+	}
+	return nil
+}
+
 // errUserLocked refuses a locked user's OAuth call or money move:
 // 409 / "410", action not allowed on the object. Not a 401: the official
 // clients answer a 401 by fetching a new key, which cannot help.
