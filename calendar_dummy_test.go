@@ -73,12 +73,7 @@ func TestDummyTransactionsFollowTheCalendar(t *testing.T) {
 			fake := synapsefake.NewServer(t, synapsefake.WithStartTime(tc.created))
 			fx := newFixture(t, fake, 500_00)
 			sub := addSubnet(t, fake, fx, synapsefake.SubnetSeed{Nickname: "Account"})
-			r := do(t, fake, call{method: "POST", path: dummyPath(fx, sub), header: fx.headers,
-				body: map[string]any{"currency": "USD", "amount": 10, "type": tc.typ, "direction": tc.dir}})
-			if r.status != 200 {
-				t.Fatalf("dummy-tran: status %d: %s", r.status, r.raw)
-			}
-			id, _ := r.body["_id"].(string)
+			id := postDummy(t, fake, fx, sub, tc.typ, tc.dir, 10)
 			fake.AdvanceTo(tc.created.Add(7 * 24 * time.Hour))
 			tx, ok := fake.Transaction(id)
 			if !ok {

@@ -143,6 +143,20 @@ func dummyPath(fx fixture, sub synapsefake.Subnet) string {
 	return subnetPath(fx.user.ID, fx.node.ID, sub.ID) + "/dummy-tran"
 }
 
+// postDummy makes a dummy transaction of amount USD through fx's subnet
+// sub over HTTP, failing the test unless it is answered 200, and returns
+// its id.
+func postDummy(t testing.TB, fake *synapsefake.Server, fx fixture, sub synapsefake.Subnet, typ, direction string, amount float64) string {
+	t.Helper()
+	r := do(t, fake, call{method: "POST", path: dummyPath(fx, sub), header: fx.headers,
+		body: map[string]any{"currency": "USD", "amount": amount, "type": typ, "direction": direction}})
+	if r.status != 200 {
+		t.Fatalf("dummy-tran %s %s: status %d: %s", typ, direction, r.status, r.raw)
+	}
+	id, _ := r.body["_id"].(string)
+	return id
+}
+
 func TestDummyTransaction(t *testing.T) {
 	t.Parallel()
 	full := func(typ, direction string) (map[string]any, dummyFields) {
@@ -411,11 +425,7 @@ func TestDummyDepositsCountForNothingButTheNode(t *testing.T) {
 	other := newFixture(t, fake, 7700)
 	sub := addSubnet(t, fake, fx, synapsefake.SubnetSeed{Nickname: "Account"})
 	for range 3 {
-		r := do(t, fake, call{method: "POST", path: dummyPath(fx, sub), header: fx.headers,
-			body: map[string]any{"currency": "USD", "amount": 10, "type": "ACH", "direction": "DEPOSIT"}})
-		if r.status != 200 {
-			t.Fatalf("status %d: %s", r.status, r.raw)
-		}
+		postDummy(t, fake, fx, sub, "ACH", "DEPOSIT", 10)
 	}
 	fake.Advance(96 * time.Hour)
 	if b := balanceOf(t, fake, fx.node.ID); b != 3000 {
@@ -452,12 +462,7 @@ func TestInsufficientFundsNamesTheDummyCreditOnItsWay(t *testing.T) {
 			sub := addSubnet(t, fake, fx, synapsefake.SubnetSeed{Nickname: "Account"})
 			var dummyID string
 			for _, dir := range tc.dummies {
-				r := do(t, fake, call{method: "POST", path: dummyPath(fx, sub), header: fx.headers,
-					body: map[string]any{"currency": "USD", "amount": 5, "type": "ACH", "direction": dir}})
-				if r.status != 200 {
-					t.Fatalf("dummy %s: status %d: %s", dir, r.status, r.raw)
-				}
-				dummyID, _ = r.body["_id"].(string)
+				dummyID = postDummy(t, fake, fx, sub, "ACH", dir, 5)
 				if tc.settle {
 					if err := fake.Settle(dummyID); err != nil {
 						t.Fatal(err)
@@ -524,12 +529,7 @@ func TestRefusalsDrawNoID(t *testing.T) {
 			}
 			ids := make([]string, 2)
 			for i, e := range envs {
-				good := do(t, e.fake, call{method: "POST", path: dummyPath(e.fx, e.acct), header: e.fx.headers,
-					body: map[string]any{"currency": "USD", "amount": 5, "type": "ACH", "direction": "DEPOSIT"}})
-				if good.status != 200 {
-					t.Fatalf("the good call: %d %s", good.status, good.raw)
-				}
-				ids[i], _ = good.body["_id"].(string)
+				ids[i] = postDummy(t, e.fake, e.fx, e.acct, "ACH", "DEPOSIT", 5)
 			}
 			if ids[0] != ids[1] {
 				t.Errorf("after the refusal the next dummy is %s; without it, %s", ids[0], ids[1])

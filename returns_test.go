@@ -481,12 +481,7 @@ func TestDummyReturnCodesFollowTheirRail(t *testing.T) {
 			fake := synapsefake.NewServer(t, synapsefake.WithStartTime(start))
 			fx := newFixture(t, fake, 500_00)
 			sub := addSubnet(t, fake, fx, synapsefake.SubnetSeed{Nickname: "Account"})
-			r := do(t, fake, call{method: "POST", path: dummyPath(fx, sub), header: fx.headers,
-				body: map[string]any{"currency": "USD", "amount": 10, "type": tc.typ, "direction": "DEPOSIT"}})
-			if r.status != 200 {
-				t.Fatalf("dummy-tran: status %d: %s", r.status, r.raw)
-			}
-			id, _ := r.body["_id"].(string)
+			id := postDummy(t, fake, fx, sub, tc.typ, "DEPOSIT", 10)
 			fake.AdvanceTo(start.Add(48 * time.Hour)) // settled, within R01's window
 			before, ok := fake.Transaction(id)
 			if !ok || before.Status != synapsefake.StatusSettled {
