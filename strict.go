@@ -346,3 +346,23 @@ func checkStrict[T any](r *http.Request, data []byte) error {
 	return errPayload("unknown_field", "Unknown %s %s.", what, list).
 		because("unknown %s %s: the service would ignore it; WithStrictRequests refuses it", what, list)
 }
+
+// strictRule is how a rule of the contract that the service did not
+// enforce is kept: lenient by default, as the sandbox was, and on a server
+// WithStrictRequests a refusal that names the rule and fails the server's
+// test. rule is a short name of what the contract says ("logins[].email is
+// an email address"); err is the refusal strict mode answers. It returns
+// nil on a lenient server.
+func (s *Server) strictRule(r *http.Request, rule string, err *apiError) error {
+	if s == nil || !s.cfg.strict {
+		return nil
+	}
+	where := "seeding"
+	if r != nil {
+		where = r.Method + " " + strings.TrimPrefix(r.Pattern, apiPrefix)
+	}
+	if s.tb != nil {
+		s.tb.Errorf("synapsefake: strict requests: %s: %s: the service took it, the contract does not", where, rule)
+	}
+	return err.because("%s: the sandbox took it; WithStrictRequests refuses it", rule)
+}
