@@ -5,7 +5,7 @@
 #
 #	/usr/bin/python3 test_control.py http://127.0.0.1:PORT/v3.1
 #
-# run.sh starts the server (manual clock) and calls this before compat.py.
+# run.sh starts the server (manual clock) and calls this.
 # The client id and secret come from SYNAPSEFAKE_CLIENT_ID and
 # SYNAPSEFAKE_CLIENT_SECRET (for the one API call a dispute needs). It ends
 # with Control.reset(), so the server is empty again. Prints one line per

@@ -132,7 +132,7 @@ func TestCheckMark(t *testing.T) {
 		want             string // a part of the only problem; "" for none
 	}{
 		{"commands .ci/run runs", ".ci/run runs it", "npm ci --prefix compat/node\nbash compat/node/run.sh   # comment\n", ""},
-		{"a command .ci/run does not run", ".ci/run runs it", "bash compat/go/run.sh\n", `no line starting "bash compat/go/run.sh"`},
+		{"a command .ci/run does not run", ".ci/run runs it", "bash compat/absent/run.sh\n", `no line starting "bash compat/absent/run.sh"`},
 		{"a script .ci/run runs", "covered by scripts/check.sh", "anything\n", ""},
 		{"a script that does not exist", "covered by scripts/gone.sh", "anything\n", "scripts/gone.sh: stat"},
 		{"a script .ci/run never runs", "covered by scripts/unused.sh", "anything\n", "never runs"},
