@@ -453,6 +453,12 @@ func (s *Server) controlAdvanceClock(w http.ResponseWriter, r *http.Request) {
 		// A saved state holds times up to the end of 9999.
 		err = errPayload("invalid_duration", "Advancing by %s would take the clock past 9999-12-31.", d)
 	}
+	if err == nil && d > 0 && !s.manualClock() {
+		// Answering 200 without moving anything would tell a script its
+		// transfers had been processed.
+		err = errClockNotManual.because("the clock follows real time and cannot be moved by %s", d).
+			hinting("start the binary with -clock manual (and -start default for the dates Go tests get); a duration of 0 runs what is due")
+	}
 	if err != nil {
 		s.fail(w, err)
 		return

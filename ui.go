@@ -105,6 +105,9 @@ type uiPage struct {
 	ContestCodes  []reference.Code
 }
 
+// errClockNotManual refuses to move a clock that follows real time.
+var errClockNotManual = errNotAllowed("clock_not_manual", "The clock follows real time; only a manual clock can be advanced.")
+
 // manualClock reports whether the server's clock moves only when told.
 func (s *Server) manualClock() bool { return s.clock == nil || s.mock != nil }
 
@@ -811,7 +814,7 @@ func (s *Server) uiClock(w http.ResponseWriter, r *http.Request) {
 		d, err = clockStep(s.Now(), req.Step)
 	}
 	if err == nil && !s.manualClock() {
-		err = errNotAllowed("clock_not_manual", "The clock follows real time; only a manual clock can be advanced.")
+		err = errClockNotManual
 	}
 	if err != nil {
 		s.fail(w, err)

@@ -1028,3 +1028,45 @@ func TestServeImmediateProvisionalCredit(t *testing.T) {
 		})
 	}
 }
+
+// TestBannerAndAdvanceAgree checks that the start-up lines suggest a clock
+// advance only where one moves the clock, and that POST
+// /_fake/clock/advance under -clock real is refused with the reason instead
+// of answering 200 and moving nothing.
+func TestBannerAndAdvanceAgree(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		clock      string
+		suggests   bool
+		wantStatus string // the advance's status and error code, as raw gives it
+	}{
+		{"manual", true, `200 {"now":`},
+		{"real", false, `409 {"error":{"en":"The clock follows real time`},
+	} {
+		t.Run(tc.clock, func(t *testing.T) {
+			t.Parallel()
+			r := start(t, "-addr", "127.0.0.1:0", "-clock", tc.clock)
+			defer r.stop(t)
+			out := r.out.String()
+			if got := strings.Contains(out, "/_fake/clock/advance"); got != tc.suggests {
+				t.Errorf("-clock %s: the start-up lines suggest clock/advance: %v, want %v:\n%s", tc.clock, got, tc.suggests, out)
+			}
+			before := r.raw(t, "GET", "/_fake/clock", "")
+			got := r.raw(t, "POST", "/_fake/clock/advance", `{"duration":"24h"}`)
+			if !strings.HasPrefix(got, tc.wantStatus) {
+				t.Errorf("-clock %s: POST /_fake/clock/advance 24h answered %.200s, want it to begin %s", tc.clock, got, tc.wantStatus)
+			}
+			if tc.clock == "real" {
+				if !strings.Contains(got, `"error_code":"410"`) {
+					t.Errorf("-clock real: the refusal %s lacks error_code \"410\"", got)
+				}
+				// A zero advance runs what is due and is answered.
+				if zero := r.raw(t, "POST", "/_fake/clock/advance", `{"duration":"0s"}`); !strings.HasPrefix(zero, "200 ") {
+					t.Errorf("-clock real: a zero advance answered %.200s, want 200", zero)
+				}
+			} else if before == got {
+				t.Errorf("-clock manual: the clock did not move: %s", got)
+			}
+		})
+	}
+}
