@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/synapsefake/synapsefake/reference"
@@ -65,16 +66,30 @@ func (s *Server) CheckStatus(tb testing.TB, txID string, want Status, code ...st
 	}
 	tb.Helper()
 	tx, _ := s.Transaction(txID)
-	var tl strings.Builder
+	var msg strings.Builder
+	now := s.Now()
+	fmt.Fprintf(&msg, "synapsefake: CheckStatus: transaction %s at %s (-want +got):\n%s\ntimeline:", txID, fmtInstant(now), cmp.Diff(w, got))
 	for _, e := range tx.Timeline {
-		fmt.Fprintf(&tl, "\n  %s  %s", e.Date.Format("2006-01-02 15:04:05 MST"), e.Status)
+		fmt.Fprintf(&msg, "\n  %s  %s", fmtInstant(e.Date), e.Status)
 		if e.Note != "" {
-			fmt.Fprintf(&tl, " (%s)", e.Note)
+			fmt.Fprintf(&msg, " (%s)", e.Note)
 		}
 	}
-	tb.Errorf("synapsefake: CheckStatus: transaction %s at %s (-want +got):\n%s\ntimeline:%s",
-		txID, s.Now().Format("2006-01-02 15:04:05 MST"), cmp.Diff(w, got), tl.String())
+	s.describePendingOf(&msg, now, "it", func(tx, _, _ string) bool { return tx == txID })
+	tb.Errorf("%s", msg.String())
 	return false
+}
+
+// describePendingOf writes the pending work keep chooses, as Wait's
+// failure does, or that none of it concerns what (a noun: "it", "the
+// node").
+func (s *Server) describePendingOf(b *strings.Builder, now time.Time, what string, keep func(tx, from, to string) bool) {
+	items := pendingOf(s.pendingWork(), keep)
+	if len(items) == 0 {
+		fmt.Fprintf(b, "\nnothing is pending on the clock for %s", what)
+		return
+	}
+	describePending(b, now, items)
 }
 
 // txStatus is what CheckStatus compares of a transaction, read without
@@ -125,7 +140,11 @@ func (s *Server) CheckBalance(tb testing.TB, nodeID string, balanceCents, availa
 	}
 	tb.Helper()
 	n, _ := s.Node(nodeID)
-	tb.Errorf("synapsefake: CheckBalance: node %s (%s) (-want +got):\n%s", nodeID, n.Nickname, cmp.Diff(want, got))
+	var msg strings.Builder
+	now := s.Now()
+	fmt.Fprintf(&msg, "synapsefake: CheckBalance: node %s (%s) at %s (-want +got):\n%s", nodeID, n.Nickname, fmtInstant(now), cmp.Diff(want, got))
+	s.describePendingOf(&msg, now, "the node", func(_, from, to string) bool { return from == nodeID || to == nodeID })
+	tb.Errorf("%s", msg.String())
 	return false
 }
 

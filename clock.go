@@ -89,6 +89,10 @@ func (s *Server) SetTime(t time.Time) error {
 type pendingItem struct {
 	at   time.Time
 	what string
+	// tx, from and to name the transaction a step moves and its nodes
+	// ("" for statements and webhook retries), for the Check helpers'
+	// failures, which list only the work of what they checked.
+	tx, from, to string
 }
 
 // pendingWork lists what the clock would do next, soonest first: the
@@ -123,7 +127,7 @@ func (s *Server) pendingWork() []pendingItem {
 			if p.code != "" {
 				what += " (" + p.code + ")"
 			}
-			out = append(out, pendingItem{p.at, what})
+			out = append(out, pendingItem{p.at, what, t.id, t.fromNode, t.toNode})
 			if p.code != "" || p.to == StatusReturned || t.card.holding(t.status) {
 				continue
 			}
@@ -131,7 +135,7 @@ func (s *Server) pendingWork() []pendingItem {
 			// due times depend only on the transaction's start and rail.
 			if i := slices.Index(processingPath, p.to); i >= 0 {
 				for _, next := range processingPath[i+1:] {
-					out = append(out, pendingItem{st.dueAt(t, next), "transaction " + t.id + " reaches " + string(next)})
+					out = append(out, pendingItem{st.dueAt(t, next), "transaction " + t.id + " reaches " + string(next), t.id, t.fromNode, t.toNode})
 				}
 			}
 		}
@@ -141,7 +145,7 @@ func (s *Server) pendingWork() []pendingItem {
 	h.mu.Lock()
 	for _, r := range h.retries {
 		d := r.d
-		out = append(out, pendingItem{time.UnixMilli(r.at).UTC(), fmt.Sprintf("webhook %s %s_%s is delivered to %s (attempt %d)",
+		out = append(out, pendingItem{at: time.UnixMilli(r.at).UTC(), what: fmt.Sprintf("webhook %s %s_%s is delivered to %s (attempt %d)",
 			d.ev.function(), d.ev.objectType(), d.ev.objectID(), d.target.url, len(d.attempts)+1)})
 	}
 	h.mu.Unlock()
@@ -156,7 +160,7 @@ func (st *store) pendingStatements() []pendingItem {
 	b := &st.book
 	for _, id := range b.pending {
 		if rec := b.byID[id]; rec != nil && st.nodes[rec.nodeID] != nil {
-			out = append(out, pendingItem{rec.created.Add(time.Millisecond), "statement " + id + " of node " + rec.nodeID + " is made"})
+			out = append(out, pendingItem{at: rec.created.Add(time.Millisecond), what: "statement " + id + " of node " + rec.nodeID + " is made"})
 		}
 	}
 	// Monthly statements are made on the 15th (00:00 UTC) for the nodes
@@ -171,13 +175,25 @@ func (st *store) pendingStatements() []pendingItem {
 		return out
 	}
 	if b.checked.IsZero() { // the first look makes them, for the months since the first node's
-		return append(out, pendingItem{time.UnixMilli(firstMonthlyAfter(first)).UTC(), "the monthly statements are made"})
+		return append(out, pendingItem{at: time.UnixMilli(firstMonthlyAfter(first)).UTC(), what: "the monthly statements are made"})
 	}
 	next := time.Date(b.checked.Year(), b.checked.Month()+1, 15, 0, 0, 0, 0, time.UTC)
 	if first.Before(time.Date(next.Year(), next.Month(), 1, 0, 0, 0, 0, time.UTC)) {
-		out = append(out, pendingItem{next, "the monthly statements are made"})
+		out = append(out, pendingItem{at: next, what: "the monthly statements are made"})
 	} else { // every node is created before now, so before the month after next ends
-		out = append(out, pendingItem{next.AddDate(0, 1, 0), "the monthly statements are made"})
+		out = append(out, pendingItem{at: next.AddDate(0, 1, 0), what: "the monthly statements are made"})
+	}
+	return out
+}
+
+// pendingOf is the pending work of the transactions keep chooses, by the
+// transaction's id and its nodes'.
+func pendingOf(items []pendingItem, keep func(tx, from, to string) bool) []pendingItem {
+	out := items[:0:0]
+	for _, p := range items {
+		if p.tx != "" && keep(p.tx, p.from, p.to) {
+			out = append(out, p)
+		}
 	}
 	return out
 }
