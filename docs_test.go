@@ -122,3 +122,37 @@ func TestReadmeIsShort(t *testing.T) {
 		t.Errorf("README.md has %d lines, want at most 300", n)
 	}
 }
+
+// TestDiagnosticsSampleNamesTheLoggingLine checks the sample refusal line
+// in docs/diagnostics.md against the source: a refusal is logged from the
+// server's goroutine, so go test attributes it to the fake's own line in
+// diagnose.go, not to the test's, and the sample must say which.
+func TestDiagnosticsSampleNamesTheLoggingLine(t *testing.T) {
+	t.Parallel()
+	src, err := os.ReadFile("diagnose.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	line := 0
+	for i, l := range strings.Split(string(src), "\n") {
+		if strings.Contains(l, `logf("synapsefake: %s %s -> %d error_code`) {
+			line = i + 1
+		}
+	}
+	if line == 0 {
+		t.Fatal("diagnose.go has no refusal logf line")
+	}
+	doc, err := os.ReadFile("docs/diagnostics.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "\ndiagnose.go:" + strconv.Itoa(line) + ": synapsefake: GET /users/{user_id}/nodes -> 401"
+	if !strings.Contains(string(doc), want) {
+		t.Errorf("docs/diagnostics.md's sample refusal line should begin %q: the refusal is logged at that line", want[1:])
+	}
+	for _, m := range regexp.MustCompile(`diagnose\.go:(\d+):`).FindAllStringSubmatch(string(doc), -1) {
+		if m[1] != strconv.Itoa(line) {
+			t.Errorf("docs/diagnostics.md names %s; the refusal is logged at diagnose.go:%d", m[0], line)
+		}
+	}
+}
