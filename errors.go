@@ -19,6 +19,9 @@ type apiError struct {
 	// behind it: never on the wire, they go to the test's log and the
 	// journal (diagnose.go). Set where the error is made, with because.
 	reason, hint string
+	// reported means the refusal already failed the test with its own
+	// line (strict mode), so the diagnosis is not logged a second time.
+	reported bool
 }
 
 // because returns a copy of e that says why it was given; the answer on

@@ -340,11 +340,13 @@ func checkStrict[T any](r *http.Request, data []byte) error {
 		what = "fields"
 	}
 	list := strings.Join(names, ", ")
+	e := errPayload("unknown_field", "Unknown %s %s.", what, list).
+		because("unknown %s %s: the service would ignore it; WithStrictRequests refuses it", what, list)
 	if s.tb != nil {
 		s.tb.Errorf("synapsefake: strict requests: %s %s: unknown %s %s: the service would ignore it", r.Method, strings.TrimPrefix(r.Pattern, apiPrefix), what, list)
+		e.reported = true
 	}
-	return errPayload("unknown_field", "Unknown %s %s.", what, list).
-		because("unknown %s %s: the service would ignore it; WithStrictRequests refuses it", what, list)
+	return e
 }
 
 // strictRule is how a rule of the contract that the service did not
@@ -361,8 +363,10 @@ func (s *Server) strictRule(r *http.Request, rule string, err *apiError) error {
 	if r != nil {
 		where = r.Method + " " + strings.TrimPrefix(r.Pattern, apiPrefix)
 	}
+	e := err.because("%s: the sandbox took it; WithStrictRequests refuses it", rule)
 	if s.tb != nil {
 		s.tb.Errorf("synapsefake: strict requests: %s: %s: the service took it, the contract does not", where, rule)
+		e.reported = true
 	}
-	return err.because("%s: the sandbox took it; WithStrictRequests refuses it", rule)
+	return e
 }

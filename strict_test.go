@@ -166,6 +166,9 @@ func TestStrictRequests(t *testing.T) {
 			if len(rec.errors) != 1 || !strings.Contains(rec.errors[0], want) {
 				t.Errorf("the test's failures %q, want one naming %q", rec.errors, want)
 			}
+			if logs := rec.logged(); len(logs) != 0 {
+				t.Errorf("the strict refusal also logged %q: its failure line is the one line it gets", logs)
+			}
 			if after := stateDoc(t, e.fake); !bytes.Equal(before, after) {
 				t.Errorf("the refused request changed the state")
 			}
