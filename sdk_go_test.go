@@ -10,9 +10,12 @@ package synapsefake_test
 // status and a non-empty error.en that SynapseGo's error types carry.
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
+	"io"
 	"net/http"
+	"net/url"
 	"slices"
 	"strings"
 	"testing"
@@ -641,3 +644,99 @@ func TestSDKGoHarnessChecks(t *testing.T) {
 
 // sdkGoBusinessDoc is the harness's base document for a business (User.Update).
 const sdkGoBusinessDoc = `{"documents":[{"email":"test@test.com","phone_number":"901.111.1111","ip":"::1","name":"Test User","alias":"Test","entity_type":"LLC","entity_scope":"Arts & Entertainment","day":2,"month":5,"year":1989,"address_street":"1 Market St.","address_city":"SF","address_subdivision":"CA","address_postal_code":"94105","address_country_code":"US"}]}`
+
+// sdkGoBase is the base URL SynapseGo builds every request on.
+const sdkGoBase = "https://uat-api.synapsefi.com/v3.1"
+
+// sdkGoRewrite is compat/go's RoundTripper: it sends each request addressed
+// below sdkGoBase to the fake's scheme and host instead, unchanged
+// otherwise, and refuses any other.
+type sdkGoRewrite struct {
+	fake  *url.URL
+	inner http.RoundTripper
+}
+
+func (w sdkGoRewrite) RoundTrip(req *http.Request) (*http.Response, error) {
+	if !strings.HasPrefix(req.URL.String(), sdkGoBase+"/") {
+		return nil, fmt.Errorf("a request to %s, not below %s", req.URL, sdkGoBase)
+	}
+	out := req.Clone(req.Context())
+	out.URL.Scheme, out.URL.Host, out.Host = w.fake.Scheme, w.fake.Host, ""
+	return w.inner.RoundTrip(out)
+}
+
+// TestSDKGoRecipe runs docs/compatibility.md's SynapseGo recipe (GetUser,
+// Authenticate, GetNodes, then CheckRequest and CheckBalance) without the
+// SDK: its requests, as gorequest sends them to the SDK's hard-coded host,
+// go through a transport that takes them to the fake, either compat/go's
+// host-rewriting RoundTripper or Intercept.
+func TestSDKGoRecipe(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name      string
+		transport func(t *testing.T, fake *synapsefake.Server) http.RoundTripper
+	}{
+		{"a RoundTripper rewriting the host to fake.URL()", func(t *testing.T, fake *synapsefake.Server) http.RoundTripper {
+			u, err := url.Parse(fake.URL())
+			if err != nil || u.Path != "/v3.1" {
+				t.Fatalf("fake.URL() %q: %v", fake.URL(), err)
+			}
+			return sdkGoRewrite{fake: u, inner: fake.Client().Transport}
+		}},
+		{"Intercept", func(_ *testing.T, fake *synapsefake.Server) http.RoundTripper {
+			return fake.Intercept(nil)
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			fake := synapsefake.NewServer(t)
+			seeded := fake.MustAddUser(t, synapsefake.UserSeed{Fingerprint: "device-1"})
+			node := fake.MustAddNode(t, seeded.ID, synapsefake.NodeSeed{Nickname: "Checking", BalanceCents: 100_00})
+			client := &http.Client{Transport: tc.transport(t, fake)}
+			send := func(method, path, key, body string) map[string]any {
+				t.Helper()
+				var rd io.Reader = http.NoBody
+				if body != "" {
+					rd = bytes.NewReader([]byte(body))
+				}
+				req, err := http.NewRequest(method, sdkGoBase+path, rd)
+				if err != nil {
+					t.Fatal(err)
+				}
+				req.Header["X-Sp-Gateway"] = []string{fake.Gateway()}
+				req.Header["X-Sp-User-Ip"] = []string{"127.0.0.1"}
+				req.Header["X-Sp-User"] = []string{key + "|device-1"}
+				req.Header["Content-Type"] = []string{"application/json"}
+				resp, err := client.Do(req)
+				if err != nil {
+					t.Fatalf("%s %s: %v", method, path, err)
+				}
+				defer resp.Body.Close()
+				raw, _ := io.ReadAll(resp.Body)
+				var m map[string]any
+				if err := json.Unmarshal(raw, &m); err != nil || resp.StatusCode != http.StatusOK {
+					t.Fatalf("%s %s: %d %s", method, path, resp.StatusCode, raw)
+				}
+				return m
+			}
+
+			// client.GetUser(userID, "device-1", "127.0.0.1")
+			user := send("GET", "/users/"+seeded.ID, "", "")
+			if user["_id"] != seeded.ID || user["refresh_token"] != seeded.RefreshToken {
+				t.Errorf("GetUser gave user %v with refresh token %v, want %q and %q", user["_id"], user["refresh_token"], seeded.ID, seeded.RefreshToken)
+			}
+			// user.Authenticate(`{"refresh_token":"..."}`, "device-1", "127.0.0.1")
+			auth := send("POST", "/oauth/"+seeded.ID, "", `{"refresh_token":"`+seeded.RefreshToken+`"}`)
+			key, _ := auth["oauth_key"].(string)
+			if key == "" {
+				t.Fatalf("Authenticate gave no oauth_key: %v", auth)
+			}
+			// user.GetNodes()
+			if got := send("GET", "/users/"+seeded.ID+"/nodes", key, "")["node_count"]; got != 1.0 {
+				t.Errorf("GetNodes: node_count %v, want 1", got)
+			}
+			fake.CheckRequest(t, "GET", "/users/{user_id}/nodes")
+			fake.CheckBalance(t, node.ID, 100_00, 100_00)
+		})
+	}
+}
