@@ -173,6 +173,15 @@ func TestSDKGoHarnessChecks(t *testing.T) {
 	t.Parallel()
 	rows := []sdkGoRow{
 		// clientChecks
+		{name: "Client.VerifyAddress/the example", auth: goAuthClient, req: func(*sdkGoEnv) goRequest {
+			return goRequest{method: "POST", path: "/address-verification", body: `{
+  "address_street": "170 St Germain St",
+  "address_city": "SF",
+  "address_subdivision": "CA",
+  "address_country_code": "US",
+  "address_postal_code": "94404"
+}`}
+		}, status: 200, fields: []string{"deliverability", "normalized_address"}},
 		{name: "Client.VerifyRoutingNumber/12345", auth: goAuthClient, req: func(*sdkGoEnv) goRequest {
 			return goRequest{method: "POST", path: "/routing-number-verification", body: `{"routing_num": "12345", "type": "ACH-US"}`}
 		}, status: 400, errorCode: "200"},
@@ -246,6 +255,22 @@ func TestSDKGoHarnessChecks(t *testing.T) {
 					t.Errorf("users' ids %q lack the created user %s", ids, e.id)
 				}
 			}},
+
+		{name: "User.GetNodes/the user from Client.GetUser re-authenticates on its first call's 300", req: func(e *sdkGoEnv) goRequest {
+			return goRequest{method: "GET", path: e.userPath() + "/nodes"}
+		}, send: func(t *testing.T, e *sdkGoEnv, req goRequest) goAnswer {
+			u := goGetUser(t, e.fake(), e.fixture.user.ID, testFingerprint)
+			e.fake().ResetRequests()
+			a := u.do(req)
+			want := []string{"GET /users/{user_id}/nodes 401/300", "POST /oauth/{user_id} 200/0", "GET /users/{user_id}/nodes 200/0"}
+			if got := goCalls(e.fake()); !slices.Equal(got, want) {
+				t.Errorf("requests %q, want %q", got, want)
+			}
+			if u.authKey == "" {
+				t.Errorf("the user holds no oauth key after the re-auth")
+			}
+			return a
+		}, status: 200, fields: []string{"node_count"}},
 
 		// nodeChecks
 		{name: "User.CreateNode/the example's DEPOSIT-US with an idempotency key", req: func(e *sdkGoEnv) goRequest {
