@@ -6,6 +6,8 @@ import (
 	"strings"
 	"time"
 	"unicode"
+
+	"github.com/synapsefake/synapsefake/internal/filter"
 )
 
 // Permissions a user can hold.
@@ -577,28 +579,21 @@ func (st *store) createUser(now time.Time, req createUserRequest, fingerprint st
 	return v
 }
 
-func (st *store) listUsers(p page, query string, showTokens bool) usersList {
+func (st *store) listUsers(p page, query string, showTokens bool, f *filter.Filter) usersList {
 	defer st.lock().unlock()
-	ids := st.userOrder
+	var skip func(id string) bool
 	if query != "" {
-		ids = nil
-		for _, id := range st.userOrder {
-			if st.users[id].matchesQuery(query) {
-				ids = append(ids, id)
-			}
-		}
+		skip = func(id string) bool { return !st.users[id].matchesQuery(query) }
 	}
-	lo, hi := p.window(len(ids))
-	out := usersList{ErrorCode: "0", HTTPCode: "200", Limit: p.perPage, Page: p.number,
-		PageCount: p.pageCount(len(ids)), Success: true, Users: make([]userView, 0, hi-lo), UsersCount: len(ids)}
-	for _, id := range ids[lo:hi] {
+	users, total := pageOf(st.userOrder, p, false, skip, f, func(id string) userView {
 		v := st.userView(st.users[id])
 		if !showTokens {
 			v.RefreshToken = ""
 		}
-		out.Users = append(out.Users, v)
-	}
-	return out
+		return v
+	})
+	return usersList{ErrorCode: "0", HTTPCode: "200", Limit: p.perPage, Page: p.number,
+		PageCount: p.pageCount(total), Success: true, Users: users, UsersCount: total}
 }
 
 func (st *store) getUser(id string, full bool) (userView, error) {
