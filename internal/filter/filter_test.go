@@ -237,3 +237,25 @@ func TestMatchDocumentShapes(t *testing.T) {
 		})
 	}
 }
+
+// FuzzParseMatch: no filter text panics Parse, and a parsed filter matches
+// any document without panicking, the same way twice.
+func FuzzParseMatch(f *testing.F) {
+	for _, seed := range []string{`{}`, `{"info.nickname":"Checking"}`, `{"$or":[{"a":1},{"b":{"$in":[null,[1],{}]}}]}`,
+		`{"timeline.0.date":{"$gte":1,"$lt":"x"}}`, `{"a":{"$exists":false,"$ne":[]}}`, `[`, `{"$and":[]}`} {
+		f.Add(seed, node)
+	}
+	f.Fuzz(func(t *testing.T, text, doc string) {
+		flt, err := filter.Parse(text)
+		if err != nil {
+			return
+		}
+		var m map[string]any
+		if json.Unmarshal([]byte(doc), &m) != nil {
+			return
+		}
+		if flt.Match(m) != flt.Match(m) {
+			t.Errorf("Parse(%s).Match(%s) differs between two calls", text, doc)
+		}
+	})
+}
