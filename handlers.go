@@ -617,10 +617,11 @@ type listMeta struct {
 	Success   bool   `json:"success"`
 }
 
-// servePage serves a paged list: it authorizes, reads page and per_page,
-// then under the lock resolves the list's ids and builds the views of one
-// page (newest first when asked), at a cost of O(page). wrap puts the
-// views and the total count under the list's own names.
+// servePage serves a paged list: it authorizes, reads page, per_page and
+// filter, then under the lock resolves the list's ids and builds the views
+// of one page (newest first when asked), at a cost of O(page), or of one
+// pass over the list with a filter. wrap puts the views and the (filtered)
+// count under the list's own names.
 func servePage[V any](s *Server, w http.ResponseWriter, r *http.Request, need access, newestFirst bool,
 	ids func(*store) ([]string, error), view func(*store, string) V, wrap func(meta listMeta, items []V, total int) any) {
 	if _, err := s.authorize(r, need); err != nil {
@@ -632,22 +633,19 @@ func servePage[V any](s *Server, w http.ResponseWriter, r *http.Request, need ac
 		s.fail(w, err)
 		return
 	}
+	f, err := readFilter(r)
+	if err != nil {
+		s.fail(w, err)
+		return
+	}
 	body, err := withStore(s.store, func(st *store) (any, error) {
 		list, err := ids(st)
 		if err != nil {
 			return nil, err
 		}
-		lo, hi := p.window(len(list))
-		items := make([]V, 0, hi-lo)
-		for i := lo; i < hi; i++ {
-			if newestFirst {
-				items = append(items, view(st, list[len(list)-1-i]))
-			} else {
-				items = append(items, view(st, list[i]))
-			}
-		}
-		meta := listMeta{ErrorCode: "0", HTTPCode: "200", Limit: p.perPage, Page: p.number, PageCount: p.pageCount(len(list)), Success: true}
-		return wrap(meta, items, len(list)), nil
+		items, total := pageOf(list, p, newestFirst, nil, f, func(id string) V { return view(st, id) })
+		meta := listMeta{ErrorCode: "0", HTTPCode: "200", Limit: p.perPage, Page: p.number, PageCount: p.pageCount(total), Success: true}
+		return wrap(meta, items, total), nil
 	})
 	if err != nil {
 		s.fail(w, err)

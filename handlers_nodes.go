@@ -242,7 +242,12 @@ func (s *Server) handleListNodes(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, err)
 		return
 	}
-	v, err := s.store.listNodes(r.PathValue("user_id"), p, r.URL.Query().Get("type"))
+	f, err := readFilter(r)
+	if err != nil {
+		s.fail(w, err)
+		return
+	}
+	v, err := s.store.listNodes(r.PathValue("user_id"), p, r.URL.Query().Get("type"), f)
 	if err != nil {
 		s.fail(w, err)
 		return

@@ -200,8 +200,13 @@ func (s *Server) handleListUsers(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, err)
 		return
 	}
+	f, err := readFilter(r)
+	if err != nil {
+		s.fail(w, err)
+		return
+	}
 	q := r.URL.Query()
-	s.ok(w, s.store.listUsers(p, q.Get("query"), !strings.EqualFold(q.Get("show_refresh_tokens"), "no")))
+	s.ok(w, s.store.listUsers(p, q.Get("query"), !strings.EqualFold(q.Get("show_refresh_tokens"), "no"), f))
 }
 
 // handleGetUser serves GET /v3.1/users/{user_id}. Gateway credentials are

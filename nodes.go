@@ -10,6 +10,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/synapsefake/synapsefake/internal/filter"
 	"github.com/synapsefake/synapsefake/reference"
 )
 
@@ -513,7 +514,7 @@ func (st *store) createNode(now time.Time, userID string, req createNodeRequest)
 	return st.emitNode(now, "NODES|POST", n), nil
 }
 
-func (st *store) listNodes(userID string, p page, typ string) (nodesList, error) {
+func (st *store) listNodes(userID string, p page, typ string, f *filter.Filter) (nodesList, error) {
 	defer st.lock().unlock()
 	u := st.users[userID]
 	if u == nil {
@@ -528,13 +529,9 @@ func (st *store) listNodes(userID string, p page, typ string) (nodesList, error)
 			}
 		}
 	}
-	lo, hi := p.window(len(ids))
-	out := nodesList{ErrorCode: "0", HTTPCode: "200", Limit: p.perPage, NodeCount: len(ids), Nodes: make([]nodeView, 0, hi-lo),
-		Page: &p.number, PageCount: p.pageCount(len(ids)), Success: true}
-	for _, id := range ids[lo:hi] {
-		out.Nodes = append(out.Nodes, st.nodeView(st.nodes[id]))
-	}
-	return out, nil
+	nodes, total := pageOf(ids, p, false, nil, f, func(id string) nodeView { return st.nodeView(st.nodes[id]) })
+	return nodesList{ErrorCode: "0", HTTPCode: "200", Limit: p.perPage, NodeCount: total, Nodes: nodes,
+		Page: &p.number, PageCount: p.pageCount(total), Success: true}, nil
 }
 
 // userNode finds a node under a user: unknown ids are 404, another user's

@@ -185,7 +185,7 @@ func (s *Server) resetStore() {
 	defer st.lock().unlock()
 	st.era++
 	s.hooks.reset()
-	st.users, st.userOrder = map[string]*userRecord{}, nil
+	st.users, st.userOrder, st.goneUsers = map[string]*userRecord{}, nil, 0
 	st.nodeOrder, st.txOrder = nil, nil
 	st.nodes, st.keys, st.txs = map[string]*nodeRecord{}, map[string]*keyRecord{}, map[string]*txRecord{}
 	st.subnets, st.subs, st.subOrder = map[string]*subnetRecord{}, map[string]*subscriptionRecord{}, nil

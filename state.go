@@ -111,6 +111,7 @@ var storeFieldsApart = map[string]string{
 	"due":                  "not saved: when the first clock-driven work falls due, worked out on every unlock",
 	"dueMonthly":           "not saved: a cache of due's",
 	"firstMonthly":         "not saved: worked out from the restored nodes",
+	"goneUsers":            "not saved: worked out from the restored users",
 	"achMemo":              "not saved: a cache of the ACH calendar's last answer",
 	"hexRoom":              "not saved: room for the next random strings, allocated together",
 	"eventSlab":            "not saved: room for the next events, allocated together",
@@ -538,6 +539,7 @@ func (s *Server) swapIn(rs *restoredState) {
 	}
 	st.networkUser = rs.store.networkUser
 	st.firstMonthly = firstMonthlyOf(st.nodes)
+	st.goneUsers = goneUsersOf(st.users)
 	switch {
 	case s.mock != nil:
 		s.mock.Set(rs.clock)

@@ -34,6 +34,7 @@ type store struct {
 
 	users     map[string]*userRecord
 	userOrder []string // creation order, for O(page) listing
+	goneUsers int      // users of userOrder whose permission is MAKE-IT-GO-AWAY, left out of GET /users
 	nodes     map[string]*nodeRecord
 	nodeOrder []string              // active nodes of listed users, creation order: GET /nodes
 	txOrder   []string              // every transaction, creation order: GET /trans

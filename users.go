@@ -6,6 +6,8 @@ import (
 	"strings"
 	"time"
 	"unicode"
+
+	"github.com/synapsefake/synapsefake/internal/filter"
 )
 
 // Permissions a user can hold.
@@ -16,6 +18,22 @@ const (
 	PermissionClosed         = "CLOSED"
 	PermissionMakeItGoAway   = "MAKE-IT-GO-AWAY"
 )
+
+// gone reports whether u is deleted (MAKE-IT-GO-AWAY): it leaves the
+// platform's user list, as a deleted node leaves the node lists, and still
+// answers GET /users/{user_id}.
+func (u *userRecord) gone() bool { return u.permission == PermissionMakeItGoAway }
+
+// goneUsersOf counts the gone users among users.
+func goneUsersOf(users map[string]*userRecord) int {
+	n := 0
+	for _, u := range users {
+		if u.gone() {
+			n++
+		}
+	}
+	return n
+}
 
 // locked reports whether u's permission forbids getting OAuth keys and
 // moving money: LOCKED, CLOSED or MAKE-IT-GO-AWAY.
@@ -272,6 +290,9 @@ func (st *store) newUser(now time.Time, seed UserSeed, documents []baseDocReques
 	st.rotateRefreshToken(u)
 	st.users[u.id] = u
 	st.userOrder = append(st.userOrder, u.id)
+	if u.gone() {
+		st.goneUsers++
+	}
 	return u
 }
 
@@ -577,28 +598,24 @@ func (st *store) createUser(now time.Time, req createUserRequest, fingerprint st
 	return v
 }
 
-func (st *store) listUsers(p page, query string, showTokens bool) usersList {
+func (st *store) listUsers(p page, query string, showTokens bool, f *filter.Filter) usersList {
 	defer st.lock().unlock()
-	ids := st.userOrder
-	if query != "" {
-		ids = nil
-		for _, id := range st.userOrder {
-			if st.users[id].matchesQuery(query) {
-				ids = append(ids, id)
-			}
+	var skip func(id string) bool
+	if query != "" || st.goneUsers > 0 {
+		skip = func(id string) bool {
+			u := st.users[id]
+			return u.gone() || query != "" && !u.matchesQuery(query)
 		}
 	}
-	lo, hi := p.window(len(ids))
-	out := usersList{ErrorCode: "0", HTTPCode: "200", Limit: p.perPage, Page: p.number,
-		PageCount: p.pageCount(len(ids)), Success: true, Users: make([]userView, 0, hi-lo), UsersCount: len(ids)}
-	for _, id := range ids[lo:hi] {
+	users, total := pageOf(st.userOrder, p, false, skip, f, func(id string) userView {
 		v := st.userView(st.users[id])
 		if !showTokens {
 			v.RefreshToken = ""
 		}
-		out.Users = append(out.Users, v)
-	}
-	return out
+		return v
+	})
+	return usersList{ErrorCode: "0", HTTPCode: "200", Limit: p.perPage, Page: p.number,
+		PageCount: p.pageCount(total), Success: true, Users: users, UsersCount: total}
 }
 
 func (st *store) getUser(id string, full bool) (userView, error) {
@@ -700,7 +717,13 @@ func (u *userRecord) legacyDoc(d legacyDocRequest) baseDocRequest {
 // user loses every oauth_key it holds, so that a key minted before the
 // lock cannot undo it. Callers hold mu.
 func (st *store) setPermission(u *userRecord, p string) {
+	if u.gone() {
+		st.goneUsers--
+	}
 	u.permission = p
+	if u.gone() {
+		st.goneUsers++
+	}
 	if u.locked() {
 		for k, rec := range st.keys {
 			if rec.userID == u.id {

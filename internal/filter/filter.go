@@ -1,0 +1,381 @@
+// Package filter evaluates the Mongo-style query documents that clients of
+// the financial-account API send in a list's filter query parameter, over
+// JSON values as encoding/json decodes them into any (objects as
+// map[string]any, arrays as []any, numbers as float64).
+//
+// A document holds conditions that must all hold: a field, or a dotted path
+// into nested objects ("info.nickname"), equal to a value or meeting an
+// operator document, and the logical operators $and and $or over further
+// documents. The field operators are $eq, $ne, $in, $nin, $gt, $gte, $lt,
+// $lte and $exists. Where Mongo is subtle, the package reads it so:
+//
+//   - A path through an array reaches into each element (objects only); a
+//     numeric part indexes the array ("documents.0.id").
+//   - Equality against an array matches the whole array or any element of
+//     it; objects are equal when their fields are, in any order.
+//   - null matches a field that is null or missing.
+//   - $ne and $nin are the negations of $eq and $in, so they match a missing
+//     field; $exists false is the negation of $exists true.
+//   - $gt, $gte, $lt and $lte compare numbers with numbers and strings with
+//     strings (byte order); a value of another type never matches.
+//   - Types are never converted: 1 and "1" are not equal.
+package filter
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"maps"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// MaxDepth bounds how deep $and and $or may nest.
+const MaxDepth = 32
+
+// Filter is a parsed filter document. It is immutable and safe for
+// concurrent use.
+type Filter struct {
+	root   allOf
+	fields []string
+}
+
+// Parse reads a filter document. It returns an error saying why when the
+// text is not JSON, not an object, names an unknown operator, gives an
+// operator a value of the wrong type, or has an empty field name.
+func Parse(text string) (*Filter, error) {
+	var doc any
+	if err := json.Unmarshal([]byte(text), &doc); err != nil {
+		return nil, fmt.Errorf("not JSON: %v", err)
+	}
+	m, ok := doc.(map[string]any)
+	if !ok {
+		return nil, errors.New("not a JSON object")
+	}
+	f := &Filter{}
+	root, err := f.document(m, 0)
+	if err != nil {
+		return nil, err
+	}
+	f.root = root
+	slices.Sort(f.fields)
+	f.fields = slices.Compact(f.fields)
+	return f, nil
+}
+
+// Fields are the top-level fields the filter reads, sorted: a document
+// that holds only these matches as the whole one would.
+func (f *Filter) Fields() []string { return slices.Clip(f.fields) }
+
+// Match reports whether doc meets every condition of the filter.
+func (f *Filter) Match(doc map[string]any) bool { return f.root.match(doc) }
+
+type expr interface {
+	match(doc map[string]any) bool
+}
+
+// allOf holds when each of its conditions does ($and, and a document's
+// conditions); anyOf when one does ($or).
+type (
+	allOf []expr
+	anyOf []expr
+)
+
+func (a allOf) match(doc map[string]any) bool {
+	for _, e := range a {
+		if !e.match(doc) {
+			return false
+		}
+	}
+	return true
+}
+
+func (a anyOf) match(doc map[string]any) bool {
+	for _, e := range a {
+		if e.match(doc) {
+			return true
+		}
+	}
+	return false
+}
+
+// document parses one filter document, at depth levels of $and and $or.
+func (f *Filter) document(m map[string]any, depth int) (allOf, error) {
+	out := make(allOf, 0, len(m))
+	for _, key := range slices.Sorted(maps.Keys(m)) {
+		v := m[key]
+		if strings.HasPrefix(key, "$") {
+			if key != "$and" && key != "$or" {
+				return nil, fmt.Errorf("unknown top-level operator %q (known: $and, $or)", key)
+			}
+			if depth >= MaxDepth {
+				return nil, fmt.Errorf("$and and $or nest deeper than %d", MaxDepth)
+			}
+			list, ok := v.([]any)
+			if !ok || len(list) == 0 {
+				return nil, fmt.Errorf("%s takes a non-empty array of objects", key)
+			}
+			subs := make([]expr, len(list))
+			for i, item := range list {
+				sub, ok := item.(map[string]any)
+				if !ok {
+					return nil, fmt.Errorf("%s takes a non-empty array of objects; element %d is not an object", key, i)
+				}
+				d, err := f.document(sub, depth+1)
+				if err != nil {
+					return nil, err
+				}
+				subs[i] = d
+			}
+			if key == "$and" {
+				out = append(out, allOf(subs))
+			} else {
+				out = append(out, anyOf(subs))
+			}
+			continue
+		}
+		e, err := f.field(key, v)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, e)
+	}
+	return out, nil
+}
+
+// opKind is a field operator.
+type opKind uint8
+
+const (
+	opEq opKind = iota
+	opNe
+	opIn
+	opNin
+	opGt
+	opGte
+	opLt
+	opLte
+	opExists
+)
+
+var opKinds = map[string]opKind{
+	"$eq": opEq, "$ne": opNe, "$in": opIn, "$nin": opNin,
+	"$gt": opGt, "$gte": opGte, "$lt": opLt, "$lte": opLte, "$exists": opExists,
+}
+
+// fieldExpr is the conditions on one path; all must hold.
+type fieldExpr struct {
+	path []string
+	ops  []op
+}
+
+type op struct {
+	kind   opKind
+	arg    any   // $eq, $ne, the comparisons; $exists's bool
+	values []any // $in, $nin
+}
+
+// field parses the condition on key: an operator document, or a value the
+// field must equal.
+func (f *Filter) field(key string, v any) (expr, error) {
+	path := strings.Split(key, ".")
+	if slices.Contains(path, "") {
+		return nil, fmt.Errorf("field %q has an empty name or path part", key)
+	}
+	f.fields = append(f.fields, path[0])
+	e := fieldExpr{path: path}
+	m, isObject := v.(map[string]any)
+	if !isObject || !hasOperator(m) {
+		e.ops = []op{{kind: opEq, arg: v}}
+		return e, nil
+	}
+	for _, name := range slices.Sorted(maps.Keys(m)) {
+		kind, known := opKinds[name]
+		switch {
+		case !strings.HasPrefix(name, "$"):
+			return nil, fmt.Errorf("field %q mixes operators and fields (%q)", key, name)
+		case !known:
+			return nil, fmt.Errorf("unknown operator %q on field %q (known: $eq, $ne, $in, $nin, $gt, $gte, $lt, $lte, $exists)", name, key)
+		}
+		arg := m[name]
+		o := op{kind: kind, arg: arg}
+		switch kind {
+		case opIn, opNin:
+			list, ok := arg.([]any)
+			if !ok {
+				return nil, fmt.Errorf("%s on field %q takes an array", name, key)
+			}
+			o.arg, o.values = nil, list
+		case opGt, opGte, opLt, opLte:
+			switch arg.(type) {
+			case float64, string:
+			default:
+				return nil, fmt.Errorf("%s on field %q takes a number or a string", name, key)
+			}
+		case opExists:
+			if _, ok := arg.(bool); !ok {
+				return nil, fmt.Errorf("$exists on field %q takes true or false", key)
+			}
+		}
+		e.ops = append(e.ops, o)
+	}
+	return e, nil
+}
+
+func hasOperator(m map[string]any) bool {
+	for k := range m {
+		if strings.HasPrefix(k, "$") {
+			return true
+		}
+	}
+	return false
+}
+
+func (e fieldExpr) match(doc map[string]any) bool {
+	for _, o := range e.ops {
+		if !o.match(doc, e.path) {
+			return false
+		}
+	}
+	return true
+}
+
+func (o op) match(doc map[string]any, path []string) bool {
+	switch o.kind {
+	case opEq:
+		return reach(doc, path, func(v any, found bool) bool { return equals(v, found, o.arg) })
+	case opNe:
+		return !reach(doc, path, func(v any, found bool) bool { return equals(v, found, o.arg) })
+	case opIn:
+		return reach(doc, path, func(v any, found bool) bool { return in(v, found, o.values) })
+	case opNin:
+		return !reach(doc, path, func(v any, found bool) bool { return in(v, found, o.values) })
+	case opExists:
+		return reach(doc, path, func(_ any, found bool) bool { return found }) == o.arg.(bool)
+	}
+	return reach(doc, path, func(v any, found bool) bool {
+		return found && anyElement(v, func(v any) bool {
+			c, ok := compare(v, o.arg)
+			switch o.kind {
+			case opGt:
+				return ok && c > 0
+			case opGte:
+				return ok && c >= 0
+			case opLt:
+				return ok && c < 0
+			}
+			return ok && c <= 0
+		})
+	})
+}
+
+// reach calls visit with each value path leads to in v, or with found
+// false where it leads nowhere, until visit returns true; it reports
+// whether one did. Through an array, path goes into each object element,
+// or to one element when its next part is an index.
+func reach(v any, path []string, visit func(v any, found bool) bool) bool {
+	if len(path) == 0 {
+		return visit(v, true)
+	}
+	switch x := v.(type) {
+	case map[string]any:
+		child, ok := x[path[0]]
+		if !ok {
+			return visit(nil, false)
+		}
+		return reach(child, path[1:], visit)
+	case []any:
+		if i, err := strconv.Atoi(path[0]); err == nil && i >= 0 && path[0] == strconv.Itoa(i) {
+			if i < len(x) {
+				return reach(x[i], path[1:], visit)
+			}
+			return visit(nil, false)
+		}
+		walked := false
+		for _, el := range x {
+			if m, ok := el.(map[string]any); ok {
+				walked = true
+				if reach(m, path, visit) {
+					return true
+				}
+			}
+		}
+		return !walked && visit(nil, false)
+	}
+	return visit(nil, false)
+}
+
+// anyElement reports whether test holds for v or, v being an array, for
+// one of its elements.
+func anyElement(v any, test func(any) bool) bool {
+	if test(v) {
+		return true
+	}
+	list, _ := v.([]any)
+	return slices.ContainsFunc(list, test)
+}
+
+// equals is $eq's test of a value reached (found) or not against want.
+func equals(v any, found bool, want any) bool {
+	if !found {
+		return want == nil
+	}
+	return anyElement(v, func(v any) bool { return equal(v, want) })
+}
+
+func in(v any, found bool, values []any) bool {
+	for _, want := range values {
+		if equals(v, found, want) {
+			return true
+		}
+	}
+	return false
+}
+
+// equal reports whether two decoded JSON values are the same value, of the
+// same type.
+func equal(a, b any) bool {
+	switch x := a.(type) {
+	case nil:
+		return b == nil
+	case bool:
+		y, ok := b.(bool)
+		return ok && x == y
+	case float64:
+		y, ok := b.(float64)
+		return ok && x == y
+	case string:
+		y, ok := b.(string)
+		return ok && x == y
+	case []any:
+		y, ok := b.([]any)
+		return ok && slices.EqualFunc(x, y, equal)
+	case map[string]any:
+		y, ok := b.(map[string]any)
+		return ok && maps.EqualFunc(x, y, equal)
+	}
+	return false
+}
+
+// compare orders two numbers or two strings; ok is false for any other
+// pair.
+func compare(a, b any) (c int, ok bool) {
+	switch x := a.(type) {
+	case float64:
+		if y, ok := b.(float64); ok {
+			switch {
+			case x < y:
+				return -1, true
+			case x > y:
+				return 1, true
+			}
+			return 0, true
+		}
+	case string:
+		if y, ok := b.(string); ok {
+			return strings.Compare(x, y), true
+		}
+	}
+	return 0, false
+}

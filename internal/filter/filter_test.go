@@ -1,0 +1,267 @@
+package filter_test
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/synapsefake/synapsefake/internal/filter"
+)
+
+// node is a document shaped like a node of the API, with an array of
+// objects, an array of strings, a null, nested objects and numbers.
+const node = `{
+	"_id": "5d2f0f3b8e7d3a0001a1b2c3",
+	"type": "DEPOSIT-US",
+	"is_active": true,
+	"allowed": null,
+	"info": {"nickname": "Checking", "balance": {"amount": 12.5, "currency": "USD"}},
+	"extra": {"supp_id": "abc", "other": {}},
+	"tags": ["a", "b"],
+	"timeline": [{"date": 1000, "note": "Node created."}, {"date": 2000, "note": "Locked.", "code": "R01"}],
+	"created_on": 1700000000000
+}`
+
+func decode(t *testing.T, s string) map[string]any {
+	t.Helper()
+	var m map[string]any
+	if err := json.Unmarshal([]byte(s), &m); err != nil {
+		t.Fatalf("decode %s: %v", s, err)
+	}
+	return m
+}
+
+func TestMatch(t *testing.T) {
+	doc := decode(t, node)
+	for _, tc := range []struct {
+		name   string
+		filter string
+		want   bool
+	}{
+		{"empty document matches everything", `{}`, true},
+		{"equality on a field", `{"_id":"5d2f0f3b8e7d3a0001a1b2c3"}`, true},
+		{"equality on another value", `{"_id":"5d2f0f3b8e7d3a0001a1b2c4"}`, false},
+		{"equality on a dotted path", `{"info.nickname":"Checking"}`, true},
+		{"equality on a deeper path", `{"info.balance.currency":"USD"}`, true},
+		{"dotted path through a string", `{"type.x":"DEPOSIT-US"}`, false},
+		{"several fields all hold", `{"type":"DEPOSIT-US","extra.supp_id":"abc"}`, true},
+		{"several fields, one fails", `{"type":"DEPOSIT-US","extra.supp_id":"abd"}`, false},
+		{"$eq", `{"type":{"$eq":"DEPOSIT-US"}}`, true},
+		{"number equals number", `{"info.balance.amount":12.5}`, true},
+		{"number does not equal its string", `{"info.balance.amount":"12.5"}`, false},
+		{"string does not equal a number", `{"created_on":"1700000000000"}`, false},
+		{"bool is not 1", `{"is_active":1}`, false},
+		{"bool equals bool", `{"is_active":true}`, true},
+		{"null matches null", `{"allowed":null}`, true},
+		{"null matches a missing field", `{"missing":null}`, true},
+		{"null does not match a present value", `{"type":null}`, false},
+		{"object equality ignores order", `{"info.balance":{"currency":"USD","amount":12.5}}`, true},
+		{"object equality needs every field", `{"info.balance":{"currency":"USD"}}`, false},
+		{"empty object equals empty object", `{"extra.other":{}}`, true},
+		{"array field equals an element", `{"tags":"b"}`, true},
+		{"array field equals the whole array", `{"tags":["a","b"]}`, true},
+		{"array field, order matters for the whole", `{"tags":["b","a"]}`, false},
+		{"array field, no such element", `{"tags":"c"}`, false},
+		{"path into an array of objects", `{"timeline.note":"Locked."}`, true},
+		{"path into an array of objects, no match", `{"timeline.note":"Gone."}`, false},
+		{"numeric index into an array", `{"timeline.1.code":"R01"}`, true},
+		{"numeric index, other element", `{"timeline.0.code":"R01"}`, false},
+		{"index past the end", `{"timeline.5.code":null}`, true},
+		{"index into a string array", `{"tags.0":"a"}`, true},
+		{"$ne on a value", `{"type":{"$ne":"ACH-US"}}`, true},
+		{"$ne on the value", `{"type":{"$ne":"DEPOSIT-US"}}`, false},
+		{"$ne matches a missing field", `{"missing":{"$ne":"x"}}`, true},
+		{"$ne against an array's element", `{"tags":{"$ne":"a"}}`, false},
+		{"$ne null on a missing field", `{"missing":{"$ne":null}}`, false},
+		{"$in matches", `{"type":{"$in":["ACH-US","DEPOSIT-US"]}}`, true},
+		{"$in does not match", `{"type":{"$in":["ACH-US"]}}`, false},
+		{"$in empty", `{"type":{"$in":[]}}`, false},
+		{"$in with null matches a missing field", `{"missing":{"$in":[null]}}`, true},
+		{"$in against an array field", `{"tags":{"$in":["z","b"]}}`, true},
+		{"$nin matches", `{"type":{"$nin":["ACH-US"]}}`, true},
+		{"$nin does not match", `{"type":{"$nin":["DEPOSIT-US"]}}`, false},
+		{"$nin matches a missing field", `{"missing":{"$nin":["x"]}}`, true},
+		{"$gt on a number", `{"created_on":{"$gt":1600000000000}}`, true},
+		{"$gt, equal is not greater", `{"created_on":{"$gt":1700000000000}}`, false},
+		{"$gte, equal", `{"created_on":{"$gte":1700000000000}}`, true},
+		{"$lt", `{"created_on":{"$lt":1700000000001}}`, true},
+		{"$lte", `{"created_on":{"$lte":1699999999999}}`, false},
+		{"range", `{"created_on":{"$gte":1600000000000,"$lt":1800000000000}}`, true},
+		{"range, one side fails", `{"created_on":{"$gte":1600000000000,"$lt":1650000000000}}`, false},
+		{"$gt on a number against a string", `{"created_on":{"$gt":"1"}}`, false},
+		{"$lt on a string against a number", `{"type":{"$lt":5}}`, false},
+		{"$gt on strings", `{"type":{"$gt":"ACH-US"}}`, true},
+		{"$gt on a missing field", `{"missing":{"$gt":0}}`, false},
+		{"$gt on a null", `{"allowed":{"$lt":1}}`, false},
+		{"$gt into an array of objects", `{"timeline.date":{"$gt":1500}}`, true},
+		{"$gt into an array of objects, none", `{"timeline.date":{"$gt":2500}}`, false},
+		{"$exists true", `{"info.nickname":{"$exists":true}}`, true},
+		{"$exists true, null counts", `{"allowed":{"$exists":true}}`, true},
+		{"$exists true, missing", `{"info.nope":{"$exists":true}}`, false},
+		{"$exists false, missing", `{"info.nope":{"$exists":false}}`, true},
+		{"$exists false, present", `{"type":{"$exists":false}}`, false},
+		{"$exists into an array", `{"timeline.code":{"$exists":true}}`, true},
+		{"$or, one holds", `{"$or":[{"type":"ACH-US"},{"info.nickname":"Checking"}]}`, true},
+		{"$or, none holds", `{"$or":[{"type":"ACH-US"},{"info.nickname":"Savings"}]}`, false},
+		{"$and, both hold", `{"$and":[{"type":"DEPOSIT-US"},{"info.nickname":"Checking"}]}`, true},
+		{"$and, one fails", `{"$and":[{"type":"DEPOSIT-US"},{"info.nickname":"Savings"}]}`, false},
+		{"nested $or in $and", `{"$and":[{"$or":[{"type":"ACH-US"},{"type":"DEPOSIT-US"}]},{"tags":"a"}]}`, true},
+		{"nested $and in $or", `{"$or":[{"$and":[{"type":"ACH-US"},{"tags":"a"}]},{"$and":[{"type":"DEPOSIT-US"},{"tags":"z"}]}]}`, false},
+		{"$or beside a field", `{"type":"DEPOSIT-US","$or":[{"tags":"z"},{"extra.supp_id":"abc"}]}`, true},
+		{"$or beside a failing field", `{"type":"ACH-US","$or":[{"tags":"a"}]}`, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			f, err := filter.Parse(tc.filter)
+			if err != nil {
+				t.Fatalf("Parse(%s): %v", tc.filter, err)
+			}
+			if got := f.Match(doc); got != tc.want {
+				t.Errorf("Parse(%s).Match = %v, want %v", tc.filter, got, tc.want)
+			}
+		})
+	}
+}
+
+// TestFields: a document holding only Fields matches as the
+// whole document does.
+func TestFields(t *testing.T) {
+	doc := decode(t, node)
+	for _, tc := range []struct {
+		filter string
+		want   []string
+	}{
+		{`{}`, nil},
+		{`{"_id":"x"}`, []string{"_id"}},
+		{`{"info.nickname":"x","info.balance.amount":{"$gt":1},"type":"y"}`, []string{"info", "type"}},
+		{`{"$or":[{"extra.supp_id":"abc"},{"$and":[{"timeline.note":"x"},{"_id":"y"}]}],"missing":{"$exists":false}}`,
+			[]string{"_id", "extra", "missing", "timeline"}},
+	} {
+		t.Run(tc.filter, func(t *testing.T) {
+			f, err := filter.Parse(tc.filter)
+			if err != nil {
+				t.Fatalf("Parse(%s): %v", tc.filter, err)
+			}
+			if diff := cmp.Diff(tc.want, f.Fields()); diff != "" {
+				t.Errorf("Fields() (-want +got):\n%s", diff)
+			}
+			part := map[string]any{}
+			for _, k := range f.Fields() {
+				if v, ok := doc[k]; ok {
+					part[k] = v
+				}
+			}
+			if f.Match(part) != f.Match(doc) {
+				t.Errorf("Match of Fields only = %v, of the whole = %v", f.Match(part), f.Match(doc))
+			}
+		})
+	}
+}
+
+func TestParseRefuses(t *testing.T) {
+	deep := strings.Repeat(`{"$and":[`, filter.MaxDepth+1) + `{}` + strings.Repeat(`]}`, filter.MaxDepth+1)
+	for _, tc := range []struct {
+		name, filter, want string // want: a part of the error's text
+	}{
+		{"not JSON", `{"_id":`, "not JSON"},
+		{"not JSON, a bare word", `abc`, "not JSON"},
+		{"trailing data", `{"_id":"x"} {}`, "not JSON"},
+		{"an array", `[{"_id":"x"}]`, "not a JSON object"},
+		{"a string", `"x"`, "not a JSON object"},
+		{"null", `null`, "not a JSON object"},
+		{"unknown top-level operator", `{"$nor":[{"a":1}]}`, `unknown top-level operator "$nor"`},
+		{"unknown field operator", `{"a":{"$regex":"^x"}}`, `unknown operator "$regex" on field "a"`},
+		{"$and inside a field", `{"a":{"$and":[{"b":1}]}}`, `unknown operator "$and" on field "a"`},
+		{"operators mixed with fields", `{"a":{"$gt":1,"b":2}}`, `mixes operators and fields`},
+		{"$or not an array", `{"$or":{"a":1}}`, "$or takes a non-empty array"},
+		{"$or empty", `{"$or":[]}`, "$or takes a non-empty array"},
+		{"$and of a non-object", `{"$and":[{"a":1},2]}`, "element 1 is not an object"},
+		{"$in not an array", `{"a":{"$in":"x"}}`, `$in on field "a" takes an array`},
+		{"$nin not an array", `{"a":{"$nin":{"x":1}}}`, `$nin on field "a" takes an array`},
+		{"$gt of a bool", `{"a":{"$gt":true}}`, `$gt on field "a" takes a number or a string`},
+		{"$lte of null", `{"a":{"$lte":null}}`, `$lte on field "a" takes a number or a string`},
+		{"$gte of an array", `{"a":{"$gte":[1]}}`, `$gte on field "a" takes a number or a string`},
+		{"$exists of a number", `{"a":{"$exists":1}}`, `$exists on field "a" takes true or false`},
+		{"empty field name", `{"":1}`, "empty name or path part"},
+		{"empty path part", `{"a..b":1}`, "empty name or path part"},
+		{"path ending in a dot", `{"a.":1}`, "empty name or path part"},
+		{"bad operator deep inside $or", `{"$or":[{"a":1},{"$and":[{"b":{"$where":"1"}}]}]}`, `unknown operator "$where"`},
+		{"too deep", deep, "nest deeper than"},
+		{"number out of range", `{"a":1e999}`, "not JSON"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			f, err := filter.Parse(tc.filter)
+			if err == nil {
+				t.Fatalf("Parse(%s) = %v, nil; want an error", tc.filter, f)
+			}
+			if !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("Parse(%s): %v; want it to say %q", tc.filter, err, tc.want)
+			}
+		})
+	}
+}
+
+// TestMatchDocumentShapes: documents without the field, or holding it as
+// another shape than the filter expects, never panic and match as the
+// package comment says.
+func TestMatchDocumentShapes(t *testing.T) {
+	for _, tc := range []struct {
+		name, filter, doc string
+		want              bool
+	}{
+		{"empty document, equality", `{"a.b":1}`, `{}`, false},
+		{"empty document, $ne", `{"a.b":{"$ne":1}}`, `{}`, true},
+		{"empty array, null", `{"a.b":null}`, `{"a":[]}`, true},
+		{"empty array, $exists", `{"a.b":{"$exists":true}}`, `{"a":[]}`, false},
+		{"array of scalars, path", `{"a.b":1}`, `{"a":[1,2]}`, false},
+		{"array of arrays is not entered", `{"a.b":1}`, `{"a":[[{"b":1}]]}`, false},
+		{"some elements lack the field", `{"a.b":null}`, `{"a":[{"b":1},{"c":2}]}`, true},
+		{"number path part on an object", `{"a.0":1}`, `{"a":{"0":1}}`, true},
+		{"leading-zero part is not an index", `{"a.01":1}`, `{"a":[0,1]}`, false},
+		{"negative part is not an index", `{"a.-1":1}`, `{"a":[1]}`, false},
+		{"array equals array of objects", `{"a":[{"b":1}]}`, `{"a":[{"b":1}]}`, true},
+		{"$in with an object", `{"a":{"$in":[{"b":1}]}}`, `{"a":{"b":1}}`, true},
+		{"comparison over array elements, none", `{"a":{"$gt":5}}`, `{"a":[1,3]}`, false},
+		{"each operator may meet another element", `{"a":{"$gt":2,"$lt":2}}`, `{"a":[1,3]}`, true},
+		{"null field against a value", `{"a":1}`, `{"a":null}`, false},
+		{"$nin with null and a missing field", `{"a":{"$nin":[null]}}`, `{}`, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			f, err := filter.Parse(tc.filter)
+			if err != nil {
+				t.Fatalf("Parse(%s): %v", tc.filter, err)
+			}
+			if got := f.Match(decode(t, tc.doc)); got != tc.want {
+				t.Errorf("Parse(%s).Match(%s) = %v, want %v", tc.filter, tc.doc, got, tc.want)
+			}
+		})
+	}
+}
+
+// FuzzParseMatch: no filter text panics Parse, and a parsed filter matches
+// any document without panicking, as it matches the document's Fields.
+func FuzzParseMatch(f *testing.F) {
+	for _, seed := range []string{`{}`, `{"info.nickname":"Checking"}`, `{"$or":[{"a":1},{"b":{"$in":[null,[1],{}]}}]}`,
+		`{"timeline.0.date":{"$gte":1,"$lt":"x"}}`, `{"a":{"$exists":false,"$ne":[]}}`, `[`, `{"$and":[]}`} {
+		f.Add(seed, node)
+	}
+	f.Fuzz(func(t *testing.T, text, doc string) {
+		flt, err := filter.Parse(text)
+		if err != nil {
+			return
+		}
+		var m map[string]any
+		if json.Unmarshal([]byte(doc), &m) != nil {
+			return
+		}
+		part := map[string]any{}
+		for _, k := range flt.Fields() {
+			if v, ok := m[k]; ok {
+				part[k] = v
+			}
+		}
+		if whole := flt.Match(m); flt.Match(part) != whole {
+			t.Errorf("Parse(%s): Match of %s is %v, of its Fields %v", text, doc, whole, !whole)
+		}
+	})
+}
