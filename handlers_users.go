@@ -60,8 +60,8 @@ func (r *createUserRequest) validate() error {
 		return errPayload("missing_logins", "logins is required.")
 	}
 	for _, l := range r.Logins {
-		if l.Email == nil || !strings.Contains(*l.Email, "@") {
-			return errPayload("invalid_email", "logins[].email must be an email address.")
+		if l.Email == nil || *l.Email == "" {
+			return errPayload("invalid_email", "logins[].email is required.")
 		}
 	}
 	if len(r.PhoneNumbers) == 0 || slices.Contains(r.PhoneNumbers, "") {
@@ -78,6 +78,24 @@ func (r *createUserRequest) validate() error {
 		return errPayload("invalid_cip_tag", "extra.cip_tag must be a positive integer.")
 	}
 	return nil
+}
+
+// broken lists the contract's rules r breaks that the sandbox took.
+func (r *createUserRequest) broken() []contractRule {
+	var out []contractRule
+	for _, l := range r.Logins {
+		out = append(out, emailRule("logins[].email", *l.Email)...)
+	}
+	return out
+}
+
+// emailRule is the contract's rule for a login's email, an email address,
+// which the sandbox did not check: it took any non-empty string.
+func emailRule(field, email string) []contractRule {
+	if strings.Contains(email, "@") {
+		return nil
+	}
+	return []contractRule{{field + " is an email address", errPayload("invalid_email", "%s must be an email address.", field)}}
 }
 
 // subDocRequest is a physical, social or virtual document of a base
@@ -171,6 +189,9 @@ func (s *Server) handleCreateUser(w http.ResponseWriter, r *http.Request) {
 	req, err := decode[createUserRequest](r)
 	if err == nil {
 		err = req.validate()
+	}
+	if err == nil {
+		err = s.strictRules(r, req.broken())
 	}
 	if err != nil {
 		s.fail(w, err)
@@ -329,8 +350,8 @@ func (r *patchUserRequest) validate() error {
 			u.RemovePhoneNumber == nil && u.CipTag == nil && u.PublicNote == nil {
 			return errPayload("nothing_to_update", "update must name at least one field.")
 		}
-		if u.Login != nil && (u.Login.Email == nil || !strings.Contains(*u.Login.Email, "@")) {
-			return errPayload("invalid_email", "update.login.email must be an email address.")
+		if u.Login != nil && (u.Login.Email == nil || *u.Login.Email == "") {
+			return errPayload("invalid_email", "update.login.email is required.")
 		}
 		if u.RemoveLogin != nil && u.RemoveLogin.Email == nil {
 			return errPayload("invalid_email", "update.remove_login.email is required.")
@@ -348,6 +369,15 @@ func (r *patchUserRequest) validate() error {
 	return nil
 }
 
+// broken lists the contract's rules r breaks that the sandbox took.
+func (r *patchUserRequest) broken() []contractRule {
+	var out []contractRule
+	if u := r.Update; u != nil && u.Login != nil {
+		out = append(out, emailRule("update.login.email", *u.Login.Email)...)
+	}
+	return out
+}
+
 // handlePatchUser serves PATCH /v3.1/users/{user_id}.
 func (s *Server) handlePatchUser(w http.ResponseWriter, r *http.Request) {
 	if _, err := s.authorize(r, access{userIP: true, scope: reference.ScopeUserPatch}); err != nil {
@@ -357,6 +387,9 @@ func (s *Server) handlePatchUser(w http.ResponseWriter, r *http.Request) {
 	req, err := decode[patchUserRequest](r)
 	if err == nil {
 		err = req.validate()
+	}
+	if err == nil {
+		err = s.strictRules(r, req.broken())
 	}
 	if err != nil {
 		s.fail(w, err)

@@ -225,8 +225,8 @@ func (u *userRecord) public() User {
 }
 
 // UserSeed describes a user for AddUser. Empty fields get plausible
-// defaults; given ones follow POST /users' rules (an Email with an @, no
-// empty phone number or legal name).
+// defaults; given ones follow POST /users' rules (no empty phone number or
+// legal name; under WithStrictRequests, an Email with an @).
 type UserSeed struct {
 	Email        string
 	PhoneNumbers []string
