@@ -107,6 +107,17 @@ type subDocRequest struct {
 	DocumentValue *string `json:"document_value"`
 }
 
+// deleteDocument is the document_type of a sub-document, and the
+// permission_scope of a base document, that removes the one of its id.
+const deleteDocument = "DELETE_DOCUMENT"
+
+// deletes reports whether s asks to remove its sub-document, as
+// synapsenode's deleteExistingDocument sends it (the js wrapper's
+// PATCH_DELETE_SUB_DOCS too, with a dummy document_value).
+func (s subDocRequest) deletes() bool {
+	return s.DocumentType != nil && *s.DocumentType == deleteDocument
+}
+
 // baseDocRequest is one element of documents[]: a new base document, or,
 // with an id, fields and sub-documents merged into that base document.
 type baseDocRequest struct {
@@ -122,7 +133,7 @@ type baseDocRequest struct {
 
 // deletes reports whether r asks to remove its base document.
 func (r baseDocRequest) deletes() bool {
-	return r.PermissionScope != nil && *r.PermissionScope == "DELETE_DOCUMENT"
+	return r.PermissionScope != nil && *r.PermissionScope == deleteDocument
 }
 
 func (r baseDocRequest) subDocs() map[string][]subDocRequest {
@@ -142,6 +153,8 @@ func (r baseDocRequest) validate() error {
 			case s.ID != nil && *s.ID == "":
 				return errPayload("invalid_document_id", "documents[].%s[].id must not be empty.", kind)
 			case s.ID != nil:
+			case s.deletes():
+				return errPayload("missing_document_id", "documents[].%s[].id is required with document_type %s.", kind, deleteDocument)
 			case s.DocumentType == nil || *s.DocumentType == "":
 				return errPayload("missing_document_type", "documents[].%s[].document_type is required.", kind)
 			case s.DocumentValue == nil || *s.DocumentValue == "":

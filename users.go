@@ -446,10 +446,10 @@ func (u *userRecord) baseDoc(id string) *baseDocRecord {
 }
 
 // checkDocuments refuses documents that name a base document or a
-// sub-document u does not have, or a base document an earlier element
-// deletes: 409 / "400". Callers hold mu.
+// sub-document u does not have, or one an earlier element or sub-document
+// of reqs deletes: 409 / "400". Callers hold mu.
 func (u *userRecord) checkDocuments(reqs []baseDocRequest) error {
-	deleted := map[string]bool{} // by an earlier element of reqs
+	deleted := map[string]bool{} // by an earlier element of reqs, base and sub-documents alike
 	for _, r := range reqs {
 		var b *baseDocRecord
 		if r.ID != nil {
@@ -468,8 +468,11 @@ func (u *userRecord) checkDocuments(reqs []baseDocRequest) error {
 				if s.ID == nil {
 					continue
 				}
-				if b == nil || !slices.ContainsFunc(b.docs[kind], func(d *subDocRecord) bool { return d.id == *s.ID }) {
+				if b == nil || deleted[*s.ID] || !slices.ContainsFunc(b.docs[kind], func(d *subDocRecord) bool { return d.id == *s.ID }) {
 					return errIncorrect("unknown_document", "Sub-document %s is not on file under %s.", *s.ID, kind)
+				}
+				if s.deletes() {
+					deleted[*s.ID] = true
 				}
 			}
 		}
@@ -479,7 +482,8 @@ func (u *userRecord) checkDocuments(reqs []baseDocRequest) error {
 
 // fileDocuments adds or updates u's base documents: one with an id is
 // merged into the base document of that id (fields replaced, sub-documents
-// added, or replaced by id), one without is added. Documents make an
+// added, replaced by id, or removed by id with document_type
+// DELETE_DOCUMENT), one without is added. Documents make an
 // UNVERIFIED user SEND-AND-RECEIVE. Callers hold mu and have checked reqs
 // with checkDocuments.
 func (st *store) fileDocuments(now time.Time, u *userRecord, reqs []baseDocRequest) {
@@ -529,9 +533,13 @@ func (st *store) fileDocuments(now time.Time, u *userRecord, reqs []baseDocReque
 	}
 }
 
-// fileSubDoc adds a sub-document to b, or replaces the one of its id.
-// Callers hold mu.
+// fileSubDoc adds a sub-document to b, or replaces or removes the one of
+// its id. Callers hold mu.
 func (st *store) fileSubDoc(now time.Time, b *baseDocRecord, kind string, s subDocRequest) {
+	if s.deletes() {
+		b.docs[kind] = slices.DeleteFunc(b.docs[kind], func(d *subDocRecord) bool { return d.id == *s.ID })
+		return
+	}
 	sub := &subDocRecord{id: st.randomHex(32), updated: now, status: docStatusReviewing}
 	if s.DocumentType != nil {
 		sub.typ = *s.DocumentType

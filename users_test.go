@@ -5,6 +5,7 @@ import (
 	"maps"
 	"net/http"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -1217,6 +1218,157 @@ func TestLockRevokesKeys(t *testing.T) {
 			}
 			if r := pay(after); r.status != http.StatusOK {
 				t.Errorf("pay after the platform's unlock: status %d: %s", r.status, r.raw)
+			}
+		})
+	}
+}
+
+// TestDeleteSubDocument: a sub-document sent with its id and document_type
+// DELETE_DOCUMENT is removed from its base document, as synapsenode's
+// deleteExistingDocument and the js wrapper's PATCH_DELETE_SUB_DOCS send
+// it (that suite deleted every social document, the ones filed from the
+// base fields too, and expected none left); it used to become a
+// sub-document of type DELETE_DOCUMENT. An id not on file under that kind,
+// or deleted earlier in the request, is 409 / "400" unknown_document, and
+// DELETE_DOCUMENT without an id 400 / "200" missing_document_id; neither
+// changes anything.
+func TestDeleteSubDocument(t *testing.T) {
+	t.Parallel()
+	const png = "data:image/png;base64,SUQs=="
+	del := func(id string) map[string]any {
+		return map[string]any{"id": id, "document_type": "DELETE_DOCUMENT", "document_value": png}
+	}
+	for _, tc := range []struct {
+		name string
+		// subs are the sub-documents sent, by kind, given the ids of the
+		// filed ones by type.
+		subs      func(ids map[string]string) map[string][]any
+		status    int
+		code      string              // error.code; "" for success
+		wantTypes map[string][]string // the base document's sub-documents' types after the call, by kind
+	}{
+		{
+			name: "a social document",
+			subs: func(ids map[string]string) map[string][]any {
+				return map[string][]any{"social_docs": {del(ids["FACEBOOK"])}}
+			},
+			status: 200,
+			wantTypes: map[string][]string{"physical_docs": {"GOVT_ID"}, "social_docs": {"EMAIL", "PHONE_NUMBER"},
+				"virtual_docs": {"SSN"}},
+		},
+		{
+			name: "a virtual document",
+			subs: func(ids map[string]string) map[string][]any {
+				return map[string][]any{"virtual_docs": {del(ids["SSN"])}}
+			},
+			status: 200,
+			wantTypes: map[string][]string{"physical_docs": {"GOVT_ID"}, "social_docs": {"EMAIL", "FACEBOOK", "PHONE_NUMBER"},
+				"virtual_docs": {}},
+		},
+		{
+			name: "a physical document, without a document_value",
+			subs: func(ids map[string]string) map[string][]any {
+				return map[string][]any{"physical_docs": {map[string]any{"id": ids["GOVT_ID"], "document_type": "DELETE_DOCUMENT"}}}
+			},
+			status: 200,
+			wantTypes: map[string][]string{"physical_docs": {}, "social_docs": {"EMAIL", "FACEBOOK", "PHONE_NUMBER"},
+				"virtual_docs": {"SSN"}},
+		},
+		{
+			name: "every social document, those filed from the base fields too",
+			subs: func(ids map[string]string) map[string][]any {
+				return map[string][]any{"social_docs": {del(ids["EMAIL"]), del(ids["FACEBOOK"]), del(ids["PHONE_NUMBER"])}}
+			},
+			status:    200,
+			wantTypes: map[string][]string{"physical_docs": {"GOVT_ID"}, "social_docs": {}, "virtual_docs": {"SSN"}},
+		},
+		{
+			name: "an unknown id",
+			subs: func(map[string]string) map[string][]any {
+				return map[string][]any{"social_docs": {del(strings.Repeat("ab", 32))}}
+			},
+			status: 409, code: "unknown_document",
+		},
+		{
+			name: "another kind's id",
+			subs: func(ids map[string]string) map[string][]any {
+				return map[string][]any{"virtual_docs": {del(ids["FACEBOOK"])}}
+			},
+			status: 409, code: "unknown_document",
+		},
+		{
+			name: "deleted twice",
+			subs: func(ids map[string]string) map[string][]any {
+				return map[string][]any{"social_docs": {del(ids["FACEBOOK"]), del(ids["FACEBOOK"])}}
+			},
+			status: 409, code: "unknown_document",
+		},
+		{
+			name: "deleted, then changed",
+			subs: func(ids map[string]string) map[string][]any {
+				return map[string][]any{"social_docs": {del(ids["FACEBOOK"]), map[string]any{"id": ids["FACEBOOK"], "document_value": "https://facebook.com/b"}}}
+			},
+			status: 409, code: "unknown_document",
+		},
+		{
+			name: "no id",
+			subs: func(map[string]string) map[string][]any {
+				return map[string][]any{"social_docs": {map[string]any{"document_type": "DELETE_DOCUMENT", "document_value": png}}}
+			},
+			status: 400, code: "missing_document_id",
+		},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			fake := synapsefake.NewServer(t)
+			fx := newFixture(t, fake, 0)
+			path := "/users/" + fx.user.ID
+			r := do(t, fake, call{method: "PATCH", path: path, header: fx.headers, body: map[string]any{"documents": []any{map[string]any{
+				"email": "a@example.com", "phone_number": "901.111.1111", "name": "Ann", "entity_type": "F", "entity_scope": "Arts & Entertainment",
+				"physical_docs": []any{map[string]any{"document_type": "GOVT_ID", "document_value": png}},
+				"social_docs":   []any{map[string]any{"document_type": "FACEBOOK", "document_value": "https://facebook.com/a"}},
+				"virtual_docs":  []any{map[string]any{"document_type": "SSN", "document_value": "2222"}}}}}})
+			docs, _ := r.body["documents"].([]any)
+			if r.status != 200 || len(docs) != 1 {
+				t.Fatalf("file a document: %d %s", r.status, r.raw)
+			}
+			doc := docs[0].(map[string]any)
+			ids := map[string]string{}
+			for _, kind := range []string{"physical_docs", "social_docs", "virtual_docs"} {
+				for _, d := range doc[kind].([]any) {
+					d := d.(map[string]any)
+					ids[d["document_type"].(string)] = d["id"].(string)
+				}
+			}
+			before := stateBeyondJournal(t, snapshotBytes(t, fake))
+			base := map[string]any{"id": doc["id"]}
+			for kind, subs := range tc.subs(ids) {
+				base[kind] = subs
+			}
+			r = do(t, fake, call{method: "PATCH", path: path, header: fx.headers, body: map[string]any{"documents": []any{base}}})
+			if tc.code != "" {
+				wantError(t, r, tc.status, map[int]string{400: "200", 409: "400"}[tc.status], tc.code)
+				if after := stateBeyondJournal(t, snapshotBytes(t, fake)); after != before {
+					t.Errorf("the refused PATCH changed the state: %s", firstDiff(after, before))
+				}
+				return
+			}
+			if r.status != 200 {
+				t.Fatalf("status %d: %s", r.status, r.raw)
+			}
+			for name, body := range map[string]map[string]any{"answer": r.body, "GET": getUserBody(t, fake, fx.user.ID)} {
+				doc := body["documents"].([]any)[0].(map[string]any)
+				got := map[string][]string{}
+				for _, kind := range []string{"physical_docs", "social_docs", "virtual_docs"} {
+					got[kind] = []string{}
+					for _, d := range doc[kind].([]any) {
+						got[kind] = append(got[kind], d.(map[string]any)["document_type"].(string))
+					}
+					slices.Sort(got[kind])
+				}
+				if diff := cmp.Diff(tc.wantTypes, got); diff != "" {
+					t.Errorf("%s: sub-documents' types (-want +got):\n%s", name, diff)
+				}
 			}
 		})
 	}
