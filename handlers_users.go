@@ -391,7 +391,8 @@ func (r *patchUserRequest) broken() []contractRule {
 	return out
 }
 
-// handlePatchUser serves PATCH /v3.1/users/{user_id}.
+// handlePatchUser serves PATCH /v3.1/users/{user_id}; with full_dehydrate=yes
+// the answer shows the documents as GET /users/{user_id}?full_dehydrate=yes does.
 func (s *Server) handlePatchUser(w http.ResponseWriter, r *http.Request) {
 	if _, err := s.authorize(r, access{userIP: true, scope: reference.ScopeUserPatch}); err != nil {
 		s.fail(w, err)
@@ -408,7 +409,7 @@ func (s *Server) handlePatchUser(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, err)
 		return
 	}
-	v, err := s.store.patchUser(s.Now(), r.PathValue("user_id"), req)
+	v, err := s.store.patchUser(s.Now(), r.PathValue("user_id"), req, strings.EqualFold(r.URL.Query().Get("full_dehydrate"), "yes"))
 	if err != nil {
 		s.fail(w, err)
 		return

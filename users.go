@@ -622,7 +622,10 @@ func (st *store) getUser(id string, full bool) (userView, error) {
 	return v, nil
 }
 
-func (st *store) patchUser(now time.Time, id string, req patchUserRequest) (userView, error) {
+// patchUser applies a validated PATCH /users/{id} and answers the user,
+// its documents in full with full (full_dehydrate=yes); the event shows
+// them dehydrated.
+func (st *store) patchUser(now time.Time, id string, req patchUserRequest, full bool) (userView, error) {
 	defer st.lock().unlock()
 	u := st.users[id]
 	if u == nil {
@@ -680,6 +683,9 @@ func (st *store) patchUser(now time.Time, id string, req patchUserRequest) (user
 	u.updated = now
 	v := st.userView(u)
 	st.emit(now, "USER|PATCH", "USER", u.id, v)
+	if full {
+		v.Documents = u.documentViews(true)
+	}
 	return v, nil
 }
 

@@ -1373,3 +1373,50 @@ func TestDeleteSubDocument(t *testing.T) {
 		})
 	}
 }
+
+// TestPatchUserFullDehydrate: PATCH /users/{id}?full_dehydrate=yes answers
+// the user as GET /users/{id}?full_dehydrate=yes shows it (the base
+// documents' fields and each document_value); without the flag, or with
+// another value, the documents stay dehydrated. The flag used to be
+// ignored.
+func TestPatchUserFullDehydrate(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		query string
+		full  bool
+	}{
+		{"?full_dehydrate=yes", true},
+		{"?full_dehydrate=YES", true},
+		{"", false},
+		{"?full_dehydrate=no", false},
+	} {
+		t.Run(tc.query, func(t *testing.T) {
+			t.Parallel()
+			fake := synapsefake.NewServer(t)
+			fx := newFixture(t, fake, 0)
+			path := "/users/" + fx.user.ID
+			r := do(t, fake, call{method: "PATCH", path: path + tc.query, header: fx.headers, body: map[string]any{"documents": []any{map[string]any{
+				"email": "a@example.com", "name": "Ann", "entity_type": "F", "entity_scope": "Arts & Entertainment", "day": 2,
+				"virtual_docs": []any{map[string]any{"document_type": "SSN", "document_value": "2222"}}}}}})
+			if r.status != http.StatusOK {
+				t.Fatalf("status %d: %s", r.status, r.raw)
+			}
+			getQuery := ""
+			if tc.full {
+				getQuery = "?full_dehydrate=yes"
+			}
+			get := do(t, fake, call{method: "GET", path: path + getQuery, header: gatewayHeaders(fake)})
+			if diff := cmp.Diff(get.body, r.body); diff != "" {
+				t.Errorf("PATCH answer differs from GET %s (-GET +PATCH):\n%s", getQuery, diff)
+			}
+			doc := r.body["documents"].([]any)[0].(map[string]any)
+			ssn := doc["virtual_docs"].([]any)[0].(map[string]any)
+			if _, shown := ssn["document_value"]; shown != tc.full {
+				t.Errorf("document_value shown %v, want %v: %s", shown, tc.full, r.raw)
+			}
+			if _, shown := doc["email"]; shown != tc.full {
+				t.Errorf("the base document's email shown %v, want %v: %s", shown, tc.full, r.raw)
+			}
+		})
+	}
+}
