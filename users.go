@@ -36,11 +36,12 @@ func (st *store) accountOpen(n *nodeRecord) error {
 	return nil
 }
 
-// errUserLocked refuses a locked user's OAuth call or money move:
-// 409 / "410", action not allowed on the object. Not a 401: the official
-// clients answer a 401 by fetching a new key, which cannot help.
+// errUserLocked refuses a locked user's OAuth call, money move, or key
+// outside the user's own routes: 409 / "410", action not allowed on the
+// object. Not a 401: the official clients answer a 401 by fetching a new
+// key, which cannot help.
 func errUserLocked(u *userRecord) *apiError {
-	return errNotAllowed("user_locked", "User %s has permission %s and cannot get keys or move money.", u.id, u.permission)
+	return errNotAllowed("user_locked", "User %s has permission %s: it cannot get keys or move money, and its key opens only the user.", u.id, u.permission)
 }
 
 // defaultMFAPin is the code the sandbox "sent" for every MFA challenge.
@@ -640,11 +641,6 @@ func (st *store) patchUser(now time.Time, id string, req patchUserRequest, full 
 	if err := u.checkDocuments(req.docs); err != nil {
 		return userView{}, err
 	}
-	if req.Permission != nil && u.locked() {
-		// The only keys such a user can hold are minted by OAuthKey after
-		// the lock; only the platform (SetPermission) lifts it.
-		return userView{}, errUserLocked(u)
-	}
 	if up := req.Update; up != nil {
 		if up.Login != nil && !slices.ContainsFunc(u.logins, func(l loginView) bool { return l.Email == *up.Login.Email }) {
 			u.logins = append(slices.Clip(u.logins), loginView{Email: *up.Login.Email, Scope: up.Login.scope()})
@@ -711,24 +707,17 @@ func (u *userRecord) legacyDoc(d legacyDocRequest) baseDocRequest {
 }
 
 // setPermission gives u permission p. A LOCKED, CLOSED or MAKE-IT-GO-AWAY
-// user loses every oauth_key it holds, so that a key minted before the
-// lock cannot undo it. Callers hold mu.
+// user keeps its oauth_keys, which then open only the user itself
+// (authorize): the platform unlocks or deletes the user it locked with
+// them. Callers hold mu.
 func (st *store) setPermission(u *userRecord, p string) {
 	u.permission = p
-	if u.locked() {
-		for k, rec := range st.keys {
-			if rec.userID == u.id {
-				delete(st.keys, k)
-			}
-		}
-	}
 }
 
 // SetPermission sets a user's permission as the platform does, with a
-// USER|PATCH event. It is the one way to lift a LOCKED, CLOSED or
-// MAKE-IT-GO-AWAY permission: PATCH /users/{user_id} with the user's own
-// key refuses to. Locking a user revokes its oauth_keys. It returns an
-// error for an unknown user or permission.
+// USER|PATCH event, as PATCH /users/{user_id} {"permission": ...} with the
+// user's key does, without a request. It returns an error for an unknown
+// user or permission.
 func (s *Server) SetPermission(userID, permission string) error {
 	if !slices.Contains(userPermissions, permission) {
 		return errPayload("invalid_permission", "Unknown permission %q.", permission)

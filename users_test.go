@@ -1153,11 +1153,16 @@ func TestDeletedDocumentCannotBeNamedAgain(t *testing.T) {
 	}
 }
 
-// TestLockRevokesKeys: LOCKED, CLOSED and MAKE-IT-GO-AWAY revoke the user's
-// oauth_keys, so a key minted before the lock cannot PATCH the permission
-// back; a key minted after it (OAuthKey) is refused the change; only the
-// platform (POST /_fake/users/{id}/permission, SetPermission) lifts it.
-func TestLockRevokesKeys(t *testing.T) {
+// TestLockedUserKeepsItsKey: a user PATCHed to LOCKED, CLOSED or
+// MAKE-IT-GO-AWAY keeps its oauth_keys, so that the platform can unlock
+// (or delete) the user it locked with the user's key, as the provider's js
+// wrapper's PATCH_USER_PERMISSION test does (lock, then MAKE-IT-GO-AWAY
+// with the same key). The key opens only the user itself; every other
+// route, money moves and node creation among them, answers 409 / "410"
+// user_locked, and POST /oauth still gives no new key. It used to answer
+// 401 / "110": locking revoked the keys. The platform's
+// POST /_fake/users/{id}/permission works as before.
+func TestLockedUserKeepsItsKey(t *testing.T) {
 	t.Parallel()
 	for _, perm := range []string{"LOCKED", "CLOSED", "MAKE-IT-GO-AWAY"} {
 		t.Run(perm, func(t *testing.T) {
@@ -1166,32 +1171,50 @@ func TestLockRevokesKeys(t *testing.T) {
 			fx := newFixture(t, fake, 100_00)
 			peer := newFixture(t, fake, 0)
 			other := fake.OAuthKey(fx.user.ID, "second-device")
+			otherHeaders := editHeaders(userHeaders(fake, other), map[string]string{"X-SP-USER": other + "|second-device"})
 			permission := func() string {
 				u, _ := fake.User(fx.user.ID)
 				return u.Permission
 			}
-			patch := func(headers map[string]string, p string) response {
-				return do(t, fake, call{method: "PATCH", path: "/users/" + fx.user.ID, header: headers, body: map[string]any{"permission": p}})
+			patch := func(headers map[string]string, body map[string]any) response {
+				return do(t, fake, call{method: "PATCH", path: "/users/" + fx.user.ID, header: headers, body: body})
 			}
 			pay := func(headers map[string]string) response {
 				return do(t, fake, call{method: "POST", path: transPath(fx.user.ID, fx.node.ID), header: headers, body: txBody(peer.node, 1)})
 			}
-			if r := patch(fx.headers, perm); r.status != http.StatusOK || r.body["permission"] != perm {
+			if r := patch(fx.headers, map[string]any{"permission": perm}); r.status != http.StatusOK || r.body["permission"] != perm {
 				t.Fatalf("PATCH permission %s: status %d: %s", perm, r.status, r.raw)
 			}
-			wantError(t, patch(fx.headers, "SEND-AND-RECEIVE"), 401, "110", "invalid_oauth_key")
-			wantError(t, pay(fx.headers), 401, "110", "invalid_oauth_key")
-			otherHeaders := editHeaders(userHeaders(fake, other), map[string]string{"X-SP-USER": other + "|second-device"})
-			wantError(t, patch(otherHeaders, "SEND-AND-RECEIVE"), 401, "110", "invalid_oauth_key")
 
-			after := userHeaders(fake, fake.OAuthKey(fx.user.ID, testFingerprint))
-			for _, p := range []string{"SEND-AND-RECEIVE", "UNVERIFIED", "LOCKED"} {
-				wantError(t, patch(after, p), 409, "410", "user_locked")
+			// The key opens the user itself.
+			if r := patch(fx.headers, map[string]any{"update": map[string]any{"legal_name": "Ann Locked"}}); r.status != http.StatusOK || r.body["permission"] != perm {
+				t.Errorf("PATCH legal_name with the key: status %d: %s", r.status, r.raw)
 			}
-			wantError(t, pay(after), 409, "410", "user_locked")
-			if got := permission(); got != perm {
-				t.Fatalf("permission %s after the refusals, want %s", got, perm)
+			for _, c := range []call{
+				{method: "GET", path: "/users/" + fx.user.ID},
+				{method: "GET", path: "/users/" + fx.user.ID + "/get-duplicates"},
+			} {
+				c.header = fx.headers
+				if r := do(t, fake, c); r.status != http.StatusOK {
+					t.Errorf("%s %s with the key: status %d: %s", c.method, c.path, r.status, r.raw)
+				}
 			}
+			// And nothing else.
+			for _, c := range []call{
+				{method: "POST", path: transPath(fx.user.ID, fx.node.ID), body: txBody(peer.node, 1)},
+				{method: "POST", path: "/users/" + fx.user.ID + "/nodes", body: map[string]any{"type": "DEPOSIT-US", "info": map[string]any{"nickname": "More"}}},
+				{method: "GET", path: "/users/" + fx.user.ID + "/nodes"},
+			} {
+				c.header = fx.headers
+				wantError(t, do(t, fake, c), 409, "410", "user_locked")
+			}
+			wantError(t, pay(otherHeaders), 409, "410", "user_locked")
+			u, _ := fake.User(fx.user.ID)
+			wantError(t, postOAuth(t, fake, u.ID, testFingerprint, map[string]any{"refresh_token": u.RefreshToken}), 409, "410", "user_locked")
+			if n := len(mustUser(t, fake, fx.user.ID).NodeIDs); n != 1 {
+				t.Errorf("the locked user holds %d nodes, want 1", n)
+			}
+			fake.CheckBalance(t, fx.node.ID, 100_00, 100_00)
 
 			for _, tc := range []struct {
 				name, path string
@@ -1210,14 +1233,27 @@ func TestLockRevokesKeys(t *testing.T) {
 				}
 			}
 			if got := permission(); got != perm {
-				t.Fatalf("permission %s after the refused platform calls, want %s", got, perm)
+				t.Fatalf("permission %s after the refusals, want %s", got, perm)
 			}
-			got := ctlOK(t, fake, "POST", "/users/"+fx.user.ID+"/permission", map[string]any{"permission": "SEND-AND-RECEIVE"})
+
+			// The platform deletes the user it locked, then unlocks it, with
+			// the user's own keys.
+			if r := patch(otherHeaders, map[string]any{"permission": "MAKE-IT-GO-AWAY"}); r.status != http.StatusOK || permission() != "MAKE-IT-GO-AWAY" {
+				t.Fatalf("PATCH MAKE-IT-GO-AWAY with the other device's key: status %d, permission %s: %s", r.status, permission(), r.raw)
+			}
+			if r := patch(fx.headers, map[string]any{"permission": "SEND-AND-RECEIVE"}); r.status != http.StatusOK || permission() != "SEND-AND-RECEIVE" {
+				t.Fatalf("unlock with the user's key: status %d, permission %s: %s", r.status, permission(), r.raw)
+			}
+			if r := pay(fx.headers); r.status != http.StatusOK {
+				t.Errorf("pay after the unlock: status %d: %s", r.status, r.raw)
+			}
+			got := ctlOK(t, fake, "POST", "/users/"+fx.user.ID+"/permission", map[string]any{"permission": perm})
+			if p := ctlObj(got["user"])["permission"]; p != perm || permission() != perm {
+				t.Fatalf("platform lock: answered %v, user %s, want %s", p, permission(), perm)
+			}
+			got = ctlOK(t, fake, "POST", "/users/"+fx.user.ID+"/permission", map[string]any{"permission": "SEND-AND-RECEIVE"})
 			if p := ctlObj(got["user"])["permission"]; p != "SEND-AND-RECEIVE" || permission() != "SEND-AND-RECEIVE" {
 				t.Fatalf("platform unlock: answered %v, user %s, want SEND-AND-RECEIVE", p, permission())
-			}
-			if r := pay(after); r.status != http.StatusOK {
-				t.Errorf("pay after the platform's unlock: status %d: %s", r.status, r.raw)
 			}
 		})
 	}
