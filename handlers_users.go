@@ -74,9 +74,6 @@ func (r *createUserRequest) validate() error {
 	if r.docs, err = parseDocuments(r.Documents); err != nil {
 		return err
 	}
-	if r.Extra.CipTag != nil && *r.Extra.CipTag < 1 {
-		return errPayload("invalid_cip_tag", "extra.cip_tag must be a positive integer.")
-	}
 	return nil
 }
 
@@ -86,7 +83,16 @@ func (r *createUserRequest) broken() []contractRule {
 	for _, l := range r.Logins {
 		out = append(out, emailRule("logins[].email", *l.Email)...)
 	}
-	return out
+	return append(out, cipTagRule("extra.cip_tag", r.Extra.CipTag)...)
+}
+
+// cipTagRule is the rule of a user's CIP tag, a positive integer (1 by
+// default), which no source says the sandbox checked.
+func cipTagRule(field string, tag *int) []contractRule {
+	if tag == nil || *tag >= 1 {
+		return nil
+	}
+	return []contractRule{{field + " is a positive integer", errPayload("invalid_cip_tag", "%s must be a positive integer.", field)}}
 }
 
 // emailRule is the contract's rule for a login's email, an email address,
@@ -343,9 +349,6 @@ func (d legacyDocRequest) baseDoc() baseDocRequest {
 var userPermissions = []string{PermissionUnverified, PermissionSendAndReceive, PermissionLocked, PermissionClosed, "RECEIVE", "SEND", "MAKE-IT-GO-AWAY"}
 
 func (r *patchUserRequest) validate() error {
-	if r.Update == nil && len(r.Documents) == 0 && r.Permission == nil && r.Doc == nil {
-		return errPayload("nothing_to_update", "Supply update, documents or permission.")
-	}
 	var err error
 	if r.docs, err = parseDocuments(r.Documents); err != nil {
 		return err
@@ -359,10 +362,6 @@ func (r *patchUserRequest) validate() error {
 		return errPayload("invalid_permission", "Unknown permission %q.", *r.Permission)
 	}
 	if u := r.Update; u != nil {
-		if u.Login == nil && u.RemoveLogin == nil && u.LegalName == nil && u.RemoveLegalName == nil && u.PhoneNumber == nil &&
-			u.RemovePhoneNumber == nil && u.CipTag == nil && u.PublicNote == nil {
-			return errPayload("nothing_to_update", "update must name at least one field.")
-		}
 		if u.Login != nil && (u.Login.Email == nil || *u.Login.Email == "") {
 			return errPayload("invalid_email", "update.login.email is required.")
 		}
@@ -375,18 +374,31 @@ func (r *patchUserRequest) validate() error {
 		if u.PhoneNumber != nil && *u.PhoneNumber == "" {
 			return errPayload("invalid_phone_number", "update.phone_number must not be empty.")
 		}
-		if u.CipTag != nil && *u.CipTag < 1 {
-			return errPayload("invalid_cip_tag", "update.cip_tag must be a positive integer.")
-		}
 	}
 	return nil
 }
 
+// changesNothing reports whether r names nothing to change: no update
+// field, document, doc or permission (a body of refresh_token alone, as
+// the older SDKs send it, or of fields the fake does not know).
+func (r *patchUserRequest) changesNothing() bool {
+	u := r.Update
+	return len(r.Documents) == 0 && r.Permission == nil && r.Doc == nil &&
+		(u == nil || u.Login == nil && u.RemoveLogin == nil && u.LegalName == nil && u.RemoveLegalName == nil &&
+			u.PhoneNumber == nil && u.RemovePhoneNumber == nil && u.CipTag == nil && u.PublicNote == nil)
+}
+
 // broken lists the contract's rules r breaks that the sandbox took.
 func (r *patchUserRequest) broken() []contractRule {
+	if r.changesNothing() {
+		return []contractRule{{"a PATCH names something to change", errPayload("nothing_to_update", "Supply update, documents or permission.")}}
+	}
 	var out []contractRule
-	if u := r.Update; u != nil && u.Login != nil {
-		out = append(out, emailRule("update.login.email", *u.Login.Email)...)
+	if u := r.Update; u != nil {
+		if u.Login != nil {
+			out = append(out, emailRule("update.login.email", *u.Login.Email)...)
+		}
+		out = append(out, cipTagRule("update.cip_tag", u.CipTag)...)
 	}
 	return out
 }
@@ -409,7 +421,8 @@ func (s *Server) handlePatchUser(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, err)
 		return
 	}
-	v, err := s.store.patchUser(s.Now(), r.PathValue("user_id"), req, strings.EqualFold(r.URL.Query().Get("full_dehydrate"), "yes"))
+	strict := func(broken ...contractRule) error { return s.strictRules(r, broken) }
+	v, err := s.store.patchUser(s.Now(), r.PathValue("user_id"), req, strings.EqualFold(r.URL.Query().Get("full_dehydrate"), "yes"), strict)
 	if err != nil {
 		s.fail(w, err)
 		return

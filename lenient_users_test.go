@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 
@@ -59,9 +60,11 @@ func runRuleCases(t *testing.T, cases []ruleCase) {
 	}
 }
 
-// userCall is a call on the env's own user: PATCH /users/{id} with body.
+// userCall is a call on the env's own user, a minute after it was made:
+// PATCH /users/{id} with body.
 func userCall(body map[string]any) func(*testing.T, strictEnv) call {
 	return func(_ *testing.T, e strictEnv) call {
+		e.fake.Advance(time.Minute)
 		return call{method: "PATCH", path: "/users/" + e.fx.user.ID, header: e.fx.headers, body: body}
 	}
 }
@@ -110,7 +113,89 @@ func TestUserRulesLenientByDefault(t *testing.T) {
 			check: func(t *testing.T, e strictEnv, r response) { wantLogins(e.fx.user.Emails[0], "email.com")(t, e, r) },
 			rule:  "update.login.email is an email address", errorCode: "200", code: "invalid_email",
 		},
+		{
+			name: "POST /users: extra.cip_tag below 1",
+			call: func(_ *testing.T, e strictEnv) call {
+				return call{method: "POST", path: "/users", header: gatewayHeaders(e.fake),
+					body: userBody(map[string]any{"extra": map[string]any{"cip_tag": -2}})}
+			},
+			check: wantField("extra", "cip_tag", -2.0),
+			rule:  "extra.cip_tag is a positive integer", errorCode: "200", code: "invalid_cip_tag",
+		},
+		{
+			name:  "PATCH /users: update.cip_tag 0",
+			call:  userCall(map[string]any{"update": map[string]any{"cip_tag": 0}}),
+			check: wantField("extra", "cip_tag", 0.0),
+			rule:  "update.cip_tag is a positive integer", errorCode: "200", code: "invalid_cip_tag",
+		},
+		{
+			name:  "PATCH /users: an empty body object",
+			call:  userCall(map[string]any{}),
+			check: wantUnchangedUser,
+			rule:  "a PATCH names something to change", errorCode: "200", code: "nothing_to_update",
+		},
+		{
+			name:  "PATCH /users: refresh_token alone",
+			call:  userCall(map[string]any{"refresh_token": "refresh_x"}),
+			check: wantUnchangedUser,
+			rule:  "a PATCH names something to change", errorCode: "200", code: "nothing_to_update",
+		},
+		{
+			name:  "PATCH /users: an empty update and no documents",
+			call:  userCall(map[string]any{"update": map[string]any{}, "documents": []any{}}),
+			check: wantUnchangedUser,
+			rule:  "a PATCH names something to change", errorCode: "200", code: "nothing_to_update",
+		},
+		{
+			name:  "PATCH /users: update.remove_legal_name not on file",
+			call:  userCall(map[string]any{"update": map[string]any{"remove_legal_name": "Nobody", "phone_number": "901.999.9999"}}),
+			check: wantField("", "phone_numbers", []any{"901.111.1111", "901.999.9999"}),
+			rule:  "update.remove_legal_name is a legal name on file", errorCode: "400", code: "unknown_legal_name",
+		},
+		{
+			name: "PATCH /users/{id}/ubo: an owner's ownership above 100",
+			call: func(t *testing.T, e strictEnv) call {
+				r := do(t, e.fake, call{method: "PATCH", path: "/users/" + e.fx.user.ID, header: e.fx.headers,
+					body: map[string]any{"documents": []any{map[string]any{"name": "Acme LLC", "entity_type": "LLC"}}}})
+				if r.status != http.StatusOK {
+					t.Fatalf("file a base document: %d %s", r.status, r.raw)
+				}
+				return call{method: "PATCH", path: "/users/" + e.fx.user.ID + "/ubo", header: e.fx.headers,
+					body: with(uboBody(), "owners", []any{map[string]any{"document_id": "d", "title": "CEO", "ownership": 150}})}
+			},
+			check: func(t *testing.T, _ strictEnv, r response) {
+				physical := r.body["documents"].([]any)[0].(map[string]any)["physical_docs"].([]any)
+				if len(physical) != 1 || physical[0].(map[string]any)["document_type"] != "REG_GG" {
+					t.Errorf("physical documents %v, want the REG_GG form", physical)
+				}
+			},
+			rule: "owners[].ownership is a percentage from 0 to 100", errorCode: "200", code: "invalid_ownership",
+		},
 	})
+}
+
+// wantField checks a field of the answer (under obj, "" for the top).
+func wantField(obj, field string, want any) func(*testing.T, strictEnv, response) {
+	return func(t *testing.T, _ strictEnv, r response) {
+		m := r.body
+		if obj != "" {
+			m = ctlObj(m[obj])
+		}
+		if diff := cmp.Diff(want, m[field]); diff != "" {
+			t.Errorf("%s.%s (-want +got):\n%s", obj, field, diff)
+		}
+	}
+}
+
+// wantUnchangedUser checks that a PATCH answered the env's user as it is,
+// as GET /users/{id} shows it, last_updated still its creation's.
+func wantUnchangedUser(t *testing.T, e strictEnv, r response) {
+	if diff := cmp.Diff(getUserBody(t, e.fake, e.fx.user.ID), r.body); diff != "" {
+		t.Errorf("answer differs from the user (-GET +PATCH):\n%s", diff)
+	}
+	if x := ctlObj(r.body["extra"]); x["last_updated"] != x["date_joined"] {
+		t.Errorf("last_updated %v, want the creation's %v", x["last_updated"], x["date_joined"])
+	}
 }
 
 // TestSeedEmailLenientByDefault: AddUser, and the control route and world

@@ -625,8 +625,10 @@ func (st *store) getUser(id string, full bool) (userView, error) {
 
 // patchUser applies a validated PATCH /users/{id} and answers the user,
 // its documents in full with full (full_dehydrate=yes); the event shows
-// them dehydrated.
-func (st *store) patchUser(now time.Time, id string, req patchUserRequest, full bool) (userView, error) {
+// them dehydrated. strict is the server's strictRules for the request, for
+// the contract's rules only the user's state shows broken. A request that
+// changes nothing answers the user as it is, with no event.
+func (st *store) patchUser(now time.Time, id string, req patchUserRequest, full bool, strict func(...contractRule) error) (userView, error) {
 	defer st.lock().unlock()
 	u := st.users[id]
 	if u == nil {
@@ -635,11 +637,21 @@ func (st *store) patchUser(now time.Time, id string, req patchUserRequest, full 
 	// Check every refusal before changing anything.
 	if up := req.Update; up != nil {
 		if up.RemoveLegalName != nil && !slices.Contains(u.legalNames, *up.RemoveLegalName) {
-			return userView{}, errIncorrect("unknown_legal_name", "Legal name %q is not on file for this user.", *up.RemoveLegalName)
+			if err := strict(contractRule{"update.remove_legal_name is a legal name on file",
+				errIncorrect("unknown_legal_name", "Legal name %q is not on file for this user.", *up.RemoveLegalName)}); err != nil {
+				return userView{}, err
+			}
 		}
 	}
 	if err := u.checkDocuments(req.docs); err != nil {
 		return userView{}, err
+	}
+	if req.changesNothing() {
+		v := st.userView(u)
+		if full {
+			v.Documents = u.documentViews(true)
+		}
+		return v, nil
 	}
 	if up := req.Update; up != nil {
 		if up.Login != nil && !slices.ContainsFunc(u.logins, func(l loginView) bool { return l.Email == *up.Login.Email }) {
