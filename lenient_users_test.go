@@ -260,3 +260,165 @@ func TestSeedEmailLenientByDefault(t *testing.T) {
 type ctlError struct{ r response }
 
 func (e *ctlError) Error() string { return string(e.r.raw) }
+
+// subnetCall seeds a subnet on the env's checking node and calls path
+// below it (e.g. "" or "/push") with body.
+func subnetCall(method string, seed synapsefake.SubnetSeed, suffix string, body any) func(*testing.T, strictEnv) call {
+	return func(t *testing.T, e strictEnv) call {
+		sn := e.fake.MustAddSubnet(t, e.fx.user.ID, e.fx.node.ID, seed)
+		return call{method: method, path: e.nodePath("/subnets/" + sn.ID + suffix), header: e.fx.headers, body: body}
+	}
+}
+
+var (
+	cardSeed    = synapsefake.SubnetSeed{Nickname: "Card", AccountClass: "CARD"}
+	activeCard  = synapsefake.SubnetSeed{Nickname: "Card", AccountClass: "CARD", Status: synapsefake.SubnetActive}
+	accountSeed = synapsefake.SubnetSeed{Nickname: "Account"}
+)
+
+// wantSubnetFields checks fields of a subnet answer.
+func wantSubnetFields(want map[string]any) func(*testing.T, strictEnv, response) {
+	return func(t *testing.T, _ strictEnv, r response) {
+		got := map[string]any{}
+		for k := range want {
+			got[k] = r.body[k]
+		}
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Errorf("subnet fields (-want +got):\n%s\n%s", diff, r.raw)
+		}
+	}
+}
+
+// wantUnchangedSubnet checks that a PATCH answered the subnet as GET shows
+// it, updated_on still its creation's.
+func wantUnchangedSubnet(t *testing.T, e strictEnv, r response) {
+	id, _ := r.body["_id"].(string)
+	get := do(t, e.fake, call{method: "GET", path: e.nodePath("/subnets/" + id), header: e.fx.headers})
+	if diff := cmp.Diff(get.body, r.body); diff != "" {
+		t.Errorf("answer differs from the subnet (-GET +PATCH):\n%s", diff)
+	}
+	if r.body["updated_on"] != r.body["created_on"] {
+		t.Errorf("updated_on %v, want the creation's %v", r.body["updated_on"], r.body["created_on"])
+	}
+}
+
+// TestSubnetRulesLenientByDefault: the subnets' rules of the contract (and
+// the fake's) that the sandbox did not enforce are taken by default and
+// named by WithStrictRequests.
+func TestSubnetRulesLenientByDefault(t *testing.T) {
+	t.Parallel()
+	patch := func(seed synapsefake.SubnetSeed, body string) func(*testing.T, strictEnv) call {
+		return func(t *testing.T, e strictEnv) call {
+			c := subnetCall("PATCH", seed, "", body)(t, e)
+			e.fake.Advance(time.Minute)
+			return c
+		}
+	}
+	push := func(changes map[string]any) func(*testing.T, strictEnv) call {
+		b := applePush()
+		for k, v := range changes {
+			b[k] = v
+		}
+		return subnetCall("POST", activeCard, "/push", b)
+	}
+	pushed := func(t *testing.T, _ strictEnv, r response) {
+		if a := ctlObj(ctlObj(r.body["data"])["authentication"]); a["activation_data"] == nil || r.body["success"] != true {
+			t.Errorf("answer %s, want the provisioning data", r.raw)
+		}
+	}
+	runRuleCases(t, []ruleCase{
+		{
+			name: "GET: full_dehydrate neither YES nor NO reads NO",
+			call: subnetCall("GET", cardSeed, "?full_dehydrate=MAYBE", nil),
+			check: func(t *testing.T, _ strictEnv, r response) {
+				if n, _ := r.body["card_number"].(string); len(n) != 4 || r.body["cvc"] != "***" {
+					t.Errorf("card_number %v, cvc %v: want them masked", r.body["card_number"], r.body["cvc"])
+				}
+			},
+			rule: "full_dehydrate is YES or NO", errorCode: "200", code: "invalid_full_dehydrate",
+		},
+		{
+			name: "POST: a nickname of spaces",
+			call: func(_ *testing.T, e strictEnv) call {
+				return call{method: "POST", path: e.nodePath("/subnets"), header: e.fx.headers, body: map[string]any{"nickname": "  "}}
+			},
+			check: wantSubnetFields(map[string]any{"nickname": "  ", "status": "ACTIVE"}),
+			rule:  "nickname is not blank", errorCode: "200", code: "invalid_nickname",
+		},
+		{
+			name: "PATCH: an empty object", call: patch(cardSeed, `{}`), check: wantUnchangedSubnet,
+			rule: "a PATCH names something to change", errorCode: "200", code: "nothing_to_update",
+		},
+		{
+			name: "PATCH: only nulls", call: patch(cardSeed, `{"status":null,"pin":null}`), check: wantUnchangedSubnet,
+			rule: "a PATCH names something to change", errorCode: "200", code: "nothing_to_update",
+		},
+		{
+			name: "PATCH: pin and card_pin differ, pin wins", call: patch(cardSeed, `{"pin":"a","card_pin":"b"}`),
+			check: func(t *testing.T, e strictEnv, r response) {
+				if sn, _ := e.fake.Subnet(r.body["_id"].(string)); sn.Pin != "a" {
+					t.Errorf("pin %q, want a", sn.Pin)
+				}
+			},
+			rule: "pin and card_pin agree", errorCode: "200", code: "conflicting_pin",
+		},
+		{
+			name: "PATCH: status and allowed differ, status wins", call: patch(accountSeed, `{"allowed":"CREDIT","status":"INACTIVE"}`),
+			check: wantSubnetFields(map[string]any{"status": "INACTIVE", "allowed": "LOCKED"}),
+			rule:  "status and allowed agree", errorCode: "200", code: "conflicting_status",
+		},
+		{
+			name: "PATCH: a nickname of spaces", call: patch(cardSeed, `{"nickname":" "}`),
+			check: wantSubnetFields(map[string]any{"nickname": " "}),
+			rule:  "nickname is not blank", errorCode: "200", code: "invalid_nickname",
+		},
+		{
+			name: "PATCH: a status_code beyond the four", call: patch(cardSeed, `{"status_code":"STOLEN"}`),
+			check: wantSubnetFields(map[string]any{"status_code": "STOLEN"}),
+			rule:  "status_code is one of", errorCode: "200", code: "invalid_status_code",
+		},
+		{
+			name: "PATCH: a negative limit", call: patch(cardSeed, `{"preferences":{"daily_cash_limit":-1}}`),
+			check: func(t *testing.T, _ strictEnv, r response) {
+				if got := ctlObj(r.body["preferences"])["daily_cash_limit"]; got != -100.0 {
+					t.Errorf("daily_cash_limit %v, want -100", got)
+				}
+			},
+			rule: "limits are USD from 0, in whole cents", errorCode: "200", code: "invalid_limit",
+		},
+		{
+			name: "PATCH: a sub-cent limit, rounded to the cent", call: patch(cardSeed, `{"status":"ACTIVE","preferences":{"daily_transaction_limit":12.346}}`),
+			check: func(t *testing.T, _ strictEnv, r response) {
+				if got := ctlObj(r.body["preferences"])["daily_transaction_limit"]; got != 1235.0 || r.body["status"] != "ACTIVE" {
+					t.Errorf("daily_transaction_limit %v, status %v: want 1235, ACTIVE", got, r.body["status"])
+				}
+			},
+			rule: "limits are USD from 0, in whole cents", errorCode: "200", code: "invalid_limit",
+		},
+		{
+			name: "PATCH: preferences on an account number, ignored", call: patch(accountSeed, `{"status":"INACTIVE","preferences":{"allow_foreign_transactions":true}}`),
+			check: func(t *testing.T, _ strictEnv, r response) {
+				if _, ok := r.body["preferences"]; ok || r.body["status"] != "INACTIVE" {
+					t.Errorf("answer %s: want INACTIVE without preferences", r.raw)
+				}
+			},
+			rule: "preferences apply to cards", errorCode: "410", code: "not_a_card",
+		},
+		{
+			name: "push: a nonce not base64", call: push(map[string]any{"nonce": "not base64!"}), check: pushed,
+			rule: "nonce is base64", errorCode: "200", code: "invalid_nonce",
+		},
+		{
+			name: "push: a nonce_signature not base64", call: push(map[string]any{"nonce_signature": "QNyNZuyDO...EFg/Q"}), check: pushed,
+			rule: "nonce_signature is base64", errorCode: "200", code: "invalid_nonce_signature",
+		},
+		{
+			name: "push: one certificate", call: push(map[string]any{"certificates": []any{"MIICzD....OPQ7"}}), check: pushed,
+			rule: "certificates are 2 strings", errorCode: "200", code: "invalid_certificates",
+		},
+		{
+			name: "push: an empty certificate", call: push(map[string]any{"certificates": []any{"a", ""}}), check: pushed,
+			rule: "certificates are 2 strings", errorCode: "200", code: "invalid_certificates",
+		},
+	})
+}
