@@ -65,8 +65,9 @@ func (r Response) Decode(v any) error { return json.Unmarshal(r.Raw, v) }
 // cannot be made: a body that does not encode, a transport error. Answers,
 // refusals included, are returned. For an unknown user no key can be
 // minted: the calls go out with an empty key and get the service's
-// answer to that. A key the service revoked (a LOCKED user's) is not
-// renewed, as a client's POST /oauth would not renew it either. A
+// answer to that. A LOCKED user's key opens only the user, and is not
+// renewed after the refusals of other calls, as a client's POST /oauth
+// would not renew it either. A
 // fingerprint POST /oauth would refuse (not 1 to 256 letters, digits, '-',
 // '_' or '.') fails tb at once, as OAuthKey would not mint a key for it.
 func (s *Server) As(tb testing.TB, userID, fingerprint string) *UserClient {

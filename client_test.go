@@ -213,14 +213,18 @@ func TestUserClientRefusals(t *testing.T) {
 	fake.CheckBalance(t, mine.node.ID, 100_00, 100_00)
 	fake.CheckNoWebhook(t, synapsefake.ForFunction("TRANS|POST"))
 
-	// A locked user's keys are revoked; the handle does not mint past that.
+	// A locked user's key opens only the user; the handle's other calls
+	// are refused.
 	if resp := u.Get("nodes"); resp.Status != http.StatusOK {
 		t.Fatalf("GET nodes: %d", resp.Status)
 	}
 	if err := fake.SetPermission(mine.user.ID, "LOCKED"); err != nil {
 		t.Fatal(err)
 	}
-	wantError(t, asResponse(u.Get("nodes")), 401, "110", "invalid_oauth_key")
+	wantError(t, asResponse(u.Get("nodes")), 409, "410", "user_locked")
+	if resp := u.Patch("", map[string]any{"permission": "SEND-AND-RECEIVE"}); resp.Status != http.StatusOK {
+		t.Errorf("unlock through the handle: %d", resp.Status)
+	}
 }
 
 // TestUserClientCannotSend: a body that does not encode fails the test (Do

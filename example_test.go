@@ -156,30 +156,30 @@ func ExampleServer_OAuthKey() {
 	// 401 300 scope_not_granted
 }
 
-// Locking a user revokes its keys, and only the platform unlocks it: the
-// user's own key cannot.
+// A locked user's key opens only the user: it moves no money, and it
+// unlocks the user. SetPermission makes the same change without a request.
 func ExampleServer_SetPermission() {
 	fake := synapsefake.New()
-	user, _, key := exampleAccount(fake, 100_00)
+	user, checking, key := exampleAccount(fake, 100_00)
 	lock := map[string]any{"permission": "LOCKED"}
 	unlock := map[string]any{"permission": "SEND-AND-RECEIVE"}
 	status, _ := exampleCall(fake, "PATCH", "/users/"+user.ID, key, "", lock)
 	fmt.Println("lock:", status)
-	status, body := exampleCall(fake, "PATCH", "/users/"+user.ID, key, "", unlock)
-	fmt.Println("unlock with the old key:", status, body["error"].(map[string]any)["code"])
-	status, body = exampleCall(fake, "PATCH", "/users/"+user.ID, fake.OAuthKey(user.ID, exampleFingerprint), "", unlock)
-	fmt.Println("unlock with a new key:", status, body["error"].(map[string]any)["code"])
+	status, body := exampleCall(fake, "GET", "/users/"+user.ID+"/nodes/"+checking.ID, key, "", nil)
+	fmt.Println("read a node:", status, body["error"].(map[string]any)["code"])
+	status, _ = exampleCall(fake, "PATCH", "/users/"+user.ID, key, "", unlock)
+	fmt.Println("unlock with the same key:", status)
 
-	if err := fake.SetPermission(user.ID, synapsefake.PermissionSendAndReceive); err != nil {
+	if err := fake.SetPermission(user.ID, synapsefake.PermissionLocked); err != nil {
 		panic(err)
 	}
 	u, _ := fake.User(user.ID)
-	fmt.Println("after the platform's unlock:", u.Permission)
+	fmt.Println("after SetPermission:", u.Permission)
 	// Output:
 	// lock: 200
-	// unlock with the old key: 401 invalid_oauth_key
-	// unlock with a new key: 409 user_locked
-	// after the platform's unlock: SEND-AND-RECEIVE
+	// read a node: 409 user_locked
+	// unlock with the same key: 200
+	// after SetPermission: LOCKED
 }
 
 // An ACH transaction moves only when the fake's clock does: debit after a

@@ -693,7 +693,8 @@ type caller struct {
 // authorize checks the request's credentials against a route's needs:
 // the gateway (100), X-SP-USER and its oauth_key (200, 300, 110, 120),
 // the key's user against the path's user_id and the key's scopes (300),
-// then X-SP-USER-IP (200).
+// a locked user's key outside its user's own routes (410), then
+// X-SP-USER-IP (200).
 func (s *Server) authorize(r *http.Request, need access) (caller, error) {
 	var c caller
 	if gw, present := header(r, "X-SP-GATEWAY"); present {
@@ -713,7 +714,7 @@ func (s *Server) authorize(r *http.Request, need access) (caller, error) {
 		if key == "" {
 			return c, errNoOAuthKey.because(`X-SP-USER has nothing before "|"`).hinting(hintNewKey)
 		}
-		k, err := s.store.lookupKey(key, s.Now())
+		k, locked, err := s.store.lookupKey(key, s.Now())
 		if err != nil {
 			return c, err
 		}
@@ -729,6 +730,11 @@ func (s *Server) authorize(r *http.Request, need access) (caller, error) {
 			return c, errUnauthorized("scope_not_granted", "The oauth_key lacks the scope %s.", need.scope).
 				because("this route needs the scope %s; the oauth_key has %s", need.scope, strings.Join(k.scopes, ", ")).
 				hinting("ask for the scope in POST /oauth/{user_id}'s scope, or mint a key with every scope: fake.OAuthKey(userID, fingerprint)")
+		}
+		if locked != nil && need.scope != reference.ScopeUserGet && need.scope != reference.ScopeUserPatch {
+			// The key stays good for the user itself, so that the platform
+			// can unlock or delete the user it locked.
+			return c, locked.because("the oauth_key's user is locked: it opens only the user (USER|GET, USER|PATCH routes)")
 		}
 		c.userID = k.userID
 	}

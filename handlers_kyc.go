@@ -70,20 +70,33 @@ func (r uboRequest) validate() error {
 		if o.Title == nil || *o.Title == "" {
 			return errPayload("missing_title", "owners[].title is required.")
 		}
-		if len(o.Ownership) > 0 && !validOwnership(o.Ownership) {
+		if _, ok := ownership(o.Ownership); len(o.Ownership) > 0 && !ok {
 			return errPayload("invalid_field_type", "owners[].ownership must be a number.")
 		}
 	}
 	return nil
 }
 
-func validOwnership(raw json.RawMessage) bool {
+// broken lists the contract's rules r breaks that the sandbox took.
+func (r uboRequest) broken() []contractRule {
+	for _, o := range r.Owners {
+		if f, _ := ownership(o.Ownership); f < 0 || f > 100 {
+			return []contractRule{{"owners[].ownership is a percentage from 0 to 100",
+				errPayload("invalid_ownership", "owners[].ownership must be a percentage from 0 to 100.")}}
+		}
+	}
+	return nil
+}
+
+// ownership reads an owner's ownership, a number or a string (0 for a
+// string or none), and reports whether it is either.
+func ownership(raw json.RawMessage) (float64, bool) {
 	var f float64
 	if json.Unmarshal(raw, &f) == nil {
-		return f >= 0 && f <= 100
+		return f, true
 	}
 	var s string
-	return json.Unmarshal(raw, &s) == nil
+	return 0, json.Unmarshal(raw, &s) == nil
 }
 
 // regGGDocType is the physical document type the UBO form is filed as.
@@ -97,7 +110,10 @@ func (s *Server) handleUBO(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, err)
 		return
 	}
-	_, err := decodeValid[uboRequest](r)
+	req, err := decodeValid[uboRequest](r)
+	if err == nil {
+		err = s.strictRules(r, req.broken())
+	}
 	if err != nil {
 		s.fail(w, err)
 		return

@@ -47,13 +47,27 @@ func (r createSubnetRequest) class() string {
 }
 
 func (r createSubnetRequest) validate() error {
-	if r.Nickname == nil || strings.TrimSpace(*r.Nickname) == "" {
+	if r.Nickname == nil || *r.Nickname == "" {
 		return errPayload("missing_nickname", "nickname is required.")
 	}
 	if !slices.Contains([]string{ClassChecking, ClassSavings, ClassCard}, r.class()) {
 		return errPayload("invalid_account_class", "account_class must be CHECKING, SAVINGS or CARD.")
 	}
 	return nil
+}
+
+// broken lists the contract's rules r breaks that the sandbox took.
+func (r createSubnetRequest) broken() []contractRule {
+	return blankNicknameRule(r.Nickname)
+}
+
+// blankNicknameRule is the fake's rule that a nickname is not blank, which
+// no source says the service checked: one of spaces is taken.
+func blankNicknameRule(nickname *string) []contractRule {
+	if nickname == nil || strings.TrimSpace(*nickname) != "" {
+		return nil
+	}
+	return []contractRule{{"nickname is not blank", errPayload("invalid_nickname", "nickname must not be blank.")}}
 }
 
 // handleCreateSubnet serves POST /v3.1/users/{user_id}/nodes/{node_id}/subnets.
@@ -63,6 +77,9 @@ func (s *Server) handleCreateSubnet(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	req, err := decodeValid[createSubnetRequest](r)
+	if err == nil {
+		err = s.strictRules(r, req.broken())
+	}
 	if err != nil {
 		s.fail(w, err)
 		return
@@ -109,7 +126,8 @@ func (s *Server) subnetAction(w http.ResponseWriter, r *http.Request, full bool,
 }
 
 // handleGetSubnet serves GET .../subnets/{subnet_id}; full_dehydrate=YES
-// shows the full card number, cvc and account number.
+// shows the full card number, cvc and account number, any other value
+// nothing more.
 func (s *Server) handleGetSubnet(w http.ResponseWriter, r *http.Request) {
 	if _, err := s.authorize(r, access{gateway: true, userIP: true, scope: reference.ScopeSubnetGet}); err != nil {
 		s.fail(w, err)
@@ -120,9 +138,11 @@ func (s *Server) handleGetSubnet(w http.ResponseWriter, r *http.Request) {
 	case "", "NO":
 	case "YES":
 		full = true
-	default:
-		s.fail(w, errPayload("invalid_full_dehydrate", "full_dehydrate must be YES or NO."))
-		return
+	default: // NO, as GET /users/{user_id} reads it
+		if err := s.strictRule(r, "full_dehydrate is YES or NO", errPayload("invalid_full_dehydrate", "full_dehydrate must be YES or NO.")); err != nil {
+			s.fail(w, err)
+			return
+		}
 	}
 	s.subnetAction(w, r, full, func(*store, *subnetRecord) error { return nil })
 }
@@ -174,31 +194,18 @@ func (r patchSubnetRequest) status() *SubnetStatus {
 }
 
 func (r patchSubnetRequest) validate() error {
-	if r.Status == nil && r.Allowed == nil && r.StatusCode == nil && r.pin() == nil && r.Nickname == nil && r.SuppID == nil && r.Preferences == nil {
-		return errPayload("nothing_to_update", "Supply status, allowed, status_code, pin, nickname, supp_id or preferences.")
-	}
 	if r.Allowed != nil {
-		to, ok := subnetAllowed[*r.Allowed]
-		if !ok {
+		if _, ok := subnetAllowed[*r.Allowed]; !ok {
 			return errPayload("invalid_allowed", "allowed must be %s, %s or %s.", AllowedLocked, AllowedCredit, AllowedCreditAndDebit)
 		}
-		if r.Status != nil && *r.Status != to {
-			return errPayload("conflicting_status", "status %s and allowed %s differ; send one of them.", *r.Status, *r.Allowed)
-		}
-	}
-	if r.Pin != nil && r.CardPin != nil && *r.Pin != *r.CardPin {
-		return errPayload("conflicting_pin", "pin and card_pin differ; send one of them.")
 	}
 	if r.Status != nil && !slices.Contains([]SubnetStatus{SubnetActive, SubnetInactive, SubnetTerminated}, *r.Status) {
 		return errPayload("invalid_status", "status must be ACTIVE, INACTIVE or TERMINATED.")
 	}
-	if r.StatusCode != nil && !slices.Contains(subnetStatusCodes, *r.StatusCode) {
-		return errPayload("invalid_status_code", "status_code must be one of %v.", subnetStatusCodes)
-	}
 	if p := r.pin(); p != nil && *p == "" {
 		return errPayload("invalid_pin", "pin must not be empty.")
 	}
-	if r.Nickname != nil && strings.TrimSpace(*r.Nickname) == "" {
+	if r.Nickname != nil && *r.Nickname == "" {
 		return errPayload("invalid_nickname", "nickname must not be empty.")
 	}
 	if p := r.Preferences; p != nil {
@@ -213,6 +220,43 @@ func (r patchSubnetRequest) validate() error {
 	return nil
 }
 
+// changesNothing reports whether r names nothing to change.
+func (r patchSubnetRequest) changesNothing() bool {
+	return r.Status == nil && r.Allowed == nil && r.StatusCode == nil && r.pin() == nil && r.Nickname == nil && r.SuppID == nil && r.Preferences == nil
+}
+
+// broken lists the contract's rules r breaks that the sandbox took; the
+// fake reads such a request as documented beside each.
+func (r patchSubnetRequest) broken() []contractRule {
+	if r.changesNothing() { // the subnet as it is
+		return []contractRule{{"a PATCH names something to change",
+			errPayload("nothing_to_update", "Supply status, allowed, status_code, pin, nickname, supp_id or preferences.")}}
+	}
+	var out []contractRule
+	if r.Allowed != nil && r.Status != nil && subnetAllowed[*r.Allowed] != *r.Status { // status wins
+		out = append(out, contractRule{"status and allowed agree",
+			errPayload("conflicting_status", "status %s and allowed %s differ; send one of them.", *r.Status, *r.Allowed)})
+	}
+	if r.Pin != nil && r.CardPin != nil && *r.Pin != *r.CardPin { // pin wins
+		out = append(out, contractRule{"pin and card_pin agree", errPayload("conflicting_pin", "pin and card_pin differ; send one of them.")})
+	}
+	if r.StatusCode != nil && !slices.Contains(subnetStatusCodes, *r.StatusCode) { // kept and shown as sent
+		out = append(out, contractRule{"status_code is one of " + strings.Join(subnetStatusCodes, ", "),
+			errPayload("invalid_status_code", "status_code must be one of %v.", subnetStatusCodes)})
+	}
+	out = append(out, blankNicknameRule(r.Nickname)...)
+	if p := r.Preferences; p != nil {
+		for _, l := range []*float64{p.DailyCashLimit, p.DailyTransactionLimit} {
+			if l != nil && (*l < 0 || hasSubCents(*l)) { // rounded to the cent
+				out = append(out, contractRule{"limits are USD from 0, in whole cents",
+					errPayload("invalid_limit", "Limits are amounts from 0 USD with at most two decimals.")})
+				break
+			}
+		}
+	}
+	return out
+}
+
 // handlePatchSubnet serves PATCH .../subnets/{subnet_id}.
 func (s *Server) handlePatchSubnet(w http.ResponseWriter, r *http.Request) {
 	if _, err := s.authorize(r, access{userIP: true, scope: reference.ScopeSubnetPatch}); err != nil {
@@ -220,12 +264,16 @@ func (s *Server) handlePatchSubnet(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	req, err := decodeValid[patchSubnetRequest](r)
+	if err == nil {
+		err = s.strictRules(r, req.broken())
+	}
 	if err != nil {
 		s.fail(w, err)
 		return
 	}
 	now := s.Now()
-	s.subnetAction(w, r, false, func(st *store, sn *subnetRecord) error { return st.patchSubnet(sn, now, req) })
+	strict := func(broken ...contractRule) error { return s.strictRules(r, broken) }
+	s.subnetAction(w, r, false, func(st *store, sn *subnetRecord) error { return st.patchSubnet(sn, now, req, strict) })
 }
 
 // The three wallet push types. The spec names them only as <PROVIDER>_PUSH
@@ -258,12 +306,27 @@ func (r pushRequest) validate() error {
 		if f.v == nil || *f.v == "" {
 			return errPayload("missing_"+f.name, "%s is required for %s.", f.name, PushApple)
 		}
-		if _, err := base64.StdEncoding.DecodeString(*f.v); err != nil {
-			return errPayload("invalid_"+f.name, "%s must be base64.", f.name)
+	}
+	return nil
+}
+
+// broken lists the spec's rules for an APPLE_PUSH body that r breaks,
+// which no source says the service checked.
+func (r pushRequest) broken() []contractRule {
+	if *r.Type != PushApple {
+		return nil
+	}
+	for _, f := range []struct {
+		name string
+		v    string
+	}{{"nonce", *r.Nonce}, {"nonce_signature", *r.NonceSignature}} {
+		if _, err := base64.StdEncoding.DecodeString(f.v); err != nil {
+			return []contractRule{{f.name + " is base64", errPayload("invalid_"+f.name, "%s must be base64.", f.name)}}
 		}
 	}
 	if len(r.Certificates) != 2 || slices.Contains(r.Certificates, "") {
-		return errPayload("invalid_certificates", "certificates must hold exactly 2 certificates for %s.", PushApple)
+		return []contractRule{{"certificates are 2 strings",
+			errPayload("invalid_certificates", "certificates must hold exactly 2 certificates for %s.", PushApple)}}
 	}
 	return nil
 }
@@ -291,6 +354,9 @@ func (s *Server) handlePushSubnet(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	req, err := decodeValid[pushRequest](r)
+	if err == nil {
+		err = s.strictRules(r, req.broken())
+	}
 	if err != nil {
 		s.fail(w, err)
 		return

@@ -60,8 +60,8 @@ func (r *createUserRequest) validate() error {
 		return errPayload("missing_logins", "logins is required.")
 	}
 	for _, l := range r.Logins {
-		if l.Email == nil || !strings.Contains(*l.Email, "@") {
-			return errPayload("invalid_email", "logins[].email must be an email address.")
+		if l.Email == nil || *l.Email == "" {
+			return errPayload("invalid_email", "logins[].email is required.")
 		}
 	}
 	if len(r.PhoneNumbers) == 0 || slices.Contains(r.PhoneNumbers, "") {
@@ -74,10 +74,34 @@ func (r *createUserRequest) validate() error {
 	if r.docs, err = parseDocuments(r.Documents); err != nil {
 		return err
 	}
-	if r.Extra.CipTag != nil && *r.Extra.CipTag < 1 {
-		return errPayload("invalid_cip_tag", "extra.cip_tag must be a positive integer.")
-	}
 	return nil
+}
+
+// broken lists the contract's rules r breaks that the sandbox took.
+func (r *createUserRequest) broken() []contractRule {
+	var out []contractRule
+	for _, l := range r.Logins {
+		out = append(out, emailRule("logins[].email", *l.Email)...)
+	}
+	return append(out, cipTagRule("extra.cip_tag", r.Extra.CipTag)...)
+}
+
+// cipTagRule is the rule of a user's CIP tag, a positive integer (1 by
+// default), which no source says the sandbox checked.
+func cipTagRule(field string, tag *int) []contractRule {
+	if tag == nil || *tag >= 1 {
+		return nil
+	}
+	return []contractRule{{field + " is a positive integer", errPayload("invalid_cip_tag", "%s must be a positive integer.", field)}}
+}
+
+// emailRule is the contract's rule for a login's email, an email address,
+// which the sandbox did not check: it took any non-empty string.
+func emailRule(field, email string) []contractRule {
+	if strings.Contains(email, "@") {
+		return nil
+	}
+	return []contractRule{{field + " is an email address", errPayload("invalid_email", "%s must be an email address.", field)}}
 }
 
 // subDocRequest is a physical, social or virtual document of a base
@@ -87,6 +111,17 @@ type subDocRequest struct {
 	ID            *string `json:"id"`
 	DocumentType  *string `json:"document_type"`
 	DocumentValue *string `json:"document_value"`
+}
+
+// deleteDocument is the document_type of a sub-document, and the
+// permission_scope of a base document, that removes the one of its id.
+const deleteDocument = "DELETE_DOCUMENT"
+
+// deletes reports whether s asks to remove its sub-document, as
+// synapsenode's deleteExistingDocument sends it (the js wrapper's
+// PATCH_DELETE_SUB_DOCS too, with a dummy document_value).
+func (s subDocRequest) deletes() bool {
+	return s.DocumentType != nil && *s.DocumentType == deleteDocument
 }
 
 // baseDocRequest is one element of documents[]: a new base document, or,
@@ -104,7 +139,7 @@ type baseDocRequest struct {
 
 // deletes reports whether r asks to remove its base document.
 func (r baseDocRequest) deletes() bool {
-	return r.PermissionScope != nil && *r.PermissionScope == "DELETE_DOCUMENT"
+	return r.PermissionScope != nil && *r.PermissionScope == deleteDocument
 }
 
 func (r baseDocRequest) subDocs() map[string][]subDocRequest {
@@ -124,6 +159,8 @@ func (r baseDocRequest) validate() error {
 			case s.ID != nil && *s.ID == "":
 				return errPayload("invalid_document_id", "documents[].%s[].id must not be empty.", kind)
 			case s.ID != nil:
+			case s.deletes():
+				return errPayload("missing_document_id", "documents[].%s[].id is required with document_type %s.", kind, deleteDocument)
 			case s.DocumentType == nil || *s.DocumentType == "":
 				return errPayload("missing_document_type", "documents[].%s[].document_type is required.", kind)
 			case s.DocumentValue == nil || *s.DocumentValue == "":
@@ -171,6 +208,9 @@ func (s *Server) handleCreateUser(w http.ResponseWriter, r *http.Request) {
 	req, err := decode[createUserRequest](r)
 	if err == nil {
 		err = req.validate()
+	}
+	if err == nil {
+		err = s.strictRules(r, req.broken())
 	}
 	if err != nil {
 		s.fail(w, err)
@@ -314,9 +354,6 @@ func (d legacyDocRequest) baseDoc() baseDocRequest {
 var userPermissions = []string{PermissionUnverified, PermissionSendAndReceive, PermissionLocked, PermissionClosed, "RECEIVE", "SEND", "MAKE-IT-GO-AWAY"}
 
 func (r *patchUserRequest) validate() error {
-	if r.Update == nil && len(r.Documents) == 0 && r.Permission == nil && r.Doc == nil {
-		return errPayload("nothing_to_update", "Supply update, documents or permission.")
-	}
 	var err error
 	if r.docs, err = parseDocuments(r.Documents); err != nil {
 		return err
@@ -330,12 +367,8 @@ func (r *patchUserRequest) validate() error {
 		return errPayload("invalid_permission", "Unknown permission %q.", *r.Permission)
 	}
 	if u := r.Update; u != nil {
-		if u.Login == nil && u.RemoveLogin == nil && u.LegalName == nil && u.RemoveLegalName == nil && u.PhoneNumber == nil &&
-			u.RemovePhoneNumber == nil && u.CipTag == nil && u.PublicNote == nil {
-			return errPayload("nothing_to_update", "update must name at least one field.")
-		}
-		if u.Login != nil && (u.Login.Email == nil || !strings.Contains(*u.Login.Email, "@")) {
-			return errPayload("invalid_email", "update.login.email must be an email address.")
+		if u.Login != nil && (u.Login.Email == nil || *u.Login.Email == "") {
+			return errPayload("invalid_email", "update.login.email is required.")
 		}
 		if u.RemoveLogin != nil && u.RemoveLogin.Email == nil {
 			return errPayload("invalid_email", "update.remove_login.email is required.")
@@ -346,14 +379,37 @@ func (r *patchUserRequest) validate() error {
 		if u.PhoneNumber != nil && *u.PhoneNumber == "" {
 			return errPayload("invalid_phone_number", "update.phone_number must not be empty.")
 		}
-		if u.CipTag != nil && *u.CipTag < 1 {
-			return errPayload("invalid_cip_tag", "update.cip_tag must be a positive integer.")
-		}
 	}
 	return nil
 }
 
-// handlePatchUser serves PATCH /v3.1/users/{user_id}.
+// changesNothing reports whether r names nothing to change: no update
+// field, document, doc or permission (a body of refresh_token alone, as
+// the older SDKs send it, or of fields the fake does not know).
+func (r *patchUserRequest) changesNothing() bool {
+	u := r.Update
+	return len(r.Documents) == 0 && r.Permission == nil && r.Doc == nil &&
+		(u == nil || u.Login == nil && u.RemoveLogin == nil && u.LegalName == nil && u.RemoveLegalName == nil &&
+			u.PhoneNumber == nil && u.RemovePhoneNumber == nil && u.CipTag == nil && u.PublicNote == nil)
+}
+
+// broken lists the contract's rules r breaks that the sandbox took.
+func (r *patchUserRequest) broken() []contractRule {
+	if r.changesNothing() {
+		return []contractRule{{"a PATCH names something to change", errPayload("nothing_to_update", "Supply update, documents or permission.")}}
+	}
+	var out []contractRule
+	if u := r.Update; u != nil {
+		if u.Login != nil {
+			out = append(out, emailRule("update.login.email", *u.Login.Email)...)
+		}
+		out = append(out, cipTagRule("update.cip_tag", u.CipTag)...)
+	}
+	return out
+}
+
+// handlePatchUser serves PATCH /v3.1/users/{user_id}; with full_dehydrate=yes
+// the answer shows the documents as GET /users/{user_id}?full_dehydrate=yes does.
 func (s *Server) handlePatchUser(w http.ResponseWriter, r *http.Request) {
 	if _, err := s.authorize(r, access{userIP: true, scope: reference.ScopeUserPatch}); err != nil {
 		s.fail(w, err)
@@ -363,11 +419,15 @@ func (s *Server) handlePatchUser(w http.ResponseWriter, r *http.Request) {
 	if err == nil {
 		err = req.validate()
 	}
+	if err == nil {
+		err = s.strictRules(r, req.broken())
+	}
 	if err != nil {
 		s.fail(w, err)
 		return
 	}
-	v, err := s.store.patchUser(s.Now(), r.PathValue("user_id"), req)
+	strict := func(broken ...contractRule) error { return s.strictRules(r, broken) }
+	v, err := s.store.patchUser(s.Now(), r.PathValue("user_id"), req, strings.EqualFold(r.URL.Query().Get("full_dehydrate"), "yes"), strict)
 	if err != nil {
 		s.fail(w, err)
 		return

@@ -313,7 +313,11 @@ func TestSwapDuplicates(t *testing.T) {
 	if diff := cmp.Diff([]string{"SEND-AND-RECEIVE", "CLOSED", "CLOSED", "SEND-AND-RECEIVE", "SEND-AND-RECEIVE"}, permissions()); diff != "" {
 		t.Errorf("permissions after the swap (-want +got):\n%s", diff)
 	}
-	wantError(t, do(t, fake, call{method: "GET", path: "/users/" + open.ID + "/get-duplicates", header: openKey}), 401, "110", "invalid_oauth_key")
+	// The user the swap closed keeps its key, which opens only the user.
+	if r := do(t, fake, call{method: "GET", path: "/users/" + open.ID + "/get-duplicates", header: openKey}); r.status != http.StatusOK || r.body["status"] != "CLOSED" {
+		t.Errorf("get-duplicates of the closed user with its key: status %d: %s", r.status, r.raw)
+	}
+	wantError(t, do(t, fake, call{method: "GET", path: "/users/" + open.ID + "/nodes", header: openKey}), 409, "410", "user_locked")
 }
 
 // TestDuplicatesOfACopiedIdentity is the attack of issue 18: user A copies

@@ -291,8 +291,8 @@ func TestBalanceLimits(t *testing.T) {
 }
 
 // TestLockedUsers: a user PATCHed to LOCKED, CLOSED or MAKE-IT-GO-AWAY gets
-// no OAuth key and moves no money: the keys it held are revoked, and one
-// minted by OAuthKey after the lock is refused every money move.
+// no OAuth key and moves no money: the keys it held, and one minted by
+// OAuthKey after the lock, are refused every money move.
 func TestLockedUsers(t *testing.T) {
 	t.Parallel()
 	for _, perm := range []string{"LOCKED", "CLOSED", "MAKE-IT-GO-AWAY"} {
@@ -308,7 +308,7 @@ func TestLockedUsers(t *testing.T) {
 			u, _ := e.fake.User(e.fx.user.ID)
 			before := moneyOf(t, e.fake, e.fx.node.ID)
 			wantError(t, do(t, e.fake, call{method: "POST", path: transPath(u.ID, e.fx.node.ID), header: e.fx.headers,
-				body: txBody(peer.node, 1)}), 401, "110", "invalid_oauth_key")
+				body: txBody(peer.node, 1)}), 409, "410", "user_locked")
 			e.fx.headers = userHeaders(e.fake, e.fake.OAuthKey(u.ID, testFingerprint))
 
 			wantError(t, postOAuth(t, e.fake, u.ID, testFingerprint, map[string]any{"refresh_token": u.RefreshToken}), 409, "410", "user_locked")

@@ -199,18 +199,23 @@ func (st *store) oauth(now time.Time, lifetime time.Duration, userID, fingerprin
 }
 
 // lookupKey finds a live key and returns a copy. Unknown and expired keys are 401 / "110".
-func (st *store) lookupKey(key string, now time.Time) (keyRecord, error) {
+// locked is the refusal of a LOCKED, CLOSED or MAKE-IT-GO-AWAY user's key
+// on the routes that do not act on the user itself; nil for another user's.
+func (st *store) lookupKey(key string, now time.Time) (k keyRecord, locked *apiError, err error) {
 	defer st.lock().unlock()
-	k := st.keys[key]
-	if k == nil {
+	rec := st.keys[key]
+	if rec == nil {
 		if i := slices.IndexFunc(st.expiredKeys, func(e expiring) bool { return e.key == key }); i >= 0 {
-			return keyRecord{}, errExpiredKey(st.expiredKeys[i].at, now)
+			return keyRecord{}, nil, errExpiredKey(st.expiredKeys[i].at, now)
 		}
-		return keyRecord{}, errUnknownKey(key)
+		return keyRecord{}, nil, errUnknownKey(key)
 	}
-	if !now.Before(k.expires) {
-		st.forgetKey(key, k.expires)
-		return keyRecord{}, errExpiredKey(k.expires, now)
+	if !now.Before(rec.expires) {
+		st.forgetKey(key, rec.expires)
+		return keyRecord{}, nil, errExpiredKey(rec.expires, now)
 	}
-	return *k, nil
+	if u := st.users[rec.userID]; u != nil && u.locked() {
+		locked = errUserLocked(u)
+	}
+	return *rec, locked, nil
 }

@@ -320,14 +320,12 @@ func (s *Server) Subnet(id string) (Subnet, bool) {
 }
 
 // usdToCents converts a preference given in USD (fractions allowed) to the
-// cents a GET returns: 12.34 -> 1234. It refuses negative, non-finite and
-// sub-cent amounts.
+// cents a GET returns, to the nearest cent: 12.34 -> 1234. It refuses
+// non-finite amounts and those beyond ±1e12 USD, which the fake's limits
+// do not hold (patchSubnetRequest.broken names the contract's rules).
 func usdToCents(usd float64) (cents, error) {
-	if math.IsNaN(usd) || math.IsInf(usd, 0) || usd < 0 || usd > 1e12 {
-		return 0, errPayload("invalid_limit", "Limits must be amounts from 0 to 1e12 USD.")
-	}
-	if hasSubCents(usd) {
-		return 0, errPayload("invalid_limit", "Limits are in USD with at most two decimals.")
+	if math.IsNaN(usd) || math.IsInf(usd, 0) || math.Abs(usd) > 1e12 {
+		return 0, errPayload("invalid_limit", "Limits must be amounts from -1e12 to 1e12 USD.")
 	}
 	return toCents(usd), nil
 }
@@ -353,8 +351,14 @@ func (st *store) nodeSubnet(userID, nodeID, subnetID string) (*subnetRecord, err
 	return sn, nil
 }
 
-// patchSubnet applies a validated PATCH. Callers hold mu.
-func (st *store) patchSubnet(sn *subnetRecord, now time.Time, req patchSubnetRequest) error {
+// patchSubnet applies a validated PATCH; one that changes nothing leaves
+// the subnet as it is, with no event. strict is the server's strictRules
+// for the request, for the contract's rules only the subnet shows broken.
+// Callers hold mu.
+func (st *store) patchSubnet(sn *subnetRecord, now time.Time, req patchSubnetRequest, strict func(...contractRule) error) error {
+	if req.changesNothing() {
+		return nil
+	}
 	if to := req.status(); to != nil && !canMoveSubnet(sn.status, *to) {
 		return errNotAllowed("illegal_status_change", "Subnet cannot move from %s to %s.", sn.status, *to)
 	}
@@ -362,7 +366,11 @@ func (st *store) patchSubnet(sn *subnetRecord, now time.Time, req patchSubnetReq
 		return errNotAllowed("subnet_terminated", "Subnet %s is TERMINATED; it cannot be changed.", sn.id)
 	}
 	if req.Preferences != nil && sn.class != ClassCard {
-		return errNotAllowed("not_a_card", "Preferences apply to cards only.")
+		// Taken and ignored: an account number has no preferences to show.
+		if err := strict(contractRule{"preferences apply to cards", errNotAllowed("not_a_card", "Preferences apply to cards only.")}); err != nil {
+			return err
+		}
+		req.Preferences = nil
 	}
 	if to := req.status(); to != nil {
 		sn.status = *to

@@ -354,8 +354,6 @@ func TestPatchSubnetErrors(t *testing.T) {
 	ended := func(e snEnv) synapsefake.Subnet { return e.ended }
 	acct := func(e snEnv) synapsefake.Subnet { return e.acct }
 	cases := []snErrorCase{
-		{name: "empty object", call: patch(card, `{}`), status: 400, errorCode: "200", code: "nothing_to_update"},
-		{name: "only nulls", call: patch(card, `{"status":null,"pin":null}`), status: 400, errorCode: "200", code: "nothing_to_update"},
 		{name: "malformed JSON", call: patch(card, `{"status":"ACTIVE"`), status: 400, errorCode: "200", code: "invalid_json"},
 		{name: "array body", call: patch(card, `["ACTIVE"]`), status: 400, errorCode: "200", code: "invalid_json"},
 		{name: "trailing data", call: patch(card, `{"status":"ACTIVE"} {}`), status: 400, errorCode: "200", code: "invalid_json"},
@@ -366,29 +364,17 @@ func TestPatchSubnetErrors(t *testing.T) {
 		{name: "flag a string", call: patch(card, `{"preferences":{"allow_cash_transactions":"yes"}}`), status: 400, errorCode: "200", code: "invalid_field_type"},
 		{name: "unknown status", call: patch(card, `{"status":"LOST"}`), status: 400, errorCode: "200", code: "invalid_status"},
 		{name: "lower-case status", call: patch(card, `{"status":"active"}`), status: 400, errorCode: "200", code: "invalid_status"},
-		{name: "unknown status_code", call: patch(card, `{"status_code":"STOLEN"}`), status: 400, errorCode: "200", code: "invalid_status_code"},
 		{name: "empty pin", call: patch(card, `{"pin":""}`), status: 400, errorCode: "200", code: "invalid_pin"},
-		{name: "pin and card_pin differ", call: patch(card, `{"pin":"a","card_pin":"b"}`), status: 400, errorCode: "200", code: "conflicting_pin"},
-		{name: "blank nickname", call: patch(card, `{"nickname":" "}`), status: 400, errorCode: "200", code: "invalid_nickname"},
-		{name: "negative limit", call: patch(card, `{"preferences":{"daily_cash_limit":-1}}`), status: 400, errorCode: "200", code: "invalid_limit"},
-		{name: "sub-cent limit", call: patch(card, `{"preferences":{"daily_transaction_limit":12.345}}`), status: 400, errorCode: "200", code: "invalid_limit"},
-		{name: "a tenth of a cent", call: patch(card, `{"preferences":{"daily_transaction_limit":0.001}}`), status: 400, errorCode: "200", code: "invalid_limit"},
 		{name: "limit too large", call: patch(card, `{"preferences":{"daily_transaction_limit":1e13}}`), status: 400, errorCode: "200", code: "invalid_limit"},
-		{name: "a bad limit refuses the whole body", call: patch(card, `{"status":"ACTIVE","pin":"p","preferences":{"daily_cash_limit":1,"daily_transaction_limit":-2}}`),
-			status: 400, errorCode: "200", code: "invalid_limit"},
 		{name: "out of TERMINATED", call: patch(ended, `{"status":"ACTIVE"}`), status: 409, errorCode: "410", code: "illegal_status_change"},
 		{name: "unknown allowed", call: patch(acct, `{"allowed":"DEBIT"}`), status: 400, errorCode: "200", code: "invalid_allowed"},
 		{name: "allowed a number", call: patch(acct, `{"allowed":1}`), status: 400, errorCode: "200", code: "invalid_field_type"},
-		{name: "allowed and status differ", call: patch(acct, `{"allowed":"LOCKED","status":"ACTIVE"}`), status: 400, errorCode: "200", code: "conflicting_status"},
 		{name: "allowed LOCKED out of TERMINATED", call: patch(ended, `{"allowed":"LOCKED"}`), status: 409, errorCode: "410", code: "illegal_status_change"},
 		{name: "an illegal move refuses the whole body", call: patch(ended, `{"status":"INACTIVE","pin":"p","status_code":"FRAUD_ALERT","preferences":{"daily_cash_limit":1}}`),
 			status: 409, errorCode: "410", code: "illegal_status_change"},
 		{name: "pin on a TERMINATED card", call: patch(ended, `{"pin":"p"}`), status: 409, errorCode: "410", code: "subnet_terminated"},
 		{name: "preferences on a TERMINATED card", call: patch(ended, `{"preferences":{"daily_cash_limit":1}}`), status: 409, errorCode: "410", code: "subnet_terminated"},
 		{name: "status_code on a TERMINATED card", call: patch(ended, `{"status_code":"FRAUD_ALERT"}`), status: 409, errorCode: "410", code: "subnet_terminated"},
-		{name: "preferences on an account number", call: patch(acct, `{"preferences":{"daily_cash_limit":1}}`), status: 409, errorCode: "410", code: "not_a_card"},
-		{name: "preferences on an account number with other changes", call: patch(acct, `{"status":"INACTIVE","preferences":{"allow_foreign_transactions":true}}`),
-			status: 409, errorCode: "410", code: "not_a_card"},
 		{name: "scope SUBNET|PATCH not granted", call: func(e snEnv) call {
 			return call{method: "PATCH", path: e.path(e.card), header: keyWithout(e.fake, e.fx, "SUBNET|PATCH"), body: `{"status":"ACTIVE"}`}
 		}, status: 401, errorCode: "300", code: "scope_not_granted"},
@@ -512,14 +498,8 @@ func TestPushSubnetErrors(t *testing.T) {
 		{name: "type a number", call: push(active, typ(1)), status: 400, errorCode: "200", code: "invalid_field_type"},
 		{name: "first provider without nonce", call: push(active, apple(map[string]any{"nonce": nil})), status: 400, errorCode: "200", code: "missing_nonce"},
 		{name: "first provider with an empty nonce", call: push(active, apple(map[string]any{"nonce": ""})), status: 400, errorCode: "200", code: "missing_nonce"},
-		{name: "nonce not base64", call: push(active, apple(map[string]any{"nonce": "not base64!"})), status: 400, errorCode: "200", code: "invalid_nonce"},
 		{name: "without nonce_signature", call: push(active, apple(map[string]any{"nonce_signature": nil})), status: 400, errorCode: "200", code: "missing_nonce_signature"},
 		{name: "without nonce or signature names the nonce", call: push(active, apple(map[string]any{"nonce": nil, "nonce_signature": nil})), status: 400, errorCode: "200", code: "missing_nonce"},
-		{name: "nonce_signature not base64", call: push(active, apple(map[string]any{"nonce_signature": "%%%"})), status: 400, errorCode: "200", code: "invalid_nonce_signature"},
-		{name: "no certificates", call: push(active, apple(map[string]any{"certificates": nil})), status: 400, errorCode: "200", code: "invalid_certificates"},
-		{name: "one certificate", call: push(active, apple(map[string]any{"certificates": []any{"a"}})), status: 400, errorCode: "200", code: "invalid_certificates"},
-		{name: "three certificates", call: push(active, apple(map[string]any{"certificates": []any{"a", "b", "c"}})), status: 400, errorCode: "200", code: "invalid_certificates"},
-		{name: "an empty certificate", call: push(active, apple(map[string]any{"certificates": []any{"a", ""}})), status: 400, errorCode: "200", code: "invalid_certificates"},
 		{name: "certificates a string", call: push(active, apple(map[string]any{"certificates": "a,b"})), status: 400, errorCode: "200", code: "invalid_field_type"},
 		{name: "malformed JSON", call: func(e snEnv) call {
 			return call{method: "POST", path: pushPath(e, e.active), header: e.fx.headers, body: `{"type":`}

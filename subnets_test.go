@@ -517,7 +517,6 @@ func TestCreateSubnetErrors(t *testing.T) {
 	own := func(e snEnv) string { return subnetsPath(e.fx.user.ID, e.fx.node.ID) }
 	cases := []snErrorCase{
 		{name: "missing nickname", call: post(own, map[string]any{"account_class": "CARD"}), status: 400, errorCode: "200", code: "missing_nickname"},
-		{name: "blank nickname", call: post(own, map[string]any{"nickname": "  "}), status: 400, errorCode: "200", code: "missing_nickname"},
 		{name: "null nickname", call: post(own, map[string]any{"nickname": nil}), status: 400, errorCode: "200", code: "missing_nickname"},
 		{name: "nickname a number", call: post(own, map[string]any{"nickname": 5}), status: 400, errorCode: "200", code: "invalid_field_type"},
 		{name: "unknown account_class", call: post(own, map[string]any{"nickname": "x", "account_class": "PLATINUM"}), status: 400, errorCode: "200", code: "invalid_account_class"},
@@ -813,8 +812,6 @@ func TestGetSubnetErrors(t *testing.T) {
 	}
 	card := func(q string) func(e snEnv) string { return func(e snEnv) string { return e.path(e.card) + q } }
 	runSnErrorCases(t, []snErrorCase{
-		{name: "full_dehydrate neither YES nor NO", call: get(card("?full_dehydrate=MAYBE"), nil), status: 400, errorCode: "200", code: "invalid_full_dehydrate"},
-		{name: "full_dehydrate true", call: get(card("?full_dehydrate=true"), nil), status: 400, errorCode: "200", code: "invalid_full_dehydrate"},
 		{name: "missing gateway", call: get(card(""), func(e snEnv) map[string]string {
 			return editHeaders(e.fx.headers, map[string]string{"X-SP-GATEWAY": ""})
 		}), status: 400, errorCode: "100", code: "missing_client_credentials"},

@@ -54,11 +54,12 @@ func (st *store) accountOpen(n *nodeRecord) error {
 	return nil
 }
 
-// errUserLocked refuses a locked user's OAuth call or money move:
-// 409 / "410", action not allowed on the object. Not a 401: the official
-// clients answer a 401 by fetching a new key, which cannot help.
+// errUserLocked refuses a locked user's OAuth call, money move, or key
+// outside the user's own routes: 409 / "410", action not allowed on the
+// object. Not a 401: the official clients answer a 401 by fetching a new
+// key, which cannot help.
 func errUserLocked(u *userRecord) *apiError {
-	return errNotAllowed("user_locked", "User %s has permission %s and cannot get keys or move money.", u.id, u.permission)
+	return errNotAllowed("user_locked", "User %s has permission %s: it cannot get keys or move money, and its key opens only the user.", u.id, u.permission)
 }
 
 // defaultMFAPin is the code the sandbox "sent" for every MFA challenge.
@@ -243,8 +244,8 @@ func (u *userRecord) public() User {
 }
 
 // UserSeed describes a user for AddUser. Empty fields get plausible
-// defaults; given ones follow POST /users' rules (an Email with an @, no
-// empty phone number or legal name).
+// defaults; given ones follow POST /users' rules (no empty phone number or
+// legal name; under WithStrictRequests, an Email with an @).
 type UserSeed struct {
 	Email        string
 	PhoneNumbers []string
@@ -467,10 +468,10 @@ func (u *userRecord) baseDoc(id string) *baseDocRecord {
 }
 
 // checkDocuments refuses documents that name a base document or a
-// sub-document u does not have, or a base document an earlier element
-// deletes: 409 / "400". Callers hold mu.
+// sub-document u does not have, or one an earlier element or sub-document
+// of reqs deletes: 409 / "400". Callers hold mu.
 func (u *userRecord) checkDocuments(reqs []baseDocRequest) error {
-	deleted := map[string]bool{} // by an earlier element of reqs
+	deleted := map[string]bool{} // by an earlier element of reqs, base and sub-documents alike
 	for _, r := range reqs {
 		var b *baseDocRecord
 		if r.ID != nil {
@@ -489,8 +490,11 @@ func (u *userRecord) checkDocuments(reqs []baseDocRequest) error {
 				if s.ID == nil {
 					continue
 				}
-				if b == nil || !slices.ContainsFunc(b.docs[kind], func(d *subDocRecord) bool { return d.id == *s.ID }) {
+				if b == nil || deleted[*s.ID] || !slices.ContainsFunc(b.docs[kind], func(d *subDocRecord) bool { return d.id == *s.ID }) {
 					return errIncorrect("unknown_document", "Sub-document %s is not on file under %s.", *s.ID, kind)
+				}
+				if s.deletes() {
+					deleted[*s.ID] = true
 				}
 			}
 		}
@@ -500,7 +504,8 @@ func (u *userRecord) checkDocuments(reqs []baseDocRequest) error {
 
 // fileDocuments adds or updates u's base documents: one with an id is
 // merged into the base document of that id (fields replaced, sub-documents
-// added, or replaced by id), one without is added. Documents make an
+// added, replaced by id, or removed by id with document_type
+// DELETE_DOCUMENT), one without is added. Documents make an
 // UNVERIFIED user SEND-AND-RECEIVE. Callers hold mu and have checked reqs
 // with checkDocuments.
 func (st *store) fileDocuments(now time.Time, u *userRecord, reqs []baseDocRequest) {
@@ -550,9 +555,13 @@ func (st *store) fileDocuments(now time.Time, u *userRecord, reqs []baseDocReque
 	}
 }
 
-// fileSubDoc adds a sub-document to b, or replaces the one of its id.
-// Callers hold mu.
+// fileSubDoc adds a sub-document to b, or replaces or removes the one of
+// its id. Callers hold mu.
 func (st *store) fileSubDoc(now time.Time, b *baseDocRecord, kind string, s subDocRequest) {
+	if s.deletes() {
+		b.docs[kind] = slices.DeleteFunc(b.docs[kind], func(d *subDocRecord) bool { return d.id == *s.ID })
+		return
+	}
 	sub := &subDocRecord{id: st.randomHex(32), updated: now, status: docStatusReviewing}
 	if s.DocumentType != nil {
 		sub.typ = *s.DocumentType
@@ -631,7 +640,12 @@ func (st *store) getUser(id string, full bool) (userView, error) {
 	return v, nil
 }
 
-func (st *store) patchUser(now time.Time, id string, req patchUserRequest) (userView, error) {
+// patchUser applies a validated PATCH /users/{id} and answers the user,
+// its documents in full with full (full_dehydrate=yes); the event shows
+// them dehydrated. strict is the server's strictRules for the request, for
+// the contract's rules only the user's state shows broken. A request that
+// changes nothing answers the user as it is, with no event.
+func (st *store) patchUser(now time.Time, id string, req patchUserRequest, full bool, strict func(...contractRule) error) (userView, error) {
 	defer st.lock().unlock()
 	u := st.users[id]
 	if u == nil {
@@ -640,16 +654,21 @@ func (st *store) patchUser(now time.Time, id string, req patchUserRequest) (user
 	// Check every refusal before changing anything.
 	if up := req.Update; up != nil {
 		if up.RemoveLegalName != nil && !slices.Contains(u.legalNames, *up.RemoveLegalName) {
-			return userView{}, errIncorrect("unknown_legal_name", "Legal name %q is not on file for this user.", *up.RemoveLegalName)
+			if err := strict(contractRule{"update.remove_legal_name is a legal name on file",
+				errIncorrect("unknown_legal_name", "Legal name %q is not on file for this user.", *up.RemoveLegalName)}); err != nil {
+				return userView{}, err
+			}
 		}
 	}
 	if err := u.checkDocuments(req.docs); err != nil {
 		return userView{}, err
 	}
-	if req.Permission != nil && u.locked() {
-		// The only keys such a user can hold are minted by OAuthKey after
-		// the lock; only the platform (SetPermission) lifts it.
-		return userView{}, errUserLocked(u)
+	if req.changesNothing() {
+		v := st.userView(u)
+		if full {
+			v.Documents = u.documentViews(true)
+		}
+		return v, nil
 	}
 	if up := req.Update; up != nil {
 		if up.Login != nil && !slices.ContainsFunc(u.logins, func(l loginView) bool { return l.Email == *up.Login.Email }) {
@@ -689,6 +708,9 @@ func (st *store) patchUser(now time.Time, id string, req patchUserRequest) (user
 	u.updated = now
 	v := st.userView(u)
 	st.emit(now, "USER|PATCH", "USER", u.id, v)
+	if full {
+		v.Documents = u.documentViews(true)
+	}
 	return v, nil
 }
 
@@ -714,8 +736,9 @@ func (u *userRecord) legacyDoc(d legacyDocRequest) baseDocRequest {
 }
 
 // setPermission gives u permission p. A LOCKED, CLOSED or MAKE-IT-GO-AWAY
-// user loses every oauth_key it holds, so that a key minted before the
-// lock cannot undo it. Callers hold mu.
+// user keeps its oauth_keys, which then open only the user itself
+// (authorize): the platform unlocks or deletes the user it locked with
+// them. Callers hold mu.
 func (st *store) setPermission(u *userRecord, p string) {
 	if u.gone() {
 		st.goneUsers--
@@ -724,20 +747,12 @@ func (st *store) setPermission(u *userRecord, p string) {
 	if u.gone() {
 		st.goneUsers++
 	}
-	if u.locked() {
-		for k, rec := range st.keys {
-			if rec.userID == u.id {
-				delete(st.keys, k)
-			}
-		}
-	}
 }
 
 // SetPermission sets a user's permission as the platform does, with a
-// USER|PATCH event. It is the one way to lift a LOCKED, CLOSED or
-// MAKE-IT-GO-AWAY permission: PATCH /users/{user_id} with the user's own
-// key refuses to. Locking a user revokes its oauth_keys. It returns an
-// error for an unknown user or permission.
+// USER|PATCH event, as PATCH /users/{user_id} {"permission": ...} with the
+// user's key does, without a request. It returns an error for an unknown
+// user or permission.
 func (s *Server) SetPermission(userID, permission string) error {
 	if !slices.Contains(userPermissions, permission) {
 		return errPayload("invalid_permission", "Unknown permission %q.", permission)
