@@ -37,27 +37,3 @@ func BenchmarkWebhookDeadSubscription(b *testing.B) {
 		})
 	}
 }
-
-// BenchmarkWaitFails measures a Wait that finds nothing (on the frozen
-// clock it fails after one pass over the capture) over a small and a large
-// capture: it costs in proportion to the capture, and its message does not.
-func BenchmarkWaitFails(b *testing.B) {
-	for _, bc := range []struct {
-		name     string
-		captured int
-	}{
-		{"100 captured", 100},
-		{"20000 captured", 20_000},
-	} {
-		b.Run(bc.name, func(b *testing.B) {
-			fake := synapsefake.NewServer(b)
-			fillCapture(b, fake, bc.captured)
-			tb := &recordingTB{TB: b}
-			for b.Loop() {
-				fake.Webhooks().Wait(tb, synapsefake.ForObject("000000000000000000000000"))
-			}
-			b.ReportMetric(float64(b.Elapsed())/float64(b.N)/float64(bc.captured), "ns/webhook")
-			b.ReportMetric(float64(len(tb.fatal[len(tb.fatal)-1])), "message-bytes")
-		})
-	}
-}

@@ -72,7 +72,7 @@ func (s *Server) refused(req *Request, e *apiError, head []byte) {
 	}
 	req.Reason = e.explanation()
 	logf := s.logf()
-	if logf == nil {
+	if logf == nil || e.reported {
 		return
 	}
 	where := req.Route
