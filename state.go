@@ -556,6 +556,7 @@ func (h *hooks) restore(rs *restoredState) {
 	h.stop()
 	h.seq = rs.hooks.Seq
 	h.version++
+	h.epoch++
 	h.events, h.eventBytes = fifo[*event]{}, 0
 	for _, ev := range rs.captured {
 		h.events.push(ev)
@@ -565,7 +566,7 @@ func (h *hooks) restore(rs *restoredState) {
 	h.log, h.logBytes = fifo[logEntry]{}, 0
 	for _, e := range rs.hooks.Log {
 		d := &rs.events[e.Seq].deliveries[e.Delivery]
-		h.log.push(logEntry{d: d, attempt: int32(e.Attempt)})
+		h.pushLog(logEntry{d: d, attempt: int32(e.Attempt)})
 		h.logBytes += int64(attemptOverhead + logEntryOverhead + len(d.attempts[e.Attempt].text))
 	}
 	for _, r := range rs.hooks.Retries {
