@@ -969,6 +969,11 @@ func decodeValue(data []byte, v reflect.Value) error {
 		if t.NumMethod() != 0 {
 			return fmt.Errorf("cannot restore a %s", t)
 		}
+		// A free-form value (extra.other, dispute_meta) came in a request
+		// body, which nests at most maxJSONDepth levels.
+		if deeperThan(data, maxJSONDepth) {
+			return fmt.Errorf("arrays and objects nest deeper than %d levels, which no request can store", maxJSONDepth)
+		}
 		dec := json.NewDecoder(bytes.NewReader(data))
 		dec.UseNumber() // numbers encode back as they were written
 		var x any

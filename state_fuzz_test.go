@@ -408,6 +408,10 @@ func TestStateRefusesWhatWouldWedge(t *testing.T) {
 	if dishonored == "" {
 		t.Fatal("the saved document holds no dishonored transaction")
 	}
+	deep := any("bottom")
+	for range 3000 {
+		deep = map[string]any{"a": deep}
+	}
 	for _, tc := range []struct {
 		name     string
 		path     jsonPath
@@ -439,6 +443,7 @@ func TestStateRefusesWhatWouldWedge(t *testing.T) {
 		{"a contest date without a contest", jsonPath{"store", "txs", dishonored, "dishonor", "contested"}, "2026-05-01T00:00:00Z", false, "dishonor.contested"},
 		{"a dishonor in year 1", jsonPath{"store", "txs", dishonored, "dishonor", "at"}, "0001-01-01T00:00:00Z", false, "dishonor.at"},
 		{"a dishonored transaction RETURNED without a contest", jsonPath{"store", "txs", dishonored, "status"}, "RETURNED", false, "dishonor"},
+		{"an extra.other nested 3,000 levels", jsonPath{"store", "nodes", w.node, "other"}, map[string]any{"deep": deep}, false, `other: [\"deep\"]: arrays and objects nest deeper than 100 levels`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var d any
@@ -457,7 +462,7 @@ func TestStateRefusesWhatWouldWedge(t *testing.T) {
 			if accepted {
 				t.Fatalf("accepted; want a 400 naming %q", tc.wantPath)
 			}
-			if !strings.Contains(answer, tc.wantPath) || !strings.Contains(answer, `"invalid_state"`) {
+			if !strings.Contains(answer, tc.wantPath) || !strings.Contains(answer, `"invalid_state"`) || !strings.Contains(answer, `"error_code":"200"`) {
 				t.Errorf("answer %s does not name %q", answer, tc.wantPath)
 			}
 		})
