@@ -37,3 +37,49 @@ func BenchmarkWebhookDeadSubscription(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkWaitFails measures a wait that finds nothing over a small and a
+// large capture, in Go (Wait, which encodes each body for its matcher) and
+// over HTTP (POST /_fake/webhooks/wait, whose matcher reads no body). On
+// the frozen clock each fails after one pass: its cost grows with the
+// capture, its answer does not.
+func BenchmarkWaitFails(b *testing.B) {
+	for _, bc := range []struct {
+		name     string
+		captured int
+		wait     func(b *testing.B, fake *synapsefake.Server) (failure string)
+	}{
+		{"Wait/100 captured", 100, benchWait},
+		{"Wait/20000 captured", 20_000, benchWait},
+		{"HTTP/100 captured", 100, benchWaitHTTP},
+		{"HTTP/20000 captured", 20_000, benchWaitHTTP},
+	} {
+		b.Run(bc.name, func(b *testing.B) {
+			fake := synapsefake.NewServer(b)
+			fillCapture(b, fake, bc.captured)
+			var failure string
+			for b.Loop() {
+				failure = bc.wait(b, fake)
+			}
+			b.ReportMetric(float64(b.Elapsed())/float64(b.N)/float64(bc.captured), "ns/webhook")
+			b.ReportMetric(float64(len(failure)), "answer-bytes")
+		})
+	}
+}
+
+func benchWait(b *testing.B, fake *synapsefake.Server) string {
+	tb := &recordingTB{TB: b}
+	fake.Webhooks().Wait(tb, synapsefake.ForObject("000000000000000000000000"))
+	if len(tb.fatal) != 1 {
+		b.Fatalf("Wait failed %d times, want 1", len(tb.fatal))
+	}
+	return tb.fatal[0]
+}
+
+func benchWaitHTTP(b *testing.B, fake *synapsefake.Server) string {
+	r := ctl(b, fake, "POST", "/webhooks/wait", map[string]any{"object_id": "000000000000000000000000", "timeout": "0s"})
+	if r.status != http.StatusNotFound {
+		b.Fatalf("wait answered %d, want 404", r.status)
+	}
+	return string(r.raw)
+}

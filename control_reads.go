@@ -214,7 +214,7 @@ type controlWaitRequest struct {
 	Timeout  string `json:"timeout"` // a Go duration, at most 30s; default 5s
 }
 
-// matcher is the request as a WebhookMatcher.
+// matcher is the request as a WebhookMatcher. It reads no Body.
 func (req controlWaitRequest) matcher() WebhookMatcher {
 	return func(h Webhook) bool {
 		return (req.ObjectID == "" || h.ObjectID == req.ObjectID) && (req.Function == "" || h.Function == req.Function) &&
@@ -243,7 +243,7 @@ func (s *Server) controlWait(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, err)
 		return
 	}
-	h, failure := s.Webhooks().await(timeout, false, req.matcher()) // Wait, with the request's bound
+	h, failure := s.Webhooks().await(timeout, false, true, req.matcher()) // Wait, with the request's bound
 	if failure != "" {
 		s.fail(w, newError(reference.ErrNotFound, "no_matching_webhook", "%s", strings.TrimPrefix(failure, "synapsefake: ")))
 		return

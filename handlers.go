@@ -473,9 +473,18 @@ func unmarshalObject(data []byte, v any, strict bool) error {
 const maxJSONDepth = 100
 
 // checkDepth refuses JSON whose arrays and objects nest deeper than
-// maxJSONDepth (400 / "200" invalid_json). It counts brackets outside
-// strings and leaves every other fault to the decoder.
+// maxJSONDepth (400 / "200" invalid_json).
 func checkDepth(data []byte) error {
+	if deeperThan(data, maxJSONDepth) {
+		return errPayload("invalid_json", "Malformed JSON: arrays and objects nest deeper than %d levels.", maxJSONDepth)
+	}
+	return nil
+}
+
+// deeperThan reports whether JSON's arrays and objects nest deeper than
+// limit. It counts brackets outside strings and leaves every other fault
+// to the decoder.
+func deeperThan(data []byte, limit int) bool {
 	depth, inString := 0, false
 	for i := 0; i < len(data); i++ {
 		switch c := data[i]; {
@@ -485,14 +494,14 @@ func checkDepth(data []byte) error {
 			inString = !inString
 		case inString:
 		case c == '{' || c == '[':
-			if depth++; depth > maxJSONDepth {
-				return errPayload("invalid_json", "Malformed JSON: arrays and objects nest deeper than %d levels.", maxJSONDepth)
+			if depth++; depth > limit {
+				return true
 			}
 		case c == '}' || c == ']':
 			depth--
 		}
 	}
-	return nil
+	return false
 }
 
 func jsonTypeName(goType string) string {

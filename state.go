@@ -558,6 +558,7 @@ func (h *hooks) restore(rs *restoredState) {
 	h.stop()
 	h.seq = rs.hooks.Seq
 	h.version++
+	h.epoch++
 	h.events, h.eventBytes = fifo[*event]{}, 0
 	for _, ev := range rs.captured {
 		h.events.push(ev)
@@ -567,7 +568,7 @@ func (h *hooks) restore(rs *restoredState) {
 	h.log, h.logBytes = fifo[logEntry]{}, 0
 	for _, e := range rs.hooks.Log {
 		d := &rs.events[e.Seq].deliveries[e.Delivery]
-		h.log.push(logEntry{d: d, attempt: int32(e.Attempt)})
+		h.pushLog(logEntry{d: d, attempt: int32(e.Attempt)})
 		h.logBytes += int64(attemptOverhead + logEntryOverhead + len(d.attempts[e.Attempt].text))
 	}
 	for _, r := range rs.hooks.Retries {
@@ -969,6 +970,11 @@ func decodeValue(data []byte, v reflect.Value) error {
 	case reflect.Interface:
 		if t.NumMethod() != 0 {
 			return fmt.Errorf("cannot restore a %s", t)
+		}
+		// A free-form value (extra.other, dispute_meta) came in a request
+		// body, which nests at most maxJSONDepth levels.
+		if deeperThan(data, maxJSONDepth) {
+			return fmt.Errorf("arrays and objects nest deeper than %d levels, which no request can store", maxJSONDepth)
 		}
 		dec := json.NewDecoder(bytes.NewReader(data))
 		dec.UseNumber() // numbers encode back as they were written

@@ -13,8 +13,9 @@ import (
 
 // A document loaded from outside is checked whole before it replaces
 // anything: every reference between records resolves, every order list
-// matches its map, every record is keyed by its own id, and every amount,
-// card number, status and date is one the fake itself could have made.
+// matches its map, every record is keyed by its own id, every amount,
+// card number, status and date is one the fake itself could have made, and
+// the records agree on what moved (money).
 // The code that reads the store relies on these, so a document that breaks
 // one could make a page or a list fail; it is refused instead, naming the
 // first bad path.
@@ -156,6 +157,9 @@ func checkStore(st *store) error {
 	for _, f := range c.lists {
 		f()
 	}
+	if c.err == nil {
+		c.money()
+	}
 	return c.err
 }
 
@@ -264,6 +268,14 @@ func (c *stateChecker) transactions() {
 				c.failf(p+"."+f.name, "node %q does not exist", f.id)
 			}
 		}
+		if from, to := st.nodes[t.fromNode], st.nodes[t.toNode]; from != nil && to != nil && from.userID != t.userID {
+			// Money from the outside world (a dummy deposit) and a
+			// dispute's credit are the receiver's transactions.
+			fromNetwork := st.networkUser != nil && from.userID == st.networkUser.id
+			if !(fromNetwork || t.disputeOf != "") || to.userID != t.userID {
+				c.failf(p+".userID", "is %q, but the sending node %q is user %q's", t.userID, t.fromNode, from.userID)
+			}
+		}
 		if t.amount < 0 || t.amount > MaxBalanceCents {
 			c.failf(p+".amount", "amount %d is outside 0..%d cents", int64(t.amount), int64(MaxBalanceCents))
 		}
@@ -331,6 +343,90 @@ func (c *stateChecker) transactions() {
 	})
 	c.later(func() {
 		c.order("store.txOrder", st.txOrder, len(st.txs), func(id string) bool { return st.txs[id] != nil }, true)
+	})
+}
+
+// money checks that the records agree on what moved: each node's pending
+// and in-flight amounts are those of its transactions, and each
+// transaction's movements in the ledgers are what its status moved (a
+// later return refunds its amount, and a statement shows its ledger). It
+// runs once every reference resolves.
+func (c *stateChecker) money() {
+	st := c.st
+	pending, inflight := map[string]cents{}, map[string]cents{}
+	moved := map[string]map[string]cents{} // transaction, node: the sum of its movements
+	overflow := false
+	add := func(m map[string]cents, k string, v cents) {
+		var ok bool
+		if m[k], ok = m[k].plus(v); !ok {
+			overflow = true
+		}
+	}
+	for _, t := range st.txs {
+		switch {
+		case pendingDebit(t.status):
+			add(pending, t.fromNode, t.amount)
+		case t.status == StatusProcessingDebit || t.status == StatusProcessingCredit:
+			add(inflight, t.fromNode, t.amount)
+		}
+	}
+	for _, nodeID := range sortedKeys(st.book.ledger) {
+		for e := range st.book.ledger[nodeID].entries(0, st.book.ledger[nodeID].len()) {
+			if e.txID == "" {
+				continue
+			}
+			if moved[e.txID] == nil {
+				moved[e.txID] = map[string]cents{}
+			}
+			add(moved[e.txID], nodeID, e.amount)
+		}
+	}
+	if overflow {
+		c.failf("store", "the amounts of the transactions or movements of a node overflow")
+		return
+	}
+	each(c, "store.nodes", st.nodes, "node", func(p, k string, n *nodeRecord) {
+		if n.pending != pending[k] {
+			c.failf(p+".pending", "is %d cents; the node's CREATED and queued debits hold %d", int64(n.pending), int64(pending[k]))
+		}
+		if n.inflight != inflight[k] {
+			c.failf(p+".inflight", "is %d cents; the node's debits in PROCESSING-DEBIT or PROCESSING-CREDIT hold %d", int64(n.inflight), int64(inflight[k]))
+		}
+	})
+	each(c, "store.txs", st.txs, "transaction", func(p, k string, t *txRecord) {
+		if t.credited != (t.status == StatusSettled) {
+			c.failf(p+".credited", "is %v for a %s transaction; only a SETTLED one has credited its receiver", t.credited, t.status)
+		}
+		want := map[string]cents{}
+		deposit := func(id string, v cents) {
+			if n := st.nodes[id]; reference.IsDepositType(n.typ) && v != 0 {
+				want[id] += v
+			}
+		}
+		switch t.status {
+		case StatusProcessingDebit, StatusProcessingCredit:
+			deposit(t.fromNode, -t.amount)
+		case StatusSettled:
+			deposit(t.fromNode, -t.amount)
+			deposit(t.toNode, t.amount-t.feeTotal())
+			for _, f := range t.fees {
+				if f.toNode != "" {
+					deposit(f.toNode, f.fee)
+				}
+			}
+		}
+		for _, nodeID := range sortedKeys(moved[k]) {
+			if got := moved[k][nodeID]; got != want[nodeID] {
+				c.failf(p+".amount", "a %s transaction of %d cents moves %d on node %q; its ledger shows %d",
+					t.status, int64(t.amount), int64(want[nodeID]), nodeID, int64(got))
+			}
+		}
+		for _, nodeID := range sortedKeys(want) {
+			if _, ok := moved[k][nodeID]; !ok {
+				c.failf(p+".amount", "a %s transaction of %d cents moves %d on node %q; its ledger shows none",
+					t.status, int64(t.amount), int64(want[nodeID]), nodeID)
+			}
+		}
 	})
 }
 

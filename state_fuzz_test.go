@@ -408,6 +408,19 @@ func TestStateRefusesWhatWouldWedge(t *testing.T) {
 	if dishonored == "" {
 		t.Fatal("the saved document holds no dishonored transaction")
 	}
+	swipe := "" // a settled card swipe: its node's ledger shows its debit
+	for _, id := range sortedKeys(store["txs"].(map[string]any)) {
+		if tx := store["txs"].(map[string]any)[id].(map[string]any); tx["cardSwipe"] == true && tx["status"] == string(StatusSettled) {
+			swipe = id
+		}
+	}
+	if swipe == "" {
+		t.Fatal("the saved document holds no settled card swipe")
+	}
+	deep := any("bottom")
+	for range 3000 {
+		deep = map[string]any{"a": deep}
+	}
 	for _, tc := range []struct {
 		name     string
 		path     jsonPath
@@ -439,6 +452,13 @@ func TestStateRefusesWhatWouldWedge(t *testing.T) {
 		{"a contest date without a contest", jsonPath{"store", "txs", dishonored, "dishonor", "contested"}, "2026-05-01T00:00:00Z", false, "dishonor.contested"},
 		{"a dishonor in year 1", jsonPath{"store", "txs", dishonored, "dishonor", "at"}, "0001-01-01T00:00:00Z", false, "dishonor.at"},
 		{"a dishonored transaction RETURNED without a contest", jsonPath{"store", "txs", dishonored, "status"}, "RETURNED", false, "dishonor"},
+		{"a transaction whose user does not own its sending node", jsonPath{"store", "txs", dishonored, "userID"}, w.other, false, dishonored + `\"].userID: is`},
+		{"a node whose pending amount is negative", jsonPath{"store", "nodes", w.node, "pending"}, -500, false, w.node + `\"].pending: is -500 cents`},
+		{"a node whose pending amount its transactions do not hold", jsonPath{"store", "nodes", w.node, "pending"}, 300, false, w.node + `\"].pending: is 300 cents`},
+		{"a node whose amount in flight its transactions do not hold", jsonPath{"store", "nodes", w.node, "inflight"}, 700, false, w.node + `\"].inflight: is 700 cents`},
+		{"a settled transaction larger than its ledger shows", jsonPath{"store", "txs", swipe, "amount"}, 5000, false, swipe + `\"].amount: a SETTLED transaction of 5000 cents moves -5000`},
+		{"a settled transaction that has not credited its receiver", jsonPath{"store", "txs", swipe, "credited"}, false, false, swipe + `\"].credited: is false`},
+		{"an extra.other nested 3,000 levels", jsonPath{"store", "nodes", w.node, "other"}, map[string]any{"deep": deep}, false, `other: [\"deep\"]: arrays and objects nest deeper than 100 levels`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var d any
@@ -457,7 +477,7 @@ func TestStateRefusesWhatWouldWedge(t *testing.T) {
 			if accepted {
 				t.Fatalf("accepted; want a 400 naming %q", tc.wantPath)
 			}
-			if !strings.Contains(answer, tc.wantPath) || !strings.Contains(answer, `"invalid_state"`) {
+			if !strings.Contains(answer, tc.wantPath) || !strings.Contains(answer, `"invalid_state"`) || !strings.Contains(answer, `"error_code":"200"`) {
 				t.Errorf("answer %s does not name %q", answer, tc.wantPath)
 			}
 		})

@@ -35,7 +35,7 @@ func TestStateHoldsEveryField(t *testing.T) {
 		typ     reflect.Type
 		handled []string
 	}{
-		{reflect.TypeFor[hooks](), []string{"s", "mu", "cond", "seq", "version", "events", "eventBytes", "log", "logBytes",
+		{reflect.TypeFor[hooks](), []string{"s", "mu", "cond", "seq", "version", "logged", "epoch", "events", "eventBytes", "log", "logBytes",
 			"boxes", "busy", "retries", "ctx", "cancel", "closed", "chaos", "budget", "hurry", "pacing", "nextRetry"}},
 		{reflect.TypeFor[event](), []string{"seq", "at", "tx", "timeline", "code", "obj", "deliveries", "fn", "backend", "dropped"}},
 		{reflect.TypeFor[objectEvent](), []string{"typ", "id", "status", "rest", "lazy"}},

@@ -236,8 +236,14 @@ type hooks struct {
 	mu   sync.Mutex
 	cond *sync.Cond
 	seq  uint64
-	// version counts changes to the capture, for Wait.
+	// version counts changes to the capture, for the dashboard.
 	version uint64
+	// logged counts the attempts ever pushed to log, so that log.at(i) is
+	// attempt number logged-log.len()+i; epoch counts the times the
+	// capture and the log were replaced (reset, restore). A Wait's cursor
+	// (waitScan) reads them.
+	logged uint64
+	epoch  uint64
 
 	events     fifo[*event] // the capture, oldest first
 	eventBytes int64
@@ -443,12 +449,18 @@ func (h *hooks) logAttempt(d *delivery, a attemptRecord) {
 		h.eventBytes += cost
 		h.trimEvents()
 	}
-	h.log.push(logEntry{d: d, attempt: int32(len(d.attempts) - 1)})
+	h.pushLog(logEntry{d: d, attempt: int32(len(d.attempts) - 1)})
 	h.logBytes += cost + logEntryOverhead
 	for limit := h.s.cfg.webhookLogLimit; limit >= 0 && h.logBytes > limit && h.log.len() > 1; {
 		e := h.log.pop()
 		h.logBytes -= int64(attemptOverhead + logEntryOverhead + len(e.d.attempts[e.attempt].text))
 	}
+}
+
+// pushLog adds e at the end of the log and counts it.
+func (h *hooks) pushLog(e logEntry) {
+	h.log.push(e)
+	h.logged++
 }
 
 // work makes its outbox's attempts, one at a time, until it is empty.
@@ -620,6 +632,7 @@ func (h *hooks) reset() {
 	h.stop()
 	h.events, h.eventBytes = fifo[*event]{}, 0
 	h.log, h.logBytes = fifo[logEntry]{}, 0
+	h.epoch++
 }
 
 func (h *hooks) close() {
@@ -720,15 +733,19 @@ type capturedEvent struct {
 func (h *hooks) captured(from, to int) []capturedEvent {
 	out := make([]capturedEvent, 0, max(to-from, 0))
 	for i := from; i < to; i++ {
-		ev := h.events.at(i)
-		c := capturedEvent{ev: ev, deliveries: make([]Delivery, len(ev.deliveries))}
-		for j := range ev.deliveries {
-			d := &ev.deliveries[j]
-			c.deliveries[j] = Delivery{SubscriptionID: d.target.subID, URL: d.target.url, LogID: h.s.logID(ev.seq), Attempts: attempts(d.attempts)}
-		}
-		out = append(out, c)
+		out = append(out, h.captured1(h.events.at(i)))
 	}
 	return out
+}
+
+// captured1 copies one event. Callers hold mu.
+func (h *hooks) captured1(ev *event) capturedEvent {
+	c := capturedEvent{ev: ev, deliveries: make([]Delivery, len(ev.deliveries))}
+	for j := range ev.deliveries {
+		d := &ev.deliveries[j]
+		c.deliveries[j] = Delivery{SubscriptionID: d.target.subID, URL: d.target.url, LogID: h.s.logID(ev.seq), Attempts: attempts(d.attempts)}
+	}
+	return c
 }
 
 func attempts(recs []attemptRecord) []Attempt {
@@ -855,18 +872,26 @@ func (c WebhookCapture) WaitWithin(tb testing.TB, bound time.Duration, match Web
 // message.
 func (c WebhookCapture) wait(tb testing.TB, bound time.Duration, patient bool, match WebhookMatcher) Webhook {
 	tb.Helper()
-	w, failure := c.await(bound, patient, match)
+	w, failure := c.await(bound, patient, false, match)
 	if failure != "" {
 		tb.Fatalf("%s", failure)
 	}
 	return w
 }
 
+// waitListed is how many of the newest captured webhooks a failed wait's
+// message lists.
+const waitListed = 20
+
 // await is the first captured webhook that matches, waiting for it as Wait
 // does (up to bound of real time, and on a frozen clock only while
 // deliveries are in flight unless patient), or, when none comes, the
-// message that says what was captured and what is pending.
-func (c WebhookCapture) await(bound time.Duration, patient bool, match WebhookMatcher) (Webhook, string) {
+// message that says what was captured and what is pending. Each pass reads
+// only what was captured or attempted since the last (waitScan), and the
+// deadline is checked after every pass, so a wait ends within its bound
+// plus one pass however fast webhooks arrive. A bodiless match reads no
+// Body: only the match's is encoded.
+func (c WebhookCapture) await(bound time.Duration, patient, bodiless bool, match WebhookMatcher) (Webhook, string) {
 	h := c.h
 	s := h.s
 	frozen := s.manualClock()
@@ -878,8 +903,7 @@ func (c WebhookCapture) await(bound time.Duration, patient bool, match WebhookMa
 		h.mu.Unlock()
 	})
 	defer timer.Stop()
-	bodies := map[uint64][]byte{} // each body is encoded once per call
-	var seen []Webhook
+	scan := waitScan{match: match, bodiless: bodiless}
 	idle := false // gave up because nothing was in flight on a frozen clock
 	h.mu.Lock()
 	h.hurry++ // the deliveries it waits for are not paced
@@ -890,27 +914,17 @@ func (c WebhookCapture) await(bound time.Duration, patient bool, match WebhookMa
 		h.mu.Unlock()
 	}()
 	for {
-		list, version := h.captured(0, h.events.len()), h.version
+		scan.start(h)
 		h.mu.Unlock()
-		seen = seen[:0]
-		for _, e := range list {
-			b, ok := bodies[e.ev.seq]
-			if !ok {
-				b = e.ev.body(s)
-				bodies[e.ev.seq] = b
-			}
-			w := e.webhook(b)
-			if match(w) {
-				return w, ""
-			}
-			seen = append(seen, w)
+		if w, ok := scan.pass(h); ok {
+			return w, ""
 		}
 		h.mu.Lock()
-		if h.version != version {
-			continue
-		}
 		if !time.Now().Before(deadline) {
 			break
+		}
+		if scan.behind(h) {
+			continue
 		}
 		if frozen && !patient && h.busy == 0 {
 			idle = true
@@ -918,6 +932,8 @@ func (c WebhookCapture) await(bound time.Duration, patient bool, match WebhookMa
 		}
 		h.cond.Wait()
 	}
+	n := h.events.len()
+	newest := h.captured(max(n-waitListed, 0), n)
 	h.mu.Unlock()
 	var msg strings.Builder
 	now := s.Now()
@@ -930,14 +946,148 @@ func (c WebhookCapture) await(bound time.Duration, patient bool, match WebhookMa
 		fmt.Fprintf(&msg, "synapsefake: no webhook matched within %v; the clock is at %s", bound, fmtInstant(now))
 	}
 	describePending(&msg, now, s.pendingWork())
-	msg.WriteString("\ncaptured:")
-	for i, w := range seen {
-		fmt.Fprintf(&msg, "\n  %d. %s", i+1, w)
+	switch earlier := n - len(newest); {
+	case n == 0:
+		msg.WriteString("\ncaptured: none")
+	case earlier > 0:
+		fmt.Fprintf(&msg, "\ncaptured: %d webhooks, the newest %d listed (%d earlier not listed):", n, len(newest), earlier)
+	default:
+		msg.WriteString("\ncaptured:")
 	}
-	if len(seen) == 0 {
-		msg.WriteString(" none")
+	for i, e := range newest {
+		fmt.Fprintf(&msg, "\n  %d. %s", n-len(newest)+i+1, e.webhook(nil))
 	}
 	return Webhook{}, msg.String()
+}
+
+// waitScan is a wait's cursor into the capture. A pass reads the events
+// captured since the last pass, and again those read before that had an
+// attempt since (a matcher may look at the deliveries), a few at a time,
+// so a waiter holds no copy of the capture and its memory does not grow
+// with it.
+type waitScan struct {
+	match WebhookMatcher
+	// bodiless: match reads no Body, so only a match's is encoded.
+	bodiless bool
+	started  bool
+	epoch    uint64 // hooks.epoch the cursor is in
+	seq      uint64 // the newest event read
+	logged   uint64 // hooks.logged when the last pass began: its attempts are read
+	// The current pass reads up to these, as of its start.
+	endSeq, endLogged uint64
+}
+
+// start begins a pass at what the capture holds now. Callers hold mu.
+func (w *waitScan) start(h *hooks) {
+	if !w.started || w.epoch != h.epoch {
+		// The first pass, or the first since the capture was replaced,
+		// reads every event.
+		w.started, w.epoch, w.seq, w.logged = true, h.epoch, 0, h.logged
+	}
+	w.endSeq, w.endLogged = h.seq, h.logged
+}
+
+// behind reports whether the capture changed since the pass began.
+// Callers hold mu.
+func (w *waitScan) behind(h *hooks) bool {
+	return w.epoch != h.epoch || h.seq != w.endSeq || h.logged != w.endLogged
+}
+
+// pass runs one pass and returns the first webhook read that matches. It
+// takes mu for each chunk it copies and releases it to encode the bodies
+// and match.
+func (w *waitScan) pass(h *hooks) (Webhook, bool) {
+	var chunk []capturedEvent
+	var reread map[*event]bool // the events read again this pass
+	for k := w.logged; k < w.endLogged; {
+		h.mu.Lock()
+		if h.epoch != w.epoch {
+			h.mu.Unlock()
+			w.started = false // replaced: the next pass reads it all
+			return Webhook{}, false
+		}
+		first := h.logged - uint64(h.log.len())
+		if k < first {
+			// The log forgot attempts this wait had not read: read again
+			// every event read before.
+			h.mu.Unlock()
+			if wh, ok := w.events(h, 0, w.seq); ok {
+				return wh, true
+			}
+			break
+		}
+		chunk = chunk[:0]
+		for ; k < w.endLogged && len(chunk) < pageChunk; k++ {
+			ev := h.log.at(int(k - first)).d.ev
+			if ev.dropped || ev.seq > w.seq || reread[ev] {
+				continue
+			}
+			if reread == nil {
+				reread = map[*event]bool{}
+			}
+			reread[ev] = true
+			chunk = append(chunk, h.captured1(ev))
+		}
+		h.mu.Unlock()
+		for _, e := range chunk {
+			if wh, ok := w.try(h, e); ok {
+				return wh, true
+			}
+		}
+	}
+	if wh, ok := w.events(h, w.seq, w.endSeq); ok {
+		return wh, true
+	}
+	if w.started {
+		w.seq, w.logged = w.endSeq, w.endLogged
+	}
+	return Webhook{}, false
+}
+
+// try matches e's webhook, its body encoded first unless the matcher
+// does not read it.
+func (w *waitScan) try(h *hooks, e capturedEvent) (Webhook, bool) {
+	if w.bodiless {
+		if wh := e.webhook(nil); w.match(wh) {
+			wh.Body = e.ev.body(h.s)
+			return wh, true
+		}
+		return Webhook{}, false
+	}
+	wh := e.webhook(e.ev.body(h.s))
+	return wh, w.match(wh)
+}
+
+// events reads the captured events numbered after to upto, oldest first, a
+// chunk at a time, and returns the first that matches. A capture replaced
+// meanwhile ends the pass and restarts the cursor.
+func (w *waitScan) events(h *hooks, after, upto uint64) (Webhook, bool) {
+	for after < upto {
+		h.mu.Lock()
+		if h.epoch != w.epoch {
+			h.mu.Unlock()
+			w.started = false
+			return Webhook{}, false
+		}
+		n := h.events.len()
+		i := sort.Search(n, func(i int) bool { return h.events.at(i).seq > after })
+		j := i
+		for j < n && j < i+pageChunk && h.events.at(j).seq <= upto {
+			j++
+		}
+		chunk := h.captured(i, j)
+		h.mu.Unlock()
+		if len(chunk) == 0 {
+			break
+		}
+		for _, e := range chunk {
+			if wh, ok := w.try(h, e); ok {
+				return wh, true
+			}
+			after = e.ev.seq
+		}
+	}
+	return Webhook{}, false
 }
 
 // Flush blocks until no webhook delivery is queued or in flight, for at
