@@ -29,13 +29,10 @@ func (s *Server) handleLoanLimits(w http.ResponseWriter, r *http.Request) {
 	s.ok(w, defaultLoanLimits())
 }
 
-// handleEntityTypes serves GET /v3.1/users/entity-types.
+// handleEntityTypes serves GET /v3.1/users/entity-types, with no credentials
+// needed as the other reference tables (serveTable).
 func (s *Server) handleEntityTypes(w http.ResponseWriter, r *http.Request) {
-	if _, err := s.authorize(r, access{gateway: true, user: true, userIP: true}); err != nil {
-		s.fail(w, err)
-		return
-	}
-	s.ok(w, reference.AllEntityTypes())
+	serveTable(s, w, r, reference.AllEntityTypes)
 }
 
 // handleAddressVerification serves POST /v3.1/address-verification. No

@@ -13,37 +13,49 @@ import (
 
 // The routes of this file answer deterministic reference and market data from package
 // reference. Client-level ones need only a right X-SP-GATEWAY; the /users/* and
-// /nodes/types tables need the same headers as GET /users/entity-types.
+// /nodes/types tables need no credentials (strict mode: the headers the contract lists
+// for GET /users/entity-types).
 
-// tableAccess is what the reference tables below /users and /nodes need, as the docs
-// list them for entity types.
+// tableAccess is what the contract lists for GET /users/entity-types, and the fake
+// reads as the need of the other reference tables below /users and /nodes.
 var tableAccess = access{gateway: true, user: true, userIP: true}
+
+// tableHeadersRule names tableAccess for strict mode.
+const tableHeadersRule = "the reference tables take X-SP-GATEWAY, X-SP-USER and X-SP-USER-IP (the contract's headers of GET /users/entity-types)"
 
 // clientAccess is what the client-level reference routes need.
 var clientAccess = access{gateway: true}
 
-// serveTable answers a reference table after checking need.
-func serveTable[T any](s *Server, w http.ResponseWriter, r *http.Request, need access, table func() T) {
-	if _, err := s.authorize(r, need); err != nil {
+// serveTable answers a reference table. The sandbox answered clients that sent no
+// headers at all; a wrong X-SP-GATEWAY is still refused, as on every route, and an
+// X-SP-USER's oauth_key is not read (the table is no user's).
+func serveTable[T any](s *Server, w http.ResponseWriter, r *http.Request, table func() T) {
+	if _, err := s.authorize(r, access{}); err != nil {
 		s.fail(w, err)
 		return
+	}
+	if _, err := s.authorize(r, tableAccess); err != nil {
+		if err := s.strictRule(r, tableHeadersRule, err.(*apiError)); err != nil {
+			s.fail(w, err)
+			return
+		}
 	}
 	s.ok(w, table())
 }
 
 // handleNodeTypes serves GET /v3.1/nodes/types.
 func (s *Server) handleNodeTypes(w http.ResponseWriter, r *http.Request) {
-	serveTable(s, w, r, tableAccess, reference.AllAllowedNodeTypes)
+	serveTable(s, w, r, reference.AllAllowedNodeTypes)
 }
 
 // handleDocumentTypes serves GET /v3.1/users/document-types.
 func (s *Server) handleDocumentTypes(w http.ResponseWriter, r *http.Request) {
-	serveTable(s, w, r, tableAccess, reference.AllDocumentTypes)
+	serveTable(s, w, r, reference.AllDocumentTypes)
 }
 
 // handleEntityScopes serves GET /v3.1/users/entity-scopes.
 func (s *Server) handleEntityScopes(w http.ResponseWriter, r *http.Request) {
-	serveTable(s, w, r, tableAccess, reference.AllEntityScopes)
+	serveTable(s, w, r, reference.AllEntityScopes)
 }
 
 // handleInstitutions serves GET /v3.1/institutions: {"banks": [...]} with

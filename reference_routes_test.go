@@ -289,16 +289,12 @@ func TestReferenceRoutesErrors(t *testing.T) {
 	for _, p := range []string{"/nodes/types", "/users/document-types", "/users/entity-scopes", "/institutions", "/nodes/atms",
 		"/client?issue_public_key=YES", "/nodes/crypto-quotes", "/nodes/crypto-market-watch", "/nodes/trade-market-watch?ticker=AAPL"} {
 		cases = append(cases,
-			tcase{p + " missing gateway", call{method: "GET", path: p, header: without("X-SP-GATEWAY")}, 400, "100", "missing_client_credentials"},
 			tcase{p + " wrong gateway", call{method: "GET", path: p, header: wrong}, 401, "100", "invalid_client_credentials"},
 			tcase{p + " wrong method", call{method: "DELETE", path: p, header: gw}, 409, "410", "method_not_allowed"},
 		)
-	}
-	for _, p := range []string{"/nodes/types", "/users/document-types", "/users/entity-scopes"} {
-		cases = append(cases,
-			tcase{p + " missing IP", call{method: "GET", path: p, header: without("X-SP-USER-IP")}, 400, "200", "missing_user_ip"},
-			tcase{p + " missing X-SP-USER", call{method: "GET", path: p, header: without("X-SP-USER")}, 400, "200", "missing_user_credentials"},
-		)
+		if !strings.HasPrefix(p, "/users/") && p != "/nodes/types" { // the tables need none: TestReferenceTablesNeedNoCredentials
+			cases = append(cases, tcase{p + " missing gateway", call{method: "GET", path: p, header: without("X-SP-GATEWAY")}, 400, "100", "missing_client_credentials"})
+		}
 	}
 	rn := func(body any, h map[string]string) call {
 		return call{method: "POST", path: "/routing-number-verification", header: h, body: body}
@@ -373,5 +369,47 @@ func TestPublicKeysDiffer(t *testing.T) {
 	}
 	if a, b := key(), key(); a == b {
 		t.Errorf("two calls issued the same key %v", a)
+	}
+}
+
+// TestReferenceTablesNeedNoCredentials: a client's suite calls the four
+// reference tables with no headers at all and reads the tables, as the
+// sandbox answered them (issue 35). With credentials they answer the same;
+// a wrong X-SP-GATEWAY is refused, as on every route. WithStrictRequests
+// refuses a missing header, naming the headers the contract lists for GET
+// /users/entity-types, and still answers a call that sends them.
+func TestReferenceTablesNeedNoCredentials(t *testing.T) {
+	t.Parallel()
+	fake := synapsefake.NewServer(t)
+	for _, tc := range []struct {
+		path  string
+		table any
+	}{
+		{"/nodes/types", reference.AllAllowedNodeTypes()},
+		{"/users/document-types", reference.AllDocumentTypes()},
+		{"/users/entity-types", reference.AllEntityTypes()},
+		{"/users/entity-scopes", reference.AllEntityScopes()},
+	} {
+		t.Run(tc.path, func(t *testing.T) {
+			t.Parallel()
+			for _, h := range []map[string]string{nil, {"X-SP-GATEWAY": fake.Gateway()}, gatewayHeaders(fake)} {
+				r := do(t, fake, call{method: "GET", path: tc.path, header: h})
+				if r.status != 200 {
+					t.Fatalf("headers %v: status %d, want 200: %s", h, r.status, r.raw)
+				}
+				if diff := cmp.Diff(asJSON(t, tc.table), any(r.body)); diff != "" {
+					t.Errorf("headers %v: (-want +got):\n%s", h, diff)
+				}
+			}
+			r := do(t, fake, call{method: "GET", path: tc.path, header: map[string]string{"X-SP-GATEWAY": "client_id_x|client_secret_x"}})
+			wantErrorStatus(t, r, 401, "100", "invalid_client_credentials")
+
+			strict, rec := strictServer(t)
+			r = do(t, strict, call{method: "GET", path: tc.path})
+			wantRuleRefused(t, rec, r, 400, "100", "missing_client_credentials", "X-SP-GATEWAY, X-SP-USER and X-SP-USER-IP")
+			if r := do(t, strict, call{method: "GET", path: tc.path, header: gatewayHeaders(strict)}); r.status != 200 {
+				t.Errorf("strict, with the headers: status %d, want 200: %s", r.status, r.raw)
+			}
+		})
 	}
 }
