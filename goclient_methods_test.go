@@ -149,7 +149,7 @@ func TestGoClientEveryMethod(t *testing.T) {
 		}, status: 200, reads: []string{"node_types"}},
 		{method: "Client.GetCryptoMarketData", auth: goAuthClient, req: func(*goMethodEnv) goRequest {
 			return goRequest{method: "GET", path: "/nodes/crypto-market-watch"}
-		}, status: 200, reads: []string{"currency", "data", "limit"}},
+		}, status: 200, reads: []string{"BTC", "ETH"}},
 		{method: "Client.GetCryptoQuotes", auth: goAuthClient, req: func(*goMethodEnv) goRequest {
 			return goRequest{method: "GET", path: "/nodes/crypto-quotes"}
 		}, status: 200},

@@ -263,14 +263,25 @@ func (s *Server) handleCryptoQuotes(w http.ResponseWriter, r *http.Request) {
 	s.ok(w, reference.CryptoQuotes(s.Now()))
 }
 
-// cryptoMarketView is the answer of GET /v3.1/nodes/crypto-market-watch.
+// cryptoMarketView is the answer of GET /v3.1/nodes/crypto-market-watch?currency=: the
+// one currency asked for.
 type cryptoMarketView struct {
 	Currency string                `json:"currency"`
 	Limit    int                   `json:"limit"`
 	Data     []reference.MarketDay `json:"data"`
 }
 
+// cryptoWatch is one currency of the answer without ?currency=, an object keyed by
+// currency code.
+type cryptoWatch struct {
+	Data []reference.MarketDay `json:"data"`
+	News []any                 `json:"news"` // the fake has no news feed: always empty
+}
+
 // handleCryptoMarketWatch serves GET /v3.1/nodes/crypto-market-watch?limit=&currency=.
+// With a currency it answers that currency's days; without, every quoted currency's
+// days and news, keyed by its code ({"BTC": {"data": [...], "news": [...]}, ...}), as
+// clients read it.
 func (s *Server) handleCryptoMarketWatch(w http.ResponseWriter, r *http.Request) {
 	if _, err := s.authorize(r, clientAccess); err != nil {
 		s.fail(w, err)
@@ -286,11 +297,18 @@ func (s *Server) handleCryptoMarketWatch(w http.ResponseWriter, r *http.Request)
 		}
 		days = n
 	}
-	currency := reference.DefaultCryptoCurrency
-	if v := q.Get("currency"); v != "" {
-		currency = strings.ToUpper(v)
+	now := s.Now()
+	if q.Get("currency") == "" {
+		all := map[string]cryptoWatch{}
+		for _, c := range reference.CryptoCurrencies() {
+			data, _ := reference.CryptoMarketData(c.Symbol, days, now)
+			all[c.Symbol] = cryptoWatch{Data: data, News: []any{}}
+		}
+		s.ok(w, all)
+		return
 	}
-	data, ok := reference.CryptoMarketData(currency, days, s.Now())
+	currency := strings.ToUpper(q.Get("currency"))
+	data, ok := reference.CryptoMarketData(currency, days, now)
 	if !ok {
 		s.fail(w, errPayload("invalid_currency", "currency %q is not a quoted cryptocurrency.", q.Get("currency")))
 		return

@@ -114,9 +114,7 @@ func TestReferenceRoutesGoClient(t *testing.T) {
 				checkPublicKey(t, fake, b, []string{"OAUTH|POST", "USERS|GET"}, 24*time.Hour)
 			}},
 		{"GetCryptoMarketData", goRequest{method: "GET", path: "/nodes/crypto-market-watch"}, func(t *testing.T, b map[string]any) {
-			data, _ := reference.CryptoMarketData("BTC", 7, fake.Now())
-			want := map[string]any{"success": true, "currency": "BTC", "limit": 7.0, "data": asJSON(t, data)}
-			if diff := cmp.Diff(want, b); diff != "" {
+			if diff := cmp.Diff(wantCryptoWatch(t, fake, 7), b); diff != "" {
 				t.Errorf("(-want +got):\n%s", diff)
 			}
 		}},
@@ -409,6 +407,50 @@ func TestReferenceTablesNeedNoCredentials(t *testing.T) {
 			wantRuleRefused(t, rec, r, 400, "100", "missing_client_credentials", "X-SP-GATEWAY, X-SP-USER and X-SP-USER-IP")
 			if r := do(t, strict, call{method: "GET", path: tc.path, header: gatewayHeaders(strict)}); r.status != 200 {
 				t.Errorf("strict, with the headers: status %d, want 200: %s", r.status, r.raw)
+			}
+		})
+	}
+}
+
+// wantCryptoWatch is GET /nodes/crypto-market-watch without a currency:
+// every quoted currency's days of data and its news (none), keyed by code.
+func wantCryptoWatch(t *testing.T, fake *synapsefake.Server, days int) map[string]any {
+	t.Helper()
+	want := map[string]any{}
+	for _, c := range reference.CryptoCurrencies() {
+		data, _ := reference.CryptoMarketData(c.Symbol, days, fake.Now())
+		want[c.Symbol] = map[string]any{"data": asJSON(t, data), "news": []any{}}
+	}
+	return want
+}
+
+// TestCryptoMarketWatchKeyedByCurrency: without ?currency= the answer is an
+// object keyed by currency code (BTC, ETH, LTC, BCH), each with its data
+// and news, as clients read it (issue 35); with ?currency= it is today's
+// selected form, {currency, limit, data}. limit counts days in both.
+func TestCryptoMarketWatchKeyedByCurrency(t *testing.T) {
+	t.Parallel()
+	fake := synapsefake.NewServer(t)
+	eth, _ := reference.CryptoMarketData("ETH", 3, fake.Now())
+	btc, _ := reference.CryptoMarketData("BTC", 7, fake.Now())
+	for _, tc := range []struct {
+		name, query string
+		want        map[string]any
+	}{
+		{"no query", "", wantCryptoWatch(t, fake, 7)},
+		{"limit only", "?limit=2", wantCryptoWatch(t, fake, 2)},
+		{"empty currency", "?currency=&limit=2", wantCryptoWatch(t, fake, 2)},
+		{"a currency", "?currency=eth&limit=3", map[string]any{"success": true, "currency": "ETH", "limit": 3.0, "data": asJSON(t, eth)}},
+		{"a currency, default limit", "?currency=BTC", map[string]any{"success": true, "currency": "BTC", "limit": 7.0, "data": asJSON(t, btc)}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			r := do(t, fake, call{method: "GET", path: "/nodes/crypto-market-watch" + tc.query, header: gatewayHeaders(fake)})
+			if r.status != 200 {
+				t.Fatalf("status %d, want 200: %s", r.status, r.raw)
+			}
+			if diff := cmp.Diff(tc.want, r.body); diff != "" {
+				t.Errorf("(-want +got):\n%s", diff)
 			}
 		})
 	}

@@ -204,7 +204,7 @@ func clientChecks(e *env) {
 	})
 	e.check("Client.GetCryptoMarketData", func() error {
 		res, err := e.client.GetCryptoMarketData()
-		return e.expectOK(res, err, "currency", "data", "limit")
+		return e.expectOK(res, err, "BTC.data", "BTC.news", "ETH.data")
 	})
 	e.check("Client.GetCryptoQuotes", func() error {
 		res, err := e.client.GetCryptoQuotes()
