@@ -128,7 +128,8 @@ type atmList struct {
 	ATMsCount int                   `json:"atms_count"`
 }
 
-// handleATMs serves GET /v3.1/nodes/atms?zip=|lat=&lon=, radius, page, per_page.
+// handleATMs serves GET /v3.1/nodes/atms?zip=|lat=&lon=, radius, page, per_page. A
+// search with no location finds no ATMs: an empty page, as a client read it.
 func (s *Server) handleATMs(w http.ResponseWriter, r *http.Request) {
 	if _, err := s.authorize(r, clientAccess); err != nil {
 		s.fail(w, err)
@@ -139,12 +140,15 @@ func (s *Server) handleATMs(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, err)
 		return
 	}
-	center, radius, err := readATMSearch(r.URL.Query())
+	center, radius, located, err := readATMSearch(r.URL.Query())
 	if err != nil {
 		s.fail(w, err)
 		return
 	}
-	atms := reference.NearbyATMs(center, radius)
+	atms := []reference.NearbyATM{}
+	if located {
+		atms = reference.NearbyATMs(center, radius)
+	}
 	lo, hi := p.window(len(atms))
 	s.ok(w, atmList{
 		listMeta:  listMeta{ErrorCode: "0", HTTPCode: "200", Limit: p.perPage, Page: p.number, PageCount: p.pageCount(len(atms)), Success: true},
@@ -154,14 +158,14 @@ func (s *Server) handleATMs(w http.ResponseWriter, r *http.Request) {
 }
 
 // readATMSearch reads the centre and radius of an ATM search: lat and lon together
-// (they win over zip), or a 5-digit zip, or neither (DefaultATMPlace); radius in miles,
+// (they win over zip), or a 5-digit zip, or neither (located false); radius in miles,
 // above 0 and at most MaxATMRadius (default DefaultATMRadius).
-func readATMSearch(q url.Values) (reference.Place, float64, error) {
-	radius := reference.DefaultATMRadius
+func readATMSearch(q url.Values) (center reference.Place, radius float64, located bool, err error) {
+	radius = reference.DefaultATMRadius
 	if v := q.Get("radius"); v != "" {
 		f, err := strconv.ParseFloat(v, 64)
 		if err != nil || math.IsNaN(f) || f <= 0 || f > reference.MaxATMRadius {
-			return reference.Place{}, 0, errPayload("invalid_radius", "radius must be a number of miles above 0 and at most %g.", reference.MaxATMRadius)
+			return center, 0, false, errPayload("invalid_radius", "radius must be a number of miles above 0 and at most %g.", reference.MaxATMRadius)
 		}
 		radius = f
 	}
@@ -171,17 +175,17 @@ func readATMSearch(q url.Values) (reference.Place, float64, error) {
 		la, errLat := strconv.ParseFloat(lat, 64)
 		lo, errLon := strconv.ParseFloat(lon, 64)
 		if errLat != nil || errLon != nil || math.IsNaN(la) || math.IsNaN(lo) || math.Abs(la) > 90 || math.Abs(lo) > 180 {
-			return reference.Place{}, 0, errPayload("invalid_coordinates", "lat and lon must be given together, lat from -90 to 90 and lon from -180 to 180.")
+			return center, 0, false, errPayload("invalid_coordinates", "lat and lon must be given together, lat from -90 to 90 and lon from -180 to 180.")
 		}
-		return reference.CoordinatesPlace(la, lo), radius, nil
+		return reference.CoordinatesPlace(la, lo), radius, true, nil
 	case q.Get("zip") != "":
 		zip := q.Get("zip")
 		if len(zip) != 5 || !allDigits(zip) {
-			return reference.Place{}, 0, errPayload("invalid_zip", "zip must be 5 digits.")
+			return center, 0, false, errPayload("invalid_zip", "zip must be 5 digits.")
 		}
-		return reference.ZipPlace(zip), radius, nil
+		return reference.ZipPlace(zip), radius, true, nil
 	}
-	return reference.DefaultATMPlace, radius, nil
+	return center, radius, false, nil
 }
 
 // Public keys issued for a user last a day; client-wide ones a week.

@@ -90,9 +90,8 @@ func TestReferenceRoutesGoClient(t *testing.T) {
 			}
 		}},
 		{"LocateATMs with no query", goRequest{method: "GET", path: "/nodes/atms"}, func(t *testing.T, b map[string]any) {
-			want := asJSON(t, reference.NearbyATMs(reference.DefaultATMPlace, reference.DefaultATMRadius)[:20])
-			if diff := cmp.Diff(want, b["atms"]); diff != "" {
-				t.Errorf("atms (-want +got):\n%s", diff)
+			if diff := cmp.Diff(noATMs(1, 20), b); diff != "" {
+				t.Errorf("(-want +got):\n%s", diff)
 			}
 		}},
 		{"LocateATMs by zip", goRequest{method: "GET", path: "/nodes/atms", query: "zip=94114&radius=5&page=3&per_page=20"}, func(t *testing.T, b map[string]any) {
@@ -453,5 +452,36 @@ func TestCryptoMarketWatchKeyedByCurrency(t *testing.T) {
 				t.Errorf("(-want +got):\n%s", diff)
 			}
 		})
+	}
+}
+
+// noATMs is the answer of an ATM search that finds none.
+func noATMs(page, limit float64) map[string]any {
+	return map[string]any{"atms": []any{}, "atms_count": 0.0, "error_code": "0", "http_code": "200",
+		"limit": limit, "page": page, "page_count": 0.0, "success": true}
+}
+
+// TestATMsWithoutALocation: a search that names neither zip nor lat/lon
+// finds no ATMs: an empty atms list with the list's fields, page 1 and
+// limit 20 by default, as a client expects (issue 35); it used to search
+// around San Francisco and answer 20 of 50.
+func TestATMsWithoutALocation(t *testing.T) {
+	t.Parallel()
+	fake := synapsefake.NewServer(t)
+	for _, tc := range []struct {
+		query string
+		want  map[string]any
+	}{
+		{"", noATMs(1, 20)},
+		{"?radius=10", noATMs(1, 20)},
+		{"?page=2&per_page=5", noATMs(2, 5)},
+	} {
+		r := do(t, fake, call{method: "GET", path: "/nodes/atms" + tc.query, header: gatewayHeaders(fake)})
+		if r.status != 200 {
+			t.Fatalf("%q: status %d, want 200: %s", tc.query, r.status, r.raw)
+		}
+		if diff := cmp.Diff(tc.want, r.body); diff != "" {
+			t.Errorf("%q: (-want +got):\n%s", tc.query, diff)
+		}
 	}
 }
