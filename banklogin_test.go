@@ -216,7 +216,7 @@ func TestCardNodeShipAndReset(t *testing.T) {
 	for _, e := range r.body["timeline"].([]any) {
 		notes = append(notes, e.(map[string]any)["note"].(string))
 	}
-	if diff := cmp.Diff([]string{"Node created.", "Card Created.", "Card shipped.", "Card reset.", "Card reset."}, notes); diff != "" {
+	if diff := cmp.Diff([]string{"Node created.", "Card Created.", "Card sent for printing.", "Card reset.", "Card reset."}, notes); diff != "" {
 		t.Errorf("timeline notes (-want +got):\n%s", diff)
 	}
 
@@ -309,7 +309,7 @@ func TestCardNodeReissueAndReorder(t *testing.T) {
 	for _, e := range r.body["timeline"].([]any) {
 		notes = append(notes, e.(map[string]any)["note"].(string))
 	}
-	if diff := cmp.Diff([]string{"Node created.", "Card Created.", "Card shipped.", "Card reset."}, notes); diff != "" {
+	if diff := cmp.Diff([]string{"Node created.", "Card Created.", "Card sent for printing.", "Card reset."}, notes); diff != "" {
 		t.Errorf("timeline notes (-want +got):\n%s", diff)
 	}
 

@@ -564,6 +564,13 @@ func (st *store) getNode(userID, nodeID string) (nodeView, error) {
 	return st.nodeView(n), nil
 }
 
+// The timeline notes of a card's shipment and of a node's deletion, as clients
+// read them (issue 35).
+const (
+	noteCardShipped = "Card sent for printing."
+	noteNodeDeleted = "Node's 'is_active' toggled to False."
+)
+
 func (st *store) patchNode(now time.Time, userID, nodeID string, req patchNodeRequest) (nodeView, error) {
 	defer st.lock().unlock()
 	n, err := st.userNode(userID, nodeID)
@@ -610,7 +617,7 @@ func (st *store) patchNode(now time.Time, userID, nodeID string, req patchNodeRe
 		n.info["preferences"] = req.Preferences.applied(prefs)
 	}
 	if req.ship {
-		n.timeline = append(n.timeline, nodeEvent{Date: ms(now), Note: "Card shipped."})
+		n.timeline = append(n.timeline, nodeEvent{Date: ms(now), Note: noteCardShipped})
 	}
 	if req.reset {
 		if req.reissue {
@@ -640,7 +647,7 @@ func (st *store) deleteNode(now time.Time, userID, nodeID string) (nodeView, err
 		return nodeView{}, errNotAllowed("node_inactive", "Node %s is already deleted.", nodeID)
 	}
 	n.isActive = false
-	n.timeline = append(n.timeline, nodeEvent{Date: ms(now), Note: "Node deleted."})
+	n.timeline = append(n.timeline, nodeEvent{Date: ms(now), Note: noteNodeDeleted})
 	u := st.users[userID]
 	u.nodeIDs = slices.DeleteFunc(u.nodeIDs, func(id string) bool { return id == nodeID })
 	st.nodeOrder = slices.DeleteFunc(st.nodeOrder, func(id string) bool { return id == nodeID })

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
 	"github.com/synapsefake/synapsefake"
 )
 
@@ -172,4 +173,64 @@ func TestCardNodeActionsAsTheSuiteExpected(t *testing.T) {
 	if r.body["allowed"] != "PENDING" {
 		t.Errorf("allowed %v after PATCH PENDING, want PENDING", r.body["allowed"])
 	}
+}
+
+// TestNodeTimelineNotesAsClientsRead: shipping a card node (?ship=YES and
+// synapse_pay_rest's ?reorder_card=YES) ends its timeline with "Card sent
+// for printing.", and deleting a node with "Node's 'is_active' toggled to
+// False.", the notes clients look for (issue 35); a later reset still adds
+// "Card reset.". The answer, a later GET and the NODE|PATCH webhook agree.
+func TestNodeTimelineNotesAsClientsRead(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name   string
+		method string
+		query  string
+		notes  []string // the timeline's notes after the call
+	}{
+		{"ship", "PATCH", "?ship=YES", []string{"Node created.", "Card Created.", "Card sent for printing."}},
+		{"reorder_card", "PATCH", "?reorder_card=YES", []string{"Node created.", "Card Created.", "Card sent for printing."}},
+		{"delete", "DELETE", "", []string{"Node created.", "Card Created.", "Node's 'is_active' toggled to False."}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			fake := synapsefake.NewServer(t)
+			fx := newFixture(t, fake, 0)
+			card := createdNode(t, fake, fx, map[string]any{"type": "CARD-US", "info": map[string]any{"nickname": "Card", "document_id": "doc"}})
+			path := nodePath(fx.user.ID, card["_id"].(string))
+			var body any
+			if tc.method == "PATCH" {
+				body = map[string]any{}
+			}
+			r := do(t, fake, call{method: tc.method, path: path + tc.query, header: fx.headers, body: body})
+			if r.status != http.StatusOK {
+				t.Fatalf("%s: %d %s, want 200", tc.name, r.status, r.raw)
+			}
+			got := do(t, fake, call{method: "GET", path: path, header: fx.headers})
+			hooks := fake.Webhooks().All()
+			last := hooks[len(hooks)-1].Payload()
+			for _, b := range []map[string]any{r.body, got.body, last} {
+				if diff := cmp.Diff(tc.notes, timelineNotes(b)); diff != "" {
+					t.Errorf("timeline notes (-want +got):\n%s", diff)
+				}
+			}
+			if tc.method == "PATCH" {
+				r = do(t, fake, call{method: "PATCH", path: path + "?reset=YES", header: fx.headers, body: map[string]any{}})
+				if diff := cmp.Diff(append(tc.notes, "Card reset."), timelineNotes(r.body)); diff != "" {
+					t.Errorf("after a reset, timeline notes (-want +got):\n%s", diff)
+				}
+			}
+		})
+	}
+}
+
+// timelineNotes are the notes of a node's timeline, oldest first.
+func timelineNotes(node map[string]any) []string {
+	var notes []string
+	tl, _ := node["timeline"].([]any)
+	for _, e := range tl {
+		n, _ := e.(map[string]any)["note"].(string)
+		notes = append(notes, n)
+	}
+	return notes
 }

@@ -884,7 +884,7 @@ func TestDeleteNode(t *testing.T) {
 	want := wantNodeJSON(fake, fx.user.ID, fx.node.ID, "DEPOSIT-US", "Checking")
 	setPath(want, "info.balance.amount", 7.0)
 	setPath(want, "is_active", false)
-	setPath(want, "timeline", []any{timelineEntry(created, "Node created."), timelineEntry(fake.Now(), "Node deleted.")})
+	setPath(want, "timeline", []any{timelineEntry(created, "Node created."), timelineEntry(fake.Now(), "Node's 'is_active' toggled to False.")})
 	if diff := cmp.Diff(withSuccess(want), r.body); diff != "" {
 		t.Errorf("DELETE answer mismatch (-want +got):\n%s", diff)
 	}
