@@ -425,6 +425,10 @@ func interchangeInfo(sent string) map[string]any {
 		"is_international": false, "network": network, "type": "DEBIT"}
 }
 
+// sameNodeType reports whether node types a and b name one type: today's name and
+// its older ones (SYNAPSE-US is DEPOSIT-US) compare equal, wherever a type is compared.
+func sameNodeType(a, b string) bool { return reference.BaseNodeType(a) == reference.BaseNodeType(b) }
+
 // knownNodeType reports whether t is a node type the fake takes: one of
 // reference.NodeTypes or an older name of one.
 func knownNodeType(t string) bool { return reference.IsNodeType(t) }
@@ -523,7 +527,7 @@ func (st *store) listNodes(userID string, p page, typ string) (nodesList, error)
 	if typ != "" {
 		ids = nil
 		for _, id := range u.nodeIDs {
-			if st.nodes[id].typ == typ {
+			if sameNodeType(st.nodes[id].typ, typ) {
 				ids = append(ids, id)
 			}
 		}

@@ -778,7 +778,7 @@ func (st *store) createTx(now time.Time, userID, nodeID string, req createTxRequ
 	if !to.isActive {
 		return nil, errIncorrect("receiver_inactive", "Node %s is deleted.", to.id)
 	}
-	if to.typ != *req.To.Type {
+	if !sameNodeType(to.typ, *req.To.Type) {
 		return nil, errIncorrect("node_type_mismatch", "Node %s is of type %s, not %s.", to.id, to.typ, *req.To.Type)
 	}
 	if !reference.CanTransfer(from.typ, to.typ) && !bankToBank(from, to) {
