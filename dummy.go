@@ -74,8 +74,11 @@ func (st *store) dummy(now time.Time, n *nodeRecord, sn *subnetRecord, req dummy
 		t.fromNode, t.toNode = n.id, ext.id
 	}
 	// As POST .../trans: the node's type must trade with the outside world
-	// that way (the legacy form takes any node, not only a subnet's).
-	if from, to := st.nodes[t.fromNode], st.nodes[t.toNode]; !reference.CanTransfer(from.typ, to.typ) {
+	// that way (the legacy form takes any node, not only a subnet's). A card
+	// node takes dummy credits and debits too, as clients used the sandbox's:
+	// a card swipe or a refund stands for one.
+	if from, to := st.nodes[t.fromNode], st.nodes[t.toNode]; !reference.CanTransfer(from.typ, to.typ) &&
+		reference.BaseNodeType(n.typ) != reference.NodeCardUS {
 		return nil, errIncorrect("transaction_not_allowed", "Transactions from a %s node to a %s node are not allowed.", from.typ, to.typ)
 	}
 	if err := st.checkPromise(t, true); err != nil {
