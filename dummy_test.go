@@ -254,7 +254,6 @@ func TestDummyTransactionErrors(t *testing.T) {
 		{name: "tracking_id an object", call: post(valid(map[string]any{"tracking_id": map[string]any{}})), status: 400, errorCode: "200", code: "invalid_field_type"},
 		{name: "malformed JSON", call: post(`{"currency":"USD",`), status: 400, errorCode: "200", code: "invalid_json"},
 		{name: "array body", call: post(`[]`), status: 400, errorCode: "200", code: "invalid_json"},
-		{name: "withdrawal over the balance", call: post(valid(map[string]any{"direction": "WITHDRAWAL", "amount": 1000.01})), status: 409, errorCode: "400", code: "insufficient_funds"},
 		{name: "a card", call: on(func(e snEnv) synapsefake.Subnet { return e.active }), status: 409, errorCode: "410", code: "not_an_account_number"},
 		{name: "a TERMINATED account number", setup: func(t *testing.T, e *snEnv) {
 			e.extraSub = addSubnet(t, e.fake, e.fx, synapsefake.SubnetSeed{Nickname: "Closed", Status: synapsefake.SubnetTerminated})
@@ -376,7 +375,6 @@ func TestLegacyDummyTransactionErrors(t *testing.T) {
 		{name: "amount with three decimals", call: get(q("?amount=10.005")), status: 400, errorCode: "200", code: "invalid_amount"},
 		{name: "amount over MaxAmountCents", call: get(q("?amount=1000000000.01")), status: 400, errorCode: "200", code: "invalid_amount"},
 		{name: "unknown type", call: get(q("?type=CHECK")), status: 400, errorCode: "200", code: "invalid_type"},
-		{name: "debit over the balance", call: get(q("?is_credit=NO&amount=1000.01")), status: 409, errorCode: "400", code: "insufficient_funds"},
 		{name: "unknown subnetid", call: get(q("?subnetid=0123456789abcdef01234567")), status: 404, errorCode: "404", code: "unable_to_locate_subnet"},
 		{name: "subnetid of another user", call: get(func(e snEnv) string { return "?subnetid=" + e.otherCard.ID }),
 			status: 401, errorCode: "300", code: "unauthorized_subnet"},
@@ -454,7 +452,7 @@ func TestInsufficientFundsNamesTheDummyCreditOnItsWay(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			fake := newMondayServer(t)
+			fake := newMondayServer(t, synapsefake.WithFundsCheck())
 			fx := newFixture(t, fake, 10_00)
 			to := fake.MustAddNode(t, fx.user.ID, synapsefake.NodeSeed{Nickname: "Savings"})
 			sub := addSubnet(t, fake, fx, synapsefake.SubnetSeed{Nickname: "Account"})
@@ -513,7 +511,8 @@ func TestRefusalsDrawNoID(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			envs := [2]snEnv{newSnEnv(t), newSnEnv(t)} // the same calls make the same ids
+			// The same calls make the same ids; the funds rule is WithFundsCheck's.
+			envs := [2]snEnv{newSnEnv(t, synapsefake.WithFundsCheck()), newSnEnv(t, synapsefake.WithFundsCheck())}
 			for i := range envs {
 				envs[i].extra = addTxNode(t, envs[i].fake, envs[i].fx.user.ID, synapsefake.NodeSeed{Type: "ACH-US", Nickname: "Bank"})
 			}

@@ -375,9 +375,13 @@ func TestGoClientEveryMethod(t *testing.T) {
 			return goRequest{method: "POST", path: e.transPath(), idempotencyKey: "go-tx-every",
 				body: `{"to":{"type":"ACH-US","id":"` + e.ach.ID + `"},"amount":{"amount":20.1,"currency":"USD"},"extra":{"ip":"192.168.0.1"}}`}
 		}, status: 200, reads: []string{"_id", "recent_status"}},
-		{method: "User.CreateTransaction", variant: "insufficient funds", req: func(e *goMethodEnv) goRequest {
+		{method: "User.CreateTransaction", variant: "beyond the balance, taken as the sandbox took it", req: func(e *goMethodEnv) goRequest {
 			return goRequest{method: "POST", path: e.transPath(),
 				body: `{"to":{"type":"ACH-US","id":"` + e.ach.ID + `"},"amount":{"amount":100000,"currency":"USD"},"extra":{"ip":"192.168.0.1"}}`}
+		}, status: 200, reads: []string{"_id", "recent_status"}},
+		{method: "User.CreateTransaction", variant: "to its own node", req: func(e *goMethodEnv) goRequest {
+			return goRequest{method: "POST", path: e.transPath(),
+				body: `{"to":{"type":"DEPOSIT-US","id":"` + e.fixture.node.ID + `"},"amount":{"amount":1,"currency":"USD"},"extra":{"ip":"192.168.0.1"}}`}
 		}, status: 409, errorCode: "400"},
 		{method: "User.CancelTransaction", req: func(e *goMethodEnv) goRequest {
 			return goRequest{method: "DELETE", path: e.txPath()}

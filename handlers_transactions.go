@@ -128,7 +128,7 @@ func (s *Server) handleCreateTransaction(w http.ResponseWriter, r *http.Request)
 	}
 	now := s.Now()
 	answerTx(s, w, func(st *store) (*txRecord, error) {
-		t, err := st.createTx(now, r.PathValue("user_id"), r.PathValue("node_id"), req, true)
+		t, err := st.createTx(now, r.PathValue("user_id"), r.PathValue("node_id"), req, s.cfg.fundsCheck)
 		if err == nil {
 			st.applyReturnRules(t) // returns.go: API transfers only
 		}

@@ -292,8 +292,9 @@ type Node struct {
 	BalanceCents int64
 	// AvailableCents is the balance less the debits promised but not yet
 	// made: outgoing transactions CREATED or queued, approved card swipes
-	// not yet debited. Single transactions, dummy withdrawals and card
-	// swipes must fit in it. The wire has no such field.
+	// not yet debited. Card swipes must fit in it, and with WithFundsCheck
+	// single transactions and dummy withdrawals too. The wire has no such
+	// field.
 	AvailableCents int64
 	Currency       string
 	IsActive       bool

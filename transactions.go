@@ -760,9 +760,10 @@ func (s *Server) Transaction(id string) (Transaction, bool) {
 }
 
 // createTx creates a transaction from node nodeID of user userID. With
-// checkBalance, a deposit-type sender's available balance must cover the
-// amount. The API's callers apply the return rules afterwards; a world's
-// transactions take none. Callers hold mu.
+// checkBalance (WithFundsCheck, and a world's transactions), a deposit-type
+// sender's available balance must cover the amount; without, the sender's
+// balance may go negative when it is debited. The API's callers apply the
+// return rules afterwards; a world's transactions take none. Callers hold mu.
 func (st *store) createTx(now time.Time, userID, nodeID string, req createTxRequest, checkBalance bool) (*txRecord, error) {
 	from, err := st.userNode(userID, nodeID)
 	if err != nil {
