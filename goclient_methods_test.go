@@ -162,8 +162,11 @@ func TestGoClientEveryMethod(t *testing.T) {
 		{method: "Client.LocateATMs", variant: "zip, radius, paged", auth: goAuthClient, req: func(*goMethodEnv) goRequest {
 			return goRequest{method: "GET", path: "/nodes/atms", query: "zip=94114&radius=5&page=1&per_page=5"}
 		}, status: 200, reads: []string{"atms", "atms_count"}},
-		{method: "Client.LocateATMs", variant: "radius out of range", auth: goAuthClient, req: func(*goMethodEnv) goRequest {
+		{method: "Client.LocateATMs", variant: "radius out of range, the default radius", auth: goAuthClient, req: func(*goMethodEnv) goRequest {
 			return goRequest{method: "GET", path: "/nodes/atms", query: "zip=94114&radius=0"}
+		}, status: 200, reads: []string{"atms", "atms_count"}},
+		{method: "Client.LocateATMs", variant: "page 0", auth: goAuthClient, req: func(*goMethodEnv) goRequest {
+			return goRequest{method: "GET", path: "/nodes/atms", query: "zip=94114&page=0"}
 		}, status: 400, errorCode: "200"},
 		{method: "Client.VerifyAddress", auth: goAuthClient, req: func(*goMethodEnv) goRequest {
 			return goRequest{method: "POST", path: "/address-verification",
@@ -172,8 +175,11 @@ func TestGoClientEveryMethod(t *testing.T) {
 		{method: "Client.VerifyRoutingNumber", auth: goAuthClient, req: func(*goMethodEnv) goRequest {
 			return goRequest{method: "POST", path: "/routing-number-verification", body: `{"routing_num":"084008426","type":"ACH-US"}`}
 		}, status: 200, reads: []string{"bank_name"}},
-		{method: "Client.VerifyRoutingNumber", variant: "not a routing number", auth: goAuthClient, req: func(*goMethodEnv) goRequest {
+		{method: "Client.VerifyRoutingNumber", variant: "not a routing number: an unknown bank", auth: goAuthClient, req: func(*goMethodEnv) goRequest {
 			return goRequest{method: "POST", path: "/routing-number-verification", body: `{"routing_num":"12345","type":"ACH-US"}`}
+		}, status: 409, errorCode: "400"},
+		{method: "Client.VerifyRoutingNumber", variant: "no routing number", auth: goAuthClient, req: func(*goMethodEnv) goRequest {
+			return goRequest{method: "POST", path: "/routing-number-verification", body: `{"type":"ACH-US"}`}
 		}, status: 400, errorCode: "200"},
 		{method: "Client.GetSubscriptions", auth: goAuthClient, req: func(*goMethodEnv) goRequest {
 			return goRequest{method: "GET", path: "/subscriptions"}

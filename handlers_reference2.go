@@ -1,6 +1,7 @@
 package synapsefake
 
 import (
+	"fmt"
 	"math"
 	"net/http"
 	"net/url"
@@ -79,14 +80,17 @@ type routingRequest struct {
 	Type       *string `json:"type"`
 }
 
-func (q routingRequest) validate() error {
+// validate refuses a request with no routing number; enf takes or refuses
+// the formats the sandbox took: a number of another length is an unknown
+// bank (409 / "400"), and any type is answered as sent.
+func (q routingRequest) validate(enf enforcer) error {
 	switch {
 	case q.RoutingNum == nil || *q.RoutingNum == "":
 		return errPayload("missing_field", "routing_num is required.")
 	case !allDigits(*q.RoutingNum) || len(*q.RoutingNum) != 9:
-		return errPayload("invalid_routing_num", "routing_num must be 9 digits.")
+		return enf.enforce(brokenRule{"routing_num is 9 digits", errPayload("invalid_routing_num", "routing_num must be 9 digits.")})
 	case q.Type != nil && *q.Type != reference.NodeACHUS && *q.Type != reference.NodeWireUS:
-		return errPayload("invalid_type", "type must be ACH-US or WIRE-US.")
+		return enf.enforce(brokenRule{"type is ACH-US or WIRE-US", errPayload("invalid_type", "type must be ACH-US or WIRE-US.")})
 	}
 	return nil
 }
@@ -100,7 +104,10 @@ type routingVerification struct {
 // handleRoutingNumberVerification serves POST /v3.1/routing-number-verification.
 // A number whose ABA checksum fails is refused as an ACH-US node with it is.
 func (s *Server) handleRoutingNumberVerification(w http.ResponseWriter, r *http.Request) {
-	req, err := decodeValid[routingRequest](r)
+	req, err := decode[routingRequest](r)
+	if err == nil {
+		err = req.validate(s.enforcerFor(r))
+	}
 	if err != nil {
 		s.fail(w, err)
 		return
@@ -140,7 +147,7 @@ func (s *Server) handleATMs(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, err)
 		return
 	}
-	center, radius, located, err := readATMSearch(r.URL.Query())
+	center, radius, located, err := readATMSearch(r.URL.Query(), s.enforcerFor(r))
 	if err != nil {
 		s.fail(w, err)
 		return
@@ -159,15 +166,26 @@ func (s *Server) handleATMs(w http.ResponseWriter, r *http.Request) {
 
 // readATMSearch reads the centre and radius of an ATM search: lat and lon together
 // (they win over zip), or a 5-digit zip, or neither (located false); radius in miles,
-// above 0 and at most MaxATMRadius (default DefaultATMRadius).
-func readATMSearch(q url.Values) (center reference.Place, radius float64, located bool, err error) {
+// above 0 and at most MaxATMRadius (default DefaultATMRadius). enf takes or refuses
+// what the sandbox took: a radius that is no number above 0 is the default, one above
+// MaxATMRadius is MaxATMRadius, and a location that is none (a zip of another form,
+// coordinates out of range or one of the pair) finds no ATMs.
+func readATMSearch(q url.Values, enf enforcer) (center reference.Place, radius float64, located bool, err error) {
 	radius = reference.DefaultATMRadius
 	if v := q.Get("radius"); v != "" {
-		f, err := strconv.ParseFloat(v, 64)
-		if err != nil || math.IsNaN(f) || f <= 0 || f > reference.MaxATMRadius {
-			return center, 0, false, errPayload("invalid_radius", "radius must be a number of miles above 0 and at most %g.", reference.MaxATMRadius)
+		f, perr := strconv.ParseFloat(v, 64)
+		if perr != nil || math.IsNaN(f) || f <= 0 || f > reference.MaxATMRadius {
+			err := errPayload("invalid_radius", "radius must be a number of miles above 0 and at most %g.", reference.MaxATMRadius)
+			if err := enf.enforce(brokenRule{fmt.Sprintf("radius is a number of miles above 0 and at most %g", reference.MaxATMRadius), err}); err != nil {
+				return center, 0, false, err
+			}
 		}
-		radius = f
+		switch {
+		case perr == nil && f > reference.MaxATMRadius:
+			radius = reference.MaxATMRadius
+		case perr == nil && f > 0:
+			radius = f
+		}
 	}
 	lat, lon := q.Get("lat"), q.Get("lon")
 	switch {
@@ -175,13 +193,14 @@ func readATMSearch(q url.Values) (center reference.Place, radius float64, locate
 		la, errLat := strconv.ParseFloat(lat, 64)
 		lo, errLon := strconv.ParseFloat(lon, 64)
 		if errLat != nil || errLon != nil || math.IsNaN(la) || math.IsNaN(lo) || math.Abs(la) > 90 || math.Abs(lo) > 180 {
-			return center, 0, false, errPayload("invalid_coordinates", "lat and lon must be given together, lat from -90 to 90 and lon from -180 to 180.")
+			err := errPayload("invalid_coordinates", "lat and lon must be given together, lat from -90 to 90 and lon from -180 to 180.")
+			return center, radius, false, enf.enforce(brokenRule{"lat and lon are given together, lat from -90 to 90 and lon from -180 to 180", err})
 		}
 		return reference.CoordinatesPlace(la, lo), radius, true, nil
 	case q.Get("zip") != "":
 		zip := q.Get("zip")
 		if len(zip) != 5 || !allDigits(zip) {
-			return center, 0, false, errPayload("invalid_zip", "zip must be 5 digits.")
+			return center, radius, false, enf.enforce(brokenRule{"zip is 5 digits", errPayload("invalid_zip", "zip must be 5 digits.")})
 		}
 		return reference.ZipPlace(zip), radius, true, nil
 	}
@@ -294,12 +313,23 @@ func (s *Server) handleCryptoMarketWatch(w http.ResponseWriter, r *http.Request)
 	q := r.URL.Query()
 	days := reference.DefaultMarketDays
 	if v := q.Get("limit"); v != "" {
+		// The sandbox took any limit: one that is no number of days is the
+		// default, one above MaxMarketDays is MaxMarketDays (a bound of the
+		// fake's memory), unless WithStrictRequests refuses them.
 		n, err := strconv.Atoi(v)
 		if err != nil || n < 1 || n > reference.MaxMarketDays {
-			s.fail(w, errPayload("invalid_limit", "limit must be a number of days from 1 to %d.", reference.MaxMarketDays))
-			return
+			err := errPayload("invalid_limit", "limit must be a number of days from 1 to %d.", reference.MaxMarketDays)
+			if err := s.strictRule(r, fmt.Sprintf("limit is a number of days from 1 to %d", reference.MaxMarketDays), err); err != nil {
+				s.fail(w, err)
+				return
+			}
 		}
-		days = n
+		switch {
+		case err == nil && n > reference.MaxMarketDays:
+			days = reference.MaxMarketDays
+		case err == nil && n > 0:
+			days = n
+		}
 	}
 	now := s.Now()
 	if q.Get("currency") == "" {
@@ -341,10 +371,15 @@ func (s *Server) handleTradeMarketWatch(w http.ResponseWriter, r *http.Request) 
 		s.fail(w, errPayload("missing_ticker", "ticker is required."))
 		return
 	}
-	quote, ok := reference.TradeMarketData(strings.ToUpper(ticker), s.Now())
-	if !ok {
-		s.fail(w, errPayload("invalid_ticker", "ticker %q is not a ticker symbol.", ticker))
-		return
+	// The sandbox quoted what it was asked; the fake quotes any symbol as it
+	// quotes a ticker, unless WithStrictRequests refuses one of another form.
+	symbol := strings.ToUpper(ticker)
+	if !reference.ValidTicker(symbol) {
+		err := errPayload("invalid_ticker", "ticker %q is not a ticker symbol.", ticker)
+		if err := s.strictRule(r, "ticker is 1 to 5 letters, with an optional class (BRK.B)", err); err != nil {
+			s.fail(w, err)
+			return
+		}
 	}
-	s.okObject(w, quote)
+	s.okObject(w, reference.TickerMarketData(symbol, s.Now()))
 }

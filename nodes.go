@@ -25,6 +25,9 @@ const (
 	// lacks DEBIT: its transfers are canceled when they would start
 	// processing. Transfers to it are made, as to every node.
 	AllowedPending = "PENDING"
+	// AllowedRejected is a node the service refused to open; it lacks
+	// DEBIT.
+	AllowedRejected = "REJECTED"
 )
 
 // allowsDebit reports whether a node whose allowed is a may send money.
@@ -595,6 +598,9 @@ func (st *store) patchNode(now time.Time, userID, nodeID string, req patchNodeRe
 	}
 	if (req.ship || req.reset || req.Allowed != nil || req.Preferences != nil) && reference.BaseNodeType(n.typ) != reference.NodeCardUS {
 		return nodeView{}, errNotAllowed("not_a_card_node", "Node %s is not a CARD-US node.", nodeID)
+	}
+	if req.changesNothing() {
+		return st.nodeView(n), nil
 	}
 	if req.Nickname != nil {
 		n.nickname = *req.Nickname

@@ -222,8 +222,8 @@ func clientChecks(e *env) {
 		res, err := e.client.LocateATMs("zip=94114&radius=5&page=1&per_page=5")
 		return first(e.expectOK(res, err, "atms", "atms_count"), want("limit", num(res, "limit"), 5))
 	})
-	e.check("Client.LocateATMs: radius 0 is *PayloadError 400 / \"200\"", func() error {
-		_, err := e.client.LocateATMs("zip=94114&radius=0")
+	e.check("Client.LocateATMs: page 0 is *PayloadError 400 / \"200\"", func() error {
+		_, err := e.client.LocateATMs("zip=94114&page=0")
 		return expectErr[*synapse.PayloadError](e.harness, err, 400, "200")
 	})
 	e.check("Client.VerifyAddress: the example", func() error {
