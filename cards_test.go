@@ -19,11 +19,12 @@ type cardEnv struct {
 	card synapsefake.Subnet
 }
 
-// newCardEnv builds a cardEnv whose node holds balanceCents; prefs, when
-// not "", is the card's preferences object sent by PATCH (limits in USD).
-func newCardEnv(t testing.TB, balanceCents int64, prefs string) cardEnv {
+// newCardEnv builds a cardEnv on a server with opts whose node holds
+// balanceCents; prefs, when not "", is the card's preferences object sent
+// by PATCH (limits in USD).
+func newCardEnv(t testing.TB, balanceCents int64, prefs string, opts ...synapsefake.Option) cardEnv {
 	t.Helper()
-	fake := newMondayServer(t)
+	fake := newMondayServer(t, opts...)
 	fx := newFixture(t, fake, balanceCents)
 	e := cardEnv{fake: fake, fx: fx}
 	e.card = addSubnet(t, fake, fx, synapsefake.SubnetSeed{Nickname: "Card", AccountClass: "CARD", Status: synapsefake.SubnetActive})

@@ -201,7 +201,7 @@ func TestDiagnostics(t *testing.T) {
 		}, 404, "404", func(diagEnv) []string {
 			return []string{`unable_to_locate_node: no node 000000000000000000000000 in this fake`}
 		}},
-		{"insufficient funds with pending debits", nil, func(t *testing.T, e diagEnv) call {
+		{"insufficient funds with pending debits", []synapsefake.Option{synapsefake.WithFundsCheck()}, func(t *testing.T, e diagEnv) call {
 			e.transfer(t, e.a, e.savings, 30)
 			return call{method: "POST", path: "/users/" + e.a.user.ID + "/nodes/" + e.a.node.ID + "/trans", header: e.a.headers, body: txBody(e.savings, 30)}
 		}, 409, "400", func(e diagEnv) []string {

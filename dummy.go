@@ -52,8 +52,9 @@ const dummyStandIn = "network-stand-in"
 // dummy creates a sandbox transaction between a node (through one of its
 // account-number subnets, or directly when sn is nil) and the outside
 // world: DEPOSIT credits the node, WITHDRAWAL debits it, both on the normal
-// processing schedule. Callers hold mu.
-func (st *store) dummy(now time.Time, n *nodeRecord, sn *subnetRecord, req dummyRequest) (*txRecord, error) {
+// processing schedule. With checkFunds (WithFundsCheck) a withdrawal must
+// fit in a deposit-type node's available balance. Callers hold mu.
+func (st *store) dummy(now time.Time, n *nodeRecord, sn *subnetRecord, req dummyRequest, checkFunds bool) (*txRecord, error) {
 	if err := st.accountOpen(n); err != nil {
 		return nil, err
 	}
@@ -74,11 +75,14 @@ func (st *store) dummy(now time.Time, n *nodeRecord, sn *subnetRecord, req dummy
 		t.fromNode, t.toNode = n.id, ext.id
 	}
 	// As POST .../trans: the node's type must trade with the outside world
-	// that way (the legacy form takes any node, not only a subnet's).
-	if from, to := st.nodes[t.fromNode], st.nodes[t.toNode]; !reference.CanTransfer(from.typ, to.typ) {
+	// that way (the legacy form takes any node, not only a subnet's). A card
+	// node takes dummy credits and debits too, as clients used the sandbox's:
+	// a card swipe or a refund stands for one.
+	if from, to := st.nodes[t.fromNode], st.nodes[t.toNode]; !reference.CanTransfer(from.typ, to.typ) &&
+		reference.BaseNodeType(n.typ) != reference.NodeCardUS {
 		return nil, errIncorrect("transaction_not_allowed", "Transactions from a %s node to a %s node are not allowed.", from.typ, to.typ)
 	}
-	if err := st.checkPromise(t, true); err != nil {
+	if err := st.checkPromise(t, checkFunds); err != nil {
 		return nil, err
 	}
 	if standIn {
@@ -147,13 +151,13 @@ func (s *Server) handleDummyTransaction(w http.ResponseWriter, r *http.Request) 
 		case sn.status != SubnetActive:
 			return txView{}, errNotAllowed("subnet_not_active", "Subnet %s is %s; dummy transactions need an ACTIVE account number.", sn.id, sn.status)
 		}
-		return st.dummyView(now, st.nodes[sn.nodeID], sn, req)
+		return st.dummyView(now, st.nodes[sn.nodeID], sn, req, s.cfg.fundsCheck)
 	})
 }
 
 // dummyView makes a dummy transaction and returns its view. Callers hold mu.
-func (st *store) dummyView(now time.Time, n *nodeRecord, sn *subnetRecord, req dummyRequest) (txView, error) {
-	t, err := st.dummy(now, n, sn, req)
+func (st *store) dummyView(now time.Time, n *nodeRecord, sn *subnetRecord, req dummyRequest, checkFunds bool) (txView, error) {
+	t, err := st.dummy(now, n, sn, req, checkFunds)
 	if err != nil {
 		return txView{}, err
 	}
@@ -207,6 +211,6 @@ func (s *Server) handleLegacyDummyTransaction(w http.ResponseWriter, r *http.Req
 				return txView{}, err
 			}
 		}
-		return st.dummyView(now, n, sn, req)
+		return st.dummyView(now, n, sn, req, s.cfg.fundsCheck)
 	})
 }

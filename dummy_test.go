@@ -1,6 +1,8 @@
 package synapsefake_test
 
 import (
+	"bytes"
+	"strings"
 	"testing"
 	"time"
 
@@ -252,7 +254,6 @@ func TestDummyTransactionErrors(t *testing.T) {
 		{name: "tracking_id an object", call: post(valid(map[string]any{"tracking_id": map[string]any{}})), status: 400, errorCode: "200", code: "invalid_field_type"},
 		{name: "malformed JSON", call: post(`{"currency":"USD",`), status: 400, errorCode: "200", code: "invalid_json"},
 		{name: "array body", call: post(`[]`), status: 400, errorCode: "200", code: "invalid_json"},
-		{name: "withdrawal over the balance", call: post(valid(map[string]any{"direction": "WITHDRAWAL", "amount": 1000.01})), status: 409, errorCode: "400", code: "insufficient_funds"},
 		{name: "a card", call: on(func(e snEnv) synapsefake.Subnet { return e.active }), status: 409, errorCode: "410", code: "not_an_account_number"},
 		{name: "a TERMINATED account number", setup: func(t *testing.T, e *snEnv) {
 			e.extraSub = addSubnet(t, e.fake, e.fx, synapsefake.SubnetSeed{Nickname: "Closed", Status: synapsefake.SubnetTerminated})
@@ -374,7 +375,6 @@ func TestLegacyDummyTransactionErrors(t *testing.T) {
 		{name: "amount with three decimals", call: get(q("?amount=10.005")), status: 400, errorCode: "200", code: "invalid_amount"},
 		{name: "amount over MaxAmountCents", call: get(q("?amount=1000000000.01")), status: 400, errorCode: "200", code: "invalid_amount"},
 		{name: "unknown type", call: get(q("?type=CHECK")), status: 400, errorCode: "200", code: "invalid_type"},
-		{name: "debit over the balance", call: get(q("?is_credit=NO&amount=1000.01")), status: 409, errorCode: "400", code: "insufficient_funds"},
 		{name: "unknown subnetid", call: get(q("?subnetid=0123456789abcdef01234567")), status: 404, errorCode: "404", code: "unable_to_locate_subnet"},
 		{name: "subnetid of another user", call: get(func(e snEnv) string { return "?subnetid=" + e.otherCard.ID }),
 			status: 401, errorCode: "300", code: "unauthorized_subnet"},
@@ -397,7 +397,8 @@ func TestLegacyDummyTransactionErrors(t *testing.T) {
 			return call{method: "GET", path: legacyDummyPath(e.fx, e.second.ID, ""), header: e.fx.headers}
 		}, status: 409, errorCode: "410", code: "node_inactive"},
 		// The outside world (EXTERNAL-US) trades with deposit-type nodes
-		// only, as POST .../trans allows.
+		// only, as POST .../trans allows, and card nodes
+		// (TestDummyTransactionsIntoACard).
 		{name: "a credit to an ACH-US node", setup: func(t *testing.T, e *snEnv) {
 			e.extra = addTxNode(t, e.fake, e.fx.user.ID, synapsefake.NodeSeed{Type: reference.NodeACHUS, Nickname: "Bank"})
 		}, call: func(e snEnv) call {
@@ -407,11 +408,6 @@ func TestLegacyDummyTransactionErrors(t *testing.T) {
 			e.extra = addTxNode(t, e.fake, e.fx.user.ID, synapsefake.NodeSeed{Type: reference.NodeWireUS, Nickname: "Wire"})
 		}, call: func(e snEnv) call {
 			return call{method: "GET", path: legacyDummyPath(e.fx, e.extra.ID, "?is_credit=NO&amount=5"), header: e.fx.headers}
-		}, status: 409, errorCode: "400", code: "transaction_not_allowed"},
-		{name: "a credit to a CARD-US node", setup: func(t *testing.T, e *snEnv) {
-			e.extra = addTxNode(t, e.fake, e.fx.user.ID, synapsefake.NodeSeed{Type: "CARD-US", Nickname: "Card"})
-		}, call: func(e snEnv) call {
-			return call{method: "GET", path: legacyDummyPath(e.fx, e.extra.ID, ""), header: e.fx.headers}
 		}, status: 409, errorCode: "400", code: "transaction_not_allowed"},
 	})
 }
@@ -456,7 +452,7 @@ func TestInsufficientFundsNamesTheDummyCreditOnItsWay(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			fake := newMondayServer(t)
+			fake := newMondayServer(t, synapsefake.WithFundsCheck())
 			fx := newFixture(t, fake, 10_00)
 			to := fake.MustAddNode(t, fx.user.ID, synapsefake.NodeSeed{Nickname: "Savings"})
 			sub := addSubnet(t, fake, fx, synapsefake.SubnetSeed{Nickname: "Account"})
@@ -515,7 +511,8 @@ func TestRefusalsDrawNoID(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			envs := [2]snEnv{newSnEnv(t), newSnEnv(t)} // the same calls make the same ids
+			// The same calls make the same ids; the funds rule is WithFundsCheck's.
+			envs := [2]snEnv{newSnEnv(t, synapsefake.WithFundsCheck()), newSnEnv(t, synapsefake.WithFundsCheck())}
 			for i := range envs {
 				envs[i].extra = addTxNode(t, envs[i].fake, envs[i].fx.user.ID, synapsefake.NodeSeed{Type: "ACH-US", Nickname: "Bank"})
 			}
@@ -536,4 +533,113 @@ func TestRefusalsDrawNoID(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestDummyTransactionsIntoACard: the legacy GET form makes dummy
+// transactions on a CARD-US node (and SUBCARD-US), as clients used the
+// sandbox's (issue 35; 409 transaction_not_allowed before). A credit
+// (is_credit=YES) moves and reports as a dummy credit to a DEPOSIT-US node
+// does: the same statuses and webhooks on the same calendar, and the card's
+// balance grows at SETTLED. A debit (is_credit=NO) leaves a card whose
+// allowed has DEBIT, and is canceled at processing from a card that has
+// not been activated (allowed INACTIVE), as the card's transfers are. A
+// card node keeps no ledger, as before; the saved state still checks.
+func TestDummyTransactionsIntoACard(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name     string
+		typ      string
+		activate bool
+		query    string
+		want     synapsefake.Status
+		balance  int64 // the card's, after 4 days; it starts at 10.00
+	}{
+		{"credit to a new card", "CARD-US", false, "?is_credit=YES&amount=25", synapsefake.StatusSettled, 35_00},
+		{"credit to a SUBCARD-US node", "SUBCARD-US", false, "?amount=25", synapsefake.StatusSettled, 35_00},
+		{"debit of an active card", "CARD-US", true, "?is_credit=NO&amount=4", synapsefake.StatusSettled, 6_00},
+		{"debit of a card not activated", "CARD-US", false, "?is_credit=NO&amount=4", synapsefake.StatusCanceled, 10_00},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			fake := newMondayServer(t)
+			fx := newFixture(t, fake, 0)
+			card := fake.MustAddNode(t, fx.user.ID, synapsefake.NodeSeed{Type: tc.typ, Nickname: "Card", BalanceCents: 10_00})
+			if tc.activate {
+				r := do(t, fake, call{method: "PATCH", path: nodePath(fx.user.ID, card.ID), header: fx.headers, body: map[string]any{"allowed": "CREDIT-AND-DEBIT"}})
+				if r.status != 200 {
+					t.Fatalf("activate: %d %s", r.status, r.raw)
+				}
+			}
+			r := do(t, fake, call{method: "GET", path: legacyDummyPath(fx, card.ID, tc.query), header: fx.headers})
+			if r.status != 200 {
+				t.Fatalf("dummy-tran on a %s node: status %d, want 200: %s", tc.typ, r.status, r.raw)
+			}
+			id := r.body["_id"].(string)
+			side, other := "to", "from"
+			if strings.Contains(tc.query, "is_credit=NO") {
+				side, other = "from", "to"
+			}
+			if getPath(r.body, side+".id") != card.ID || getPath(r.body, side+".type") != tc.typ || getPath(r.body, other+".type") != "EXTERNAL-US" {
+				t.Errorf("%s %v (%v), %s type %v; want the card, %s, and EXTERNAL-US", side, getPath(r.body, side+".id"), getPath(r.body, side+".type"), other, getPath(r.body, other+".type"), tc.typ)
+			}
+			// The same dummy on the user's DEPOSIT-US node, for comparison.
+			dep := do(t, fake, call{method: "GET", path: legacyDummyPath(fx, fx.node.ID, strings.Replace(tc.query, "is_credit=NO", "is_credit=YES", 1)), header: fx.headers})
+			if dep.status != 200 {
+				t.Fatalf("dummy-tran on the DEPOSIT-US node: %d %s", dep.status, dep.raw)
+			}
+			fake.Advance(96 * time.Hour)
+			fx.headers = userHeaders(fake, fake.OAuthKey(fx.user.ID, testFingerprint))
+
+			got, _ := fake.Transaction(id)
+			if got.Status != tc.want {
+				t.Fatalf("status %s, want %s; timeline %+v", got.Status, tc.want, got.Timeline)
+			}
+			fake.CheckBalance(t, card.ID, tc.balance, tc.balance)
+			n := do(t, fake, call{method: "GET", path: nodePath(fx.user.ID, card.ID), header: fx.headers})
+			if amt := getPath(n.body, "info.balance.amount"); amt != float64(tc.balance)/100 {
+				t.Errorf("GET node: info.balance.amount %v, want %v", amt, float64(tc.balance)/100)
+			}
+			if tc.want == synapsefake.StatusSettled {
+				depTx, _ := fake.Transaction(dep.body["_id"].(string))
+				if diff := cmp.Diff(hookStatuses(fake, depTx.ID), hookStatuses(fake, id)); diff != "" {
+					t.Errorf("webhooks of the card's dummy against the DEPOSIT-US node's (-deposit +card):\n%s", diff)
+				}
+				if diff := cmp.Diff(timelineDates(depTx), timelineDates(got)); diff != "" {
+					t.Errorf("the card's calendar against the DEPOSIT-US node's (-deposit +card):\n%s", diff)
+				}
+			} else if note := got.Timeline[len(got.Timeline)-1].Note; !strings.Contains(note, "'allowed' is INACTIVE") {
+				t.Errorf("cancel note %q, want the card's allowed named", note)
+			}
+			r = do(t, fake, call{method: "POST", path: nodePath(fx.user.ID, card.ID) + "/statements", header: fx.headers, body: map[string]any{}})
+			wantErrorStatus(t, r, 409, "400", "statements_not_supported")
+			var saved bytes.Buffer
+			if err := fake.Snapshot(&saved); err != nil {
+				t.Fatal(err)
+			}
+			if err := synapsefake.New().Restore(&saved); err != nil {
+				t.Errorf("the saved state does not check: %v", err)
+			}
+		})
+	}
+}
+
+// hookStatuses are the functions and statuses of a transaction's webhooks,
+// in order.
+func hookStatuses(fake *synapsefake.Server, txID string) []string {
+	var out []string
+	for _, w := range fake.Webhooks().All() {
+		if w.ObjectID == txID {
+			out = append(out, w.Function+" "+w.Status)
+		}
+	}
+	return out
+}
+
+// timelineDates are a transaction's timeline statuses and their dates.
+func timelineDates(tx synapsefake.Transaction) []string {
+	var out []string
+	for _, e := range tx.Timeline {
+		out = append(out, string(e.Status)+" "+e.Date.Format(time.RFC3339))
+	}
+	return out
 }

@@ -50,9 +50,10 @@ func ExampleNewServer_diagnostics() {
 }
 
 // WithLog sends the diagnostics elsewhere: here to standard output, from a
-// server built by New, which has no test to log to.
+// server built by New, which has no test to log to. (WithFundsCheck makes
+// the second transfer a refusal.)
 func ExampleWithLog() {
-	fake := synapsefake.New(synapsefake.WithLog(func(format string, args ...any) { fmt.Printf(format+"\n", args...) }))
+	fake := synapsefake.New(synapsefake.WithLog(func(format string, args ...any) { fmt.Printf(format+"\n", args...) }), synapsefake.WithFundsCheck())
 	user, node, key := exampleAccount(fake, 10_00)
 	savings, _ := fake.AddNode(user.ID, synapsefake.NodeSeed{Nickname: "Savings"})
 

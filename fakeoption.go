@@ -28,6 +28,7 @@ type config struct {
 	keyLifetime      time.Duration
 	microDeposits    bool
 	manualProcessing bool
+	fundsCheck       bool // WithFundsCheck
 	// immediateProvisional: see WithImmediateProvisionalCredit (disputes.go).
 	immediateProvisional bool
 	webhookClient        *http.Client
@@ -162,6 +163,17 @@ func WithOAuthKeyLifetime(d time.Duration) Option {
 // By default the fake makes ACH-US nodes CREDIT-AND-DEBIT at once.
 func WithMicroDeposits() Option {
 	return func(cfg *config) { cfg.microDeposits = true }
+}
+
+// WithFundsCheck refuses a single transaction (POST .../trans) or a dummy
+// withdrawal whose amount is over the sending deposit-type node's available
+// balance: 409 / "400" insufficient_funds, nothing created. By default the
+// fake takes it, as the sandbox did, and the node's balance goes negative
+// when it is debited, as the spec says of a batch (docs/fidelity.md).
+// Batch items are never refused for the balance, and card swipes are
+// declined IR51 either way.
+func WithFundsCheck() Option {
+	return func(cfg *config) { cfg.fundsCheck = true }
 }
 
 // WithManualProcessing turns off automatic processing: transactions stay

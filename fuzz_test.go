@@ -36,7 +36,7 @@ func newFuzzWorld(tb testing.TB) *fuzzWorld {
 		key: s.OAuthKey(u.ID, "fp"), otherKey: s.OAuthKey(o.ID, "fp")}
 	st := s.store
 	st.lock()
-	t, err := st.createTx(s.Now(), u.ID, n.ID, fuzzTx(p.ID, 10), true)
+	t, err := st.createTx(s.Now(), u.ID, n.ID, fuzzTx(p.ID, 10), true, nil)
 	st.unlock()
 	if err != nil {
 		tb.Fatal(err)

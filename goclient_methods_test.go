@@ -149,7 +149,7 @@ func TestGoClientEveryMethod(t *testing.T) {
 		}, status: 200, reads: []string{"node_types"}},
 		{method: "Client.GetCryptoMarketData", auth: goAuthClient, req: func(*goMethodEnv) goRequest {
 			return goRequest{method: "GET", path: "/nodes/crypto-market-watch"}
-		}, status: 200, reads: []string{"currency", "data", "limit"}},
+		}, status: 200, reads: []string{"BTC", "ETH"}},
 		{method: "Client.GetCryptoQuotes", auth: goAuthClient, req: func(*goMethodEnv) goRequest {
 			return goRequest{method: "GET", path: "/nodes/crypto-quotes"}
 		}, status: 200},
@@ -162,8 +162,11 @@ func TestGoClientEveryMethod(t *testing.T) {
 		{method: "Client.LocateATMs", variant: "zip, radius, paged", auth: goAuthClient, req: func(*goMethodEnv) goRequest {
 			return goRequest{method: "GET", path: "/nodes/atms", query: "zip=94114&radius=5&page=1&per_page=5"}
 		}, status: 200, reads: []string{"atms", "atms_count"}},
-		{method: "Client.LocateATMs", variant: "radius out of range", auth: goAuthClient, req: func(*goMethodEnv) goRequest {
+		{method: "Client.LocateATMs", variant: "radius out of range, the default radius", auth: goAuthClient, req: func(*goMethodEnv) goRequest {
 			return goRequest{method: "GET", path: "/nodes/atms", query: "zip=94114&radius=0"}
+		}, status: 200, reads: []string{"atms", "atms_count"}},
+		{method: "Client.LocateATMs", variant: "page 0", auth: goAuthClient, req: func(*goMethodEnv) goRequest {
+			return goRequest{method: "GET", path: "/nodes/atms", query: "zip=94114&page=0"}
 		}, status: 400, errorCode: "200"},
 		{method: "Client.VerifyAddress", auth: goAuthClient, req: func(*goMethodEnv) goRequest {
 			return goRequest{method: "POST", path: "/address-verification",
@@ -172,8 +175,11 @@ func TestGoClientEveryMethod(t *testing.T) {
 		{method: "Client.VerifyRoutingNumber", auth: goAuthClient, req: func(*goMethodEnv) goRequest {
 			return goRequest{method: "POST", path: "/routing-number-verification", body: `{"routing_num":"084008426","type":"ACH-US"}`}
 		}, status: 200, reads: []string{"bank_name"}},
-		{method: "Client.VerifyRoutingNumber", variant: "not a routing number", auth: goAuthClient, req: func(*goMethodEnv) goRequest {
+		{method: "Client.VerifyRoutingNumber", variant: "not a routing number: an unknown bank", auth: goAuthClient, req: func(*goMethodEnv) goRequest {
 			return goRequest{method: "POST", path: "/routing-number-verification", body: `{"routing_num":"12345","type":"ACH-US"}`}
+		}, status: 409, errorCode: "400"},
+		{method: "Client.VerifyRoutingNumber", variant: "no routing number", auth: goAuthClient, req: func(*goMethodEnv) goRequest {
+			return goRequest{method: "POST", path: "/routing-number-verification", body: `{"type":"ACH-US"}`}
 		}, status: 400, errorCode: "200"},
 		{method: "Client.GetSubscriptions", auth: goAuthClient, req: func(*goMethodEnv) goRequest {
 			return goRequest{method: "GET", path: "/subscriptions"}
@@ -375,9 +381,13 @@ func TestGoClientEveryMethod(t *testing.T) {
 			return goRequest{method: "POST", path: e.transPath(), idempotencyKey: "go-tx-every",
 				body: `{"to":{"type":"ACH-US","id":"` + e.ach.ID + `"},"amount":{"amount":20.1,"currency":"USD"},"extra":{"ip":"192.168.0.1"}}`}
 		}, status: 200, reads: []string{"_id", "recent_status"}},
-		{method: "User.CreateTransaction", variant: "insufficient funds", req: func(e *goMethodEnv) goRequest {
+		{method: "User.CreateTransaction", variant: "beyond the balance, taken as the sandbox took it", req: func(e *goMethodEnv) goRequest {
 			return goRequest{method: "POST", path: e.transPath(),
 				body: `{"to":{"type":"ACH-US","id":"` + e.ach.ID + `"},"amount":{"amount":100000,"currency":"USD"},"extra":{"ip":"192.168.0.1"}}`}
+		}, status: 200, reads: []string{"_id", "recent_status"}},
+		{method: "User.CreateTransaction", variant: "to its own node", req: func(e *goMethodEnv) goRequest {
+			return goRequest{method: "POST", path: e.transPath(),
+				body: `{"to":{"type":"DEPOSIT-US","id":"` + e.fixture.node.ID + `"},"amount":{"amount":1,"currency":"USD"},"extra":{"ip":"192.168.0.1"}}`}
 		}, status: 409, errorCode: "400"},
 		{method: "User.CancelTransaction", req: func(e *goMethodEnv) goRequest {
 			return goRequest{method: "DELETE", path: e.txPath()}

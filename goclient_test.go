@@ -760,12 +760,12 @@ func TestGoClientErrorBodies(t *testing.T) {
 			status: 404, errorCode: "404", errCode: "not_found",
 		},
 		{
-			name: "insufficient funds",
+			name: "a transfer to its own node",
 			req: func(_ *testing.T, _ *synapsefake.Server, fx goFixture) goRequest {
 				return goRequest{method: "POST", path: fx.transPath(),
-					body: `{"to":{"type":"DEPOSIT-US","id":"` + fx.other.ID + `"},"amount":{"amount":1000000,"currency":"USD"},"extra":{"ip":"192.168.0.1"}}`}
+					body: `{"to":{"type":"DEPOSIT-US","id":"` + fx.fixture.node.ID + `"},"amount":{"amount":1,"currency":"USD"},"extra":{"ip":"192.168.0.1"}}`}
 			},
-			status: 409, errorCode: "400", errCode: "insufficient_funds",
+			status: 409, errorCode: "400", errCode: "same_node",
 		},
 		{
 			name: "idempotency key in use",

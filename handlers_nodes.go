@@ -105,7 +105,10 @@ func (r createNodeRequest) isBankLogin() bool {
 	return r.Info.BankID != nil || r.Info.BankPW != nil || r.Info.BankName != nil
 }
 
-func (r createNodeRequest) validate() error {
+// validate refuses what the fake cannot make a node of (400 / "200", or an
+// unknown bank: 409 / "400"); enf takes or refuses the contract's formats
+// the sandbox took.
+func (r createNodeRequest) validate(enf enforcer) error {
 	if r.AccessToken != nil || r.MFAAnswer != nil {
 		if r.AccessToken == nil || *r.AccessToken == "" {
 			return errPayload("missing_access_token", "access_token is required.")
@@ -140,17 +143,14 @@ func (r createNodeRequest) validate() error {
 		return err
 	}
 	if *r.Type == reference.NodeACHUS {
-		if !validACHAccountNum(r.Info.AccountNum) {
+		if r.Info.AccountNum == "" {
 			return errPayload("invalid_account_num", "info.account_num must be 4 to 17 digits.")
 		}
-		if !allDigits(r.Info.RoutingNum) || len(r.Info.RoutingNum) != 9 {
+		if r.Info.RoutingNum == "" {
 			return errPayload("invalid_routing_num", "info.routing_num must be 9 digits.")
 		}
-		if t := r.Info.Type; t != "" && t != "PERSONAL" && t != "BUSINESS" {
-			return errPayload("invalid_account_type", "info.type must be PERSONAL or BUSINESS.")
-		}
-		if c := r.Info.Class; c != "" && c != "CHECKING" && c != "SAVINGS" {
-			return errPayload("invalid_account_class", "info.class must be CHECKING or SAVINGS.")
+		if err := enf.enforce(r.achRule()); err != nil {
+			return err
 		}
 		if !validRoutingNumber(r.Info.RoutingNum) {
 			return errIncorrect("unknown_routing_number", "Routing number %s is not a known bank.", r.Info.RoutingNum)
@@ -170,6 +170,23 @@ func (r createNodeRequest) validate() error {
 		return errIncorrect("unknown_routing_number", "Routing number %s is not a known bank.", r.Info.RoutingNum)
 	}
 	return nil
+}
+
+// achRule is the first format an ACH-US node's info breaks that the sandbox
+// took: the account is kept and shown as sent, and a routing number of
+// another length is an unknown bank (409 / "400").
+func (r createNodeRequest) achRule() brokenRule {
+	switch in := r.Info; {
+	case !validACHAccountNum(in.AccountNum):
+		return brokenRule{"info.account_num is 4 to 17 digits", errPayload("invalid_account_num", "info.account_num must be 4 to 17 digits.")}
+	case !allDigits(in.RoutingNum) || len(in.RoutingNum) != 9:
+		return brokenRule{"info.routing_num is 9 digits", errPayload("invalid_routing_num", "info.routing_num must be 9 digits.")}
+	case in.Type != "" && in.Type != "PERSONAL" && in.Type != "BUSINESS":
+		return brokenRule{"info.type is PERSONAL or BUSINESS", errPayload("invalid_account_type", "info.type must be PERSONAL or BUSINESS.")}
+	case in.Class != "" && in.Class != "CHECKING" && in.Class != "SAVINGS":
+		return brokenRule{"info.class is CHECKING or SAVINGS", errPayload("invalid_account_class", "info.class must be CHECKING or SAVINGS.")}
+	}
+	return brokenRule{}
 }
 
 // infoAlternatives are the info fields that stand in for a required one
@@ -202,7 +219,7 @@ func (s *Server) handleCreateNode(w http.ResponseWriter, r *http.Request) {
 	}
 	req, err := decodeCreateNode(r)
 	if err == nil {
-		err = req.validate()
+		err = req.validate(s.enforcerFor(r))
 	}
 	if err != nil {
 		s.fail(w, err)
@@ -304,23 +321,25 @@ type cardPreferencesRequest struct {
 	SecurityAlerts           *bool    `json:"security_alerts"`
 }
 
-func (p cardPreferencesRequest) validate() error {
+// brokenRule is the first rule the preferences break that the sandbox took:
+// an empty object changes nothing, and limits are kept as sent.
+func (p cardPreferencesRequest) brokenRule() brokenRule {
 	if p.AllowForeignTransactions == nil && p.ATMWithdrawalLimit == nil && p.MaxPinAttempts == nil &&
 		p.POSWithdrawalLimit == nil && p.SecurityAlerts == nil {
-		return errPayload("nothing_to_update", "preferences must name at least one preference.")
+		return brokenRule{"preferences names a preference", errPayload("nothing_to_update", "preferences must name at least one preference.")}
 	}
 	for _, l := range []struct {
 		name string
 		v    *float64
 	}{{"atm_withdrawal_limit", p.ATMWithdrawalLimit}, {"pos_withdrawal_limit", p.POSWithdrawalLimit}} {
 		if l.v != nil && *l.v < 0 {
-			return errPayload("invalid_preferences", "preferences.%s must not be negative.", l.name)
+			return brokenRule{"preferences." + l.name + " is not negative", errPayload("invalid_preferences", "preferences.%s must not be negative.", l.name)}
 		}
 	}
 	if p.MaxPinAttempts != nil && *p.MaxPinAttempts < 1 {
-		return errPayload("invalid_preferences", "preferences.max_pin_attempts must be at least 1.")
+		return brokenRule{"preferences.max_pin_attempts is at least 1", errPayload("invalid_preferences", "preferences.max_pin_attempts must be at least 1.")}
 	}
-	return nil
+	return brokenRule{}
 }
 
 // applied is the preferences map prefs with p's changes, a new map.
@@ -351,8 +370,9 @@ func (p cardPreferencesRequest) applied(prefs map[string]any) map[string]any {
 
 // decodePatchNode reads PATCH /users/{user_id}/nodes/{node_id}: the body
 // may be a JSON object, or empty whatever its Content-Type (the Go SDK's
-// ResetCardNode sends an empty form-encoded body).
-func decodePatchNode(r *http.Request) (patchNodeRequest, error) {
+// ResetCardNode sends an empty form-encoded body). A query flag other than
+// YES or NO is NO, unless enf refuses it.
+func decodePatchNode(r *http.Request, enf enforcer) (patchNodeRequest, error) {
 	req, err := decodeOptional[patchNodeRequest](r)
 	if err != nil {
 		return req, err
@@ -373,24 +393,34 @@ func decodePatchNode(r *http.Request) (patchNodeRequest, error) {
 		case strings.EqualFold(v, "YES"):
 			p.set()
 		case v != "" && !strings.EqualFold(v, "NO"):
-			return req, errPayload("invalid_query", "%s must be YES or NO.", p.name)
+			if err := enf.enforce(brokenRule{p.name + " is YES or NO", errPayload("invalid_query", "%s must be YES or NO.", p.name)}); err != nil {
+				return req, err
+			}
 		}
 	}
 	return req, nil
 }
 
-func (r patchNodeRequest) validate() error {
+// validate refuses what the fake cannot store (400 / "200"); enf takes or
+// refuses the contract's rules the sandbox took: a PATCH that changes
+// nothing answers the node as it is, and an empty nickname is stored.
+func (r patchNodeRequest) validate(enf enforcer) error {
 	if r.Nickname == nil && r.SuppID == nil && r.Info == nil && r.Extra == nil && r.Micro == nil &&
 		r.ResendMicro == nil && r.Allowed == nil && r.Preferences == nil && !r.ship && !r.reset {
-		return errPayload("nothing_to_update", "Supply nickname, supp_id, info, extra, allowed, preferences or micro, or ship, reset or resend_micro.")
+		err := errPayload("nothing_to_update", "Supply nickname, supp_id, info, extra, allowed, preferences or micro, or ship, reset or resend_micro.")
+		if err := enf.enforce(brokenRule{"a PATCH of a node names something to change", err}); err != nil {
+			return err
+		}
 	}
 	if r.Preferences != nil {
-		if err := r.Preferences.validate(); err != nil {
+		if err := enf.enforce(r.Preferences.brokenRule()); err != nil {
 			return err
 		}
 	}
 	if r.Nickname != nil && *r.Nickname == "" || r.Info != nil && r.Info.Nickname != nil && *r.Info.Nickname == "" {
-		return errPayload("invalid_nickname", "nickname must not be empty.")
+		if err := enf.enforce(brokenRule{"nickname is not empty", errPayload("invalid_nickname", "nickname must not be empty.")}); err != nil {
+			return err
+		}
 	}
 	if r.Nickname != nil {
 		if err := validNickname("nickname", *r.Nickname); err != nil {
@@ -411,10 +441,22 @@ func (r patchNodeRequest) validate() error {
 	return nil
 }
 
-// cardAllowed are the values PATCH may give a CARD-US node's allowed:
-// INACTIVE when the card is misplaced, LOCKED when it is lost, and PENDING,
-// which the provider's Ruby integration suite set (and read back).
-var cardAllowed = []string{AllowedCreditAndDebit, AllowedInactive, AllowedLocked, AllowedPending}
+// changesNothing reports whether the PATCH names nothing to change (an
+// empty preferences object included): the node is answered as it is, with
+// no webhook.
+func (r patchNodeRequest) changesNothing() bool {
+	p := r.Preferences
+	return r.Nickname == nil && r.SuppID == nil && r.Info == nil && r.Extra == nil && r.Micro == nil &&
+		r.ResendMicro == nil && r.Allowed == nil && !r.ship && !r.reset &&
+		(p == nil || p.AllowForeignTransactions == nil && p.ATMWithdrawalLimit == nil && p.MaxPinAttempts == nil &&
+			p.POSWithdrawalLimit == nil && p.SecurityAlerts == nil)
+}
+
+// cardAllowed are the values PATCH may give a CARD-US node's allowed: every
+// value FIDELITY.md lists for a node's allowed (INACTIVE when the card is
+// misplaced, LOCKED when it is lost, PENDING as the provider's Ruby
+// integration suite set and read back). Only those with DEBIT send.
+var cardAllowed = []string{AllowedCreditAndDebit, AllowedCredit, AllowedDebit, AllowedPending, AllowedInactive, AllowedLocked, AllowedRejected}
 
 // handlePatchNode serves PATCH /v3.1/users/{user_id}/nodes/{node_id}.
 func (s *Server) handlePatchNode(w http.ResponseWriter, r *http.Request) {
@@ -422,9 +464,10 @@ func (s *Server) handlePatchNode(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, err)
 		return
 	}
-	req, err := decodePatchNode(r)
+	enf := s.enforcerFor(r)
+	req, err := decodePatchNode(r, enf)
 	if err == nil {
-		err = req.validate()
+		err = req.validate(enf)
 	}
 	if err != nil {
 		s.fail(w, err)

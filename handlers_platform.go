@@ -6,7 +6,8 @@ import (
 
 // handleListPlatformNodes serves GET /v3.1/nodes: every active node of the
 // client's users, newest first, as the recorded answer lists them, with
-// gateway credentials only. type=<node type> keeps the nodes of that type.
+// gateway credentials only. type=<node type> keeps the nodes of that type, under
+// any of its names.
 func (s *Server) handleListPlatformNodes(w http.ResponseWriter, r *http.Request) {
 	typ := r.URL.Query().Get("type")
 	servePage(s, w, r, access{gateway: true}, true,
@@ -16,7 +17,7 @@ func (s *Server) handleListPlatformNodes(w http.ResponseWriter, r *http.Request)
 			}
 			var ids []string
 			for _, id := range st.nodeOrder {
-				if st.nodes[id].typ == typ {
+				if sameNodeType(st.nodes[id].typ, typ) {
 					ids = append(ids, id)
 				}
 			}

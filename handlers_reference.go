@@ -29,31 +29,34 @@ func (s *Server) handleLoanLimits(w http.ResponseWriter, r *http.Request) {
 	s.ok(w, defaultLoanLimits())
 }
 
-// handleEntityTypes serves GET /v3.1/users/entity-types.
+// handleEntityTypes serves GET /v3.1/users/entity-types, with no credentials
+// needed as the other reference tables (serveTable).
 func (s *Server) handleEntityTypes(w http.ResponseWriter, r *http.Request) {
-	if _, err := s.authorize(r, access{gateway: true, user: true, userIP: true}); err != nil {
-		s.fail(w, err)
-		return
-	}
-	s.ok(w, reference.AllEntityTypes())
+	serveTable(s, w, r, reference.AllEntityTypes)
 }
 
 // handleAddressVerification serves POST /v3.1/address-verification. No
 // credentials are needed, but a wrong X-SP-GATEWAY is refused, as on every
-// route.
+// route. The spec lists the Content-Type and the five fields without saying
+// either is required: a body of another Content-Type is read as JSON, and a
+// missing field is verified as empty (a street without a number is
+// primary_number_missing), unless WithStrictRequests refuses them.
 func (s *Server) handleAddressVerification(w http.ResponseWriter, r *http.Request) {
 	if _, err := s.authorize(r, access{}); err != nil {
 		s.fail(w, err)
 		return
 	}
+	enf := s.enforcerFor(r)
 	if err := requireJSON(r); err != nil {
-		s.fail(w, err)
-		return
+		if err := enf.enforce(brokenRule{"Content-Type is application/json (the spec's header of POST /address-verification)", err.(*apiError)}); err != nil {
+			s.fail(w, err)
+			return
+		}
 	}
 	a, err := decode[reference.Address](r)
 	if err == nil {
 		if verr := a.Validate(); verr != nil {
-			err = errPayload("missing_field", "%s", verr.Error())
+			err = enf.enforce(brokenRule{"address verification gets all five fields", errPayload("missing_field", "%s", verr.Error())})
 		}
 	}
 	if err != nil {

@@ -1,6 +1,7 @@
 package synapsefake
 
 import (
+	"fmt"
 	"math"
 	"net/http"
 	"net/url"
@@ -13,37 +14,49 @@ import (
 
 // The routes of this file answer deterministic reference and market data from package
 // reference. Client-level ones need only a right X-SP-GATEWAY; the /users/* and
-// /nodes/types tables need the same headers as GET /users/entity-types.
+// /nodes/types tables need no credentials (strict mode: the headers the contract lists
+// for GET /users/entity-types).
 
-// tableAccess is what the reference tables below /users and /nodes need, as the docs
-// list them for entity types.
+// tableAccess is what the contract lists for GET /users/entity-types, and the fake
+// reads as the need of the other reference tables below /users and /nodes.
 var tableAccess = access{gateway: true, user: true, userIP: true}
+
+// tableHeadersRule names tableAccess for strict mode.
+const tableHeadersRule = "the reference tables take X-SP-GATEWAY, X-SP-USER and X-SP-USER-IP (the contract's headers of GET /users/entity-types)"
 
 // clientAccess is what the client-level reference routes need.
 var clientAccess = access{gateway: true}
 
-// serveTable answers a reference table after checking need.
-func serveTable[T any](s *Server, w http.ResponseWriter, r *http.Request, need access, table func() T) {
-	if _, err := s.authorize(r, need); err != nil {
+// serveTable answers a reference table. The sandbox answered clients that sent no
+// headers at all; a wrong X-SP-GATEWAY is still refused, as on every route, and an
+// X-SP-USER's oauth_key is not read (the table is no user's).
+func serveTable[T any](s *Server, w http.ResponseWriter, r *http.Request, table func() T) {
+	if _, err := s.authorize(r, access{}); err != nil {
 		s.fail(w, err)
 		return
+	}
+	if _, err := s.authorize(r, tableAccess); err != nil {
+		if err := s.strictRule(r, tableHeadersRule, err.(*apiError)); err != nil {
+			s.fail(w, err)
+			return
+		}
 	}
 	s.ok(w, table())
 }
 
 // handleNodeTypes serves GET /v3.1/nodes/types.
 func (s *Server) handleNodeTypes(w http.ResponseWriter, r *http.Request) {
-	serveTable(s, w, r, tableAccess, reference.AllAllowedNodeTypes)
+	serveTable(s, w, r, reference.AllAllowedNodeTypes)
 }
 
 // handleDocumentTypes serves GET /v3.1/users/document-types.
 func (s *Server) handleDocumentTypes(w http.ResponseWriter, r *http.Request) {
-	serveTable(s, w, r, tableAccess, reference.AllDocumentTypes)
+	serveTable(s, w, r, reference.AllDocumentTypes)
 }
 
 // handleEntityScopes serves GET /v3.1/users/entity-scopes.
 func (s *Server) handleEntityScopes(w http.ResponseWriter, r *http.Request) {
-	serveTable(s, w, r, tableAccess, reference.AllEntityScopes)
+	serveTable(s, w, r, reference.AllEntityScopes)
 }
 
 // handleInstitutions serves GET /v3.1/institutions: {"banks": [...]} with
@@ -67,14 +80,17 @@ type routingRequest struct {
 	Type       *string `json:"type"`
 }
 
-func (q routingRequest) validate() error {
+// validate refuses a request with no routing number; enf takes or refuses
+// the formats the sandbox took: a number of another length is an unknown
+// bank (409 / "400"), and any type is answered as sent.
+func (q routingRequest) validate(enf enforcer) error {
 	switch {
 	case q.RoutingNum == nil || *q.RoutingNum == "":
 		return errPayload("missing_field", "routing_num is required.")
 	case !allDigits(*q.RoutingNum) || len(*q.RoutingNum) != 9:
-		return errPayload("invalid_routing_num", "routing_num must be 9 digits.")
+		return enf.enforce(brokenRule{"routing_num is 9 digits", errPayload("invalid_routing_num", "routing_num must be 9 digits.")})
 	case q.Type != nil && *q.Type != reference.NodeACHUS && *q.Type != reference.NodeWireUS:
-		return errPayload("invalid_type", "type must be ACH-US or WIRE-US.")
+		return enf.enforce(brokenRule{"type is ACH-US or WIRE-US", errPayload("invalid_type", "type must be ACH-US or WIRE-US.")})
 	}
 	return nil
 }
@@ -88,7 +104,10 @@ type routingVerification struct {
 // handleRoutingNumberVerification serves POST /v3.1/routing-number-verification.
 // A number whose ABA checksum fails is refused as an ACH-US node with it is.
 func (s *Server) handleRoutingNumberVerification(w http.ResponseWriter, r *http.Request) {
-	req, err := decodeValid[routingRequest](r)
+	req, err := decode[routingRequest](r)
+	if err == nil {
+		err = req.validate(s.enforcerFor(r))
+	}
 	if err != nil {
 		s.fail(w, err)
 		return
@@ -116,7 +135,8 @@ type atmList struct {
 	ATMsCount int                   `json:"atms_count"`
 }
 
-// handleATMs serves GET /v3.1/nodes/atms?zip=|lat=&lon=, radius, page, per_page.
+// handleATMs serves GET /v3.1/nodes/atms?zip=|lat=&lon=, radius, page, per_page. A
+// search with no location finds no ATMs: an empty page, as a client read it.
 func (s *Server) handleATMs(w http.ResponseWriter, r *http.Request) {
 	if _, err := s.authorize(r, clientAccess); err != nil {
 		s.fail(w, err)
@@ -127,12 +147,15 @@ func (s *Server) handleATMs(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, err)
 		return
 	}
-	center, radius, err := readATMSearch(r.URL.Query())
+	center, radius, located, err := readATMSearch(r.URL.Query(), s.enforcerFor(r))
 	if err != nil {
 		s.fail(w, err)
 		return
 	}
-	atms := reference.NearbyATMs(center, radius)
+	atms := []reference.NearbyATM{}
+	if located {
+		atms = reference.NearbyATMs(center, radius)
+	}
 	lo, hi := p.window(len(atms))
 	s.ok(w, atmList{
 		listMeta:  listMeta{ErrorCode: "0", HTTPCode: "200", Limit: p.perPage, Page: p.number, PageCount: p.pageCount(len(atms)), Success: true},
@@ -142,16 +165,27 @@ func (s *Server) handleATMs(w http.ResponseWriter, r *http.Request) {
 }
 
 // readATMSearch reads the centre and radius of an ATM search: lat and lon together
-// (they win over zip), or a 5-digit zip, or neither (DefaultATMPlace); radius in miles,
-// above 0 and at most MaxATMRadius (default DefaultATMRadius).
-func readATMSearch(q url.Values) (reference.Place, float64, error) {
-	radius := reference.DefaultATMRadius
+// (they win over zip), or a 5-digit zip, or neither (located false); radius in miles,
+// above 0 and at most MaxATMRadius (default DefaultATMRadius). enf takes or refuses
+// what the sandbox took: a radius that is no number above 0 is the default, one above
+// MaxATMRadius is MaxATMRadius, and a location that is none (a zip of another form,
+// coordinates out of range or one of the pair) finds no ATMs.
+func readATMSearch(q url.Values, enf enforcer) (center reference.Place, radius float64, located bool, err error) {
+	radius = reference.DefaultATMRadius
 	if v := q.Get("radius"); v != "" {
-		f, err := strconv.ParseFloat(v, 64)
-		if err != nil || math.IsNaN(f) || f <= 0 || f > reference.MaxATMRadius {
-			return reference.Place{}, 0, errPayload("invalid_radius", "radius must be a number of miles above 0 and at most %g.", reference.MaxATMRadius)
+		f, perr := strconv.ParseFloat(v, 64)
+		if perr != nil || math.IsNaN(f) || f <= 0 || f > reference.MaxATMRadius {
+			err := errPayload("invalid_radius", "radius must be a number of miles above 0 and at most %g.", reference.MaxATMRadius)
+			if err := enf.enforce(brokenRule{fmt.Sprintf("radius is a number of miles above 0 and at most %g", reference.MaxATMRadius), err}); err != nil {
+				return center, 0, false, err
+			}
 		}
-		radius = f
+		switch {
+		case perr == nil && f > reference.MaxATMRadius:
+			radius = reference.MaxATMRadius
+		case perr == nil && f > 0:
+			radius = f
+		}
 	}
 	lat, lon := q.Get("lat"), q.Get("lon")
 	switch {
@@ -159,17 +193,18 @@ func readATMSearch(q url.Values) (reference.Place, float64, error) {
 		la, errLat := strconv.ParseFloat(lat, 64)
 		lo, errLon := strconv.ParseFloat(lon, 64)
 		if errLat != nil || errLon != nil || math.IsNaN(la) || math.IsNaN(lo) || math.Abs(la) > 90 || math.Abs(lo) > 180 {
-			return reference.Place{}, 0, errPayload("invalid_coordinates", "lat and lon must be given together, lat from -90 to 90 and lon from -180 to 180.")
+			err := errPayload("invalid_coordinates", "lat and lon must be given together, lat from -90 to 90 and lon from -180 to 180.")
+			return center, radius, false, enf.enforce(brokenRule{"lat and lon are given together, lat from -90 to 90 and lon from -180 to 180", err})
 		}
-		return reference.CoordinatesPlace(la, lo), radius, nil
+		return reference.CoordinatesPlace(la, lo), radius, true, nil
 	case q.Get("zip") != "":
 		zip := q.Get("zip")
 		if len(zip) != 5 || !allDigits(zip) {
-			return reference.Place{}, 0, errPayload("invalid_zip", "zip must be 5 digits.")
+			return center, radius, false, enf.enforce(brokenRule{"zip is 5 digits", errPayload("invalid_zip", "zip must be 5 digits.")})
 		}
-		return reference.ZipPlace(zip), radius, nil
+		return reference.ZipPlace(zip), radius, true, nil
 	}
-	return reference.DefaultATMPlace, radius, nil
+	return center, radius, false, nil
 }
 
 // Public keys issued for a user last a day; client-wide ones a week.
@@ -251,14 +286,25 @@ func (s *Server) handleCryptoQuotes(w http.ResponseWriter, r *http.Request) {
 	s.ok(w, reference.CryptoQuotes(s.Now()))
 }
 
-// cryptoMarketView is the answer of GET /v3.1/nodes/crypto-market-watch.
+// cryptoMarketView is the answer of GET /v3.1/nodes/crypto-market-watch?currency=: the
+// one currency asked for.
 type cryptoMarketView struct {
 	Currency string                `json:"currency"`
 	Limit    int                   `json:"limit"`
 	Data     []reference.MarketDay `json:"data"`
 }
 
+// cryptoWatch is one currency of the answer without ?currency=, an object keyed by
+// currency code.
+type cryptoWatch struct {
+	Data []reference.MarketDay `json:"data"`
+	News []any                 `json:"news"` // the fake has no news feed: always empty
+}
+
 // handleCryptoMarketWatch serves GET /v3.1/nodes/crypto-market-watch?limit=&currency=.
+// With a currency it answers that currency's days; without, every quoted currency's
+// days and news, keyed by its code ({"BTC": {"data": [...], "news": [...]}, ...}), as
+// clients read it.
 func (s *Server) handleCryptoMarketWatch(w http.ResponseWriter, r *http.Request) {
 	if _, err := s.authorize(r, clientAccess); err != nil {
 		s.fail(w, err)
@@ -267,18 +313,36 @@ func (s *Server) handleCryptoMarketWatch(w http.ResponseWriter, r *http.Request)
 	q := r.URL.Query()
 	days := reference.DefaultMarketDays
 	if v := q.Get("limit"); v != "" {
+		// The sandbox took any limit: one that is no number of days is the
+		// default, one above MaxMarketDays is MaxMarketDays (a bound of the
+		// fake's memory), unless WithStrictRequests refuses them.
 		n, err := strconv.Atoi(v)
 		if err != nil || n < 1 || n > reference.MaxMarketDays {
-			s.fail(w, errPayload("invalid_limit", "limit must be a number of days from 1 to %d.", reference.MaxMarketDays))
-			return
+			err := errPayload("invalid_limit", "limit must be a number of days from 1 to %d.", reference.MaxMarketDays)
+			if err := s.strictRule(r, fmt.Sprintf("limit is a number of days from 1 to %d", reference.MaxMarketDays), err); err != nil {
+				s.fail(w, err)
+				return
+			}
 		}
-		days = n
+		switch {
+		case err == nil && n > reference.MaxMarketDays:
+			days = reference.MaxMarketDays
+		case err == nil && n > 0:
+			days = n
+		}
 	}
-	currency := reference.DefaultCryptoCurrency
-	if v := q.Get("currency"); v != "" {
-		currency = strings.ToUpper(v)
+	now := s.Now()
+	if q.Get("currency") == "" {
+		all := map[string]cryptoWatch{}
+		for _, c := range reference.CryptoCurrencies() {
+			data, _ := reference.CryptoMarketData(c.Symbol, days, now)
+			all[c.Symbol] = cryptoWatch{Data: data, News: []any{}}
+		}
+		s.ok(w, all)
+		return
 	}
-	data, ok := reference.CryptoMarketData(currency, days, s.Now())
+	currency := strings.ToUpper(q.Get("currency"))
+	data, ok := reference.CryptoMarketData(currency, days, now)
 	if !ok {
 		s.fail(w, errPayload("invalid_currency", "currency %q is not a quoted cryptocurrency.", q.Get("currency")))
 		return
@@ -307,10 +371,15 @@ func (s *Server) handleTradeMarketWatch(w http.ResponseWriter, r *http.Request) 
 		s.fail(w, errPayload("missing_ticker", "ticker is required."))
 		return
 	}
-	quote, ok := reference.TradeMarketData(strings.ToUpper(ticker), s.Now())
-	if !ok {
-		s.fail(w, errPayload("invalid_ticker", "ticker %q is not a ticker symbol.", ticker))
-		return
+	// The sandbox quoted what it was asked; the fake quotes any symbol as it
+	// quotes a ticker, unless WithStrictRequests refuses one of another form.
+	symbol := strings.ToUpper(ticker)
+	if !reference.ValidTicker(symbol) {
+		err := errPayload("invalid_ticker", "ticker %q is not a ticker symbol.", ticker)
+		if err := s.strictRule(r, "ticker is 1 to 5 letters, with an optional class (BRK.B)", err); err != nil {
+			s.fail(w, err)
+			return
+		}
 	}
-	s.okObject(w, quote)
+	s.okObject(w, reference.TickerMarketData(symbol, s.Now()))
 }

@@ -1,6 +1,7 @@
 package synapsefake
 
 import (
+	"fmt"
 	"net/http"
 	"slices"
 	"strings"
@@ -18,18 +19,34 @@ type shipRequest struct {
 	SecondaryLabel *string `json:"secondary_label"`
 }
 
+// maxStoredLabel bounds a secondary_label the fake keeps, in characters, as
+// a note's (maxNoteLength): a bound of its memory, not a rule of the card.
+const maxStoredLabel = maxNoteLength
+
 func (r shipRequest) validate() error {
 	switch {
 	case r.FeeNodeID == nil || *r.FeeNodeID == "":
 		return errPayload("missing_fee_node_id", "fee_node_id is required.")
-	case r.Delivery != nil && !slices.Contains(shipDeliveries, *r.Delivery):
-		return errPayload("invalid_delivery", "delivery must be one of %s.", strings.Join(shipDeliveries, ", "))
-	case r.CardStyleID != nil && *r.CardStyleID == "":
-		return errPayload("invalid_card_style_id", "card_style_id must not be empty.")
-	case r.SecondaryLabel != nil && utf8.RuneCountInString(*r.SecondaryLabel) > maxSecondaryLabel:
-		return errPayload("invalid_secondary_label", "secondary_label is at most %d characters.", maxSecondaryLabel)
+	case r.SecondaryLabel != nil && utf8.RuneCountInString(*r.SecondaryLabel) > maxStoredLabel:
+		return errPayload("invalid_secondary_label", "secondary_label is at most %d characters.", maxStoredLabel)
 	}
 	return nil
+}
+
+// brokenRule is the first rule of a shipment the request breaks that the
+// sandbox took: the delivery, style and label are kept as sent.
+func (r shipRequest) brokenRule() brokenRule {
+	switch {
+	case r.Delivery != nil && !slices.Contains(shipDeliveries, *r.Delivery):
+		return brokenRule{"delivery is one of " + strings.Join(shipDeliveries, ", "),
+			errPayload("invalid_delivery", "delivery must be one of %s.", strings.Join(shipDeliveries, ", "))}
+	case r.CardStyleID != nil && *r.CardStyleID == "":
+		return brokenRule{"card_style_id is not empty", errPayload("invalid_card_style_id", "card_style_id must not be empty.")}
+	case r.SecondaryLabel != nil && utf8.RuneCountInString(*r.SecondaryLabel) > maxSecondaryLabel:
+		return brokenRule{fmt.Sprintf("secondary_label is at most %d characters", maxSecondaryLabel),
+			errPayload("invalid_secondary_label", "secondary_label is at most %d characters.", maxSecondaryLabel)}
+	}
+	return brokenRule{}
 }
 
 func (r shipRequest) delivery() string {
@@ -51,6 +68,9 @@ func (s *Server) handleShipSubnet(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	req, err := decodeValid[shipRequest](r)
+	if err == nil {
+		err = s.enforcerFor(r).enforce(req.brokenRule())
+	}
 	if err != nil {
 		s.fail(w, err)
 		return

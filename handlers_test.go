@@ -462,8 +462,6 @@ func TestContentTypeRequired(t *testing.T) {
 	}{
 		{"dummy transaction", "/users/" + f.user.ID + "/nodes/" + f.node.ID + "/subnets/" + acct.ID + "/dummy-tran",
 			`{"currency":"USD","amount":5,"type":"ACH","direction":"DEPOSIT"}`},
-		{"address verification", "/address-verification",
-			`{"address_street":"123 Main St","address_city":"SF","address_subdivision":"CA","address_postal_code":"94105","address_country_code":"US"}`},
 	} {
 		for _, ct := range []string{"text/plain", "application/x-www-form-urlencoded", "application/json; charset=utf-8"} {
 			h := map[string]string{"Content-Type": ct}

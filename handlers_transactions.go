@@ -13,7 +13,8 @@ import (
 // bank statement's addendum; the sandbox took longer notes (docs/limits.md).
 const maxNoteLength = 1000
 
-// maxProcessOnDays bounds extra.process_on.
+// maxProcessOnDays bounds extra.process_on: the fake's schedule goes no
+// further.
 const maxProcessOnDays = 365
 
 // transList is the wrapper of the transaction lists.
@@ -92,15 +93,8 @@ func (r createTxRequest) validate() error {
 		return errInvalidAmount("amount.amount")
 	case utf8.RuneCountInString(r.Extra.Note) > maxNoteLength:
 		return errPayload("note_too_long", "extra.note must be at most %d characters.", maxNoteLength)
-	case r.Extra.ProcessOn != nil && (*r.Extra.ProcessOn < 0 || *r.Extra.ProcessOn > maxProcessOnDays):
+	case r.Extra.ProcessOn != nil && *r.Extra.ProcessOn > maxProcessOnDays:
 		return errPayload("invalid_process_on", "extra.process_on must be a day delta from 0 to %d.", maxProcessOnDays)
-	}
-	if o := r.Extra.Other; o != nil {
-		for _, a := range o.Attachments {
-			if _, err := base64.StdEncoding.DecodeString(a); err != nil || a == "" {
-				return errPayload("invalid_attachment", "extra.other.attachments[] must be padded base64.")
-			}
-		}
 	}
 	for _, f := range r.Fees {
 		// Each fee is at most MaxAmountCents and a body holds at most
@@ -115,6 +109,29 @@ func (r createTxRequest) validate() error {
 	return nil
 }
 
+// brokenRule is the first rule of the contract r breaks that the sandbox
+// took: a negative process_on is today's (0), and attachments are kept as
+// sent.
+func (r createTxRequest) brokenRule() brokenRule {
+	if p := r.Extra.ProcessOn; p != nil && *p < 0 {
+		return brokenRule{"extra.process_on is a delta in days, 0 (today) or more",
+			errPayload("invalid_process_on", "extra.process_on must be a day delta from 0 to %d.", maxProcessOnDays)}
+	}
+	if o := r.Extra.Other; o != nil {
+		for _, a := range o.Attachments {
+			if _, err := base64.StdEncoding.DecodeString(a); err != nil || a == "" {
+				return brokenRule{"extra.other.attachments[] are padded base64",
+					errPayload("invalid_attachment", "extra.other.attachments[] must be padded base64.")}
+			}
+		}
+	}
+	return brokenRule{}
+}
+
+// ruleToType is the contract's rule a transfer's to.type keeps: it names the
+// receiving node's type (or an older name of it).
+const ruleToType = "to.type is the receiving node's type"
+
 // handleCreateTransaction serves POST /v3.1/users/{user_id}/nodes/{node_id}/trans.
 func (s *Server) handleCreateTransaction(w http.ResponseWriter, r *http.Request) {
 	if _, err := s.authorize(r, access{userIP: true, scope: reference.ScopeTransPost}); err != nil {
@@ -122,13 +139,17 @@ func (s *Server) handleCreateTransaction(w http.ResponseWriter, r *http.Request)
 		return
 	}
 	req, err := decodeTextValid[createTxRequest](r)
+	enf := s.enforcerFor(r)
+	if err == nil {
+		err = enf.enforce(req.brokenRule())
+	}
 	if err != nil {
 		s.fail(w, err)
 		return
 	}
 	now := s.Now()
 	answerTx(s, w, func(st *store) (*txRecord, error) {
-		t, err := st.createTx(now, r.PathValue("user_id"), r.PathValue("node_id"), req, true)
+		t, err := st.createTx(now, r.PathValue("user_id"), r.PathValue("node_id"), req, s.cfg.fundsCheck, enf)
 		if err == nil {
 			st.applyReturnRules(t) // returns.go: API transfers only
 		}
@@ -188,7 +209,7 @@ func (s *Server) handleBatchTransactions(w http.ResponseWriter, r *http.Request)
 		s.fail(w, err)
 		return
 	}
-	out, err := s.store.batch(s.Now(), s.cfg.clientID, batchItemScope(r), r.PathValue("user_id"), r.PathValue("node_id"), req.Transactions)
+	out, err := s.store.batch(s.Now(), s.cfg.clientID, batchItemScope(r), r.PathValue("user_id"), r.PathValue("node_id"), req.Transactions, s.enforcerFor(r))
 	if err != nil {
 		s.fail(w, err)
 		return
@@ -245,10 +266,12 @@ func (s *Server) handleCommentTransaction(w http.ResponseWriter, r *http.Request
 		return
 	}
 	req, err := decodeText[commentRequest](r)
+	blank := err == nil && (req.Comment == nil || strings.TrimSpace(*req.Comment) == "")
 	switch {
 	case err != nil:
-	case req.Comment == nil || strings.TrimSpace(*req.Comment) == "":
-		err = errPayload("missing_comment", "comment is required.")
+	case blank:
+		// The sandbox took it; the transaction is answered as it is.
+		err = s.strictRule(r, "a PATCH of a transaction carries a comment", errPayload("missing_comment", "comment is required."))
 	case utf8.RuneCountInString(*req.Comment) > MaxCommentLength:
 		err = errPayload("comment_too_long", "comment must be at most %d characters.", MaxCommentLength)
 	}
@@ -258,6 +281,9 @@ func (s *Server) handleCommentTransaction(w http.ResponseWriter, r *http.Request
 	}
 	now := s.Now()
 	s.txAction(w, r, func(st *store, t *txRecord) error {
+		if blank {
+			return nil
+		}
 		return st.addComment(t, now, *req.Comment)
 	})
 }

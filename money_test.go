@@ -1,6 +1,7 @@
 package synapsefake_test
 
 import (
+	"bytes"
 	"encoding/json"
 	"math"
 	"strings"
@@ -27,11 +28,11 @@ func moneyOf(t testing.TB, fake *synapsefake.Server, nodeID string) nodeMoney {
 }
 
 // TestSingleTransfersCannotOverdraw is the issue's double spend: three
-// single $100 transfers from a $100 node. Only the first is accepted, and
-// the node is never negative on the way to settlement.
+// single $100 transfers from a $100 node WithFundsCheck. Only the first is
+// accepted, and the node is never negative on the way to settlement.
 func TestSingleTransfersCannotOverdraw(t *testing.T) {
 	t.Parallel()
-	e := newTxEnv(t, 100_00)
+	e := newTxEnv(t, 100_00, synapsefake.WithFundsCheck())
 	var statuses []int
 	for range 3 {
 		r := e.post(t, txBody(e.payee.node, 100))
@@ -119,10 +120,10 @@ func TestAvailableBalanceFollowsMoves(t *testing.T) {
 
 // TestBatchMayOverdrawTheAvailableBalance: batch items are not refused for
 // the balance (the spec's rule), but they hold their amounts, so a single
-// transfer after them is refused.
+// transfer after them is refused WithFundsCheck.
 func TestBatchMayOverdrawTheAvailableBalance(t *testing.T) {
 	t.Parallel()
-	e := newTxEnv(t, 100_00, synapsefake.WithManualProcessing())
+	e := newTxEnv(t, 100_00, synapsefake.WithManualProcessing(), synapsefake.WithFundsCheck())
 	r := do(t, e.fake, call{method: "POST", path: "/users/" + e.fx.user.ID + "/nodes/" + e.fx.node.ID + "/batch-trans",
 		header: e.fx.headers, body: map[string]any{"transactions": []any{txBody(e.payee.node, 80), txBody(e.payee.node, 70)}}})
 	if r.status != 200 || r.body["trans_count"] != float64(2) {
@@ -136,9 +137,10 @@ func TestBatchMayOverdrawTheAvailableBalance(t *testing.T) {
 
 // TestCardSwipeAgainstPromisedMoney: money promised to a pending transfer
 // is not there for a swipe (IR51); once the transfer is canceled it is.
+// WithFundsCheck, a swipe's hold refuses a transfer in turn.
 func TestCardSwipeAgainstPromisedMoney(t *testing.T) {
 	t.Parallel()
-	e := newCardEnv(t, 100_00, "")
+	e := newCardEnv(t, 100_00, "", synapsefake.WithFundsCheck())
 	other := addTxNode(t, e.fake, e.fx.user.ID, synapsefake.NodeSeed{Nickname: "Savings"})
 	r := do(t, e.fake, call{method: "POST", path: transPath(e.fx.user.ID, e.fx.node.ID), header: e.fx.headers, body: txBody(other, 90)})
 	if r.status != 200 {
@@ -340,11 +342,11 @@ func TestLockedUsers(t *testing.T) {
 	}
 }
 
-// TestDummyWithdrawalAgainstPromisedMoney: a dummy withdrawal must fit in
-// the available balance, like a single transfer.
+// TestDummyWithdrawalAgainstPromisedMoney: WithFundsCheck, a dummy
+// withdrawal must fit in the available balance, like a single transfer.
 func TestDummyWithdrawalAgainstPromisedMoney(t *testing.T) {
 	t.Parallel()
-	fake := newMondayServer(t)
+	fake := newMondayServer(t, synapsefake.WithFundsCheck())
 	fx := newFixture(t, fake, 100_00)
 	acct := addSubnet(t, fake, fx, synapsefake.SubnetSeed{Nickname: "Account"})
 	other := addTxNode(t, fake, fx.user.ID, synapsefake.NodeSeed{Nickname: "Savings"})
@@ -363,5 +365,66 @@ func TestDummyWithdrawalAgainstPromisedMoney(t *testing.T) {
 	}
 	if got, want := moneyOf(t, fake, fx.node.ID), (nodeMoney{100_00, 0}); got != want {
 		t.Errorf("node %+v, want %+v", got, want)
+	}
+}
+
+// TestTransferBeyondTheBalance: a transfer from a new, empty DEPOSIT-US
+// node is taken, as the sandbox took it (issue 35; 409 insufficient_funds
+// before), and so is a dummy withdrawal: each is debited on its schedule
+// and the node's balance goes negative, as the spec says a batch's may;
+// the receiver is credited, the sender's ledger and statement show the
+// debit, and the saved state still checks. WithFundsCheck (the binary's
+// -funds-check) refuses both, 409 / "400" insufficient_funds, and changes
+// nothing.
+func TestTransferBeyondTheBalance(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name string
+		call func(e txEnv, acct synapsefake.Subnet) call
+	}{
+		{"a transfer", func(e txEnv, _ synapsefake.Subnet) call {
+			return call{method: "POST", path: transPath(e.fx.user.ID, e.fx.node.ID), header: e.fx.headers, body: txBody(e.payee.node, 10)}
+		}},
+		{"a dummy withdrawal", func(e txEnv, acct synapsefake.Subnet) call {
+			return call{method: "POST", path: dummyPath(e.fx, acct), header: e.fx.headers,
+				body: map[string]any{"currency": "USD", "amount": 10, "type": "ACH", "direction": "WITHDRAWAL"}}
+		}},
+		{"a legacy dummy debit", func(e txEnv, _ synapsefake.Subnet) call {
+			return call{method: "GET", path: legacyDummyPath(e.fx, e.fx.node.ID, "?is_credit=NO&amount=10"), header: e.fx.headers}
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			e := newTxEnv(t, 0, synapsefake.WithImmediateStatements())
+			acct := addSubnet(t, e.fake, e.fx, synapsefake.SubnetSeed{Nickname: "Account"})
+			r := do(t, e.fake, tc.call(e, acct))
+			if r.status != 200 || getPath(r.body, "recent_status.status") != "CREATED" {
+				t.Fatalf("status %d, want 200 and CREATED: %s", r.status, r.raw)
+			}
+			e.fake.CheckBalance(t, e.fx.node.ID, 0, -10_00)
+			e.fake.Advance(96 * time.Hour)
+			e.fake.CheckStatus(t, r.body["_id"].(string), synapsefake.StatusSettled)
+			e.fake.CheckBalance(t, e.fx.node.ID, -10_00, -10_00)
+			if tc.name == "a transfer" {
+				e.fake.CheckBalance(t, e.payee.node.ID, 10_00, 10_00)
+			}
+			s := do(t, e.fake, call{method: "POST", path: nodePath(e.fx.user.ID, e.fx.node.ID) + "/statements", header: e.fx.headers, body: map[string]any{}})
+			if s.status != 200 || s.body["opening_balance"] != 0.0 || s.body["ending_balance"] != -10.0 {
+				t.Errorf("statement: %d, opening %v ending %v, want 0 and -10: %s", s.status, s.body["opening_balance"], s.body["ending_balance"], s.raw)
+			}
+			var saved bytes.Buffer
+			if err := e.fake.Snapshot(&saved); err != nil {
+				t.Fatal(err)
+			}
+			if err := synapsefake.New().Restore(&saved); err != nil {
+				t.Errorf("the saved state does not check: %v", err)
+			}
+
+			checked := newTxEnv(t, 0, synapsefake.WithFundsCheck())
+			acct = addSubnet(t, checked.fake, checked.fx, synapsefake.SubnetSeed{Nickname: "Account"})
+			before := stateDoc(t, checked.fake)
+			wantErrorStatus(t, do(t, checked.fake, tc.call(checked, acct)), 409, "400", "insufficient_funds")
+			wantSameState(t, checked.fake, before)
+		})
 	}
 }

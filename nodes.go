@@ -26,6 +26,9 @@ const (
 	// lacks DEBIT: its transfers are canceled when they would start
 	// processing. Transfers to it are made, as to every node.
 	AllowedPending = "PENDING"
+	// AllowedRejected is a node the service refused to open; it lacks
+	// DEBIT.
+	AllowedRejected = "REJECTED"
 )
 
 // allowsDebit reports whether a node whose allowed is a may send money.
@@ -293,8 +296,9 @@ type Node struct {
 	BalanceCents int64
 	// AvailableCents is the balance less the debits promised but not yet
 	// made: outgoing transactions CREATED or queued, approved card swipes
-	// not yet debited. Single transactions, dummy withdrawals and card
-	// swipes must fit in it. The wire has no such field.
+	// not yet debited. Card swipes must fit in it, and with WithFundsCheck
+	// single transactions and dummy withdrawals too. The wire has no such
+	// field.
 	AvailableCents int64
 	Currency       string
 	IsActive       bool
@@ -426,6 +430,10 @@ func interchangeInfo(sent string) map[string]any {
 		"is_international": false, "network": network, "type": "DEBIT"}
 }
 
+// sameNodeType reports whether node types a and b name one type: today's name and
+// its older ones (SYNAPSE-US is DEPOSIT-US) compare equal, wherever a type is compared.
+func sameNodeType(a, b string) bool { return reference.BaseNodeType(a) == reference.BaseNodeType(b) }
+
 // knownNodeType reports whether t is a node type the fake takes: one of
 // reference.NodeTypes or an older name of one.
 func knownNodeType(t string) bool { return reference.IsNodeType(t) }
@@ -524,7 +532,7 @@ func (st *store) listNodes(userID string, p page, typ string, f *filter.Filter) 
 	if typ != "" {
 		ids = nil
 		for _, id := range u.nodeIDs {
-			if st.nodes[id].typ == typ {
+			if sameNodeType(st.nodes[id].typ, typ) {
 				ids = append(ids, id)
 			}
 		}
@@ -561,6 +569,13 @@ func (st *store) getNode(userID, nodeID string) (nodeView, error) {
 	return st.nodeView(n), nil
 }
 
+// The timeline notes of a card's shipment and of a node's deletion, as clients
+// read them (issue 35).
+const (
+	noteCardShipped = "Card sent for printing."
+	noteNodeDeleted = "Node's 'is_active' toggled to False."
+)
+
 func (st *store) patchNode(now time.Time, userID, nodeID string, req patchNodeRequest) (nodeView, error) {
 	defer st.lock().unlock()
 	n, err := st.userNode(userID, nodeID)
@@ -580,6 +595,9 @@ func (st *store) patchNode(now time.Time, userID, nodeID string, req patchNodeRe
 	}
 	if (req.ship || req.reset || req.Allowed != nil || req.Preferences != nil) && reference.BaseNodeType(n.typ) != reference.NodeCardUS {
 		return nodeView{}, errNotAllowed("not_a_card_node", "Node %s is not a CARD-US node.", nodeID)
+	}
+	if req.changesNothing() {
+		return st.nodeView(n), nil
 	}
 	if req.Nickname != nil {
 		n.nickname = *req.Nickname
@@ -607,7 +625,7 @@ func (st *store) patchNode(now time.Time, userID, nodeID string, req patchNodeRe
 		n.info["preferences"] = req.Preferences.applied(prefs)
 	}
 	if req.ship {
-		n.timeline = append(n.timeline, nodeEvent{Date: ms(now), Note: "Card shipped."})
+		n.timeline = append(n.timeline, nodeEvent{Date: ms(now), Note: noteCardShipped})
 	}
 	if req.reset {
 		if req.reissue {
@@ -637,7 +655,7 @@ func (st *store) deleteNode(now time.Time, userID, nodeID string) (nodeView, err
 		return nodeView{}, errNotAllowed("node_inactive", "Node %s is already deleted.", nodeID)
 	}
 	n.isActive = false
-	n.timeline = append(n.timeline, nodeEvent{Date: ms(now), Note: "Node deleted."})
+	n.timeline = append(n.timeline, nodeEvent{Date: ms(now), Note: noteNodeDeleted})
 	u := st.users[userID]
 	u.nodeIDs = slices.DeleteFunc(u.nodeIDs, func(id string) bool { return id == nodeID })
 	st.nodeOrder = slices.DeleteFunc(st.nodeOrder, func(id string) bool { return id == nodeID })

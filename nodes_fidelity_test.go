@@ -1,11 +1,15 @@
 package synapsefake_test
 
 import (
+	"fmt"
 	"net/http"
 	"slices"
+	"strings"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
 	"github.com/synapsefake/synapsefake"
+	"github.com/synapsefake/synapsefake/reference"
 )
 
 // The tests here follow the provider's own integration suites for its older
@@ -40,9 +44,15 @@ func TestOlderNodeTypeNames(t *testing.T) {
 			if r.status != http.StatusOK || r.body["type"] != tc.typ {
 				t.Errorf("GET: %d type %v, want 200 %s", r.status, r.body["type"], tc.typ)
 			}
+			// The fixture's DEPOSIT-US node lists under the older names of
+			// DEPOSIT-US too (TestOlderNodeNamesCompareAsTheirType).
+			want := []string{id}
+			if reference.BaseNodeType(tc.typ) == "DEPOSIT-US" {
+				want = []string{fx.node.ID, id}
+			}
 			r = do(t, fake, call{method: "GET", path: nodesPath(fx.user.ID) + "?type=" + tc.typ, header: fx.headers})
-			if nodes, _ := r.body["nodes"].([]any); r.status != http.StatusOK || len(nodes) != 1 || getPath(nodes[0].(map[string]any), "_id") != id {
-				t.Errorf("GET ?type=%s: %d %s, want the one node", tc.typ, r.status, r.raw)
+			if diff := cmp.Diff(want, nodeIDs(r.body)); r.status != http.StatusOK || diff != "" {
+				t.Errorf("GET ?type=%s: %d, nodes (-want +got):\n%s", tc.typ, r.status, diff)
 			}
 			r = do(t, fake, call{method: "GET", path: "/nodes/types", header: fx.headers})
 			types, _ := r.body["node_types"].([]any)
@@ -171,5 +181,135 @@ func TestCardNodeActionsAsTheSuiteExpected(t *testing.T) {
 	r := do(t, fake, call{method: "GET", path: path, header: fx.headers})
 	if r.body["allowed"] != "PENDING" {
 		t.Errorf("allowed %v after PATCH PENDING, want PENDING", r.body["allowed"])
+	}
+}
+
+// TestNodeTimelineNotesAsClientsRead: shipping a card node (?ship=YES and
+// synapse_pay_rest's ?reorder_card=YES) ends its timeline with "Card sent
+// for printing.", and deleting a node with "Node's 'is_active' toggled to
+// False.", the notes clients look for (issue 35); a later reset still adds
+// "Card reset.". The answer, a later GET and the NODE|PATCH webhook agree.
+func TestNodeTimelineNotesAsClientsRead(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name   string
+		method string
+		query  string
+		notes  []string // the timeline's notes after the call
+	}{
+		{"ship", "PATCH", "?ship=YES", []string{"Node created.", "Card Created.", "Card sent for printing."}},
+		{"reorder_card", "PATCH", "?reorder_card=YES", []string{"Node created.", "Card Created.", "Card sent for printing."}},
+		{"delete", "DELETE", "", []string{"Node created.", "Card Created.", "Node's 'is_active' toggled to False."}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			fake := synapsefake.NewServer(t)
+			fx := newFixture(t, fake, 0)
+			card := createdNode(t, fake, fx, map[string]any{"type": "CARD-US", "info": map[string]any{"nickname": "Card", "document_id": "doc"}})
+			path := nodePath(fx.user.ID, card["_id"].(string))
+			var body any
+			if tc.method == "PATCH" {
+				body = map[string]any{}
+			}
+			r := do(t, fake, call{method: tc.method, path: path + tc.query, header: fx.headers, body: body})
+			if r.status != http.StatusOK {
+				t.Fatalf("%s: %d %s, want 200", tc.name, r.status, r.raw)
+			}
+			got := do(t, fake, call{method: "GET", path: path, header: fx.headers})
+			hooks := fake.Webhooks().All()
+			last := hooks[len(hooks)-1].Payload()
+			for _, b := range []map[string]any{r.body, got.body, last} {
+				if diff := cmp.Diff(tc.notes, timelineNotes(b)); diff != "" {
+					t.Errorf("timeline notes (-want +got):\n%s", diff)
+				}
+			}
+			if tc.method == "PATCH" {
+				r = do(t, fake, call{method: "PATCH", path: path + "?reset=YES", header: fx.headers, body: map[string]any{}})
+				if diff := cmp.Diff(append(tc.notes, "Card reset."), timelineNotes(r.body)); diff != "" {
+					t.Errorf("after a reset, timeline notes (-want +got):\n%s", diff)
+				}
+			}
+		})
+	}
+}
+
+// timelineNotes are the notes of a node's timeline, oldest first.
+func timelineNotes(node map[string]any) []string {
+	var notes []string
+	tl, _ := node["timeline"].([]any)
+	for _, e := range tl {
+		n, _ := e.(map[string]any)["note"].(string)
+		notes = append(notes, n)
+	}
+	return notes
+}
+
+// nodeIDs are the ids of a nodes list's nodes, in its order.
+func nodeIDs(list map[string]any) []string {
+	var ids []string
+	nodes, _ := list["nodes"].([]any)
+	for _, n := range nodes {
+		id, _ := n.(map[string]any)["_id"].(string)
+		ids = append(ids, id)
+	}
+	return ids
+}
+
+// TestOlderNodeNamesCompareAsTheirType: wherever a node type is compared,
+// an older name (reference.NodeTypeAliases) is its type's: a transfer's
+// to.type may name a DEPOSIT-US node SYNAPSE-US and a SYNAPSE-US node
+// DEPOSIT-US (409 node_type_mismatch before, issue 35), in strict mode too,
+// and a nodes list's ?type= (the user's and the platform's) keeps the nodes
+// of the type under any of its names. The answer shows each node's own type.
+func TestOlderNodeNamesCompareAsTheirType(t *testing.T) {
+	t.Parallel()
+	for _, strict := range []bool{false, true} {
+		t.Run(fmt.Sprint("strict=", strict), func(t *testing.T) {
+			t.Parallel()
+			fake, rec := synapsefake.NewServer(t), (*recordingTB)(nil)
+			if strict {
+				fake, rec = strictServer(t)
+			}
+			fx := newFixture(t, fake, 100_00)
+			syn := createdNode(t, fake, fx, map[string]any{"type": "SYNAPSE-US", "info": map[string]any{"nickname": "Held"}})["_id"].(string)
+			sub := createdNode(t, fake, fx, map[string]any{"type": "SUBACCOUNT-US", "info": map[string]any{"nickname": "Sub"}})["_id"].(string)
+			for _, tc := range []struct {
+				toType, toID, wantType string
+			}{
+				{"SYNAPSE-US", syn, "SYNAPSE-US"},
+				{"DEPOSIT-US", syn, "SYNAPSE-US"},
+				{"RESERVE-US", syn, "SYNAPSE-US"},
+				{"TRIUMPH-SUBACCOUNT-US", sub, "SUBACCOUNT-US"},
+			} {
+				r := do(t, fake, call{method: "POST", path: transPath(fx.user.ID, fx.node.ID), header: fx.headers, body: map[string]any{
+					"to": map[string]any{"type": tc.toType, "id": tc.toID}, "amount": map[string]any{"amount": 1.0, "currency": "USD"},
+					"extra": map[string]any{"ip": txIP}}})
+				if r.status != http.StatusOK || getPath(r.body, "to.type") != tc.wantType {
+					t.Errorf("to.type %s to a %s node: %d %s, want 200 and to.type %s", tc.toType, tc.wantType, r.status, r.raw, tc.wantType)
+				}
+			}
+			for _, tc := range []struct {
+				path string
+				want []string
+			}{
+				{nodesPath(fx.user.ID) + "?type=DEPOSIT-US", []string{fx.node.ID, syn}},
+				{nodesPath(fx.user.ID) + "?type=SYNAPSE-US", []string{fx.node.ID, syn}},
+				{nodesPath(fx.user.ID) + "?type=CLEARING-US", []string{fx.node.ID, syn}},
+				{nodesPath(fx.user.ID) + "?type=TRIUMPH-SUBACCOUNT-US", []string{sub}},
+				{"/nodes?type=SYNAPSE-US", []string{syn, fx.node.ID}}, // newest first
+			} {
+				h := fx.headers
+				if strings.HasPrefix(tc.path, "/nodes") {
+					h = gatewayHeaders(fake)
+				}
+				r := do(t, fake, call{method: "GET", path: tc.path, header: h})
+				if diff := cmp.Diff(tc.want, nodeIDs(r.body)); r.status != http.StatusOK || diff != "" {
+					t.Errorf("GET %s: %d, nodes (-want +got):\n%s", tc.path, r.status, diff)
+				}
+			}
+			if rec != nil && rec.Failed() {
+				t.Errorf("strict mode failed the test: %q", rec.errors)
+			}
+		})
 	}
 }

@@ -386,15 +386,23 @@ func TestMoneyIsConserved(t *testing.T) {
 		seed := uint64(20240105 + i)
 		t.Run(fmt.Sprint(seed), func(t *testing.T) {
 			t.Parallel()
-			moneyWalk(t, seed, i == 0)
+			moneyWalk(t, seed, i == 0, synapsefake.WithFundsCheck())
+		})
+		// By default a transfer over the balance is taken and the
+		// sender's balance may go negative: money is conserved all the
+		// same.
+		t.Run(fmt.Sprint(seed, "-overdrafts"), func(t *testing.T) {
+			t.Parallel()
+			moneyWalk(t, seed, false)
 		})
 	}
 }
 
-// moneyWalk is one walk of TestMoneyIsConserved; with coverage, it also
-// checks that every operation succeeded at least once.
-func moneyWalk(t *testing.T, seed uint64, coverage bool) {
-	e := newTxEnv(t, 1000_00)
+// moneyWalk is one walk of TestMoneyIsConserved on a server with opts;
+// with coverage, it also checks that every operation succeeded at least
+// once.
+func moneyWalk(t *testing.T, seed uint64, coverage bool, opts ...synapsefake.Option) {
+	e := newTxEnv(t, 1000_00, opts...)
 	payeeSavings := addTxNode(t, e.fake, e.payee.user.ID, synapsefake.NodeSeed{Nickname: "Payee savings", BalanceCents: 800_00})
 	payeeExternal := addTxNode(t, e.fake, e.payee.user.ID, synapsefake.NodeSeed{Type: "EXTERNAL-US", Nickname: "Payee external"})
 	nodes := []synapsefake.Node{e.fx.node, e.savings, e.bank, e.payee.node, payeeSavings, payeeExternal, e.feeNode}

@@ -40,7 +40,7 @@ func stateFuzzServer(tb testing.TB) (*fuzzWorld, []byte) {
 	bank := s.MustAddNode(tb, w.user, NodeSeed{Type: "ACH-US", AccountNum: "123456789", RoutingNum: "051000017"})
 	st := s.store
 	st.lock()
-	t, err := st.createTx(s.Now(), w.user, bank.ID, fuzzTx(w.node, 20), true)
+	t, err := st.createTx(s.Now(), w.user, bank.ID, fuzzTx(w.node, 20), true, nil)
 	st.unlock()
 	if err != nil {
 		tb.Fatal(err)

@@ -29,7 +29,7 @@ func TestSnapshotWhileServing(t *testing.T) {
 		func() {
 			s.store.lock()
 			defer s.store.unlock()
-			if _, err := s.store.createTx(s.Now(), w.user, w.node, fuzzTx(w.peer, 0.01), true); err != nil {
+			if _, err := s.store.createTx(s.Now(), w.user, w.node, fuzzTx(w.peer, 0.01), true, nil); err != nil {
 				t.Error(err)
 			}
 		}()
@@ -113,7 +113,7 @@ func BenchmarkSnapshotLock(b *testing.B) {
 	s, st := w.s, w.s.store
 	st.lock()
 	for range 20_000 {
-		if _, err := st.createTx(s.Now(), w.user, w.node, fuzzTx(w.peer, 0.01), true); err != nil {
+		if _, err := st.createTx(s.Now(), w.user, w.node, fuzzTx(w.peer, 0.01), true, nil); err != nil {
 			b.Fatal(err)
 		}
 	}

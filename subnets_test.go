@@ -31,12 +31,12 @@ var snMonday = time.Date(2024, time.January, 8, 10, 0, 0, 0, time.UTC)
 
 var snDigits = regexp.MustCompile(`^[0-9]+$`)
 
-// newMondayServer is a fake on a mock clock set to snMonday.
-func newMondayServer(t testing.TB) *synapsefake.Server {
+// newMondayServer is a fake on a mock clock set to snMonday, with opts.
+func newMondayServer(t testing.TB, opts ...synapsefake.Option) *synapsefake.Server {
 	t.Helper()
 	mock := clock.NewMock()
 	mock.Set(snMonday)
-	return synapsefake.NewServer(t, synapsefake.WithClock(mock))
+	return synapsefake.NewServer(t, append([]synapsefake.Option{synapsefake.WithClock(mock)}, opts...)...)
 }
 
 func subnetsPath(userID, nodeID string) string {
@@ -301,9 +301,9 @@ type snEnv struct {
 	extraSub  synapsefake.Subnet // a subnet a case's setup adds
 }
 
-func newSnEnv(t testing.TB) snEnv {
+func newSnEnv(t testing.TB, opts ...synapsefake.Option) snEnv {
 	t.Helper()
-	fake := synapsefake.NewServer(t)
+	fake := synapsefake.NewServer(t, opts...)
 	e := snEnv{fake: fake, fx: newFixture(t, fake, 100000), other: newFixture(t, fake, 0)}
 	e.second = fake.MustAddNode(t, e.fx.user.ID, synapsefake.NodeSeed{Nickname: "Second"})
 	e.card = addSubnet(t, fake, e.fx, synapsefake.SubnetSeed{Nickname: "Card", AccountClass: "CARD"})

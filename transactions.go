@@ -760,10 +760,13 @@ func (s *Server) Transaction(id string) (Transaction, bool) {
 }
 
 // createTx creates a transaction from node nodeID of user userID. With
-// checkBalance, a deposit-type sender's available balance must cover the
-// amount. The API's callers apply the return rules afterwards; a world's
-// transactions take none. Callers hold mu.
-func (st *store) createTx(now time.Time, userID, nodeID string, req createTxRequest, checkBalance bool) (*txRecord, error) {
+// checkBalance (WithFundsCheck, and a world's transactions), a deposit-type
+// sender's available balance must cover the amount; without, the sender's
+// balance may go negative when it is debited. The API's callers apply the
+// return rules afterwards; a world's transactions take none. enf takes or
+// refuses the contract's rules the sandbox took (nil takes them). Callers
+// hold mu.
+func (st *store) createTx(now time.Time, userID, nodeID string, req createTxRequest, checkBalance bool, enf enforcer) (*txRecord, error) {
 	from, err := st.userNode(userID, nodeID)
 	if err != nil {
 		return nil, err
@@ -778,8 +781,11 @@ func (st *store) createTx(now time.Time, userID, nodeID string, req createTxRequ
 	if !to.isActive {
 		return nil, errIncorrect("receiver_inactive", "Node %s is deleted.", to.id)
 	}
-	if to.typ != *req.To.Type {
-		return nil, errIncorrect("node_type_mismatch", "Node %s is of type %s, not %s.", to.id, to.typ, *req.To.Type)
+	if !sameNodeType(to.typ, *req.To.Type) {
+		err := errIncorrect("node_type_mismatch", "Node %s is of type %s, not %s.", to.id, to.typ, *req.To.Type)
+		if err := enf.enforce(brokenRule{ruleToType, err}); err != nil {
+			return nil, err
+		}
 	}
 	if !reference.CanTransfer(from.typ, to.typ) && !bankToBank(from, to) {
 		return nil, errIncorrect("transaction_not_allowed", "Transactions from a %s node to a %s node are not allowed.", from.typ, to.typ)
@@ -826,8 +832,8 @@ func (st *store) createTx(now time.Time, userID, nodeID string, req createTxRequ
 		return nil, err
 	}
 	t.id = st.newID() // after the checks: a refused create draws no id
-	if req.Extra.ProcessOn != nil {
-		t.processOn = now.Add(time.Duration(*req.Extra.ProcessOn) * 24 * time.Hour)
+	if p := req.Extra.ProcessOn; p != nil && *p > 0 {
+		t.processOn = now.Add(time.Duration(*p) * 24 * time.Hour)
 	}
 	if o := req.Extra.Other; o != nil && o.Attachments != nil {
 		t.other = map[string]any{"attachments": o.Attachments}
@@ -920,8 +926,9 @@ func (st *store) addTx(t *txRecord, first statusEntry) {
 }
 
 // batch creates each valid item; a refused item is reported by its index
-// and does not stop the others.
-func (st *store) batch(now time.Time, clientID, scope, userID, nodeID string, items []createTxRequest) (batchResponse, error) {
+// and does not stop the others. enf takes or refuses the contract's rules
+// the sandbox took, item by item.
+func (st *store) batch(now time.Time, clientID, scope, userID, nodeID string, items []createTxRequest, enf enforcer) (batchResponse, error) {
 	defer st.lock().unlock()
 	n, err := st.userNode(userID, nodeID)
 	if err != nil {
@@ -934,6 +941,9 @@ func (st *store) batch(now time.Time, clientID, scope, userID, nodeID string, it
 		Errors: []batchItemError{}, Trans: []txView{}}
 	for i, item := range items {
 		err := item.validate()
+		if err == nil {
+			err = enf.enforce(item.brokenRule())
+		}
 		key := ""
 		if err == nil && item.Extra.IdempotencyKey != "" {
 			key = idemKey(clientID, scope, item.Extra.IdempotencyKey)
@@ -943,7 +953,7 @@ func (st *store) batch(now time.Time, clientID, scope, userID, nodeID string, it
 		}
 		var t *txRecord
 		if err == nil {
-			t, err = st.createTx(now, userID, nodeID, item, false)
+			t, err = st.createTx(now, userID, nodeID, item, false, enf)
 		}
 		if err != nil {
 			env := err.(*apiError).envelope()

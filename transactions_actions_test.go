@@ -153,9 +153,7 @@ func TestCommentTransactionErrors(t *testing.T) {
 		errCode string
 		code    string
 	}{
-		{"no comment", path, e.fx.headers, map[string]any{}, 400, "200", "missing_comment"},
-		{"blank comment", path, e.fx.headers, map[string]any{"comment": "  "}, 400, "200", "missing_comment"},
-		{"null comment", path, e.fx.headers, map[string]any{"comment": nil}, 400, "200", "missing_comment"},
+		// No comment is taken and changes nothing (TestContractRulesTheSandboxTook).
 		{"comment not a string", path, e.fx.headers, map[string]any{"comment": 5}, 400, "200", "invalid_field_type"},
 		{"comment not UTF-8", path, e.fx.headers, `{"comment":"caf` + "\xe9" + `"}`, 400, "200", "invalid_utf8"},
 		{"malformed JSON", path, e.fx.headers, `{"comment"`, 400, "200", "invalid_json"},
@@ -182,13 +180,11 @@ func TestBatchTransactions(t *testing.T) {
 	e := newTxEnv(t, 10_00)
 	noIP := txBody(e.bank, 1)
 	delete(noIP["extra"].(map[string]any), "ip")
-	wrongType := txBody(e.bank, 1)
-	putPath(wrongType, "to.type", "DEPOSIT-US")
 	items := []any{
 		txBody(e.bank, 8),        // 0: created
 		noIP,                     // 1: 400 / "200"
 		txBody(e.payee.node, 12), // 2: created although the node holds 10.00
-		wrongType,                // 3: 409 / "400"
+		txBody(e.fx.node, 1),     // 3: 409 / "400", to the sending node
 		txBody(e.savings, 0.5),   // 4: created
 	}
 	r := do(t, e.fake, call{method: "POST", path: e.batchPath(), header: e.fx.headers, body: map[string]any{"transactions": items}})
@@ -215,7 +211,7 @@ func TestBatchTransactions(t *testing.T) {
 		"error_code": "0",
 		"errors": []any{
 			map[string]any{"index": 1.0, "error": map[string]any{"en": "extra.ip is required.", "code": "missing_ip"}, "error_code": "200", "http_code": "400"},
-			map[string]any{"index": 3.0, "error": map[string]any{"en": anyString, "code": "node_type_mismatch"}, "error_code": "400", "http_code": "409"},
+			map[string]any{"index": 3.0, "error": map[string]any{"en": anyString, "code": "same_node"}, "error_code": "400", "http_code": "409"},
 		},
 		"http_code":   "200",
 		"limit":       500.0,

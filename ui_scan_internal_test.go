@@ -15,7 +15,7 @@ func TestUITransactionsScanIsBounded(t *testing.T) {
 	s, st := w.s, w.s.store
 	st.lock()
 	for range uiScanLimit + 10 {
-		tx, err := st.createTx(s.Now(), w.user, w.node, fuzzTx(w.peer, 0.01), true)
+		tx, err := st.createTx(s.Now(), w.user, w.node, fuzzTx(w.peer, 0.01), true, nil)
 		if err != nil {
 			st.unlock()
 			t.Fatal(err)

@@ -209,10 +209,10 @@ func TestWebhookEvents(t *testing.T) {
 		}},
 		{"refused transfer emits nothing", func(t *testing.T, e hookEnv) []hookEvent {
 			r := do(t, e.fake, call{method: "POST", path: e.nodePath() + "/trans", header: e.fx.headers,
-				body: map[string]any{"to": map[string]any{"type": "DEPOSIT-US", "id": e.savings.ID},
-					"amount": map[string]any{"amount": 1000, "currency": "USD"}, "extra": map[string]any{"ip": "192.168.0.1"}}})
+				body: map[string]any{"to": map[string]any{"type": "DEPOSIT-US", "id": e.fx.node.ID},
+					"amount": map[string]any{"amount": 1, "currency": "USD"}, "extra": map[string]any{"ip": "192.168.0.1"}}})
 			if r.status == http.StatusOK {
-				t.Fatalf("an overdraft was accepted: %s", r.raw)
+				t.Fatalf("a transfer to its own node was accepted: %s", r.raw)
 			}
 			return nil
 		}},

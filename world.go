@@ -677,7 +677,7 @@ func (st *store) worldTx(tp *txPlan) error {
 	defer st.lock().unlock()
 	id := tp.to.id
 	tp.req.To.ID = &id
-	t, err := st.createTx(tp.at, tp.from.user.id, tp.from.id, tp.req, true)
+	t, err := st.createTx(tp.at, tp.from.user.id, tp.from.id, tp.req, true, nil)
 	if err != nil {
 		return err
 	}

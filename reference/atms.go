@@ -23,8 +23,9 @@ type Place struct {
 	Longitude  float64
 }
 
-// DefaultATMPlace is the centre of a search that names neither a zip nor lat/lon:
-// downtown San Francisco.
+// DefaultATMPlace is downtown San Francisco, the first place of the table. (GET
+// /nodes/atms searched around it when a search named neither a zip nor lat/lon; such a
+// search now finds no ATMs.)
 var DefaultATMPlace = places[0]
 
 var places = []Place{

@@ -143,6 +143,12 @@ func TradeMarketData(ticker string, now time.Time) (TradeQuote, bool) {
 	if !ValidTicker(ticker) {
 		return TradeQuote{}, false
 	}
+	return TickerMarketData(ticker, now), true
+}
+
+// TickerMarketData is TradeMarketData for any symbol, a valid ticker or not, quoted
+// the same way.
+func TickerMarketData(ticker string, now time.Time) TradeQuote {
 	h := hash64("ticker:" + ticker)
 	base := 10 + float64(h%50000)/100
 	day := utcDay(now)
@@ -150,5 +156,5 @@ func TradeMarketData(ticker string, now time.Time) (TradeQuote, bool) {
 	vol := float64(100000 + (h>>20)%9900000)
 	md := marketDay(day, prev, dayPrice(ticker, base, 50, day), dayPrice(ticker+"/volume", vol, 300, day))
 	md.Volume = round(md.Volume, 0)
-	return TradeQuote{Ticker: ticker, Currency: "USD", PreviousClose: prev, MarketDay: md}, true
+	return TradeQuote{Ticker: ticker, Currency: "USD", PreviousClose: prev, MarketDay: md}
 }

@@ -72,6 +72,7 @@ func serve(ctx context.Context, args []string, out io.Writer, ready chan<- strin
 	quiet := fs.Bool("quiet", false, "do not log one line per request")
 	microDeposits := fs.Bool("micro-deposits", false, "ACH-US nodes added by account and routing number stay allowed CREDIT until PATCH {\"micro\":[0.1,0.1]} verifies them")
 	immediateCredit := fs.Bool("immediate-provisional-credit", false, "a dispute's provisional credit posts as the dispute is filed, not 3 (or 15) business days later")
+	fundsCheck := fs.Bool("funds-check", false, "refuse a single transaction or a dummy withdrawal over the sending deposit node's available balance (409 insufficient_funds); by default it is taken and the balance may go negative, as on the sandbox")
 	journalEntries := fs.Int("journal-entries", 10_000, "most API calls the request journal (GET /_fake/requests) keeps; 0: none, negative: no bound")
 	journalBytes := fs.Int64("journal-bytes", 8<<20, "most bytes the request journal keeps (bodies cut at 64 KiB); 0: none, negative: no bound")
 	captureBytes := fs.Int64("webhook-capture-bytes", synapsefake.DefaultWebhookCaptureLimit, "most bytes the webhook capture (GET /_fake/webhooks) keeps, oldest forgotten first; negative: no bound")
@@ -148,6 +149,9 @@ func serve(ctx context.Context, args []string, out io.Writer, ready chan<- strin
 	}
 	if *immediateCredit {
 		opts = append(opts, synapsefake.WithImmediateProvisionalCredit())
+	}
+	if *fundsCheck {
+		opts = append(opts, synapsefake.WithFundsCheck())
 	}
 	if *webhookChaos != "" {
 		c, err := synapsefake.ParseWebhookChaos([]byte(*webhookChaos))

@@ -1046,3 +1046,51 @@ func TestBannerAndAdvanceAgree(t *testing.T) {
 		})
 	}
 }
+
+// TestServeFundsCheck: by default a transfer over the sender's balance is
+// taken, as the sandbox took it; -funds-check refuses it, 409 / "400"
+// insufficient_funds, as WithFundsCheck does.
+func TestServeFundsCheck(t *testing.T) {
+	t.Parallel()
+	const world = `{"users": [{"name": "ann", "oauth": {"fingerprint": "ann-phone"},
+		"nodes": [{"name": "checking", "balance": "5.00"}, {"name": "savings"}]}]}`
+	for _, tc := range []struct {
+		name       string
+		args       []string
+		wantStatus int
+		wantCode   string
+	}{
+		{"default", nil, http.StatusOK, ""},
+		{"-funds-check", []string{"-funds-check"}, http.StatusConflict, "insufficient_funds"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			r := start(t, append([]string{"-addr", "127.0.0.1:0", "-clock", "manual"}, tc.args...)...)
+			status, body, _ := strings.Cut(r.raw(t, "POST", "/_fake/world", world), " ")
+			if status != "200" {
+				t.Fatalf("POST /_fake/world: %s %s", status, body)
+			}
+			var w struct {
+				World struct {
+					Users     map[string]string `json:"users"`
+					Nodes     map[string]string `json:"nodes"`
+					OAuthKeys map[string]string `json:"oauth_keys"`
+				} `json:"world"`
+			}
+			if err := json.Unmarshal([]byte(body), &w); err != nil {
+				t.Fatal(err)
+			}
+			code, answer := r.request(t, "POST", "/users/"+w.World.Users["ann"]+"/nodes/"+w.World.Nodes["checking"]+"/trans", map[string]string{
+				"X-SP-GATEWAY": synapsefake.New().Gateway(),
+				"X-SP-USER":    w.World.OAuthKeys["ann"] + "|ann-phone",
+				"X-SP-USER-IP": "127.0.0.1",
+			}, map[string]any{"to": map[string]any{"type": "DEPOSIT-US", "id": w.World.Nodes["savings"]},
+				"amount": map[string]any{"amount": 10, "currency": "USD"}, "extra": map[string]any{"ip": "127.0.0.1"}})
+			e, _ := answer["error"].(map[string]any)
+			errCode, _ := e["code"].(string)
+			if code != tc.wantStatus || errCode != tc.wantCode {
+				t.Errorf("a $10.00 transfer from $5.00: %d %v, want %d %q", code, answer, tc.wantStatus, tc.wantCode)
+			}
+		})
+	}
+}

@@ -33,7 +33,9 @@ client_id="compat_client_id"
 client_secret="compat_client_secret"
 # shellcheck source=../fake.sh
 source "$root/compat/fake.sh"
-start_fake compat/node "$client_id" "$client_secret" -quiet
+# -funds-check: compat.js shows the funding trap's refusal (a transfer counting on a dummy
+# credit still CREATED), which the fake makes only with it.
+start_fake compat/node "$client_id" "$client_secret" -quiet -funds-check
 
 status=0
 echo "synapsefake-control.js, the control API's Node client (test_control.js):"

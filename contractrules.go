@@ -1,0 +1,34 @@
+package synapsefake
+
+import "net/http"
+
+// brokenRule is a rule of the contract that a request breaks and that the
+// sandbox did not enforce: what the contract says (as strictRule names it)
+// and the refusal strict mode answers. The zero value is no broken rule.
+type brokenRule struct {
+	rule string
+	err  *apiError
+}
+
+// enforcer refuses a broken rule on a server WithStrictRequests and takes
+// it on a lenient one (nil). A store operation gets one for the request it
+// serves; nil takes every rule, as the sandbox did.
+type enforcer func(brokenRule) error
+
+// enforce is enforcer's answer to b, nil for no enforcer.
+func (e enforcer) enforce(b brokenRule) error {
+	if e == nil || b.err == nil {
+		return nil
+	}
+	return e(b)
+}
+
+// enforcerFor is the enforcer of r's contract rules: Server.strictRule on a
+// server WithStrictRequests, nil (every rule taken, nothing allocated) on
+// another.
+func (s *Server) enforcerFor(r *http.Request) enforcer {
+	if !s.cfg.strict {
+		return nil
+	}
+	return func(b brokenRule) error { return s.strictRule(r, b.rule, b.err) }
+}
