@@ -20,6 +20,12 @@ import (
 // stays lenient, as the service is. Names match as the service matches
 // them, without regard to letter case; a field that takes any object
 // (extra.other) takes any keys.
+//
+// It also enforces the rules of the contract that the sandbox did not
+// (a login email without @, a to.type that is not the node's, an ACH-US
+// account number of the wrong length...: docs/fidelity.md lists them):
+// each is taken by default and, under WithStrictRequests, refused as the
+// contract says, the test failing with the rule's name.
 func WithStrictRequests() Option {
 	return func(cfg *config) { cfg.strict = true }
 }
