@@ -102,7 +102,7 @@ func ExampleServer_CheckStatus() {
 	fake.CheckStatus(t, tx, synapsefake.StatusReturned, "R01") // passes: nothing printed
 	fake.CheckStatus(t, tx, synapsefake.StatusSettled)
 	// Output:
-	// FAIL: synapsefake: CheckStatus: transaction 2da0c8dd11e9955c63313151 at 2026-03-02 09:00:00 UTC (-want +got):
+	// FAIL: synapsefake: CheckStatus: transaction 2da0c8dd11e9955c63313151 at 2026-03-02T09:00:00Z (Mon 04:00 EST) (-want +got):
 	//   synapsefake.checkedStatus{
 	// - 	Status: "SETTLED",
 	// + 	Status: "RETURNED",
@@ -110,10 +110,11 @@ func ExampleServer_CheckStatus() {
 	//   }
 	//
 	// timeline:
-	//   2026-03-02 09:00:00 UTC  CREATED (Transaction Created.)
-	//   2026-03-02 09:00:00 UTC  PROCESSING-DEBIT (Processing debit.)
-	//   2026-03-02 09:00:00 UTC  PROCESSING-CREDIT (Processing credit.)
-	//   2026-03-02 09:00:00 UTC  RETURNED (R01: insufficient funds.)
+	//   2026-03-02T09:00:00Z (Mon 04:00 EST)  CREATED (Transaction Created.)
+	//   2026-03-02T09:00:00Z (Mon 04:00 EST)  PROCESSING-DEBIT (Processing debit.)
+	//   2026-03-02T09:00:00Z (Mon 04:00 EST)  PROCESSING-CREDIT (Processing credit.)
+	//   2026-03-02T09:00:00Z (Mon 04:00 EST)  RETURNED (R01: insufficient funds.)
+	// nothing is pending on the clock for it
 }
 
 // CheckBalance checks a node's balance and available balance, in cents.
@@ -126,12 +127,17 @@ func ExampleServer_CheckBalance() {
 	fake.CheckBalance(t, checking.ID, 100_00, 75_00) // passes
 	fake.CheckBalance(t, checking.ID, 75_00, 75_00)
 	// Output:
-	// FAIL: synapsefake: CheckBalance: node 2c80247d3a9532ab14daf2ce (Checking) (-want +got):
+	// FAIL: synapsefake: CheckBalance: node 2c80247d3a9532ab14daf2ce (Checking) at 2026-03-02T09:00:00Z (Mon 04:00 EST) (-want +got):
 	//   synapsefake.checkedBalance{
 	// - 	BalanceCents:   7500,
 	// + 	BalanceCents:   10000,
 	//   	AvailableCents: 7500,
 	//   }
+	//
+	// pending on the clock, soonest first:
+	//   transaction 2da0c8dd11e9955c63313151 reaches PROCESSING-DEBIT at 2026-03-02T09:00:00.001Z (Mon 04:00 EST) (call Advance(1ms))
+	//   transaction 2da0c8dd11e9955c63313151 reaches PROCESSING-CREDIT at 2026-03-02T09:00:00.001Z (Mon 04:00 EST) (call Advance(1ms))
+	//   transaction 2da0c8dd11e9955c63313151 reaches SETTLED at 2026-03-02T09:00:00.001Z (Mon 04:00 EST) (call Advance(1ms))
 }
 
 // CheckWebhook checks what was captured, without waiting; a failure shows

@@ -17,9 +17,9 @@ type sdkEnv struct {
 	card, acct, sub, tx string
 }
 
-func newSDKEnv(t *testing.T) sdkEnv {
+func newSDKEnv(t *testing.T, opts ...synapsefake.Option) sdkEnv {
 	t.Helper()
-	e := sdkEnv{txEnv: newTxEnv(t, 100_00)}
+	e := sdkEnv{txEnv: newTxEnv(t, 100_00, opts...)}
 	subnets := "/users/" + e.fx.user.ID + "/nodes/" + e.fx.node.ID + "/subnets"
 	for _, s := range []struct {
 		id   *string

@@ -848,7 +848,18 @@ func TestSDKPythonTransactions(t *testing.T) {
 			wantAt(t, r, "_id", tx)
 			wantAt(t, r, "extra.other.dispute_status", "PENDING")
 		}},
-		{"the funding trap: a transfer counting on a CREATED dummy credit -> IncorrectValues naming it; settled, it goes", func(t *testing.T, e sdkEnv) {
+		{"the funding trap: a transfer counting on a CREATED dummy credit is taken by default, as the sandbox took it", func(t *testing.T, e sdkEnv) {
+			trap := e.fake.MustAddNode(t, e.fx.user.ID, synapsefake.NodeSeed{Nickname: "Trap"})
+			path := nodePath(e.fx.user.ID, trap.ID)
+			wantOK(t, do(t, e.fake, pyCall(e, "GET", path+"/dummy-tran?is_credit=YES&foreign_transaction=NO", nil)))
+			body := map[string]any{"to": map[string]any{"type": "DEPOSIT-US", "id": e.fx.node.ID},
+				"amount": map[string]any{"amount": 50, "currency": "USD"}, "extra": map[string]any{"ip": "127.0.0.1"}}
+			r := do(t, e.fake, pyCall(e, "POST", path+"/trans", body))
+			wantOK(t, r)
+			wantAt(t, r, "recent_status.status", "CREATED")
+		}},
+		{"the funding trap WithFundsCheck: the transfer -> IncorrectValues naming the CREATED dummy credit; settled, it goes", func(t *testing.T, _ sdkEnv) {
+			e := newSDKEnv(t, synapsefake.WithFundsCheck())
 			trap := e.fake.MustAddNode(t, e.fx.user.ID, synapsefake.NodeSeed{Nickname: "Trap"})
 			path := nodePath(e.fx.user.ID, trap.ID)
 			d := do(t, e.fake, pyCall(e, "GET", path+"/dummy-tran?is_credit=YES&foreign_transaction=NO", nil))

@@ -954,6 +954,31 @@ func TestVersionLine(t *testing.T) {
 	}
 }
 
+// worldNames is a loaded world's names to ids, as POST /_fake/world
+// answers them.
+type worldNames struct {
+	World struct {
+		Users        map[string]string `json:"users"`
+		Nodes        map[string]string `json:"nodes"`
+		Transactions map[string]string `json:"transactions"`
+		OAuthKeys    map[string]string `json:"oauth_keys"`
+	} `json:"world"`
+}
+
+// loadWorld loads a world file through the control API.
+func (r *running) loadWorld(t *testing.T, world string) worldNames {
+	t.Helper()
+	status, body, _ := strings.Cut(r.raw(t, "POST", "/_fake/world", world), " ")
+	if status != "200" {
+		t.Fatalf("POST /_fake/world: %s %s", status, body)
+	}
+	var w worldNames
+	if err := json.Unmarshal([]byte(body), &w); err != nil {
+		t.Fatal(err)
+	}
+	return w
+}
+
 // TestServeImmediateProvisionalCredit: by default a dispute of $20.00 gets
 // its provisional credit business days later; -immediate-provisional-credit
 // posts it as the dispute is filed.
@@ -974,21 +999,7 @@ func TestServeImmediateProvisionalCredit(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
 			r := start(t, append([]string{"-addr", "127.0.0.1:0", "-clock", "manual"}, tc.args...)...)
-			status, body, _ := strings.Cut(r.raw(t, "POST", "/_fake/world", world), " ")
-			if status != "200" {
-				t.Fatalf("POST /_fake/world: %s %s", status, body)
-			}
-			var w struct {
-				World struct {
-					Users        map[string]string `json:"users"`
-					Nodes        map[string]string `json:"nodes"`
-					Transactions map[string]string `json:"transactions"`
-					OAuthKeys    map[string]string `json:"oauth_keys"`
-				} `json:"world"`
-			}
-			if err := json.Unmarshal([]byte(body), &w); err != nil {
-				t.Fatal(err)
-			}
+			w := r.loadWorld(t, world)
 			path := "/users/" + w.World.Users["ann"] + "/nodes/" + w.World.Nodes["checking"] + "/trans/" + w.World.Transactions["buy"] + "/dispute"
 			code, answer := r.request(t, "PATCH", path, map[string]string{
 				"X-SP-GATEWAY": synapsefake.New().Gateway(),
@@ -1066,20 +1077,7 @@ func TestServeFundsCheck(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
 			r := start(t, append([]string{"-addr", "127.0.0.1:0", "-clock", "manual"}, tc.args...)...)
-			status, body, _ := strings.Cut(r.raw(t, "POST", "/_fake/world", world), " ")
-			if status != "200" {
-				t.Fatalf("POST /_fake/world: %s %s", status, body)
-			}
-			var w struct {
-				World struct {
-					Users     map[string]string `json:"users"`
-					Nodes     map[string]string `json:"nodes"`
-					OAuthKeys map[string]string `json:"oauth_keys"`
-				} `json:"world"`
-			}
-			if err := json.Unmarshal([]byte(body), &w); err != nil {
-				t.Fatal(err)
-			}
+			w := r.loadWorld(t, world)
 			code, answer := r.request(t, "POST", "/users/"+w.World.Users["ann"]+"/nodes/"+w.World.Nodes["checking"]+"/trans", map[string]string{
 				"X-SP-GATEWAY": synapsefake.New().Gateway(),
 				"X-SP-USER":    w.World.OAuthKeys["ann"] + "|ann-phone",
