@@ -156,20 +156,36 @@
     var a = document.activeElement;
     return a && a.closest('main') && /^(INPUT|SELECT|TEXTAREA)$/.test(a.tagName) && a.type !== 'checkbox' && a.type !== 'file';
   }
-  function refresh(asked) {
-    if (!asked && typing()) {
-      if (!waiting) {
-        waiting = true;
-        document.activeElement.addEventListener('blur', function () { waiting = false; refresh(); }, { once: true });
-      }
-      return;
+  // afterEditing refreshes once the focus leaves the form being filled in:
+  // moving on to another of its fields or its button (a click's mousedown
+  // moves the focus before the click) is still filling it in, and a
+  // refresh then would swap the form for an empty one under the click.
+  function afterEditing(el) {
+    el.addEventListener('blur', function (e) {
+      var next = e.relatedTarget;
+      if (next && el.form && next.form === el.form) { afterEditing(next); return; }
+      waiting = false;
+      refresh();
+    }, { once: true });
+  }
+  function putOff() {
+    if (!waiting) {
+      waiting = true;
+      afterEditing(document.activeElement);
     }
+  }
+  function refresh(asked) {
+    if (!asked && typing()) { putOff(); return; }
     if (running) { again = true; return; }
     running = true;
     var href = location.href;
     fetch(href, { headers: { Accept: 'text/html' } })
       .then(function (res) { return res.text(); })
-      .then(function (html) { if (href === location.href) swap(new DOMParser().parseFromString(html, 'text/html'), asked); else again = true; })
+      .then(function (html) {
+        if (href !== location.href) again = true;
+        else if (!asked && typing()) putOff(); // typing began while the page was fetched
+        else swap(new DOMParser().parseFromString(html, 'text/html'), asked);
+      })
       .catch(function () {})
       .finally(function () { running = false; if (again) { again = false; refresh(); } });
   }
