@@ -458,8 +458,9 @@ type uiHook struct {
 	Signature, Signature256        string
 	SignatureValid                 bool
 	Deliveries                     []uiDelivery
-	// Deliveries whose last attempt succeeded, failed, or none yet.
-	Delivered, Failed, Queued int
+	// Deliveries whose last attempt was delivered or failed (uiOutcome),
+	// that have none yet, or that were captured and never sent.
+	Delivered, Failed, Queued, NotSent int
 }
 
 type uiDelivery struct {
@@ -471,8 +472,65 @@ type uiDelivery struct {
 
 type uiAttempt struct {
 	Attempt
-	OK    bool
-	After time.Duration // from the event to the attempt, on the fake's clock
+	Outcome uiOutcome
+	// Verdict says what the attempt came to in words: "delivered",
+	// "failed", "failed: bad signature (webhook chaos)"...
+	Verdict string
+	After   time.Duration // from the event to the attempt, on the fake's clock
+}
+
+// uiOutcome is what the dashboard says an attempt came to.
+type uiOutcome uint8
+
+const (
+	uiFailed    uiOutcome = iota
+	uiDelivered           // a 2xx answer to a POST signed right
+	uiNotSent             // captured under WithoutWebhookDelivery, never POSTed
+)
+
+// OK reports whether the attempt was delivered.
+func (o uiOutcome) OK() bool { return o == uiDelivered }
+
+// NotSent reports whether the attempt was captured and never POSTed.
+func (o uiOutcome) NotSent() bool { return o == uiNotSent }
+
+// outcomeOf is what an attempt came to. Only a 2xx answer to a POST signed
+// right is a delivery: the fake also ends a delivery on 400, 404, 405 and
+// 408 (webhookSuccess, which the service does not retry; 408 is how it
+// records a receiver it could not reach or that did not answer in time),
+// and each of those is a failure.
+func outcomeOf(code int, badSignature bool, text string) uiOutcome {
+	switch {
+	case code == http.StatusOK && text == notDelivered:
+		return uiNotSent
+	case code >= 200 && code < 300 && !badSignature:
+		return uiDelivered
+	}
+	return uiFailed
+}
+
+// outcome is what the stored attempt came to.
+func (a attemptRecord) outcome() uiOutcome {
+	return outcomeOf(int(a.code), a.chaos&chaosBadSignature != 0, a.text)
+}
+
+// uiAttemptOf is an attempt of a webhook made at event.
+func uiAttemptOf(a Attempt, event time.Time) uiAttempt {
+	bad := slices.Contains(strings.Split(a.Chaos, ","), ChaosBadSignature)
+	v := uiAttempt{Attempt: a, Outcome: outcomeOf(a.Code, bad, a.Text), After: a.Date.Sub(event)}
+	switch {
+	case v.Outcome == uiDelivered:
+		v.Verdict = "delivered"
+	case v.Outcome == uiNotSent:
+		v.Verdict = "not sent"
+	case bad:
+		v.Verdict = "failed: bad signature (webhook chaos)"
+	case a.Code == http.StatusRequestTimeout:
+		v.Verdict = "failed: unreachable or timed out (recorded as 408)"
+	default:
+		v.Verdict = "failed"
+	}
+	return v
 }
 
 // uiWebhookBytes bounds the payloads and receivers' answers a webhooks
@@ -576,17 +634,18 @@ func (s *Server) uiHook(c capturedEvent) uiHook {
 	for j, d := range wh.Deliveries {
 		ud := uiDelivery{Index: j, SubscriptionID: d.SubscriptionID, URL: d.URL}
 		for _, a := range d.Attempts {
-			ud.Attempts = append(ud.Attempts, uiAttempt{Attempt: a, OK: slices.Contains(webhookSuccess, a.Code),
-				After: a.Date.Sub(wh.Date)})
+			ud.Attempts = append(ud.Attempts, uiAttemptOf(a, wh.Date))
 		}
 		v.Deliveries = append(v.Deliveries, ud)
-	}
-	for _, d := range v.Deliveries {
-		switch {
-		case len(d.Attempts) == 0:
+		if len(ud.Attempts) == 0 {
 			v.Queued++
-		case d.Attempts[len(d.Attempts)-1].OK:
+			continue
+		}
+		switch ud.Attempts[len(ud.Attempts)-1].Outcome {
+		case uiDelivered:
 			v.Delivered++
+		case uiNotSent:
+			v.NotSent++
 		default:
 			v.Failed++
 		}

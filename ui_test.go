@@ -88,7 +88,7 @@ func TestDashboardPages(t *testing.T) {
 		{"requests show the journal", "/_fake/ui/requests?method=POST", "text/html; charset=utf-8",
 			[]string{"/users/{user_id}/nodes/{node_id}/trans", "200"}, nil},
 		{"subscriptions list url, scopes and state", "/_fake/ui/subscriptions", "text/html; charset=utf-8",
-			[]string{"http://127.0.0.1:1/hooks", `<span class="tag">TRAN|PATCH</span>`, `<span class="status s-active">active</span>`}, nil},
+			[]string{"http://127.0.0.1:1/hooks", `<span class="tag">TRAN|PATCH</span>`, `<span class="status s-sub-active">active</span>`}, nil},
 		{"stylesheet", "/_fake/ui/static/style.css", "text/css; charset=utf-8", []string{"prefers-color-scheme: dark"}, nil},
 		{"script", "/_fake/ui/static/app.js", "text/javascript; charset=utf-8", []string{"EventSource"}, nil},
 	} {
@@ -425,7 +425,7 @@ func TestDashboardDetail(t *testing.T) {
 			nil},
 		{"a subscription: url, scopes, state, JSON", "/_fake/ui/subscriptions", sub.ID,
 			[]string{`<span class="kind">subscription</span>`, "→ http://127.0.0.1:1/hooks", `<span class="tag">TRAN|PATCH</span>`,
-				`<span class="status s-active">active</span>`, `&#34;_id&#34;: &#34;` + sub.ID + `&#34;`},
+				`<span class="status s-sub-active">active</span>`, `&#34;_id&#34;: &#34;` + sub.ID + `&#34;`},
 			nil},
 		{"a webhook by its log_id, in any case", "/_fake/ui/webhooks", strings.ToUpper(logID),
 			[]string{`<span class="kind">webhook</span>`, "USERS|POST", "Signature valid", "/redeliver"},
@@ -678,4 +678,130 @@ func TestDashboardForms(t *testing.T) {
 			t.Error("the user survived the reset")
 		}
 	})
+}
+
+// uiRow is the table row of a page whose tag starts with start, "" when
+// there is none.
+func uiRow(page, start string) string {
+	i := strings.Index(page, start)
+	if i < 0 {
+		return ""
+	}
+	return page[i : i+strings.Index(page[i:], "</tr>")]
+}
+
+// uiContains reports, as errors, the strings of want a part of a page
+// lacks and those of not it shows.
+func uiContains(t *testing.T, what, part string, want, not []string) {
+	t.Helper()
+	for _, w := range want {
+		if !strings.Contains(part, w) {
+			t.Errorf("%s lacks %q: %.1500s", what, w, part)
+		}
+	}
+	for _, w := range not {
+		if strings.Contains(part, w) {
+			t.Errorf("%s shows %q: %.1500s", what, w, part)
+		}
+	}
+}
+
+// TestDashboardWebhookFailures: only a 2xx answer to a POST signed right is
+// a delivery. A receiver that cannot be reached (recorded as 408), one
+// that answers 500 and one that takes a badly signed POST under webhook
+// chaos each show as failed, in red with the word, on the webhooks page,
+// in the webhook's detail and on the subscription, with its success rate
+// over its last deliveries and its last error.
+func TestDashboardWebhookFailures(t *testing.T) {
+	answering := func(code int) string {
+		recv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { w.WriteHeader(code) }))
+		t.Cleanup(recv.Close)
+		return recv.URL + "/hooks"
+	}
+	for _, tc := range []struct {
+		name      string
+		url       string
+		opts      []synapsefake.Option
+		delivered bool
+		// row: the webhook's row on the webhooks page; attempt: its
+		// attempt in the webhook's detail; sub: the subscription's row,
+		// its state first, then its rate, which its detail shows too.
+		row, attempt, sub, notSub []string
+	}{
+		{"an unreachable receiver, recorded as 408", "http://127.0.0.1:1/hooks", nil, false,
+			[]string{`<span class="bad" title="1 failed">✗1<span class="word"> failed</span></span>`},
+			[]string{`<li class="bad"><b>408</b> <span class="verdict">failed: unreachable or timed out (recorded as 408)</span>`, "connection refused"},
+			[]string{`<span class="status s-sub-active">active</span> <span class="status s-failing" title="its newest delivery failed">failing</span>`,
+				`<span class="bad">0 of 1 (0%)</span>`, `<span class="bad"><b>408</b> failed: unreachable or timed out (recorded as 408)</span>`,
+				`<span class="when">2026-04-14 14:00:00 UTC</span>`, "connection refused"},
+			[]string{"s-active", `class="ok"`}},
+		{"a receiver answering 500", answering(http.StatusInternalServerError), nil, false,
+			[]string{`✗1<span class="word"> failed</span>`},
+			[]string{`<li class="bad"><b>500</b> <span class="verdict">failed</span>`},
+			[]string{"failing", `<span class="bad">0 of 1 (0%)</span>`, `<span class="bad"><b>500</b> failed</span>`},
+			[]string{"s-active"}},
+		{"a badly signed POST under webhook chaos, answered 200", answering(http.StatusOK),
+			[]synapsefake.Option{synapsefake.WithWebhookChaos(synapsefake.WebhookChaos{Default: synapsefake.ChaosSettings{BadSignature: 1}})}, false,
+			[]string{`✗1<span class="word"> failed</span>`},
+			[]string{`<li class="bad"><b>200</b> <span class="verdict">failed: bad signature (webhook chaos)</span>`, "chaos: bad_signature"},
+			[]string{"failing", `<span class="bad">0 of 1 (0%)</span>`, `failed: bad signature (webhook chaos)`},
+			[]string{"s-active"}},
+		{"a receiver answering 200", answering(http.StatusOK), nil, true,
+			[]string{`<span class="ok" title="1 delivered">✓1</span>`},
+			[]string{`<li class="ok"><b>200</b> <span class="verdict">delivered</span>`},
+			[]string{`<span class="status s-sub-active">active</span></td>`, `<span class="ok">1 of 1 (100%)</span>`,
+				`<td class="last-error"><span class="muted">none</span></td>`},
+			[]string{"failing", "✗"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			fake := synapsefake.NewServer(t, tc.opts...)
+			sub := fake.MustAddSubscription(t, tc.url, "USERS|POST")
+			u := fake.MustAddUser(t, synapsefake.UserSeed{})
+			fake.Flush()
+			logID := uiLogID(t, fake, u.ID)
+			page := uiPage(t, fake, "/_fake/ui/webhooks?open="+logID)
+			notRow := []string{"✓"} // a failure counts as no delivery
+			if tc.delivered {
+				notRow = []string{"✗"}
+			}
+			uiContains(t, "the webhook's row", uiRow(page, `<tr id="hook-`), tc.row, notRow)
+			uiContains(t, "the webhook's detail", uiPane(page), tc.attempt, nil)
+			subs := uiPage(t, fake, "/_fake/ui/subscriptions?open="+sub.ID)
+			uiContains(t, "the subscription's row", uiRow(subs, `<tr id="sub-`+sub.ID+`"`), tc.sub, tc.notSub)
+			uiContains(t, "the subscription's detail", uiPane(subs), tc.sub[1:2], nil) // its rate
+		})
+	}
+}
+
+// TestDashboardSubscriptionRate: a subscription's rate counts its newest
+// uiSubWindow (20) deliveries, each by its last attempt, and its last
+// error is its newest failed attempt, even when later deliveries went
+// through.
+func TestDashboardSubscriptionRate(t *testing.T) {
+	var fail atomic.Bool
+	recv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if fail.Load() {
+			w.WriteHeader(http.StatusNotFound) // ends the delivery: no retry
+			_, _ = io.WriteString(w, "no such hook")
+		}
+	}))
+	defer recv.Close()
+	fake := synapsefake.NewServer(t)
+	sub := fake.MustAddSubscription(t, recv.URL, "USERS|POST")
+	users := func(n int) {
+		for range n {
+			fake.MustAddUser(t, synapsefake.UserSeed{})
+		}
+		fake.Flush()
+	}
+	fail.Store(true)
+	users(3)
+	fake.Advance(time.Hour)
+	fail.Store(false)
+	users(18)
+	row := uiRow(uiPage(t, fake, "/_fake/ui/subscriptions"), `<tr id="sub-`+sub.ID+`"`)
+	uiContains(t, "the subscription's row", row,
+		[]string{`<span class="bad">18 of 20 (90%)</span> <span class="muted small">of its last 20 deliveries</span>`,
+			`<span class="bad"><b>404</b> failed</span> <span class="when">2026-04-14 14:00:00 UTC</span> <span class="text small">no such hook</span>`},
+		[]string{"failing"})
 }

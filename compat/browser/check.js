@@ -74,8 +74,13 @@ const world = {
   ],
 };
 
+// deadURL is a receiver nothing listens at: its deliveries fail with
+// "connect: connection refused", which the webhook log records as 408.
+const deadURL = 'http://127.0.0.1:1/dead-hooks';
+
 async function seed(hookURL) {
   await control('POST', 'subscriptions', { url: hookURL, scopes: ['USERS|POST', 'NODES|POST', 'TRANS|POST', 'TRAN|PATCH'] });
+  await control('POST', 'subscriptions', { url: deadURL, scopes: ['USERS|POST'] });
   const ids = (await control('POST', 'world', world)).world;
   const obj = (id) => ({ _id: id });
   const w = { user: obj(ids.users.ada), checking: obj(ids.nodes.checking), savings: obj(ids.nodes.savings),
@@ -132,7 +137,12 @@ async function main() {
   const browser = await chromium.launch({ executablePath: chromiumPath, headless: true,
     args: ['--host-resolver-rules=MAP rebind.evil.example 127.0.0.1'] });
   const results = [];
+  const ctx = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  // check runs one check. The pages it opened in ctx and left open (a
+  // failed check does) are closed after it: each holds an event stream,
+  // and Chromium opens at most six connections to the fake.
   async function check(name, fn) {
+    const before = new Set(ctx.pages());
     try {
       await fn();
       results.push(true);
@@ -141,8 +151,8 @@ async function main() {
       results.push(false);
       console.log(`FAIL ${name}: ${String(err.message || err).split('\n')[0]}`);
     }
+    await Promise.all(ctx.pages().filter((p) => !before.has(p)).map((p) => p.close()));
   }
-  const ctx = await browser.newContext({ viewport: { width: 1280, height: 900 } });
   ctx.setDefaultTimeout(timeout);
   const overview = await ctx.newPage();
   const txPage = await ctx.newPage();
@@ -311,6 +321,47 @@ async function main() {
     const row = page.locator('.list tr[data-open]', { hasText: hooks.url });
     await row.locator('.tag', { hasText: 'TRAN|PATCH' }).waitFor();
     await row.locator('.status').getByText('active', { exact: true }).waitFor();
+    await row.locator('.rate .ok').getByText(/^\d+ of \d+ \(100%\)$/).waitFor();
+    await row.locator('.last-error').getByText('none', { exact: true }).waitFor();
+    await page.close();
+  });
+
+  await check('a delivery to a dead receiver (connection refused, logged as 408) shows as failed, not delivered', async () => {
+    const page = await ctx.newPage();
+    await page.goto(`${root}/_fake/ui/webhooks?object=${w.user._id}`);
+    const row = page.locator('.list tr[data-open]', { has: page.locator('.fn', { hasText: 'USERS|POST' }) });
+    await row.locator('.dl .ok').getByText('✓1', { exact: true }).waitFor(); // the live receiver's
+    await row.locator('.dl .bad').getByText('✗1 failed', { exact: true }).waitFor(); // the dead one's
+    await row.locator('.fn').click();
+    const p = await paneOf(page, await row.getAttribute('data-open'));
+    const dead = p.locator('.delivery', { hasText: deadURL });
+    const failed = dead.locator('.attempts li.bad');
+    await failed.locator('.verdict').getByText('failed: unreachable or timed out (recorded as 408)', { exact: true }).waitFor();
+    await failed.getByText(/connect: connection refused/).waitFor();
+    if (await dead.locator('.attempts li.ok').count() !== 0) throw new Error('the failed attempt is marked ok');
+    const color = (sel) => p.locator(sel).first().evaluate((el) => getComputedStyle(el).color);
+    const [bad, ok] = [await color(`.delivery:has-text("${deadURL}") .attempts li.bad b`), await color(`.delivery:has-text("${hooks.url}") .attempts li.ok b`)];
+    if (bad === ok) throw new Error(`the failed 408 is shown in the delivered color ${ok}`);
+    await page.close();
+  });
+
+  await check("a dead receiver's subscription shows failing, its success rate and its last error", async () => {
+    const page = await ctx.newPage();
+    await page.goto(`${root}/_fake/ui/subscriptions`);
+    const row = page.locator('.list tr[data-open]', { hasText: deadURL });
+    await row.locator('.status.s-failing').getByText('failing', { exact: true }).waitFor();
+    // Ada's USERS|POST, and Grace Hopper's (made from the page after
+    // the clock moved a day): the last error is hers.
+    await row.locator('.rate .bad').getByText('0 of 2 (0%)', { exact: true }).waitFor();
+    await row.locator('.rate').getByText('of its last 2 deliveries').waitFor();
+    const last = (await row.locator('.last-error').textContent()).replace(/\s+/g, ' ');
+    if (!/^408 failed: unreachable or timed out \(recorded as 408\) 2026-04-15 14:00:00 UTC .*connect: connection refused/.test(last.trim())) {
+      throw new Error('last error ' + JSON.stringify(last));
+    }
+    const green = await page.locator('.list tr[data-open]', { hasText: hooks.url }).locator('.rate .ok').evaluate((el) => getComputedStyle(el).color);
+    for (const el of await row.locator('.status').all()) {
+      if (await el.evaluate((e) => getComputedStyle(e).color) === green) throw new Error(`"${await el.textContent()}" is shown green`);
+    }
     await page.close();
   });
 
@@ -387,7 +438,7 @@ async function main() {
       ['overview', `/_fake/ui/?open=${w.checking._id}`, 'users and nodes, the checking node open: balances, fund form, card, its transactions and webhooks'],
       ['transactions', `/_fake/ui/transactions?open=${last}`, 'transactions, the declined swipe open: DECLINED IR51 with its meaning, timeline'],
       ['webhooks', `/_fake/ui/webhooks?open=${logID}`, 'captured webhooks, one open: signature, attempts, payload'],
-      ['subscriptions', '/_fake/ui/subscriptions', 'subscriptions: url, scopes, active'],
+      ['subscriptions', '/_fake/ui/subscriptions', 'subscriptions: url, scopes, state, success rate and last error (the dead receiver failing)'],
       ['requests', '/_fake/ui/requests', 'the journal: each request with its status, error_code and reason'],
     ];
     for (const [scheme, width, height] of [['light', 1280, 900], ['dark', 1280, 900], ['light', 390, 844], ['dark', 390, 844]]) {
