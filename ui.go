@@ -49,15 +49,19 @@ var uiFiles embed.FS
 var uiPages = sync.OnceValue(func() map[string]*template.Template {
 	funcs := template.FuncMap{
 		"money": func(c int64) string { return fixed2(cents(c)) },
+		// when is an instant as Wait's failure message writes it: UTC,
+		// then the banking calendar's Eastern time.
 		"when": func(t time.Time) string {
 			if t.IsZero() {
 				return ""
 			}
-			return t.UTC().Format("2006-01-02 15:04:05 UTC")
+			return fmtInstant(t)
 		},
 		"day": func(t time.Time) string { return t.UTC().Format("2006-01-02") },
-		// stamp is a list's short time: month, day and time of day, UTC.
+		// stamp is a list's short time: month, day and time of day, UTC;
+		// et its Eastern wall-clock time beside it.
 		"stamp": func(t time.Time) string { return t.UTC().Format("01-02 15:04:05") },
+		"et":    fmtEastern,
 		"lower": strings.ToLower,
 		// open is the link that opens id's detail beside the list at self.
 		"open": func(self, id string) string {
@@ -309,6 +313,51 @@ type uiTx struct {
 	// Dishonor and Contest: the return of a RETURNED ACH transfer may be
 	// dishonored, a dishonor contested (dishonor.go).
 	Dishonor, Contest bool
+	// Next are its moves pending on the clock, soonest first (uiPending).
+	Next []uiStep
+}
+
+// uiStep is a transaction's move pending on the clock, as Wait's failure
+// message names it: what it does, when it falls due, and the Advance that
+// runs it.
+type uiStep struct {
+	Step string // "reaches SETTLED", "reaches RETURNED (R01)"
+	To   string // "SETTLED", "RETURNED (R01)"
+	At   time.Time
+	// Hint is advanceHint's "call Advance(1h)" on a manual clock, "in 1h"
+	// on one that runs by itself.
+	Hint string
+	// Advance is the duration that runs it, for POST /_fake/clock/advance;
+	// "" when it is due now or the clock is not manual.
+	Advance string
+}
+
+// uiPending fills in the moves pending on the clock of the transactions in
+// list. Callers hold mu.
+func (st *store) uiPending(list []uiTx, now time.Time, manual bool) {
+	if len(list) == 0 {
+		return
+	}
+	index := make(map[string]int, len(list))
+	for i := range list {
+		index[list[i].ID] = i
+	}
+	for _, p := range st.pendingSteps(func(id string) bool { _, ok := index[id]; return ok }) {
+		v := uiStep{Step: p.step, To: strings.TrimPrefix(p.step, "reaches "), At: p.at, Hint: advanceHint(now, p.at)}
+		switch d := p.at.Sub(now); {
+		case !manual && d > 0:
+			v.Hint = "in " + shortDuration(d)
+		case !manual:
+			v.Hint = "due now"
+		case d > 0:
+			v.Advance = d.String()
+		}
+		t := &list[index[p.tx]]
+		t.Next = append(t.Next, v)
+	}
+	for i := range list {
+		slices.SortStableFunc(list[i].Next, func(a, b uiStep) int { return a.At.Compare(b.At) })
+	}
 }
 
 // uiTxFilter is the transactions page's query. User and Node take an id,
@@ -337,7 +386,7 @@ func (s *Server) uiTransactions(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, err)
 		return
 	}
-	list, total := s.store.uiTxList(f, limit)
+	list, total := s.store.uiTxList(f, limit, s.Now(), s.manualClock())
 	s.uiRender(w, r, "transactions", uiPage{Limit: limit, Shown: len(list), Total: total,
 		Data: struct {
 			Filter   uiTxFilter
@@ -347,8 +396,9 @@ func (s *Server) uiTransactions(w http.ResponseWriter, r *http.Request) {
 }
 
 // uiTxList reads the transactions page's list: the newest limit
-// transactions that match f, and how many match (-1: more than shown).
-func (st *store) uiTxList(f uiTxFilter, limit int) (list []uiTx, total int) {
+// transactions that match f, with their pending moves, and how many match
+// (-1: more than shown).
+func (st *store) uiTxList(f uiTxFilter, limit int, now time.Time, manual bool) (list []uiTx, total int) {
 	defer st.lock().unlock()
 	ids := st.txOrder
 	nodeByID, userByID := st.nodes[f.Node] != nil, st.users[f.User] != nil
@@ -411,6 +461,7 @@ func (st *store) uiTxList(f uiTxFilter, limit int) (list []uiTx, total int) {
 	if len(tests) > 0 && total >= 0 {
 		total = len(list)
 	}
+	st.uiPending(list, now, manual)
 	return list, total
 }
 

@@ -140,7 +140,7 @@ func (h *hooks) uiHealth(subs []uiSub) {
 
 // uiDetail finds the object with the id; its Kind is "" when none has it.
 func (s *Server) uiDetail(id string) *uiDetail {
-	d := s.store.uiDetail(id)
+	d := s.store.uiDetail(id, s.Now(), s.manualClock())
 	if d.Kind == "" {
 		if seq, ok := s.hooks.seqOfLogID(s, id); ok {
 			return s.uiHookDetail(id, seq)
@@ -156,8 +156,9 @@ func (s *Server) uiDetail(id string) *uiDetail {
 	return d
 }
 
-// uiDetail reads the store's object with the id.
-func (st *store) uiDetail(id string) *uiDetail {
+// uiDetail reads the store's object with the id: a transaction with its
+// moves pending on the clock at now.
+func (st *store) uiDetail(id string, now time.Time, manual bool) *uiDetail {
 	defer st.lock().unlock()
 	d := &uiDetail{ID: id}
 	var view any
@@ -180,8 +181,9 @@ func (st *store) uiDetail(id string) *uiDetail {
 		d.Owner = st.uiOwner(sn.userID)
 	case st.txs[id] != nil:
 		t := st.txs[id]
-		v := st.uiTx(t)
-		d.Kind, d.Page, d.Tx, view = "transaction", "transactions", &v, st.txView(t)
+		v := []uiTx{st.uiTx(t)}
+		st.uiPending(v, now, manual)
+		d.Kind, d.Page, d.Tx, view = "transaction", "transactions", &v[0], st.txView(t)
 	case st.subs[id] != nil:
 		sub := st.subs[id]
 		d.Kind, d.Page, view = "subscription", "subscriptions", st.subscriptionView(sub)

@@ -733,7 +733,7 @@ func TestDashboardWebhookFailures(t *testing.T) {
 			[]string{`<li class="bad"><b>408</b> <span class="verdict">failed: unreachable or timed out (recorded as 408)</span>`, "connection refused"},
 			[]string{`<span class="status s-sub-active">active</span> <span class="status s-failing" title="its newest delivery failed">failing</span>`,
 				`<span class="bad">0 of 1 (0%)</span>`, `<span class="bad"><b>408</b> failed: unreachable or timed out (recorded as 408)</span>`,
-				`<span class="when">2026-04-14 14:00:00 UTC</span>`, "connection refused"},
+				`<span class="when">2026-04-14T14:00:00Z (Tue 10:00 EDT)</span>`, "connection refused"},
 			[]string{"s-active", `class="ok"`}},
 		{"a receiver answering 500", answering(http.StatusInternalServerError), nil, false,
 			[]string{`✗1<span class="word"> failed</span>`},
@@ -802,6 +802,58 @@ func TestDashboardSubscriptionRate(t *testing.T) {
 	row := uiRow(uiPage(t, fake, "/_fake/ui/subscriptions"), `<tr id="sub-`+sub.ID+`"`)
 	uiContains(t, "the subscription's row", row,
 		[]string{`<span class="bad">18 of 20 (90%)</span> <span class="muted small">of its last 20 deliveries</span>`,
-			`<span class="bad"><b>404</b> failed</span> <span class="when">2026-04-14 14:00:00 UTC</span> <span class="text small">no such hook</span>`},
+			`<span class="bad"><b>404</b> failed</span> <span class="when">2026-04-14T14:00:00Z (Tue 10:00 EDT)</span> <span class="text small">no such hook</span>`},
 		[]string{"failing"})
+}
+
+// TestDashboardEasternTime: every time the pages show has its Eastern
+// wall-clock time beside UTC, as Wait's failure message writes it.
+func TestDashboardEasternTime(t *testing.T) {
+	e := newCtlEnv(t)
+	for _, tc := range []struct {
+		name, path string
+		want       []string
+	}{
+		{"the clock", "/_fake/ui/", []string{`title="the fake's clock">2026-04-14T14:00:00Z (Tue 10:00 EDT)</span>`}},
+		{"a list's times", "/_fake/ui/transactions", []string{`<td class="when" title="2026-04-14T14:00:00Z (Tue 10:00 EDT)">04-14 14:00:00 <span class="et">Tue 10:00 EDT</span></td>`}},
+		{"a detail's times", "/_fake/ui/transactions?open={tx}", []string{`<span class="when">2026-04-14T14:00:00Z (Tue 10:00 EDT)</span>`}},
+		{"a user joined", "/_fake/ui/?open={user}", []string{"joined 2026-04-14T14:00:00Z (Tue 10:00 EDT)"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			page := uiPage(t, e.fake, e.expand(tc.path))
+			uiContains(t, "the page", page, tc.want, []string{" UTC"})
+		})
+	}
+}
+
+// TestDashboardPendingSteps: a transaction in flight shows its next move
+// and when it falls due, in its row, and in its detail every move pending
+// on the clock with the Advance that runs it, as Wait's failure message
+// names them; a settled one shows none.
+func TestDashboardPendingSteps(t *testing.T) {
+	fake := synapsefake.NewServer(t)
+	fx := newFixture(t, fake, 100000)
+	bank := fake.MustAddNode(t, fx.user.ID, synapsefake.NodeSeed{Type: "ACH-US", Nickname: "Bank", AccountNum: "123456789", RoutingNum: "051000017"})
+	ach := ctlAPIOK(t, fake, "POST", "/users/"+fx.user.ID+"/nodes/"+fx.node.ID+"/trans", fx.headers, map[string]any{
+		"to":     map[string]any{"type": "ACH-US", "id": bank.ID},
+		"amount": map[string]any{"amount": 10.0, "currency": "USD"},
+		"extra":  map[string]any{"ip": "127.0.0.1"},
+	})["_id"].(string)
+	list := uiPage(t, fake, "/_fake/ui/transactions")
+	uiContains(t, "the ACH transfer's row", uiRow(list, `<tr id="tx-`+ach+`"`),
+		[]string{`<div class="next" title="reaches PROCESSING-DEBIT at 2026-04-14T14:01:00Z (Tue 10:01 EDT) (call Advance(1m))">next PROCESSING-DEBIT · Tue 10:01 EDT</div>`}, nil)
+	pane := uiPane(uiPage(t, fake, "/_fake/ui/transactions?open="+ach))
+	uiContains(t, "the ACH transfer's detail", pane, []string{
+		`<h3>Pending on the clock</h3>`,
+		`<li><b>reaches PROCESSING-DEBIT</b> at <span class="when">2026-04-14T14:01:00Z (Tue 10:01 EDT)</span> <span class="muted">(call Advance(1m))</span> <button type="button" data-post="/_fake/clock/advance" data-body='{"duration":"1m0s"}'`,
+		`<b>reaches PROCESSING-CREDIT</b> at <span class="when">2026-04-14T15:00:00Z (Tue 11:00 EDT)</span> <span class="muted">(call Advance(1h))</span>`,
+		`<b>reaches SETTLED</b> at <span class="when">2026-04-15T14:00:00Z (Wed 10:00 EDT)</span> <span class="muted">(call Advance(24h))</span>`,
+	}, nil)
+	ctlOK(t, fake, "POST", uiButton(t, pane, "/_fake/clock/advance"), map[string]any{"duration": "1m0s"})
+	if tx, _ := fake.Transaction(ach); tx.Status != synapsefake.StatusProcessingDebit {
+		t.Errorf("after the detail's Advance: %s, want PROCESSING-DEBIT", tx.Status)
+	}
+	fake.Advance(24 * time.Hour)
+	uiContains(t, "the settled transfer's detail", uiPane(uiPage(t, fake, "/_fake/ui/transactions?open="+ach)), []string{"SETTLED"},
+		[]string{"Pending on the clock", `class="next"`})
 }

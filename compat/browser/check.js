@@ -209,6 +209,21 @@ async function main() {
     }
   });
 
+  await check('a pending transfer shows its next step, when it falls due in ET and the Advance that reaches it', async () => {
+    const row = txPage.locator(`#tx-${w.ach._id}`);
+    await row.locator('.next').getByText('next PROCESSING-DEBIT · Tue 10:01 EDT', { exact: true }).waitFor();
+    await row.locator('.parties').click();
+    const p = await paneOf(txPage, w.ach._id);
+    const first = p.locator('.pending li').first();
+    await first.getByText('reaches PROCESSING-DEBIT', { exact: true }).waitFor();
+    const text = (await first.textContent()).replace(/\s+/g, ' ');
+    if (!text.includes('at 2026-04-14T14:01:00Z (Tue 10:01 EDT) (call Advance(1m))')) throw new Error('first pending step: ' + text);
+    if (await first.getByRole('button', { name: 'Advance' }).getAttribute('data-body') !== '{"duration":"1m0s"}') throw new Error('no Advance(1m) button');
+    await p.locator('.pending li', { hasText: 'reaches SETTLED' }).getByText('(Wed 10:00 EDT)', { exact: false }).waitFor();
+    await txPage.locator('[data-close]').click();
+    await txPage.locator('#pane').waitFor({ state: 'detached' });
+  });
+
   await check('advancing the clock by a day from the page moves an ACH transfer', async () => {
     const row = `#tx-${w.ach._id}`;
     await txPage.locator(`${row}[data-status="CREATED"]`).waitFor();
@@ -355,7 +370,7 @@ async function main() {
     await row.locator('.rate .bad').getByText('0 of 2 (0%)', { exact: true }).waitFor();
     await row.locator('.rate').getByText('of its last 2 deliveries').waitFor();
     const last = (await row.locator('.last-error').textContent()).replace(/\s+/g, ' ');
-    if (!/^408 failed: unreachable or timed out \(recorded as 408\) 2026-04-15 14:00:00 UTC .*connect: connection refused/.test(last.trim())) {
+    if (!/^408 failed: unreachable or timed out \(recorded as 408\) 2026-04-15T14:00:00Z \(Wed 10:00 EDT\) .*connect: connection refused/.test(last.trim())) {
       throw new Error('last error ' + JSON.stringify(last));
     }
     const green = await page.locator('.list tr[data-open]', { hasText: hooks.url }).locator('.rate .ok').evaluate((el) => getComputedStyle(el).color);
@@ -452,6 +467,19 @@ async function main() {
       await p.close();
     }
   }
+
+  await check('times show Eastern time beside UTC: the clock, a list, a detail and the clock button', async () => {
+    const page = await ctx.newPage();
+    await page.goto(`${root}/_fake/ui/transactions?open=${w.ach._id}`);
+    const now = (await page.locator('#clock .now').textContent()).trim();
+    if (now !== '2026-04-15T14:00:00Z (Wed 10:00 EDT)') throw new Error('clock ' + JSON.stringify(now));
+    const created = (await page.locator(`.list #tx-${w.ach._id} td.when`).textContent()).trim();
+    if (created !== '04-14 14:00:00 Tue 10:00 EDT') throw new Error('created ' + JSON.stringify(created));
+    await (await paneOf(page, w.ach._id)).locator('.timeline li', { hasText: 'CREATED' }).getByText('2026-04-14T14:00:00Z (Tue 10:00 EDT)').waitFor();
+    await page.getByRole('button', { name: '+1 h' }).click();
+    await page.locator('#flash').getByText('Clock: 2026-04-15T15:00:00Z (Wed 11:00 EDT)', { exact: true }).waitFor();
+    await page.locator('#clock .now').getByText('2026-04-15T15:00:00Z (Wed 11:00 EDT)', { exact: true }).waitFor();
+  });
 
   await check('reset asks first: dismissed it changes nothing, accepted it empties the store', async () => {
     const page = await ctx.newPage();

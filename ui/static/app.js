@@ -53,6 +53,14 @@
   }
 
   function money(cents) { return (cents / 100).toFixed(2); }
+  // when writes an instant as the pages do (and Wait's failure message):
+  // UTC, then the banking calendar's Eastern time.
+  function when(ms) {
+    var d = new Date(ms), p = {};
+    new Intl.DateTimeFormat('en-US', { timeZone: 'America/New_York', weekday: 'short', hour: '2-digit', minute: '2-digit',
+      hourCycle: 'h23', timeZoneName: 'short' }).formatToParts(d).forEach(function (x) { p[x.type] = x.value; });
+    return d.toISOString().replace(/\.?0+Z$/, 'Z') + ' (' + p.weekday + ' ' + p.hour + ':' + p.minute + ' ' + p.timeZoneName + ')';
+  }
   function describe(data) {
     if (data.transaction) {
       var t = data.transaction;
@@ -64,7 +72,7 @@
       var w = data.world, n = function (o) { return Object.keys(o || {}).length; };
       return 'World loaded: ' + n(w.users) + ' users, ' + n(w.nodes) + ' nodes, ' + n(w.transactions) + ' transactions';
     }
-    if (data.now) return 'Clock: ' + new Date(data.now).toISOString().replace('.000Z', ' UTC').replace('T', ' ');
+    if (data.now) return 'Clock: ' + when(data.now);
     return 'Done';
   }
 
