@@ -760,6 +760,11 @@ type uiRequest struct {
 	Summary                        string // Request.String: redacted
 	Reason                         string // why the fake refused it
 	Body                           string // redacted, indented
+	// Answer is the body of the answer, redacted as Body is and
+	// indented; "" when the journal kept none (not JSON).
+	Answer string
+	// AnswerCut: the answer was longer than the journal keeps of it.
+	AnswerCut bool
 }
 
 // uiRequestFilter is the requests page's query.
@@ -783,16 +788,12 @@ func (s *Server) uiRequests(w http.ResponseWriter, r *http.Request) {
 	}
 	q := r.URL.Query()
 	f := uiRequestFilter{Method: q.Get("method"), Route: q.Get("route"), Status: strings.ToLower(q.Get("status")), Text: q.Get("q")}
-	type entry struct {
-		req     Request
-		latency time.Duration
-	}
-	var picked []entry
+	var picked []journalEntry
 	j := &s.journal
 	j.mu.Lock()
 	for i := len(j.entries) - 1; i >= j.head && (f.Text != "" || len(picked) <= limit); i-- {
 		if e := j.entries[i]; f.matches(&e.req) {
-			picked = append(picked, entry{e.req, e.latency})
+			picked = append(picked, e)
 		}
 	}
 	j.mu.Unlock()
@@ -810,10 +811,13 @@ func (s *Server) uiRequests(w http.ResponseWriter, r *http.Request) {
 		v := uiRequest{Method: e.req.Method, Path: e.req.Path, Route: e.req.Route, ErrorCode: e.req.ErrorCode,
 			Status: e.req.Status, Time: e.req.Time, Latency: e.latency, Summary: sum, Reason: e.req.Reason}
 		if len(e.req.Body) > 0 && !e.req.BodyTruncated {
-			var pretty bytes.Buffer
-			if json.Indent(&pretty, redactBody(e.req.Body), "", "  ") == nil {
-				v.Body = pretty.String()
-			}
+			v.Body = redactIndent(e.req.Body)
+		}
+		switch {
+		case e.answerCut:
+			v.AnswerCut = true
+		case len(e.answer) > 0:
+			v.Answer = redactIndent(e.answer)
 		}
 		list = append(list, v)
 	}
@@ -825,6 +829,16 @@ func (s *Server) uiRequests(w http.ResponseWriter, r *http.Request) {
 			Filter uiRequestFilter
 			List   []uiRequest
 		}{f, list}})
+}
+
+// redactIndent is a JSON body with its secrets redacted (redactBody),
+// indented; "" when it is not JSON.
+func redactIndent(body []byte) string {
+	var pretty bytes.Buffer
+	if json.Indent(&pretty, redactBody(body), "", "  ") != nil {
+		return ""
+	}
+	return pretty.String()
 }
 
 // uiOAuthUser is a user's OAuth side.

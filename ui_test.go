@@ -857,3 +857,20 @@ func TestDashboardPendingSteps(t *testing.T) {
 	uiContains(t, "the settled transfer's detail", uiPane(uiPage(t, fake, "/_fake/ui/transactions?open="+ach)), []string{"SETTLED"},
 		[]string{"Pending on the clock", `class="next"`})
 }
+
+// TestDashboardRequestAnswer: a request's detail shows the answer's body,
+// its secrets redacted as the request's are.
+func TestDashboardRequestAnswer(t *testing.T) {
+	fake := synapsefake.NewServer(t)
+	u := fake.MustAddUser(t, synapsefake.UserSeed{Fingerprint: testFingerprint})
+	r := do(t, fake, call{method: "POST", path: "/oauth/" + u.ID, header: gatewayHeaders(fake),
+		body: map[string]any{"refresh_token": u.RefreshToken}})
+	if r.status != http.StatusOK {
+		t.Fatalf("oauth: %d %s", r.status, r.raw)
+	}
+	key, _ := r.body["oauth_key"].(string)
+	page := uiPage(t, fake, "/_fake/ui/requests?route=/oauth")
+	uiContains(t, "the requests page", page, []string{`<h3>Answer 200 <span class="muted small">secrets redacted</span></h3><pre class="answer">{`,
+		`&#34;oauth_key&#34;: &#34;***&#34;`, `&#34;refresh_token&#34;: &#34;***&#34;`, `&#34;user_id&#34;: &#34;` + u.ID + `&#34;`},
+		[]string{key, u.RefreshToken})
+}

@@ -402,6 +402,23 @@ async function main() {
     await page.close();
   });
 
+  await check("a request's detail shows the answer's body, redacted as the request is", async () => {
+    const h = { 'X-SP-GATEWAY': `${clientID}|${clientSecret}`, 'X-SP-USER': `|${fingerprint}`, 'X-SP-USER-IP': '127.0.0.1' };
+    const user = await call('GET', `${base}/users/${w.user._id}`, undefined, h);
+    const minted = await call('POST', `${base}/oauth/${w.user._id}`, { refresh_token: user.refresh_token }, h);
+    const page = await ctx.newPage();
+    await page.goto(`${root}/_fake/ui/requests?route=/oauth`);
+    const req = page.locator('details.req', { has: page.locator('.http', { hasText: '200' }) }).first();
+    await req.locator('summary').click();
+    const answer = JSON.parse(await req.locator('pre.answer').textContent());
+    if (answer.user_id !== w.user._id || answer.oauth_key !== '***' || answer.refresh_token !== '***') {
+      throw new Error('answer ' + JSON.stringify(answer).slice(0, 200));
+    }
+    const html = await page.content();
+    if (html.includes(minted.oauth_key) || html.includes(minted.refresh_token)) throw new Error('the page shows a secret of the answer');
+    await page.close();
+  });
+
   for (const [name, origin] of [['another port', `http://127.0.0.1:${foreign.port}`], ['another site', `http://localhost:${foreign.port}`]]) {
     await check(`a page on ${name} can neither change the store nor read it`, async () => {
       const before = await counts();
