@@ -419,6 +419,19 @@ async function main() {
     await page.close();
   });
 
+  await check('the user page fits 1400 px without sideways scrolling', async () => {
+    const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
+    try {
+      await page.goto(`${root}/_fake/ui/?open=${w.user._id}`);
+      await paneOf(page, w.user._id);
+      const wide = await page.evaluate(() => [document.scrollingElement, document.querySelector('main .list'), document.getElementById('pane')]
+        .filter((el) => el.scrollWidth > el.clientWidth).map((el) => `${el.id || el.className || el.tagName} ${el.scrollWidth} > ${el.clientWidth}`));
+      if (wide.length > 0) throw new Error('scrolls sideways: ' + wide.join(', '));
+    } finally {
+      await page.close();
+    }
+  });
+
   for (const [name, origin] of [['another port', `http://127.0.0.1:${foreign.port}`], ['another site', `http://localhost:${foreign.port}`]]) {
     await check(`a page on ${name} can neither change the store nor read it`, async () => {
       const before = await counts();
