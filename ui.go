@@ -889,11 +889,19 @@ func (s *Server) uiOAuthUsers(now time.Time, limit int) (list []uiOAuthUser, tot
 		index[u.id] = len(list)
 		list = append(list, v)
 	}
-	for _, k := range st.keys {
+	// The live keys, and those the store forgot on expiry (the last
+	// maxExpiredKeys), marked expired.
+	add := func(k *keyRecord) {
 		if i, ok := index[k.userID]; ok {
 			list[i].Keys = append(list[i].Keys, uiKey{Key: k.key, Fingerprint: k.fingerprint, Expires: k.expires,
 				Expired: !now.Before(k.expires), Scopes: slices.Clone(k.scopes)})
 		}
+	}
+	for _, k := range st.keys {
+		add(k)
+	}
+	for i := range st.expiredKeys {
+		add(&st.expiredKeys[i])
 	}
 	return list, total
 }

@@ -874,3 +874,18 @@ func TestDashboardRequestAnswer(t *testing.T) {
 		`&#34;oauth_key&#34;: &#34;***&#34;`, `&#34;refresh_token&#34;: &#34;***&#34;`, `&#34;user_id&#34;: &#34;` + u.ID + `&#34;`},
 		[]string{key, u.RefreshToken})
 }
+
+// TestDashboardExpiredKeys: the OAuth page keeps a key the store forgot
+// on expiry, marked expired, beside the live ones.
+func TestDashboardExpiredKeys(t *testing.T) {
+	fake := synapsefake.NewServer(t)
+	u := fake.MustAddUser(t, synapsefake.UserSeed{Fingerprint: testFingerprint})
+	old := fake.OAuthKey(u.ID, testFingerprint)
+	fake.Advance(3 * time.Hour) // past its 2 hours: forgotten
+	live := fake.OAuthKey(u.ID, testFingerprint)
+	page := uiPage(t, fake, "/_fake/ui/oauth")
+	uiContains(t, "the expired key's row", uiRow(page, `<tr class="expired" data-key="`+old+`">`),
+		[]string{`<span class="status s-expired">expired</span> 2026-04-14T16:00:00Z (Tue 12:00 EDT)`}, nil)
+	uiContains(t, "the live key's row", uiRow(page, `<tr class="live" data-key="`+live+`">`),
+		[]string{"2026-04-14T19:00:00Z (Tue 15:00 EDT)"}, []string{"expired"})
+}

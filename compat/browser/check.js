@@ -86,6 +86,7 @@ async function seed(hookURL) {
   const w = { user: obj(ids.users.ada), checking: obj(ids.nodes.checking), savings: obj(ids.nodes.savings),
     bank: obj(ids.nodes.bank), internal: obj(ids.transactions.internal), ach: obj(ids.transactions.ach) };
   w.card = obj(ids.subnets.card);
+  w.key = ids.oauth_keys.ada;
   return w;
 }
 
@@ -432,6 +433,15 @@ async function main() {
     }
   });
 
+  await check('the OAuth page keeps the key that expired, marked expired', async () => {
+    const page = await ctx.newPage();
+    await page.goto(`${root}/_fake/ui/oauth`);
+    const row = page.locator(`#oauth-${w.user._id} tr[data-key="${w.key}"]`);
+    await row.locator('.status').getByText('expired', { exact: true }).waitFor();
+    if (!(await row.evaluate((tr) => tr.classList.contains('expired')))) throw new Error('the row is not marked expired');
+    await page.close();
+  });
+
   for (const [name, origin] of [['another port', `http://127.0.0.1:${foreign.port}`], ['another site', `http://localhost:${foreign.port}`]]) {
     await check(`a page on ${name} can neither change the store nor read it`, async () => {
       const before = await counts();
@@ -485,6 +495,7 @@ async function main() {
       ['webhooks', `/_fake/ui/webhooks?open=${logID}`, 'captured webhooks, one open: signature, attempts, payload'],
       ['subscriptions', '/_fake/ui/subscriptions', 'subscriptions: url, scopes, state, success rate and last error (the dead receiver failing)'],
       ['requests', '/_fake/ui/requests', 'the journal: each request with its status, error_code and reason'],
+      ['oauth', '/_fake/ui/oauth', 'users\' oauth keys, the expired one marked'],
     ];
     for (const [scheme, width, height] of [['light', 1280, 900], ['dark', 1280, 900], ['light', 390, 844], ['dark', 390, 844]]) {
       const p = await browser.newPage({ viewport: { width, height }, colorScheme: scheme });
