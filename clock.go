@@ -104,40 +104,12 @@ func (s *Server) pendingWork() []pendingItem {
 	func() {
 		st := s.store
 		defer st.lock().unlock()
-		steps := slices.Clone(st.steps)
-		slices.SortFunc(steps, func(a, b step) int {
-			if c := a.at.Compare(b.at); c != 0 {
-				return c
+		for _, p := range st.pendingSteps(nil) {
+			item := pendingItem{at: p.at, what: "transaction " + p.tx + " " + p.step, tx: p.tx}
+			if t := st.txs[p.tx]; t != nil {
+				item.from, item.to = t.fromNode, t.toNode
 			}
-			return cmp.Compare(a.seq, b.seq)
-		})
-		for _, p := range steps {
-			t := st.txs[p.txID]
-			switch {
-			case t == nil:
-				continue
-			case p.to == StatusReturned:
-				if !canMove(t.status, StatusReturned) {
-					continue
-				}
-			case t.gen != p.gen:
-				continue
-			}
-			what := "transaction " + t.id + " reaches " + string(p.to)
-			if p.code != "" {
-				what += " (" + p.code + ")"
-			}
-			out = append(out, pendingItem{p.at, what, t.id, t.fromNode, t.toNode})
-			if p.code != "" || p.to == StatusReturned || t.card.holding(t.status) {
-				continue
-			}
-			// The steps after this one are scheduled as it runs; their
-			// due times depend only on the transaction's start and rail.
-			if i := slices.Index(processingPath, p.to); i >= 0 {
-				for _, next := range processingPath[i+1:] {
-					out = append(out, pendingItem{st.dueAt(t, next), "transaction " + t.id + " reaches " + string(next), t.id, t.fromNode, t.toNode})
-				}
-			}
+			out = append(out, item)
 		}
 		out = append(out, st.pendingStatements()...)
 	}()
@@ -151,6 +123,65 @@ func (s *Server) pendingWork() []pendingItem {
 	h.mu.Unlock()
 	slices.SortStableFunc(out, func(a, b pendingItem) int { return a.at.Compare(b.at) })
 	return out
+}
+
+// pendingSteps lists the transactions' scheduled moves in due order, each
+// followed by the steps its own run will schedule; keep, when not nil,
+// picks the transactions listed. Callers hold mu.
+func (st *store) pendingSteps(keep func(txID string) bool) []txStep {
+	var steps []step
+	if keep == nil {
+		steps = slices.Clone(st.steps)
+	} else {
+		for _, p := range st.steps {
+			if keep(p.txID) {
+				steps = append(steps, p)
+			}
+		}
+	}
+	var out []txStep
+	slices.SortFunc(steps, func(a, b step) int {
+		if c := a.at.Compare(b.at); c != 0 {
+			return c
+		}
+		return cmp.Compare(a.seq, b.seq)
+	})
+	for _, p := range steps {
+		t := st.txs[p.txID]
+		switch {
+		case t == nil:
+			continue
+		case p.to == StatusReturned:
+			if !canMove(t.status, StatusReturned) {
+				continue
+			}
+		case t.gen != p.gen:
+			continue
+		}
+		step := "reaches " + string(p.to)
+		if p.code != "" {
+			step += " (" + p.code + ")"
+		}
+		out = append(out, txStep{p.at, t.id, step})
+		if p.code != "" || p.to == StatusReturned || t.card.holding(t.status) {
+			continue
+		}
+		// The steps after this one are scheduled as it runs; their
+		// due times depend only on the transaction's start and rail.
+		if i := slices.Index(processingPath, p.to); i >= 0 {
+			for _, next := range processingPath[i+1:] {
+				out = append(out, txStep{st.dueAt(t, next), t.id, "reaches " + string(next)})
+			}
+		}
+	}
+	return out
+}
+
+// txStep is a pending move of a transaction: what it does ("reaches
+// SETTLED", "reaches RETURNED (R01)") and when it falls due.
+type txStep struct {
+	at       time.Time
+	tx, step string
 }
 
 // pendingStatements are the ad hoc statements still queued and the next
@@ -214,20 +245,28 @@ func describePending(b *strings.Builder, now time.Time, items []pendingItem) {
 			fmt.Fprintf(b, "\n  ... and %d more", len(items)-i)
 			break
 		}
-		fmt.Fprintf(b, "\n  %s at %s", p.what, fmtInstant(p.at))
-		if d := p.at.Sub(now); d > 0 {
-			fmt.Fprintf(b, " (call Advance(%s))", shortDuration(d))
-		} else {
-			b.WriteString(" (due now: Advance(0) runs it)")
-		}
+		fmt.Fprintf(b, "\n  %s at %s (%s)", p.what, fmtInstant(p.at), advanceHint(now, p.at))
 	}
+}
+
+// advanceHint is the call that runs work due at at: "call Advance(1h)", or
+// "due now: Advance(0) runs it".
+func advanceHint(now, at time.Time) string {
+	if d := at.Sub(now); d > 0 {
+		return "call Advance(" + shortDuration(d) + ")"
+	}
+	return "due now: Advance(0) runs it"
 }
 
 // fmtInstant is an instant in UTC, with milliseconds when it has them, and
 // its Eastern wall-clock time, the banking calendar's.
 func fmtInstant(t time.Time) string {
-	return t.UTC().Format("2006-01-02T15:04:05.999Z07:00") + " (" + t.In(reference.Eastern).Format("Mon 15:04 MST") + ")"
+	return t.UTC().Format("2006-01-02T15:04:05.999Z07:00") + " (" + fmtEastern(t) + ")"
 }
+
+// fmtEastern is an instant's Eastern wall-clock time, with the weekday:
+// "Tue 10:00 EDT".
+func fmtEastern(t time.Time) string { return t.In(reference.Eastern).Format("Mon 15:04 MST") }
 
 // shortDuration is d as Go writes it, without zero minutes and seconds:
 // 24h, 1h30m, 1m, 1ms.

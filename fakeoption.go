@@ -256,7 +256,8 @@ func WithWebhookLogLimit(n int64) Option {
 
 // WithJournalLimit bounds the request journal (Requests) to its newest
 // entries calls and bytes bytes, estimated as the memory the calls take:
-// their bodies, headers, query and about 640 bytes each. The oldest calls
+// their bodies, headers, query, the JSON answers the dashboard shows and
+// about 640 bytes each. The oldest calls
 // go first; the newest call is always kept. By default the journal keeps
 // 10,000 calls and 8 MiB. A bound of 0 turns the journal off; a negative
 // bound means no bound of that kind. Whatever the bounds, each call keeps at

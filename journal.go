@@ -166,6 +166,10 @@ type journalEntry struct {
 	req     Request
 	cost    int64
 	latency time.Duration // real time taken to answer, for the dashboard
+	// answer is the body of a JSON answer, its first maxJournalBody bytes
+	// when answerCut, for the dashboard; nil for other answers.
+	answer    []byte
+	answerCut bool
 }
 
 // cost estimates the memory r holds.
@@ -182,19 +186,24 @@ func (r *Request) cost() int64 {
 	return int64(n)
 }
 
-// maxRecordedHead is how much of a refusal's answer a recorder keeps to
-// read its error_code from.
-const maxRecordedHead = 1 << 16
+// maxRecordedHead is how much of an answer a recorder keeps: a refusal's
+// to read its error_code from, a JSON answer's for the journal.
+const maxRecordedHead = maxJournalBody
 
 // recorder is the ResponseWriter of a journaled call: it keeps the status
-// and enough of the body to read error_code.
+// and the head of the body.
 type recorder struct {
 	http.ResponseWriter
 	s      *Server // whose journal: serverOf
 	req    Request
 	status int
-	head   bytes.Buffer
-	began  time.Time // real time
+	// head is the first maxRecordedHead bytes of the body, or more when
+	// one write crossed that: of every answer when the journal keeps
+	// them (journal.keeps), else of a refusal. It goes to the journal as
+	// it is, so that an answer is copied once.
+	head    []byte
+	written int64     // bytes of the body written
+	began   time.Time // real time
 	// refusal is the error fail wrote, with its reason (diagnose.go).
 	refusal *apiError
 }
@@ -210,9 +219,13 @@ func (r *recorder) Write(b []byte) (int, error) {
 	if r.status == 0 {
 		r.status = http.StatusOK
 	}
-	if r.status != http.StatusOK && r.head.Len() < maxRecordedHead {
-		r.head.Write(b)
+	if len(r.head) < maxRecordedHead && (r.status != http.StatusOK || r.s.journal.keeps()) {
+		if r.head == nil {
+			r.head = make([]byte, 0, len(b)) // most answers are one write
+		}
+		r.head = append(r.head, b...)
 	}
+	r.written += int64(len(b))
 	return r.ResponseWriter.Write(b)
 }
 
@@ -321,36 +334,45 @@ func (j *journal) finish(rec *recorder, served *http.Request) {
 			ErrorCode string `json:"error_code"`
 			Error     struct{ En string }
 		}
-		_ = json.Unmarshal(rec.head.Bytes(), &env)
+		_ = json.Unmarshal(rec.head, &env)
 		rec.req.ErrorCode, rec.req.Reason = env.ErrorCode, env.Error.En
 	}
 	if rec.refusal != nil || rec.status >= http.StatusBadRequest {
-		j.s.refused(&rec.req, rec.refusal, rec.head.Bytes())
+		j.s.refused(&rec.req, rec.refusal, rec.head)
 	}
-	j.add(rec.req, time.Since(rec.began))
-	if rec.head.Cap() <= maxRecordedHead {
-		rec.head.Reset()
-		*rec = recorder{head: rec.head}
-		recorders.Put(rec)
+	e := journalEntry{req: rec.req, latency: time.Since(rec.began)}
+	if len(rec.head) > 0 && j.keeps() && strings.HasPrefix(rec.Header().Get("Content-Type"), "application/json") {
+		e.answer, e.answerCut = rec.head[:min(len(rec.head), maxJournalBody)], rec.written > maxJournalBody
 	}
+	j.addEntry(e)
+	*rec = recorder{}
+	recorders.Put(rec)
 }
 
 // recorders recycles the recorders of answered calls: finish copies what
 // the journal keeps of one, and nothing holds it afterwards.
 var recorders = sync.Pool{New: func() any { return new(recorder) }}
 
-// add appends r, then drops the oldest calls while the journal holds more
-// than its bounds allow, always keeping r itself.
+// keeps reports whether the journal keeps any call.
+func (j *journal) keeps() bool { return j.s.cfg.journalEntries != 0 && j.s.cfg.journalBytes != 0 }
+
+// add appends r, as addEntry does.
 func (j *journal) add(r Request, latency time.Duration) {
-	maxEntries, maxBytes := j.s.cfg.journalEntries, j.s.cfg.journalBytes
-	if maxEntries == 0 || maxBytes == 0 {
+	j.addEntry(journalEntry{req: r, latency: latency})
+}
+
+// addEntry appends e, then drops the oldest calls while the journal holds
+// more than its bounds allow, always keeping e itself.
+func (j *journal) addEntry(e journalEntry) {
+	if !j.keeps() {
 		return
 	}
-	c := r.cost()
+	maxEntries, maxBytes := j.s.cfg.journalEntries, j.s.cfg.journalBytes
+	e.cost = e.req.cost() + int64(cap(e.answer))
 	j.mu.Lock()
 	defer j.mu.Unlock()
-	j.entries = append(j.entries, journalEntry{r, c, latency})
-	j.bytes += c
+	j.entries = append(j.entries, e)
+	j.bytes += e.cost
 	for n := len(j.entries) - j.head; n > 1 && (maxEntries > 0 && n > maxEntries || maxBytes > 0 && j.bytes > maxBytes); n-- {
 		j.bytes -= j.entries[j.head].cost
 		j.entries[j.head] = journalEntry{}

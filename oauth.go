@@ -38,7 +38,7 @@ func (st *store) newKey(expires time.Time, userID, fingerprint string, scopes []
 func (st *store) sweepKeys(now time.Time) {
 	for key, ok := st.keyExpiry.popDue(now); ok; key, ok = st.keyExpiry.popDue(now) {
 		if k := st.keys[key]; k != nil && !now.Before(k.expires) {
-			st.forgetKey(key, k.expires)
+			st.forgetKey(k)
 		}
 	}
 }
@@ -47,14 +47,13 @@ func (st *store) sweepKeys(now time.Time) {
 // refusal of one can say when it expired.
 const maxExpiredKeys = 64
 
-// forgetKey deletes an expired key, remembering when it expired. Callers
-// hold mu.
-func (st *store) forgetKey(key string, expired time.Time) {
-	delete(st.keys, key)
+// forgetKey deletes an expired key, remembering it. Callers hold mu.
+func (st *store) forgetKey(k *keyRecord) {
+	delete(st.keys, k.key)
 	if len(st.expiredKeys) == maxExpiredKeys {
 		st.expiredKeys = slices.Delete(st.expiredKeys, 0, 1)
 	}
-	st.expiredKeys = append(st.expiredKeys, expiring{key, expired})
+	st.expiredKeys = append(st.expiredKeys, *k)
 }
 
 // oauthResponse is the 200 answer of POST /oauth/:user_id.
@@ -205,13 +204,13 @@ func (st *store) lookupKey(key string, now time.Time) (k keyRecord, locked *apiE
 	defer st.lock().unlock()
 	rec := st.keys[key]
 	if rec == nil {
-		if i := slices.IndexFunc(st.expiredKeys, func(e expiring) bool { return e.key == key }); i >= 0 {
-			return keyRecord{}, nil, errExpiredKey(st.expiredKeys[i].at, now)
+		if i := slices.IndexFunc(st.expiredKeys, func(e keyRecord) bool { return e.key == key }); i >= 0 {
+			return keyRecord{}, nil, errExpiredKey(st.expiredKeys[i].expires, now)
 		}
 		return keyRecord{}, nil, errUnknownKey(key)
 	}
 	if !now.Before(rec.expires) {
-		st.forgetKey(key, rec.expires)
+		st.forgetKey(rec)
 		return keyRecord{}, nil, errExpiredKey(rec.expires, now)
 	}
 	if u := st.users[rec.userID]; u != nil && u.locked() {

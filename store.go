@@ -53,8 +53,8 @@ type store struct {
 	idemExpiry expiryQueue
 	keyExpiry  expiryQueue
 	// expiredKeys are the last keys forgotten on expiry (oauth.go), for
-	// the test's log.
-	expiredKeys []expiring
+	// the test's log and the dashboard's OAuth page.
+	expiredKeys []keyRecord
 
 	subs     map[string]*subscriptionRecord
 	subOrder []string

@@ -49,15 +49,19 @@ var uiFiles embed.FS
 var uiPages = sync.OnceValue(func() map[string]*template.Template {
 	funcs := template.FuncMap{
 		"money": func(c int64) string { return fixed2(cents(c)) },
+		// when is an instant as Wait's failure message writes it: UTC,
+		// then the banking calendar's Eastern time.
 		"when": func(t time.Time) string {
 			if t.IsZero() {
 				return ""
 			}
-			return t.UTC().Format("2006-01-02 15:04:05 UTC")
+			return fmtInstant(t)
 		},
 		"day": func(t time.Time) string { return t.UTC().Format("2006-01-02") },
-		// stamp is a list's short time: month, day and time of day, UTC.
+		// stamp is a list's short time: month, day and time of day, UTC;
+		// et its Eastern wall-clock time beside it.
 		"stamp": func(t time.Time) string { return t.UTC().Format("01-02 15:04:05") },
+		"et":    fmtEastern,
 		"lower": strings.ToLower,
 		// open is the link that opens id's detail beside the list at self.
 		"open": func(self, id string) string {
@@ -312,6 +316,51 @@ type uiTx struct {
 	// Dishonor and Contest: the return of a RETURNED ACH transfer may be
 	// dishonored, a dishonor contested (dishonor.go).
 	Dishonor, Contest bool
+	// Next are its moves pending on the clock, soonest first (uiPending).
+	Next []uiStep
+}
+
+// uiStep is a transaction's move pending on the clock, as Wait's failure
+// message names it: what it does, when it falls due, and the Advance that
+// runs it.
+type uiStep struct {
+	Step string // "reaches SETTLED", "reaches RETURNED (R01)"
+	To   string // "SETTLED", "RETURNED (R01)"
+	At   time.Time
+	// Hint is advanceHint's "call Advance(1h)" on a manual clock, "in 1h"
+	// on one that runs by itself.
+	Hint string
+	// Advance is the duration that runs it, for POST /_fake/clock/advance;
+	// "" when it is due now or the clock is not manual.
+	Advance string
+}
+
+// uiPending fills in the moves pending on the clock of the transactions in
+// list. Callers hold mu.
+func (st *store) uiPending(list []uiTx, now time.Time, manual bool) {
+	if len(list) == 0 {
+		return
+	}
+	index := make(map[string]int, len(list))
+	for i := range list {
+		index[list[i].ID] = i
+	}
+	for _, p := range st.pendingSteps(func(id string) bool { _, ok := index[id]; return ok }) {
+		v := uiStep{Step: p.step, To: strings.TrimPrefix(p.step, "reaches "), At: p.at, Hint: advanceHint(now, p.at)}
+		switch d := p.at.Sub(now); {
+		case !manual && d > 0:
+			v.Hint = "in " + shortDuration(d)
+		case !manual:
+			v.Hint = "due now"
+		case d > 0:
+			v.Advance = d.String()
+		}
+		t := &list[index[p.tx]]
+		t.Next = append(t.Next, v)
+	}
+	for i := range list {
+		slices.SortStableFunc(list[i].Next, func(a, b uiStep) int { return a.At.Compare(b.At) })
+	}
 }
 
 // uiTxFilter is the transactions page's query. User and Node take an id,
@@ -340,7 +389,7 @@ func (s *Server) uiTransactions(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, err)
 		return
 	}
-	list, total := s.store.uiTxList(f, limit)
+	list, total := s.store.uiTxList(f, limit, s.Now(), s.manualClock())
 	s.uiRender(w, r, "transactions", uiPage{Limit: limit, Shown: len(list), Total: total,
 		Data: struct {
 			Filter   uiTxFilter
@@ -350,8 +399,9 @@ func (s *Server) uiTransactions(w http.ResponseWriter, r *http.Request) {
 }
 
 // uiTxList reads the transactions page's list: the newest limit
-// transactions that match f, and how many match (-1: more than shown).
-func (st *store) uiTxList(f uiTxFilter, limit int) (list []uiTx, total int) {
+// transactions that match f, with their pending moves, and how many match
+// (-1: more than shown).
+func (st *store) uiTxList(f uiTxFilter, limit int, now time.Time, manual bool) (list []uiTx, total int) {
 	defer st.lock().unlock()
 	ids := st.txOrder
 	nodeByID, userByID := st.nodes[f.Node] != nil, st.users[f.User] != nil
@@ -414,6 +464,7 @@ func (st *store) uiTxList(f uiTxFilter, limit int) (list []uiTx, total int) {
 	if len(tests) > 0 && total >= 0 {
 		total = len(list)
 	}
+	st.uiPending(list, now, manual)
 	return list, total
 }
 
@@ -461,8 +512,9 @@ type uiHook struct {
 	Signature, Signature256        string
 	SignatureValid                 bool
 	Deliveries                     []uiDelivery
-	// Deliveries whose last attempt succeeded, failed, or none yet.
-	Delivered, Failed, Queued int
+	// Deliveries whose last attempt was delivered or failed (uiOutcome),
+	// that have none yet, or that were captured and never sent.
+	Delivered, Failed, Queued, NotSent int
 }
 
 type uiDelivery struct {
@@ -474,8 +526,65 @@ type uiDelivery struct {
 
 type uiAttempt struct {
 	Attempt
-	OK    bool
-	After time.Duration // from the event to the attempt, on the fake's clock
+	Outcome uiOutcome
+	// Verdict says what the attempt came to in words: "delivered",
+	// "failed", "failed: bad signature (webhook chaos)"...
+	Verdict string
+	After   time.Duration // from the event to the attempt, on the fake's clock
+}
+
+// uiOutcome is what the dashboard says an attempt came to.
+type uiOutcome uint8
+
+const (
+	uiFailed    uiOutcome = iota
+	uiDelivered           // a 2xx answer to a POST signed right
+	uiNotSent             // captured under WithoutWebhookDelivery, never POSTed
+)
+
+// OK reports whether the attempt was delivered.
+func (o uiOutcome) OK() bool { return o == uiDelivered }
+
+// NotSent reports whether the attempt was captured and never POSTed.
+func (o uiOutcome) NotSent() bool { return o == uiNotSent }
+
+// outcomeOf is what an attempt came to. Only a 2xx answer to a POST signed
+// right is a delivery: the fake also ends a delivery on 400, 404, 405 and
+// 408 (webhookSuccess, which the service does not retry; 408 is how it
+// records a receiver it could not reach or that did not answer in time),
+// and each of those is a failure.
+func outcomeOf(code int, badSignature bool, text string) uiOutcome {
+	switch {
+	case code == http.StatusOK && text == notDelivered:
+		return uiNotSent
+	case code >= 200 && code < 300 && !badSignature:
+		return uiDelivered
+	}
+	return uiFailed
+}
+
+// outcome is what the stored attempt came to.
+func (a attemptRecord) outcome() uiOutcome {
+	return outcomeOf(int(a.code), a.chaos&chaosBadSignature != 0, a.text)
+}
+
+// uiAttemptOf is an attempt of a webhook made at event.
+func uiAttemptOf(a Attempt, event time.Time) uiAttempt {
+	bad := slices.Contains(strings.Split(a.Chaos, ","), ChaosBadSignature)
+	v := uiAttempt{Attempt: a, Outcome: outcomeOf(a.Code, bad, a.Text), After: a.Date.Sub(event)}
+	switch {
+	case v.Outcome == uiDelivered:
+		v.Verdict = "delivered"
+	case v.Outcome == uiNotSent:
+		v.Verdict = "not sent"
+	case bad:
+		v.Verdict = "failed: bad signature (webhook chaos)"
+	case a.Code == http.StatusRequestTimeout:
+		v.Verdict = "failed: unreachable or timed out (recorded as 408)"
+	default:
+		v.Verdict = "failed"
+	}
+	return v
 }
 
 // uiWebhookBytes bounds the payloads and receivers' answers a webhooks
@@ -579,17 +688,18 @@ func (s *Server) uiHook(c capturedEvent) uiHook {
 	for j, d := range wh.Deliveries {
 		ud := uiDelivery{Index: j, SubscriptionID: d.SubscriptionID, URL: d.URL}
 		for _, a := range d.Attempts {
-			ud.Attempts = append(ud.Attempts, uiAttempt{Attempt: a, OK: slices.Contains(webhookSuccess, a.Code),
-				After: a.Date.Sub(wh.Date)})
+			ud.Attempts = append(ud.Attempts, uiAttemptOf(a, wh.Date))
 		}
 		v.Deliveries = append(v.Deliveries, ud)
-	}
-	for _, d := range v.Deliveries {
-		switch {
-		case len(d.Attempts) == 0:
+		if len(ud.Attempts) == 0 {
 			v.Queued++
-		case d.Attempts[len(d.Attempts)-1].OK:
+			continue
+		}
+		switch ud.Attempts[len(ud.Attempts)-1].Outcome {
+		case uiDelivered:
 			v.Delivered++
+		case uiNotSent:
+			v.NotSent++
 		default:
 			v.Failed++
 		}
@@ -653,6 +763,11 @@ type uiRequest struct {
 	Summary                        string // Request.String: redacted
 	Reason                         string // why the fake refused it
 	Body                           string // redacted, indented
+	// Answer is the body of the answer, redacted as Body is and
+	// indented; "" when the journal kept none (not JSON).
+	Answer string
+	// AnswerCut: the answer was longer than the journal keeps of it.
+	AnswerCut bool
 }
 
 // uiRequestFilter is the requests page's query.
@@ -676,16 +791,12 @@ func (s *Server) uiRequests(w http.ResponseWriter, r *http.Request) {
 	}
 	q := r.URL.Query()
 	f := uiRequestFilter{Method: q.Get("method"), Route: q.Get("route"), Status: strings.ToLower(q.Get("status")), Text: q.Get("q")}
-	type entry struct {
-		req     Request
-		latency time.Duration
-	}
-	var picked []entry
+	var picked []journalEntry
 	j := &s.journal
 	j.mu.Lock()
 	for i := len(j.entries) - 1; i >= j.head && (f.Text != "" || len(picked) <= limit); i-- {
 		if e := j.entries[i]; f.matches(&e.req) {
-			picked = append(picked, entry{e.req, e.latency})
+			picked = append(picked, e)
 		}
 	}
 	j.mu.Unlock()
@@ -703,10 +814,13 @@ func (s *Server) uiRequests(w http.ResponseWriter, r *http.Request) {
 		v := uiRequest{Method: e.req.Method, Path: e.req.Path, Route: e.req.Route, ErrorCode: e.req.ErrorCode,
 			Status: e.req.Status, Time: e.req.Time, Latency: e.latency, Summary: sum, Reason: e.req.Reason}
 		if len(e.req.Body) > 0 && !e.req.BodyTruncated {
-			var pretty bytes.Buffer
-			if json.Indent(&pretty, redactBody(e.req.Body), "", "  ") == nil {
-				v.Body = pretty.String()
-			}
+			v.Body = redactIndent(e.req.Body)
+		}
+		switch {
+		case e.answerCut:
+			v.AnswerCut = true
+		case len(e.answer) > 0:
+			v.Answer = redactIndent(e.answer)
 		}
 		list = append(list, v)
 	}
@@ -718,6 +832,16 @@ func (s *Server) uiRequests(w http.ResponseWriter, r *http.Request) {
 			Filter uiRequestFilter
 			List   []uiRequest
 		}{f, list}})
+}
+
+// redactIndent is a JSON body with its secrets redacted (redactBody),
+// indented; "" when it is not JSON.
+func redactIndent(body []byte) string {
+	var pretty bytes.Buffer
+	if json.Indent(&pretty, redactBody(body), "", "  ") != nil {
+		return ""
+	}
+	return pretty.String()
 }
 
 // uiOAuthUser is a user's OAuth side.
@@ -768,11 +892,19 @@ func (s *Server) uiOAuthUsers(now time.Time, limit int) (list []uiOAuthUser, tot
 		index[u.id] = len(list)
 		list = append(list, v)
 	}
-	for _, k := range st.keys {
+	// The live keys, and those the store forgot on expiry (the last
+	// maxExpiredKeys), marked expired.
+	add := func(k *keyRecord) {
 		if i, ok := index[k.userID]; ok {
 			list[i].Keys = append(list[i].Keys, uiKey{Key: k.key, Fingerprint: k.fingerprint, Expires: k.expires,
 				Expired: !now.Before(k.expires), Scopes: slices.Clone(k.scopes)})
 		}
+	}
+	for _, k := range st.keys {
+		add(k)
+	}
+	for i := range st.expiredKeys {
+		add(&st.expiredKeys[i])
 	}
 	return list, total
 }

@@ -52,20 +52,95 @@ type uiHookRow struct {
 	LogID, Function, Status, Code string
 	ObjectType, ObjectID          string
 	Date                          time.Time
-	Delivered, Failed, Queued     int // deliveries whose last attempt succeeded, failed, or none yet
+	// Deliveries whose last attempt was delivered or failed (uiOutcome),
+	// that have none yet, or that were captured and never sent.
+	Delivered, Failed, Queued, NotSent int
 }
 
-// uiSub is a subscription on its page.
+// uiSub is a subscription on its page, with how its recent deliveries
+// went (uiHealth).
 type uiSub struct {
 	ID, URL string
 	Scopes  []string
 	Active  bool
 	Created time.Time
+	// Recent counts its newest deliveries with an attempt, at most
+	// uiSubWindow; Delivered those of them whose last attempt was
+	// delivered (uiOutcome), NotSent those captured and never sent.
+	Recent, Delivered, NotSent int
+	// Failing reports that its newest delivery's last attempt failed.
+	Failing bool
+	// LastError is its newest failed attempt, nil when none is in the
+	// webhook log.
+	LastError *uiAttempt
+}
+
+// uiSubWindow is how many of a subscription's newest deliveries its
+// success rate counts.
+const uiSubWindow = 20
+
+// Sent is how many of its recent deliveries were sent.
+func (s uiSub) Sent() int { return s.Recent - s.NotSent }
+
+// Percent is the share of its recent deliveries sent that were delivered.
+func (s uiSub) Percent() int {
+	if s.Sent() == 0 {
+		return 0
+	}
+	return 100 * s.Delivered / s.Sent()
+}
+
+// uiHealth fills in the subscriptions' recent deliveries and last errors
+// from the webhook log, newest attempt first.
+func (h *hooks) uiHealth(subs []uiSub) {
+	if len(subs) == 0 {
+		return
+	}
+	index := make(map[string]int, len(subs))
+	for i := range subs {
+		index[subs[i].ID] = i
+	}
+	seen := map[*delivery]bool{}
+	complete := 0 // subscriptions with a full window and a last error
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	for i := h.log.len() - 1; i >= 0 && complete < len(subs); i-- {
+		e := h.log.at(i)
+		j, ok := index[e.d.target.subID]
+		if !ok {
+			continue
+		}
+		sub, a := &subs[j], e.d.attempts[e.attempt]
+		was := sub.Recent == uiSubWindow && sub.LastError != nil
+		if sub.LastError == nil && a.outcome() == uiFailed {
+			v := uiAttemptOf(a.public(), time.UnixMilli(e.d.ev.at))
+			sub.LastError = &v
+		}
+		// The log is in attempt order: the first entry of a delivery
+		// met is its last attempt.
+		if sub.Recent < uiSubWindow && !seen[e.d] {
+			seen[e.d] = true
+			switch a.outcome() {
+			case uiDelivered:
+				sub.Delivered++
+			case uiNotSent:
+				sub.NotSent++
+			default:
+				if sub.Recent == 0 {
+					sub.Failing = true
+				}
+			}
+			sub.Recent++
+		}
+		if !was && sub.Recent == uiSubWindow && sub.LastError != nil {
+			complete++
+		}
+	}
 }
 
 // uiDetail finds the object with the id; its Kind is "" when none has it.
 func (s *Server) uiDetail(id string) *uiDetail {
-	d := s.store.uiDetail(id)
+	d := s.store.uiDetail(id, s.Now(), s.manualClock())
 	if d.Kind == "" {
 		if seq, ok := s.hooks.seqOfLogID(s, id); ok {
 			return s.uiHookDetail(id, seq)
@@ -73,11 +148,17 @@ func (s *Server) uiDetail(id string) *uiDetail {
 		return d
 	}
 	d.Hooks, d.HooksMore = s.hooks.rowsOf(s, id, uiDetailHooks)
+	if d.Sub != nil {
+		subs := []uiSub{*d.Sub}
+		s.hooks.uiHealth(subs)
+		d.Sub = &subs[0]
+	}
 	return d
 }
 
-// uiDetail reads the store's object with the id.
-func (st *store) uiDetail(id string) *uiDetail {
+// uiDetail reads the store's object with the id: a transaction with its
+// moves pending on the clock at now.
+func (st *store) uiDetail(id string, now time.Time, manual bool) *uiDetail {
 	defer st.lock().unlock()
 	d := &uiDetail{ID: id}
 	var view any
@@ -100,8 +181,9 @@ func (st *store) uiDetail(id string) *uiDetail {
 		d.Owner = st.uiOwner(sn.userID)
 	case st.txs[id] != nil:
 		t := st.txs[id]
-		v := st.uiTx(t)
-		d.Kind, d.Page, d.Tx, view = "transaction", "transactions", &v, st.txView(t)
+		v := []uiTx{st.uiTx(t)}
+		st.uiPending(v, now, manual)
+		d.Kind, d.Page, d.Tx, view = "transaction", "transactions", &v[0], st.txView(t)
 	case st.subs[id] != nil:
 		sub := st.subs[id]
 		d.Kind, d.Page, view = "subscription", "subscriptions", st.subscriptionView(sub)
@@ -167,15 +249,17 @@ func (h *hooks) rowsOf(s *Server, id string, limit int) (rows []uiHookRow, more 
 			picked = append(picked, ev)
 		}
 	}
-	counts := make([][3]int, len(picked))
+	counts := make([][4]int, len(picked)) // delivered, failed, queued, not sent
 	for i, ev := range picked {
 		for j := range ev.deliveries {
 			a := ev.deliveries[j].attempts
 			switch {
 			case len(a) == 0:
 				counts[i][2]++
-			case slices.Contains(webhookSuccess, int(a[len(a)-1].code)):
+			case a[len(a)-1].outcome() == uiDelivered:
 				counts[i][0]++
+			case a[len(a)-1].outcome() == uiNotSent:
+				counts[i][3]++
 			default:
 				counts[i][1]++
 			}
@@ -189,7 +273,7 @@ func (h *hooks) rowsOf(s *Server, id string, limit int) (rows []uiHookRow, more 
 		}
 		rows = append(rows, uiHookRow{Seq: ev.seq, LogID: s.logID(ev.seq), Function: ev.function(), Status: ev.status(),
 			Code: code, ObjectType: ev.objectType(), ObjectID: ev.objectID(), Date: time.UnixMilli(ev.at).UTC(),
-			Delivered: counts[i][0], Failed: counts[i][1], Queued: counts[i][2]})
+			Delivered: counts[i][0], Failed: counts[i][1], Queued: counts[i][2], NotSent: counts[i][3]})
 	}
 	return rows, more
 }
@@ -250,6 +334,7 @@ func (s *Server) uiSubscriptions(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	list, total := s.store.uiSubs(limit)
+	s.hooks.uiHealth(list)
 	s.uiRender(w, r, "subscriptions", uiPage{Limit: limit, Shown: len(list), Total: total, Data: list})
 }
 

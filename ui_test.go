@@ -88,7 +88,7 @@ func TestDashboardPages(t *testing.T) {
 		{"requests show the journal", "/_fake/ui/requests?method=POST", "text/html; charset=utf-8",
 			[]string{"/users/{user_id}/nodes/{node_id}/trans", "200"}, nil},
 		{"subscriptions list url, scopes and state", "/_fake/ui/subscriptions", "text/html; charset=utf-8",
-			[]string{"http://127.0.0.1:1/hooks", `<span class="tag">TRAN|PATCH</span>`, `<span class="status s-active">active</span>`}, nil},
+			[]string{"http://127.0.0.1:1/hooks", `<span class="tag">TRAN|PATCH</span>`, `<span class="status s-sub-active">active</span>`}, nil},
 		{"stylesheet", "/_fake/ui/static/style.css", "text/css; charset=utf-8", []string{"prefers-color-scheme: dark"}, nil},
 		{"script", "/_fake/ui/static/app.js", "text/javascript; charset=utf-8", []string{"EventSource"}, nil},
 	} {
@@ -425,7 +425,7 @@ func TestDashboardDetail(t *testing.T) {
 			nil},
 		{"a subscription: url, scopes, state, JSON", "/_fake/ui/subscriptions", sub.ID,
 			[]string{`<span class="kind">subscription</span>`, "→ http://127.0.0.1:1/hooks", `<span class="tag">TRAN|PATCH</span>`,
-				`<span class="status s-active">active</span>`, `&#34;_id&#34;: &#34;` + sub.ID + `&#34;`},
+				`<span class="status s-sub-active">active</span>`, `&#34;_id&#34;: &#34;` + sub.ID + `&#34;`},
 			nil},
 		{"a webhook by its log_id, in any case", "/_fake/ui/webhooks", strings.ToUpper(logID),
 			[]string{`<span class="kind">webhook</span>`, "USERS|POST", "Signature valid", "/redeliver"},
@@ -678,4 +678,214 @@ func TestDashboardForms(t *testing.T) {
 			t.Error("the user survived the reset")
 		}
 	})
+}
+
+// uiRow is the table row of a page whose tag starts with start, "" when
+// there is none.
+func uiRow(page, start string) string {
+	i := strings.Index(page, start)
+	if i < 0 {
+		return ""
+	}
+	return page[i : i+strings.Index(page[i:], "</tr>")]
+}
+
+// uiContains reports, as errors, the strings of want a part of a page
+// lacks and those of not it shows.
+func uiContains(t *testing.T, what, part string, want, not []string) {
+	t.Helper()
+	for _, w := range want {
+		if !strings.Contains(part, w) {
+			t.Errorf("%s lacks %q: %.1500s", what, w, part)
+		}
+	}
+	for _, w := range not {
+		if strings.Contains(part, w) {
+			t.Errorf("%s shows %q: %.1500s", what, w, part)
+		}
+	}
+}
+
+// TestDashboardWebhookFailures: only a 2xx answer to a POST signed right is
+// a delivery. A receiver that cannot be reached (recorded as 408), one
+// that answers 500 and one that takes a badly signed POST under webhook
+// chaos each show as failed, in red with the word, on the webhooks page,
+// in the webhook's detail and on the subscription, with its success rate
+// over its last deliveries and its last error.
+func TestDashboardWebhookFailures(t *testing.T) {
+	answering := func(code int) string {
+		recv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { w.WriteHeader(code) }))
+		t.Cleanup(recv.Close)
+		return recv.URL + "/hooks"
+	}
+	for _, tc := range []struct {
+		name      string
+		url       string
+		opts      []synapsefake.Option
+		delivered bool
+		// row: the webhook's row on the webhooks page; attempt: its
+		// attempt in the webhook's detail; sub: the subscription's row,
+		// its state first, then its rate, which its detail shows too.
+		row, attempt, sub, notSub []string
+	}{
+		{"an unreachable receiver, recorded as 408", "http://127.0.0.1:1/hooks", nil, false,
+			[]string{`<span class="bad" title="1 failed">✗1<span class="word"> failed</span></span>`},
+			[]string{`<li class="bad"><b>408</b> <span class="verdict">failed: unreachable or timed out (recorded as 408)</span>`, "connection refused"},
+			[]string{`<span class="status s-sub-active">active</span> <span class="status s-failing" title="its newest delivery failed">failing</span>`,
+				`<span class="bad">0 of 1 (0%)</span>`, `<span class="bad"><b>408</b> failed: unreachable or timed out (recorded as 408)</span>`,
+				`<span class="when">2026-04-14T14:00:00Z (Tue 10:00 EDT)</span>`, "connection refused"},
+			[]string{"s-active", `class="ok"`}},
+		{"a receiver answering 500", answering(http.StatusInternalServerError), nil, false,
+			[]string{`✗1<span class="word"> failed</span>`},
+			[]string{`<li class="bad"><b>500</b> <span class="verdict">failed</span>`},
+			[]string{"failing", `<span class="bad">0 of 1 (0%)</span>`, `<span class="bad"><b>500</b> failed</span>`},
+			[]string{"s-active"}},
+		{"a badly signed POST under webhook chaos, answered 200", answering(http.StatusOK),
+			[]synapsefake.Option{synapsefake.WithWebhookChaos(synapsefake.WebhookChaos{Default: synapsefake.ChaosSettings{BadSignature: 1}})}, false,
+			[]string{`✗1<span class="word"> failed</span>`},
+			[]string{`<li class="bad"><b>200</b> <span class="verdict">failed: bad signature (webhook chaos)</span>`, "chaos: bad_signature"},
+			[]string{"failing", `<span class="bad">0 of 1 (0%)</span>`, `failed: bad signature (webhook chaos)`},
+			[]string{"s-active"}},
+		{"a receiver answering 200", answering(http.StatusOK), nil, true,
+			[]string{`<span class="ok" title="1 delivered">✓1</span>`},
+			[]string{`<li class="ok"><b>200</b> <span class="verdict">delivered</span>`},
+			[]string{`<span class="status s-sub-active">active</span></td>`, `<span class="ok">1 of 1 (100%)</span>`,
+				`<td class="last-error"><span class="muted">none</span></td>`},
+			[]string{"failing", "✗"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			fake := synapsefake.NewServer(t, tc.opts...)
+			sub := fake.MustAddSubscription(t, tc.url, "USERS|POST")
+			u := fake.MustAddUser(t, synapsefake.UserSeed{})
+			fake.Flush()
+			logID := uiLogID(t, fake, u.ID)
+			page := uiPage(t, fake, "/_fake/ui/webhooks?open="+logID)
+			notRow := []string{"✓"} // a failure counts as no delivery
+			if tc.delivered {
+				notRow = []string{"✗"}
+			}
+			uiContains(t, "the webhook's row", uiRow(page, `<tr id="hook-`), tc.row, notRow)
+			uiContains(t, "the webhook's detail", uiPane(page), tc.attempt, nil)
+			subs := uiPage(t, fake, "/_fake/ui/subscriptions?open="+sub.ID)
+			uiContains(t, "the subscription's row", uiRow(subs, `<tr id="sub-`+sub.ID+`"`), tc.sub, tc.notSub)
+			uiContains(t, "the subscription's detail", uiPane(subs), tc.sub[1:2], nil) // its rate
+		})
+	}
+}
+
+// TestDashboardSubscriptionRate: a subscription's rate counts its newest
+// uiSubWindow (20) deliveries, each by its last attempt, and its last
+// error is its newest failed attempt, even when later deliveries went
+// through.
+func TestDashboardSubscriptionRate(t *testing.T) {
+	var fail atomic.Bool
+	recv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if fail.Load() {
+			w.WriteHeader(http.StatusNotFound) // ends the delivery: no retry
+			_, _ = io.WriteString(w, "no such hook")
+		}
+	}))
+	defer recv.Close()
+	fake := synapsefake.NewServer(t)
+	sub := fake.MustAddSubscription(t, recv.URL, "USERS|POST")
+	users := func(n int) {
+		for range n {
+			fake.MustAddUser(t, synapsefake.UserSeed{})
+		}
+		fake.Flush()
+	}
+	fail.Store(true)
+	users(3)
+	fake.Advance(time.Hour)
+	fail.Store(false)
+	users(18)
+	row := uiRow(uiPage(t, fake, "/_fake/ui/subscriptions"), `<tr id="sub-`+sub.ID+`"`)
+	uiContains(t, "the subscription's row", row,
+		[]string{`<span class="bad">18 of 20 (90%)</span> <span class="muted small">of its last 20 deliveries</span>`,
+			`<span class="bad"><b>404</b> failed</span> <span class="when">2026-04-14T14:00:00Z (Tue 10:00 EDT)</span> <span class="text small">no such hook</span>`},
+		[]string{"failing"})
+}
+
+// TestDashboardEasternTime: every time the pages show has its Eastern
+// wall-clock time beside UTC, as Wait's failure message writes it.
+func TestDashboardEasternTime(t *testing.T) {
+	e := newCtlEnv(t)
+	for _, tc := range []struct {
+		name, path string
+		want       []string
+	}{
+		{"the clock", "/_fake/ui/", []string{`title="the fake's clock">2026-04-14T14:00:00Z (Tue 10:00 EDT)</span>`}},
+		{"a list's times", "/_fake/ui/transactions", []string{`<td class="when" title="2026-04-14T14:00:00Z (Tue 10:00 EDT)">04-14 14:00:00 <span class="et">Tue 10:00 EDT</span></td>`}},
+		{"a detail's times", "/_fake/ui/transactions?open={tx}", []string{`<span class="when">2026-04-14T14:00:00Z (Tue 10:00 EDT)</span>`}},
+		{"a user joined", "/_fake/ui/?open={user}", []string{"joined 2026-04-14T14:00:00Z (Tue 10:00 EDT)"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			page := uiPage(t, e.fake, e.expand(tc.path))
+			uiContains(t, "the page", page, tc.want, []string{" UTC"})
+		})
+	}
+}
+
+// TestDashboardPendingSteps: a transaction in flight shows its next move
+// and when it falls due, in its row, and in its detail every move pending
+// on the clock with the Advance that runs it, as Wait's failure message
+// names them; a settled one shows none.
+func TestDashboardPendingSteps(t *testing.T) {
+	fake := synapsefake.NewServer(t)
+	fx := newFixture(t, fake, 100000)
+	bank := fake.MustAddNode(t, fx.user.ID, synapsefake.NodeSeed{Type: "ACH-US", Nickname: "Bank", AccountNum: "123456789", RoutingNum: "051000017"})
+	ach := ctlAPIOK(t, fake, "POST", "/users/"+fx.user.ID+"/nodes/"+fx.node.ID+"/trans", fx.headers, map[string]any{
+		"to":     map[string]any{"type": "ACH-US", "id": bank.ID},
+		"amount": map[string]any{"amount": 10.0, "currency": "USD"},
+		"extra":  map[string]any{"ip": "127.0.0.1"},
+	})["_id"].(string)
+	list := uiPage(t, fake, "/_fake/ui/transactions")
+	uiContains(t, "the ACH transfer's row", uiRow(list, `<tr id="tx-`+ach+`"`),
+		[]string{`<div class="next" title="reaches PROCESSING-DEBIT at 2026-04-14T14:01:00Z (Tue 10:01 EDT) (call Advance(1m))">next PROCESSING-DEBIT · Tue 10:01 EDT</div>`}, nil)
+	pane := uiPane(uiPage(t, fake, "/_fake/ui/transactions?open="+ach))
+	uiContains(t, "the ACH transfer's detail", pane, []string{
+		`<h3>Pending on the clock</h3>`,
+		`<li><b>reaches PROCESSING-DEBIT</b> at <span class="when">2026-04-14T14:01:00Z (Tue 10:01 EDT)</span> <span class="muted">(call Advance(1m))</span> <button type="button" data-post="/_fake/clock/advance" data-body='{"duration":"1m0s"}'`,
+		`<b>reaches PROCESSING-CREDIT</b> at <span class="when">2026-04-14T15:00:00Z (Tue 11:00 EDT)</span> <span class="muted">(call Advance(1h))</span>`,
+		`<b>reaches SETTLED</b> at <span class="when">2026-04-15T14:00:00Z (Wed 10:00 EDT)</span> <span class="muted">(call Advance(24h))</span>`,
+	}, nil)
+	ctlOK(t, fake, "POST", uiButton(t, pane, "/_fake/clock/advance"), map[string]any{"duration": "1m0s"})
+	if tx, _ := fake.Transaction(ach); tx.Status != synapsefake.StatusProcessingDebit {
+		t.Errorf("after the detail's Advance: %s, want PROCESSING-DEBIT", tx.Status)
+	}
+	fake.Advance(24 * time.Hour)
+	uiContains(t, "the settled transfer's detail", uiPane(uiPage(t, fake, "/_fake/ui/transactions?open="+ach)), []string{"SETTLED"},
+		[]string{"Pending on the clock", `class="next"`})
+}
+
+// TestDashboardRequestAnswer: a request's detail shows the answer's body,
+// its secrets redacted as the request's are.
+func TestDashboardRequestAnswer(t *testing.T) {
+	fake := synapsefake.NewServer(t)
+	u := fake.MustAddUser(t, synapsefake.UserSeed{Fingerprint: testFingerprint})
+	r := do(t, fake, call{method: "POST", path: "/oauth/" + u.ID, header: gatewayHeaders(fake),
+		body: map[string]any{"refresh_token": u.RefreshToken}})
+	if r.status != http.StatusOK {
+		t.Fatalf("oauth: %d %s", r.status, r.raw)
+	}
+	key, _ := r.body["oauth_key"].(string)
+	page := uiPage(t, fake, "/_fake/ui/requests?route=/oauth")
+	uiContains(t, "the requests page", page, []string{`<h3>Answer 200 <span class="muted small">secrets redacted</span></h3><pre class="answer">{`,
+		`&#34;oauth_key&#34;: &#34;***&#34;`, `&#34;refresh_token&#34;: &#34;***&#34;`, `&#34;user_id&#34;: &#34;` + u.ID + `&#34;`},
+		[]string{key, u.RefreshToken})
+}
+
+// TestDashboardExpiredKeys: the OAuth page keeps a key the store forgot
+// on expiry, marked expired, beside the live ones.
+func TestDashboardExpiredKeys(t *testing.T) {
+	fake := synapsefake.NewServer(t)
+	u := fake.MustAddUser(t, synapsefake.UserSeed{Fingerprint: testFingerprint})
+	old := fake.OAuthKey(u.ID, testFingerprint)
+	fake.Advance(3 * time.Hour) // past its 2 hours: forgotten
+	live := fake.OAuthKey(u.ID, testFingerprint)
+	page := uiPage(t, fake, "/_fake/ui/oauth")
+	uiContains(t, "the expired key's row", uiRow(page, `<tr class="expired" data-key="`+old+`">`),
+		[]string{`<span class="status s-expired">expired</span> 2026-04-14T16:00:00Z (Tue 12:00 EDT)`}, nil)
+	uiContains(t, "the live key's row", uiRow(page, `<tr class="live" data-key="`+live+`">`),
+		[]string{"2026-04-14T19:00:00Z (Tue 15:00 EDT)"}, []string{"expired"})
 }

@@ -74,13 +74,19 @@ const world = {
   ],
 };
 
+// deadURL is a receiver nothing listens at: its deliveries fail with
+// "connect: connection refused", which the webhook log records as 408.
+const deadURL = 'http://127.0.0.1:1/dead-hooks';
+
 async function seed(hookURL) {
   await control('POST', 'subscriptions', { url: hookURL, scopes: ['USERS|POST', 'NODES|POST', 'TRANS|POST', 'TRAN|PATCH'] });
+  await control('POST', 'subscriptions', { url: deadURL, scopes: ['USERS|POST'] });
   const ids = (await control('POST', 'world', world)).world;
   const obj = (id) => ({ _id: id });
   const w = { user: obj(ids.users.ada), checking: obj(ids.nodes.checking), savings: obj(ids.nodes.savings),
     bank: obj(ids.nodes.bank), internal: obj(ids.transactions.internal), ach: obj(ids.transactions.ach) };
   w.card = obj(ids.subnets.card);
+  w.key = ids.oauth_keys.ada;
   return w;
 }
 
@@ -132,7 +138,12 @@ async function main() {
   const browser = await chromium.launch({ executablePath: chromiumPath, headless: true,
     args: ['--host-resolver-rules=MAP rebind.evil.example 127.0.0.1'] });
   const results = [];
+  const ctx = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  // check runs one check. The pages it opened in ctx and left open (a
+  // failed check does) are closed after it: each holds an event stream,
+  // and Chromium opens at most six connections to the fake.
   async function check(name, fn) {
+    const before = new Set(ctx.pages());
     try {
       await fn();
       results.push(true);
@@ -141,8 +152,8 @@ async function main() {
       results.push(false);
       console.log(`FAIL ${name}: ${String(err.message || err).split('\n')[0]}`);
     }
+    await Promise.all(ctx.pages().filter((p) => !before.has(p)).map((p) => p.close()));
   }
-  const ctx = await browser.newContext({ viewport: { width: 1280, height: 900 } });
   ctx.setDefaultTimeout(timeout);
   const overview = await ctx.newPage();
   const txPage = await ctx.newPage();
@@ -197,6 +208,21 @@ async function main() {
     if (!(await txPage.evaluate(() => window.notReloaded)) || !(await overview.evaluate(() => window.notReloaded))) {
       throw new Error('a page was reloaded');
     }
+  });
+
+  await check('a pending transfer shows its next step, when it falls due in ET and the Advance that reaches it', async () => {
+    const row = txPage.locator(`#tx-${w.ach._id}`);
+    await row.locator('.next').getByText('next PROCESSING-DEBIT · Tue 10:01 EDT', { exact: true }).waitFor();
+    await row.locator('.parties').click();
+    const p = await paneOf(txPage, w.ach._id);
+    const first = p.locator('.pending li').first();
+    await first.getByText('reaches PROCESSING-DEBIT', { exact: true }).waitFor();
+    const text = (await first.textContent()).replace(/\s+/g, ' ');
+    if (!text.includes('at 2026-04-14T14:01:00Z (Tue 10:01 EDT) (call Advance(1m))')) throw new Error('first pending step: ' + text);
+    if (await first.getByRole('button', { name: 'Advance' }).getAttribute('data-body') !== '{"duration":"1m0s"}') throw new Error('no Advance(1m) button');
+    await p.locator('.pending li', { hasText: 'reaches SETTLED' }).getByText('(Wed 10:00 EDT)', { exact: false }).waitFor();
+    await txPage.locator('[data-close]').click();
+    await txPage.locator('#pane').waitFor({ state: 'detached' });
   });
 
   await check('advancing the clock by a day from the page moves an ACH transfer', async () => {
@@ -311,6 +337,47 @@ async function main() {
     const row = page.locator('.list tr[data-open]', { hasText: hooks.url });
     await row.locator('.tag', { hasText: 'TRAN|PATCH' }).waitFor();
     await row.locator('.status').getByText('active', { exact: true }).waitFor();
+    await row.locator('.rate .ok').getByText(/^\d+ of \d+ \(100%\)$/).waitFor();
+    await row.locator('.last-error').getByText('none', { exact: true }).waitFor();
+    await page.close();
+  });
+
+  await check('a delivery to a dead receiver (connection refused, logged as 408) shows as failed, not delivered', async () => {
+    const page = await ctx.newPage();
+    await page.goto(`${root}/_fake/ui/webhooks?object=${w.user._id}`);
+    const row = page.locator('.list tr[data-open]', { has: page.locator('.fn', { hasText: 'USERS|POST' }) });
+    await row.locator('.dl .ok').getByText('✓1', { exact: true }).waitFor(); // the live receiver's
+    await row.locator('.dl .bad').getByText('✗1 failed', { exact: true }).waitFor(); // the dead one's
+    await row.locator('.fn').click();
+    const p = await paneOf(page, await row.getAttribute('data-open'));
+    const dead = p.locator('.delivery', { hasText: deadURL });
+    const failed = dead.locator('.attempts li.bad');
+    await failed.locator('.verdict').getByText('failed: unreachable or timed out (recorded as 408)', { exact: true }).waitFor();
+    await failed.getByText(/connect: connection refused/).waitFor();
+    if (await dead.locator('.attempts li.ok').count() !== 0) throw new Error('the failed attempt is marked ok');
+    const color = (sel) => p.locator(sel).first().evaluate((el) => getComputedStyle(el).color);
+    const [bad, ok] = [await color(`.delivery:has-text("${deadURL}") .attempts li.bad b`), await color(`.delivery:has-text("${hooks.url}") .attempts li.ok b`)];
+    if (bad === ok) throw new Error(`the failed 408 is shown in the delivered color ${ok}`);
+    await page.close();
+  });
+
+  await check("a dead receiver's subscription shows failing, its success rate and its last error", async () => {
+    const page = await ctx.newPage();
+    await page.goto(`${root}/_fake/ui/subscriptions`);
+    const row = page.locator('.list tr[data-open]', { hasText: deadURL });
+    await row.locator('.status.s-failing').getByText('failing', { exact: true }).waitFor();
+    // Ada's USERS|POST, and Grace Hopper's (made from the page after
+    // the clock moved a day): the last error is hers.
+    await row.locator('.rate .bad').getByText('0 of 2 (0%)', { exact: true }).waitFor();
+    await row.locator('.rate').getByText('of its last 2 deliveries').waitFor();
+    const last = (await row.locator('.last-error').textContent()).replace(/\s+/g, ' ');
+    if (!/^408 failed: unreachable or timed out \(recorded as 408\) 2026-04-15T14:00:00Z \(Wed 10:00 EDT\) .*connect: connection refused/.test(last.trim())) {
+      throw new Error('last error ' + JSON.stringify(last));
+    }
+    const green = await page.locator('.list tr[data-open]', { hasText: hooks.url }).locator('.rate .ok').evaluate((el) => getComputedStyle(el).color);
+    for (const el of await row.locator('.status').all()) {
+      if (await el.evaluate((e) => getComputedStyle(e).color) === green) throw new Error(`"${await el.textContent()}" is shown green`);
+    }
     await page.close();
   });
 
@@ -333,6 +400,45 @@ async function main() {
     await row.locator('.http').getByText('404 / 404').waitFor();
     const reason = await row.locator('.reason').textContent();
     if (!reason || !/no user 0{24} in this fake/.test(reason)) throw new Error('reason ' + JSON.stringify(reason));
+    await page.close();
+  });
+
+  await check("a request's detail shows the answer's body, redacted as the request is", async () => {
+    const h = { 'X-SP-GATEWAY': `${clientID}|${clientSecret}`, 'X-SP-USER': `|${fingerprint}`, 'X-SP-USER-IP': '127.0.0.1' };
+    const user = await call('GET', `${base}/users/${w.user._id}`, undefined, h);
+    const minted = await call('POST', `${base}/oauth/${w.user._id}`, { refresh_token: user.refresh_token }, h);
+    const page = await ctx.newPage();
+    await page.goto(`${root}/_fake/ui/requests?route=/oauth`);
+    const req = page.locator('details.req', { has: page.locator('.http', { hasText: '200' }) }).first();
+    await req.locator('summary').click();
+    const answer = JSON.parse(await req.locator('pre.answer').textContent());
+    if (answer.user_id !== w.user._id || answer.oauth_key !== '***' || answer.refresh_token !== '***') {
+      throw new Error('answer ' + JSON.stringify(answer).slice(0, 200));
+    }
+    const html = await page.content();
+    if (html.includes(minted.oauth_key) || html.includes(minted.refresh_token)) throw new Error('the page shows a secret of the answer');
+    await page.close();
+  });
+
+  await check('the user page fits 1400 px without sideways scrolling', async () => {
+    const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
+    try {
+      await page.goto(`${root}/_fake/ui/?open=${w.user._id}`);
+      await paneOf(page, w.user._id);
+      const wide = await page.evaluate(() => [document.scrollingElement, document.querySelector('main .list'), document.getElementById('pane')]
+        .filter((el) => el.scrollWidth > el.clientWidth).map((el) => `${el.id || el.className || el.tagName} ${el.scrollWidth} > ${el.clientWidth}`));
+      if (wide.length > 0) throw new Error('scrolls sideways: ' + wide.join(', '));
+    } finally {
+      await page.close();
+    }
+  });
+
+  await check('the OAuth page keeps the key that expired, marked expired', async () => {
+    const page = await ctx.newPage();
+    await page.goto(`${root}/_fake/ui/oauth`);
+    const row = page.locator(`#oauth-${w.user._id} tr[data-key="${w.key}"]`);
+    await row.locator('.status').getByText('expired', { exact: true }).waitFor();
+    if (!(await row.evaluate((tr) => tr.classList.contains('expired')))) throw new Error('the row is not marked expired');
     await page.close();
   });
 
@@ -387,8 +493,9 @@ async function main() {
       ['overview', `/_fake/ui/?open=${w.checking._id}`, 'users and nodes, the checking node open: balances, fund form, card, its transactions and webhooks'],
       ['transactions', `/_fake/ui/transactions?open=${last}`, 'transactions, the declined swipe open: DECLINED IR51 with its meaning, timeline'],
       ['webhooks', `/_fake/ui/webhooks?open=${logID}`, 'captured webhooks, one open: signature, attempts, payload'],
-      ['subscriptions', '/_fake/ui/subscriptions', 'subscriptions: url, scopes, active'],
+      ['subscriptions', '/_fake/ui/subscriptions', 'subscriptions: url, scopes, state, success rate and last error (the dead receiver failing)'],
       ['requests', '/_fake/ui/requests', 'the journal: each request with its status, error_code and reason'],
+      ['oauth', '/_fake/ui/oauth', 'users\' oauth keys, the expired one marked'],
     ];
     for (const [scheme, width, height] of [['light', 1280, 900], ['dark', 1280, 900], ['light', 390, 844], ['dark', 390, 844]]) {
       const p = await browser.newPage({ viewport: { width, height }, colorScheme: scheme });
@@ -401,6 +508,19 @@ async function main() {
       await p.close();
     }
   }
+
+  await check('times show Eastern time beside UTC: the clock, a list, a detail and the clock button', async () => {
+    const page = await ctx.newPage();
+    await page.goto(`${root}/_fake/ui/transactions?open=${w.ach._id}`);
+    const now = (await page.locator('#clock .now').textContent()).trim();
+    if (now !== '2026-04-15T14:00:00Z (Wed 10:00 EDT)') throw new Error('clock ' + JSON.stringify(now));
+    const created = (await page.locator(`.list #tx-${w.ach._id} td.when`).textContent()).trim();
+    if (created !== '04-14 14:00:00 Tue 10:00 EDT') throw new Error('created ' + JSON.stringify(created));
+    await (await paneOf(page, w.ach._id)).locator('.timeline li', { hasText: 'CREATED' }).getByText('2026-04-14T14:00:00Z (Tue 10:00 EDT)').waitFor();
+    await page.getByRole('button', { name: '+1 h' }).click();
+    await page.locator('#flash').getByText('Clock: 2026-04-15T15:00:00Z (Wed 11:00 EDT)', { exact: true }).waitFor();
+    await page.locator('#clock .now').getByText('2026-04-15T15:00:00Z (Wed 11:00 EDT)', { exact: true }).waitFor();
+  });
 
   await check('reset asks first: dismissed it changes nothing, accepted it empties the store', async () => {
     const page = await ctx.newPage();

@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # Browser check of the dashboard: builds cmd/synapsefake, starts it on a
-# random loopback port with a manual clock, and runs check.js, which seeds a
-# user, nodes, a card and two transactions through the control API and the
-# API, then drives /_fake/ui/ in headless Chromium through playwright-core
+# random loopback port with a manual clock set to synapsefake.DefaultStartTime
+# (Tuesday 2026-04-14 10:00 ET, as Go tests start: the checks of the banking
+# calendar do not depend on the day CI runs), and runs check.js, which seeds a
+# user, nodes, a card, two transactions and a subscription whose receiver is
+# down through the control API and the API, then drives /_fake/ui/ in headless Chromium through playwright-core
 # (pinned in package.json; it downloads no browser). It also serves a page on
 # a second loopback port (and as localhost, another site) that tries a no-cors
 # text/plain POST to /_fake/reset and a read of /_fake/state, and opens the
@@ -40,7 +42,7 @@ client_id="browser_client_id"
 client_secret="browser_client_secret"
 # shellcheck source=../fake.sh
 source "$root/compat/fake.sh"
-start_fake compat/browser "$client_id" "$client_secret"
+start_fake compat/browser "$client_id" "$client_secret" -start default
 
 shots="${SCREENSHOTS:-$(mktemp -d "${TMPDIR:-/tmp}/synapsefake-dashboard.XXXXXX")}"
 status=0

@@ -53,6 +53,14 @@
   }
 
   function money(cents) { return (cents / 100).toFixed(2); }
+  // when writes an instant as the pages do (and Wait's failure message):
+  // UTC, then the banking calendar's Eastern time.
+  function when(ms) {
+    var d = new Date(ms), p = {};
+    new Intl.DateTimeFormat('en-US', { timeZone: 'America/New_York', weekday: 'short', hour: '2-digit', minute: '2-digit',
+      hourCycle: 'h23', timeZoneName: 'short' }).formatToParts(d).forEach(function (x) { p[x.type] = x.value; });
+    return d.toISOString().replace(/\.?0+Z$/, 'Z') + ' (' + p.weekday + ' ' + p.hour + ':' + p.minute + ' ' + p.timeZoneName + ')';
+  }
   function describe(data) {
     if (data.transaction) {
       var t = data.transaction;
@@ -64,7 +72,7 @@
       var w = data.world, n = function (o) { return Object.keys(o || {}).length; };
       return 'World loaded: ' + n(w.users) + ' users, ' + n(w.nodes) + ' nodes, ' + n(w.transactions) + ' transactions';
     }
-    if (data.now) return 'Clock: ' + new Date(data.now).toISOString().replace('.000Z', ' UTC').replace('T', ' ');
+    if (data.now) return 'Clock: ' + when(data.now);
     return 'Done';
   }
 
@@ -156,20 +164,36 @@
     var a = document.activeElement;
     return a && a.closest('main') && /^(INPUT|SELECT|TEXTAREA)$/.test(a.tagName) && a.type !== 'checkbox' && a.type !== 'file';
   }
-  function refresh(asked) {
-    if (!asked && typing()) {
-      if (!waiting) {
-        waiting = true;
-        document.activeElement.addEventListener('blur', function () { waiting = false; refresh(); }, { once: true });
-      }
-      return;
+  // afterEditing refreshes once the focus leaves the form being filled in:
+  // moving on to another of its fields or its button (a click's mousedown
+  // moves the focus before the click) is still filling it in, and a
+  // refresh then would swap the form for an empty one under the click.
+  function afterEditing(el) {
+    el.addEventListener('blur', function (e) {
+      var next = e.relatedTarget;
+      if (next && el.form && next.form === el.form) { afterEditing(next); return; }
+      waiting = false;
+      refresh();
+    }, { once: true });
+  }
+  function putOff() {
+    if (!waiting) {
+      waiting = true;
+      afterEditing(document.activeElement);
     }
+  }
+  function refresh(asked) {
+    if (!asked && typing()) { putOff(); return; }
     if (running) { again = true; return; }
     running = true;
     var href = location.href;
     fetch(href, { headers: { Accept: 'text/html' } })
       .then(function (res) { return res.text(); })
-      .then(function (html) { if (href === location.href) swap(new DOMParser().parseFromString(html, 'text/html'), asked); else again = true; })
+      .then(function (html) {
+        if (href !== location.href) again = true;
+        else if (!asked && typing()) putOff(); // typing began while the page was fetched
+        else swap(new DOMParser().parseFromString(html, 'text/html'), asked);
+      })
       .catch(function () {})
       .finally(function () { running = false; if (again) { again = false; refresh(); } });
   }
