@@ -101,6 +101,8 @@ func serve(ctx context.Context, args []string, out io.Writer, ready chan<- strin
 		return nil
 	})
 	controlToken := fs.String("control-token", "", "a `token` every /_fake/ request must carry (header X-Fake-Control-Token or Authorization: Bearer); a browser opens /_fake/ui/?token=TOKEN once. For a fake reachable beyond loopback; default none")
+	// Platforms (issue 37).
+	maxPlatforms := fs.Int("max-platforms", synapsefake.DefaultMaxPlatforms, "most platforms the fake holds, the default among them (POST /_fake/platforms makes one; beyond the bound it is 429)")
 	showVersion := fs.Bool("version", false, "print the version and exit")
 	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile (go tool pprof) of the whole run to this `file`, for measuring the fake itself; default none")
 	fs.Usage = func() {
@@ -130,6 +132,9 @@ func serve(ctx context.Context, args []string, out io.Writer, ready chan<- strin
 		}
 		defer pprof.StopCPUProfile()
 	}
+	if *maxPlatforms < 1 {
+		return fmt.Errorf("-max-platforms must be at least 1 (the default platform), not %d", *maxPlatforms)
+	}
 	l, err := net.Listen("tcp", *addr)
 	if err != nil {
 		return err
@@ -140,7 +145,7 @@ func serve(ctx context.Context, args []string, out io.Writer, ready chan<- strin
 		synapsefake.WithWebhookCaptureLimit(*captureBytes), synapsefake.WithWebhookLogLimit(*webhookLogBytes),
 		synapsefake.WithWebhookRate(*webhookRate),
 		synapsefake.WithJITDeadline(*jitDeadline), synapsefake.WithMaxStateSize(*maxStateSize),
-		synapsefake.WithAllowedHosts(allowHosts...)}
+		synapsefake.WithAllowedHosts(allowHosts...), synapsefake.WithMaxPlatforms(*maxPlatforms)}
 	if *controlToken != "" {
 		opts = append(opts, synapsefake.WithControlToken(*controlToken))
 	}
@@ -182,7 +187,10 @@ func serve(ctx context.Context, args []string, out io.Writer, ready chan<- strin
 		}
 		opts = append(opts, synapsefake.WithClientCredentials(*clientID, *clientSecret))
 	}
-	fake := synapsefake.New(opts...)
+	// Every platform is a whole fake; the one the binary starts with is the
+	// default, which answers whatever names no other (issue 37).
+	platforms := synapsefake.NewPlatforms(opts...)
+	fake := platforms.Default()
 	restored, err := loadState(fake, *stateFile)
 	if err != nil {
 		l.Close()
@@ -227,12 +235,12 @@ func serve(ctx context.Context, args []string, out io.Writer, ready chan<- strin
 			strings.Join(append(names, allowHosts...), ", "))
 	}
 
-	var handler http.Handler = fake
+	var handler http.Handler = platforms
 	var log *requestLog
 	if !*quiet {
 		log = newRequestLog(out)
 		defer log.close()
-		handler = log.wrap(fake)
+		handler = log.wrap(platforms)
 	}
 	srv := &http.Server{Handler: handler, ReadHeaderTimeout: 10 * time.Second}
 	done := make(chan error, 1)
@@ -250,7 +258,7 @@ func serve(ctx context.Context, args []string, out io.Writer, ready chan<- strin
 				case <-ctx.Done():
 					return
 				case <-t.C:
-					fake.RunDue()
+					platforms.RunDue()
 				}
 			}
 		}()
