@@ -14,7 +14,7 @@ import (
 
 // newPlatforms serves a Platforms on a loopback listener, with the base URL
 // of that listener, and answers it and its root URL.
-func newPlatforms(t *testing.T, opts ...synapsefake.Option) (*synapsefake.Platforms, string) {
+func newPlatforms(t testing.TB, opts ...synapsefake.Option) (*synapsefake.Platforms, string) {
 	t.Helper()
 	ts := httptest.NewUnstartedServer(nil)
 	root := "http://" + ts.Listener.Addr().String()
