@@ -256,3 +256,37 @@ func TestPlatformsConcurrent(t *testing.T) {
 		t.Errorf("platforms_count %v, want %d", r.body["platforms_count"], n+1)
 	}
 }
+
+// TestPlatformsWebhooksSignedWithTheirSecret checks that a made platform
+// delivers its webhooks signed with its own client id and secret.
+func TestPlatformsWebhooksSignedWithTheirSecret(t *testing.T) {
+	var mu sync.Mutex
+	var got []http.Header
+	recv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		got = append(got, r.Header.Clone())
+		mu.Unlock()
+	}))
+	t.Cleanup(recv.Close)
+	p, root := newPlatforms(t)
+	if _, err := p.Add(synapsefake.PlatformConfig{ClientID: "client_a", ClientSecret: "secret_a"}); err != nil {
+		t.Fatal(err)
+	}
+	ctlSend(t, http.DefaultClient, "POST", root+"/_fake/platforms/client_a/subscriptions", nil, map[string]any{"url": recv.URL, "scopes": []string{"USERS|POST"}})
+	r := ctlSend(t, http.DefaultClient, "POST", root+"/v3.1/users", apiHeaders("client_a|secret_a"), platformUserBody("a@example.com"))
+	id, _ := r.body["_id"].(string)
+	ctlSend(t, http.DefaultClient, "POST", root+"/_fake/platforms/client_a/webhooks/flush", nil, nil)
+	mu.Lock()
+	defer mu.Unlock()
+	if len(got) != 1 {
+		t.Fatalf("the receiver got %d webhooks, want 1 (USERS|POST of %s)", len(got), id)
+	}
+	for _, tc := range []struct {
+		id, secret string
+		want       bool
+	}{{"client_a", "secret_a", true}, {p.Default().ClientID(), p.Default().Gateway()[len(p.Default().ClientID())+1:], false}} {
+		if ok := synapsefake.VerifySignature(got[0], id, tc.id, tc.secret); ok != tc.want {
+			t.Errorf("VerifySignature with %s's credentials = %v, want %v", tc.id, ok, tc.want)
+		}
+	}
+}
