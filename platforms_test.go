@@ -2,6 +2,7 @@ package synapsefake_test
 
 import (
 	"fmt"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"sync"
@@ -288,5 +289,42 @@ func TestPlatformsWebhooksSignedWithTheirSecret(t *testing.T) {
 		if ok := synapsefake.VerifySignature(got[0], id, tc.id, tc.secret); ok != tc.want {
 			t.Errorf("VerifySignature with %s's credentials = %v, want %v", tc.id, ok, tc.want)
 		}
+	}
+}
+
+// TestPlatformsStateRestoresIntoAMadePlatform checks that the state
+// document of a platform (GET /_fake/platforms/{id}/state) restores, after
+// the platform is deleted, into one made again with its client id and seed
+// (a state document is refused by a server of another client id or seed),
+// which then answers its gateway with the saved users.
+func TestPlatformsStateRestoresIntoAMadePlatform(t *testing.T) {
+	_, root := newPlatforms(t)
+	create := func() {
+		t.Helper()
+		r := ctlSend(t, http.DefaultClient, "POST", root+"/_fake/platforms", nil, map[string]any{"client_id": "client_a", "client_secret": "secret", "seed": 5})
+		if r.status != 200 {
+			t.Fatalf("POST /_fake/platforms: %d %s", r.status, r.raw)
+		}
+	}
+	create()
+	u := ctlSend(t, http.DefaultClient, "POST", root+"/v3.1/users", apiHeaders("client_a|secret"), platformUserBody("a@example.com"))
+	resp, err := http.Get(root + "/_fake/platforms/client_a/state")
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc, err := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if err != nil || resp.StatusCode != 200 {
+		t.Fatalf("GET state: %d %v", resp.StatusCode, err)
+	}
+	ctlSend(t, http.DefaultClient, "DELETE", root+"/_fake/platforms/client_a", nil, nil)
+	create()
+	path := root + "/v3.1/users/" + u.body["_id"].(string)
+	wantError(t, ctlSend(t, http.DefaultClient, "GET", path, apiHeaders("client_a|secret"), nil), 404, "404", "")
+	if r := ctlSend(t, http.DefaultClient, "PUT", root+"/_fake/platforms/client_a/state", nil, doc); r.status != 200 {
+		t.Fatalf("PUT /_fake/platforms/client_a/state: %d %s", r.status, r.raw)
+	}
+	if r := ctlSend(t, http.DefaultClient, "GET", path, apiHeaders("client_a|secret"), nil); r.status != 200 || r.body["_id"] != u.body["_id"] {
+		t.Errorf("GET /users/%s after the restore: %d %s", u.body["_id"], r.status, r.raw)
 	}
 }
