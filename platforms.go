@@ -1,9 +1,14 @@
 package synapsefake
 
 import (
+	"bufio"
+	"bytes"
 	"crypto/rand"
 	"encoding/hex"
+	"encoding/json"
+	"fmt"
 	"hash/fnv"
+	"io"
 	"net/http"
 	"strings"
 	"sync"
@@ -381,3 +386,70 @@ type offsetClock struct {
 func (c offsetClock) Now() time.Time                  { return c.Clock.Now().Add(c.offset) }
 func (c offsetClock) Since(t time.Time) time.Duration { return c.Now().Sub(t) }
 func (c offsetClock) Until(t time.Time) time.Duration { return t.Sub(c.Now()) }
+
+// savedPlatform is one platform of SnapshotMade's document.
+type savedPlatform struct {
+	ClientID     string          `json:"client_id"`
+	ClientSecret string          `json:"client_secret"`
+	Name         string          `json:"name"`
+	Clock        string          `json:"clock"`
+	Seed         uint64          `json:"seed"`
+	State        json.RawMessage `json:"state,omitempty"`
+}
+
+// SnapshotMade writes every platform but the default, oldest first, as one
+// JSON document that RestoreMade reads: {"platforms": [{client_id,
+// client_secret, name, clock, seed, state}]}, state being the platform's
+// Snapshot. The default platform's own Snapshot is not in it.
+func (p *Platforms) SnapshotMade(w io.Writer) error {
+	list := p.List()[1:]
+	bw := bufio.NewWriter(w)
+	bw.WriteString(`{"platforms":[`)
+	for i, s := range list {
+		if i > 0 {
+			bw.WriteByte(',')
+		}
+		kind := "manual"
+		if s.clock != nil && s.mock == nil {
+			kind = "real"
+		}
+		head, err := json.Marshal(savedPlatform{ClientID: s.cfg.clientID, ClientSecret: s.cfg.clientSecret,
+			Name: s.cfg.clientName, Clock: kind, Seed: s.cfg.seed})
+		if err != nil {
+			return err
+		}
+		bw.Write(head[:len(head)-1])
+		bw.WriteString(`,"state":`)
+		if err := s.Snapshot(bw); err != nil {
+			return fmt.Errorf("platform %s: %w", s.cfg.clientID, err)
+		}
+		bw.WriteByte('}')
+	}
+	bw.WriteString("]}\n")
+	return bw.Flush()
+}
+
+// RestoreMade makes the platforms of a SnapshotMade document, each with
+// its credentials, name, clock kind and seed, and restores its state. It
+// stops at the first platform it cannot make or restore (one whose client
+// id is in use among them), leaving the ones made before it.
+func (p *Platforms) RestoreMade(r io.Reader) error {
+	var doc struct {
+		Platforms []savedPlatform `json:"platforms"`
+	}
+	if err := json.NewDecoder(r).Decode(&doc); err != nil {
+		return fmt.Errorf("platforms: %w", err)
+	}
+	for _, sp := range doc.Platforms {
+		s, err := p.Add(PlatformConfig{ClientID: sp.ClientID, ClientSecret: sp.ClientSecret, Name: sp.Name, Clock: sp.Clock, Seed: sp.Seed})
+		if err != nil {
+			return fmt.Errorf("platform %s: %w", sp.ClientID, err)
+		}
+		if len(sp.State) > 0 {
+			if err := s.Restore(bytes.NewReader(sp.State)); err != nil {
+				return fmt.Errorf("platform %s: %w", sp.ClientID, err)
+			}
+		}
+	}
+	return nil
+}

@@ -192,6 +192,9 @@ func serve(ctx context.Context, args []string, out io.Writer, ready chan<- strin
 	platforms := synapsefake.NewPlatforms(opts...)
 	fake := platforms.Default()
 	restored, err := loadState(fake, *stateFile)
+	if err == nil {
+		err = loadPlatforms(platforms, *stateFile)
+	}
 	if err != nil {
 		l.Close()
 		return err
@@ -273,7 +276,7 @@ func serve(ctx context.Context, args []string, out io.Writer, ready chan<- strin
 				case <-ctx.Done():
 					return
 				case <-t.C:
-					if err := saveState(fake, *stateFile); err != nil {
+					if err := saveState(platforms, *stateFile); err != nil {
 						fmt.Fprintln(out, "synapsefake:", err)
 					}
 				}
@@ -303,7 +306,7 @@ func serve(ctx context.Context, args []string, out io.Writer, ready chan<- strin
 		log.close() // its lines come before what follows
 	}
 	if *stateFile != "" {
-		if err := saveState(fake, *stateFile); err != nil {
+		if err := saveState(platforms, *stateFile); err != nil {
 			return errors.Join(stopErr, err)
 		}
 		fmt.Fprintf(out, "state saved to %s\n", *stateFile)
@@ -395,10 +398,44 @@ func removeStaleTemps(file string) {
 	}
 }
 
-// saveState writes fake's state to file atomically.
-func saveState(fake *synapsefake.Server, file string) error {
-	if err := writeFileAtomic(file, fake.Snapshot); err != nil {
+// saveState writes the default platform's state to file atomically, and
+// the other platforms' (SnapshotMade) to file.platforms when there are some
+// or were some at the last save.
+func saveState(platforms *synapsefake.Platforms, file string) error {
+	if err := writeFileAtomic(file, platforms.Default().Snapshot); err != nil {
 		return fmt.Errorf("-state %s: %w", file, err)
+	}
+	side := file + platformsSuffix
+	if _, err := os.Stat(side); err != nil && len(platforms.List()) == 1 {
+		return nil // nothing changes for a user who never makes a platform
+	}
+	if err := writeFileAtomic(side, platforms.SnapshotMade); err != nil {
+		return fmt.Errorf("-state %s: %w", side, err)
+	}
+	return nil
+}
+
+// platformsSuffix names the file beside -state's that holds the platforms
+// made besides the default (issue 37).
+const platformsSuffix = ".platforms"
+
+// loadPlatforms makes again the platforms saved beside file, if any.
+func loadPlatforms(platforms *synapsefake.Platforms, file string) error {
+	if file == "" {
+		return nil
+	}
+	side := file + platformsSuffix
+	removeStaleTemps(side)
+	f, err := os.Open(side)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	if err := platforms.RestoreMade(f); err != nil {
+		return fmt.Errorf("-state %s: %w", side, err)
 	}
 	return nil
 }

@@ -1138,3 +1138,41 @@ func TestServePlatforms(t *testing.T) {
 		t.Errorf("the default's clock: %v, want %v (left where it was)", body["now"], now)
 	}
 }
+
+// TestServeStatePlatforms checks that -state saves the platforms made
+// besides the default beside its file (FILE.platforms) and makes them again
+// at the next start, each with its users, credentials and clock; a fake
+// whose platforms were never made writes no such file.
+func TestServeStatePlatforms(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	file := filepath.Join(dir, "state.json")
+	args := []string{"-addr", freeAddr(t), "-clock", "manual", "-start", "default", "-quiet", "-state", file, "-state-interval", "0"}
+	first := start(t, args...)
+	if err := first.stop(t); err != nil {
+		t.Fatalf("serve: %v", err)
+	}
+	if _, err := os.Stat(file + ".platforms"); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("a fake with no platform made wrote %s.platforms (%v)", file, err)
+	}
+	second := start(t, args...)
+	if got := second.raw(t, "POST", "/_fake/platforms", `{"client_id":"p1","client_secret":"s1","name":"One"}`); !strings.HasPrefix(got, "200 ") {
+		t.Fatalf("POST /_fake/platforms: %s", got)
+	}
+	gw := map[string]string{"X-SP-GATEWAY": "p1|s1", "X-SP-USER": "|fp", "X-SP-USER-IP": "127.0.0.1"}
+	_, user := second.request(t, "POST", "/users", gw, map[string]any{"logins": []any{map[string]any{"email": "a@example.com"}},
+		"phone_numbers": []any{"901.111.1111"}, "legal_names": []any{"A"}})
+	second.raw(t, "POST", "/_fake/platforms/p1/clock/advance", `{"duration":"26h"}`)
+	if err := second.stop(t); err != nil {
+		t.Fatalf("serve: %v", err)
+	}
+	third := start(t, args...)
+	status, body := third.request(t, "GET", "/users/"+user["_id"].(string), gw, nil)
+	if status != http.StatusOK || body["_id"] != user["_id"] || body["client"].(map[string]any)["name"] != "One" {
+		t.Errorf("GET /users/%v on p1 after a restart: %d %v", user["_id"], status, body)
+	}
+	want := fmt.Sprintf(`"now":%d`, synapsefake.DefaultStartTime().Add(26*time.Hour).UnixMilli())
+	if got := third.raw(t, "GET", "/_fake/platforms/p1/clock", ""); !strings.HasPrefix(got, "200 ") || !strings.Contains(got, want) {
+		t.Errorf("p1's clock after a restart: %s, want %s", got, want)
+	}
+}
