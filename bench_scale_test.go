@@ -1,6 +1,7 @@
 package synapsefake_test
 
 import (
+	"fmt"
 	"runtime"
 	"testing"
 	"time"
@@ -9,26 +10,35 @@ import (
 )
 
 // BenchmarkIdleFake reports the heap one idle fake holds (bytes/fake), over
-// 1,000 fakes built with New (no listener) and with NewServer.
+// 1,000 fakes built with New (no listener), with NewServer, and as platforms
+// of one Platforms (Platforms.Add, what POST /_fake/platforms does; issue
+// 37), and the time to build one (ns/op over the 1,000).
 func BenchmarkIdleFake(b *testing.B) {
-	for _, listener := range []bool{false, true} {
-		name := "New"
-		if listener {
-			name = "NewServer"
-		}
-		b.Run(name, func(b *testing.B) {
+	for _, kind := range []string{"New", "NewServer", "Platform"} {
+		b.Run(kind, func(b *testing.B) {
 			const n = 1000
 			var perFake float64
 			for b.Loop() {
 				fakes := make([]*synapsefake.Server, n)
+				var platforms *synapsefake.Platforms
+				if kind == "Platform" {
+					platforms = synapsefake.NewPlatforms(synapsefake.WithMaxPlatforms(n + 1))
+				}
 				runtime.GC()
 				var before, after runtime.MemStats
 				runtime.ReadMemStats(&before)
 				for i := range fakes {
-					if listener {
+					switch kind {
+					case "NewServer":
 						fakes[i] = synapsefake.NewServer(b)
-					} else {
+					case "New":
 						fakes[i] = synapsefake.New()
+					default:
+						f, err := platforms.Add(synapsefake.PlatformConfig{ClientID: fmt.Sprintf("client_%d", i), ClientSecret: "secret"})
+						if err != nil {
+							b.Fatal(err)
+						}
+						fakes[i] = f
 					}
 				}
 				runtime.GC()
@@ -38,6 +48,7 @@ func BenchmarkIdleFake(b *testing.B) {
 					f.Close()
 				}
 				runtime.KeepAlive(fakes)
+				runtime.KeepAlive(platforms)
 			}
 			b.ReportMetric(perFake, "bytes/fake")
 		})

@@ -149,13 +149,52 @@ type ctlEnv struct {
 	card  synapsefake.Subnet // an ACTIVE card on the sender's node
 	acct  synapsefake.Subnet // an account-number subnet on the sender's node
 	tx    string             // a CREATED $12.34 transaction from the sender's node to the payee's
+	// root, for a platform made in a Platforms (issue 37), is the
+	// Platforms' listener; the control API is then reached at
+	// root/_fake/platforms/{client_id}. Empty for a fake of its own.
+	root string
+}
+
+// ctlEnvKinds are the fakes the control API's tests run against: a fake of
+// its own (NewServer) and a platform made in a Platforms, reached through
+// its /_fake/platforms/{client_id}/ prefix.
+var ctlEnvKinds = []string{"default", "made"}
+
+// newCtlEnvOf is newCtlEnv on a fake of the given kind (ctlEnvKinds).
+func newCtlEnvOf(t *testing.T, kind string) ctlEnv {
+	t.Helper()
+	if kind == "default" {
+		return newCtlEnv(t)
+	}
+	p, root := newPlatforms(t, synapsefake.WithManualProcessing(), synapsefake.WithoutWebhookDelivery())
+	fake, err := p.Add(synapsefake.PlatformConfig{ClientID: "made_platform", ClientSecret: "made_secret"})
+	if err != nil {
+		t.Fatalf("Add: %v", err)
+	}
+	e := newCtlEnvOn(t, fake)
+	e.root = root
+	return e
+}
+
+// ctl calls the env's control API: path is below /_fake, e.g. "/users".
+func (e ctlEnv) ctl(t testing.TB, method, path string, body any) response {
+	t.Helper()
+	if e.root == "" {
+		return ctl(t, e.fake, method, path, body)
+	}
+	return ctlSend(t, http.DefaultClient, method, e.root+"/_fake/platforms/"+e.fake.ClientID()+path, nil, body)
 }
 
 const ctlTxCents = 1234
 
 func newCtlEnv(t testing.TB) ctlEnv {
 	t.Helper()
-	fake := synapsefake.NewServer(t, synapsefake.WithManualProcessing(), synapsefake.WithoutWebhookDelivery())
+	return newCtlEnvOn(t, synapsefake.NewServer(t, synapsefake.WithManualProcessing(), synapsefake.WithoutWebhookDelivery()))
+}
+
+// newCtlEnvOn seeds the env in fake.
+func newCtlEnvOn(t testing.TB, fake *synapsefake.Server) ctlEnv {
+	t.Helper()
 	e := ctlEnv{fake: fake, fx: newFixture(t, fake, 100000), payee: newFixture(t, fake, 0)}
 	e.ach = fake.MustAddNode(t, e.fx.user.ID, synapsefake.NodeSeed{Type: "ACH-US", Nickname: "Bank",
 		AccountNum: "123456789", RoutingNum: "051000017"})
@@ -749,22 +788,24 @@ func TestControlEndpoints(t *testing.T) {
 			},
 		},
 	} {
-		t.Run(tc.name, func(t *testing.T) {
-			t.Parallel()
-			e := newCtlEnv(t)
-			if tc.setup != nil {
-				tc.setup(t, e)
-			}
-			want := tc.want(e)
-			r := ctl(t, e.fake, tc.method, e.expand(tc.path), tc.body)
-			if r.status != http.StatusOK {
-				t.Fatalf("status %d, want 200: %s", r.status, r.raw)
-			}
-			ctlWantBody(t, r, want)
-			if tc.check != nil {
-				tc.check(t, e, r.body)
-			}
-		})
+		for _, kind := range ctlEnvKinds {
+			t.Run(tc.name+"/"+kind, func(t *testing.T) {
+				t.Parallel()
+				e := newCtlEnvOf(t, kind)
+				if tc.setup != nil {
+					tc.setup(t, e)
+				}
+				want := tc.want(e)
+				r := e.ctl(t, tc.method, e.expand(tc.path), tc.body)
+				if r.status != http.StatusOK {
+					t.Fatalf("status %d, want 200: %s", r.status, r.raw)
+				}
+				ctlWantBody(t, r, want)
+				if tc.check != nil {
+					tc.check(t, e, r.body)
+				}
+			})
+		}
 	}
 }
 
@@ -950,22 +991,24 @@ func TestControlRefusals(t *testing.T) {
 		{name: "reset: body not an object", method: "POST", path: "/reset", body: `[1]`, status: 400, errorCode: "200", code: "invalid_json"},
 		{name: "reset: unknown field", method: "POST", path: "/reset", body: map[string]any{"keep_users": true}, status: 400, errorCode: "200", code: "unknown_field"},
 	} {
-		t.Run(tc.name, func(t *testing.T) {
-			t.Parallel()
-			e := newCtlEnv(t)
-			if tc.setup != nil {
-				tc.setup(t, e)
-			}
-			before := e.snapshot(t)
-			r := ctl(t, e.fake, tc.method, e.expand(tc.path), tc.body)
-			wantError(t, r, tc.status, tc.errorCode, tc.code)
-			if hc := ctlStr(r.body["http_code"]); hc != strconv.Itoa(tc.status) {
-				t.Errorf("http_code %q, want %d", hc, tc.status)
-			}
-			if diff := cmp.Diff(before, e.snapshot(t)); diff != "" {
-				t.Errorf("state changed (-before +after):\n%s", diff)
-			}
-		})
+		for _, kind := range ctlEnvKinds {
+			t.Run(tc.name+"/"+kind, func(t *testing.T) {
+				t.Parallel()
+				e := newCtlEnvOf(t, kind)
+				if tc.setup != nil {
+					tc.setup(t, e)
+				}
+				before := e.snapshot(t)
+				r := e.ctl(t, tc.method, e.expand(tc.path), tc.body)
+				wantError(t, r, tc.status, tc.errorCode, tc.code)
+				if hc := ctlStr(r.body["http_code"]); hc != strconv.Itoa(tc.status) {
+					t.Errorf("http_code %q, want %d", hc, tc.status)
+				}
+				if diff := cmp.Diff(before, e.snapshot(t)); diff != "" {
+					t.Errorf("state changed (-before +after):\n%s", diff)
+				}
+			})
+		}
 	}
 }
 

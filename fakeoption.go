@@ -22,6 +22,7 @@ type config struct {
 	clientID         string
 	clientSecret     string
 	clientName       string
+	maxPlatforms     int // WithMaxPlatforms (platforms.go); 0 is DefaultMaxPlatforms
 	seed             uint64
 	loanLimits       map[string]reference.LoanLimit
 	baseURL          string

@@ -101,6 +101,8 @@ func serve(ctx context.Context, args []string, out io.Writer, ready chan<- strin
 		return nil
 	})
 	controlToken := fs.String("control-token", "", "a `token` every /_fake/ request must carry (header X-Fake-Control-Token or Authorization: Bearer); a browser opens /_fake/ui/?token=TOKEN once. For a fake reachable beyond loopback; default none")
+	// Platforms (issue 37).
+	maxPlatforms := fs.Int("max-platforms", synapsefake.DefaultMaxPlatforms, "most platforms the fake holds, the default among them (POST /_fake/platforms makes one; beyond the bound it is 429)")
 	showVersion := fs.Bool("version", false, "print the version and exit")
 	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile (go tool pprof) of the whole run to this `file`, for measuring the fake itself; default none")
 	fs.Usage = func() {
@@ -130,6 +132,9 @@ func serve(ctx context.Context, args []string, out io.Writer, ready chan<- strin
 		}
 		defer pprof.StopCPUProfile()
 	}
+	if *maxPlatforms < 1 {
+		return fmt.Errorf("-max-platforms must be at least 1 (the default platform), not %d", *maxPlatforms)
+	}
 	l, err := net.Listen("tcp", *addr)
 	if err != nil {
 		return err
@@ -140,7 +145,7 @@ func serve(ctx context.Context, args []string, out io.Writer, ready chan<- strin
 		synapsefake.WithWebhookCaptureLimit(*captureBytes), synapsefake.WithWebhookLogLimit(*webhookLogBytes),
 		synapsefake.WithWebhookRate(*webhookRate),
 		synapsefake.WithJITDeadline(*jitDeadline), synapsefake.WithMaxStateSize(*maxStateSize),
-		synapsefake.WithAllowedHosts(allowHosts...)}
+		synapsefake.WithAllowedHosts(allowHosts...), synapsefake.WithMaxPlatforms(*maxPlatforms)}
 	if *controlToken != "" {
 		opts = append(opts, synapsefake.WithControlToken(*controlToken))
 	}
@@ -182,8 +187,14 @@ func serve(ctx context.Context, args []string, out io.Writer, ready chan<- strin
 		}
 		opts = append(opts, synapsefake.WithClientCredentials(*clientID, *clientSecret))
 	}
-	fake := synapsefake.New(opts...)
+	// Every platform is a whole fake; the one the binary starts with is the
+	// default, which answers whatever names no other (issue 37).
+	platforms := synapsefake.NewPlatforms(opts...)
+	fake := platforms.Default()
 	restored, err := loadState(fake, *stateFile)
+	if err == nil {
+		err = loadPlatforms(platforms, *stateFile)
+	}
 	if err != nil {
 		l.Close()
 		return err
@@ -227,12 +238,12 @@ func serve(ctx context.Context, args []string, out io.Writer, ready chan<- strin
 			strings.Join(append(names, allowHosts...), ", "))
 	}
 
-	var handler http.Handler = fake
+	var handler http.Handler = platforms
 	var log *requestLog
 	if !*quiet {
 		log = newRequestLog(out)
 		defer log.close()
-		handler = log.wrap(fake)
+		handler = log.wrap(platforms)
 	}
 	srv := &http.Server{Handler: handler, ReadHeaderTimeout: 10 * time.Second}
 	done := make(chan error, 1)
@@ -250,7 +261,7 @@ func serve(ctx context.Context, args []string, out io.Writer, ready chan<- strin
 				case <-ctx.Done():
 					return
 				case <-t.C:
-					fake.RunDue()
+					platforms.RunDue()
 				}
 			}
 		}()
@@ -265,7 +276,7 @@ func serve(ctx context.Context, args []string, out io.Writer, ready chan<- strin
 				case <-ctx.Done():
 					return
 				case <-t.C:
-					if err := saveState(fake, *stateFile); err != nil {
+					if err := saveState(platforms, *stateFile); err != nil {
 						fmt.Fprintln(out, "synapsefake:", err)
 					}
 				}
@@ -295,7 +306,7 @@ func serve(ctx context.Context, args []string, out io.Writer, ready chan<- strin
 		log.close() // its lines come before what follows
 	}
 	if *stateFile != "" {
-		if err := saveState(fake, *stateFile); err != nil {
+		if err := saveState(platforms, *stateFile); err != nil {
 			return errors.Join(stopErr, err)
 		}
 		fmt.Fprintf(out, "state saved to %s\n", *stateFile)
@@ -387,10 +398,44 @@ func removeStaleTemps(file string) {
 	}
 }
 
-// saveState writes fake's state to file atomically.
-func saveState(fake *synapsefake.Server, file string) error {
-	if err := writeFileAtomic(file, fake.Snapshot); err != nil {
+// saveState writes the default platform's state to file atomically, and
+// the other platforms' (SnapshotMade) to file.platforms when there are some
+// or were some at the last save.
+func saveState(platforms *synapsefake.Platforms, file string) error {
+	if err := writeFileAtomic(file, platforms.Default().Snapshot); err != nil {
 		return fmt.Errorf("-state %s: %w", file, err)
+	}
+	side := file + platformsSuffix
+	if _, err := os.Stat(side); err != nil && len(platforms.List()) == 1 {
+		return nil // nothing changes for a user who never makes a platform
+	}
+	if err := writeFileAtomic(side, platforms.SnapshotMade); err != nil {
+		return fmt.Errorf("-state %s: %w", side, err)
+	}
+	return nil
+}
+
+// platformsSuffix names the file beside -state's that holds the platforms
+// made besides the default (issue 37).
+const platformsSuffix = ".platforms"
+
+// loadPlatforms makes again the platforms saved beside file, if any.
+func loadPlatforms(platforms *synapsefake.Platforms, file string) error {
+	if file == "" {
+		return nil
+	}
+	side := file + platformsSuffix
+	removeStaleTemps(side)
+	f, err := os.Open(side)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	if err := platforms.RestoreMade(f); err != nil {
+		return fmt.Errorf("-state %s: %w", side, err)
 	}
 	return nil
 }

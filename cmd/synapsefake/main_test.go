@@ -261,6 +261,7 @@ func TestServeBadFlags(t *testing.T) {
 		{"chaos bad delay", []string{"-webhook-chaos", `{"default":{"delay":1,"delay_by":"soon"}}`}, "invalid_chaos"},
 		{"allow-host a URL", []string{"-allow-host", "http://fake:8080"}, `"http://fake:8080" is not a host name`},
 		{"allow-host an empty name", []string{"-allow-host", "a,,b"}, `"" is not a host name`},
+		{"no platform", []string{"-max-platforms", "0"}, "-max-platforms must be at least 1 (the default platform), not 0"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
@@ -1090,5 +1091,88 @@ func TestServeFundsCheck(t *testing.T) {
 				t.Errorf("a $10.00 transfer from $5.00: %d %v, want %d %q", code, answer, tc.wantStatus, tc.wantCode)
 			}
 		})
+	}
+}
+
+// TestServePlatforms checks that the binary serves many platforms (issue
+// 37): a platform made with POST /_fake/platforms answers its own gateway
+// with its own users and links under the binary's base URL, its clock moves
+// alone, and -max-platforms bounds how many there are.
+func TestServePlatforms(t *testing.T) {
+	t.Parallel()
+	r := start(t, "-addr", "127.0.0.1:0", "-clock", "manual", "-start", "default", "-quiet", "-max-platforms", "2")
+	root := strings.TrimSuffix(r.base, "/v3.1")
+	ctl := *r
+	ctl.base = root + "/_fake"
+	status, body := ctl.request(t, "POST", "/platforms", nil, map[string]any{"client_id": "p1", "client_secret": "s1", "name": "One"})
+	now := float64(synapsefake.DefaultStartTime().UnixMilli())
+	want := map[string]any{"success": true, "platform": map[string]any{"client_id": "p1", "client_secret": "s1",
+		"gateway": "p1|s1", "name": "One", "base_url": r.base, "control_url": root + "/_fake/platforms/p1", "now": now}}
+	if status != http.StatusOK || !cmp.Equal(body, want) {
+		t.Fatalf("POST /_fake/platforms: %d, diff (-got +want):\n%s", status, cmp.Diff(body, want))
+	}
+	status, body = ctl.request(t, "POST", "/platforms", nil, map[string]any{"client_id": "p2"})
+	if code, _ := body["error"].(map[string]any)["code"].(string); status != http.StatusTooManyRequests || body["error_code"] != "429" || code != "too_many_platforms" {
+		t.Errorf("POST /_fake/platforms beyond -max-platforms 2: %d %v, want 429 too_many_platforms", status, body)
+	}
+	gw := map[string]string{"X-SP-GATEWAY": "p1|s1", "X-SP-USER": "|fp", "X-SP-USER-IP": "127.0.0.1"}
+	status, body = r.request(t, "POST", "/users", gw, map[string]any{"logins": []any{map[string]any{"email": "a@example.com"}},
+		"phone_numbers": []any{"901.111.1111"}, "legal_names": []any{"A"}})
+	self, _ := body["_links"].(map[string]any)["self"].(map[string]any)
+	if status != http.StatusOK || self["href"] != r.base+"/users/"+body["_id"].(string) {
+		t.Errorf("POST /users on p1: %d, _links.self %v, want under %s", status, self, r.base)
+	}
+	for _, tc := range []struct {
+		gw    string
+		users float64
+	}{{"p1|s1", 1}, {synapsefake.New().Gateway(), 1}} { // p1's own user; the default's seeded one
+		status, body := r.request(t, "GET", "/users", map[string]string{"X-SP-GATEWAY": tc.gw, "X-SP-USER": "|fp", "X-SP-USER-IP": "127.0.0.1"}, nil)
+		if status != http.StatusOK || body["users_count"] != tc.users {
+			t.Errorf("GET /users as %s: %d users_count %v, want %v", tc.gw, status, body["users_count"], tc.users)
+		}
+	}
+	if status, body := ctl.request(t, "POST", "/platforms/p1/clock/advance", nil, map[string]any{"duration": "24h"}); status != http.StatusOK || body["now"] != now+864e5 {
+		t.Errorf("advance p1: %d %v, want now %v", status, body, now+864e5)
+	}
+	if _, body := ctl.request(t, "GET", "/clock", nil, nil); body["now"] != now {
+		t.Errorf("the default's clock: %v, want %v (left where it was)", body["now"], now)
+	}
+}
+
+// TestServeStatePlatforms checks that -state saves the platforms made
+// besides the default beside its file (FILE.platforms) and makes them again
+// at the next start, each with its users, credentials and clock; a fake
+// whose platforms were never made writes no such file.
+func TestServeStatePlatforms(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	file := filepath.Join(dir, "state.json")
+	args := []string{"-addr", freeAddr(t), "-clock", "manual", "-start", "default", "-quiet", "-state", file, "-state-interval", "0"}
+	first := start(t, args...)
+	if err := first.stop(t); err != nil {
+		t.Fatalf("serve: %v", err)
+	}
+	if _, err := os.Stat(file + ".platforms"); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("a fake with no platform made wrote %s.platforms (%v)", file, err)
+	}
+	second := start(t, args...)
+	if got := second.raw(t, "POST", "/_fake/platforms", `{"client_id":"p1","client_secret":"s1","name":"One"}`); !strings.HasPrefix(got, "200 ") {
+		t.Fatalf("POST /_fake/platforms: %s", got)
+	}
+	gw := map[string]string{"X-SP-GATEWAY": "p1|s1", "X-SP-USER": "|fp", "X-SP-USER-IP": "127.0.0.1"}
+	_, user := second.request(t, "POST", "/users", gw, map[string]any{"logins": []any{map[string]any{"email": "a@example.com"}},
+		"phone_numbers": []any{"901.111.1111"}, "legal_names": []any{"A"}})
+	second.raw(t, "POST", "/_fake/platforms/p1/clock/advance", `{"duration":"26h"}`)
+	if err := second.stop(t); err != nil {
+		t.Fatalf("serve: %v", err)
+	}
+	third := start(t, args...)
+	status, body := third.request(t, "GET", "/users/"+user["_id"].(string), gw, nil)
+	if status != http.StatusOK || body["_id"] != user["_id"] || body["client"].(map[string]any)["name"] != "One" {
+		t.Errorf("GET /users/%v on p1 after a restart: %d %v", user["_id"], status, body)
+	}
+	want := fmt.Sprintf(`"now":%d`, synapsefake.DefaultStartTime().Add(26*time.Hour).UnixMilli())
+	if got := third.raw(t, "GET", "/_fake/platforms/p1/clock", ""); !strings.HasPrefix(got, "200 ") || !strings.Contains(got, want) {
+		t.Errorf("p1's clock after a restart: %s, want %s", got, want)
 	}
 }

@@ -1,0 +1,455 @@
+package synapsefake
+
+import (
+	"bufio"
+	"bytes"
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"hash/fnv"
+	"io"
+	"net/http"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/benbjohnson/clock"
+	"github.com/synapsefake/synapsefake/reference"
+)
+
+// Platforms is many isolated fakes behind one handler (issue 37): each
+// platform is a whole Server of its own (users, ids, clock, webhooks,
+// journal, faults), and an API request goes to the platform whose client id
+// its X-SP-GATEWAY names. The platform it is made with is the default: it
+// answers every request that names no other platform (an unknown client id
+// or a wrong secret is its 401, a route that needs no credentials its
+// answer) and the control API at /_fake/. The control API makes, lists and
+// removes platforms at /_fake/platforms, and /_fake/platforms/{client_id}/
+// is one platform's whole control API. The standalone binary serves one.
+// All methods are safe for concurrent use.
+type Platforms struct {
+	def  *Server
+	opts []Option // every platform's options, before its own
+	max  int
+
+	mu    sync.RWMutex
+	byID  map[string]*Server
+	order []*Server // made platforms, oldest first
+}
+
+// DefaultMaxPlatforms is how many platforms, the default among them, a
+// Platforms holds unless WithMaxPlatforms says otherwise.
+const DefaultMaxPlatforms = 1000
+
+// WithMaxPlatforms bounds how many platforms, the default among them,
+// NewPlatforms's handler holds (DefaultMaxPlatforms by default); making one
+// more is refused (429). A Server made by New or NewServer ignores it.
+func WithMaxPlatforms(n int) Option {
+	return func(cfg *config) { cfg.maxPlatforms = n }
+}
+
+// NewPlatforms builds a Platforms whose default platform is New(opts...).
+// Every platform made later gets opts too, then its own credentials, name,
+// seed and clock.
+func NewPlatforms(opts ...Option) *Platforms {
+	def := New(opts...)
+	max := def.cfg.maxPlatforms
+	if max == 0 {
+		max = DefaultMaxPlatforms
+	}
+	return &Platforms{def: def, opts: opts, max: max, byID: map[string]*Server{}}
+}
+
+// PlatformConfig is what makes one platform differ from the others; every
+// field is optional.
+type PlatformConfig struct {
+	// Name is the platform's name, shown in every object's client.name
+	// (default: the client id).
+	Name string
+	// ClientID and ClientSecret are the halves of its X-SP-GATEWAY
+	// (default: random ones). The client id is at most 64 letters, digits,
+	// '_', '-' and '.'.
+	ClientID, ClientSecret string
+	// Start is its clock's instant when it is made (default: the default
+	// platform's time then).
+	Start time.Time
+	// Clock is "manual" (frozen until advanced) or "real" (running in real
+	// time from Start); default: the default platform's kind.
+	Clock string
+	// Seed is the seed of its id stream (default: one drawn from the
+	// client id, so that platforms do not hand out the same ids).
+	Seed uint64
+}
+
+// Default is the default platform.
+func (p *Platforms) Default() *Server { return p.def }
+
+// Get is the platform with the given client id, the default's included, or
+// nil.
+func (p *Platforms) Get(clientID string) *Server {
+	if clientID == p.def.cfg.clientID {
+		return p.def
+	}
+	p.mu.RLock()
+	defer p.mu.RUnlock()
+	return p.byID[clientID]
+}
+
+// List is every platform, the default first, then the others oldest first.
+func (p *Platforms) List() []*Server {
+	p.mu.RLock()
+	defer p.mu.RUnlock()
+	return append([]*Server{p.def}, p.order...)
+}
+
+// Add makes a platform. A client id in use, a bad field or one platform
+// beyond the bound is an error, and nothing is made.
+func (p *Platforms) Add(c PlatformConfig) (*Server, error) {
+	if c.ClientID == "" {
+		c.ClientID = "client_id_" + randomHex(15)
+	}
+	if c.ClientSecret == "" {
+		c.ClientSecret = "client_secret_" + randomHex(15)
+	}
+	if err := checkPlatformConfig(c); err != nil {
+		return nil, err
+	}
+	if c.Name == "" {
+		c.Name = c.ClientID
+	}
+	if c.Seed == 0 {
+		h := fnv.New64a()
+		h.Write([]byte(c.ClientID))
+		c.Seed = h.Sum64() | 1
+	}
+	defClock := p.def.clock
+	if c.Clock == "" {
+		c.Clock = "manual"
+		if defClock != nil && p.def.mock == nil {
+			c.Clock = "real"
+		}
+	}
+	opts := append(append([]Option(nil), p.opts...), WithClientCredentials(c.ClientID, c.ClientSecret),
+		WithClientName(c.Name), WithIDSeed(c.Seed))
+	switch {
+	case c.Clock == "manual":
+		start := c.Start
+		if start.IsZero() {
+			start = p.def.Now()
+		}
+		opts = append(opts, WithStartTime(start))
+	case c.Start.IsZero() && defClock != nil && p.def.mock == nil:
+		opts = append(opts, WithClock(defClock)) // the default's real clock, offset or not
+	case c.Start.IsZero():
+		opts = append(opts, WithClock(offsetClock{clock.New(), time.Until(p.def.Now())}))
+	default:
+		opts = append(opts, WithClock(offsetClock{clock.New(), time.Until(c.Start)}))
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if c.ClientID == p.def.cfg.clientID || p.byID[c.ClientID] != nil {
+		return nil, errNotAllowed("platform_exists", "A platform with client_id %s exists already.", c.ClientID)
+	}
+	if 1+len(p.order) >= p.max {
+		return nil, newError(reference.ErrTooManyRequests, "too_many_platforms",
+			"This fake holds %d platforms, its bound (-max-platforms); delete one (DELETE /_fake/platforms/{client_id}) before making another.", p.max)
+	}
+	s := New(opts...)
+	p.byID[c.ClientID] = s
+	p.order = append(p.order, s)
+	return s, nil
+}
+
+// Remove removes the platform with the given client id and everything in
+// it, and closes it. The default platform cannot be removed.
+func (p *Platforms) Remove(clientID string) error {
+	if clientID == p.def.cfg.clientID {
+		return errNotAllowed("default_platform", "The default platform cannot be deleted.")
+	}
+	p.mu.Lock()
+	s := p.byID[clientID]
+	if s != nil {
+		delete(p.byID, clientID)
+		for i, o := range p.order {
+			if o == s {
+				p.order = append(p.order[:i:i], p.order[i+1:]...)
+				break
+			}
+		}
+	}
+	p.mu.Unlock()
+	if s == nil {
+		return errNotFound("platform")
+	}
+	s.Close()
+	return nil
+}
+
+// RunDue runs what is due on every platform (see Server.RunDue).
+func (p *Platforms) RunDue() {
+	for _, s := range p.List() {
+		s.RunDue()
+	}
+}
+
+// Close closes every platform.
+func (p *Platforms) Close() {
+	for _, s := range p.List() {
+		s.Close()
+	}
+}
+
+// platformsPrefix is the root of the platforms' control routes.
+const platformsPrefix = controlPrefix + "platforms"
+
+// ServeHTTP serves r with the platform it is for: the control routes of
+// the platforms, one platform's control API under
+// /_fake/platforms/{client_id}/, an API request with the platform its
+// X-SP-GATEWAY names, and everything else with the default platform.
+func (p *Platforms) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	path := r.URL.Path
+	if !p.def.cfg.control || (path != platformsPrefix && !strings.HasPrefix(path, platformsPrefix+"/")) {
+		p.route(r).ServeHTTP(w, r)
+		return
+	}
+	d := p.def
+	if !d.guardControl(w, r) { // the origin, Host and token checks (origin.go)
+		return
+	}
+	if path == platformsPrefix {
+		switch r.Method {
+		case http.MethodGet:
+			p.serveList(w)
+		case http.MethodPost:
+			p.serveAdd(w, r)
+		default:
+			p.failMethod(w, r, "GET, POST")
+		}
+		return
+	}
+	id, rest, sub := strings.Cut(strings.TrimPrefix(path, platformsPrefix+"/"), "/")
+	s := p.Get(id)
+	switch {
+	case id == "":
+		d.fail(w, errRouteNotFound)
+	case s == nil:
+		d.fail(w, errNotFound("platform"))
+	case sub:
+		r2 := new(http.Request)
+		*r2 = *r
+		u := *r.URL
+		u.Path, u.RawPath = controlPrefix+rest, ""
+		r2.URL = &u
+		s.ServeHTTP(w, r2)
+	case r.Method == http.MethodGet:
+		d.controlOK(w, map[string]any{"platform": platformView(s)})
+	case r.Method == http.MethodDelete:
+		if err := p.Remove(id); err != nil {
+			d.fail(w, err)
+			return
+		}
+		d.controlOK(w, nil)
+	default:
+		p.failMethod(w, r, "DELETE, GET")
+	}
+}
+
+// route is the platform an API request is for: the one whose client id its
+// X-SP-GATEWAY names, else the default.
+func (p *Platforms) route(r *http.Request) *Server {
+	gw := r.Header.Get("X-SP-GATEWAY")
+	if gw == "" || !strings.HasPrefix(r.URL.Path, apiPrefix) {
+		return p.def
+	}
+	id, _, _ := strings.Cut(gw, "|")
+	p.mu.RLock()
+	s := p.byID[id]
+	p.mu.RUnlock()
+	if s == nil {
+		return p.def
+	}
+	return s
+}
+
+func (p *Platforms) failMethod(w http.ResponseWriter, r *http.Request, allow string) {
+	w.Header().Set("Allow", allow)
+	p.def.fail(w, &apiError{status: http.StatusMethodNotAllowed, errorCode: reference.ErrNotAllowed,
+		code: "method_not_allowed", msg: "Method " + r.Method + " is not allowed on this route; it takes " + allow + "."})
+}
+
+// platformRequest is the body of POST /_fake/platforms.
+type platformRequest struct {
+	Name         string `json:"name"`
+	ClientID     string `json:"client_id"`
+	ClientSecret string `json:"client_secret"`
+	Start        string `json:"start"`
+	Clock        string `json:"clock"`
+	Seed         uint64 `json:"seed"`
+}
+
+func (p *Platforms) serveAdd(w http.ResponseWriter, r *http.Request) {
+	req, err := controlBody[platformRequest](r)
+	if err != nil {
+		p.def.fail(w, err)
+		return
+	}
+	c := PlatformConfig{Name: req.Name, ClientID: req.ClientID, ClientSecret: req.ClientSecret, Clock: req.Clock, Seed: req.Seed}
+	switch req.Start {
+	case "":
+	case "default":
+		c.Start = DefaultStartTime()
+	default:
+		t, err := time.Parse(time.RFC3339, req.Start)
+		if err == nil {
+			err = ValidateStartTime(t)
+		}
+		if err != nil {
+			p.def.fail(w, errPayload("invalid_start", "start must be an RFC 3339 instant from 1970 to 9899, or default, not %q.", clip(req.Start)))
+			return
+		}
+		c.Start = t
+	}
+	s, err := p.Add(c)
+	if err != nil {
+		p.def.fail(w, err)
+		return
+	}
+	p.def.controlOK(w, map[string]any{"platform": platformView(s)})
+}
+
+func (p *Platforms) serveList(w http.ResponseWriter) {
+	list := p.List()
+	views := make([]platformJSON, len(list))
+	for i, s := range list {
+		views[i] = platformView(s)
+	}
+	p.def.controlOK(w, map[string]any{"platforms": views, "platforms_count": len(views)})
+}
+
+// platformJSON is a platform as the control API shows it.
+type platformJSON struct {
+	ClientID     string `json:"client_id"`
+	ClientSecret string `json:"client_secret"`
+	Gateway      string `json:"gateway"`
+	Name         string `json:"name"`
+	BaseURL      string `json:"base_url"`
+	ControlURL   string `json:"control_url"`
+	Now          int64  `json:"now"`
+}
+
+func platformView(s *Server) platformJSON {
+	base := s.URL()
+	return platformJSON{ClientID: s.cfg.clientID, ClientSecret: s.cfg.clientSecret, Gateway: s.Gateway(),
+		Name: s.cfg.clientName, BaseURL: base,
+		ControlURL: strings.TrimSuffix(base, apiPrefix) + platformsPrefix + "/" + s.cfg.clientID,
+		Now:        ms(s.Now())}
+}
+
+// checkPlatformConfig refuses a client id or secret a gateway cannot carry.
+func checkPlatformConfig(c PlatformConfig) error {
+	if len(c.ClientID) > 64 || strings.IndexFunc(c.ClientID, func(r rune) bool {
+		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '_' || r == '-' || r == '.')
+	}) >= 0 {
+		return errPayload("invalid_client_id", "client_id must be at most 64 letters, digits, '_', '-' and '.', not %q.", clip(c.ClientID))
+	}
+	if len(c.ClientSecret) > 128 || strings.IndexFunc(c.ClientSecret, func(r rune) bool { return r <= ' ' || r == '|' || r >= 0x7f }) >= 0 {
+		return errPayload("invalid_client_secret", "client_secret must be at most 128 printable characters, without spaces or '|'.")
+	}
+	if len(c.Name) > 256 {
+		return errPayload("invalid_name", "name must be at most 256 bytes.")
+	}
+	switch c.Clock {
+	case "", "manual", "real":
+	default:
+		return errPayload("invalid_clock", "clock must be manual or real, not %q.", clip(c.Clock))
+	}
+	if err := ValidateStartTime(c.Start); err != nil {
+		return errPayload("invalid_start", "%v", err)
+	}
+	return nil
+}
+
+func randomHex(n int) string {
+	b := make([]byte, n)
+	rand.Read(b)
+	return hex.EncodeToString(b)
+}
+
+// offsetClock is a real clock set off by a fixed duration: it runs in real
+// time from a platform's start.
+type offsetClock struct {
+	clock.Clock
+	offset time.Duration
+}
+
+func (c offsetClock) Now() time.Time                  { return c.Clock.Now().Add(c.offset) }
+func (c offsetClock) Since(t time.Time) time.Duration { return c.Now().Sub(t) }
+func (c offsetClock) Until(t time.Time) time.Duration { return t.Sub(c.Now()) }
+
+// savedPlatform is one platform of SnapshotMade's document.
+type savedPlatform struct {
+	ClientID     string          `json:"client_id"`
+	ClientSecret string          `json:"client_secret"`
+	Name         string          `json:"name"`
+	Clock        string          `json:"clock"`
+	Seed         uint64          `json:"seed"`
+	State        json.RawMessage `json:"state,omitempty"`
+}
+
+// SnapshotMade writes every platform but the default, oldest first, as one
+// JSON document that RestoreMade reads: {"platforms": [{client_id,
+// client_secret, name, clock, seed, state}]}, state being the platform's
+// Snapshot. The default platform's own Snapshot is not in it.
+func (p *Platforms) SnapshotMade(w io.Writer) error {
+	list := p.List()[1:]
+	bw := bufio.NewWriter(w)
+	bw.WriteString(`{"platforms":[`)
+	for i, s := range list {
+		if i > 0 {
+			bw.WriteByte(',')
+		}
+		kind := "manual"
+		if s.clock != nil && s.mock == nil {
+			kind = "real"
+		}
+		head, err := json.Marshal(savedPlatform{ClientID: s.cfg.clientID, ClientSecret: s.cfg.clientSecret,
+			Name: s.cfg.clientName, Clock: kind, Seed: s.cfg.seed})
+		if err != nil {
+			return err
+		}
+		bw.Write(head[:len(head)-1])
+		bw.WriteString(`,"state":`)
+		if err := s.Snapshot(bw); err != nil {
+			return fmt.Errorf("platform %s: %w", s.cfg.clientID, err)
+		}
+		bw.WriteByte('}')
+	}
+	bw.WriteString("]}\n")
+	return bw.Flush()
+}
+
+// RestoreMade makes the platforms of a SnapshotMade document, each with
+// its credentials, name, clock kind and seed, and restores its state. It
+// stops at the first platform it cannot make or restore (one whose client
+// id is in use among them), leaving the ones made before it.
+func (p *Platforms) RestoreMade(r io.Reader) error {
+	var doc struct {
+		Platforms []savedPlatform `json:"platforms"`
+	}
+	if err := json.NewDecoder(r).Decode(&doc); err != nil {
+		return fmt.Errorf("platforms: %w", err)
+	}
+	for _, sp := range doc.Platforms {
+		s, err := p.Add(PlatformConfig{ClientID: sp.ClientID, ClientSecret: sp.ClientSecret, Name: sp.Name, Clock: sp.Clock, Seed: sp.Seed})
+		if err != nil {
+			return fmt.Errorf("platform %s: %w", sp.ClientID, err)
+		}
+		if len(sp.State) > 0 {
+			if err := s.Restore(bytes.NewReader(sp.State)); err != nil {
+				return fmt.Errorf("platform %s: %w", sp.ClientID, err)
+			}
+		}
+	}
+	return nil
+}

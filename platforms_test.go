@@ -1,0 +1,330 @@
+package synapsefake_test
+
+import (
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/synapsefake/synapsefake"
+)
+
+// newPlatforms serves a Platforms on a loopback listener, with the base URL
+// of that listener, and answers it and its root URL.
+func newPlatforms(t testing.TB, opts ...synapsefake.Option) (*synapsefake.Platforms, string) {
+	t.Helper()
+	ts := httptest.NewUnstartedServer(nil)
+	root := "http://" + ts.Listener.Addr().String()
+	p := synapsefake.NewPlatforms(append(opts, synapsefake.WithBaseURL(root+"/v3.1"))...)
+	ts.Config.Handler = p
+	ts.Start()
+	t.Cleanup(ts.Close)
+	t.Cleanup(p.Close)
+	return p, root
+}
+
+// platformUserBody is a user as POST /v3.1/users takes it.
+func platformUserBody(email string) map[string]any {
+	return map[string]any{"logins": []any{map[string]any{"email": email}},
+		"phone_numbers": []any{"901.111.1111"}, "legal_names": []any{"Test User"}}
+}
+
+// apiHeaders are a client-level call's headers with gateway gw.
+func apiHeaders(gw string) map[string]string {
+	return map[string]string{"X-SP-GATEWAY": gw, "X-SP-USER": "|" + testFingerprint, "X-SP-USER-IP": "127.0.0.1"}
+}
+
+// TestPlatformsIsolated is issue 37's acceptance over HTTP: two platforms
+// made with POST /_fake/platforms see none of each other's users, ids,
+// webhooks or requests; advancing one's clock leaves the other's where it
+// was; a deleted platform's gateway is 401; the default platform at
+// /_fake/ is untouched by all of it.
+func TestPlatformsIsolated(t *testing.T) {
+	start := time.Date(2026, 1, 5, 15, 0, 0, 0, time.UTC)
+	p, root := newPlatforms(t, synapsefake.WithoutWebhookDelivery(), synapsefake.WithStartTime(start))
+	c := http.DefaultClient
+	ctl := func(method, path string, body any) response {
+		t.Helper()
+		return ctlSend(t, c, method, root+"/_fake"+path, nil, body)
+	}
+	defNow := start.UnixMilli()
+
+	r := ctl("POST", "/platforms", map[string]any{"name": "Alpha", "client_id": "client_a", "client_secret": "secret_a",
+		"clock": "manual", "start": "2026-03-02T10:00:00Z", "seed": 7})
+	want := map[string]any{"success": true, "platform": map[string]any{
+		"client_id": "client_a", "client_secret": "secret_a", "gateway": "client_a|secret_a", "name": "Alpha",
+		"base_url": root + "/v3.1", "control_url": root + "/_fake/platforms/client_a",
+		"now": float64(time.Date(2026, 3, 2, 10, 0, 0, 0, time.UTC).UnixMilli())}}
+	if r.status != 200 || !cmp.Equal(r.body, want) {
+		t.Fatalf("POST /_fake/platforms: %d %s\ndiff (-got +want):\n%s", r.status, r.raw, cmp.Diff(r.body, want))
+	}
+	r = ctl("POST", "/platforms", map[string]any{"client_id": "client_b"})
+	pb, _ := r.body["platform"].(map[string]any)
+	if r.status != 200 || pb["name"] != "client_b" || pb["now"] != float64(defNow) || len(pb["client_secret"].(string)) < 20 {
+		t.Fatalf("POST /_fake/platforms with defaults: %d %s", r.status, r.raw)
+	}
+	gwA, gwB := "client_a|secret_a", pb["gateway"].(string)
+	if s := p.Get("client_b"); s == nil || s.Gateway() != gwB {
+		t.Fatalf("Get(client_b) = %v, want the platform with gateway %s", s, gwB)
+	}
+	wantError(t, ctl("POST", "/platforms", map[string]any{"client_id": "client_a"}), 409, "410", "platform_exists")
+
+	// Users and ids: each platform sees only its own.
+	ctl("POST", "/platforms/client_a/subscriptions", map[string]any{"url": "https://example.com/hook"})
+	ctl("POST", "/platforms/client_b/subscriptions", map[string]any{"url": "https://example.com/hook"})
+	api := func(method, path, gw string, body any) response {
+		t.Helper()
+		return ctlSend(t, c, method, root+"/v3.1"+path, apiHeaders(gw), body)
+	}
+	ua := api("POST", "/users", gwA, platformUserBody("a@example.com"))
+	ub := api("POST", "/users", gwB, platformUserBody("b@example.com"))
+	if ua.status != 200 || ub.status != 200 {
+		t.Fatalf("POST /users: %d %s; %d %s", ua.status, ua.raw, ub.status, ub.raw)
+	}
+	idA, idB := ua.body["_id"].(string), ub.body["_id"].(string)
+	if idA == idB {
+		t.Errorf("both platforms made user %s: the ids are not their own", idA)
+	}
+	if ua.body["client"].(map[string]any)["name"] != "Alpha" {
+		t.Errorf("user's client %v, want name Alpha", ua.body["client"])
+	}
+	for _, tc := range []struct {
+		gw   string
+		want []string
+	}{{gwA, []string{idA}}, {gwB, []string{idB}}, {p.Default().Gateway(), nil}} {
+		r := api("GET", "/users", tc.gw, nil)
+		var got []string
+		for _, u := range r.body["users"].([]any) {
+			got = append(got, u.(map[string]any)["_id"].(string))
+		}
+		if r.status != 200 || !cmp.Equal(got, tc.want) {
+			t.Errorf("GET /users as %s: %d users %v, want %v", tc.gw, r.status, got, tc.want)
+		}
+	}
+	wantError(t, ctl("GET", "/platforms/client_b/users/"+idA, nil), 404, "404", "unable_to_locate_user")
+	wantError(t, ctl("GET", "/users/"+idA, nil), 404, "404", "unable_to_locate_user")
+	if r := ctl("GET", "/platforms/client_a/users/"+idA, nil); r.status != 200 {
+		t.Errorf("GET /_fake/platforms/client_a/users/%s: %d %s", idA, r.status, r.raw)
+	}
+
+	// Webhooks and requests: each platform's capture and journal are its own.
+	ctl("POST", "/platforms/client_a/webhooks/flush", nil)
+	ctl("POST", "/platforms/client_b/webhooks/flush", nil)
+	for _, tc := range []struct {
+		prefix, id  string
+		hooks, reqs int
+	}{{"/platforms/client_a", idA, 1, 2}, {"/platforms/client_b", idB, 1, 2}, {"", "", 0, 1}} {
+		r := ctl("GET", tc.prefix+"/webhooks", nil)
+		hooks, _ := r.body["webhooks"].([]any)
+		if len(hooks) != tc.hooks || (tc.hooks > 0 && hooks[0].(map[string]any)["object_id"] != tc.id) {
+			t.Errorf("GET /_fake%s/webhooks: %s, want %d webhook(s) of %q", tc.prefix, r.raw, tc.hooks, tc.id)
+		}
+		r = ctl("GET", tc.prefix+"/requests", nil)
+		reqs, _ := r.body["requests"].([]any)
+		if n := len(reqs); n != tc.reqs { // POST /users and GET /users; the default's only GET /users
+			t.Errorf("GET /_fake%s/requests: %d requests %s, want %d", tc.prefix, n, r.raw, tc.reqs)
+		}
+	}
+
+	// Clocks: advancing one leaves the others.
+	if r := ctl("POST", "/platforms/client_a/clock/advance", map[string]any{"duration": "24h"}); r.status != 200 {
+		t.Fatalf("advance client_a: %d %s", r.status, r.raw)
+	}
+	for _, tc := range []struct {
+		prefix string
+		now    int64
+	}{
+		{"/platforms/client_a", time.Date(2026, 3, 3, 10, 0, 0, 0, time.UTC).UnixMilli()},
+		{"/platforms/client_b", defNow},
+		{"", defNow},
+	} {
+		if r := ctl("GET", tc.prefix+"/clock", nil); r.body["now"] != float64(tc.now) {
+			t.Errorf("GET /_fake%s/clock: %s, want now %d", tc.prefix, r.raw, tc.now)
+		}
+	}
+
+	// Delete: the gateway is refused, the platform's control API is gone.
+	if r := ctl("DELETE", "/platforms/client_a", nil); r.status != 200 || !cmp.Equal(r.body, map[string]any{"success": true}) {
+		t.Fatalf("DELETE /_fake/platforms/client_a: %d %s", r.status, r.raw)
+	}
+	wantError(t, api("GET", "/users", gwA, nil), 401, "100", "invalid_client_credentials")
+	wantError(t, ctl("GET", "/platforms/client_a/clock", nil), 404, "404", "unable_to_locate_platform")
+	wantError(t, ctl("DELETE", "/platforms/client_a", nil), 404, "404", "unable_to_locate_platform")
+	wantError(t, ctl("DELETE", "/platforms/"+p.Default().ClientID(), nil), 409, "410", "default_platform")
+	wantError(t, api("GET", "/users", "client_b|wrong", nil), 401, "100", "invalid_client_credentials")
+
+	r = ctl("GET", "/platforms", nil)
+	var ids []string
+	for _, v := range r.body["platforms"].([]any) {
+		ids = append(ids, v.(map[string]any)["client_id"].(string))
+	}
+	if want := []string{p.Default().ClientID(), "client_b"}; !cmp.Equal(ids, want) || r.body["platforms_count"] != float64(2) {
+		t.Errorf("GET /_fake/platforms: %s, want %v, the default first", r.raw, want)
+	}
+	// Reference data needs no credentials and answers the same everywhere.
+	if r := api("GET", "/loans-limits", gwB, nil); r.status != 200 {
+		t.Errorf("GET /loans-limits as client_b: %d %s", r.status, r.raw)
+	}
+}
+
+// TestPlatformsRefusals checks the control routes' refusals, in the
+// control API's envelope.
+func TestPlatformsRefusals(t *testing.T) {
+	_, root := newPlatforms(t, synapsefake.WithMaxPlatforms(2))
+	for _, tc := range []struct {
+		name, method, path string
+		body               any
+		status             int
+		errorCode, code    string
+	}{
+		{"unknown field", "POST", "/platforms", `{"client":"x"}`, 400, "200", "unknown_field"},
+		{"malformed", "POST", "/platforms", `{"client_id":`, 400, "200", "invalid_json"},
+		{"client id with a bar", "POST", "/platforms", map[string]any{"client_id": "a|b"}, 400, "200", "invalid_client_id"},
+		{"secret with a space", "POST", "/platforms", map[string]any{"client_secret": "a b"}, 400, "200", "invalid_client_secret"},
+		{"bad clock", "POST", "/platforms", map[string]any{"clock": "fast"}, 400, "200", "invalid_clock"},
+		{"bad start", "POST", "/platforms", map[string]any{"start": "yesterday"}, 400, "200", "invalid_start"},
+		{"start too early", "POST", "/platforms", map[string]any{"start": "1960-01-01T00:00:00Z"}, 400, "200", "invalid_start"},
+		{"wrong method", "PUT", "/platforms", nil, 405, "410", "method_not_allowed"},
+		{"wrong method on one", "POST", "/platforms/nobody", nil, 404, "404", "unable_to_locate_platform"},
+		{"unknown platform", "GET", "/platforms/nobody/clock", nil, 404, "404", "unable_to_locate_platform"},
+		{"no id", "GET", "/platforms/", nil, 404, "404", "not_found"},
+		{"made", "POST", "/platforms", map[string]any{"client_id": "one"}, 200, "", ""},
+		{"beyond the bound", "POST", "/platforms", map[string]any{"client_id": "two"}, 429, "429", "too_many_platforms"},
+		{"wrong method on a made one", "PUT", "/platforms/one", nil, 405, "410", "method_not_allowed"},
+		{"unknown route of a made one", "GET", "/platforms/one/nothing", nil, 404, "404", "not_found"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := ctlSend(t, http.DefaultClient, tc.method, root+"/_fake"+tc.path, nil, tc.body)
+			if tc.status == 200 {
+				if r.status != 200 {
+					t.Errorf("status %d %s, want 200", r.status, r.raw)
+				}
+				return
+			}
+			wantError(t, r, tc.status, tc.errorCode, tc.code)
+		})
+	}
+}
+
+// TestPlatformsControlGuard checks that the prefixed control API keeps the
+// origin checks of /_fake/: another site's page is refused.
+func TestPlatformsControlGuard(t *testing.T) {
+	p, root := newPlatforms(t)
+	if _, err := p.Add(synapsefake.PlatformConfig{ClientID: "one"}); err != nil {
+		t.Fatal(err)
+	}
+	for _, path := range []string{"/platforms", "/platforms/one", "/platforms/one/clock"} {
+		r := ctlSend(t, http.DefaultClient, "GET", root+"/_fake"+path, map[string]string{"Origin": "https://evil.example"}, nil)
+		if r.status != 403 {
+			t.Errorf("GET /_fake%s from another origin: %d %s, want 403", path, r.status, r.raw)
+		}
+	}
+}
+
+// TestPlatformsConcurrent makes 200 platforms at once and checks that each
+// answers its own gateway with 200.
+func TestPlatformsConcurrent(t *testing.T) {
+	_, root := newPlatforms(t)
+	const n = 200
+	var wg sync.WaitGroup
+	errs := make(chan string, 2*n)
+	for i := range n {
+		wg.Go(func() {
+			id := fmt.Sprintf("client_%d", i)
+			r := ctlSend(t, http.DefaultClient, "POST", root+"/_fake/platforms", nil, map[string]any{"client_id": id})
+			if r.status != 200 {
+				errs <- fmt.Sprintf("POST %s: %d %s", id, r.status, r.raw)
+				return
+			}
+			gw := r.body["platform"].(map[string]any)["gateway"].(string)
+			r = ctlSend(t, http.DefaultClient, "GET", root+"/v3.1/users", apiHeaders(gw), nil)
+			if r.status != 200 {
+				errs <- fmt.Sprintf("GET /users as %s: %d %s", id, r.status, r.raw)
+			}
+		})
+	}
+	wg.Wait()
+	close(errs)
+	for e := range errs {
+		t.Error(e)
+	}
+	r := ctlSend(t, http.DefaultClient, "GET", root+"/_fake/platforms", nil, nil)
+	if r.body["platforms_count"] != float64(n+1) {
+		t.Errorf("platforms_count %v, want %d", r.body["platforms_count"], n+1)
+	}
+}
+
+// TestPlatformsWebhooksSignedWithTheirSecret checks that a made platform
+// delivers its webhooks signed with its own client id and secret.
+func TestPlatformsWebhooksSignedWithTheirSecret(t *testing.T) {
+	var mu sync.Mutex
+	var got []http.Header
+	recv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		got = append(got, r.Header.Clone())
+		mu.Unlock()
+	}))
+	t.Cleanup(recv.Close)
+	p, root := newPlatforms(t)
+	if _, err := p.Add(synapsefake.PlatformConfig{ClientID: "client_a", ClientSecret: "secret_a"}); err != nil {
+		t.Fatal(err)
+	}
+	ctlSend(t, http.DefaultClient, "POST", root+"/_fake/platforms/client_a/subscriptions", nil, map[string]any{"url": recv.URL, "scopes": []string{"USERS|POST"}})
+	r := ctlSend(t, http.DefaultClient, "POST", root+"/v3.1/users", apiHeaders("client_a|secret_a"), platformUserBody("a@example.com"))
+	id, _ := r.body["_id"].(string)
+	ctlSend(t, http.DefaultClient, "POST", root+"/_fake/platforms/client_a/webhooks/flush", nil, nil)
+	mu.Lock()
+	defer mu.Unlock()
+	if len(got) != 1 {
+		t.Fatalf("the receiver got %d webhooks, want 1 (USERS|POST of %s)", len(got), id)
+	}
+	for _, tc := range []struct {
+		id, secret string
+		want       bool
+	}{{"client_a", "secret_a", true}, {p.Default().ClientID(), p.Default().Gateway()[len(p.Default().ClientID())+1:], false}} {
+		if ok := synapsefake.VerifySignature(got[0], id, tc.id, tc.secret); ok != tc.want {
+			t.Errorf("VerifySignature with %s's credentials = %v, want %v", tc.id, ok, tc.want)
+		}
+	}
+}
+
+// TestPlatformsStateRestoresIntoAMadePlatform checks that the state
+// document of a platform (GET /_fake/platforms/{id}/state) restores, after
+// the platform is deleted, into one made again with its client id and seed
+// (a state document is refused by a server of another client id or seed),
+// which then answers its gateway with the saved users.
+func TestPlatformsStateRestoresIntoAMadePlatform(t *testing.T) {
+	_, root := newPlatforms(t)
+	create := func() {
+		t.Helper()
+		r := ctlSend(t, http.DefaultClient, "POST", root+"/_fake/platforms", nil, map[string]any{"client_id": "client_a", "client_secret": "secret", "seed": 5})
+		if r.status != 200 {
+			t.Fatalf("POST /_fake/platforms: %d %s", r.status, r.raw)
+		}
+	}
+	create()
+	u := ctlSend(t, http.DefaultClient, "POST", root+"/v3.1/users", apiHeaders("client_a|secret"), platformUserBody("a@example.com"))
+	resp, err := http.Get(root + "/_fake/platforms/client_a/state")
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc, err := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if err != nil || resp.StatusCode != 200 {
+		t.Fatalf("GET state: %d %v", resp.StatusCode, err)
+	}
+	ctlSend(t, http.DefaultClient, "DELETE", root+"/_fake/platforms/client_a", nil, nil)
+	create()
+	path := root + "/v3.1/users/" + u.body["_id"].(string)
+	wantError(t, ctlSend(t, http.DefaultClient, "GET", path, apiHeaders("client_a|secret"), nil), 404, "404", "")
+	if r := ctlSend(t, http.DefaultClient, "PUT", root+"/_fake/platforms/client_a/state", nil, doc); r.status != 200 {
+		t.Fatalf("PUT /_fake/platforms/client_a/state: %d %s", r.status, r.raw)
+	}
+	if r := ctlSend(t, http.DefaultClient, "GET", path, apiHeaders("client_a|secret"), nil); r.status != 200 || r.body["_id"] != u.body["_id"] {
+		t.Errorf("GET /users/%s after the restore: %d %s", u.body["_id"], r.status, r.raw)
+	}
+}
