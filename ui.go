@@ -48,7 +48,8 @@ var uiFiles embed.FS
 // uiPages are the page templates, each the layout plus its "main".
 var uiPages = sync.OnceValue(func() map[string]*template.Template {
 	funcs := template.FuncMap{
-		"money": func(c int64) string { return fixed2(cents(c)) },
+		"money":    func(c int64) string { return fixed2(cents(c)) },
+		"lastFour": lastFour,
 		// when is an instant as Wait's failure message writes it: UTC,
 		// then the banking calendar's Eastern time.
 		"when": func(t time.Time) string {
