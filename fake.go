@@ -254,7 +254,7 @@ func (seed UserSeed) validate() error {
 
 // broken lists the contract's rules seed breaks that POST /users takes, as
 // the sandbox did.
-func (seed UserSeed) broken() []contractRule {
+func (seed UserSeed) broken() []brokenRule {
 	if seed.Email == "" {
 		return nil
 	}

@@ -78,10 +78,10 @@ func (r uboRequest) validate() error {
 }
 
 // broken lists the contract's rules r breaks that the sandbox took.
-func (r uboRequest) broken() []contractRule {
+func (r uboRequest) broken() []brokenRule {
 	for _, o := range r.Owners {
 		if f, _ := ownership(o.Ownership); f < 0 || f > 100 {
-			return []contractRule{{"owners[].ownership is a percentage from 0 to 100",
+			return []brokenRule{{"owners[].ownership is a percentage from 0 to 100",
 				errPayload("invalid_ownership", "owners[].ownership must be a percentage from 0 to 100.")}}
 		}
 	}

@@ -57,17 +57,17 @@ func (r createSubnetRequest) validate() error {
 }
 
 // broken lists the contract's rules r breaks that the sandbox took.
-func (r createSubnetRequest) broken() []contractRule {
+func (r createSubnetRequest) broken() []brokenRule {
 	return blankNicknameRule(r.Nickname)
 }
 
 // blankNicknameRule is the fake's rule that a nickname is not blank, which
 // no source says the service checked: one of spaces is taken.
-func blankNicknameRule(nickname *string) []contractRule {
+func blankNicknameRule(nickname *string) []brokenRule {
 	if nickname == nil || strings.TrimSpace(*nickname) != "" {
 		return nil
 	}
-	return []contractRule{{"nickname is not blank", errPayload("invalid_nickname", "nickname must not be blank.")}}
+	return []brokenRule{{"nickname is not blank", errPayload("invalid_nickname", "nickname must not be blank.")}}
 }
 
 // handleCreateSubnet serves POST /v3.1/users/{user_id}/nodes/{node_id}/subnets.
@@ -227,28 +227,28 @@ func (r patchSubnetRequest) changesNothing() bool {
 
 // broken lists the contract's rules r breaks that the sandbox took; the
 // fake reads such a request as documented beside each.
-func (r patchSubnetRequest) broken() []contractRule {
+func (r patchSubnetRequest) broken() []brokenRule {
 	if r.changesNothing() { // the subnet as it is
-		return []contractRule{{"a PATCH names something to change",
+		return []brokenRule{{"a PATCH names something to change",
 			errPayload("nothing_to_update", "Supply status, allowed, status_code, pin, nickname, supp_id or preferences.")}}
 	}
-	var out []contractRule
+	var out []brokenRule
 	if r.Allowed != nil && r.Status != nil && subnetAllowed[*r.Allowed] != *r.Status { // status wins
-		out = append(out, contractRule{"status and allowed agree",
+		out = append(out, brokenRule{"status and allowed agree",
 			errPayload("conflicting_status", "status %s and allowed %s differ; send one of them.", *r.Status, *r.Allowed)})
 	}
 	if r.Pin != nil && r.CardPin != nil && *r.Pin != *r.CardPin { // pin wins
-		out = append(out, contractRule{"pin and card_pin agree", errPayload("conflicting_pin", "pin and card_pin differ; send one of them.")})
+		out = append(out, brokenRule{"pin and card_pin agree", errPayload("conflicting_pin", "pin and card_pin differ; send one of them.")})
 	}
 	if r.StatusCode != nil && !slices.Contains(subnetStatusCodes, *r.StatusCode) { // kept and shown as sent
-		out = append(out, contractRule{"status_code is one of " + strings.Join(subnetStatusCodes, ", "),
+		out = append(out, brokenRule{"status_code is one of " + strings.Join(subnetStatusCodes, ", "),
 			errPayload("invalid_status_code", "status_code must be one of %v.", subnetStatusCodes)})
 	}
 	out = append(out, blankNicknameRule(r.Nickname)...)
 	if p := r.Preferences; p != nil {
 		for _, l := range []*float64{p.DailyCashLimit, p.DailyTransactionLimit} {
 			if l != nil && (*l < 0 || hasSubCents(*l)) { // rounded to the cent
-				out = append(out, contractRule{"limits are USD from 0, in whole cents",
+				out = append(out, brokenRule{"limits are USD from 0, in whole cents",
 					errPayload("invalid_limit", "Limits are amounts from 0 USD with at most two decimals.")})
 				break
 			}
@@ -272,7 +272,7 @@ func (s *Server) handlePatchSubnet(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	now := s.Now()
-	strict := func(broken ...contractRule) error { return s.strictRules(r, broken) }
+	strict := func(broken ...brokenRule) error { return s.strictRules(r, broken) }
 	s.subnetAction(w, r, false, func(st *store, sn *subnetRecord) error { return st.patchSubnet(sn, now, req, strict) })
 }
 
@@ -312,7 +312,7 @@ func (r pushRequest) validate() error {
 
 // broken lists the spec's rules for an APPLE_PUSH body that r breaks,
 // which no source says the service checked.
-func (r pushRequest) broken() []contractRule {
+func (r pushRequest) broken() []brokenRule {
 	if *r.Type != PushApple {
 		return nil
 	}
@@ -321,11 +321,11 @@ func (r pushRequest) broken() []contractRule {
 		v    string
 	}{{"nonce", *r.Nonce}, {"nonce_signature", *r.NonceSignature}} {
 		if _, err := base64.StdEncoding.DecodeString(f.v); err != nil {
-			return []contractRule{{f.name + " is base64", errPayload("invalid_"+f.name, "%s must be base64.", f.name)}}
+			return []brokenRule{{f.name + " is base64", errPayload("invalid_"+f.name, "%s must be base64.", f.name)}}
 		}
 	}
 	if len(r.Certificates) != 2 || slices.Contains(r.Certificates, "") {
-		return []contractRule{{"certificates are 2 strings",
+		return []brokenRule{{"certificates are 2 strings",
 			errPayload("invalid_certificates", "certificates must hold exactly 2 certificates for %s.", PushApple)}}
 	}
 	return nil

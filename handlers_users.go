@@ -78,8 +78,8 @@ func (r *createUserRequest) validate() error {
 }
 
 // broken lists the contract's rules r breaks that the sandbox took.
-func (r *createUserRequest) broken() []contractRule {
-	var out []contractRule
+func (r *createUserRequest) broken() []brokenRule {
+	var out []brokenRule
 	for _, l := range r.Logins {
 		out = append(out, emailRule("logins[].email", *l.Email)...)
 	}
@@ -88,20 +88,20 @@ func (r *createUserRequest) broken() []contractRule {
 
 // cipTagRule is the rule of a user's CIP tag, a positive integer (1 by
 // default), which no source says the sandbox checked.
-func cipTagRule(field string, tag *int) []contractRule {
+func cipTagRule(field string, tag *int) []brokenRule {
 	if tag == nil || *tag >= 1 {
 		return nil
 	}
-	return []contractRule{{field + " is a positive integer", errPayload("invalid_cip_tag", "%s must be a positive integer.", field)}}
+	return []brokenRule{{field + " is a positive integer", errPayload("invalid_cip_tag", "%s must be a positive integer.", field)}}
 }
 
 // emailRule is the contract's rule for a login's email, an email address,
 // which the sandbox did not check: it took any non-empty string.
-func emailRule(field, email string) []contractRule {
+func emailRule(field, email string) []brokenRule {
 	if strings.Contains(email, "@") {
 		return nil
 	}
-	return []contractRule{{field + " is an email address", errPayload("invalid_email", "%s must be an email address.", field)}}
+	return []brokenRule{{field + " is an email address", errPayload("invalid_email", "%s must be an email address.", field)}}
 }
 
 // subDocRequest is a physical, social or virtual document of a base
@@ -394,11 +394,11 @@ func (r *patchUserRequest) changesNothing() bool {
 }
 
 // broken lists the contract's rules r breaks that the sandbox took.
-func (r *patchUserRequest) broken() []contractRule {
+func (r *patchUserRequest) broken() []brokenRule {
 	if r.changesNothing() {
-		return []contractRule{{"a PATCH names something to change", errPayload("nothing_to_update", "Supply update, documents or permission.")}}
+		return []brokenRule{{"a PATCH names something to change", errPayload("nothing_to_update", "Supply update, documents or permission.")}}
 	}
-	var out []contractRule
+	var out []brokenRule
 	if u := r.Update; u != nil {
 		if u.Login != nil {
 			out = append(out, emailRule("update.login.email", *u.Login.Email)...)
@@ -426,7 +426,7 @@ func (s *Server) handlePatchUser(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, err)
 		return
 	}
-	strict := func(broken ...contractRule) error { return s.strictRules(r, broken) }
+	strict := func(broken ...brokenRule) error { return s.strictRules(r, broken) }
 	v, err := s.store.patchUser(s.Now(), r.PathValue("user_id"), req, strings.EqualFold(r.URL.Query().Get("full_dehydrate"), "yes"), strict)
 	if err != nil {
 		s.fail(w, err)

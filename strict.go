@@ -377,18 +377,10 @@ func (s *Server) strictRule(r *http.Request, rule string, err *apiError) error {
 	return e
 }
 
-// contractRule is a rule of the contract that the sandbox did not enforce,
-// as a request breaks it: the rule's short name and the refusal strict
-// mode answers.
-type contractRule struct {
-	rule string
-	err  *apiError
-}
-
 // strictRules is strictRule for the first of the rules a request breaks
 // (a request type's broken method lists them): nil when it breaks none, or
 // on a lenient server.
-func (s *Server) strictRules(r *http.Request, broken []contractRule) error {
+func (s *Server) strictRules(r *http.Request, broken []brokenRule) error {
 	if len(broken) == 0 {
 		return nil
 	}

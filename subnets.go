@@ -355,7 +355,7 @@ func (st *store) nodeSubnet(userID, nodeID, subnetID string) (*subnetRecord, err
 // the subnet as it is, with no event. strict is the server's strictRules
 // for the request, for the contract's rules only the subnet shows broken.
 // Callers hold mu.
-func (st *store) patchSubnet(sn *subnetRecord, now time.Time, req patchSubnetRequest, strict func(...contractRule) error) error {
+func (st *store) patchSubnet(sn *subnetRecord, now time.Time, req patchSubnetRequest, strict func(...brokenRule) error) error {
 	if req.changesNothing() {
 		return nil
 	}
@@ -367,7 +367,7 @@ func (st *store) patchSubnet(sn *subnetRecord, now time.Time, req patchSubnetReq
 	}
 	if req.Preferences != nil && sn.class != ClassCard {
 		// Taken and ignored: an account number has no preferences to show.
-		if err := strict(contractRule{"preferences apply to cards", errNotAllowed("not_a_card", "Preferences apply to cards only.")}); err != nil {
+		if err := strict(brokenRule{"preferences apply to cards", errNotAllowed("not_a_card", "Preferences apply to cards only.")}); err != nil {
 			return err
 		}
 		req.Preferences = nil

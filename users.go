@@ -645,7 +645,7 @@ func (st *store) getUser(id string, full bool) (userView, error) {
 // them dehydrated. strict is the server's strictRules for the request, for
 // the contract's rules only the user's state shows broken. A request that
 // changes nothing answers the user as it is, with no event.
-func (st *store) patchUser(now time.Time, id string, req patchUserRequest, full bool, strict func(...contractRule) error) (userView, error) {
+func (st *store) patchUser(now time.Time, id string, req patchUserRequest, full bool, strict func(...brokenRule) error) (userView, error) {
 	defer st.lock().unlock()
 	u := st.users[id]
 	if u == nil {
@@ -654,7 +654,7 @@ func (st *store) patchUser(now time.Time, id string, req patchUserRequest, full 
 	// Check every refusal before changing anything.
 	if up := req.Update; up != nil {
 		if up.RemoveLegalName != nil && !slices.Contains(u.legalNames, *up.RemoveLegalName) {
-			if err := strict(contractRule{"update.remove_legal_name is a legal name on file",
+			if err := strict(brokenRule{"update.remove_legal_name is a legal name on file",
 				errIncorrect("unknown_legal_name", "Legal name %q is not on file for this user.", *up.RemoveLegalName)}); err != nil {
 				return userView{}, err
 			}
