@@ -142,9 +142,9 @@ func (p *Platforms) Add(c PlatformConfig) (*Server, error) {
 	case c.Start.IsZero() && defClock != nil && p.def.mock == nil:
 		opts = append(opts, WithClock(defClock)) // the default's real clock, offset or not
 	case c.Start.IsZero():
-		opts = append(opts, WithClock(offsetClock{clock.New(), time.Until(p.def.Now())}))
+		opts = append(opts, WithClock(RealClockFrom(p.def.Now())))
 	default:
-		opts = append(opts, WithClock(offsetClock{clock.New(), time.Until(c.Start)}))
+		opts = append(opts, WithClock(RealClockFrom(c.Start)))
 	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
@@ -376,8 +376,15 @@ func randomHex(n int) string {
 	return hex.EncodeToString(b)
 }
 
-// offsetClock is a real clock set off by a fixed duration: it runs in real
-// time from a platform's start.
+// RealClockFrom is a clock that runs in real time from start: it reads
+// start now and moves on with the wall clock. Give it to WithClock for a
+// server on real time that begins at another instant (the binary's -clock
+// real -start, a platform's start).
+func RealClockFrom(start time.Time) clock.Clock {
+	return offsetClock{clock.New(), time.Until(start)}
+}
+
+// offsetClock is a real clock set off by a fixed duration.
 type offsetClock struct {
 	clock.Clock
 	offset time.Duration

@@ -328,3 +328,22 @@ func TestPlatformsStateRestoresIntoAMadePlatform(t *testing.T) {
 		t.Errorf("GET /users/%s after the restore: %d %s", u.body["_id"], r.status, r.raw)
 	}
 }
+
+// TestRealClockFrom: the clock reads its start at once and runs on with
+// the wall clock, in the past and in the future alike.
+func TestRealClockFrom(t *testing.T) {
+	t.Parallel()
+	for _, start := range []time.Time{synapsefake.DefaultStartTime(), time.Date(2031, 1, 2, 3, 4, 5, 0, time.UTC)} {
+		c := synapsefake.RealClockFrom(start)
+		first := c.Now()
+		if first.Before(start) || first.Sub(start) > time.Minute {
+			t.Errorf("RealClockFrom(%v).Now() = %v, want start or just after", start, first)
+		}
+		if later := c.Now(); later.Before(first) {
+			t.Errorf("RealClockFrom(%v) went back: %v then %v", start, first, later)
+		}
+		if d := c.Since(start); d < 0 || d > time.Minute {
+			t.Errorf("RealClockFrom(%v).Since(start) = %v", start, d)
+		}
+	}
+}

@@ -342,23 +342,12 @@ func clockOption(mode, at string, now time.Time) (synapsefake.Option, error) {
 		if at == "" {
 			return synapsefake.WithClock(clock.New()), nil
 		}
-		return synapsefake.WithClock(offsetClock{clock.New(), start.Sub(now)}), nil
+		return synapsefake.WithClock(synapsefake.RealClockFrom(start)), nil
 	case "manual":
 		return synapsefake.WithStartTime(start), nil
 	}
 	return nil, fmt.Errorf("-clock must be real or manual, not %q", mode)
 }
-
-// offsetClock is a real clock set off by a fixed duration: it runs in real
-// time from -start.
-type offsetClock struct {
-	clock.Clock
-	offset time.Duration
-}
-
-func (c offsetClock) Now() time.Time                  { return c.Clock.Now().Add(c.offset) }
-func (c offsetClock) Since(t time.Time) time.Duration { return c.Now().Sub(t) }
-func (c offsetClock) Until(t time.Time) time.Duration { return t.Sub(c.Now()) }
 
 // loadState restores fake from file, if there is one, and reports whether
 // it did. A file that cannot be read or restored stops the start, so that
