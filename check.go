@@ -75,7 +75,7 @@ func (s *Server) CheckStatus(tb testing.TB, txID string, want Status, code ...st
 			fmt.Fprintf(&msg, " (%s)", e.Note)
 		}
 	}
-	s.describePendingOf(&msg, now, "it", func(tx, _, _ string) bool { return tx == txID })
+	s.describePendingOf(&msg, now, "it", func(t *txRecord) bool { return t.id == txID })
 	tb.Errorf("%s", msg.String())
 	return false
 }
@@ -83,8 +83,15 @@ func (s *Server) CheckStatus(tb testing.TB, txID string, want Status, code ...st
 // describePendingOf writes the pending work keep chooses, as Wait's
 // failure does, or that none of it concerns what (a noun: "it", "the
 // node").
-func (s *Server) describePendingOf(b *strings.Builder, now time.Time, what string, keep func(tx, from, to string) bool) {
-	items := pendingOf(s.pendingWork(), keep)
+func (s *Server) describePendingOf(b *strings.Builder, now time.Time, what string, keep func(*txRecord) bool) {
+	var items []pendingItem
+	func() {
+		st := s.store
+		defer st.lock().unlock()
+		for _, p := range st.pendingSteps(func(id string) bool { t := st.txs[id]; return t != nil && keep(t) }) {
+			items = append(items, p.item())
+		}
+	}()
 	if len(items) == 0 {
 		fmt.Fprintf(b, "\nnothing is pending on the clock for %s", what)
 		return
@@ -143,7 +150,7 @@ func (s *Server) CheckBalance(tb testing.TB, nodeID string, balanceCents, availa
 	var msg strings.Builder
 	now := s.Now()
 	fmt.Fprintf(&msg, "synapsefake: CheckBalance: node %s (%s) at %s (-want +got):\n%s", nodeID, n.Nickname, fmtInstant(now), cmp.Diff(want, got))
-	s.describePendingOf(&msg, now, "the node", func(_, from, to string) bool { return from == nodeID || to == nodeID })
+	s.describePendingOf(&msg, now, "the node", func(t *txRecord) bool { return t.fromNode == nodeID || t.toNode == nodeID })
 	tb.Errorf("%s", msg.String())
 	return false
 }

@@ -89,10 +89,6 @@ func (s *Server) SetTime(t time.Time) error {
 type pendingItem struct {
 	at   time.Time
 	what string
-	// tx, from and to name the transaction a step moves and its nodes
-	// ("" for statements and webhook retries), for the Check helpers'
-	// failures, which list only the work of what they checked.
-	tx, from, to string
 }
 
 // pendingWork lists what the clock would do next, soonest first: the
@@ -105,11 +101,7 @@ func (s *Server) pendingWork() []pendingItem {
 		st := s.store
 		defer st.lock().unlock()
 		for _, p := range st.pendingSteps(nil) {
-			item := pendingItem{at: p.at, what: "transaction " + p.tx + " " + p.step, tx: p.tx}
-			if t := st.txs[p.tx]; t != nil {
-				item.from, item.to = t.fromNode, t.toNode
-			}
-			out = append(out, item)
+			out = append(out, p.item())
 		}
 		out = append(out, st.pendingStatements()...)
 	}()
@@ -184,6 +176,11 @@ type txStep struct {
 	tx, step string
 }
 
+// item is the step as a failure message lists it.
+func (p txStep) item() pendingItem {
+	return pendingItem{at: p.at, what: "transaction " + p.tx + " " + p.step}
+}
+
 // pendingStatements are the ad hoc statements still queued and the next
 // monthly statements, if any node will get one. Callers hold mu.
 func (st *store) pendingStatements() []pendingItem {
@@ -213,18 +210,6 @@ func (st *store) pendingStatements() []pendingItem {
 		out = append(out, pendingItem{at: next, what: "the monthly statements are made"})
 	} else { // every node is created before now, so before the month after next ends
 		out = append(out, pendingItem{at: next.AddDate(0, 1, 0), what: "the monthly statements are made"})
-	}
-	return out
-}
-
-// pendingOf is the pending work of the transactions keep chooses, by the
-// transaction's id and its nodes'.
-func pendingOf(items []pendingItem, keep func(tx, from, to string) bool) []pendingItem {
-	out := items[:0:0]
-	for _, p := range items {
-		if p.tx != "" && keep(p.tx, p.from, p.to) {
-			out = append(out, p)
-		}
 	}
 	return out
 }
