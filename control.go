@@ -830,12 +830,21 @@ func (s *Server) controlSnapshot(w http.ResponseWriter, r *http.Request) {
 	_, _ = w.Write(b)
 }
 
-// controlRestore serves PUT /_fake/state: Restore from the body. A document
-// Restore refuses is 400 / "200" (invalid_state, or body_too_large past
-// the size limit), one
-// sent while another is being restored 429 / "429"; each changes nothing.
+// controlRestore serves PUT /_fake/state: Restore from the body, or with
+// ?copy=true RestoreCopy (another platform's document). A document Restore
+// refuses is 400 / "200" (invalid_state, or body_too_large past the size
+// limit), one sent while another is being restored 429 / "429"; each
+// changes nothing.
 func (s *Server) controlRestore(w http.ResponseWriter, r *http.Request) {
-	if err := s.Restore(r.Body); err != nil {
+	restore := s.Restore
+	switch q := r.URL.Query(); {
+	case q.Get("copy") == "true":
+		restore = s.RestoreCopy
+	case q.Has("copy") && q.Get("copy") != "false":
+		s.fail(w, errPayload("invalid_copy", "copy must be true or false, not %q.", clip(q.Get("copy"))))
+		return
+	}
+	if err := restore(r.Body); err != nil {
 		s.fail(w, err)
 		return
 	}

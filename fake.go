@@ -36,6 +36,11 @@ type Server struct {
 	tb            testing.TB // NewServer's: diagnostics and strict requests report to it
 	end           *endOfTest // NewServer's cleanup (diagnose.go)
 	restoring     sync.Mutex // held while a state document is restored: one at a time
+	// platforms is the Platforms the server is a platform of, nil for one
+	// of its own; ctlBase is where its control API is served then
+	// (/_fake/platforms/{client_id}/ for a made one), "" for controlPrefix.
+	platforms *Platforms
+	ctlBase   string
 }
 
 // noListenerBase is the URL a Server built by New reports: requests to it go

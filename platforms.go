@@ -58,7 +58,9 @@ func NewPlatforms(opts ...Option) *Platforms {
 	if max == 0 {
 		max = DefaultMaxPlatforms
 	}
-	return &Platforms{def: def, opts: opts, max: max, byID: map[string]*Server{}}
+	p := &Platforms{def: def, opts: opts, max: max, byID: map[string]*Server{}}
+	def.platforms = p
+	return p
 }
 
 // PlatformConfig is what makes one platform differ from the others; every
@@ -156,6 +158,7 @@ func (p *Platforms) Add(c PlatformConfig) (*Server, error) {
 			"This fake holds %d platforms, its bound (-max-platforms); delete one (DELETE /_fake/platforms/{client_id}) before making another.", p.max)
 	}
 	s := New(opts...)
+	s.platforms, s.ctlBase = p, platformsPrefix+"/"+c.ClientID+"/"
 	p.byID[c.ClientID] = s
 	p.order = append(p.order, s)
 	return s, nil
@@ -183,6 +186,7 @@ func (p *Platforms) Remove(clientID string) error {
 		return errNotFound("platform")
 	}
 	s.Close()
+	forgetUIPages(s.ctlBase)
 	return nil
 }
 

@@ -1,10 +1,12 @@
 package synapsefake_test
 
 import (
+	"bytes"
 	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -345,5 +347,115 @@ func TestRealClockFrom(t *testing.T) {
 		if d := c.Since(start); d < 0 || d > time.Minute {
 			t.Errorf("RealClockFrom(%v).Since(start) = %v", start, d)
 		}
+	}
+}
+
+// TestPlatformsStateCopiesIntoAnother checks that a platform's state
+// document restores into another platform, of another client id, secret
+// and seed, with PUT .../state?copy=true (RestoreCopy): its users answer
+// there as that platform's, under its gateway; the platform it came from
+// keeps its own; without copy=true the document is refused and changes
+// nothing.
+func TestPlatformsStateCopiesIntoAnother(t *testing.T) {
+	_, root := newPlatforms(t, synapsefake.WithoutWebhookDelivery())
+	c := http.DefaultClient
+	for _, b := range []map[string]any{
+		{"client_id": "client_a", "client_secret": "secret_a", "seed": 5, "name": "Alpha"},
+		{"client_id": "client_b", "client_secret": "secret_b", "seed": 9, "name": "Beta"},
+	} {
+		if r := ctlSend(t, c, "POST", root+"/_fake/platforms", nil, b); r.status != 200 {
+			t.Fatalf("POST /_fake/platforms: %d %s", r.status, r.raw)
+		}
+	}
+	gwA, gwB := "client_a|secret_a", "client_b|secret_b"
+	u := ctlSend(t, c, "POST", root+"/v3.1/users", apiHeaders(gwA), platformUserBody("a@example.com"))
+	id, _ := u.body["_id"].(string)
+	resp, err := c.Get(root + "/_fake/platforms/client_a/state")
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc, err := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if err != nil || resp.StatusCode != 200 {
+		t.Fatalf("GET state: %d %v", resp.StatusCode, err)
+	}
+	userOf := func(gw string) response {
+		t.Helper()
+		return ctlSend(t, c, "GET", root+"/v3.1/users/"+id, apiHeaders(gw), nil)
+	}
+
+	for _, q := range []string{"", "?copy=false"} {
+		r := ctlSend(t, c, "PUT", root+"/_fake/platforms/client_b/state"+q, nil, doc)
+		wantError(t, r, 400, "200", "invalid_state")
+		if e, _ := r.body["error"].(map[string]any); !strings.Contains(fmt.Sprint(e["en"]), "copy=true") {
+			t.Errorf("PUT state%s: the refusal %s does not name copy=true", q, r.raw)
+		}
+	}
+	for _, q := range []string{"?copy=yes", "?copy="} {
+		wantError(t, ctlSend(t, c, "PUT", root+"/_fake/platforms/client_b/state"+q, nil, doc), 400, "200", "invalid_copy")
+	}
+	wantError(t, userOf(gwB), 404, "404", "")
+
+	if r := ctlSend(t, c, "PUT", root+"/_fake/platforms/client_b/state?copy=true", nil, doc); r.status != 200 {
+		t.Fatalf("PUT state?copy=true: %d %s", r.status, r.raw)
+	}
+	got := userOf(gwB)
+	if got.status != 200 {
+		t.Fatalf("GET /users/%s as client_b after the copy: %d %s", id, got.status, got.raw)
+	}
+	if cl, _ := got.body["client"].(map[string]any); cl["id"] != "client_b" || cl["name"] != "Beta" {
+		t.Errorf("the copied user's client = %v, want client_b / Beta", got.body["client"])
+	}
+	if a := userOf(gwA); a.status != 200 || a.body["client"].(map[string]any)["id"] != "client_a" {
+		t.Errorf("client_a's own user after the copy: %d %s", a.status, a.raw)
+	}
+	// The copy is apart from its source: a user made on one is not on the other.
+	v := ctlSend(t, c, "POST", root+"/v3.1/users", apiHeaders(gwB), platformUserBody("b@example.com"))
+	for gw, want := range map[string]float64{gwA: 1, gwB: 2} {
+		if r := ctlSend(t, c, "GET", root+"/v3.1/users", apiHeaders(gw), nil); r.body["users_count"] != want {
+			t.Errorf("GET /users as %s: users_count %v, want %v (made on B: %s)", gw, r.body["users_count"], want, v.body["_id"])
+		}
+	}
+	// The default platform takes it too, at /_fake/state?copy=true.
+	if r := ctlSend(t, c, "PUT", root+"/_fake/state?copy=true", nil, doc); r.status != 200 {
+		t.Fatalf("PUT /_fake/state?copy=true: %d %s", r.status, r.raw)
+	}
+	if r := ctlSend(t, c, "GET", root+"/_fake/users/"+id, nil, nil); r.status != 200 {
+		t.Errorf("GET /_fake/users/%s on the default after the copy: %d %s", id, r.status, r.raw)
+	}
+}
+
+// TestRestoreCopyChecksTheDocument checks that RestoreCopy refuses what
+// Restore refuses, but for the client id and seed, and changes nothing.
+func TestRestoreCopyChecksTheDocument(t *testing.T) {
+	src := synapsefake.NewServer(t, synapsefake.WithIDSeed(3), synapsefake.WithClientCredentials("src_id", "src_secret"))
+	fx := newFixture(t, src, 100)
+	doc := snapshotBytes(t, src)
+	for _, tc := range []struct {
+		name, doc string
+		ok        bool
+	}{
+		{"the document", string(doc), true},
+		{"not JSON", "state", false},
+		{"truncated", string(doc[:len(doc)/2]), false},
+		{"another format", strings.Replace(string(doc), `"format":"`, `"format":"x`, 1), false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dst := synapsefake.NewServer(t)
+			before := snapshotBytes(t, dst)
+			if err := dst.Restore(strings.NewReader(tc.doc)); err == nil {
+				t.Error("Restore took another server's document")
+			}
+			err := dst.RestoreCopy(strings.NewReader(tc.doc))
+			if (err == nil) != tc.ok {
+				t.Fatalf("RestoreCopy: %v, want ok %v", err, tc.ok)
+			}
+			if !tc.ok && !bytes.Equal(snapshotBytes(t, dst), before) {
+				t.Error("a refused document changed the state")
+			}
+			if _, found := dst.User(fx.user.ID); found != tc.ok {
+				t.Errorf("after RestoreCopy: user %s found %v, want %v", fx.user.ID, found, tc.ok)
+			}
+		})
 	}
 }

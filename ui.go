@@ -80,6 +80,10 @@ var uiPages = sync.OnceValue(func() map[string]*template.Template {
 			}{self, list}
 		},
 		"nodeTypes": reference.NodeTypes,
+		// base is the root of the control API the page's links lead to:
+		// /_fake/, or a made platform's /_fake/platforms/{client_id}/.
+		// uiPagesFor's copies of the pages say which.
+		"base": func() string { return controlPrefix },
 	}
 	base := template.Must(template.New("layout.html").Funcs(funcs).ParseFS(uiFiles, "ui/layout.html"))
 	pages := map[string]*template.Template{}
@@ -88,6 +92,79 @@ var uiPages = sync.OnceValue(func() map[string]*template.Template {
 	}
 	return pages
 })
+
+// uiBases holds uiPages' copies by the control root their links lead to.
+var uiBases struct {
+	sync.Mutex
+	pages map[string]map[string]*template.Template
+}
+
+// uiPagesFor are the page templates whose links lead to the control API
+// at base. uiPages' own are never executed, so that they can be cloned.
+func uiPagesFor(base string) map[string]*template.Template {
+	uiBases.Lock()
+	defer uiBases.Unlock()
+	if pages := uiBases.pages[base]; pages != nil {
+		return pages
+	}
+	pages := map[string]*template.Template{}
+	for name, t := range uiPages() {
+		c := template.Must(t.Clone())
+		pages[name] = c.Funcs(template.FuncMap{"base": func() string { return base }})
+	}
+	if uiBases.pages == nil {
+		uiBases.pages = map[string]map[string]*template.Template{}
+	}
+	uiBases.pages[base] = pages
+	return pages
+}
+
+// forgetUIPages drops the pages of a removed platform's control root.
+func forgetUIPages(base string) {
+	uiBases.Lock()
+	delete(uiBases.pages, base)
+	uiBases.Unlock()
+}
+
+// controlRoot is where the server's control API is served: /_fake/, or a
+// made platform's /_fake/platforms/{client_id}/.
+func (s *Server) controlRoot() string {
+	if s.ctlBase == "" {
+		return controlPrefix
+	}
+	return s.ctlBase
+}
+
+// uiPlatform is one entry of the dashboard's platform switcher.
+type uiPlatform struct {
+	Name, ClientID, URL string
+	Current             bool
+}
+
+// uiMaxPlatforms bounds the switcher's list; the current platform is
+// always in it.
+const uiMaxPlatforms = 100
+
+// uiPlatforms is the switcher's list: nil for a server that is not one of
+// several platforms.
+func (s *Server) uiPlatforms() (list []uiPlatform, more int) {
+	if s.platforms == nil {
+		return nil, 0
+	}
+	all := s.platforms.List()
+	if len(all) < 2 {
+		return nil, 0
+	}
+	for i, o := range all {
+		if i >= uiMaxPlatforms && o != s {
+			more++
+			continue
+		}
+		list = append(list, uiPlatform{Name: o.cfg.clientName, ClientID: o.cfg.clientID,
+			URL: o.controlRoot() + "ui/", Current: o == s})
+	}
+	return list, more
+}
 
 // uiPage is what every page's template gets.
 type uiPage struct {
@@ -108,6 +185,10 @@ type uiPage struct {
 	CardCodes     []reference.Code
 	DishonorCodes []reference.Code
 	ContestCodes  []reference.Code
+	// Platforms is the platform switcher, empty for a server that is not
+	// one of several; MorePlatforms those left out of it.
+	Platforms     []uiPlatform
+	MorePlatforms int
 }
 
 // errClockNotManual refuses to move a clock that follows real time.
@@ -129,7 +210,8 @@ func (s *Server) uiRenderStatus(w http.ResponseWriter, r *http.Request, status i
 		p.Open = s.uiDetail(id)
 	}
 	q.Del("open")
-	p.Self = r.URL.Path
+	p.Self = s.controlRoot() + strings.TrimPrefix(r.URL.Path, controlPrefix)
+	p.Platforms, p.MorePlatforms = s.uiPlatforms()
 	if len(q) > 0 {
 		p.Self += "?" + q.Encode()
 	}
@@ -139,7 +221,7 @@ func (s *Server) uiRenderStatus(w http.ResponseWriter, r *http.Request, status i
 		p.CardCodes = reference.InterchangeCodes()
 	}
 	var buf bytes.Buffer
-	if err := uiPages()[tab].ExecuteTemplate(&buf, "layout.html", p); err != nil {
+	if err := uiPagesFor(s.controlRoot())[tab].ExecuteTemplate(&buf, "layout.html", p); err != nil {
 		s.fail(w, newError(reference.ErrServer, "internal_error", "dashboard: %v", err))
 		return
 	}

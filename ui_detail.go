@@ -322,7 +322,7 @@ func (s *Server) uiFind(w http.ResponseWriter, r *http.Request) {
 			}{"", users}})
 		return
 	}
-	http.Redirect(w, r, uiPrefix+d.Page+"?open="+url.QueryEscape(id), http.StatusFound)
+	http.Redirect(w, r, s.controlRoot()+"ui/"+d.Page+"?open="+url.QueryEscape(id), http.StatusFound)
 }
 
 // uiSubscriptions serves GET /_fake/ui/subscriptions?limit=: the newest

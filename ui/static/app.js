@@ -237,7 +237,7 @@
 
   if (window.EventSource) {
     var timer;
-    var es = new EventSource('/_fake/ui/events');
+    var es = new EventSource(document.documentElement.getAttribute('data-base') + 'ui/events');
     es.addEventListener('change', function () {
       clearTimeout(timer);
       timer = setTimeout(refresh, 50);
