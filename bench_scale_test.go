@@ -1,8 +1,13 @@
 package synapsefake_test
 
 import (
+	"encoding/json"
 	"fmt"
+	"io"
+	"net/http"
 	"runtime"
+	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -89,4 +94,65 @@ func BenchmarkAdvance(b *testing.B) {
 		fake.Close()
 		b.StartTimer()
 	}
+}
+
+// BenchmarkMakePlatforms is issue 37's acceptance figure in process: 200
+// platforms made at once over HTTP (POST /_fake/platforms), each then
+// answering its own gateway's GET /v3.1/users with 200; ns/op is the time
+// for all 200. go run ./internal/platformcost measures the same against the
+// binary, with its resident memory.
+func BenchmarkMakePlatforms(b *testing.B) {
+	const n = 200
+	for b.Loop() {
+		b.StopTimer()
+		p, root := newPlatforms(b, synapsefake.WithMaxPlatforms(n+1))
+		b.StartTimer()
+		var wg sync.WaitGroup
+		errs := make(chan error, n)
+		for i := range n {
+			wg.Go(func() {
+				errs <- makeAndAsk(root, fmt.Sprintf("client_%d", i))
+			})
+		}
+		wg.Wait()
+		b.StopTimer()
+		close(errs)
+		for err := range errs {
+			if err != nil {
+				b.Fatal(err)
+			}
+		}
+		p.Close()
+		b.StartTimer()
+	}
+}
+
+// makeAndAsk makes a platform over HTTP and asks for its users.
+func makeAndAsk(root, id string) error {
+	resp, err := http.Post(root+"/_fake/platforms", "application/json", strings.NewReader(`{"client_id":"`+id+`"}`))
+	if err != nil {
+		return err
+	}
+	var made struct {
+		Platform struct{ Gateway string } `json:"platform"`
+	}
+	err = json.NewDecoder(resp.Body).Decode(&made)
+	resp.Body.Close()
+	if err != nil || resp.StatusCode != 200 {
+		return fmt.Errorf("POST /_fake/platforms %s: %d %v", id, resp.StatusCode, err)
+	}
+	req, _ := http.NewRequest("GET", root+"/v3.1/users", nil)
+	for k, v := range apiHeaders(made.Platform.Gateway) {
+		req.Header.Set(k, v)
+	}
+	resp, err = http.DefaultClient.Do(req)
+	if err != nil {
+		return err
+	}
+	_, _ = io.Copy(io.Discard, resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != 200 {
+		return fmt.Errorf("GET /v3.1/users as %s: %d", id, resp.StatusCode)
+	}
+	return nil
 }

@@ -1,0 +1,59 @@
+package main
+
+import (
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+)
+
+// TestRun builds the binary and runs two small rounds: each prints its
+// line, and the medians follow.
+func TestRun(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and starts the binary")
+	}
+	bin := filepath.Join(t.TempDir(), "synapsefake")
+	if out, err := exec.Command("go", "build", "-o", bin, "../../cmd/synapsefake").CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	var out strings.Builder
+	if err := run(bin, 5, 2, &out); err != nil {
+		t.Fatalf("run: %v\n%s", err, out.String())
+	}
+	want := regexp.MustCompile(`^round 1: 5 platforms made at once, each answered 200, in \d+ ms; RSS [\d.]+ MiB idle, [\d.]+ MiB after \(-?[\d.]+ KiB a platform\)
+round 2: .*
+median of 2 rounds: 5 platforms in \d+ ms, -?[\d.]+ KiB of RSS a platform
+$`)
+	if !want.MatchString(out.String()) {
+		t.Errorf("output:\n%s\nwant it to match %s", out.String(), want)
+	}
+}
+
+func TestRunRefusesBadCounts(t *testing.T) {
+	for _, tc := range []struct{ n, rounds int }{{0, 1}, {1, 0}, {-1, 5}} {
+		if err := run("unused", tc.n, tc.rounds, &strings.Builder{}); err == nil {
+			t.Errorf("run(n=%d, rounds=%d): no error", tc.n, tc.rounds)
+		}
+	}
+}
+
+func TestMedian(t *testing.T) {
+	ms := func(v ...int) []round {
+		var rs []round
+		for _, x := range v {
+			rs = append(rs, round{idleKiB: 0, busyKiB: int64(x)})
+		}
+		return rs
+	}
+	kib := func(r round) float64 { return float64(r.busyKiB) }
+	for _, tc := range []struct {
+		in   []round
+		want float64
+	}{{ms(5), 5}, {ms(3, 1, 2), 2}, {ms(4, 1, 3, 2), 2.5}} {
+		if got := median(tc.in, kib); got != tc.want {
+			t.Errorf("median(%v) = %v, want %v", tc.in, got, tc.want)
+		}
+	}
+}
