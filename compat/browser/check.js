@@ -522,6 +522,30 @@ async function main() {
     await page.locator('#clock .now').getByText('2026-04-15T15:00:00Z (Wed 11:00 EDT)', { exact: true }).waitFor();
   });
 
+  await check("a made platform's dashboard shows its own users; its clock button moves its clock only; the switcher leads back", async () => {
+    const made = await control('POST', 'platforms', { client_id: 'browser_platform', name: 'Browser platform', clock: 'manual', start: '2026-05-01T12:00:00Z' });
+    if (!made.platform) throw new Error('POST /_fake/platforms: ' + JSON.stringify(made));
+    const pc = (method, p, body) => call(method, made.platform.control_url + '/' + p, body);
+    await pc('POST', 'users', { legal_names: ['Pat Platform'], fingerprint: 'fp' });
+    const defaultBefore = (await control('GET', 'clock')).now;
+    const page = await ctx.newPage();
+    await page.goto(`${root}/_fake/ui/`);
+    await page.locator('details.platforms summary').click();
+    await page.locator('details.platforms').getByRole('link', { name: 'Browser platform' }).click();
+    await page.waitForURL(`${root}/_fake/platforms/browser_platform/ui/`);
+    await page.locator('.list').getByText('Pat Platform').waitFor();
+    if (await page.locator('.list').getByText('Ada Lovelace').count()) throw new Error("the default platform's user is shown");
+    await page.getByRole('button', { name: '+1 day' }).click();
+    await page.locator('#clock .now').getByText('2026-05-02T12:00:00Z', { exact: false }).waitFor();
+    const defaultAfter = (await control('GET', 'clock')).now;
+    if (defaultAfter !== defaultBefore) throw new Error(`the default's clock moved: ${defaultBefore} -> ${defaultAfter}`);
+    await page.locator('details.platforms summary').click();
+    await page.locator('details.platforms li a').first().click(); // the default is listed first
+    await page.waitForURL(`${root}/_fake/ui/`);
+    await control('DELETE', 'platforms/browser_platform');
+    await page.close();
+  });
+
   await check('reset asks first: dismissed it changes nothing, accepted it empties the store', async () => {
     const page = await ctx.newPage();
     await page.goto(`${root}/_fake/ui/`);
