@@ -75,11 +75,24 @@ func New(opts ...Option) *Server {
 	s.store.hooks = s.hooks
 	s.webhookClient = cfg.webhookClient
 	if s.webhookClient == nil {
-		s.webhookClient = &http.Client{Timeout: cfg.webhookTimeout}
+		s.webhookClient = &http.Client{Timeout: cfg.webhookTimeout, Transport: webhookTransport()}
 	}
 	s.setBase(noListenerBase + apiPrefix)
 	return s
 }
+
+// webhookTransport is the transport of every fake's default webhook client:
+// one of its own, not http.DefaultTransport, whose idle connections any
+// httptest.Server's Close closes, failing a delivery that was about to
+// reuse one (408, "CloseIdleConnections called") in a test running beside
+// it.
+// A DefaultTransport a program replaced with its own is used as it is.
+var webhookTransport = sync.OnceValue(func() http.RoundTripper {
+	if t, ok := http.DefaultTransport.(*http.Transport); ok {
+		return t.Clone()
+	}
+	return http.DefaultTransport
+})
 
 // NewServer starts a Server on a loopback listener and closes it when the
 // test ends. A listener that cannot be opened fails the test.
