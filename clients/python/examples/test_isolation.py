@@ -25,6 +25,13 @@ def test_another_user_of_my_own(api):
     _only_user(api)
 
 
+def test_no_other_platform_is_alive(synapsefake):
+    # One binary per session (per xdist worker), whose tests run one at a
+    # time: the server holds its default platform and this test's, no other.
+    ids = [p["client_id"] for p in synapsefake.platforms()]
+    assert ids[1:] == [synapsefake.client_id]
+
+
 @pytest.mark.synapsefake(start=START)
 def test_my_clock_moves(synapsefake):
     assert synapsefake.now() == START_MS

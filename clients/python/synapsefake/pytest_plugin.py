@@ -128,7 +128,8 @@ def pytest_sessionfinish(session):
 def pytest_testnodedown(node, error):
     out = getattr(node, "workeroutput", None) or {}
     if "synapsefake" in out:
-        node.config.stash[_STATS].workers.append(out["synapsefake"])
+        d = dict(out["synapsefake"], worker=getattr(node, "workerinput", {}).get("workerid", "?"))
+        node.config.stash[_STATS].workers.append(d)
 
 
 def _startup_line(d, who):
@@ -145,9 +146,8 @@ def pytest_terminal_summary(terminalreporter, config):
         return
     tr = terminalreporter
     tr.write_sep("-", "synapsefake")
-    for i, d in enumerate(runs):
-        who = f"worker {i + 1}: " if stats.workers else ""
-        tr.write_line(_startup_line(d, who))
+    for d in sorted(runs, key=lambda d: d.get("worker", "")):
+        tr.write_line(_startup_line(d, f"worker {d['worker']}: " if "worker" in d else ""))
     times = [t for d in runs for t in d["platform_ms"]]
     if times:
         tr.write_line(f"fresh platform per test: median {statistics.median(times):.2f} ms over {len(times)} tests "
