@@ -14,6 +14,8 @@ import pytest
 
 import synapsefake
 
+pytest_plugins = ["pytester"]
+
 
 @pytest.fixture
 def real_binary():
@@ -49,3 +51,12 @@ def clean_env(monkeypatch, tmp_path):
     monkeypatch.setenv("PATH", str(empty))
     monkeypatch.setattr("synapsefake._server.packaged_binary", lambda: str(tmp_path / "pkg" / "bin" / "synapsefake"))
     return os.environ
+
+
+@pytest.fixture
+def plugin_args(request):
+    """The arguments that load the plugin in a pytester run: none when the
+    package is installed (its entry point loads it), else -p."""
+    if request.config.pluginmanager.get_plugin("synapsefake") is not None:
+        return []
+    return ["-p", "synapsefake.pytest_plugin"]
