@@ -60,6 +60,7 @@ NAME = "synapsefake"
 SUMMARY = "A fake of the v3.1 financial API for tests: its binary, control API client and pytest plugin"
 REQUIRES_PYTHON = ">=3.8"
 ENTRY_POINTS = "[pytest11]\nsynapsefake = synapsefake.pytest_plugin\n"
+EXTRAS = {"pytest": ["pytest>=7"]}
 
 # The wheel platform tags of the release's GOOS/GOARCH targets.
 PLATFORM_TAGS = {
@@ -130,6 +131,8 @@ def metadata(version):
         "Classifier: Programming Language :: Python :: 3\n"
         "Classifier: Topic :: Software Development :: Testing\n"
         f"Requires-Python: {REQUIRES_PYTHON}\n"
+        + "".join(f"Provides-Extra: {e}\n" + "".join(f'Requires-Dist: {r}; extra == "{e}"\n' for r in reqs)
+                  for e, reqs in EXTRAS.items()) +
         "Description-Content-Type: text/markdown\n"
         "\n" + readme
     )

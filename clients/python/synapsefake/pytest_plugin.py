@@ -16,8 +16,11 @@ fields (POST /_fake/platforms), and so does an indirect parameter::
 
     @pytest.mark.parametrize("synapsefake", [{"start": "2026-01-02T09:00:00Z"}], indirect=True)
 
-The terminal summary prints what the binary's start and each fresh platform
-cost (a median over the session's tests).
+A failed test that used the fixture gets a report section, "synapsefake
+requests": the API requests its platform received (the newest 50), each
+refusal with the fake's reason. The terminal summary prints what the
+binary's start and each fresh platform cost (a median over the session's
+tests).
 """
 
 import os
@@ -116,6 +119,36 @@ def synapsefake(request, synapsefake_server):
     yield platform
     if synapsefake_server.running():
         platform.delete()
+
+
+_JOURNAL_LINES = 50
+
+
+def _journal(platform):
+    """The platform's request journal as lines, newest last."""
+    lines = []
+    for r in platform.requests()[-_JOURNAL_LINES:]:
+        line = f"{r.get('method')} {r.get('path')} -> {r.get('status')}"
+        if r.get("error_code"):
+            line += f" error_code {r['error_code']}"
+        if r.get("reason"):
+            line += f": {r['reason']}"
+        lines.append(line)
+    return "\n".join(lines) or "(no API request reached this test's platform)"
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item, call):
+    outcome = yield
+    report = outcome.get_result()
+    platform = getattr(item, "funcargs", {}).get("synapsefake")
+    if report.when != "call" or not report.failed or platform is None:
+        return
+    try:
+        text = _journal(platform)
+    except Exception as err:  # noqa: BLE001 - the report must not fail
+        text = f"(the request journal could not be read: {err})"
+    report.sections.append(("synapsefake requests", text))
 
 
 def pytest_sessionfinish(session):

@@ -50,6 +50,7 @@ def test_the_metadata_is_pyprojects():
     assert project["name"] == make_wheels.NAME
     assert project["description"] == make_wheels.SUMMARY
     assert project["requires-python"] == make_wheels.REQUIRES_PYTHON
+    assert project["optional-dependencies"] == make_wheels.EXTRAS
     eps = project["entry-points"]["pytest11"]
     assert make_wheels.ENTRY_POINTS == "[pytest11]\n" + "".join(f"{k} = {v}\n" for k, v in eps.items())
 

@@ -105,3 +105,22 @@ def test_a_wrong_marker_is_a_usage_error(pytester, plugin_args, real_binary, dec
 def test_the_marker_is_registered(pytester, plugin_args):
     result = pytester.runpytest(*plugin_args, "--markers")
     result.stdout.fnmatch_lines(["@pytest.mark.synapsefake(start=None, clock=None, seed=None, *"])
+
+
+def test_a_failed_test_shows_its_platforms_requests(pytester, plugin_args, real_binary):
+    pytester.makepyfile(test_it='''
+        import urllib.error
+        import urllib.request
+
+        def test_a(synapsefake):
+            req = urllib.request.Request(synapsefake.base_url + "/users",
+                                         headers={"X-SP-GATEWAY": synapsefake.client_id + "|wrong"})
+            try:
+                urllib.request.urlopen(req)
+            except urllib.error.HTTPError:
+                pass
+            assert False, "see the requests"
+    ''')
+    result = pytester.runpytest(*plugin_args, "--synapsefake-bin", real_binary, "-p", "no:cacheprovider")
+    result.assert_outcomes(failed=1)
+    result.stdout.fnmatch_lines(["*- synapsefake requests -*", "GET /v3.1/users -> 401 error_code 100: *"])
