@@ -15,7 +15,7 @@ import time
 import urllib.error
 import urllib.request
 
-from .control import Control, ControlError, _seg
+from .control import Control, _seg
 
 __all__ = ["BinaryNotFound", "Platform", "ServeError", "Server", "find_binary", "serve"]
 
@@ -335,7 +335,3 @@ class Platform:
 
     def __repr__(self):
         return f"<synapsefake.Platform {self.client_id} at {self.base_url}>"
-
-
-# ControlError is re-exported with the rest.
-_ = ControlError
