@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Checks synapsefake_control.py, the control API's Python client: builds
+# Checks synapsefake.control (clients/python/synapsefake/control.py), the
+# control API's Python client: builds
 # cmd/synapsefake, starts it on a random loopback port with a manual clock,
 # runs test_control.py against it (one line per check and a closing
 # "N passed, M failed" line; it ends with a reset), stops the server and
@@ -30,8 +31,8 @@ source "$root/compat/fake.sh"
 start_fake compat/python "$client_id" "$client_secret" -quiet
 
 status=0
-echo "synapsefake_control.py, the control API's Python client (test_control.py), $("$python" --version):"
-PYTHONDONTWRITEBYTECODE=1 \
+echo "synapsefake.control, the control API's Python client (test_control.py), $("$python" --version):"
+PYTHONDONTWRITEBYTECODE=1 PYTHONPATH="$root/clients/python${PYTHONPATH:+:$PYTHONPATH}" \
 	SYNAPSEFAKE_CLIENT_ID="$client_id" SYNAPSEFAKE_CLIENT_SECRET="$client_secret" \
 	"$python" "$here/test_control.py" "$base" || status=$?
 if [[ $status -ne 0 ]]; then

@@ -1,9 +1,10 @@
-# Checks synapsefake_control.py, the Python client of the control API,
+# Checks synapsefake.control (clients/python/synapsefake/control.py, once
+# compat/python/synapsefake_control.py), the Python client of the control API,
 # against a running synapsefake: every method once as it should work, and
 # each method that can be refused once with a refusal (mostly an unknown
 # id), which must surface as a ControlError carrying the error envelope.
 #
-#	/usr/bin/python3 test_control.py http://127.0.0.1:PORT/v3.1
+#	PYTHONPATH=clients/python /usr/bin/python3 test_control.py http://127.0.0.1:PORT/v3.1
 #
 # run.sh starts the server (manual clock) and calls this.
 # The client id and secret come from SYNAPSEFAKE_CLIENT_ID and
@@ -18,7 +19,7 @@ import sys
 import threading
 import urllib.request
 
-from synapsefake_control import Control, ControlError
+from synapsefake.control import Control, ControlError
 
 if len(sys.argv) != 2:
     sys.exit("usage: test_control.py http://HOST:PORT/v3.1")
@@ -363,6 +364,18 @@ def return_():
 check("return_; an unknown id -> 404", return_)
 
 
+def dishonor_contest():
+    # s["tx"] is an internal transfer returned R01: its return cannot be dishonored.
+    err = refused(lambda: ctl.dishonor_return(s["tx"], "R68"), 409, "410", "return_code_not_for_rail")
+    want("internal transfer" in err.message, f"message {err.message!r}")
+    refused(lambda: ctl.contest_dishonor(s["tx"], "R73"), 409, "410", "not_dishonored")
+    refused(lambda: ctl.dishonor_return(UNKNOWN, "R68"), 404, "404", "unable_to_locate_transaction")
+    refused(lambda: ctl.contest_dishonor(UNKNOWN, "R73"), 404, "404", "unable_to_locate_transaction")
+
+
+check("dishonor_return, contest_dishonor of an internal transfer's return -> 409 / \"410\"; unknown ids -> 404", dishonor_contest)
+
+
 def schedule_return():
     tx = transfer(1)
     t = ctl.schedule_return(tx, "R01", after="24h")
@@ -590,6 +603,38 @@ def reset():
 
 
 check("reset: nothing left", reset)
+
+# --- platforms ---
+
+
+def platforms():
+    p = ctl.add_platform(name="Other", client_id="compat_other", start="2026-01-02T09:00:00Z", clock="manual", seed=7)
+    eq((p["client_id"], p["name"], p["gateway"]), ("compat_other", "Other", "compat_other|" + p["client_secret"]),
+       "client_id, name, gateway")
+    eq(p["control_url"], ctl.origin + "/_fake/platforms/compat_other", "control_url")
+    eq(p["now"], 1767344400000, "now: the start given")
+    eq([q["client_id"] for q in ctl.platforms()][1:], ["compat_other"], "platforms(), the default first")
+    eq(ctl.get_platform("compat_other")["name"], "Other", "get_platform")
+    other = ctl.platform("compat_other")
+    eq(other.control_root, ctl.origin + "/_fake/platforms/compat_other", "the platform's control root")
+    eq(Control(p["control_url"]).control_root, other.control_root, "Control(control_url)")
+    before = ctl.now()
+    eq(other.advance("48h"), 1767344400000 + 48 * 3600 * 1000, "the platform's clock after advance")
+    eq(ctl.now(), before, "the default platform's clock did not move")
+    user = other.add_user(legal_names=["Only Here"])
+    eq([u["_id"] for u in other.users()], [user["_id"]], "the platform's users")
+    eq([u["_id"] for u in ctl.users() if u["_id"] == user["_id"]], [], "the default platform does not see it")
+    err = refused(lambda: other.user(UNKNOWN), 404, "404", "unable_to_locate_user")
+    eq(err.path, f"/_fake/platforms/compat_other/users/{UNKNOWN}", "the refused call's path")
+    eq(err.reason, err.message, "reason")
+    refused(lambda: ctl.add_platform(client_id="compat_other"), 409, "410", "platform_exists")
+    ctl.delete_platform("compat_other")
+    refused(lambda: ctl.get_platform("compat_other"), 404, "404", "unable_to_locate_platform")
+    refused(lambda: ctl.delete_platform(p["client_id"]), 404, "404", "unable_to_locate_platform")
+
+
+check("add_platform, platforms, get_platform, platform(client_id), delete_platform; a client id in use -> 409 / \"410\"",
+      platforms)
 
 
 

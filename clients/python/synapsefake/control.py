@@ -1,8 +1,10 @@
 """A client for synapsefake's control API (/_fake/), the Go test helpers over HTTP.
 
-Standard library only (urllib.request and json), for Python 3.8 or later::
+Part of the synapsefake package (clients/python; it was
+compat/python/synapsefake_control.py). Standard library only (urllib.request
+and json), for Python 3.8 or later::
 
-    from synapsefake_control import Control, ControlError
+    from synapsefake.control import Control, ControlError
 
     ctl = Control("http://127.0.0.1:8080")   # the API's base URL (.../v3.1) works too
     user = ctl.add_user(legal_names=["Ada Lovelace"])
@@ -15,6 +17,8 @@ Each method is one endpoint of docs/control-api.md and returns the field its
 answer names: a user, a node, a transaction, a list, the clock's time in
 milliseconds. A refusal raises ControlError, which carries the API's error
 envelope (error_code, http_code, error.code, error.en) and the HTTP status.
+Platforms (POST /_fake/platforms) are methods too, and platform(client_id)
+is the Control of one of them (/_fake/platforms/{client_id}/...).
 Ids are the strings the fake gave; amounts are integer cents; durations are Go
 durations ("90m", "24h"); times are milliseconds since the epoch.
 """
@@ -35,8 +39,9 @@ class ControlError(Exception):
 
     status is the HTTP status; error_code and http_code are the envelope's
     strings ("404", "404"); code is error.code (e.g. "unable_to_locate_node")
-    and message is error.en; envelope is the whole decoded body (None when the
-    body was not JSON); method and path name the call.
+    and message (also reason) is error.en, why the fake refused; envelope is
+    the whole decoded body (None when the body was not JSON); method and path
+    name the call.
     """
 
     def __init__(self, method, path, status, envelope, text=""):
@@ -53,6 +58,11 @@ class ControlError(Exception):
         super().__init__(
             f"{method} {path}: HTTP {status}, error_code {self.error_code}, {self.code}: {self.message}"
         )
+
+    @property
+    def reason(self):
+        """Why the fake refused the call: the envelope's error.en."""
+        return self.message
 
 
 def _duration(d):
@@ -72,19 +82,25 @@ def _fields(**kw):
 
 
 class Control:
-    """The control API of one synapsefake server.
+    """The control API of one synapsefake server, or of one of its platforms.
 
-    base_url is the server's origin (http://127.0.0.1:8080) or the API's
-    base URL the banner prints (http://127.0.0.1:8080/v3.1). token is the
-    server's -control-token, when it was started with one. timeout bounds
-    each call in seconds (a webhook wait adds its own timeout to it).
+    base_url is the server's origin (http://127.0.0.1:8080), the API's base
+    URL the banner prints (http://127.0.0.1:8080/v3.1) or a platform's
+    control_url (http://127.0.0.1:8080/_fake/platforms/{client_id}), whose
+    control API the methods then call. token is the server's -control-token,
+    when it was started with one. timeout bounds each call in seconds (a
+    webhook wait adds its own timeout to it).
     """
 
     def __init__(self, base_url, token=None, timeout=10):
-        origin = base_url.rstrip("/")
-        if origin.endswith("/v3.1"):
-            origin = origin[: -len("/v3.1")]
-        self.origin = origin
+        root = base_url.rstrip("/")
+        if root.endswith("/v3.1"):
+            root = root[: -len("/v3.1")]
+        parts = urllib.parse.urlsplit(root)
+        self.origin = f"{parts.scheme}://{parts.netloc}"
+        # control_root is where the control routes are: /_fake for the
+        # server's default platform, /_fake/platforms/{client_id} for another.
+        self.control_root = root if parts.path.startswith("/_fake") else self.origin + "/_fake"
         self.token = token
         self.timeout = timeout
 
@@ -94,7 +110,7 @@ class Control:
         """Calls one control endpoint (path under /_fake/, e.g. "users") and
         returns the decoded answer. body is a dict (sent as JSON), bytes or a
         str (sent as they are). A refusal raises ControlError."""
-        full = "/_fake/" + path.lstrip("/")
+        full = self.control_root[len(self.origin):] + "/" + path.lstrip("/")
         query = _fields(**(query or {}))
         if query:
             full += "?" + urllib.parse.urlencode(query)
@@ -261,6 +277,14 @@ class Control:
         """AdvanceTransaction: one step, to status (e.g. "PROCESSING-DEBIT")."""
         return self._move(tx_id, "advance", {"status": status})
 
+    def dishonor_return(self, tx_id, code):
+        """DishonorReturn: the originator dishonors a return (R61, R62, R67-R70)."""
+        return self._move(tx_id, "dishonor", {"code": code})
+
+    def contest_dishonor(self, tx_id, code):
+        """ContestDishonor: the receiving bank contests a dishonored return (R71-R77)."""
+        return self._move(tx_id, "contest", {"code": code})
+
     def win_dispute(self, tx_id):
         """WinDispute; returns the answer: transaction, dispute_status, dispute_credit_transaction_id."""
         return self._dispute(tx_id, "won")
@@ -276,11 +300,11 @@ class Control:
     # --- cards ---
 
     def card_authorization(self, subnet_id, amount_cents, merchant=None, foreign=None, cash=None,
-                           decline_with=None, hold=None):
+                           decline_with=None, hold=None, partial_approval_allowed=None):
         """CardAuthorization: a swipe of the card subnet; a decline is a RETURNED transaction with its IR code."""
         return self._post(f"subnets/{_seg(subnet_id)}/authorize", _fields(
             amount_cents=amount_cents, merchant=merchant, foreign=foreign, cash=cash,
-            decline_with=decline_with, hold=hold))["transaction"]
+            decline_with=decline_with, hold=hold, partial_approval_allowed=partial_approval_allowed))["transaction"]
 
     def force_post(self, subnet_id, amount_cents, merchant=None, foreign=None, cash=None):
         """ForcePost: a card debit with no authorization."""
@@ -396,6 +420,37 @@ class Control:
     def reset(self):
         """Reset: empties everything, as if the server had just started (the clock goes on)."""
         self._post("reset")
+
+    # --- platforms (the server's, whichever Control is asked) ---
+
+    def _platforms(self):
+        """The Control of the server's /_fake/platforms routes."""
+        return self if self.control_root == self.origin + "/_fake" else Control(self.origin, self.token, self.timeout)
+
+    def add_platform(self, name=None, client_id=None, client_secret=None, start=None, clock=None, seed=None):
+        """A new platform of the server (POST /_fake/platforms): its client_id,
+        client_secret, gateway, name, base_url, control_url and now; every
+        field is optional (start an RFC 3339 instant or "default", clock
+        "manual" or "real")."""
+        return self._platforms()._post("platforms", _fields(
+            name=name, client_id=client_id, client_secret=client_secret, start=start, clock=clock,
+            seed=seed))["platform"]
+
+    def platforms(self):
+        """Every platform of the server, the default first, then the others oldest first."""
+        return self._platforms()._get("platforms")["platforms"]
+
+    def get_platform(self, client_id):
+        """One platform of the server, as add_platform answers it."""
+        return self._platforms()._get(f"platforms/{_seg(client_id)}")["platform"]
+
+    def delete_platform(self, client_id):
+        """Deletes a platform and everything in it; its gateway is refused from then on."""
+        self._platforms().call("DELETE", f"platforms/{_seg(client_id)}")
+
+    def platform(self, client_id):
+        """The Control of one platform: every method above on its own data and clock."""
+        return Control(f"{self.origin}/_fake/platforms/{_seg(client_id)}", self.token, self.timeout)
 
 
 def _seg(s):

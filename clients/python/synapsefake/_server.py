@@ -1,0 +1,337 @@
+"""Finding the synapsefake binary, starting it, and its platforms.
+
+Standard library only. The public names are re-exported by the package:
+find_binary, serve, Server, ServeError, BinaryNotFound, Platform.
+"""
+
+import collections
+import datetime
+import os
+import shutil
+import subprocess
+import sys
+import threading
+import time
+import urllib.error
+import urllib.request
+
+from .control import Control, _seg
+
+__all__ = ["BinaryNotFound", "Platform", "ServeError", "Server", "find_binary", "serve"]
+
+ENV_BIN = "SYNAPSEFAKE_BIN"
+_EXE = "synapsefake.exe" if sys.platform == "win32" else "synapsefake"
+_BANNER = "synapsefake serving "
+
+
+class BinaryNotFound(FileNotFoundError):
+    """No synapsefake binary was found. tried lists each place looked at,
+    with why it did not do, in the order searched."""
+
+    def __init__(self, tried):
+        self.tried = list(tried)
+        lines = "\n".join(f"  {i}. {t}" for i, t in enumerate(self.tried, 1))
+        super().__init__(
+            "synapsefake: no synapsefake binary found; tried, in order:\n" + lines + "\n"
+            "Set SYNAPSEFAKE_BIN (or pytest's --synapsefake-bin) to the binary, install a platform wheel "
+            "of synapsefake (it carries the binary), or put synapsefake on PATH "
+            "(go install github.com/synapsefake/synapsefake/cmd/synapsefake@latest)."
+        )
+
+
+class ServeError(RuntimeError):
+    """The binary did not start or did not answer. log is what it printed."""
+
+    def __init__(self, message, command, log):
+        self.command = list(command)
+        self.log = log
+        super().__init__(
+            f"synapsefake: {message}\n  command: {' '.join(self.command)}\n  its output:\n"
+            + ("".join("    " + line + "\n" for line in log.splitlines()) or "    (nothing)\n")
+        )
+
+
+def packaged_binary():
+    """The path a platform wheel puts the binary at: synapsefake/bin/synapsefake[.exe]."""
+    return os.path.join(os.path.dirname(os.path.abspath(__file__)), "bin", _EXE)
+
+
+def _executable(path):
+    return os.path.isfile(path) and os.access(path, os.X_OK)
+
+
+def find_binary(explicit=None):
+    """The synapsefake binary's path.
+
+    Searched in this order: explicit (serve's binary=, pytest's
+    --synapsefake-bin), the SYNAPSEFAKE_BIN environment variable, the binary
+    a platform wheel installed inside this package (synapsefake/bin/), then
+    synapsefake on PATH. A path that was given (explicit, SYNAPSEFAKE_BIN)
+    must be an executable file: one that is not is an error, not a reason to
+    look further. Nothing found raises BinaryNotFound naming what was tried.
+    """
+    tried = []
+    for what, value in (("the binary given (--synapsefake-bin / binary=)", explicit),
+                        (f"${ENV_BIN}", os.environ.get(ENV_BIN) or None)):
+        if value is None:
+            tried.append(f"{what}: not set")
+            continue
+        path = os.path.abspath(os.path.expanduser(str(value)))
+        if _executable(path):
+            return path
+        why = "not executable" if os.path.isfile(path) else "no such file"
+        tried.append(f"{what}: {path} ({why})")
+        raise BinaryNotFound(tried)
+    path = packaged_binary()
+    if os.path.isfile(path):
+        if not os.access(path, os.X_OK):
+            # An installer that dropped the wheel's executable bit.
+            try:
+                os.chmod(path, os.stat(path).st_mode | 0o111)
+            except OSError:
+                pass
+        if _executable(path):
+            return path
+        tried.append(f"the binary inside the synapsefake package: {path} (not executable)")
+    else:
+        tried.append(f"the binary inside the synapsefake package: {path} (absent: this is not a platform wheel)")
+    found = shutil.which("synapsefake")
+    if found:
+        return os.path.abspath(found)
+    tried.append("synapsefake on PATH: not found")
+    raise BinaryNotFound(tried)
+
+
+def _flag_args(flags):
+    """Command-line flags from keyword arguments: clock="manual" is
+    -clock manual, max_platforms=10 is -max-platforms 10, quiet=True is
+    -quiet, a False or None value is left out, a list repeats the flag."""
+    args = []
+    for key, value in flags.items():
+        name = "-" + key.replace("_", "-")
+        if value is None or value is False:
+            continue
+        if value is True:
+            args.append(name)
+        elif isinstance(value, (list, tuple)):
+            for v in value:
+                args += [name, str(v)]
+        else:
+            args += [name, str(value)]
+    return args
+
+
+class Server:
+    """A running synapsefake binary (see serve).
+
+    base_url is the API's base URL for the SDKs (http://127.0.0.1:PORT/v3.1),
+    origin the server's (http://127.0.0.1:PORT), control its default
+    platform's control API. binary and command say what ran;
+    banner_seconds is the time from spawning the binary until it printed its
+    banner, ready_seconds until it answered GET /_fake/clock.
+    """
+
+    def __init__(self, binary=None, timeout=10.0, token=None, **flags):
+        self.binary = find_binary(binary)
+        opts = {"addr": "127.0.0.1:0", "clock": "manual", "start": "default", "quiet": True}
+        opts.update(flags)
+        if token is not None:
+            opts["control_token"] = token
+        self.command = [self.binary] + _flag_args(opts)
+        self.token = token
+        self._lines = collections.deque(maxlen=2000)
+        self._banner = threading.Event()
+        self.base_url = None
+        t0 = time.perf_counter()
+        try:
+            self.process = subprocess.Popen(
+                self.command, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                text=True, encoding="utf-8", errors="replace", bufsize=1)
+        except OSError as err:
+            raise ServeError(f"cannot run {self.binary}: {err}", self.command, "") from err
+        self._reader = threading.Thread(target=self._read, name="synapsefake-log", daemon=True)
+        self._reader.start()
+        try:
+            self._wait_banner(t0, timeout)
+            self.banner_seconds = self._banner_at - t0
+            self.origin = self.base_url[: -len("/v3.1")] if self.base_url.endswith("/v3.1") else self.base_url
+            self._wait_ready(t0, timeout)
+            self.ready_seconds = time.perf_counter() - t0
+        except BaseException:
+            self.stop()
+            raise
+        self.control = Control(self.origin, token=token)
+
+    def _read(self):
+        for line in self.process.stdout:
+            line = line.rstrip("\r\n")
+            self._lines.append(line)
+            if not self._banner.is_set() and line.startswith(_BANNER):
+                self._banner_at = time.perf_counter()
+                self.base_url = line[len(_BANNER):].strip()
+                self._banner.set()
+        self.process.stdout.close()
+
+    def _wait_banner(self, t0, timeout):
+        while not self._banner.wait(0.01):
+            if self.process.poll() is not None:
+                self._reader.join(2)
+                raise ServeError(f"the binary exited with status {self.process.returncode} before it served",
+                                 self.command, self.log())
+            if time.perf_counter() - t0 > timeout:
+                raise ServeError(f"no \"{_BANNER}...\" line within {timeout:g} s", self.command, self.log())
+
+    def _wait_ready(self, t0, timeout):
+        url = self.origin + "/_fake/clock"
+        headers = {"X-Fake-Control-Token": self.token} if self.token else {}
+        last = None
+        while True:
+            try:
+                with urllib.request.urlopen(urllib.request.Request(url, headers=headers), timeout=2) as resp:
+                    if resp.status == 200:
+                        return
+            except (urllib.error.URLError, OSError) as err:
+                last = err
+            if self.process.poll() is not None:
+                raise ServeError(f"the binary exited with status {self.process.returncode}", self.command, self.log())
+            if time.perf_counter() - t0 > timeout:
+                raise ServeError(f"GET {url} did not answer 200 within {timeout:g} s ({last})",
+                                 self.command, self.log())
+            time.sleep(0.005)
+
+    def log(self):
+        """What the binary printed so far (its last 2,000 lines), stdout and stderr together."""
+        return "\n".join(self._lines)
+
+    def running(self):
+        """Whether the binary still runs."""
+        return self.process.poll() is None
+
+    def stop(self):
+        """Stops the binary (SIGTERM, then SIGKILL after 5 s); returns its exit status."""
+        if self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(5)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+        self._reader.join(2)
+        return self.process.returncode
+
+    def add_platform(self, **fields):
+        """A fresh platform of this server (POST /_fake/platforms) as a Platform:
+        fields are name, client_id, client_secret, start, clock and seed."""
+        return Platform(self.control.add_platform(**fields), token=self.token)
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.stop()
+
+    def __repr__(self):
+        return f"<synapsefake.Server {self.base_url} pid {self.process.pid}>"
+
+
+def serve(binary=None, timeout=10.0, token=None, **flags):
+    """Starts the synapsefake binary on a free loopback port and answers the Server.
+
+    A context manager: ``with synapsefake.serve() as srv:`` stops the binary
+    at the end of the block. The binary is found by find_binary(binary).
+    flags are the binary's flags (see ``synapsefake -h``) as keyword
+    arguments, start="2026-04-14T10:00:00-04:00" for -start,
+    max_platforms=50 for -max-platforms, quiet=False to log requests; the
+    defaults are -addr 127.0.0.1:0 -clock manual -start default -quiet.
+    token is -control-token, sent by the Control. It reads the banner's URL,
+    waits until GET /_fake/clock answers (at most timeout seconds) and
+    raises ServeError, with the binary's output, when the binary does not
+    get there.
+    """
+    return Server(binary=binary, timeout=timeout, token=token, **flags)
+
+
+class Platform:
+    """One platform of a server (POST /_fake/platforms): its own users, ids,
+    clock, webhooks, journal and faults, reached through its gateway.
+
+    base_url is the SDKs' base URL (with /v3.1); client_id, client_secret
+    and gateway ("client_id|client_secret", the X-SP-GATEWAY header) are its
+    credentials; control_url is its control API and control the Control
+    over it. Control's methods not defined here are reached as attributes
+    (platform.add_subnet(...), platform.transaction(tx_id)).
+    """
+
+    def __init__(self, info, token=None):
+        self.info = dict(info)
+        self.client_id = info["client_id"]
+        self.client_secret = info["client_secret"]
+        self.gateway = info["gateway"]
+        self.name = info.get("name")
+        self.base_url = info["base_url"]
+        self.control_url = info["control_url"]
+        self.control = Control(self.control_url, token=token)
+
+    def headers(self, oauth_key="", fingerprint="fingerprint", ip="127.0.0.1"):
+        """The headers of an API request on this platform: X-SP-GATEWAY, X-SP-USER
+        ("oauth_key|fingerprint", an empty key before sign-in) and X-SP-USER-IP."""
+        return {"X-SP-GATEWAY": self.gateway, "X-SP-USER": f"{oauth_key}|{fingerprint}", "X-SP-USER-IP": ip}
+
+    def add_user(self, **fields):
+        """A user (email, phone_numbers, legal_names, fingerprint, supp_id,
+        is_business, permission), with its refresh_token."""
+        return self.control.add_user(**fields)
+
+    def add_node(self, user_id, **fields):
+        """A node of the user (type, nickname, balance_cents, account_num, routing_num, supp_id)."""
+        return self.control.add_node(user_id, **fields)
+
+    def oauth_key(self, user_id, fingerprint, scopes=None):
+        """An OAuth key of the user for the fingerprint: X-SP-USER is "key|fingerprint"."""
+        return self.control.oauth_key(user_id, fingerprint, scopes=scopes)
+
+    def fund(self, node_id, cents):
+        """Adds cents to the node at once (no transaction); returns the node after."""
+        return self.control.fund(node_id, cents)
+
+    def settle(self, tx_id):
+        """Settles the transaction (every step left); returns it."""
+        return self.control.settle(tx_id)
+
+    def return_transaction(self, tx_id, code, late=False):
+        """Returns the transaction with an R.. (ACH), IR.. (card) or WR.. (wire) code."""
+        return self.control.return_(tx_id, code, late=late)
+
+    def advance(self, duration):
+        """Moves this platform's clock (and what falls due) by duration: a Go
+        duration ("24h", "90m"), a datetime.timedelta or seconds; returns now in ms."""
+        return self.control.advance(duration)
+
+    def now(self):
+        """This platform's time, in milliseconds since the epoch."""
+        return self.control.now()
+
+    def now_datetime(self):
+        """This platform's time as an aware datetime (UTC)."""
+        return datetime.datetime.fromtimestamp(self.now() / 1000, tz=datetime.timezone.utc)
+
+    def webhooks(self):
+        """Every webhook captured on this platform, oldest first."""
+        return self.control.webhooks()
+
+    def wait_webhook(self, object_id=None, function=None, status=None, timeout="5s"):
+        """The first captured webhook matching every matcher given, waiting up to
+        timeout; none raises ControlError 404 no_matching_webhook saying what came."""
+        return self.control.wait_webhook(object_id=object_id, function=function, status=status, timeout=timeout)
+
+    def delete(self):
+        """Deletes this platform and everything in it."""
+        Control(self.control.origin, token=self.control.token).call("DELETE", f"platforms/{_seg(self.client_id)}")
+
+    def __getattr__(self, name):
+        if name.startswith("_") or name == "control":
+            raise AttributeError(name)
+        return getattr(self.control, name)
+
+    def __repr__(self):
+        return f"<synapsefake.Platform {self.client_id} at {self.base_url}>"
