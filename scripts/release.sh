@@ -44,6 +44,7 @@ stage="$(mktemp -d)"
 trap 'rm -rf "$stage"' EXIT
 
 archives=()
+binaries=() # goos/goarch=path of each binary, for the Python wheels and npm packages
 for platform in $platforms; do
 	goos="${platform%/*}"
 	goarch="${platform#*/}"
@@ -54,6 +55,7 @@ for platform in $platforms; do
 	mkdir -p "$dir/docs"
 	(cd "$root" && CGO_ENABLED=0 GOOS="$goos" GOARCH="$goarch" \
 		go build -trimpath -ldflags "-s -w -X main.version=$version" -o "$dir/$exe" ./cmd/synapsefake)
+	binaries+=("$platform=$dir/$exe")
 	cp "$root/README.md" "$root/LICENSE" "$dir/"
 	cp "$root"/docs/*.md "$root"/docs/*.png "$dir/docs/"
 	find "$dir" -exec touch -h -d "@$epoch" {} +
@@ -70,4 +72,7 @@ for platform in $platforms; do
 	printf 'release: %-48s %8d bytes\n' "$archive" "$(wc -c <"$outdir/$archive")"
 done
 (cd "$outdir" && sha256sum "${archives[@]}" >SHA256SUMS)
+# The Python package's platform wheels (each carrying its binary), its pure
+# wheel and sdist, in python/; they are not archives of SHA256SUMS.
+python3 "$root/clients/python/make_wheels.py" --pure --sdist --epoch "$epoch" "$version" "$outdir/python" "${binaries[@]}"
 echo "release: $version, ${#archives[@]} archives and SHA256SUMS in $outdir"
