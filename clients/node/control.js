@@ -1,5 +1,5 @@
 // A client for synapsefake's control API (/_fake/), the Go test helpers over
-// HTTP. No dependencies: Node 18 or later, for the global fetch. Part of the
+// HTTP. No dependencies: Node 18 or later (node:http). Part of the
 // synapsefake package (clients/node, docs/node.md); this file also works on
 // its own, copied beside your tests.
 //
@@ -66,6 +66,40 @@ function fields(o) {
 
 const seg = (s) => encodeURIComponent(String(s));
 
+// agents keep connections to the fake open between calls (node:http rather
+// than fetch: a call costs about half, and the first no tens of ms). Idle
+// sockets do not keep the process alive.
+const agents = {};
+
+// send makes one request and resolves to {status, text}; it rejects after
+// timeout ms without a whole answer.
+function send(url, method, headers, data, timeout) {
+  const u = new URL(url);
+  const mod = u.protocol === 'https:' ? require('node:https') : require('node:http');
+  agents[u.protocol] ||= new mod.Agent({ keepAlive: true });
+  if (data !== undefined) headers['Content-Length'] = Buffer.byteLength(data);
+  return new Promise((resolve, reject) => {
+    const req = mod.request(u, { method, headers, agent: agents[u.protocol] }, (res) => {
+      const chunks = [];
+      res.on('data', (c) => chunks.push(c));
+      res.on('end', () => {
+        clearTimeout(timer);
+        resolve({ status: res.statusCode, text: Buffer.concat(chunks).toString('utf8') });
+      });
+      res.on('error', (err) => {
+        clearTimeout(timer);
+        reject(err);
+      });
+    });
+    const timer = setTimeout(() => req.destroy(new Error(`${method} ${u.pathname}: no answer within ${timeout} ms`)), timeout);
+    req.on('error', (err) => {
+      clearTimeout(timer);
+      reject(err);
+    });
+    req.end(data);
+  });
+}
+
 // Control is the control API of one synapsefake server. baseURL is the
 // server's origin (http://127.0.0.1:8080) or the API's base URL the banner
 // prints (http://127.0.0.1:8080/v3.1), or a control URL: the default
@@ -100,10 +134,8 @@ class Control {
       headers['Content-Type'] = 'application/json';
     }
     if (this.token) headers[TOKEN_HEADER] = this.token;
-    const resp = await fetch(this.origin + full, {
-      method, headers, body: data, signal: AbortSignal.timeout(timeout || this.timeout),
-    });
-    const text = await resp.text();
+    const resp = await send(this.origin + full, method, headers, data, timeout || this.timeout);
+    const text = resp.text;
     let answer = null;
     try {
       answer = text ? JSON.parse(text) : null;

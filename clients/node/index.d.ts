@@ -54,6 +54,8 @@ export class Platform {
   readonly controlUrl: string;
   /** The platform's clock when it was made, in ms. */
   readonly createdAt: number;
+  /** How long createPlatform took, in ms. */
+  readonly createdIn: number;
   /** The control API of this platform only. */
   readonly control: Control;
   /** Deletes the platform; deleting one already gone resolves too. */

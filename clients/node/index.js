@@ -2,7 +2,7 @@
 // binary cmd/synapsefake) on a free loopback port, or connects to one
 // already running, and makes an isolated platform per test (POST
 // /_fake/platforms), each with its own users, clock, webhooks and control
-// API. No runtime dependencies: Node 18 or later (the global fetch).
+// API. No runtime dependencies: Node 18 or later.
 //
 //   const { startFake } = require('synapsefake');
 //
@@ -133,6 +133,8 @@ class Platform {
     this.controlUrl = answer.control_url;
     /** The platform's clock when it was made, in ms since the epoch. */
     this.createdAt = answer.now;
+    /** How long createPlatform took, in ms. */
+    this.createdIn = 0;
     /** A Control for this platform only. */
     this.control = new Control(answer.control_url, controlOptions);
     this._root = root;
@@ -191,8 +193,11 @@ class Fake {
    * @returns {Promise<Platform>}
    */
   async createPlatform(options) {
+    const t0 = performance.now();
     const answer = await this.control.call('POST', 'platforms', platformBody(options));
-    return new Platform(answer.platform, this.control, this._controlOptions);
+    const platform = new Platform(answer.platform, this.control, this._controlOptions);
+    platform.createdIn = performance.now() - t0;
+    return platform;
   }
 
   /** Nothing to stop for a fake connect reached; startFake's stops the binary. */
@@ -329,8 +334,7 @@ async function startFake(options = {}) {
     });
   });
 
-  // An answer: the clock of the default platform (node:http: the first
-  // fetch of a process loads its HTTP client, tens of ms).
+  // An answer: the clock of the default platform.
   const clockUrl = `${url.replace(/\/v3\.1$/, '')}/_fake/clock`;
   try {
     await probe(clockUrl, timeout);
