@@ -67,7 +67,7 @@ function npmVersion(tag) {
  * @param {string} arg
  */
 function target(arg) {
-  const m = /^([a-z]+)\/([a-z0-9]+)=(.+)$/.exec(arg);
+  const m = /^([a-z0-9]+)\/([a-z0-9]+)=(.+)$/.exec(arg);
   if (!m) throw new Error(`make-packages: ${JSON.stringify(arg)} is not GOOS/GOARCH=BINARY (linux/amd64=dist/synapsefake)`);
   const [, goos, goarch, binary] = m;
   if (!GOOS[goos] || !GOARCH[goarch]) {
