@@ -72,8 +72,19 @@ const seg = (s) => encodeURIComponent(String(s));
 const agents = {};
 
 // send makes one request and resolves to {status, text}; it rejects after
-// timeout ms without a whole answer.
-function send(url, method, headers, data, timeout) {
+// timeout ms without a whole answer, and with the request named when the
+// connection fails. A connection kept from an earlier call that the server
+// has closed meanwhile is retried once on a new one.
+async function send(url, method, headers, data, timeout) {
+  try {
+    return await sendOnce(url, method, headers, data, timeout);
+  } catch (err) {
+    if (err.reused && (err.code === 'ECONNRESET' || err.code === 'EPIPE')) return sendOnce(url, method, headers, data, timeout);
+    throw err;
+  }
+}
+
+function sendOnce(url, method, headers, data, timeout) {
   const u = new URL(url);
   const mod = u.protocol === 'https:' ? require('node:https') : require('node:http');
   agents[u.protocol] ||= new mod.Agent({ keepAlive: true });
@@ -91,10 +102,13 @@ function send(url, method, headers, data, timeout) {
         reject(err);
       });
     });
-    const timer = setTimeout(() => req.destroy(new Error(`${method} ${u.pathname}: no answer within ${timeout} ms`)), timeout);
+    const timer = setTimeout(() => req.destroy(Object.assign(new Error(`no answer within ${timeout} ms`), { code: 'ETIMEDOUT' })), timeout);
     req.on('error', (err) => {
       clearTimeout(timer);
-      reject(err);
+      const e = new Error(`${method} ${u.pathname}${u.search}: ${err.message} (is the fake at ${u.origin} running?)`, { cause: err });
+      e.code = err.code;
+      e.reused = req.reusedSocket;
+      reject(e);
     });
     req.end(data);
   });
