@@ -11,7 +11,9 @@
 #  3. creates a fresh npm project in a temporary directory, installs the
 #     main tarball and the platform tarball (and vitest@3 from the registry),
 #     checks the installed package's entry points (CommonJS, ES module, each
-#     subpath) and copies examples/ in;
+#     subpath) and type-checks test/types.ts against its .d.ts files (tsc
+#     --strict; typescript@5 and @types/node@20 from the registry), and
+#     copies examples/ in;
 #  4. runs both example suites (examples/node-test with node:test,
 #     examples/vitest with vitest) WITHOUT SYNAPSEFAKE_BIN and with no
 #     synapsefake on PATH, so the binary must come from the platform
@@ -57,11 +59,11 @@ cp "$work"/packages/synapsefake-0.0.0-*.tgz "$project/dist/synapsefake.tgz"
 cp "$work"/packages/synapsefake-"$host_pkg"-*.tgz "$project/dist/synapsefake-$host_pkg.tgz"
 ls -l "$work/packages"
 
-step "3. a fresh npm project: install the tarballs and vitest@3"
+step "3. a fresh npm project: install the tarballs, vitest@3 (and typescript for the .d.ts check)"
 cd "$project"
 npm init -y >/dev/null
 npm install --no-audit --no-fund --loglevel=error \
-	./dist/synapsefake.tgz "./dist/synapsefake-$host_pkg.tgz" vitest@3
+	./dist/synapsefake.tgz "./dist/synapsefake-$host_pkg.tgz" vitest@3 typescript@5 @types/node@20
 cp -R "$here/examples" "$project/examples"
 node -e '
 const assert = require("node:assert/strict");
@@ -83,6 +85,10 @@ assert.equal(ControlError, cjs.ControlError);
 assert.equal(typeof setup, "function");
 console.log("ES module entry points load (the same objects as CommonJS)");
 '
+cp "$here/test/types.ts" "$project/types.ts"
+"$project/node_modules/.bin/tsc" --noEmit --strict --module nodenext --moduleResolution nodenext \
+	--target es2022 --types node types.ts
+echo "the .d.ts files type-check (tsc --strict, test/types.ts)"
 
 # No SYNAPSEFAKE_BIN, and no directory on PATH that holds a synapsefake.
 clean_path=""
