@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # CI for the Node package synapsefake (clients/node), from any directory:
 #
-#   bash clients/node/ci.sh
+#   bash clients/node/ci.sh [--jest]
 #
 #  1. builds cmd/synapsefake for linux/amd64 (and for the host, if it is
 #     another platform);
@@ -19,12 +19,23 @@
 #     synapsefake on PATH, so the binary must come from the platform
 #     package: each prints where its binary came from, the start-up figures
 #     and the median cost of a platform;
+#     With --jest, also examples/jest (jest@30 from the registry, ~30 s more);
 #  5. runs the package's own tests (test/*.test.js, node:test) with
 #     SYNAPSEFAKE_BIN set to the binary built in 1.
 #
 # Needs go, node 18 or later and npm (the registry, for vitest). Takes about
 # a minute. Exits non-zero when a step fails.
 set -euo pipefail
+
+jest=""
+case "${1:-}" in
+--jest) jest=jest@30 ;;
+"") ;;
+*)
+	echo "usage: bash clients/node/ci.sh [--jest]" >&2
+	exit 2
+	;;
+esac
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 root="$(cd "$here/../.." && pwd)"
@@ -63,7 +74,7 @@ step "3. a fresh npm project: install the tarballs, vitest@3 (and typescript for
 cd "$project"
 npm init -y >/dev/null
 npm install --no-audit --no-fund --loglevel=error \
-	./dist/synapsefake.tgz "./dist/synapsefake-$host_pkg.tgz" vitest@3 typescript@5 @types/node@20
+	./dist/synapsefake.tgz "./dist/synapsefake-$host_pkg.tgz" vitest@3 typescript@5 @types/node@20 ${jest:+"$jest"}
 cp -R "$here/examples" "$project/examples"
 node -e '
 const assert = require("node:assert/strict");
@@ -112,6 +123,12 @@ step "4b. examples/vitest (vitest), the binary from @synapsefake/$host_pkg"
 cd "$project/examples/vitest"
 isolated "$project/node_modules/.bin/vitest" run 2>&1 | tee "$work/vitest.log"
 grep -q "binary from package ($project/node_modules/@synapsefake/$host_pkg/bin/" "$work/vitest.log"
+
+if [[ -n "$jest" ]]; then
+	step "4c. examples/jest (jest), the binary from @synapsefake/$host_pkg"
+	cd "$project/examples/jest"
+	isolated "$project/node_modules/.bin/jest" 2>&1
+fi
 
 step "5. the package's own tests (node:test)"
 cd "$here"
