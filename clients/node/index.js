@@ -255,6 +255,9 @@ function probe(url, timeout) {
   });
 }
 
+// START_OPTIONS are startFake's options.
+const START_OPTIONS = ['bin', 'clock', 'start', 'clientId', 'clientSecret', 'quiet', 'args', 'env', 'timeout'];
+
 /**
  * Starts the synapsefake binary on a free loopback port (-addr
  * 127.0.0.1:0) and resolves once it has printed its banner and answered a
@@ -275,6 +278,9 @@ function probe(url, timeout) {
  * @returns {Promise<StartedFake>}
  */
 async function startFake(options = {}) {
+  for (const k of Object.keys(options)) {
+    if (!START_OPTIONS.includes(k)) throw new TypeError(`startFake: unknown option ${k}; the options are ${START_OPTIONS.join(', ')}`);
+  }
   const binary = findBinary({ bin: options.bin });
   const args = ['-addr', '127.0.0.1:0', '-clock', options.clock || 'manual'];
   if (options.start) args.push('-start', options.start instanceof Date ? options.start.toISOString() : String(options.start));

@@ -27,6 +27,10 @@ test('a binary that exits before its banner: the error holds its status and its 
   assert.deepEqual(err.binary, { path: bin, source: 'option', tried: [`the bin option=${bin}`] });
 });
 
+test('an unknown option is refused before anything starts', async () => {
+  await assert.rejects(startFake({ binary: '/bin/true' }), /^TypeError: startFake: unknown option binary; the options are bin, clock/);
+});
+
 test('a first line that is not the banner: the error says so, with the output', async (t) => {
   const bin = script(tempDir(t), 'synapsefake', 'echo "something else"\nsleep 5');
   const err = await startFake({ bin }).then(() => null, (e) => e);
