@@ -7,8 +7,8 @@
 // run.sh starts the server and calls this. The client id and secret come
 // from SYNAPSEFAKE_CLIENT_ID and SYNAPSEFAKE_CLIENT_SECRET. Settling a
 // transaction and funding a node go through the fake's control API
-// (/_fake/..., no credentials needed), with synapsefake-control.js, the Node
-// client of the control API beside this file. Prints one
+// (/_fake/..., no credentials needed), with clients/node/control.js, the Node
+// client of the control API (the synapsefake package's). Prints one
 // line per check and a closing "N passed, M failed" for both clients; exits 1
 // when a check failed.
 'use strict';
@@ -16,7 +16,7 @@
 const harness = require('./harness.js');
 const axios = require('axios'); // the copy synapsenode itself uses
 const { Client } = require('synapsenode');
-const { Control } = require('./synapsefake-control.js');
+const { Control } = require('../../clients/node/control.js');
 
 const { assert, check, finish, isObject, typeOf, wantTypes, wantList, wantError, baseDocument } = harness;
 

@@ -13,7 +13,7 @@
 
 const sp = require('synapsepay');
 const { assert, check, wantTypes, wantList, wantError, baseDocument } = require('./harness.js');
-const { Control } = require('./synapsefake-control.js');
+const { Control } = require('../../clients/node/control.js');
 
 const FP = 'compat-pay-fingerprint-1';
 const FP2 = 'compat-pay-fingerprint-2';

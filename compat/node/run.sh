@@ -2,7 +2,7 @@
 # Compatibility check against the official Node clients (synapsenode 1.2.17
 # and synapsepay 0.12.0, pinned in package.json and package-lock.json):
 # builds cmd/synapsefake, starts it on a random loopback port with a manual
-# clock, runs test_control.js (the checks of synapsefake-control.js, the
+# clock, runs test_control.js (the checks of clients/node/control.js, the
 # control API's Node client; it ends with a reset), then compat.js (both
 # clients' checks, one after the other) against it, stops the server and
 # exits 1 when either failed.
@@ -38,7 +38,7 @@ source "$root/compat/fake.sh"
 start_fake compat/node "$client_id" "$client_secret" -quiet -funds-check
 
 status=0
-echo "synapsefake-control.js, the control API's Node client (test_control.js):"
+echo "clients/node/control.js, the control API's Node client (test_control.js):"
 SYNAPSEFAKE_CLIENT_ID="$client_id" SYNAPSEFAKE_CLIENT_SECRET="$client_secret" \
 	node "$here/test_control.js" "$base" || status=$?
 echo "synapsenode and synapsepay (compat.js):"

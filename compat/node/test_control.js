@@ -1,4 +1,4 @@
-// Checks synapsefake-control.js, the Node client of the control API, against
+// Checks clients/node/control.js, the Node client of the control API, against
 // a running synapsefake: every method once as it should work, and each
 // method that can be refused once with a refusal (mostly an unknown id),
 // which must reject with a ControlError carrying the error envelope.
@@ -17,7 +17,7 @@ const assert = require('node:assert/strict');
 const fs = require('node:fs');
 const http = require('node:http');
 const path = require('node:path');
-const { Control, ControlError } = require('./synapsefake-control.js');
+const { Control, ControlError } = require('../../clients/node/control.js');
 
 const base = process.argv[2];
 if (!base) {
@@ -261,11 +261,13 @@ async function main() {
     await refused(() => ctl.settle(UNKNOWN), 404, '404', 'unable_to_locate_transaction');
   });
 
-  await check('return; an unknown id -> 404', async () => {
+  await check('return; an unknown id -> 404; returnTransaction is return', async () => {
     const t = await ctl.return(s.tx, 'R01');
     assert.deepEqual([t.status, t.code], ['RETURNED', 'R01']);
     assert.equal((await ctl.node(s.savings)).balance_cents, 0);
     await refused(() => ctl.return(UNKNOWN, 'R01'), 404, '404', 'unable_to_locate_transaction');
+    const err = await refused(() => ctl.returnTransaction(UNKNOWN, 'R01'), 404, '404', 'unable_to_locate_transaction');
+    assert.equal(err.reason, err.en);
   });
 
   await check('scheduleReturn({after: "24h"}); an unknown id -> 404', async () => {
@@ -376,6 +378,8 @@ async function main() {
     const n = (await ctl.addNode(s.user, { nickname: 'Waited' }))._id;
     const h = await ctl.waitWebhook({ object_id: n, function: 'NODES|POST' });
     assert.deepEqual([h.object_id, h.function], [n, 'NODES|POST']);
+    const again = await ctl.waitWebhook({ objectId: n, function: 'NODES|POST' });
+    assert.deepEqual([again.object_id, again.function, again.date], [n, 'NODES|POST', h.date]);
     assert.ok(h.deliveries.every((d) => d.attempts.every((a) => a.code === 200)), JSON.stringify(h.deliveries));
     const err = await refused(() => ctl.waitWebhook({ object_id: UNKNOWN, timeout: '0s' }), 404, '404', 'no_matching_webhook');
     assert.match(err.en, /captured/);
@@ -430,7 +434,7 @@ async function main() {
     assert.ok(match && match[1].includes('http://127.0.0.1:8080/v3.1'), 'the block and its base URL');
     const code = match[1].replace('http://127.0.0.1:8080/v3.1', `${ctl.origin}/v3.1`);
     const AsyncFunction = (async () => {}).constructor;
-    const local = (name) => require(name === './synapsefake-control.js' ? path.join(__dirname, name) : name);
+    const local = (name) => require(name === 'synapsefake' ? path.join(__dirname, '..', '..', 'clients', 'node') : name);
     await new AsyncFunction('require', code)(local);
   });
 

@@ -1,9 +1,12 @@
 // A client for synapsefake's control API (/_fake/), the Go test helpers over
-// HTTP. No dependencies: Node 18 or later, for the global fetch.
+// HTTP. No dependencies: Node 18 or later (node:http). Part of the
+// synapsefake package (clients/node, docs/node.md); this file also works on
+// its own, copied beside your tests.
 //
-//   const { Control, ControlError } = require('./synapsefake-control.js');
+//   const { Control, ControlError } = require('synapsefake'); // or require('./control.js')
 //
 //   const ctl = new Control('http://127.0.0.1:8080'); // the API's base URL (.../v3.1) works too
+//   // a platform's control URL (http://127.0.0.1:8080/_fake/platforms/ID) reaches that platform
 //   const user = await ctl.addUser({ legal_names: ['Ada Lovelace'] });
 //   const node = await ctl.addNode(user._id, { nickname: 'Checking', balance_cents: 10000 });
 //   await ctl.fund(node._id, 2500);                   // the node after: balance_cents 12500
@@ -23,7 +26,7 @@ const TOKEN_HEADER = 'X-Fake-Control-Token';
 
 // ControlError is a refusal of the control API. status is the HTTP status;
 // errorCode and httpCode are the envelope's strings ('404', '404'); code is
-// error.code (e.g. 'unable_to_locate_node') and en error.en; envelope
+// error.code (e.g. 'unable_to_locate_node') and en (also reason) error.en; envelope
 // is the whole decoded body (null when it was not JSON); method and path
 // name the call.
 class ControlError extends Error {
@@ -41,6 +44,7 @@ class ControlError extends Error {
     this.httpCode = env ? env.http_code : undefined;
     this.code = err.code;
     this.en = message;
+    this.reason = message;
   }
 }
 
@@ -62,14 +66,70 @@ function fields(o) {
 
 const seg = (s) => encodeURIComponent(String(s));
 
+// agents keep connections to the fake open between calls (node:http rather
+// than fetch: a call costs about half, and the first no tens of ms). Idle
+// sockets do not keep the process alive.
+const agents = {};
+
+// send makes one request and resolves to {status, text}; it rejects after
+// timeout ms without a whole answer, and with the request named when the
+// connection fails. A connection kept from an earlier call that the server
+// has closed meanwhile is retried once on a new one.
+async function send(url, method, headers, data, timeout) {
+  try {
+    return await sendOnce(url, method, headers, data, timeout);
+  } catch (err) {
+    if (err.reused && (err.code === 'ECONNRESET' || err.code === 'EPIPE')) return sendOnce(url, method, headers, data, timeout);
+    throw err;
+  }
+}
+
+function sendOnce(url, method, headers, data, timeout) {
+  const u = new URL(url);
+  const mod = u.protocol === 'https:' ? require('node:https') : require('node:http');
+  agents[u.protocol] ||= new mod.Agent({ keepAlive: true });
+  if (data !== undefined) headers['Content-Length'] = Buffer.byteLength(data);
+  return new Promise((resolve, reject) => {
+    const req = mod.request(u, { method, headers, agent: agents[u.protocol] }, (res) => {
+      const chunks = [];
+      res.on('data', (c) => chunks.push(c));
+      res.on('end', () => {
+        clearTimeout(timer);
+        resolve({ status: res.statusCode, text: Buffer.concat(chunks).toString('utf8') });
+      });
+      res.on('error', (err) => {
+        clearTimeout(timer);
+        reject(err);
+      });
+    });
+    const timer = setTimeout(() => req.destroy(Object.assign(new Error(`no answer within ${timeout} ms`), { code: 'ETIMEDOUT' })), timeout);
+    req.on('error', (err) => {
+      clearTimeout(timer);
+      const e = new Error(`${method} ${u.pathname}${u.search}: ${err.message} (is the fake at ${u.origin} running?)`, { cause: err });
+      e.code = err.code;
+      e.reused = req.reusedSocket;
+      reject(e);
+    });
+    req.end(data);
+  });
+}
+
 // Control is the control API of one synapsefake server. baseURL is the
 // server's origin (http://127.0.0.1:8080) or the API's base URL the banner
-// prints (http://127.0.0.1:8080/v3.1). options.token is the server's
+// prints (http://127.0.0.1:8080/v3.1), or a control URL: the default
+// platform's (http://127.0.0.1:8080/_fake) or another platform's
+// (http://127.0.0.1:8080/_fake/platforms/ID, what POST /_fake/platforms
+// answers as control_url), whose routes it then calls. options.token is the server's
 // -control-token, when it was started with one; options.timeout bounds each
 // call in ms (a webhook wait adds its own 30 s at most).
 class Control {
   constructor(baseURL, options = {}) {
-    this.origin = String(baseURL).replace(/\/+$/, '').replace(/\/v3\.1$/, '');
+    const url = String(baseURL).replace(/\/+$/, '').replace(/\/v3\.1$/, '');
+    const at = url.search(/\/_fake(\/|$)/);
+    this.origin = at < 0 ? url : url.slice(0, at);
+    // prefix is the path of the control API's root: /_fake, or
+    // /_fake/platforms/ID for another platform.
+    this.prefix = at < 0 ? '/_fake' : url.slice(at);
     this.token = options.token;
     this.timeout = options.timeout || 10_000;
   }
@@ -78,7 +138,7 @@ class Control {
   // resolves to the decoded answer. body is an object (sent as JSON) or a
   // string (sent as it is). A refusal rejects with a ControlError.
   async call(method, path, body, query, timeout) {
-    let full = '/_fake/' + String(path).replace(/^\/+/, '');
+    let full = this.prefix + '/' + String(path).replace(/^\/+/, '');
     const q = new URLSearchParams(Object.entries(fields(query)).map(([k, v]) => [k, String(v)]));
     if ([...q].length) full += '?' + q;
     const headers = { Accept: 'application/json' };
@@ -88,10 +148,8 @@ class Control {
       headers['Content-Type'] = 'application/json';
     }
     if (this.token) headers[TOKEN_HEADER] = this.token;
-    const resp = await fetch(this.origin + full, {
-      method, headers, body: data, signal: AbortSignal.timeout(timeout || this.timeout),
-    });
-    const text = await resp.text();
+    const resp = await send(this.origin + full, method, headers, data, timeout || this.timeout);
+    const text = resp.text;
     let answer = null;
     try {
       answer = text ? JSON.parse(text) : null;
@@ -247,6 +305,11 @@ class Control {
     return this.#move(txID, 'return', fields({ code, late: late || undefined }));
   }
 
+  // returnTransaction is return under a name that is not a keyword.
+  async returnTransaction(txID, code, options) {
+    return this.return(txID, code, options);
+  }
+
   // scheduleReturn is ScheduleReturn: returned with code, after (a
   // duration) once it settles.
   async scheduleReturn(txID, code, { after, late } = {}) {
@@ -382,12 +445,12 @@ class Control {
   }
 
   // waitWebhook is Wait: the first captured webhook that matches every
-  // matcher given ({object_id, function, status}), waiting up to timeout
+  // matcher given ({object_id (or objectId), function, status}), waiting up to timeout
   // (a duration, at most 30 s; 5 s by default) for deliveries in flight.
   // None comes: a ControlError 404 'no_matching_webhook' whose message
   // says what was captured and what is pending.
-  async waitWebhook({ object_id, function: fn, status, timeout = '5s' } = {}) {
-    const body = fields({ object_id, function: fn, status, timeout: duration(timeout) });
+  async waitWebhook({ object_id, objectId, function: fn, status, timeout = '5s' } = {}) {
+    const body = fields({ object_id: object_id ?? objectId, function: fn, status, timeout: duration(timeout) });
     return (await this.call('POST', 'webhooks/wait', body, undefined, this.timeout + 30_000)).webhook;
   }
 

@@ -1,0 +1,11 @@
+// Types of synapsefake/jest.
+import type { Fake, Platform, PlatformOptions, StartOptions } from './index';
+
+/** A jest globalSetup that starts the binary and sets process.env.SYNAPSEFAKE_URL. */
+export function globalSetup(options?: StartOptions): () => Promise<void>;
+/** Stops what the globalSetup started. */
+export function globalTeardown(): Promise<void>;
+/** The running fake, by process.env.SYNAPSEFAKE_URL. */
+export function useFake(): Fake;
+/** A fresh platform per test (beforeEach), deleted after it (afterEach). */
+export function usePlatform(options?: PlatformOptions, hooks?: { beforeEach?: (fn: () => Promise<void>) => void; afterEach?: (fn: () => Promise<void>) => void }): Platform;

@@ -1,0 +1,90 @@
+// synapsefake/jest: jest's globalSetup and globalTeardown for one binary
+// per run (synapsefake/jest/setup, synapsefake/jest/teardown), and
+// usePlatform, which gives each test its own platform of it:
+//
+//   const { usePlatform } = require('synapsefake/jest');
+//   const platform = usePlatform();
+//   test('signs up', async () => { await platform.control.addUser({}); });
+//
+// The workers find the fake by process.env.SYNAPSEFAKE_URL, which the
+// globalSetup sets before jest starts them.
+'use strict';
+
+const { startFake, connect } = require('./index.js');
+
+const KEY = Symbol.for('synapsefake.jest.fake');
+
+/**
+ * A jest globalSetup function that starts the binary with startFake(options)
+ * and sets process.env.SYNAPSEFAKE_URL for the workers.
+ * @param {import('./index').StartOptions} [options]
+ * @returns {() => Promise<void>}
+ */
+function globalSetup(options = {}) {
+  return async function synapsefakeGlobalSetup() {
+    const fake = await startFake(options);
+    globalThis[KEY] = fake;
+    process.env.SYNAPSEFAKE_URL = fake.url;
+    process.env.SYNAPSEFAKE_TIMINGS = JSON.stringify(fake.timings);
+    process.env.SYNAPSEFAKE_BINARY_SOURCE = fake.binary.source;
+  };
+}
+
+/**
+ * The jest globalTeardown: stops the binary the globalSetup started.
+ * @returns {Promise<void>}
+ */
+async function globalTeardown() {
+  const fake = globalThis[KEY];
+  globalThis[KEY] = undefined;
+  if (fake) await fake.stop();
+}
+
+let connected = null;
+
+/**
+ * The running fake, by process.env.SYNAPSEFAKE_URL.
+ * @returns {import('./index').Fake}
+ */
+function useFake() {
+  const url = process.env.SYNAPSEFAKE_URL;
+  if (!url) {
+    throw new Error("synapsefake/jest: SYNAPSEFAKE_URL is not set: add globalSetup: 'synapsefake/jest/setup' and globalTeardown: 'synapsefake/jest/teardown' to jest's config, or set it to a running fake's URL (docs/node.md)");
+  }
+  if (!connected || connected.url !== url.replace(/\/+$/, '')) connected = connect(url);
+  return connected;
+}
+
+/**
+ * Registers a beforeEach that makes a fresh platform (createPlatform(options))
+ * and an afterEach that deletes it. The object returned stands for the
+ * current test's platform (baseUrl, gateway, control, ...).
+ * @param {import('./index').PlatformOptions} [options]
+ * @param {{beforeEach?: Function, afterEach?: Function}} [hooks] jest's hooks (the globals by default)
+ * @returns {import('./index').Platform}
+ */
+function usePlatform(options, hooks = {}) {
+  const before = hooks.beforeEach || globalThis.beforeEach;
+  const after = hooks.afterEach || globalThis.afterEach;
+  if (typeof before !== 'function' || typeof after !== 'function') {
+    throw new Error('synapsefake/jest: usePlatform needs jest\'s beforeEach and afterEach (call it in a test file)');
+  }
+  let current = null;
+  before(async () => {
+    current = await useFake().createPlatform(options);
+  });
+  after(async () => {
+    const p = current;
+    current = null;
+    if (p) await p.delete();
+  });
+  return new Proxy({}, {
+    get(_, name) {
+      if (!current) throw new Error(`synapsefake/jest: usePlatform's platform.${String(name)} read outside a test: the platform exists from its beforeEach to its afterEach`);
+      const v = current[name];
+      return typeof v === 'function' ? v.bind(current) : v;
+    },
+  });
+}
+
+module.exports = { globalSetup, globalTeardown, useFake, usePlatform };

@@ -1,0 +1,36 @@
+// Type-checked by ci.sh (tsc --noEmit --strict) against the installed package:
+// every public declaration used once, as a test suite would. Never run.
+import { startFake, connect, ControlError, findBinary, type Platform } from 'synapsefake';
+import { usePlatform as jestPlatform, globalSetup } from 'synapsefake/jest';
+import { test, usePlatform, fakeInfo } from 'synapsefake/vitest';
+import { setup, teardown } from 'synapsefake/vitest/setup';
+import jestSetup = require('synapsefake/jest/setup');
+
+async function main() {
+  const fake = await startFake({ clock: 'manual', start: new Date() });
+  const p: Platform = await fake.createPlatform({ clientId: 'x', seed: 1 });
+  const u = await p.control.addUser({ legal_names: ['A'] });
+  const n = await p.control.addNode(u._id, { nickname: 'c' });
+  const key: string = await p.control.oauthKey(u._id, 'fp');
+  await p.control.fund(n._id, 100);
+  const t = await p.control.settle('x');
+  await p.control.returnTransaction(t._id, 'R01');
+  const ms: number = await p.control.advance('24h') + await p.control.now();
+  const hooks = await p.control.webhooks();
+  const h = await p.control.waitWebhook({ objectId: n._id, function: 'NODES|POST', status: 'x', timeout: 1000 });
+  try { await p.control.settle('x'); } catch (e) { if (e instanceof ControlError) console.log(e.errorCode, e.httpCode, e.reason); }
+  await p.delete();
+  console.log(fake.timings.banner, fake.binary.source, findBinary().tried, key, ms, hooks.length, h.object_id);
+  const c = connect(fake.url);
+  await c.createPlatform();
+  await fake.stop();
+  globalSetup({ start: 'default' });
+  jestPlatform().control.now();
+  usePlatform().gateway;
+  fakeInfo().url;
+  await setup({ provide: () => {} });
+  await teardown();
+  await jestSetup();
+  test('x', async ({ platform }) => { await platform.control.now(); });
+}
+void main;

@@ -1,0 +1,14 @@
+// Types of synapsefake/vitest.
+import type { TestAPI } from 'vitest';
+import type { Fake, Platform, PlatformOptions, BinarySource } from './index';
+import './vitest-setup';
+
+/** What the globalSetup provided, or {url} from $SYNAPSEFAKE_URL. */
+export function fakeInfo(): { url: string; controlUrl?: string; timings?: { banner: number; ready: number }; binary?: { path: string; source: BinarySource } };
+/** The running fake, to make platforms on. */
+export function useFake(): Fake;
+/** A fresh platform per test (beforeEach), deleted after it (afterEach). */
+export function usePlatform(options?: PlatformOptions): Platform;
+/** vitest's test with a platform fixture. */
+export const test: TestAPI<{ platform: Platform }>;
+export const it: TestAPI<{ platform: Platform }>;

@@ -1,0 +1,89 @@
+// synapsefake/vitest: each test its own platform of the fake the
+// globalSetup (synapsefake/vitest/setup) started, either as a fixture:
+//
+//   import { test } from 'synapsefake/vitest';
+//   test('signs up', async ({ platform }) => { ... platform.gateway ... });
+//
+// or with usePlatform, which registers a beforeEach and an afterEach:
+//
+//   import { usePlatform } from 'synapsefake/vitest';
+//   const platform = usePlatform();
+//   it('signs up', async () => { await platform.control.addUser({}); });
+//
+// Without the globalSetup, $SYNAPSEFAKE_URL names the fake to use.
+import { afterEach, beforeEach, inject, test as baseTest } from 'vitest';
+import { connect } from './index.mjs';
+
+let connected = null;
+
+/**
+ * What the globalSetup provided: {url, controlUrl, timings, binary}; or
+ * {url} from $SYNAPSEFAKE_URL. Neither: an Error saying how to set it up.
+ * @returns {{url: string, controlUrl?: string, timings?: {banner: number, ready: number}, binary?: {path: string, source: string}}}
+ */
+export function fakeInfo() {
+  let info;
+  try {
+    info = inject('synapsefake');
+  } catch {
+    info = undefined;
+  }
+  if (info && info.url) return info;
+  if (process.env.SYNAPSEFAKE_URL) return { url: process.env.SYNAPSEFAKE_URL };
+  throw new Error("synapsefake/vitest: no fake to use: add globalSetup: ['synapsefake/vitest/setup'] to vitest's test config, or set SYNAPSEFAKE_URL to a running fake's URL (docs/node.md)");
+}
+
+/**
+ * The running fake (connect to fakeInfo().url), to make platforms on.
+ * @returns {import('./index').Fake}
+ */
+export function useFake() {
+  const { url } = fakeInfo();
+  if (!connected || connected.url !== url.replace(/\/+$/, '')) connected = connect(url);
+  return connected;
+}
+
+/**
+ * Registers a beforeEach that makes a fresh platform (createPlatform(options))
+ * and an afterEach that deletes it. The object it returns stands for the
+ * current test's platform: read its fields (baseUrl, gateway, control...)
+ * inside a test or a hook that runs after the beforeEach.
+ * @param {import('./index').PlatformOptions} [options]
+ * @returns {import('./index').Platform}
+ */
+export function usePlatform(options) {
+  let current = null;
+  beforeEach(async () => {
+    current = await useFake().createPlatform(options);
+  });
+  afterEach(async () => {
+    const p = current;
+    current = null;
+    if (p) await p.delete();
+  });
+  return new Proxy({}, {
+    get(_, name) {
+      if (!current) throw new Error(`synapsefake/vitest: usePlatform's platform.${String(name)} read outside a test: the platform exists from its beforeEach to its afterEach`);
+      const v = current[name];
+      return typeof v === 'function' ? v.bind(current) : v;
+    },
+  });
+}
+
+/**
+ * vitest's test with a platform fixture: a fresh platform for each test
+ * that asks for it ({ platform }), deleted after the test.
+ */
+export const test = baseTest.extend({
+  // eslint-disable-next-line no-empty-pattern
+  platform: async ({}, use) => {
+    const platform = await useFake().createPlatform();
+    try {
+      await use(platform);
+    } finally {
+      await platform.delete();
+    }
+  },
+});
+
+export const it = test;
