@@ -4,7 +4,11 @@
 # (CGO_ENABLED=0), with -version printing VERSION. Each archive holds one
 # directory, synapsefake_VERSION_OS_ARCH/, with the binary (synapsefake.exe
 # on Windows), README.md, LICENSE and docs/; tar.gz, or zip for Windows.
-# OUTDIR also gets SHA256SUMS.
+# OUTDIR also gets SHA256SUMS (of the archives), python/ (the Python
+# package's wheel for each target, carrying its binary, its pure wheel and
+# sdist: clients/python/make_wheels.py) and npm/ (the npm packages
+# @synapsefake/<os>-<arch>, each carrying its binary, and synapsefake, which
+# names them as optional dependencies: clients/node/scripts/make-packages.js).
 #
 # Usage: scripts/release.sh VERSION OUTDIR
 #
@@ -12,7 +16,7 @@
 #            what CI (.ci/run) builds and checks on every run
 #   OUTDIR   made if missing; archives of the same names are replaced
 #
-# Needs go, tar, gzip and zip. The archives are reproducible: the same
+# Needs go, tar, gzip, zip, python3, node and npm. The archives are reproducible: the same
 # commit and Go version give the same bytes (entries sorted, owned by 0,
 # dated at the commit's time). GOOS/GOARCH pairs: RELEASE_PLATFORMS, e.g.
 # RELEASE_PLATFORMS="linux/amd64 windows/arm64" for a quicker local run.
@@ -75,4 +79,7 @@ done
 # The Python package's platform wheels (each carrying its binary), its pure
 # wheel and sdist, in python/; they are not archives of SHA256SUMS.
 python3 "$root/clients/python/make_wheels.py" --pure --sdist --epoch "$epoch" "$version" "$outdir/python" "${binaries[@]}"
+# The npm packages: @synapsefake/<os>-<arch> (each carrying its binary) and
+# synapsefake, which names them as optional dependencies, packed in npm/.
+node "$root/clients/node/scripts/make-packages.js" "$version" "$outdir/npm" "${binaries[@]}"
 echo "release: $version, ${#archives[@]} archives and SHA256SUMS in $outdir"
