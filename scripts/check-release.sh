@@ -3,7 +3,9 @@
 # SHA256SUMS; in each, the binary for its OS and architecture, static
 # (CGO_ENABLED=0) and carrying the version, beside README.md, LICENSE and
 # docs/; then runs the binary this machine can run (linux on its own
-# architecture) through scripts/check-binary.sh.
+# architecture) through scripts/check-binary.sh. The Python wheels in
+# OUTDIR/python and the npm packages in OUTDIR/npm each carry their
+# target's binary.
 #
 # Usage: scripts/check-release.sh OUTDIR
 #
@@ -61,6 +63,32 @@ for platform in linux/amd64 linux/arm64 darwin/amd64 darwin/arm64 windows/amd64 
 		grep -qF "$version" "$unpacked/$name/$exe"
 	check "$archive: a static $goos/$goarch binary of $version" $? "$info"
 done
+
+# The Python wheels and npm packages: one per target, each carrying that
+# target's binary, byte for byte the archive's.
+for platform in linux/amd64 linux/arm64 darwin/amd64 darwin/arm64 windows/amd64 windows/arm64; do
+	goos="${platform%/*}"
+	goarch="${platform#*/}"
+	exe=synapsefake
+	[[ "$goos" == windows ]] && exe=synapsefake.exe
+	binary="$unpacked/synapsefake_${v}_${goos}_${goarch}/$exe"
+	case "$platform" in
+	linux/amd64) tag=manylinux_2_17_x86_64 npm=linux-x64 ;;
+	linux/arm64) tag=manylinux_2_17_aarch64 npm=linux-arm64 ;;
+	darwin/amd64) tag=macosx_10_12_x86_64 npm=darwin-x64 ;;
+	darwin/arm64) tag=macosx_11_0_arm64 npm=darwin-arm64 ;;
+	windows/amd64) tag=win_amd64 npm=win32-x64 ;;
+	windows/arm64) tag=win_arm64 npm=win32-arm64 ;;
+	esac
+	wheel="$(ls "$outdir"/python/synapsefake-*-py3-none-"$tag"*.whl 2>/dev/null | head -n 1)"
+	[[ -n "$wheel" ]] && unzip -p "$wheel" "synapsefake/bin/$exe" 2>/dev/null | cmp -s - "$binary"
+	check "the Python wheel for $platform ($tag) carries its binary" $? "${wheel:-no wheel}"
+	pkg="$(ls "$outdir"/npm/synapsefake-"$npm"-*.tgz 2>/dev/null | head -n 1)"
+	[[ -n "$pkg" ]] && tar -xzOf "$pkg" "package/bin/$exe" 2>/dev/null | cmp -s - "$binary"
+	check "the npm package @synapsefake/$npm carries its binary" $? "${pkg:-no package}"
+done
+ls "$outdir"/python/synapsefake-*-py3-none-any.whl "$outdir"/npm/synapsefake-[0-9]*.tgz >/dev/null 2>&1
+check "the pure Python wheel and the main npm package are there" $?
 
 host="linux_$(go env GOHOSTARCH)"
 if [[ "$(go env GOHOSTOS)" == linux && -d "$unpacked/synapsefake_${v}_$host" ]]; then
