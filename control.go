@@ -15,6 +15,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/synapsefake/synapsefake/internal/jsonx"
 	"github.com/synapsefake/synapsefake/reference"
 )
 
@@ -841,7 +842,7 @@ func (s *Server) controlRestore(w http.ResponseWriter, r *http.Request) {
 	case q.Get("copy") == "true":
 		restore = s.RestoreCopy
 	case q.Has("copy") && q.Get("copy") != "false":
-		s.fail(w, errPayload("invalid_copy", "copy must be true or false, not %q.", clip(q.Get("copy"))))
+		s.fail(w, errPayload("invalid_copy", "copy must be true or false, not %q.", jsonx.Clip(q.Get("copy"))))
 		return
 	}
 	if err := restore(r.Body); err != nil {

@@ -10,7 +10,8 @@ import (
 	"sync"
 	"testing"
 	"time"
-	"unicode/utf8"
+
+	"github.com/synapsefake/synapsefake/internal/jsonx"
 )
 
 // WithLog sends the server's diagnostics to logf instead of the test's log:
@@ -183,21 +184,10 @@ func recentCalls(last []Request, total int) string {
 		case r.BodyTruncated:
 			fmt.Fprintf(&b, " body=<more than %d bytes>", len(r.Body))
 		case len(r.Body) > 0:
-			b.WriteString(" body=" + cut(string(redactBody(r.Body)), recentBody))
+			b.WriteString(" body=" + jsonx.Cut(string(redactBody(r.Body)), recentBody))
 		}
 	}
 	return b.String()
-}
-
-// cut shortens s to at most n bytes, on a rune boundary, marking the cut.
-func cut(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	for n > 0 && !utf8.RuneStart(s[n]) {
-		n--
-	}
-	return s[:n] + "…"
 }
 
 // The hints of the common mistakes, each said the same way wherever it
@@ -226,7 +216,7 @@ func errExpiredKey(expires, now time.Time) *apiError {
 
 // errUnknownKey refuses an oauth_key this fake never issued.
 func errUnknownKey(key string) *apiError {
-	return errBadOAuthKey.because("this fake never issued the oauth_key %s (or it expired long ago)", cut(key, 12)).
+	return errBadOAuthKey.because("this fake never issued the oauth_key %s (or it expired long ago)", jsonx.Cut(key, 12)).
 		hinting("a key of another fake, or of an earlier test, is unknown here; %s", hintNewKey)
 }
 
@@ -238,7 +228,7 @@ func (s *Server) errGatewayFor(gw string) *apiError {
 	case !found:
 		return errBadGateway.because(`X-SP-GATEWAY has no "|" between the client_id and the client_secret`).hinting(hintGateway)
 	case id != s.cfg.clientID:
-		return errBadGateway.because("X-SP-GATEWAY's client_id %q is not this fake's (%q)", cut(id, 64), s.cfg.clientID).hinting(hintGateway)
+		return errBadGateway.because("X-SP-GATEWAY's client_id %q is not this fake's (%q)", jsonx.Cut(id, 64), s.cfg.clientID).hinting(hintGateway)
 	}
 	return errBadGateway.because("X-SP-GATEWAY's client_secret is not this fake's").hinting(hintGateway)
 }
@@ -257,7 +247,7 @@ func errInvalidFingerprintFor(fp string) *apiError {
 	if fp == "" {
 		return errInvalidFingerprint.because(`X-SP-USER carries no fingerprint after "|"`).hinting(hintUserHeader)
 	}
-	return errInvalidFingerprint.because("the fingerprint %q is not 1 to 256 letters, digits, '-', '_' or '.'", cut(fp, 64)).hinting(hintUserHeader)
+	return errInvalidFingerprint.because("the fingerprint %q is not 1 to 256 letters, digits, '-', '_' or '.'", jsonx.Cut(fp, 64)).hinting(hintUserHeader)
 }
 
 // shortfall says why node n cannot pay amount: its available balance and the
@@ -323,13 +313,13 @@ func (s *Server) errIdempotencyFor(r *http.Request, used time.Time) *apiError {
 		case bytes.Equal(e.Body, body) || e.BodyTruncated && bytes.HasPrefix(body, e.Body):
 			same = "with the same body"
 		default:
-			same = "with another body: " + cut(string(redactBody(e.Body)), recentBody)
+			same = "with another body: " + jsonx.Cut(string(redactBody(e.Body)), recentBody)
 		}
 		break
 	}
 	j.mu.Unlock()
 	return errIdempotency.because("X-SP-IDEMPOTENCY-KEY %q was taken by a successful %s to this path %s ago by the fake's clock, %s",
-		cut(raw, 64), r.Method, s.Now().Sub(used), same).hinting(hintIdempotency)
+		jsonx.Cut(raw, 64), r.Method, s.Now().Sub(used), same).hinting(hintIdempotency)
 }
 
 // routeHint is the likely mistake behind a path no route matches.

@@ -7,6 +7,8 @@ import (
 	"math/rand/v2"
 	"reflect"
 	"testing"
+
+	"github.com/synapsefake/synapsefake/internal/jsonx"
 )
 
 // TestAppendJSONIsEncodingJSON: each view that appends its own JSON
@@ -29,12 +31,12 @@ func TestAppendJSONIsEncodingJSON(t *testing.T) {
 				n.Info = info.Elem().Interface()
 			}
 			want, err := json.Marshal(v.Interface())
-			got, gotErr := v.Interface().(jsonAppender).appendJSON([]byte("prefix"))
+			got, gotErr := v.Interface().(jsonx.Appender).AppendJSON([]byte("prefix"))
 			if (err != nil) != (gotErr != nil) {
-				t.Fatalf("%s #%d: encoding/json's error %v, appendJSON's %v", typ, i, err, gotErr)
+				t.Fatalf("%s #%d: encoding/json's error %v, AppendJSON's %v", typ, i, err, gotErr)
 			}
 			if err == nil && !bytes.Equal(got, append([]byte("prefix"), want...)) {
-				t.Fatalf("%s #%d:\nappendJSON:    %s\nencoding/json: prefix%s", typ, i, got, want)
+				t.Fatalf("%s #%d:\nAppendJSON:    %s\nencoding/json: prefix%s", typ, i, got, want)
 			}
 		}
 	}

@@ -7,6 +7,8 @@ import (
 	"encoding/json"
 	"slices"
 	"time"
+
+	"github.com/synapsefake/synapsefake/internal/jsonx"
 )
 
 // event is one webhook the fake emitted, kept as a reference to what it
@@ -196,14 +198,14 @@ func (st *store) emit(at time.Time, function, objType, id string, view any) {
 	}
 	var rest []byte
 	var err error
-	if a, ok := view.(jsonAppender); ok {
-		buf := getBuffer()
+	if a, ok := view.(jsonx.Appender); ok {
+		buf := jsonx.GetBuffer()
 		var b []byte
-		if b, err = a.appendJSON(buf.AvailableBuffer()); err == nil {
+		if b, err = a.AppendJSON(buf.AvailableBuffer()); err == nil {
 			buf.Write(b) // so that the pooled buffer grows to fit
 			rest = bytes.Clone(buf.Bytes())
 		}
-		putBuffer(buf)
+		jsonx.PutBuffer(buf)
 	} else {
 		rest, err = json.Marshal(view)
 	}

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/benbjohnson/clock"
+	"github.com/synapsefake/synapsefake/internal/jsonx"
 	"github.com/synapsefake/synapsefake/reference"
 )
 
@@ -282,7 +283,7 @@ func (seed UserSeed) broken() []brokenRule {
 // errSeedFingerprint refuses to register a fingerprint that POST /oauth and
 // POST /users would refuse in X-SP-USER.
 func errSeedFingerprint(fp string) *apiError {
-	return errPayload("invalid_fingerprint", "The fingerprint %q is not 1 to 256 letters, digits, '-', '_' or '.': POST /oauth would refuse it.", cut(fp, 64))
+	return errPayload("invalid_fingerprint", "The fingerprint %q is not 1 to 256 letters, digits, '-', '_' or '.': POST /oauth would refuse it.", jsonx.Cut(fp, 64))
 }
 
 // defaultSeedPhones and defaultSeedNames are a UserSeed's defaults, read

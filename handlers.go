@@ -18,6 +18,7 @@ import (
 	"sync"
 	"unicode/utf8"
 
+	"github.com/synapsefake/synapsefake/internal/jsonx"
 	"github.com/synapsefake/synapsefake/reference"
 )
 
@@ -248,8 +249,8 @@ func keepQuerySemicolons(r *http.Request) *http.Request {
 
 // writeJSON writes v with the given status.
 func writeJSON(w http.ResponseWriter, status int, v any) {
-	buf := getBuffer()
-	defer putBuffer(buf)
+	buf := jsonx.GetBuffer()
+	defer jsonx.PutBuffer(buf)
 	if err := encodeInto(buf, v); err != nil {
 		status = http.StatusInternalServerError
 		buf.Reset()
@@ -271,23 +272,10 @@ func writeBody(w http.ResponseWriter, status int, body []byte) {
 // copies a header before it writes it, and nothing sets a value in place.
 var contentTypeJSON = []string{"application/json"}
 
-// buffers recycles the buffers answers are encoded into.
-var buffers = sync.Pool{New: func() any { return new(bytes.Buffer) }}
-
-func getBuffer() *bytes.Buffer { return buffers.Get().(*bytes.Buffer) }
-
-func putBuffer(b *bytes.Buffer) {
-	if b.Cap() > 64<<10 {
-		return // let a large answer's buffer go rather than hold it
-	}
-	b.Reset()
-	buffers.Put(b)
-}
-
 // encodeInto appends v's JSON to buf, as json.Marshal encodes it.
 func encodeInto(buf *bytes.Buffer, v any) error {
-	if a, ok := v.(jsonAppender); ok {
-		b, err := a.appendJSON(buf.AvailableBuffer())
+	if a, ok := v.(jsonx.Appender); ok {
+		b, err := a.AppendJSON(buf.AvailableBuffer())
 		if err != nil {
 			return err
 		}
@@ -332,8 +320,8 @@ var errNotAnObject = errors.New("not a JSON object")
 // v's JSON is not an object.
 func writeObject(w http.ResponseWriter, v any) error {
 	const prefix = `{"success":true,`
-	buf := getBuffer()
-	defer putBuffer(buf)
+	buf := jsonx.GetBuffer()
+	defer jsonx.PutBuffer(buf)
 	buf.WriteString(prefix)
 	err := encodeInto(buf, v)
 	b := buf.Bytes()

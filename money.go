@@ -33,7 +33,7 @@ const (
 type cents int64
 
 // MarshalJSON writes the amount in dollars, as short as it is exact: 1234 -> 12.34.
-func (c cents) MarshalJSON() ([]byte, error) { return c.appendJSON(nil), nil }
+func (c cents) MarshalJSON() ([]byte, error) { return c.AppendJSON(nil), nil }
 
 // toCents converts a wire amount in USD to cents, rounding half away from zero.
 func toCents(usd float64) cents {

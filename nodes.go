@@ -199,7 +199,7 @@ func (st *store) nodeSnap(n *nodeRecord) nodeSnap {
 
 // appendView appends the snapshot's view as JSON: what the node event's
 // webhook carries.
-func (snap *nodeSnap) appendView(b []byte) ([]byte, error) { return snap.view().appendJSON(b) }
+func (snap *nodeSnap) appendView(b []byte) ([]byte, error) { return snap.view().AppendJSON(b) }
 
 // view is the node's API view as of the snapshot. The view's timeline is
 // the snapshot's own slice.

@@ -10,6 +10,7 @@ import (
 	"net/url"
 	"strings"
 
+	"github.com/synapsefake/synapsefake/internal/jsonx"
 	"github.com/synapsefake/synapsefake/reference"
 )
 
@@ -89,12 +90,12 @@ func (s *Server) guardControl(w http.ResponseWriter, r *http.Request) bool {
 func (s *Server) checkControlOrigin(r *http.Request) error {
 	if !s.controlHost(r.Host) {
 		return errForbidden("foreign_host", "Host %q may not use the control API: it answers loopback names, "+
-			"its own address and the hosts given with -allow-host (WithAllowedHosts).", clip(r.Host))
+			"its own address and the hosts given with -allow-host (WithAllowedHosts).", jsonx.Clip(r.Host))
 	}
 	for _, o := range r.Header.Values("Origin") {
 		if !sameHost(o, r.Host) {
 			return errForbidden("cross_origin_request", "Origin %q is not this server's origin: the control API "+
-				"answers only its own pages and clients that send no Origin.", clip(o))
+				"answers only its own pages and clients that send no Origin.", jsonx.Clip(o))
 		}
 	}
 	switch site := r.Header.Get("Sec-Fetch-Site"); site {
@@ -102,7 +103,7 @@ func (s *Server) checkControlOrigin(r *http.Request) error {
 	default:
 		if !topLevelNavigation(r) {
 			return errForbidden("cross_origin_request", "A request from another site (Sec-Fetch-Site: %s) may not "+
-				"use the control API: it answers only its own pages and clients that send no Origin.", clip(site))
+				"use the control API: it answers only its own pages and clients that send no Origin.", jsonx.Clip(site))
 		}
 	}
 	return nil
@@ -158,15 +159,6 @@ func sameHost(origin, host string) bool {
 	u, err := url.Parse(origin)
 	return err == nil && u.Host != "" && (u.Scheme == "http" || u.Scheme == "https") &&
 		u.Path == "" && strings.EqualFold(u.Host, host)
-}
-
-// clip shortens what a refusal repeats of a request.
-func clip(s string) string {
-	const most = 100
-	if len(s) > most {
-		return s[:most] + "..."
-	}
-	return s
 }
 
 // isUIPath reports whether path is a dashboard page's: below /_fake/ui/

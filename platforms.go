@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/benbjohnson/clock"
+	"github.com/synapsefake/synapsefake/internal/jsonx"
 	"github.com/synapsefake/synapsefake/reference"
 )
 
@@ -309,7 +310,7 @@ func (p *Platforms) serveAdd(w http.ResponseWriter, r *http.Request) {
 			err = ValidateStartTime(t)
 		}
 		if err != nil {
-			p.def.fail(w, errPayload("invalid_start", "start must be an RFC 3339 instant from 1970 to 9899, or default, not %q.", clip(req.Start)))
+			p.def.fail(w, errPayload("invalid_start", "start must be an RFC 3339 instant from 1970 to 9899, or default, not %q.", jsonx.Clip(req.Start)))
 			return
 		}
 		c.Start = t
@@ -355,7 +356,7 @@ func checkPlatformConfig(c PlatformConfig) error {
 	if len(c.ClientID) > 64 || strings.IndexFunc(c.ClientID, func(r rune) bool {
 		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '_' || r == '-' || r == '.')
 	}) >= 0 {
-		return errPayload("invalid_client_id", "client_id must be at most 64 letters, digits, '_', '-' and '.', not %q.", clip(c.ClientID))
+		return errPayload("invalid_client_id", "client_id must be at most 64 letters, digits, '_', '-' and '.', not %q.", jsonx.Clip(c.ClientID))
 	}
 	if len(c.ClientSecret) > 128 || strings.IndexFunc(c.ClientSecret, func(r rune) bool { return r <= ' ' || r == '|' || r >= 0x7f }) >= 0 {
 		return errPayload("invalid_client_secret", "client_secret must be at most 128 printable characters, without spaces or '|'.")
@@ -366,7 +367,7 @@ func checkPlatformConfig(c PlatformConfig) error {
 	switch c.Clock {
 	case "", "manual", "real":
 	default:
-		return errPayload("invalid_clock", "clock must be manual or real, not %q.", clip(c.Clock))
+		return errPayload("invalid_clock", "clock must be manual or real, not %q.", jsonx.Clip(c.Clock))
 	}
 	if err := ValidateStartTime(c.Start); err != nil {
 		return errPayload("invalid_start", "%v", err)

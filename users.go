@@ -189,7 +189,7 @@ func (st *store) emitUser(now time.Time, function string, u *userRecord) {
 // userSnap is a user's view kept by its event, encoded when read.
 type userSnap struct{ v userView }
 
-func (s *userSnap) appendView(b []byte) ([]byte, error) { return s.v.appendJSON(b) }
+func (s *userSnap) appendView(b []byte) ([]byte, error) { return s.v.AppendJSON(b) }
 
 // cloneList copies a list for the wire, where an empty list is [] and never null.
 func cloneList[T any](s []T) []T {
