@@ -183,34 +183,6 @@ func firstDiff(a, b []byte) int {
 	return min(len(a), len(b))
 }
 
-func TestFit(t *testing.T) {
-	for _, tc := range []struct {
-		name        string
-		s           string
-		size, width float64
-		want        string
-	}{
-		{"empty", "", 10, 10, ""},
-		{"exactly as wide", "abc", 10, 16.12, "abc"},
-		{"a hair too wide", "abc", 10, 16.11, "a..."},
-		{"not even the ellipsis fits", "abc", 10, 5, "..."},
-		{"only the ellipsis fits", "abc", 10, 8.34, "..."},
-		{"bytes beyond ASCII are 556 wide", "\xe9\xe9", 10, 11.12, "\xe9\xe9"},
-		{"64 KiB", strings.Repeat("W", 64<<10), 9, 472, strings.Repeat("W", 54) + "..."},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			n, cut := fit(tc.s, tc.size, tc.width)
-			got := tc.s[:n]
-			if cut {
-				got += ellipsis
-			}
-			if got != tc.want {
-				t.Errorf("fit(%.20q, %v, %v) = %q, want %q", tc.s, tc.size, tc.width, got, tc.want)
-			}
-		})
-	}
-}
-
 // TestStatementPDFLongNickname: a node named before nicknames were bounded
 // (made here in the store, as the API now refuses it) still gets a PDF
 // that shows its name cut to the line, whose size and allocations do not
