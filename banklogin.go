@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/synapsefake/synapsefake/internal/apierr"
 	"github.com/synapsefake/synapsefake/reference"
 )
 
@@ -45,7 +46,7 @@ const bankLoginBalance cents = 800_00
 type sandboxLogin struct {
 	mfa      string   // "", "question" or "code"
 	accounts []string // class of each account linked
-	fail     *apiError
+	fail     *apierr.Error
 }
 
 var (
@@ -57,15 +58,15 @@ var (
 		"test1234_savings":  {"SAVINGS", "SAVINGS", "SAVINGS"},
 		"test1234_random":   {"CHECKING", "SAVINGS", "CHECKING"},
 	}
-	sandboxFailures = map[string]*apiError{
-		"synapse_no_accounts": {status: http.StatusPaymentRequired, errorCode: reference.ErrRequestFailed,
-			code: "no_ach_accounts", msg: "No ACH capable account found."},
-		"synapse_bank_request": {status: http.StatusPaymentRequired, errorCode: reference.ErrServer,
-			code: "bank_requests_attention", msg: "The bank is requesting the user's attention."},
-		"synapse_maintenance": {status: http.StatusServiceUnavailable, errorCode: reference.ErrUnavailable,
-			code: "bank_unavailable", msg: "Service unavailable due to bank maintenance."},
+	sandboxFailures = map[string]*apierr.Error{
+		"synapse_no_accounts": {Status: http.StatusPaymentRequired, ErrorCode: reference.ErrRequestFailed,
+			Code: "no_ach_accounts", Message: "No ACH capable account found."},
+		"synapse_bank_request": {Status: http.StatusPaymentRequired, ErrorCode: reference.ErrServer,
+			Code: "bank_requests_attention", Message: "The bank is requesting the user's attention."},
+		"synapse_maintenance": {Status: http.StatusServiceUnavailable, ErrorCode: reference.ErrUnavailable,
+			Code: "bank_unavailable", Message: "Service unavailable due to bank maintenance."},
 	}
-	errBankCredentials = errPayload("invalid_bank_credentials", "Invalid bank login credentials.")
+	errBankCredentials = apierr.Payload("invalid_bank_credentials", "Invalid bank login credentials.")
 )
 
 // lookupSandboxLogin is the sandbox bank's answer to a username and password.
@@ -130,7 +131,7 @@ func (st *store) bankLogin(now time.Time, userID, username, password, bankName s
 	defer st.lock().unlock()
 	u := st.users[userID]
 	if u == nil {
-		return bankLoginAnswer{}, errNotFound("user")
+		return bankLoginAnswer{}, apierr.NotFound("user")
 	}
 	login := lookupSandboxLogin(username, password)
 	if login.fail != nil {
@@ -148,7 +149,7 @@ func (st *store) answerBankMFA(now time.Time, userID, token, answer string) (ban
 	defer st.lock().unlock()
 	u := st.users[userID]
 	if u == nil {
-		return bankLoginAnswer{}, errNotFound("user")
+		return bankLoginAnswer{}, apierr.NotFound("user")
 	}
 	rec := st.bankLogins[token]
 	if rec != nil && !now.Before(rec.expires) {
@@ -156,10 +157,10 @@ func (st *store) answerBankMFA(now time.Time, userID, token, answer string) (ban
 		rec = nil
 	}
 	if rec == nil {
-		return bankLoginAnswer{}, errIncorrect("invalid_access_token", "Unknown, spent or expired access_token.")
+		return bankLoginAnswer{}, apierr.Incorrect("invalid_access_token", "Unknown, spent or expired access_token.")
 	}
 	if rec.userID != userID {
-		return bankLoginAnswer{}, errUnauthorized("unauthorized_access_token", "The access_token does not belong to user %s.", userID)
+		return bankLoginAnswer{}, apierr.Unauthorized("unauthorized_access_token", "The access_token does not belong to user %s.", userID)
 	}
 	want := bankMFAAnswer
 	if rec.login.mfa == "code" {
@@ -173,7 +174,7 @@ func (st *store) answerBankMFA(now time.Time, userID, token, answer string) (ban
 		delete(st.bankLogins, token)
 		return bankLoginAnswer{mfa: st.askBank(now, rec)}, nil
 	}
-	return bankLoginAnswer{}, errIncorrect("incorrect_mfa_answer", "Incorrect MFA answer.")
+	return bankLoginAnswer{}, apierr.Incorrect("incorrect_mfa_answer", "Incorrect MFA answer.")
 }
 
 // askBank stores rec under a new access token, open for

@@ -13,6 +13,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/synapsefake/synapsefake/internal/apierr"
 	"github.com/synapsefake/synapsefake/reference"
 )
 
@@ -31,15 +32,15 @@ type barcodeRequest struct {
 func (r barcodeRequest) validate() error {
 	switch {
 	case r.Amount == nil || r.Amount.Amount == nil:
-		return errPayload("missing_amount", "amount.amount is required.")
+		return apierr.Payload("missing_amount", "amount.amount is required.")
 	case r.Amount.Currency == nil || *r.Amount.Currency == "":
-		return errPayload("missing_currency", "amount.currency is required.")
+		return apierr.Payload("missing_currency", "amount.currency is required.")
 	case r.RetailerID == nil:
-		return errPayload("missing_retailer_id", "retailer_id is required.")
+		return apierr.Payload("missing_retailer_id", "retailer_id is required.")
 	case !validAmount(*r.Amount.Amount):
 		return errInvalidAmount("amount.amount")
 	case *r.RetailerID <= 0:
-		return errPayload("invalid_retailer_id", "retailer_id must be a positive integer.")
+		return apierr.Payload("invalid_retailer_id", "retailer_id must be a positive integer.")
 	}
 	return nil
 }
@@ -96,14 +97,14 @@ func (st *store) barcode(userID, nodeID string, req barcodeRequest) (string, err
 		return "", err
 	}
 	if !n.isActive {
-		return "", errNotAllowed("node_inactive", "Node %s is deleted.", nodeID)
+		return "", apierr.NotAllowed("node_inactive", "Node %s is deleted.", nodeID)
 	}
 	if reference.BaseNodeType(n.typ) != reference.NodeDepositUS {
-		return "", errIncorrect("invalid_node_type", "Cash-deposit barcodes are only available for %s nodes; node %s is %s.",
+		return "", apierr.Incorrect("invalid_node_type", "Cash-deposit barcodes are only available for %s nodes; node %s is %s.",
 			reference.NodeDepositUS, nodeID, n.typ)
 	}
 	if *req.Amount.Currency != "USD" {
-		return "", errIncorrect("unsupported_currency", "Currency %s is not supported; use USD.", *req.Amount.Currency)
+		return "", apierr.Incorrect("unsupported_currency", "Currency %s is not supported; use USD.", *req.Amount.Currency)
 	}
 	return st.newID(), nil
 }

@@ -3,6 +3,8 @@ package synapsefake
 import (
 	"net/http"
 	"time"
+
+	"github.com/synapsefake/synapsefake/internal/apierr"
 )
 
 // The card lifecycle beyond approve and decline. A card transaction has two
@@ -97,10 +99,10 @@ func (st *store) scheduleExpiry(t *txRecord) {
 // authorization still holding its amount. Callers hold mu.
 func (st *store) heldSwipe(t *txRecord) error {
 	if !t.cardSwipe || t.other["approved"] != true || t.card != nil && t.card.forcePost {
-		return errNotAllowed("not_a_card_authorization", "Transaction %s is not a card authorization.", t.id)
+		return apierr.NotAllowed("not_a_card_authorization", "Transaction %s is not a card authorization.", t.id)
 	}
 	if !holdsAuthorization(t.status) {
-		return errNotAllowed("authorization_not_held",
+		return apierr.NotAllowed("authorization_not_held",
 			"Transaction %s is %s: only a card authorization in %v holds its amount.", t.id, t.status, holdStatuses)
 	}
 	return nil
@@ -129,15 +131,15 @@ func (s *Server) IncrementAuthorization(id string, amountCents int64) error {
 	return s.withHeld(id, amountCents, func(st *store, t *txRecord, inc cents, now time.Time) error {
 		total, ok := t.amount.plus(inc)
 		if !ok || total > MaxAmountCents {
-			return errPayload("invalid_amount", "The authorization would pass MaxAmountCents (%d).", int64(MaxAmountCents))
+			return apierr.Payload("invalid_amount", "The authorization would pass MaxAmountCents (%d).", int64(MaxAmountCents))
 		}
 		subnetID, _ := t.fromMeta["subnet_id"].(string)
 		sn := st.subnets[subnetID]
 		if sn == nil {
-			return errNotFound("subnet")
+			return apierr.NotFound("subnet")
 		}
 		if code := st.declineCode(sn, st.nodes[t.fromNode], inc, CardAuth{Cash: t.cash}, now); code != "" {
-			return errIncorrect("authorization_declined", "Incremental authorization declined: %s", defaultNote(StatusReturned, code))
+			return apierr.Incorrect("authorization_declined", "Incremental authorization declined: %s", defaultNote(StatusReturned, code))
 		}
 		authorized := lifeOf(t).authorized + inc
 		st.changeAmount(t, total, authorized, now, "Authorization increased by "+inc.usd()+" to "+total.usd()+".")
@@ -157,7 +159,7 @@ func (s *Server) ReverseAuthorization(id string, amountCents int64) error {
 	return s.withHeld(id, amountCents, func(st *store, t *txRecord, rev cents, now time.Time) error {
 		switch {
 		case rev > t.amount:
-			return errPayload("invalid_amount", "Cannot reverse %s of an authorization holding %s.", rev.usd(), t.amount.usd())
+			return apierr.Payload("invalid_amount", "Cannot reverse %s of an authorization holding %s.", rev.usd(), t.amount.usd())
 		case rev == t.amount:
 			return st.move(t, StatusCanceled, now, "", codeReversed)
 		}
@@ -228,10 +230,10 @@ func (st *store) walkNoted(t *txRecord, at time.Time, note string) error {
 func (st *store) cardSubnet(subnetID string) (*subnetRecord, *nodeRecord, error) {
 	sn := st.subnets[subnetID]
 	if sn == nil {
-		return nil, nil, errNotFound("subnet")
+		return nil, nil, apierr.NotFound("subnet")
 	}
 	if sn.class != ClassCard {
-		return nil, nil, errNotAllowed("not_a_card", "Subnet %s is not a card.", subnetID)
+		return nil, nil, apierr.NotAllowed("not_a_card", "Subnet %s is not a card.", subnetID)
 	}
 	return sn, st.nodes[sn.nodeID], nil
 }
@@ -251,7 +253,7 @@ func (s *Server) ForcePost(subnetID string, auth CardAuth) (Transaction, error) 
 		return Transaction{}, err
 	}
 	if auth.DeclineWith != "" || auth.Hold {
-		return Transaction{}, errPayload("invalid_force_post", "A force post has no authorization: DeclineWith and Hold must be unset.")
+		return Transaction{}, apierr.Payload("invalid_force_post", "A force post has no authorization: DeclineWith and Hold must be unset.")
 	}
 	amount := cents(auth.AmountCents)
 	return s.postCard(subnetID, func(st *store, sn *subnetRecord, n *nodeRecord, now time.Time) (*txRecord, string) {
@@ -320,7 +322,7 @@ type controlAmountRequest struct {
 func controlAmount(r *http.Request, merchant bool) (controlAmountRequest, error) {
 	req, err := controlBody[controlAmountRequest](r)
 	if err == nil && req.Merchant != "" && !merchant {
-		err = errPayload("unknown_field", `Unknown field "merchant".`)
+		err = apierr.Payload("unknown_field", `Unknown field "merchant".`)
 	}
 	return req, err
 }
@@ -335,9 +337,9 @@ func (s *Server) controlHeldAmount(w http.ResponseWriter, r *http.Request, requi
 		case req.AmountCents != nil:
 			err = move(id, *req.AmountCents)
 		case required:
-			err = errPayload("missing_amount", "amount_cents is required.")
+			err = apierr.Payload("missing_amount", "amount_cents is required.")
 		case !ok:
-			err = errNotFound("transaction")
+			err = apierr.NotFound("transaction")
 		default:
 			err = move(id, t.AmountCents)
 		}
@@ -391,7 +393,7 @@ func (s *Server) controlRefundCard(w http.ResponseWriter, r *http.Request) {
 	var t Transaction
 	if err == nil {
 		if req.AmountCents == nil {
-			err = errPayload("missing_amount", "amount_cents is required.")
+			err = apierr.Payload("missing_amount", "amount_cents is required.")
 		} else {
 			t, err = s.RefundCard(r.PathValue("subnet_id"), *req.AmountCents, req.Merchant)
 		}

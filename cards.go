@@ -3,6 +3,7 @@ package synapsefake
 import (
 	"time"
 
+	"github.com/synapsefake/synapsefake/internal/apierr"
 	"github.com/synapsefake/synapsefake/reference"
 )
 
@@ -95,7 +96,7 @@ func (s *Server) CardAuthorization(subnetID string, auth CardAuth) (Transaction,
 	}
 	if auth.DeclineWith != "" {
 		if _, ok := reference.InterchangeMeaning(auth.DeclineWith); !ok {
-			return Transaction{}, errPayload("invalid_code", "Unknown IR code %q.", auth.DeclineWith)
+			return Transaction{}, apierr.Payload("invalid_code", "Unknown IR code %q.", auth.DeclineWith)
 		}
 	}
 	s.runDue()

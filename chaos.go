@@ -9,6 +9,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/synapsefake/synapsefake/internal/apierr"
 )
 
 // Webhook chaos: the fake delivers some webhooks twice, out of order, late,
@@ -122,11 +124,11 @@ func (c ChaosSettings) validate(name string) error {
 		v     float64
 	}{{"duplicate", c.Duplicate}, {"reorder", c.Reorder}, {"delay", c.Delay}, {"drop_first", c.DropFirst}, {"bad_signature", c.BadSignature}} {
 		if math.IsNaN(p.v) || p.v < 0 || p.v > 1 {
-			return errPayload("invalid_chaos", "%s.%s must be a probability from 0 to 1, got %v.", name, p.field, p.v)
+			return apierr.Payload("invalid_chaos", "%s.%s must be a probability from 0 to 1, got %v.", name, p.field, p.v)
 		}
 	}
 	if c.DelayBy < 0 {
-		return errPayload("invalid_chaos", "%s.delay_by must not be negative, got %v.", name, c.DelayBy)
+		return apierr.Payload("invalid_chaos", "%s.delay_by must not be negative, got %v.", name, c.DelayBy)
 	}
 	return nil
 }
@@ -203,7 +205,7 @@ func (v chaosSettingsJSON) settings(name string) (ChaosSettings, error) {
 	if v.DelayBy != "" {
 		d, err := time.ParseDuration(v.DelayBy)
 		if err != nil || d <= 0 {
-			return c, errPayload("invalid_chaos", `%s.delay_by must be a positive Go duration such as "5m", got %q.`, name, v.DelayBy)
+			return c, apierr.Payload("invalid_chaos", `%s.delay_by must be a positive Go duration such as "5m", got %q.`, name, v.DelayBy)
 		}
 		c.DelayBy = d
 	}
@@ -447,7 +449,7 @@ func (s *Server) controlGetChaos(w http.ResponseWriter, r *http.Request) {
 func (s *Server) controlSetChaos(w http.ResponseWriter, r *http.Request) {
 	data, err := io.ReadAll(io.LimitReader(r.Body, maxBody+1))
 	if err != nil || len(data) > maxBody {
-		s.fail(w, errPayload("invalid_body", "Unable to read the request body (at most %d bytes).", maxBody))
+		s.fail(w, apierr.Payload("invalid_body", "Unable to read the request body (at most %d bytes).", maxBody))
 		return
 	}
 	c, err := ParseWebhookChaos(data)

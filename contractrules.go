@@ -1,13 +1,17 @@
 package synapsefake
 
-import "net/http"
+import (
+	"net/http"
+
+	"github.com/synapsefake/synapsefake/internal/apierr"
+)
 
 // brokenRule is a rule of the contract that a request breaks and that the
 // sandbox did not enforce: what the contract says (as strictRule names it)
 // and the refusal strict mode answers. The zero value is no broken rule.
 type brokenRule struct {
 	rule string
-	err  *apiError
+	err  *apierr.Error
 }
 
 // enforcer refuses a broken rule on a server WithStrictRequests and takes

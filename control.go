@@ -15,6 +15,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/synapsefake/synapsefake/internal/apierr"
 	"github.com/synapsefake/synapsefake/internal/jsonx"
 	"github.com/synapsefake/synapsefake/reference"
 )
@@ -124,7 +125,7 @@ func (s *Server) serveControl(w http.ResponseWriter, r *http.Request) {
 	// The mux would answer a path with dot segments or doubled slashes with
 	// a plain-text redirect; such a path names no endpoint.
 	if path.Clean(r.URL.Path) != strings.TrimSuffix(r.URL.Path, "/") {
-		s.fail(w, errRouteNotFound)
+		s.fail(w, apierr.RouteNotFound)
 		return
 	}
 	s.runDue()
@@ -138,10 +139,10 @@ func controlBody[T any](r *http.Request) (T, error) {
 	var v T
 	data, err := io.ReadAll(io.LimitReader(r.Body, maxBody+1))
 	if err != nil {
-		return v, errPayload("invalid_body", "Unable to read the request body.")
+		return v, apierr.Payload("invalid_body", "Unable to read the request body.")
 	}
 	if len(data) > maxBody {
-		return v, errPayload("body_too_large", "Request body is larger than %d bytes.", maxBody)
+		return v, apierr.Payload("body_too_large", "Request body is larger than %d bytes.", maxBody)
 	}
 	if len(bytes.TrimSpace(data)) == 0 {
 		return v, nil
@@ -230,7 +231,7 @@ type controlNodeRequest struct {
 // API and worlds do not, then what AddNode refuses.
 func (req controlNodeRequest) validate() error {
 	if req.BalanceCents < 0 {
-		return errPayload("invalid_balance", "balance_cents must be from 0 to %d.", int64(MaxBalanceCents))
+		return apierr.Payload("invalid_balance", "balance_cents must be from 0 to %d.", int64(MaxBalanceCents))
 	}
 	return NodeSeed(req).validate()
 }
@@ -298,14 +299,14 @@ type controlOAuthRequest struct {
 
 func (req controlOAuthRequest) validate() error {
 	if req.Fingerprint == "" {
-		return errPayload("missing_fingerprint", "fingerprint is required.")
+		return apierr.Payload("missing_fingerprint", "fingerprint is required.")
 	}
 	if !validFingerprint(req.Fingerprint) {
 		return errSeedFingerprint(req.Fingerprint)
 	}
 	for _, sc := range req.Scopes {
 		if !reference.IsScope(sc) {
-			return errPayload("invalid_scope", "Unknown scope %q.", sc)
+			return apierr.Payload("invalid_scope", "Unknown scope %q.", sc)
 		}
 	}
 	return nil
@@ -323,7 +324,7 @@ func (s *Server) controlOAuthKey(w http.ResponseWriter, r *http.Request) {
 	}
 	key := s.OAuthKey(r.PathValue("user_id"), req.Fingerprint, req.Scopes...)
 	if key == "" {
-		s.fail(w, errNotFound("user"))
+		s.fail(w, apierr.NotFound("user"))
 		return
 	}
 	s.controlOK(w, map[string]any{"oauth_key": key, "fingerprint": req.Fingerprint})
@@ -336,7 +337,7 @@ func (s *Server) controlForceMFA(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if !s.ForceMFA(r.PathValue("user_id")) {
-		s.fail(w, errNotFound("user"))
+		s.fail(w, apierr.NotFound("user"))
 		return
 	}
 	s.controlOK(w, nil)
@@ -350,7 +351,7 @@ func (s *Server) controlSetPermission(w http.ResponseWriter, r *http.Request) {
 		Permission *string `json:"permission"`
 	}](r)
 	if err == nil && req.Permission == nil {
-		err = errPayload("missing_permission", "permission is required.")
+		err = apierr.Payload("missing_permission", "permission is required.")
 	}
 	if err == nil {
 		err = s.SetPermission(r.PathValue("user_id"), *req.Permission)
@@ -367,7 +368,7 @@ func (s *Server) controlSetPermission(w http.ResponseWriter, r *http.Request) {
 func (s *Server) controlMFAPin(w http.ResponseWriter, r *http.Request) {
 	pin := s.MFAPin(r.PathValue("user_id"))
 	if pin == "" {
-		s.fail(w, errNotFound("user"))
+		s.fail(w, apierr.NotFound("user"))
 		return
 	}
 	s.controlOK(w, map[string]any{"pin": pin})
@@ -381,15 +382,15 @@ type controlSubscriptionRequest struct {
 
 func (req controlSubscriptionRequest) validate() error {
 	if !validWebhookURL(req.URL) {
-		return errPayload("invalid_url", "url must be an absolute http or https URL.")
+		return apierr.Payload("invalid_url", "url must be an absolute http or https URL.")
 	}
 	if req.Scopes != nil && len(req.Scopes) == 0 {
 		// Absent means all eight; an empty list is refused, as the API does.
-		return errPayload("missing_scope", "scopes, when given, must list at least one scope.")
+		return apierr.Payload("missing_scope", "scopes, when given, must list at least one scope.")
 	}
 	for _, sc := range req.Scopes {
 		if !reference.IsSubscriptionScope(sc) {
-			return errPayload("invalid_scope", "Unknown subscription scope %q.", sc)
+			return apierr.Payload("invalid_scope", "Unknown subscription scope %q.", sc)
 		}
 	}
 	return nil
@@ -429,16 +430,16 @@ type controlAdvanceRequest struct {
 func (req controlAdvanceRequest) duration() (time.Duration, error) {
 	switch {
 	case (req.Duration == nil) == (req.MS == nil):
-		return 0, errPayload("invalid_duration", `Supply exactly one of duration (a Go duration such as "24h") and ms.`)
+		return 0, apierr.Payload("invalid_duration", `Supply exactly one of duration (a Go duration such as "24h") and ms.`)
 	case req.MS != nil:
 		if *req.MS < 0 || *req.MS > math.MaxInt64/int64(time.Millisecond) {
-			return 0, errPayload("invalid_duration", "ms must be a non-negative number of milliseconds.")
+			return 0, apierr.Payload("invalid_duration", "ms must be a non-negative number of milliseconds.")
 		}
 		return time.Duration(*req.MS) * time.Millisecond, nil
 	}
 	d, err := time.ParseDuration(*req.Duration)
 	if err != nil || d < 0 {
-		return 0, errPayload("invalid_duration", `duration must be a non-negative Go duration such as "90m" or "24h", got %q.`, *req.Duration)
+		return 0, apierr.Payload("invalid_duration", `duration must be a non-negative Go duration such as "90m" or "24h", got %q.`, *req.Duration)
 	}
 	return d, nil
 }
@@ -452,13 +453,13 @@ func (s *Server) controlAdvanceClock(w http.ResponseWriter, r *http.Request) {
 	}
 	if err == nil && s.Now().After(maxStateTime.Add(-d)) {
 		// A saved state holds times up to the end of 9999.
-		err = errPayload("invalid_duration", "Advancing by %s would take the clock past 9999-12-31.", d)
+		err = apierr.Payload("invalid_duration", "Advancing by %s would take the clock past 9999-12-31.", d)
 	}
 	if err == nil && d > 0 && !s.manualClock() {
 		// Answering 200 without moving anything would tell a script its
 		// transfers had been processed.
-		err = errClockNotManual.because("the clock follows real time and cannot be moved by %s", d).
-			hinting("start the binary with -clock manual (and -start default for the dates Go tests get); a duration of 0 runs what is due")
+		err = errClockNotManual.Because("the clock follows real time and cannot be moved by %s", d).
+			Hinting("start the binary with -clock manual (and -start default for the dates Go tests get); a duration of 0 runs what is due")
 	}
 	if err != nil {
 		s.fail(w, err)
@@ -498,7 +499,7 @@ func controlTx(t Transaction) controlTxView {
 func (s *Server) controlAnswerTx(w http.ResponseWriter, id string) {
 	t, ok := s.Transaction(id)
 	if !ok {
-		s.fail(w, errNotFound("transaction"))
+		s.fail(w, apierr.NotFound("transaction"))
 		return
 	}
 	s.controlOK(w, map[string]any{"transaction": controlTx(t)})
@@ -523,9 +524,9 @@ func (s *Server) controlMove(w http.ResponseWriter, r *http.Request, code, statu
 	switch {
 	case err != nil:
 	case req.Code != nil && !code:
-		err = errPayload("unknown_field", `Unknown field "code".`)
+		err = apierr.Payload("unknown_field", `Unknown field "code".`)
 	case req.Status != nil && !status:
-		err = errPayload("unknown_field", `Unknown field "status".`)
+		err = apierr.Payload("unknown_field", `Unknown field "status".`)
 	}
 	if err == nil {
 		err = move(r.PathValue("trans_id"), req)
@@ -568,7 +569,7 @@ func (s *Server) controlCancel(w http.ResponseWriter, r *http.Request) {
 func (s *Server) controlAdvanceTransaction(w http.ResponseWriter, r *http.Request) {
 	s.controlMove(w, r, false, true, func(id string, req controlTxRequest) error {
 		if req.Status == nil || req.Status.ID() == "" {
-			return errPayload("invalid_status", "status must be a transaction status such as PROCESSING-DEBIT.")
+			return apierr.Payload("invalid_status", "status must be a transaction status such as PROCESSING-DEBIT.")
 		}
 		return s.AdvanceTransaction(id, *req.Status)
 	})
@@ -617,11 +618,11 @@ func (s *Server) controlFault(w http.ResponseWriter, r *http.Request, slow bool,
 	switch {
 	case err != nil:
 	case slow && req.ErrorCode != nil:
-		err = errPayload("unknown_field", `Unknown field "error_code".`)
+		err = apierr.Payload("unknown_field", `Unknown field "error_code".`)
 	case !slow && req.Delay != nil:
-		err = errPayload("unknown_field", `Unknown field "delay".`)
+		err = apierr.Payload("unknown_field", `Unknown field "delay".`)
 	case req.Times < 0:
-		err = errPayload("invalid_times", "times must not be negative (0 means 1).")
+		err = apierr.Payload("invalid_times", "times must not be negative (0 means 1).")
 	}
 	if err == nil {
 		req.Method = strings.ToUpper(req.Method)
@@ -639,7 +640,7 @@ func (s *Server) controlFault(w http.ResponseWriter, r *http.Request, slow bool,
 func recoverMistake(fn func() error) (err error) {
 	defer func() {
 		if p := recover(); p != nil {
-			err = errPayload("invalid_fault", "%s", strings.TrimPrefix(fmt.Sprint(p), "synapsefake: "))
+			err = apierr.Payload("invalid_fault", "%s", strings.TrimPrefix(fmt.Sprint(p), "synapsefake: "))
 		}
 	}()
 	return fn()
@@ -649,7 +650,7 @@ func recoverMistake(fn func() error) (err error) {
 func (s *Server) controlFailNext(w http.ResponseWriter, r *http.Request) {
 	s.controlFault(w, r, false, func(req controlFaultRequest) error {
 		if req.ErrorCode == nil {
-			return errPayload("missing_error_code", `error_code is required, e.g. "503".`)
+			return apierr.Payload("missing_error_code", `error_code is required, e.g. "503".`)
 		}
 		s.FailNext(req.Method, req.Route, *req.ErrorCode, req.Times)
 		return nil
@@ -665,7 +666,7 @@ func (s *Server) controlSlowNext(w http.ResponseWriter, r *http.Request) {
 			d, err = time.ParseDuration(*req.Delay)
 		}
 		if req.Delay == nil || err != nil || d <= 0 {
-			return errPayload("invalid_delay", `delay must be a positive Go duration such as "2s".`)
+			return apierr.Payload("invalid_delay", `delay must be a positive Go duration such as "2s".`)
 		}
 		s.SlowNext(req.Method, req.Route, d, req.Times)
 		return nil
@@ -723,7 +724,7 @@ func (s *Server) controlWebhooks(w http.ResponseWriter, r *http.Request) {
 	if v := q.Get("limit"); v != "" {
 		n, err := strconv.Atoi(v)
 		if err != nil || n < 1 || n > maxControlWebhooks {
-			s.fail(w, errPayload("invalid_limit", "limit must be an integer from 1 to %d.", maxControlWebhooks))
+			s.fail(w, apierr.Payload("invalid_limit", "limit must be an integer from 1 to %d.", maxControlWebhooks))
 			return
 		}
 		limit, newest = n, n
@@ -732,7 +733,7 @@ func (s *Server) controlWebhooks(w http.ResponseWriter, r *http.Request) {
 	if v := q.Get("cursor"); v != "" {
 		n, err := strconv.ParseUint(v, 10, 64)
 		if err != nil {
-			s.fail(w, errPayload("invalid_cursor", "cursor must be a next_cursor of an earlier answer."))
+			s.fail(w, apierr.Payload("invalid_cursor", "cursor must be a next_cursor of an earlier answer."))
 			return
 		}
 		after, newest = n, 0
@@ -842,7 +843,7 @@ func (s *Server) controlRestore(w http.ResponseWriter, r *http.Request) {
 	case q.Get("copy") == "true":
 		restore = s.RestoreCopy
 	case q.Has("copy") && q.Get("copy") != "false":
-		s.fail(w, errPayload("invalid_copy", "copy must be true or false, not %q.", jsonx.Clip(q.Get("copy"))))
+		s.fail(w, apierr.Payload("invalid_copy", "copy must be true or false, not %q.", jsonx.Clip(q.Get("copy"))))
 		return
 	}
 	if err := restore(r.Body); err != nil {

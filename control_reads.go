@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/synapsefake/synapsefake/internal/apierr"
 	"github.com/synapsefake/synapsefake/reference"
 )
 
@@ -38,7 +39,7 @@ func queryLimit(r *http.Request, def, max int) (int, error) {
 	}
 	n, err := strconv.Atoi(v)
 	if err != nil || n < 1 || n > max {
-		return 0, errPayload("invalid_limit", "limit must be an integer from 1 to %d.", max)
+		return 0, apierr.Payload("invalid_limit", "limit must be an integer from 1 to %d.", max)
 	}
 	return n, nil
 }
@@ -82,7 +83,7 @@ func (st *store) newestUsers(limit int) ([]User, int) {
 func (s *Server) controlGetUser(w http.ResponseWriter, r *http.Request) {
 	u, ok := s.User(r.PathValue("user_id"))
 	if !ok {
-		s.fail(w, errNotFound("user"))
+		s.fail(w, apierr.NotFound("user"))
 		return
 	}
 	s.controlOK(w, map[string]any{"user": controlUser(u)})
@@ -93,7 +94,7 @@ func (s *Server) controlGetUser(w http.ResponseWriter, r *http.Request) {
 func (s *Server) controlUserNodes(w http.ResponseWriter, r *http.Request) {
 	u, ok := s.User(r.PathValue("user_id"))
 	if !ok {
-		s.fail(w, errNotFound("user"))
+		s.fail(w, apierr.NotFound("user"))
 		return
 	}
 	views := make([]controlNodeView, 0, len(u.NodeIDs))
@@ -109,7 +110,7 @@ func (s *Server) controlUserNodes(w http.ResponseWriter, r *http.Request) {
 func (s *Server) controlGetNode(w http.ResponseWriter, r *http.Request) {
 	n, ok := s.Node(r.PathValue("node_id"))
 	if !ok || n.UserID == s.networkUserID() {
-		s.fail(w, errNotFound("node"))
+		s.fail(w, apierr.NotFound("node"))
 		return
 	}
 	s.controlOK(w, map[string]any{"node": controlNodeRead(n)})
@@ -154,13 +155,13 @@ func (st *store) newestTxs(userID, nodeID string, limit int) ([]Transaction, int
 	if nodeID != "" {
 		n := st.nodes[nodeID]
 		if n == nil || st.networkUser != nil && n.userID == st.networkUser.id {
-			return nil, 0, errNotFound("node")
+			return nil, 0, apierr.NotFound("node")
 		}
 		ids = n.txIDs
 	} else {
 		u := st.users[userID]
 		if u == nil || u == st.networkUser {
-			return nil, 0, errNotFound("user")
+			return nil, 0, apierr.NotFound("user")
 		}
 		ids = u.txIDs
 	}
@@ -181,7 +182,7 @@ type controlFundRequest struct {
 func (s *Server) controlFund(w http.ResponseWriter, r *http.Request) {
 	req, err := controlBody[controlFundRequest](r)
 	if err == nil && req.AmountCents == nil {
-		err = errPayload("missing_amount_cents", "amount_cents is required.")
+		err = apierr.Payload("missing_amount_cents", "amount_cents is required.")
 	}
 	if err == nil {
 		err = s.Fund(r.PathValue("node_id"), *req.AmountCents)
@@ -233,11 +234,11 @@ func (s *Server) controlWait(w http.ResponseWriter, r *http.Request) {
 	if err == nil && req.Timeout != "" {
 		timeout, err = time.ParseDuration(req.Timeout)
 		if err != nil || timeout < 0 || timeout > time.Duration(maxControlWait)*time.Millisecond {
-			err = errPayload("invalid_timeout", "timeout must be a duration from 0s to %ds, as \"5s\".", maxControlWait/1000)
+			err = apierr.Payload("invalid_timeout", "timeout must be a duration from 0s to %ds, as \"5s\".", maxControlWait/1000)
 		}
 	}
 	if err == nil && req.ObjectID == "" && req.Function == "" && req.Status == "" {
-		err = errPayload("missing_match", "Give at least one of object_id, function and status.")
+		err = apierr.Payload("missing_match", "Give at least one of object_id, function and status.")
 	}
 	if err != nil {
 		s.fail(w, err)
@@ -245,7 +246,7 @@ func (s *Server) controlWait(w http.ResponseWriter, r *http.Request) {
 	}
 	h, failure := s.Webhooks().await(timeout, false, true, req.matcher()) // Wait, with the request's bound
 	if failure != "" {
-		s.fail(w, newError(reference.ErrNotFound, "no_matching_webhook", "%s", strings.TrimPrefix(failure, "synapsefake: ")))
+		s.fail(w, apierr.New(reference.ErrNotFound, "no_matching_webhook", "%s", strings.TrimPrefix(failure, "synapsefake: ")))
 		return
 	}
 	s.controlOK(w, map[string]any{"webhook": controlWebhook(h)})
@@ -270,8 +271,8 @@ func (rt route) serveControl() http.HandlerFunc {
 		h, ok := rt[r.Method]
 		if !ok {
 			w.Header().Set("Allow", allow)
-			s.fail(w, &apiError{status: http.StatusMethodNotAllowed, errorCode: reference.ErrNotAllowed,
-				code: "method_not_allowed", msg: fmt.Sprintf("Method %s is not allowed on this route; it takes %s.", r.Method, allow)})
+			s.fail(w, &apierr.Error{Status: http.StatusMethodNotAllowed, ErrorCode: reference.ErrNotAllowed,
+				Code: "method_not_allowed", Message: fmt.Sprintf("Method %s is not allowed on this route; it takes %s.", r.Method, allow)})
 			return
 		}
 		h(s, w, r)

@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/synapsefake/synapsefake/internal/apierr"
 	"github.com/synapsefake/synapsefake/internal/jsonx"
 )
 
@@ -48,7 +49,7 @@ func (s *Server) logf() func(format string, args ...any) {
 // refused; fail calls it for every error it writes. A writer with no
 // recorder under it (a request refused before the journal saw it) is left
 // alone.
-func noteRefusal(w http.ResponseWriter, e *apiError) {
+func noteRefusal(w http.ResponseWriter, e *apierr.Error) {
 	for {
 		switch x := w.(type) {
 		case *recorder:
@@ -65,15 +66,15 @@ func noteRefusal(w http.ResponseWriter, e *apiError) {
 // refused completes a refused call's record with its reason and logs it.
 // e is the error fail wrote, or nil for an answer written otherwise, whose
 // envelope head then tells what it can.
-func (s *Server) refused(req *Request, e *apiError, head []byte) {
+func (s *Server) refused(req *Request, e *apierr.Error, head []byte) {
 	if e == nil {
 		var env errorEnvelope
 		_ = json.Unmarshal(head, &env)
-		e = &apiError{status: req.Status, errorCode: env.ErrorCode, code: env.Error.Code, msg: env.Error.En}
+		e = &apierr.Error{Status: req.Status, ErrorCode: env.ErrorCode, Code: env.Error.Code, Message: env.Error.En}
 	}
-	req.Reason = e.explanation()
+	req.Reason = e.Explanation()
 	logf := s.logf()
-	if logf == nil || e.reported {
+	if logf == nil || e.Reported {
 		return
 	}
 	where := req.Route
@@ -81,17 +82,17 @@ func (s *Server) refused(req *Request, e *apiError, head []byte) {
 		where = req.Path
 	}
 	code := ""
-	if e.code != "" {
-		code = " " + e.code
+	if e.Code != "" {
+		code = " " + e.Code
 	}
 	logf("synapsefake: %s %s -> %d error_code %q%s: %s", req.Method, where, req.Status, req.ErrorCode, code, req.Reason)
 }
 
 // failUnjournaled answers err to a request ServeHTTP refuses before the
 // journal records it, and logs why.
-func (s *Server) failUnjournaled(w http.ResponseWriter, r *http.Request, err *apiError) {
+func (s *Server) failUnjournaled(w http.ResponseWriter, r *http.Request, err *apierr.Error) {
 	s.fail(w, err)
-	s.refused(&Request{Method: r.Method, Path: r.URL.Path, Status: err.status, ErrorCode: err.errorCode}, err, nil)
+	s.refused(&Request{Method: r.Method, Path: r.URL.Path, Status: err.Status, ErrorCode: err.ErrorCode}, err, nil)
 }
 
 // recentShown bounds the calls a failed test's log lists, and recentBody
@@ -203,51 +204,51 @@ const (
 )
 
 // errNoUser refuses a user id this fake does not have.
-func errNoUser(id string) *apiError {
-	return errNotFound("user").because("no user %s in this fake", id)
+func errNoUser(id string) *apierr.Error {
+	return apierr.NotFound("user").Because("no user %s in this fake", id)
 }
 
 // errExpiredKey refuses an oauth_key that expired at expires, as of now.
-func errExpiredKey(expires, now time.Time) *apiError {
-	return errBadOAuthKey.because("the oauth_key expired %s ago by the fake's clock (at %s)",
+func errExpiredKey(expires, now time.Time) *apierr.Error {
+	return apierr.BadOAuthKey.Because("the oauth_key expired %s ago by the fake's clock (at %s)",
 		now.Sub(expires), expires.UTC().Format(time.RFC3339)).
-		hinting("keys live WithOAuthKeyLifetime (7200s by default) of fake time, and Advance moves it; renew the key: %s", hintNewKey)
+		Hinting("keys live WithOAuthKeyLifetime (7200s by default) of fake time, and Advance moves it; renew the key: %s", hintNewKey)
 }
 
 // errUnknownKey refuses an oauth_key this fake never issued.
-func errUnknownKey(key string) *apiError {
-	return errBadOAuthKey.because("this fake never issued the oauth_key %s (or it expired long ago)", jsonx.Cut(key, 12)).
-		hinting("a key of another fake, or of an earlier test, is unknown here; %s", hintNewKey)
+func errUnknownKey(key string) *apierr.Error {
+	return apierr.BadOAuthKey.Because("this fake never issued the oauth_key %s (or it expired long ago)", jsonx.Cut(key, 12)).
+		Hinting("a key of another fake, or of an earlier test, is unknown here; %s", hintNewKey)
 }
 
 // errGatewayFor explains why gw, a wrong X-SP-GATEWAY, is not this fake's,
 // without repeating a secret.
-func (s *Server) errGatewayFor(gw string) *apiError {
+func (s *Server) errGatewayFor(gw string) *apierr.Error {
 	id, _, found := strings.Cut(gw, "|")
 	switch {
 	case !found:
-		return errBadGateway.because(`X-SP-GATEWAY has no "|" between the client_id and the client_secret`).hinting(hintGateway)
+		return apierr.BadGateway.Because(`X-SP-GATEWAY has no "|" between the client_id and the client_secret`).Hinting(hintGateway)
 	case id != s.cfg.clientID:
-		return errBadGateway.because("X-SP-GATEWAY's client_id %q is not this fake's (%q)", jsonx.Cut(id, 64), s.cfg.clientID).hinting(hintGateway)
+		return apierr.BadGateway.Because("X-SP-GATEWAY's client_id %q is not this fake's (%q)", jsonx.Cut(id, 64), s.cfg.clientID).Hinting(hintGateway)
 	}
-	return errBadGateway.because("X-SP-GATEWAY's client_secret is not this fake's").hinting(hintGateway)
+	return apierr.BadGateway.Because("X-SP-GATEWAY's client_secret is not this fake's").Hinting(hintGateway)
 }
 
 // errFingerprintFor explains a fingerprint that is not the key's.
-func errFingerprintFor(header, keyFingerprint, sent string) *apiError {
+func errFingerprintFor(header, keyFingerprint, sent string) *apierr.Error {
 	if !strings.Contains(header, "|") {
-		return errFingerprint.because(`X-SP-USER has no "|": it is "<oauth_key>|<fingerprint>"`).hinting(hintUserHeader)
+		return apierr.Fingerprint.Because(`X-SP-USER has no "|": it is "<oauth_key>|<fingerprint>"`).Hinting(hintUserHeader)
 	}
-	return errFingerprint.because("the oauth_key was issued to fingerprint %q; X-SP-USER sends %q", keyFingerprint, sent).
-		hinting(hintFingerprint)
+	return apierr.Fingerprint.Because("the oauth_key was issued to fingerprint %q; X-SP-USER sends %q", keyFingerprint, sent).
+		Hinting(hintFingerprint)
 }
 
 // errInvalidFingerprintFor explains a fingerprint that is not well formed.
-func errInvalidFingerprintFor(fp string) *apiError {
+func errInvalidFingerprintFor(fp string) *apierr.Error {
 	if fp == "" {
-		return errInvalidFingerprint.because(`X-SP-USER carries no fingerprint after "|"`).hinting(hintUserHeader)
+		return apierr.InvalidFingerprint.Because(`X-SP-USER carries no fingerprint after "|"`).Hinting(hintUserHeader)
 	}
-	return errInvalidFingerprint.because("the fingerprint %q is not 1 to 256 letters, digits, '-', '_' or '.'", jsonx.Cut(fp, 64)).hinting(hintUserHeader)
+	return apierr.InvalidFingerprint.Because("the fingerprint %q is not 1 to 256 letters, digits, '-', '_' or '.'", jsonx.Cut(fp, 64)).Hinting(hintUserHeader)
 }
 
 // shortfall says why node n cannot pay amount: its available balance and the
@@ -295,7 +296,7 @@ func dollars(c cents) string {
 // errIdempotencyFor explains why r's idempotency key, taken at used, is
 // refused: the journal's earlier successful call with that key tells
 // whether the body was the same.
-func (s *Server) errIdempotencyFor(r *http.Request, used time.Time) *apiError {
+func (s *Server) errIdempotencyFor(r *http.Request, used time.Time) *apierr.Error {
 	raw, _ := header(r, "X-SP-IDEMPOTENCY-KEY")
 	var body []byte
 	if rb, ok := r.Body.(*replayBody); ok {
@@ -318,8 +319,8 @@ func (s *Server) errIdempotencyFor(r *http.Request, used time.Time) *apiError {
 		break
 	}
 	j.mu.Unlock()
-	return errIdempotency.because("X-SP-IDEMPOTENCY-KEY %q was taken by a successful %s to this path %s ago by the fake's clock, %s",
-		jsonx.Cut(raw, 64), r.Method, s.Now().Sub(used), same).hinting(hintIdempotency)
+	return errIdempotency.Because("X-SP-IDEMPOTENCY-KEY %q was taken by a successful %s to this path %s ago by the fake's clock, %s",
+		jsonx.Cut(raw, 64), r.Method, s.Now().Sub(used), same).Hinting(hintIdempotency)
 }
 
 // routeHint is the likely mistake behind a path no route matches.

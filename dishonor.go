@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/synapsefake/synapsefake/internal/apierr"
 	"github.com/synapsefake/synapsefake/reference"
 )
 
@@ -71,7 +72,7 @@ func validCodeOf(code string, want reference.ReturnSubject) error {
 	default:
 		takes = "a return takes the code of a return of an entry"
 	}
-	return errNotAllowed("wrong_code_family", "%s (%s) is %s; %s. To use it, %s.", code, meaningOf(code), is, takes, use)
+	return apierr.NotAllowed("wrong_code_family", "%s (%s) is %s; %s. To use it, %s.", code, meaningOf(code), is, takes, use)
 }
 
 // codesOf lists the ACH codes that act on subject, in order.
@@ -86,12 +87,12 @@ func codesOf(subject reference.ReturnSubject) []string {
 // dishonorRefusal is why t may not move to RETURNED with code because its
 // return was dishonored, or nil: after a dishonor, only the contest of the
 // dishonor (R71-R77) returns it, and only once. Callers hold mu.
-func dishonorRefusal(t *txRecord, code string) *apiError {
+func dishonorRefusal(t *txRecord, code string) *apierr.Error {
 	d := t.dishonor
 	if d == nil || d.contest == "" && reference.ReturnSubjectOf(code) == reference.OfDishonor {
 		return nil
 	}
-	return errNotAllowed("return_dishonored",
+	return apierr.NotAllowed("return_dishonored",
 		"The return of transaction %s was dishonored (%s); it is not returned again. The receiving bank contests a dishonor once, with ContestDishonor (R71-R77).", t.id, d.code)
 }
 
@@ -122,8 +123,8 @@ func (st *store) dishonorMisfit(t *txRecord) *nodeRecord {
 }
 
 // errWindow is the refusal of a dishonor or contest past its window.
-func errWindow(errCode, code, of string, w reference.ReturnWindow, from, deadline time.Time) *apiError {
-	return errNotAllowed(errCode,
+func errWindow(errCode, code, of string, w reference.ReturnWindow, from, deadline time.Time) *apierr.Error {
+	return apierr.NotAllowed(errCode,
 		"%s must be sent by %s within %s after %s: that was at %s ET and the window closed at %s ET.",
 		code, w.By, w, of, from.In(reference.Eastern).Format(time.DateTime), deadline.In(reference.Eastern).Format(time.DateTime))
 }
@@ -134,17 +135,17 @@ func errWindow(errCode, code, of string, w reference.ReturnWindow, from, deadlin
 func (st *store) dishonor(t *txRecord, code string, now time.Time) error {
 	switch {
 	case t.dishonor != nil:
-		return errNotAllowed("already_dishonored", "The return of transaction %s was already dishonored (%s); a return is dishonored once.", t.id, t.dishonor.code)
+		return apierr.NotAllowed("already_dishonored", "The return of transaction %s was already dishonored (%s); a return is dishonored once.", t.id, t.dishonor.code)
 	case t.status != StatusReturned:
-		return errNotAllowed("not_returned", "Transaction %s is %s; only the return of a RETURNED ACH transaction can be dishonored.", t.id, t.status)
+		return apierr.NotAllowed("not_returned", "Transaction %s is %s; only the return of a RETURNED ACH transaction can be dishonored.", t.id, t.status)
 	case t.disputeOf != "":
-		return errNotAllowed("dispute_posting",
+		return apierr.NotAllowed("dispute_posting",
 			"Transaction %s is the credit of the dispute of transaction %s; its return is the dispute's, not a bank's, and cannot be dishonored.", t.id, t.disputeOf)
 	case t.dispute != nil:
-		return errNotAllowed("transaction_disputed", "Transaction %s is disputed; its return cannot be dishonored.", t.id)
+		return apierr.NotAllowed("transaction_disputed", "Transaction %s is disputed; its return cannot be dishonored.", t.id)
 	case !st.achTransfer(t):
 		rail := cmp.Or(st.rail(t), "an internal transfer")
-		return errNotAllowed("return_code_not_for_rail",
+		return apierr.NotAllowed("return_code_not_for_rail",
 			"%s is a return code of %s; transaction %s is on %s, whose returns are not dishonored.", code, reference.NodeACHUS, t.id, rail)
 	}
 	w, _ := reference.ACHReturnWindow(code)
@@ -171,9 +172,9 @@ func (st *store) contest(t *txRecord, code string, now time.Time) error {
 	d := t.dishonor
 	switch {
 	case d == nil:
-		return errNotAllowed("not_dishonored", "The return of transaction %s was not dishonored; only a dishonored return can be contested.", t.id)
+		return apierr.NotAllowed("not_dishonored", "The return of transaction %s was not dishonored; only a dishonored return can be contested.", t.id)
 	case d.contest != "":
-		return errNotAllowed("already_contested", "The dishonor of transaction %s's return was already contested (%s); a dishonor is contested once.", t.id, d.contest)
+		return apierr.NotAllowed("already_contested", "The dishonor of transaction %s's return was already contested (%s); a dishonor is contested once.", t.id, d.contest)
 	}
 	w, _ := reference.ACHReturnWindow(code)
 	if deadline, ok := w.Deadline(d.at); ok && now.After(deadline) {
@@ -250,7 +251,7 @@ type controlCodeRequest struct {
 func (s *Server) controlCodeMove(w http.ResponseWriter, r *http.Request, move func(id, code string) error) {
 	req, err := controlBody[controlCodeRequest](r)
 	if err == nil && (req.Code == nil || *req.Code == "") {
-		err = errPayload("missing_code", "code is required.")
+		err = apierr.Payload("missing_code", "code is required.")
 	}
 	if err == nil {
 		err = move(r.PathValue("trans_id"), *req.Code)

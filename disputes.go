@@ -8,6 +8,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/synapsefake/synapsefake/internal/apierr"
 	"github.com/synapsefake/synapsefake/reference"
 )
 
@@ -53,16 +54,16 @@ type disputeRequest struct {
 func (r disputeRequest) validate() error {
 	switch {
 	case r.DisputeReason == nil || strings.TrimSpace(*r.DisputeReason) == "":
-		return errPayload("missing_dispute_reason", "dispute_reason is required.")
+		return apierr.Payload("missing_dispute_reason", "dispute_reason is required.")
 	case utf8.RuneCountInString(*r.DisputeReason) > MaxDisputeReasonLength:
-		return errPayload("dispute_reason_too_long", "dispute_reason must be at most %d characters.", MaxDisputeReasonLength)
+		return apierr.Payload("dispute_reason_too_long", "dispute_reason must be at most %d characters.", MaxDisputeReasonLength)
 	}
 	if _, err := r.meta(); err != nil {
 		return err
 	}
 	for _, a := range r.DisputeAttachments {
 		if a == "" {
-			return errPayload("invalid_attachment", "dispute_attachments must hold base64 files, not empty strings.")
+			return apierr.Payload("invalid_attachment", "dispute_attachments must hold base64 files, not empty strings.")
 		}
 	}
 	return nil
@@ -77,7 +78,7 @@ func (r disputeRequest) meta() (any, error) {
 	}
 	var v any
 	if (raw[0] != '{' && raw[0] != '"') || json.Unmarshal(raw, &v) != nil {
-		return nil, errPayload("invalid_field_type", "dispute_meta must be of type object or string.")
+		return nil, apierr.Payload("invalid_field_type", "dispute_meta must be of type object or string.")
 	}
 	return v, nil
 }
@@ -116,8 +117,8 @@ func (s *Server) handleDisputeTransaction(w http.ResponseWriter, r *http.Request
 }
 
 // errNotDisputable refuses a dispute of a transaction that cannot have one.
-func errNotDisputable(format string, args ...any) *apiError {
-	return errIncorrect("not_disputable", format, args...)
+func errNotDisputable(format string, args ...any) *apierr.Error {
+	return apierr.Incorrect("not_disputable", format, args...)
 }
 
 // dispute files the user's dispute of t, a debit of node nodeID, within
@@ -130,7 +131,7 @@ func (st *store) dispute(t *txRecord, nodeID string, at time.Time, req disputeRe
 	recv := st.nodes[t.toNode]
 	switch {
 	case t.dispute != nil:
-		return disputeAnswer{}, errIncorrect("already_disputed", "Transaction %s is already disputed.", t.id)
+		return disputeAnswer{}, apierr.Incorrect("already_disputed", "Transaction %s is already disputed.", t.id)
 	case t.disputeOf != "":
 		return disputeAnswer{}, errNotDisputable("Transaction %s is the credit of the dispute of transaction %s; decide that dispute instead.", t.id, t.disputeOf)
 	case t.fromNode != nodeID:
@@ -141,7 +142,7 @@ func (st *store) dispute(t *txRecord, nodeID string, at time.Time, req disputeRe
 		return disputeAnswer{}, errNotDisputable("Transaction %s went to a %s node of the platform; only card and external debits can be disputed.", t.id, recv.typ)
 	}
 	if end, days := st.disputeWindowEnd(t); !at.Before(end) {
-		return disputeAnswer{}, errIncorrect("dispute_window_closed",
+		return disputeAnswer{}, apierr.Incorrect("dispute_window_closed",
 			"Transaction %s settled more than %d days ago; its dispute window closed at %s.", t.id, days, end.UTC().Format(time.RFC3339))
 	}
 	meta, _ := req.meta()
@@ -267,7 +268,7 @@ func (s *Server) handleDisputeChargeback(w http.ResponseWriter, r *http.Request)
 	answerObject(s, w, func(st *store) (txView, error) {
 		t := st.txs[r.PathValue("trans_id")]
 		if t == nil {
-			return txView{}, errNotFound("transaction")
+			return txView{}, apierr.NotFound("transaction")
 		}
 		if err := st.disputeChargeback(t, now, len(req.Docs)); err != nil {
 			return txView{}, err
@@ -289,7 +290,7 @@ func (st *store) disputeChargeback(t *txRecord, at time.Time, docs int) error {
 	}
 	switch {
 	case t.dispute != nil && t.dispute.chargeback:
-		return errIncorrect("already_disputed", "The chargeback of transaction %s is already disputed.", t.id)
+		return apierr.Incorrect("already_disputed", "The chargeback of transaction %s is already disputed.", t.id)
 	case t.dispute != nil:
 		return errNotDisputable("Transaction %s is disputed by its user.", t.id)
 	case from.typ != reference.NodeInterchangeUS && to.typ != reference.NodeInterchangeUS:
@@ -311,9 +312,9 @@ func (st *store) resolveDispute(t *txRecord, won bool, at time.Time) error {
 	d := t.dispute
 	switch {
 	case d == nil:
-		return errIncorrect("not_disputed", "Transaction %s is not disputed.", t.id)
+		return apierr.Incorrect("not_disputed", "Transaction %s is not disputed.", t.id)
 	case d.status != DisputePending:
-		return errIncorrect("dispute_decided", "The dispute of transaction %s is already %s.", t.id, d.status)
+		return apierr.Incorrect("dispute_decided", "The dispute of transaction %s is already %s.", t.id, d.status)
 	}
 	note := "Dispute lost."
 	if won {
@@ -347,9 +348,9 @@ func (st *store) resolveDispute(t *txRecord, won bool, at time.Time) error {
 // decision: a lost dispute returns its provisional credit, nothing else
 // returns a dispute's credit. A chargeback (disputed by the platform) is
 // RETURNED already. Callers hold mu.
-func (st *store) returnRefusal(t *txRecord) *apiError {
+func (st *store) returnRefusal(t *txRecord) *apierr.Error {
 	if d := t.dispute; d != nil && !d.chargeback {
-		return errNotAllowed("transaction_disputed",
+		return apierr.NotAllowed("transaction_disputed",
 			"Transaction %s is disputed (dispute %s); a disputed transaction is not also returned.", t.id, d.status)
 	}
 	if t.disputeOf == "" {
@@ -360,7 +361,7 @@ func (st *store) returnRefusal(t *txRecord) *apiError {
 			return nil
 		}
 	}
-	return errNotAllowed("dispute_posting",
+	return apierr.NotAllowed("dispute_posting",
 		"Transaction %s is the credit of the dispute of transaction %s; only that dispute's decision moves it.", t.id, t.disputeOf)
 }
 
@@ -428,7 +429,7 @@ func (s *Server) controlDispute(w http.ResponseWriter, r *http.Request) {
 		id := r.PathValue("trans_id")
 		switch {
 		case req.Outcome == nil || *req.Outcome != "won" && *req.Outcome != "lost":
-			err = errPayload("invalid_outcome", `outcome must be "won" or "lost".`)
+			err = apierr.Payload("invalid_outcome", `outcome must be "won" or "lost".`)
 		case *req.Outcome == "won":
 			err = s.WinDispute(id)
 		default:

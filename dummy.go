@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/synapsefake/synapsefake/internal/apierr"
 	"github.com/synapsefake/synapsefake/reference"
 )
 
@@ -34,13 +35,13 @@ func (r dummyRequest) validate() error {
 	case r.Amount == nil || !validAmount(*r.Amount):
 		return errInvalidAmount("amount")
 	case r.Currency == nil || *r.Currency == "":
-		return errPayload("missing_currency", "currency is required.")
+		return apierr.Payload("missing_currency", "currency is required.")
 	case r.Type == nil || !slices.Contains(dummyTypes, *r.Type):
-		return errPayload("invalid_type", "type must be one of %v.", dummyTypes)
+		return apierr.Payload("invalid_type", "type must be one of %v.", dummyTypes)
 	case r.Direction == nil || *r.Direction != "DEPOSIT" && *r.Direction != "WITHDRAWAL":
-		return errPayload("invalid_direction", "direction must be DEPOSIT or WITHDRAWAL.")
+		return apierr.Payload("invalid_direction", "direction must be DEPOSIT or WITHDRAWAL.")
 	case *r.Currency != "USD":
-		return errIncorrect("unsupported_currency", "Dummy transactions support USD only.")
+		return apierr.Incorrect("unsupported_currency", "Dummy transactions support USD only.")
 	}
 	return nil
 }
@@ -80,7 +81,7 @@ func (st *store) dummy(now time.Time, n *nodeRecord, sn *subnetRecord, req dummy
 	// a card swipe or a refund stands for one.
 	if from, to := st.nodes[t.fromNode], st.nodes[t.toNode]; !reference.CanTransfer(from.typ, to.typ) &&
 		reference.BaseNodeType(n.typ) != reference.NodeCardUS {
-		return nil, errIncorrect("transaction_not_allowed", "Transactions from a %s node to a %s node are not allowed.", from.typ, to.typ)
+		return nil, apierr.Incorrect("transaction_not_allowed", "Transactions from a %s node to a %s node are not allowed.", from.typ, to.typ)
 	}
 	if err := st.checkPromise(t, checkFunds); err != nil {
 		return nil, err
@@ -147,9 +148,9 @@ func (s *Server) handleDummyTransaction(w http.ResponseWriter, r *http.Request) 
 		case err != nil:
 			return txView{}, err
 		case sn.class == ClassCard:
-			return txView{}, errNotAllowed("not_an_account_number", "Dummy transactions need an account-number subnet, not a card.")
+			return txView{}, apierr.NotAllowed("not_an_account_number", "Dummy transactions need an account-number subnet, not a card.")
 		case sn.status != SubnetActive:
-			return txView{}, errNotAllowed("subnet_not_active", "Subnet %s is %s; dummy transactions need an ACTIVE account number.", sn.id, sn.status)
+			return txView{}, apierr.NotAllowed("subnet_not_active", "Subnet %s is %s; dummy transactions need an ACTIVE account number.", sn.id, sn.status)
 		}
 		return st.dummyView(now, st.nodes[sn.nodeID], sn, req, s.cfg.fundsCheck)
 	})
@@ -178,7 +179,7 @@ func (s *Server) handleLegacyDummyTransaction(w http.ResponseWriter, r *http.Req
 	var err error
 	if v := q.Get("amount"); v != "" {
 		if amount, err = strconv.ParseFloat(v, 64); err != nil {
-			s.fail(w, errPayload("invalid_amount", "amount must be a number."))
+			s.fail(w, apierr.Payload("invalid_amount", "amount must be a number."))
 			return
 		}
 	}
@@ -190,7 +191,7 @@ func (s *Server) handleLegacyDummyTransaction(w http.ResponseWriter, r *http.Req
 	case "NO":
 		dir = "WITHDRAWAL"
 	default:
-		s.fail(w, errPayload("invalid_is_credit", "is_credit must be YES or NO."))
+		s.fail(w, apierr.Payload("invalid_is_credit", "is_credit must be YES or NO."))
 		return
 	}
 	req := dummyRequest{Amount: &amount, Currency: &usd, Type: &typ, Direction: &dir,

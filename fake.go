@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/benbjohnson/clock"
+	"github.com/synapsefake/synapsefake/internal/apierr"
 	"github.com/synapsefake/synapsefake/internal/jsonx"
 	"github.com/synapsefake/synapsefake/reference"
 )
@@ -256,7 +257,7 @@ func (s *Server) MustAddUser(tb testing.TB, seed UserSeed) User {
 // validate refuses what the service would refuse of a user.
 func (seed UserSeed) validate() error {
 	if seed.Permission != "" && !slices.Contains(userPermissions, seed.Permission) {
-		return errPayload("invalid_permission", "Unknown permission %q.", seed.Permission)
+		return apierr.Payload("invalid_permission", "Unknown permission %q.", seed.Permission)
 	}
 	if seed.Fingerprint != "" && !validFingerprint(seed.Fingerprint) {
 		return errSeedFingerprint(seed.Fingerprint)
@@ -264,9 +265,9 @@ func (seed UserSeed) validate() error {
 	// Given fields follow POST /users' rules; empty ones get defaults.
 	switch {
 	case slices.Contains(seed.PhoneNumbers, ""):
-		return errPayload("missing_phone_numbers", "PhoneNumbers holds an empty phone number.")
+		return apierr.Payload("missing_phone_numbers", "PhoneNumbers holds an empty phone number.")
 	case slices.Contains(seed.LegalNames, ""):
-		return errPayload("missing_legal_names", "LegalNames holds an empty legal name.")
+		return apierr.Payload("missing_legal_names", "LegalNames holds an empty legal name.")
 	}
 	return nil
 }
@@ -282,8 +283,8 @@ func (seed UserSeed) broken() []brokenRule {
 
 // errSeedFingerprint refuses to register a fingerprint that POST /oauth and
 // POST /users would refuse in X-SP-USER.
-func errSeedFingerprint(fp string) *apiError {
-	return errPayload("invalid_fingerprint", "The fingerprint %q is not 1 to 256 letters, digits, '-', '_' or '.': POST /oauth would refuse it.", jsonx.Cut(fp, 64))
+func errSeedFingerprint(fp string) *apierr.Error {
+	return apierr.Payload("invalid_fingerprint", "The fingerprint %q is not 1 to 256 letters, digits, '-', '_' or '.': POST /oauth would refuse it.", jsonx.Cut(fp, 64))
 }
 
 // defaultSeedPhones and defaultSeedNames are a UserSeed's defaults, read
@@ -347,13 +348,13 @@ func (seed NodeSeed) validate() error {
 	}
 	switch {
 	case seed.Type != "" && !knownNodeType(seed.Type):
-		return errPayload("invalid_node_type", "Unknown node type %q.", seed.Type)
+		return apierr.Payload("invalid_node_type", "Unknown node type %q.", seed.Type)
 	case seed.BalanceCents < -MaxBalanceCents || seed.BalanceCents > MaxBalanceCents:
-		return errPayload("invalid_balance", "BalanceCents %d is outside ±MaxBalanceCents (%d).", seed.BalanceCents, int64(MaxBalanceCents))
+		return apierr.Payload("invalid_balance", "BalanceCents %d is outside ±MaxBalanceCents (%d).", seed.BalanceCents, int64(MaxBalanceCents))
 	case seed.RoutingNum != "" && !validRoutingNumber(seed.RoutingNum):
-		return errPayload("invalid_routing_num", "RoutingNum %q is not a valid routing number.", seed.RoutingNum)
+		return apierr.Payload("invalid_routing_num", "RoutingNum %q is not a valid routing number.", seed.RoutingNum)
 	case seed.Type == reference.NodeACHUS && seed.AccountNum != "" && !validACHAccountNum(seed.AccountNum):
-		return errPayload("invalid_account_num", "AccountNum %q is not 4 to 17 digits, as POST .../nodes requires of an ACH-US node.", seed.AccountNum)
+		return apierr.Payload("invalid_account_num", "AccountNum %q is not 4 to 17 digits, as POST .../nodes requires of an ACH-US node.", seed.AccountNum)
 	}
 	return nil
 }
@@ -367,7 +368,7 @@ func (s *Server) addNode(at time.Time, userID string, seed NodeSeed) (Node, erro
 	defer st.lock().unlock()
 	u := st.users[userID]
 	if u == nil || u == st.networkUser {
-		return Node{}, errNotFound("user")
+		return Node{}, apierr.NotFound("user")
 	}
 	if seed.Type == "" {
 		seed.Type = reference.NodeDepositUS
@@ -393,7 +394,7 @@ func (s *Server) addNode(at time.Time, userID string, seed NodeSeed) (Node, erro
 // nothing.
 func (s *Server) Fund(nodeID string, cents int64) error {
 	if cents <= 0 || cents > MaxBalanceCents {
-		return errPayload("invalid_amount", "Fund takes from 1 to %d cents, not %d.", int64(MaxBalanceCents), cents)
+		return apierr.Payload("invalid_amount", "Fund takes from 1 to %d cents, not %d.", int64(MaxBalanceCents), cents)
 	}
 	now := s.Now()
 	st := s.store

@@ -9,6 +9,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/synapsefake/synapsefake/internal/apierr"
 	"github.com/synapsefake/synapsefake/reference"
 )
 
@@ -21,13 +22,13 @@ var faultMessages = map[string]string{
 	reference.ErrRequestFailed:   "Request failed.",
 }
 
-var errGatewayTimeout = newError(reference.ErrGatewayTimeout, "gateway_timeout", "Gateway timeout.")
+var errGatewayTimeout = apierr.New(reference.ErrGatewayTimeout, "gateway_timeout", "Gateway timeout.")
 
 // fault is a pending injected failure or delay.
 type fault struct {
 	method  string // "" for any
 	pattern string // a route of apiRoutes, "" for any
-	err     *apiError
+	err     *apierr.Error
 	delay   time.Duration
 	times   int
 }
@@ -123,8 +124,8 @@ func (s *Server) FailNext(method, pattern string, errorCode string, times int) {
 	if msg == "" {
 		msg = "Injected failure."
 	}
-	err := &apiError{status: status, errorCode: errorCode, code: "injected_failure", msg: msg,
-		reason: fmt.Sprintf("FailNext(%q, %q, %q, %d) injected this answer", method, pattern, errorCode, times)}
+	err := &apierr.Error{Status: status, ErrorCode: errorCode, Code: "injected_failure", Message: msg,
+		Reason: fmt.Sprintf("FailNext(%q, %q, %q, %d) injected this answer", method, pattern, errorCode, times)}
 	s.faults.add(&fault{method: anyStar(method), pattern: anyStar(pattern), err: err, times: max(times, 1)})
 }
 

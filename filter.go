@@ -10,6 +10,7 @@ import (
 	"sync"
 	"unicode/utf8"
 
+	"github.com/synapsefake/synapsefake/internal/apierr"
 	"github.com/synapsefake/synapsefake/internal/filter"
 )
 
@@ -26,7 +27,7 @@ func readFilter(r *http.Request) (*filter.Filter, error) {
 	}
 	f, err := filter.Parse(text)
 	if err != nil {
-		return nil, errPayload("invalid_filter", "filter: %v.", err)
+		return nil, apierr.Payload("invalid_filter", "filter: %v.", err)
 	}
 	return f, nil
 }

@@ -13,6 +13,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/synapsefake/synapsefake/internal/apierr"
 )
 
 // fuzzWorld is a fake with one of everything, and the ids to aim at.
@@ -261,8 +263,8 @@ func FuzzDecode(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) {
 		for _, dec := range decoders {
 			if err := dec(data); err != nil {
-				ae, ok := err.(*apiError)
-				if !ok || ae.status != http.StatusBadRequest || ae.errorCode != "200" {
+				ae, ok := err.(*apierr.Error)
+				if !ok || ae.Status != http.StatusBadRequest || ae.ErrorCode != "200" {
 					t.Fatalf("refusal %v is not 400 / \"200\"", err)
 				}
 			}
@@ -280,7 +282,7 @@ func decodeInto[T any](data []byte) error {
 	}
 	if val, ok := any(v).(interface{ validate() error }); ok {
 		if err := val.validate(); err != nil {
-			if ae, ok := err.(*apiError); ok && ae.errorCode != "200" {
+			if ae, ok := err.(*apierr.Error); ok && ae.ErrorCode != "200" {
 				return nil // a well-formed value refused for its meaning (409), not a decoding error
 			}
 			return err

@@ -18,6 +18,7 @@ import (
 	"sync"
 	"unicode/utf8"
 
+	"github.com/synapsefake/synapsefake/internal/apierr"
 	"github.com/synapsefake/synapsefake/internal/jsonx"
 	"github.com/synapsefake/synapsefake/reference"
 )
@@ -49,7 +50,7 @@ func (rt route) serve(before func(*Server, http.ResponseWriter, *http.Request) b
 		}
 		h, ok := rt[r.Method]
 		if !ok {
-			s.fail(w, errMethodNotAllowed(r.Method).because("the route serves %s, not %s", strings.Join(slices.Sorted(maps.Keys(rt)), ", "), r.Method))
+			s.fail(w, apierr.MethodNotAllowed(r.Method).Because("the route serves %s, not %s", strings.Join(slices.Sorted(maps.Keys(rt)), ", "), r.Method))
 			return
 		}
 		h(s, w, r)
@@ -58,7 +59,7 @@ func (rt route) serve(before func(*Server, http.ResponseWriter, *http.Request) b
 
 // serveNotFound answers any path no route matched.
 func serveNotFound(w http.ResponseWriter, r *http.Request) {
-	serverOf(w, r).fail(w, errRouteNotFound.because("no route of the API matches %s %s", r.Method, r.URL.Path).hinting("%s", routeHint(r.URL.Path)))
+	serverOf(w, r).fail(w, apierr.RouteNotFound.Because("no route of the API matches %s %s", r.Method, r.URL.Path).Hinting("%s", routeHint(r.URL.Path)))
 }
 
 // serverKey is the context key under which the control API passes the
@@ -172,11 +173,11 @@ func (s *Server) ServeHTTP(rw http.ResponseWriter, r *http.Request) {
 	}
 	if p := r.URL.Path; p != "/" && !plainPath(p) && p != path.Clean(p) {
 		// ServeMux would redirect to the clean path; the real API answers 404.
-		s.failUnjournaled(w, r, errRouteNotFound.because("the path %s is not clean (// . or ..)", p).hinting("join the path to fake.URL() with one /"))
+		s.failUnjournaled(w, r, apierr.RouteNotFound.Because("the path %s is not clean (// . or ..)", p).Hinting("join the path to fake.URL() with one /"))
 		return
 	}
 	if headerBytes(r.Header) > maxHeaderBytes {
-		s.failUnjournaled(w, r, errPayload("headers_too_large", "Request headers are larger than %d bytes.", maxHeaderBytes))
+		s.failUnjournaled(w, r, apierr.Payload("headers_too_large", "Request headers are larger than %d bytes.", maxHeaderBytes))
 		return
 	}
 	s.runDue()
@@ -254,7 +255,7 @@ func writeJSON(w http.ResponseWriter, status int, v any) {
 	if err := encodeInto(buf, v); err != nil {
 		status = http.StatusInternalServerError
 		buf.Reset()
-		_ = encodeInto(buf, newError(reference.ErrServer, "internal_error", "%v", err).envelope())
+		_ = encodeInto(buf, envelopeOf(apierr.New(reference.ErrServer, "internal_error", "%v", err)))
 	}
 	writeBody(w, status, buf.Bytes())
 }
@@ -294,12 +295,12 @@ func encodeInto(buf *bytes.Buffer, v any) error {
 // fail writes err in the error envelope. Errors that are not API errors are
 // server errors.
 func (s *Server) fail(w http.ResponseWriter, err error) {
-	var ae *apiError
+	var ae *apierr.Error
 	if !errors.As(err, &ae) {
-		ae = newError(reference.ErrServer, "internal_error", "%v", err)
+		ae = apierr.New(reference.ErrServer, "internal_error", "%v", err)
 	}
 	noteRefusal(w, ae)
-	writeJSON(w, ae.status, ae.envelope())
+	writeJSON(w, ae.Status, envelopeOf(ae))
 }
 
 // ok writes a list wrapper or another body that carries its own success field.
@@ -359,7 +360,7 @@ func headerBytes(h http.Header) int {
 func requireJSON(r *http.Request) error {
 	mt, _, err := mime.ParseMediaType(r.Header.Get("Content-Type"))
 	if err != nil || mt != "application/json" {
-		return errPayload("invalid_content_type", "Content-Type must be application/json.")
+		return apierr.Payload("invalid_content_type", "Content-Type must be application/json.")
 	}
 	return nil
 }
@@ -411,10 +412,10 @@ func readBody(r *http.Request) ([]byte, error) {
 		data, err = io.ReadAll(io.LimitReader(r.Body, maxBody+1))
 	}
 	if err != nil {
-		return nil, errPayload("invalid_body", "Unable to read the request body.")
+		return nil, apierr.Payload("invalid_body", "Unable to read the request body.")
 	}
 	if len(data) > maxBody {
-		return nil, errPayload("body_too_large", "Request body is larger than %d bytes.", maxBody)
+		return nil, apierr.Payload("body_too_large", "Request body is larger than %d bytes.", maxBody)
 	}
 	return data, nil
 }
@@ -424,7 +425,7 @@ func readBody(r *http.Request) ([]byte, error) {
 func unmarshalObject(data []byte, v any, strict bool) error {
 	trimmed := bytes.TrimSpace(data)
 	if len(trimmed) == 0 || trimmed[0] != '{' {
-		return errPayload("invalid_json", "Request body must be a JSON object.")
+		return apierr.Payload("invalid_json", "Request body must be a JSON object.")
 	}
 	if err := checkDepth(trimmed); err != nil {
 		return err
@@ -440,15 +441,15 @@ func unmarshalObject(data []byte, v any, strict bool) error {
 			if field == "" {
 				field = "body"
 			}
-			return errPayload("invalid_field_type", "%s must be of type %s, got %s.", field, jsonTypeName(te.Type.String()), te.Value)
+			return apierr.Payload("invalid_field_type", "%s must be of type %s, got %s.", field, jsonTypeName(te.Type.String()), te.Value)
 		}
 		if strings.HasPrefix(err.Error(), "json: unknown field") {
-			return errPayload("unknown_field", "Unknown field %s.", strings.TrimPrefix(err.Error(), "json: unknown field "))
+			return apierr.Payload("unknown_field", "Unknown field %s.", strings.TrimPrefix(err.Error(), "json: unknown field "))
 		}
-		return errPayload("invalid_json", "Malformed JSON: %v.", err)
+		return apierr.Payload("invalid_json", "Malformed JSON: %v.", err)
 	}
 	if dec.More() {
-		return errPayload("invalid_json", "Malformed JSON: data after the object.")
+		return apierr.Payload("invalid_json", "Malformed JSON: data after the object.")
 	}
 	return nil
 }
@@ -464,7 +465,7 @@ const maxJSONDepth = 100
 // maxJSONDepth (400 / "200" invalid_json).
 func checkDepth(data []byte) error {
 	if deeperThan(data, maxJSONDepth) {
-		return errPayload("invalid_json", "Malformed JSON: arrays and objects nest deeper than %d levels.", maxJSONDepth)
+		return apierr.Payload("invalid_json", "Malformed JSON: arrays and objects nest deeper than %d levels.", maxJSONDepth)
 	}
 	return nil
 }
@@ -590,14 +591,14 @@ func readPage(r *http.Request) (page, error) {
 	if v := q.Get("page"); v != "" {
 		n, err := strconv.Atoi(v)
 		if err != nil || n < 1 || n > maxPage {
-			return p, errPayload("invalid_page", "page must be an integer from 1 to %d.", maxPage)
+			return p, apierr.Payload("invalid_page", "page must be an integer from 1 to %d.", maxPage)
 		}
 		p.number = n
 	}
 	if v := q.Get("per_page"); v != "" {
 		n, err := strconv.Atoi(v)
 		if err != nil || n < 1 {
-			return p, errPayload("invalid_per_page", "per_page must be a positive integer.")
+			return p, apierr.Payload("invalid_per_page", "per_page must be a positive integer.")
 		}
 		p.perPage = min(n, maxPerPage)
 	}
@@ -667,7 +668,7 @@ func ofPathUser(r *http.Request, list func(*store, *userRecord) []string) func(*
 	return func(st *store) ([]string, error) {
 		u := st.users[r.PathValue("user_id")]
 		if u == nil {
-			return nil, errNotFound("user")
+			return nil, apierr.NotFound("user")
 		}
 		return list(st, u), nil
 	}
@@ -699,17 +700,17 @@ func (s *Server) authorize(r *http.Request, need access) (caller, error) {
 			return c, s.errGatewayFor(gw)
 		}
 	} else if need.gateway {
-		return c, errMissingGateway.hinting(hintGateway)
+		return c, apierr.MissingGateway.Hinting(hintGateway)
 	}
 	userHdr, hasUser := header(r, "X-SP-USER")
 	key, fp, _ := strings.Cut(userHdr, "|")
 	c.fingerprint = fp
 	if need.scope != "" {
 		if !hasUser {
-			return c, errMissingUser.hinting(hintUserHeader)
+			return c, apierr.MissingUser.Hinting(hintUserHeader)
 		}
 		if key == "" {
-			return c, errNoOAuthKey.because(`X-SP-USER has nothing before "|"`).hinting(hintNewKey)
+			return c, apierr.NoOAuthKey.Because(`X-SP-USER has nothing before "|"`).Hinting(hintNewKey)
 		}
 		k, locked, err := s.store.lookupKey(key, s.Now())
 		if err != nil {
@@ -719,29 +720,29 @@ func (s *Server) authorize(r *http.Request, need access) (caller, error) {
 			return c, errFingerprintFor(userHdr, k.fingerprint, fp)
 		}
 		if uid := r.PathValue("user_id"); uid != "" && uid != k.userID {
-			return c, errUnauthorized("unauthorized_user", "The oauth_key does not belong to user %s.", uid).
-				because("the oauth_key is user %s's; the path names user %s", k.userID, uid).
-				hinting("use a key of user %s: fake.OAuthKey(%q, fingerprint) or POST /oauth/%s", uid, uid, uid)
+			return c, apierr.Unauthorized("unauthorized_user", "The oauth_key does not belong to user %s.", uid).
+				Because("the oauth_key is user %s's; the path names user %s", k.userID, uid).
+				Hinting("use a key of user %s: fake.OAuthKey(%q, fingerprint) or POST /oauth/%s", uid, uid, uid)
 		}
 		if !k.allows(need.scope) {
-			return c, errUnauthorized("scope_not_granted", "The oauth_key lacks the scope %s.", need.scope).
-				because("this route needs the scope %s; the oauth_key has %s", need.scope, strings.Join(k.scopes, ", ")).
-				hinting("ask for the scope in POST /oauth/{user_id}'s scope, or mint a key with every scope: fake.OAuthKey(userID, fingerprint)")
+			return c, apierr.Unauthorized("scope_not_granted", "The oauth_key lacks the scope %s.", need.scope).
+				Because("this route needs the scope %s; the oauth_key has %s", need.scope, strings.Join(k.scopes, ", ")).
+				Hinting("ask for the scope in POST /oauth/{user_id}'s scope, or mint a key with every scope: fake.OAuthKey(userID, fingerprint)")
 		}
 		if locked != nil && need.scope != reference.ScopeUserGet && need.scope != reference.ScopeUserPatch {
 			// The key stays good for the user itself, so that the platform
 			// can unlock or delete the user it locked.
-			return c, locked.because("the oauth_key's user is locked: it opens only the user (USER|GET, USER|PATCH routes)")
+			return c, locked.Because("the oauth_key's user is locked: it opens only the user (USER|GET, USER|PATCH routes)")
 		}
 		c.userID = k.userID
 	}
 	if need.userIP {
 		if ip, _ := header(r, "X-SP-USER-IP"); ip == "" {
-			return c, errMissingUserIP.hinting(hintUserIP)
+			return c, apierr.MissingUserIP.Hinting(hintUserIP)
 		}
 	}
 	if need.user && !hasUser {
-		return c, errMissingUser.hinting(hintUserHeader)
+		return c, apierr.MissingUser.Hinting(hintUserHeader)
 	}
 	return c, s.checkIdempotency(r)
 }
@@ -800,7 +801,7 @@ func decodeText[T any](r *http.Request) (T, error) {
 		return v, err
 	}
 	if !utf8.Valid(data) {
-		return v, errPayload("invalid_utf8", "Request body must be valid UTF-8.")
+		return v, apierr.Payload("invalid_utf8", "Request body must be valid UTF-8.")
 	}
 	return v, decodeBody(r, data, &v)
 }

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"net/http"
 
+	"github.com/synapsefake/synapsefake/internal/apierr"
 	"github.com/synapsefake/synapsefake/reference"
 )
 
@@ -44,10 +45,10 @@ type uboRequest struct {
 
 func (r uboRequest) validate() error {
 	if r.EntityInfo == nil || r.EntityInfo.DocumentID == nil || *r.EntityInfo.DocumentID == "" {
-		return errPayload("missing_entity_info", "entity_info.document_id is required.")
+		return apierr.Payload("missing_entity_info", "entity_info.document_id is required.")
 	}
 	if r.Signer == nil {
-		return errPayload("missing_signer", "signer is required.")
+		return apierr.Payload("missing_signer", "signer is required.")
 	}
 	for _, p := range []struct {
 		name string
@@ -57,21 +58,21 @@ func (r uboRequest) validate() error {
 			continue
 		}
 		if p.v.DocumentID == nil || *p.v.DocumentID == "" {
-			return errPayload("missing_document_id", "%s.document_id is required.", p.name)
+			return apierr.Payload("missing_document_id", "%s.document_id is required.", p.name)
 		}
 		if p.v.RelationshipToEntity == nil || *p.v.RelationshipToEntity == "" {
-			return errPayload("missing_relationship_to_entity", "%s.relationship_to_entity is required.", p.name)
+			return apierr.Payload("missing_relationship_to_entity", "%s.relationship_to_entity is required.", p.name)
 		}
 	}
 	for _, o := range r.Owners {
 		if o.DocumentID == nil || *o.DocumentID == "" {
-			return errPayload("missing_document_id", "owners[].document_id is required.")
+			return apierr.Payload("missing_document_id", "owners[].document_id is required.")
 		}
 		if o.Title == nil || *o.Title == "" {
-			return errPayload("missing_title", "owners[].title is required.")
+			return apierr.Payload("missing_title", "owners[].title is required.")
 		}
 		if _, ok := ownership(o.Ownership); len(o.Ownership) > 0 && !ok {
-			return errPayload("invalid_field_type", "owners[].ownership must be a number.")
+			return apierr.Payload("invalid_field_type", "owners[].ownership must be a number.")
 		}
 	}
 	return nil
@@ -82,7 +83,7 @@ func (r uboRequest) broken() []brokenRule {
 	for _, o := range r.Owners {
 		if f, _ := ownership(o.Ownership); f < 0 || f > 100 {
 			return []brokenRule{{"owners[].ownership is a percentage from 0 to 100",
-				errPayload("invalid_ownership", "owners[].ownership must be a percentage from 0 to 100.")}}
+				apierr.Payload("invalid_ownership", "owners[].ownership must be a percentage from 0 to 100.")}}
 		}
 	}
 	return nil
@@ -144,7 +145,7 @@ func (s *Server) handleGetDuplicates(w http.ResponseWriter, r *http.Request) {
 	answerObject(s, w, func(st *store) (duplicatesView, error) {
 		u := st.users[r.PathValue("user_id")]
 		if u == nil {
-			return duplicatesView{}, errNotFound("user")
+			return duplicatesView{}, apierr.NotFound("user")
 		}
 		v := duplicatesView{ClosedUsersID: []string{}, LockedUsersID: []string{}, OpenUsersID: []string{},
 			Status: u.permission, UserID: u.id}
@@ -182,7 +183,7 @@ func (s *Server) handleSwapDuplicates(w http.ResponseWriter, r *http.Request) {
 	}
 	req, err := decode[swapRequest](r)
 	if err == nil && (req.SwapToUserID == nil || *req.SwapToUserID == "") {
-		err = errPayload("missing_swap_to_user_id", "swap_to_user_id is required.")
+		err = apierr.Payload("missing_swap_to_user_id", "swap_to_user_id is required.")
 	}
 	if err != nil {
 		s.fail(w, err)
@@ -192,16 +193,16 @@ func (s *Server) handleSwapDuplicates(w http.ResponseWriter, r *http.Request) {
 	answerObject(s, w, func(st *store) (userView, error) {
 		u := st.users[r.PathValue("user_id")]
 		if u == nil {
-			return userView{}, errNotFound("user")
+			return userView{}, apierr.NotFound("user")
 		}
 		to := st.users[*req.SwapToUserID]
 		switch {
 		case !st.isDuplicate(u, to):
-			return userView{}, errIncorrect("not_a_duplicate", "User %s is not a duplicate of user %s.", *req.SwapToUserID, u.id)
+			return userView{}, apierr.Incorrect("not_a_duplicate", "User %s is not a duplicate of user %s.", *req.SwapToUserID, u.id)
 		case !u.locked():
-			return userView{}, errNotAllowed("user_not_closed", "User %s is %s; only a closed or locked user can be swapped in.", u.id, u.permission)
+			return userView{}, apierr.NotAllowed("user_not_closed", "User %s is %s; only a closed or locked user can be swapped in.", u.id, u.permission)
 		case to.locked():
-			return userView{}, errNotAllowed("duplicate_not_open", "User %s is %s; the swap needs an open duplicate.", to.id, to.permission)
+			return userView{}, apierr.NotAllowed("duplicate_not_open", "User %s is %s; the swap needs an open duplicate.", to.id, to.permission)
 		}
 		up, toP := to.permission, u.permission
 		st.setPermission(u, up)

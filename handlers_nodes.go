@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/synapsefake/synapsefake/internal/apierr"
 	"github.com/synapsefake/synapsefake/reference"
 )
 
@@ -111,19 +112,19 @@ func (r createNodeRequest) isBankLogin() bool {
 func (r createNodeRequest) validate(enf enforcer) error {
 	if r.AccessToken != nil || r.MFAAnswer != nil {
 		if r.AccessToken == nil || *r.AccessToken == "" {
-			return errPayload("missing_access_token", "access_token is required.")
+			return apierr.Payload("missing_access_token", "access_token is required.")
 		}
 		if r.MFAAnswer == nil || *r.MFAAnswer == "" {
-			return errPayload("missing_mfa_answer", "mfa_answer is required.")
+			return apierr.Payload("missing_mfa_answer", "mfa_answer is required.")
 		}
 		return nil
 	}
 	if r.Type == nil || *r.Type == "" {
-		return errPayload("missing_type", "type is required.")
+		return apierr.Payload("missing_type", "type is required.")
 	}
 	nt, ok := reference.LookupNodeType(*r.Type)
 	if !ok {
-		return errPayload("invalid_node_type", "Unsupported node type %q.", *r.Type)
+		return apierr.Payload("invalid_node_type", "Unsupported node type %q.", *r.Type)
 	}
 	if r.isBankLogin() {
 		for _, f := range []struct {
@@ -131,29 +132,29 @@ func (r createNodeRequest) validate(enf enforcer) error {
 			v    *string
 		}{{"bank_id", r.Info.BankID}, {"bank_pw", r.Info.BankPW}, {"bank_name", r.Info.BankName}} {
 			if f.v == nil || *f.v == "" {
-				return errPayload("missing_"+f.name, "info.%s is required.", f.name)
+				return apierr.Payload("missing_"+f.name, "info.%s is required.", f.name)
 			}
 		}
 		return nil
 	}
 	if r.Info == nil || r.Info.Nickname == nil || *r.Info.Nickname == "" {
-		return errPayload("missing_nickname", "info.nickname is required.")
+		return apierr.Payload("missing_nickname", "info.nickname is required.")
 	}
 	if err := validNickname("info.nickname", *r.Info.Nickname); err != nil {
 		return err
 	}
 	if *r.Type == reference.NodeACHUS {
 		if r.Info.AccountNum == "" {
-			return errPayload("invalid_account_num", "info.account_num must be 4 to 17 digits.")
+			return apierr.Payload("invalid_account_num", "info.account_num must be 4 to 17 digits.")
 		}
 		if r.Info.RoutingNum == "" {
-			return errPayload("invalid_routing_num", "info.routing_num must be 9 digits.")
+			return apierr.Payload("invalid_routing_num", "info.routing_num must be 9 digits.")
 		}
 		if err := enf.enforce(r.achRule()); err != nil {
 			return err
 		}
 		if !validRoutingNumber(r.Info.RoutingNum) {
-			return errIncorrect("unknown_routing_number", "Routing number %s is not a known bank.", r.Info.RoutingNum)
+			return apierr.Incorrect("unknown_routing_number", "Routing number %s is not a known bank.", r.Info.RoutingNum)
 		}
 		return nil
 	}
@@ -163,11 +164,11 @@ func (r createNodeRequest) validate(enf enforcer) error {
 			s, ok = infoString(r.rawInfo, alt)
 		}
 		if !ok || s == "" {
-			return errPayload("missing_info", "info.%s is required for a %s node.", path, nt.Type)
+			return apierr.Payload("missing_info", "info.%s is required for a %s node.", path, nt.Type)
 		}
 	}
 	if *r.Type == reference.NodeWireUS && !validRoutingNumber(r.Info.RoutingNum) {
-		return errIncorrect("unknown_routing_number", "Routing number %s is not a known bank.", r.Info.RoutingNum)
+		return apierr.Incorrect("unknown_routing_number", "Routing number %s is not a known bank.", r.Info.RoutingNum)
 	}
 	return nil
 }
@@ -178,13 +179,13 @@ func (r createNodeRequest) validate(enf enforcer) error {
 func (r createNodeRequest) achRule() brokenRule {
 	switch in := r.Info; {
 	case !validACHAccountNum(in.AccountNum):
-		return brokenRule{"info.account_num is 4 to 17 digits", errPayload("invalid_account_num", "info.account_num must be 4 to 17 digits.")}
+		return brokenRule{"info.account_num is 4 to 17 digits", apierr.Payload("invalid_account_num", "info.account_num must be 4 to 17 digits.")}
 	case !allDigits(in.RoutingNum) || len(in.RoutingNum) != 9:
-		return brokenRule{"info.routing_num is 9 digits", errPayload("invalid_routing_num", "info.routing_num must be 9 digits.")}
+		return brokenRule{"info.routing_num is 9 digits", apierr.Payload("invalid_routing_num", "info.routing_num must be 9 digits.")}
 	case in.Type != "" && in.Type != "PERSONAL" && in.Type != "BUSINESS":
-		return brokenRule{"info.type is PERSONAL or BUSINESS", errPayload("invalid_account_type", "info.type must be PERSONAL or BUSINESS.")}
+		return brokenRule{"info.type is PERSONAL or BUSINESS", apierr.Payload("invalid_account_type", "info.type must be PERSONAL or BUSINESS.")}
 	case in.Class != "" && in.Class != "CHECKING" && in.Class != "SAVINGS":
-		return brokenRule{"info.class is CHECKING or SAVINGS", errPayload("invalid_account_class", "info.class must be CHECKING or SAVINGS.")}
+		return brokenRule{"info.class is CHECKING or SAVINGS", apierr.Payload("invalid_account_class", "info.class must be CHECKING or SAVINGS.")}
 	}
 	return brokenRule{}
 }
@@ -326,18 +327,18 @@ type cardPreferencesRequest struct {
 func (p cardPreferencesRequest) brokenRule() brokenRule {
 	if p.AllowForeignTransactions == nil && p.ATMWithdrawalLimit == nil && p.MaxPinAttempts == nil &&
 		p.POSWithdrawalLimit == nil && p.SecurityAlerts == nil {
-		return brokenRule{"preferences names a preference", errPayload("nothing_to_update", "preferences must name at least one preference.")}
+		return brokenRule{"preferences names a preference", apierr.Payload("nothing_to_update", "preferences must name at least one preference.")}
 	}
 	for _, l := range []struct {
 		name string
 		v    *float64
 	}{{"atm_withdrawal_limit", p.ATMWithdrawalLimit}, {"pos_withdrawal_limit", p.POSWithdrawalLimit}} {
 		if l.v != nil && *l.v < 0 {
-			return brokenRule{"preferences." + l.name + " is not negative", errPayload("invalid_preferences", "preferences.%s must not be negative.", l.name)}
+			return brokenRule{"preferences." + l.name + " is not negative", apierr.Payload("invalid_preferences", "preferences.%s must not be negative.", l.name)}
 		}
 	}
 	if p.MaxPinAttempts != nil && *p.MaxPinAttempts < 1 {
-		return brokenRule{"preferences.max_pin_attempts is at least 1", errPayload("invalid_preferences", "preferences.max_pin_attempts must be at least 1.")}
+		return brokenRule{"preferences.max_pin_attempts is at least 1", apierr.Payload("invalid_preferences", "preferences.max_pin_attempts must be at least 1.")}
 	}
 	return brokenRule{}
 }
@@ -393,7 +394,7 @@ func decodePatchNode(r *http.Request, enf enforcer) (patchNodeRequest, error) {
 		case strings.EqualFold(v, "YES"):
 			p.set()
 		case v != "" && !strings.EqualFold(v, "NO"):
-			if err := enf.enforce(brokenRule{p.name + " is YES or NO", errPayload("invalid_query", "%s must be YES or NO.", p.name)}); err != nil {
+			if err := enf.enforce(brokenRule{p.name + " is YES or NO", apierr.Payload("invalid_query", "%s must be YES or NO.", p.name)}); err != nil {
 				return req, err
 			}
 		}
@@ -407,7 +408,7 @@ func decodePatchNode(r *http.Request, enf enforcer) (patchNodeRequest, error) {
 func (r patchNodeRequest) validate(enf enforcer) error {
 	if r.Nickname == nil && r.SuppID == nil && r.Info == nil && r.Extra == nil && r.Micro == nil &&
 		r.ResendMicro == nil && r.Allowed == nil && r.Preferences == nil && !r.ship && !r.reset {
-		err := errPayload("nothing_to_update", "Supply nickname, supp_id, info, extra, allowed, preferences or micro, or ship, reset or resend_micro.")
+		err := apierr.Payload("nothing_to_update", "Supply nickname, supp_id, info, extra, allowed, preferences or micro, or ship, reset or resend_micro.")
 		if err := enf.enforce(brokenRule{"a PATCH of a node names something to change", err}); err != nil {
 			return err
 		}
@@ -418,7 +419,7 @@ func (r patchNodeRequest) validate(enf enforcer) error {
 		}
 	}
 	if r.Nickname != nil && *r.Nickname == "" || r.Info != nil && r.Info.Nickname != nil && *r.Info.Nickname == "" {
-		if err := enf.enforce(brokenRule{"nickname is not empty", errPayload("invalid_nickname", "nickname must not be empty.")}); err != nil {
+		if err := enf.enforce(brokenRule{"nickname is not empty", apierr.Payload("invalid_nickname", "nickname must not be empty.")}); err != nil {
 			return err
 		}
 	}
@@ -433,10 +434,10 @@ func (r patchNodeRequest) validate(enf enforcer) error {
 		}
 	}
 	if r.Micro != nil && len(r.Micro) != 2 {
-		return errPayload("invalid_micro", "micro must hold the two micro-deposit amounts.")
+		return apierr.Payload("invalid_micro", "micro must hold the two micro-deposit amounts.")
 	}
 	if r.Allowed != nil && !slices.Contains(cardAllowed, *r.Allowed) {
-		return errPayload("invalid_allowed", "allowed must be one of %s.", strings.Join(cardAllowed, ", "))
+		return apierr.Payload("invalid_allowed", "allowed must be one of %s.", strings.Join(cardAllowed, ", "))
 	}
 	return nil
 }

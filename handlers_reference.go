@@ -4,6 +4,7 @@ import (
 	"net/http"
 	"sync"
 
+	"github.com/synapsefake/synapsefake/internal/apierr"
 	"github.com/synapsefake/synapsefake/reference"
 )
 
@@ -48,7 +49,7 @@ func (s *Server) handleAddressVerification(w http.ResponseWriter, r *http.Reques
 	}
 	enf := s.enforcerFor(r)
 	if err := requireJSON(r); err != nil {
-		if err := enf.enforce(brokenRule{"Content-Type is application/json (the spec's header of POST /address-verification)", err.(*apiError)}); err != nil {
+		if err := enf.enforce(brokenRule{"Content-Type is application/json (the spec's header of POST /address-verification)", err.(*apierr.Error)}); err != nil {
 			s.fail(w, err)
 			return
 		}
@@ -56,7 +57,7 @@ func (s *Server) handleAddressVerification(w http.ResponseWriter, r *http.Reques
 	a, err := decode[reference.Address](r)
 	if err == nil {
 		if verr := a.Validate(); verr != nil {
-			err = enf.enforce(brokenRule{"address verification gets all five fields", errPayload("missing_field", "%s", verr.Error())})
+			err = enf.enforce(brokenRule{"address verification gets all five fields", apierr.Payload("missing_field", "%s", verr.Error())})
 		}
 	}
 	if err != nil {

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/synapsefake/synapsefake/internal/apierr"
 	"github.com/synapsefake/synapsefake/reference"
 )
 
@@ -36,7 +37,7 @@ func serveTable[T any](s *Server, w http.ResponseWriter, r *http.Request, table 
 		return
 	}
 	if _, err := s.authorize(r, tableAccess); err != nil {
-		if err := s.strictRule(r, tableHeadersRule, err.(*apiError)); err != nil {
+		if err := s.strictRule(r, tableHeadersRule, err.(*apierr.Error)); err != nil {
 			s.fail(w, err)
 			return
 		}
@@ -86,11 +87,11 @@ type routingRequest struct {
 func (q routingRequest) validate(enf enforcer) error {
 	switch {
 	case q.RoutingNum == nil || *q.RoutingNum == "":
-		return errPayload("missing_field", "routing_num is required.")
+		return apierr.Payload("missing_field", "routing_num is required.")
 	case !allDigits(*q.RoutingNum) || len(*q.RoutingNum) != 9:
-		return enf.enforce(brokenRule{"routing_num is 9 digits", errPayload("invalid_routing_num", "routing_num must be 9 digits.")})
+		return enf.enforce(brokenRule{"routing_num is 9 digits", apierr.Payload("invalid_routing_num", "routing_num must be 9 digits.")})
 	case q.Type != nil && *q.Type != reference.NodeACHUS && *q.Type != reference.NodeWireUS:
-		return enf.enforce(brokenRule{"type is ACH-US or WIRE-US", errPayload("invalid_type", "type must be ACH-US or WIRE-US.")})
+		return enf.enforce(brokenRule{"type is ACH-US or WIRE-US", apierr.Payload("invalid_type", "type must be ACH-US or WIRE-US.")})
 	}
 	return nil
 }
@@ -118,7 +119,7 @@ func (s *Server) handleRoutingNumberVerification(w http.ResponseWriter, r *http.
 	}
 	bank, ok := reference.LookupRoutingNumber(*req.RoutingNum)
 	if !ok {
-		s.fail(w, errIncorrect("unknown_routing_number", "Routing number %s is not a known bank.", *req.RoutingNum))
+		s.fail(w, apierr.Incorrect("unknown_routing_number", "Routing number %s is not a known bank.", *req.RoutingNum))
 		return
 	}
 	typ := reference.NodeACHUS
@@ -175,7 +176,7 @@ func readATMSearch(q url.Values, enf enforcer) (center reference.Place, radius f
 	if v := q.Get("radius"); v != "" {
 		f, perr := strconv.ParseFloat(v, 64)
 		if perr != nil || math.IsNaN(f) || f <= 0 || f > reference.MaxATMRadius {
-			err := errPayload("invalid_radius", "radius must be a number of miles above 0 and at most %g.", reference.MaxATMRadius)
+			err := apierr.Payload("invalid_radius", "radius must be a number of miles above 0 and at most %g.", reference.MaxATMRadius)
 			if err := enf.enforce(brokenRule{fmt.Sprintf("radius is a number of miles above 0 and at most %g", reference.MaxATMRadius), err}); err != nil {
 				return center, 0, false, err
 			}
@@ -193,14 +194,14 @@ func readATMSearch(q url.Values, enf enforcer) (center reference.Place, radius f
 		la, errLat := strconv.ParseFloat(lat, 64)
 		lo, errLon := strconv.ParseFloat(lon, 64)
 		if errLat != nil || errLon != nil || math.IsNaN(la) || math.IsNaN(lo) || math.Abs(la) > 90 || math.Abs(lo) > 180 {
-			err := errPayload("invalid_coordinates", "lat and lon must be given together, lat from -90 to 90 and lon from -180 to 180.")
+			err := apierr.Payload("invalid_coordinates", "lat and lon must be given together, lat from -90 to 90 and lon from -180 to 180.")
 			return center, radius, false, enf.enforce(brokenRule{"lat and lon are given together, lat from -90 to 90 and lon from -180 to 180", err})
 		}
 		return reference.CoordinatesPlace(la, lo), radius, true, nil
 	case q.Get("zip") != "":
 		zip := q.Get("zip")
 		if len(zip) != 5 || !allDigits(zip) {
-			return center, radius, false, enf.enforce(brokenRule{"zip is 5 digits", errPayload("invalid_zip", "zip must be 5 digits.")})
+			return center, radius, false, enf.enforce(brokenRule{"zip is 5 digits", apierr.Payload("invalid_zip", "zip must be 5 digits.")})
 		}
 		return reference.ZipPlace(zip), radius, true, nil
 	}
@@ -232,7 +233,7 @@ func (s *Server) handleClient(w http.ResponseWriter, r *http.Request) {
 	}
 	q := r.URL.Query()
 	if !strings.EqualFold(q.Get("issue_public_key"), "YES") {
-		s.fail(w, errPayload("invalid_issue_public_key", "issue_public_key must be YES."))
+		s.fail(w, apierr.Payload("invalid_issue_public_key", "issue_public_key must be YES."))
 		return
 	}
 	var scopes []string
@@ -242,7 +243,7 @@ func (s *Server) handleClient(w http.ResponseWriter, r *http.Request) {
 				continue
 			}
 			if !reference.IsPublicKeyScope(sc) {
-				s.fail(w, errPayload("invalid_scope", "Unknown scope %s.", sc))
+				s.fail(w, apierr.Payload("invalid_scope", "Unknown scope %s.", sc))
 				return
 			}
 			scopes = append(scopes, sc)
@@ -256,7 +257,7 @@ func (s *Server) handleClient(w http.ResponseWriter, r *http.Request) {
 		lifetime := clientPublicKeyLifetime
 		if userID != "" {
 			if st.users[userID] == nil {
-				return publicKeyView{}, errNotFound("user")
+				return publicKeyView{}, apierr.NotFound("user")
 			}
 			lifetime = userPublicKeyLifetime
 		}
@@ -318,7 +319,7 @@ func (s *Server) handleCryptoMarketWatch(w http.ResponseWriter, r *http.Request)
 		// fake's memory), unless WithStrictRequests refuses them.
 		n, err := strconv.Atoi(v)
 		if err != nil || n < 1 || n > reference.MaxMarketDays {
-			err := errPayload("invalid_limit", "limit must be a number of days from 1 to %d.", reference.MaxMarketDays)
+			err := apierr.Payload("invalid_limit", "limit must be a number of days from 1 to %d.", reference.MaxMarketDays)
 			if err := s.strictRule(r, fmt.Sprintf("limit is a number of days from 1 to %d", reference.MaxMarketDays), err); err != nil {
 				s.fail(w, err)
 				return
@@ -344,7 +345,7 @@ func (s *Server) handleCryptoMarketWatch(w http.ResponseWriter, r *http.Request)
 	currency := strings.ToUpper(q.Get("currency"))
 	data, ok := reference.CryptoMarketData(currency, days, now)
 	if !ok {
-		s.fail(w, errPayload("invalid_currency", "currency %q is not a quoted cryptocurrency.", q.Get("currency")))
+		s.fail(w, apierr.Payload("invalid_currency", "currency %q is not a quoted cryptocurrency.", q.Get("currency")))
 		return
 	}
 	s.okObject(w, cryptoMarketView{Currency: currency, Limit: days, Data: data})
@@ -368,14 +369,14 @@ func (s *Server) handleTradeMarketWatch(w http.ResponseWriter, r *http.Request) 
 		}
 	}
 	if ticker == "" {
-		s.fail(w, errPayload("missing_ticker", "ticker is required."))
+		s.fail(w, apierr.Payload("missing_ticker", "ticker is required."))
 		return
 	}
 	// The sandbox quoted what it was asked; the fake quotes any symbol as it
 	// quotes a ticker, unless WithStrictRequests refuses one of another form.
 	symbol := strings.ToUpper(ticker)
 	if !reference.ValidTicker(symbol) {
-		err := errPayload("invalid_ticker", "ticker %q is not a ticker symbol.", ticker)
+		err := apierr.Payload("invalid_ticker", "ticker %q is not a ticker symbol.", ticker)
 		if err := s.strictRule(r, "ticker is 1 to 5 letters, with an optional class (BRK.B)", err); err != nil {
 			s.fail(w, err)
 			return

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/synapsefake/synapsefake/internal/apierr"
 	"github.com/synapsefake/synapsefake/reference"
 )
 
@@ -26,9 +27,9 @@ const maxStoredLabel = maxNoteLength
 func (r shipRequest) validate() error {
 	switch {
 	case r.FeeNodeID == nil || *r.FeeNodeID == "":
-		return errPayload("missing_fee_node_id", "fee_node_id is required.")
+		return apierr.Payload("missing_fee_node_id", "fee_node_id is required.")
 	case r.SecondaryLabel != nil && utf8.RuneCountInString(*r.SecondaryLabel) > maxStoredLabel:
-		return errPayload("invalid_secondary_label", "secondary_label is at most %d characters.", maxStoredLabel)
+		return apierr.Payload("invalid_secondary_label", "secondary_label is at most %d characters.", maxStoredLabel)
 	}
 	return nil
 }
@@ -39,12 +40,12 @@ func (r shipRequest) brokenRule() brokenRule {
 	switch {
 	case r.Delivery != nil && !slices.Contains(shipDeliveries, *r.Delivery):
 		return brokenRule{"delivery is one of " + strings.Join(shipDeliveries, ", "),
-			errPayload("invalid_delivery", "delivery must be one of %s.", strings.Join(shipDeliveries, ", "))}
+			apierr.Payload("invalid_delivery", "delivery must be one of %s.", strings.Join(shipDeliveries, ", "))}
 	case r.CardStyleID != nil && *r.CardStyleID == "":
-		return brokenRule{"card_style_id is not empty", errPayload("invalid_card_style_id", "card_style_id must not be empty.")}
+		return brokenRule{"card_style_id is not empty", apierr.Payload("invalid_card_style_id", "card_style_id must not be empty.")}
 	case r.SecondaryLabel != nil && utf8.RuneCountInString(*r.SecondaryLabel) > maxSecondaryLabel:
 		return brokenRule{fmt.Sprintf("secondary_label is at most %d characters", maxSecondaryLabel),
-			errPayload("invalid_secondary_label", "secondary_label is at most %d characters.", maxSecondaryLabel)}
+			apierr.Payload("invalid_secondary_label", "secondary_label is at most %d characters.", maxSecondaryLabel)}
 	}
 	return brokenRule{}
 }
@@ -116,7 +117,7 @@ func (s *Server) shipmentAction(w http.ResponseWriter, r *http.Request, scope st
 		}
 		sh := sn.ship(r.PathValue("ship_id"))
 		if sh == nil {
-			return shipView{}, errNotFound("shipment")
+			return shipView{}, apierr.NotFound("shipment")
 		}
 		if err := fn(st, sn, sh); err != nil {
 			return shipView{}, err
@@ -136,7 +137,7 @@ func (s *Server) handleCancelShipment(w http.ResponseWriter, r *http.Request) {
 	now := s.Now()
 	s.shipmentAction(w, r, reference.ScopeSubnetPatch, func(st *store, sn *subnetRecord, sh *shipRecord) error {
 		if sh.status != ShipmentCreated {
-			return errNotAllowed("cannot_cancel_shipment", "Shipment in status %s cannot be canceled.", sh.status)
+			return apierr.NotAllowed("cannot_cancel_shipment", "Shipment in status %s cannot be canceled.", sh.status)
 		}
 		sh.status = ShipmentCanceled
 		sn.updated = now
@@ -156,11 +157,11 @@ type applePayRequest struct {
 func (r applePayRequest) validate() error {
 	switch {
 	case r.Nonce == nil || *r.Nonce == "":
-		return errPayload("missing_nonce", "nonce is required.")
+		return apierr.Payload("missing_nonce", "nonce is required.")
 	case r.NonceSignature == nil || *r.NonceSignature == "":
-		return errPayload("missing_nonce_signature", "nonce_signature is required.")
+		return apierr.Payload("missing_nonce_signature", "nonce_signature is required.")
 	case (r.Certificate == nil || *r.Certificate == "") && (len(r.Certificates) == 0 || slices.Contains(r.Certificates, "")):
-		return errPayload("missing_certificate", "certificate (or certificates) is required.")
+		return apierr.Payload("missing_certificate", "certificate (or certificates) is required.")
 	}
 	return nil
 }
@@ -186,7 +187,7 @@ func (s *Server) handleApplePay(w http.ResponseWriter, r *http.Request) {
 			return out, err
 		}
 		if !n.isActive {
-			return out, errNotAllowed("node_inactive", "Node %s is deleted.", n.id)
+			return out, apierr.NotAllowed("node_inactive", "Node %s is deleted.", n.id)
 		}
 		seed := n.id + "|" + PushApple + "|" + *req.Nonce
 		out.Success = true

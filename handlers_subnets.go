@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/synapsefake/synapsefake/internal/apierr"
 	"github.com/synapsefake/synapsefake/reference"
 )
 
@@ -48,10 +49,10 @@ func (r createSubnetRequest) class() string {
 
 func (r createSubnetRequest) validate() error {
 	if r.Nickname == nil || *r.Nickname == "" {
-		return errPayload("missing_nickname", "nickname is required.")
+		return apierr.Payload("missing_nickname", "nickname is required.")
 	}
 	if !slices.Contains([]string{ClassChecking, ClassSavings, ClassCard}, r.class()) {
-		return errPayload("invalid_account_class", "account_class must be CHECKING, SAVINGS or CARD.")
+		return apierr.Payload("invalid_account_class", "account_class must be CHECKING, SAVINGS or CARD.")
 	}
 	return nil
 }
@@ -67,7 +68,7 @@ func blankNicknameRule(nickname *string) []brokenRule {
 	if nickname == nil || strings.TrimSpace(*nickname) != "" {
 		return nil
 	}
-	return []brokenRule{{"nickname is not blank", errPayload("invalid_nickname", "nickname must not be blank.")}}
+	return []brokenRule{{"nickname is not blank", apierr.Payload("invalid_nickname", "nickname must not be blank.")}}
 }
 
 // handleCreateSubnet serves POST /v3.1/users/{user_id}/nodes/{node_id}/subnets.
@@ -139,7 +140,7 @@ func (s *Server) handleGetSubnet(w http.ResponseWriter, r *http.Request) {
 	case "YES":
 		full = true
 	default: // NO, as GET /users/{user_id} reads it
-		if err := s.strictRule(r, "full_dehydrate is YES or NO", errPayload("invalid_full_dehydrate", "full_dehydrate must be YES or NO.")); err != nil {
+		if err := s.strictRule(r, "full_dehydrate is YES or NO", apierr.Payload("invalid_full_dehydrate", "full_dehydrate must be YES or NO.")); err != nil {
 			s.fail(w, err)
 			return
 		}
@@ -196,17 +197,17 @@ func (r patchSubnetRequest) status() *SubnetStatus {
 func (r patchSubnetRequest) validate() error {
 	if r.Allowed != nil {
 		if _, ok := subnetAllowed[*r.Allowed]; !ok {
-			return errPayload("invalid_allowed", "allowed must be %s, %s or %s.", AllowedLocked, AllowedCredit, AllowedCreditAndDebit)
+			return apierr.Payload("invalid_allowed", "allowed must be %s, %s or %s.", AllowedLocked, AllowedCredit, AllowedCreditAndDebit)
 		}
 	}
 	if r.Status != nil && !slices.Contains([]SubnetStatus{SubnetActive, SubnetInactive, SubnetTerminated}, *r.Status) {
-		return errPayload("invalid_status", "status must be ACTIVE, INACTIVE or TERMINATED.")
+		return apierr.Payload("invalid_status", "status must be ACTIVE, INACTIVE or TERMINATED.")
 	}
 	if p := r.pin(); p != nil && *p == "" {
-		return errPayload("invalid_pin", "pin must not be empty.")
+		return apierr.Payload("invalid_pin", "pin must not be empty.")
 	}
 	if r.Nickname != nil && *r.Nickname == "" {
-		return errPayload("invalid_nickname", "nickname must not be empty.")
+		return apierr.Payload("invalid_nickname", "nickname must not be empty.")
 	}
 	if p := r.Preferences; p != nil {
 		for _, l := range []*float64{p.DailyCashLimit, p.DailyTransactionLimit} {
@@ -230,26 +231,26 @@ func (r patchSubnetRequest) changesNothing() bool {
 func (r patchSubnetRequest) broken() []brokenRule {
 	if r.changesNothing() { // the subnet as it is
 		return []brokenRule{{"a PATCH names something to change",
-			errPayload("nothing_to_update", "Supply status, allowed, status_code, pin, nickname, supp_id or preferences.")}}
+			apierr.Payload("nothing_to_update", "Supply status, allowed, status_code, pin, nickname, supp_id or preferences.")}}
 	}
 	var out []brokenRule
 	if r.Allowed != nil && r.Status != nil && subnetAllowed[*r.Allowed] != *r.Status { // status wins
 		out = append(out, brokenRule{"status and allowed agree",
-			errPayload("conflicting_status", "status %s and allowed %s differ; send one of them.", *r.Status, *r.Allowed)})
+			apierr.Payload("conflicting_status", "status %s and allowed %s differ; send one of them.", *r.Status, *r.Allowed)})
 	}
 	if r.Pin != nil && r.CardPin != nil && *r.Pin != *r.CardPin { // pin wins
-		out = append(out, brokenRule{"pin and card_pin agree", errPayload("conflicting_pin", "pin and card_pin differ; send one of them.")})
+		out = append(out, brokenRule{"pin and card_pin agree", apierr.Payload("conflicting_pin", "pin and card_pin differ; send one of them.")})
 	}
 	if r.StatusCode != nil && !slices.Contains(subnetStatusCodes, *r.StatusCode) { // kept and shown as sent
 		out = append(out, brokenRule{"status_code is one of " + strings.Join(subnetStatusCodes, ", "),
-			errPayload("invalid_status_code", "status_code must be one of %v.", subnetStatusCodes)})
+			apierr.Payload("invalid_status_code", "status_code must be one of %v.", subnetStatusCodes)})
 	}
 	out = append(out, blankNicknameRule(r.Nickname)...)
 	if p := r.Preferences; p != nil {
 		for _, l := range []*float64{p.DailyCashLimit, p.DailyTransactionLimit} {
 			if l != nil && (*l < 0 || hasSubCents(*l)) { // rounded to the cent
 				out = append(out, brokenRule{"limits are USD from 0, in whole cents",
-					errPayload("invalid_limit", "Limits are amounts from 0 USD with at most two decimals.")})
+					apierr.Payload("invalid_limit", "Limits are amounts from 0 USD with at most two decimals.")})
 				break
 			}
 		}
@@ -294,7 +295,7 @@ type pushRequest struct {
 
 func (r pushRequest) validate() error {
 	if r.Type == nil || !slices.Contains([]string{PushApple, PushGoogle, PushSamsung}, *r.Type) {
-		return errPayload("invalid_push_type", "type must be %s, %s or %s.", PushApple, PushGoogle, PushSamsung)
+		return apierr.Payload("invalid_push_type", "type must be %s, %s or %s.", PushApple, PushGoogle, PushSamsung)
 	}
 	if *r.Type != PushApple {
 		return nil
@@ -304,7 +305,7 @@ func (r pushRequest) validate() error {
 		v    *string
 	}{{"nonce", r.Nonce}, {"nonce_signature", r.NonceSignature}} {
 		if f.v == nil || *f.v == "" {
-			return errPayload("missing_"+f.name, "%s is required for %s.", f.name, PushApple)
+			return apierr.Payload("missing_"+f.name, "%s is required for %s.", f.name, PushApple)
 		}
 	}
 	return nil
@@ -321,12 +322,12 @@ func (r pushRequest) broken() []brokenRule {
 		v    string
 	}{{"nonce", *r.Nonce}, {"nonce_signature", *r.NonceSignature}} {
 		if _, err := base64.StdEncoding.DecodeString(f.v); err != nil {
-			return []brokenRule{{f.name + " is base64", errPayload("invalid_"+f.name, "%s must be base64.", f.name)}}
+			return []brokenRule{{f.name + " is base64", apierr.Payload("invalid_"+f.name, "%s must be base64.", f.name)}}
 		}
 	}
 	if len(r.Certificates) != 2 || slices.Contains(r.Certificates, "") {
 		return []brokenRule{{"certificates are 2 strings",
-			errPayload("invalid_certificates", "certificates must hold exactly 2 certificates for %s.", PushApple)}}
+			apierr.Payload("invalid_certificates", "certificates must hold exactly 2 certificates for %s.", PushApple)}}
 	}
 	return nil
 }
@@ -368,9 +369,9 @@ func (s *Server) handlePushSubnet(w http.ResponseWriter, r *http.Request) {
 		case err != nil:
 			return out, err
 		case sn.class != ClassCard:
-			return out, errNotAllowed("not_a_card", "Only cards can be pushed to a wallet.")
+			return out, apierr.NotAllowed("not_a_card", "Only cards can be pushed to a wallet.")
 		case sn.status != SubnetActive:
-			return out, errNotAllowed("card_not_active", "Only ACTIVE cards can be pushed to a wallet; this one is %s.", sn.status)
+			return out, apierr.NotAllowed("card_not_active", "Only ACTIVE cards can be pushed to a wallet; this one is %s.", sn.status)
 		}
 		seed := sn.id + "|" + *req.Type + "|" + deref(req.Nonce)
 		out.Success = true

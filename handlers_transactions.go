@@ -6,6 +6,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/synapsefake/synapsefake/internal/apierr"
 	"github.com/synapsefake/synapsefake/reference"
 )
 
@@ -80,30 +81,30 @@ type txExtraRequest struct {
 func (r createTxRequest) validate() error {
 	switch {
 	case r.To == nil || r.To.Type == nil || *r.To.Type == "":
-		return errPayload("missing_to_type", "to.type is required.")
+		return apierr.Payload("missing_to_type", "to.type is required.")
 	case r.To.ID == nil || *r.To.ID == "":
-		return errPayload("missing_to_id", "to.id is required.")
+		return apierr.Payload("missing_to_id", "to.id is required.")
 	case r.Amount == nil || r.Amount.Amount == nil:
-		return errPayload("missing_amount", "amount.amount is required.")
+		return apierr.Payload("missing_amount", "amount.amount is required.")
 	case r.Amount.Currency == nil || *r.Amount.Currency == "":
-		return errPayload("missing_currency", "amount.currency is required.")
+		return apierr.Payload("missing_currency", "amount.currency is required.")
 	case r.Extra == nil || r.Extra.IP == nil || *r.Extra.IP == "":
-		return errPayload("missing_ip", "extra.ip is required.")
+		return apierr.Payload("missing_ip", "extra.ip is required.")
 	case !validAmount(*r.Amount.Amount):
 		return errInvalidAmount("amount.amount")
 	case utf8.RuneCountInString(r.Extra.Note) > maxNoteLength:
-		return errPayload("note_too_long", "extra.note must be at most %d characters.", maxNoteLength)
+		return apierr.Payload("note_too_long", "extra.note must be at most %d characters.", maxNoteLength)
 	case r.Extra.ProcessOn != nil && *r.Extra.ProcessOn > maxProcessOnDays:
-		return errPayload("invalid_process_on", "extra.process_on must be a day delta from 0 to %d.", maxProcessOnDays)
+		return apierr.Payload("invalid_process_on", "extra.process_on must be a day delta from 0 to %d.", maxProcessOnDays)
 	}
 	for _, f := range r.Fees {
 		// Each fee is at most MaxAmountCents and a body holds at most
 		// maxBody bytes, so their sum cannot overflow.
 		if f.Fee == nil || *f.Fee != 0 && !validAmount(*f.Fee) {
-			return errPayload("invalid_fee", "fees[].fee must be a number from 0 to %s with at most two decimals.", cents(MaxAmountCents).usd())
+			return apierr.Payload("invalid_fee", "fees[].fee must be a number from 0 to %s with at most two decimals.", cents(MaxAmountCents).usd())
 		}
 		if f.To == nil || f.To.ID == nil || *f.To.ID == "" {
-			return errPayload("missing_fee_node", "fees[].to.id is required.")
+			return apierr.Payload("missing_fee_node", "fees[].to.id is required.")
 		}
 	}
 	return nil
@@ -115,13 +116,13 @@ func (r createTxRequest) validate() error {
 func (r createTxRequest) brokenRule() brokenRule {
 	if p := r.Extra.ProcessOn; p != nil && *p < 0 {
 		return brokenRule{"extra.process_on is a delta in days, 0 (today) or more",
-			errPayload("invalid_process_on", "extra.process_on must be a day delta from 0 to %d.", maxProcessOnDays)}
+			apierr.Payload("invalid_process_on", "extra.process_on must be a day delta from 0 to %d.", maxProcessOnDays)}
 	}
 	if o := r.Extra.Other; o != nil {
 		for _, a := range o.Attachments {
 			if _, err := base64.StdEncoding.DecodeString(a); err != nil || a == "" {
 				return brokenRule{"extra.other.attachments[] are padded base64",
-					errPayload("invalid_attachment", "extra.other.attachments[] must be padded base64.")}
+					apierr.Payload("invalid_attachment", "extra.other.attachments[] must be padded base64.")}
 			}
 		}
 	}
@@ -200,10 +201,10 @@ func (s *Server) handleBatchTransactions(w http.ResponseWriter, r *http.Request)
 	}
 	req, err := decodeText[batchRequest](r)
 	if err == nil && len(req.Transactions) == 0 {
-		err = errPayload("missing_transactions", "transactions is required.")
+		err = apierr.Payload("missing_transactions", "transactions is required.")
 	}
 	if err == nil && len(req.Transactions) > maxBatch {
-		err = errPayload("batch_too_large", "A batch holds at most %d transactions.", maxBatch)
+		err = apierr.Payload("batch_too_large", "A batch holds at most %d transactions.", maxBatch)
 	}
 	if err != nil {
 		s.fail(w, err)
@@ -271,9 +272,9 @@ func (s *Server) handleCommentTransaction(w http.ResponseWriter, r *http.Request
 	case err != nil:
 	case blank:
 		// The sandbox took it; the transaction is answered as it is.
-		err = s.strictRule(r, "a PATCH of a transaction carries a comment", errPayload("missing_comment", "comment is required."))
+		err = s.strictRule(r, "a PATCH of a transaction carries a comment", apierr.Payload("missing_comment", "comment is required."))
 	case utf8.RuneCountInString(*req.Comment) > MaxCommentLength:
-		err = errPayload("comment_too_long", "comment must be at most %d characters.", MaxCommentLength)
+		err = apierr.Payload("comment_too_long", "comment must be at most %d characters.", MaxCommentLength)
 	}
 	if err != nil {
 		s.fail(w, err)

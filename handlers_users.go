@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/synapsefake/synapsefake/internal/apierr"
 	"github.com/synapsefake/synapsefake/reference"
 )
 
@@ -57,18 +58,18 @@ type createUserRequest struct {
 
 func (r *createUserRequest) validate() error {
 	if len(r.Logins) == 0 {
-		return errPayload("missing_logins", "logins is required.")
+		return apierr.Payload("missing_logins", "logins is required.")
 	}
 	for _, l := range r.Logins {
 		if l.Email == nil || *l.Email == "" {
-			return errPayload("invalid_email", "logins[].email is required.")
+			return apierr.Payload("invalid_email", "logins[].email is required.")
 		}
 	}
 	if len(r.PhoneNumbers) == 0 || slices.Contains(r.PhoneNumbers, "") {
-		return errPayload("missing_phone_numbers", "phone_numbers is required.")
+		return apierr.Payload("missing_phone_numbers", "phone_numbers is required.")
 	}
 	if len(r.LegalNames) == 0 || slices.Contains(r.LegalNames, "") {
-		return errPayload("missing_legal_names", "legal_names is required.")
+		return apierr.Payload("missing_legal_names", "legal_names is required.")
 	}
 	var err error
 	if r.docs, err = parseDocuments(r.Documents); err != nil {
@@ -92,7 +93,7 @@ func cipTagRule(field string, tag *int) []brokenRule {
 	if tag == nil || *tag >= 1 {
 		return nil
 	}
-	return []brokenRule{{field + " is a positive integer", errPayload("invalid_cip_tag", "%s must be a positive integer.", field)}}
+	return []brokenRule{{field + " is a positive integer", apierr.Payload("invalid_cip_tag", "%s must be a positive integer.", field)}}
 }
 
 // emailRule is the contract's rule for a login's email, an email address,
@@ -101,7 +102,7 @@ func emailRule(field, email string) []brokenRule {
 	if strings.Contains(email, "@") {
 		return nil
 	}
-	return []brokenRule{{field + " is an email address", errPayload("invalid_email", "%s must be an email address.", field)}}
+	return []brokenRule{{field + " is an email address", apierr.Payload("invalid_email", "%s must be an email address.", field)}}
 }
 
 // subDocRequest is a physical, social or virtual document of a base
@@ -148,23 +149,23 @@ func (r baseDocRequest) subDocs() map[string][]subDocRequest {
 
 func (r baseDocRequest) validate() error {
 	if r.ID != nil && *r.ID == "" {
-		return errPayload("invalid_document_id", "documents[].id must not be empty.")
+		return apierr.Payload("invalid_document_id", "documents[].id must not be empty.")
 	}
 	if r.deletes() && r.ID == nil {
-		return errPayload("missing_document_id", "documents[].id is required with permission_scope DELETE_DOCUMENT.")
+		return apierr.Payload("missing_document_id", "documents[].id is required with permission_scope DELETE_DOCUMENT.")
 	}
 	for kind, subs := range r.subDocs() {
 		for _, s := range subs {
 			switch {
 			case s.ID != nil && *s.ID == "":
-				return errPayload("invalid_document_id", "documents[].%s[].id must not be empty.", kind)
+				return apierr.Payload("invalid_document_id", "documents[].%s[].id must not be empty.", kind)
 			case s.ID != nil:
 			case s.deletes():
-				return errPayload("missing_document_id", "documents[].%s[].id is required with document_type %s.", kind, deleteDocument)
+				return apierr.Payload("missing_document_id", "documents[].%s[].id is required with document_type %s.", kind, deleteDocument)
 			case s.DocumentType == nil || *s.DocumentType == "":
-				return errPayload("missing_document_type", "documents[].%s[].document_type is required.", kind)
+				return apierr.Payload("missing_document_type", "documents[].%s[].document_type is required.", kind)
 			case s.DocumentValue == nil || *s.DocumentValue == "":
-				return errPayload("missing_document_value", "documents[].%s[].document_value is required.", kind)
+				return apierr.Payload("missing_document_value", "documents[].%s[].document_value is required.", kind)
 			}
 		}
 	}
@@ -177,12 +178,12 @@ func parseDocuments(docs []json.RawMessage) ([]baseDocRequest, error) {
 	out := make([]baseDocRequest, 0, len(docs))
 	for _, d := range docs {
 		if len(d) == 0 || d[0] != '{' {
-			return nil, errPayload("invalid_documents", "documents[] must be objects.")
+			return nil, apierr.Payload("invalid_documents", "documents[] must be objects.")
 		}
 		var r baseDocRequest
 		if err := unmarshalObject(d, &r, false); err != nil {
-			if e, ok := err.(*apiError); ok {
-				e.msg = "documents[]: " + e.msg
+			if e, ok := err.(*apierr.Error); ok {
+				e.Message = "documents[]: " + e.Message
 			}
 			return nil, err
 		}
@@ -317,11 +318,11 @@ func (d legacyDocRequest) validate() error {
 	hasType := d.DocumentType != nil && *d.DocumentType != ""
 	switch {
 	case hasValue && !hasType:
-		return errPayload("missing_document_type", "doc.document_type is required with doc.document_value.")
+		return apierr.Payload("missing_document_type", "doc.document_type is required with doc.document_value.")
 	case hasType && !hasValue:
-		return errPayload("missing_document_value", "doc.document_value is required with doc.document_type.")
+		return apierr.Payload("missing_document_value", "doc.document_value is required with doc.document_type.")
 	case !hasValue && (d.Attachment == nil || *d.Attachment == ""):
-		return errPayload("missing_document_value", "doc needs document_value and document_type, or attachment.")
+		return apierr.Payload("missing_document_value", "doc needs document_value and document_type, or attachment.")
 	}
 	return nil
 }
@@ -364,20 +365,20 @@ func (r *patchUserRequest) validate() error {
 		}
 	}
 	if r.Permission != nil && !slices.Contains(userPermissions, *r.Permission) {
-		return errPayload("invalid_permission", "Unknown permission %q.", *r.Permission)
+		return apierr.Payload("invalid_permission", "Unknown permission %q.", *r.Permission)
 	}
 	if u := r.Update; u != nil {
 		if u.Login != nil && (u.Login.Email == nil || *u.Login.Email == "") {
-			return errPayload("invalid_email", "update.login.email is required.")
+			return apierr.Payload("invalid_email", "update.login.email is required.")
 		}
 		if u.RemoveLogin != nil && u.RemoveLogin.Email == nil {
-			return errPayload("invalid_email", "update.remove_login.email is required.")
+			return apierr.Payload("invalid_email", "update.remove_login.email is required.")
 		}
 		if u.LegalName != nil && *u.LegalName == "" {
-			return errPayload("invalid_legal_name", "update.legal_name must not be empty.")
+			return apierr.Payload("invalid_legal_name", "update.legal_name must not be empty.")
 		}
 		if u.PhoneNumber != nil && *u.PhoneNumber == "" {
-			return errPayload("invalid_phone_number", "update.phone_number must not be empty.")
+			return apierr.Payload("invalid_phone_number", "update.phone_number must not be empty.")
 		}
 	}
 	return nil
@@ -396,7 +397,7 @@ func (r *patchUserRequest) changesNothing() bool {
 // broken lists the contract's rules r breaks that the sandbox took.
 func (r *patchUserRequest) broken() []brokenRule {
 	if r.changesNothing() {
-		return []brokenRule{{"a PATCH names something to change", errPayload("nothing_to_update", "Supply update, documents or permission.")}}
+		return []brokenRule{{"a PATCH names something to change", apierr.Payload("nothing_to_update", "Supply update, documents or permission.")}}
 	}
 	var out []brokenRule
 	if u := r.Update; u != nil {

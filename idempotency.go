@@ -9,13 +9,14 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/synapsefake/synapsefake/internal/apierr"
 	"github.com/synapsefake/synapsefake/reference"
 )
 
 // idempotencyLifetime is how long a used X-SP-IDEMPOTENCY-KEY stays taken.
 const idempotencyLifetime = 24 * time.Hour
 
-var errIdempotency = newError(reference.ErrIdempotencyKey, "idempotency_key_in_use", "Idempotency key already in use.")
+var errIdempotency = apierr.New(reference.ErrIdempotencyKey, "idempotency_key_in_use", "Idempotency key already in use.")
 
 // idemKey scopes an idempotency key to a client and to the method and
 // path it is used on (scope): the same key on another route is a new key,
@@ -200,7 +201,7 @@ func (s *Server) withIdempotency(w http.ResponseWriter, r *http.Request, next ht
 	if !utf8.ValidString(raw) {
 		// A saved state keeps keys as JSON text, which has no room for
 		// other bytes: two such keys would become one.
-		s.fail(w, errPayload("invalid_idempotency_key", "X-SP-IDEMPOTENCY-KEY must be UTF-8 text."))
+		s.fail(w, apierr.Payload("invalid_idempotency_key", "X-SP-IDEMPOTENCY-KEY must be UTF-8 text."))
 		return
 	}
 	key := idemKey(s.cfg.clientID, requestScope(r), raw)

@@ -11,6 +11,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/synapsefake/synapsefake/internal/apierr"
 	"github.com/synapsefake/synapsefake/reference"
 )
 
@@ -184,7 +185,7 @@ func (st *store) finishSwipe(a *jitAsk, o jitOutcome, now time.Time) (Transactio
 	if st.era != a.era {
 		// The swipe's id was drawn from a stream Reset or Restore has since
 		// replaced: stored now, it could take another transaction's.
-		return Transaction{}, errNotAllowed("state_replaced",
+		return Transaction{}, apierr.NotAllowed("state_replaced",
 			"The fake was reset or its state restored while the platform decided this swipe; it was not stored.")
 	}
 	sn, n, err := st.cardSubnet(a.subnetID)

@@ -11,6 +11,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/synapsefake/synapsefake/internal/apierr"
 )
 
 // Request is one call the server answered, as recorded in its journal.
@@ -205,7 +207,7 @@ type recorder struct {
 	written int64     // bytes of the body written
 	began   time.Time // real time
 	// refusal is the error fail wrote, with its reason (diagnose.go).
-	refusal *apiError
+	refusal *apierr.Error
 }
 
 func (r *recorder) WriteHeader(code int) {

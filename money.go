@@ -4,6 +4,8 @@ import (
 	"math"
 	"strconv"
 	"strings"
+
+	"github.com/synapsefake/synapsefake/internal/apierr"
 )
 
 // Money limits. Every amount the fake accepts is at most MaxAmountCents and
@@ -71,19 +73,19 @@ func (c cents) plus(d cents) (cents, bool) {
 
 // errInvalidAmount refuses an amount validAmount does not accept; field is
 // its name in the request.
-func errInvalidAmount(field string) *apiError {
-	return errPayload("invalid_amount", "%s must be a number from 0.01 to %s with at most two decimals.", field, cents(MaxAmountCents).usd())
+func errInvalidAmount(field string) *apierr.Error {
+	return apierr.Payload("invalid_amount", "%s must be a number from 0.01 to %s with at most two decimals.", field, cents(MaxAmountCents).usd())
 }
 
 // errInsufficientFunds refuses a debit over the sender's available balance.
-func errInsufficientFunds(nodeID string) *apiError {
-	return errIncorrect("insufficient_funds", "Insufficient funds in node %s.", nodeID)
+func errInsufficientFunds(nodeID string) *apierr.Error {
+	return apierr.Incorrect("insufficient_funds", "Insufficient funds in node %s.", nodeID)
 }
 
 // errBalanceLimit refuses a move that would take a node's balance past
 // ±MaxBalanceCents.
-func errBalanceLimit(nodeID string) *apiError {
-	return errIncorrect("balance_limit", "Node %s would pass the balance limit of %s USD.", nodeID, cents(MaxBalanceCents).usd())
+func errBalanceLimit(nodeID string) *apierr.Error {
+	return apierr.Incorrect("balance_limit", "Node %s would pass the balance limit of %s USD.", nodeID, cents(MaxBalanceCents).usd())
 }
 
 // usd formats c as the wire writes it: 1234 -> "12.34".
@@ -95,7 +97,7 @@ func (c cents) usd() string {
 // validCardAmount refuses an amount that is not from 1 to MaxAmountCents.
 func validCardAmount(field string, amount int64) error {
 	if amount <= 0 || amount > MaxAmountCents {
-		return errPayload("invalid_amount", "%s must be from 1 to MaxAmountCents (%d).", field, int64(MaxAmountCents))
+		return apierr.Payload("invalid_amount", "%s must be from 1 to MaxAmountCents (%d).", field, int64(MaxAmountCents))
 	}
 	return nil
 }

@@ -10,6 +10,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/synapsefake/synapsefake/internal/apierr"
 	"github.com/synapsefake/synapsefake/internal/filter"
 	"github.com/synapsefake/synapsefake/reference"
 )
@@ -334,7 +335,7 @@ const maxNicknameLength = 256
 // its name in the request.
 func validNickname(field, nickname string) error {
 	if utf8.RuneCountInString(nickname) > maxNicknameLength {
-		return errPayload("nickname_too_long", "%s must be at most %d characters.", field, maxNicknameLength)
+		return apierr.Payload("nickname_too_long", "%s must be at most %d characters.", field, maxNicknameLength)
 	}
 	return nil
 }
@@ -447,7 +448,7 @@ func (st *store) createNode(now time.Time, userID string, req createNodeRequest)
 	defer st.lock().unlock()
 	u := st.users[userID]
 	if u == nil {
-		return nodeView{}, errNotFound("user")
+		return nodeView{}, apierr.NotFound("user")
 	}
 	in := req.Info
 	seed := NodeSeed{Type: *req.Type, Nickname: *in.Nickname, AccountNum: in.AccountNum,
@@ -526,7 +527,7 @@ func (st *store) listNodes(userID string, p page, typ string, f *filter.Filter) 
 	defer st.lock().unlock()
 	u := st.users[userID]
 	if u == nil {
-		return nodesList{}, errNotFound("user")
+		return nodesList{}, apierr.NotFound("user")
 	}
 	ids := u.nodeIDs
 	if typ != "" {
@@ -550,12 +551,12 @@ func (st *store) userNode(userID, nodeID string) (*nodeRecord, error) {
 	}
 	n := st.nodes[nodeID]
 	if n == nil {
-		return nil, errNotFound("node").because("no node %s in this fake", nodeID)
+		return nil, apierr.NotFound("node").Because("no node %s in this fake", nodeID)
 	}
 	if n.userID != userID {
-		return nil, errUnauthorized("unauthorized_node", "Node %s does not belong to user %s.", nodeID, userID).
-			because("node %s is user %s's, not user %s's", nodeID, n.userID, userID).
-			hinting("a node is reached under its owner: /users/%s/nodes/%s, with that user's key", n.userID, nodeID)
+		return nil, apierr.Unauthorized("unauthorized_node", "Node %s does not belong to user %s.", nodeID, userID).
+			Because("node %s is user %s's, not user %s's", nodeID, n.userID, userID).
+			Hinting("a node is reached under its owner: /users/%s/nodes/%s, with that user's key", n.userID, nodeID)
 	}
 	return n, nil
 }
@@ -583,18 +584,18 @@ func (st *store) patchNode(now time.Time, userID, nodeID string, req patchNodeRe
 		return nodeView{}, err
 	}
 	if !n.isActive {
-		return nodeView{}, errNotAllowed("node_inactive", "Node %s is deleted.", nodeID)
+		return nodeView{}, apierr.NotAllowed("node_inactive", "Node %s is deleted.", nodeID)
 	}
 	if req.Micro != nil || req.ResendMicro != nil {
 		if n.typ != reference.NodeACHUS || !n.microPending {
-			return nodeView{}, errNotAllowed("micro_not_pending", "Node %s has no micro deposits to verify.", nodeID)
+			return nodeView{}, apierr.NotAllowed("micro_not_pending", "Node %s has no micro deposits to verify.", nodeID)
 		}
 	}
 	if req.Micro != nil && (toCents(req.Micro[0]) != microDeposits[0] || toCents(req.Micro[1]) != microDeposits[1]) {
-		return nodeView{}, errIncorrect("incorrect_micro", "Micro deposit amounts do not match.")
+		return nodeView{}, apierr.Incorrect("incorrect_micro", "Micro deposit amounts do not match.")
 	}
 	if (req.ship || req.reset || req.Allowed != nil || req.Preferences != nil) && reference.BaseNodeType(n.typ) != reference.NodeCardUS {
-		return nodeView{}, errNotAllowed("not_a_card_node", "Node %s is not a CARD-US node.", nodeID)
+		return nodeView{}, apierr.NotAllowed("not_a_card_node", "Node %s is not a CARD-US node.", nodeID)
 	}
 	if req.changesNothing() {
 		return st.nodeView(n), nil
@@ -652,7 +653,7 @@ func (st *store) deleteNode(now time.Time, userID, nodeID string) (nodeView, err
 		return nodeView{}, err
 	}
 	if !n.isActive {
-		return nodeView{}, errNotAllowed("node_inactive", "Node %s is already deleted.", nodeID)
+		return nodeView{}, apierr.NotAllowed("node_inactive", "Node %s is already deleted.", nodeID)
 	}
 	n.isActive = false
 	n.timeline = append(n.timeline, nodeEvent{Date: ms(now), Note: noteNodeDeleted})
@@ -682,10 +683,10 @@ func (st *store) emitNodeSnap(now time.Time, function string, n *nodeRecord) *no
 func (st *store) fund(now time.Time, nodeID string, c int64) error {
 	n := st.nodes[nodeID]
 	if n == nil || st.networkUser != nil && n.userID == st.networkUser.id {
-		return errNotFound("node")
+		return apierr.NotFound("node")
 	}
 	if !n.isActive {
-		return errNotAllowed("node_inactive", "Node %s is deleted.", nodeID)
+		return apierr.NotAllowed("node_inactive", "Node %s is deleted.", nodeID)
 	}
 	if !n.fits(cents(c)) {
 		return errBalanceLimit(n.id)

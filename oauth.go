@@ -7,6 +7,8 @@ import (
 	"strings"
 	"time"
 	"unicode/utf8"
+
+	"github.com/synapsefake/synapsefake/internal/apierr"
 )
 
 type keyRecord struct {
@@ -71,12 +73,12 @@ type oauthResponse struct {
 
 // mfaChallenge is the 202 answer for an unregistered fingerprint.
 type mfaChallenge struct {
-	Error        errorBody `json:"error"`
-	ErrorCode    string    `json:"error_code"`
-	HTTPCode     string    `json:"http_code"`
-	PhoneNumbers []string  `json:"phone_numbers"`
-	Success      bool      `json:"success"`
-	why          *apiError // for the test's log: the fingerprint not registered
+	Error        errorBody     `json:"error"`
+	ErrorCode    string        `json:"error_code"`
+	HTTPCode     string        `json:"http_code"`
+	PhoneNumbers []string      `json:"phone_numbers"`
+	Success      bool          `json:"success"`
+	why          *apierr.Error // for the test's log: the fingerprint not registered
 }
 
 // mfaSent is the 202 answer once the MFA code went to a chosen phone. It
@@ -100,12 +102,12 @@ type oauthRequest struct {
 
 func (r oauthRequest) validate() error {
 	if r.RefreshToken == nil || *r.RefreshToken == "" {
-		return errPayload("missing_refresh_token", "refresh_token is required.")
+		return apierr.Payload("missing_refresh_token", "refresh_token is required.")
 	}
 	if r.Scope != nil {
 		for _, sc := range *r.Scope {
 			if !isUserScope(sc) {
-				return errPayload("invalid_scope", "Unknown scope %q.", sc)
+				return apierr.Payload("invalid_scope", "Unknown scope %q.", sc)
 			}
 		}
 	}
@@ -137,7 +139,7 @@ func (st *store) oauth(now time.Time, lifetime time.Duration, userID, fingerprin
 	if *req.RefreshToken != u.refreshToken {
 		// 409 / "400", not "110": SynapsePy answers this error by reading
 		// the user's current refresh token (GET /users/:id) and retrying.
-		return nil, 0, errIncorrect("invalid_refresh_token", "Invalid refresh_token.")
+		return nil, 0, apierr.Incorrect("invalid_refresh_token", "Invalid refresh_token.")
 	}
 	if u.locked() {
 		return nil, 0, errUserLocked(u)
@@ -146,14 +148,14 @@ func (st *store) oauth(now time.Time, lifetime time.Duration, userID, fingerprin
 		switch {
 		case req.ValidationPin != nil:
 			if *req.ValidationPin != u.pin {
-				return nil, 0, errIncorrect("incorrect_validation_pin", "Validation pin is incorrect.")
+				return nil, 0, apierr.Incorrect("incorrect_validation_pin", "Validation pin is incorrect.")
 			}
 			u.fingerprints[fingerprint] = true
 			u.forceMFA = false
 			u.verifyPhone()
 		case req.PhoneNumber != nil:
 			if !slices.Contains(u.phones, *req.PhoneNumber) {
-				return nil, 0, errIncorrect("unknown_phone_number", "Phone number %q is not on file for this user.", *req.PhoneNumber)
+				return nil, 0, apierr.Incorrect("unknown_phone_number", "Phone number %q is not on file for this user.", *req.PhoneNumber)
 			}
 			u.pinSentTo = *req.PhoneNumber
 			msg := errorBody{En: "The validation pin was sent to " + *req.PhoneNumber + "."}
@@ -165,8 +167,8 @@ func (st *store) oauth(now time.Time, lifetime time.Duration, userID, fingerprin
 			}
 			return mfaChallenge{ErrorCode: "10", HTTPCode: "202", PhoneNumbers: slices.Clone(u.phones),
 				Error: errorBody{En: "Fingerprint not registered. Please perform the MFA flow."},
-				why: &apiError{status: 202, errorCode: "10", reason: why,
-					hint: "register the device first (fake.OAuthKey(userID, fingerprint) or UserSeed.Fingerprint), or walk the MFA: phone_number, then validation_pin"}}, 202, nil
+				why: &apierr.Error{Status: 202, ErrorCode: "10", Reason: why,
+					Hint: "register the device first (fake.OAuthKey(userID, fingerprint) or UserSeed.Fingerprint), or walk the MFA: phone_number, then validation_pin"}}, 202, nil
 		}
 	}
 	scopes := allUserScopes
@@ -200,7 +202,7 @@ func (st *store) oauth(now time.Time, lifetime time.Duration, userID, fingerprin
 // lookupKey finds a live key and returns a copy. Unknown and expired keys are 401 / "110".
 // locked is the refusal of a LOCKED, CLOSED or MAKE-IT-GO-AWAY user's key
 // on the routes that do not act on the user itself; nil for another user's.
-func (st *store) lookupKey(key string, now time.Time) (k keyRecord, locked *apiError, err error) {
+func (st *store) lookupKey(key string, now time.Time) (k keyRecord, locked *apierr.Error, err error) {
 	defer st.lock().unlock()
 	rec := st.keys[key]
 	if rec == nil {

@@ -10,6 +10,7 @@ import (
 	"net/url"
 	"strings"
 
+	"github.com/synapsefake/synapsefake/internal/apierr"
 	"github.com/synapsefake/synapsefake/internal/jsonx"
 	"github.com/synapsefake/synapsefake/reference"
 )
@@ -60,9 +61,9 @@ const controlTokenCookie = "synapsefake_control"
 // errForbidden is a refusal of who is asking rather than of what is asked.
 // The error code table has no 403; error_code "300" (unauthorized action)
 // is the nearest, and http_code follows the status.
-func errForbidden(code, format string, args ...any) *apiError {
-	e := newError(reference.ErrUnauthorized, code, format, args...)
-	e.status = http.StatusForbidden
+func errForbidden(code, format string, args ...any) *apierr.Error {
+	e := apierr.New(reference.ErrUnauthorized, code, format, args...)
+	e.Status = http.StatusForbidden
 	return e
 }
 
@@ -213,7 +214,7 @@ func (s *Server) checkControlToken(w http.ResponseWriter, r *http.Request) bool 
 
 func (s *Server) failToken(w http.ResponseWriter, code, format string, args ...any) {
 	w.Header().Set("WWW-Authenticate", `Bearer realm="synapsefake control API"`)
-	s.fail(w, errUnauthorized(code, format, args...))
+	s.fail(w, apierr.Unauthorized(code, format, args...))
 }
 
 func (s *Server) isControlToken(tok string) bool {

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/benbjohnson/clock"
+	"github.com/synapsefake/synapsefake/internal/apierr"
 	"github.com/synapsefake/synapsefake/internal/jsonx"
 	"github.com/synapsefake/synapsefake/reference"
 )
@@ -152,10 +153,10 @@ func (p *Platforms) Add(c PlatformConfig) (*Server, error) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if c.ClientID == p.def.cfg.clientID || p.byID[c.ClientID] != nil {
-		return nil, errNotAllowed("platform_exists", "A platform with client_id %s exists already.", c.ClientID)
+		return nil, apierr.NotAllowed("platform_exists", "A platform with client_id %s exists already.", c.ClientID)
 	}
 	if 1+len(p.order) >= p.max {
-		return nil, newError(reference.ErrTooManyRequests, "too_many_platforms",
+		return nil, apierr.New(reference.ErrTooManyRequests, "too_many_platforms",
 			"This fake holds %d platforms, its bound (-max-platforms); delete one (DELETE /_fake/platforms/{client_id}) before making another.", p.max)
 	}
 	s := New(opts...)
@@ -169,7 +170,7 @@ func (p *Platforms) Add(c PlatformConfig) (*Server, error) {
 // it, and closes it. The default platform cannot be removed.
 func (p *Platforms) Remove(clientID string) error {
 	if clientID == p.def.cfg.clientID {
-		return errNotAllowed("default_platform", "The default platform cannot be deleted.")
+		return apierr.NotAllowed("default_platform", "The default platform cannot be deleted.")
 	}
 	p.mu.Lock()
 	s := p.byID[clientID]
@@ -184,7 +185,7 @@ func (p *Platforms) Remove(clientID string) error {
 	}
 	p.mu.Unlock()
 	if s == nil {
-		return errNotFound("platform")
+		return apierr.NotFound("platform")
 	}
 	s.Close()
 	forgetUIPages(s.ctlBase)
@@ -237,9 +238,9 @@ func (p *Platforms) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	s := p.Get(id)
 	switch {
 	case id == "":
-		d.fail(w, errRouteNotFound)
+		d.fail(w, apierr.RouteNotFound)
 	case s == nil:
-		d.fail(w, errNotFound("platform"))
+		d.fail(w, apierr.NotFound("platform"))
 	case sub:
 		r2 := new(http.Request)
 		*r2 = *r
@@ -279,8 +280,8 @@ func (p *Platforms) route(r *http.Request) *Server {
 
 func (p *Platforms) failMethod(w http.ResponseWriter, r *http.Request, allow string) {
 	w.Header().Set("Allow", allow)
-	p.def.fail(w, &apiError{status: http.StatusMethodNotAllowed, errorCode: reference.ErrNotAllowed,
-		code: "method_not_allowed", msg: "Method " + r.Method + " is not allowed on this route; it takes " + allow + "."})
+	p.def.fail(w, &apierr.Error{Status: http.StatusMethodNotAllowed, ErrorCode: reference.ErrNotAllowed,
+		Code: "method_not_allowed", Message: "Method " + r.Method + " is not allowed on this route; it takes " + allow + "."})
 }
 
 // platformRequest is the body of POST /_fake/platforms.
@@ -310,7 +311,7 @@ func (p *Platforms) serveAdd(w http.ResponseWriter, r *http.Request) {
 			err = ValidateStartTime(t)
 		}
 		if err != nil {
-			p.def.fail(w, errPayload("invalid_start", "start must be an RFC 3339 instant from 1970 to 9899, or default, not %q.", jsonx.Clip(req.Start)))
+			p.def.fail(w, apierr.Payload("invalid_start", "start must be an RFC 3339 instant from 1970 to 9899, or default, not %q.", jsonx.Clip(req.Start)))
 			return
 		}
 		c.Start = t
@@ -356,21 +357,21 @@ func checkPlatformConfig(c PlatformConfig) error {
 	if len(c.ClientID) > 64 || strings.IndexFunc(c.ClientID, func(r rune) bool {
 		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '_' || r == '-' || r == '.')
 	}) >= 0 {
-		return errPayload("invalid_client_id", "client_id must be at most 64 letters, digits, '_', '-' and '.', not %q.", jsonx.Clip(c.ClientID))
+		return apierr.Payload("invalid_client_id", "client_id must be at most 64 letters, digits, '_', '-' and '.', not %q.", jsonx.Clip(c.ClientID))
 	}
 	if len(c.ClientSecret) > 128 || strings.IndexFunc(c.ClientSecret, func(r rune) bool { return r <= ' ' || r == '|' || r >= 0x7f }) >= 0 {
-		return errPayload("invalid_client_secret", "client_secret must be at most 128 printable characters, without spaces or '|'.")
+		return apierr.Payload("invalid_client_secret", "client_secret must be at most 128 printable characters, without spaces or '|'.")
 	}
 	if len(c.Name) > 256 {
-		return errPayload("invalid_name", "name must be at most 256 bytes.")
+		return apierr.Payload("invalid_name", "name must be at most 256 bytes.")
 	}
 	switch c.Clock {
 	case "", "manual", "real":
 	default:
-		return errPayload("invalid_clock", "clock must be manual or real, not %q.", jsonx.Clip(c.Clock))
+		return apierr.Payload("invalid_clock", "clock must be manual or real, not %q.", jsonx.Clip(c.Clock))
 	}
 	if err := ValidateStartTime(c.Start); err != nil {
-		return errPayload("invalid_start", "%v", err)
+		return apierr.Payload("invalid_start", "%v", err)
 	}
 	return nil
 }

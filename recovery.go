@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"runtime/debug"
 
+	"github.com/synapsefake/synapsefake/internal/apierr"
 	"github.com/synapsefake/synapsefake/reference"
 )
 
@@ -19,7 +20,7 @@ func WithErrorLog(l *log.Logger) Option {
 }
 
 // errPanic is the answer to a request whose serving panicked.
-var errPanic = newError(reference.ErrServer, "internal_error", "The fake failed to serve this request; its error log says why.")
+var errPanic = apierr.New(reference.ErrServer, "internal_error", "The fake failed to serve this request; its error log says why.")
 
 // guardWriter is the ResponseWriter ServeHTTP serves through: it knows
 // whether the answer has started, so that a recovered panic is answered with

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/synapsefake/synapsefake/internal/apierr"
 	"github.com/synapsefake/synapsefake/reference"
 )
 
@@ -29,8 +30,8 @@ type returnPlan struct {
 }
 
 // errReturnWindow is the refusal of a return past its window.
-func errReturnWindow(code string, w reference.ReturnWindow, settled, deadline time.Time) *apiError {
-	return errNotAllowed("return_window_passed",
+func errReturnWindow(code string, w reference.ReturnWindow, settled, deadline time.Time) *apierr.Error {
+	return apierr.NotAllowed("return_window_passed",
 		"%s must be returned within %s of settlement: the transaction settled on %s and the window closed at %s ET. Ask for a late return explicitly (ReturnLate, or \"late\": true) to return it anyway.",
 		code, w, settled.In(reference.Eastern).Format(time.DateOnly), deadline.In(reference.Eastern).Format(time.DateTime))
 }
@@ -48,8 +49,8 @@ func (t *txRecord) settledAt() (time.Time, bool) {
 // errOperatorReturn is the refusal of an ACH Operator's return (R13, R18,
 // R19) of a transfer that settled: the operator returns an entry as it
 // processes it, before settlement.
-func errOperatorReturn(code, id string, settled time.Time) *apiError {
-	return errNotAllowed("return_window_passed",
+func errOperatorReturn(code, id string, settled time.Time) *apierr.Error {
+	return apierr.NotAllowed("return_window_passed",
 		"%s is returned by %s as it processes the entry, before settlement; transaction %s settled at %s ET. Ask for a late return explicitly (ReturnLate, or \"late\": true) to return it anyway.",
 		code, reference.ACHOperator, id, settled.In(reference.Eastern).Format(time.DateTime))
 }
@@ -107,7 +108,7 @@ func (st *store) checkReturn(t *txRecord, code string) error {
 	}
 	rail := st.rail(t)
 	if codeRail := reference.ReturnCodeRail(code); rail != "" && codeRail != rail {
-		return errNotAllowed("return_code_not_for_rail",
+		return apierr.NotAllowed("return_code_not_for_rail",
 			"%s is a return code of %s; transaction %s is on %s, which takes only its own codes.", code, codeRail, t.id, rail)
 	}
 	return nil
@@ -122,7 +123,7 @@ func checkPlannedWindow(code string, after time.Duration) error {
 		return nil
 	}
 	if limit, ok := w.Shortest(); ok && after > limit {
-		return errNotAllowed("return_window_passed",
+		return apierr.NotAllowed("return_window_passed",
 			"%s must be returned within %s of settlement; %v after settlement may be past it. Ask for a late return explicitly to plan it anyway.", code, w, after)
 	}
 	return nil
@@ -134,7 +135,7 @@ func validPlan(code string, after time.Duration, late bool) error {
 		return err
 	}
 	if after < 0 {
-		return errPayload("invalid_duration", "after must not be negative, got %v.", after)
+		return apierr.Payload("invalid_duration", "after must not be negative, got %v.", after)
 	}
 	if !late {
 		return checkPlannedWindow(code, after)
@@ -277,14 +278,14 @@ type ReturnRule struct {
 
 func (r ReturnRule) validate() error {
 	if r.NodeID == "" && r.AccountNum == "" && r.AmountCents == 0 && r.Note == "" {
-		return errPayload("invalid_rule", "A return rule must match on at least one of node_id, account_num, amount_cents and note.")
+		return apierr.Payload("invalid_rule", "A return rule must match on at least one of node_id, account_num, amount_cents and note.")
 	}
 	if r.AmountCents < 0 {
-		return errPayload("invalid_rule", "amount_cents must not be negative.")
+		return apierr.Payload("invalid_rule", "amount_cents must not be negative.")
 	}
 	if r.Queue {
 		if r.After < 0 {
-			return errPayload("invalid_duration", "after must not be negative, got %v.", r.After)
+			return apierr.Payload("invalid_duration", "after must not be negative, got %v.", r.After)
 		}
 		return nil
 	}
@@ -390,7 +391,7 @@ func parseAfter(after string) (time.Duration, error) {
 	}
 	d, err := time.ParseDuration(after)
 	if err != nil || d < 0 {
-		return 0, errPayload("invalid_duration", `after must be a non-negative Go duration such as "720h", got %q.`, after)
+		return 0, apierr.Payload("invalid_duration", `after must be a non-negative Go duration such as "720h", got %q.`, after)
 	}
 	return d, nil
 }

@@ -4,6 +4,7 @@ import (
 	"math"
 	"time"
 
+	"github.com/synapsefake/synapsefake/internal/apierr"
 	"github.com/synapsefake/synapsefake/reference"
 )
 
@@ -20,7 +21,7 @@ func (s *Server) withTx(id string, fn func(st *store, t *txRecord) error) error 
 	defer st.asBackend()()
 	t := st.txs[id]
 	if t == nil {
-		return errNotFound("transaction")
+		return apierr.NotFound("transaction")
 	}
 	return fn(st, t)
 }
@@ -111,7 +112,7 @@ func (s *Server) Return(id, code string) error {
 // validReturnCode refuses a code that is not an R, IR or WR return code.
 func validReturnCode(code string) error {
 	if !reference.IsReturnCode(code) {
-		return errPayload("invalid_return_code", "Unknown return code %q.", code)
+		return apierr.Payload("invalid_return_code", "Unknown return code %q.", code)
 	}
 	return nil
 }

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/synapsefake/synapsefake/internal/apierr"
 	"github.com/synapsefake/synapsefake/reference"
 )
 
@@ -239,10 +240,10 @@ func (c Cutoffs) next(now time.Time, which Cutoff) (time.Time, error) {
 			times = append(times, c.sameDayDeadline(w))
 		}
 	default:
-		return time.Time{}, errPayload("invalid_cutoff", `cutoff must be "ach", "same-day" or "wire", got %q.`, which)
+		return time.Time{}, apierr.Payload("invalid_cutoff", `cutoff must be "ach", "same-day" or "wire", got %q.`, which)
 	}
 	if len(times) == 0 {
-		return time.Time{}, errPayload("invalid_cutoff", "The server has no same-day windows.")
+		return time.Time{}, apierr.Payload("invalid_cutoff", "The server has no same-day windows.")
 	}
 	slices.Sort(times)
 	times = slices.Compact(times)

@@ -3,6 +3,8 @@ package synapsefake
 import (
 	"strings"
 	"time"
+
+	"github.com/synapsefake/synapsefake/internal/apierr"
 )
 
 // Shipment statuses. A new shipment is CREATED; the fake moves it only to
@@ -82,11 +84,11 @@ func (st *store) ship(sn *subnetRecord, now time.Time, req shipRequest) error {
 	case err != nil:
 		return err
 	case !fee.isActive:
-		return errNotAllowed("node_inactive", "Node %s is deleted.", fee.id)
+		return apierr.NotAllowed("node_inactive", "Node %s is deleted.", fee.id)
 	case sn.class != ClassCard:
-		return errNotAllowed("not_a_card", "Only cards can be shipped.")
+		return apierr.NotAllowed("not_a_card", "Only cards can be shipped.")
 	case sn.status == SubnetTerminated:
-		return errNotAllowed("subnet_terminated", "Subnet %s is TERMINATED; it cannot be shipped.", sn.id)
+		return apierr.NotAllowed("subnet_terminated", "Subnet %s is TERMINATED; it cannot be shipped.", sn.id)
 	}
 	if req.CardStyleID != nil {
 		sn.cardStyleID = req.CardStyleID

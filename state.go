@@ -17,6 +17,7 @@ import (
 	"time"
 	"unsafe"
 
+	"github.com/synapsefake/synapsefake/internal/apierr"
 	"github.com/synapsefake/synapsefake/reference"
 )
 
@@ -68,7 +69,7 @@ func (s *Server) maxStateSize() int64 {
 
 // errRestoreBusy refuses a restore while another one runs: each takes
 // several times its document's size in memory.
-var errRestoreBusy = newError(reference.ErrTooManyRequests, "restore_in_progress",
+var errRestoreBusy = apierr.New(reference.ErrTooManyRequests, "restore_in_progress",
 	"Another state document is being restored; send this one when it is done.")
 
 // readState reads a document of at most maxStateSize bytes.
@@ -84,8 +85,8 @@ func (s *Server) readState(r io.Reader) ([]byte, error) {
 	return data, nil
 }
 
-func errStateTooLarge(limit int64) *apiError {
-	return errPayload("body_too_large", "State document refused: it is larger than %d bytes (WithMaxStateSize, -max-state-size).", limit)
+func errStateTooLarge(limit int64) *apierr.Error {
+	return apierr.Payload("body_too_large", "State document refused: it is larger than %d bytes (WithMaxStateSize, -max-state-size).", limit)
 }
 
 // stateKeys are the document's top-level keys, every one required.
@@ -192,8 +193,8 @@ type stateDeliveryRef struct {
 }
 
 // errState is the refusal of a document Restore cannot use.
-func errState(format string, args ...any) *apiError {
-	return errPayload("invalid_state", "State document refused: "+format, args...)
+func errState(format string, args ...any) *apierr.Error {
+	return apierr.Payload("invalid_state", "State document refused: "+format, args...)
 }
 
 // Snapshot writes the server's whole state as one JSON document (format

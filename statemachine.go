@@ -3,6 +3,8 @@ package synapsefake
 import (
 	"fmt"
 	"slices"
+
+	"github.com/synapsefake/synapsefake/internal/apierr"
 )
 
 // Status is a transaction status, spelled as on the wire.
@@ -90,8 +92,8 @@ func pathTo(from, target Status) ([]Status, error) {
 }
 
 // errIllegalMove is the refusal of a move the state machine does not allow.
-func errIllegalMove(from, to Status) *apiError {
-	return errNotAllowed("illegal_status_change",
+func errIllegalMove(from, to Status) *apierr.Error {
+	return apierr.NotAllowed("illegal_status_change",
 		"Transaction cannot move from %s to %s (legal next statuses: %v).", from, to, legalNames(from))
 }
 

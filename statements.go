@@ -14,6 +14,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/synapsefake/synapsefake/internal/apierr"
 	"github.com/synapsefake/synapsefake/reference"
 )
 
@@ -808,7 +809,7 @@ func (s *Server) handleGetStatement(w http.ResponseWriter, r *http.Request) {
 		}
 		rec := st.book.byID[r.PathValue("statement_id")]
 		if rec == nil || rec.nodeID != n.id {
-			return statementView{}, errNotFound("statement")
+			return statementView{}, apierr.NotFound("statement")
 		}
 		return st.statementView(rec), nil
 	})
@@ -832,7 +833,7 @@ func (r createStatementRequest) period(now time.Time) (start, end time.Time, err
 	start, end = time.Date(u.Year(), u.Month(), 1, 0, 0, 0, 0, time.UTC), now
 	if r.DateStart != nil {
 		if *r.DateStart < 0 {
-			return start, end, errPayload("invalid_date_start", "date_start must be a time in milliseconds since the epoch.")
+			return start, end, apierr.Payload("invalid_date_start", "date_start must be a time in milliseconds since the epoch.")
 		}
 		start = time.UnixMilli(*r.DateStart).UTC()
 	}
@@ -849,9 +850,9 @@ func (r createStatementRequest) period(now time.Time) (start, end time.Time, err
 	}
 	switch {
 	case end.After(now):
-		return start, end, errPayload("invalid_date_end", "date_end must not be in the future.")
+		return start, end, apierr.Payload("invalid_date_end", "date_end must not be in the future.")
 	case !start.Before(end):
-		return start, end, errPayload("invalid_period", "date_start must be before date_end.")
+		return start, end, apierr.Payload("invalid_period", "date_start must be before date_end.")
 	}
 	return start, end, nil
 }
@@ -861,7 +862,7 @@ func (r createStatementRequest) validWebhook() error {
 		return nil
 	}
 	if !validWebhookURL(*r.Webhook) {
-		return errPayload("invalid_webhook", "webhook must be an absolute http or https URL.")
+		return apierr.Payload("invalid_webhook", "webhook must be an absolute http or https URL.")
 	}
 	return nil
 }
@@ -890,7 +891,7 @@ func (s *Server) handleCreateStatement(w http.ResponseWriter, r *http.Request) {
 	answerObject(s, w, func(st *store) (statementView, error) {
 		n, err := st.userNode(r.PathValue("user_id"), r.PathValue("node_id"))
 		if err == nil && !reference.IsDepositType(n.typ) {
-			err = errIncorrect("statements_not_supported", "Node %s is of type %s; statements exist for deposit-type nodes only.", n.id, n.typ)
+			err = apierr.Incorrect("statements_not_supported", "Node %s is of type %s; statements exist for deposit-type nodes only.", n.id, n.typ)
 		}
 		if err != nil {
 			return statementView{}, err
@@ -926,9 +927,9 @@ func (s *Server) handleStatementFile(w http.ResponseWriter, r *http.Request) {
 		rec := st.book.byID[r.PathValue("statement_id")]
 		switch {
 		case rec == nil || rec.status != StatementGenerated:
-			return statementDoc{}, errNotFound("statement")
+			return statementDoc{}, apierr.NotFound("statement")
 		case !slices.Contains(statementFiles, file):
-			return statementDoc{}, errNotFound("file")
+			return statementDoc{}, apierr.NotFound("file")
 		}
 		return st.statementDoc(rec), nil
 	})

@@ -9,6 +9,8 @@ import (
 	"slices"
 	"strings"
 	"sync"
+
+	"github.com/synapsefake/synapsefake/internal/apierr"
 )
 
 // WithStrictRequests makes the server refuse request bodies with fields
@@ -346,11 +348,11 @@ func checkStrict[T any](r *http.Request, data []byte) error {
 		what = "fields"
 	}
 	list := strings.Join(names, ", ")
-	e := errPayload("unknown_field", "Unknown %s %s.", what, list).
-		because("unknown %s %s: the service would ignore it; WithStrictRequests refuses it", what, list)
+	e := apierr.Payload("unknown_field", "Unknown %s %s.", what, list).
+		Because("unknown %s %s: the service would ignore it; WithStrictRequests refuses it", what, list)
 	if s.tb != nil {
 		s.tb.Errorf("synapsefake: strict requests: %s %s: unknown %s %s: the service would ignore it", r.Method, strings.TrimPrefix(r.Pattern, apiPrefix), what, list)
-		e.reported = true
+		e.Reported = true
 	}
 	return e
 }
@@ -361,7 +363,7 @@ func checkStrict[T any](r *http.Request, data []byte) error {
 // test. rule is a short name of what the contract says ("logins[].email is
 // an email address"); err is the refusal strict mode answers. It returns
 // nil on a lenient server.
-func (s *Server) strictRule(r *http.Request, rule string, err *apiError) error {
+func (s *Server) strictRule(r *http.Request, rule string, err *apierr.Error) error {
 	if s == nil || !s.cfg.strict {
 		return nil
 	}
@@ -369,10 +371,10 @@ func (s *Server) strictRule(r *http.Request, rule string, err *apiError) error {
 	if r != nil {
 		where = r.Method + " " + strings.TrimPrefix(r.Pattern, apiPrefix)
 	}
-	e := err.because("%s: the sandbox took it; WithStrictRequests refuses it", rule)
+	e := err.Because("%s: the sandbox took it; WithStrictRequests refuses it", rule)
 	if s.tb != nil {
 		s.tb.Errorf("synapsefake: strict requests: %s: %s: the service took it, the contract does not", where, rule)
-		e.reported = true
+		e.Reported = true
 	}
 	return e
 }

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/synapsefake/synapsefake/internal/apierr"
 	"github.com/synapsefake/synapsefake/reference"
 )
 
@@ -252,10 +253,10 @@ func luhnComplete(prefix string) string {
 // subnetNode checks that a node can hold subnets.
 func subnetNode(n *nodeRecord) error {
 	if t := reference.BaseNodeType(n.typ); t != reference.NodeDepositUS && t != reference.NodeSubaccountUS {
-		return errIncorrect("invalid_node_type", "Subnets can only be issued on DEPOSIT-US and SUBACCOUNT-US nodes, not %s.", n.typ)
+		return apierr.Incorrect("invalid_node_type", "Subnets can only be issued on DEPOSIT-US and SUBACCOUNT-US nodes, not %s.", n.typ)
 	}
 	if !n.isActive {
-		return errNotAllowed("node_inactive", "Node %s is deleted.", n.id)
+		return apierr.NotAllowed("node_inactive", "Node %s is deleted.", n.id)
 	}
 	return nil
 }
@@ -291,10 +292,10 @@ func (s *Server) addSubnet(at time.Time, userID, nodeID string, seed SubnetSeed)
 	}
 	class := createSubnetRequest{AccountClass: seed.AccountClass}.class() // as the API reads it
 	if !slices.Contains([]string{ClassChecking, ClassSavings, ClassCard}, class) {
-		return Subnet{}, errPayload("invalid_account_class", "Unknown account_class %q.", class)
+		return Subnet{}, apierr.Payload("invalid_account_class", "Unknown account_class %q.", class)
 	}
 	if seed.Status != "" && !slices.Contains([]SubnetStatus{SubnetActive, SubnetInactive, SubnetTerminated}, seed.Status) {
-		return Subnet{}, errPayload("invalid_status", "Unknown subnet status %q.", seed.Status)
+		return Subnet{}, apierr.Payload("invalid_status", "Unknown subnet status %q.", seed.Status)
 	}
 	if seed.Nickname == "" {
 		seed.Nickname = "Subnet"
@@ -325,7 +326,7 @@ func (s *Server) Subnet(id string) (Subnet, bool) {
 // do not hold (patchSubnetRequest.broken names the contract's rules).
 func usdToCents(usd float64) (cents, error) {
 	if math.IsNaN(usd) || math.IsInf(usd, 0) || math.Abs(usd) > 1e12 {
-		return 0, errPayload("invalid_limit", "Limits must be amounts from -1e12 to 1e12 USD.")
+		return 0, apierr.Payload("invalid_limit", "Limits must be amounts from -1e12 to 1e12 USD.")
 	}
 	return toCents(usd), nil
 }
@@ -338,15 +339,15 @@ func (st *store) nodeSubnet(userID, nodeID, subnetID string) (*subnetRecord, err
 	}
 	sn := st.subnets[subnetID]
 	if sn == nil {
-		return nil, errNotFound("subnet").because("no subnet %s in this fake", subnetID)
+		return nil, apierr.NotFound("subnet").Because("no subnet %s in this fake", subnetID)
 	}
 	if sn.userID != userID {
-		return nil, errUnauthorized("unauthorized_subnet", "Subnet %s does not belong to user %s.", subnetID, userID).
-			because("subnet %s is user %s's, not user %s's", subnetID, sn.userID, userID).
-			hinting("a subnet is reached under its owner: /users/%s/nodes/%s/subnets/%s", sn.userID, sn.nodeID, subnetID)
+		return nil, apierr.Unauthorized("unauthorized_subnet", "Subnet %s does not belong to user %s.", subnetID, userID).
+			Because("subnet %s is user %s's, not user %s's", subnetID, sn.userID, userID).
+			Hinting("a subnet is reached under its owner: /users/%s/nodes/%s/subnets/%s", sn.userID, sn.nodeID, subnetID)
 	}
 	if sn.nodeID != n.id {
-		return nil, errNotFound("subnet").because("subnet %s is on node %s, not on node %s", subnetID, sn.nodeID, n.id)
+		return nil, apierr.NotFound("subnet").Because("subnet %s is on node %s, not on node %s", subnetID, sn.nodeID, n.id)
 	}
 	return sn, nil
 }
@@ -360,14 +361,14 @@ func (st *store) patchSubnet(sn *subnetRecord, now time.Time, req patchSubnetReq
 		return nil
 	}
 	if to := req.status(); to != nil && !canMoveSubnet(sn.status, *to) {
-		return errNotAllowed("illegal_status_change", "Subnet cannot move from %s to %s.", sn.status, *to)
+		return apierr.NotAllowed("illegal_status_change", "Subnet cannot move from %s to %s.", sn.status, *to)
 	}
 	if sn.status == SubnetTerminated {
-		return errNotAllowed("subnet_terminated", "Subnet %s is TERMINATED; it cannot be changed.", sn.id)
+		return apierr.NotAllowed("subnet_terminated", "Subnet %s is TERMINATED; it cannot be changed.", sn.id)
 	}
 	if req.Preferences != nil && sn.class != ClassCard {
 		// Taken and ignored: an account number has no preferences to show.
-		if err := strict(brokenRule{"preferences apply to cards", errNotAllowed("not_a_card", "Preferences apply to cards only.")}); err != nil {
+		if err := strict(brokenRule{"preferences apply to cards", apierr.NotAllowed("not_a_card", "Preferences apply to cards only.")}); err != nil {
 			return err
 		}
 		req.Preferences = nil

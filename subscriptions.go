@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/synapsefake/synapsefake/internal/apierr"
 	"github.com/synapsefake/synapsefake/reference"
 )
 
@@ -75,7 +76,7 @@ func (s *Server) AddSubscription(url string, scopes ...string) (Subscription, er
 		return Subscription{}, err
 	}
 	if !validWebhookURL(url) {
-		return Subscription{}, errPayload("invalid_url", "url must be an absolute http or https URL.")
+		return Subscription{}, apierr.Payload("invalid_url", "url must be an absolute http or https URL.")
 	}
 	st := s.store
 	defer st.lock().unlock()
@@ -118,11 +119,11 @@ func schemelessWebhookURL(u string) bool {
 
 func validSubscriptionScopes(scopes []string) error {
 	if len(scopes) == 0 {
-		return errPayload("missing_scope", "scope must list at least one scope.")
+		return apierr.Payload("missing_scope", "scope must list at least one scope.")
 	}
 	for _, sc := range scopes {
 		if !reference.IsSubscriptionScope(sc) {
-			return errPayload("invalid_scope", "Unknown subscription scope %q.", sc)
+			return apierr.Payload("invalid_scope", "Unknown subscription scope %q.", sc)
 		}
 	}
 	return nil
@@ -144,9 +145,9 @@ func (s *Server) handleCreateSubscription(w http.ResponseWriter, r *http.Request
 	switch {
 	case err != nil:
 	case req.URL == nil || !validWebhookURL(*req.URL):
-		err = errPayload("invalid_url", "url must be an absolute http or https URL.")
+		err = apierr.Payload("invalid_url", "url must be an absolute http or https URL.")
 	case req.Scope == nil:
-		err = errPayload("missing_scope", "scope is required.")
+		err = apierr.Payload("missing_scope", "scope is required.")
 	default:
 		err = validSubscriptionScopes(*req.Scope)
 	}
@@ -190,7 +191,7 @@ func (s *Server) subscriptionAction(w http.ResponseWriter, r *http.Request, fn f
 	answerObject(s, w, func(st *store) (subscriptionView, error) {
 		sub := st.subs[r.PathValue("subscription_id")]
 		if sub == nil {
-			return subscriptionView{}, errNotFound("subscription")
+			return subscriptionView{}, apierr.NotFound("subscription")
 		}
 		fn(sub)
 		return st.subscriptionView(sub), nil
@@ -215,9 +216,9 @@ func (s *Server) handlePatchSubscription(w http.ResponseWriter, r *http.Request)
 	switch {
 	case err != nil:
 	case req.IsActive == nil && req.URL == nil && req.Scope == nil:
-		err = errPayload("nothing_to_update", "Supply is_active, url or scope.")
+		err = apierr.Payload("nothing_to_update", "Supply is_active, url or scope.")
 	case req.URL != nil && !validWebhookURL(*req.URL) && !schemelessWebhookURL(*req.URL):
-		err = errPayload("invalid_url", "url must be an absolute http or https URL, or a host name.")
+		err = apierr.Payload("invalid_url", "url must be an absolute http or https URL, or a host name.")
 	case req.Scope != nil:
 		err = validSubscriptionScopes(*req.Scope)
 	}

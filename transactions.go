@@ -8,6 +8,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/synapsefake/synapsefake/internal/apierr"
 	"github.com/synapsefake/synapsefake/reference"
 )
 
@@ -772,29 +773,29 @@ func (st *store) createTx(now time.Time, userID, nodeID string, req createTxRequ
 		return nil, err
 	}
 	if !from.isActive {
-		return nil, errNotAllowed("node_inactive", "Node %s is deleted.", nodeID)
+		return nil, apierr.NotAllowed("node_inactive", "Node %s is deleted.", nodeID)
 	}
 	to := st.nodes[*req.To.ID]
 	if to == nil {
-		return nil, errNotFound("node").because("no node %s (to.id) in this fake", *req.To.ID)
+		return nil, apierr.NotFound("node").Because("no node %s (to.id) in this fake", *req.To.ID)
 	}
 	if !to.isActive {
-		return nil, errIncorrect("receiver_inactive", "Node %s is deleted.", to.id)
+		return nil, apierr.Incorrect("receiver_inactive", "Node %s is deleted.", to.id)
 	}
 	if !sameNodeType(to.typ, *req.To.Type) {
-		err := errIncorrect("node_type_mismatch", "Node %s is of type %s, not %s.", to.id, to.typ, *req.To.Type)
+		err := apierr.Incorrect("node_type_mismatch", "Node %s is of type %s, not %s.", to.id, to.typ, *req.To.Type)
 		if err := enf.enforce(brokenRule{ruleToType, err}); err != nil {
 			return nil, err
 		}
 	}
 	if !reference.CanTransfer(from.typ, to.typ) && !bankToBank(from, to) {
-		return nil, errIncorrect("transaction_not_allowed", "Transactions from a %s node to a %s node are not allowed.", from.typ, to.typ)
+		return nil, apierr.Incorrect("transaction_not_allowed", "Transactions from a %s node to a %s node are not allowed.", from.typ, to.typ)
 	}
 	if to.id == from.id {
-		return nil, errIncorrect("same_node", "A transaction needs two different nodes.")
+		return nil, apierr.Incorrect("same_node", "A transaction needs two different nodes.")
 	}
 	if *req.Amount.Currency != "USD" {
-		return nil, errIncorrect("unsupported_currency", "Currency %s is not supported; use USD.", *req.Amount.Currency)
+		return nil, apierr.Incorrect("unsupported_currency", "Currency %s is not supported; use USD.", *req.Amount.Currency)
 	}
 	for _, u := range []*userRecord{st.users[from.userID], st.users[to.userID]} {
 		if u.locked() {
@@ -808,7 +809,7 @@ func (st *store) createTx(now time.Time, userID, nodeID string, req createTxRequ
 		for _, f := range req.Fees {
 			fn := st.nodes[*f.To.ID]
 			if fn == nil || reference.BaseNodeType(fn.typ) != reference.NodeDepositUS || !fn.isActive {
-				return nil, errIncorrect("invalid_fee_node", "Fee node %s must be an active DEPOSIT-US node.", *f.To.ID)
+				return nil, apierr.Incorrect("invalid_fee_node", "Fee node %s must be an active DEPOSIT-US node.", *f.To.ID)
 			}
 			fees = append(fees, feeRecord{fee: toCents(*f.Fee), note: f.Note, toNode: fn.id})
 		}
@@ -826,7 +827,7 @@ func (st *store) createTx(now time.Time, userID, nodeID string, req createTxRequ
 		suppID: strings.Clone(req.Extra.SuppID), groupID: groupID, sameDay: req.Extra.SameDay,
 		created: now, processOn: now, status: StatusCreated}
 	if t.feeTotal() > amount {
-		return nil, errIncorrect("fees_exceed_amount", "Fees exceed the transaction amount.")
+		return nil, apierr.Incorrect("fees_exceed_amount", "Fees exceed the transaction amount.")
 	}
 	if err := st.checkPromise(t, checkBalance); err != nil {
 		return nil, err
@@ -887,8 +888,8 @@ const maxFundingHintScan = 100
 // of from's newest transactions is a dummy credit still on its way (under a
 // manual clock it waits for Advance or Settle: the trap of funding a node
 // from another language), the message says so. Callers hold mu.
-func (st *store) insufficientFunds(from *nodeRecord, amount cents) *apiError {
-	err := errInsufficientFunds(from.id).because("%s", st.shortfall(from, amount)).hinting(hintFunds)
+func (st *store) insufficientFunds(from *nodeRecord, amount cents) *apierr.Error {
+	err := errInsufficientFunds(from.id).Because("%s", st.shortfall(from, amount)).Hinting(hintFunds)
 	for i := len(from.txIDs) - 1; i >= max(0, len(from.txIDs)-maxFundingHintScan); i-- {
 		t := st.txs[from.txIDs[i]]
 		kind, _ := t.fromMeta["type"].(string)
@@ -896,7 +897,7 @@ func (st *store) insufficientFunds(from *nodeRecord, amount cents) *apiError {
 			t.status == StatusSettled || t.status == StatusCanceled || t.status == StatusReturned {
 			continue
 		}
-		err.msg += fmt.Sprintf(" The incoming dummy transaction %s (%s USD) is still %s: advance the clock or settle it "+
+		err.Message += fmt.Sprintf(" The incoming dummy transaction %s (%s USD) is still %s: advance the clock or settle it "+
 			"(POST /_fake/clock/advance or /_fake/transactions/%s/settle; Advance or Settle in Go), "+
 			"or fund the node (POST /_fake/nodes/%s/fund).", t.id, fixed2(t.amount), t.status, t.id, from.id)
 		break
@@ -956,7 +957,7 @@ func (st *store) batch(now time.Time, clientID, scope, userID, nodeID string, it
 			t, err = st.createTx(now, userID, nodeID, item, false, enf)
 		}
 		if err != nil {
-			env := err.(*apiError).envelope()
+			env := envelopeOf(err.(*apierr.Error))
 			out.Errors = append(out.Errors, batchItemError{Index: i, Error: env.Error, ErrorCode: env.ErrorCode, HTTPCode: env.HTTPCode})
 			continue
 		}
@@ -979,17 +980,17 @@ func (st *store) nodeTx(userID, nodeID, txID string) (*txRecord, error) {
 	}
 	t := st.txs[txID]
 	if t == nil {
-		return nil, errNotFound("transaction").because("no transaction %s in this fake", txID)
+		return nil, apierr.NotFound("transaction").Because("no transaction %s in this fake", txID)
 	}
 	if t.fromNode != n.id && t.toNode != n.id {
 		from, to := st.nodes[t.fromNode], st.nodes[t.toNode]
 		if from.userID != userID && to.userID != userID {
-			return nil, errUnauthorized("unauthorized_transaction", "Transaction %s does not belong to user %s.", txID, userID).
-				because("transaction %s is from user %s's node %s to user %s's node %s, none of them user %s's", txID, from.userID, from.id, to.userID, to.id, userID).
-				hinting("read a transaction under its sender's or its receiver's path")
+			return nil, apierr.Unauthorized("unauthorized_transaction", "Transaction %s does not belong to user %s.", txID, userID).
+				Because("transaction %s is from user %s's node %s to user %s's node %s, none of them user %s's", txID, from.userID, from.id, to.userID, to.id, userID).
+				Hinting("read a transaction under its sender's or its receiver's path")
 		}
-		return nil, errNotFound("transaction").because("transaction %s is from node %s to node %s, not on node %s", txID, from.id, to.id, n.id).
-			hinting("read a transaction under its sender's or its receiver's node")
+		return nil, apierr.NotFound("transaction").Because("transaction %s is from node %s to node %s, not on node %s", txID, from.id, to.id, n.id).
+			Hinting("read a transaction under its sender's or its receiver's node")
 	}
 	return t, nil
 }
@@ -1004,7 +1005,7 @@ func (st *store) comment(t *txRecord, at time.Time, note string) {
 // hold mu.
 func (st *store) addComment(t *txRecord, at time.Time, note string) error {
 	if t.comments >= MaxComments {
-		return errNotAllowed("too_many_comments", "Transaction %s already has %d comments, the most it takes.", t.id, MaxComments)
+		return apierr.NotAllowed("too_many_comments", "Transaction %s already has %d comments, the most it takes.", t.id, MaxComments)
 	}
 	t.comments++
 	st.comment(t, at, note)
@@ -1014,7 +1015,7 @@ func (st *store) addComment(t *txRecord, at time.Time, note string) error {
 // cancel cancels a CREATED or queued transaction. Callers hold mu.
 func (st *store) cancel(t *txRecord, at time.Time, code string) error {
 	if !canMove(t.status, StatusCanceled) {
-		return errNotAllowed("cannot_cancel_transaction", "Transaction in status %s cannot be canceled.", t.status)
+		return apierr.NotAllowed("cannot_cancel_transaction", "Transaction in status %s cannot be canceled.", t.status)
 	}
 	return st.move(t, StatusCanceled, at, "", code)
 }

@@ -18,6 +18,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/synapsefake/synapsefake/internal/apierr"
 	"github.com/synapsefake/synapsefake/reference"
 )
 
@@ -192,7 +193,7 @@ type uiPage struct {
 }
 
 // errClockNotManual refuses to move a clock that follows real time.
-var errClockNotManual = errNotAllowed("clock_not_manual", "The clock follows real time; only a manual clock can be advanced.")
+var errClockNotManual = apierr.NotAllowed("clock_not_manual", "The clock follows real time; only a manual clock can be advanced.")
 
 // manualClock reports whether the server's clock moves only when told.
 func (s *Server) manualClock() bool { return s.clock == nil || s.mock != nil }
@@ -222,7 +223,7 @@ func (s *Server) uiRenderStatus(w http.ResponseWriter, r *http.Request, status i
 	}
 	var buf bytes.Buffer
 	if err := uiPagesFor(s.controlRoot())[tab].ExecuteTemplate(&buf, "layout.html", p); err != nil {
-		s.fail(w, newError(reference.ErrServer, "internal_error", "dashboard: %v", err))
+		s.fail(w, apierr.New(reference.ErrServer, "internal_error", "dashboard: %v", err))
 		return
 	}
 	h := w.Header()
@@ -241,7 +242,7 @@ func (s *Server) uiStatic(w http.ResponseWriter, r *http.Request) {
 	name := r.PathValue("file")
 	data, err := fs.ReadFile(uiFiles, "ui/static/"+name)
 	if err != nil || strings.Contains(name, "/") {
-		s.fail(w, errRouteNotFound)
+		s.fail(w, apierr.RouteNotFound)
 		return
 	}
 	w.Header().Set("Content-Type", mime.TypeByExtension(path.Ext(name)))
@@ -466,7 +467,7 @@ func (s *Server) uiTransactions(w http.ResponseWriter, r *http.Request) {
 	q := r.URL.Query()
 	f := uiTxFilter{User: strings.TrimSpace(q.Get("user")), Node: strings.TrimSpace(q.Get("node")), Status: Status(q.Get("status"))}
 	if err == nil && f.Status != "" && f.Status.ID() == "" {
-		err = errPayload("invalid_status", "Unknown transaction status %q.", f.Status)
+		err = apierr.Payload("invalid_status", "Unknown transaction status %q.", f.Status)
 	}
 	if err != nil {
 		s.fail(w, err)
@@ -689,7 +690,7 @@ func (s *Server) uiWebhooksPage(w http.ResponseWriter, r *http.Request) {
 	var before uint64
 	if v := q.Get("before"); v != "" {
 		if before, err = strconv.ParseUint(v, 10, 64); err != nil {
-			s.fail(w, errPayload("invalid_before", "before must be the number of a webhook shown."))
+			s.fail(w, apierr.Payload("invalid_before", "before must be the number of a webhook shown."))
 			return
 		}
 	}
@@ -827,10 +828,10 @@ func (s *Server) uiRedeliver(w http.ResponseWriter, r *http.Request) {
 	}
 	switch {
 	case !found:
-		s.fail(w, errNotFound("webhook delivery"))
+		s.fail(w, apierr.NotFound("webhook delivery"))
 		return
 	case busy:
-		s.fail(w, errNotAllowed("delivery_in_flight", "Deliveries to this subscription are queued or in flight; try again when they are done."))
+		s.fail(w, apierr.NotAllowed("delivery_in_flight", "Deliveries to this subscription are queued or in flight; try again when they are done."))
 		return
 	}
 	s.Flush()
@@ -1017,7 +1018,7 @@ func clockStep(now time.Time, step string) (time.Duration, error) {
 		}
 		return next.Sub(u), nil
 	}
-	return 0, errPayload("invalid_step", `step must be "1h", "1d", "business-day" or "statement-date", got %q.`, step)
+	return 0, apierr.Payload("invalid_step", `step must be "1h", "1d", "business-day" or "statement-date", got %q.`, step)
 }
 
 // uiClock serves POST /_fake/ui/clock {"step": ...}: Advance by a
@@ -1057,9 +1058,9 @@ func (s *Server) uiCheckCard(w http.ResponseWriter, r *http.Request) {
 		sn := st.subnets[r.PathValue("subnet_id")]
 		switch {
 		case sn == nil:
-			return "", errNotFound("subnet")
+			return "", apierr.NotFound("subnet")
 		case sn.class != ClassCard:
-			return "", errNotAllowed("not_a_card", "Subnet %s is not a card.", sn.id)
+			return "", apierr.NotAllowed("not_a_card", "Subnet %s is not a card.", sn.id)
 		}
 		return st.declineCode(sn, st.nodes[sn.nodeID], cents(auth.AmountCents), auth, s.Now()), nil
 	})

@@ -7,6 +7,7 @@ import (
 	"time"
 	"unicode"
 
+	"github.com/synapsefake/synapsefake/internal/apierr"
 	"github.com/synapsefake/synapsefake/internal/filter"
 )
 
@@ -46,7 +47,7 @@ func (u *userRecord) locked() bool {
 // moves money does. Callers hold mu.
 func (st *store) accountOpen(n *nodeRecord) error {
 	if !n.isActive {
-		return errNotAllowed("node_inactive", "Node %s is deleted.", n.id)
+		return apierr.NotAllowed("node_inactive", "Node %s is deleted.", n.id)
 	}
 	if u := st.users[n.userID]; u.locked() {
 		return errUserLocked(u)
@@ -58,8 +59,8 @@ func (st *store) accountOpen(n *nodeRecord) error {
 // outside the user's own routes: 409 / "410", action not allowed on the
 // object. Not a 401: the official clients answer a 401 by fetching a new
 // key, which cannot help.
-func errUserLocked(u *userRecord) *apiError {
-	return errNotAllowed("user_locked", "User %s has permission %s: it cannot get keys or move money, and its key opens only the user.", u.id, u.permission)
+func errUserLocked(u *userRecord) *apierr.Error {
+	return apierr.NotAllowed("user_locked", "User %s has permission %s: it cannot get keys or move money, and its key opens only the user.", u.id, u.permission)
 }
 
 // defaultMFAPin is the code the sandbox "sent" for every MFA challenge.
@@ -476,10 +477,10 @@ func (u *userRecord) checkDocuments(reqs []baseDocRequest) error {
 		var b *baseDocRecord
 		if r.ID != nil {
 			if deleted[*r.ID] {
-				return errIncorrect("unknown_document", "Base document %s is deleted earlier in this request.", *r.ID)
+				return apierr.Incorrect("unknown_document", "Base document %s is deleted earlier in this request.", *r.ID)
 			}
 			if b = u.baseDoc(*r.ID); b == nil {
-				return errIncorrect("unknown_document", "Base document %s is not on file for this user.", *r.ID)
+				return apierr.Incorrect("unknown_document", "Base document %s is not on file for this user.", *r.ID)
 			}
 			if r.deletes() {
 				deleted[*r.ID] = true
@@ -491,7 +492,7 @@ func (u *userRecord) checkDocuments(reqs []baseDocRequest) error {
 					continue
 				}
 				if b == nil || deleted[*s.ID] || !slices.ContainsFunc(b.docs[kind], func(d *subDocRecord) bool { return d.id == *s.ID }) {
-					return errIncorrect("unknown_document", "Sub-document %s is not on file under %s.", *s.ID, kind)
+					return apierr.Incorrect("unknown_document", "Sub-document %s is not on file under %s.", *s.ID, kind)
 				}
 				if s.deletes() {
 					deleted[*s.ID] = true
@@ -655,7 +656,7 @@ func (st *store) patchUser(now time.Time, id string, req patchUserRequest, full 
 	if up := req.Update; up != nil {
 		if up.RemoveLegalName != nil && !slices.Contains(u.legalNames, *up.RemoveLegalName) {
 			if err := strict(brokenRule{"update.remove_legal_name is a legal name on file",
-				errIncorrect("unknown_legal_name", "Legal name %q is not on file for this user.", *up.RemoveLegalName)}); err != nil {
+				apierr.Incorrect("unknown_legal_name", "Legal name %q is not on file for this user.", *up.RemoveLegalName)}); err != nil {
 				return userView{}, err
 			}
 		}
@@ -755,13 +756,13 @@ func (st *store) setPermission(u *userRecord, p string) {
 // user or permission.
 func (s *Server) SetPermission(userID, permission string) error {
 	if !slices.Contains(userPermissions, permission) {
-		return errPayload("invalid_permission", "Unknown permission %q.", permission)
+		return apierr.Payload("invalid_permission", "Unknown permission %q.", permission)
 	}
 	st := s.store
 	defer st.lock().unlock()
 	u := st.users[userID]
 	if u == nil {
-		return errNotFound("user")
+		return apierr.NotFound("user")
 	}
 	defer st.asBackend()()
 	now := s.Now()
@@ -775,10 +776,10 @@ func (s *Server) SetPermission(userID, permission string) error {
 func (st *store) fileUBO(now time.Time, userID string) (userView, error) {
 	u := st.users[userID]
 	if u == nil {
-		return userView{}, errNotFound("user")
+		return userView{}, apierr.NotFound("user")
 	}
 	if len(u.documents) == 0 {
-		return userView{}, errIncorrect("missing_base_document", "User %s has no base document to file the UBO form under.", userID)
+		return userView{}, apierr.Incorrect("missing_base_document", "User %s has no base document to file the UBO form under.", userID)
 	}
 	base := u.documents[0]
 	base.docs[physicalDocs] = slices.DeleteFunc(base.docs[physicalDocs], func(d *subDocRecord) bool { return d.typ == regGGDocType })

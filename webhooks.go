@@ -23,6 +23,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
+	"github.com/synapsefake/synapsefake/internal/apierr"
 )
 
 // Updaters recorded in webhook_meta.updated_by and the webhook log.
@@ -346,7 +347,7 @@ func newHooks(s *Server) *hooks {
 	h.nextRetry.Store(math.MaxInt64)
 	if c := s.cfg.chaos; c != nil {
 		if err := c.validate(); err != nil {
-			panic(fmt.Sprintf("synapsefake: WithWebhookChaos: %s", err.(*apiError).msg))
+			panic(fmt.Sprintf("synapsefake: WithWebhookChaos: %s", err.(*apierr.Error).Message))
 		}
 		h.setChaos(*c)
 	}

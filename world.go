@@ -14,6 +14,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/synapsefake/synapsefake/internal/apierr"
 	"github.com/synapsefake/synapsefake/reference"
 )
 
@@ -132,8 +133,8 @@ func (s *Server) LoadWorld(r io.Reader) (World, error) {
 }
 
 // errWorld is the refusal of a world file: 400 / "200".
-func errWorld(format string, args ...any) *apiError {
-	return errPayload("invalid_world", format, args...)
+func errWorld(format string, args ...any) *apierr.Error {
+	return apierr.Payload("invalid_world", format, args...)
 }
 
 // worldFile is the top level of a world file; entries are decoded after
@@ -369,9 +370,9 @@ func decodeEntry(e worldEntry, v any) error {
 
 // worldMsg is the message of an error, without the wire details.
 func worldMsg(err error) string {
-	var e *apiError
+	var e *apierr.Error
 	if errors.As(err, &e) {
-		return e.msg
+		return e.Message
 	}
 	return err.Error()
 }
@@ -697,7 +698,7 @@ func (st *store) worldTx(tp *txPlan) error {
 		err = st.cancel(t, tp.at, tp.code)
 	}
 	if err == nil && t.status != tp.status {
-		err = errNotAllowed("status_not_reached", "The transaction ended %s, not %s: %s.", t.status, tp.status, t.timeline[len(t.timeline)-1].Note)
+		err = apierr.NotAllowed("status_not_reached", "The transaction ended %s, not %s: %s.", t.status, tp.status, t.timeline[len(t.timeline)-1].Note)
 	}
 	return err
 }
