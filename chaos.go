@@ -2,10 +2,8 @@ package synapsefake
 
 import (
 	"encoding/json"
-	"io"
 	"maps"
 	"math"
-	"net/http"
 	"slices"
 	"strings"
 	"time"
@@ -249,41 +247,6 @@ func ParseWebhookChaos(data []byte) (WebhookChaos, error) {
 // MarshalJSON writes the form ParseWebhookChaos reads.
 func (c WebhookChaos) MarshalJSON() ([]byte, error) { return json.Marshal(c.wire()) }
 
-// WithWebhookChaos turns on webhook chaos from the start (see
-// WebhookChaos). It is off by default. New panics if a probability is
-// outside 0..1 or a delay is negative.
-func WithWebhookChaos(c WebhookChaos) Option {
-	c = c.clone()
-	return func(cfg *config) { cfg.chaos = &c }
-}
-
-// SetWebhookChaos replaces the webhook chaos settings; the zero
-// WebhookChaos turns chaos off. It applies to attempts queued from now on
-// (call Flush first for a clean cut); deliveries already held back or
-// delayed keep their schedule. Reset keeps the settings. Invalid settings
-// are refused and change nothing.
-func (s *Server) SetWebhookChaos(c WebhookChaos) error {
-	if err := c.validate(); err != nil {
-		return err
-	}
-	h := s.hooks
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	h.setChaos(c)
-	return nil
-}
-
-// WebhookChaos returns the webhook chaos settings in force.
-func (s *Server) WebhookChaos() WebhookChaos {
-	h := s.hooks
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	if h.chaos == nil {
-		return WebhookChaos{}
-	}
-	return h.chaos.cfg.clone()
-}
-
 // chaos is the webhook chaos of a hooks: its settings and the deliveries it
 // is acting on. Guarded by the hooks lock.
 type chaos struct {
@@ -437,34 +400,4 @@ func (c *chaos) released(d *delivery) {
 	if key := d.outboxKey(); c.held[key] == d {
 		delete(c.held, key)
 	}
-}
-
-// controlGetChaos serves GET /_fake/webhooks/chaos: the settings in force.
-func (s *Server) controlGetChaos(w http.ResponseWriter, r *http.Request) {
-	s.controlOK(w, map[string]any{"chaos": s.WebhookChaos().wire()})
-}
-
-// controlSetChaos serves PUT /_fake/webhooks/chaos: the body, in
-// ParseWebhookChaos's form, replaces the settings.
-func (s *Server) controlSetChaos(w http.ResponseWriter, r *http.Request) {
-	data, err := io.ReadAll(io.LimitReader(r.Body, maxBody+1))
-	if err != nil || len(data) > maxBody {
-		s.fail(w, apierr.Payload("invalid_body", "Unable to read the request body (at most %d bytes).", maxBody))
-		return
-	}
-	c, err := ParseWebhookChaos(data)
-	if err == nil {
-		err = s.SetWebhookChaos(c)
-	}
-	if err != nil {
-		s.fail(w, err)
-		return
-	}
-	s.controlOK(w, map[string]any{"chaos": s.WebhookChaos().wire()})
-}
-
-// controlDeleteChaos serves DELETE /_fake/webhooks/chaos: chaos off.
-func (s *Server) controlDeleteChaos(w http.ResponseWriter, r *http.Request) {
-	_ = s.SetWebhookChaos(WebhookChaos{})
-	s.controlOK(w, map[string]any{"chaos": s.WebhookChaos().wire()})
 }

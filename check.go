@@ -165,10 +165,6 @@ type checkedWebhook struct {
 	Code       string
 }
 
-func (w Webhook) checked() checkedWebhook {
-	return checkedWebhook{w.Function, w.ObjectType, w.ObjectID, w.Status, w.Code}
-}
-
 // summary is the webhook on one line, without its deliveries.
 func (c checkedWebhook) summary() string {
 	s := c.Function + " " + c.ObjectType + "_" + c.ObjectID

@@ -2,7 +2,6 @@ package synapsefake
 
 import (
 	"cmp"
-	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -57,64 +56,10 @@ func startTime(t time.Time) time.Time {
 	return t.UTC().Truncate(time.Millisecond)
 }
 
-// AdvanceTo moves the clock forward to t, as Advance(t.Sub(Now())) does:
-// everything that fell due on the way runs, in due order, before it
-// returns. A t at or before Now does not move the clock back; like
-// Advance(0), it only runs what is already due. It returns the new time.
-func (s *Server) AdvanceTo(t time.Time) time.Time {
-	s.Advance(t.Sub(s.Now()))
-	return s.Now()
-}
-
-// SetTime sets the clock to t, as AdvanceTo(t) does, for tests written in
-// the style of miniredis's SetTime. The fake's clock only moves forward:
-// every record, step and expiry is dated, and time running back would date
-// what a request does before what already happened. So a t before Now is
-// an error and leaves the clock as it was; to start earlier, build the
-// server WithStartTime(t), or Restore a Snapshot. A clock given to
-// WithClock that is not a *clock.Mock cannot be set: that is an error too.
-func (s *Server) SetTime(t time.Time) error {
-	now := s.Now()
-	switch {
-	case !s.manualClock():
-		return errors.New("synapsefake: SetTime: the server's clock (WithClock) is not a *clock.Mock and cannot be set")
-	case t.Truncate(time.Millisecond).Before(now):
-		return fmt.Errorf("synapsefake: SetTime(%s): the clock is at %s and only moves forward", fmtInstant(t), fmtInstant(now))
-	}
-	s.AdvanceTo(t)
-	return nil
-}
-
 // pendingItem is one piece of work waiting on the clock.
 type pendingItem struct {
 	at   time.Time
 	what string
-}
-
-// pendingWork lists what the clock would do next, soonest first: the
-// transactions' processing steps, planned returns and card-hold expiries,
-// the statements still to make, and the webhook deliveries waiting for a
-// retry (or held by webhook chaos).
-func (s *Server) pendingWork() []pendingItem {
-	var out []pendingItem
-	func() {
-		st := s.store
-		defer st.lock().unlock()
-		for _, p := range st.pendingSteps(nil) {
-			out = append(out, p.item())
-		}
-		out = append(out, st.pendingStatements()...)
-	}()
-	h := s.hooks
-	h.mu.Lock()
-	for _, r := range h.retries {
-		d := r.d
-		out = append(out, pendingItem{at: time.UnixMilli(r.at).UTC(), what: fmt.Sprintf("webhook %s %s_%s is delivered to %s (attempt %d)",
-			d.ev.function(), d.ev.objectType(), d.ev.objectID(), d.target.url, len(d.attempts)+1)})
-	}
-	h.mu.Unlock()
-	slices.SortStableFunc(out, func(a, b pendingItem) int { return a.at.Compare(b.at) })
-	return out
 }
 
 // pendingSteps lists the transactions' scheduled moves in due order, each

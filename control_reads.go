@@ -1,7 +1,6 @@
 package synapsefake
 
 import (
-	"fmt"
 	"net/http"
 	"sort"
 	"strconv"
@@ -65,18 +64,6 @@ func (s *Server) controlListUsers(w http.ResponseWriter, r *http.Request) {
 		views[i] = controlUser(u)
 	}
 	s.controlOK(w, map[string]any{"users": views, "users_count": total})
-}
-
-// newestUsers are the newest limit listed users, newest first, and how
-// many users are listed.
-func (st *store) newestUsers(limit int) ([]User, int) {
-	defer st.lock().unlock()
-	n := len(st.userOrder)
-	out := make([]User, 0, min(limit, n))
-	for i := n - 1; i >= 0 && len(out) < limit; i-- {
-		out = append(out, st.users[st.userOrder[i]].public())
-	}
-	return out, n
 }
 
 // controlGetUser serves GET /_fake/users/{user_id}.
@@ -145,31 +132,6 @@ func (s *Server) controlTransactions(w http.ResponseWriter, r *http.Request) {
 		views[i] = controlTx(t)
 	}
 	s.controlOK(w, map[string]any{"transactions": views, "trans_count": total})
-}
-
-// newestTxs are the newest limit transactions of a user or a node (one of
-// userID and nodeID is set), and how many it has.
-func (st *store) newestTxs(userID, nodeID string, limit int) ([]Transaction, int, error) {
-	defer st.lock().unlock()
-	var ids []string
-	if nodeID != "" {
-		n := st.nodes[nodeID]
-		if n == nil || st.networkUser != nil && n.userID == st.networkUser.id {
-			return nil, 0, apierr.NotFound("node")
-		}
-		ids = n.txIDs
-	} else {
-		u := st.users[userID]
-		if u == nil || u == st.networkUser {
-			return nil, 0, apierr.NotFound("user")
-		}
-		ids = u.txIDs
-	}
-	out := make([]Transaction, 0, min(limit, len(ids)))
-	for i := len(ids) - 1; i >= 0 && len(out) < limit; i-- {
-		out = append(out, st.txs[ids[i]].public())
-	}
-	return out, len(ids), nil
 }
 
 // controlFundRequest is the body of POST /_fake/nodes/{node_id}/fund.
@@ -260,21 +222,4 @@ func allowHeader(rt route) string {
 	}
 	sort.Strings(methods)
 	return strings.Join(methods, ", ")
-}
-
-// serveControl is serve for a control route: a wrong method is answered
-// 405 with Allow, as HTTP says, in the error envelope.
-func (rt route) serveControl() http.HandlerFunc {
-	allow := allowHeader(rt)
-	return func(w http.ResponseWriter, r *http.Request) {
-		s := serverOf(w, r)
-		h, ok := rt[r.Method]
-		if !ok {
-			w.Header().Set("Allow", allow)
-			s.fail(w, &apierr.Error{Status: http.StatusMethodNotAllowed, ErrorCode: reference.ErrNotAllowed,
-				Code: "method_not_allowed", Message: fmt.Sprintf("Method %s is not allowed on this route; it takes %s.", r.Method, allow)})
-			return
-		}
-		h(s, w, r)
-	}
 }

@@ -2,7 +2,6 @@ package synapsefake
 
 import (
 	"cmp"
-	"net/http"
 	"slices"
 	"strings"
 	"time"
@@ -195,82 +194,6 @@ func (st *store) contest(t *txRecord, code string, now time.Time) error {
 func meaningOf(code string) string {
 	m, _ := reference.CodeMeaning(code)
 	return m
-}
-
-// DishonorReturn dishonors the return of a RETURNED ACH transaction, as
-// the originating bank does with a dishonored return code (R61 misrouted
-// return, R62, R67 duplicate return, R68 untimely return, R69 field
-// errors, R70 permissible return entry not accepted) within five banking
-// days after the return's settlement (to 24:00 ET of the fifth banking
-// day). The return is reversed: the sender pays the amount again, the
-// receiver and fee nodes are credited again, and the transaction is
-// SETTLED again with recent_status.code the dishonor's code, a timeline
-// entry ("R68: untimely return. Return R01 dishonored; the transfer
-// stands.") and a TRAN|PATCH webhook. Refused with 409 / "410", changing
-// nothing: another code family (wrong_code_family), a transaction that is
-// not RETURNED (not_returned), not on ACH (return_code_not_for_rail),
-// already dishonored (already_dishonored), a dispute's credit returned by
-// its lost dispute (dispute_posting), past the window
-// (dishonor_window_passed); an unknown code is 400 / "200".
-func (s *Server) DishonorReturn(id, code string) error {
-	if err := validCodeOf(code, reference.OfReturn); err != nil {
-		return err
-	}
-	return s.withTx(id, func(st *store, t *txRecord) error { return st.dishonor(t, code, s.Now()) })
-}
-
-// ContestDishonor contests the dishonor of a transaction's return, as the
-// receiving bank does with a contested dishonored return code (R71
-// misrouted dishonored return, R72 untimely dishonored return, R73 timely
-// original return, R74 corrected return, R75 return not a duplicate, R76
-// no errors found, R77 non-acceptance of R62 dishonored return) within two
-// banking days after the dishonor (to 24:00 ET of the second banking day).
-// The return stands again: the sender gets the amount back, the receiver
-// and fee nodes give back what they were credited, and the transaction is
-// RETURNED with recent_status.code the contest's code, a timeline entry and
-// a TRAN|PATCH webhook. Refused with 409 / "410", changing nothing:
-// another code family (wrong_code_family), a transaction whose return was
-// not dishonored (not_dishonored), a dishonor already contested
-// (already_contested), past the window (contest_window_passed), a
-// transaction its user disputed since (transaction_disputed).
-func (s *Server) ContestDishonor(id, code string) error {
-	if err := validCodeOf(code, reference.OfDishonor); err != nil {
-		return err
-	}
-	return s.withTx(id, func(st *store, t *txRecord) error { return st.contest(t, code, s.Now()) })
-}
-
-// controlCodeRequest is the body of POST /_fake/transactions/{trans_id}/dishonor
-// and /contest.
-type controlCodeRequest struct {
-	Code *string `json:"code"`
-}
-
-// controlCodeMove serves a control route whose body is {"code": "..."},
-// applying move to the transaction and answering it.
-func (s *Server) controlCodeMove(w http.ResponseWriter, r *http.Request, move func(id, code string) error) {
-	req, err := controlBody[controlCodeRequest](r)
-	if err == nil && (req.Code == nil || *req.Code == "") {
-		err = apierr.Payload("missing_code", "code is required.")
-	}
-	if err == nil {
-		err = move(r.PathValue("trans_id"), *req.Code)
-	}
-	if err != nil {
-		s.fail(w, err)
-		return
-	}
-	s.controlAnswerTx(w, r.PathValue("trans_id"))
-}
-
-// controlDishonor serves POST /_fake/transactions/{trans_id}/dishonor {"code": "R68"}.
-func (s *Server) controlDishonor(w http.ResponseWriter, r *http.Request) {
-	s.controlCodeMove(w, r, s.DishonorReturn)
-}
-
-// controlContest serves POST /_fake/transactions/{trans_id}/contest {"code": "R73"}.
-func (s *Server) controlContest(w http.ResponseWriter, r *http.Request) {
-	s.controlCodeMove(w, r, s.ContestDishonor)
 }
 
 // codesActingOn are the ACH return codes that act on subject, in order,

@@ -3,7 +3,6 @@ package synapsefake
 import (
 	"bytes"
 	"encoding/json"
-	"net/http"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -88,32 +87,6 @@ type disputeAnswer struct {
 	DisputeForm           string  `json:"dispute_form"`
 	ProvisionalCreditTran *string `json:"provisional_credit_tran"`
 	Success               bool    `json:"success"`
-}
-
-// handleDisputeTransaction serves PATCH .../nodes/{node_id}/trans/{trans_id}/dispute.
-func (s *Server) handleDisputeTransaction(w http.ResponseWriter, r *http.Request) {
-	if _, err := s.authorize(r, access{userIP: true, scope: reference.ScopeTranPatch}); err != nil {
-		s.fail(w, err)
-		return
-	}
-	req, err := decodeTextValid[disputeRequest](r)
-	if err != nil {
-		s.fail(w, err)
-		return
-	}
-	now := s.Now()
-	v, err := withStore(s.store, func(st *store) (disputeAnswer, error) {
-		t, err := st.nodeTx(r.PathValue("user_id"), r.PathValue("node_id"), r.PathValue("trans_id"))
-		if err != nil {
-			return disputeAnswer{}, err
-		}
-		return st.dispute(t, r.PathValue("node_id"), now, req)
-	})
-	if err != nil {
-		s.fail(w, err)
-		return
-	}
-	s.ok(w, v)
 }
 
 // errNotDisputable refuses a dispute of a transaction that cannot have one.
@@ -252,31 +225,6 @@ type chargebackRequest struct {
 	Docs []string `json:"docs"`
 }
 
-// handleDisputeChargeback serves PATCH /trans/{trans_id}/dispute-chargeback
-// (client level: the gateway only) and answers the transaction.
-func (s *Server) handleDisputeChargeback(w http.ResponseWriter, r *http.Request) {
-	if _, err := s.authorize(r, access{gateway: true}); err != nil {
-		s.fail(w, err)
-		return
-	}
-	req, err := decodeText[chargebackRequest](r)
-	if err != nil {
-		s.fail(w, err)
-		return
-	}
-	now := s.Now()
-	answerObject(s, w, func(st *store) (txView, error) {
-		t := st.txs[r.PathValue("trans_id")]
-		if t == nil {
-			return txView{}, apierr.NotFound("transaction")
-		}
-		if err := st.disputeChargeback(t, now, len(req.Docs)); err != nil {
-			return txView{}, err
-		}
-		return st.txView(t), nil
-	})
-}
-
 // disputeChargeback files the platform's dispute of a chargeback: an
 // INTERCHANGE-US transaction RETURNED with IR999 in the last 14 days, not
 // yet disputed. Callers hold mu.
@@ -397,57 +345,4 @@ func (d *disputeRecord) show(st *store, t *txRecord, other map[string]any) {
 	if d.creditID != "" && !d.provisional {
 		other["dispute_credit_transaction_id"] = d.creditID
 	}
-}
-
-// WinDispute decides a transaction's dispute for the side that filed it:
-// the user's disputed debit comes back to its node (unless a provisional
-// credit brought it already), a chargeback's amount goes back to the
-// platform's node, each as a new settled transaction. The disputed
-// transaction gets a timeline note and a TRAN|PATCH webhook.
-func (s *Server) WinDispute(txID string) error {
-	return s.withTx(txID, func(st *store, t *txRecord) error { return st.resolveDispute(t, true, s.Now()) })
-}
-
-// LoseDispute decides a transaction's dispute against the side that filed
-// it: a provisional credit is returned, otherwise no money moves. The
-// disputed transaction gets a timeline note and a TRAN|PATCH webhook.
-func (s *Server) LoseDispute(txID string) error {
-	return s.withTx(txID, func(st *store, t *txRecord) error { return st.resolveDispute(t, false, s.Now()) })
-}
-
-// controlDisputeRequest is the body of POST /_fake/transactions/{trans_id}/dispute.
-type controlDisputeRequest struct {
-	Outcome *string `json:"outcome"`
-}
-
-// controlDispute serves POST /_fake/transactions/{trans_id}/dispute
-// {"outcome": "won" | "lost"} and answers the transaction with
-// dispute_status and dispute_credit_transaction_id ("" for none).
-func (s *Server) controlDispute(w http.ResponseWriter, r *http.Request) {
-	req, err := controlBody[controlDisputeRequest](r)
-	if err == nil {
-		id := r.PathValue("trans_id")
-		switch {
-		case req.Outcome == nil || *req.Outcome != "won" && *req.Outcome != "lost":
-			err = apierr.Payload("invalid_outcome", `outcome must be "won" or "lost".`)
-		case *req.Outcome == "won":
-			err = s.WinDispute(id)
-		default:
-			err = s.LoseDispute(id)
-		}
-	}
-	if err != nil {
-		s.fail(w, err)
-		return
-	}
-	t, _ := s.Transaction(r.PathValue("trans_id"))
-	s.controlOK(w, map[string]any{"transaction": controlTx(t), "dispute_status": t.Dispute,
-		"dispute_credit_transaction_id": t.DisputeCreditID})
-}
-
-// WithImmediateProvisionalCredit makes a dispute's provisional credit post
-// at once, as the dispute is filed, instead of 3 business days later (15
-// for a node younger than 30 days) on the fake's clock.
-func WithImmediateProvisionalCredit() Option {
-	return func(cfg *config) { cfg.immediateProvisional = true }
 }

@@ -1,10 +1,7 @@
 package synapsefake
 
 import (
-	"net/http"
 	"slices"
-	"strconv"
-	"strings"
 	"time"
 
 	"github.com/synapsefake/synapsefake/internal/apierr"
@@ -125,37 +122,6 @@ func (st *store) dummy(now time.Time, n *nodeRecord, sn *subnetRecord, req dummy
 	return t, nil
 }
 
-// handleDummyTransaction serves POST .../subnets/{subnet_id}/dummy-tran
-// (sandbox only in the real service), on an account-number subnet.
-func (s *Server) handleDummyTransaction(w http.ResponseWriter, r *http.Request) {
-	if _, err := s.authorize(r, access{userIP: true, scope: reference.ScopeTransPost}); err != nil {
-		s.fail(w, err)
-		return
-	}
-	if err := requireJSON(r); err != nil {
-		s.fail(w, err)
-		return
-	}
-	req, err := decodeValid[dummyRequest](r)
-	if err != nil {
-		s.fail(w, err)
-		return
-	}
-	now := s.Now()
-	answerObject(s, w, func(st *store) (txView, error) {
-		sn, err := st.nodeSubnet(r.PathValue("user_id"), r.PathValue("node_id"), r.PathValue("subnet_id"))
-		switch {
-		case err != nil:
-			return txView{}, err
-		case sn.class == ClassCard:
-			return txView{}, apierr.NotAllowed("not_an_account_number", "Dummy transactions need an account-number subnet, not a card.")
-		case sn.status != SubnetActive:
-			return txView{}, apierr.NotAllowed("subnet_not_active", "Subnet %s is %s; dummy transactions need an ACTIVE account number.", sn.id, sn.status)
-		}
-		return st.dummyView(now, st.nodes[sn.nodeID], sn, req, s.cfg.fundsCheck)
-	})
-}
-
 // dummyView makes a dummy transaction and returns its view. Callers hold mu.
 func (st *store) dummyView(now time.Time, n *nodeRecord, sn *subnetRecord, req dummyRequest, checkFunds bool) (txView, error) {
 	t, err := st.dummy(now, n, sn, req, checkFunds)
@@ -163,55 +129,4 @@ func (st *store) dummyView(now time.Time, n *nodeRecord, sn *subnetRecord, req d
 		return txView{}, err
 	}
 	return st.txView(t), nil
-}
-
-// handleLegacyDummyTransaction serves the older form the official Go client
-// sends: GET .../nodes/{node_id}/dummy-tran?is_credit=YES&subnetid=...&amount=&type=.
-// is_credit YES is a DEPOSIT (the default), NO a WITHDRAWAL; amount
-// defaults to 100.00 and type to ACH.
-func (s *Server) handleLegacyDummyTransaction(w http.ResponseWriter, r *http.Request) {
-	if _, err := s.authorize(r, access{userIP: true, scope: reference.ScopeTransPost}); err != nil {
-		s.fail(w, err)
-		return
-	}
-	q := r.URL.Query()
-	amount, usd, typ, dir := 100.0, "USD", "ACH", "DEPOSIT"
-	var err error
-	if v := q.Get("amount"); v != "" {
-		if amount, err = strconv.ParseFloat(v, 64); err != nil {
-			s.fail(w, apierr.Payload("invalid_amount", "amount must be a number."))
-			return
-		}
-	}
-	if v := strings.ToUpper(q.Get("type")); v != "" && v != "INTERCHANGE" {
-		typ = v
-	}
-	switch strings.ToUpper(q.Get("is_credit")) {
-	case "", "YES":
-	case "NO":
-		dir = "WITHDRAWAL"
-	default:
-		s.fail(w, apierr.Payload("invalid_is_credit", "is_credit must be YES or NO."))
-		return
-	}
-	req := dummyRequest{Amount: &amount, Currency: &usd, Type: &typ, Direction: &dir,
-		foreign: strings.EqualFold(q.Get("foreign_transaction"), "YES")}
-	if err := req.validate(); err != nil {
-		s.fail(w, err)
-		return
-	}
-	now := s.Now()
-	answerObject(s, w, func(st *store) (txView, error) {
-		n, err := st.userNode(r.PathValue("user_id"), r.PathValue("node_id"))
-		if err != nil {
-			return txView{}, err
-		}
-		var sn *subnetRecord
-		if id := q.Get("subnetid"); id != "" {
-			if sn, err = st.nodeSubnet(r.PathValue("user_id"), n.id, id); err != nil {
-				return txView{}, err
-			}
-		}
-		return st.dummyView(now, n, sn, req, s.cfg.fundsCheck)
-	})
 }

@@ -257,24 +257,6 @@ func (st *store) deliveriesFor(ev *event, function string) *event {
 	return ev
 }
 
-// body encodes the event's webhook body: the object's view as of the
-// event, with _id as {"$oid"}, _rest and webhook_meta. It takes the store
-// lock to read the parties of a transaction, so callers must not hold it,
-// nor the hooks lock (the store lock is taken before the hooks lock).
-func (ev *event) body(s *Server) []byte {
-	var rest []byte
-	if ev.obj != nil {
-		rest = ev.obj.view()
-	} else {
-		v := s.store.txViewAtLocked(ev.tx, ev.timeline, ev.txCode())
-		var err error
-		if rest, err = json.Marshal(v); err != nil {
-			return []byte("{}")
-		}
-	}
-	return webhookBody(ev.objectID(), ev.function(), s.logID(ev.seq), ev.actor(), time.UnixMilli(ev.at), rest)
-}
-
 // logID is webhook_meta.log_id of the event with the given sequence
 // number: 24 hex characters, like every id, derived from the id seed so
 // that it costs nothing to keep.

@@ -1,7 +1,6 @@
 package synapsefake
 
 import (
-	"encoding/base64"
 	"net/http"
 	"strings"
 	"unicode/utf8"
@@ -32,101 +31,6 @@ func (s *Server) listTransactions(w http.ResponseWriter, r *http.Request, ids fu
 		func(meta listMeta, items []txView, total int) any {
 			return transList{listMeta: meta, Trans: items, TransCount: total}
 		})
-}
-
-type feeRequest struct {
-	Fee  *float64 `json:"fee"`
-	Note string   `json:"note"`
-	To   *struct {
-		ID *string `json:"id"`
-	} `json:"to"`
-}
-
-// createTxRequest is the body of POST .../trans and one item of a batch.
-type createTxRequest struct {
-	To     *txToRequest     `json:"to"`
-	Amount *txAmountRequest `json:"amount"`
-	Extra  *txExtraRequest  `json:"extra"`
-	Fees   []feeRequest     `json:"fees"`
-}
-
-// txToRequest is a create body's to: the receiving node.
-type txToRequest struct {
-	Type *string `json:"type"`
-	ID   *string `json:"id"`
-}
-
-// txAmountRequest is a create body's amount.
-type txAmountRequest struct {
-	Amount   *float64 `json:"amount"`
-	Currency *string  `json:"currency"`
-}
-
-// txExtraRequest is a create body's extra.
-type txExtraRequest struct {
-	IP             *string `json:"ip"`
-	Note           string  `json:"note"`
-	SuppID         string  `json:"supp_id"`
-	GroupID        *string `json:"group_id"`
-	ProcessOn      *int    `json:"process_on"`
-	SameDay        bool    `json:"same_day"`
-	IdempotencyKey string  `json:"idempotency_key"`
-	Other          *struct {
-		Attachments []string `json:"attachments"`
-	} `json:"other" strict:"any"` // the service keeps other keys too
-}
-
-// validate applies the payload rules (400 / "200"); the rules that need the
-// store (409 / "400") live in createTx.
-func (r createTxRequest) validate() error {
-	switch {
-	case r.To == nil || r.To.Type == nil || *r.To.Type == "":
-		return apierr.Payload("missing_to_type", "to.type is required.")
-	case r.To.ID == nil || *r.To.ID == "":
-		return apierr.Payload("missing_to_id", "to.id is required.")
-	case r.Amount == nil || r.Amount.Amount == nil:
-		return apierr.Payload("missing_amount", "amount.amount is required.")
-	case r.Amount.Currency == nil || *r.Amount.Currency == "":
-		return apierr.Payload("missing_currency", "amount.currency is required.")
-	case r.Extra == nil || r.Extra.IP == nil || *r.Extra.IP == "":
-		return apierr.Payload("missing_ip", "extra.ip is required.")
-	case !validAmount(*r.Amount.Amount):
-		return errInvalidAmount("amount.amount")
-	case utf8.RuneCountInString(r.Extra.Note) > maxNoteLength:
-		return apierr.Payload("note_too_long", "extra.note must be at most %d characters.", maxNoteLength)
-	case r.Extra.ProcessOn != nil && *r.Extra.ProcessOn > maxProcessOnDays:
-		return apierr.Payload("invalid_process_on", "extra.process_on must be a day delta from 0 to %d.", maxProcessOnDays)
-	}
-	for _, f := range r.Fees {
-		// Each fee is at most MaxAmountCents and a body holds at most
-		// maxBody bytes, so their sum cannot overflow.
-		if f.Fee == nil || *f.Fee != 0 && !validAmount(*f.Fee) {
-			return apierr.Payload("invalid_fee", "fees[].fee must be a number from 0 to %s with at most two decimals.", cents(MaxAmountCents).usd())
-		}
-		if f.To == nil || f.To.ID == nil || *f.To.ID == "" {
-			return apierr.Payload("missing_fee_node", "fees[].to.id is required.")
-		}
-	}
-	return nil
-}
-
-// brokenRule is the first rule of the contract r breaks that the sandbox
-// took: a negative process_on is today's (0), and attachments are kept as
-// sent.
-func (r createTxRequest) brokenRule() brokenRule {
-	if p := r.Extra.ProcessOn; p != nil && *p < 0 {
-		return brokenRule{"extra.process_on is a delta in days, 0 (today) or more",
-			apierr.Payload("invalid_process_on", "extra.process_on must be a day delta from 0 to %d.", maxProcessOnDays)}
-	}
-	if o := r.Extra.Other; o != nil {
-		for _, a := range o.Attachments {
-			if _, err := base64.StdEncoding.DecodeString(a); err != nil || a == "" {
-				return brokenRule{"extra.other.attachments[] are padded base64",
-					apierr.Payload("invalid_attachment", "extra.other.attachments[] must be padded base64.")}
-			}
-		}
-	}
-	return brokenRule{}
 }
 
 // ruleToType is the contract's rule a transfer's to.type keeps: it names the
@@ -160,11 +64,6 @@ func (s *Server) handleCreateTransaction(w http.ResponseWriter, r *http.Request)
 
 // maxBatch is the largest batch POST .../batch-trans accepts.
 const maxBatch = 500
-
-// batchRequest is the body of POST .../batch-trans.
-type batchRequest struct {
-	Transactions []createTxRequest `json:"transactions"`
-}
 
 // batchItemError is the refusal of one item of a batch.
 type batchItemError struct {
@@ -253,11 +152,6 @@ const MaxCommentLength = 1000
 // nothing. Every comment is a webhook carrying the whole timeline, so the
 // bound keeps what reading a transaction's webhooks costs within reach.
 const MaxComments = 100
-
-// commentRequest is the body of PATCH .../trans/{trans_id}.
-type commentRequest struct {
-	Comment *string `json:"comment"`
-}
 
 // handleCommentTransaction serves PATCH .../trans/{trans_id}: the comment
 // becomes a timeline note under the current status.

@@ -12,13 +12,6 @@ import (
 	"github.com/synapsefake/synapsefake/reference"
 )
 
-// WithErrorLog sets where the server logs a panic it recovered from while
-// serving a request, with the request and the stack. The default is the
-// standard logger (log.Default()).
-func WithErrorLog(l *log.Logger) Option {
-	return func(cfg *config) { cfg.errorLog = l }
-}
-
 // errPanic is the answer to a request whose serving panicked.
 var errPanic = apierr.New(reference.ErrServer, "internal_error", "The fake failed to serve this request; its error log says why.")
 

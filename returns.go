@@ -1,7 +1,6 @@
 package synapsefake
 
 import (
-	"net/http"
 	"slices"
 	"strings"
 	"time"
@@ -200,55 +199,6 @@ func (st *store) settledPlan(t *txRecord, at time.Time) {
 	st.pushReturn(t, p.code, at.Add(p.after))
 }
 
-// ReturnLate returns a transaction as Return does, whatever its code's
-// window: the return of a settled transfer after NACHA allows it, for a
-// test of what an app does with a return it did not expect any more.
-func (s *Server) ReturnLate(id, code string) error {
-	if err := validEntryReturnCode(code); err != nil {
-		return err
-	}
-	return s.withTx(id, func(st *store, t *txRecord) error {
-		if err := st.checkReturn(t, code); err != nil {
-			return err
-		}
-		return st.walk(t, StatusReturned, s, code)
-	})
-}
-
-// ScheduleReturn returns a transaction with code after a delay counted from
-// its settlement: "return this transfer with R10 thirty days after it
-// settles" is ScheduleReturn(id, reference.ReturnNotAuthorized, 30*24*time.Hour).
-// A transfer that has not settled yet is returned when it settles (after 0:
-// returned instead of settling, PROCESSING-CREDIT to RETURNED) or after
-// later; a settled one after its settlement, or at once when that time has
-// passed. The return happens on the fake's clock (Advance). An ACH code's
-// delay must fit its window: at most 32h30m for a two-banking-day code (a
-// settlement at the end of a day to 08:30 ET two banking days later), 60
-// days for an unauthorized-debit code, any for R06, R31 and R23, only 0
-// for the ACH Operator's R13, R18 and R19 (returned instead of settling);
-// a code of
-// another rail than the transfer's is refused (return_code_not_for_rail);
-// ScheduleLateReturn does not ask about the window.
-// A canceled, returned or disputed transaction is refused, and a return
-// that falls due after the transaction was disputed is not made (a
-// timeline note says so). A later plan for the same unsettled transaction
-// replaces the earlier one.
-func (s *Server) ScheduleReturn(id, code string, after time.Duration) error {
-	return s.scheduleReturn(id, code, after, false)
-}
-
-// ScheduleLateReturn is ScheduleReturn without the window's check.
-func (s *Server) ScheduleLateReturn(id, code string, after time.Duration) error {
-	return s.scheduleReturn(id, code, after, true)
-}
-
-func (s *Server) scheduleReturn(id, code string, after time.Duration, late bool) error {
-	if err := validPlan(code, after, late); err != nil {
-		return err
-	}
-	return s.withTx(id, func(st *store, t *txRecord) error { return st.planReturn(t, code, after, late, s.Now()) })
-}
-
 // ReturnRule returns or queues every new transaction it matches, in the
 // spirit of moov-io's ach-test-harness: a black-box test, or a client in
 // another language through POST /_fake/return-rules, picks outcomes without
@@ -329,60 +279,6 @@ func (st *store) applyReturnRules(t *txRecord) {
 	}
 }
 
-// AddReturnRule adds a rule after the others and returns the rules now in
-// force. A rule that matches nothing, a return code that is not one or an
-// After past the code's window without Late is refused.
-func (s *Server) AddReturnRule(r ReturnRule) ([]ReturnRule, error) {
-	if err := r.validate(); err != nil {
-		return nil, err
-	}
-	st := s.store
-	defer st.lock().unlock()
-	st.returnRules = append(st.returnRules, r)
-	return append([]ReturnRule(nil), st.returnRules...), nil
-}
-
-// ReturnRules returns the rules in force, in the order they are tried.
-func (s *Server) ReturnRules() []ReturnRule {
-	st := s.store
-	defer st.lock().unlock()
-	return append([]ReturnRule(nil), st.returnRules...)
-}
-
-// ClearReturnRules removes every return rule. Returns the rules already
-// planned still happen.
-func (s *Server) ClearReturnRules() {
-	st := s.store
-	defer st.lock().unlock()
-	st.returnRules = nil
-}
-
-// controlReturnRequest is the body of POST
-// /_fake/transactions/{trans_id}/return: the code, and late to return past
-// the code's window.
-type controlReturnRequest struct {
-	Code string `json:"code"`
-	Late bool   `json:"late"`
-}
-
-// controlReturn serves POST /_fake/transactions/{trans_id}/return {code, late}.
-func (s *Server) controlReturn(w http.ResponseWriter, r *http.Request) {
-	req, err := controlBody[controlReturnRequest](r)
-	if err == nil {
-		id := r.PathValue("trans_id")
-		if req.Late {
-			err = s.ReturnLate(id, req.Code)
-		} else {
-			err = s.Return(id, req.Code)
-		}
-	}
-	if err != nil {
-		s.fail(w, err)
-		return
-	}
-	s.controlAnswerTx(w, r.PathValue("trans_id"))
-}
-
 // parseAfter reads a control body's "after": a non-negative Go duration
 // such as "720h", "" for none.
 func parseAfter(after string) (time.Duration, error) {
@@ -396,45 +292,6 @@ func parseAfter(after string) (time.Duration, error) {
 	return d, nil
 }
 
-// controlScheduleRequest is the body of POST
-// /_fake/transactions/{trans_id}/schedule-return.
-type controlScheduleRequest struct {
-	Code  string `json:"code"`
-	After string `json:"after"` // a Go duration after settlement, "720h"
-	Late  bool   `json:"late"`
-}
-
-// controlScheduleReturn serves POST /_fake/transactions/{trans_id}/schedule-return
-// {code, after, late}.
-func (s *Server) controlScheduleReturn(w http.ResponseWriter, r *http.Request) {
-	req, err := controlBody[controlScheduleRequest](r)
-	var after time.Duration
-	if err == nil {
-		after, err = parseAfter(req.After)
-	}
-	if err == nil {
-		err = s.scheduleReturn(r.PathValue("trans_id"), req.Code, after, req.Late)
-	}
-	if err != nil {
-		s.fail(w, err)
-		return
-	}
-	s.controlAnswerTx(w, r.PathValue("trans_id"))
-}
-
-// controlRuleView is a return rule in the control API: the body of POST
-// /_fake/return-rules and each of the rules answered.
-type controlRuleView struct {
-	NodeID      string `json:"node_id"`
-	AccountNum  string `json:"account_num"`
-	AmountCents int64  `json:"amount_cents"`
-	Note        string `json:"note"`
-	Code        string `json:"code"`
-	Queue       bool   `json:"queue"`
-	After       string `json:"after"` // a Go duration
-	Late        bool   `json:"late"`
-}
-
 func controlRules(rules []ReturnRule) []controlRuleView {
 	out := make([]controlRuleView, len(rules))
 	for i, r := range rules {
@@ -442,35 +299,4 @@ func controlRules(rules []ReturnRule) []controlRuleView {
 			Code: r.Code, Queue: r.Queue, After: r.After.String(), Late: r.Late}
 	}
 	return out
-}
-
-// controlReturnRules serves GET /_fake/return-rules.
-func (s *Server) controlReturnRules(w http.ResponseWriter, r *http.Request) {
-	s.controlOK(w, map[string]any{"rules": controlRules(s.ReturnRules())})
-}
-
-// controlAddReturnRule serves POST /_fake/return-rules: it adds a rule and
-// answers the rules in force.
-func (s *Server) controlAddReturnRule(w http.ResponseWriter, r *http.Request) {
-	req, err := controlBody[controlRuleView](r)
-	var after time.Duration
-	if err == nil {
-		after, err = parseAfter(req.After)
-	}
-	var rules []ReturnRule
-	if err == nil {
-		rules, err = s.AddReturnRule(ReturnRule{NodeID: req.NodeID, AccountNum: req.AccountNum, AmountCents: req.AmountCents,
-			Note: req.Note, Code: req.Code, Queue: req.Queue, After: after, Late: req.Late})
-	}
-	if err != nil {
-		s.fail(w, err)
-		return
-	}
-	s.controlOK(w, map[string]any{"rules": controlRules(rules)})
-}
-
-// controlClearReturnRules serves DELETE /_fake/return-rules.
-func (s *Server) controlClearReturnRules(w http.ResponseWriter, r *http.Request) {
-	s.ClearReturnRules()
-	s.controlOK(w, map[string]any{"rules": []controlRuleView{}})
 }

@@ -26,38 +26,6 @@ func (s *Server) withTx(id string, fn func(st *store, t *txRecord) error) error 
 	return fn(st, t)
 }
 
-// walk moves t step by step along the legal path to target. The path is
-// checked first, so a refused walk changes nothing.
-func (st *store) walk(t *txRecord, target Status, s *Server, code string) error {
-	return st.walkAt(t, target, s.Now(), code)
-}
-
-// walkAt is walk with every step dated now (world.go dates a world's history).
-func (st *store) walkAt(t *txRecord, target Status, now time.Time, code string) error {
-	steps, err := pathTo(t.status, target)
-	if err != nil {
-		return err
-	}
-	if target == StatusReturned {
-		if err := st.returnRefusal(t); err != nil {
-			return err
-		}
-	}
-	for i, to := range steps {
-		c := ""
-		if i == len(steps)-1 {
-			c = code
-		}
-		if err := st.move(t, to, now, "", c); err != nil {
-			return err
-		}
-		if t.status != to { // the processing rules redirected it (a CREDIT-only sender cancels)
-			return nil
-		}
-	}
-	return nil
-}
-
 // AdvanceTransaction makes one legal move of a transaction to status. It is
 // the state machine's own step, without the rules of the helpers that name
 // a reason: a move to RETURNED carries no code and checks no rail or

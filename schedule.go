@@ -2,7 +2,6 @@ package synapsefake
 
 import (
 	"fmt"
-	"net/http"
 	"slices"
 	"time"
 
@@ -259,56 +258,4 @@ func (c Cutoffs) next(now time.Time, which Cutoff) (time.Time, error) {
 		}
 		day = reference.NextBusinessDay(day)
 	}
-}
-
-// AdvanceToNextBusinessDay moves the clock, as Advance does, to 00:00 US
-// Eastern time of the next Federal Reserve business day, and returns the
-// new time.
-func (s *Server) AdvanceToNextBusinessDay() time.Time {
-	now := s.Now()
-	s.Advance(reference.NextBusinessDay(now).Sub(now))
-	return s.Now()
-}
-
-// AdvanceToCutoff moves the clock, as Advance does, to the next moment
-// after now that the named deadline falls on a business day (for
-// CutoffSameDay, the next same-day window's deadline), and returns the new
-// time. A transfer created at that moment still makes the deadline. It
-// returns an error for an unknown Cutoff, and then does not move the clock.
-func (s *Server) AdvanceToCutoff(c Cutoff) (time.Time, error) {
-	now := s.Now()
-	at, err := s.store.cutoffs.next(now, c)
-	if err != nil {
-		return now, err
-	}
-	s.Advance(at.Sub(now))
-	return s.Now(), nil
-}
-
-// controlNextBusinessDay serves POST /_fake/clock/next-business-day.
-func (s *Server) controlNextBusinessDay(w http.ResponseWriter, r *http.Request) {
-	if _, err := controlBody[struct{}](r); err != nil {
-		s.fail(w, err)
-		return
-	}
-	s.controlOK(w, map[string]any{"now": ms(s.AdvanceToNextBusinessDay())})
-}
-
-// controlCutoffRequest is the body of POST /_fake/clock/cutoff.
-type controlCutoffRequest struct {
-	Cutoff Cutoff `json:"cutoff"`
-}
-
-// controlAdvanceToCutoff serves POST /_fake/clock/cutoff {"cutoff": "ach"|"same-day"|"wire"}.
-func (s *Server) controlAdvanceToCutoff(w http.ResponseWriter, r *http.Request) {
-	req, err := controlBody[controlCutoffRequest](r)
-	var now time.Time
-	if err == nil {
-		now, err = s.AdvanceToCutoff(req.Cutoff)
-	}
-	if err != nil {
-		s.fail(w, err)
-		return
-	}
-	s.controlOK(w, map[string]any{"now": ms(now)})
 }

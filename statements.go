@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"iter"
 	"math"
-	"net/http"
 	"reflect"
 	"slices"
 	"sort"
@@ -325,14 +324,6 @@ func firstMonthlyAfter(t time.Time) int64 {
 type dueMonthly struct {
 	checked time.Time
 	at      int64
-}
-
-// WithImmediateStatements makes POST .../statements generate the statement
-// at once: the answer carries its balances and urls. By default an ad hoc
-// statement stays QUEUED until the clock moves (Advance, or any later
-// instant with a running clock). Both webhooks are sent either way.
-func WithImmediateStatements() Option {
-	return func(cfg *config) { cfg.immediateStatements = true }
 }
 
 // recordMovements writes to the ledger what move's money switch for status
@@ -758,63 +749,6 @@ func (st *store) statementPublic(rec *statementRecord) Statement {
 	return s
 }
 
-// Statements returns copies of a node's statements, oldest first.
-func (s *Server) Statements(nodeID string) []Statement {
-	st := s.store
-	defer st.lock().unlock()
-	ids := st.book.byNode[nodeID]
-	out := make([]Statement, len(ids))
-	for i, id := range ids {
-		out[i] = st.statementPublic(st.book.byID[id])
-	}
-	return out
-}
-
-// statementList is the wrapper of the statement lists.
-type statementList struct {
-	listMeta
-	Statements      []statementView `json:"statements"`
-	StatementsCount int             `json:"statements_count"`
-}
-
-// listStatements serves a statement list, newest first.
-func (s *Server) listStatements(w http.ResponseWriter, r *http.Request, ids func(*store) ([]string, error)) {
-	servePage(s, w, r, access{userIP: true, scope: reference.ScopeStatementsGet}, true, ids,
-		func(st *store, id string) statementView { return st.statementView(st.book.byID[id]) },
-		func(meta listMeta, items []statementView, total int) any {
-			return statementList{listMeta: meta, Statements: items, StatementsCount: total}
-		})
-}
-
-// handleListUserStatements serves GET /users/{user_id}/statements, newest first.
-func (s *Server) handleListUserStatements(w http.ResponseWriter, r *http.Request) {
-	s.listStatements(w, r, ofPathUser(r, func(st *store, u *userRecord) []string { return st.book.byUser[u.id] }))
-}
-
-// handleListNodeStatements serves GET .../nodes/{node_id}/statements, newest first.
-func (s *Server) handleListNodeStatements(w http.ResponseWriter, r *http.Request) {
-	s.listStatements(w, r, ofPathNode(r, func(st *store, n *nodeRecord) []string { return st.book.byNode[n.id] }))
-}
-
-// handleGetStatement serves GET .../nodes/{node_id}/statements/{statement_id}.
-func (s *Server) handleGetStatement(w http.ResponseWriter, r *http.Request) {
-	if _, err := s.authorize(r, access{userIP: true, scope: reference.ScopeStatementGet}); err != nil {
-		s.fail(w, err)
-		return
-	}
-	answerObject(s, w, func(st *store) (statementView, error) {
-		n, err := st.userNode(r.PathValue("user_id"), r.PathValue("node_id"))
-		if err != nil {
-			return statementView{}, err
-		}
-		rec := st.book.byID[r.PathValue("statement_id")]
-		if rec == nil || rec.nodeID != n.id {
-			return statementView{}, apierr.NotFound("statement")
-		}
-		return st.statementView(rec), nil
-	})
-}
-
 // createStatementRequest is the body of POST .../statements. Dates are in
 // milliseconds; both are optional.
 type createStatementRequest struct {
@@ -865,85 +799,6 @@ func (r createStatementRequest) validWebhook() error {
 		return apierr.Payload("invalid_webhook", "webhook must be an absolute http or https URL.")
 	}
 	return nil
-}
-
-// handleCreateStatement serves POST .../nodes/{node_id}/statements: an ad
-// hoc statement of a deposit-type node, QUEUED until the clock moves (or at
-// once with WithImmediateStatements).
-func (s *Server) handleCreateStatement(w http.ResponseWriter, r *http.Request) {
-	if _, err := s.authorize(r, access{userIP: true, scope: reference.ScopeStatementsPost}); err != nil {
-		s.fail(w, err)
-		return
-	}
-	now := s.Now()
-	req, err := decodeOptional[createStatementRequest](r)
-	var start, end time.Time
-	if err == nil {
-		start, end, err = req.period(now)
-	}
-	if err == nil {
-		err = req.validWebhook()
-	}
-	if err != nil {
-		s.fail(w, err)
-		return
-	}
-	answerObject(s, w, func(st *store) (statementView, error) {
-		n, err := st.userNode(r.PathValue("user_id"), r.PathValue("node_id"))
-		if err == nil && !reference.IsDepositType(n.typ) {
-			err = apierr.Incorrect("statements_not_supported", "Node %s is of type %s; statements exist for deposit-type nodes only.", n.id, n.typ)
-		}
-		if err != nil {
-			return statementView{}, err
-		}
-		rec := st.newStatement(now, n, StatementOnDemand, start, end)
-		if req.Webhook != nil {
-			rec.webhook = *req.Webhook
-		}
-		st.emitStatement(now, rec)
-		if s.cfg.immediateStatements {
-			done := st.asBackend()
-			st.generate(rec, now)
-			st.emitStatement(now, rec)
-			done()
-		} else {
-			st.book.pending = append(st.book.pending, rec.id)
-		}
-		return st.statementView(rec), nil
-	})
-}
-
-// handleStatementFile serves GET /statements/{statement_id}/{file}: the
-// statement's CSV, JSON or PDF. The real service's urls were pre-signed
-// links, so no user credentials are needed (a wrong gateway is still
-// refused, as on every route).
-func (s *Server) handleStatementFile(w http.ResponseWriter, r *http.Request) {
-	if _, err := s.authorize(r, access{}); err != nil {
-		s.fail(w, err)
-		return
-	}
-	file := r.PathValue("file")
-	doc, err := withStore(s.store, func(st *store) (statementDoc, error) {
-		rec := st.book.byID[r.PathValue("statement_id")]
-		switch {
-		case rec == nil || rec.status != StatementGenerated:
-			return statementDoc{}, apierr.NotFound("statement")
-		case !slices.Contains(statementFiles, file):
-			return statementDoc{}, apierr.NotFound("file")
-		}
-		return st.statementDoc(rec), nil
-	})
-	if err != nil {
-		s.fail(w, err)
-		return
-	}
-	doc.withFile(file, func(body []byte, ctype string) {
-		w.Header().Set("Content-Type", ctype)
-		w.Header().Set("Content-Disposition", `inline; filename="statement-`+doc.rec.id+file[len("statement"):]+`"`)
-		w.Header().Set("Content-Length", strconv.Itoa(len(body)))
-		w.WriteHeader(http.StatusOK)
-		_, _ = w.Write(body)
-	})
 }
 
 // withFile renders one file of the statement (statement.csv, .json or

@@ -749,17 +749,6 @@ func (t *txRecord) public() Transaction {
 	return pub
 }
 
-// Transaction returns a copy of a transaction and whether it exists.
-func (s *Server) Transaction(id string) (Transaction, bool) {
-	st := s.store
-	defer st.lock().unlock()
-	t := st.txs[id]
-	if t == nil {
-		return Transaction{}, false
-	}
-	return t.public(), true
-}
-
 // createTx creates a transaction from node nodeID of user userID. With
 // checkBalance (WithFundsCheck, and a world's transactions), a deposit-type
 // sender's available balance must cover the amount; without, the sender's

@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"net/http"
 	"net/url"
-	"slices"
 	"strings"
 	"time"
 )
@@ -90,54 +89,6 @@ func (s uiSub) Percent() int {
 	return 100 * s.Delivered / s.Sent()
 }
 
-// uiHealth fills in the subscriptions' recent deliveries and last errors
-// from the webhook log, newest attempt first.
-func (h *hooks) uiHealth(subs []uiSub) {
-	if len(subs) == 0 {
-		return
-	}
-	index := make(map[string]int, len(subs))
-	for i := range subs {
-		index[subs[i].ID] = i
-	}
-	seen := map[*delivery]bool{}
-	complete := 0 // subscriptions with a full window and a last error
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	for i := h.log.len() - 1; i >= 0 && complete < len(subs); i-- {
-		e := h.log.at(i)
-		j, ok := index[e.d.target.subID]
-		if !ok {
-			continue
-		}
-		sub, a := &subs[j], e.d.attempts[e.attempt]
-		was := sub.Recent == uiSubWindow && sub.LastError != nil
-		if sub.LastError == nil && a.outcome() == uiFailed {
-			v := uiAttemptOf(a.public(), time.UnixMilli(e.d.ev.at))
-			sub.LastError = &v
-		}
-		// The log is in attempt order: the first entry of a delivery
-		// met is its last attempt.
-		if sub.Recent < uiSubWindow && !seen[e.d] {
-			seen[e.d] = true
-			switch a.outcome() {
-			case uiDelivered:
-				sub.Delivered++
-			case uiNotSent:
-				sub.NotSent++
-			default:
-				if sub.Recent == 0 {
-					sub.Failing = true
-				}
-			}
-			sub.Recent++
-		}
-		if !was && sub.Recent == uiSubWindow && sub.LastError != nil {
-			complete++
-		}
-	}
-}
-
 // uiDetail finds the object with the id; its Kind is "" when none has it.
 func (s *Server) uiDetail(id string) *uiDetail {
 	d := s.store.uiDetail(id, s.Now(), s.manualClock())
@@ -156,60 +107,6 @@ func (s *Server) uiDetail(id string) *uiDetail {
 	return d
 }
 
-// uiDetail reads the store's object with the id: a transaction with its
-// moves pending on the clock at now.
-func (st *store) uiDetail(id string, now time.Time, manual bool) *uiDetail {
-	defer st.lock().unlock()
-	d := &uiDetail{ID: id}
-	var view any
-	var txIDs []string
-	switch {
-	case st.users[id] != nil && st.users[id] != st.networkUser:
-		u := st.users[id]
-		uu := st.uiUser(u)
-		d.Kind, d.Page, d.User, view, txIDs = "user", "", &uu, st.userView(u), u.txIDs
-	case st.nodes[id] != nil && (st.networkUser == nil || st.nodes[id].userID != st.networkUser.id):
-		n := st.nodes[id]
-		un := st.uiNode(n)
-		d.Kind, d.Page, d.Node, view, txIDs = "node", "", &un, st.nodeView(n), n.txIDs
-		d.Owner = st.uiOwner(n.userID)
-	case st.subnets[id] != nil:
-		sn := st.subnets[id]
-		pub := sn.public()
-		un := st.uiNode(st.nodes[sn.nodeID])
-		d.Kind, d.Page, d.Subnet, d.Node, view, txIDs = "subnet", "", &pub, &un, st.subnetView(sn, true), sn.txIDs
-		d.Owner = st.uiOwner(sn.userID)
-	case st.txs[id] != nil:
-		t := st.txs[id]
-		v := []uiTx{st.uiTx(t)}
-		st.uiPending(v, now, manual)
-		d.Kind, d.Page, d.Tx, view = "transaction", "transactions", &v[0], st.txView(t)
-	case st.subs[id] != nil:
-		sub := st.subs[id]
-		d.Kind, d.Page, view = "subscription", "subscriptions", st.subscriptionView(sub)
-		d.Sub = &uiSub{ID: sub.id, URL: sub.target.url, Scopes: slices.Clone(sub.scopes), Active: sub.active, Created: sub.created}
-	default:
-		return d
-	}
-	d.JSON = indentJSON(view)
-	d.TxTotal = len(txIDs)
-	for i := len(txIDs) - 1; i >= 0 && len(d.Txs) < uiDetailTxs; i-- {
-		d.Txs = append(d.Txs, st.uiTx(st.txs[txIDs[i]]))
-	}
-	return d
-}
-
-// uiOwner is the user with the id, without its nodes. Callers hold mu.
-func (st *store) uiOwner(id string) *uiUser {
-	u := st.users[id]
-	if u == nil {
-		return nil
-	}
-	uu := st.uiUser(u)
-	uu.Nodes = nil
-	return &uu
-}
-
 // indentJSON is v as indented JSON.
 func indentJSON(v any) string {
 	b, err := json.MarshalIndent(v, "", "  ")
@@ -217,65 +114,6 @@ func indentJSON(v any) string {
 		return ""
 	}
 	return string(b)
-}
-
-// seqOfLogID finds the captured webhook whose webhook_meta.log_id is id.
-func (h *hooks) seqOfLogID(s *Server, id string) (uint64, bool) {
-	if len(id) != 24 {
-		return 0, false
-	}
-	want := strings.ToLower(id)
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	for i := h.events.len() - 1; i >= 0; i-- {
-		if seq := h.events.at(i).seq; s.logID(seq) == want {
-			return seq, true
-		}
-	}
-	return 0, false
-}
-
-// rowsOf lists the newest limit captured webhooks of the object id, and
-// whether it has older ones.
-func (h *hooks) rowsOf(s *Server, id string, limit int) (rows []uiHookRow, more bool) {
-	h.mu.Lock()
-	var picked []*event
-	for i := h.events.len() - 1; i >= 0; i-- {
-		if ev := h.events.at(i); ev.objectID() == id {
-			if len(picked) == limit {
-				more = true
-				break
-			}
-			picked = append(picked, ev)
-		}
-	}
-	counts := make([][4]int, len(picked)) // delivered, failed, queued, not sent
-	for i, ev := range picked {
-		for j := range ev.deliveries {
-			a := ev.deliveries[j].attempts
-			switch {
-			case len(a) == 0:
-				counts[i][2]++
-			case a[len(a)-1].outcome() == uiDelivered:
-				counts[i][0]++
-			case a[len(a)-1].outcome() == uiNotSent:
-				counts[i][3]++
-			default:
-				counts[i][1]++
-			}
-		}
-	}
-	h.mu.Unlock()
-	for i, ev := range picked {
-		code := ""
-		if ev.obj == nil {
-			code = ev.txCode()
-		}
-		rows = append(rows, uiHookRow{Seq: ev.seq, LogID: s.logID(ev.seq), Function: ev.function(), Status: ev.status(),
-			Code: code, ObjectType: ev.objectType(), ObjectID: ev.objectID(), Date: time.UnixMilli(ev.at).UTC(),
-			Delivered: counts[i][0], Failed: counts[i][1], Queued: counts[i][2], NotSent: counts[i][3]})
-	}
-	return rows, more
 }
 
 // uiHookDetail is the captured webhook numbered seq, in full.
@@ -336,15 +174,4 @@ func (s *Server) uiSubscriptions(w http.ResponseWriter, r *http.Request) {
 	list, total := s.store.uiSubs(limit)
 	s.hooks.uiHealth(list)
 	s.uiRender(w, r, "subscriptions", uiPage{Limit: limit, Shown: len(list), Total: total, Data: list})
-}
-
-// uiSubs reads the newest limit subscriptions, and how many there are.
-func (st *store) uiSubs(limit int) (list []uiSub, total int) {
-	defer st.lock().unlock()
-	total = len(st.subOrder)
-	for i := total - 1; i >= 0 && len(list) < limit; i-- {
-		sub := st.subs[st.subOrder[i]]
-		list = append(list, uiSub{ID: sub.id, URL: sub.target.url, Scopes: slices.Clone(sub.scopes), Active: sub.active, Created: sub.created})
-	}
-	return list, total
 }

@@ -719,9 +719,6 @@ func (q *fifo[T]) pop() (v T) {
 // oldest are forgotten first.
 type WebhookCapture struct{ h *hooks }
 
-// Webhooks returns the server's webhook capture.
-func (s *Server) Webhooks() WebhookCapture { return WebhookCapture{s.hooks} }
-
 // capturedEvent is an event with a copy of its deliveries, taken under the
 // hooks lock so that its Webhook can be built without it.
 type capturedEvent struct {
@@ -1090,13 +1087,6 @@ func (w *waitScan) events(h *hooks, after, upto uint64) (Webhook, bool) {
 	}
 	return Webhook{}, false
 }
-
-// Flush blocks until no webhook delivery is queued or in flight, for at
-// most the webhook timeout plus a second of real time (a receiver that
-// hangs holds up Flush and Advance no longer than that). Retries
-// scheduled on the clock are not waited for: Advance makes them due.
-// Do not call it from a webhook receiver's handler.
-func (s *Server) Flush() { s.hooks.flush() }
 
 // webhookBody builds a webhook's body from the API view rest of the object
 // id: the view with _id as {"$oid"}, plus _rest (the view itself) and

@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"net/http"
 	"regexp"
 	"slices"
@@ -93,44 +92,6 @@ const (
 	maxWorldObjects = 20_000
 	maxWorldYears   = 10
 )
-
-// LoadWorld reads a world file (see World for the format) and creates its
-// objects. The ids come from the server's id stream, so the same file loaded
-// into fresh servers of the same seed gives the same ids. A file that is not
-// valid, or that breaks a rule of the API, is refused with an error naming
-// the entry (400 / "200" over HTTP) and changes nothing: the world is first
-// loaded into a scratch server of the same options and clock time.
-func (s *Server) LoadWorld(r io.Reader) (World, error) {
-	data, err := io.ReadAll(io.LimitReader(r, maxWorldBytes+1))
-	switch {
-	case err != nil:
-		return World{}, errWorld("Unable to read the world file: %v.", err)
-	case len(data) > maxWorldBytes:
-		return World{}, errWorld("A world file is at most %d bytes.", maxWorldBytes)
-	}
-	s.runDue()
-	now := s.Now()
-	plan, err := parseWorld(data, now)
-	if err != nil {
-		return World{}, err
-	}
-	scratch := New(func(c *config) {
-		*c = s.cfg
-		c.clock, c.deliverWebhooks, c.captureLimit = nil, false, 0
-	})
-	scratch.frozen.now = now
-	defer scratch.Close()
-	if _, err := plan.apply(scratch, now); err != nil {
-		return World{}, err
-	}
-	scratch.store.runDue(now) // the processing steps only: statements and webhooks do not change a status
-	for _, tp := range plan.txs {
-		if t, _ := scratch.Transaction(tp.id); t.Status != tp.status {
-			return World{}, errWorld("%s: declared %s, but by now the clock has moved it to %s; date it later or declare the status it reaches.", tp.label, tp.status, t.Status)
-		}
-	}
-	return plan.apply(s, now)
-}
 
 // errWorld is the refusal of a world file: 400 / "200".
 func errWorld(format string, args ...any) *apierr.Error {
@@ -669,38 +630,6 @@ func (w World) names(err error) string {
 		}
 	}
 	return strings.NewReplacer(pairs...).Replace(worldMsg(err))
-}
-
-// worldTx creates tp's transaction at its date, as POST .../trans would,
-// and moves it to its declared status at that date, as the scenario helpers
-// would.
-func (st *store) worldTx(tp *txPlan) error {
-	defer st.lock().unlock()
-	id := tp.to.id
-	tp.req.To.ID = &id
-	t, err := st.createTx(tp.at, tp.from.user.id, tp.from.id, tp.req, true, nil)
-	if err != nil {
-		return err
-	}
-	tp.id = t.id
-	defer st.asBackend()()
-	switch tp.status {
-	case StatusReturned:
-		// As Return: the code must be one the transaction's rail takes.
-		if err = st.checkReturn(t, tp.code); err == nil {
-			err = st.walkAt(t, tp.status, tp.at, tp.code)
-		}
-	case StatusProcessingDebit, StatusProcessingCredit, StatusSettled:
-		err = st.walkAt(t, tp.status, tp.at, tp.code)
-	case StatusQueuedBySynapse, StatusQueuedByReceiver:
-		err = st.move(t, tp.status, tp.at, "", tp.code)
-	case StatusCanceled:
-		err = st.cancel(t, tp.at, tp.code)
-	}
-	if err == nil && t.status != tp.status {
-		err = apierr.NotAllowed("status_not_reached", "The transaction ended %s, not %s: %s.", t.status, tp.status, t.timeline[len(t.timeline)-1].Note)
-	}
-	return err
 }
 
 // controlLoadWorld serves POST /_fake/world: the body is a world file; the

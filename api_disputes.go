@@ -1,0 +1,59 @@
+package synapsefake
+
+import (
+	"net/http"
+
+	"github.com/synapsefake/synapsefake/internal/apierr"
+	"github.com/synapsefake/synapsefake/reference"
+)
+
+// handleDisputeTransaction serves PATCH .../nodes/{node_id}/trans/{trans_id}/dispute.
+func (s *Server) handleDisputeTransaction(w http.ResponseWriter, r *http.Request) {
+	if _, err := s.authorize(r, access{userIP: true, scope: reference.ScopeTranPatch}); err != nil {
+		s.fail(w, err)
+		return
+	}
+	req, err := decodeTextValid[disputeRequest](r)
+	if err != nil {
+		s.fail(w, err)
+		return
+	}
+	now := s.Now()
+	v, err := withStore(s.store, func(st *store) (disputeAnswer, error) {
+		t, err := st.nodeTx(r.PathValue("user_id"), r.PathValue("node_id"), r.PathValue("trans_id"))
+		if err != nil {
+			return disputeAnswer{}, err
+		}
+		return st.dispute(t, r.PathValue("node_id"), now, req)
+	})
+	if err != nil {
+		s.fail(w, err)
+		return
+	}
+	s.ok(w, v)
+}
+
+// handleDisputeChargeback serves PATCH /trans/{trans_id}/dispute-chargeback
+// (client level: the gateway only) and answers the transaction.
+func (s *Server) handleDisputeChargeback(w http.ResponseWriter, r *http.Request) {
+	if _, err := s.authorize(r, access{gateway: true}); err != nil {
+		s.fail(w, err)
+		return
+	}
+	req, err := decodeText[chargebackRequest](r)
+	if err != nil {
+		s.fail(w, err)
+		return
+	}
+	now := s.Now()
+	answerObject(s, w, func(st *store) (txView, error) {
+		t := st.txs[r.PathValue("trans_id")]
+		if t == nil {
+			return txView{}, apierr.NotFound("transaction")
+		}
+		if err := st.disputeChargeback(t, now, len(req.Docs)); err != nil {
+			return txView{}, err
+		}
+		return st.txView(t), nil
+	})
+}

@@ -1,0 +1,141 @@
+package synapsefake
+
+import (
+	"math"
+	"net/http"
+	"slices"
+	"sort"
+)
+
+// stateHooks is the webhook side of the state. Events holds every event
+// that the capture, the log, a retry or a queued delivery refers to,
+// oldest first; the others refer to events by seq and to deliveries by
+// their index in the event.
+type stateHooks struct {
+	Seq     uint64             `json:"seq"` // the last event's sequence number: log ids derive from it
+	Events  []stateEvent       `json:"events"`
+	Log     []stateLogEntry    `json:"log"`
+	Retries []stateRetry       `json:"retries"`
+	Queued  []stateDeliveryRef `json:"queued"` // deliveries waiting for, or in the middle of, an attempt
+}
+
+// snapshot describes the webhook side, in values that share nothing with
+// the hooks. The store's lock is held; it takes the hooks lock.
+func (h *hooks) snapshot() stateHooks {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	events := map[uint64]*event{}
+	captured := map[uint64]bool{}
+	for i := range h.events.len() {
+		ev := h.events.at(i)
+		events[ev.seq], captured[ev.seq] = ev, true
+	}
+	for i := range h.log.len() {
+		events[h.log.at(i).d.ev.seq] = h.log.at(i).d.ev
+	}
+	retrying := map[*delivery]bool{}
+	for _, r := range h.retries {
+		events[r.d.ev.seq] = r.d.ev
+		retrying[r.d] = true
+	}
+	for _, b := range h.boxes {
+		for _, d := range b.queue {
+			events[d.ev.seq] = d.ev
+		}
+	}
+	out := stateHooks{Seq: h.seq, Events: []stateEvent{}, Log: []stateLogEntry{}, Retries: []stateRetry{}, Queued: []stateDeliveryRef{}}
+	seqs := make([]uint64, 0, len(events))
+	for seq := range events {
+		seqs = append(seqs, seq)
+	}
+	slices.Sort(seqs)
+	var queued []*delivery
+	for _, seq := range seqs {
+		ev := events[seq]
+		se := stateEvent{Seq: seq, At: ev.at, Function: ev.function(), Backend: ev.backend, Captured: captured[seq],
+			Deliveries: make([]stateDelivery, len(ev.deliveries))}
+		if ev.obj != nil {
+			se.Object = &stateObject{Type: ev.obj.typ, ID: ev.obj.id, Status: ev.obj.status, View: string(ev.obj.view())}
+		} else {
+			se.TxID, se.Timeline, se.Code = ev.tx.id, len(ev.timeline), ev.code
+		}
+		for i := range ev.deliveries {
+			d := &ev.deliveries[i]
+			sd := stateDelivery{SubscriptionID: d.target.subID, URL: d.target.url, Due: d.due, Attempts: make([]stateAttempt, len(d.attempts))}
+			for j, a := range d.attempts {
+				sd.Attempts[j] = stateAttempt{At: a.at, Code: a.code, Text: a.text, Chaos: chaosString(a.chaos)}
+			}
+			se.Deliveries[i] = sd
+			if !d.finished() && !retrying[d] {
+				queued = append(queued, d)
+			}
+		}
+		out.Events = append(out.Events, se)
+	}
+	sort.SliceStable(queued, func(i, j int) bool { return queued[i].due < queued[j].due })
+	for _, d := range queued {
+		out.Queued = append(out.Queued, stateDeliveryRef{Seq: d.ev.seq, Delivery: d.index()})
+	}
+	for i := range h.log.len() {
+		e := h.log.at(i)
+		out.Log = append(out.Log, stateLogEntry{Seq: e.d.ev.seq, Delivery: e.d.index(), Attempt: int(e.attempt)})
+	}
+	for _, r := range h.retries {
+		out.Retries = append(out.Retries, stateRetry{At: r.at, Seq: r.d.ev.seq, Delivery: r.d.index()})
+	}
+	return out
+}
+
+// finished reports whether d needs no further attempt: its last attempt
+// succeeded, or it made every retry. Callers hold the hooks lock.
+func (d *delivery) finished() bool {
+	n := len(d.attempts)
+	return n > 0 && (slices.Contains(webhookSuccess, int(d.attempts[n-1].code)) || n > len(webhookRetryDelays))
+}
+
+// index is d's position among its event's deliveries.
+func (d *delivery) index() int {
+	for i := range d.ev.deliveries {
+		if &d.ev.deliveries[i] == d {
+			return i
+		}
+	}
+	panic("synapsefake: a delivery outside its event")
+}
+
+// restore swaps in the webhook side of rs. The store's lock is held.
+func (h *hooks) restore(rs *restoredState) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.stop()
+	h.seq = rs.hooks.Seq
+	h.version++
+	h.epoch++
+	h.events, h.eventBytes = fifo[*event]{}, 0
+	for _, ev := range rs.captured {
+		h.events.push(ev)
+		h.eventBytes += ev.cost() + ev.attemptsCost()
+	}
+	h.trimEvents()
+	h.log, h.logBytes = fifo[logEntry]{}, 0
+	for _, e := range rs.hooks.Log {
+		d := &rs.events[e.Seq].deliveries[e.Delivery]
+		h.pushLog(logEntry{d: d, attempt: int32(e.Attempt)})
+		h.logBytes += int64(attemptOverhead + logEntryOverhead + len(d.attempts[e.Attempt].text))
+	}
+	for _, r := range rs.hooks.Retries {
+		h.retries = append(h.retries, retry{at: r.At, d: &rs.events[r.Seq].deliveries[r.Delivery]})
+	}
+	h.nextRetry.Store(math.MinInt64) // the next due finds the first
+	if !h.closed {
+		for _, q := range rs.hooks.Queued {
+			d := &rs.events[q.Seq].deliveries[q.Delivery]
+			if h.s.cfg.deliverWebhooks {
+				h.enqueue(d)
+			} else {
+				h.record(d, attemptRecord{at: d.due, code: http.StatusOK, text: notDelivered})
+			}
+		}
+	}
+	h.cond.Broadcast()
+}

@@ -1,0 +1,88 @@
+package synapsefake
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/synapsefake/synapsefake/internal/apierr"
+	"github.com/synapsefake/synapsefake/internal/jsonx"
+)
+
+// errNoUser refuses a user id this fake does not have.
+func errNoUser(id string) *apierr.Error {
+	return apierr.NotFound("user").Because("no user %s in this fake", id)
+}
+
+// errExpiredKey refuses an oauth_key that expired at expires, as of now.
+func errExpiredKey(expires, now time.Time) *apierr.Error {
+	return apierr.BadOAuthKey.Because("the oauth_key expired %s ago by the fake's clock (at %s)",
+		now.Sub(expires), expires.UTC().Format(time.RFC3339)).
+		Hinting("keys live WithOAuthKeyLifetime (7200s by default) of fake time, and Advance moves it; renew the key: %s", hintNewKey)
+}
+
+// errUnknownKey refuses an oauth_key this fake never issued.
+func errUnknownKey(key string) *apierr.Error {
+	return apierr.BadOAuthKey.Because("this fake never issued the oauth_key %s (or it expired long ago)", jsonx.Cut(key, 12)).
+		Hinting("a key of another fake, or of an earlier test, is unknown here; %s", hintNewKey)
+}
+
+// errFingerprintFor explains a fingerprint that is not the key's.
+func errFingerprintFor(header, keyFingerprint, sent string) *apierr.Error {
+	if !strings.Contains(header, "|") {
+		return apierr.Fingerprint.Because(`X-SP-USER has no "|": it is "<oauth_key>|<fingerprint>"`).Hinting(hintUserHeader)
+	}
+	return apierr.Fingerprint.Because("the oauth_key was issued to fingerprint %q; X-SP-USER sends %q", keyFingerprint, sent).
+		Hinting(hintFingerprint)
+}
+
+// errInvalidFingerprintFor explains a fingerprint that is not well formed.
+func errInvalidFingerprintFor(fp string) *apierr.Error {
+	if fp == "" {
+		return apierr.InvalidFingerprint.Because(`X-SP-USER carries no fingerprint after "|"`).Hinting(hintUserHeader)
+	}
+	return apierr.InvalidFingerprint.Because("the fingerprint %q is not 1 to 256 letters, digits, '-', '_' or '.'", jsonx.Cut(fp, 64)).Hinting(hintUserHeader)
+}
+
+// shortfall says why node n cannot pay amount: its available balance and the
+// pending debits that make it short (at most three are named).
+func (st *store) shortfall(n *nodeRecord, amount cents) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "node %s has %s USD available, %s USD short of this %s USD debit: balance %s",
+		n.id, dollars(n.available()), dollars(amount-n.available()), dollars(amount), dollars(n.balance))
+	if n.pending == 0 {
+		b.WriteString(", no pending debits")
+		return b.String()
+	}
+	fmt.Fprintf(&b, " less %s held by pending debits", dollars(n.pending))
+	var named []string
+	var sum cents
+	for _, id := range slices.Backward(n.txIDs) {
+		t := st.txs[id]
+		if t == nil || t.fromNode != n.id || !pendingDebit(t.status) {
+			continue
+		}
+		sum += t.amount
+		if len(named) < 3 {
+			named = append(named, fmt.Sprintf("%s: %s, %s", t.id, dollars(t.amount), t.status))
+		}
+	}
+	if len(named) > 0 {
+		b.WriteString(" (" + strings.Join(named, "; "))
+		if sum != n.pending {
+			b.WriteString("; card holds")
+		}
+		b.WriteString(")")
+	}
+	return b.String()
+}
+
+// dollars writes c with its two decimals: 2000 is "20.00".
+func dollars(c cents) string {
+	sign := ""
+	if c < 0 {
+		sign, c = "-", -c
+	}
+	return fmt.Sprintf("%s%d.%02d", sign, c/100, c%100)
+}

@@ -1,0 +1,299 @@
+package synapsefake
+
+import (
+	"maps"
+	"slices"
+	"strings"
+
+	"github.com/synapsefake/synapsefake/internal/apierr"
+	"github.com/synapsefake/synapsefake/reference"
+)
+
+// createNodeRequest is the body of POST /users/{user_id}/nodes: a node of
+// any type, an ACH-US bank login (info.bank_id, bank_pw, bank_name), or the
+// answer to a bank's MFA question (access_token, mfa_answer). Fields the
+// fake does not know are ignored.
+type createNodeRequest struct {
+	Type  *string          `json:"type"`
+	Info  *nodeInfoRequest `json:"info"`
+	Extra struct {
+		SuppID string         `json:"supp_id"`
+		Note   *string        `json:"note"`
+		Other  map[string]any `json:"other"`
+	} `json:"extra"`
+	AccessToken *string `json:"access_token"`
+	MFAAnswer   *string `json:"mfa_answer"`
+
+	rawInfo map[string]any // info as sent, for the per-type required fields
+}
+
+// nodeInfoRequest is the info of a create-node body; each field is typed so
+// that a known field of the wrong type is refused.
+type nodeInfoRequest struct {
+	Nickname      *string `json:"nickname"`
+	AccountNum    string  `json:"account_num"`
+	RoutingNum    string  `json:"routing_num"`
+	Type          string  `json:"type"`
+	Class         string  `json:"class"`
+	DocumentID    *string `json:"document_id"`
+	NameOnAccount *string `json:"name_on_account"`
+	Address       *string `json:"address"`
+	BankName      *string `json:"bank_name"`
+	Swift         *string `json:"swift"`
+	CardNumber    *string `json:"card_number"`
+	ExpDate       *string `json:"exp_date"`
+	CardType      *string `json:"card_type"`
+	// CorrespondentInfo: WIRE-US and WIRE-INT, the intermediary bank.
+	CorrespondentInfo *struct {
+		Address    *string `json:"address"`
+		BankName   *string `json:"bank_name"`
+		RoutingNum *string `json:"routing_num"`
+		Swift      *string `json:"swift"`
+	} `json:"correspondent_info"`
+	PayeeName    *string `json:"payee_name"`
+	PayeeAddress *struct {
+		Street      *string `json:"address_street"`
+		City        *string `json:"address_city"`
+		Subdivision *string `json:"address_subdivision"`
+		CountryCode *string `json:"address_country_code"`
+		PostalCode  *string `json:"address_postal_code"`
+	} `json:"payee_address"`
+	Balance *struct {
+		Currency *string `json:"currency"`
+	} `json:"balance"`
+	BankID *string `json:"bank_id"`
+	BankPW *string `json:"bank_pw"`
+}
+
+// isBankLogin reports whether the body is an ACH-US bank login.
+func (r createNodeRequest) isBankLogin() bool {
+	if r.Type == nil || *r.Type != reference.NodeACHUS || r.Info == nil {
+		return false
+	}
+	return r.Info.BankID != nil || r.Info.BankPW != nil || r.Info.BankName != nil
+}
+
+// validate refuses what the fake cannot make a node of (400 / "200", or an
+// unknown bank: 409 / "400"); enf takes or refuses the contract's formats
+// the sandbox took.
+func (r createNodeRequest) validate(enf enforcer) error {
+	if r.AccessToken != nil || r.MFAAnswer != nil {
+		if r.AccessToken == nil || *r.AccessToken == "" {
+			return apierr.Payload("missing_access_token", "access_token is required.")
+		}
+		if r.MFAAnswer == nil || *r.MFAAnswer == "" {
+			return apierr.Payload("missing_mfa_answer", "mfa_answer is required.")
+		}
+		return nil
+	}
+	if r.Type == nil || *r.Type == "" {
+		return apierr.Payload("missing_type", "type is required.")
+	}
+	nt, ok := reference.LookupNodeType(*r.Type)
+	if !ok {
+		return apierr.Payload("invalid_node_type", "Unsupported node type %q.", *r.Type)
+	}
+	if r.isBankLogin() {
+		for _, f := range []struct {
+			name string
+			v    *string
+		}{{"bank_id", r.Info.BankID}, {"bank_pw", r.Info.BankPW}, {"bank_name", r.Info.BankName}} {
+			if f.v == nil || *f.v == "" {
+				return apierr.Payload("missing_"+f.name, "info.%s is required.", f.name)
+			}
+		}
+		return nil
+	}
+	if r.Info == nil || r.Info.Nickname == nil || *r.Info.Nickname == "" {
+		return apierr.Payload("missing_nickname", "info.nickname is required.")
+	}
+	if err := validNickname("info.nickname", *r.Info.Nickname); err != nil {
+		return err
+	}
+	if *r.Type == reference.NodeACHUS {
+		if r.Info.AccountNum == "" {
+			return apierr.Payload("invalid_account_num", "info.account_num must be 4 to 17 digits.")
+		}
+		if r.Info.RoutingNum == "" {
+			return apierr.Payload("invalid_routing_num", "info.routing_num must be 9 digits.")
+		}
+		if err := enf.enforce(r.achRule()); err != nil {
+			return err
+		}
+		if !validRoutingNumber(r.Info.RoutingNum) {
+			return apierr.Incorrect("unknown_routing_number", "Routing number %s is not a known bank.", r.Info.RoutingNum)
+		}
+		return nil
+	}
+	for _, path := range nt.RequiredInfo {
+		s, ok := infoString(r.rawInfo, path)
+		if alt := infoAlternatives[[2]string{reference.BaseNodeType(nt.Type), path}]; (!ok || s == "") && alt != "" {
+			s, ok = infoString(r.rawInfo, alt)
+		}
+		if !ok || s == "" {
+			return apierr.Payload("missing_info", "info.%s is required for a %s node.", path, nt.Type)
+		}
+	}
+	if *r.Type == reference.NodeWireUS && !validRoutingNumber(r.Info.RoutingNum) {
+		return apierr.Incorrect("unknown_routing_number", "Routing number %s is not a known bank.", r.Info.RoutingNum)
+	}
+	return nil
+}
+
+// achRule is the first format an ACH-US node's info breaks that the sandbox
+// took: the account is kept and shown as sent, and a routing number of
+// another length is an unknown bank (409 / "400").
+func (r createNodeRequest) achRule() brokenRule {
+	switch in := r.Info; {
+	case !validACHAccountNum(in.AccountNum):
+		return brokenRule{"info.account_num is 4 to 17 digits", apierr.Payload("invalid_account_num", "info.account_num must be 4 to 17 digits.")}
+	case !allDigits(in.RoutingNum) || len(in.RoutingNum) != 9:
+		return brokenRule{"info.routing_num is 9 digits", apierr.Payload("invalid_routing_num", "info.routing_num must be 9 digits.")}
+	case in.Type != "" && in.Type != "PERSONAL" && in.Type != "BUSINESS":
+		return brokenRule{"info.type is PERSONAL or BUSINESS", apierr.Payload("invalid_account_type", "info.type must be PERSONAL or BUSINESS.")}
+	case in.Class != "" && in.Class != "CHECKING" && in.Class != "SAVINGS":
+		return brokenRule{"info.class is CHECKING or SAVINGS", apierr.Payload("invalid_account_class", "info.class must be CHECKING or SAVINGS.")}
+	}
+	return brokenRule{}
+}
+
+func allDigits(s string) bool {
+	return s != "" && strings.IndexFunc(s, func(r rune) bool { return r < '0' || r > '9' }) < 0
+}
+
+// patchNodeRequest is the body of PATCH /users/{user_id}/nodes/{node_id},
+// with the query parameters resend_micro, ship and reset (reorder_card and
+// reissue_card) folded in. Fields
+// the fake does not know (a shipment's fee_node_id, expedite...) are
+// accepted and ignored.
+type patchNodeRequest struct {
+	Nickname *string `json:"nickname"`
+	SuppID   *string `json:"supp_id"`
+	Info     *struct {
+		Nickname *string `json:"nickname"`
+	} `json:"info"`
+	Extra *struct {
+		SuppID *string `json:"supp_id"`
+		Note   *string `json:"note"`
+	} `json:"extra"`
+	Allowed     *string                 `json:"allowed"`
+	Micro       []float64               `json:"micro"`
+	ResendMicro *string                 `json:"resend_micro"`
+	Preferences *cardPreferencesRequest `json:"preferences"`
+
+	ship, reset bool // ?ship=YES, ?reset=YES
+	reissue     bool // ?reissue_card=YES: a reset that leaves the card INACTIVE
+}
+
+// cardPreferencesRequest is the preferences of a CARD-US node's PATCH, as
+// synapse_pay_rest's CardUsNode.update_preferences sends them. Limits are
+// in USD, shown as sent.
+type cardPreferencesRequest struct {
+	AllowForeignTransactions *bool    `json:"allow_foreign_transactions"`
+	ATMWithdrawalLimit       *float64 `json:"atm_withdrawal_limit"`
+	MaxPinAttempts           *int     `json:"max_pin_attempts"`
+	POSWithdrawalLimit       *float64 `json:"pos_withdrawal_limit"`
+	SecurityAlerts           *bool    `json:"security_alerts"`
+}
+
+// brokenRule is the first rule the preferences break that the sandbox took:
+// an empty object changes nothing, and limits are kept as sent.
+func (p cardPreferencesRequest) brokenRule() brokenRule {
+	if p.AllowForeignTransactions == nil && p.ATMWithdrawalLimit == nil && p.MaxPinAttempts == nil &&
+		p.POSWithdrawalLimit == nil && p.SecurityAlerts == nil {
+		return brokenRule{"preferences names a preference", apierr.Payload("nothing_to_update", "preferences must name at least one preference.")}
+	}
+	for _, l := range []struct {
+		name string
+		v    *float64
+	}{{"atm_withdrawal_limit", p.ATMWithdrawalLimit}, {"pos_withdrawal_limit", p.POSWithdrawalLimit}} {
+		if l.v != nil && *l.v < 0 {
+			return brokenRule{"preferences." + l.name + " is not negative", apierr.Payload("invalid_preferences", "preferences.%s must not be negative.", l.name)}
+		}
+	}
+	if p.MaxPinAttempts != nil && *p.MaxPinAttempts < 1 {
+		return brokenRule{"preferences.max_pin_attempts is at least 1", apierr.Payload("invalid_preferences", "preferences.max_pin_attempts must be at least 1.")}
+	}
+	return brokenRule{}
+}
+
+// applied is the preferences map prefs with p's changes, a new map.
+func (p cardPreferencesRequest) applied(prefs map[string]any) map[string]any {
+	out := maps.Clone(prefs)
+	if out == nil {
+		out = map[string]any{}
+	}
+	for k, v := range map[string]any{"allow_foreign_transactions": p.AllowForeignTransactions, "atm_withdrawal_limit": p.ATMWithdrawalLimit,
+		"max_pin_attempts": p.MaxPinAttempts, "pos_withdrawal_limit": p.POSWithdrawalLimit, "security_alerts": p.SecurityAlerts} {
+		switch v := v.(type) {
+		case *bool:
+			if v != nil {
+				out[k] = *v
+			}
+		case *float64:
+			if v != nil {
+				out[k] = *v
+			}
+		case *int:
+			if v != nil {
+				out[k] = *v
+			}
+		}
+	}
+	return out
+}
+
+// validate refuses what the fake cannot store (400 / "200"); enf takes or
+// refuses the contract's rules the sandbox took: a PATCH that changes
+// nothing answers the node as it is, and an empty nickname is stored.
+func (r patchNodeRequest) validate(enf enforcer) error {
+	if r.Nickname == nil && r.SuppID == nil && r.Info == nil && r.Extra == nil && r.Micro == nil &&
+		r.ResendMicro == nil && r.Allowed == nil && r.Preferences == nil && !r.ship && !r.reset {
+		err := apierr.Payload("nothing_to_update", "Supply nickname, supp_id, info, extra, allowed, preferences or micro, or ship, reset or resend_micro.")
+		if err := enf.enforce(brokenRule{"a PATCH of a node names something to change", err}); err != nil {
+			return err
+		}
+	}
+	if r.Preferences != nil {
+		if err := enf.enforce(r.Preferences.brokenRule()); err != nil {
+			return err
+		}
+	}
+	if r.Nickname != nil && *r.Nickname == "" || r.Info != nil && r.Info.Nickname != nil && *r.Info.Nickname == "" {
+		if err := enf.enforce(brokenRule{"nickname is not empty", apierr.Payload("invalid_nickname", "nickname must not be empty.")}); err != nil {
+			return err
+		}
+	}
+	if r.Nickname != nil {
+		if err := validNickname("nickname", *r.Nickname); err != nil {
+			return err
+		}
+	}
+	if r.Info != nil && r.Info.Nickname != nil {
+		if err := validNickname("info.nickname", *r.Info.Nickname); err != nil {
+			return err
+		}
+	}
+	if r.Micro != nil && len(r.Micro) != 2 {
+		return apierr.Payload("invalid_micro", "micro must hold the two micro-deposit amounts.")
+	}
+	if r.Allowed != nil && !slices.Contains(cardAllowed, *r.Allowed) {
+		return apierr.Payload("invalid_allowed", "allowed must be one of %s.", strings.Join(cardAllowed, ", "))
+	}
+	return nil
+}
+
+// changesNothing reports whether the PATCH names nothing to change (an
+// empty preferences object included): the node is answered as it is, with
+// no webhook.
+func (r patchNodeRequest) changesNothing() bool {
+	p := r.Preferences
+	return r.Nickname == nil && r.SuppID == nil && r.Info == nil && r.Extra == nil && r.Micro == nil &&
+		r.ResendMicro == nil && r.Allowed == nil && !r.ship && !r.reset &&
+		(p == nil || p.AllowForeignTransactions == nil && p.ATMWithdrawalLimit == nil && p.MaxPinAttempts == nil &&
+			p.POSWithdrawalLimit == nil && p.SecurityAlerts == nil)
+}
+
+// validACHAccountNum reports whether s is an ACH-US account number: 4 to 17
+// digits.
+func validACHAccountNum(s string) bool { return allDigits(s) && len(s) >= 4 && len(s) <= 17 }

@@ -1,0 +1,102 @@
+package synapsefake
+
+import (
+	"net/http"
+	"time"
+)
+
+// controlReturnRequest is the body of POST
+// /_fake/transactions/{trans_id}/return: the code, and late to return past
+// the code's window.
+type controlReturnRequest struct {
+	Code string `json:"code"`
+	Late bool   `json:"late"`
+}
+
+// controlReturn serves POST /_fake/transactions/{trans_id}/return {code, late}.
+func (s *Server) controlReturn(w http.ResponseWriter, r *http.Request) {
+	req, err := controlBody[controlReturnRequest](r)
+	if err == nil {
+		id := r.PathValue("trans_id")
+		if req.Late {
+			err = s.ReturnLate(id, req.Code)
+		} else {
+			err = s.Return(id, req.Code)
+		}
+	}
+	if err != nil {
+		s.fail(w, err)
+		return
+	}
+	s.controlAnswerTx(w, r.PathValue("trans_id"))
+}
+
+// controlScheduleRequest is the body of POST
+// /_fake/transactions/{trans_id}/schedule-return.
+type controlScheduleRequest struct {
+	Code  string `json:"code"`
+	After string `json:"after"` // a Go duration after settlement, "720h"
+	Late  bool   `json:"late"`
+}
+
+// controlScheduleReturn serves POST /_fake/transactions/{trans_id}/schedule-return
+// {code, after, late}.
+func (s *Server) controlScheduleReturn(w http.ResponseWriter, r *http.Request) {
+	req, err := controlBody[controlScheduleRequest](r)
+	var after time.Duration
+	if err == nil {
+		after, err = parseAfter(req.After)
+	}
+	if err == nil {
+		err = s.scheduleReturn(r.PathValue("trans_id"), req.Code, after, req.Late)
+	}
+	if err != nil {
+		s.fail(w, err)
+		return
+	}
+	s.controlAnswerTx(w, r.PathValue("trans_id"))
+}
+
+// controlRuleView is a return rule in the control API: the body of POST
+// /_fake/return-rules and each of the rules answered.
+type controlRuleView struct {
+	NodeID      string `json:"node_id"`
+	AccountNum  string `json:"account_num"`
+	AmountCents int64  `json:"amount_cents"`
+	Note        string `json:"note"`
+	Code        string `json:"code"`
+	Queue       bool   `json:"queue"`
+	After       string `json:"after"` // a Go duration
+	Late        bool   `json:"late"`
+}
+
+// controlReturnRules serves GET /_fake/return-rules.
+func (s *Server) controlReturnRules(w http.ResponseWriter, r *http.Request) {
+	s.controlOK(w, map[string]any{"rules": controlRules(s.ReturnRules())})
+}
+
+// controlAddReturnRule serves POST /_fake/return-rules: it adds a rule and
+// answers the rules in force.
+func (s *Server) controlAddReturnRule(w http.ResponseWriter, r *http.Request) {
+	req, err := controlBody[controlRuleView](r)
+	var after time.Duration
+	if err == nil {
+		after, err = parseAfter(req.After)
+	}
+	var rules []ReturnRule
+	if err == nil {
+		rules, err = s.AddReturnRule(ReturnRule{NodeID: req.NodeID, AccountNum: req.AccountNum, AmountCents: req.AmountCents,
+			Note: req.Note, Code: req.Code, Queue: req.Queue, After: after, Late: req.Late})
+	}
+	if err != nil {
+		s.fail(w, err)
+		return
+	}
+	s.controlOK(w, map[string]any{"rules": controlRules(rules)})
+}
+
+// controlClearReturnRules serves DELETE /_fake/return-rules.
+func (s *Server) controlClearReturnRules(w http.ResponseWriter, r *http.Request) {
+	s.ClearReturnRules()
+	s.controlOK(w, map[string]any{"rules": []controlRuleView{}})
+}
