@@ -19,7 +19,7 @@ import (
 // check digit. barcode_base64 is a standard-base64 PNG of those digits in
 // Interleaved 2 of 5: black bars on white, 2 px per narrow module, wide
 // elements 3 modules, 10-module quiet zones (598 x 120 px).
-func (s *Server) handleBarcode(w http.ResponseWriter, r *http.Request) {
+func (s *wireCore) handleBarcode(w http.ResponseWriter, r *http.Request) {
 	if _, err := s.authorize(r, access{userIP: true, scope: reference.ScopeNodeGet}); err != nil {
 		s.fail(w, err)
 		return

@@ -8,7 +8,7 @@ import (
 )
 
 // handleDisputeTransaction serves PATCH .../nodes/{node_id}/trans/{trans_id}/dispute.
-func (s *Server) handleDisputeTransaction(w http.ResponseWriter, r *http.Request) {
+func (s *wireCore) handleDisputeTransaction(w http.ResponseWriter, r *http.Request) {
 	if _, err := s.authorize(r, access{userIP: true, scope: reference.ScopeTranPatch}); err != nil {
 		s.fail(w, err)
 		return
@@ -35,7 +35,7 @@ func (s *Server) handleDisputeTransaction(w http.ResponseWriter, r *http.Request
 
 // handleDisputeChargeback serves PATCH /trans/{trans_id}/dispute-chargeback
 // (client level: the gateway only) and answers the transaction.
-func (s *Server) handleDisputeChargeback(w http.ResponseWriter, r *http.Request) {
+func (s *wireCore) handleDisputeChargeback(w http.ResponseWriter, r *http.Request) {
 	if _, err := s.authorize(r, access{gateway: true}); err != nil {
 		s.fail(w, err)
 		return

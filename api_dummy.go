@@ -11,7 +11,7 @@ import (
 
 // handleDummyTransaction serves POST .../subnets/{subnet_id}/dummy-tran
 // (sandbox only in the real service), on an account-number subnet.
-func (s *Server) handleDummyTransaction(w http.ResponseWriter, r *http.Request) {
+func (s *wireCore) handleDummyTransaction(w http.ResponseWriter, r *http.Request) {
 	if _, err := s.authorize(r, access{userIP: true, scope: reference.ScopeTransPost}); err != nil {
 		s.fail(w, err)
 		return
@@ -44,7 +44,7 @@ func (s *Server) handleDummyTransaction(w http.ResponseWriter, r *http.Request) 
 // sends: GET .../nodes/{node_id}/dummy-tran?is_credit=YES&subnetid=...&amount=&type=.
 // is_credit YES is a DEPOSIT (the default), NO a WITHDRAWAL; amount
 // defaults to 100.00 and type to ACH.
-func (s *Server) handleLegacyDummyTransaction(w http.ResponseWriter, r *http.Request) {
+func (s *wireCore) handleLegacyDummyTransaction(w http.ResponseWriter, r *http.Request) {
 	if _, err := s.authorize(r, access{userIP: true, scope: reference.ScopeTransPost}); err != nil {
 		s.fail(w, err)
 		return

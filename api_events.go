@@ -9,7 +9,7 @@ import (
 // event, with _id as {"$oid"}, _rest and webhook_meta. It takes the store
 // lock to read the parties of a transaction, so callers must not hold it,
 // nor the hooks lock (the store lock is taken before the hooks lock).
-func (ev *event) body(s *Server) []byte {
+func (ev *event) body(s *wireCore) []byte {
 	var rest []byte
 	if ev.obj != nil {
 		rest = ev.obj.view()

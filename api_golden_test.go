@@ -224,7 +224,10 @@ func (p *apiPrinter) fields(b *strings.Builder, s *types.Struct, indent string, 
 	unexported := 0
 	for i := range s.NumFields() {
 		f := s.Field(i)
-		if !f.Exported() && !f.Embedded() {
+		if !f.Exported() && (!f.Embedded() || !promotesExported(f.Type(), depth)) {
+			// An embedded struct of an unexported type that promotes no
+			// exported field (Server's layers, issue 39) is one more
+			// unexported field: its name cannot be written outside.
 			unexported++
 			continue
 		}
@@ -253,6 +256,25 @@ func (p *apiPrinter) fields(b *strings.Builder, s *types.Struct, indent string, 
 		// that a struct has them is (a literal must then name its fields).
 		fmt.Fprintf(b, "%s// has unexported fields\n", indent)
 	}
+}
+
+// promotesExported reports whether an embedded field of type t promotes an
+// exported field, at any depth.
+func promotesExported(t types.Type, depth int) bool {
+	t = types.Unalias(t)
+	if ptr, ok := t.(*types.Pointer); ok {
+		t = types.Unalias(ptr.Elem())
+	}
+	s, ok := t.Underlying().(*types.Struct)
+	if !ok || depth >= 8 {
+		return false
+	}
+	for i := range s.NumFields() {
+		if f := s.Field(i); f.Exported() || f.Embedded() && promotesExported(f.Type(), depth+1) {
+			return true
+		}
+	}
+	return false
 }
 
 // typ prints t on one line with every alias resolved, the module's named

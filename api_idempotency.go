@@ -26,7 +26,7 @@ type idemCtxKey struct{}
 
 // checkIdempotency refuses a request whose idempotency key was used by a
 // successful POST in the last 24 hours. The caller holds the key's lock.
-func (s *Server) checkIdempotency(r *http.Request) error {
+func (s *wireCore) checkIdempotency(r *http.Request) error {
 	key, _ := r.Context().Value(idemCtxKey{}).(string)
 	if key == "" {
 		return nil
@@ -93,7 +93,7 @@ func (r *statusRecorder) WriteHeader(code int) {
 // "450" and performs nothing. Only a 200 answer takes the key, so a refused or failed request
 // can be retried with it. Keys on other methods are ignored, as the Node
 // client resends them on later GETs.
-func (s *Server) withIdempotency(w http.ResponseWriter, r *http.Request, next http.Handler) {
+func (s *wireCore) withIdempotency(w http.ResponseWriter, r *http.Request, next http.Handler) {
 	raw, _ := header(r, "X-SP-IDEMPOTENCY-KEY")
 	if r.Method != http.MethodPost || strings.TrimSpace(raw) == "" {
 		next.ServeHTTP(w, r)

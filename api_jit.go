@@ -12,7 +12,7 @@ import (
 )
 
 // jitDeadline is the configured deadline of an answer.
-func (s *Server) jitDeadline() time.Duration {
+func (s *wireCore) jitDeadline() time.Duration {
 	if d := s.cfg.jitDeadline; d > 0 {
 		return d
 	}
@@ -22,7 +22,7 @@ func (s *Server) jitDeadline() time.Duration {
 // askPlatform POSTs a's question, signed as every webhook is, and waits
 // for the answer at most the JIT deadline. Callers hold no lock: the
 // platform may call the fake back while it decides.
-func (s *Server) askPlatform(a *jitAsk) jitOutcome {
+func (s *wireCore) askPlatform(a *jitAsk) jitOutcome {
 	if !s.cfg.deliverWebhooks {
 		return jitOutcome{reason: "WithoutWebhookDelivery: the platform is not asked"}
 	}

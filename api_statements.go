@@ -18,7 +18,7 @@ type statementList struct {
 }
 
 // listStatements serves a statement list, newest first.
-func (s *Server) listStatements(w http.ResponseWriter, r *http.Request, ids func(*store) ([]string, error)) {
+func (s *wireCore) listStatements(w http.ResponseWriter, r *http.Request, ids func(*store) ([]string, error)) {
 	servePage(s, w, r, access{userIP: true, scope: reference.ScopeStatementsGet}, true, ids,
 		func(st *store, id string) statementView { return st.statementView(st.book.byID[id]) },
 		func(meta listMeta, items []statementView, total int) any {
@@ -27,17 +27,17 @@ func (s *Server) listStatements(w http.ResponseWriter, r *http.Request, ids func
 }
 
 // handleListUserStatements serves GET /users/{user_id}/statements, newest first.
-func (s *Server) handleListUserStatements(w http.ResponseWriter, r *http.Request) {
+func (s *wireCore) handleListUserStatements(w http.ResponseWriter, r *http.Request) {
 	s.listStatements(w, r, ofPathUser(r, func(st *store, u *userRecord) []string { return st.book.byUser[u.id] }))
 }
 
 // handleListNodeStatements serves GET .../nodes/{node_id}/statements, newest first.
-func (s *Server) handleListNodeStatements(w http.ResponseWriter, r *http.Request) {
+func (s *wireCore) handleListNodeStatements(w http.ResponseWriter, r *http.Request) {
 	s.listStatements(w, r, ofPathNode(r, func(st *store, n *nodeRecord) []string { return st.book.byNode[n.id] }))
 }
 
 // handleGetStatement serves GET .../nodes/{node_id}/statements/{statement_id}.
-func (s *Server) handleGetStatement(w http.ResponseWriter, r *http.Request) {
+func (s *wireCore) handleGetStatement(w http.ResponseWriter, r *http.Request) {
 	if _, err := s.authorize(r, access{userIP: true, scope: reference.ScopeStatementGet}); err != nil {
 		s.fail(w, err)
 		return
@@ -58,7 +58,7 @@ func (s *Server) handleGetStatement(w http.ResponseWriter, r *http.Request) {
 // handleCreateStatement serves POST .../nodes/{node_id}/statements: an ad
 // hoc statement of a deposit-type node, QUEUED until the clock moves (or at
 // once with WithImmediateStatements).
-func (s *Server) handleCreateStatement(w http.ResponseWriter, r *http.Request) {
+func (s *wireCore) handleCreateStatement(w http.ResponseWriter, r *http.Request) {
 	if _, err := s.authorize(r, access{userIP: true, scope: reference.ScopeStatementsPost}); err != nil {
 		s.fail(w, err)
 		return
@@ -105,7 +105,7 @@ func (s *Server) handleCreateStatement(w http.ResponseWriter, r *http.Request) {
 // statement's CSV, JSON or PDF. The real service's urls were pre-signed
 // links, so no user credentials are needed (a wrong gateway is still
 // refused, as on every route).
-func (s *Server) handleStatementFile(w http.ResponseWriter, r *http.Request) {
+func (s *wireCore) handleStatementFile(w http.ResponseWriter, r *http.Request) {
 	if _, err := s.authorize(r, access{}); err != nil {
 		s.fail(w, err)
 		return

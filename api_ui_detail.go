@@ -54,7 +54,7 @@ func (h *hooks) uiHealth(subs []uiSub) {
 }
 
 // seqOfLogID finds the captured webhook whose webhook_meta.log_id is id.
-func (h *hooks) seqOfLogID(s *Server, id string) (uint64, bool) {
+func (h *hooks) seqOfLogID(s *wireCore, id string) (uint64, bool) {
 	if len(id) != 24 {
 		return 0, false
 	}
@@ -71,7 +71,7 @@ func (h *hooks) seqOfLogID(s *Server, id string) (uint64, bool) {
 
 // rowsOf lists the newest limit captured webhooks of the object id, and
 // whether it has older ones.
-func (h *hooks) rowsOf(s *Server, id string, limit int) (rows []uiHookRow, more bool) {
+func (h *hooks) rowsOf(s *wireCore, id string, limit int) (rows []uiHookRow, more bool) {
 	h.mu.Lock()
 	var picked []*event
 	for i := h.events.len() - 1; i >= 0; i-- {

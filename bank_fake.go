@@ -2,6 +2,7 @@ package synapsefake
 
 import (
 	"slices"
+	"time"
 
 	"github.com/synapsefake/synapsefake/internal/apierr"
 	"github.com/synapsefake/synapsefake/reference"
@@ -50,4 +51,147 @@ func (seed NodeSeed) validate() error {
 		return apierr.Payload("invalid_account_num", "AccountNum %q is not 4 to 17 digits, as POST .../nodes requires of an ACH-US node.", seed.AccountNum)
 	}
 	return nil
+}
+
+// Now is the server's current time, in milliseconds.
+func (s *bankCore) Now() time.Time {
+	if s.clock == nil {
+		return s.frozen.Now()
+	}
+	return s.clock.Now().Truncate(time.Millisecond)
+}
+
+// AddUser creates a user directly in the store, without HTTP, and returns a
+// copy of it. Empty fields of seed get defaults: an example.com email, the
+// phone number 901.111.1111 and the legal name "Test User". A seed the
+// service would refuse (an unknown Permission) is an error, and adds
+// nothing.
+func (s *bankCore) AddUser(seed UserSeed) (User, error) { return s.addUser(s.Now(), seed) }
+
+// addUser is AddUser with the user created at at.
+func (s *bankCore) addUser(at time.Time, seed UserSeed) (User, error) {
+	err := seed.validate()
+	if err == nil {
+		err = s.up.seedRules(seed.broken())
+	}
+	if err != nil {
+		return User{}, err
+	}
+	st := s.store
+	defer st.lock().unlock()
+	if seed.Email == "" {
+		seed.Email = "user" + st.randomHex(4) + "@example.com"
+	}
+	if len(seed.PhoneNumbers) == 0 {
+		seed.PhoneNumbers = defaultSeedPhones // newUser copies it
+	}
+	if len(seed.LegalNames) == 0 {
+		seed.LegalNames = defaultSeedNames
+	}
+	defer st.asBackend()()
+	u := st.newUser(at, seed, nil, 1, nil)
+	st.emitUser(u.created, "USERS|POST", u)
+	return u.public(), nil
+}
+
+// AddNode creates a node for an existing user directly in the store and
+// returns a copy of it. Type defaults to DEPOSIT-US and Nickname to "Node".
+// What the service would refuse is an error and adds nothing: an unknown
+// user (404 / "404" on the wire) or node type, a Nickname longer than 256
+// characters, a BalanceCents outside ±MaxBalanceCents, a RoutingNum that
+// is not a routing number, an ACH-US AccountNum that is not 4 to 17 digits.
+func (s *bankCore) AddNode(userID string, seed NodeSeed) (Node, error) {
+	return s.addNode(s.Now(), userID, seed)
+}
+
+// addNode is AddNode with the node created at at.
+func (s *bankCore) addNode(at time.Time, userID string, seed NodeSeed) (Node, error) {
+	if err := seed.validate(); err != nil {
+		return Node{}, err
+	}
+	st := s.store
+	defer st.lock().unlock()
+	u := st.users[userID]
+	if u == nil || u == st.networkUser {
+		return Node{}, apierr.NotFound("user")
+	}
+	if seed.Type == "" {
+		seed.Type = reference.NodeDepositUS
+	}
+	if seed.Nickname == "" {
+		seed.Nickname = "Node"
+	}
+	var typ, class string
+	if seed.Type == reference.NodeACHUS {
+		typ, class = "PERSONAL", "CHECKING"
+	}
+	defer st.asBackend()()
+	n := st.newNode(at, u, seed, typ, class, nil)
+	st.emitNodeSnap(n.created, "NODES|POST", n)
+	return n.public(), nil
+}
+
+// Fund adds cents to a node's balance, as AddNode's BalanceCents does: no
+// transaction and no webhook, a line "Funds added" on its statements. It
+// is for a node the application created over HTTP, which starts empty. A
+// node that does not exist, is not active, or whose balance would leave
+// ±MaxBalanceCents, or cents that is not positive, is an error and changes
+// nothing.
+func (s *bankCore) Fund(nodeID string, cents int64) error {
+	if cents <= 0 || cents > MaxBalanceCents {
+		return apierr.Payload("invalid_amount", "Fund takes from 1 to %d cents, not %d.", int64(MaxBalanceCents), cents)
+	}
+	now := s.Now()
+	st := s.store
+	defer st.lock().unlock()
+	return st.fund(now, nodeID, cents)
+}
+
+// User returns a copy of a user and whether it exists.
+func (s *bankCore) User(id string) (User, bool) {
+	st := s.store
+	defer st.lock().unlock()
+	u := st.users[id]
+	if u == nil {
+		return User{}, false
+	}
+	return u.public(), true
+}
+
+// Node returns a copy of a node and whether it exists.
+func (s *bankCore) Node(id string) (Node, bool) {
+	st := s.store
+	defer st.lock().unlock()
+	n := st.nodes[id]
+	if n == nil {
+		return Node{}, false
+	}
+	return n.public(), true
+}
+
+// OAuthKey registers fingerprint for the user and mints a valid oauth_key
+// with the given scopes (every user-level scope when none are given), as if
+// the OAuth dance had been walked. Clients send it as
+// X-SP-USER: "<key>|<fingerprint>". It returns "" for an unknown user, a
+// fingerprint POST /oauth would refuse (not 1 to 256 letters, digits, '-',
+// '_' or '.') or an unknown scope. It
+// mints a key for a LOCKED, CLOSED or MAKE-IT-GO-AWAY user too, whom
+// POST /oauth refuses, so that a test can show what such a user's money
+// moves get (409 / "410" user_locked).
+func (s *bankCore) OAuthKey(userID, fingerprint string, scopes ...string) string {
+	st := s.store
+	defer st.lock().unlock()
+	u := st.users[userID]
+	if u == nil {
+		return ""
+	}
+	if !validFingerprint(fingerprint) || slices.ContainsFunc(scopes, func(sc string) bool { return !reference.IsScope(sc) }) {
+		return ""
+	}
+	keyScopes := allUserScopes
+	if len(scopes) > 0 {
+		keyScopes = slices.Clone(scopes)
+	}
+	u.fingerprints[fingerprint] = true
+	return st.newKey(s.Now().Add(s.cfg.keyLifetime), u.id, fingerprint, keyScopes).key
 }

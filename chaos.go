@@ -401,3 +401,30 @@ func (c *chaos) released(d *delivery) {
 		delete(c.held, key)
 	}
 }
+
+// SetWebhookChaos replaces the webhook chaos settings; the zero
+// WebhookChaos turns chaos off. It applies to attempts queued from now on
+// (call Flush first for a clean cut); deliveries already held back or
+// delayed keep their schedule. Reset keeps the settings. Invalid settings
+// are refused and change nothing.
+func (s *wireCore) SetWebhookChaos(c WebhookChaos) error {
+	if err := c.validate(); err != nil {
+		return err
+	}
+	h := s.hooks
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.setChaos(c)
+	return nil
+}
+
+// WebhookChaos returns the webhook chaos settings in force.
+func (s *wireCore) WebhookChaos() WebhookChaos {
+	h := s.hooks
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.chaos == nil {
+		return WebhookChaos{}
+	}
+	return h.chaos.cfg.clone()
+}

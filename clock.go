@@ -210,3 +210,6 @@ func shortDuration(d time.Duration) string {
 	}
 	return s
 }
+
+// manualClock reports whether the server's clock moves only when told.
+func (s *bankCore) manualClock() bool { return s.clock == nil || s.mock != nil }

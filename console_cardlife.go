@@ -14,7 +14,7 @@ type controlAmountRequest struct {
 
 // controlHeldAmount runs a move of a held authorization by amount_cents,
 // the held amount when omitted (and required).
-func (s *Server) controlHeldAmount(w http.ResponseWriter, r *http.Request, required bool, move func(id string, amount int64) error) {
+func (s *consoleCore) controlHeldAmount(w http.ResponseWriter, r *http.Request, required bool, move func(id string, amount int64) error) {
 	req, err := controlAmount(r, false)
 	id := r.PathValue("trans_id")
 	if err == nil {
@@ -38,27 +38,27 @@ func (s *Server) controlHeldAmount(w http.ResponseWriter, r *http.Request, requi
 
 // controlIncrementAuthorization serves POST
 // /_fake/transactions/{trans_id}/increment {amount_cents}.
-func (s *Server) controlIncrementAuthorization(w http.ResponseWriter, r *http.Request) {
+func (s *consoleCore) controlIncrementAuthorization(w http.ResponseWriter, r *http.Request) {
 	s.controlHeldAmount(w, r, true, s.IncrementAuthorization)
 }
 
 // controlReverseAuthorization serves POST
 // /_fake/transactions/{trans_id}/reverse {amount_cents}: the whole hold
 // when amount_cents is omitted.
-func (s *Server) controlReverseAuthorization(w http.ResponseWriter, r *http.Request) {
+func (s *consoleCore) controlReverseAuthorization(w http.ResponseWriter, r *http.Request) {
 	s.controlHeldAmount(w, r, false, s.ReverseAuthorization)
 }
 
 // controlClearAuthorization serves POST
 // /_fake/transactions/{trans_id}/clear {amount_cents}: the held amount when
 // amount_cents is omitted.
-func (s *Server) controlClearAuthorization(w http.ResponseWriter, r *http.Request) {
+func (s *consoleCore) controlClearAuthorization(w http.ResponseWriter, r *http.Request) {
 	s.controlHeldAmount(w, r, false, s.ClearAuthorization)
 }
 
 // controlForcePost serves POST /_fake/subnets/{subnet_id}/force-post, with
 // the body of .../authorize.
-func (s *Server) controlForcePost(w http.ResponseWriter, r *http.Request) {
+func (s *consoleCore) controlForcePost(w http.ResponseWriter, r *http.Request) {
 	req, err := controlBody[controlCardRequest](r)
 	var t Transaction
 	if err == nil {
@@ -73,7 +73,7 @@ func (s *Server) controlForcePost(w http.ResponseWriter, r *http.Request) {
 
 // controlRefundCard serves POST /_fake/subnets/{subnet_id}/refund
 // {amount_cents, merchant}.
-func (s *Server) controlRefundCard(w http.ResponseWriter, r *http.Request) {
+func (s *consoleCore) controlRefundCard(w http.ResponseWriter, r *http.Request) {
 	req, err := controlAmount(r, true)
 	var t Transaction
 	if err == nil {

@@ -8,13 +8,13 @@ import (
 )
 
 // controlGetChaos serves GET /_fake/webhooks/chaos: the settings in force.
-func (s *Server) controlGetChaos(w http.ResponseWriter, r *http.Request) {
+func (s *consoleCore) controlGetChaos(w http.ResponseWriter, r *http.Request) {
 	s.controlOK(w, map[string]any{"chaos": s.WebhookChaos().wire()})
 }
 
 // controlSetChaos serves PUT /_fake/webhooks/chaos: the body, in
 // ParseWebhookChaos's form, replaces the settings.
-func (s *Server) controlSetChaos(w http.ResponseWriter, r *http.Request) {
+func (s *consoleCore) controlSetChaos(w http.ResponseWriter, r *http.Request) {
 	data, err := io.ReadAll(io.LimitReader(r.Body, maxBody+1))
 	if err != nil || len(data) > maxBody {
 		s.fail(w, apierr.Payload("invalid_body", "Unable to read the request body (at most %d bytes).", maxBody))
@@ -32,7 +32,7 @@ func (s *Server) controlSetChaos(w http.ResponseWriter, r *http.Request) {
 }
 
 // controlDeleteChaos serves DELETE /_fake/webhooks/chaos: chaos off.
-func (s *Server) controlDeleteChaos(w http.ResponseWriter, r *http.Request) {
+func (s *consoleCore) controlDeleteChaos(w http.ResponseWriter, r *http.Request) {
 	_ = s.SetWebhookChaos(WebhookChaos{})
 	s.controlOK(w, map[string]any{"chaos": s.WebhookChaos().wire()})
 }

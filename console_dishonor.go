@@ -14,7 +14,7 @@ type controlCodeRequest struct {
 
 // controlCodeMove serves a control route whose body is {"code": "..."},
 // applying move to the transaction and answering it.
-func (s *Server) controlCodeMove(w http.ResponseWriter, r *http.Request, move func(id, code string) error) {
+func (s *consoleCore) controlCodeMove(w http.ResponseWriter, r *http.Request, move func(id, code string) error) {
 	req, err := controlBody[controlCodeRequest](r)
 	if err == nil && (req.Code == nil || *req.Code == "") {
 		err = apierr.Payload("missing_code", "code is required.")
@@ -30,11 +30,11 @@ func (s *Server) controlCodeMove(w http.ResponseWriter, r *http.Request, move fu
 }
 
 // controlDishonor serves POST /_fake/transactions/{trans_id}/dishonor {"code": "R68"}.
-func (s *Server) controlDishonor(w http.ResponseWriter, r *http.Request) {
+func (s *consoleCore) controlDishonor(w http.ResponseWriter, r *http.Request) {
 	s.controlCodeMove(w, r, s.DishonorReturn)
 }
 
 // controlContest serves POST /_fake/transactions/{trans_id}/contest {"code": "R73"}.
-func (s *Server) controlContest(w http.ResponseWriter, r *http.Request) {
+func (s *consoleCore) controlContest(w http.ResponseWriter, r *http.Request) {
 	s.controlCodeMove(w, r, s.ContestDishonor)
 }

@@ -14,7 +14,7 @@ type controlDisputeRequest struct {
 // controlDispute serves POST /_fake/transactions/{trans_id}/dispute
 // {"outcome": "won" | "lost"} and answers the transaction with
 // dispute_status and dispute_credit_transaction_id ("" for none).
-func (s *Server) controlDispute(w http.ResponseWriter, r *http.Request) {
+func (s *consoleCore) controlDispute(w http.ResponseWriter, r *http.Request) {
 	req, err := controlBody[controlDisputeRequest](r)
 	if err == nil {
 		id := r.PathValue("trans_id")

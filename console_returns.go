@@ -14,7 +14,7 @@ type controlReturnRequest struct {
 }
 
 // controlReturn serves POST /_fake/transactions/{trans_id}/return {code, late}.
-func (s *Server) controlReturn(w http.ResponseWriter, r *http.Request) {
+func (s *consoleCore) controlReturn(w http.ResponseWriter, r *http.Request) {
 	req, err := controlBody[controlReturnRequest](r)
 	if err == nil {
 		id := r.PathValue("trans_id")
@@ -41,7 +41,7 @@ type controlScheduleRequest struct {
 
 // controlScheduleReturn serves POST /_fake/transactions/{trans_id}/schedule-return
 // {code, after, late}.
-func (s *Server) controlScheduleReturn(w http.ResponseWriter, r *http.Request) {
+func (s *consoleCore) controlScheduleReturn(w http.ResponseWriter, r *http.Request) {
 	req, err := controlBody[controlScheduleRequest](r)
 	var after time.Duration
 	if err == nil {
@@ -71,13 +71,13 @@ type controlRuleView struct {
 }
 
 // controlReturnRules serves GET /_fake/return-rules.
-func (s *Server) controlReturnRules(w http.ResponseWriter, r *http.Request) {
+func (s *consoleCore) controlReturnRules(w http.ResponseWriter, r *http.Request) {
 	s.controlOK(w, map[string]any{"rules": controlRules(s.ReturnRules())})
 }
 
 // controlAddReturnRule serves POST /_fake/return-rules: it adds a rule and
 // answers the rules in force.
-func (s *Server) controlAddReturnRule(w http.ResponseWriter, r *http.Request) {
+func (s *consoleCore) controlAddReturnRule(w http.ResponseWriter, r *http.Request) {
 	req, err := controlBody[controlRuleView](r)
 	var after time.Duration
 	if err == nil {
@@ -96,7 +96,7 @@ func (s *Server) controlAddReturnRule(w http.ResponseWriter, r *http.Request) {
 }
 
 // controlClearReturnRules serves DELETE /_fake/return-rules.
-func (s *Server) controlClearReturnRules(w http.ResponseWriter, r *http.Request) {
+func (s *consoleCore) controlClearReturnRules(w http.ResponseWriter, r *http.Request) {
 	s.ClearReturnRules()
 	s.controlOK(w, map[string]any{"rules": []controlRuleView{}})
 }

@@ -6,7 +6,7 @@ import (
 )
 
 // controlNextBusinessDay serves POST /_fake/clock/next-business-day.
-func (s *Server) controlNextBusinessDay(w http.ResponseWriter, r *http.Request) {
+func (s *consoleCore) controlNextBusinessDay(w http.ResponseWriter, r *http.Request) {
 	if _, err := controlBody[struct{}](r); err != nil {
 		s.fail(w, err)
 		return
@@ -20,7 +20,7 @@ type controlCutoffRequest struct {
 }
 
 // controlAdvanceToCutoff serves POST /_fake/clock/cutoff {"cutoff": "ach"|"same-day"|"wire"}.
-func (s *Server) controlAdvanceToCutoff(w http.ResponseWriter, r *http.Request) {
+func (s *consoleCore) controlAdvanceToCutoff(w http.ResponseWriter, r *http.Request) {
 	req, err := controlBody[controlCutoffRequest](r)
 	var now time.Time
 	if err == nil {

@@ -30,7 +30,7 @@ func (e enforcer) enforce(b brokenRule) error {
 // enforcerFor is the enforcer of r's contract rules: Server.strictRule on a
 // server WithStrictRequests, nil (every rule taken, nothing allocated) on
 // another.
-func (s *Server) enforcerFor(r *http.Request) enforcer {
+func (s *wireCore) enforcerFor(r *http.Request) enforcer {
 	if !s.cfg.strict {
 		return nil
 	}

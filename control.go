@@ -35,90 +35,97 @@ const controlPrefix = "/_fake/"
 
 // controlRoutes maps each control route, below controlPrefix, to its
 // methods; controlMux fills it.
-var controlRoutes = map[string]route{}
+var controlRoutes = map[string]controlRoute{}
+
+// controlHandler is a method of the console that serves one control route
+// and method; controlRoute is a control path's handler of each method.
+type (
+	controlHandler func(*consoleCore, http.ResponseWriter, *http.Request)
+	controlRoute   map[string]controlHandler
+)
 
 // controlMux routes the control API. Like apiMux it is built once per
 // process and finds its Server in the request context; each path is
 // registered without a method so that a wrong method gets the envelope.
 var controlMux = sync.OnceValue(func() *http.ServeMux {
 	mux := http.NewServeMux()
-	handle := func(p string, rt route) {
+	handle := func(p string, rt controlRoute) {
 		controlRoutes[p] = rt
 		mux.HandleFunc(controlPrefix+p, rt.serveControl())
 	}
-	type S = Server
-	handle("users", route{"GET": (*S).controlListUsers, "POST": (*S).controlCreateUser})
-	handle("users/{user_id}", route{"GET": (*S).controlGetUser})
-	handle("users/{user_id}/nodes", route{"GET": (*S).controlUserNodes, "POST": (*S).controlCreateNode})
-	handle("users/{user_id}/transactions", route{"GET": (*S).controlTransactions})
-	handle("nodes/{node_id}", route{"GET": (*S).controlGetNode})
-	handle("nodes/{node_id}/transactions", route{"GET": (*S).controlTransactions})
-	handle("nodes/{node_id}/fund", route{"POST": (*S).controlFund})
-	handle("webhooks/flush", route{"POST": (*S).controlFlush})
-	handle("webhooks/wait", route{"POST": (*S).controlWait})
-	handle("users/{user_id}/nodes/{node_id}/subnets", route{"POST": (*S).controlCreateSubnet})
-	handle("users/{user_id}/oauth", route{"POST": (*S).controlOAuthKey})
-	handle("users/{user_id}/force-mfa", route{"POST": (*S).controlForceMFA})
-	handle("users/{user_id}/permission", route{"POST": (*S).controlSetPermission})
-	handle("users/{user_id}/mfa-pin", route{"GET": (*S).controlMFAPin})
-	handle("subscriptions", route{"POST": (*S).controlCreateSubscription})
-	handle("clock", route{"GET": (*S).controlClock})
-	handle("clock/advance", route{"POST": (*S).controlAdvanceClock})
-	handle("transactions/{trans_id}", route{"GET": (*S).controlGetTransaction})
-	handle("transactions/{trans_id}/settle", route{"POST": (*S).controlSettle})
-	handle("transactions/{trans_id}/return", route{"POST": (*S).controlReturn})
-	handle("transactions/{trans_id}/queue", route{"POST": (*S).controlQueue})
-	handle("transactions/{trans_id}/release", route{"POST": (*S).controlRelease})
-	handle("transactions/{trans_id}/cancel", route{"POST": (*S).controlCancel})
-	handle("transactions/{trans_id}/advance", route{"POST": (*S).controlAdvanceTransaction})
-	handle("transactions/{trans_id}/dispute", route{"POST": (*S).controlDispute}) // disputes (issue 12)
-	handle("subnets/{subnet_id}/authorize", route{"POST": (*S).controlAuthorizeCard})
+	type S = consoleCore
+	handle("users", controlRoute{"GET": (*S).controlListUsers, "POST": (*S).controlCreateUser})
+	handle("users/{user_id}", controlRoute{"GET": (*S).controlGetUser})
+	handle("users/{user_id}/nodes", controlRoute{"GET": (*S).controlUserNodes, "POST": (*S).controlCreateNode})
+	handle("users/{user_id}/transactions", controlRoute{"GET": (*S).controlTransactions})
+	handle("nodes/{node_id}", controlRoute{"GET": (*S).controlGetNode})
+	handle("nodes/{node_id}/transactions", controlRoute{"GET": (*S).controlTransactions})
+	handle("nodes/{node_id}/fund", controlRoute{"POST": (*S).controlFund})
+	handle("webhooks/flush", controlRoute{"POST": (*S).controlFlush})
+	handle("webhooks/wait", controlRoute{"POST": (*S).controlWait})
+	handle("users/{user_id}/nodes/{node_id}/subnets", controlRoute{"POST": (*S).controlCreateSubnet})
+	handle("users/{user_id}/oauth", controlRoute{"POST": (*S).controlOAuthKey})
+	handle("users/{user_id}/force-mfa", controlRoute{"POST": (*S).controlForceMFA})
+	handle("users/{user_id}/permission", controlRoute{"POST": (*S).controlSetPermission})
+	handle("users/{user_id}/mfa-pin", controlRoute{"GET": (*S).controlMFAPin})
+	handle("subscriptions", controlRoute{"POST": (*S).controlCreateSubscription})
+	handle("clock", controlRoute{"GET": (*S).controlClock})
+	handle("clock/advance", controlRoute{"POST": (*S).controlAdvanceClock})
+	handle("transactions/{trans_id}", controlRoute{"GET": (*S).controlGetTransaction})
+	handle("transactions/{trans_id}/settle", controlRoute{"POST": (*S).controlSettle})
+	handle("transactions/{trans_id}/return", controlRoute{"POST": (*S).controlReturn})
+	handle("transactions/{trans_id}/queue", controlRoute{"POST": (*S).controlQueue})
+	handle("transactions/{trans_id}/release", controlRoute{"POST": (*S).controlRelease})
+	handle("transactions/{trans_id}/cancel", controlRoute{"POST": (*S).controlCancel})
+	handle("transactions/{trans_id}/advance", controlRoute{"POST": (*S).controlAdvanceTransaction})
+	handle("transactions/{trans_id}/dispute", controlRoute{"POST": (*S).controlDispute}) // disputes (issue 12)
+	handle("subnets/{subnet_id}/authorize", controlRoute{"POST": (*S).controlAuthorizeCard})
 	// The card lifecycle (issue 14, section 4): cardlife.go.
-	handle("subnets/{subnet_id}/force-post", route{"POST": (*S).controlForcePost})
-	handle("subnets/{subnet_id}/refund", route{"POST": (*S).controlRefundCard})
-	handle("transactions/{trans_id}/increment", route{"POST": (*S).controlIncrementAuthorization})
-	handle("transactions/{trans_id}/reverse", route{"POST": (*S).controlReverseAuthorization})
-	handle("transactions/{trans_id}/clear", route{"POST": (*S).controlClearAuthorization})
-	handle("faults", route{"POST": (*S).controlFailNext})
-	handle("faults/slow", route{"POST": (*S).controlSlowNext})
-	handle("webhooks", route{"GET": (*S).controlWebhooks, "DELETE": (*S).controlResetWebhooks})
-	handle("requests", route{"GET": (*S).controlRequests, "DELETE": (*S).controlResetRequests})
-	handle("reset", route{"POST": (*S).controlReset})
+	handle("subnets/{subnet_id}/force-post", controlRoute{"POST": (*S).controlForcePost})
+	handle("subnets/{subnet_id}/refund", controlRoute{"POST": (*S).controlRefundCard})
+	handle("transactions/{trans_id}/increment", controlRoute{"POST": (*S).controlIncrementAuthorization})
+	handle("transactions/{trans_id}/reverse", controlRoute{"POST": (*S).controlReverseAuthorization})
+	handle("transactions/{trans_id}/clear", controlRoute{"POST": (*S).controlClearAuthorization})
+	handle("faults", controlRoute{"POST": (*S).controlFailNext})
+	handle("faults/slow", controlRoute{"POST": (*S).controlSlowNext})
+	handle("webhooks", controlRoute{"GET": (*S).controlWebhooks, "DELETE": (*S).controlResetWebhooks})
+	handle("requests", controlRoute{"GET": (*S).controlRequests, "DELETE": (*S).controlResetRequests})
+	handle("reset", controlRoute{"POST": (*S).controlReset})
 	// Worlds from a file (issue 13, world.go).
-	handle("world", route{"POST": (*S).controlLoadWorld})
+	handle("world", controlRoute{"POST": (*S).controlLoadWorld})
 	// Saved state (issue 13): the whole state as one document.
-	handle("state", route{"GET": (*S).controlSnapshot, "PUT": (*S).controlRestore})
+	handle("state", controlRoute{"GET": (*S).controlSnapshot, "PUT": (*S).controlRestore})
 	// The banking calendar and returns (issue 14, sections 1 and 2):
 	// schedule.go and returns.go.
-	handle("clock/next-business-day", route{"POST": (*S).controlNextBusinessDay})
-	handle("clock/cutoff", route{"POST": (*S).controlAdvanceToCutoff})
-	handle("transactions/{trans_id}/schedule-return", route{"POST": (*S).controlScheduleReturn})
+	handle("clock/next-business-day", controlRoute{"POST": (*S).controlNextBusinessDay})
+	handle("clock/cutoff", controlRoute{"POST": (*S).controlAdvanceToCutoff})
+	handle("transactions/{trans_id}/schedule-return", controlRoute{"POST": (*S).controlScheduleReturn})
 	// Returns of returns (issue 22, point 3): dishonor.go.
-	handle("transactions/{trans_id}/dishonor", route{"POST": (*S).controlDishonor})
-	handle("transactions/{trans_id}/contest", route{"POST": (*S).controlContest})
-	handle("return-rules", route{"GET": (*S).controlReturnRules, "POST": (*S).controlAddReturnRule, "DELETE": (*S).controlClearReturnRules})
+	handle("transactions/{trans_id}/dishonor", controlRoute{"POST": (*S).controlDishonor})
+	handle("transactions/{trans_id}/contest", controlRoute{"POST": (*S).controlContest})
+	handle("return-rules", controlRoute{"GET": (*S).controlReturnRules, "POST": (*S).controlAddReturnRule, "DELETE": (*S).controlClearReturnRules})
 	// The dashboard (issue 13, section 1): ui.go. Its buttons call the routes
 	// above; these are its pages, its event stream and the moves only it makes.
-	handle("ui/{$}", route{"GET": (*S).uiOverview})
-	handle("ui/transactions", route{"GET": (*S).uiTransactions})
-	handle("ui/webhooks", route{"GET": (*S).uiWebhooksPage})
-	handle("ui/webhooks/{seq}/redeliver", route{"POST": (*S).uiRedeliver})
-	handle("ui/requests", route{"GET": (*S).uiRequests})
-	handle("ui/oauth", route{"GET": (*S).uiOAuth})
-	handle("ui/subscriptions", route{"GET": (*S).uiSubscriptions})
-	handle("ui/find", route{"GET": (*S).uiFind})
-	handle("ui/events", route{"GET": (*S).uiEvents})
-	handle("ui/clock", route{"POST": (*S).uiClock})
-	handle("ui/subnets/{subnet_id}/check", route{"POST": (*S).uiCheckCard})
-	handle("ui/static/{file}", route{"GET": (*S).uiStatic})
+	handle("ui/{$}", controlRoute{"GET": (*S).uiOverview})
+	handle("ui/transactions", controlRoute{"GET": (*S).uiTransactions})
+	handle("ui/webhooks", controlRoute{"GET": (*S).uiWebhooksPage})
+	handle("ui/webhooks/{seq}/redeliver", controlRoute{"POST": (*S).uiRedeliver})
+	handle("ui/requests", controlRoute{"GET": (*S).uiRequests})
+	handle("ui/oauth", controlRoute{"GET": (*S).uiOAuth})
+	handle("ui/subscriptions", controlRoute{"GET": (*S).uiSubscriptions})
+	handle("ui/find", controlRoute{"GET": (*S).uiFind})
+	handle("ui/events", controlRoute{"GET": (*S).uiEvents})
+	handle("ui/clock", controlRoute{"POST": (*S).uiClock})
+	handle("ui/subnets/{subnet_id}/check", controlRoute{"POST": (*S).uiCheckCard})
+	handle("ui/static/{file}", controlRoute{"GET": (*S).uiStatic})
 	// Webhook chaos (issue 14, section 3): chaos.go.
-	handle("webhooks/chaos", route{"GET": (*S).controlGetChaos, "PUT": (*S).controlSetChaos, "DELETE": (*S).controlDeleteChaos})
+	handle("webhooks/chaos", controlRoute{"GET": (*S).controlGetChaos, "PUT": (*S).controlSetChaos, "DELETE": (*S).controlDeleteChaos})
 	mux.HandleFunc("/", serveNotFound)
 	return mux
 })
 
 // serveControl serves the /_fake/ control API.
-func (s *Server) serveControl(w http.ResponseWriter, r *http.Request) {
+func (s *consoleCore) serveControl(w http.ResponseWriter, r *http.Request) {
 	if !s.guardControl(w, r) { // only its own origin (origin.go)
 		return
 	}
@@ -129,8 +136,20 @@ func (s *Server) serveControl(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	s.runDue()
-	r = r.WithContext(context.WithValue(r.Context(), serverKey{}, s))
+	// serverKey for the wire's code the control API shares (serveNotFound,
+	// checkStrict), consoleKey for its own handlers.
+	ctx := context.WithValue(r.Context(), serverKey{}, &s.wireCore)
+	r = r.WithContext(context.WithValue(ctx, consoleKey{}, s))
 	controlMux().ServeHTTP(w, r)
+}
+
+// consoleKey is the context key under which serveControl passes the console
+// to the control mux's handlers.
+type consoleKey struct{}
+
+// consoleOf is the console serving the control request r.
+func consoleOf(r *http.Request) *consoleCore {
+	return r.Context().Value(consoleKey{}).(*consoleCore)
 }
 
 // controlBody decodes a control request body strictly. An empty body is an
@@ -151,7 +170,7 @@ func controlBody[T any](r *http.Request) (T, error) {
 }
 
 // controlOK answers {"success": true} plus the given fields.
-func (s *Server) controlOK(w http.ResponseWriter, fields map[string]any) {
+func (s *consoleCore) controlOK(w http.ResponseWriter, fields map[string]any) {
 	out := map[string]any{"success": true}
 	for k, v := range fields {
 		out[k] = v
@@ -189,7 +208,7 @@ type controlUserRequest struct {
 }
 
 // controlCreateUser serves POST /_fake/users.
-func (s *Server) controlCreateUser(w http.ResponseWriter, r *http.Request) {
+func (s *consoleCore) controlCreateUser(w http.ResponseWriter, r *http.Request) {
 	req, err := controlBody[controlUserRequest](r)
 	if err != nil {
 		s.fail(w, err)
@@ -237,7 +256,7 @@ func (req controlNodeRequest) validate() error {
 }
 
 // controlCreateNode serves POST /_fake/users/{user_id}/nodes.
-func (s *Server) controlCreateNode(w http.ResponseWriter, r *http.Request) {
+func (s *consoleCore) controlCreateNode(w http.ResponseWriter, r *http.Request) {
 	req, err := controlBody[controlNodeRequest](r)
 	if err == nil {
 		err = req.validate()
@@ -275,7 +294,7 @@ type controlSubnetRequest struct {
 }
 
 // controlCreateSubnet serves POST /_fake/users/{user_id}/nodes/{node_id}/subnets.
-func (s *Server) controlCreateSubnet(w http.ResponseWriter, r *http.Request) {
+func (s *consoleCore) controlCreateSubnet(w http.ResponseWriter, r *http.Request) {
 	req, err := controlBody[controlSubnetRequest](r)
 	if err != nil {
 		s.fail(w, err)
@@ -313,7 +332,7 @@ func (req controlOAuthRequest) validate() error {
 }
 
 // controlOAuthKey serves POST /_fake/users/{user_id}/oauth.
-func (s *Server) controlOAuthKey(w http.ResponseWriter, r *http.Request) {
+func (s *consoleCore) controlOAuthKey(w http.ResponseWriter, r *http.Request) {
 	req, err := controlBody[controlOAuthRequest](r)
 	if err == nil {
 		err = req.validate()
@@ -331,7 +350,7 @@ func (s *Server) controlOAuthKey(w http.ResponseWriter, r *http.Request) {
 }
 
 // controlForceMFA serves POST /_fake/users/{user_id}/force-mfa.
-func (s *Server) controlForceMFA(w http.ResponseWriter, r *http.Request) {
+func (s *consoleCore) controlForceMFA(w http.ResponseWriter, r *http.Request) {
 	if _, err := controlBody[struct{}](r); err != nil {
 		s.fail(w, err)
 		return
@@ -346,7 +365,7 @@ func (s *Server) controlForceMFA(w http.ResponseWriter, r *http.Request) {
 // controlSetPermission serves POST /_fake/users/{user_id}/permission:
 // {"permission": "SEND-AND-RECEIVE"} (SetPermission), the platform's way
 // to lock or unlock a user. The answer is the user.
-func (s *Server) controlSetPermission(w http.ResponseWriter, r *http.Request) {
+func (s *consoleCore) controlSetPermission(w http.ResponseWriter, r *http.Request) {
 	req, err := controlBody[struct {
 		Permission *string `json:"permission"`
 	}](r)
@@ -365,7 +384,7 @@ func (s *Server) controlSetPermission(w http.ResponseWriter, r *http.Request) {
 }
 
 // controlMFAPin serves GET /_fake/users/{user_id}/mfa-pin.
-func (s *Server) controlMFAPin(w http.ResponseWriter, r *http.Request) {
+func (s *consoleCore) controlMFAPin(w http.ResponseWriter, r *http.Request) {
 	pin := s.MFAPin(r.PathValue("user_id"))
 	if pin == "" {
 		s.fail(w, apierr.NotFound("user"))
@@ -397,7 +416,7 @@ func (req controlSubscriptionRequest) validate() error {
 }
 
 // controlCreateSubscription serves POST /_fake/subscriptions.
-func (s *Server) controlCreateSubscription(w http.ResponseWriter, r *http.Request) {
+func (s *consoleCore) controlCreateSubscription(w http.ResponseWriter, r *http.Request) {
 	req, err := controlBody[controlSubscriptionRequest](r)
 	if err == nil {
 		err = req.validate()
@@ -416,7 +435,7 @@ func (s *Server) controlCreateSubscription(w http.ResponseWriter, r *http.Reques
 }
 
 // controlClock serves GET /_fake/clock.
-func (s *Server) controlClock(w http.ResponseWriter, r *http.Request) {
+func (s *consoleCore) controlClock(w http.ResponseWriter, r *http.Request) {
 	s.controlOK(w, map[string]any{"now": ms(s.Now())})
 }
 
@@ -445,7 +464,7 @@ func (req controlAdvanceRequest) duration() (time.Duration, error) {
 }
 
 // controlAdvanceClock serves POST /_fake/clock/advance.
-func (s *Server) controlAdvanceClock(w http.ResponseWriter, r *http.Request) {
+func (s *consoleCore) controlAdvanceClock(w http.ResponseWriter, r *http.Request) {
 	req, err := controlBody[controlAdvanceRequest](r)
 	var d time.Duration
 	if err == nil {
@@ -496,7 +515,7 @@ func controlTx(t Transaction) controlTxView {
 }
 
 // controlAnswerTx answers the transaction's state.
-func (s *Server) controlAnswerTx(w http.ResponseWriter, id string) {
+func (s *consoleCore) controlAnswerTx(w http.ResponseWriter, id string) {
 	t, ok := s.Transaction(id)
 	if !ok {
 		s.fail(w, apierr.NotFound("transaction"))
@@ -506,7 +525,7 @@ func (s *Server) controlAnswerTx(w http.ResponseWriter, id string) {
 }
 
 // controlGetTransaction serves GET /_fake/transactions/{trans_id}.
-func (s *Server) controlGetTransaction(w http.ResponseWriter, r *http.Request) {
+func (s *consoleCore) controlGetTransaction(w http.ResponseWriter, r *http.Request) {
 	s.controlAnswerTx(w, r.PathValue("trans_id"))
 }
 
@@ -519,7 +538,7 @@ type controlTxRequest struct {
 
 // controlMove serves one transaction move: it decodes the body, checks that
 // it holds only the fields allowed, applies move and answers the result.
-func (s *Server) controlMove(w http.ResponseWriter, r *http.Request, code, status bool, move func(id string, req controlTxRequest) error) {
+func (s *consoleCore) controlMove(w http.ResponseWriter, r *http.Request, code, status bool, move func(id string, req controlTxRequest) error) {
 	req, err := controlBody[controlTxRequest](r)
 	switch {
 	case err != nil:
@@ -546,27 +565,27 @@ func (req controlTxRequest) code() string {
 }
 
 // controlSettle serves POST /_fake/transactions/{trans_id}/settle.
-func (s *Server) controlSettle(w http.ResponseWriter, r *http.Request) {
+func (s *consoleCore) controlSettle(w http.ResponseWriter, r *http.Request) {
 	s.controlMove(w, r, false, false, func(id string, _ controlTxRequest) error { return s.Settle(id) })
 }
 
 // controlQueue serves POST /_fake/transactions/{trans_id}/queue {code}.
-func (s *Server) controlQueue(w http.ResponseWriter, r *http.Request) {
+func (s *consoleCore) controlQueue(w http.ResponseWriter, r *http.Request) {
 	s.controlMove(w, r, true, false, func(id string, req controlTxRequest) error { return s.Queue(id, req.code()) })
 }
 
 // controlRelease serves POST /_fake/transactions/{trans_id}/release.
-func (s *Server) controlRelease(w http.ResponseWriter, r *http.Request) {
+func (s *consoleCore) controlRelease(w http.ResponseWriter, r *http.Request) {
 	s.controlMove(w, r, false, false, func(id string, _ controlTxRequest) error { return s.Release(id) })
 }
 
 // controlCancel serves POST /_fake/transactions/{trans_id}/cancel {code}.
-func (s *Server) controlCancel(w http.ResponseWriter, r *http.Request) {
+func (s *consoleCore) controlCancel(w http.ResponseWriter, r *http.Request) {
 	s.controlMove(w, r, true, false, func(id string, req controlTxRequest) error { return s.Cancel(id, req.code()) })
 }
 
 // controlAdvanceTransaction serves POST /_fake/transactions/{trans_id}/advance {status}.
-func (s *Server) controlAdvanceTransaction(w http.ResponseWriter, r *http.Request) {
+func (s *consoleCore) controlAdvanceTransaction(w http.ResponseWriter, r *http.Request) {
 	s.controlMove(w, r, false, true, func(id string, req controlTxRequest) error {
 		if req.Status == nil || req.Status.ID() == "" {
 			return apierr.Payload("invalid_status", "status must be a transaction status such as PROCESSING-DEBIT.")
@@ -588,7 +607,7 @@ type controlCardRequest struct {
 }
 
 // controlAuthorizeCard serves POST /_fake/subnets/{subnet_id}/authorize.
-func (s *Server) controlAuthorizeCard(w http.ResponseWriter, r *http.Request) {
+func (s *consoleCore) controlAuthorizeCard(w http.ResponseWriter, r *http.Request) {
 	req, err := controlBody[controlCardRequest](r)
 	if err != nil {
 		s.fail(w, err)
@@ -613,7 +632,7 @@ type controlFaultRequest struct {
 
 // controlFault decodes a fault request, checks that it holds the one field
 // of its kind, and runs add, turning its panic at a mistake into a 400.
-func (s *Server) controlFault(w http.ResponseWriter, r *http.Request, slow bool, add func(req controlFaultRequest) error) {
+func (s *consoleCore) controlFault(w http.ResponseWriter, r *http.Request, slow bool, add func(req controlFaultRequest) error) {
 	req, err := controlBody[controlFaultRequest](r)
 	switch {
 	case err != nil:
@@ -647,7 +666,7 @@ func recoverMistake(fn func() error) (err error) {
 }
 
 // controlFailNext serves POST /_fake/faults.
-func (s *Server) controlFailNext(w http.ResponseWriter, r *http.Request) {
+func (s *consoleCore) controlFailNext(w http.ResponseWriter, r *http.Request) {
 	s.controlFault(w, r, false, func(req controlFaultRequest) error {
 		if req.ErrorCode == nil {
 			return apierr.Payload("missing_error_code", `error_code is required, e.g. "503".`)
@@ -658,7 +677,7 @@ func (s *Server) controlFailNext(w http.ResponseWriter, r *http.Request) {
 }
 
 // controlSlowNext serves POST /_fake/faults/slow.
-func (s *Server) controlSlowNext(w http.ResponseWriter, r *http.Request) {
+func (s *consoleCore) controlSlowNext(w http.ResponseWriter, r *http.Request) {
 	s.controlFault(w, r, true, func(req controlFaultRequest) error {
 		var d time.Duration
 		var err error
@@ -718,7 +737,7 @@ const MaxWebhookPageBytes = 4 << 20
 // oldest, or with ?limit=N at the N newest; with a cursor, after the last
 // webhook of the page that gave it. next_cursor is there when more
 // webhooks follow the page.
-func (s *Server) controlWebhooks(w http.ResponseWriter, r *http.Request) {
+func (s *consoleCore) controlWebhooks(w http.ResponseWriter, r *http.Request) {
 	q := r.URL.Query()
 	limit, newest := defaultControlWebhooks, 0
 	if v := q.Get("limit"); v != "" {
@@ -776,7 +795,7 @@ func controlWebhook(h Webhook) controlWebhookView {
 }
 
 // controlResetWebhooks serves DELETE /_fake/webhooks.
-func (s *Server) controlResetWebhooks(w http.ResponseWriter, r *http.Request) {
+func (s *consoleCore) controlResetWebhooks(w http.ResponseWriter, r *http.Request) {
 	s.Webhooks().Reset()
 	s.controlOK(w, nil)
 }
@@ -795,7 +814,7 @@ type controlRequestView struct {
 // controlRequests serves GET /_fake/requests: the journal, oldest first,
 // with its query redacted and no headers or bodies but their redacted
 // summary.
-func (s *Server) controlRequests(w http.ResponseWriter, r *http.Request) {
+func (s *consoleCore) controlRequests(w http.ResponseWriter, r *http.Request) {
 	reqs := s.Requests()
 	out := make([]controlRequestView, len(reqs))
 	for i, q := range reqs {
@@ -806,13 +825,13 @@ func (s *Server) controlRequests(w http.ResponseWriter, r *http.Request) {
 }
 
 // controlResetRequests serves DELETE /_fake/requests.
-func (s *Server) controlResetRequests(w http.ResponseWriter, r *http.Request) {
+func (s *consoleCore) controlResetRequests(w http.ResponseWriter, r *http.Request) {
 	s.ResetRequests()
 	s.controlOK(w, nil)
 }
 
 // controlReset serves POST /_fake/reset.
-func (s *Server) controlReset(w http.ResponseWriter, r *http.Request) {
+func (s *consoleCore) controlReset(w http.ResponseWriter, r *http.Request) {
 	if _, err := controlBody[struct{}](r); err != nil {
 		s.fail(w, err)
 		return
@@ -822,7 +841,7 @@ func (s *Server) controlReset(w http.ResponseWriter, r *http.Request) {
 }
 
 // controlSnapshot serves GET /_fake/state: the document Snapshot writes.
-func (s *Server) controlSnapshot(w http.ResponseWriter, r *http.Request) {
+func (s *consoleCore) controlSnapshot(w http.ResponseWriter, r *http.Request) {
 	b, err := s.snapshot()
 	if err != nil {
 		s.fail(w, err)
@@ -837,7 +856,7 @@ func (s *Server) controlSnapshot(w http.ResponseWriter, r *http.Request) {
 // refuses is 400 / "200" (invalid_state, or body_too_large past the size
 // limit), one sent while another is being restored 429 / "429"; each
 // changes nothing.
-func (s *Server) controlRestore(w http.ResponseWriter, r *http.Request) {
+func (s *consoleCore) controlRestore(w http.ResponseWriter, r *http.Request) {
 	restore := s.Restore
 	switch q := r.URL.Query(); {
 	case q.Get("copy") == "true":

@@ -1,6 +1,7 @@
 package synapsefake
 
 import (
+	"fmt"
 	"net/http"
 	"sort"
 	"strconv"
@@ -52,7 +53,7 @@ func controlNodeRead(n Node) controlNodeView {
 
 // controlListUsers serves GET /_fake/users?limit=: the newest users, newest
 // first, and how many there are.
-func (s *Server) controlListUsers(w http.ResponseWriter, r *http.Request) {
+func (s *consoleCore) controlListUsers(w http.ResponseWriter, r *http.Request) {
 	limit, err := controlLimit(r)
 	if err != nil {
 		s.fail(w, err)
@@ -67,7 +68,7 @@ func (s *Server) controlListUsers(w http.ResponseWriter, r *http.Request) {
 }
 
 // controlGetUser serves GET /_fake/users/{user_id}.
-func (s *Server) controlGetUser(w http.ResponseWriter, r *http.Request) {
+func (s *consoleCore) controlGetUser(w http.ResponseWriter, r *http.Request) {
 	u, ok := s.User(r.PathValue("user_id"))
 	if !ok {
 		s.fail(w, apierr.NotFound("user"))
@@ -78,7 +79,7 @@ func (s *Server) controlGetUser(w http.ResponseWriter, r *http.Request) {
 
 // controlUserNodes serves GET /_fake/users/{user_id}/nodes: the user's
 // active nodes, oldest first, with their balances.
-func (s *Server) controlUserNodes(w http.ResponseWriter, r *http.Request) {
+func (s *consoleCore) controlUserNodes(w http.ResponseWriter, r *http.Request) {
 	u, ok := s.User(r.PathValue("user_id"))
 	if !ok {
 		s.fail(w, apierr.NotFound("user"))
@@ -94,7 +95,7 @@ func (s *Server) controlUserNodes(w http.ResponseWriter, r *http.Request) {
 }
 
 // controlGetNode serves GET /_fake/nodes/{node_id}.
-func (s *Server) controlGetNode(w http.ResponseWriter, r *http.Request) {
+func (s *consoleCore) controlGetNode(w http.ResponseWriter, r *http.Request) {
 	n, ok := s.Node(r.PathValue("node_id"))
 	if !ok || n.UserID == s.networkUserID() {
 		s.fail(w, apierr.NotFound("node"))
@@ -104,7 +105,7 @@ func (s *Server) controlGetNode(w http.ResponseWriter, r *http.Request) {
 }
 
 // networkUserID is the hidden card network's user, "" before there is one.
-func (s *Server) networkUserID() string {
+func (s *consoleCore) networkUserID() string {
 	st := s.store
 	defer st.lock().unlock()
 	if st.networkUser == nil {
@@ -116,7 +117,7 @@ func (s *Server) networkUserID() string {
 // controlTransactions serves GET /_fake/users/{user_id}/transactions and
 // GET /_fake/nodes/{node_id}/transactions?limit=: the newest transactions
 // of the user (sent or received) or of the node, newest first.
-func (s *Server) controlTransactions(w http.ResponseWriter, r *http.Request) {
+func (s *consoleCore) controlTransactions(w http.ResponseWriter, r *http.Request) {
 	limit, err := controlLimit(r)
 	if err != nil {
 		s.fail(w, err)
@@ -141,7 +142,7 @@ type controlFundRequest struct {
 
 // controlFund serves POST /_fake/nodes/{node_id}/fund {"amount_cents": N}:
 // Fund, and the node as it is after.
-func (s *Server) controlFund(w http.ResponseWriter, r *http.Request) {
+func (s *consoleCore) controlFund(w http.ResponseWriter, r *http.Request) {
 	req, err := controlBody[controlFundRequest](r)
 	if err == nil && req.AmountCents == nil {
 		err = apierr.Payload("missing_amount_cents", "amount_cents is required.")
@@ -159,7 +160,7 @@ func (s *Server) controlFund(w http.ResponseWriter, r *http.Request) {
 
 // controlFlush serves POST /_fake/webhooks/flush: Flush, then how many
 // webhooks the capture holds.
-func (s *Server) controlFlush(w http.ResponseWriter, r *http.Request) {
+func (s *consoleCore) controlFlush(w http.ResponseWriter, r *http.Request) {
 	if _, err := controlBody[struct{}](r); err != nil {
 		s.fail(w, err)
 		return
@@ -190,7 +191,7 @@ func (req controlWaitRequest) matcher() WebhookMatcher {
 // up to the timeout; when none comes, 404 / "404" no_matching_webhook with
 // what Wait says (what was captured, and on a frozen clock what is pending
 // and when it falls due).
-func (s *Server) controlWait(w http.ResponseWriter, r *http.Request) {
+func (s *consoleCore) controlWait(w http.ResponseWriter, r *http.Request) {
 	req, err := controlBody[controlWaitRequest](r)
 	timeout := time.Duration(defaultControlWait) * time.Millisecond
 	if err == nil && req.Timeout != "" {
@@ -215,11 +216,28 @@ func (s *Server) controlWait(w http.ResponseWriter, r *http.Request) {
 }
 
 // allowHeader is the Allow header of a route: its methods, sorted.
-func allowHeader(rt route) string {
+func allowHeader[H any](rt map[string]H) string {
 	methods := make([]string, 0, len(rt))
 	for m := range rt {
 		methods = append(methods, m)
 	}
 	sort.Strings(methods)
 	return strings.Join(methods, ", ")
+}
+
+// serveControl is serve for a control route: a wrong method is answered
+// 405 with Allow, as HTTP says, in the error envelope.
+func (rt controlRoute) serveControl() http.HandlerFunc {
+	allow := allowHeader(rt)
+	return func(w http.ResponseWriter, r *http.Request) {
+		s := consoleOf(r)
+		h, ok := rt[r.Method]
+		if !ok {
+			w.Header().Set("Allow", allow)
+			s.fail(w, &apierr.Error{Status: http.StatusMethodNotAllowed, ErrorCode: reference.ErrNotAllowed,
+				Code: "method_not_allowed", Message: fmt.Sprintf("Method %s is not allowed on this route; it takes %s.", r.Method, allow)})
+			return
+		}
+		h(s, w, r)
+	}
 }

@@ -16,7 +16,7 @@ import (
 
 // logf is where diagnostics go: WithLog's function, else the test's log,
 // else nowhere (nil).
-func (s *Server) logf() func(format string, args ...any) {
+func (s *wireCore) logf() func(format string, args ...any) {
 	switch {
 	case s.cfg.quiet:
 		return nil
@@ -49,7 +49,7 @@ func noteRefusal(w http.ResponseWriter, e *apierr.Error) {
 // refused completes a refused call's record with its reason and logs it.
 // e is the error fail wrote, or nil for an answer written otherwise, whose
 // envelope head then tells what it can.
-func (s *Server) refused(req *Request, e *apierr.Error, head []byte) {
+func (s *wireCore) refused(req *Request, e *apierr.Error, head []byte) {
 	if e == nil {
 		var env errorEnvelope
 		_ = json.Unmarshal(head, &env)
@@ -73,7 +73,7 @@ func (s *Server) refused(req *Request, e *apierr.Error, head []byte) {
 
 // failUnjournaled answers err to a request ServeHTTP refuses before the
 // journal records it, and logs why.
-func (s *Server) failUnjournaled(w http.ResponseWriter, r *http.Request, err *apierr.Error) {
+func (s *wireCore) failUnjournaled(w http.ResponseWriter, r *http.Request, err *apierr.Error) {
 	s.fail(w, err)
 	s.refused(&Request{Method: r.Method, Path: r.URL.Path, Status: err.Status, ErrorCode: err.ErrorCode}, err, nil)
 }
@@ -91,7 +91,8 @@ const (
 // does not keep them all until it ends.
 type endOfTest struct {
 	mu     sync.Mutex
-	s      *Server
+	s      *wireCore
+	close  func() // the Server's Close: NewServer sets it (an upward edge: the wire closes the root's listener)
 	logf   func(format string, args ...any)
 	tb     testing.TB
 	recent []Request // the journal's last calls, oldest first
@@ -119,7 +120,7 @@ func (e *endOfTest) closed() {
 
 // keepRecent copies the calls a failed test's log lists from s's journal.
 // Callers hold e.mu.
-func (e *endOfTest) keepRecent(s *Server) {
+func (e *endOfTest) keepRecent(s *wireCore) {
 	j := &s.journal
 	j.mu.Lock()
 	defer j.mu.Unlock()
@@ -138,7 +139,7 @@ func (e *endOfTest) run() {
 	e.running = s != nil
 	e.mu.Unlock()
 	if s != nil {
-		s.Close()
+		e.close()
 	}
 	e.mu.Lock()
 	defer e.mu.Unlock()
@@ -188,7 +189,7 @@ const (
 
 // errGatewayFor explains why gw, a wrong X-SP-GATEWAY, is not this fake's,
 // without repeating a secret.
-func (s *Server) errGatewayFor(gw string) *apierr.Error {
+func (s *wireCore) errGatewayFor(gw string) *apierr.Error {
 	id, _, found := strings.Cut(gw, "|")
 	switch {
 	case !found:
@@ -202,7 +203,7 @@ func (s *Server) errGatewayFor(gw string) *apierr.Error {
 // errIdempotencyFor explains why r's idempotency key, taken at used, is
 // refused: the journal's earlier successful call with that key tells
 // whether the body was the same.
-func (s *Server) errIdempotencyFor(r *http.Request, used time.Time) *apierr.Error {
+func (s *wireCore) errIdempotencyFor(r *http.Request, used time.Time) *apierr.Error {
 	raw, _ := header(r, "X-SP-IDEMPOTENCY-KEY")
 	var body []byte
 	if rb, ok := r.Body.(*replayBody); ok {

@@ -346,3 +346,19 @@ func (d *disputeRecord) show(st *store, t *txRecord, other map[string]any) {
 		other["dispute_credit_transaction_id"] = d.creditID
 	}
 }
+
+// WinDispute decides a transaction's dispute for the side that filed it:
+// the user's disputed debit comes back to its node (unless a provisional
+// credit brought it already), a chargeback's amount goes back to the
+// platform's node, each as a new settled transaction. The disputed
+// transaction gets a timeline note and a TRAN|PATCH webhook.
+func (s *bankCore) WinDispute(txID string) error {
+	return s.withTx(txID, func(st *store, t *txRecord) error { return st.resolveDispute(t, true, s.Now()) })
+}
+
+// LoseDispute decides a transaction's dispute against the side that filed
+// it: a provisional credit is returned, otherwise no money moves. The
+// disputed transaction gets a timeline note and a TRAN|PATCH webhook.
+func (s *bankCore) LoseDispute(txID string) error {
+	return s.withTx(txID, func(st *store, t *txRecord) error { return st.resolveDispute(t, false, s.Now()) })
+}

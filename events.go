@@ -260,7 +260,7 @@ func (st *store) deliveriesFor(ev *event, function string) *event {
 // logID is webhook_meta.log_id of the event with the given sequence
 // number: 24 hex characters, like every id, derived from the id seed so
 // that it costs nothing to keep.
-func (s *Server) logID(seq uint64) string {
+func (s *bankCore) logID(seq uint64) string {
 	x := s.cfg.seed ^ 0x6c6f675f69645f76 // "log_id_v"
 	var b [16]byte
 	binary.BigEndian.PutUint64(b[:8], splitmix(x+seq))

@@ -106,7 +106,7 @@ func anyStar(s string) string {
 }
 
 // injectFault answers a request with a pending injected failure.
-func (s *Server) injectFault(w http.ResponseWriter, method, pattern string) bool {
+func (s *wireCore) injectFault(w http.ResponseWriter, method, pattern string) bool {
 	f := s.faults.take(method, pattern, false)
 	if f == nil {
 		return false
@@ -117,7 +117,7 @@ func (s *Server) injectFault(w http.ResponseWriter, method, pattern string) bool
 
 // delay waits the configured latency plus any SlowNext delay for the
 // request's route. It reports false when the client gave up meanwhile.
-func (s *Server) delay(r *http.Request) bool {
+func (s *wireCore) delay(r *http.Request) bool {
 	d := s.cfg.latency
 	if s.faults.pending() {
 		if f := s.faults.take(r.Method, routeOf(r.URL.Path), true); f != nil {
@@ -147,4 +147,38 @@ func (s *Server) delay(r *http.Request) bool {
 // routeOf finds the route pattern a path falls under, "" for none.
 func routeOf(path string) string {
 	return apiMux().lookup(path)
+}
+
+// FailNext makes the next times requests that match method and pattern
+// answer the real error envelope of errorCode ("429", "500", "503", "504",
+// "460", or any code of reference.ErrorCodes) and change nothing. pattern is
+// the route as the spec writes it, without the version prefix, with {name}
+// wildcards: FailNext("POST", "/users/{user_id}/nodes/{node_id}/trans", "503", 1).
+// An empty or "*" method or pattern matches any. An unknown route or code
+// panics, as a mistake in the test.
+func (s *wireCore) FailNext(method, pattern string, errorCode string, times int) {
+	if err := checkRoute(method, pattern); err != nil {
+		panic(err)
+	}
+	status, ok := reference.HTTPStatusFor(errorCode)
+	if !ok || errorCode == reference.ErrSuccess {
+		panic(fmt.Sprintf("synapsefake: FailNext: %q is not an error code of reference.ErrorCodes", errorCode))
+	}
+	msg := faultMessages[errorCode]
+	if msg == "" {
+		msg = "Injected failure."
+	}
+	err := &apierr.Error{Status: status, ErrorCode: errorCode, Code: "injected_failure", Message: msg,
+		Reason: fmt.Sprintf("FailNext(%q, %q, %q, %d) injected this answer", method, pattern, errorCode, times)}
+	s.faults.add(&fault{method: anyStar(method), pattern: anyStar(pattern), err: err, times: max(times, 1)})
+}
+
+// SlowNext makes the next times requests that match method and pattern wait
+// d of real time before they are served, for client timeout tests. A client
+// that gives up first finds nothing done: the request is dropped with a 504.
+func (s *wireCore) SlowNext(method, pattern string, d time.Duration, times int) {
+	if err := checkRoute(method, pattern); err != nil {
+		panic(err)
+	}
+	s.faults.add(&fault{method: anyStar(method), pattern: anyStar(pattern), delay: max(d, time.Nanosecond), times: max(times, 1)})
 }

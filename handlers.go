@@ -28,7 +28,7 @@ var allUserScopes = reference.Scopes()
 func isUserScope(scope string) bool { return slices.Contains(allUserScopes, scope) }
 
 // handler is a method of Server that serves one route and method.
-type handler func(*Server, http.ResponseWriter, *http.Request)
+type handler func(*wireCore, http.ResponseWriter, *http.Request)
 
 // route is one path of the API with the handler of each method it serves.
 type route map[string]handler
@@ -40,7 +40,7 @@ var apiRoutes = map[string]route{}
 // serve dispatches a request to the route's handler for its method, or
 // answers the wrong-method envelope. before, when not nil, runs first and
 // may answer the request itself (fault injection).
-func (rt route) serve(before func(*Server, http.ResponseWriter, *http.Request) bool) http.HandlerFunc {
+func (rt route) serve(before func(*wireCore, http.ResponseWriter, *http.Request) bool) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		s := serverOf(w, r)
 		if before != nil && before(s, w, r) {
@@ -70,7 +70,7 @@ type serverKey struct{}
 // journal's recorder, which names it (ServeHTTP does not copy the request
 // to put it in a context); the control API's requests, which the journal
 // does not record, carry it in their context.
-func serverOf(w http.ResponseWriter, r *http.Request) *Server {
+func serverOf(w http.ResponseWriter, r *http.Request) *wireCore {
 	for {
 		switch x := w.(type) {
 		case *recorder:
@@ -78,7 +78,7 @@ func serverOf(w http.ResponseWriter, r *http.Request) *Server {
 		case interface{ Unwrap() http.ResponseWriter }:
 			w = x.Unwrap()
 		default:
-			return r.Context().Value(serverKey{}).(*Server)
+			return r.Context().Value(serverKey{}).(*wireCore)
 		}
 	}
 }
@@ -91,11 +91,11 @@ var apiMux = sync.OnceValue(func() *apiRouter {
 	mux := &apiRouter{notFound: serveNotFound}
 	handle := func(path string, rt route) {
 		apiRoutes[path] = rt
-		mux.add(path, rt.serve(func(s *Server, w http.ResponseWriter, r *http.Request) bool {
+		mux.add(path, rt.serve(func(s *wireCore, w http.ResponseWriter, r *http.Request) bool {
 			return s.injectFault(w, r.Method, path)
 		}))
 	}
-	type S = Server
+	type S = wireCore
 	handle("/oauth/{user_id}", route{"POST": (*S).handleOAuth})
 	handle("/users", route{"POST": (*S).handleCreateUser, "GET": (*S).handleListUsers})
 	handle("/users/{user_id}", route{"GET": (*S).handleGetUser, "PATCH": (*S).handlePatchUser})
@@ -246,7 +246,7 @@ func encodeInto(buf *bytes.Buffer, v any) error {
 
 // fail writes err in the error envelope. Errors that are not API errors are
 // server errors.
-func (s *Server) fail(w http.ResponseWriter, err error) {
+func (s *wireCore) fail(w http.ResponseWriter, err error) {
 	var ae *apierr.Error
 	if !errors.As(err, &ae) {
 		ae = apierr.New(reference.ErrServer, "internal_error", "%v", err)
@@ -256,11 +256,11 @@ func (s *Server) fail(w http.ResponseWriter, err error) {
 }
 
 // ok writes a list wrapper or another body that carries its own success field.
-func (s *Server) ok(w http.ResponseWriter, v any) { writeJSON(w, http.StatusOK, v) }
+func (s *wireCore) ok(w http.ResponseWriter, v any) { writeJSON(w, http.StatusOK, v) }
 
 // okObject writes a single resource (a user, a node...) with "success": true
 // added, since every body the real service sent carries success.
-func (s *Server) okObject(w http.ResponseWriter, v any) {
+func (s *wireCore) okObject(w http.ResponseWriter, v any) {
 	if err := writeObject(w, v); err != nil {
 		s.fail(w, fmt.Errorf("encoding a %T: %v", v, err))
 	}
@@ -462,7 +462,7 @@ func jsonTypeName(goType string) string {
 
 // answerObject runs fn under the store lock and answers the single object
 // it returns, or its error.
-func answerObject[V any](s *Server, w http.ResponseWriter, fn func(*store) (V, error)) {
+func answerObject[V any](s *wireCore, w http.ResponseWriter, fn func(*store) (V, error)) {
 	answerInto(s, w, func(st *store, v *V) (err error) {
 		*v, err = fn(st)
 		return err
@@ -472,7 +472,7 @@ func answerObject[V any](s *Server, w http.ResponseWriter, fn func(*store) (V, e
 // answerTx answers the transaction fn returns (or fn's error) with its
 // view as it is now: answerObject for a transaction, its view filled in
 // place rather than copied through each return.
-func answerTx(s *Server, w http.ResponseWriter, fn func(*store) (*txRecord, error)) {
+func answerTx(s *wireCore, w http.ResponseWriter, fn func(*store) (*txRecord, error)) {
 	answerInto(s, w, func(st *store, v *txView) error {
 		t, err := fn(st)
 		if err == nil {
@@ -485,7 +485,7 @@ func answerTx(s *Server, w http.ResponseWriter, fn func(*store) (*txRecord, erro
 // answerInto runs fill under the store lock on a pooled view (a view is
 // large: recycled rather than made on the heap each time) and answers it,
 // or fill's error.
-func answerInto[V any](s *Server, w http.ResponseWriter, fill func(*store, *V) error) {
+func answerInto[V any](s *wireCore, w http.ResponseWriter, fill func(*store, *V) error) {
 	pool := viewPool[V]()
 	v := pool.Get().(*V)
 	defer func() {
@@ -572,7 +572,7 @@ type listMeta struct {
 // of one page (newest first when asked), at a cost of O(page), or of one
 // pass over the list with a filter. wrap puts the views and the (filtered)
 // count under the list's own names.
-func servePage[V any](s *Server, w http.ResponseWriter, r *http.Request, need access, newestFirst bool,
+func servePage[V any](s *wireCore, w http.ResponseWriter, r *http.Request, need access, newestFirst bool,
 	ids func(*store) ([]string, error), view func(*store, string) V, wrap func(meta listMeta, items []V, total int) any) {
 	if _, err := s.authorize(r, need); err != nil {
 		s.fail(w, err)
@@ -645,7 +645,7 @@ type caller struct {
 // the key's user against the path's user_id and the key's scopes (300),
 // a locked user's key outside its user's own routes (410), then
 // X-SP-USER-IP (200).
-func (s *Server) authorize(r *http.Request, need access) (caller, error) {
+func (s *wireCore) authorize(r *http.Request, need access) (caller, error) {
 	var c caller
 	if gw, present := header(r, "X-SP-GATEWAY"); present {
 		if !s.isGateway(gw) {

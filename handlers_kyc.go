@@ -13,7 +13,7 @@ const regGGDocType = "REG_GG"
 // handleUBO serves PATCH /v3.1/users/{user_id}/ubo: the UBO / REG GG form
 // is filed as a REG_GG physical document of the user's first base document
 // (replacing an earlier one), and the user is answered.
-func (s *Server) handleUBO(w http.ResponseWriter, r *http.Request) {
+func (s *wireCore) handleUBO(w http.ResponseWriter, r *http.Request) {
 	if _, err := s.authorize(r, access{userIP: true, scope: reference.ScopeUserPatch}); err != nil {
 		s.fail(w, err)
 		return
@@ -34,7 +34,7 @@ func (s *Server) handleUBO(w http.ResponseWriter, r *http.Request) {
 // fake's duplicates of a user are the other users sharing a virtual
 // document's value or a verified phone number with it (identityMarks),
 // grouped by their permission; reason is why the first one is a duplicate.
-func (s *Server) handleGetDuplicates(w http.ResponseWriter, r *http.Request) {
+func (s *wireCore) handleGetDuplicates(w http.ResponseWriter, r *http.Request) {
 	if _, err := s.authorize(r, access{userIP: true, scope: reference.ScopeUserGet}); err != nil {
 		s.fail(w, err)
 		return
@@ -68,7 +68,7 @@ func (s *Server) handleGetDuplicates(w http.ResponseWriter, r *http.Request) {
 // a closed or locked user takes the permission of an open duplicate, which
 // takes the closed one's in exchange (and loses its keys). Both must be
 // duplicates by get-duplicates' rule. The path's user is answered.
-func (s *Server) handleSwapDuplicates(w http.ResponseWriter, r *http.Request) {
+func (s *wireCore) handleSwapDuplicates(w http.ResponseWriter, r *http.Request) {
 	if _, err := s.authorize(r, access{userIP: true, scope: reference.ScopeUserPatch}); err != nil {
 		s.fail(w, err)
 		return

@@ -59,7 +59,7 @@ func infoString(info map[string]any, path string) (string, bool) {
 }
 
 // handleCreateNode serves POST /v3.1/users/{user_id}/nodes.
-func (s *Server) handleCreateNode(w http.ResponseWriter, r *http.Request) {
+func (s *wireCore) handleCreateNode(w http.ResponseWriter, r *http.Request) {
 	if _, err := s.authorize(r, access{userIP: true, scope: reference.ScopeNodesPost}); err != nil {
 		s.fail(w, err)
 		return
@@ -96,7 +96,7 @@ func (s *Server) handleCreateNode(w http.ResponseWriter, r *http.Request) {
 }
 
 // handleListNodes serves GET /v3.1/users/{user_id}/nodes.
-func (s *Server) handleListNodes(w http.ResponseWriter, r *http.Request) {
+func (s *wireCore) handleListNodes(w http.ResponseWriter, r *http.Request) {
 	if _, err := s.authorize(r, access{userIP: true, scope: reference.ScopeNodesGet}); err != nil {
 		s.fail(w, err)
 		return
@@ -120,7 +120,7 @@ func (s *Server) handleListNodes(w http.ResponseWriter, r *http.Request) {
 }
 
 // handleGetNode serves GET /v3.1/users/{user_id}/nodes/{node_id}.
-func (s *Server) handleGetNode(w http.ResponseWriter, r *http.Request) {
+func (s *wireCore) handleGetNode(w http.ResponseWriter, r *http.Request) {
 	if _, err := s.authorize(r, access{userIP: true, scope: reference.ScopeNodeGet}); err != nil {
 		s.fail(w, err)
 		return
@@ -173,7 +173,7 @@ func decodePatchNode(r *http.Request, enf enforcer) (patchNodeRequest, error) {
 var cardAllowed = []string{AllowedCreditAndDebit, AllowedCredit, AllowedDebit, AllowedPending, AllowedInactive, AllowedLocked, AllowedRejected}
 
 // handlePatchNode serves PATCH /v3.1/users/{user_id}/nodes/{node_id}.
-func (s *Server) handlePatchNode(w http.ResponseWriter, r *http.Request) {
+func (s *wireCore) handlePatchNode(w http.ResponseWriter, r *http.Request) {
 	if _, err := s.authorize(r, access{userIP: true, scope: reference.ScopeNodePatch}); err != nil {
 		s.fail(w, err)
 		return
@@ -198,7 +198,7 @@ func (s *Server) handlePatchNode(w http.ResponseWriter, r *http.Request) {
 // handleDeleteNode serves DELETE /v3.1/users/{user_id}/nodes/{node_id}. The
 // node is deactivated (is_active false), leaves the user's node list, and
 // the answer is the node.
-func (s *Server) handleDeleteNode(w http.ResponseWriter, r *http.Request) {
+func (s *wireCore) handleDeleteNode(w http.ResponseWriter, r *http.Request) {
 	if _, err := s.authorize(r, access{userIP: true, scope: reference.ScopeNodeDelete}); err != nil {
 		s.fail(w, err)
 		return

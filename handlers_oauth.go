@@ -3,7 +3,7 @@ package synapsefake
 import "net/http"
 
 // handleOAuth serves POST /v3.1/oauth/{user_id}.
-func (s *Server) handleOAuth(w http.ResponseWriter, r *http.Request) {
+func (s *wireCore) handleOAuth(w http.ResponseWriter, r *http.Request) {
 	c, err := s.authorize(r, access{gateway: true, user: true, userIP: true})
 	if err != nil {
 		s.fail(w, err)

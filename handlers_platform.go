@@ -8,7 +8,7 @@ import (
 // client's users, newest first, as the recorded answer lists them, with
 // gateway credentials only. type=<node type> keeps the nodes of that type, under
 // any of its names.
-func (s *Server) handleListPlatformNodes(w http.ResponseWriter, r *http.Request) {
+func (s *wireCore) handleListPlatformNodes(w http.ResponseWriter, r *http.Request) {
 	typ := r.URL.Query().Get("type")
 	servePage(s, w, r, access{gateway: true}, true,
 		func(st *store) ([]string, error) {
@@ -32,7 +32,7 @@ func (s *Server) handleListPlatformNodes(w http.ResponseWriter, r *http.Request)
 
 // handleListPlatformTransactions serves GET /v3.1/trans: every transaction
 // of the client, newest first, with gateway credentials only.
-func (s *Server) handleListPlatformTransactions(w http.ResponseWriter, r *http.Request) {
+func (s *wireCore) handleListPlatformTransactions(w http.ResponseWriter, r *http.Request) {
 	servePage(s, w, r, access{gateway: true}, true,
 		func(st *store) ([]string, error) { return st.txOrder, nil },
 		func(st *store, id string) txView { return st.txView(st.txs[id]) },

@@ -18,7 +18,7 @@ var defaultLoanLimits = sync.OnceValue(reference.LoanLimits)
 
 // handleLoanLimits serves GET /v3.1/loans-limits. No credentials are needed,
 // but a wrong X-SP-GATEWAY is refused, as on every route.
-func (s *Server) handleLoanLimits(w http.ResponseWriter, r *http.Request) {
+func (s *wireCore) handleLoanLimits(w http.ResponseWriter, r *http.Request) {
 	if _, err := s.authorize(r, access{}); err != nil {
 		s.fail(w, err)
 		return
@@ -32,7 +32,7 @@ func (s *Server) handleLoanLimits(w http.ResponseWriter, r *http.Request) {
 
 // handleEntityTypes serves GET /v3.1/users/entity-types, with no credentials
 // needed as the other reference tables (serveTable).
-func (s *Server) handleEntityTypes(w http.ResponseWriter, r *http.Request) {
+func (s *wireCore) handleEntityTypes(w http.ResponseWriter, r *http.Request) {
 	serveTable(s, w, r, reference.AllEntityTypes)
 }
 
@@ -42,7 +42,7 @@ func (s *Server) handleEntityTypes(w http.ResponseWriter, r *http.Request) {
 // either is required: a body of another Content-Type is read as JSON, and a
 // missing field is verified as empty (a street without a number is
 // primary_number_missing), unless WithStrictRequests refuses them.
-func (s *Server) handleAddressVerification(w http.ResponseWriter, r *http.Request) {
+func (s *wireCore) handleAddressVerification(w http.ResponseWriter, r *http.Request) {
 	if _, err := s.authorize(r, access{}); err != nil {
 		s.fail(w, err)
 		return

@@ -31,7 +31,7 @@ var clientAccess = access{gateway: true}
 // serveTable answers a reference table. The sandbox answered clients that sent no
 // headers at all; a wrong X-SP-GATEWAY is still refused, as on every route, and an
 // X-SP-USER's oauth_key is not read (the table is no user's).
-func serveTable[T any](s *Server, w http.ResponseWriter, r *http.Request, table func() T) {
+func serveTable[T any](s *wireCore, w http.ResponseWriter, r *http.Request, table func() T) {
 	if _, err := s.authorize(r, access{}); err != nil {
 		s.fail(w, err)
 		return
@@ -46,23 +46,23 @@ func serveTable[T any](s *Server, w http.ResponseWriter, r *http.Request, table 
 }
 
 // handleNodeTypes serves GET /v3.1/nodes/types.
-func (s *Server) handleNodeTypes(w http.ResponseWriter, r *http.Request) {
+func (s *wireCore) handleNodeTypes(w http.ResponseWriter, r *http.Request) {
 	serveTable(s, w, r, reference.AllAllowedNodeTypes)
 }
 
 // handleDocumentTypes serves GET /v3.1/users/document-types.
-func (s *Server) handleDocumentTypes(w http.ResponseWriter, r *http.Request) {
+func (s *wireCore) handleDocumentTypes(w http.ResponseWriter, r *http.Request) {
 	serveTable(s, w, r, reference.AllDocumentTypes)
 }
 
 // handleEntityScopes serves GET /v3.1/users/entity-scopes.
-func (s *Server) handleEntityScopes(w http.ResponseWriter, r *http.Request) {
+func (s *wireCore) handleEntityScopes(w http.ResponseWriter, r *http.Request) {
 	serveTable(s, w, r, reference.AllEntityScopes)
 }
 
 // handleInstitutions serves GET /v3.1/institutions: {"banks": [...]} with
 // the list envelope's error_code "0" and http_code "200".
-func (s *Server) handleInstitutions(w http.ResponseWriter, r *http.Request) {
+func (s *wireCore) handleInstitutions(w http.ResponseWriter, r *http.Request) {
 	if _, err := s.authorize(r, clientAccess); err != nil {
 		s.fail(w, err)
 		return
@@ -83,7 +83,7 @@ type routingVerification struct {
 
 // handleRoutingNumberVerification serves POST /v3.1/routing-number-verification.
 // A number whose ABA checksum fails is refused as an ACH-US node with it is.
-func (s *Server) handleRoutingNumberVerification(w http.ResponseWriter, r *http.Request) {
+func (s *wireCore) handleRoutingNumberVerification(w http.ResponseWriter, r *http.Request) {
 	req, err := decode[routingRequest](r)
 	if err == nil {
 		err = req.validate(s.enforcerFor(r))
@@ -117,7 +117,7 @@ type atmList struct {
 
 // handleATMs serves GET /v3.1/nodes/atms?zip=|lat=&lon=, radius, page, per_page. A
 // search with no location finds no ATMs: an empty page, as a client read it.
-func (s *Server) handleATMs(w http.ResponseWriter, r *http.Request) {
+func (s *wireCore) handleATMs(w http.ResponseWriter, r *http.Request) {
 	if _, err := s.authorize(r, clientAccess); err != nil {
 		s.fail(w, err)
 		return
@@ -205,7 +205,7 @@ type publicKeyView struct {
 // handleClient serves GET /v3.1/client?issue_public_key=YES&scope=...[&user_id=...].
 // scope is comma-separated (the Go and older Python clients) or repeated (SynapsePy);
 // none means reference.ClientScopes. The key is issued, not kept: no route reads it.
-func (s *Server) handleClient(w http.ResponseWriter, r *http.Request) {
+func (s *wireCore) handleClient(w http.ResponseWriter, r *http.Request) {
 	if _, err := s.authorize(r, clientAccess); err != nil {
 		s.fail(w, err)
 		return
@@ -258,7 +258,7 @@ func (s *Server) handleClient(w http.ResponseWriter, r *http.Request) {
 }
 
 // handleCryptoQuotes serves GET /v3.1/nodes/crypto-quotes: {"BTCUSD": ..., "USDBTC": ..., ...}.
-func (s *Server) handleCryptoQuotes(w http.ResponseWriter, r *http.Request) {
+func (s *wireCore) handleCryptoQuotes(w http.ResponseWriter, r *http.Request) {
 	if _, err := s.authorize(r, clientAccess); err != nil {
 		s.fail(w, err)
 		return
@@ -285,7 +285,7 @@ type cryptoWatch struct {
 // With a currency it answers that currency's days; without, every quoted currency's
 // days and news, keyed by its code ({"BTC": {"data": [...], "news": [...]}, ...}), as
 // clients read it.
-func (s *Server) handleCryptoMarketWatch(w http.ResponseWriter, r *http.Request) {
+func (s *wireCore) handleCryptoMarketWatch(w http.ResponseWriter, r *http.Request) {
 	if _, err := s.authorize(r, clientAccess); err != nil {
 		s.fail(w, err)
 		return
@@ -333,7 +333,7 @@ func (s *Server) handleCryptoMarketWatch(w http.ResponseWriter, r *http.Request)
 // handleTradeMarketWatch serves GET /v3.1/nodes/trade-market-watch?ticker=AAPL. The Go
 // client passes the bare symbol as its query string, so a query of one key with no
 // value ("?AAPL=") names the ticker too.
-func (s *Server) handleTradeMarketWatch(w http.ResponseWriter, r *http.Request) {
+func (s *wireCore) handleTradeMarketWatch(w http.ResponseWriter, r *http.Request) {
 	if _, err := s.authorize(r, clientAccess); err != nil {
 		s.fail(w, err)
 		return

@@ -14,7 +14,7 @@ const maxStoredLabel = maxNoteLength
 // handleShipSubnet serves PATCH (the SDKs) and POST (the newer docs) of
 // .../subnets/{subnet_id}/ship: it records a shipment of the card, paid from
 // fee_node_id (the fake charges no fee), and answers the subnet.
-func (s *Server) handleShipSubnet(w http.ResponseWriter, r *http.Request) {
+func (s *wireCore) handleShipSubnet(w http.ResponseWriter, r *http.Request) {
 	if _, err := s.authorize(r, access{userIP: true, scope: reference.ScopeSubnetPatch}); err != nil {
 		s.fail(w, err)
 		return
@@ -33,7 +33,7 @@ func (s *Server) handleShipSubnet(w http.ResponseWriter, r *http.Request) {
 
 // handleListShipments serves GET .../subnets/{subnet_id}/ship: the card's
 // shipments, oldest first.
-func (s *Server) handleListShipments(w http.ResponseWriter, r *http.Request) {
+func (s *wireCore) handleListShipments(w http.ResponseWriter, r *http.Request) {
 	var sn *subnetRecord
 	servePage(s, w, r, access{userIP: true, scope: reference.ScopeSubnetGet}, false,
 		func(st *store) ([]string, error) {
@@ -56,7 +56,7 @@ func (s *Server) handleListShipments(w http.ResponseWriter, r *http.Request) {
 
 // shipmentAction runs fn on the path's shipment under the lock and answers
 // the shipment as it is afterwards.
-func (s *Server) shipmentAction(w http.ResponseWriter, r *http.Request, scope string, fn func(*store, *subnetRecord, *shipRecord) error) {
+func (s *wireCore) shipmentAction(w http.ResponseWriter, r *http.Request, scope string, fn func(*store, *subnetRecord, *shipRecord) error) {
 	if _, err := s.authorize(r, access{userIP: true, scope: scope}); err != nil {
 		s.fail(w, err)
 		return
@@ -78,13 +78,13 @@ func (s *Server) shipmentAction(w http.ResponseWriter, r *http.Request, scope st
 }
 
 // handleGetShipment serves GET .../subnets/{subnet_id}/ship/{ship_id}.
-func (s *Server) handleGetShipment(w http.ResponseWriter, r *http.Request) {
+func (s *wireCore) handleGetShipment(w http.ResponseWriter, r *http.Request) {
 	s.shipmentAction(w, r, reference.ScopeSubnetGet, func(*store, *subnetRecord, *shipRecord) error { return nil })
 }
 
 // handleCancelShipment serves DELETE .../subnets/{subnet_id}/ship/{ship_id}:
 // a CREATED shipment becomes CANCELED; any other is refused.
-func (s *Server) handleCancelShipment(w http.ResponseWriter, r *http.Request) {
+func (s *wireCore) handleCancelShipment(w http.ResponseWriter, r *http.Request) {
 	now := s.Now()
 	s.shipmentAction(w, r, reference.ScopeSubnetPatch, func(st *store, sn *subnetRecord, sh *shipRecord) error {
 		if sh.status != ShipmentCreated {
@@ -101,7 +101,7 @@ func (s *Server) handleCancelShipment(w http.ResponseWriter, r *http.Request) {
 // call of the deprecated node-based cards: it answers the push-to-wallet
 // shape, derived deterministically from the node and the nonce, and changes
 // nothing.
-func (s *Server) handleApplePay(w http.ResponseWriter, r *http.Request) {
+func (s *wireCore) handleApplePay(w http.ResponseWriter, r *http.Request) {
 	if _, err := s.authorize(r, access{userIP: true, scope: reference.ScopeNodePatch}); err != nil {
 		s.fail(w, err)
 		return

@@ -16,7 +16,7 @@ type subnetsList struct {
 }
 
 // listSubnets serves a subnet list, oldest first.
-func (s *Server) listSubnets(w http.ResponseWriter, r *http.Request, ids func(*store) ([]string, error)) {
+func (s *wireCore) listSubnets(w http.ResponseWriter, r *http.Request, ids func(*store) ([]string, error)) {
 	servePage(s, w, r, access{gateway: true, userIP: true, scope: reference.ScopeSubnetsGet}, false, ids,
 		func(st *store, id string) subnetView { return st.subnetView(st.subnets[id], false) },
 		func(meta listMeta, items []subnetView, total int) any {
@@ -25,7 +25,7 @@ func (s *Server) listSubnets(w http.ResponseWriter, r *http.Request, ids func(*s
 }
 
 // handleCreateSubnet serves POST /v3.1/users/{user_id}/nodes/{node_id}/subnets.
-func (s *Server) handleCreateSubnet(w http.ResponseWriter, r *http.Request) {
+func (s *wireCore) handleCreateSubnet(w http.ResponseWriter, r *http.Request) {
 	if _, err := s.authorize(r, access{userIP: true, scope: reference.ScopeSubnetsPost}); err != nil {
 		s.fail(w, err)
 		return
@@ -55,18 +55,18 @@ func (s *Server) handleCreateSubnet(w http.ResponseWriter, r *http.Request) {
 }
 
 // handleListNodeSubnets serves GET /v3.1/users/{user_id}/nodes/{node_id}/subnets.
-func (s *Server) handleListNodeSubnets(w http.ResponseWriter, r *http.Request) {
+func (s *wireCore) handleListNodeSubnets(w http.ResponseWriter, r *http.Request) {
 	s.listSubnets(w, r, ofPathNode(r, func(_ *store, n *nodeRecord) []string { return n.subnetIDs }))
 }
 
 // handleListUserSubnets serves GET /v3.1/users/{user_id}/subnets.
-func (s *Server) handleListUserSubnets(w http.ResponseWriter, r *http.Request) {
+func (s *wireCore) handleListUserSubnets(w http.ResponseWriter, r *http.Request) {
 	s.listSubnets(w, r, ofPathUser(r, func(_ *store, u *userRecord) []string { return u.subnetIDs }))
 }
 
 // subnetAction runs fn on the path's subnet under the lock and answers the
 // subnet as it is afterwards.
-func (s *Server) subnetAction(w http.ResponseWriter, r *http.Request, full bool, fn func(*store, *subnetRecord) error) {
+func (s *wireCore) subnetAction(w http.ResponseWriter, r *http.Request, full bool, fn func(*store, *subnetRecord) error) {
 	answerObject(s, w, func(st *store) (subnetView, error) {
 		sn, err := st.nodeSubnet(r.PathValue("user_id"), r.PathValue("node_id"), r.PathValue("subnet_id"))
 		if err == nil {
@@ -82,7 +82,7 @@ func (s *Server) subnetAction(w http.ResponseWriter, r *http.Request, full bool,
 // handleGetSubnet serves GET .../subnets/{subnet_id}; full_dehydrate=YES
 // shows the full card number, cvc and account number, any other value
 // nothing more.
-func (s *Server) handleGetSubnet(w http.ResponseWriter, r *http.Request) {
+func (s *wireCore) handleGetSubnet(w http.ResponseWriter, r *http.Request) {
 	if _, err := s.authorize(r, access{gateway: true, userIP: true, scope: reference.ScopeSubnetGet}); err != nil {
 		s.fail(w, err)
 		return
@@ -106,7 +106,7 @@ func (s *Server) handleGetSubnet(w http.ResponseWriter, r *http.Request) {
 var subnetAllowed = map[string]SubnetStatus{AllowedLocked: SubnetInactive, AllowedCreditAndDebit: SubnetActive, AllowedCredit: SubnetActive}
 
 // handlePatchSubnet serves PATCH .../subnets/{subnet_id}.
-func (s *Server) handlePatchSubnet(w http.ResponseWriter, r *http.Request) {
+func (s *wireCore) handlePatchSubnet(w http.ResponseWriter, r *http.Request) {
 	if _, err := s.authorize(r, access{userIP: true, scope: reference.ScopeSubnetPatch}); err != nil {
 		s.fail(w, err)
 		return
@@ -149,7 +149,7 @@ type pushResponse struct {
 // handlePushSubnet serves POST .../subnets/{subnet_id}/push: a provisioning
 // token for an ACTIVE card, derived deterministically from the card and
 // the request.
-func (s *Server) handlePushSubnet(w http.ResponseWriter, r *http.Request) {
+func (s *wireCore) handlePushSubnet(w http.ResponseWriter, r *http.Request) {
 	if _, err := s.authorize(r, access{gateway: true, userIP: true, scope: reference.ScopeSubnetPatch}); err != nil {
 		s.fail(w, err)
 		return

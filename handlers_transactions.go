@@ -25,7 +25,7 @@ type transList struct {
 }
 
 // listTransactions serves a transaction list, newest first.
-func (s *Server) listTransactions(w http.ResponseWriter, r *http.Request, ids func(*store) ([]string, error)) {
+func (s *wireCore) listTransactions(w http.ResponseWriter, r *http.Request, ids func(*store) ([]string, error)) {
 	servePage(s, w, r, access{userIP: true, scope: reference.ScopeTransGet}, true, ids,
 		func(st *store, id string) txView { return st.txView(st.txs[id]) },
 		func(meta listMeta, items []txView, total int) any {
@@ -38,7 +38,7 @@ func (s *Server) listTransactions(w http.ResponseWriter, r *http.Request, ids fu
 const ruleToType = "to.type is the receiving node's type"
 
 // handleCreateTransaction serves POST /v3.1/users/{user_id}/nodes/{node_id}/trans.
-func (s *Server) handleCreateTransaction(w http.ResponseWriter, r *http.Request) {
+func (s *wireCore) handleCreateTransaction(w http.ResponseWriter, r *http.Request) {
 	if _, err := s.authorize(r, access{userIP: true, scope: reference.ScopeTransPost}); err != nil {
 		s.fail(w, err)
 		return
@@ -93,7 +93,7 @@ type batchResponse struct {
 // Items are created together: no item is refused for the sender's balance,
 // which may go negative, as the spec says, though not below
 // -MaxBalanceCents.
-func (s *Server) handleBatchTransactions(w http.ResponseWriter, r *http.Request) {
+func (s *wireCore) handleBatchTransactions(w http.ResponseWriter, r *http.Request) {
 	if _, err := s.authorize(r, access{userIP: true, scope: reference.ScopeTransPost}); err != nil {
 		s.fail(w, err)
 		return
@@ -122,7 +122,7 @@ func (s *Server) handleBatchTransactions(w http.ResponseWriter, r *http.Request)
 func batchItemScope(r *http.Request) string { return requestScope(r) + " item" }
 
 // handleGetTransaction serves GET .../nodes/{node_id}/trans/{trans_id}.
-func (s *Server) handleGetTransaction(w http.ResponseWriter, r *http.Request) {
+func (s *wireCore) handleGetTransaction(w http.ResponseWriter, r *http.Request) {
 	if _, err := s.authorize(r, access{userIP: true, scope: reference.ScopeTranGet}); err != nil {
 		s.fail(w, err)
 		return
@@ -132,7 +132,7 @@ func (s *Server) handleGetTransaction(w http.ResponseWriter, r *http.Request) {
 
 // txAction runs fn on the path's transaction under the lock and answers the
 // transaction as it is afterwards.
-func (s *Server) txAction(w http.ResponseWriter, r *http.Request, fn func(*store, *txRecord) error) {
+func (s *wireCore) txAction(w http.ResponseWriter, r *http.Request, fn func(*store, *txRecord) error) {
 	answerTx(s, w, func(st *store) (*txRecord, error) {
 		t, err := st.nodeTx(r.PathValue("user_id"), r.PathValue("node_id"), r.PathValue("trans_id"))
 		if err == nil {
@@ -155,7 +155,7 @@ const MaxComments = 100
 
 // handleCommentTransaction serves PATCH .../trans/{trans_id}: the comment
 // becomes a timeline note under the current status.
-func (s *Server) handleCommentTransaction(w http.ResponseWriter, r *http.Request) {
+func (s *wireCore) handleCommentTransaction(w http.ResponseWriter, r *http.Request) {
 	if _, err := s.authorize(r, access{userIP: true, scope: reference.ScopeTranPatch}); err != nil {
 		s.fail(w, err)
 		return
@@ -184,7 +184,7 @@ func (s *Server) handleCommentTransaction(w http.ResponseWriter, r *http.Request
 }
 
 // handleCancelTransaction serves DELETE .../trans/{trans_id}.
-func (s *Server) handleCancelTransaction(w http.ResponseWriter, r *http.Request) {
+func (s *wireCore) handleCancelTransaction(w http.ResponseWriter, r *http.Request) {
 	if _, err := s.authorize(r, access{userIP: true, scope: reference.ScopeTranDelete}); err != nil {
 		s.fail(w, err)
 		return
@@ -194,11 +194,11 @@ func (s *Server) handleCancelTransaction(w http.ResponseWriter, r *http.Request)
 }
 
 // handleListNodeTransactions serves GET .../nodes/{node_id}/trans, newest first.
-func (s *Server) handleListNodeTransactions(w http.ResponseWriter, r *http.Request) {
+func (s *wireCore) handleListNodeTransactions(w http.ResponseWriter, r *http.Request) {
 	s.listTransactions(w, r, ofPathNode(r, func(_ *store, n *nodeRecord) []string { return n.txIDs }))
 }
 
 // handleListUserTransactions serves GET /users/{user_id}/trans, newest first.
-func (s *Server) handleListUserTransactions(w http.ResponseWriter, r *http.Request) {
+func (s *wireCore) handleListUserTransactions(w http.ResponseWriter, r *http.Request) {
 	s.listTransactions(w, r, ofPathUser(r, func(_ *store, u *userRecord) []string { return u.txIDs }))
 }

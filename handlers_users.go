@@ -24,7 +24,7 @@ type usersList struct {
 const deleteDocument = "DELETE_DOCUMENT"
 
 // handleCreateUser serves POST /v3.1/users.
-func (s *Server) handleCreateUser(w http.ResponseWriter, r *http.Request) {
+func (s *wireCore) handleCreateUser(w http.ResponseWriter, r *http.Request) {
 	c, err := s.authorize(r, access{gateway: true, user: true, userIP: true})
 	if err != nil {
 		s.fail(w, err)
@@ -52,7 +52,7 @@ func (s *Server) handleCreateUser(w http.ResponseWriter, r *http.Request) {
 // refresh_token, as in the list SynapsePy recorded from the sandbox without
 // show_refresh_tokens (its Users build a User from each, which reads the
 // token); show_refresh_tokens=no leaves the tokens out.
-func (s *Server) handleListUsers(w http.ResponseWriter, r *http.Request) {
+func (s *wireCore) handleListUsers(w http.ResponseWriter, r *http.Request) {
 	if _, err := s.authorize(r, access{gateway: true}); err != nil {
 		s.fail(w, err)
 		return
@@ -75,7 +75,7 @@ func (s *Server) handleListUsers(w http.ResponseWriter, r *http.Request) {
 // enough, as for the official clients, which read the refresh_token here.
 // With full_dehydrate=yes the base documents show their personal fields and
 // the sub-documents their values.
-func (s *Server) handleGetUser(w http.ResponseWriter, r *http.Request) {
+func (s *wireCore) handleGetUser(w http.ResponseWriter, r *http.Request) {
 	if _, err := s.authorize(r, access{gateway: true}); err != nil {
 		s.fail(w, err)
 		return
@@ -97,7 +97,7 @@ var userPermissions = []string{PermissionUnverified, PermissionSendAndReceive, P
 
 // handlePatchUser serves PATCH /v3.1/users/{user_id}; with full_dehydrate=yes
 // the answer shows the documents as GET /users/{user_id}?full_dehydrate=yes does.
-func (s *Server) handlePatchUser(w http.ResponseWriter, r *http.Request) {
+func (s *wireCore) handlePatchUser(w http.ResponseWriter, r *http.Request) {
 	if _, err := s.authorize(r, access{userIP: true, scope: reference.ScopeUserPatch}); err != nil {
 		s.fail(w, err)
 		return

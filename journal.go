@@ -160,7 +160,7 @@ type journal struct {
 	entries []journalEntry // oldest first, from head on
 	head    int
 	bytes   int64 // the cost of entries[head:]
-	s       *Server
+	s       *wireCore
 }
 
 // journalEntry is a call and the bytes it counts for.
@@ -196,7 +196,7 @@ const maxRecordedHead = maxJournalBody
 // and the head of the body.
 type recorder struct {
 	http.ResponseWriter
-	s      *Server // whose journal: serverOf
+	s      *wireCore // whose journal: serverOf
 	req    Request
 	status int
 	// head is the first maxRecordedHead bytes of the body, or more when
@@ -393,4 +393,42 @@ func cloneValues(v url.Values) url.Values {
 		out[k] = append([]string(nil), vs...)
 	}
 	return out
+}
+
+// Requests returns the API calls the server answered, oldest first: the
+// newest calls that fit in the journal's bounds (WithJournalLimit; by
+// default 10,000 calls and 8 MiB). The /_fake/ control API is not recorded.
+func (s *wireCore) Requests() []Request {
+	s.journal.mu.Lock()
+	defer s.journal.mu.Unlock()
+	live := s.journal.entries[s.journal.head:]
+	out := make([]Request, len(live))
+	for i, e := range live {
+		r := e.req
+		r.Header = r.Header.Clone()
+		r.Query = cloneValues(r.Query)
+		r.Body = bytes.Clone(r.Body)
+		out[i] = r
+	}
+	return out
+}
+
+// RequestsTo returns the calls to one route, as FailNext names routes:
+// RequestsTo("POST", "/users/{user_id}/nodes/{node_id}/trans"). An empty
+// method matches any.
+func (s *wireCore) RequestsTo(method, route string) []Request {
+	var out []Request
+	for _, r := range s.Requests() {
+		if (method == "" || r.Method == method) && r.Route == route {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// ResetRequests empties the journal.
+func (s *wireCore) ResetRequests() {
+	s.journal.mu.Lock()
+	s.journal.entries, s.journal.head, s.journal.bytes = nil, 0, 0
+	s.journal.mu.Unlock()
 }

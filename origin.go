@@ -69,7 +69,7 @@ func errForbidden(code, format string, args ...any) *apierr.Error {
 
 // guardControl answers a /_fake/ request that may not reach the control API
 // and reports whether it may.
-func (s *Server) guardControl(w http.ResponseWriter, r *http.Request) bool {
+func (s *consoleCore) guardControl(w http.ResponseWriter, r *http.Request) bool {
 	h := w.Header()
 	h.Set("X-Frame-Options", "DENY") // no clicking the dashboard's buttons through another site's frame
 	h.Set("X-Content-Type-Options", "nosniff")
@@ -88,7 +88,7 @@ func (s *Server) guardControl(w http.ResponseWriter, r *http.Request) bool {
 
 // checkControlOrigin refuses a request for another host or from another
 // origin.
-func (s *Server) checkControlOrigin(r *http.Request) error {
+func (s *consoleCore) checkControlOrigin(r *http.Request) error {
 	if !s.controlHost(r.Host) {
 		return errForbidden("foreign_host", "Host %q may not use the control API: it answers loopback names, "+
 			"its own address and the hosts given with -allow-host (WithAllowedHosts).", jsonx.Clip(r.Host))
@@ -119,7 +119,7 @@ func topLevelNavigation(r *http.Request) bool {
 
 // controlHost reports whether the control API answers requests for
 // hostport. A request with no Host at all comes from no browser.
-func (s *Server) controlHost(hostport string) bool {
+func (s *consoleCore) controlHost(hostport string) bool {
 	if hostport == "" {
 		return true
 	}
@@ -176,7 +176,7 @@ func isUIPath(path string) bool {
 // checkControlToken answers a request that does not carry the control
 // token, and a visit to a dashboard page with ?token=, which gets the
 // cookie and a redirect to the page without the token in its address.
-func (s *Server) checkControlToken(w http.ResponseWriter, r *http.Request) bool {
+func (s *consoleCore) checkControlToken(w http.ResponseWriter, r *http.Request) bool {
 	if r.Method == http.MethodGet && isUIPath(r.URL.Path) && r.URL.Query().Has("token") {
 		q := r.URL.Query()
 		if !s.isControlToken(q.Get("token")) {
@@ -212,18 +212,18 @@ func (s *Server) checkControlToken(w http.ResponseWriter, r *http.Request) bool 
 	return false
 }
 
-func (s *Server) failToken(w http.ResponseWriter, code, format string, args ...any) {
+func (s *consoleCore) failToken(w http.ResponseWriter, code, format string, args ...any) {
 	w.Header().Set("WWW-Authenticate", `Bearer realm="synapsefake control API"`)
 	s.fail(w, apierr.Unauthorized(code, format, args...))
 }
 
-func (s *Server) isControlToken(tok string) bool {
+func (s *consoleCore) isControlToken(tok string) bool {
 	return subtle.ConstantTimeCompare([]byte(tok), []byte(s.cfg.controlToken)) == 1
 }
 
 // controlCookie is the dashboard cookie's value: a digest of the token, so
 // that any token fits in a cookie and the cookie does not hold the token.
-func (s *Server) controlCookie() string {
+func (s *consoleCore) controlCookie() string {
 	sum := sha256.Sum256([]byte("synapsefake control token\x00" + s.cfg.controlToken))
 	return hex.EncodeToString(sum[:])
 }

@@ -55,7 +55,7 @@ func (g *guardWriter) Unwrap() http.ResponseWriter { return g.ResponseWriter }
 // answer has started: then no envelope can follow, and the panic goes on as
 // http.ErrAbortHandler, which net/http answers by dropping the connection.
 // http.ErrAbortHandler itself goes on up untouched, as net/http expects.
-func (s *Server) recoverPanic(g *guardWriter, w http.ResponseWriter, r *http.Request) {
+func (s *wireCore) recoverPanic(g *guardWriter, w http.ResponseWriter, r *http.Request) {
 	v := recover()
 	if v == nil {
 		return

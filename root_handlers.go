@@ -47,7 +47,7 @@ func (s *Server) ServeHTTP(rw http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if s.cfg.strict {
-		r = r.WithContext(context.WithValue(r.Context(), serverKey{}, s)) // for checkStrict
+		r = r.WithContext(context.WithValue(r.Context(), serverKey{}, &s.wireCore)) // for checkStrict
 	}
 	rec := s.journal.start(w, r)
 	defer s.journal.finish(rec, r)

@@ -48,7 +48,7 @@ const stateFormat = "synapsefake-state"
 // allocates about 18 bytes per byte of the document (BenchmarkRestore).
 const DefaultMaxStateSize = 64 << 20
 
-func (s *Server) maxStateSize() int64 {
+func (s *consoleCore) maxStateSize() int64 {
 	if s.cfg.maxState > 0 {
 		return s.cfg.maxState
 	}
@@ -61,7 +61,7 @@ var errRestoreBusy = apierr.New(reference.ErrTooManyRequests, "restore_in_progre
 	"Another state document is being restored; send this one when it is done.")
 
 // readState reads a document of at most maxStateSize bytes.
-func (s *Server) readState(r io.Reader) ([]byte, error) {
+func (s *consoleCore) readState(r io.Reader) ([]byte, error) {
 	limit := s.maxStateSize()
 	data, err := io.ReadAll(io.LimitReader(r, limit+1))
 	if err != nil {
@@ -147,7 +147,7 @@ func errState(format string, args ...any) *apierr.Error {
 	return apierr.Payload("invalid_state", "State document refused: "+format, args...)
 }
 
-func (s *Server) snapshot() ([]byte, error) {
+func (s *consoleCore) snapshot() ([]byte, error) {
 	var buf bytes.Buffer
 	buf.WriteString(`{"format":"` + stateFormat + `","version":` + strconv.Itoa(StateVersion))
 	field := func(key string, v any) error {
@@ -221,7 +221,7 @@ func (s *Server) snapshot() ([]byte, error) {
 
 // snapshotCopied, when set (by tests), runs between a snapshot's copy and
 // its encoding.
-var snapshotCopied func(*Server)
+var snapshotCopied func(*consoleCore)
 
 // restoredState is a decoded document, ready to be swapped in.
 type restoredState struct {
@@ -234,7 +234,7 @@ type restoredState struct {
 	faults   []*fault
 }
 
-func (s *Server) restore(data []byte, copied bool) error {
+func (s *consoleCore) restore(data []byte, copied bool) error {
 	rs, err := s.decodeState(data, copied)
 	if err != nil {
 		return err
@@ -250,7 +250,7 @@ func (s *Server) restore(data []byte, copied bool) error {
 
 // swapIn replaces the store, the clock and the webhook side with rs's,
 // under the store's lock.
-func (s *Server) swapIn(rs *restoredState) {
+func (s *consoleCore) swapIn(rs *restoredState) {
 	st := s.store
 	defer st.lock().unlock()
 	st.era++
@@ -278,7 +278,7 @@ func (s *Server) swapIn(rs *restoredState) {
 
 // decodeState decodes and checks a whole document without touching the
 // server.
-func (s *Server) decodeState(data []byte, copied bool) (*restoredState, error) {
+func (s *consoleCore) decodeState(data []byte, copied bool) (*restoredState, error) {
 	var top map[string]json.RawMessage
 	if err := json.Unmarshal(data, &top); err != nil {
 		return nil, errState("not a JSON object: %v", err)
@@ -457,3 +457,61 @@ func writeKey(buf *bytes.Buffer, k string) {
 }
 
 var jsonNull = []byte("null")
+
+// Snapshot writes the server's whole state as one JSON document (format
+// "synapsefake-state", version StateVersion): the store, the clock, the id
+// stream, the webhook capture, log, queued deliveries and retries, the
+// request journal and pending faults. Restore reads it back. Deliveries in
+// the middle of an attempt are saved as queued: a restored server makes
+// that attempt again.
+func (s *consoleCore) Snapshot(w io.Writer) error {
+	b, err := s.snapshot()
+	if err != nil {
+		return err
+	}
+	_, err = w.Write(b)
+	return err
+}
+
+// Restore replaces the server's whole state with a document Snapshot
+// wrote. A document that is not valid JSON, is of another format or
+// version, was saved by a server with another id seed or client id, or
+// does not hold together (a transaction event of an unknown transaction,
+// a log entry of a missing attempt...) is refused with an error, and the
+// state is left as it was. The server keeps its options (URL, client
+// credentials, webhook and journal limits). A mock or the default clock is
+// set to the saved time; a real clock cannot be set, so what fell due
+// between the save and now runs at the next request.
+func (s *consoleCore) Restore(r io.Reader) error {
+	if !s.restoring.TryLock() {
+		return errRestoreBusy
+	}
+	defer s.restoring.Unlock()
+	data, err := s.readState(r)
+	if err != nil {
+		return err
+	}
+	return s.restore(data, false)
+}
+
+// RestoreCopy is Restore of a document another server saved, one with
+// another client id or id seed: another platform of a Platforms, say, to
+// start each test's platform from one prepared state. Its users, nodes,
+// transactions, keys, subscriptions, clock, id stream, webhooks and
+// journal become this server's; the server keeps its own credentials,
+// name and options, so objects show this server's client and webhooks
+// are signed with its secret from now on. What was recorded before the
+// copy (the captured webhooks' bodies, the journal) stays as it was sent,
+// and the webhook log's ids are this server's. Every other check of
+// Restore holds.
+func (s *consoleCore) RestoreCopy(r io.Reader) error {
+	if !s.restoring.TryLock() {
+		return errRestoreBusy
+	}
+	defer s.restoring.Unlock()
+	data, err := s.readState(r)
+	if err != nil {
+		return err
+	}
+	return s.restore(data, true)
+}

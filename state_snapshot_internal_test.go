@@ -89,7 +89,7 @@ func TestCloneStoreSharesNothing(t *testing.T) {
 func TestSnapshotEncodesOutsideTheLock(t *testing.T) {
 	w := newFuzzWorld(t)
 	free := false
-	snapshotCopied = func(s *Server) {
+	snapshotCopied = func(s *consoleCore) {
 		if s.store.mu.TryLock() {
 			free = true
 			s.store.unlock()

@@ -312,7 +312,7 @@ func editDistance(a, b string) int {
 // T does not know, and fails the server's test. data was already decoded
 // leniently into a T.
 func checkStrict[T any](r *http.Request, data []byte) error {
-	s, _ := r.Context().Value(serverKey{}).(*Server)
+	s, _ := r.Context().Value(serverKey{}).(*wireCore)
 	if s == nil || !s.cfg.strict {
 		return nil
 	}
@@ -344,7 +344,7 @@ func checkStrict[T any](r *http.Request, data []byte) error {
 // test. rule is a short name of what the contract says ("logins[].email is
 // an email address"); err is the refusal strict mode answers. It returns
 // nil on a lenient server.
-func (s *Server) strictRule(r *http.Request, rule string, err *apierr.Error) error {
+func (s *wireCore) strictRule(r *http.Request, rule string, err *apierr.Error) error {
 	if s == nil || !s.cfg.strict {
 		return nil
 	}
@@ -363,7 +363,7 @@ func (s *Server) strictRule(r *http.Request, rule string, err *apierr.Error) err
 // strictRules is strictRule for the first of the rules a request breaks
 // (a request type's broken method lists them): nil when it breaks none, or
 // on a lenient server.
-func (s *Server) strictRules(r *http.Request, broken []brokenRule) error {
+func (s *wireCore) strictRules(r *http.Request, broken []brokenRule) error {
 	if len(broken) == 0 {
 		return nil
 	}

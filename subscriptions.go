@@ -89,7 +89,7 @@ type createSubscriptionRequest struct {
 }
 
 // handleCreateSubscription serves POST /v3.1/subscriptions.
-func (s *Server) handleCreateSubscription(w http.ResponseWriter, r *http.Request) {
+func (s *wireCore) handleCreateSubscription(w http.ResponseWriter, r *http.Request) {
 	if _, err := s.authorize(r, access{gateway: true}); err != nil {
 		s.fail(w, err)
 		return
@@ -122,7 +122,7 @@ type subscriptionsList struct {
 }
 
 // handleListSubscriptions serves GET /v3.1/subscriptions, oldest first.
-func (s *Server) handleListSubscriptions(w http.ResponseWriter, r *http.Request) {
+func (s *wireCore) handleListSubscriptions(w http.ResponseWriter, r *http.Request) {
 	servePage(s, w, r, access{gateway: true}, false,
 		func(st *store) ([]string, error) { return st.subOrder, nil },
 		func(st *store, id string) subscriptionView { return st.subscriptionView(st.subs[id]) },
@@ -132,7 +132,7 @@ func (s *Server) handleListSubscriptions(w http.ResponseWriter, r *http.Request)
 }
 
 // handleGetSubscription serves GET /v3.1/subscriptions/{subscription_id}.
-func (s *Server) handleGetSubscription(w http.ResponseWriter, r *http.Request) {
+func (s *wireCore) handleGetSubscription(w http.ResponseWriter, r *http.Request) {
 	if _, err := s.authorize(r, access{gateway: true}); err != nil {
 		s.fail(w, err)
 		return
@@ -140,7 +140,7 @@ func (s *Server) handleGetSubscription(w http.ResponseWriter, r *http.Request) {
 	s.subscriptionAction(w, r, func(*subscriptionRecord) {})
 }
 
-func (s *Server) subscriptionAction(w http.ResponseWriter, r *http.Request, fn func(*subscriptionRecord)) {
+func (s *wireCore) subscriptionAction(w http.ResponseWriter, r *http.Request, fn func(*subscriptionRecord)) {
 	answerObject(s, w, func(st *store) (subscriptionView, error) {
 		sub := st.subs[r.PathValue("subscription_id")]
 		if sub == nil {
@@ -160,7 +160,7 @@ type patchSubscriptionRequest struct {
 
 // handlePatchSubscription serves PATCH /v3.1/subscriptions/{subscription_id},
 // and POST, which synapsenode 2.0 sends for the same update.
-func (s *Server) handlePatchSubscription(w http.ResponseWriter, r *http.Request) {
+func (s *wireCore) handlePatchSubscription(w http.ResponseWriter, r *http.Request) {
 	if _, err := s.authorize(r, access{gateway: true}); err != nil {
 		s.fail(w, err)
 		return
@@ -235,7 +235,7 @@ type logsList struct {
 
 // handleWebhookLogs serves GET /v3.1/subscriptions/logs: every delivery
 // attempt, newest first.
-func (s *Server) handleWebhookLogs(w http.ResponseWriter, r *http.Request) {
+func (s *wireCore) handleWebhookLogs(w http.ResponseWriter, r *http.Request) {
 	if _, err := s.authorize(r, access{gateway: true}); err != nil {
 		s.fail(w, err)
 		return

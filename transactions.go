@@ -1008,3 +1008,14 @@ func (st *store) cancel(t *txRecord, at time.Time, code string) error {
 	}
 	return st.move(t, StatusCanceled, at, "", code)
 }
+
+// Transaction returns a copy of a transaction and whether it exists.
+func (s *bankCore) Transaction(id string) (Transaction, bool) {
+	st := s.store
+	defer st.lock().unlock()
+	t := st.txs[id]
+	if t == nil {
+		return Transaction{}, false
+	}
+	return t.public(), true
+}

@@ -129,7 +129,7 @@ func forgetUIPages(base string) {
 
 // controlRoot is where the server's control API is served: /_fake/, or a
 // made platform's /_fake/platforms/{client_id}/.
-func (s *Server) controlRoot() string {
+func (s *consoleCore) controlRoot() string {
 	if s.ctlBase == "" {
 		return controlPrefix
 	}
@@ -148,7 +148,7 @@ const uiMaxPlatforms = 100
 
 // uiPlatforms is the switcher's list: nil for a server that is not one of
 // several platforms.
-func (s *Server) uiPlatforms() (list []uiPlatform, more int) {
+func (s *consoleCore) uiPlatforms() (list []uiPlatform, more int) {
 	if s.platforms == nil {
 		return nil, 0
 	}
@@ -157,12 +157,12 @@ func (s *Server) uiPlatforms() (list []uiPlatform, more int) {
 		return nil, 0
 	}
 	for i, o := range all {
-		if i >= uiMaxPlatforms && o != s {
+		if i >= uiMaxPlatforms && &o.consoleCore != s {
 			more++
 			continue
 		}
 		list = append(list, uiPlatform{Name: o.cfg.clientName, ClientID: o.cfg.clientID,
-			URL: o.controlRoot() + "ui/", Current: o == s})
+			URL: o.controlRoot() + "ui/", Current: &o.consoleCore == s})
 	}
 	return list, more
 }
@@ -195,16 +195,13 @@ type uiPage struct {
 // errClockNotManual refuses to move a clock that follows real time.
 var errClockNotManual = apierr.NotAllowed("clock_not_manual", "The clock follows real time; only a manual clock can be advanced.")
 
-// manualClock reports whether the server's clock moves only when told.
-func (s *Server) manualClock() bool { return s.clock == nil || s.mock != nil }
-
 // uiRender answers a page, with the detail of ?open= beside its list.
-func (s *Server) uiRender(w http.ResponseWriter, r *http.Request, tab string, p uiPage) {
+func (s *consoleCore) uiRender(w http.ResponseWriter, r *http.Request, tab string, p uiPage) {
 	s.uiRenderStatus(w, r, http.StatusOK, tab, p)
 }
 
 // uiRenderStatus is uiRender with another status than 200.
-func (s *Server) uiRenderStatus(w http.ResponseWriter, r *http.Request, status int, tab string, p uiPage) {
+func (s *consoleCore) uiRenderStatus(w http.ResponseWriter, r *http.Request, status int, tab string, p uiPage) {
 	p.Tab, p.Now, p.Manual = tab, s.Now(), s.manualClock()
 	q := r.URL.Query()
 	if id := strings.TrimSpace(q.Get("open")); id != "" && p.Open == nil {
@@ -238,7 +235,7 @@ func (s *Server) uiRenderStatus(w http.ResponseWriter, r *http.Request, status i
 func uiLimit(r *http.Request) (int, error) { return queryLimit(r, uiDefaultLimit, uiMaxLimit) }
 
 // uiStatic serves GET /_fake/ui/static/{file}: the stylesheet and script.
-func (s *Server) uiStatic(w http.ResponseWriter, r *http.Request) {
+func (s *consoleCore) uiStatic(w http.ResponseWriter, r *http.Request) {
 	name := r.PathValue("file")
 	data, err := fs.ReadFile(uiFiles, "ui/static/"+name)
 	if err != nil || strings.Contains(name, "/") {
@@ -287,7 +284,7 @@ type uiStatement struct {
 // uiOverview serves GET /_fake/ui/?name=&limit=: users, newest first, with
 // their nodes and balances; name keeps the users whose name or email, or
 // one of whose nodes' nickname, holds it (in any case).
-func (s *Server) uiOverview(w http.ResponseWriter, r *http.Request) {
+func (s *consoleCore) uiOverview(w http.ResponseWriter, r *http.Request) {
 	limit, err := uiLimit(r)
 	if err != nil {
 		s.fail(w, err)
@@ -351,7 +348,7 @@ const uiScanLimit = 10_000
 
 // uiTransactions serves GET /_fake/ui/transactions?user=&node=&status=&limit=:
 // the newest transactions that match, with their timelines and moves.
-func (s *Server) uiTransactions(w http.ResponseWriter, r *http.Request) {
+func (s *consoleCore) uiTransactions(w http.ResponseWriter, r *http.Request) {
 	limit, err := uiLimit(r)
 	q := r.URL.Query()
 	f := uiTxFilter{User: strings.TrimSpace(q.Get("user")), Node: strings.TrimSpace(q.Get("node")), Status: Status(q.Get("status"))}
@@ -475,7 +472,7 @@ const uiWebhookBytes = 4 << 20
 // newest captured webhooks (older than the one numbered before), with
 // payloads, signatures and every attempt, until uiWebhookBytes; a link
 // pages on to older ones.
-func (s *Server) uiWebhooksPage(w http.ResponseWriter, r *http.Request) {
+func (s *consoleCore) uiWebhooksPage(w http.ResponseWriter, r *http.Request) {
 	limit, err := uiLimit(r)
 	if err != nil {
 		s.fail(w, err)
@@ -552,8 +549,8 @@ func (s *Server) uiWebhooksPage(w http.ResponseWriter, r *http.Request) {
 
 // uiHook is a captured webhook with its payload, signature check and
 // attempts.
-func (s *Server) uiHook(c capturedEvent) uiHook {
-	wh := c.webhook(c.ev.body(s))
+func (s *consoleCore) uiHook(c capturedEvent) uiHook {
+	wh := c.webhook(c.ev.body(&s.wireCore))
 	v := uiHook{Seq: c.ev.seq, Function: wh.Function, ObjectType: wh.ObjectType, ObjectID: wh.ObjectID,
 		Status: wh.Status, Code: wh.Code, UpdatedBy: wh.UpdatedBy, Date: wh.Date, LogID: s.logID(c.ev.seq)}
 	var pretty bytes.Buffer
@@ -611,7 +608,7 @@ type uiRedeliverRequest struct {
 // uiRedeliver serves POST /_fake/ui/webhooks/{seq}/redeliver {"delivery": i}:
 // one more attempt of a captured webhook's delivery, now; it answers once
 // the attempt was made (within Flush's bound).
-func (s *Server) uiRedeliver(w http.ResponseWriter, r *http.Request) {
+func (s *consoleCore) uiRedeliver(w http.ResponseWriter, r *http.Request) {
 	req, err := controlBody[uiRedeliverRequest](r)
 	if err != nil {
 		s.fail(w, err)
@@ -663,7 +660,7 @@ func (f uiRequestFilter) matches(r *Request) bool {
 
 // uiRequests serves GET /_fake/ui/requests?method=&route=&status=&q=&limit=:
 // the newest journaled calls that match.
-func (s *Server) uiRequests(w http.ResponseWriter, r *http.Request) {
+func (s *consoleCore) uiRequests(w http.ResponseWriter, r *http.Request) {
 	limit, err := uiLimit(r)
 	if err != nil {
 		s.fail(w, err)
@@ -742,7 +739,7 @@ type uiKey struct {
 
 // uiOAuth serves GET /_fake/ui/oauth: users' fingerprints, oauth keys,
 // whether MFA is forced and the pin that was "sent".
-func (s *Server) uiOAuth(w http.ResponseWriter, r *http.Request) {
+func (s *consoleCore) uiOAuth(w http.ResponseWriter, r *http.Request) {
 	limit, err := uiLimit(r)
 	if err != nil {
 		s.fail(w, err)
@@ -757,7 +754,7 @@ func (s *Server) uiOAuth(w http.ResponseWriter, r *http.Request) {
 
 // uiOAuthUsers reads the OAuth page's newest limit users with their keys,
 // and how many users there are.
-func (s *Server) uiOAuthUsers(now time.Time, limit int) (list []uiOAuthUser, total int) {
+func (s *consoleCore) uiOAuthUsers(now time.Time, limit int) (list []uiOAuthUser, total int) {
 	st := s.store
 	defer st.lock().unlock()
 	total = len(st.userOrder)
@@ -819,7 +816,7 @@ func clockStep(now time.Time, step string) (time.Duration, error) {
 
 // uiClock serves POST /_fake/ui/clock {"step": ...}: Advance by a
 // calendar step. A clock that is not manual cannot be moved.
-func (s *Server) uiClock(w http.ResponseWriter, r *http.Request) {
+func (s *consoleCore) uiClock(w http.ResponseWriter, r *http.Request) {
 	req, err := controlBody[uiClockRequest](r)
 	var d time.Duration
 	if err == nil {
@@ -839,7 +836,7 @@ func (s *Server) uiClock(w http.ResponseWriter, r *http.Request) {
 // uiCheckCard serves POST /_fake/ui/subnets/{subnet_id}/check, with the
 // body of .../authorize: the IR code the swipe would be declined with now
 // ("" when it would be approved), without making it.
-func (s *Server) uiCheckCard(w http.ResponseWriter, r *http.Request) {
+func (s *consoleCore) uiCheckCard(w http.ResponseWriter, r *http.Request) {
 	req, err := controlBody[controlCardRequest](r)
 	if err != nil {
 		s.fail(w, err)
@@ -876,7 +873,7 @@ type uiVersion struct {
 	keys, users, txs      int
 }
 
-func (s *Server) uiVersion() (v uiVersion, closed bool) {
+func (s *consoleCore) uiVersion() (v uiVersion, closed bool) {
 	h := s.hooks
 	h.mu.Lock()
 	v.hooks, closed = int64(h.version)<<20^int64(h.events.len()), h.closed
@@ -917,7 +914,7 @@ func shutdownSignal(r *http.Request) <-chan struct{} {
 // event (data: a counter) whenever the store, the capture, the journal or
 // a manual clock changed, looked for every uiPoll. The stream ends when the
 // client leaves, the Server closes or its http.Server shuts down.
-func (s *Server) uiEvents(w http.ResponseWriter, r *http.Request) {
+func (s *consoleCore) uiEvents(w http.ResponseWriter, r *http.Request) {
 	rc := http.NewResponseController(w)
 	h := w.Header()
 	h.Set("Content-Type", "text/event-stream")

@@ -90,15 +90,15 @@ func (s uiSub) Percent() int {
 }
 
 // uiDetail finds the object with the id; its Kind is "" when none has it.
-func (s *Server) uiDetail(id string) *uiDetail {
+func (s *consoleCore) uiDetail(id string) *uiDetail {
 	d := s.store.uiDetail(id, s.Now(), s.manualClock())
 	if d.Kind == "" {
-		if seq, ok := s.hooks.seqOfLogID(s, id); ok {
+		if seq, ok := s.hooks.seqOfLogID(&s.wireCore, id); ok {
 			return s.uiHookDetail(id, seq)
 		}
 		return d
 	}
-	d.Hooks, d.HooksMore = s.hooks.rowsOf(s, id, uiDetailHooks)
+	d.Hooks, d.HooksMore = s.hooks.rowsOf(&s.wireCore, id, uiDetailHooks)
 	if d.Sub != nil {
 		subs := []uiSub{*d.Sub}
 		s.hooks.uiHealth(subs)
@@ -117,7 +117,7 @@ func indentJSON(v any) string {
 }
 
 // uiHookDetail is the captured webhook numbered seq, in full.
-func (s *Server) uiHookDetail(logID string, seq uint64) *uiDetail {
+func (s *consoleCore) uiHookDetail(logID string, seq uint64) *uiDetail {
 	d := &uiDetail{ID: logID}
 	h := s.hooks
 	h.mu.Lock()
@@ -145,7 +145,7 @@ func (s *Server) uiHookDetail(logID string, seq uint64) *uiDetail {
 // uiFind serves GET /_fake/ui/find?id=: a redirect to the page that lists
 // the object with that id, its detail open; a page saying that nothing has
 // it (404) otherwise.
-func (s *Server) uiFind(w http.ResponseWriter, r *http.Request) {
+func (s *consoleCore) uiFind(w http.ResponseWriter, r *http.Request) {
 	id := strings.TrimSpace(r.URL.Query().Get("id"))
 	d := &uiDetail{ID: id}
 	if id != "" {
@@ -165,7 +165,7 @@ func (s *Server) uiFind(w http.ResponseWriter, r *http.Request) {
 
 // uiSubscriptions serves GET /_fake/ui/subscriptions?limit=: the newest
 // subscriptions, with their URL, scopes and whether they are active.
-func (s *Server) uiSubscriptions(w http.ResponseWriter, r *http.Request) {
+func (s *consoleCore) uiSubscriptions(w http.ResponseWriter, r *http.Request) {
 	limit, err := uiLimit(r)
 	if err != nil {
 		s.fail(w, err)

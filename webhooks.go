@@ -233,7 +233,7 @@ const (
 // goroutine per subscription that holds no store lock, so a receiver may
 // call the fake back. Lock order: the store's lock, then this one.
 type hooks struct {
-	s    *Server
+	s    *wireCore
 	mu   sync.Mutex
 	cond *sync.Cond
 	seq  uint64
@@ -341,7 +341,7 @@ func (h *hooks) hurried(wait func()) {
 	wait()
 }
 
-func newHooks(s *Server) *hooks {
+func newHooks(s *wireCore) *hooks {
 	h := &hooks{s: s, budget: newBudget(s.cfg.webhookRate)}
 	h.cond = sync.NewCond(&h.mu)
 	h.nextRetry.Store(math.MaxInt64)
@@ -574,7 +574,7 @@ func (h *hooks) redeliver(seq uint64, delivery int) (found, busy bool) {
 
 // flushBound is the most Flush waits, in real time: the time one attempt
 // may take, plus a second.
-func (s *Server) flushBound() time.Duration {
+func (s *wireCore) flushBound() time.Duration {
 	d := s.webhookClient.Timeout
 	if d <= 0 {
 		d = 10 * time.Second
@@ -646,7 +646,7 @@ func (h *hooks) close() {
 // attempt POSTs one delivery and reports the receiver's answer, dated at
 // the attempt's due time; badSignature signs it with a wrong secret.
 // Cancelling ctx abandons it.
-func (s *Server) attempt(ctx context.Context, d *delivery, badSignature bool) attemptRecord {
+func (s *wireCore) attempt(ctx context.Context, d *delivery, badSignature bool) attemptRecord {
 	a := attemptRecord{at: d.due}
 	if !validWebhookURL(d.target.url) {
 		// A URL stored without a scheme (PATCH /subscriptions/{id}) is never sent.
@@ -1123,3 +1123,13 @@ func webhookBody(id, function, logID, actor string, at time.Time, rest []byte) [
 	b.WriteByte('}')
 	return b.Bytes()
 }
+
+// Webhooks returns the server's webhook capture.
+func (s *wireCore) Webhooks() WebhookCapture { return WebhookCapture{s.hooks} }
+
+// Flush blocks until no webhook delivery is queued or in flight, for at
+// most the webhook timeout plus a second of real time (a receiver that
+// hangs holds up Flush and Advance no longer than that). Retries
+// scheduled on the clock are not waited for: Advance makes them due.
+// Do not call it from a webhook receiver's handler.
+func (s *wireCore) Flush() { s.hooks.flush() }

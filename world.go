@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"net/http"
 	"regexp"
 	"slices"
@@ -570,7 +571,7 @@ func worldDate(s string, now time.Time) (time.Time, error) {
 
 // apply makes the world's objects in s. now is the time the dates were
 // read at.
-func (p *worldPlan) apply(s *Server, now time.Time) (World, error) {
+func (p *worldPlan) apply(s *consoleCore, now time.Time) (World, error) {
 	w := World{Users: map[string]string{}, Nodes: map[string]string{}, Subnets: map[string]string{},
 		Subscriptions: map[string]string{}, Transactions: map[string]string{},
 		OAuthKeys: map[string]string{}, Fingerprints: map[string]string{}}
@@ -634,11 +635,49 @@ func (w World) names(err error) string {
 
 // controlLoadWorld serves POST /_fake/world: the body is a world file; the
 // answer is the ids by name.
-func (s *Server) controlLoadWorld(w http.ResponseWriter, r *http.Request) {
+func (s *consoleCore) controlLoadWorld(w http.ResponseWriter, r *http.Request) {
 	world, err := s.LoadWorld(r.Body)
 	if err != nil {
 		s.fail(w, err)
 		return
 	}
 	s.controlOK(w, map[string]any{"world": world})
+}
+
+// LoadWorld reads a world file (see World for the format) and creates its
+// objects. The ids come from the server's id stream, so the same file loaded
+// into fresh servers of the same seed gives the same ids. A file that is not
+// valid, or that breaks a rule of the API, is refused with an error naming
+// the entry (400 / "200" over HTTP) and changes nothing: the world is first
+// loaded into a scratch server of the same options and clock time.
+func (s *consoleCore) LoadWorld(r io.Reader) (World, error) {
+	data, err := io.ReadAll(io.LimitReader(r, maxWorldBytes+1))
+	switch {
+	case err != nil:
+		return World{}, errWorld("Unable to read the world file: %v.", err)
+	case len(data) > maxWorldBytes:
+		return World{}, errWorld("A world file is at most %d bytes.", maxWorldBytes)
+	}
+	s.runDue()
+	now := s.Now()
+	plan, err := parseWorld(data, now)
+	if err != nil {
+		return World{}, err
+	}
+	scratch := New(func(c *config) {
+		*c = s.cfg
+		c.clock, c.deliverWebhooks, c.captureLimit = nil, false, 0
+	})
+	scratch.frozen.now = now
+	defer scratch.Close()
+	if _, err := plan.apply(&scratch.consoleCore, now); err != nil {
+		return World{}, err
+	}
+	scratch.store.runDue(now) // the processing steps only: statements and webhooks do not change a status
+	for _, tp := range plan.txs {
+		if t, _ := scratch.Transaction(tp.id); t.Status != tp.status {
+			return World{}, errWorld("%s: declared %s, but by now the clock has moved it to %s; date it later or declare the status it reaches.", tp.label, tp.status, t.Status)
+		}
+	}
+	return plan.apply(s, now)
 }

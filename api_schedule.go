@@ -9,7 +9,7 @@ import (
 // AdvanceToNextBusinessDay moves the clock, as Advance does, to 00:00 US
 // Eastern time of the next Federal Reserve business day, and returns the
 // new time.
-func (s *Server) AdvanceToNextBusinessDay() time.Time {
+func (s *wireCore) AdvanceToNextBusinessDay() time.Time {
 	now := s.Now()
 	s.Advance(reference.NextBusinessDay(now).Sub(now))
 	return s.Now()
@@ -20,7 +20,7 @@ func (s *Server) AdvanceToNextBusinessDay() time.Time {
 // CutoffSameDay, the next same-day window's deadline), and returns the new
 // time. A transfer created at that moment still makes the deadline. It
 // returns an error for an unknown Cutoff, and then does not move the clock.
-func (s *Server) AdvanceToCutoff(c Cutoff) (time.Time, error) {
+func (s *wireCore) AdvanceToCutoff(c Cutoff) (time.Time, error) {
 	now := s.Now()
 	at, err := s.store.cutoffs.next(now, c)
 	if err != nil {
