@@ -1,6 +1,10 @@
 package synapsefake
 
-import "time"
+import (
+	"net/http"
+	"testing"
+	"time"
+)
 
 // isGateway reports whether gw is Gateway(), without building it.
 func (s *wireCore) isGateway(gw string) bool {
@@ -59,4 +63,18 @@ func (s *wireCore) runAllDue() {
 	now := s.Now()
 	s.store.allDue(now)
 	s.hooks.due(now)
+}
+
+// wireCore is the v3.1 wire's part of a Server: routes, idempotency,
+// webhook delivery, the journal, fault injection and diagnostics, over the
+// bank it embeds.
+type wireCore struct {
+	bankCore
+	idemLocks     keyLocks
+	hooks         *hooks
+	webhookClient *http.Client
+	faults        faults
+	journal       journal
+	tb            testing.TB // NewServer's: diagnostics and strict requests report to it
+	end           *endOfTest // NewServer's cleanup (diagnose.go)
 }

@@ -4,7 +4,9 @@ import (
 	"slices"
 	"time"
 
+	"github.com/benbjohnson/clock"
 	"github.com/synapsefake/synapsefake/internal/apierr"
+	"github.com/synapsefake/synapsefake/internal/jsonx"
 	"github.com/synapsefake/synapsefake/reference"
 )
 
@@ -195,3 +197,43 @@ func (s *bankCore) OAuthKey(userID, fingerprint string, scopes ...string) string
 	u.fingerprints[fingerprint] = true
 	return st.newKey(s.Now().Add(s.cfg.keyLifetime), u.id, fingerprint, keyScopes).key
 }
+
+// bankCore is the bank's part of a Server (issue 39): the records, the
+// clock and the schedule the clock drives. Its methods use nothing above it.
+type bankCore struct {
+	cfg    config      // every option, for now: the layers' configs split later
+	clock  clock.Clock // the injected clock; nil for the default frozen one
+	mock   *clock.Mock // the injected clock when it is a mock
+	frozen frozenClock // the default clock (clock.go)
+	store  *store
+	up     bankUp // what the bank asks of the layers above it: New sets it
+}
+
+// bankUp is every call the bank makes upward (issue 39 §3.4), each a func
+// the root's New sets once, pointing at the wire. Step 4 turns them into
+// the bank's interfaces (Decider, Enforcer) or moves the call up.
+type bankUp struct {
+	// runDue is the wire's runDue: the due clock-driven work, webhook
+	// retries included, which a scenario helper or a card operation runs
+	// first, as a request does.
+	runDue func()
+	// askPlatform puts a card swipe to the platform and waits for its
+	// answer (jit.go; the Decider).
+	askPlatform func(*jitAsk) jitOutcome
+	// seedRules is strict mode's verdict on a seed's broken contract rules
+	// (strict.go; the seeding Enforcer): AddUser reports to NewServer's test.
+	seedRules func([]brokenRule) error
+}
+
+// errSeedFingerprint refuses to register a fingerprint that POST /oauth and
+// POST /users would refuse in X-SP-USER.
+func errSeedFingerprint(fp string) *apierr.Error {
+	return apierr.Payload("invalid_fingerprint", "The fingerprint %q is not 1 to 256 letters, digits, '-', '_' or '.': POST /oauth would refuse it.", jsonx.Cut(fp, 64))
+}
+
+// defaultSeedPhones and defaultSeedNames are a UserSeed's defaults, read
+// only.
+var (
+	defaultSeedPhones = []string{"901.111.1111"}
+	defaultSeedNames  = []string{"Test User"}
+)

@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"github.com/synapsefake/synapsefake/internal/apierr"
+	"github.com/synapsefake/synapsefake/reference"
 )
 
 // walk moves t step by step along the legal path to target. The path is
@@ -150,4 +151,12 @@ func (s *bankCore) MFAPin(userID string) string {
 		return u.pin
 	}
 	return ""
+}
+
+// validReturnCode refuses a code that is not an R, IR or WR return code.
+func validReturnCode(code string) error {
+	if !reference.IsReturnCode(code) {
+		return apierr.Payload("invalid_return_code", "Unknown return code %q.", code)
+	}
+	return nil
 }

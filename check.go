@@ -155,28 +155,6 @@ func (s *Server) CheckBalance(tb testing.TB, nodeID string, balanceCents, availa
 	return false
 }
 
-// checkedWebhook is the part of a Webhook the matchers read, as a failed
-// CheckWebhook shows it.
-type checkedWebhook struct {
-	Function   string
-	ObjectType string
-	ObjectID   string
-	Status     string
-	Code       string
-}
-
-// summary is the webhook on one line, without its deliveries.
-func (c checkedWebhook) summary() string {
-	s := c.Function + " " + c.ObjectType + "_" + c.ObjectID
-	if c.Status != "" {
-		s += " " + c.Status
-	}
-	if c.Code != "" {
-		s += " (" + c.Code + ")"
-	}
-	return s
-}
-
 // matchAll reports whether w satisfies every matcher.
 func matchAll(w Webhook, match []WebhookMatcher) bool {
 	for _, m := range match {

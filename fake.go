@@ -10,8 +10,6 @@ import (
 	"testing"
 
 	"github.com/benbjohnson/clock"
-	"github.com/synapsefake/synapsefake/internal/apierr"
-	"github.com/synapsefake/synapsefake/internal/jsonx"
 )
 
 // Server is one fake service: a store, a clock and the HTTP API in front of
@@ -21,60 +19,6 @@ type Server struct {
 	consoleCore
 	ts      *httptest.Server
 	closeMu sync.Once
-}
-
-// bankCore is the bank's part of a Server (issue 39): the records, the
-// clock and the schedule the clock drives. Its methods use nothing above it.
-type bankCore struct {
-	cfg    config      // every option, for now: the layers' configs split later
-	clock  clock.Clock // the injected clock; nil for the default frozen one
-	mock   *clock.Mock // the injected clock when it is a mock
-	frozen frozenClock // the default clock (clock.go)
-	store  *store
-	up     bankUp // what the bank asks of the layers above it: New sets it
-}
-
-// bankUp is every call the bank makes upward (issue 39 §3.4), each a func
-// the root's New sets once, pointing at the wire. Step 4 turns them into
-// the bank's interfaces (Decider, Enforcer) or moves the call up.
-type bankUp struct {
-	// runDue is the wire's runDue: the due clock-driven work, webhook
-	// retries included, which a scenario helper or a card operation runs
-	// first, as a request does.
-	runDue func()
-	// askPlatform puts a card swipe to the platform and waits for its
-	// answer (jit.go; the Decider).
-	askPlatform func(*jitAsk) jitOutcome
-	// seedRules is strict mode's verdict on a seed's broken contract rules
-	// (strict.go; the seeding Enforcer): AddUser reports to NewServer's test.
-	seedRules func([]brokenRule) error
-}
-
-// wireCore is the v3.1 wire's part of a Server: routes, idempotency,
-// webhook delivery, the journal, fault injection and diagnostics, over the
-// bank it embeds.
-type wireCore struct {
-	bankCore
-	idemLocks     keyLocks
-	hooks         *hooks
-	webhookClient *http.Client
-	faults        faults
-	journal       journal
-	tb            testing.TB // NewServer's: diagnostics and strict requests report to it
-	end           *endOfTest // NewServer's cleanup (diagnose.go)
-}
-
-// consoleCore is the console's part of a Server: the control API, the
-// dashboard, saved state, worlds and platforms, over the wire it embeds.
-type consoleCore struct {
-	wireCore
-	restoring sync.Mutex // held while a state document is restored: one at a time
-	// platforms is the Platforms the server is a platform of, nil for one
-	// of its own; ctlBase is where its control API is served then
-	// (/_fake/platforms/{client_id}/ for a made one), "" for controlPrefix.
-	platforms *Platforms
-	ctlBase   string
-	base      string // URL(): the origin check accepts its host
 }
 
 // noListenerBase is the URL a Server built by New reports: requests to it go
@@ -214,19 +158,6 @@ func (s *Server) MustAddUser(tb testing.TB, seed UserSeed) User {
 	}
 	return u
 }
-
-// errSeedFingerprint refuses to register a fingerprint that POST /oauth and
-// POST /users would refuse in X-SP-USER.
-func errSeedFingerprint(fp string) *apierr.Error {
-	return apierr.Payload("invalid_fingerprint", "The fingerprint %q is not 1 to 256 letters, digits, '-', '_' or '.': POST /oauth would refuse it.", jsonx.Cut(fp, 64))
-}
-
-// defaultSeedPhones and defaultSeedNames are a UserSeed's defaults, read
-// only.
-var (
-	defaultSeedPhones = []string{"901.111.1111"}
-	defaultSeedNames  = []string{"Test User"}
-)
 
 // MustAddNode is AddNode for a test that wants no error handling: an error
 // fails tb at once.

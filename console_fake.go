@@ -1,0 +1,16 @@
+package synapsefake
+
+import "sync"
+
+// consoleCore is the console's part of a Server: the control API, the
+// dashboard, saved state, worlds and platforms, over the wire it embeds.
+type consoleCore struct {
+	wireCore
+	restoring sync.Mutex // held while a state document is restored: one at a time
+	// platforms is the Platforms the server is a platform of, nil for one
+	// of its own; ctlBase is where its control API is served then
+	// (/_fake/platforms/{client_id}/ for a made one), "" for controlPrefix.
+	platforms *Platforms
+	ctlBase   string
+	base      string // URL(): the origin check accepts its host
+}
