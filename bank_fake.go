@@ -209,20 +209,21 @@ type bankCore struct {
 	up     bankUp // what the bank asks of the layers above it: New sets it
 }
 
-// bankUp is every call the bank makes upward (issue 39 §3.4), each a func
-// the root's New sets once, pointing at the wire. Step 4 turns them into
-// the bank's interfaces (Decider, Enforcer) or moves the call up.
-type bankUp struct {
+// bankUp is every call the bank makes upward (issue 39 §3.4). The wire
+// answers them; the root's New connects it once (an interface holding a
+// pointer, so that New allocates nothing more). Step 4 splits it into the
+// bank's Decider and Enforcer, and moves runDue up into the root's wrappers.
+type bankUp interface {
 	// runDue is the wire's runDue: the due clock-driven work, webhook
 	// retries included, which a scenario helper or a card operation runs
 	// first, as a request does.
-	runDue func()
+	runDue()
 	// askPlatform puts a card swipe to the platform and waits for its
 	// answer (jit.go; the Decider).
-	askPlatform func(*jitAsk) jitOutcome
+	askPlatform(*jitAsk) jitOutcome
 	// seedRules is strict mode's verdict on a seed's broken contract rules
 	// (strict.go; the seeding Enforcer): AddUser reports to NewServer's test.
-	seedRules func([]brokenRule) error
+	seedRules([]brokenRule) error
 }
 
 // errSeedFingerprint refuses to register a fingerprint that POST /oauth and

@@ -92,7 +92,7 @@ const (
 type endOfTest struct {
 	mu     sync.Mutex
 	s      *wireCore
-	close  func() // the Server's Close: NewServer sets it (an upward edge: the wire closes the root's listener)
+	srv    interface{ Close() } // the Server, whose Close run calls: an upward edge, which NewServer sets
 	logf   func(format string, args ...any)
 	tb     testing.TB
 	recent []Request // the journal's last calls, oldest first
@@ -139,7 +139,7 @@ func (e *endOfTest) run() {
 	e.running = s != nil
 	e.mu.Unlock()
 	if s != nil {
-		e.close()
+		e.srv.Close()
 	}
 	e.mu.Lock()
 	defer e.mu.Unlock()

@@ -49,8 +49,7 @@ func New(opts ...Option) *Server {
 	s.store.immediateProvisional = cfg.immediateProvisional
 	s.store.cutoffs = cfg.cutoffs
 	s.store.defaultCutoffs = cfg.cutoffs.equal(defaultCutoffs)
-	s.up = bankUp{runDue: s.wireCore.runDue, askPlatform: s.wireCore.askPlatform,
-		seedRules: func(b []brokenRule) error { return s.strictRules(nil, b) }}
+	s.up = &s.wireCore
 	s.journal.s = &s.wireCore
 	s.hooks = newHooks(&s.wireCore)
 	s.store.hooks = s.hooks
@@ -88,7 +87,7 @@ func NewServer(tb testing.TB, opts ...Option) *Server {
 	s.ts = &httptest.Server{Listener: l, Config: &http.Server{Handler: s, Protocols: http1Only}}
 	s.ts.Start()
 	s.setBase(s.ts.URL + apiPrefix)
-	s.end = &endOfTest{s: &s.wireCore, close: s.Close}
+	s.end = &endOfTest{s: &s.wireCore, srv: s}
 	tb.Cleanup(s.end.run) // diagnose.go
 	return s
 }

@@ -360,6 +360,9 @@ func (s *wireCore) strictRule(r *http.Request, rule string, err *apierr.Error) e
 	return e
 }
 
+// seedRules is strictRules for a seed (AddUser): the bank's bankUp.
+func (s *wireCore) seedRules(broken []brokenRule) error { return s.strictRules(nil, broken) }
+
 // strictRules is strictRule for the first of the rules a request breaks
 // (a request type's broken method lists them): nil when it breaks none, or
 // on a lenient server.
