@@ -27,7 +27,8 @@ var allUserScopes = reference.Scopes()
 
 func isUserScope(scope string) bool { return slices.Contains(allUserScopes, scope) }
 
-// handler is a method of Server that serves one route and method.
+// handler is a method of the wire (wireCore) that serves one route and
+// method.
 type handler func(*wireCore, http.ResponseWriter, *http.Request)
 
 // route is one path of the API with the handler of each method it serves.
@@ -61,11 +62,12 @@ func serveNotFound(w http.ResponseWriter, r *http.Request) {
 }
 
 // serverKey is the context key under which the control API passes the
-// Server to its shared mux's handlers, and ServeHTTP a strict server to
-// checkStrict.
+// wire (the *wireCore of its Server) to the wire's code its mux shares
+// (serveNotFound, checkStrict), and ServeHTTP a strict server's to
+// checkStrict. The control handlers find their console by consoleKey.
 type serverKey struct{}
 
-// serverOf is the Server serving r with w, the one way the shared muxes'
+// serverOf is the wire serving r with w, the one way the shared muxes'
 // handlers find it. Every writer the API's handlers get wraps the
 // journal's recorder, which names it (ServeHTTP does not copy the request
 // to put it in a context); the control API's requests, which the journal
