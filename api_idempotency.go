@@ -10,14 +10,6 @@ import (
 	"github.com/synapsefake/synapsefake/internal/apierr"
 )
 
-// idemKey scopes an idempotency key to a client and to the method and
-// path it is used on (scope): the same key on another route is a new key,
-// since SynapsePy and synapsenode resend a key on every later request of
-// the same client object. A scope holds no NUL.
-func idemKey(clientID, scope, key string) string {
-	return clientID + "\x00" + scope + "\x00" + key
-}
-
 // requestScope is the scope of a key sent as X-SP-IDEMPOTENCY-KEY.
 func requestScope(r *http.Request) string { return r.Method + " " + r.URL.EscapedPath() }
 

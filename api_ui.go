@@ -1,6 +1,51 @@
 package synapsefake
 
+import (
+	"net/http"
+	"slices"
+	"strings"
+	"time"
+)
+
 // outcome is what the stored attempt came to.
 func (a attemptRecord) outcome() uiOutcome {
 	return outcomeOf(int(a.code), a.chaos&chaosBadSignature != 0, a.text)
 }
+
+// outcomeOf is what an attempt came to. Only a 2xx answer to a POST signed
+// right is a delivery: the fake also ends a delivery on 400, 404, 405 and
+// 408 (webhookSuccess, which the service does not retry; 408 is how it
+// records a receiver it could not reach or that did not answer in time),
+// and each of those is a failure.
+func outcomeOf(code int, badSignature bool, text string) uiOutcome {
+	switch {
+	case code == http.StatusOK && text == notDelivered:
+		return uiNotSent
+	case code >= 200 && code < 300 && !badSignature:
+		return uiDelivered
+	}
+	return uiFailed
+}
+
+// uiAttemptOf is an attempt of a webhook made at event.
+func uiAttemptOf(a Attempt, event time.Time) uiAttempt {
+	bad := slices.Contains(strings.Split(a.Chaos, ","), ChaosBadSignature)
+	v := uiAttempt{Attempt: a, Outcome: outcomeOf(a.Code, bad, a.Text), After: a.Date.Sub(event)}
+	switch {
+	case v.Outcome == uiDelivered:
+		v.Verdict = "delivered"
+	case v.Outcome == uiNotSent:
+		v.Verdict = "not sent"
+	case bad:
+		v.Verdict = "failed: bad signature (webhook chaos)"
+	case a.Code == http.StatusRequestTimeout:
+		v.Verdict = "failed: unreachable or timed out (recorded as 408)"
+	default:
+		v.Verdict = "failed"
+	}
+	return v
+}
+
+// uiSubWindow is how many of a subscription's newest deliveries its
+// success rate counts.
+const uiSubWindow = 20

@@ -112,3 +112,6 @@ type duplicatesView struct {
 type swapRequest struct {
 	SwapToUserID *string `json:"swap_to_user_id"`
 }
+
+// regGGDocType is the physical document type the UBO form is filed as.
+const regGGDocType = "REG_GG"

@@ -297,3 +297,40 @@ func (r patchNodeRequest) changesNothing() bool {
 // validACHAccountNum reports whether s is an ACH-US account number: 4 to 17
 // digits.
 func validACHAccountNum(s string) bool { return allDigits(s) && len(s) >= 4 && len(s) <= 17 }
+
+// nodesList is the wrapper of GET /users/{user_id}/nodes and of the answer
+// to POST /users/{user_id}/nodes (which the real service sent without page).
+type nodesList struct {
+	ErrorCode string     `json:"error_code"`
+	HTTPCode  string     `json:"http_code"`
+	Limit     int        `json:"limit"`
+	NodeCount int        `json:"node_count"`
+	Nodes     []nodeView `json:"nodes"`
+	Page      *int       `json:"page,omitempty"`
+	PageCount int        `json:"page_count"`
+	Success   bool       `json:"success"`
+}
+
+// infoAlternatives are the info fields that stand in for a required one
+// missing, by node type and path: the provider's Ruby integration suite
+// created WIRE-US nodes with correspondent_info.address and no address.
+var infoAlternatives = map[[2]string]string{
+	{reference.NodeWireUS, "address"}: "correspondent_info.address",
+}
+
+// infoString reads the string at a dotted path of info.
+func infoString(info map[string]any, path string) (string, bool) {
+	m := info
+	keys := strings.Split(path, ".")
+	for _, k := range keys[:len(keys)-1] {
+		m, _ = m[k].(map[string]any)
+	}
+	s, ok := m[keys[len(keys)-1]].(string)
+	return s, ok
+}
+
+// cardAllowed are the values PATCH may give a CARD-US node's allowed: every
+// value FIDELITY.md lists for a node's allowed (INACTIVE when the card is
+// misplaced, LOCKED when it is lost, PENDING as the provider's Ruby
+// integration suite set and read back). Only those with DEBIT send.
+var cardAllowed = []string{AllowedCreditAndDebit, AllowedCredit, AllowedDebit, AllowedPending, AllowedInactive, AllowedLocked, AllowedRejected}

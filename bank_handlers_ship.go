@@ -73,3 +73,7 @@ func (r applePayRequest) validate() error {
 	}
 	return nil
 }
+
+// maxStoredLabel bounds a secondary_label the fake keeps, in characters, as
+// a note's (maxNoteLength): a bound of its memory, not a rule of the card.
+const maxStoredLabel = maxNoteLength

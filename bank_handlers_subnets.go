@@ -223,3 +223,7 @@ func derived(seed, label string, n int) string {
 	}
 	return base64.StdEncoding.EncodeToString(out[:n])
 }
+
+// subnetAllowed maps the v3.1.0 allowed values to statuses; each value a
+// subnet reads in allowed is one it takes back.
+var subnetAllowed = map[string]SubnetStatus{AllowedLocked: SubnetInactive, AllowedCreditAndDebit: SubnetActive, AllowedCredit: SubnetActive}

@@ -318,3 +318,26 @@ func (r *patchUserRequest) broken() []brokenRule {
 	}
 	return out
 }
+
+// usersList is the wrapper of GET /users.
+type usersList struct {
+	ErrorCode  string     `json:"error_code"`
+	HTTPCode   string     `json:"http_code"`
+	Limit      int        `json:"limit"`
+	Page       int        `json:"page"`
+	PageCount  int        `json:"page_count"`
+	Success    bool       `json:"success"`
+	Users      []userView `json:"users"`
+	UsersCount int        `json:"users_count"`
+}
+
+// deleteDocument is the document_type of a sub-document, and the
+// permission_scope of a base document, that removes the one of its id.
+const deleteDocument = "DELETE_DOCUMENT"
+
+// legacyAttachmentType is the physical document type the older form's
+// attachment is filed as: the identity document it was.
+const legacyAttachmentType = "GOVT_ID"
+
+// userPermissions are the values PATCH may set.
+var userPermissions = []string{PermissionUnverified, PermissionSendAndReceive, PermissionLocked, PermissionClosed, "RECEIVE", "SEND", "MAKE-IT-GO-AWAY"}

@@ -469,3 +469,20 @@ func savable(t reflect.Type, seen map[reflect.Type]bool) error {
 	}
 	return fmt.Errorf("%s cannot be saved", t)
 }
+
+var (
+	timeType  = reflect.TypeFor[time.Time]()
+	bytesType = reflect.TypeFor[[]byte]()
+)
+
+func appendJSON(buf *bytes.Buffer, v any) {
+	b, _ := json.Marshal(v)
+	buf.Write(b)
+}
+
+func writeKey(buf *bytes.Buffer, k string) {
+	appendJSON(buf, k)
+	buf.WriteByte(':')
+}
+
+var jsonNull = []byte("null")

@@ -212,3 +212,132 @@ func (st *store) counts() (keys, users, txs int) {
 	defer st.lock().unlock()
 	return len(st.keys), len(st.userOrder), len(st.txOrder)
 }
+
+// uiUser is a user on the overview.
+type uiUser struct {
+	ID, Name, Email, Permission string
+	Created                     time.Time
+	Nodes                       []uiNode
+	Transactions                int
+}
+
+type uiNode struct {
+	ID, UserID, Nickname, Type, Allowed string
+	// External: the user's account elsewhere (ACH-US, WIRE-US...), whose
+	// balance the fake does not keep.
+	External       bool
+	BalanceCents   int64
+	AvailableCents int64
+	Subnets        []Subnet
+	Statements     []uiStatement
+}
+
+type uiStatement struct {
+	ID, Type, Status string
+	Start, End       time.Time
+	Opening, Ending  int64
+	Files            []string // links, none until generated
+}
+
+// uiTx is a transaction on the transactions page, with the moves the
+// state machine allows it now.
+type uiTx struct {
+	Transaction
+	FromName, ToName, CodeMeaning string
+	FeeCents                      int64
+	// Declined: a card swipe the card's rules refused, RETURNED on the wire
+	// with its IR code.
+	Declined              bool
+	Settle, Return, Queue bool
+	Release, Cancel       bool
+	Decide                bool
+	// Dishonor and Contest: the return of a RETURNED ACH transfer may be
+	// dishonored, a dishonor contested (dishonor.go).
+	Dishonor, Contest bool
+	// Next are its moves pending on the clock, soonest first (uiPending).
+	Next []uiStep
+}
+
+// uiStep is a transaction's move pending on the clock, as Wait's failure
+// message names it: what it does, when it falls due, and the Advance that
+// runs it.
+type uiStep struct {
+	Step string // "reaches SETTLED", "reaches RETURNED (R01)"
+	To   string // "SETTLED", "RETURNED (R01)"
+	At   time.Time
+	// Hint is advanceHint's "call Advance(1h)" on a manual clock, "in 1h"
+	// on one that runs by itself.
+	Hint string
+	// Advance is the duration that runs it, for POST /_fake/clock/advance;
+	// "" when it is due now or the clock is not manual.
+	Advance string
+}
+
+// uiTxFilter is the transactions page's query. User and Node take an id,
+// or else a part (in any case) of a user's name or email or of a node's
+// nickname.
+type uiTxFilter struct {
+	User, Node string
+	Status     Status
+}
+
+// uiScanLimit is the most transactions the transactions page looks at,
+// newest first, for a filter no index answers (a status, a name), and the
+// most users the overview looks at for a name.
+const uiScanLimit = 10_000
+
+// all reports whether t passes every test.
+func all(tests []func(*txRecord) bool, t *txRecord) bool {
+	for _, test := range tests {
+		if !test(t) {
+			return false
+		}
+	}
+	return true
+}
+
+// uiHook is a captured webhook on the webhooks page.
+type uiHook struct {
+	Seq                            uint64
+	Function, ObjectType, ObjectID string
+	Status, Code, UpdatedBy, LogID string
+	Date                           time.Time
+	Payload                        string // indented JSON
+	Signature, Signature256        string
+	SignatureValid                 bool
+	Deliveries                     []uiDelivery
+	// Deliveries whose last attempt was delivered or failed (uiOutcome),
+	// that have none yet, or that were captured and never sent.
+	Delivered, Failed, Queued, NotSent int
+}
+
+type uiDelivery struct {
+	Index          int
+	SubscriptionID string
+	URL            string
+	Attempts       []uiAttempt
+}
+
+type uiAttempt struct {
+	Attempt
+	Outcome uiOutcome
+	// Verdict says what the attempt came to in words: "delivered",
+	// "failed", "failed: bad signature (webhook chaos)"...
+	Verdict string
+	After   time.Duration // from the event to the attempt, on the fake's clock
+}
+
+// uiOutcome is what the dashboard says an attempt came to.
+type uiOutcome uint8
+
+const (
+	uiFailed    uiOutcome = iota
+	uiDelivered           // a 2xx answer to a POST signed right
+	uiNotSent             // captured under WithoutWebhookDelivery, never POSTed
+)
+
+// OK reports whether the attempt was delivered.
+func (o uiOutcome) OK() bool { return o == uiDelivered }
+
+// NotSent reports whether the attempt was captured and never POSTed.
+func (o uiOutcome) NotSent() bool { return o == uiNotSent }

@@ -1,35 +1,40 @@
 package synapsefake
 
-import "github.com/synapsefake/synapsefake/internal/apierr"
+import (
+	"time"
 
-// worldTx creates tp's transaction at its date, as POST .../trans would,
-// and moves it to its declared status at that date, as the scenario helpers
-// would.
-func (st *store) worldTx(tp *txPlan) error {
+	"github.com/synapsefake/synapsefake/internal/apierr"
+)
+
+// worldTx creates a world's transaction at its date at, as POST
+// .../trans would (req from the node fromID of userID, to the node toID),
+// and moves it to its declared status (with code) at that date, as the
+// scenario helpers would. It answers the transaction's id, set even when
+// the move fails.
+func (st *store) worldTx(at time.Time, userID, fromID, toID string, req createTxRequest, status Status, code string) (string, error) {
 	defer st.lock().unlock()
-	id := tp.to.id
-	tp.req.To.ID = &id
-	t, err := st.createTx(tp.at, tp.from.user.id, tp.from.id, tp.req, true, nil)
+	id := toID
+	req.To.ID = &id
+	t, err := st.createTx(at, userID, fromID, req, true, nil)
 	if err != nil {
-		return err
+		return "", err
 	}
-	tp.id = t.id
 	defer st.asBackend()()
-	switch tp.status {
+	switch status {
 	case StatusReturned:
 		// As Return: the code must be one the transaction's rail takes.
-		if err = st.checkReturn(t, tp.code); err == nil {
-			err = st.walkAt(t, tp.status, tp.at, tp.code)
+		if err = st.checkReturn(t, code); err == nil {
+			err = st.walkAt(t, status, at, code)
 		}
 	case StatusProcessingDebit, StatusProcessingCredit, StatusSettled:
-		err = st.walkAt(t, tp.status, tp.at, tp.code)
+		err = st.walkAt(t, status, at, code)
 	case StatusQueuedBySynapse, StatusQueuedByReceiver:
-		err = st.move(t, tp.status, tp.at, "", tp.code)
+		err = st.move(t, status, at, "", code)
 	case StatusCanceled:
-		err = st.cancel(t, tp.at, tp.code)
+		err = st.cancel(t, at, code)
 	}
-	if err == nil && t.status != tp.status {
-		err = apierr.NotAllowed("status_not_reached", "The transaction ended %s, not %s: %s.", t.status, tp.status, t.timeline[len(t.timeline)-1].Note)
+	if err == nil && t.status != status {
+		err = apierr.NotAllowed("status_not_reached", "The transaction ended %s, not %s: %s.", t.status, status, t.timeline[len(t.timeline)-1].Note)
 	}
-	return err
+	return t.id, err
 }

@@ -1,7 +1,6 @@
 package synapsefake
 
 import (
-	"net/http"
 	"time"
 
 	"github.com/synapsefake/synapsefake/internal/apierr"
@@ -145,16 +144,6 @@ func (st *store) cardSubnet(subnetID string) (*subnetRecord, *nodeRecord, error)
 		return nil, nil, apierr.NotAllowed("not_a_card", "Subnet %s is not a card.", subnetID)
 	}
 	return sn, st.nodes[sn.nodeID], nil
-}
-
-// controlAmount decodes a lifecycle body; a route without a merchant
-// refuses one.
-func controlAmount(r *http.Request, merchant bool) (controlAmountRequest, error) {
-	req, err := controlBody[controlAmountRequest](r)
-	if err == nil && req.Merchant != "" && !merchant {
-		err = apierr.Payload("unknown_field", `Unknown field "merchant".`)
-	}
-	return req, err
 }
 
 // IncrementAuthorization raises a card authorization that still holds its

@@ -89,3 +89,13 @@ func (s *consoleCore) controlRefundCard(w http.ResponseWriter, r *http.Request) 
 	}
 	s.controlOK(w, map[string]any{"transaction": controlTx(t)})
 }
+
+// controlAmount decodes a lifecycle body; a route without a merchant
+// refuses one.
+func controlAmount(r *http.Request, merchant bool) (controlAmountRequest, error) {
+	req, err := controlBody[controlAmountRequest](r)
+	if err == nil && req.Merchant != "" && !merchant {
+		err = apierr.Payload("unknown_field", `Unknown field "merchant".`)
+	}
+	return req, err
+}

@@ -100,3 +100,12 @@ func (s *consoleCore) controlClearReturnRules(w http.ResponseWriter, r *http.Req
 	s.ClearReturnRules()
 	s.controlOK(w, map[string]any{"rules": []controlRuleView{}})
 }
+
+func controlRules(rules []ReturnRule) []controlRuleView {
+	out := make([]controlRuleView, len(rules))
+	for i, r := range rules {
+		out[i] = controlRuleView{NodeID: r.NodeID, AccountNum: r.AccountNum, AmountCents: r.AmountCents, Note: r.Note,
+			Code: r.Code, Queue: r.Queue, After: r.After.String(), Late: r.Late}
+	}
+	return out
+}

@@ -175,18 +175,6 @@ func recentCalls(last []Request, total int) string {
 	return b.String()
 }
 
-// The hints of the common mistakes, each said the same way wherever it
-// applies.
-const (
-	hintGateway     = `send X-SP-GATEWAY: "<client_id>|<client_secret>"; fake.Gateway() is this fake's`
-	hintUserHeader  = `send X-SP-USER: "<oauth_key>|<fingerprint>" ("|<fingerprint>" alone for POST /users and POST /oauth/{user_id})`
-	hintUserIP      = `send X-SP-USER-IP with the IP of the user's device, e.g. 127.0.0.1`
-	hintNewKey      = `get a key from POST /oauth/{user_id} with the user's refresh_token, or fake.OAuthKey(userID, fingerprint)`
-	hintFingerprint = `a key works only with the fingerprint it was issued to; to use another device, register it: fake.OAuthKey(userID, fingerprint), UserSeed.Fingerprint, or the MFA flow of POST /oauth/{user_id}`
-	hintFunds       = `fund the node (fake.Fund, NodeSeed.BalanceCents), or let the pending debits settle or cancel them`
-	hintIdempotency = `a key stays taken for 24h after its 200 and the service does not replay the first answer: a retry gets 409 too; a new operation needs a new key`
-)
-
 // errGatewayFor explains why gw, a wrong X-SP-GATEWAY, is not this fake's,
 // without repeating a secret.
 func (s *wireCore) errGatewayFor(gw string) *apierr.Error {

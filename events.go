@@ -283,3 +283,10 @@ func (st *store) txViewAtLocked(t *txRecord, timeline []statusEntry, code string
 	defer st.lock().unlock()
 	return st.txViewAt(t, timeline, code)
 }
+
+// publisher takes the events the store emits, with their deliveries, to
+// webhook delivery: the wire's hooks (plan §3.4's Publisher), which New
+// connects. Callers hold the store's lock.
+type publisher interface {
+	add(ev *event)
+}

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"sync"
 	"unicode/utf8"
+
+	"github.com/synapsefake/synapsefake/internal/filter"
 )
 
 // viewDoc is a view as a filter reads it: the decoded JSON of the fields
@@ -219,4 +221,54 @@ func jsonFieldsOf(t reflect.Type) map[string]jsonField {
 	}
 	jsonFields.Store(t, m)
 	return m
+}
+
+// pageOf is page p of list, newest first when asked: the views of the ids
+// that skip (nil: none) leaves and f (nil: every one) matches, and how many
+// there are. Without skip and f it builds the page's views only; otherwise
+// it goes once over list, building each view f reads once and keeping the
+// page's.
+func pageOf[V any](list []string, p page, newestFirst bool, skip func(id string) bool, f *filter.Filter, view func(id string) V) (items []V, total int) {
+	at := func(i int) string {
+		if newestFirst {
+			return list[len(list)-1-i]
+		}
+		return list[i]
+	}
+	// The kept items are at most list's, so this window bounds theirs.
+	lo, hi := p.window(len(list))
+	items = make([]V, 0, hi-lo)
+	if skip == nil && f == nil {
+		for i := lo; i < hi; i++ {
+			items = append(items, view(at(i)))
+		}
+		return items, len(list)
+	}
+	var (
+		doc    viewDoc
+		v      V // one for the pass: of takes its address
+		fields []string
+	)
+	if f != nil {
+		fields = f.Fields()
+	}
+	for i := range list {
+		id := at(i)
+		if skip != nil && skip(id) {
+			continue
+		}
+		if f != nil {
+			v = view(id)
+			if !f.Match(doc.of(&v, fields)) {
+				continue
+			}
+			if total >= lo && len(items) < p.perPage {
+				items = append(items, v)
+			}
+		} else if total >= lo && len(items) < p.perPage {
+			items = append(items, view(id))
+		}
+		total++
+	}
+	return items, total
 }

@@ -7,9 +7,6 @@ import (
 	"github.com/synapsefake/synapsefake/reference"
 )
 
-// regGGDocType is the physical document type the UBO form is filed as.
-const regGGDocType = "REG_GG"
-
 // handleUBO serves PATCH /v3.1/users/{user_id}/ubo: the UBO / REG GG form
 // is filed as a REG_GG physical document of the user's first base document
 // (replacing an earlier one), and the user is answered.

@@ -9,19 +9,6 @@ import (
 	"github.com/synapsefake/synapsefake/reference"
 )
 
-// nodesList is the wrapper of GET /users/{user_id}/nodes and of the answer
-// to POST /users/{user_id}/nodes (which the real service sent without page).
-type nodesList struct {
-	ErrorCode string     `json:"error_code"`
-	HTTPCode  string     `json:"http_code"`
-	Limit     int        `json:"limit"`
-	NodeCount int        `json:"node_count"`
-	Nodes     []nodeView `json:"nodes"`
-	Page      *int       `json:"page,omitempty"`
-	PageCount int        `json:"page_count"`
-	Success   bool       `json:"success"`
-}
-
 // decodeCreateNode reads the body of POST /users/{user_id}/nodes.
 func decodeCreateNode(r *http.Request) (createNodeRequest, error) {
 	var req createNodeRequest
@@ -38,24 +25,6 @@ func decodeCreateNode(r *http.Request) (createNodeRequest, error) {
 	_ = json.Unmarshal(data, &raw) // the typed decode above already accepted it
 	req.rawInfo = raw.Info
 	return req, nil
-}
-
-// infoAlternatives are the info fields that stand in for a required one
-// missing, by node type and path: the provider's Ruby integration suite
-// created WIRE-US nodes with correspondent_info.address and no address.
-var infoAlternatives = map[[2]string]string{
-	{reference.NodeWireUS, "address"}: "correspondent_info.address",
-}
-
-// infoString reads the string at a dotted path of info.
-func infoString(info map[string]any, path string) (string, bool) {
-	m := info
-	keys := strings.Split(path, ".")
-	for _, k := range keys[:len(keys)-1] {
-		m, _ = m[k].(map[string]any)
-	}
-	s, ok := m[keys[len(keys)-1]].(string)
-	return s, ok
 }
 
 // handleCreateNode serves POST /v3.1/users/{user_id}/nodes.
@@ -165,12 +134,6 @@ func decodePatchNode(r *http.Request, enf enforcer) (patchNodeRequest, error) {
 	}
 	return req, nil
 }
-
-// cardAllowed are the values PATCH may give a CARD-US node's allowed: every
-// value FIDELITY.md lists for a node's allowed (INACTIVE when the card is
-// misplaced, LOCKED when it is lost, PENDING as the provider's Ruby
-// integration suite set and read back). Only those with DEBIT send.
-var cardAllowed = []string{AllowedCreditAndDebit, AllowedCredit, AllowedDebit, AllowedPending, AllowedInactive, AllowedLocked, AllowedRejected}
 
 // handlePatchNode serves PATCH /v3.1/users/{user_id}/nodes/{node_id}.
 func (s *wireCore) handlePatchNode(w http.ResponseWriter, r *http.Request) {

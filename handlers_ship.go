@@ -7,10 +7,6 @@ import (
 	"github.com/synapsefake/synapsefake/reference"
 )
 
-// maxStoredLabel bounds a secondary_label the fake keeps, in characters, as
-// a note's (maxNoteLength): a bound of its memory, not a rule of the card.
-const maxStoredLabel = maxNoteLength
-
 // handleShipSubnet serves PATCH (the SDKs) and POST (the newer docs) of
 // .../subnets/{subnet_id}/ship: it records a shipment of the card, paid from
 // fee_node_id (the fake charges no fee), and answers the subnet.

@@ -101,10 +101,6 @@ func (s *wireCore) handleGetSubnet(w http.ResponseWriter, r *http.Request) {
 	s.subnetAction(w, r, full, func(*store, *subnetRecord) error { return nil })
 }
 
-// subnetAllowed maps the v3.1.0 allowed values to statuses; each value a
-// subnet reads in allowed is one it takes back.
-var subnetAllowed = map[string]SubnetStatus{AllowedLocked: SubnetInactive, AllowedCreditAndDebit: SubnetActive, AllowedCredit: SubnetActive}
-
 // handlePatchSubnet serves PATCH .../subnets/{subnet_id}.
 func (s *wireCore) handlePatchSubnet(w http.ResponseWriter, r *http.Request) {
 	if _, err := s.authorize(r, access{userIP: true, scope: reference.ScopeSubnetPatch}); err != nil {
@@ -123,14 +119,6 @@ func (s *wireCore) handlePatchSubnet(w http.ResponseWriter, r *http.Request) {
 	strict := func(broken ...brokenRule) error { return s.strictRules(r, broken) }
 	s.subnetAction(w, r, false, func(st *store, sn *subnetRecord) error { return st.patchSubnet(sn, now, req, strict) })
 }
-
-// The three wallet push types. The spec names them only as <PROVIDER>_PUSH
-// for a first, second and third provider.
-const (
-	PushApple   = "APPLE_PUSH"
-	PushGoogle  = "GOOGLE_PUSH"
-	PushSamsung = "SAMSUNG_PUSH"
-)
 
 type pushAuthentication struct {
 	ActivationData string `json:"activation_data"`

@@ -9,14 +9,6 @@ import (
 	"github.com/synapsefake/synapsefake/reference"
 )
 
-// maxNoteLength bounds extra.note, in characters. The spec's 80 is the
-// bank statement's addendum; the sandbox took longer notes (docs/limits.md).
-const maxNoteLength = 1000
-
-// maxProcessOnDays bounds extra.process_on: the fake's schedule goes no
-// further.
-const maxProcessOnDays = 365
-
 // transList is the wrapper of the transaction lists.
 type transList struct {
 	listMeta
@@ -32,10 +24,6 @@ func (s *wireCore) listTransactions(w http.ResponseWriter, r *http.Request, ids 
 			return transList{listMeta: meta, Trans: items, TransCount: total}
 		})
 }
-
-// ruleToType is the contract's rule a transfer's to.type keeps: it names the
-// receiving node's type (or an older name of it).
-const ruleToType = "to.type is the receiving node's type"
 
 // handleCreateTransaction serves POST /v3.1/users/{user_id}/nodes/{node_id}/trans.
 func (s *wireCore) handleCreateTransaction(w http.ResponseWriter, r *http.Request) {
@@ -60,33 +48,6 @@ func (s *wireCore) handleCreateTransaction(w http.ResponseWriter, r *http.Reques
 		}
 		return t, err
 	})
-}
-
-// maxBatch is the largest batch POST .../batch-trans accepts.
-const maxBatch = 500
-
-// batchItemError is the refusal of one item of a batch.
-type batchItemError struct {
-	Index     int       `json:"index"`
-	Error     errorBody `json:"error"`
-	ErrorCode string    `json:"error_code"`
-	HTTPCode  string    `json:"http_code"`
-}
-
-// batchResponse answers a batch: every created transaction and every
-// refused item, by its index in the request. It is a transactions list
-// wrapper (SynapsePy reads its page, page_count and limit) of one page that
-// holds the whole batch: page 1 of 1, limit maxBatch.
-type batchResponse struct {
-	ErrorCode  string           `json:"error_code"`
-	Errors     []batchItemError `json:"errors"`
-	HTTPCode   string           `json:"http_code"`
-	Limit      int              `json:"limit"`
-	Page       int              `json:"page"`
-	PageCount  int              `json:"page_count"`
-	Success    bool             `json:"success"`
-	Trans      []txView         `json:"trans"`
-	TransCount int              `json:"trans_count"`
 }
 
 // handleBatchTransactions serves POST /v3.1/users/{user_id}/nodes/{node_id}/batch-trans.
@@ -146,12 +107,6 @@ func (s *wireCore) txAction(w http.ResponseWriter, r *http.Request, fn func(*sto
 // a longer one is refused with 400 / "200". Each comment is a timeline
 // entry that every later view and webhook of the transaction carries.
 const MaxCommentLength = 1000
-
-// MaxComments is the most comments a transaction takes; once it has them,
-// PATCH .../trans/{trans_id} is refused with 409 / "410" and changes
-// nothing. Every comment is a webhook carrying the whole timeline, so the
-// bound keeps what reading a transaction's webhooks costs within reach.
-const MaxComments = 100
 
 // handleCommentTransaction serves PATCH .../trans/{trans_id}: the comment
 // becomes a timeline note under the current status.

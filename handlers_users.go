@@ -7,22 +7,6 @@ import (
 	"github.com/synapsefake/synapsefake/reference"
 )
 
-// usersList is the wrapper of GET /users.
-type usersList struct {
-	ErrorCode  string     `json:"error_code"`
-	HTTPCode   string     `json:"http_code"`
-	Limit      int        `json:"limit"`
-	Page       int        `json:"page"`
-	PageCount  int        `json:"page_count"`
-	Success    bool       `json:"success"`
-	Users      []userView `json:"users"`
-	UsersCount int        `json:"users_count"`
-}
-
-// deleteDocument is the document_type of a sub-document, and the
-// permission_scope of a base document, that removes the one of its id.
-const deleteDocument = "DELETE_DOCUMENT"
-
 // handleCreateUser serves POST /v3.1/users.
 func (s *wireCore) handleCreateUser(w http.ResponseWriter, r *http.Request) {
 	c, err := s.authorize(r, access{gateway: true, user: true, userIP: true})
@@ -87,13 +71,6 @@ func (s *wireCore) handleGetUser(w http.ResponseWriter, r *http.Request) {
 	}
 	s.okObject(w, v)
 }
-
-// legacyAttachmentType is the physical document type the older form's
-// attachment is filed as: the identity document it was.
-const legacyAttachmentType = "GOVT_ID"
-
-// userPermissions are the values PATCH may set.
-var userPermissions = []string{PermissionUnverified, PermissionSendAndReceive, PermissionLocked, PermissionClosed, "RECEIVE", "SEND", "MAKE-IT-GO-AWAY"}
 
 // handlePatchUser serves PATCH /v3.1/users/{user_id}; with full_dehydrate=yes
 // the answer shows the documents as GET /users/{user_id}?full_dehydrate=yes does.

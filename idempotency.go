@@ -103,3 +103,11 @@ func (st *store) useIdemLocked(key string, now time.Time) {
 	defer st.lock().unlock()
 	st.useIdem(key, now)
 }
+
+// idemKey scopes an idempotency key to a client and to the method and
+// path it is used on (scope): the same key on another route is a new key,
+// since SynapsePy and synapsenode resend a key on every later request of
+// the same client object. A scope holds no NUL.
+func idemKey(clientID, scope, key string) string {
+	return clientID + "\x00" + scope + "\x00" + key
+}

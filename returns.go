@@ -292,15 +292,6 @@ func parseAfter(after string) (time.Duration, error) {
 	return d, nil
 }
 
-func controlRules(rules []ReturnRule) []controlRuleView {
-	out := make([]controlRuleView, len(rules))
-	for i, r := range rules {
-		out[i] = controlRuleView{NodeID: r.NodeID, AccountNum: r.AccountNum, AmountCents: r.AmountCents, Note: r.Note,
-			Code: r.Code, Queue: r.Queue, After: r.After.String(), Late: r.Late}
-	}
-	return out
-}
-
 // ReturnLate returns a transaction as Return does, whatever its code's
 // window: the return of a settled transfer after NACHA allows it, for a
 // test of what an app does with a return it did not expect any more.

@@ -441,23 +441,6 @@ func (rs *restoredState) linkEvents(st *store) error {
 	return nil
 }
 
-var (
-	timeType  = reflect.TypeFor[time.Time]()
-	bytesType = reflect.TypeFor[[]byte]()
-)
-
-func appendJSON(buf *bytes.Buffer, v any) {
-	b, _ := json.Marshal(v)
-	buf.Write(b)
-}
-
-func writeKey(buf *bytes.Buffer, k string) {
-	appendJSON(buf, k)
-	buf.WriteByte(':')
-}
-
-var jsonNull = []byte("null")
-
 // Snapshot writes the server's whole state as one JSON document (format
 // "synapsefake-state", version StateVersion): the store, the clock, the id
 // stream, the webhook capture, log, queued deliveries and retries, the

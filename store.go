@@ -58,7 +58,7 @@ type store struct {
 
 	subs     map[string]*subscriptionRecord
 	subOrder []string
-	hooks    *hooks // nil until the Server wires it
+	hooks    publisher // nil until the Server wires it
 	// actor is webhook_meta.updated_by for the changes being made: SELF,
 	// or BACKEND while the clock or a scenario helper holds mu.
 	actor string

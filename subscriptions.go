@@ -6,81 +6,10 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"net/http"
-	"net/url"
 	"slices"
-	"strings"
-	"time"
 
 	"github.com/synapsefake/synapsefake/internal/apierr"
-	"github.com/synapsefake/synapsefake/reference"
 )
-
-type subscriptionRecord struct {
-	id      string
-	target  *hookTarget // id and url, shared by its deliveries; new when url changes
-	scopes  []string
-	active  bool
-	v       int
-	created time.Time
-}
-
-// subscriptionView is a subscription as the API returns it.
-type subscriptionView struct {
-	ID       string   `json:"_id"`
-	Links    links    `json:"_links"`
-	V        int      `json:"_v"`
-	ClientID string   `json:"client_id"`
-	IsActive bool     `json:"is_active"`
-	Scope    []string `json:"scope"`
-	URL      string   `json:"url"`
-}
-
-// Subscription is a copy of a subscription, for assertions in tests.
-type Subscription struct {
-	ID       string
-	URL      string
-	Scopes   []string
-	IsActive bool
-}
-
-func (sub *subscriptionRecord) public() Subscription {
-	return Subscription{ID: sub.id, URL: sub.target.url, Scopes: slices.Clone(sub.scopes), IsActive: sub.active}
-}
-
-func validWebhookURL(u string) bool {
-	p, err := url.Parse(u)
-	return err == nil && (p.Scheme == "http" || p.Scheme == "https") && p.Host != ""
-}
-
-// schemelessWebhookURL reports whether u is a host name with a dot and an
-// optional port and path but no scheme ("test.com", "hooks.example.com/in"),
-// which PATCH /subscriptions/{id} stores as sent.
-func schemelessWebhookURL(u string) bool {
-	if strings.Contains(u, "://") {
-		return false
-	}
-	p, err := url.Parse("http://" + u)
-	if err != nil || p.User != nil || p.Host == "" {
-		return false
-	}
-	host := p.Hostname()
-	return strings.Contains(host, ".") && !strings.HasPrefix(host, ".") && !strings.HasSuffix(host, ".") &&
-		!strings.ContainsFunc(host, func(r rune) bool {
-			return !(r == '.' || r == '-' || r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z')
-		})
-}
-
-func validSubscriptionScopes(scopes []string) error {
-	if len(scopes) == 0 {
-		return apierr.Payload("missing_scope", "scope must list at least one scope.")
-	}
-	for _, sc := range scopes {
-		if !reference.IsSubscriptionScope(sc) {
-			return apierr.Payload("invalid_scope", "Unknown subscription scope %q.", sc)
-		}
-	}
-	return nil
-}
 
 // createSubscriptionRequest is the body of POST /subscriptions.
 type createSubscriptionRequest struct {

@@ -1,11 +1,9 @@
 package synapsefake
 
 import (
-	"encoding/json"
 	"net/http"
 	"net/url"
 	"strings"
-	"time"
 )
 
 // The dashboard's detail pane and search: every list page shows, beside
@@ -13,70 +11,6 @@ import (
 // subscription or webhook log_id), whichever page it is on; the header's
 // search box (GET /_fake/ui/find?id=) opens the object on the page that
 // lists its kind.
-
-// Bounds of the detail pane: the newest transactions and webhooks of the
-// object it shows.
-const (
-	uiDetailTxs   = 20
-	uiDetailHooks = 20
-)
-
-// uiDetail is the object the detail pane shows.
-type uiDetail struct {
-	// Kind is user, node, subnet, transaction, subscription or webhook;
-	// "" when nothing has the id.
-	Kind, ID string
-	Page     string // the list page of the kind, below uiPrefix
-	JSON     string // the object as the API answers it, indented
-	User     *uiUser
-	Node     *uiNode
-	Owner    *uiUser // a node's or subnet's user, without its nodes
-	Subnet   *Subnet
-	Tx       *uiTx
-	Sub      *uiSub
-	Hook     *uiHook
-	// Txs are the newest transactions of a user, node or card, TxTotal how
-	// many it has.
-	Txs     []uiTx
-	TxTotal int
-	// Hooks are the newest captured webhooks of the object, HooksMore
-	// whether there are older ones.
-	Hooks     []uiHookRow
-	HooksMore bool
-}
-
-// uiHookRow is a captured webhook in a list.
-type uiHookRow struct {
-	Seq                           uint64
-	LogID, Function, Status, Code string
-	ObjectType, ObjectID          string
-	Date                          time.Time
-	// Deliveries whose last attempt was delivered or failed (uiOutcome),
-	// that have none yet, or that were captured and never sent.
-	Delivered, Failed, Queued, NotSent int
-}
-
-// uiSub is a subscription on its page, with how its recent deliveries
-// went (uiHealth).
-type uiSub struct {
-	ID, URL string
-	Scopes  []string
-	Active  bool
-	Created time.Time
-	// Recent counts its newest deliveries with an attempt, at most
-	// uiSubWindow; Delivered those of them whose last attempt was
-	// delivered (uiOutcome), NotSent those captured and never sent.
-	Recent, Delivered, NotSent int
-	// Failing reports that its newest delivery's last attempt failed.
-	Failing bool
-	// LastError is its newest failed attempt, nil when none is in the
-	// webhook log.
-	LastError *uiAttempt
-}
-
-// uiSubWindow is how many of a subscription's newest deliveries its
-// success rate counts.
-const uiSubWindow = 20
 
 // Sent is how many of its recent deliveries were sent.
 func (s uiSub) Sent() int { return s.Recent - s.NotSent }
@@ -105,15 +39,6 @@ func (s *consoleCore) uiDetail(id string) *uiDetail {
 		d.Sub = &subs[0]
 	}
 	return d
-}
-
-// indentJSON is v as indented JSON.
-func indentJSON(v any) string {
-	b, err := json.MarshalIndent(v, "", "  ")
-	if err != nil {
-		return ""
-	}
-	return string(b)
 }
 
 // uiHookDetail is the captured webhook numbered seq, in full.

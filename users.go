@@ -883,3 +883,9 @@ func (s *bankCore) SetPermission(userID, permission string) error {
 	st.emitUser(now, "USER|PATCH", u)
 	return nil
 }
+
+// Updaters recorded in webhook_meta.updated_by and the webhook log.
+const (
+	UpdatedBySelf    = "SELF"    // a change made through the API
+	UpdatedByBackend = "BACKEND" // a change made by the clock or a scenario helper
+)

@@ -1,0 +1,81 @@
+package synapsefake
+
+import (
+	"bytes"
+	"encoding/json"
+	"time"
+)
+
+// delivery is an event's delivery to one subscription, or to an ad hoc
+// statement's webhook url. Its attempts and due are guarded by the hooks lock.
+type delivery struct {
+	ev       *event
+	target   *hookTarget
+	attempts []attemptRecord
+	// due is when the next attempt falls due (ms): the event's date, then
+	// each retry's. An attempt is dated at its due time, as processing steps
+	// are, so a long Advance runs and dates every retry that fell due.
+	due int64
+}
+
+// hookTarget is where a delivery goes: a subscription's url, or an ad hoc
+// statement's webhook url (subID "").
+type hookTarget struct {
+	subID, url string
+}
+
+// attemptRecord is the stored form of an Attempt.
+type attemptRecord struct {
+	at    int64 // ms
+	code  int32
+	chaos uint8 // what webhook chaos did (chaos.go)
+	text  string
+}
+
+// webhookBody builds a webhook's body from the API view rest of the object
+// id: the view with _id as {"$oid"}, plus _rest (the view itself) and
+// webhook_meta. Views put _id first, so the body is spliced from rest
+// rather than decoded and encoded again.
+func webhookBody(id, function, logID, actor string, at time.Time, rest []byte) []byte {
+	meta, _ := json.Marshal(struct {
+		Date      map[string]int64 `json:"date"`
+		Function  string           `json:"function"`
+		LogID     string           `json:"log_id"`
+		UpdatedBy string           `json:"updated_by"`
+	}{map[string]int64{"$date": ms(at)}, function, logID, actor})
+	oidJSON, _ := json.Marshal(map[string]string{"$oid": id})
+	idJSON, _ := json.Marshal(id)
+	prefix := append(append([]byte(`{"_id":`), idJSON...), ',')
+	var b bytes.Buffer
+	b.Grow(2*len(rest) + len(meta) + 64)
+	if bytes.HasPrefix(rest, prefix) && len(rest) > len(prefix) {
+		b.WriteString(`{"_id":`)
+		b.Write(oidJSON)
+		b.WriteByte(',')
+		b.Write(rest[len(prefix) : len(rest)-1])
+	} else {
+		var fields map[string]json.RawMessage
+		_ = json.Unmarshal(rest, &fields)
+		fields["_id"] = oidJSON
+		obj, _ := json.Marshal(fields)
+		b.Write(obj[:len(obj)-1])
+	}
+	b.WriteString(`,"_rest":`)
+	b.Write(rest)
+	b.WriteString(`,"webhook_meta":`)
+	b.Write(meta)
+	b.WriteByte('}')
+	return b.Bytes()
+}
+
+// Attempt is one POST of a delivery and the receiver's answer; a receiver
+// that could not be reached is recorded as 408.
+type Attempt struct {
+	Code int
+	Text string
+	Date time.Time
+	// Chaos lists what webhook chaos did to the attempt, comma-separated
+	// (ChaosDelayed, ChaosReordered, ChaosDropped, ChaosDuplicate,
+	// ChaosBadSignature); "" for none.
+	Chaos string
+}
