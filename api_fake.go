@@ -1,9 +1,12 @@
 package synapsefake
 
 import (
+	"log"
 	"net/http"
 	"testing"
 	"time"
+
+	"github.com/synapsefake/synapsefake/reference"
 )
 
 // isGateway reports whether gw is Gateway(), without building it.
@@ -70,6 +73,7 @@ func (s *wireCore) runAllDue() {
 // bank it embeds.
 type wireCore struct {
 	bankCore
+	cfg           wireConfig // the options the wire reads; its bankConfig is the bank's
 	idemLocks     keyLocks
 	hooks         *hooks
 	webhookClient *http.Client
@@ -77,4 +81,28 @@ type wireCore struct {
 	journal       journal
 	tb            testing.TB // NewServer's: diagnostics and strict requests report to it
 	end           *endOfTest // NewServer's cleanup (diagnose.go)
+}
+
+// wireConfig is the wire's part of the options, over the bank's: New
+// copies it from the root's config, and the console's config holds a copy
+// of it.
+type wireConfig struct {
+	bankConfig
+	clientID, clientSecret string
+	loanLimits             map[string]reference.LoanLimit
+	fundsCheck             bool
+	immediateStatements    bool
+	jitDeadline            time.Duration
+	latency                time.Duration
+	errorLog               *log.Logger
+	journalEntries         int
+	journalBytes           int64
+	deliverWebhooks        bool
+	webhookRate            int
+	captureLimit           int64
+	webhookLogLimit        int64
+	chaos                  *WebhookChaos
+	logf                   func(format string, args ...any)
+	quiet                  bool
+	strict                 bool
 }

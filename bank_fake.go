@@ -201,7 +201,7 @@ func (s *bankCore) OAuthKey(userID, fingerprint string, scopes ...string) string
 // bankCore is the bank's part of a Server (issue 39): the records, the
 // clock and the schedule the clock drives. Its methods use nothing above it.
 type bankCore struct {
-	cfg    config      // every option, for now: the layers' configs split later
+	cfg    bankConfig  // the options the bank reads (New copies them from config)
 	clock  clock.Clock // the injected clock; nil for the default frozen one
 	mock   *clock.Mock // the injected clock when it is a mock
 	frozen frozenClock // the default clock (clock.go)
@@ -238,3 +238,10 @@ var (
 	defaultSeedPhones = []string{"901.111.1111"}
 	defaultSeedNames  = []string{"Test User"}
 )
+
+// bankConfig is the bank's part of the options: New copies it from the
+// root's config, and the wire's config holds a copy of it.
+type bankConfig struct {
+	seed        uint64        // WithIDSeed: the id stream and the webhook log ids
+	keyLifetime time.Duration // WithOAuthKeyLifetime
+}

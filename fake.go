@@ -17,6 +17,7 @@ import (
 // All methods are safe for concurrent use.
 type Server struct {
 	consoleCore
+	cfg     config // every option; New copies each layer's part into its own config
 	ts      *httptest.Server
 	closeMu sync.Once
 }
@@ -34,6 +35,9 @@ func New(opts ...Option) *Server {
 	for _, o := range opts {
 		o(cfg)
 	}
+	s.consoleCore.cfg = cfg.layers()
+	s.wireCore.cfg = s.consoleCore.cfg.wireConfig
+	s.bankCore.cfg = s.wireCore.cfg.bankConfig
 	switch c := cfg.clock.(type) {
 	case nil:
 		s.frozen.now = startTime(cfg.start)

@@ -59,6 +59,39 @@ type config struct {
 	strict bool
 }
 
+// layers copies into the console's config (which holds the wire's, which
+// holds the bank's) the options each layer reads.
+func (c *config) layers() consoleConfig {
+	return consoleConfig{
+		wireConfig: wireConfig{
+			bankConfig:          bankConfig{seed: c.seed, keyLifetime: c.keyLifetime},
+			clientID:            c.clientID,
+			clientSecret:        c.clientSecret,
+			loanLimits:          c.loanLimits,
+			fundsCheck:          c.fundsCheck,
+			immediateStatements: c.immediateStatements,
+			jitDeadline:         c.jitDeadline,
+			latency:             c.latency,
+			errorLog:            c.errorLog,
+			journalEntries:      c.journalEntries,
+			journalBytes:        c.journalBytes,
+			deliverWebhooks:     c.deliverWebhooks,
+			webhookRate:         c.webhookRate,
+			captureLimit:        c.captureLimit,
+			webhookLogLimit:     c.webhookLogLimit,
+			chaos:               c.chaos,
+			logf:                c.logf,
+			quiet:               c.quiet,
+			strict:              c.strict,
+		},
+		clientName:   c.clientName,
+		maxState:     c.maxState,
+		controlToken: c.controlToken,
+		allowedHosts: c.allowedHosts,
+		root:         c,
+	}
+}
+
 func defaultConfig() config {
 	return config{
 		clientID:        "client_id_synapsefake0000000000000000000000",

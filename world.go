@@ -667,7 +667,7 @@ func (s *consoleCore) LoadWorld(r io.Reader) (World, error) {
 		return World{}, err
 	}
 	scratch := New(func(c *config) {
-		*c = s.cfg
+		*c = *s.cfg.root
 		c.clock, c.deliverWebhooks, c.captureLimit = nil, false, 0
 	})
 	scratch.frozen.now = now
