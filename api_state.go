@@ -103,33 +103,35 @@ func (d *delivery) index() int {
 	panic("synapsefake: a delivery outside its event")
 }
 
-// restore swaps in the webhook side of rs. The store's lock is held.
-func (h *hooks) restore(rs *restoredState) {
+// restore swaps in the webhook side of a decoded state: sh, its events by
+// seq (linked to the decoded store) and the captured ones, oldest first.
+// The store's lock is held.
+func (h *hooks) restore(sh stateHooks, events map[uint64]*event, captured []*event) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	h.stop()
-	h.seq = rs.hooks.Seq
+	h.seq = sh.Seq
 	h.version++
 	h.epoch++
 	h.events, h.eventBytes = fifo[*event]{}, 0
-	for _, ev := range rs.captured {
+	for _, ev := range captured {
 		h.events.push(ev)
 		h.eventBytes += ev.cost() + ev.attemptsCost()
 	}
 	h.trimEvents()
 	h.log, h.logBytes = fifo[logEntry]{}, 0
-	for _, e := range rs.hooks.Log {
-		d := &rs.events[e.Seq].deliveries[e.Delivery]
+	for _, e := range sh.Log {
+		d := &events[e.Seq].deliveries[e.Delivery]
 		h.pushLog(logEntry{d: d, attempt: int32(e.Attempt)})
 		h.logBytes += int64(attemptOverhead + logEntryOverhead + len(d.attempts[e.Attempt].text))
 	}
-	for _, r := range rs.hooks.Retries {
-		h.retries = append(h.retries, retry{at: r.At, d: &rs.events[r.Seq].deliveries[r.Delivery]})
+	for _, r := range sh.Retries {
+		h.retries = append(h.retries, retry{at: r.At, d: &events[r.Seq].deliveries[r.Delivery]})
 	}
 	h.nextRetry.Store(math.MinInt64) // the next due finds the first
 	if !h.closed {
-		for _, q := range rs.hooks.Queued {
-			d := &rs.events[q.Seq].deliveries[q.Delivery]
+		for _, q := range sh.Queued {
+			d := &events[q.Seq].deliveries[q.Delivery]
 			if h.s.cfg.deliverWebhooks {
 				h.enqueue(d)
 			} else {
@@ -138,4 +140,58 @@ func (h *hooks) restore(rs *restoredState) {
 		}
 	}
 	h.cond.Broadcast()
+}
+
+type stateEvent struct {
+	Seq      uint64 `json:"seq"`
+	At       int64  `json:"at"` // ms
+	Function string `json:"function"`
+	Backend  bool   `json:"backend"`
+	Captured bool   `json:"captured"` // in the capture (Webhooks().All())
+	// A transaction event holds its transaction's id, the length of the
+	// timeline it showed and the recent_status.code it showed (null for
+	// none); any other event, Object.
+	TxID       string          `json:"tx_id,omitempty"`
+	Timeline   int             `json:"timeline,omitempty"`
+	Code       *string         `json:"code,omitempty"`
+	Object     *stateObject    `json:"object,omitempty"`
+	Deliveries []stateDelivery `json:"deliveries"`
+}
+
+type stateObject struct {
+	Type   string `json:"type"`
+	ID     string `json:"id"`
+	Status string `json:"status"`
+	View   string `json:"view"` // the view's JSON as it was sent, as a string
+}
+
+type stateDelivery struct {
+	SubscriptionID string         `json:"subscription_id"` // "" for an ad hoc statement's webhook
+	URL            string         `json:"url"`
+	Due            int64          `json:"due"` // ms
+	Attempts       []stateAttempt `json:"attempts"`
+}
+
+type stateAttempt struct {
+	At    int64  `json:"at"` // ms
+	Code  int32  `json:"code"`
+	Text  string `json:"text"`
+	Chaos string `json:"chaos,omitempty"` // Attempt.Chaos (chaos.go)
+}
+
+type stateLogEntry struct {
+	Seq      uint64 `json:"seq"`
+	Delivery int    `json:"delivery"`
+	Attempt  int    `json:"attempt"`
+}
+
+type stateRetry struct {
+	At       int64  `json:"at"` // ms
+	Seq      uint64 `json:"seq"`
+	Delivery int    `json:"delivery"`
+}
+
+type stateDeliveryRef struct {
+	Seq      uint64 `json:"seq"`
+	Delivery int    `json:"delivery"`
 }

@@ -88,60 +88,6 @@ type stateIDs struct {
 	ChaCha8 []byte `json:"chacha8"` // MarshalBinary; base64
 }
 
-type stateEvent struct {
-	Seq      uint64 `json:"seq"`
-	At       int64  `json:"at"` // ms
-	Function string `json:"function"`
-	Backend  bool   `json:"backend"`
-	Captured bool   `json:"captured"` // in the capture (Webhooks().All())
-	// A transaction event holds its transaction's id, the length of the
-	// timeline it showed and the recent_status.code it showed (null for
-	// none); any other event, Object.
-	TxID       string          `json:"tx_id,omitempty"`
-	Timeline   int             `json:"timeline,omitempty"`
-	Code       *string         `json:"code,omitempty"`
-	Object     *stateObject    `json:"object,omitempty"`
-	Deliveries []stateDelivery `json:"deliveries"`
-}
-
-type stateObject struct {
-	Type   string `json:"type"`
-	ID     string `json:"id"`
-	Status string `json:"status"`
-	View   string `json:"view"` // the view's JSON as it was sent, as a string
-}
-
-type stateDelivery struct {
-	SubscriptionID string         `json:"subscription_id"` // "" for an ad hoc statement's webhook
-	URL            string         `json:"url"`
-	Due            int64          `json:"due"` // ms
-	Attempts       []stateAttempt `json:"attempts"`
-}
-
-type stateAttempt struct {
-	At    int64  `json:"at"` // ms
-	Code  int32  `json:"code"`
-	Text  string `json:"text"`
-	Chaos string `json:"chaos,omitempty"` // Attempt.Chaos (chaos.go)
-}
-
-type stateLogEntry struct {
-	Seq      uint64 `json:"seq"`
-	Delivery int    `json:"delivery"`
-	Attempt  int    `json:"attempt"`
-}
-
-type stateRetry struct {
-	At       int64  `json:"at"` // ms
-	Seq      uint64 `json:"seq"`
-	Delivery int    `json:"delivery"`
-}
-
-type stateDeliveryRef struct {
-	Seq      uint64 `json:"seq"`
-	Delivery int    `json:"delivery"`
-}
-
 // errState is the refusal of a document Restore cannot use.
 func errState(format string, args ...any) *apierr.Error {
 	return apierr.Payload("invalid_state", "State document refused: "+format, args...)
@@ -273,7 +219,7 @@ func (s *consoleCore) swapIn(rs *restoredState) {
 		s.frozen.now = rs.clock
 		s.frozen.mu.Unlock()
 	}
-	s.hooks.restore(rs)
+	s.hooks.restore(rs.hooks, rs.events, rs.captured)
 }
 
 // decodeState decodes and checks a whole document without touching the

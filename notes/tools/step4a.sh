@@ -1,16 +1,23 @@
 #!/usr/bin/env bash
-# Issue 39 step 4a: the declarations the bank uses that sat in a higher
-# layer's file move down to the bank (and a few the console uses move up
-# out of bank files), still one package. Each line is one mvdecl move
-# (whole const/var/type blocks; methods named Recv.Method). Run from the
-# repository's root on the tree before step 4a's first commit;
+# Issue 39 step 4a: declarations used from a lower layer's files move down
+# to that layer (and a few console ones move up out of bank files), still
+# one package. Each mv line is one mvdecl move (whole const/var/type
+# blocks; methods named Recv.Method). Run from the repository's root:
+#
+#	bash notes/tools/step4a.sh 1   # before the first step 4a commit
+#	bash notes/tools/step4a.sh 3   # before the third (api_state.go)
+#
 # replayable after a rebase. The hand edits of step 4a (the publisher
-# interface, worldTx's arguments, the layer configs) are in its commits.
+# interface, worldTx's arguments, the layer configs, hooks.restore's
+# arguments) are in its commits; replay them with git cherry-pick -n or
+# by hand after each part.
 set -euo pipefail
 tools="$(mktemp -d)"
 trap 'rm -rf "$tools"' EXIT
 go build -o "$tools/mvdecl" notes/tools/mvdecl.go
 mv() { "$tools/mvdecl" "$@"; }
+
+part1() {
 
 # The contract rules the store's validations take (plan §3.4's Enforcer).
 mv -from contractrules.go -to bank_contractrules.go brokenRule enforcer enforcer.enforce
@@ -59,4 +66,20 @@ mv -from webhooks.go -to bank_webhooks.go Attempt
 # What the wire's webhook health (api_ui.go) works out, which the console shows.
 mv -from ui.go -to api_ui.go outcomeOf uiAttemptOf
 mv -from ui_detail.go -to api_ui.go uiSubWindow
+}
+
+part3() {
+# The webhook side of the state document, which the wire's hooks.snapshot
+# and hooks.restore (api_state.go) write and read.
+mv -from state.go -to api_state.go stateEvent stateObject stateDelivery stateAttempt stateLogEntry stateRetry stateDeliveryRef
+}
+
+case "${1:-}" in
+1) part1 ;;
+3) part3 ;;
+*)
+	echo 'usage: step4a.sh 1|3' >&2
+	exit 2
+	;;
+esac
 goimports -w $(git status --short -- '*.go' | awk '$1 != "D" {print $NF}')
