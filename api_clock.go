@@ -11,15 +11,7 @@ import (
 // the statements still to make, and the webhook deliveries waiting for a
 // retry (or held by webhook chaos).
 func (s *wireCore) pendingWork() []pendingItem {
-	var out []pendingItem
-	func() {
-		st := s.store
-		defer st.lock().unlock()
-		for _, p := range st.pendingSteps(nil) {
-			out = append(out, p.item())
-		}
-		out = append(out, st.pendingStatements()...)
-	}()
+	out := s.pendingBankWork()
 	h := s.hooks
 	h.mu.Lock()
 	for _, r := range h.retries {

@@ -75,7 +75,7 @@ func (s *Server) CheckStatus(tb testing.TB, txID string, want Status, code ...st
 			fmt.Fprintf(&msg, " (%s)", e.Note)
 		}
 	}
-	s.describePendingOf(&msg, now, "it", func(t *txRecord) bool { return t.id == txID })
+	s.describePendingOf(&msg, now, "it", func(id, _, _ string) bool { return id == txID })
 	tb.Errorf("%s", msg.String())
 	return false
 }
@@ -83,15 +83,8 @@ func (s *Server) CheckStatus(tb testing.TB, txID string, want Status, code ...st
 // describePendingOf writes the pending work keep chooses, as Wait's
 // failure does, or that none of it concerns what (a noun: "it", "the
 // node").
-func (s *Server) describePendingOf(b *strings.Builder, now time.Time, what string, keep func(*txRecord) bool) {
-	var items []pendingItem
-	func() {
-		st := s.store
-		defer st.lock().unlock()
-		for _, p := range st.pendingSteps(func(id string) bool { t := st.txs[id]; return t != nil && keep(t) }) {
-			items = append(items, p.item())
-		}
-	}()
+func (s *Server) describePendingOf(b *strings.Builder, now time.Time, what string, keep func(id, fromNode, toNode string) bool) {
+	items := s.pendingTxWork(keep)
 	if len(items) == 0 {
 		fmt.Fprintf(b, "\nnothing is pending on the clock for %s", what)
 		return
@@ -102,23 +95,15 @@ func (s *Server) describePendingOf(b *strings.Builder, now time.Time, what strin
 // txStatus is what CheckStatus compares of a transaction, read without
 // copying the transaction.
 func (s *Server) txStatus(id string) (checkedStatus, bool) {
-	defer s.store.lock().unlock()
-	t := s.store.txs[id]
-	if t == nil {
-		return checkedStatus{}, false
-	}
-	return checkedStatus{t.status, t.code}, true
+	status, code, ok := s.txStatusOf(id)
+	return checkedStatus{status, code}, ok
 }
 
 // nodeBalance is what CheckBalance compares of a node, read without
 // copying the node.
 func (s *Server) nodeBalance(id string) (checkedBalance, bool) {
-	defer s.store.lock().unlock()
-	n := s.store.nodes[id]
-	if n == nil {
-		return checkedBalance{}, false
-	}
-	return checkedBalance{int64(n.balance), int64(n.available())}, true
+	balance, available, ok := s.nodeBalanceOf(id)
+	return checkedBalance{balance, available}, ok
 }
 
 // checkedBalance is what CheckBalance compares.
@@ -150,7 +135,7 @@ func (s *Server) CheckBalance(tb testing.TB, nodeID string, balanceCents, availa
 	var msg strings.Builder
 	now := s.Now()
 	fmt.Fprintf(&msg, "synapsefake: CheckBalance: node %s (%s) at %s (-want +got):\n%s", nodeID, n.Nickname, fmtInstant(now), cmp.Diff(want, got))
-	s.describePendingOf(&msg, now, "the node", func(t *txRecord) bool { return t.fromNode == nodeID || t.toNode == nodeID })
+	s.describePendingOf(&msg, now, "the node", func(_, from, to string) bool { return from == nodeID || to == nodeID })
 	tb.Errorf("%s", msg.String())
 	return false
 }

@@ -184,16 +184,7 @@ func (c *UserClient) oauthKey() string {
 // key expires; "" for an unknown user or a fingerprint POST /oauth would
 // refuse.
 func (s *Server) mintKey(userID, fingerprint string) (string, time.Time) {
-	now := s.Now()
-	st := s.store
-	defer st.lock().unlock()
-	u := st.users[userID]
-	if u == nil || !validFingerprint(fingerprint) {
-		return "", time.Time{}
-	}
-	u.fingerprints[fingerprint] = true
-	k := st.newKey(now.Add(s.cfg.keyLifetime), u.id, fingerprint, allUserScopes)
-	return k.key, k.expires
+	return s.mintUserKey(userID, fingerprint)
 }
 
 // serviceHosts are the hosts the official clients call.

@@ -46,17 +46,11 @@ func New(opts ...Option) *Server {
 	default:
 		s.clock = c
 	}
-	s.store = newStore(cfg.seed)
-	s.store.client = clientView{ID: cfg.clientID, Name: cfg.clientName}
-	s.store.microDeposits = cfg.microDeposits
-	s.store.manualProcessing = cfg.manualProcessing
-	s.store.immediateProvisional = cfg.immediateProvisional
-	s.store.cutoffs = cfg.cutoffs
-	s.store.defaultCutoffs = cfg.cutoffs.equal(defaultCutoffs)
+	s.openStore(clientView{ID: cfg.clientID, Name: cfg.clientName}, cfg.microDeposits, cfg.manualProcessing, cfg.immediateProvisional, cfg.cutoffs)
 	s.up = &s.wireCore
 	s.journal.s = &s.wireCore
 	s.hooks = newHooks(&s.wireCore)
-	s.store.hooks = s.hooks
+	s.connectPublisher(s.hooks)
 	s.webhookClient = cfg.webhookClient
 	if s.webhookClient == nil {
 		s.webhookClient = &http.Client{Timeout: cfg.webhookTimeout, Transport: webhookTransport()}
@@ -111,8 +105,7 @@ func (s *Server) setBase(u string) {
 		u = s.cfg.baseURL
 	}
 	s.base = u
-	defer s.store.lock().unlock()
-	s.store.base = u
+	s.setStoreBase(u)
 }
 
 // URL is the base URL clients configure, version prefix included:

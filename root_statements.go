@@ -10,12 +10,5 @@ func WithImmediateStatements() Option {
 
 // Statements returns copies of a node's statements, oldest first.
 func (s *Server) Statements(nodeID string) []Statement {
-	st := s.store
-	defer st.lock().unlock()
-	ids := st.book.byNode[nodeID]
-	out := make([]Statement, len(ids))
-	for i, id := range ids {
-		out[i] = st.statementPublic(st.book.byID[id])
-	}
-	return out
+	return s.statementsOf(nodeID)
 }
