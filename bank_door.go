@@ -1,6 +1,13 @@
 package synapsefake
 
-import "time"
+import (
+	"encoding/hex"
+	"math/rand/v2"
+	"reflect"
+	"time"
+
+	"github.com/synapsefake/synapsefake/internal/apierr"
+)
 
 // The bank's door (notes/issue-39-plan.md §3.2): the operations the
 // layers above the bank call instead of taking the store's lock and
@@ -107,4 +114,143 @@ func (s *bankCore) statementsOf(nodeID string) []Statement {
 		out[i] = st.statementPublic(st.book.byID[id])
 	}
 	return out
+}
+
+// snapshotBank copies the bank's state in one lock hold: the clock, the
+// id stream, a clone of the store and the network user's id. participant
+// runs inside the same hold (§3.4's StateParticipant: the webhook side is
+// copied with the store, lock order bank, then hooks). The copy is
+// encoded after the lock is released.
+func (s *bankCore) snapshotBank(participant func()) (now time.Time, ids stateIDs, saved *store, networkUser string) {
+	st := s.store
+	defer st.lock().unlock()
+	now = s.Now()
+	ids = stateIDs{Seed: hex.EncodeToString(st.ids.seed[:])}
+	if st.ids.r != nil {
+		ids.ChaCha8, _ = st.ids.r.MarshalBinary()
+	}
+	saved = cloneStore(st)
+	if st.networkUser != nil {
+		networkUser = st.networkUser.id
+	}
+	participant()
+	return now, ids, saved, networkUser
+}
+
+// decodeBankStore decodes a state document's "store" with its id stream
+// and network user into a new store, not yet shared, or the refusal.
+func (s *bankCore) decodeBankStore(data []byte, ids stateIDs, networkUser string) (*store, error) {
+	st := newStore(s.cfg.seed)
+	if err := decodeStore(data, st); err != nil {
+		return nil, errState(`"store": %v`, err)
+	}
+	idSeed, err := hex.DecodeString(ids.Seed)
+	if err != nil || len(idSeed) != len(st.ids.seed) {
+		return nil, errState(`"ids": "seed" must be %d bytes in hex.`, len(st.ids.seed))
+	}
+	copy(st.ids.seed[:], idSeed)
+	if ids.ChaCha8 != nil {
+		st.ids.r = &rand.ChaCha8{}
+		if err := st.ids.r.UnmarshalBinary(ids.ChaCha8); err != nil {
+			return nil, errState(`"ids": "chacha8": %v`, err)
+		}
+	}
+	if networkUser != "" {
+		if st.networkUser = st.users[networkUser]; st.networkUser == nil {
+			return nil, errState(`"network_user" %q is not in users.`, networkUser)
+		}
+	}
+	return st, nil
+}
+
+// swapInBank replaces the store and the clock with a decoded document's,
+// in one lock hold; participant (the webhook side's restore) runs inside
+// it, last.
+func (s *bankCore) swapInBank(saved *store, clock time.Time, participant func()) {
+	st := s.store
+	defer st.lock().unlock()
+	st.era++
+	st.ids = saved.ids
+	src := reflect.ValueOf(saved).Elem()
+	dst := reflect.ValueOf(st).Elem()
+	for i := range dst.NumField() {
+		if _, apart := storeFieldsApart[dst.Type().Field(i).Name]; !apart {
+			exported(dst.Field(i)).Set(exported(src.Field(i)))
+		}
+	}
+	st.networkUser = saved.networkUser
+	st.firstMonthly = firstMonthlyOf(st.nodes)
+	st.goneUsers = goneUsersOf(st.users)
+	switch {
+	case s.mock != nil:
+		s.mock.Set(clock)
+	case s.clock == nil:
+		s.frozen.mu.Lock()
+		s.frozen.now = clock
+		s.frozen.mu.Unlock()
+	}
+	participant()
+}
+
+// networkUserID is the hidden card network's user, "" before there is one.
+func (s *bankCore) networkUserID() string {
+	st := s.store
+	defer st.lock().unlock()
+	if st.networkUser == nil {
+		return ""
+	}
+	return st.networkUser.id
+}
+
+// newestUsers answers the newest limit users, newest first, and how many
+// there are.
+func (s *bankCore) newestUsers(limit int) ([]User, int) { return s.store.newestUsers(limit) }
+
+// newestTxs answers a node's (or a user's, or every) newest limit
+// transactions, and how many there are.
+func (s *bankCore) newestTxs(userID, nodeID string, limit int) ([]Transaction, int, error) {
+	return s.store.newestTxs(userID, nodeID, limit)
+}
+
+// dashboardUsers answers the dashboard's users page.
+func (s *bankCore) dashboardUsers(name string, limit int) ([]uiUser, int) {
+	return s.store.uiUsers(name, limit)
+}
+
+// dashboardTxs answers the dashboard's transactions page.
+func (s *bankCore) dashboardTxs(f uiTxFilter, limit int, now time.Time, manual bool) ([]uiTx, int) {
+	return s.store.uiTxList(f, limit, now, manual)
+}
+
+// counts answers how many keys, users and transactions the bank holds.
+func (s *bankCore) counts() (keys, users, txs int) { return s.store.counts() }
+
+// detail answers the dashboard's detail of any object by id, nil for an
+// unknown id.
+func (s *bankCore) detail(id string, now time.Time, manual bool) *uiDetail {
+	return s.store.uiDetail(id, now, manual)
+}
+
+// dashboardSubs answers the dashboard's subscriptions page.
+func (s *bankCore) dashboardSubs(limit int) ([]uiSub, int) { return s.store.uiSubs(limit) }
+
+// worldTx makes one of a world's transactions (LoadWorld).
+func (s *bankCore) worldTx(at time.Time, userID, fromID, toID string, req createTxRequest, status Status, code string) (string, error) {
+	return s.store.worldTx(at, userID, fromID, toID, req, status, code)
+}
+
+// cardDeclineCode answers the code a swipe of auth on a card subnet would
+// be declined with, "" if it would be approved, reading the clock under
+// the lock.
+func (s *bankCore) cardDeclineCode(subnetID string, auth CardAuth) (string, error) {
+	st := s.store
+	defer st.lock().unlock()
+	sn := st.subnets[subnetID]
+	switch {
+	case sn == nil:
+		return "", apierr.NotFound("subnet")
+	case sn.class != ClassCard:
+		return "", apierr.NotAllowed("not_a_card", "Subnet %s is not a card.", sn.id)
+	}
+	return st.declineCode(sn, st.nodes[sn.nodeID], cents(auth.AmountCents), auth, s.Now()), nil
 }

@@ -9,7 +9,21 @@ import (
 	"strconv"
 	"time"
 	"unsafe"
+
+	"github.com/synapsefake/synapsefake/internal/apierr"
 )
+
+// errState is the refusal of a document Restore cannot use.
+func errState(format string, args ...any) *apierr.Error {
+	return apierr.Payload("invalid_state", "State document refused: "+format, args...)
+}
+
+// stateIDs is the id stream: its seed, and the ChaCha8 generator's state
+// (position and buffered bytes), null before the first id was drawn.
+type stateIDs struct {
+	Seed    string `json:"seed"`    // hex, 32 bytes
+	ChaCha8 []byte `json:"chacha8"` // MarshalBinary; base64
+}
 
 // storeFieldsApart are the store's fields the "store" object does not
 // hold, and where each is instead. Every other field is saved as it is.

@@ -341,3 +341,53 @@ func (o uiOutcome) OK() bool { return o == uiDelivered }
 
 // NotSent reports whether the attempt was captured and never POSTed.
 func (o uiOutcome) NotSent() bool { return o == uiNotSent }
+
+// uiOAuthUser is a user's OAuth side.
+type uiOAuthUser struct {
+	ID, Name     string
+	Fingerprints []string
+	Keys         []uiKey
+	ForceMFA     bool
+	Pin          string
+}
+
+type uiKey struct {
+	Key, Fingerprint string
+	Expires          time.Time
+	Expired          bool
+	Scopes           []string
+}
+
+// uiOAuthUsers reads the OAuth page's newest limit users with their keys,
+// and how many users there are.
+func (s *bankCore) uiOAuthUsers(now time.Time, limit int) (list []uiOAuthUser, total int) {
+	st := s.store
+	defer st.lock().unlock()
+	total = len(st.userOrder)
+	index := map[string]int{}
+	for i := total - 1; i >= 0 && len(list) < limit; i-- {
+		u := st.users[st.userOrder[i]]
+		pub := u.public()
+		v := uiOAuthUser{ID: u.id, Fingerprints: pub.Fingerprints, ForceMFA: u.forceMFA, Pin: u.pin}
+		if len(pub.LegalNames) > 0 {
+			v.Name = pub.LegalNames[0]
+		}
+		index[u.id] = len(list)
+		list = append(list, v)
+	}
+	// The live keys, and those the store forgot on expiry (the last
+	// maxExpiredKeys), marked expired.
+	add := func(k *keyRecord) {
+		if i, ok := index[k.userID]; ok {
+			list[i].Keys = append(list[i].Keys, uiKey{Key: k.key, Fingerprint: k.fingerprint, Expires: k.expires,
+				Expired: !now.Before(k.expires), Scopes: slices.Clone(k.scopes)})
+		}
+	}
+	for _, k := range st.keys {
+		add(k)
+	}
+	for i := range st.expiredKeys {
+		add(&st.expiredKeys[i])
+	}
+	return list, total
+}

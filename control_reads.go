@@ -59,7 +59,7 @@ func (s *consoleCore) controlListUsers(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, err)
 		return
 	}
-	users, total := s.store.newestUsers(limit)
+	users, total := s.newestUsers(limit)
 	views := make([]controlUserView, len(users))
 	for i, u := range users {
 		views[i] = controlUser(u)
@@ -104,16 +104,6 @@ func (s *consoleCore) controlGetNode(w http.ResponseWriter, r *http.Request) {
 	s.controlOK(w, map[string]any{"node": controlNodeRead(n)})
 }
 
-// networkUserID is the hidden card network's user, "" before there is one.
-func (s *consoleCore) networkUserID() string {
-	st := s.store
-	defer st.lock().unlock()
-	if st.networkUser == nil {
-		return ""
-	}
-	return st.networkUser.id
-}
-
 // controlTransactions serves GET /_fake/users/{user_id}/transactions and
 // GET /_fake/nodes/{node_id}/transactions?limit=: the newest transactions
 // of the user (sent or received) or of the node, newest first.
@@ -123,7 +113,7 @@ func (s *consoleCore) controlTransactions(w http.ResponseWriter, r *http.Request
 		s.fail(w, err)
 		return
 	}
-	txs, total, err := s.store.newestTxs(r.PathValue("user_id"), r.PathValue("node_id"), limit)
+	txs, total, err := s.newestTxs(r.PathValue("user_id"), r.PathValue("node_id"), limit)
 	if err != nil {
 		s.fail(w, err)
 		return

@@ -3,11 +3,9 @@ package synapsefake
 import (
 	"bytes"
 	"cmp"
-	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"io"
-	"math/rand/v2"
 	"reflect"
 	"slices"
 	"strconv"
@@ -81,18 +79,6 @@ func errStateTooLarge(limit int64) *apierr.Error {
 var stateKeys = []string{"format", "version", "seed", "client_id", "clock", "ids", "store", "network_user",
 	"webhooks", "journal", "faults"}
 
-// stateIDs is the id stream: its seed, and the ChaCha8 generator's state
-// (position and buffered bytes), null before the first id was drawn.
-type stateIDs struct {
-	Seed    string `json:"seed"`    // hex, 32 bytes
-	ChaCha8 []byte `json:"chacha8"` // MarshalBinary; base64
-}
-
-// errState is the refusal of a document Restore cannot use.
-func errState(format string, args ...any) *apierr.Error {
-	return apierr.Payload("invalid_state", "State document refused: "+format, args...)
-}
-
 func (s *consoleCore) snapshot() ([]byte, error) {
 	var buf bytes.Buffer
 	buf.WriteString(`{"format":"` + stateFormat + `","version":` + strconv.Itoa(StateVersion))
@@ -108,27 +94,8 @@ func (s *consoleCore) snapshot() ([]byte, error) {
 	// Under the lock, the state is copied; it is encoded after the lock is
 	// released, so that a large state does not stop the API while it is
 	// written out.
-	st := s.store
-	var (
-		now   time.Time
-		ids   stateIDs
-		saved *store
-		nu    string
-		hooks stateHooks
-	)
-	func() {
-		defer st.lock().unlock()
-		now = s.Now()
-		ids = stateIDs{Seed: hex.EncodeToString(st.ids.seed[:])}
-		if st.ids.r != nil {
-			ids.ChaCha8, _ = st.ids.r.MarshalBinary()
-		}
-		saved = cloneStore(st)
-		if st.networkUser != nil {
-			nu = st.networkUser.id
-		}
-		hooks = s.hooks.snapshot()
-	}()
+	var hooks stateHooks
+	now, ids, saved, nu := s.snapshotBank(func() { hooks = s.hooks.snapshot() })
 	if snapshotCopied != nil {
 		snapshotCopied(s)
 	}
@@ -197,29 +164,7 @@ func (s *consoleCore) restore(data []byte, copied bool) error {
 // swapIn replaces the store, the clock and the webhook side with rs's,
 // under the store's lock.
 func (s *consoleCore) swapIn(rs *restoredState) {
-	st := s.store
-	defer st.lock().unlock()
-	st.era++
-	st.ids = rs.store.ids
-	src := reflect.ValueOf(rs.store).Elem()
-	dst := reflect.ValueOf(st).Elem()
-	for i := range dst.NumField() {
-		if _, apart := storeFieldsApart[dst.Type().Field(i).Name]; !apart {
-			exported(dst.Field(i)).Set(exported(src.Field(i)))
-		}
-	}
-	st.networkUser = rs.store.networkUser
-	st.firstMonthly = firstMonthlyOf(st.nodes)
-	st.goneUsers = goneUsersOf(st.users)
-	switch {
-	case s.mock != nil:
-		s.mock.Set(rs.clock)
-	case s.clock == nil:
-		s.frozen.mu.Lock()
-		s.frozen.now = rs.clock
-		s.frozen.mu.Unlock()
-	}
-	s.hooks.restore(rs.hooks, rs.events, rs.captured)
+	s.swapInBank(rs.store, rs.clock, func() { s.hooks.restore(rs.hooks, rs.events, rs.captured) })
 }
 
 // decodeState decodes and checks a whole document without touching the
@@ -271,25 +216,9 @@ func (s *consoleCore) decodeState(data []byte, copied bool) (*restoredState, err
 		return nil, errState(`"clock": %v`, err)
 	}
 
-	st := newStore(s.cfg.seed)
-	if err := decodeStore(top["store"], st); err != nil {
-		return nil, errState(`"store": %v`, err)
-	}
-	idSeed, err := hex.DecodeString(ids.Seed)
-	if err != nil || len(idSeed) != len(st.ids.seed) {
-		return nil, errState(`"ids": "seed" must be %d bytes in hex.`, len(st.ids.seed))
-	}
-	copy(st.ids.seed[:], idSeed)
-	if ids.ChaCha8 != nil {
-		st.ids.r = &rand.ChaCha8{}
-		if err := st.ids.r.UnmarshalBinary(ids.ChaCha8); err != nil {
-			return nil, errState(`"ids": "chacha8": %v`, err)
-		}
-	}
-	if networkUser != "" {
-		if st.networkUser = st.users[networkUser]; st.networkUser == nil {
-			return nil, errState(`"network_user" %q is not in users.`, networkUser)
-		}
+	st, err := s.decodeBankStore(top["store"], ids, networkUser)
+	if err != nil {
+		return nil, err
 	}
 	if err := decodeValue(top["faults"], exported(reflect.ValueOf(&rs.faults).Elem())); err != nil {
 		return nil, errState(`"faults": %v`, err)

@@ -265,7 +265,7 @@ func (s *consoleCore) uiOverview(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	name := strings.TrimSpace(r.URL.Query().Get("name"))
-	users, total := s.store.uiUsers(name, limit)
+	users, total := s.dashboardUsers(name, limit)
 	s.uiRender(w, r, "overview", uiPage{Limit: limit, Shown: len(users), Total: total,
 		Data: struct {
 			Name  string
@@ -286,7 +286,7 @@ func (s *consoleCore) uiTransactions(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, err)
 		return
 	}
-	list, total := s.store.uiTxList(f, limit, s.Now(), s.manualClock())
+	list, total := s.dashboardTxs(f, limit, s.Now(), s.manualClock())
 	s.uiRender(w, r, "transactions", uiPage{Limit: limit, Shown: len(list), Total: total,
 		Data: struct {
 			Filter   uiTxFilter
@@ -558,22 +558,6 @@ func redactIndent(body []byte) string {
 	return pretty.String()
 }
 
-// uiOAuthUser is a user's OAuth side.
-type uiOAuthUser struct {
-	ID, Name     string
-	Fingerprints []string
-	Keys         []uiKey
-	ForceMFA     bool
-	Pin          string
-}
-
-type uiKey struct {
-	Key, Fingerprint string
-	Expires          time.Time
-	Expired          bool
-	Scopes           []string
-}
-
 // uiOAuth serves GET /_fake/ui/oauth: users' fingerprints, oauth keys,
 // whether MFA is forced and the pin that was "sent".
 func (s *consoleCore) uiOAuth(w http.ResponseWriter, r *http.Request) {
@@ -587,40 +571,6 @@ func (s *consoleCore) uiOAuth(w http.ResponseWriter, r *http.Request) {
 		slices.SortFunc(list[i].Keys, func(a, b uiKey) int { return b.Expires.Compare(a.Expires) })
 	}
 	s.uiRender(w, r, "oauth", uiPage{Limit: limit, Shown: len(list), Total: total, Data: list})
-}
-
-// uiOAuthUsers reads the OAuth page's newest limit users with their keys,
-// and how many users there are.
-func (s *consoleCore) uiOAuthUsers(now time.Time, limit int) (list []uiOAuthUser, total int) {
-	st := s.store
-	defer st.lock().unlock()
-	total = len(st.userOrder)
-	index := map[string]int{}
-	for i := total - 1; i >= 0 && len(list) < limit; i-- {
-		u := st.users[st.userOrder[i]]
-		pub := u.public()
-		v := uiOAuthUser{ID: u.id, Fingerprints: pub.Fingerprints, ForceMFA: u.forceMFA, Pin: u.pin}
-		if len(pub.LegalNames) > 0 {
-			v.Name = pub.LegalNames[0]
-		}
-		index[u.id] = len(list)
-		list = append(list, v)
-	}
-	// The live keys, and those the store forgot on expiry (the last
-	// maxExpiredKeys), marked expired.
-	add := func(k *keyRecord) {
-		if i, ok := index[k.userID]; ok {
-			list[i].Keys = append(list[i].Keys, uiKey{Key: k.key, Fingerprint: k.fingerprint, Expires: k.expires,
-				Expired: !now.Before(k.expires), Scopes: slices.Clone(k.scopes)})
-		}
-	}
-	for _, k := range st.keys {
-		add(k)
-	}
-	for i := range st.expiredKeys {
-		add(&st.expiredKeys[i])
-	}
-	return list, total
 }
 
 // uiClockRequest is the body of POST /_fake/ui/clock.
@@ -684,16 +634,7 @@ func (s *consoleCore) uiCheckCard(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, err)
 		return
 	}
-	code, err := withStore(s.store, func(st *store) (string, error) {
-		sn := st.subnets[r.PathValue("subnet_id")]
-		switch {
-		case sn == nil:
-			return "", apierr.NotFound("subnet")
-		case sn.class != ClassCard:
-			return "", apierr.NotAllowed("not_a_card", "Subnet %s is not a card.", sn.id)
-		}
-		return st.declineCode(sn, st.nodes[sn.nodeID], cents(auth.AmountCents), auth, s.Now()), nil
-	})
+	code, err := s.cardDeclineCode(r.PathValue("subnet_id"), auth)
 	if err != nil {
 		s.fail(w, err)
 		return
@@ -722,7 +663,7 @@ func (s *consoleCore) uiVersion() (v uiVersion, closed bool) {
 	if s.manualClock() {
 		v.clock = ms(s.Now())
 	}
-	v.keys, v.users, v.txs = s.store.counts()
+	v.keys, v.users, v.txs = s.counts()
 	return v, closed
 }
 

@@ -25,7 +25,7 @@ func (s uiSub) Percent() int {
 
 // uiDetail finds the object with the id; its Kind is "" when none has it.
 func (s *consoleCore) uiDetail(id string) *uiDetail {
-	d := s.store.uiDetail(id, s.Now(), s.manualClock())
+	d := s.detail(id, s.Now(), s.manualClock())
 	if d.Kind == "" {
 		if seq, ok := s.hooks.seqOfLogID(&s.wireCore, id); ok {
 			return s.uiHookDetail(id, seq)
@@ -77,7 +77,7 @@ func (s *consoleCore) uiFind(w http.ResponseWriter, r *http.Request) {
 		d = s.uiDetail(id)
 	}
 	if d.Kind == "" {
-		users, total := s.store.uiUsers("", uiDefaultLimit)
+		users, total := s.dashboardUsers("", uiDefaultLimit)
 		s.uiRenderStatus(w, r, http.StatusNotFound, "overview", uiPage{Limit: uiDefaultLimit, Shown: len(users), Total: total, Open: d,
 			Data: struct {
 				Name  string
@@ -96,7 +96,7 @@ func (s *consoleCore) uiSubscriptions(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, err)
 		return
 	}
-	list, total := s.store.uiSubs(limit)
+	list, total := s.dashboardSubs(limit)
 	s.hooks.uiHealth(list)
 	s.uiRender(w, r, "subscriptions", uiPage{Limit: limit, Shown: len(list), Total: total, Data: list})
 }

@@ -604,7 +604,7 @@ func (p *worldPlan) apply(s *consoleCore, now time.Time) (World, error) {
 		}
 	}
 	for _, tp := range p.txs {
-		id, err := s.store.worldTx(tp.at, tp.from.user.id, tp.from.id, tp.to.id, tp.req, tp.status, tp.code)
+		id, err := s.worldTx(tp.at, tp.from.user.id, tp.from.id, tp.to.id, tp.req, tp.status, tp.code)
 		tp.id = id
 		if err != nil {
 			return World{}, errWorld("%s: %s", tp.label, w.names(err))
