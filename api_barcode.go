@@ -29,7 +29,7 @@ func (s *wireCore) handleBarcode(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, err)
 		return
 	}
-	id, err := s.store.barcode(r.PathValue("user_id"), r.PathValue("node_id"), req)
+	id, err := s.makeBarcode(r.PathValue("user_id"), r.PathValue("node_id"), req)
 	if err != nil {
 		s.fail(w, err)
 		return

@@ -14,7 +14,7 @@ func (ev *event) body(s *wireCore) []byte {
 	if ev.obj != nil {
 		rest = ev.obj.view()
 	} else {
-		v := s.store.txViewAtLocked(ev.tx, ev.timeline, ev.txCode())
+		v := s.txViewAt(ev.tx, ev.timeline, ev.txCode())
 		var err error
 		if rest, err = json.Marshal(v); err != nil {
 			return []byte("{}")

@@ -52,7 +52,7 @@ func (s *wireCore) RunDue() { s.runAllDue() }
 // costs two comparisons. Work added to any of the four needs its due time
 // in one of those two.
 func (s *wireCore) runDue() {
-	if t := ms(s.Now()); t < s.store.due.Load() && t < s.hooks.nextRetry.Load() {
+	if t := ms(s.Now()); t < s.dueAt() && t < s.hooks.nextRetry.Load() {
 		return
 	}
 	s.runAllDue()
@@ -64,7 +64,7 @@ func (s *wireCore) runDue() {
 // without its unlock) cannot make them do nothing.
 func (s *wireCore) runAllDue() {
 	now := s.Now()
-	s.store.allDue(now)
+	s.runBankDue(now)
 	s.hooks.due(now)
 }
 

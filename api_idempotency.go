@@ -23,7 +23,7 @@ func (s *wireCore) checkIdempotency(r *http.Request) error {
 	if key == "" {
 		return nil
 	}
-	if used, ok := s.store.idemUsedAt(key, s.Now()); ok {
+	if used, ok := s.idemUsedAt(key, s.Now()); ok {
 		return s.errIdempotencyFor(r, used) // diagnose.go
 	}
 	return nil
@@ -114,6 +114,6 @@ func (s *wireCore) withIdempotency(w http.ResponseWriter, r *http.Request, next 
 	next.ServeHTTP(rec, r)
 	if rec.status == http.StatusOK {
 		now := s.Now() // outside the lock: the clock may be the caller's
-		s.store.useIdemLocked(key, now)
+		s.useIdem(key, now)
 	}
 }

@@ -22,7 +22,7 @@ func (s *wireCore) AdvanceToNextBusinessDay() time.Time {
 // returns an error for an unknown Cutoff, and then does not move the clock.
 func (s *wireCore) AdvanceToCutoff(c Cutoff) (time.Time, error) {
 	now := s.Now()
-	at, err := s.store.cutoffs.next(now, c)
+	at, err := s.nextCutoff(now, c)
 	if err != nil {
 		return now, err
 	}

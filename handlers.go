@@ -562,7 +562,7 @@ func (s *wireCore) authorize(r *http.Request, need access) (caller, error) {
 		if key == "" {
 			return c, apierr.NoOAuthKey.Because(`X-SP-USER has nothing before "|"`).Hinting(hintNewKey)
 		}
-		k, locked, err := s.store.lookupKey(key, s.Now())
+		k, locked, err := s.lookupKey(key, s.Now())
 		if err != nil {
 			return c, err
 		}

@@ -45,12 +45,12 @@ func (s *wireCore) handleCreateNode(w http.ResponseWriter, r *http.Request) {
 	var ans bankLoginAnswer
 	switch {
 	case req.AccessToken != nil:
-		ans, err = s.store.answerBankMFA(s.Now(), userID, *req.AccessToken, *req.MFAAnswer)
+		ans, err = s.answerBankMFA(s.Now(), userID, *req.AccessToken, *req.MFAAnswer)
 	case req.isBankLogin():
-		ans, err = s.store.bankLogin(s.Now(), userID, *req.Info.BankID, *req.Info.BankPW, *req.Info.BankName)
+		ans, err = s.bankLogin(s.Now(), userID, *req.Info.BankID, *req.Info.BankPW, *req.Info.BankName)
 	default:
 		var v nodeView
-		v, err = s.store.createNode(s.Now(), userID, req)
+		v, err = s.createNode(s.Now(), userID, req)
 		ans.nodes = []nodeView{v}
 	}
 	if err != nil {
@@ -80,7 +80,7 @@ func (s *wireCore) handleListNodes(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, err)
 		return
 	}
-	v, err := s.store.listNodes(r.PathValue("user_id"), p, r.URL.Query().Get("type"), f)
+	v, err := s.listNodes(r.PathValue("user_id"), p, r.URL.Query().Get("type"), f)
 	if err != nil {
 		s.fail(w, err)
 		return
@@ -94,7 +94,7 @@ func (s *wireCore) handleGetNode(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, err)
 		return
 	}
-	v, err := s.store.getNode(r.PathValue("user_id"), r.PathValue("node_id"))
+	v, err := s.getNode(r.PathValue("user_id"), r.PathValue("node_id"))
 	if err != nil {
 		s.fail(w, err)
 		return
@@ -150,7 +150,7 @@ func (s *wireCore) handlePatchNode(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, err)
 		return
 	}
-	v, err := s.store.patchNode(s.Now(), r.PathValue("user_id"), r.PathValue("node_id"), req)
+	v, err := s.patchNode(s.Now(), r.PathValue("user_id"), r.PathValue("node_id"), req)
 	if err != nil {
 		s.fail(w, err)
 		return
@@ -166,7 +166,7 @@ func (s *wireCore) handleDeleteNode(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, err)
 		return
 	}
-	v, err := s.store.deleteNode(s.Now(), r.PathValue("user_id"), r.PathValue("node_id"))
+	v, err := s.deleteNode(s.Now(), r.PathValue("user_id"), r.PathValue("node_id"))
 	if err != nil {
 		s.fail(w, err)
 		return

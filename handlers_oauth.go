@@ -14,7 +14,7 @@ func (s *wireCore) handleOAuth(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, err)
 		return
 	}
-	resp, status, err := s.store.oauth(s.Now(), s.cfg.keyLifetime, r.PathValue("user_id"), c.fingerprint, req)
+	resp, status, err := s.grantOAuth(s.Now(), s.cfg.keyLifetime, r.PathValue("user_id"), c.fingerprint, req)
 	switch {
 	case err != nil:
 		s.fail(w, err)

@@ -70,7 +70,7 @@ func (s *wireCore) handleBatchTransactions(w http.ResponseWriter, r *http.Reques
 		s.fail(w, err)
 		return
 	}
-	out, err := s.store.batch(s.Now(), s.cfg.clientID, batchItemScope(r), r.PathValue("user_id"), r.PathValue("node_id"), req.Transactions, s.enforcerFor(r))
+	out, err := s.createTxBatch(s.Now(), s.cfg.clientID, batchItemScope(r), r.PathValue("user_id"), r.PathValue("node_id"), req.Transactions, s.enforcerFor(r))
 	if err != nil {
 		s.fail(w, err)
 		return

@@ -29,7 +29,7 @@ func (s *wireCore) handleCreateUser(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, err)
 		return
 	}
-	s.okObject(w, s.store.createUser(s.Now(), req, c.fingerprint))
+	s.okObject(w, s.createUser(s.Now(), req, c.fingerprint))
 }
 
 // handleListUsers serves GET /v3.1/users. Each user carries its
@@ -52,7 +52,7 @@ func (s *wireCore) handleListUsers(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	q := r.URL.Query()
-	s.ok(w, s.store.listUsers(p, q.Get("query"), !strings.EqualFold(q.Get("show_refresh_tokens"), "no"), f))
+	s.ok(w, s.listUsers(p, q.Get("query"), !strings.EqualFold(q.Get("show_refresh_tokens"), "no"), f))
 }
 
 // handleGetUser serves GET /v3.1/users/{user_id}. Gateway credentials are
@@ -64,7 +64,7 @@ func (s *wireCore) handleGetUser(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, err)
 		return
 	}
-	v, err := s.store.getUser(r.PathValue("user_id"), strings.EqualFold(r.URL.Query().Get("full_dehydrate"), "yes"))
+	v, err := s.getUser(r.PathValue("user_id"), strings.EqualFold(r.URL.Query().Get("full_dehydrate"), "yes"))
 	if err != nil {
 		s.fail(w, err)
 		return
@@ -91,7 +91,7 @@ func (s *wireCore) handlePatchUser(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	strict := func(broken ...brokenRule) error { return s.strictRules(r, broken) }
-	v, err := s.store.patchUser(s.Now(), r.PathValue("user_id"), req, strings.EqualFold(r.URL.Query().Get("full_dehydrate"), "yes"), strict)
+	v, err := s.patchUser(s.Now(), r.PathValue("user_id"), req, strings.EqualFold(r.URL.Query().Get("full_dehydrate"), "yes"), strict)
 	if err != nil {
 		s.fail(w, err)
 		return

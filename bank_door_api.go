@@ -1,0 +1,145 @@
+package synapsefake
+
+import (
+	"math"
+	"time"
+
+	"github.com/synapsefake/synapsefake/internal/apierr"
+	"github.com/synapsefake/synapsefake/internal/filter"
+)
+
+// The bank's door for the wire (notes/issue-39-plan.md §3.2): the
+// operations the handlers call. Each takes the store's lock itself (most
+// by calling a store method that does). A wire operation takes now as
+// its first argument: a handler reads the clock once, at its top.
+
+// dueAt is when the bank's first timed work falls due, in Unix
+// milliseconds (runDue's fast path: one atomic load, inlined).
+func (s *bankCore) dueAt() int64 { return s.store.due.Load() }
+
+// runBankDue runs the bank's work due at now.
+func (s *bankCore) runBankDue(now time.Time) { s.store.allDue(now) }
+
+// txViewAt answers a transaction's view as of an event (its timeline up
+// to then and its code), under the lock.
+func (s *bankCore) txViewAt(t *txRecord, timeline []statusEntry, code string) txView {
+	return s.store.txViewAtLocked(t, timeline, code)
+}
+
+// idemUsedAt answers when an idempotency key was used, and whether it
+// still counts as used at now.
+func (s *bankCore) idemUsedAt(key string, now time.Time) (time.Time, bool) {
+	return s.store.idemUsedAt(key, now)
+}
+
+// useIdem records an idempotency key as used at now.
+func (s *bankCore) useIdem(key string, now time.Time) { s.store.useIdemLocked(key, now) }
+
+// resetBank empties the store; participant (the webhook side's reset)
+// runs first inside the same lock hold, so that no event slips in
+// between.
+func (s *bankCore) resetBank(participant func()) {
+	st := s.store
+	defer st.lock().unlock()
+	st.era++
+	participant()
+	st.resetLocked()
+}
+
+// nextCutoff answers the next instant after now of the cutoff c.
+func (s *bankCore) nextCutoff(now time.Time, c Cutoff) (time.Time, error) {
+	return s.store.cutoffs.next(now, c)
+}
+
+// lookupKey answers the key record an oauth key names at now, and the
+// refusal of a locked user (the key still opens the user itself).
+func (s *bankCore) lookupKey(key string, now time.Time) (keyRecord, *apierr.Error, error) {
+	return s.store.lookupKey(key, now)
+}
+
+// makeBarcode makes a cash-deposit barcode for a node.
+func (s *bankCore) makeBarcode(userID, nodeID string, req barcodeRequest) (string, error) {
+	return s.store.barcode(userID, nodeID, req)
+}
+
+// bankLogin starts a bank login (POST .../nodes with bank_id/bank_pw).
+func (s *bankCore) bankLogin(now time.Time, userID, username, password, bankName string) (bankLoginAnswer, error) {
+	return s.store.bankLogin(now, userID, username, password, bankName)
+}
+
+// answerBankMFA answers a bank login's MFA question.
+func (s *bankCore) answerBankMFA(now time.Time, userID, token, answer string) (bankLoginAnswer, error) {
+	return s.store.answerBankMFA(now, userID, token, answer)
+}
+
+// createNode makes a node (POST .../nodes).
+func (s *bankCore) createNode(now time.Time, userID string, req createNodeRequest) (nodeView, error) {
+	return s.store.createNode(now, userID, req)
+}
+
+// listNodes answers a user's page of nodes.
+func (s *bankCore) listNodes(userID string, p page, typ string, f *filter.Filter) (nodesList, error) {
+	return s.store.listNodes(userID, p, typ, f)
+}
+
+// getNode answers a node's view.
+func (s *bankCore) getNode(userID, nodeID string) (nodeView, error) {
+	return s.store.getNode(userID, nodeID)
+}
+
+// patchNode changes a node.
+func (s *bankCore) patchNode(now time.Time, userID, nodeID string, req patchNodeRequest) (nodeView, error) {
+	return s.store.patchNode(now, userID, nodeID, req)
+}
+
+// deleteNode deletes (deactivates) a node.
+func (s *bankCore) deleteNode(now time.Time, userID, nodeID string) (nodeView, error) {
+	return s.store.deleteNode(now, userID, nodeID)
+}
+
+// grantOAuth answers POST /oauth/{user_id}: a key, or an MFA question.
+func (s *bankCore) grantOAuth(now time.Time, lifetime time.Duration, userID, fingerprint string, req oauthRequest) (any, int, error) {
+	return s.store.oauth(now, lifetime, userID, fingerprint, req)
+}
+
+// createTxBatch makes a batch of transactions (POST .../trans/batch).
+func (s *bankCore) createTxBatch(now time.Time, clientID, scope, userID, nodeID string, items []createTxRequest, enf enforcer) (batchResponse, error) {
+	return s.store.batch(now, clientID, scope, userID, nodeID, items, enf)
+}
+
+// createUser makes a user (POST /users).
+func (s *bankCore) createUser(now time.Time, req createUserRequest, fingerprint string) userView {
+	return s.store.createUser(now, req, fingerprint)
+}
+
+// listUsers answers a page of users.
+func (s *bankCore) listUsers(p page, query string, showTokens bool, f *filter.Filter) usersList {
+	return s.store.listUsers(p, query, showTokens, f)
+}
+
+// getUser answers a user's view.
+func (s *bankCore) getUser(id string, full bool) (userView, error) {
+	return s.store.getUser(id, full)
+}
+
+// patchUser changes a user.
+func (s *bankCore) patchUser(now time.Time, id string, req patchUserRequest, full bool, strict func(...brokenRule) error) (userView, error) {
+	return s.store.patchUser(now, id, req, full, strict)
+}
+
+// resetLocked empties the store but for its era, id stream and options.
+// Callers hold the lock.
+func (st *store) resetLocked() {
+	st.users, st.userOrder, st.goneUsers = map[string]*userRecord{}, nil, 0
+	st.nodeOrder, st.txOrder = nil, nil
+	st.nodes, st.keys, st.txs = map[string]*nodeRecord{}, map[string]*keyRecord{}, map[string]*txRecord{}
+	st.subnets, st.subs, st.subOrder = map[string]*subnetRecord{}, map[string]*subscriptionRecord{}, nil
+	st.steps, st.idem = nil, map[string]time.Time{}
+	st.returnPlans, st.returnRules = nil, nil
+	st.idemExpiry, st.keyExpiry = expiryQueue{}, expiryQueue{}
+	st.bankLogins, st.bankLoginExpiry = nil, expiryQueue{}
+	st.networkUser, st.network = nil, nil
+	st.book = statementBook{}
+	st.firstMonthly = math.MaxInt64
+	st.bankLogins = nil
+}
