@@ -18,9 +18,8 @@ type statementList struct {
 }
 
 // listStatements serves a statement list, newest first.
-func (s *wireCore) listStatements(w http.ResponseWriter, r *http.Request, ids func(*store) ([]string, error)) {
-	servePage(s, w, r, access{userIP: true, scope: reference.ScopeStatementsGet}, true, ids,
-		func(st *store, id string) statementView { return st.statementView(st.book.byID[id]) },
+func (s *wireCore) listStatements(w http.ResponseWriter, r *http.Request, list func(q listQuery) ([]statementView, int, error)) {
+	servePage(s, w, r, access{userIP: true, scope: reference.ScopeStatementsGet}, true, list,
 		func(meta listMeta, items []statementView, total int) any {
 			return statementList{listMeta: meta, Statements: items, StatementsCount: total}
 		})
@@ -28,12 +27,16 @@ func (s *wireCore) listStatements(w http.ResponseWriter, r *http.Request, ids fu
 
 // handleListUserStatements serves GET /users/{user_id}/statements, newest first.
 func (s *wireCore) handleListUserStatements(w http.ResponseWriter, r *http.Request) {
-	s.listStatements(w, r, ofPathUser(r, func(st *store, u *userRecord) []string { return st.book.byUser[u.id] }))
+	s.listStatements(w, r, func(q listQuery) ([]statementView, int, error) {
+		return s.userStatementsPage(r.PathValue("user_id"), q)
+	})
 }
 
 // handleListNodeStatements serves GET .../nodes/{node_id}/statements, newest first.
 func (s *wireCore) handleListNodeStatements(w http.ResponseWriter, r *http.Request) {
-	s.listStatements(w, r, ofPathNode(r, func(st *store, n *nodeRecord) []string { return st.book.byNode[n.id] }))
+	s.listStatements(w, r, func(q listQuery) ([]statementView, int, error) {
+		return s.nodeStatementsPage(r.PathValue("user_id"), r.PathValue("node_id"), q)
+	})
 }
 
 // handleGetStatement serves GET .../nodes/{node_id}/statements/{statement_id}.

@@ -143,3 +143,134 @@ func (st *store) resetLocked() {
 	st.firstMonthly = math.MaxInt64
 	st.bankLogins = nil
 }
+
+// listQuery is a list's page, order and filter (servePage reads them from
+// the request).
+type listQuery struct {
+	page        page
+	newestFirst bool
+	filter      *filter.Filter
+}
+
+// pageLocked resolves a list's ids and builds the views of one page of
+// it, in one lock hold: at a cost of O(page), or of one pass over the
+// list with a filter. It answers the page and the (filtered) count.
+func pageLocked[V any](s *bankCore, q listQuery, ids func(*store) ([]string, error), view func(*store, string) V) ([]V, int, error) {
+	st := s.store
+	defer st.lock().unlock()
+	list, err := ids(st)
+	if err != nil {
+		return nil, 0, err
+	}
+	items, total := pageOf(list, q.page, q.newestFirst, nil, q.filter, func(id string) V { return view(st, id) })
+	return items, total, nil
+}
+
+// ofNode resolves a list kept on a user's node.
+func ofNode(userID, nodeID string, list func(*store, *nodeRecord) []string) func(*store) ([]string, error) {
+	return func(st *store) ([]string, error) {
+		n, err := st.userNode(userID, nodeID)
+		if err != nil {
+			return nil, err
+		}
+		return list(st, n), nil
+	}
+}
+
+// ofUser resolves a list kept on a user.
+func ofUser(userID string, list func(*store, *userRecord) []string) func(*store) ([]string, error) {
+	return func(st *store) ([]string, error) {
+		u := st.users[userID]
+		if u == nil {
+			return nil, apierr.NotFound("user")
+		}
+		return list(st, u), nil
+	}
+}
+
+func txViewByID(st *store, id string) txView { return st.txView(st.txs[id]) }
+
+func statementViewByID(st *store, id string) statementView {
+	return st.statementView(st.book.byID[id])
+}
+
+func subnetViewByID(st *store, id string) subnetView { return st.subnetView(st.subnets[id], false) }
+
+// nodeTxsPage answers a page of a node's transactions.
+func (s *bankCore) nodeTxsPage(userID, nodeID string, q listQuery) ([]txView, int, error) {
+	return pageLocked(s, q, ofNode(userID, nodeID, func(_ *store, n *nodeRecord) []string { return n.txIDs }), txViewByID)
+}
+
+// userTxsPage answers a page of a user's transactions.
+func (s *bankCore) userTxsPage(userID string, q listQuery) ([]txView, int, error) {
+	return pageLocked(s, q, ofUser(userID, func(_ *store, u *userRecord) []string { return u.txIDs }), txViewByID)
+}
+
+// clientTxsPage answers a page of every transaction of the client.
+func (s *bankCore) clientTxsPage(q listQuery) ([]txView, int, error) {
+	return pageLocked(s, q, func(st *store) ([]string, error) { return st.txOrder, nil }, txViewByID)
+}
+
+// clientNodesPage answers a page of every active node of the client's
+// users, of the type typ (under any of its names) when it is not "".
+func (s *bankCore) clientNodesPage(typ string, q listQuery) ([]nodeView, int, error) {
+	return pageLocked(s, q,
+		func(st *store) ([]string, error) {
+			if typ == "" {
+				return st.nodeOrder, nil
+			}
+			var ids []string
+			for _, id := range st.nodeOrder {
+				if sameNodeType(st.nodes[id].typ, typ) {
+					ids = append(ids, id)
+				}
+			}
+			return ids, nil
+		},
+		func(st *store, id string) nodeView { return st.nodeView(st.nodes[id]) })
+}
+
+// subscriptionsPage answers a page of the client's subscriptions.
+func (s *bankCore) subscriptionsPage(q listQuery) ([]subscriptionView, int, error) {
+	return pageLocked(s, q, func(st *store) ([]string, error) { return st.subOrder, nil },
+		func(st *store, id string) subscriptionView { return st.subscriptionView(st.subs[id]) })
+}
+
+// userStatementsPage answers a page of a user's statements.
+func (s *bankCore) userStatementsPage(userID string, q listQuery) ([]statementView, int, error) {
+	return pageLocked(s, q, ofUser(userID, func(st *store, u *userRecord) []string { return st.book.byUser[u.id] }), statementViewByID)
+}
+
+// nodeStatementsPage answers a page of a node's statements.
+func (s *bankCore) nodeStatementsPage(userID, nodeID string, q listQuery) ([]statementView, int, error) {
+	return pageLocked(s, q, ofNode(userID, nodeID, func(st *store, n *nodeRecord) []string { return st.book.byNode[n.id] }), statementViewByID)
+}
+
+// nodeSubnetsPage answers a page of a node's subnets.
+func (s *bankCore) nodeSubnetsPage(userID, nodeID string, q listQuery) ([]subnetView, int, error) {
+	return pageLocked(s, q, ofNode(userID, nodeID, func(_ *store, n *nodeRecord) []string { return n.subnetIDs }), subnetViewByID)
+}
+
+// userSubnetsPage answers a page of a user's subnets.
+func (s *bankCore) userSubnetsPage(userID string, q listQuery) ([]subnetView, int, error) {
+	return pageLocked(s, q, ofUser(userID, func(_ *store, u *userRecord) []string { return u.subnetIDs }), subnetViewByID)
+}
+
+// shipmentsPage answers a page of a card subnet's shipments.
+func (s *bankCore) shipmentsPage(userID, nodeID, subnetID string, q listQuery) ([]shipView, int, error) {
+	var sn *subnetRecord
+	return pageLocked(s, q,
+		func(st *store) ([]string, error) {
+			var err error
+			sn, err = st.nodeSubnet(userID, nodeID, subnetID)
+			if err != nil {
+				return nil, err
+			}
+			ids := make([]string, len(sn.ships))
+			for i, sh := range sn.ships {
+				ids[i] = sh.id
+			}
+			return ids, nil
+		},
+		func(_ *store, id string) shipView { return sn.ship(id).view(sn) })
+}

@@ -466,12 +466,11 @@ func readPage(r *http.Request) (page, error) {
 }
 
 // servePage serves a paged list: it authorizes, reads page, per_page and
-// filter, then under the lock resolves the list's ids and builds the views
-// of one page (newest first when asked), at a cost of O(page), or of one
-// pass over the list with a filter. wrap puts the views and the (filtered)
-// count under the list's own names.
+// filter, then list (a bank operation) answers one page of views (newest
+// first when asked) and the (filtered) count. wrap puts them under the
+// list's own names.
 func servePage[V any](s *wireCore, w http.ResponseWriter, r *http.Request, need access, newestFirst bool,
-	ids func(*store) ([]string, error), view func(*store, string) V, wrap func(meta listMeta, items []V, total int) any) {
+	list func(q listQuery) ([]V, int, error), wrap func(meta listMeta, items []V, total int) any) {
 	if _, err := s.authorize(r, need); err != nil {
 		s.fail(w, err)
 		return
@@ -486,42 +485,13 @@ func servePage[V any](s *wireCore, w http.ResponseWriter, r *http.Request, need 
 		s.fail(w, err)
 		return
 	}
-	body, err := withStore(s.store, func(st *store) (any, error) {
-		list, err := ids(st)
-		if err != nil {
-			return nil, err
-		}
-		items, total := pageOf(list, p, newestFirst, nil, f, func(id string) V { return view(st, id) })
-		meta := listMeta{ErrorCode: "0", HTTPCode: "200", Limit: p.perPage, Page: p.number, PageCount: p.pageCount(total), Success: true}
-		return wrap(meta, items, total), nil
-	})
+	items, total, err := list(listQuery{page: p, newestFirst: newestFirst, filter: f})
 	if err != nil {
 		s.fail(w, err)
 		return
 	}
-	s.ok(w, body)
-}
-
-// ofPathNode resolves a list kept on the path's node of the path's user.
-func ofPathNode(r *http.Request, list func(*store, *nodeRecord) []string) func(*store) ([]string, error) {
-	return func(st *store) ([]string, error) {
-		n, err := st.userNode(r.PathValue("user_id"), r.PathValue("node_id"))
-		if err != nil {
-			return nil, err
-		}
-		return list(st, n), nil
-	}
-}
-
-// ofPathUser resolves a list kept on the path's user.
-func ofPathUser(r *http.Request, list func(*store, *userRecord) []string) func(*store) ([]string, error) {
-	return func(st *store) ([]string, error) {
-		u := st.users[r.PathValue("user_id")]
-		if u == nil {
-			return nil, apierr.NotFound("user")
-		}
-		return list(st, u), nil
-	}
+	meta := listMeta{ErrorCode: "0", HTTPCode: "200", Limit: p.perPage, Page: p.number, PageCount: p.pageCount(total), Success: true}
+	s.ok(w, wrap(meta, items, total))
 }
 
 // access says which credentials a route needs.

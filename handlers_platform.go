@@ -11,19 +11,7 @@ import (
 func (s *wireCore) handleListPlatformNodes(w http.ResponseWriter, r *http.Request) {
 	typ := r.URL.Query().Get("type")
 	servePage(s, w, r, access{gateway: true}, true,
-		func(st *store) ([]string, error) {
-			if typ == "" {
-				return st.nodeOrder, nil
-			}
-			var ids []string
-			for _, id := range st.nodeOrder {
-				if sameNodeType(st.nodes[id].typ, typ) {
-					ids = append(ids, id)
-				}
-			}
-			return ids, nil
-		},
-		func(st *store, id string) nodeView { return st.nodeView(st.nodes[id]) },
+		func(q listQuery) ([]nodeView, int, error) { return s.clientNodesPage(typ, q) },
 		func(meta listMeta, items []nodeView, total int) any {
 			return nodesList{ErrorCode: meta.ErrorCode, HTTPCode: meta.HTTPCode, Limit: meta.Limit, NodeCount: total,
 				Nodes: items, Page: &meta.Page, PageCount: meta.PageCount, Success: meta.Success}
@@ -34,8 +22,7 @@ func (s *wireCore) handleListPlatformNodes(w http.ResponseWriter, r *http.Reques
 // of the client, newest first, with gateway credentials only.
 func (s *wireCore) handleListPlatformTransactions(w http.ResponseWriter, r *http.Request) {
 	servePage(s, w, r, access{gateway: true}, true,
-		func(st *store) ([]string, error) { return st.txOrder, nil },
-		func(st *store, id string) txView { return st.txView(st.txs[id]) },
+		s.clientTxsPage,
 		func(meta listMeta, items []txView, total int) any {
 			return transList{listMeta: meta, Trans: items, TransCount: total}
 		})

@@ -30,21 +30,10 @@ func (s *wireCore) handleShipSubnet(w http.ResponseWriter, r *http.Request) {
 // handleListShipments serves GET .../subnets/{subnet_id}/ship: the card's
 // shipments, oldest first.
 func (s *wireCore) handleListShipments(w http.ResponseWriter, r *http.Request) {
-	var sn *subnetRecord
 	servePage(s, w, r, access{userIP: true, scope: reference.ScopeSubnetGet}, false,
-		func(st *store) ([]string, error) {
-			var err error
-			sn, err = st.nodeSubnet(r.PathValue("user_id"), r.PathValue("node_id"), r.PathValue("subnet_id"))
-			if err != nil {
-				return nil, err
-			}
-			ids := make([]string, len(sn.ships))
-			for i, sh := range sn.ships {
-				ids[i] = sh.id
-			}
-			return ids, nil
+		func(q listQuery) ([]shipView, int, error) {
+			return s.shipmentsPage(r.PathValue("user_id"), r.PathValue("node_id"), r.PathValue("subnet_id"), q)
 		},
-		func(_ *store, id string) shipView { return sn.ship(id).view(sn) },
 		func(meta listMeta, items []shipView, total int) any {
 			return shipsList{listMeta: meta, ShipCount: total, Ships: items}
 		})

@@ -16,9 +16,8 @@ type subnetsList struct {
 }
 
 // listSubnets serves a subnet list, oldest first.
-func (s *wireCore) listSubnets(w http.ResponseWriter, r *http.Request, ids func(*store) ([]string, error)) {
-	servePage(s, w, r, access{gateway: true, userIP: true, scope: reference.ScopeSubnetsGet}, false, ids,
-		func(st *store, id string) subnetView { return st.subnetView(st.subnets[id], false) },
+func (s *wireCore) listSubnets(w http.ResponseWriter, r *http.Request, list func(q listQuery) ([]subnetView, int, error)) {
+	servePage(s, w, r, access{gateway: true, userIP: true, scope: reference.ScopeSubnetsGet}, false, list,
 		func(meta listMeta, items []subnetView, total int) any {
 			return subnetsList{listMeta: meta, Subnets: items, SubnetsCount: total}
 		})
@@ -56,12 +55,14 @@ func (s *wireCore) handleCreateSubnet(w http.ResponseWriter, r *http.Request) {
 
 // handleListNodeSubnets serves GET /v3.1/users/{user_id}/nodes/{node_id}/subnets.
 func (s *wireCore) handleListNodeSubnets(w http.ResponseWriter, r *http.Request) {
-	s.listSubnets(w, r, ofPathNode(r, func(_ *store, n *nodeRecord) []string { return n.subnetIDs }))
+	s.listSubnets(w, r, func(q listQuery) ([]subnetView, int, error) {
+		return s.nodeSubnetsPage(r.PathValue("user_id"), r.PathValue("node_id"), q)
+	})
 }
 
 // handleListUserSubnets serves GET /v3.1/users/{user_id}/subnets.
 func (s *wireCore) handleListUserSubnets(w http.ResponseWriter, r *http.Request) {
-	s.listSubnets(w, r, ofPathUser(r, func(_ *store, u *userRecord) []string { return u.subnetIDs }))
+	s.listSubnets(w, r, func(q listQuery) ([]subnetView, int, error) { return s.userSubnetsPage(r.PathValue("user_id"), q) })
 }
 
 // subnetAction runs fn on the path's subnet under the lock and answers the

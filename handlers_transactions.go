@@ -17,9 +17,8 @@ type transList struct {
 }
 
 // listTransactions serves a transaction list, newest first.
-func (s *wireCore) listTransactions(w http.ResponseWriter, r *http.Request, ids func(*store) ([]string, error)) {
-	servePage(s, w, r, access{userIP: true, scope: reference.ScopeTransGet}, true, ids,
-		func(st *store, id string) txView { return st.txView(st.txs[id]) },
+func (s *wireCore) listTransactions(w http.ResponseWriter, r *http.Request, list func(q listQuery) ([]txView, int, error)) {
+	servePage(s, w, r, access{userIP: true, scope: reference.ScopeTransGet}, true, list,
 		func(meta listMeta, items []txView, total int) any {
 			return transList{listMeta: meta, Trans: items, TransCount: total}
 		})
@@ -150,10 +149,12 @@ func (s *wireCore) handleCancelTransaction(w http.ResponseWriter, r *http.Reques
 
 // handleListNodeTransactions serves GET .../nodes/{node_id}/trans, newest first.
 func (s *wireCore) handleListNodeTransactions(w http.ResponseWriter, r *http.Request) {
-	s.listTransactions(w, r, ofPathNode(r, func(_ *store, n *nodeRecord) []string { return n.txIDs }))
+	s.listTransactions(w, r, func(q listQuery) ([]txView, int, error) {
+		return s.nodeTxsPage(r.PathValue("user_id"), r.PathValue("node_id"), q)
+	})
 }
 
 // handleListUserTransactions serves GET /users/{user_id}/trans, newest first.
 func (s *wireCore) handleListUserTransactions(w http.ResponseWriter, r *http.Request) {
-	s.listTransactions(w, r, ofPathUser(r, func(_ *store, u *userRecord) []string { return u.txIDs }))
+	s.listTransactions(w, r, func(q listQuery) ([]txView, int, error) { return s.userTxsPage(r.PathValue("user_id"), q) })
 }

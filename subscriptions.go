@@ -53,8 +53,7 @@ type subscriptionsList struct {
 // handleListSubscriptions serves GET /v3.1/subscriptions, oldest first.
 func (s *wireCore) handleListSubscriptions(w http.ResponseWriter, r *http.Request) {
 	servePage(s, w, r, access{gateway: true}, false,
-		func(st *store) ([]string, error) { return st.subOrder, nil },
-		func(st *store, id string) subscriptionView { return st.subscriptionView(st.subs[id]) },
+		s.subscriptionsPage,
 		func(meta listMeta, items []subscriptionView, total int) any {
 			return subscriptionsList{listMeta: meta, Subscriptions: items, SubscriptionsCount: total}
 		})
