@@ -2,6 +2,7 @@ package synapsefake
 
 import (
 	"math"
+	"slices"
 	"time"
 
 	"github.com/synapsefake/synapsefake/internal/apierr"
@@ -273,4 +274,104 @@ func (s *bankCore) shipmentsPage(userID, nodeID, subnetID string, q listQuery) (
 			return ids, nil
 		},
 		func(_ *store, id string) shipView { return sn.ship(id).view(sn) })
+}
+
+// fillTxLocked runs fn under the lock and, if it answers a transaction
+// and no error, fills v with the transaction's view as it is afterwards.
+func (s *bankCore) fillTxLocked(v *txView, fn func(*store) (*txRecord, error)) error {
+	st := s.store
+	defer st.lock().unlock()
+	t, err := fn(st)
+	if err == nil {
+		st.fillTxView(v, t, t.timeline, t.code)
+	}
+	return err
+}
+
+// createTxInto makes a transaction (POST .../trans), applies the return
+// rules (API transfers only) and fills v with its view.
+func (s *bankCore) createTxInto(now time.Time, userID, nodeID string, req createTxRequest, fundsCheck bool, enf enforcer, v *txView) error {
+	return s.fillTxLocked(v, func(st *store) (*txRecord, error) {
+		t, err := st.createTx(now, userID, nodeID, req, fundsCheck, enf)
+		if err == nil {
+			st.applyReturnRules(t) // returns.go: API transfers only
+		}
+		return t, err
+	})
+}
+
+// nodeTxAction runs fn, when not nil, on a node's transaction under the
+// lock and fills v with the transaction's view as it is afterwards.
+func (s *bankCore) nodeTxAction(userID, nodeID, txID string, v *txView, fn func(*store, *txRecord) error) error {
+	return s.fillTxLocked(v, func(st *store) (*txRecord, error) {
+		t, err := st.nodeTx(userID, nodeID, txID)
+		if err == nil && fn != nil {
+			err = fn(st, t)
+		}
+		return t, err
+	})
+}
+
+// getTxInto fills v with a node's transaction's view.
+func (s *bankCore) getTxInto(userID, nodeID, txID string, v *txView) error {
+	return s.nodeTxAction(userID, nodeID, txID, v, nil)
+}
+
+// commentTxInto adds a comment to a node's transaction (none when blank)
+// and fills v with its view.
+func (s *bankCore) commentTxInto(now time.Time, userID, nodeID, txID string, blank bool, comment string, v *txView) error {
+	return s.nodeTxAction(userID, nodeID, txID, v, func(st *store, t *txRecord) error {
+		if blank {
+			return nil
+		}
+		return st.addComment(t, now, comment)
+	})
+}
+
+// cancelTxInto cancels a node's transaction and fills v with its view.
+func (s *bankCore) cancelTxInto(now time.Time, userID, nodeID, txID string, v *txView) error {
+	return s.nodeTxAction(userID, nodeID, txID, v, func(st *store, t *txRecord) error { return st.cancel(t, now, "") })
+}
+
+// createSubscription makes a webhook subscription.
+func (s *bankCore) createSubscription(now time.Time, url string, scope []string) subscriptionView {
+	st := s.store
+	defer st.lock().unlock()
+	return st.subscriptionView(st.newSubscription(now, url, scope))
+}
+
+// subscriptionAction runs fn, when not nil, on a subscription under the
+// lock and answers its view afterwards.
+func (s *bankCore) subscriptionAction(id string, fn func(*subscriptionRecord)) (subscriptionView, error) {
+	st := s.store
+	defer st.lock().unlock()
+	sub := st.subs[id]
+	if sub == nil {
+		return subscriptionView{}, apierr.NotFound("subscription")
+	}
+	if fn != nil {
+		fn(sub)
+	}
+	return st.subscriptionView(sub), nil
+}
+
+// getSubscription answers a subscription's view.
+func (s *bankCore) getSubscription(id string) (subscriptionView, error) {
+	return s.subscriptionAction(id, nil)
+}
+
+// patchSubscription changes what of a subscription is not nil.
+func (s *bankCore) patchSubscription(id string, active *bool, url *string, scope *[]string) (subscriptionView, error) {
+	return s.subscriptionAction(id, func(sub *subscriptionRecord) {
+		if active != nil {
+			sub.active = *active
+		}
+		if url != nil {
+			sub.target = &hookTarget{subID: sub.id, url: *url}
+		}
+		if scope != nil {
+			sub.scopes = slices.Clone(*scope)
+		}
+		sub.v++
+	})
 }

@@ -377,19 +377,6 @@ func answerObject[V any](s *wireCore, w http.ResponseWriter, fn func(*store) (V,
 	})
 }
 
-// answerTx answers the transaction fn returns (or fn's error) with its
-// view as it is now: answerObject for a transaction, its view filled in
-// place rather than copied through each return.
-func answerTx(s *wireCore, w http.ResponseWriter, fn func(*store) (*txRecord, error)) {
-	answerInto(s, w, func(st *store, v *txView) error {
-		t, err := fn(st)
-		if err == nil {
-			st.fillTxView(v, t, t.timeline, t.code)
-		}
-		return err
-	})
-}
-
 // answerInto runs fill under the store lock on a pooled view (a view is
 // large: recycled rather than made on the heap each time) and answers it,
 // or fill's error.
@@ -414,6 +401,35 @@ func answerInto[V any](s *wireCore, w http.ResponseWriter, fill func(*store, *V)
 func fillLocked[V any](st *store, v *V, fill func(*store, *V) error) error {
 	defer st.lock().unlock()
 	return fill(st, v)
+}
+
+// answerView answers the pooled view fill fills (a bank operation, which
+// takes the lock itself), or fill's error. A view is large: it is
+// recycled rather than made on the heap each time.
+func answerView[V any](s *wireCore, w http.ResponseWriter, fill func(*V) error) {
+	pool := viewPool[V]()
+	v := pool.Get().(*V)
+	defer func() {
+		var zero V
+		*v = zero
+		pool.Put(v)
+	}()
+	if err := fill(v); err != nil {
+		s.fail(w, err)
+		return
+	}
+	if err := writeObject(w, v); err != nil {
+		s.fail(w, fmt.Errorf("encoding a %T: %v", *v, err))
+	}
+}
+
+// answerValue answers the object fn (a bank operation) answers, or its
+// error, through answerView's pooled views.
+func answerValue[V any](s *wireCore, w http.ResponseWriter, fn func() (V, error)) {
+	answerView(s, w, func(v *V) (err error) {
+		*v, err = fn()
+		return err
+	})
 }
 
 // viewPools are answerObject's views, a pool for each type.

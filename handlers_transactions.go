@@ -40,12 +40,8 @@ func (s *wireCore) handleCreateTransaction(w http.ResponseWriter, r *http.Reques
 		return
 	}
 	now := s.Now()
-	answerTx(s, w, func(st *store) (*txRecord, error) {
-		t, err := st.createTx(now, r.PathValue("user_id"), r.PathValue("node_id"), req, s.cfg.fundsCheck, enf)
-		if err == nil {
-			st.applyReturnRules(t) // returns.go: API transfers only
-		}
-		return t, err
+	answerView(s, w, func(v *txView) error {
+		return s.createTxInto(now, r.PathValue("user_id"), r.PathValue("node_id"), req, s.cfg.fundsCheck, enf, v)
 	})
 }
 
@@ -87,18 +83,8 @@ func (s *wireCore) handleGetTransaction(w http.ResponseWriter, r *http.Request) 
 		s.fail(w, err)
 		return
 	}
-	s.txAction(w, r, func(st *store, t *txRecord) error { return nil })
-}
-
-// txAction runs fn on the path's transaction under the lock and answers the
-// transaction as it is afterwards.
-func (s *wireCore) txAction(w http.ResponseWriter, r *http.Request, fn func(*store, *txRecord) error) {
-	answerTx(s, w, func(st *store) (*txRecord, error) {
-		t, err := st.nodeTx(r.PathValue("user_id"), r.PathValue("node_id"), r.PathValue("trans_id"))
-		if err == nil {
-			err = fn(st, t)
-		}
-		return t, err
+	answerView(s, w, func(v *txView) error {
+		return s.getTxInto(r.PathValue("user_id"), r.PathValue("node_id"), r.PathValue("trans_id"), v)
 	})
 }
 
@@ -129,11 +115,12 @@ func (s *wireCore) handleCommentTransaction(w http.ResponseWriter, r *http.Reque
 		return
 	}
 	now := s.Now()
-	s.txAction(w, r, func(st *store, t *txRecord) error {
-		if blank {
-			return nil
-		}
-		return st.addComment(t, now, *req.Comment)
+	comment := ""
+	if !blank {
+		comment = *req.Comment
+	}
+	answerView(s, w, func(v *txView) error {
+		return s.commentTxInto(now, r.PathValue("user_id"), r.PathValue("node_id"), r.PathValue("trans_id"), blank, comment, v)
 	})
 }
 
@@ -144,7 +131,9 @@ func (s *wireCore) handleCancelTransaction(w http.ResponseWriter, r *http.Reques
 		return
 	}
 	now := s.Now()
-	s.txAction(w, r, func(st *store, t *txRecord) error { return st.cancel(t, now, "") })
+	answerView(s, w, func(v *txView) error {
+		return s.cancelTxInto(now, r.PathValue("user_id"), r.PathValue("node_id"), r.PathValue("trans_id"), v)
+	})
 }
 
 // handleListNodeTransactions serves GET .../nodes/{node_id}/trans, newest first.

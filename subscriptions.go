@@ -38,9 +38,7 @@ func (s *wireCore) handleCreateSubscription(w http.ResponseWriter, r *http.Reque
 		return
 	}
 	now := s.Now()
-	answerObject(s, w, func(st *store) (subscriptionView, error) {
-		return st.subscriptionView(st.newSubscription(now, *req.URL, *req.Scope)), nil
-	})
+	answerValue(s, w, func() (subscriptionView, error) { return s.createSubscription(now, *req.URL, *req.Scope), nil })
 }
 
 // subscriptionsList is the wrapper of GET /subscriptions.
@@ -65,18 +63,7 @@ func (s *wireCore) handleGetSubscription(w http.ResponseWriter, r *http.Request)
 		s.fail(w, err)
 		return
 	}
-	s.subscriptionAction(w, r, func(*subscriptionRecord) {})
-}
-
-func (s *wireCore) subscriptionAction(w http.ResponseWriter, r *http.Request, fn func(*subscriptionRecord)) {
-	answerObject(s, w, func(st *store) (subscriptionView, error) {
-		sub := st.subs[r.PathValue("subscription_id")]
-		if sub == nil {
-			return subscriptionView{}, apierr.NotFound("subscription")
-		}
-		fn(sub)
-		return st.subscriptionView(sub), nil
-	})
+	answerValue(s, w, func() (subscriptionView, error) { return s.getSubscription(r.PathValue("subscription_id")) })
 }
 
 // patchSubscriptionRequest is the body of PATCH /subscriptions/{id}.
@@ -107,18 +94,10 @@ func (s *wireCore) handlePatchSubscription(w http.ResponseWriter, r *http.Reques
 		s.fail(w, err)
 		return
 	}
-	s.subscriptionAction(w, r, func(sub *subscriptionRecord) {
-		if req.IsActive != nil {
-			sub.active = *req.IsActive
-		}
-		if req.URL != nil {
-			sub.target = &hookTarget{subID: sub.id, url: *req.URL}
-		}
-		if req.Scope != nil {
-			sub.scopes = slices.Clone(*req.Scope)
-		}
-		sub.v++
+	answerValue(s, w, func() (subscriptionView, error) {
+		return s.patchSubscription(r.PathValue("subscription_id"), req.IsActive, req.URL, req.Scope)
 	})
+
 }
 
 // httpResponse is one attempt in a log entry's http_responses.
