@@ -3,7 +3,6 @@ package synapsefake
 import (
 	"net/http"
 
-	"github.com/synapsefake/synapsefake/internal/apierr"
 	"github.com/synapsefake/synapsefake/reference"
 )
 
@@ -19,13 +18,8 @@ func (s *wireCore) handleDisputeTransaction(w http.ResponseWriter, r *http.Reque
 		return
 	}
 	now := s.Now()
-	v, err := withStore(s.store, func(st *store) (disputeAnswer, error) {
-		t, err := st.nodeTx(r.PathValue("user_id"), r.PathValue("node_id"), r.PathValue("trans_id"))
-		if err != nil {
-			return disputeAnswer{}, err
-		}
-		return st.dispute(t, r.PathValue("node_id"), now, req)
-	})
+	v, err := s.disputeTx(now, r.PathValue("user_id"), r.PathValue("node_id"), r.PathValue("trans_id"), req)
+
 	if err != nil {
 		s.fail(w, err)
 		return
@@ -46,14 +40,6 @@ func (s *wireCore) handleDisputeChargeback(w http.ResponseWriter, r *http.Reques
 		return
 	}
 	now := s.Now()
-	answerObject(s, w, func(st *store) (txView, error) {
-		t := st.txs[r.PathValue("trans_id")]
-		if t == nil {
-			return txView{}, apierr.NotFound("transaction")
-		}
-		if err := st.disputeChargeback(t, now, len(req.Docs)); err != nil {
-			return txView{}, err
-		}
-		return st.txView(t), nil
-	})
+	answerValue(s, w, func() (txView, error) { return s.chargebackTx(now, r.PathValue("trans_id"), len(req.Docs)) })
+
 }

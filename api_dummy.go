@@ -26,18 +26,10 @@ func (s *wireCore) handleDummyTransaction(w http.ResponseWriter, r *http.Request
 		return
 	}
 	now := s.Now()
-	answerObject(s, w, func(st *store) (txView, error) {
-		sn, err := st.nodeSubnet(r.PathValue("user_id"), r.PathValue("node_id"), r.PathValue("subnet_id"))
-		switch {
-		case err != nil:
-			return txView{}, err
-		case sn.class == ClassCard:
-			return txView{}, apierr.NotAllowed("not_an_account_number", "Dummy transactions need an account-number subnet, not a card.")
-		case sn.status != SubnetActive:
-			return txView{}, apierr.NotAllowed("subnet_not_active", "Subnet %s is %s; dummy transactions need an ACTIVE account number.", sn.id, sn.status)
-		}
-		return st.dummyView(now, st.nodes[sn.nodeID], sn, req, s.cfg.fundsCheck)
+	answerValue(s, w, func() (txView, error) {
+		return s.dummyTx(now, r.PathValue("user_id"), r.PathValue("node_id"), r.PathValue("subnet_id"), req, s.cfg.fundsCheck)
 	})
+
 }
 
 // handleLegacyDummyTransaction serves the older form the official Go client
@@ -76,17 +68,8 @@ func (s *wireCore) handleLegacyDummyTransaction(w http.ResponseWriter, r *http.R
 		return
 	}
 	now := s.Now()
-	answerObject(s, w, func(st *store) (txView, error) {
-		n, err := st.userNode(r.PathValue("user_id"), r.PathValue("node_id"))
-		if err != nil {
-			return txView{}, err
-		}
-		var sn *subnetRecord
-		if id := q.Get("subnetid"); id != "" {
-			if sn, err = st.nodeSubnet(r.PathValue("user_id"), n.id, id); err != nil {
-				return txView{}, err
-			}
-		}
-		return st.dummyView(now, n, sn, req, s.cfg.fundsCheck)
+	answerValue(s, w, func() (txView, error) {
+		return s.legacyDummyTx(now, r.PathValue("user_id"), r.PathValue("node_id"), q.Get("subnetid"), req, s.cfg.fundsCheck)
 	})
+
 }

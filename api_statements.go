@@ -2,11 +2,9 @@ package synapsefake
 
 import (
 	"net/http"
-	"slices"
 	"strconv"
 	"time"
 
-	"github.com/synapsefake/synapsefake/internal/apierr"
 	"github.com/synapsefake/synapsefake/reference"
 )
 
@@ -45,17 +43,10 @@ func (s *wireCore) handleGetStatement(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, err)
 		return
 	}
-	answerObject(s, w, func(st *store) (statementView, error) {
-		n, err := st.userNode(r.PathValue("user_id"), r.PathValue("node_id"))
-		if err != nil {
-			return statementView{}, err
-		}
-		rec := st.book.byID[r.PathValue("statement_id")]
-		if rec == nil || rec.nodeID != n.id {
-			return statementView{}, apierr.NotFound("statement")
-		}
-		return st.statementView(rec), nil
+	answerValue(s, w, func() (statementView, error) {
+		return s.getStatement(r.PathValue("user_id"), r.PathValue("node_id"), r.PathValue("statement_id"))
 	})
+
 }
 
 // handleCreateStatement serves POST .../nodes/{node_id}/statements: an ad
@@ -79,29 +70,10 @@ func (s *wireCore) handleCreateStatement(w http.ResponseWriter, r *http.Request)
 		s.fail(w, err)
 		return
 	}
-	answerObject(s, w, func(st *store) (statementView, error) {
-		n, err := st.userNode(r.PathValue("user_id"), r.PathValue("node_id"))
-		if err == nil && !reference.IsDepositType(n.typ) {
-			err = apierr.Incorrect("statements_not_supported", "Node %s is of type %s; statements exist for deposit-type nodes only.", n.id, n.typ)
-		}
-		if err != nil {
-			return statementView{}, err
-		}
-		rec := st.newStatement(now, n, StatementOnDemand, start, end)
-		if req.Webhook != nil {
-			rec.webhook = *req.Webhook
-		}
-		st.emitStatement(now, rec)
-		if s.cfg.immediateStatements {
-			done := st.asBackend()
-			st.generate(rec, now)
-			st.emitStatement(now, rec)
-			done()
-		} else {
-			st.book.pending = append(st.book.pending, rec.id)
-		}
-		return st.statementView(rec), nil
+	answerValue(s, w, func() (statementView, error) {
+		return s.createStatement(now, r.PathValue("user_id"), r.PathValue("node_id"), start, end, req.Webhook, s.cfg.immediateStatements)
 	})
+
 }
 
 // handleStatementFile serves GET /statements/{statement_id}/{file}: the
@@ -114,16 +86,8 @@ func (s *wireCore) handleStatementFile(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	file := r.PathValue("file")
-	doc, err := withStore(s.store, func(st *store) (statementDoc, error) {
-		rec := st.book.byID[r.PathValue("statement_id")]
-		switch {
-		case rec == nil || rec.status != StatementGenerated:
-			return statementDoc{}, apierr.NotFound("statement")
-		case !slices.Contains(statementFiles, file):
-			return statementDoc{}, apierr.NotFound("file")
-		}
-		return st.statementDoc(rec), nil
-	})
+	doc, err := s.statementFile(r.PathValue("statement_id"), file)
+
 	if err != nil {
 		s.fail(w, err)
 		return

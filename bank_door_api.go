@@ -7,6 +7,7 @@ import (
 
 	"github.com/synapsefake/synapsefake/internal/apierr"
 	"github.com/synapsefake/synapsefake/internal/filter"
+	"github.com/synapsefake/synapsefake/reference"
 )
 
 // The bank's door for the wire (notes/issue-39-plan.md §3.2): the
@@ -374,4 +375,320 @@ func (s *bankCore) patchSubscription(id string, active *bool, url *string, scope
 		}
 		sub.v++
 	})
+}
+
+// disputeTx disputes a node's transaction.
+func (s *bankCore) disputeTx(now time.Time, userID, nodeID, txID string, req disputeRequest) (disputeAnswer, error) {
+	st := s.store
+	defer st.lock().unlock()
+	t, err := st.nodeTx(userID, nodeID, txID)
+	if err != nil {
+		return disputeAnswer{}, err
+	}
+	return st.dispute(t, nodeID, now, req)
+}
+
+// chargebackTx answers a dispute chargeback with docs documents, and the
+// transaction's view afterwards.
+func (s *bankCore) chargebackTx(now time.Time, txID string, docs int) (txView, error) {
+	st := s.store
+	defer st.lock().unlock()
+	t := st.txs[txID]
+	if t == nil {
+		return txView{}, apierr.NotFound("transaction")
+	}
+	if err := st.disputeChargeback(t, now, docs); err != nil {
+		return txView{}, err
+	}
+	return st.txView(t), nil
+}
+
+// dummyTx makes a dummy transaction on an account-number subnet.
+func (s *bankCore) dummyTx(now time.Time, userID, nodeID, subnetID string, req dummyRequest, fundsCheck bool) (txView, error) {
+	st := s.store
+	defer st.lock().unlock()
+	sn, err := st.nodeSubnet(userID, nodeID, subnetID)
+	switch {
+	case err != nil:
+		return txView{}, err
+	case sn.class == ClassCard:
+		return txView{}, apierr.NotAllowed("not_an_account_number", "Dummy transactions need an account-number subnet, not a card.")
+	case sn.status != SubnetActive:
+		return txView{}, apierr.NotAllowed("subnet_not_active", "Subnet %s is %s; dummy transactions need an ACTIVE account number.", sn.id, sn.status)
+	}
+	return st.dummyView(now, st.nodes[sn.nodeID], sn, req, fundsCheck)
+}
+
+// legacyDummyTx makes a dummy transaction on a node, on its subnet
+// subnetID when it is not "".
+func (s *bankCore) legacyDummyTx(now time.Time, userID, nodeID, subnetID string, req dummyRequest, fundsCheck bool) (txView, error) {
+	st := s.store
+	defer st.lock().unlock()
+	n, err := st.userNode(userID, nodeID)
+	if err != nil {
+		return txView{}, err
+	}
+	var sn *subnetRecord
+	if subnetID != "" {
+		if sn, err = st.nodeSubnet(userID, n.id, subnetID); err != nil {
+			return txView{}, err
+		}
+	}
+	return st.dummyView(now, n, sn, req, fundsCheck)
+}
+
+// getStatement answers a node's statement's view.
+func (s *bankCore) getStatement(userID, nodeID, statementID string) (statementView, error) {
+	st := s.store
+	defer st.lock().unlock()
+	n, err := st.userNode(userID, nodeID)
+	if err != nil {
+		return statementView{}, err
+	}
+	rec := st.book.byID[statementID]
+	if rec == nil || rec.nodeID != n.id {
+		return statementView{}, apierr.NotFound("statement")
+	}
+	return st.statementView(rec), nil
+}
+
+// createStatement makes an ad hoc statement of a deposit-type node over
+// start..end, with its webhook when not nil: generated at once when
+// immediate, QUEUED otherwise.
+func (s *bankCore) createStatement(now time.Time, userID, nodeID string, start, end time.Time, webhook *string, immediate bool) (statementView, error) {
+	st := s.store
+	defer st.lock().unlock()
+	n, err := st.userNode(userID, nodeID)
+	if err == nil && !reference.IsDepositType(n.typ) {
+		err = apierr.Incorrect("statements_not_supported", "Node %s is of type %s; statements exist for deposit-type nodes only.", n.id, n.typ)
+	}
+	if err != nil {
+		return statementView{}, err
+	}
+	rec := st.newStatement(now, n, StatementOnDemand, start, end)
+	if webhook != nil {
+		rec.webhook = *webhook
+	}
+	st.emitStatement(now, rec)
+	if immediate {
+		done := st.asBackend()
+		st.generate(rec, now)
+		st.emitStatement(now, rec)
+		done()
+	} else {
+		st.book.pending = append(st.book.pending, rec.id)
+	}
+	return st.statementView(rec), nil
+}
+
+// statementFile answers what a generated statement's file is made from.
+func (s *bankCore) statementFile(statementID, file string) (statementDoc, error) {
+	st := s.store
+	defer st.lock().unlock()
+	rec := st.book.byID[statementID]
+	switch {
+	case rec == nil || rec.status != StatementGenerated:
+		return statementDoc{}, apierr.NotFound("statement")
+	case !slices.Contains(statementFiles, file):
+		return statementDoc{}, apierr.NotFound("file")
+	}
+	return st.statementDoc(rec), nil
+}
+
+// duplicatesOf answers a user's duplicates, grouped by their permission.
+func (s *bankCore) duplicatesOf(userID string) (duplicatesView, error) {
+	st := s.store
+	defer st.lock().unlock()
+	u := st.users[userID]
+	if u == nil {
+		return duplicatesView{}, apierr.NotFound("user")
+	}
+	v := duplicatesView{ClosedUsersID: []string{}, LockedUsersID: []string{}, OpenUsersID: []string{},
+		Status: u.permission, UserID: u.id}
+	for _, d := range st.duplicates(u) {
+		switch d.user.permission {
+		case PermissionClosed, PermissionMakeItGoAway:
+			v.ClosedUsersID = append(v.ClosedUsersID, d.user.id)
+		case PermissionLocked:
+			v.LockedUsersID = append(v.LockedUsersID, d.user.id)
+		default:
+			v.OpenUsersID = append(v.OpenUsersID, d.user.id)
+		}
+		if v.Reason == nil {
+			reason := d.reason
+			v.Reason = &reason
+		}
+	}
+	return v, nil
+}
+
+// swapDuplicates gives a closed or locked user the permission of its open
+// duplicate toID, which takes the closed one's, and answers the user.
+func (s *bankCore) swapDuplicates(now time.Time, userID, toID string) (userView, error) {
+	st := s.store
+	defer st.lock().unlock()
+	u := st.users[userID]
+	if u == nil {
+		return userView{}, apierr.NotFound("user")
+	}
+	to := st.users[toID]
+	switch {
+	case !st.isDuplicate(u, to):
+		return userView{}, apierr.Incorrect("not_a_duplicate", "User %s is not a duplicate of user %s.", toID, u.id)
+	case !u.locked():
+		return userView{}, apierr.NotAllowed("user_not_closed", "User %s is %s; only a closed or locked user can be swapped in.", u.id, u.permission)
+	case to.locked():
+		return userView{}, apierr.NotAllowed("duplicate_not_open", "User %s is %s; the swap needs an open duplicate.", to.id, to.permission)
+	}
+	up, toP := to.permission, u.permission
+	st.setPermission(u, up)
+	st.setPermission(to, toP)
+	u.updated, to.updated = now, now
+	st.emitUser(now, "USER|PATCH", to)
+	v := st.userView(u)
+	st.emit(now, "USER|PATCH", "USER", u.id, v)
+	return v, nil
+}
+
+// fileUBO files a user's UBO document.
+func (s *bankCore) fileUBO(now time.Time, userID string) (userView, error) {
+	st := s.store
+	defer st.lock().unlock()
+	return st.fileUBO(now, userID)
+}
+
+// subnetAction runs fn, when not nil, on a node's subnet under the lock
+// and answers the subnet's view afterwards (full: the card number, cvc
+// and account number).
+func (s *bankCore) subnetAction(userID, nodeID, subnetID string, full bool, fn func(*store, *subnetRecord) error) (subnetView, error) {
+	st := s.store
+	defer st.lock().unlock()
+	sn, err := st.nodeSubnet(userID, nodeID, subnetID)
+	if err == nil && fn != nil {
+		err = fn(st, sn)
+	}
+	if err != nil {
+		return subnetView{}, err
+	}
+	return st.subnetView(sn, full), nil
+}
+
+// getSubnet answers a node's subnet's view.
+func (s *bankCore) getSubnet(userID, nodeID, subnetID string, full bool) (subnetView, error) {
+	return s.subnetAction(userID, nodeID, subnetID, full, nil)
+}
+
+// patchSubnet changes a node's subnet; strict reports the broken rules.
+func (s *bankCore) patchSubnet(now time.Time, userID, nodeID, subnetID string, req patchSubnetRequest, strict func(...brokenRule) error) (subnetView, error) {
+	return s.subnetAction(userID, nodeID, subnetID, false, func(st *store, sn *subnetRecord) error { return st.patchSubnet(sn, now, req, strict) })
+}
+
+// shipSubnet ships a card subnet.
+func (s *bankCore) shipSubnet(now time.Time, userID, nodeID, subnetID string, req shipRequest) (subnetView, error) {
+	return s.subnetAction(userID, nodeID, subnetID, false, func(st *store, sn *subnetRecord) error { return st.ship(sn, now, req) })
+}
+
+// shipmentAction runs fn, when not nil, on a card's shipment under the
+// lock and answers the shipment's view afterwards.
+func (s *bankCore) shipmentAction(userID, nodeID, subnetID, shipID string, fn func(*store, *subnetRecord, *shipRecord) error) (shipView, error) {
+	st := s.store
+	defer st.lock().unlock()
+	sn, err := st.nodeSubnet(userID, nodeID, subnetID)
+	if err != nil {
+		return shipView{}, err
+	}
+	sh := sn.ship(shipID)
+	if sh == nil {
+		return shipView{}, apierr.NotFound("shipment")
+	}
+	if fn != nil {
+		if err := fn(st, sn, sh); err != nil {
+			return shipView{}, err
+		}
+	}
+	return sh.view(sn), nil
+}
+
+// getShipment answers a card's shipment's view.
+func (s *bankCore) getShipment(userID, nodeID, subnetID, shipID string) (shipView, error) {
+	return s.shipmentAction(userID, nodeID, subnetID, shipID, nil)
+}
+
+// cancelShipment cancels a CREATED shipment; any other is refused.
+func (s *bankCore) cancelShipment(now time.Time, userID, nodeID, subnetID, shipID string) (shipView, error) {
+	return s.shipmentAction(userID, nodeID, subnetID, shipID, func(st *store, sn *subnetRecord, sh *shipRecord) error {
+		if sh.status != ShipmentCreated {
+			return apierr.NotAllowed("cannot_cancel_shipment", "Shipment in status %s cannot be canceled.", sh.status)
+		}
+		sh.status = ShipmentCanceled
+		sn.updated = now
+		st.emit(now, "SUBNET|PATCH", "SUBNET", sn.id, st.subnetView(sn, false))
+		return nil
+	})
+}
+
+// pushSeed answers what an ACTIVE card's push-to-wallet answer is derived
+// from (the card, the wallet type and the nonce), or the refusal.
+func (s *bankCore) pushSeed(userID, nodeID, subnetID, typ, nonce string) (string, error) {
+	st := s.store
+	defer st.lock().unlock()
+	sn, err := st.nodeSubnet(userID, nodeID, subnetID)
+	switch {
+	case err != nil:
+		return "", err
+	case sn.class != ClassCard:
+		return "", apierr.NotAllowed("not_a_card", "Only cards can be pushed to a wallet.")
+	case sn.status != SubnetActive:
+		return "", apierr.NotAllowed("card_not_active", "Only ACTIVE cards can be pushed to a wallet; this one is %s.", sn.status)
+	}
+	return sn.id + "|" + typ + "|" + nonce, nil
+}
+
+// applePaySeed answers what an active node's Apple Pay answer is derived
+// from (the node and the nonce), or the refusal.
+func (s *bankCore) applePaySeed(userID, nodeID, nonce string) (string, error) {
+	st := s.store
+	defer st.lock().unlock()
+	n, err := st.userNode(userID, nodeID)
+	if err != nil {
+		return "", err
+	}
+	if !n.isActive {
+		return "", apierr.NotAllowed("node_inactive", "Node %s is deleted.", n.id)
+	}
+	return n.id + "|" + PushApple + "|" + nonce, nil
+}
+
+// publicKey draws a client's (userID "") or a user's public key: the
+// client's id, the key's lifetime (clientLifetime or userLifetime), when
+// it expires and its random hex.
+func (s *bankCore) publicKey(userID string, clientLifetime, userLifetime time.Duration) (clientID string, lifetime time.Duration, expires time.Time, key string, err error) {
+	st := s.store
+	defer st.lock().unlock()
+	lifetime = clientLifetime
+	if userID != "" {
+		if st.users[userID] == nil {
+			return "", 0, time.Time{}, "", apierr.NotFound("user")
+		}
+		lifetime = userLifetime
+	}
+	expires = s.Now().Add(lifetime)
+	return st.client.ID, lifetime, expires, st.randomHex(20), nil
+}
+
+// createSubnet makes a subnet of a node and answers its view.
+func (s *bankCore) createSubnet(now time.Time, userID, nodeID string, req createSubnetRequest) (subnetView, error) {
+	st := s.store
+	defer st.lock().unlock()
+	n, err := st.userNode(userID, nodeID)
+	if err == nil {
+		err = subnetNode(n)
+	}
+	if err != nil {
+		return subnetView{}, err
+	}
+	sn := st.newSubnet(now, n, *req.Nickname, req.class(), req.SuppID, req.CardStyleID)
+	v := st.subnetView(sn, false)
+	st.emit(now, "SUBNETS|POST", "SUBNET", sn.id, v)
+	return v, nil
 }

@@ -368,41 +368,6 @@ func readBody(r *http.Request) ([]byte, error) {
 	return data, nil
 }
 
-// answerObject runs fn under the store lock and answers the single object
-// it returns, or its error.
-func answerObject[V any](s *wireCore, w http.ResponseWriter, fn func(*store) (V, error)) {
-	answerInto(s, w, func(st *store, v *V) (err error) {
-		*v, err = fn(st)
-		return err
-	})
-}
-
-// answerInto runs fill under the store lock on a pooled view (a view is
-// large: recycled rather than made on the heap each time) and answers it,
-// or fill's error.
-func answerInto[V any](s *wireCore, w http.ResponseWriter, fill func(*store, *V) error) {
-	pool := viewPool[V]()
-	v := pool.Get().(*V)
-	defer func() {
-		var zero V
-		*v = zero
-		pool.Put(v)
-	}()
-	if err := fillLocked(s.store, v, fill); err != nil {
-		s.fail(w, err)
-		return
-	}
-	if err := writeObject(w, v); err != nil {
-		s.fail(w, fmt.Errorf("encoding a %T: %v", *v, err))
-	}
-}
-
-// fillLocked is fill(st, v) under the store's lock.
-func fillLocked[V any](st *store, v *V, fill func(*store, *V) error) error {
-	defer st.lock().unlock()
-	return fill(st, v)
-}
-
 // answerView answers the pooled view fill fills (a bank operation, which
 // takes the lock itself), or fill's error. A view is large: it is
 // recycled rather than made on the heap each time.
@@ -432,7 +397,7 @@ func answerValue[V any](s *wireCore, w http.ResponseWriter, fn func() (V, error)
 	})
 }
 
-// viewPools are answerObject's views, a pool for each type.
+// viewPools are answerView's views, a pool for each type.
 var viewPools sync.Map // reflect.Type -> *sync.Pool
 
 func viewPool[V any]() *sync.Pool {
@@ -442,12 +407,6 @@ func viewPool[V any]() *sync.Pool {
 	}
 	p, _ := viewPools.LoadOrStore(t, &sync.Pool{New: func() any { return new(V) }})
 	return p.(*sync.Pool)
-}
-
-// withStore runs fn under the store lock, released even if fn panics.
-func withStore[V any](st *store, fn func(*store) (V, error)) (V, error) {
-	defer st.lock().unlock()
-	return fn(st)
 }
 
 // Paging bounds. A page past the last one answers an empty page; a page

@@ -24,7 +24,7 @@ func (s *wireCore) handleUBO(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	now := s.Now()
-	answerObject(s, w, func(st *store) (userView, error) { return st.fileUBO(now, r.PathValue("user_id")) })
+	answerValue(s, w, func() (userView, error) { return s.fileUBO(now, r.PathValue("user_id")) })
 }
 
 // handleGetDuplicates serves GET /v3.1/users/{user_id}/get-duplicates. The
@@ -36,29 +36,7 @@ func (s *wireCore) handleGetDuplicates(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, err)
 		return
 	}
-	answerObject(s, w, func(st *store) (duplicatesView, error) {
-		u := st.users[r.PathValue("user_id")]
-		if u == nil {
-			return duplicatesView{}, apierr.NotFound("user")
-		}
-		v := duplicatesView{ClosedUsersID: []string{}, LockedUsersID: []string{}, OpenUsersID: []string{},
-			Status: u.permission, UserID: u.id}
-		for _, d := range st.duplicates(u) {
-			switch d.user.permission {
-			case PermissionClosed, PermissionMakeItGoAway:
-				v.ClosedUsersID = append(v.ClosedUsersID, d.user.id)
-			case PermissionLocked:
-				v.LockedUsersID = append(v.LockedUsersID, d.user.id)
-			default:
-				v.OpenUsersID = append(v.OpenUsersID, d.user.id)
-			}
-			if v.Reason == nil {
-				reason := d.reason
-				v.Reason = &reason
-			}
-		}
-		return v, nil
-	})
+	answerValue(s, w, func() (duplicatesView, error) { return s.duplicatesOf(r.PathValue("user_id")) })
 }
 
 // handleSwapDuplicates serves PATCH /v3.1/users/{user_id}/swap-duplicate-users:
@@ -79,27 +57,5 @@ func (s *wireCore) handleSwapDuplicates(w http.ResponseWriter, r *http.Request) 
 		return
 	}
 	now := s.Now()
-	answerObject(s, w, func(st *store) (userView, error) {
-		u := st.users[r.PathValue("user_id")]
-		if u == nil {
-			return userView{}, apierr.NotFound("user")
-		}
-		to := st.users[*req.SwapToUserID]
-		switch {
-		case !st.isDuplicate(u, to):
-			return userView{}, apierr.Incorrect("not_a_duplicate", "User %s is not a duplicate of user %s.", *req.SwapToUserID, u.id)
-		case !u.locked():
-			return userView{}, apierr.NotAllowed("user_not_closed", "User %s is %s; only a closed or locked user can be swapped in.", u.id, u.permission)
-		case to.locked():
-			return userView{}, apierr.NotAllowed("duplicate_not_open", "User %s is %s; the swap needs an open duplicate.", to.id, to.permission)
-		}
-		up, toP := to.permission, u.permission
-		st.setPermission(u, up)
-		st.setPermission(to, toP)
-		u.updated, to.updated = now, now
-		st.emitUser(now, "USER|PATCH", to)
-		v := st.userView(u)
-		st.emit(now, "USER|PATCH", "USER", u.id, v)
-		return v, nil
-	})
+	answerValue(s, w, func() (userView, error) { return s.swapDuplicates(now, r.PathValue("user_id"), *req.SwapToUserID) })
 }

@@ -232,22 +232,15 @@ func (s *wireCore) handleClient(w http.ResponseWriter, r *http.Request) {
 		scopes = reference.ClientScopes()
 	}
 	userID := q.Get("user_id")
-	view, err := withStore(s.store, func(st *store) (publicKeyView, error) {
-		lifetime := clientPublicKeyLifetime
-		if userID != "" {
-			if st.users[userID] == nil {
-				return publicKeyView{}, apierr.NotFound("user")
-			}
-			lifetime = userPublicKeyLifetime
-		}
-		return publicKeyView{
-			ClientObjID: st.client.ID,
-			ExpiresAt:   strconv.FormatInt(s.Now().Add(lifetime).Unix(), 10),
-			ExpiresIn:   strconv.FormatInt(int64(lifetime/time.Second), 10),
-			PublicKey:   "public_key_" + st.randomHex(20),
-			Scope:       scopes,
-		}, nil
-	})
+	clientID, lifetime, expires, key, err := s.publicKey(userID, clientPublicKeyLifetime, userPublicKeyLifetime)
+	view := publicKeyView{
+		ClientObjID: clientID,
+		ExpiresAt:   strconv.FormatInt(expires.Unix(), 10),
+		ExpiresIn:   strconv.FormatInt(int64(lifetime/time.Second), 10),
+		PublicKey:   "public_key_" + key,
+		Scope:       scopes,
+	}
+
 	if err != nil {
 		s.fail(w, err)
 		return

@@ -3,7 +3,6 @@ package synapsefake
 import (
 	"net/http"
 
-	"github.com/synapsefake/synapsefake/internal/apierr"
 	"github.com/synapsefake/synapsefake/reference"
 )
 
@@ -24,7 +23,9 @@ func (s *wireCore) handleShipSubnet(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	now := s.Now()
-	s.subnetAction(w, r, false, func(st *store, sn *subnetRecord) error { return st.ship(sn, now, req) })
+	answerValue(s, w, func() (subnetView, error) {
+		return s.shipSubnet(now, r.PathValue("user_id"), r.PathValue("node_id"), r.PathValue("subnet_id"), req)
+	})
 }
 
 // handleListShipments serves GET .../subnets/{subnet_id}/ship: the card's
@@ -39,47 +40,30 @@ func (s *wireCore) handleListShipments(w http.ResponseWriter, r *http.Request) {
 		})
 }
 
-// shipmentAction runs fn on the path's shipment under the lock and answers
-// the shipment as it is afterwards.
-func (s *wireCore) shipmentAction(w http.ResponseWriter, r *http.Request, scope string, fn func(*store, *subnetRecord, *shipRecord) error) {
+// shipmentAction authorizes scope and answers the shipment op answers.
+func (s *wireCore) shipmentAction(w http.ResponseWriter, r *http.Request, scope string, op func(userID, nodeID, subnetID, shipID string) (shipView, error)) {
 	if _, err := s.authorize(r, access{userIP: true, scope: scope}); err != nil {
 		s.fail(w, err)
 		return
 	}
-	answerObject(s, w, func(st *store) (shipView, error) {
-		sn, err := st.nodeSubnet(r.PathValue("user_id"), r.PathValue("node_id"), r.PathValue("subnet_id"))
-		if err != nil {
-			return shipView{}, err
-		}
-		sh := sn.ship(r.PathValue("ship_id"))
-		if sh == nil {
-			return shipView{}, apierr.NotFound("shipment")
-		}
-		if err := fn(st, sn, sh); err != nil {
-			return shipView{}, err
-		}
-		return sh.view(sn), nil
+	answerValue(s, w, func() (shipView, error) {
+		return op(r.PathValue("user_id"), r.PathValue("node_id"), r.PathValue("subnet_id"), r.PathValue("ship_id"))
 	})
 }
 
 // handleGetShipment serves GET .../subnets/{subnet_id}/ship/{ship_id}.
 func (s *wireCore) handleGetShipment(w http.ResponseWriter, r *http.Request) {
-	s.shipmentAction(w, r, reference.ScopeSubnetGet, func(*store, *subnetRecord, *shipRecord) error { return nil })
+	s.shipmentAction(w, r, reference.ScopeSubnetGet, s.getShipment)
 }
 
 // handleCancelShipment serves DELETE .../subnets/{subnet_id}/ship/{ship_id}:
 // a CREATED shipment becomes CANCELED; any other is refused.
 func (s *wireCore) handleCancelShipment(w http.ResponseWriter, r *http.Request) {
 	now := s.Now()
-	s.shipmentAction(w, r, reference.ScopeSubnetPatch, func(st *store, sn *subnetRecord, sh *shipRecord) error {
-		if sh.status != ShipmentCreated {
-			return apierr.NotAllowed("cannot_cancel_shipment", "Shipment in status %s cannot be canceled.", sh.status)
-		}
-		sh.status = ShipmentCanceled
-		sn.updated = now
-		st.emit(now, "SUBNET|PATCH", "SUBNET", sn.id, st.subnetView(sn, false))
-		return nil
+	s.shipmentAction(w, r, reference.ScopeSubnetPatch, func(userID, nodeID, subnetID, shipID string) (shipView, error) {
+		return s.cancelShipment(now, userID, nodeID, subnetID, shipID)
 	})
+
 }
 
 // handleApplePay serves PATCH .../nodes/{node_id}/applepay, the provisioning
@@ -96,24 +80,17 @@ func (s *wireCore) handleApplePay(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, err)
 		return
 	}
-	out, err := withStore(s.store, func(st *store) (pushResponse, error) {
-		var out pushResponse
-		n, err := st.userNode(r.PathValue("user_id"), r.PathValue("node_id"))
-		if err != nil {
-			return out, err
-		}
-		if !n.isActive {
-			return out, apierr.NotAllowed("node_inactive", "Node %s is deleted.", n.id)
-		}
-		seed := n.id + "|" + PushApple + "|" + *req.Nonce
+	seed, err := s.applePaySeed(r.PathValue("user_id"), r.PathValue("node_id"), *req.Nonce)
+	var out pushResponse
+	if err == nil {
 		out.Success = true
 		out.Data.Authentication = pushAuthentication{
 			ActivationData: derived(seed, "activation", 32),
 			EncryptedData:  derived(seed, "encrypted", 96),
 			PublicKey:      derived(seed, "public_key", 65),
 		}
-		return out, nil
-	})
+	}
+
 	if err != nil {
 		s.fail(w, err)
 		return

@@ -38,19 +38,10 @@ func (s *wireCore) handleCreateSubnet(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	now := s.Now()
-	answerObject(s, w, func(st *store) (subnetView, error) {
-		n, err := st.userNode(r.PathValue("user_id"), r.PathValue("node_id"))
-		if err == nil {
-			err = subnetNode(n)
-		}
-		if err != nil {
-			return subnetView{}, err
-		}
-		sn := st.newSubnet(now, n, *req.Nickname, req.class(), req.SuppID, req.CardStyleID)
-		v := st.subnetView(sn, false)
-		st.emit(now, "SUBNETS|POST", "SUBNET", sn.id, v)
-		return v, nil
+	answerValue(s, w, func() (subnetView, error) {
+		return s.createSubnet(now, r.PathValue("user_id"), r.PathValue("node_id"), req)
 	})
+
 }
 
 // handleListNodeSubnets serves GET /v3.1/users/{user_id}/nodes/{node_id}/subnets.
@@ -63,21 +54,6 @@ func (s *wireCore) handleListNodeSubnets(w http.ResponseWriter, r *http.Request)
 // handleListUserSubnets serves GET /v3.1/users/{user_id}/subnets.
 func (s *wireCore) handleListUserSubnets(w http.ResponseWriter, r *http.Request) {
 	s.listSubnets(w, r, func(q listQuery) ([]subnetView, int, error) { return s.userSubnetsPage(r.PathValue("user_id"), q) })
-}
-
-// subnetAction runs fn on the path's subnet under the lock and answers the
-// subnet as it is afterwards.
-func (s *wireCore) subnetAction(w http.ResponseWriter, r *http.Request, full bool, fn func(*store, *subnetRecord) error) {
-	answerObject(s, w, func(st *store) (subnetView, error) {
-		sn, err := st.nodeSubnet(r.PathValue("user_id"), r.PathValue("node_id"), r.PathValue("subnet_id"))
-		if err == nil {
-			err = fn(st, sn)
-		}
-		if err != nil {
-			return subnetView{}, err
-		}
-		return st.subnetView(sn, full), nil
-	})
 }
 
 // handleGetSubnet serves GET .../subnets/{subnet_id}; full_dehydrate=YES
@@ -99,7 +75,9 @@ func (s *wireCore) handleGetSubnet(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
-	s.subnetAction(w, r, full, func(*store, *subnetRecord) error { return nil })
+	answerValue(s, w, func() (subnetView, error) {
+		return s.getSubnet(r.PathValue("user_id"), r.PathValue("node_id"), r.PathValue("subnet_id"), full)
+	})
 }
 
 // handlePatchSubnet serves PATCH .../subnets/{subnet_id}.
@@ -118,7 +96,9 @@ func (s *wireCore) handlePatchSubnet(w http.ResponseWriter, r *http.Request) {
 	}
 	now := s.Now()
 	strict := func(broken ...brokenRule) error { return s.strictRules(r, broken) }
-	s.subnetAction(w, r, false, func(st *store, sn *subnetRecord) error { return st.patchSubnet(sn, now, req, strict) })
+	answerValue(s, w, func() (subnetView, error) {
+		return s.patchSubnet(now, r.PathValue("user_id"), r.PathValue("node_id"), r.PathValue("subnet_id"), req, strict)
+	})
 }
 
 type pushAuthentication struct {
@@ -151,26 +131,17 @@ func (s *wireCore) handlePushSubnet(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, err)
 		return
 	}
-	out, err := withStore(s.store, func(st *store) (pushResponse, error) {
-		var out pushResponse
-		sn, err := st.nodeSubnet(r.PathValue("user_id"), r.PathValue("node_id"), r.PathValue("subnet_id"))
-		switch {
-		case err != nil:
-			return out, err
-		case sn.class != ClassCard:
-			return out, apierr.NotAllowed("not_a_card", "Only cards can be pushed to a wallet.")
-		case sn.status != SubnetActive:
-			return out, apierr.NotAllowed("card_not_active", "Only ACTIVE cards can be pushed to a wallet; this one is %s.", sn.status)
-		}
-		seed := sn.id + "|" + *req.Type + "|" + deref(req.Nonce)
+	seed, err := s.pushSeed(r.PathValue("user_id"), r.PathValue("node_id"), r.PathValue("subnet_id"), *req.Type, deref(req.Nonce))
+	var out pushResponse
+	if err == nil {
 		out.Success = true
 		out.Data.Authentication = pushAuthentication{
 			ActivationData: derived(seed, "activation", 32),
 			EncryptedData:  derived(seed, "encrypted", 96),
 			PublicKey:      derived(seed, "public_key", 65),
 		}
-		return out, nil
-	})
+	}
+
 	if err != nil {
 		s.fail(w, err)
 		return
