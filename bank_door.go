@@ -31,7 +31,7 @@ func (s *bankCore) openStore(client clientView, microDeposits, manualProcessing,
 
 // connectPublisher connects the webhook side the bank hands its events
 // to (§3.4's Publisher). New calls it once.
-func (s *bankCore) connectPublisher(p *hooks) { s.store.hooks = p }
+func (s *bankCore) connectPublisher(p publisher) { s.store.hooks = p }
 
 // setStoreBase sets the base URL the bank's _links start with.
 func (s *bankCore) setStoreBase(u string) {
@@ -254,3 +254,12 @@ func (s *bankCore) cardDeclineCode(subnetID string, auth CardAuth) (string, erro
 	}
 	return st.declineCode(sn, st.nodes[sn.nodeID], cents(auth.AmountCents), auth, s.Now()), nil
 }
+
+// setFrozenClock sets the frozen clock's time before anything reads it
+// (New, and LoadWorld's scratch server); afterwards the clock moves
+// through SetTime and Advance.
+func (s *bankCore) setFrozenClock(t time.Time) { s.frozen.now = t }
+
+// runTxSteps runs the transactions' processing steps due at now, and only
+// those: statements and webhooks do not change a status.
+func (s *bankCore) runTxSteps(now time.Time) { s.store.runDue(now) }

@@ -53,10 +53,23 @@ func (s *bankCore) nextCutoff(now time.Time, c Cutoff) (time.Time, error) {
 	return s.store.cutoffs.next(now, c)
 }
 
-// lookupKey answers the key record an oauth key names at now, and the
-// refusal of a locked user (the key still opens the user itself).
-func (s *bankCore) lookupKey(key string, now time.Time) (keyRecord, *apierr.Error, error) {
-	return s.store.lookupKey(key, now)
+// keyGrant is what an oauth key grants: its user, the fingerprint it was
+// minted for and its scopes (shared with the store, which never writes
+// them).
+type keyGrant struct {
+	UserID      string
+	Fingerprint string
+	Scopes      []string
+}
+
+// Allows reports whether the key grants scope.
+func (g *keyGrant) Allows(scope string) bool { return slices.Contains(g.Scopes, scope) }
+
+// lookupKey answers what an oauth key grants at now, and the refusal of a
+// locked user (the key still opens the user itself).
+func (s *bankCore) lookupKey(key string, now time.Time) (keyGrant, *apierr.Error, error) {
+	k, locked, err := s.store.lookupKey(key, now)
+	return keyGrant{UserID: k.userID, Fingerprint: k.fingerprint, Scopes: k.scopes}, locked, err
 }
 
 // makeBarcode makes a cash-deposit barcode for a node.

@@ -40,7 +40,7 @@ func New(opts ...Option) *Server {
 	s.bankCore.cfg = s.wireCore.cfg.bankConfig
 	switch c := cfg.clock.(type) {
 	case nil:
-		s.frozen.now = startTime(cfg.start)
+		s.setFrozenClock(startTime(cfg.start))
 	case *clock.Mock:
 		s.mock, s.clock = c, c
 	default:

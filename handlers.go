@@ -511,17 +511,17 @@ func (s *wireCore) authorize(r *http.Request, need access) (caller, error) {
 		if err != nil {
 			return c, err
 		}
-		if k.fingerprint != fp {
-			return c, errFingerprintFor(userHdr, k.fingerprint, fp)
+		if k.Fingerprint != fp {
+			return c, errFingerprintFor(userHdr, k.Fingerprint, fp)
 		}
-		if uid := r.PathValue("user_id"); uid != "" && uid != k.userID {
+		if uid := r.PathValue("user_id"); uid != "" && uid != k.UserID {
 			return c, apierr.Unauthorized("unauthorized_user", "The oauth_key does not belong to user %s.", uid).
-				Because("the oauth_key is user %s's; the path names user %s", k.userID, uid).
+				Because("the oauth_key is user %s's; the path names user %s", k.UserID, uid).
 				Hinting("use a key of user %s: fake.OAuthKey(%q, fingerprint) or POST /oauth/%s", uid, uid, uid)
 		}
-		if !k.allows(need.scope) {
+		if !k.Allows(need.scope) {
 			return c, apierr.Unauthorized("scope_not_granted", "The oauth_key lacks the scope %s.", need.scope).
-				Because("this route needs the scope %s; the oauth_key has %s", need.scope, strings.Join(k.scopes, ", ")).
+				Because("this route needs the scope %s; the oauth_key has %s", need.scope, strings.Join(k.Scopes, ", ")).
 				Hinting("ask for the scope in POST /oauth/{user_id}'s scope, or mint a key with every scope: fake.OAuthKey(userID, fingerprint)")
 		}
 		if locked != nil && need.scope != reference.ScopeUserGet && need.scope != reference.ScopeUserPatch {
@@ -529,7 +529,7 @@ func (s *wireCore) authorize(r *http.Request, need access) (caller, error) {
 			// can unlock or delete the user it locked.
 			return c, locked.Because("the oauth_key's user is locked: it opens only the user (USER|GET, USER|PATCH routes)")
 		}
-		c.userID = k.userID
+		c.userID = k.UserID
 	}
 	if need.userIP {
 		if ip, _ := header(r, "X-SP-USER-IP"); ip == "" {

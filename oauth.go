@@ -19,8 +19,6 @@ type keyRecord struct {
 	expires     time.Time
 }
 
-func (k *keyRecord) allows(scope string) bool { return slices.Contains(k.scopes, scope) }
-
 // newKey mints an oauth_key with scopes, which it keeps and nobody writes
 // (the default grant is allUserScopes itself). Callers hold mu.
 func (st *store) newKey(expires time.Time, userID, fingerprint string, scopes []string) *keyRecord {

@@ -39,7 +39,7 @@ list() {
 	[[ $# -eq 0 ]] && return
 	grep -cE "$p" "$@" 2>/dev/null | grep -v ':0$' | tr '\n' ' ' || true
 }
-pat_store='s\.store\.'
+pat_store='[A-Za-z_]+\.store\.'
 pat_clos='func\([a-z]+ \*store\b'
 pat_lock='\.(lock|unlock)\(\)'
 printf '%-8s %9s %9s %6s\n' layer s.store. closures lock

@@ -7,9 +7,13 @@
 // fileLayer default. Run from the repository's root:
 //
 //	go run notes/tools/xref.go [-v]
+//	go run notes/tools/xref.go -door [-v]
 //
 // It prints one line per (from-layer, to-layer, identifier) with the count
-// of uses and, with -v, where.
+// of uses and, with -v, where. With -door it counts instead, per layer
+// above the bank, the uses that go through the bank's door (step 4b):
+// fields and methods of store, and unexported fields of any other type
+// declared in a bank file (the records, events, deliveries...).
 package main
 
 import (
@@ -57,6 +61,7 @@ func layerOf(file string) string {
 
 func main() {
 	verbose := flag.Bool("v", false, "print where each use is")
+	door := flag.Bool("door", false, "count the uses of the store's and the bank types' internals above the bank")
 	flag.Parse()
 	fset := token.NewFileSet()
 	paths, _ := filepath.Glob("*.go")
@@ -81,6 +86,10 @@ func main() {
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
+	}
+	if *door {
+		doorCounts(fset, pkg, info, *verbose)
+		return
 	}
 	type key struct{ from, to, name string }
 	count := map[key]int{}
@@ -141,5 +150,72 @@ func main() {
 	}
 	for _, p := range [][2]string{{"bank", "api"}, {"bank", "console"}, {"bank", "root"}, {"api", "console"}, {"api", "root"}, {"console", "root"}} {
 		fmt.Printf("# %s -> %s: %d uses\n", p[0], p[1], total[p])
+	}
+}
+
+// doorCounts prints, per layer above the bank, the uses of store's fields
+// and methods and of the unexported fields of the other types declared in
+// bank files.
+func doorCounts(fset *token.FileSet, pkg *types.Package, info *types.Info, verbose bool) {
+	type key struct{ layer, kind string }
+	count := map[key]int{}
+	names := map[key]map[string]int{}
+	add := func(layer, kind, name string) {
+		k := key{layer, kind}
+		count[k]++
+		if names[k] == nil {
+			names[k] = map[string]int{}
+		}
+		names[k][name]++
+	}
+	for sel, s := range info.Selections {
+		obj := s.Obj()
+		if obj.Pkg() != pkg {
+			continue
+		}
+		from := layerOf(filepath.Base(fset.Position(sel.Pos()).Filename))
+		if from == "bank" || from == "?" {
+			continue
+		}
+		recv := s.Recv()
+		if p, ok := recv.(*types.Pointer); ok {
+			recv = p.Elem()
+		}
+		named, ok := recv.(*types.Named)
+		if !ok {
+			continue
+		}
+		tn := named.Obj()
+		if layerOf(filepath.Base(fset.Position(tn.Pos()).Filename)) != "bank" {
+			continue
+		}
+		// The field or method must itself be declared in a bank file (not
+		// promoted from an embedded type of another layer).
+		if layerOf(filepath.Base(fset.Position(obj.Pos()).Filename)) != "bank" {
+			continue
+		}
+		switch {
+		case tn.Name() == "store" && s.Kind() == types.FieldVal:
+			add(from, "store fields", obj.Name())
+		case tn.Name() == "store":
+			add(from, "store methods", obj.Name())
+		case s.Kind() == types.FieldVal && !obj.Exported():
+			add(from, "other bank types' unexported fields", tn.Name()+"."+obj.Name())
+		}
+	}
+	for _, l := range []string{"api", "console", "root"} {
+		for _, kind := range []string{"store fields", "store methods", "other bank types' unexported fields"} {
+			k := key{l, kind}
+			line := fmt.Sprintf("%s\t%s\t%d uses (%d names)", l, kind, count[k], len(names[k]))
+			if verbose && len(names[k]) > 0 {
+				var ns []string
+				for n, c := range names[k] {
+					ns = append(ns, fmt.Sprintf("%s %d", n, c))
+				}
+				sort.Strings(ns)
+				line += "\t" + strings.Join(ns, ", ")
+			}
+			fmt.Println(line)
+		}
 	}
 }
