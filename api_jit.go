@@ -33,7 +33,7 @@ func (s *wireCore) askPlatform(a *jitAsk) jitOutcome {
 	if err != nil {
 		return jitOutcome{reason: err.Error()}
 	}
-	sha1Hex, sha256Hex := signatures(a.t.id, s.cfg.clientID, s.cfg.clientSecret)
+	sha1Hex, sha256Hex := signatures(a.txID(), s.cfg.clientID, s.cfg.clientSecret)
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("X-Synapse-Signature", sha1Hex)
 	req.Header.Set("X-Synapse-Signature-Sha256", sha256Hex)
@@ -55,7 +55,7 @@ func (s *wireCore) askPlatform(a *jitAsk) jitOutcome {
 	if resp.StatusCode < 200 || resp.StatusCode > 299 {
 		return jitOutcome{reason: fmt.Sprintf("answer with HTTP status %d", resp.StatusCode)}
 	}
-	return parseJITAnswer(raw, a.t.amount)
+	return parseJITAnswer(raw, a.amount())
 }
 
 // jitAnswer is the body of a platform's answer.

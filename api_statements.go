@@ -94,7 +94,7 @@ func (s *wireCore) handleStatementFile(w http.ResponseWriter, r *http.Request) {
 	}
 	doc.withFile(file, func(body []byte, ctype string) {
 		w.Header().Set("Content-Type", ctype)
-		w.Header().Set("Content-Disposition", `inline; filename="statement-`+doc.rec.id+file[len("statement"):]+`"`)
+		w.Header().Set("Content-Disposition", `inline; filename="statement-`+doc.statementID()+file[len("statement"):]+`"`)
 		w.Header().Set("Content-Length", strconv.Itoa(len(body)))
 		w.WriteHeader(http.StatusOK)
 		_, _ = w.Write(body)

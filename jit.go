@@ -60,6 +60,13 @@ type jitAsk struct {
 	body     []byte
 }
 
+// txID is the swiped transaction's id (set when it is made; read without
+// the lock, as before).
+func (a *jitAsk) txID() string { return a.t.id }
+
+// amount is what the swipe asks for.
+func (a *jitAsk) amount() cents { return a.t.amount }
+
 // jitOutcome is a platform's answer as the fake applies it.
 type jitOutcome struct {
 	decision string // "PASS" or "FAIL"; "" follows the default path

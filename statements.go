@@ -846,6 +846,9 @@ type statementDoc struct {
 	lines      []statementLine
 }
 
+// statementID is the id of the statement the document is of.
+func (d *statementDoc) statementID() string { return d.rec.id }
+
 func (st *store) statementDoc(rec *statementRecord) statementDoc {
 	d := statementDoc{view: st.statementView(rec), clientName: st.client.Name, clientID: st.client.ID, rec: *rec,
 		lines: st.statementLines(rec)}
