@@ -378,3 +378,54 @@ func FuzzControl(f *testing.F) {
 		}
 	})
 }
+
+// FuzzPlatforms sends any method, path below /_fake/platforms and body to
+// a Platforms holding one made platform: no input may answer 500 or stop
+// the server answering. What an input makes is removed after it (and the
+// made platform made again if it deleted it), so that inputs do not pile
+// up.
+func FuzzPlatforms(f *testing.F) {
+	p := NewPlatforms(WithoutWebhookDelivery())
+	defer p.Close()
+	if _, err := p.Add(PlatformConfig{ClientID: "made", ClientSecret: "secret"}); err != nil {
+		f.Fatal(err)
+	}
+	methods := []string{"GET", "POST", "PUT", "PATCH", "DELETE"}
+	for i, path := range []string{"", "/", "/made", "/made/", "/made/users", "/made/clock/advance", "/made/ui/", "/made/state?copy=true",
+		"/made/platforms", "/unknown/users", "/made/ui/find?id=x", "/default", "//", "/made/../made/users"} {
+		f.Add(uint8(i), path, []byte(`{}`))
+	}
+	f.Add(uint8(1), "", []byte(`{"client_id":"a","client_secret":"b","start":"default","clock":"real","seed":3}`))
+	f.Add(uint8(1), "", []byte(`{"client_id":"made"}`))
+	f.Add(uint8(1), "/made/clock/advance", []byte(`{"duration":"1h"}`))
+	f.Fuzz(func(t *testing.T, method uint8, path string, body []byte) {
+		r := httptest.NewRequest("GET", "http://localhost/", bytes.NewReader(body))
+		r.Method = methods[int(method)%len(methods)]
+		r.URL.Path, r.URL.RawQuery, _ = strings.Cut("/_fake/platforms"+path, "?")
+		rec := httptest.NewRecorder()
+		p.ServeHTTP(rec, r)
+		if rec.Code == http.StatusInternalServerError {
+			t.Fatalf("%s %s %q: 500 %s", r.Method, r.URL, body, rec.Body)
+		}
+		if strings.HasPrefix(rec.Header().Get("Content-Type"), "application/json") && !json.Valid(rec.Body.Bytes()) {
+			t.Fatalf("%s %s %q: the answer is not JSON: %q", r.Method, r.URL, body, rec.Body)
+		}
+		for _, s := range p.List()[1:] {
+			if id := s.ClientID(); id != "made" {
+				_ = p.Remove(id)
+			}
+		}
+		if p.Get("made") == nil { // the input deleted it
+			if _, err := p.Add(PlatformConfig{ClientID: "made", ClientSecret: "secret"}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		for _, path := range []string{"/_fake/platforms", "/_fake/clock", "/_fake/platforms/made/clock"} {
+			rec = httptest.NewRecorder()
+			p.ServeHTTP(rec, httptest.NewRequest("GET", "http://localhost"+path, nil))
+			if rec.Code != http.StatusOK {
+				t.Fatalf("after %s %s %q: GET %s answered %d %s", r.Method, r.URL, body, path, rec.Code, rec.Body)
+			}
+		}
+	})
+}

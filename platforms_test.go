@@ -310,15 +310,7 @@ func TestPlatformsStateRestoresIntoAMadePlatform(t *testing.T) {
 	}
 	create()
 	u := ctlSend(t, http.DefaultClient, "POST", root+"/v3.1/users", apiHeaders("client_a|secret"), platformUserBody("a@example.com"))
-	resp, err := http.Get(root + "/_fake/platforms/client_a/state")
-	if err != nil {
-		t.Fatal(err)
-	}
-	doc, err := io.ReadAll(resp.Body)
-	resp.Body.Close()
-	if err != nil || resp.StatusCode != 200 {
-		t.Fatalf("GET state: %d %v", resp.StatusCode, err)
-	}
+	doc := platformState(t, root+"/_fake/platforms/client_a/state")
 	ctlSend(t, http.DefaultClient, "DELETE", root+"/_fake/platforms/client_a", nil, nil)
 	create()
 	path := root + "/v3.1/users/" + u.body["_id"].(string)
@@ -329,6 +321,21 @@ func TestPlatformsStateRestoresIntoAMadePlatform(t *testing.T) {
 	if r := ctlSend(t, http.DefaultClient, "GET", path, apiHeaders("client_a|secret"), nil); r.status != 200 || r.body["_id"] != u.body["_id"] {
 		t.Errorf("GET /users/%s after the restore: %d %s", u.body["_id"], r.status, r.raw)
 	}
+}
+
+// platformState GETs a state document, failing the test unless it is 200.
+func platformState(t *testing.T, url string) []byte {
+	t.Helper()
+	resp, err := http.Get(url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc, err := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if err != nil || resp.StatusCode != 200 {
+		t.Fatalf("GET %s: %d %v", url, resp.StatusCode, err)
+	}
+	return doc
 }
 
 // TestRealClockFrom: the clock reads its start at once and runs on with
@@ -370,15 +377,7 @@ func TestPlatformsStateCopiesIntoAnother(t *testing.T) {
 	gwA, gwB := "client_a|secret_a", "client_b|secret_b"
 	u := ctlSend(t, c, "POST", root+"/v3.1/users", apiHeaders(gwA), platformUserBody("a@example.com"))
 	id, _ := u.body["_id"].(string)
-	resp, err := c.Get(root + "/_fake/platforms/client_a/state")
-	if err != nil {
-		t.Fatal(err)
-	}
-	doc, err := io.ReadAll(resp.Body)
-	resp.Body.Close()
-	if err != nil || resp.StatusCode != 200 {
-		t.Fatalf("GET state: %d %v", resp.StatusCode, err)
-	}
+	doc := platformState(t, root+"/_fake/platforms/client_a/state")
 	userOf := func(gw string) response {
 		t.Helper()
 		return ctlSend(t, c, "GET", root+"/v3.1/users/"+id, apiHeaders(gw), nil)

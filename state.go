@@ -340,17 +340,7 @@ func (s *consoleCore) Snapshot(w io.Writer) error {
 // credentials, webhook and journal limits). A mock or the default clock is
 // set to the saved time; a real clock cannot be set, so what fell due
 // between the save and now runs at the next request.
-func (s *consoleCore) Restore(r io.Reader) error {
-	if !s.restoring.TryLock() {
-		return errRestoreBusy
-	}
-	defer s.restoring.Unlock()
-	data, err := s.readState(r)
-	if err != nil {
-		return err
-	}
-	return s.restore(data, false)
-}
+func (s *consoleCore) Restore(r io.Reader) error { return s.restoreFrom(r, false) }
 
 // RestoreCopy is Restore of a document another server saved, one with
 // another client id or id seed: another platform of a Platforms, say, to
@@ -362,7 +352,11 @@ func (s *consoleCore) Restore(r io.Reader) error {
 // copy (the captured webhooks' bodies, the journal) stays as it was sent,
 // and the webhook log's ids are this server's. Every other check of
 // Restore holds.
-func (s *consoleCore) RestoreCopy(r io.Reader) error {
+func (s *consoleCore) RestoreCopy(r io.Reader) error { return s.restoreFrom(r, true) }
+
+// restoreFrom reads a document and restores it, one restore at a time;
+// copied takes one of another client id or seed.
+func (s *consoleCore) restoreFrom(r io.Reader, copied bool) error {
 	if !s.restoring.TryLock() {
 		return errRestoreBusy
 	}
@@ -371,5 +365,5 @@ func (s *consoleCore) RestoreCopy(r io.Reader) error {
 	if err != nil {
 		return err
 	}
-	return s.restore(data, true)
+	return s.restore(data, copied)
 }

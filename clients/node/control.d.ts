@@ -179,6 +179,6 @@ export class Control {
   requests(): Promise<object[]>;
   resetRequests(): Promise<void>;
   state(): Promise<object>;
-  restore(state: object | string): Promise<void>;
+  restore(state: object | string, options?: { copy?: boolean }): Promise<void>;
   reset(): Promise<void>;
 }

@@ -493,9 +493,11 @@ class Control {
   }
 
   // restore is Restore: replaces the state with a document state() gave
-  // (an object or its JSON).
-  async restore(state) {
-    await this.call('PUT', 'state', state);
+  // (an object or its JSON). With {copy: true} it takes another platform's
+  // document (RestoreCopy, ?copy=true): its objects, clock and ids become
+  // this platform's, which keeps its credentials.
+  async restore(state, options = {}) {
+    await this.call('PUT', 'state', state, options.copy ? { copy: 'true' } : undefined);
   }
 
   // reset is Reset: empties everything, as if the server had just started

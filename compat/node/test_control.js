@@ -426,6 +426,18 @@ async function main() {
     assert.equal((await ctl.users({ limit: 1000 })).length, users);
   });
 
+  await check('restore(doc, {copy: true}): another platform\'s document (PUT .../state?copy=true); without copy -> 400 invalid_state', async () => {
+    const doc = await ctl.state();
+    const users = (await ctl.users({ limit: 1000 })).length;
+    const made = await ctl.call('POST', 'platforms', { client_id: 'compat_copy' });
+    const other = new Control(made.platform.control_url);
+    await refused(() => other.restore(doc), 400, '200', 'invalid_state');
+    assert.equal((await other.users({ limit: 1000 })).length, 0);
+    await other.restore(doc, { copy: true });
+    assert.equal((await other.users({ limit: 1000 })).length, users);
+    await ctl.call('DELETE', 'platforms/compat_copy');
+  });
+
   await check('docs/control-api.md\'s Node example runs as written', async () => {
     // The js block of its "Clients in other languages", against this server.
     const doc = fs.readFileSync(path.join(__dirname, '..', '..', 'docs', 'control-api.md'), 'utf8');

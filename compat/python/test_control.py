@@ -637,6 +637,22 @@ check("add_platform, platforms, get_platform, platform(client_id), delete_platfo
       platforms)
 
 
+def restore_copy():
+    doc = ctl.state()
+    users = len(ctl.users(limit=1000))
+    ctl.add_platform(client_id="compat_copy")
+    other = ctl.platform("compat_copy")
+    refused(lambda: other.restore(doc), 400, "200", "invalid_state")
+    eq(len(other.users(limit=1000)), 0, "users after a refused restore")
+    other.restore(doc, copy=True)
+    eq(len(other.users(limit=1000)), users, "the default's users, copied")
+    ctl.delete_platform("compat_copy")
+
+
+check("restore(doc, copy=True): another platform's document (PUT .../state?copy=true); without copy -> 400 invalid_state",
+      restore_copy)
+
+
 
 def every_method():
     methods = {m for m in dir(Control) if not m.startswith("_") and callable(getattr(Control, m))}

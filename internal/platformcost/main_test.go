@@ -1,23 +1,44 @@
 package main
 
 import (
-	"os/exec"
-	"path/filepath"
+	"fmt"
+	"net"
+	"net/http"
+	"os"
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/synapsefake/synapsefake"
 )
 
-// TestRun builds the binary and runs two small rounds: each prints its
-// line, and the medians follow.
+// TestMain serves, when PLATFORMCOST_FAKE is set, what the binary serves
+// (a Platforms, the banner first), so that TestRun measures a process of
+// its own without building cmd/synapsefake: the test binary started again.
+func TestMain(m *testing.M) {
+	if os.Getenv("PLATFORMCOST_FAKE") == "" {
+		os.Exit(m.Run())
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		fmt.Println(err)
+		os.Exit(1)
+	}
+	base := "http://" + ln.Addr().String() + "/v3.1"
+	p := synapsefake.NewPlatforms(synapsefake.WithBaseURL(base))
+	fmt.Println("synapsefake serving " + base)
+	fmt.Println(http.Serve(ln, p))
+	os.Exit(1)
+}
+
+// TestRun runs two small rounds against the test binary serving as the
+// fake (TestMain): each prints its line, and the medians follow.
 func TestRun(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds and starts the binary")
+	bin, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
 	}
-	bin := filepath.Join(t.TempDir(), "synapsefake")
-	if out, err := exec.Command("go", "build", "-o", bin, "../../cmd/synapsefake").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
+	t.Setenv("PLATFORMCOST_FAKE", "1")
 	var out strings.Builder
 	if err := run(bin, 5, 2, &out); err != nil {
 		t.Fatalf("run: %v\n%s", err, out.String())

@@ -413,9 +413,11 @@ class Control:
         """Snapshot: the whole state as one document."""
         return self._get("state")
 
-    def restore(self, state):
-        """Restore: replaces the state with a document state() gave (a dict, str or bytes)."""
-        self.call("PUT", "state", state)
+    def restore(self, state, copy=False):
+        """Restore: replaces the state with a document state() gave (a dict, str or bytes).
+        copy=True takes another platform's document (RestoreCopy, ?copy=true): its
+        objects, clock and ids become this platform's, which keeps its credentials."""
+        self.call("PUT", "state", state, query={"copy": "true"} if copy else None)
 
     def reset(self):
         """Reset: empties everything, as if the server had just started (the clock goes on)."""
