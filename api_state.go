@@ -142,43 +142,6 @@ func (h *hooks) restore(sh stateHooks, events map[uint64]*event, captured []*eve
 	h.cond.Broadcast()
 }
 
-type stateEvent struct {
-	Seq      uint64 `json:"seq"`
-	At       int64  `json:"at"` // ms
-	Function string `json:"function"`
-	Backend  bool   `json:"backend"`
-	Captured bool   `json:"captured"` // in the capture (Webhooks().All())
-	// A transaction event holds its transaction's id, the length of the
-	// timeline it showed and the recent_status.code it showed (null for
-	// none); any other event, Object.
-	TxID       string          `json:"tx_id,omitempty"`
-	Timeline   int             `json:"timeline,omitempty"`
-	Code       *string         `json:"code,omitempty"`
-	Object     *stateObject    `json:"object,omitempty"`
-	Deliveries []stateDelivery `json:"deliveries"`
-}
-
-type stateObject struct {
-	Type   string `json:"type"`
-	ID     string `json:"id"`
-	Status string `json:"status"`
-	View   string `json:"view"` // the view's JSON as it was sent, as a string
-}
-
-type stateDelivery struct {
-	SubscriptionID string         `json:"subscription_id"` // "" for an ad hoc statement's webhook
-	URL            string         `json:"url"`
-	Due            int64          `json:"due"` // ms
-	Attempts       []stateAttempt `json:"attempts"`
-}
-
-type stateAttempt struct {
-	At    int64  `json:"at"` // ms
-	Code  int32  `json:"code"`
-	Text  string `json:"text"`
-	Chaos string `json:"chaos,omitempty"` // Attempt.Chaos (chaos.go)
-}
-
 type stateLogEntry struct {
 	Seq      uint64 `json:"seq"`
 	Delivery int    `json:"delivery"`

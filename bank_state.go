@@ -2,6 +2,7 @@ package synapsefake
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"reflect"
@@ -500,3 +501,110 @@ func writeKey(buf *bytes.Buffer, k string) {
 }
 
 var jsonNull = []byte("null")
+
+// The events of the state document's webhook side: hooks.snapshot writes
+// them, linkStateEvents reads them back.
+
+type stateEvent struct {
+	Seq      uint64 `json:"seq"`
+	At       int64  `json:"at"` // ms
+	Function string `json:"function"`
+	Backend  bool   `json:"backend"`
+	Captured bool   `json:"captured"` // in the capture (Webhooks().All())
+	// A transaction event holds its transaction's id, the length of the
+	// timeline it showed and the recent_status.code it showed (null for
+	// none); any other event, Object.
+	TxID       string          `json:"tx_id,omitempty"`
+	Timeline   int             `json:"timeline,omitempty"`
+	Code       *string         `json:"code,omitempty"`
+	Object     *stateObject    `json:"object,omitempty"`
+	Deliveries []stateDelivery `json:"deliveries"`
+}
+
+type stateObject struct {
+	Type   string `json:"type"`
+	ID     string `json:"id"`
+	Status string `json:"status"`
+	View   string `json:"view"` // the view's JSON as it was sent, as a string
+}
+
+type stateDelivery struct {
+	SubscriptionID string         `json:"subscription_id"` // "" for an ad hoc statement's webhook
+	URL            string         `json:"url"`
+	Due            int64          `json:"due"` // ms
+	Attempts       []stateAttempt `json:"attempts"`
+}
+
+type stateAttempt struct {
+	At    int64  `json:"at"` // ms
+	Code  int32  `json:"code"`
+	Text  string `json:"text"`
+	Chaos string `json:"chaos,omitempty"` // Attempt.Chaos (chaos.go)
+}
+
+// linkStateEvents builds the events es describe on the decoded store st,
+// whose transaction events point into it, and answers them by seq and the
+// captured ones, oldest first. lastSeq is the document's last sequence
+// number; chaos parses an attempt's chaos (the wire's chaosFlags).
+func linkStateEvents(st *store, lastSeq uint64, es []stateEvent, chaos func(string) (uint8, bool)) (map[uint64]*event, []*event, error) {
+	events := make(map[uint64]*event, len(es))
+	var captured []*event
+	for _, se := range es {
+		fn := slices.Index(eventFunctions[:], se.Function)
+		switch {
+		case fn < 0:
+			return nil, nil, fmt.Errorf("event %d: unknown function %q", se.Seq, se.Function)
+		case events[se.Seq] != nil:
+			return nil, nil, fmt.Errorf("event %d appears twice", se.Seq)
+		case se.Seq == 0 || se.Seq > lastSeq:
+			return nil, nil, fmt.Errorf("event %d: seq outside 1..%d", se.Seq, lastSeq)
+		}
+		ev := &event{seq: se.Seq, at: se.At, fn: uint8(fn), backend: se.Backend, dropped: !se.Captured}
+		if se.Object != nil {
+			o := se.Object
+			if !checkView(o.View) {
+				return nil, nil, fmt.Errorf("event %d: the object's view is not a JSON object", se.Seq)
+			}
+			ev.obj = &objectEvent{typ: o.Type, id: o.ID, status: o.Status, rest: []byte(o.View)}
+		} else {
+			t := st.txs[se.TxID]
+			if t == nil {
+				return nil, nil, fmt.Errorf("event %d: transaction %q is not in the store", se.Seq, se.TxID)
+			}
+			if se.Timeline < 1 || se.Timeline > len(t.timeline) {
+				return nil, nil, fmt.Errorf("event %d: timeline length %d outside 1..%d", se.Seq, se.Timeline, len(t.timeline))
+			}
+			ev.tx, ev.timeline, ev.code = t, t.timeline[:se.Timeline:se.Timeline], se.Code
+		}
+		if len(se.Deliveries) > 0 {
+			ev.deliveries = make([]delivery, len(se.Deliveries))
+		}
+		for i, sd := range se.Deliveries {
+			d := delivery{ev: ev, target: &hookTarget{subID: sd.SubscriptionID, url: sd.URL}, due: sd.Due}
+			for _, a := range sd.Attempts {
+				flags, ok := chaos(a.Chaos)
+				if !ok {
+					return nil, nil, fmt.Errorf("event %d: unknown chaos %q", se.Seq, a.Chaos)
+				}
+				d.attempts = append(d.attempts, attemptRecord{at: a.At, code: a.Code, chaos: flags, text: a.Text})
+			}
+			ev.deliveries[i] = d
+		}
+		events[se.Seq] = ev
+		if se.Captured {
+			captured = append(captured, ev)
+		}
+	}
+	slices.SortFunc(captured, func(a, b *event) int { return cmp.Compare(a.seq, b.seq) })
+	return events, captured, nil
+}
+
+// deliveryAttempts answers how many attempts delivery i of event seq
+// made, or an error if events does not hold it; what names the reference.
+func deliveryAttempts(events map[uint64]*event, what string, seq uint64, i int) (int, error) {
+	ev := events[seq]
+	if ev == nil || i < 0 || i >= len(ev.deliveries) {
+		return 0, fmt.Errorf("%s names delivery %d of event %d, which the document does not hold", what, i, seq)
+	}
+	return len(ev.deliveries[i].attempts), nil
+}

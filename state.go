@@ -233,75 +233,24 @@ func (s *consoleCore) decodeState(data []byte, copied bool) (*restoredState, err
 	return rs, nil
 }
 
-// linkEvents builds the events of rs.hooks on the decoded store st and
-// checks every reference to them.
+// linkEvents builds the events of rs.hooks on the decoded store st (the
+// bank's linkStateEvents) and checks every reference to them.
 func (rs *restoredState) linkEvents(st *store) error {
-	rs.events = make(map[uint64]*event, len(rs.hooks.Events))
-	for _, se := range rs.hooks.Events {
-		fn := slices.Index(eventFunctions[:], se.Function)
-		switch {
-		case fn < 0:
-			return fmt.Errorf("event %d: unknown function %q", se.Seq, se.Function)
-		case rs.events[se.Seq] != nil:
-			return fmt.Errorf("event %d appears twice", se.Seq)
-		case se.Seq == 0 || se.Seq > rs.hooks.Seq:
-			return fmt.Errorf("event %d: seq outside 1..%d", se.Seq, rs.hooks.Seq)
-		}
-		ev := &event{seq: se.Seq, at: se.At, fn: uint8(fn), backend: se.Backend, dropped: !se.Captured}
-		if se.Object != nil {
-			o := se.Object
-			if !checkView(o.View) {
-				return fmt.Errorf("event %d: the object's view is not a JSON object", se.Seq)
-			}
-			ev.obj = &objectEvent{typ: o.Type, id: o.ID, status: o.Status, rest: []byte(o.View)}
-		} else {
-			t := st.txs[se.TxID]
-			if t == nil {
-				return fmt.Errorf("event %d: transaction %q is not in the store", se.Seq, se.TxID)
-			}
-			if se.Timeline < 1 || se.Timeline > len(t.timeline) {
-				return fmt.Errorf("event %d: timeline length %d outside 1..%d", se.Seq, se.Timeline, len(t.timeline))
-			}
-			ev.tx, ev.timeline, ev.code = t, t.timeline[:se.Timeline:se.Timeline], se.Code
-		}
-		if len(se.Deliveries) > 0 {
-			ev.deliveries = make([]delivery, len(se.Deliveries))
-		}
-		for i, sd := range se.Deliveries {
-			d := delivery{ev: ev, target: &hookTarget{subID: sd.SubscriptionID, url: sd.URL}, due: sd.Due}
-			for _, a := range sd.Attempts {
-				flags, ok := chaosFlags(a.Chaos)
-				if !ok {
-					return fmt.Errorf("event %d: unknown chaos %q", se.Seq, a.Chaos)
-				}
-				d.attempts = append(d.attempts, attemptRecord{at: a.At, code: a.Code, chaos: flags, text: a.Text})
-			}
-			ev.deliveries[i] = d
-		}
-		rs.events[se.Seq] = ev
-		if se.Captured {
-			rs.captured = append(rs.captured, ev)
-		}
-	}
-	slices.SortFunc(rs.captured, func(a, b *event) int { return cmp.Compare(a.seq, b.seq) })
-	delivery := func(what string, seq uint64, i int) (*delivery, error) {
-		ev := rs.events[seq]
-		if ev == nil || i < 0 || i >= len(ev.deliveries) {
-			return nil, fmt.Errorf("%s names delivery %d of event %d, which the document does not hold", what, i, seq)
-		}
-		return &ev.deliveries[i], nil
+	var err error
+	if rs.events, rs.captured, err = linkStateEvents(st, rs.hooks.Seq, rs.hooks.Events, chaosFlags); err != nil {
+		return err
 	}
 	for _, e := range rs.hooks.Log {
-		d, err := delivery("a log entry", e.Seq, e.Delivery)
+		n, err := deliveryAttempts(rs.events, "a log entry", e.Seq, e.Delivery)
 		if err != nil {
 			return err
 		}
-		if e.Attempt < 0 || e.Attempt >= len(d.attempts) {
-			return fmt.Errorf("a log entry names attempt %d of a delivery of event %d, which made %d", e.Attempt, e.Seq, len(d.attempts))
+		if e.Attempt < 0 || e.Attempt >= n {
+			return fmt.Errorf("a log entry names attempt %d of a delivery of event %d, which made %d", e.Attempt, e.Seq, n)
 		}
 	}
 	for _, r := range rs.hooks.Retries {
-		if _, err := delivery("a retry", r.Seq, r.Delivery); err != nil {
+		if _, err := deliveryAttempts(rs.events, "a retry", r.Seq, r.Delivery); err != nil {
 			return err
 		}
 	}
@@ -309,7 +258,7 @@ func (rs *restoredState) linkEvents(st *store) error {
 		return fmt.Errorf("retries are not in due order")
 	}
 	for _, q := range rs.hooks.Queued {
-		if _, err := delivery("a queued delivery", q.Seq, q.Delivery); err != nil {
+		if _, err := deliveryAttempts(rs.events, "a queued delivery", q.Seq, q.Delivery); err != nil {
 			return err
 		}
 	}

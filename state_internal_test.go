@@ -29,7 +29,7 @@ func TestStateHoldsEveryField(t *testing.T) {
 		}
 	}
 	// The webhook side is saved field by field in hooks.snapshot and
-	// restored in linkEvents and hooks.restore: these are the fields they
+	// restored in linkStateEvents and hooks.restore: these are the fields they
 	// handle (or, for locks and workers, deliberately leave).
 	for _, tc := range []struct {
 		typ     reflect.Type
