@@ -79,3 +79,22 @@ type Attempt struct {
 	// ChaosBadSignature); "" for none.
 	Chaos string
 }
+
+// sequence is ev's sequence number: its emission order, from which its
+// log id derives.
+func (ev *event) sequence() uint64 { return ev.seq }
+
+// deliveryList is ev's deliveries, one per target. Callers hold the hooks
+// lock.
+func (ev *event) deliveryList() []delivery { return ev.deliveries }
+
+// subscriptionID is the subscription d goes to ("" for an ad hoc
+// statement's webhook).
+func (d *delivery) subscriptionID() string { return d.target.subID }
+
+// targetURL is the url d goes to.
+func (d *delivery) targetURL() string { return d.target.url }
+
+// attemptList is the attempts d made, oldest first. Callers hold the
+// hooks lock.
+func (d *delivery) attemptList() []attemptRecord { return d.attempts }

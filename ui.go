@@ -329,7 +329,7 @@ func (s *consoleCore) uiWebhooksPage(w http.ResponseWriter, r *http.Request) {
 	h.mu.Lock()
 	top := h.events.len()
 	if before > 0 {
-		top = sort.Search(top, func(i int) bool { return h.events.at(i).seq >= before })
+		top = sort.Search(top, func(i int) bool { return h.events.at(i).sequence() >= before })
 	}
 	total := 0
 	for i := top - 1; i >= 0; i-- {
@@ -345,10 +345,11 @@ func (s *consoleCore) uiWebhooksPage(w http.ResponseWriter, r *http.Request) {
 			}
 			continue
 		}
-		c := capturedEvent{ev: ev, deliveries: make([]Delivery, len(ev.deliveries))}
-		for j := range ev.deliveries {
-			d := &ev.deliveries[j]
-			c.deliveries[j] = Delivery{SubscriptionID: d.target.subID, URL: d.target.url, Attempts: attempts(d.attempts)}
+		ds := ev.deliveryList()
+		c := capturedEvent{ev: ev, deliveries: make([]Delivery, len(ds))}
+		for j := range ds {
+			d := &ds[j]
+			c.deliveries[j] = Delivery{SubscriptionID: d.subscriptionID(), URL: d.targetURL(), Attempts: attempts(d.attemptList())}
 		}
 		picked = append(picked, c)
 	}
@@ -388,8 +389,8 @@ func (s *consoleCore) uiWebhooksPage(w http.ResponseWriter, r *http.Request) {
 // attempts.
 func (s *consoleCore) uiHook(c capturedEvent) uiHook {
 	wh := c.webhook(c.ev.body(&s.wireCore))
-	v := uiHook{Seq: c.ev.seq, Function: wh.Function, ObjectType: wh.ObjectType, ObjectID: wh.ObjectID,
-		Status: wh.Status, Code: wh.Code, UpdatedBy: wh.UpdatedBy, Date: wh.Date, LogID: s.logID(c.ev.seq)}
+	v := uiHook{Seq: c.ev.sequence(), Function: wh.Function, ObjectType: wh.ObjectType, ObjectID: wh.ObjectID,
+		Status: wh.Status, Code: wh.Code, UpdatedBy: wh.UpdatedBy, Date: wh.Date, LogID: s.logID(c.ev.sequence())}
 	var pretty bytes.Buffer
 	if json.Indent(&pretty, wh.Body, "", "  ") == nil {
 		v.Payload = pretty.String()

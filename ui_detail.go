@@ -48,11 +48,12 @@ func (s *consoleCore) uiHookDetail(logID string, seq uint64) *uiDetail {
 	h.mu.Lock()
 	var c *capturedEvent
 	for i := h.events.len() - 1; i >= 0; i-- {
-		if ev := h.events.at(i); ev.seq == seq {
-			cc := capturedEvent{ev: ev, deliveries: make([]Delivery, len(ev.deliveries))}
-			for j := range ev.deliveries {
-				dl := &ev.deliveries[j]
-				cc.deliveries[j] = Delivery{SubscriptionID: dl.target.subID, URL: dl.target.url, Attempts: attempts(dl.attempts)}
+		if ev := h.events.at(i); ev.sequence() == seq {
+			ds := ev.deliveryList()
+			cc := capturedEvent{ev: ev, deliveries: make([]Delivery, len(ds))}
+			for j := range ds {
+				dl := &ds[j]
+				cc.deliveries[j] = Delivery{SubscriptionID: dl.subscriptionID(), URL: dl.targetURL(), Attempts: attempts(dl.attemptList())}
 			}
 			c = &cc
 			break
