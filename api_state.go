@@ -61,7 +61,7 @@ func (h *hooks) snapshot() stateHooks {
 		}
 		for i := range ev.deliveries {
 			d := &ev.deliveries[i]
-			sd := stateDelivery{SubscriptionID: d.target.subID, URL: d.target.url, Due: d.due, Attempts: make([]stateAttempt, len(d.attempts))}
+			sd := stateDelivery{SubscriptionID: d.subscriptionID(), URL: d.targetURL(), Due: d.due, Attempts: make([]stateAttempt, len(d.attempts))}
 			for j, a := range d.attempts {
 				sd.Attempts[j] = stateAttempt{At: a.at, Code: a.code, Text: a.text, Chaos: chaosString(a.chaos)}
 			}

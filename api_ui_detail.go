@@ -21,7 +21,7 @@ func (h *hooks) uiHealth(subs []uiSub) {
 	defer h.mu.Unlock()
 	for i := h.log.len() - 1; i >= 0 && complete < len(subs); i-- {
 		e := h.log.at(i)
-		j, ok := index[e.d.target.subID]
+		j, ok := index[e.d.subscriptionID()]
 		if !ok {
 			continue
 		}

@@ -287,14 +287,14 @@ func (c *chaos) forget() {
 
 // outboxKey is the outbox of d: its subscription's, or else its url's.
 func (d *delivery) outboxKey() string {
-	if d.target.subID != "" {
-		return d.target.subID
+	if d.subscriptionID() != "" {
+		return d.subscriptionID()
 	}
-	return d.target.url
+	return d.targetURL()
 }
 
 func (c *chaos) settings(d *delivery) ChaosSettings {
-	if s, ok := c.cfg.Subscriptions[d.target.subID]; ok && d.target.subID != "" {
+	if s, ok := c.cfg.Subscriptions[d.subscriptionID()]; ok && d.subscriptionID() != "" {
 		return s
 	}
 	return c.cfg.Default

@@ -345,9 +345,9 @@ func (h *hooks) trimEvents() {
 
 // enqueue puts d at the end of its outbox and starts the outbox's worker.
 func (h *hooks) enqueue(d *delivery) {
-	key := d.target.subID // a subscription's outbox, or else the url's
+	key := d.subscriptionID() // a subscription's outbox, or else the url's
 	if key == "" {
-		key = d.target.url
+		key = d.targetURL()
 	}
 	b := h.boxes[key]
 	if b == nil {
@@ -507,9 +507,9 @@ func (h *hooks) redeliver(seq uint64, delivery int) (found, busy bool) {
 		return false, false
 	}
 	d := &h.events.at(i).deliveries[delivery]
-	key := d.target.subID
+	key := d.subscriptionID()
 	if key == "" {
-		key = d.target.url
+		key = d.targetURL()
 	}
 	if h.boxes[key] != nil {
 		return true, true
@@ -604,12 +604,12 @@ func (h *hooks) close() {
 // Cancelling ctx abandons it.
 func (s *wireCore) attempt(ctx context.Context, d *delivery, badSignature bool) attemptRecord {
 	a := attemptRecord{at: d.due}
-	if !validWebhookURL(d.target.url) {
+	if !validWebhookURL(d.targetURL()) {
 		// A URL stored without a scheme (PATCH /subscriptions/{id}) is never sent.
-		a.code, a.text = http.StatusRequestTimeout, "unreachable URL "+strconv.Quote(d.target.url)+": no http or https scheme"
+		a.code, a.text = http.StatusRequestTimeout, "unreachable URL "+strconv.Quote(d.targetURL())+": no http or https scheme"
 		return a
 	}
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, d.target.url, bytes.NewReader(d.ev.body(s)))
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, d.targetURL(), bytes.NewReader(d.ev.body(s)))
 	if err != nil {
 		a.code, a.text = http.StatusRequestTimeout, err.Error()
 		return a
@@ -697,7 +697,7 @@ func (h *hooks) captured1(ev *event) capturedEvent {
 	c := capturedEvent{ev: ev, deliveries: make([]Delivery, len(ev.deliveries))}
 	for j := range ev.deliveries {
 		d := &ev.deliveries[j]
-		c.deliveries[j] = Delivery{SubscriptionID: d.target.subID, URL: d.target.url, LogID: h.s.logID(ev.seq), Attempts: attempts(d.attempts)}
+		c.deliveries[j] = Delivery{SubscriptionID: d.subscriptionID(), URL: d.targetURL(), LogID: h.s.logID(ev.seq), Attempts: attempts(d.attempts)}
 	}
 	return c
 }
