@@ -61,8 +61,8 @@ func (h *hooks) snapshot() stateHooks {
 		}
 		for i := range ev.deliveries {
 			d := &ev.deliveries[i]
-			sd := stateDelivery{SubscriptionID: d.subscriptionID(), URL: d.targetURL(), Due: d.due, Attempts: make([]stateAttempt, len(d.attempts))}
-			for j, a := range d.attempts {
+			sd := stateDelivery{SubscriptionID: d.subscriptionID(), URL: d.targetURL(), Due: d.due, Attempts: make([]stateAttempt, len(d.attemptList()))}
+			for j, a := range d.attemptList() {
 				sd.Attempts[j] = stateAttempt{At: a.at, Code: a.code, Text: a.text, Chaos: chaosString(a.chaos)}
 			}
 			se.Deliveries[i] = sd
@@ -89,8 +89,8 @@ func (h *hooks) snapshot() stateHooks {
 // finished reports whether d needs no further attempt: its last attempt
 // succeeded, or it made every retry. Callers hold the hooks lock.
 func (d *delivery) finished() bool {
-	n := len(d.attempts)
-	return n > 0 && (slices.Contains(webhookSuccess, int(d.attempts[n-1].code)) || n > len(webhookRetryDelays))
+	n := len(d.attemptList())
+	return n > 0 && (slices.Contains(webhookSuccess, int(d.attemptList()[n-1].code)) || n > len(webhookRetryDelays))
 }
 
 // index is d's position among its event's deliveries.
@@ -123,7 +123,7 @@ func (h *hooks) restore(sh stateHooks, events map[uint64]*event, captured []*eve
 	for _, e := range sh.Log {
 		d := &events[e.Seq].deliveries[e.Delivery]
 		h.pushLog(logEntry{d: d, attempt: int32(e.Attempt)})
-		h.logBytes += int64(attemptOverhead + logEntryOverhead + len(d.attempts[e.Attempt].text))
+		h.logBytes += int64(attemptOverhead + logEntryOverhead + len(d.attemptList()[e.Attempt].text))
 	}
 	for _, r := range sh.Retries {
 		h.retries = append(h.retries, retry{at: r.At, d: &events[r.Seq].deliveries[r.Delivery]})

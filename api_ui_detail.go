@@ -25,7 +25,7 @@ func (h *hooks) uiHealth(subs []uiSub) {
 		if !ok {
 			continue
 		}
-		sub, a := &subs[j], e.d.attempts[e.attempt]
+		sub, a := &subs[j], e.d.attemptList()[e.attempt]
 		was := sub.Recent == uiSubWindow && sub.LastError != nil
 		if sub.LastError == nil && a.outcome() == uiFailed {
 			v := uiAttemptOf(a.public(), time.UnixMilli(e.d.ev.at))
@@ -86,7 +86,7 @@ func (h *hooks) rowsOf(s *wireCore, id string, limit int) (rows []uiHookRow, mor
 	counts := make([][4]int, len(picked)) // delivered, failed, queued, not sent
 	for i, ev := range picked {
 		for j := range ev.deliveries {
-			a := ev.deliveries[j].attempts
+			a := ev.deliveries[j].attemptList()
 			switch {
 			case len(a) == 0:
 				counts[i][2]++

@@ -98,3 +98,6 @@ func (d *delivery) targetURL() string { return d.target.url }
 // attemptList is the attempts d made, oldest first. Callers hold the
 // hooks lock.
 func (d *delivery) attemptList() []attemptRecord { return d.attempts }
+
+// addAttempt stores an attempt d made. Callers hold the hooks lock.
+func (d *delivery) addAttempt(a attemptRecord) { d.attempts = append(d.attempts, a) }

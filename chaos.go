@@ -372,7 +372,7 @@ func (c *chaos) plan(d *delivery) {
 	delete(c.marks, d)
 	if c.active {
 		set := c.settings(d)
-		n := len(d.attempts)
+		n := len(d.attemptList())
 		switch {
 		case n == 0 && c.hit(set.DropFirst, rollDrop, d, n):
 			p.flags |= chaosDropped

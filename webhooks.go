@@ -373,10 +373,10 @@ func (h *hooks) enqueue(d *delivery) {
 // failure calls for.
 func (h *hooks) record(d *delivery, a attemptRecord) {
 	h.logAttempt(d, a)
-	if slices.Contains(webhookSuccess, int(a.code)) || len(d.attempts) > len(webhookRetryDelays) {
+	if slices.Contains(webhookSuccess, int(a.code)) || len(d.attemptList()) > len(webhookRetryDelays) {
 		return // done
 	}
-	d.due += webhookRetryDelays[len(d.attempts)-1].Milliseconds()
+	d.due += webhookRetryDelays[len(d.attemptList())-1].Milliseconds()
 	if d.due <= ms(h.s.Now()) {
 		// Already due (a long Advance): run it before Flush returns.
 		h.enqueue(d)
@@ -399,18 +399,18 @@ func (h *hooks) schedule(d *delivery) {
 
 // logAttempt stores an attempt of d and logs it.
 func (h *hooks) logAttempt(d *delivery, a attemptRecord) {
-	d.attempts = append(d.attempts, a)
+	d.addAttempt(a)
 	h.version++
 	cost := int64(attemptOverhead + len(a.text))
 	if !d.ev.dropped {
 		h.eventBytes += cost
 		h.trimEvents()
 	}
-	h.pushLog(logEntry{d: d, attempt: int32(len(d.attempts) - 1)})
+	h.pushLog(logEntry{d: d, attempt: int32(len(d.attemptList()) - 1)})
 	h.logBytes += cost + logEntryOverhead
 	for limit := h.s.cfg.webhookLogLimit; limit >= 0 && h.logBytes > limit && h.log.len() > 1; {
 		e := h.log.pop()
-		h.logBytes -= int64(attemptOverhead + logEntryOverhead + len(e.d.attempts[e.attempt].text))
+		h.logBytes -= int64(attemptOverhead + logEntryOverhead + len(e.d.attemptList()[e.attempt].text))
 	}
 }
 
@@ -697,7 +697,7 @@ func (h *hooks) captured1(ev *event) capturedEvent {
 	c := capturedEvent{ev: ev, deliveries: make([]Delivery, len(ev.deliveries))}
 	for j := range ev.deliveries {
 		d := &ev.deliveries[j]
-		c.deliveries[j] = Delivery{SubscriptionID: d.subscriptionID(), URL: d.targetURL(), LogID: h.s.logID(ev.seq), Attempts: attempts(d.attempts)}
+		c.deliveries[j] = Delivery{SubscriptionID: d.subscriptionID(), URL: d.targetURL(), LogID: h.s.logID(ev.seq), Attempts: attempts(d.attemptList())}
 	}
 	return c
 }
