@@ -61,7 +61,7 @@ func (h *hooks) snapshot() stateHooks {
 		}
 		for i := range ev.deliveries {
 			d := &ev.deliveries[i]
-			sd := stateDelivery{SubscriptionID: d.subscriptionID(), URL: d.targetURL(), Due: d.due, Attempts: make([]stateAttempt, len(d.attemptList()))}
+			sd := stateDelivery{SubscriptionID: d.subscriptionID(), URL: d.targetURL(), Due: d.dueMS(), Attempts: make([]stateAttempt, len(d.attemptList()))}
 			for j, a := range d.attemptList() {
 				sd.Attempts[j] = stateAttempt{At: a.at, Code: a.code, Text: a.text, Chaos: chaosString(a.chaos)}
 			}
@@ -72,7 +72,7 @@ func (h *hooks) snapshot() stateHooks {
 		}
 		out.Events = append(out.Events, se)
 	}
-	sort.SliceStable(queued, func(i, j int) bool { return queued[i].due < queued[j].due })
+	sort.SliceStable(queued, func(i, j int) bool { return queued[i].dueMS() < queued[j].dueMS() })
 	for _, d := range queued {
 		out.Queued = append(out.Queued, stateDeliveryRef{Seq: d.ev.seq, Delivery: d.index()})
 	}
@@ -135,7 +135,7 @@ func (h *hooks) restore(sh stateHooks, events map[uint64]*event, captured []*eve
 			if h.s.cfg.deliverWebhooks {
 				h.enqueue(d)
 			} else {
-				h.record(d, attemptRecord{at: d.due, code: http.StatusOK, text: notDelivered})
+				h.record(d, attemptRecord{at: d.dueMS(), code: http.StatusOK, text: notDelivered})
 			}
 		}
 	}

@@ -101,3 +101,9 @@ func (d *delivery) attemptList() []attemptRecord { return d.attempts }
 
 // addAttempt stores an attempt d made. Callers hold the hooks lock.
 func (d *delivery) addAttempt(a attemptRecord) { d.attempts = append(d.attempts, a) }
+
+// dueMS is when d's next attempt is due, in ms.
+func (d *delivery) dueMS() int64 { return d.due }
+
+// setDue moves d's next attempt to ms. Callers hold the hooks lock.
+func (d *delivery) setDue(ms int64) { d.due = ms }

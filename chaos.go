@@ -345,14 +345,14 @@ func (h *hooks) first(d *delivery) {
 		if by == 0 {
 			by = DefaultChaosDelay
 		}
-		d.due += by.Milliseconds()
+		d.setDue(d.dueMS() + by.Milliseconds())
 		c.marks[d] |= chaosDelayed
 		h.schedule(d)
 		return
 	case c.held[key] == nil && c.hit(set.Reorder, rollReorder, d, 0):
 		c.held[key] = d
 		c.marks[d] |= chaosReordered
-		d.due += ChaosHoldLimit.Milliseconds()
+		d.setDue(d.dueMS() + ChaosHoldLimit.Milliseconds())
 		h.schedule(d)
 		return
 	}
@@ -360,7 +360,7 @@ func (h *hooks) first(d *delivery) {
 	if held := c.held[key]; held != nil {
 		delete(c.held, key)
 		h.retries = slices.DeleteFunc(h.retries, func(r retry) bool { return r.d == held })
-		held.due = max(held.ev.at, d.due)
+		held.setDue(max(held.ev.at, d.dueMS()))
 		h.enqueue(held)
 	}
 }

@@ -326,7 +326,7 @@ func (h *hooks) add(ev *event) {
 			if h.s.cfg.deliverWebhooks {
 				h.first(d)
 			} else {
-				h.record(d, attemptRecord{at: d.due, code: http.StatusOK, text: notDelivered})
+				h.record(d, attemptRecord{at: d.dueMS(), code: http.StatusOK, text: notDelivered})
 			}
 		}
 	}
@@ -376,8 +376,8 @@ func (h *hooks) record(d *delivery, a attemptRecord) {
 	if slices.Contains(webhookSuccess, int(a.code)) || len(d.attemptList()) > len(webhookRetryDelays) {
 		return // done
 	}
-	d.due += webhookRetryDelays[len(d.attemptList())-1].Milliseconds()
-	if d.due <= ms(h.s.Now()) {
+	d.setDue(d.dueMS() + webhookRetryDelays[len(d.attemptList())-1].Milliseconds())
+	if d.dueMS() <= ms(h.s.Now()) {
 		// Already due (a long Advance): run it before Flush returns.
 		h.enqueue(d)
 		return
@@ -391,9 +391,9 @@ func (h *hooks) record(d *delivery, a attemptRecord) {
 func (h *hooks) schedule(d *delivery) {
 	i := sort.Search(len(h.retries), func(i int) bool {
 		r := h.retries[i]
-		return r.at > d.due || r.at == d.due && r.d.ev.seq > d.ev.seq
+		return r.at > d.dueMS() || r.at == d.dueMS() && r.d.ev.seq > d.ev.seq
 	})
-	h.retries = slices.Insert(h.retries, i, retry{at: d.due, d: d})
+	h.retries = slices.Insert(h.retries, i, retry{at: d.dueMS(), d: d})
 	h.nextRetry.Store(h.retries[0].at)
 }
 
@@ -444,7 +444,7 @@ func (h *hooks) work(b *outbox) {
 			extra.chaos = plan.extra
 		}
 		if plan.flags&chaosDropped != 0 {
-			a = attemptRecord{at: d.due, code: http.StatusServiceUnavailable, text: chaosDroppedText}
+			a = attemptRecord{at: d.dueMS(), code: http.StatusServiceUnavailable, text: chaosDroppedText}
 		} else {
 			a = h.s.attempt(ctx, d, plan.flags&chaosBadSignature != 0)
 		}
@@ -518,11 +518,11 @@ func (h *hooks) redeliver(seq uint64, delivery int) (found, busy bool) {
 	if h.chaos != nil {
 		h.chaos.released(d)
 	}
-	d.due = ms(h.s.Now())
+	d.setDue(ms(h.s.Now()))
 	if h.s.cfg.deliverWebhooks {
 		h.enqueue(d)
 	} else {
-		h.record(d, attemptRecord{at: d.due, code: http.StatusOK, text: notDelivered})
+		h.record(d, attemptRecord{at: d.dueMS(), code: http.StatusOK, text: notDelivered})
 	}
 	h.cond.Broadcast()
 	return true, false
@@ -603,7 +603,7 @@ func (h *hooks) close() {
 // the attempt's due time; badSignature signs it with a wrong secret.
 // Cancelling ctx abandons it.
 func (s *wireCore) attempt(ctx context.Context, d *delivery, badSignature bool) attemptRecord {
-	a := attemptRecord{at: d.due}
+	a := attemptRecord{at: d.dueMS()}
 	if !validWebhookURL(d.targetURL()) {
 		// A URL stored without a scheme (PATCH /subscriptions/{id}) is never sent.
 		a.code, a.text = http.StatusRequestTimeout, "unreachable URL "+strconv.Quote(d.targetURL())+": no http or https scheme"
