@@ -17,7 +17,7 @@ func (s *wireCore) pendingWork() []pendingItem {
 	for _, r := range h.retries {
 		d := r.d
 		out = append(out, pendingItem{at: time.UnixMilli(r.at).UTC(), what: fmt.Sprintf("webhook %s %s_%s is delivered to %s (attempt %d)",
-			d.ev.function(), d.ev.objectType(), d.ev.objectID(), d.targetURL(), len(d.attemptList())+1)})
+			d.event().function(), d.event().objectType(), d.event().objectID(), d.targetURL(), len(d.attemptList())+1)})
 	}
 	h.mu.Unlock()
 	slices.SortStableFunc(out, func(a, b pendingItem) int { return a.at.Compare(b.at) })

@@ -31,16 +31,16 @@ func (h *hooks) snapshot() stateHooks {
 		events[ev.seq], captured[ev.seq] = ev, true
 	}
 	for i := range h.log.len() {
-		events[h.log.at(i).d.ev.seq] = h.log.at(i).d.ev
+		events[h.log.at(i).d.event().seq] = h.log.at(i).d.event()
 	}
 	retrying := map[*delivery]bool{}
 	for _, r := range h.retries {
-		events[r.d.ev.seq] = r.d.ev
+		events[r.d.event().seq] = r.d.event()
 		retrying[r.d] = true
 	}
 	for _, b := range h.boxes {
 		for _, d := range b.queue {
-			events[d.ev.seq] = d.ev
+			events[d.event().seq] = d.event()
 		}
 	}
 	out := stateHooks{Seq: h.seq, Events: []stateEvent{}, Log: []stateLogEntry{}, Retries: []stateRetry{}, Queued: []stateDeliveryRef{}}
@@ -74,14 +74,14 @@ func (h *hooks) snapshot() stateHooks {
 	}
 	sort.SliceStable(queued, func(i, j int) bool { return queued[i].dueMS() < queued[j].dueMS() })
 	for _, d := range queued {
-		out.Queued = append(out.Queued, stateDeliveryRef{Seq: d.ev.seq, Delivery: d.index()})
+		out.Queued = append(out.Queued, stateDeliveryRef{Seq: d.event().seq, Delivery: d.index()})
 	}
 	for i := range h.log.len() {
 		e := h.log.at(i)
-		out.Log = append(out.Log, stateLogEntry{Seq: e.d.ev.seq, Delivery: e.d.index(), Attempt: int(e.attempt)})
+		out.Log = append(out.Log, stateLogEntry{Seq: e.d.event().seq, Delivery: e.d.index(), Attempt: int(e.attempt)})
 	}
 	for _, r := range h.retries {
-		out.Retries = append(out.Retries, stateRetry{At: r.at, Seq: r.d.ev.seq, Delivery: r.d.index()})
+		out.Retries = append(out.Retries, stateRetry{At: r.at, Seq: r.d.event().seq, Delivery: r.d.index()})
 	}
 	return out
 }
@@ -95,8 +95,8 @@ func (d *delivery) finished() bool {
 
 // index is d's position among its event's deliveries.
 func (d *delivery) index() int {
-	for i := range d.ev.deliveries {
-		if &d.ev.deliveries[i] == d {
+	for i := range d.event().deliveries {
+		if &d.event().deliveries[i] == d {
 			return i
 		}
 	}

@@ -28,7 +28,7 @@ func (h *hooks) uiHealth(subs []uiSub) {
 		sub, a := &subs[j], e.d.attemptList()[e.attempt]
 		was := sub.Recent == uiSubWindow && sub.LastError != nil
 		if sub.LastError == nil && a.outcome() == uiFailed {
-			v := uiAttemptOf(a.public(), time.UnixMilli(e.d.ev.at))
+			v := uiAttemptOf(a.public(), time.UnixMilli(e.d.event().at))
 			sub.LastError = &v
 		}
 		// The log is in attempt order: the first entry of a delivery

@@ -107,3 +107,6 @@ func (d *delivery) dueMS() int64 { return d.due }
 
 // setDue moves d's next attempt to ms. Callers hold the hooks lock.
 func (d *delivery) setDue(ms int64) { d.due = ms }
+
+// event is the event d delivers.
+func (d *delivery) event() *event { return d.ev }

@@ -323,7 +323,7 @@ func (c *chaos) hit(p float64, kind uint64, d *delivery, attempt int) bool {
 		f = (f ^ uint64(key[i])) * 1099511628211
 	}
 	x = splitmix(x ^ f)
-	x = splitmix(x ^ d.ev.seq)
+	x = splitmix(x ^ d.event().seq)
 	x = splitmix(x ^ uint64(attempt))
 	return float64(x>>11)/(1<<53) < p
 }
@@ -360,7 +360,7 @@ func (h *hooks) first(d *delivery) {
 	if held := c.held[key]; held != nil {
 		delete(c.held, key)
 		h.retries = slices.DeleteFunc(h.retries, func(r retry) bool { return r.d == held })
-		held.setDue(max(held.ev.at, d.dueMS()))
+		held.setDue(max(held.event().at, d.dueMS()))
 		h.enqueue(held)
 	}
 }

@@ -188,7 +188,7 @@ func (h *hooks) logPage(p page) (int, []loggedAttempt) {
 	out := make([]loggedAttempt, 0, hi-lo)
 	for i := lo; i < hi; i++ {
 		e := h.log.at(n - 1 - i)
-		out = append(out, loggedAttempt{ev: e.d.ev, url: e.d.targetURL(), attempts: slices.Clone(e.d.attemptList()[:e.attempt+1])})
+		out = append(out, loggedAttempt{ev: e.d.event(), url: e.d.targetURL(), attempts: slices.Clone(e.d.attemptList()[:e.attempt+1])})
 	}
 	return n, out
 }

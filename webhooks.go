@@ -391,7 +391,7 @@ func (h *hooks) record(d *delivery, a attemptRecord) {
 func (h *hooks) schedule(d *delivery) {
 	i := sort.Search(len(h.retries), func(i int) bool {
 		r := h.retries[i]
-		return r.at > d.dueMS() || r.at == d.dueMS() && r.d.ev.seq > d.ev.seq
+		return r.at > d.dueMS() || r.at == d.dueMS() && r.d.event().seq > d.event().seq
 	})
 	h.retries = slices.Insert(h.retries, i, retry{at: d.dueMS(), d: d})
 	h.nextRetry.Store(h.retries[0].at)
@@ -402,7 +402,7 @@ func (h *hooks) logAttempt(d *delivery, a attemptRecord) {
 	d.addAttempt(a)
 	h.version++
 	cost := int64(attemptOverhead + len(a.text))
-	if !d.ev.dropped {
+	if !d.event().dropped {
 		h.eventBytes += cost
 		h.trimEvents()
 	}
@@ -609,7 +609,7 @@ func (s *wireCore) attempt(ctx context.Context, d *delivery, badSignature bool) 
 		a.code, a.text = http.StatusRequestTimeout, "unreachable URL "+strconv.Quote(d.targetURL())+": no http or https scheme"
 		return a
 	}
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, d.targetURL(), bytes.NewReader(d.ev.body(s)))
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, d.targetURL(), bytes.NewReader(d.event().body(s)))
 	if err != nil {
 		a.code, a.text = http.StatusRequestTimeout, err.Error()
 		return a
@@ -618,7 +618,7 @@ func (s *wireCore) attempt(ctx context.Context, d *delivery, badSignature bool) 
 	if badSignature {
 		secret = "chaos:" + secret
 	}
-	sha1Hex, sha256Hex := signatures(d.ev.objectID(), s.cfg.clientID, secret)
+	sha1Hex, sha256Hex := signatures(d.event().objectID(), s.cfg.clientID, secret)
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("X-Synapse-Signature", sha1Hex)
 	req.Header.Set("X-Synapse-Signature-Sha256", sha256Hex)
@@ -972,7 +972,7 @@ func (w *waitScan) pass(h *hooks) (Webhook, bool) {
 		}
 		chunk = chunk[:0]
 		for ; k < w.endLogged && len(chunk) < pageChunk; k++ {
-			ev := h.log.at(int(k - first)).d.ev
+			ev := h.log.at(int(k - first)).d.event()
 			if ev.dropped || ev.seq > w.seq || reread[ev] {
 				continue
 			}
