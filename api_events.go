@@ -20,5 +20,5 @@ func (ev *event) body(s *wireCore) []byte {
 			return []byte("{}")
 		}
 	}
-	return webhookBody(ev.objectID(), ev.function(), s.logID(ev.seq), ev.actor(), time.UnixMilli(ev.at), rest)
+	return webhookBody(ev.objectID(), ev.function(), s.logID(ev.sequence()), ev.actor(), time.UnixMilli(ev.at), rest)
 }

@@ -28,19 +28,19 @@ func (h *hooks) snapshot() stateHooks {
 	captured := map[uint64]bool{}
 	for i := range h.events.len() {
 		ev := h.events.at(i)
-		events[ev.seq], captured[ev.seq] = ev, true
+		events[ev.sequence()], captured[ev.sequence()] = ev, true
 	}
 	for i := range h.log.len() {
-		events[h.log.at(i).d.event().seq] = h.log.at(i).d.event()
+		events[h.log.at(i).d.event().sequence()] = h.log.at(i).d.event()
 	}
 	retrying := map[*delivery]bool{}
 	for _, r := range h.retries {
-		events[r.d.event().seq] = r.d.event()
+		events[r.d.event().sequence()] = r.d.event()
 		retrying[r.d] = true
 	}
 	for _, b := range h.boxes {
 		for _, d := range b.queue {
-			events[d.event().seq] = d.event()
+			events[d.event().sequence()] = d.event()
 		}
 	}
 	out := stateHooks{Seq: h.seq, Events: []stateEvent{}, Log: []stateLogEntry{}, Retries: []stateRetry{}, Queued: []stateDeliveryRef{}}
@@ -74,14 +74,14 @@ func (h *hooks) snapshot() stateHooks {
 	}
 	sort.SliceStable(queued, func(i, j int) bool { return queued[i].dueMS() < queued[j].dueMS() })
 	for _, d := range queued {
-		out.Queued = append(out.Queued, stateDeliveryRef{Seq: d.event().seq, Delivery: d.index()})
+		out.Queued = append(out.Queued, stateDeliveryRef{Seq: d.event().sequence(), Delivery: d.index()})
 	}
 	for i := range h.log.len() {
 		e := h.log.at(i)
-		out.Log = append(out.Log, stateLogEntry{Seq: e.d.event().seq, Delivery: e.d.index(), Attempt: int(e.attempt)})
+		out.Log = append(out.Log, stateLogEntry{Seq: e.d.event().sequence(), Delivery: e.d.index(), Attempt: int(e.attempt)})
 	}
 	for _, r := range h.retries {
-		out.Retries = append(out.Retries, stateRetry{At: r.at, Seq: r.d.event().seq, Delivery: r.d.index()})
+		out.Retries = append(out.Retries, stateRetry{At: r.at, Seq: r.d.event().sequence(), Delivery: r.d.index()})
 	}
 	return out
 }

@@ -62,7 +62,7 @@ func (h *hooks) seqOfLogID(s *wireCore, id string) (uint64, bool) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	for i := h.events.len() - 1; i >= 0; i-- {
-		if seq := h.events.at(i).seq; s.logID(seq) == want {
+		if seq := h.events.at(i).sequence(); s.logID(seq) == want {
 			return seq, true
 		}
 	}
@@ -105,7 +105,7 @@ func (h *hooks) rowsOf(s *wireCore, id string, limit int) (rows []uiHookRow, mor
 		if ev.obj == nil {
 			code = ev.txCode()
 		}
-		rows = append(rows, uiHookRow{Seq: ev.seq, LogID: s.logID(ev.seq), Function: ev.function(), Status: ev.status(),
+		rows = append(rows, uiHookRow{Seq: ev.sequence(), LogID: s.logID(ev.sequence()), Function: ev.function(), Status: ev.status(),
 			Code: code, ObjectType: ev.objectType(), ObjectID: ev.objectID(), Date: time.UnixMilli(ev.at).UTC(),
 			Delivered: counts[i][0], Failed: counts[i][1], Queued: counts[i][2], NotSent: counts[i][3]})
 	}

@@ -110,3 +110,6 @@ func (d *delivery) setDue(ms int64) { d.due = ms }
 
 // event is the event d delivers.
 func (d *delivery) event() *event { return d.ev }
+
+// setSequence numbers ev, as the hooks publish it.
+func (ev *event) setSequence(seq uint64) { ev.seq = seq }

@@ -323,7 +323,7 @@ func (c *chaos) hit(p float64, kind uint64, d *delivery, attempt int) bool {
 		f = (f ^ uint64(key[i])) * 1099511628211
 	}
 	x = splitmix(x ^ f)
-	x = splitmix(x ^ d.event().seq)
+	x = splitmix(x ^ d.event().sequence())
 	x = splitmix(x ^ uint64(attempt))
 	return float64(x>>11)/(1<<53) < p
 }

@@ -163,7 +163,7 @@ func (s *wireCore) handleWebhookLogs(w http.ResponseWriter, r *http.Request) {
 		}
 		body := e.ev.body(s)
 		sum := sha256.Sum256(body)
-		out.Logs = append(out.Logs, logEntryView{ID: oid{s.logID(e.ev.seq)}, ClientID: s.cfg.clientID, Date: a.at,
+		out.Logs = append(out.Logs, logEntryView{ID: oid{s.logID(e.ev.sequence())}, ClientID: s.cfg.clientID, Date: a.at,
 			Function: e.ev.function(), HTTPResponseCode: itoa(int(a.code)), HTTPResponseText: a.text, HTTPResponses: responses,
 			HTTPURL: e.url, ObjID: e.ev.objectType() + "_" + e.ev.objectID(), SafeObj: safeObj(body),
 			SafeObjHash: hex.EncodeToString(sum[:]), UpdatedBy: e.ev.actor()})

@@ -316,7 +316,7 @@ func (h *hooks) add(ev *event) {
 	defer h.mu.Unlock()
 	h.seq++
 	h.version++
-	ev.seq = h.seq
+	ev.setSequence(h.seq)
 	h.events.push(ev)
 	h.eventBytes += ev.cost()
 	h.trimEvents()
@@ -391,7 +391,7 @@ func (h *hooks) record(d *delivery, a attemptRecord) {
 func (h *hooks) schedule(d *delivery) {
 	i := sort.Search(len(h.retries), func(i int) bool {
 		r := h.retries[i]
-		return r.at > d.dueMS() || r.at == d.dueMS() && r.d.event().seq > d.event().seq
+		return r.at > d.dueMS() || r.at == d.dueMS() && r.d.event().sequence() > d.event().sequence()
 	})
 	h.retries = slices.Insert(h.retries, i, retry{at: d.dueMS(), d: d})
 	h.nextRetry.Store(h.retries[0].at)
@@ -502,8 +502,8 @@ func (h *hooks) redeliver(seq uint64, delivery int) (found, busy bool) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	n := h.events.len()
-	i := sort.Search(n, func(i int) bool { return h.events.at(i).seq >= seq })
-	if i == n || h.events.at(i).seq != seq || delivery < 0 || delivery >= len(h.events.at(i).deliveries) || h.closed {
+	i := sort.Search(n, func(i int) bool { return h.events.at(i).sequence() >= seq })
+	if i == n || h.events.at(i).sequence() != seq || delivery < 0 || delivery >= len(h.events.at(i).deliveries) || h.closed {
 		return false, false
 	}
 	d := &h.events.at(i).deliveries[delivery]
@@ -697,7 +697,7 @@ func (h *hooks) captured1(ev *event) capturedEvent {
 	c := capturedEvent{ev: ev, deliveries: make([]Delivery, len(ev.deliveries))}
 	for j := range ev.deliveries {
 		d := &ev.deliveries[j]
-		c.deliveries[j] = Delivery{SubscriptionID: d.subscriptionID(), URL: d.targetURL(), LogID: h.s.logID(ev.seq), Attempts: attempts(d.attemptList())}
+		c.deliveries[j] = Delivery{SubscriptionID: d.subscriptionID(), URL: d.targetURL(), LogID: h.s.logID(ev.sequence()), Attempts: attempts(d.attemptList())}
 	}
 	return c
 }
@@ -750,7 +750,7 @@ func (c WebhookCapture) page(after uint64, newest, limit int, take func(Webhook)
 	for taken, first := 0, true; ; first = false {
 		h.mu.Lock()
 		n := h.events.len()
-		i := sort.Search(n, func(i int) bool { return h.events.at(i).seq > last })
+		i := sort.Search(n, func(i int) bool { return h.events.at(i).sequence() > last })
 		if first && newest > 0 {
 			i = max(n-newest, 0)
 		}
@@ -767,7 +767,7 @@ func (c WebhookCapture) page(after uint64, newest, limit int, take func(Webhook)
 			if !take(e.webhook(e.ev.body(h.s))) {
 				return last, true
 			}
-			last = e.ev.seq
+			last = e.ev.sequence()
 			taken++
 		}
 	}
@@ -973,7 +973,7 @@ func (w *waitScan) pass(h *hooks) (Webhook, bool) {
 		chunk = chunk[:0]
 		for ; k < w.endLogged && len(chunk) < pageChunk; k++ {
 			ev := h.log.at(int(k - first)).d.event()
-			if ev.dropped || ev.seq > w.seq || reread[ev] {
+			if ev.dropped || ev.sequence() > w.seq || reread[ev] {
 				continue
 			}
 			if reread == nil {
@@ -1024,9 +1024,9 @@ func (w *waitScan) events(h *hooks, after, upto uint64) (Webhook, bool) {
 			return Webhook{}, false
 		}
 		n := h.events.len()
-		i := sort.Search(n, func(i int) bool { return h.events.at(i).seq > after })
+		i := sort.Search(n, func(i int) bool { return h.events.at(i).sequence() > after })
 		j := i
-		for j < n && j < i+pageChunk && h.events.at(j).seq <= upto {
+		for j < n && j < i+pageChunk && h.events.at(j).sequence() <= upto {
 			j++
 		}
 		chunk := h.captured(i, j)
@@ -1038,7 +1038,7 @@ func (w *waitScan) events(h *hooks, after, upto uint64) (Webhook, bool) {
 			if wh, ok := w.try(h, e); ok {
 				return wh, true
 			}
-			after = e.ev.seq
+			after = e.ev.sequence()
 		}
 	}
 	return Webhook{}, false
