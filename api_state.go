@@ -53,14 +53,14 @@ func (h *hooks) snapshot() stateHooks {
 	for _, seq := range seqs {
 		ev := events[seq]
 		se := stateEvent{Seq: seq, At: ev.at, Function: ev.function(), Backend: ev.backend, Captured: captured[seq],
-			Deliveries: make([]stateDelivery, len(ev.deliveries))}
+			Deliveries: make([]stateDelivery, len(ev.deliveryList()))}
 		if ev.obj != nil {
 			se.Object = &stateObject{Type: ev.obj.typ, ID: ev.obj.id, Status: ev.obj.status, View: string(ev.obj.view())}
 		} else {
 			se.TxID, se.Timeline, se.Code = ev.tx.id, len(ev.timeline), ev.code
 		}
-		for i := range ev.deliveries {
-			d := &ev.deliveries[i]
+		for i := range ev.deliveryList() {
+			d := &ev.deliveryList()[i]
 			sd := stateDelivery{SubscriptionID: d.subscriptionID(), URL: d.targetURL(), Due: d.dueMS(), Attempts: make([]stateAttempt, len(d.attemptList()))}
 			for j, a := range d.attemptList() {
 				sd.Attempts[j] = stateAttempt{At: a.at, Code: a.code, Text: a.text, Chaos: chaosString(a.chaos)}
@@ -95,8 +95,8 @@ func (d *delivery) finished() bool {
 
 // index is d's position among its event's deliveries.
 func (d *delivery) index() int {
-	for i := range d.event().deliveries {
-		if &d.event().deliveries[i] == d {
+	for i := range d.event().deliveryList() {
+		if &d.event().deliveryList()[i] == d {
 			return i
 		}
 	}
@@ -121,17 +121,17 @@ func (h *hooks) restore(sh stateHooks, events map[uint64]*event, captured []*eve
 	h.trimEvents()
 	h.log, h.logBytes = fifo[logEntry]{}, 0
 	for _, e := range sh.Log {
-		d := &events[e.Seq].deliveries[e.Delivery]
+		d := &events[e.Seq].deliveryList()[e.Delivery]
 		h.pushLog(logEntry{d: d, attempt: int32(e.Attempt)})
 		h.logBytes += int64(attemptOverhead + logEntryOverhead + len(d.attemptList()[e.Attempt].text))
 	}
 	for _, r := range sh.Retries {
-		h.retries = append(h.retries, retry{at: r.At, d: &events[r.Seq].deliveries[r.Delivery]})
+		h.retries = append(h.retries, retry{at: r.At, d: &events[r.Seq].deliveryList()[r.Delivery]})
 	}
 	h.nextRetry.Store(math.MinInt64) // the next due finds the first
 	if !h.closed {
 		for _, q := range sh.Queued {
-			d := &events[q.Seq].deliveries[q.Delivery]
+			d := &events[q.Seq].deliveryList()[q.Delivery]
 			if h.s.cfg.deliverWebhooks {
 				h.enqueue(d)
 			} else {

@@ -85,8 +85,8 @@ func (h *hooks) rowsOf(s *wireCore, id string, limit int) (rows []uiHookRow, mor
 	}
 	counts := make([][4]int, len(picked)) // delivered, failed, queued, not sent
 	for i, ev := range picked {
-		for j := range ev.deliveries {
-			a := ev.deliveries[j].attemptList()
+		for j := range ev.deliveryList() {
+			a := ev.deliveryList()[j].attemptList()
 			switch {
 			case len(a) == 0:
 				counts[i][2]++

@@ -321,8 +321,8 @@ func (h *hooks) add(ev *event) {
 	h.eventBytes += ev.cost()
 	h.trimEvents()
 	if !h.closed {
-		for i := range ev.deliveries {
-			d := &ev.deliveries[i]
+		for i := range ev.deliveryList() {
+			d := &ev.deliveryList()[i]
 			if h.s.cfg.deliverWebhooks {
 				h.first(d)
 			} else {
@@ -503,10 +503,10 @@ func (h *hooks) redeliver(seq uint64, delivery int) (found, busy bool) {
 	defer h.mu.Unlock()
 	n := h.events.len()
 	i := sort.Search(n, func(i int) bool { return h.events.at(i).sequence() >= seq })
-	if i == n || h.events.at(i).sequence() != seq || delivery < 0 || delivery >= len(h.events.at(i).deliveries) || h.closed {
+	if i == n || h.events.at(i).sequence() != seq || delivery < 0 || delivery >= len(h.events.at(i).deliveryList()) || h.closed {
 		return false, false
 	}
-	d := &h.events.at(i).deliveries[delivery]
+	d := &h.events.at(i).deliveryList()[delivery]
 	key := d.subscriptionID()
 	if key == "" {
 		key = d.targetURL()
@@ -694,9 +694,9 @@ func (h *hooks) captured(from, to int) []capturedEvent {
 
 // captured1 copies one event. Callers hold mu.
 func (h *hooks) captured1(ev *event) capturedEvent {
-	c := capturedEvent{ev: ev, deliveries: make([]Delivery, len(ev.deliveries))}
-	for j := range ev.deliveries {
-		d := &ev.deliveries[j]
+	c := capturedEvent{ev: ev, deliveries: make([]Delivery, len(ev.deliveryList()))}
+	for j := range ev.deliveryList() {
+		d := &ev.deliveryList()[j]
 		c.deliveries[j] = Delivery{SubscriptionID: d.subscriptionID(), URL: d.targetURL(), LogID: h.s.logID(ev.sequence()), Attempts: attempts(d.attemptList())}
 	}
 	return c
