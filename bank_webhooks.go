@@ -113,3 +113,10 @@ func (d *delivery) event() *event { return d.ev }
 
 // setSequence numbers ev, as the hooks publish it.
 func (ev *event) setSequence(seq uint64) { ev.seq = seq }
+
+// isDropped reports whether the capture forgot ev. Callers hold the hooks
+// lock.
+func (ev *event) isDropped() bool { return ev.dropped }
+
+// drop marks ev as forgotten by the capture. Callers hold the hooks lock.
+func (ev *event) drop() { ev.dropped = true }

@@ -338,7 +338,7 @@ func (h *hooks) trimEvents() {
 	limit := h.s.cfg.captureLimit
 	for limit >= 0 && h.eventBytes > limit && h.events.len() > 1 {
 		ev := h.events.pop()
-		ev.dropped = true
+		ev.drop()
 		h.eventBytes -= ev.cost() + ev.attemptsCost()
 	}
 }
@@ -402,7 +402,7 @@ func (h *hooks) logAttempt(d *delivery, a attemptRecord) {
 	d.addAttempt(a)
 	h.version++
 	cost := int64(attemptOverhead + len(a.text))
-	if !d.event().dropped {
+	if !d.event().isDropped() {
 		h.eventBytes += cost
 		h.trimEvents()
 	}
@@ -785,7 +785,7 @@ func (c WebhookCapture) Reset() {
 	c.h.mu.Lock()
 	defer c.h.mu.Unlock()
 	for c.h.events.len() > 0 {
-		c.h.events.pop().dropped = true
+		c.h.events.pop().drop()
 	}
 	c.h.events, c.h.eventBytes = fifo[*event]{}, 0
 }
@@ -973,7 +973,7 @@ func (w *waitScan) pass(h *hooks) (Webhook, bool) {
 		chunk = chunk[:0]
 		for ; k < w.endLogged && len(chunk) < pageChunk; k++ {
 			ev := h.log.at(int(k - first)).d.event()
-			if ev.dropped || ev.sequence() > w.seq || reread[ev] {
+			if ev.isDropped() || ev.sequence() > w.seq || reread[ev] {
 				continue
 			}
 			if reread == nil {
