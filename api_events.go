@@ -11,8 +11,8 @@ import (
 // nor the hooks lock (the store lock is taken before the hooks lock).
 func (ev *event) body(s *wireCore) []byte {
 	var rest []byte
-	if ev.obj != nil {
-		rest = ev.obj.view()
+	if ev.object() != nil {
+		rest = ev.object().view()
 	} else {
 		v := s.txViewAt(ev.tx, ev.timeline, ev.txCode())
 		var err error

@@ -54,8 +54,8 @@ func (h *hooks) snapshot() stateHooks {
 		ev := events[seq]
 		se := stateEvent{Seq: seq, At: ev.at, Function: ev.function(), Backend: ev.backend, Captured: captured[seq],
 			Deliveries: make([]stateDelivery, len(ev.deliveryList()))}
-		if ev.obj != nil {
-			se.Object = &stateObject{Type: ev.obj.typ, ID: ev.obj.id, Status: ev.obj.status, View: string(ev.obj.view())}
+		if ev.object() != nil {
+			se.Object = &stateObject{Type: ev.objectType(), ID: ev.objectID(), Status: ev.status(), View: string(ev.object().view())}
 		} else {
 			se.TxID, se.Timeline, se.Code = ev.tx.id, len(ev.timeline), ev.code
 		}

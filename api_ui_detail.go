@@ -102,7 +102,7 @@ func (h *hooks) rowsOf(s *wireCore, id string, limit int) (rows []uiHookRow, mor
 	h.mu.Unlock()
 	for i, ev := range picked {
 		code := ""
-		if ev.obj == nil {
+		if ev.object() == nil {
 			code = ev.txCode()
 		}
 		rows = append(rows, uiHookRow{Seq: ev.sequence(), LogID: s.logID(ev.sequence()), Function: ev.function(), Status: ev.status(),

@@ -120,3 +120,6 @@ func (ev *event) isDropped() bool { return ev.dropped }
 
 // drop marks ev as forgotten by the capture. Callers hold the hooks lock.
 func (ev *event) drop() { ev.dropped = true }
+
+// object is ev's object, nil for a transaction event.
+func (ev *event) object() *objectEvent { return ev.obj }

@@ -715,7 +715,7 @@ func (c capturedEvent) webhook(body []byte) Webhook {
 	ev := c.ev
 	w := Webhook{Function: ev.function(), ObjectType: ev.objectType(), ObjectID: ev.objectID(), Status: ev.status(),
 		UpdatedBy: ev.actor(), Date: time.UnixMilli(ev.at).UTC(), Body: body, Deliveries: c.deliveries}
-	if ev.obj == nil {
+	if ev.object() == nil {
 		w.Code = ev.txCode()
 	}
 	return w
