@@ -162,22 +162,11 @@ func sameHost(origin, host string) bool {
 		u.Path == "" && strings.EqualFold(u.Host, host)
 }
 
-// isUIPath reports whether path is a dashboard page's: below /_fake/ui/
-// or a made platform's /_fake/platforms/{client_id}/ui/.
-func isUIPath(path string) bool {
-	if strings.HasPrefix(path, uiPrefix) {
-		return true
-	}
-	rest, ok := strings.CutPrefix(path, platformsPrefix+"/")
-	_, rest, _ = strings.Cut(rest, "/")
-	return ok && strings.HasPrefix(rest, "ui/")
-}
-
 // checkControlToken answers a request that does not carry the control
 // token, and a visit to a dashboard page with ?token=, which gets the
 // cookie and a redirect to the page without the token in its address.
 func (s *consoleCore) checkControlToken(w http.ResponseWriter, r *http.Request) bool {
-	if r.Method == http.MethodGet && isUIPath(r.URL.Path) && r.URL.Query().Has("token") {
+	if r.Method == http.MethodGet && strings.HasPrefix(r.URL.Path, uiPrefix) && r.URL.Query().Has("token") {
 		q := r.URL.Query()
 		if !s.isControlToken(q.Get("token")) {
 			s.failToken(w, "invalid_control_token", "The token in the address is not this server's control token.")

@@ -199,6 +199,18 @@ func (p *Platforms) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	d := p.def
+	id, rest, sub := strings.Cut(strings.TrimPrefix(path, platformsPrefix+"/"), "/")
+	if s := p.Get(id); sub && s != nil && path != platformsPrefix {
+		// The platform's own control API, which makes the origin, Host and
+		// token checks itself (with the same options), on its own path.
+		r2 := new(http.Request)
+		*r2 = *r
+		u := *r.URL
+		u.Path, u.RawPath = controlPrefix+rest, ""
+		r2.URL = &u
+		s.ServeHTTP(w, r2)
+		return
+	}
 	if !d.guardControl(w, r) { // the origin, Host and token checks (origin.go)
 		return
 	}
@@ -213,20 +225,11 @@ func (p *Platforms) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		}
 		return
 	}
-	id, rest, sub := strings.Cut(strings.TrimPrefix(path, platformsPrefix+"/"), "/")
-	s := p.Get(id)
-	switch {
+	switch s := p.Get(id); {
 	case id == "":
 		d.fail(w, apierr.RouteNotFound)
 	case s == nil:
 		d.fail(w, apierr.NotFound("platform"))
-	case sub:
-		r2 := new(http.Request)
-		*r2 = *r
-		u := *r.URL
-		u.Path, u.RawPath = controlPrefix+rest, ""
-		r2.URL = &u
-		s.ServeHTTP(w, r2)
 	case r.Method == http.MethodGet:
 		d.controlOK(w, map[string]any{"platform": platformView(s)})
 	case r.Method == http.MethodDelete:

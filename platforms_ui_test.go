@@ -1,7 +1,6 @@
 package synapsefake_test
 
 import (
-	"io"
 	"net/http"
 	"regexp"
 	"strings"
@@ -11,27 +10,11 @@ import (
 	"github.com/synapsefake/synapsefake"
 )
 
-// platformGet GETs url without following redirects.
+// platformGet GETs url from a Platforms' listener without following
+// redirects.
 func platformGet(t *testing.T, url string, header map[string]string) (*http.Response, string) {
 	t.Helper()
-	req, err := http.NewRequest("GET", url, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for k, v := range header {
-		req.Header.Set(k, v)
-	}
-	c := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
-	resp, err := c.Do(req)
-	if err != nil {
-		t.Fatalf("GET %s: %v", url, err)
-	}
-	defer resp.Body.Close()
-	body, err := io.ReadAll(resp.Body)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return resp, string(body)
+	return getNoRedirect(t, http.DefaultClient, url, header)
 }
 
 // uiLinks are the control API paths a page's links, forms and buttons

@@ -69,17 +69,12 @@ func rbPNGDataURI(t *testing.T) string {
 	return "data:image/png;base64," + rbEncode64(b)
 }
 
-// rbBaseDoc is compat.rb's base_doc_payload.
+// rbBaseDoc is compat.rb's base_doc_payload: compat.py's base document
+// (pyBaseDocument) with a PNG as its GOVT_ID.
 func rbBaseDoc(email, name, ssn string) map[string]any {
-	return map[string]any{
-		"email": email, "phone_number": "901.111.1111", "ip": "127.0.0.1", "name": name, "alias": "Compat",
-		"entity_type": "M", "entity_scope": "Arts & Entertainment", "day": 2, "month": 5, "year": 1989,
-		"address_street": "1 Market St", "address_city": "SF", "address_subdivision": "CA",
-		"address_postal_code": "94105", "address_country_code": "US",
-		"virtual_docs":  []any{map[string]any{"document_value": ssn, "document_type": "SSN"}},
-		"physical_docs": []any{map[string]any{"document_value": "data:image/png;base64," + rbPNG, "document_type": "GOVT_ID"}},
-		"social_docs":   []any{map[string]any{"document_value": "https://www.facebook.com/compat", "document_type": "FACEBOOK"}},
-	}
+	doc := pyBaseDocument(email, name, ssn)
+	doc["physical_docs"] = []any{map[string]any{"document_value": "data:image/png;base64," + rbPNG, "document_type": "GOVT_ID"}}
+	return doc
 }
 
 // rbSend sends c and fails the test unless the answer is a 200.

@@ -23,16 +23,30 @@ import (
 // following redirects.
 func uiGet(t testing.TB, fake *synapsefake.Server, path string) (*http.Response, string) {
 	t.Helper()
-	client := *fake.Client()
-	client.CheckRedirect = func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
-	resp, err := client.Get(ctlRoot(fake) + path)
+	return getNoRedirect(t, fake.Client(), ctlRoot(fake)+path, nil)
+}
+
+// getNoRedirect GETs url with client and the header, answering a redirect
+// as it is rather than following it.
+func getNoRedirect(t testing.TB, client *http.Client, url string, header map[string]string) (*http.Response, string) {
+	t.Helper()
+	c := *client
+	c.CheckRedirect = func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
+	req, err := http.NewRequest("GET", url, nil)
 	if err != nil {
-		t.Fatalf("GET %s: %v", path, err)
+		t.Fatal(err)
+	}
+	for k, v := range header {
+		req.Header.Set(k, v)
+	}
+	resp, err := c.Do(req)
+	if err != nil {
+		t.Fatalf("GET %s: %v", url, err)
 	}
 	defer resp.Body.Close()
 	body, err := io.ReadAll(resp.Body)
 	if err != nil {
-		t.Fatalf("read %s: %v", path, err)
+		t.Fatalf("read %s: %v", url, err)
 	}
 	return resp, string(body)
 }
