@@ -66,9 +66,9 @@ func TestRandomHexRoom(t *testing.T) {
 // seeding and a transaction's four events save (BenchmarkReadmeTest).
 func TestEventsShareSlabs(t *testing.T) {
 	s := New(WithWebhookCaptureLimit(-1))
-	st := s.store
+	st := s.core.store
 	defer st.lock().unlock()
-	now := s.Now()
+	now := s.core.Now()
 	if allocs := testing.AllocsPerRun(100*eventSlabSize, func() { st.newEvent(now, "TRAN|PATCH") }); allocs > 1.0/eventSlabSize+0.01 {
 		t.Errorf("newEvent allocates %.3f times a call, want 1/%d", allocs, eventSlabSize)
 	}

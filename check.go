@@ -50,7 +50,7 @@ func (s *Server) CheckStatus(tb testing.TB, txID string, want Status, code ...st
 		tb.Errorf("synapsefake: CheckStatus(%q): give at most one code, not %q", txID, code)
 		return false
 	}
-	s.runDue()
+	s.core.runDue()
 	got, ok := s.txStatus(txID)
 	if !ok {
 		tb.Helper()
@@ -65,9 +65,9 @@ func (s *Server) CheckStatus(tb testing.TB, txID string, want Status, code ...st
 		return true
 	}
 	tb.Helper()
-	tx, _ := s.Transaction(txID)
+	tx, _ := s.core.Transaction(txID)
 	var msg strings.Builder
-	now := s.Now()
+	now := s.core.Now()
 	fmt.Fprintf(&msg, "synapsefake: CheckStatus: transaction %s at %s (-want +got):\n%s\ntimeline:", txID, fmtInstant(now), cmp.Diff(w, got))
 	for _, e := range tx.Timeline {
 		fmt.Fprintf(&msg, "\n  %s  %s", fmtInstant(e.Date), e.Status)
@@ -84,7 +84,7 @@ func (s *Server) CheckStatus(tb testing.TB, txID string, want Status, code ...st
 // failure does, or that none of it concerns what (a noun: "it", "the
 // node").
 func (s *Server) describePendingOf(b *strings.Builder, now time.Time, what string, keep func(id, fromNode, toNode string) bool) {
-	items := s.pendingTxWork(keep)
+	items := s.core.pendingTxWork(keep)
 	if len(items) == 0 {
 		fmt.Fprintf(b, "\nnothing is pending on the clock for %s", what)
 		return
@@ -95,14 +95,14 @@ func (s *Server) describePendingOf(b *strings.Builder, now time.Time, what strin
 // txStatus is what CheckStatus compares of a transaction, read without
 // copying the transaction.
 func (s *Server) txStatus(id string) (checkedStatus, bool) {
-	status, code, ok := s.txStatusOf(id)
+	status, code, ok := s.core.txStatusOf(id)
 	return checkedStatus{status, code}, ok
 }
 
 // nodeBalance is what CheckBalance compares of a node, read without
 // copying the node.
 func (s *Server) nodeBalance(id string) (checkedBalance, bool) {
-	balance, available, ok := s.nodeBalanceOf(id)
+	balance, available, ok := s.core.nodeBalanceOf(id)
 	return checkedBalance{balance, available}, ok
 }
 
@@ -119,7 +119,7 @@ type checkedBalance struct {
 // The available balance is the balance less the debits promised but not
 // yet made (Node.AvailableCents).
 func (s *Server) CheckBalance(tb testing.TB, nodeID string, balanceCents, availableCents int64) bool {
-	s.runDue()
+	s.core.runDue()
 	got, ok := s.nodeBalance(nodeID)
 	want := checkedBalance{balanceCents, availableCents}
 	if !ok {
@@ -131,9 +131,9 @@ func (s *Server) CheckBalance(tb testing.TB, nodeID string, balanceCents, availa
 		return true
 	}
 	tb.Helper()
-	n, _ := s.Node(nodeID)
+	n, _ := s.core.Node(nodeID)
 	var msg strings.Builder
-	now := s.Now()
+	now := s.core.Now()
 	fmt.Fprintf(&msg, "synapsefake: CheckBalance: node %s (%s) at %s (-want +got):\n%s", nodeID, n.Nickname, fmtInstant(now), cmp.Diff(want, got))
 	s.describePendingOf(&msg, now, "the node", func(_, from, to string) bool { return from == nodeID || to == nodeID })
 	tb.Errorf("%s", msg.String())
@@ -153,9 +153,9 @@ func matchAll(w Webhook, match []WebhookMatcher) bool {
 // capturedWebhooks flushes the deliveries in flight, so that their
 // attempts are recorded, and returns the capture.
 func (s *Server) capturedWebhooks() []Webhook {
-	s.runDue()
-	s.Flush()
-	return s.Webhooks().All()
+	s.core.runDue()
+	s.core.Flush()
+	return s.core.Webhooks().All()
 }
 
 // CheckWebhook checks that a captured webhook satisfies every matcher
@@ -301,7 +301,7 @@ func (s *Server) CheckRequest(tb testing.TB, method, route string, body ...any) 
 			return false
 		}
 	}
-	all := s.Requests()
+	all := s.core.Requests()
 	var onRoute []Request
 	for _, r := range all {
 		if r.Method == method && routeMatches(route, r) {

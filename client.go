@@ -172,7 +172,7 @@ func (c *UserClient) oauthKey() string {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	pair := c.ID + "|" + c.Fingerprint
-	if c.keyFor == pair && c.key != "" && c.s.Now().Before(c.expires) {
+	if c.keyFor == pair && c.key != "" && c.s.core.Now().Before(c.expires) {
 		return c.key
 	}
 	c.key, c.expires = c.s.mintKey(c.ID, c.Fingerprint)
@@ -184,7 +184,7 @@ func (c *UserClient) oauthKey() string {
 // key expires; "" for an unknown user or a fingerprint POST /oauth would
 // refuse.
 func (s *Server) mintKey(userID, fingerprint string) (string, time.Time) {
-	return s.mintUserKey(userID, fingerprint)
+	return s.core.mintUserKey(userID, fingerprint)
 }
 
 // serviceHosts are the hosts the official clients call.

@@ -16,7 +16,7 @@ import (
 // them. It is an http.Handler; NewServer also gives it a listener.
 // All methods are safe for concurrent use.
 type Server struct {
-	consoleCore
+	core    consoleCore
 	cfg     config // every option; New copies each layer's part into its own config
 	ts      *httptest.Server
 	closeMu sync.Once
@@ -35,25 +35,25 @@ func New(opts ...Option) *Server {
 	for _, o := range opts {
 		o(cfg)
 	}
-	s.consoleCore.cfg = cfg.layers()
-	s.wireCore.cfg = s.consoleCore.cfg.wireConfig
-	s.bankCore.cfg = s.wireCore.cfg.bankConfig
+	s.core.cfg = cfg.layers()
+	s.core.wireCore.cfg = s.core.cfg.wireConfig
+	s.core.bankCore.cfg = s.core.wireCore.cfg.bankConfig
 	switch c := cfg.clock.(type) {
 	case nil:
-		s.setFrozenClock(startTime(cfg.start))
+		s.core.setFrozenClock(startTime(cfg.start))
 	case *clock.Mock:
-		s.mock, s.clock = c, c
+		s.core.mock, s.core.clock = c, c
 	default:
-		s.clock = c
+		s.core.clock = c
 	}
-	s.openStore(clientView{ID: cfg.clientID, Name: cfg.clientName}, cfg.microDeposits, cfg.manualProcessing, cfg.immediateProvisional, cfg.cutoffs)
-	s.up = &s.wireCore
-	s.journal.s = &s.wireCore
-	s.hooks = newHooks(&s.wireCore)
-	s.connectPublisher(s.hooks)
-	s.webhookClient = cfg.webhookClient
-	if s.webhookClient == nil {
-		s.webhookClient = &http.Client{Timeout: cfg.webhookTimeout, Transport: webhookTransport()}
+	s.core.openStore(clientView{ID: cfg.clientID, Name: cfg.clientName}, cfg.microDeposits, cfg.manualProcessing, cfg.immediateProvisional, cfg.cutoffs)
+	s.core.up = &s.core.wireCore
+	s.core.journal.s = &s.core.wireCore
+	s.core.hooks = newHooks(&s.core.wireCore)
+	s.core.connectPublisher(s.core.hooks)
+	s.core.webhookClient = cfg.webhookClient
+	if s.core.webhookClient == nil {
+		s.core.webhookClient = &http.Client{Timeout: cfg.webhookTimeout, Transport: webhookTransport()}
 	}
 	s.setBase(noListenerBase + apiPrefix)
 	return s
@@ -81,12 +81,12 @@ func NewServer(tb testing.TB, opts ...Option) *Server {
 		tb.Helper() // here only: Helper costs as much as a tenth of a NewServer
 		tb.Fatalf("synapsefake: listen: %v", err)
 	}
-	s.tb = tb
+	s.core.tb = tb
 	s.ts = &httptest.Server{Listener: l, Config: &http.Server{Handler: s, Protocols: http1Only}}
 	s.ts.Start()
 	s.setBase(s.ts.URL + apiPrefix)
-	s.end = &endOfTest{s: &s.wireCore, srv: s}
-	tb.Cleanup(s.end.run) // diagnose.go
+	s.core.end = &endOfTest{s: &s.core.wireCore, srv: s}
+	tb.Cleanup(s.core.end.run) // diagnose.go
 	return s
 }
 
@@ -104,13 +104,13 @@ func (s *Server) setBase(u string) {
 	if s.cfg.baseURL != "" {
 		u = s.cfg.baseURL
 	}
-	s.base = u
-	s.setStoreBase(u)
+	s.core.base = u
+	s.core.setStoreBase(u)
 }
 
 // URL is the base URL clients configure, version prefix included:
 // http://127.0.0.1:PORT/v3.1.
-func (s *Server) URL() string { return s.base }
+func (s *Server) URL() string { return s.core.base }
 
 // Client returns an HTTP client for the server: the listener's client for a
 // server from NewServer, an in-process transport for one from New.
@@ -124,11 +124,11 @@ func (s *Server) Client() *http.Client {
 // Close stops the listener, if any. It is safe to call more than once.
 func (s *Server) Close() {
 	s.closeMu.Do(func() {
-		s.hooks.close()
+		s.core.hooks.close()
 		if s.ts != nil {
 			s.ts.Close()
 		}
-		s.end.closed()
+		s.core.end.closed()
 	})
 }
 
@@ -147,7 +147,7 @@ func (s *Server) Gateway() string { return s.cfg.clientID + "|" + s.cfg.clientSe
 // MustAddUser is AddUser for a test that wants no error handling: an error
 // fails tb at once.
 func (s *Server) MustAddUser(tb testing.TB, seed UserSeed) User {
-	u, err := s.AddUser(seed)
+	u, err := s.core.AddUser(seed)
 	if err != nil {
 		tb.Helper()
 		tb.Fatalf("synapsefake: AddUser: %v", err)
@@ -158,7 +158,7 @@ func (s *Server) MustAddUser(tb testing.TB, seed UserSeed) User {
 // MustAddNode is AddNode for a test that wants no error handling: an error
 // fails tb at once.
 func (s *Server) MustAddNode(tb testing.TB, userID string, seed NodeSeed) Node {
-	n, err := s.AddNode(userID, seed)
+	n, err := s.core.AddNode(userID, seed)
 	if err != nil {
 		tb.Helper()
 		tb.Fatalf("synapsefake: AddNode: %v", err)
@@ -169,7 +169,7 @@ func (s *Server) MustAddNode(tb testing.TB, userID string, seed NodeSeed) Node {
 // MustFund is Fund for a test that wants no error handling: an error fails
 // tb at once.
 func (s *Server) MustFund(tb testing.TB, nodeID string, cents int64) {
-	if err := s.Fund(nodeID, cents); err != nil {
+	if err := s.core.Fund(nodeID, cents); err != nil {
 		tb.Helper()
 		tb.Fatalf("synapsefake: Fund: %v", err)
 	}

@@ -35,10 +35,10 @@ func newFuzzWorld(tb testing.TB) *fuzzWorld {
 	acct := s.MustAddSubnet(tb, u.ID, n.ID, SubnetSeed{})
 	sub := s.MustAddSubscription(tb, "http://127.0.0.1:1/hook")
 	w := &fuzzWorld{s: s, user: u.ID, other: o.ID, node: n.ID, peer: p.ID, card: card.ID, account: acct.ID, sub: sub.ID,
-		key: s.OAuthKey(u.ID, "fp"), otherKey: s.OAuthKey(o.ID, "fp")}
-	st := s.store
+		key: s.core.OAuthKey(u.ID, "fp"), otherKey: s.core.OAuthKey(o.ID, "fp")}
+	st := s.core.store
 	st.lock()
-	t, err := st.createTx(s.Now(), u.ID, n.ID, fuzzTx(p.ID, 10), true, nil)
+	t, err := st.createTx(s.core.Now(), u.ID, n.ID, fuzzTx(p.ID, 10), true, nil)
 	st.unlock()
 	if err != nil {
 		tb.Fatal(err)
@@ -221,20 +221,20 @@ func FuzzAPI(f *testing.F) {
 		if headers&16 != 0 {
 			req.Header.Set("X-SP-IDEMPOTENCY-KEY", "k")
 		}
-		before, money := w.s.store.snapshot(), w.s.store.money()
+		before, money := w.s.core.store.snapshot(), w.s.core.store.money()
 		rec := httptest.NewRecorder()
 		w.s.ServeHTTP(rec, req)
 		checkAnswer(t, rec)
 		if rec.Code != http.StatusOK && rec.Code != http.StatusAccepted {
-			if after := w.s.store.snapshot(); after != before {
+			if after := w.s.core.store.snapshot(); after != before {
 				t.Fatalf("%s %s answered %d but changed the store: %s", method, req.URL, rec.Code, rec.Body)
 			}
 		}
-		if got := w.s.store.money(); got != money {
+		if got := w.s.core.store.money(); got != money {
 			t.Fatalf("%s %s changed the money from %d to %d", method, req.URL, money, got)
 		}
-		w.s.Advance(25 * time.Hour)
-		if got := w.s.store.money(); got != money {
+		w.s.core.Advance(25 * time.Hour)
+		if got := w.s.core.store.money(); got != money {
 			t.Fatalf("processing after %s %s changed the money from %d to %d", method, req.URL, money, got)
 		}
 	})
@@ -299,14 +299,14 @@ func TestHugeBody(t *testing.T) {
 	req := httptest.NewRequest("POST", w.path("/users/{user_id}/nodes/{node_id}/trans", 0), strings.NewReader(body))
 	req.Header.Set("X-SP-USER", w.key+"|fp")
 	req.Header.Set("X-SP-USER-IP", "1.1.1.1")
-	before := w.s.store.snapshot()
+	before := w.s.core.store.snapshot()
 	rec := httptest.NewRecorder()
 	w.s.ServeHTTP(rec, req)
 	b := checkAnswer(t, rec)
 	if rec.Code != http.StatusBadRequest || b["error_code"] != "200" {
 		t.Fatalf("10 MB body: %d %v", rec.Code, b)
 	}
-	if w.s.store.snapshot() != before {
+	if w.s.core.store.snapshot() != before {
 		t.Fatal("a refused body changed the store")
 	}
 }
@@ -344,7 +344,7 @@ var controlFuzzTargets = []struct{ method, path string }{
 func FuzzControl(f *testing.F) {
 	w := newFuzzWorld(f)
 	var state bytes.Buffer
-	if err := w.s.Snapshot(&state); err != nil {
+	if err := w.s.core.Snapshot(&state); err != nil {
 		f.Fatal(err)
 	}
 	for i := range controlFuzzTargets {
@@ -358,7 +358,7 @@ func FuzzControl(f *testing.F) {
 	f.Add(uint8(5), []byte(`{"duration":"9223372036854775807ns"}`))
 	f.Fuzz(func(t *testing.T, target uint8, body []byte) {
 		c := controlFuzzTargets[int(target)%len(controlFuzzTargets)]
-		w.s.Reset() // each input on an empty fake, so that one world does not pile onto another
+		w.s.core.Reset() // each input on an empty fake, so that one world does not pile onto another
 		if c.path == "/_fake/clock/advance" && bytes.Contains(body, []byte("h")) {
 			return // a long advance is slow, not wrong: the API fuzz covers the clock
 		}

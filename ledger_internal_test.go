@@ -319,7 +319,7 @@ func TestLedgerSnapshot(t *testing.T) {
 	nodeID := s.MustAddNode(t, u.ID, NodeSeed{BalanceCents: 1_000_000}).ID
 	var flat []ledgerEntry
 	func() {
-		st := s.store
+		st := s.core.store
 		st.lock()
 		defer st.unlock()
 		n := st.nodes[nodeID]
@@ -342,7 +342,7 @@ func TestLedgerSnapshot(t *testing.T) {
 	}()
 
 	var doc bytes.Buffer
-	if err := s.Snapshot(&doc); err != nil {
+	if err := s.core.Snapshot(&doc); err != nil {
 		t.Fatal(err)
 	}
 	var saved struct {
@@ -362,11 +362,11 @@ func TestLedgerSnapshot(t *testing.T) {
 	}
 
 	other := newServer()
-	if err := other.Restore(bytes.NewReader(doc.Bytes())); err != nil {
+	if err := other.core.Restore(bytes.NewReader(doc.Bytes())); err != nil {
 		t.Fatal(err)
 	}
 	var again bytes.Buffer
-	if err := other.Snapshot(&again); err != nil {
+	if err := other.core.Snapshot(&again); err != nil {
 		t.Fatal(err)
 	}
 	if !bytes.Equal(again.Bytes(), doc.Bytes()) {

@@ -45,7 +45,7 @@ func TestGuardCoversEveryControlRoute(t *testing.T) {
 					u := s.MustAddUser(t, UserSeed{})
 					s.MustAddSubscription(t, "http://127.0.0.1:1/hooks")
 					var before bytes.Buffer
-					if err := s.Snapshot(&before); err != nil {
+					if err := s.core.Snapshot(&before); err != nil {
 						t.Fatal(err)
 					}
 					// Already canceled: an event stream that wrongly opened ends at once.
@@ -63,13 +63,13 @@ func TestGuardCoversEveryControlRoute(t *testing.T) {
 						t.Errorf("%d %s, want 403 with error_code 300 and %s", rec.Code, rec.Body, v.code)
 					}
 					var after bytes.Buffer
-					if err := s.Snapshot(&after); err != nil {
+					if err := s.core.Snapshot(&after); err != nil {
 						t.Fatal(err)
 					}
 					if !bytes.Equal(before.Bytes(), after.Bytes()) {
 						t.Error("a refused request changed the state")
 					}
-					if _, ok := s.User(u.ID); !ok {
+					if _, ok := s.core.User(u.ID); !ok {
 						t.Error("the user is gone")
 					}
 				})

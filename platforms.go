@@ -106,10 +106,10 @@ func (p *Platforms) Add(c PlatformConfig) (*Server, error) {
 		h.Write([]byte(c.ClientID))
 		c.Seed = h.Sum64() | 1
 	}
-	defClock := p.def.clock
+	defClock := p.def.core.clock
 	if c.Clock == "" {
 		c.Clock = "manual"
-		if defClock != nil && p.def.mock == nil {
+		if defClock != nil && p.def.core.mock == nil {
 			c.Clock = "real"
 		}
 	}
@@ -119,13 +119,13 @@ func (p *Platforms) Add(c PlatformConfig) (*Server, error) {
 	case c.Clock == "manual":
 		start := c.Start
 		if start.IsZero() {
-			start = p.def.Now()
+			start = p.def.core.Now()
 		}
 		opts = append(opts, WithStartTime(start))
-	case c.Start.IsZero() && defClock != nil && p.def.mock == nil:
+	case c.Start.IsZero() && defClock != nil && p.def.core.mock == nil:
 		opts = append(opts, WithClock(defClock)) // the default's real clock, offset or not
 	case c.Start.IsZero():
-		opts = append(opts, WithClock(RealClockFrom(p.def.Now())))
+		opts = append(opts, WithClock(RealClockFrom(p.def.core.Now())))
 	default:
 		opts = append(opts, WithClock(RealClockFrom(c.Start)))
 	}
@@ -139,7 +139,7 @@ func (p *Platforms) Add(c PlatformConfig) (*Server, error) {
 			"This fake holds %d platforms, its bound (-max-platforms); delete one (DELETE /_fake/platforms/{client_id}) before making another.", p.max)
 	}
 	s := New(opts...)
-	s.platforms, s.ctlBase = p, platformsPrefix+"/"+c.ClientID+"/"
+	s.core.platforms, s.core.ctlBase = p, platformsPrefix+"/"+c.ClientID+"/"
 	p.byID[c.ClientID] = s
 	p.order = append(p.order, s)
 	return s, nil
@@ -167,14 +167,14 @@ func (p *Platforms) Remove(clientID string) error {
 		return apierr.NotFound("platform")
 	}
 	s.Close()
-	forgetUIPages(s.ctlBase)
+	forgetUIPages(s.core.ctlBase)
 	return nil
 }
 
 // RunDue runs what is due on every platform (see Server.RunDue).
 func (p *Platforms) RunDue() {
 	for _, s := range p.List() {
-		s.RunDue()
+		s.core.RunDue()
 	}
 }
 
@@ -211,7 +211,7 @@ func (p *Platforms) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		s.ServeHTTP(w, r2)
 		return
 	}
-	if !d.guardControl(w, r) { // the origin, Host and token checks (origin.go)
+	if !d.core.guardControl(w, r) { // the origin, Host and token checks (origin.go)
 		return
 	}
 	if path == platformsPrefix {
@@ -227,17 +227,17 @@ func (p *Platforms) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	switch s := p.Get(id); {
 	case id == "":
-		d.fail(w, apierr.RouteNotFound)
+		d.core.fail(w, apierr.RouteNotFound)
 	case s == nil:
-		d.fail(w, apierr.NotFound("platform"))
+		d.core.fail(w, apierr.NotFound("platform"))
 	case r.Method == http.MethodGet:
-		d.controlOK(w, map[string]any{"platform": platformView(s)})
+		d.core.controlOK(w, map[string]any{"platform": platformView(s)})
 	case r.Method == http.MethodDelete:
 		if err := p.Remove(id); err != nil {
-			d.fail(w, err)
+			d.core.fail(w, err)
 			return
 		}
-		d.controlOK(w, nil)
+		d.core.controlOK(w, nil)
 	default:
 		p.failMethod(w, r, "DELETE, GET")
 	}
@@ -262,7 +262,7 @@ func (p *Platforms) route(r *http.Request) *Server {
 
 func (p *Platforms) failMethod(w http.ResponseWriter, r *http.Request, allow string) {
 	w.Header().Set("Allow", allow)
-	p.def.fail(w, &apierr.Error{Status: http.StatusMethodNotAllowed, ErrorCode: reference.ErrNotAllowed,
+	p.def.core.fail(w, &apierr.Error{Status: http.StatusMethodNotAllowed, ErrorCode: reference.ErrNotAllowed,
 		Code: "method_not_allowed", Message: "Method " + r.Method + " is not allowed on this route; it takes " + allow + "."})
 }
 
@@ -279,7 +279,7 @@ type platformRequest struct {
 func (p *Platforms) serveAdd(w http.ResponseWriter, r *http.Request) {
 	req, err := controlBody[platformRequest](r)
 	if err != nil {
-		p.def.fail(w, err)
+		p.def.core.fail(w, err)
 		return
 	}
 	c := PlatformConfig{Name: req.Name, ClientID: req.ClientID, ClientSecret: req.ClientSecret, Clock: req.Clock, Seed: req.Seed}
@@ -293,17 +293,17 @@ func (p *Platforms) serveAdd(w http.ResponseWriter, r *http.Request) {
 			err = ValidateStartTime(t)
 		}
 		if err != nil {
-			p.def.fail(w, apierr.Payload("invalid_start", "start must be an RFC 3339 instant from 1970 to 9899, or default, not %q.", jsonx.Clip(req.Start)))
+			p.def.core.fail(w, apierr.Payload("invalid_start", "start must be an RFC 3339 instant from 1970 to 9899, or default, not %q.", jsonx.Clip(req.Start)))
 			return
 		}
 		c.Start = t
 	}
 	s, err := p.Add(c)
 	if err != nil {
-		p.def.fail(w, err)
+		p.def.core.fail(w, err)
 		return
 	}
-	p.def.controlOK(w, map[string]any{"platform": platformView(s)})
+	p.def.core.controlOK(w, map[string]any{"platform": platformView(s)})
 }
 
 func (p *Platforms) serveList(w http.ResponseWriter) {
@@ -312,7 +312,7 @@ func (p *Platforms) serveList(w http.ResponseWriter) {
 	for i, s := range list {
 		views[i] = platformView(s)
 	}
-	p.def.controlOK(w, map[string]any{"platforms": views, "platforms_count": len(views)})
+	p.def.core.controlOK(w, map[string]any{"platforms": views, "platforms_count": len(views)})
 }
 
 // platformJSON is a platform as the control API shows it.
@@ -331,7 +331,7 @@ func platformView(s *Server) platformJSON {
 	return platformJSON{ClientID: s.cfg.clientID, ClientSecret: s.cfg.clientSecret, Gateway: s.Gateway(),
 		Name: s.cfg.clientName, BaseURL: base,
 		ControlURL: strings.TrimSuffix(base, apiPrefix) + platformsPrefix + "/" + s.cfg.clientID,
-		Now:        ms(s.Now())}
+		Now:        ms(s.core.Now())}
 }
 
 // checkPlatformConfig refuses a client id or secret a gateway cannot carry.
@@ -405,7 +405,7 @@ func (p *Platforms) SnapshotMade(w io.Writer) error {
 			bw.WriteByte(',')
 		}
 		kind := "manual"
-		if s.clock != nil && s.mock == nil {
+		if s.core.clock != nil && s.core.mock == nil {
 			kind = "real"
 		}
 		head, err := json.Marshal(savedPlatform{ClientID: s.cfg.clientID, ClientSecret: s.cfg.clientSecret,
@@ -415,7 +415,7 @@ func (p *Platforms) SnapshotMade(w io.Writer) error {
 		}
 		bw.Write(head[:len(head)-1])
 		bw.WriteString(`,"state":`)
-		if err := s.Snapshot(bw); err != nil {
+		if err := s.core.Snapshot(bw); err != nil {
 			return fmt.Errorf("platform %s: %w", s.cfg.clientID, err)
 		}
 		bw.WriteByte('}')
@@ -441,7 +441,7 @@ func (p *Platforms) RestoreMade(r io.Reader) error {
 			return fmt.Errorf("platform %s: %w", sp.ClientID, err)
 		}
 		if len(sp.State) > 0 {
-			if err := s.Restore(bytes.NewReader(sp.State)); err != nil {
+			if err := s.core.Restore(bytes.NewReader(sp.State)); err != nil {
 				return fmt.Errorf("platform %s: %w", sp.ClientID, err)
 			}
 		}

@@ -22,9 +22,9 @@ func TestRecoverFromPanicInHandler(t *testing.T) {
 		s.ServeHTTP(rec, req)
 		return rec
 	}
-	s.store.lock()
-	s.store.subOrder = append(s.store.subOrder, "no-such-subscription")
-	s.store.unlock()
+	s.core.store.lock()
+	s.core.store.subOrder = append(s.core.store.subOrder, "no-such-subscription")
+	s.core.store.unlock()
 	rec := get()
 	want := `{"error":{"en":"The fake failed to serve this request; its error log says why.","code":"internal_error"},"error_code":"500","http_code":"500","success":false}`
 	if rec.Code != http.StatusInternalServerError || rec.Body.String() != want {
@@ -33,12 +33,12 @@ func TestRecoverFromPanicInHandler(t *testing.T) {
 	if got := logged.String(); !strings.HasPrefix(got, `synapsefake: panic serving GET "/v3.1/subscriptions": runtime error: invalid memory address`) {
 		t.Errorf("error log %q", got)
 	}
-	if reqs := s.Requests(); len(reqs) != 1 || reqs[0].Status != 500 || reqs[0].ErrorCode != "500" {
+	if reqs := s.core.Requests(); len(reqs) != 1 || reqs[0].Status != 500 || reqs[0].ErrorCode != "500" {
 		t.Errorf("journal %v, want the call with 500 / \"500\"\n%s", reqs, logged.String())
 	}
-	if s.store.mu.TryLock() {
-		s.store.subOrder = nil
-		s.store.unlock()
+	if s.core.store.mu.TryLock() {
+		s.core.store.subOrder = nil
+		s.core.store.unlock()
 	} else {
 		t.Fatal("the store lock is still held after the panic")
 	}

@@ -11,8 +11,8 @@ import (
 // returns. A t at or before Now does not move the clock back; like
 // Advance(0), it only runs what is already due. It returns the new time.
 func (s *Server) AdvanceTo(t time.Time) time.Time {
-	s.Advance(t.Sub(s.Now()))
-	return s.Now()
+	s.core.Advance(t.Sub(s.core.Now()))
+	return s.core.Now()
 }
 
 // SetTime sets the clock to t, as AdvanceTo(t) does, for tests written in
@@ -23,9 +23,9 @@ func (s *Server) AdvanceTo(t time.Time) time.Time {
 // server WithStartTime(t), or Restore a Snapshot. A clock given to
 // WithClock that is not a *clock.Mock cannot be set: that is an error too.
 func (s *Server) SetTime(t time.Time) error {
-	now := s.Now()
+	now := s.core.Now()
 	switch {
-	case !s.manualClock():
+	case !s.core.manualClock():
 		return errors.New("synapsefake: SetTime: the server's clock (WithClock) is not a *clock.Mock and cannot be set")
 	case t.Truncate(time.Millisecond).Before(now):
 		return fmt.Errorf("synapsefake: SetTime(%s): the clock is at %s and only moves forward", fmtInstant(t), fmtInstant(now))

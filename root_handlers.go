@@ -15,7 +15,7 @@ import (
 func (s *Server) ServeHTTP(rw http.ResponseWriter, r *http.Request) {
 	growStack(len(r.URL.Path))
 	w := &guardWriter{ResponseWriter: rw}
-	defer s.recoverPanic(w, w, r)
+	defer s.core.recoverPanic(w, w, r)
 	r = keepQuerySemicolons(r)
 	if s.cfg.control && r.URL.Path == "/" && (r.Method == http.MethodGet || r.Method == http.MethodHead) {
 		http.Redirect(w, r, uiPrefix, http.StatusFound) // the dashboard
@@ -26,31 +26,31 @@ func (s *Server) ServeHTTP(rw http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if s.cfg.control && strings.HasPrefix(r.URL.Path, controlPrefix) {
-		s.serveControl(w, r)
+		s.core.serveControl(w, r)
 		return
 	}
 	if p := r.URL.Path; p != "/" && !plainPath(p) && p != path.Clean(p) {
 		// ServeMux would redirect to the clean path; the real API answers 404.
-		s.failUnjournaled(w, r, apierr.RouteNotFound.Because("the path %s is not clean (// . or ..)", p).Hinting("join the path to fake.URL() with one /"))
+		s.core.failUnjournaled(w, r, apierr.RouteNotFound.Because("the path %s is not clean (// . or ..)", p).Hinting("join the path to fake.URL() with one /"))
 		return
 	}
 	if headerBytes(r.Header) > maxHeaderBytes {
-		s.failUnjournaled(w, r, apierr.Payload("headers_too_large", "Request headers are larger than %d bytes.", maxHeaderBytes))
+		s.core.failUnjournaled(w, r, apierr.Payload("headers_too_large", "Request headers are larger than %d bytes.", maxHeaderBytes))
 		return
 	}
-	s.runDue()
+	s.core.runDue()
 	if s.cfg.hook != nil && s.cfg.hook(w, r) {
 		return
 	}
-	if !s.delay(r) {
-		s.fail(w, errGatewayTimeout)
+	if !s.core.delay(r) {
+		s.core.fail(w, errGatewayTimeout)
 		return
 	}
 	if s.cfg.strict {
-		r = r.WithContext(context.WithValue(r.Context(), serverKey{}, &s.wireCore)) // for checkStrict
+		r = r.WithContext(context.WithValue(r.Context(), serverKey{}, &s.core.wireCore)) // for checkStrict
 	}
-	rec := s.journal.start(w, r)
-	defer s.journal.finish(rec, r)
-	defer s.recoverPanic(w, rec, r) // before finish, so that the journal records the 500
-	s.withIdempotency(rec, r, apiMux())
+	rec := s.core.journal.start(w, r)
+	defer s.core.journal.finish(rec, r)
+	defer s.core.recoverPanic(w, rec, r) // before finish, so that the journal records the 500
+	s.core.withIdempotency(rec, r, apiMux())
 }

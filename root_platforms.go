@@ -17,6 +17,6 @@ func NewPlatforms(opts ...Option) *Platforms {
 		max = DefaultMaxPlatforms
 	}
 	p := &Platforms{def: def, opts: opts, max: max, byID: map[string]*Server{}}
-	def.platforms = p
+	def.core.platforms = p
 	return p
 }

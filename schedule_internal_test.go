@@ -59,8 +59,8 @@ func TestSharedACH(t *testing.T) {
 	sentinel := time.Date(2031, time.March, 9, 0, 0, 0, 0, time.UTC)
 	sharedACH.Store(&achMemo{ok: true, start: start, begin: sentinel, settle: sentinel})
 	times := func(s *Server) time.Time {
-		defer s.store.lock().unlock()
-		begin, _ := s.store.achTimes(start, false)
+		defer s.core.store.lock().unlock()
+		begin, _ := s.core.store.achTimes(start, false)
 		return begin
 	}
 	if got := times(New()); !got.Equal(sentinel) {
@@ -80,8 +80,8 @@ func TestSharedACH(t *testing.T) {
 	later := start.Add(time.Hour)
 	s = New()
 	func() {
-		defer s.store.lock().unlock()
-		s.store.achTimes(later, false)
+		defer s.core.store.lock().unlock()
+		s.core.store.achTimes(later, false)
 	}()
 	if p := sharedACH.Load(); !p.answers(later, false) {
 		t.Errorf("the shared answer is for %v, want %v", p.start, later)
@@ -97,14 +97,14 @@ func TestExplicitRunsIgnoreAStaleDueTime(t *testing.T) {
 		name string
 		run  func(s *Server)
 	}{
-		{"Advance", func(s *Server) { s.Advance(time.Hour) }},
-		{"RunDue", func(s *Server) { s.frozen.add(time.Hour); s.RunDue() }},
+		{"Advance", func(s *Server) { s.core.Advance(time.Hour) }},
+		{"RunDue", func(s *Server) { s.core.frozen.add(time.Hour); s.core.RunDue() }},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			s, txs := pendingTransfers(3)
-			s.store.due.Store(math.MaxInt64) // stale: nothing due, it says
+			s.core.store.due.Store(math.MaxInt64) // stale: nothing due, it says
 			tc.run(s)
-			defer s.store.lock().unlock()
+			defer s.core.store.lock().unlock()
 			for _, tx := range txs {
 				if tx.status != StatusSettled {
 					t.Errorf("transfer %s is %s after %s, want SETTLED", tx.id, tx.status, tc.name)

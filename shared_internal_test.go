@@ -17,19 +17,19 @@ import (
 // minted with its own scopes leaves the shared list as it was.
 func TestDefaultGrantIsShared(t *testing.T) {
 	s := New()
-	u, err := s.AddUser(UserSeed{Fingerprint: "device-1"})
+	u, err := s.core.AddUser(UserSeed{Fingerprint: "device-1"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	keys := []string{s.OAuthKey(u.ID, "device-1"), s.OAuthKey(u.ID, "device-2")}
-	own := s.OAuthKey(u.ID, "device-3", reference.ScopeTransPost)
+	keys := []string{s.core.OAuthKey(u.ID, "device-1"), s.core.OAuthKey(u.ID, "device-2")}
+	own := s.core.OAuthKey(u.ID, "device-3", reference.ScopeTransPost)
 	for _, key := range keys {
-		k := s.store.keys[key]
+		k := s.core.store.keys[key]
 		if len(k.scopes) == 0 || &k.scopes[0] != &allUserScopes[0] {
 			t.Errorf("key %s holds its own copy of the default grant", key)
 		}
 	}
-	if k := s.store.keys[own]; !slices.Equal(k.scopes, []string{reference.ScopeTransPost}) {
+	if k := s.core.store.keys[own]; !slices.Equal(k.scopes, []string{reference.ScopeTransPost}) {
 		t.Errorf("key with its own scopes holds %v", k.scopes)
 	}
 	if !slices.Equal(allUserScopes, reference.Scopes()) {
@@ -41,20 +41,20 @@ func TestDefaultGrantIsShared(t *testing.T) {
 // change to a node writes: PATCHing a node's other replaces its own.
 func TestACHUSOtherIsShared(t *testing.T) {
 	s := New()
-	u, err := s.AddUser(UserSeed{Fingerprint: "device-1"})
+	u, err := s.core.AddUser(UserSeed{Fingerprint: "device-1"})
 	if err != nil {
 		t.Fatal(err)
 	}
 	var ids []string
 	for range 2 {
-		n, err := s.AddNode(u.ID, NodeSeed{Type: reference.NodeACHUS, Nickname: "Bank"})
+		n, err := s.core.AddNode(u.ID, NodeSeed{Type: reference.NodeACHUS, Nickname: "Bank"})
 		if err != nil {
 			t.Fatal(err)
 		}
 		ids = append(ids, n.ID)
 	}
 	for _, id := range ids {
-		if m := s.store.nodes[id].sysOther; reflect.ValueOf(m).UnsafePointer() != reflect.ValueOf(achUSOther).UnsafePointer() {
+		if m := s.core.store.nodes[id].sysOther; reflect.ValueOf(m).UnsafePointer() != reflect.ValueOf(achUSOther).UnsafePointer() {
 			t.Errorf("node %s holds its own extra.other", id)
 		}
 	}
@@ -132,7 +132,7 @@ func TestEndOfTestKeepsWhatAFailureNeeds(t *testing.T) {
 		}
 		resp.Body.Close()
 		tb.end()
-		if got, want := len(s.end.recent), map[bool]int{false: 0, true: 1}[failed]; got != want {
+		if got, want := len(s.core.end.recent), map[bool]int{false: 0, true: 1}[failed]; got != want {
 			t.Errorf("failed %v: the end kept %d calls, want %d", failed, got, want)
 		}
 	}
@@ -144,11 +144,11 @@ func TestEndOfTestKeepsWhatAFailureNeeds(t *testing.T) {
 // process-wide defaults are no user's lists.
 func TestSeedDefaultsAreCopied(t *testing.T) {
 	s := New()
-	u, err := s.AddUser(UserSeed{})
+	u, err := s.core.AddUser(UserSeed{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	rec := s.store.users[u.ID]
+	rec := s.core.store.users[u.ID]
 	if &rec.phones[0] == &defaultSeedPhones[0] || &rec.legalNames[0] == &defaultSeedNames[0] {
 		t.Fatal("the user holds UserSeed's default lists themselves")
 	}
@@ -179,21 +179,21 @@ func TestUserListsAreNeverWrittenInPlace(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			s := NewServer(t)
-			u, err := s.AddUser(UserSeed{Fingerprint: "device-1", Email: "first@example.com",
+			u, err := s.core.AddUser(UserSeed{Fingerprint: "device-1", Email: "first@example.com",
 				LegalNames: []string{"Ann First", "Bea Second"}, PhoneNumbers: []string{"901.111.1111", "901.333.3333"}})
 			if err != nil {
 				t.Fatal(err)
 			}
 			// A second login, so that removing the first leaves one.
-			s.store.users[u.ID].logins = append(s.store.users[u.ID].logins, loginView{Email: "second@example.com", Scope: "READ"})
+			s.core.store.users[u.ID].logins = append(s.core.store.users[u.ID].logins, loginView{Email: "second@example.com", Scope: "READ"})
 			var view userView
-			func() { defer s.store.lock().unlock(); view = s.store.userView(s.store.users[u.ID]) }()
+			func() { defer s.core.store.lock().unlock(); view = s.core.store.userView(s.core.store.users[u.ID]) }()
 			names, phones, logins := slices.Clone(view.LegalNames), slices.Clone(view.PhoneNumbers), slices.Clone(view.Logins)
 
 			if resp := callAPI(t, s, http.MethodPatch, "/users/"+u.ID, u.ID, `{"update": `+tc.update+`}`); resp.StatusCode != http.StatusOK {
 				t.Fatalf("PATCH user: %d", resp.StatusCode)
 			}
-			after := s.store.users[u.ID]
+			after := s.core.store.users[u.ID]
 			if slices.Equal(after.legalNames, names) && slices.Equal(after.phones, phones) && slices.Equal(after.logins, logins) {
 				t.Fatalf("the PATCH changed none of the user's lists")
 			}

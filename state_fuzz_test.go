@@ -29,34 +29,34 @@ func stateFuzzServer(tb testing.TB) (*fuzzWorld, []byte) {
 	tb.Helper()
 	w := newFuzzWorld(tb)
 	s := w.s
-	if _, err := s.CardAuthorization(w.card, CardAuth{AmountCents: 500, Merchant: "Shop"}); err != nil {
+	if _, err := s.core.CardAuthorization(w.card, CardAuth{AmountCents: 500, Merchant: "Shop"}); err != nil {
 		tb.Fatal(err)
 	}
-	if _, err := s.CardAuthorization(w.card, CardAuth{AmountCents: 300, Hold: true}); err != nil {
+	if _, err := s.core.CardAuthorization(w.card, CardAuth{AmountCents: 300, Hold: true}); err != nil {
 		tb.Fatal(err)
 	}
 	// An ACH transfer whose R01 return was dishonored (R68), for the
 	// dishonor's fields.
 	bank := s.MustAddNode(tb, w.user, NodeSeed{Type: "ACH-US", AccountNum: "123456789", RoutingNum: "051000017"})
-	st := s.store
+	st := s.core.store
 	st.lock()
-	t, err := st.createTx(s.Now(), w.user, bank.ID, fuzzTx(w.node, 20), true, nil)
+	t, err := st.createTx(s.core.Now(), w.user, bank.ID, fuzzTx(w.node, 20), true, nil)
 	st.unlock()
 	if err != nil {
 		tb.Fatal(err)
 	}
 	for _, move := range []func() error{
-		func() error { return s.Settle(t.id) },
-		func() error { return s.Return(t.id, "R01") },
-		func() error { return s.DishonorReturn(t.id, "R68") },
+		func() error { return s.core.Settle(t.id) },
+		func() error { return s.core.Return(t.id, "R01") },
+		func() error { return s.core.DishonorReturn(t.id, "R68") },
 	} {
 		if err := move(); err != nil {
 			tb.Fatal(err)
 		}
 	}
-	s.Advance(40 * 24 * time.Hour) // settles both, and makes a month's statements
+	s.core.Advance(40 * 24 * time.Hour) // settles both, and makes a month's statements
 	var doc bytes.Buffer
-	if err := s.Snapshot(&doc); err != nil {
+	if err := s.core.Snapshot(&doc); err != nil {
 		tb.Fatal(err)
 	}
 	return w, doc.Bytes()
@@ -287,7 +287,7 @@ func probeState(t *testing.T, s *Server, doc []byte, what string) {
 	}
 	userGet := func(userID, target string) {
 		done := make(chan string, 1)
-		go func() { done <- s.OAuthKey(userID, "fp") }()
+		go func() { done <- s.core.OAuthKey(userID, "fp") }()
 		var key string
 		select {
 		case key = <-done:
@@ -348,14 +348,14 @@ func probeState(t *testing.T, s *Server, doc []byte, what string) {
 func restoreOrRefuse(t *testing.T, w *fuzzWorld, doc []byte, what string) (accepted bool, answer string) {
 	t.Helper()
 	s := w.s
-	before := s.store.snapshot()
+	before := s.core.store.snapshot()
 	rec := serveWithin(t, s, httptest.NewRequest("PUT", "http://localhost/_fake/state", bytes.NewReader(doc)), what)
 	if rec.Code != http.StatusOK {
 		checkAnswer(t, rec)
 		if rec.Code != http.StatusBadRequest {
 			t.Fatalf("%s: refused with %d, want 400: %s", what, rec.Code, rec.Body)
 		}
-		if after := s.store.snapshot(); after != before {
+		if after := s.core.store.snapshot(); after != before {
 			t.Fatalf("%s: refused, but the store changed", what)
 		}
 		return false, rec.Body.String()
@@ -376,7 +376,7 @@ func FuzzState(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, path uint32, how, pick uint8) {
 		mutated, what := mutateState(t, doc, path, how, pick)
-		w.s.Reset()
+		w.s.core.Reset()
 		restoreOrRefuse(t, w, mutated, what)
 	})
 }
@@ -472,7 +472,7 @@ func TestStateRefusesWhatWouldWedge(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			w.s.Reset()
+			w.s.core.Reset()
 			accepted, answer := restoreOrRefuse(t, w, mutated, tc.name)
 			if accepted {
 				t.Fatalf("accepted; want a 400 naming %q", tc.wantPath)
@@ -483,7 +483,7 @@ func TestStateRefusesWhatWouldWedge(t *testing.T) {
 		})
 	}
 	// The unchanged document is accepted and passes the probe.
-	w.s.Reset()
+	w.s.core.Reset()
 	if accepted, answer := restoreOrRefuse(t, w, doc, "the saved document"); !accepted {
 		t.Fatalf("the saved document was refused: %s", answer)
 	}

@@ -16,7 +16,7 @@ func TestRestoreLimits(t *testing.T) {
 	defer s.Close()
 	u := s.MustAddUser(t, UserSeed{Fingerprint: "fp"})
 	var small bytes.Buffer
-	if err := s.Snapshot(&small); err != nil {
+	if err := s.core.Snapshot(&small); err != nil {
 		t.Fatal(err)
 	}
 	if small.Len() > 4096 {
@@ -26,13 +26,13 @@ func TestRestoreLimits(t *testing.T) {
 		s.MustAddUser(t, UserSeed{})
 	}
 	var big bytes.Buffer
-	if err := s.Snapshot(&big); err != nil {
+	if err := s.core.Snapshot(&big); err != nil {
 		t.Fatal(err)
 	}
 	if big.Len() <= 4096 {
 		t.Fatalf("the big document is only %d bytes", big.Len())
 	}
-	before := s.store.snapshot()
+	before := s.core.store.snapshot()
 
 	for _, tc := range []struct {
 		name     string
@@ -46,8 +46,8 @@ func TestRestoreLimits(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			if tc.busy {
-				s.restoring.Lock()
-				defer s.restoring.Unlock()
+				s.core.restoring.Lock()
+				defer s.core.restoring.Unlock()
 			}
 			rec := httptest.NewRecorder()
 			s.ServeHTTP(rec, httptest.NewRequest("PUT", "http://localhost/_fake/state", bytes.NewReader(tc.body)))
@@ -59,19 +59,19 @@ func TestRestoreLimits(t *testing.T) {
 			if err := json.Unmarshal(rec.Body.Bytes(), &env); err != nil || rec.Code != tc.status || env.Error.Code != tc.wantCode || env.HTTPCode != itoa(tc.status) {
 				t.Errorf("PUT /_fake/state: %d %s, want %d %s", rec.Code, rec.Body, tc.status, tc.wantCode)
 			}
-			if err := s.Restore(bytes.NewReader(tc.body)); err == nil || !strings.Contains(err.Error(), tc.wantCode) {
+			if err := s.core.Restore(bytes.NewReader(tc.body)); err == nil || !strings.Contains(err.Error(), tc.wantCode) {
 				t.Errorf("Restore: %v, want %s", err, tc.wantCode)
 			}
-			if after := s.store.snapshot(); after != before {
+			if after := s.core.store.snapshot(); after != before {
 				t.Error("a refused restore changed the store")
 			}
 		})
 	}
 	// Within the limit and alone, the small document is restored.
-	if err := s.Restore(bytes.NewReader(small.Bytes())); err != nil {
+	if err := s.core.Restore(bytes.NewReader(small.Bytes())); err != nil {
 		t.Fatal(err)
 	}
-	if _, ok := s.User(u.ID); !ok || len(s.store.userOrder) != 1 {
-		t.Errorf("after the restore: %d users, want the one saved", len(s.store.userOrder))
+	if _, ok := s.core.User(u.ID); !ok || len(s.core.store.userOrder) != 1 {
+		t.Errorf("after the restore: %d users, want the one saved", len(s.core.store.userOrder))
 	}
 }

@@ -17,7 +17,7 @@ func TestSnapshotWhileServing(t *testing.T) {
 	var wg sync.WaitGroup
 	wg.Go(func() {
 		for range 20 {
-			b, err := s.snapshot()
+			b, err := s.core.snapshot()
 			if err != nil {
 				t.Error(err)
 				return
@@ -27,18 +27,18 @@ func TestSnapshotWhileServing(t *testing.T) {
 	})
 	for range 200 {
 		func() {
-			s.store.lock()
-			defer s.store.unlock()
-			if _, err := s.store.createTx(s.Now(), w.user, w.node, fuzzTx(w.peer, 0.01), true, nil); err != nil {
+			s.core.store.lock()
+			defer s.core.store.unlock()
+			if _, err := s.core.store.createTx(s.core.Now(), w.user, w.node, fuzzTx(w.peer, 0.01), true, nil); err != nil {
 				t.Error(err)
 			}
 		}()
-		s.Advance(time.Minute)
+		s.core.Advance(time.Minute)
 	}
 	wg.Wait()
 	for i, d := range docs {
 		other := New(WithoutWebhookDelivery())
-		if err := other.Restore(bytes.NewReader(d)); err != nil {
+		if err := other.core.Restore(bytes.NewReader(d)); err != nil {
 			t.Fatalf("snapshot %d does not restore: %v", i, err)
 		}
 		other.Close()
@@ -49,7 +49,7 @@ func TestSnapshotWhileServing(t *testing.T) {
 // copy's encoding as it was.
 func TestCloneStoreSharesNothing(t *testing.T) {
 	w := newFuzzWorld(t)
-	st := w.s.store
+	st := w.s.core.store
 	encode := func(s *store) string {
 		var b bytes.Buffer
 		if err := encodeStore(&b, s); err != nil {
@@ -96,7 +96,7 @@ func TestSnapshotEncodesOutsideTheLock(t *testing.T) {
 		}
 	}
 	defer func() { snapshotCopied = nil }()
-	if _, err := w.s.snapshot(); err != nil {
+	if _, err := w.s.core.snapshot(); err != nil {
 		t.Fatal(err)
 	}
 	if !free {
@@ -110,26 +110,26 @@ func TestSnapshotEncodesOutsideTheLock(t *testing.T) {
 // API.
 func BenchmarkSnapshotLock(b *testing.B) {
 	w := newFuzzWorld(b)
-	s, st := w.s, w.s.store
+	s, st := w.s, w.s.core.store
 	st.lock()
 	for range 20_000 {
-		if _, err := st.createTx(s.Now(), w.user, w.node, fuzzTx(w.peer, 0.01), true, nil); err != nil {
+		if _, err := st.createTx(s.core.Now(), w.user, w.node, fuzzTx(w.peer, 0.01), true, nil); err != nil {
 			b.Fatal(err)
 		}
 	}
 	st.unlock()
-	s.Advance(time.Hour)
+	s.core.Advance(time.Hour)
 	b.Run("under-lock", func(b *testing.B) {
 		for b.Loop() {
 			st.lock()
 			_ = cloneStore(st)
-			_ = s.hooks.snapshot()
+			_ = s.core.hooks.snapshot()
 			st.unlock()
 		}
 	})
 	b.Run("whole", func(b *testing.B) {
 		for b.Loop() {
-			if _, err := s.snapshot(); err != nil {
+			if _, err := s.core.snapshot(); err != nil {
 				b.Fatal(err)
 			}
 		}

@@ -68,7 +68,7 @@ func BenchmarkStatement(b *testing.B) {
 // renderOnce serves one file of the statement, as handleStatementFile
 // does without the HTTP, and says its size.
 func renderOnce(f ledgerFixture, id, file string) int {
-	st := f.s.store
+	st := f.s.core.store
 	st.lock()
 	doc := st.statementDoc(st.book.byID[id])
 	st.unlock()

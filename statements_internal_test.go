@@ -32,7 +32,7 @@ func newLedgerFixture(tb testing.TB, nickname string, initial cents) ledgerFixtu
 	tb.Helper()
 	s := New(WithClientName(`Acme (Payments) \ Ltd`), WithoutWebhookDelivery())
 	tb.Cleanup(s.Close)
-	st := s.store
+	st := s.core.store
 	st.lock()
 	defer st.unlock()
 	u := &userRecord{id: "5747a7e1d0c0ffee0000aaaa", created: ledgerT0, legalNames: []string{"Sam (the) Sender\\"}}
@@ -47,7 +47,7 @@ func newLedgerFixture(tb testing.TB, nickname string, initial cents) ledgerFixtu
 
 // move records m on the node's ledger and its balance, as move does.
 func (f ledgerFixture) move(m movement) {
-	st := f.s.store
+	st := f.s.core.store
 	st.lock()
 	defer st.unlock()
 	st.addMovement(f.n, m)
@@ -56,7 +56,7 @@ func (f ledgerFixture) move(m movement) {
 
 // statement makes and generates a statement of the node for [start, end].
 func (f ledgerFixture) statement(typ string, start, end, now time.Time) string {
-	st := f.s.store
+	st := f.s.core.store
 	st.lock()
 	defer st.unlock()
 	rec := st.newStatement(now, f.n, typ, start, end)
@@ -67,7 +67,7 @@ func (f ledgerFixture) statement(typ string, start, end, now time.Time) string {
 // files renders the statement's three files and its public copy, with
 // the statement's generated id replaced by a fixed one.
 func (f ledgerFixture) files(id string) map[string][]byte {
-	st := f.s.store
+	st := f.s.core.store
 	st.lock()
 	doc := st.statementDoc(st.book.byID[id])
 	st.unlock()
@@ -191,7 +191,7 @@ func TestStatementPDFLongNickname(t *testing.T) {
 	render := func(nickname string) statementDoc {
 		f := newLedgerFixture(t, nickname, 100)
 		id := f.statement(StatementOnDemand, ledgerT0, ledgerT0.Add(time.Hour), ledgerT0.Add(time.Hour))
-		st := f.s.store
+		st := f.s.core.store
 		st.lock()
 		defer st.unlock()
 		return st.statementDoc(st.book.byID[id])
@@ -228,7 +228,7 @@ func TestWithFileRecycles(t *testing.T) {
 		f.move(movement{date: at.Add(time.Duration(i) * time.Minute), txID: "69b5a0c2d1e0f0000000000" + strconv.Itoa(i), kind: MovementDebit, desc: desc, amount: -cents(100 + i)})
 	}
 	id := f.statement(StatementOnDemand, ledgerT0, at.Add(time.Hour), at.Add(time.Hour))
-	st := f.s.store
+	st := f.s.core.store
 	st.lock()
 	doc := st.statementDoc(st.book.byID[id])
 	st.unlock()
@@ -251,37 +251,37 @@ func TestWithFileRecycles(t *testing.T) {
 func TestFirstMonthlyLook(t *testing.T) {
 	s := New()
 	due := func() int64 {
-		defer s.store.lock().unlock()
-		return s.store.nextDue()
+		defer s.core.store.lock().unlock()
+		return s.core.store.nextDue()
 	}
 	if got := due(); got != math.MaxInt64 {
 		t.Errorf("empty store: due at %d, want never", got)
 	}
-	u, err := s.AddUser(UserSeed{})
+	u, err := s.core.AddUser(UserSeed{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if got := due(); got != math.MaxInt64 {
 		t.Errorf("a user and no node: due at %d, want never", got)
 	}
-	if _, err := s.AddNode(u.ID, NodeSeed{Nickname: "Checking"}); err != nil {
+	if _, err := s.core.AddNode(u.ID, NodeSeed{Nickname: "Checking"}); err != nil {
 		t.Fatal(err)
 	}
 	// Created 2026-04-14: its first statement (April's) is made on May 15.
 	if got, want := due(), time.Date(2026, time.May, 15, 0, 0, 0, 0, time.UTC).UnixMilli(); got != want {
 		t.Errorf("a node made now: due at %v, want %v", time.UnixMilli(got).UTC(), time.UnixMilli(want).UTC())
 	}
-	s.runDue()
-	if !s.store.book.checked.IsZero() {
-		t.Errorf("a request before May 15 looked for monthly statements (checked %v)", s.store.book.checked)
+	s.core.runDue()
+	if !s.core.store.book.checked.IsZero() {
+		t.Errorf("a request before May 15 looked for monthly statements (checked %v)", s.core.store.book.checked)
 	}
 	var doc bytes.Buffer
-	if err := s.Snapshot(&doc); err != nil {
+	if err := s.core.Snapshot(&doc); err != nil {
 		t.Fatal(err)
 	}
 	was := due()
 	s = New()
-	if err := s.Restore(&doc); err != nil {
+	if err := s.core.Restore(&doc); err != nil {
 		t.Fatal(err)
 	}
 	if got := due(); got != was {
@@ -294,23 +294,23 @@ func TestFirstMonthlyLook(t *testing.T) {
 // gets its nodes' statements.
 func TestFirstMonthlyLookAfterRestore(t *testing.T) {
 	saved := New()
-	u, err := saved.AddUser(UserSeed{})
+	u, err := saved.core.AddUser(UserSeed{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	n, err := saved.AddNode(u.ID, NodeSeed{Nickname: "Checking"})
+	n, err := saved.core.AddNode(u.ID, NodeSeed{Nickname: "Checking"})
 	if err != nil {
 		t.Fatal(err)
 	}
 	var doc bytes.Buffer
-	if err := saved.Snapshot(&doc); err != nil {
+	if err := saved.core.Snapshot(&doc); err != nil {
 		t.Fatal(err)
 	}
 	s := New()
-	if err := s.Restore(&doc); err != nil {
+	if err := s.core.Restore(&doc); err != nil {
 		t.Fatal(err)
 	}
-	s.Advance(32 * 24 * time.Hour) // past May 15
+	s.core.Advance(32 * 24 * time.Hour) // past May 15
 	if got := len(s.Statements(n.ID)); got != 1 {
 		t.Errorf("restored node: %d monthly statements on May 16, want 1 (April's)", got)
 	}

@@ -38,7 +38,7 @@ func TestAdHocStatementsShareTheLedger(t *testing.T) {
 		t.Errorf("%d statements over %d movements grew the heap by %d KiB, want at most %d KiB",
 			statements, movements, grown>>10, limit>>10)
 	}
-	st := f.s.store
+	st := f.s.core.store
 	st.lock()
 	last := st.statementPublic(st.book.byID[ids[statements-1]])
 	st.unlock()
@@ -63,17 +63,17 @@ func TestLongAdvanceKeepsStatementsBounded(t *testing.T) {
 		ids = append(ids, n.ID)
 	}
 	count := func() int {
-		st := s.store
+		st := s.core.store
 		st.lock()
 		defer st.unlock()
 		return len(st.book.byID)
 	}
-	s.Advance(2 * MaxMonthlyStatements * 31 * 24 * time.Hour) // ten years: the window is full
+	s.core.Advance(2 * MaxMonthlyStatements * 31 * 24 * time.Hour) // ten years: the window is full
 	if got, want := count(), nodes*MaxMonthlyStatements; got != want {
 		t.Fatalf("after ten years %d statements held, want %d", got, want)
 	}
 	base := heapInUse()
-	s.Advance(250 * 365 * 24 * time.Hour)
+	s.core.Advance(250 * 365 * 24 * time.Hour)
 	grown := int64(heapInUse()) - int64(base)
 	t.Logf("250 years over %d nodes: heap grew by %d KiB", nodes, grown>>10)
 	if got, want := count(), nodes*MaxMonthlyStatements; got != want {
@@ -89,7 +89,7 @@ func TestLongAdvanceKeepsStatementsBounded(t *testing.T) {
 		if len(list) != MaxMonthlyStatements {
 			t.Fatalf("node %s: %d statements, want %d", id, len(list), MaxMonthlyStatements)
 		}
-		now := s.Now()
+		now := s.core.Now()
 		wantLast := time.Date(now.Year(), now.Month(), 1, 0, 0, 0, 0, time.UTC)
 		if now.Day() < 15 {
 			wantLast = wantLast.AddDate(0, -1, 0)

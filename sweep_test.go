@@ -20,7 +20,7 @@ type sweepState struct {
 }
 
 func sweepStateOf(s *Server) sweepState {
-	st := s.store
+	st := s.core.store
 	st.lock()
 	defer st.unlock()
 	out := sweepState{Keys: len(st.keys), IdemQueued: st.idemExpiry.len(), KeysQueued: st.keyExpiry.len()}
@@ -103,9 +103,9 @@ func TestSweepExpiredKeys(t *testing.T) {
 			s := New(WithOAuthKeyLifetime(keyLifetime))
 			u := s.MustAddUser(t, UserSeed{Fingerprint: "fp"})
 			for i, step := range tc.steps {
-				s.Advance(step.advance)
+				s.core.Advance(step.advance)
 				if step.reset {
-					s.Reset()
+					s.core.Reset()
 					u = s.MustAddUser(t, UserSeed{Fingerprint: "fp"})
 				}
 				if step.take != "" {
@@ -166,16 +166,16 @@ func TestSweepBankLogins(t *testing.T) {
 	t.Parallel()
 	s := New()
 	u := s.MustAddUser(t, UserSeed{Fingerprint: "fp"})
-	key := s.OAuthKey(u.ID, "fp")
+	key := s.core.OAuthKey(u.ID, "fp")
 	login := `{"type":"ACH-US","info":{"bank_id":"synapse_good","bank_pw":"test1234","bank_name":"fake"}}`
 	answer := func(token, a string) (int, string) {
 		return bankLoginCall(t, s, u, key, `{"access_token":"`+token+`","mfa_answer":"`+a+`"}`)
 	}
 	type state struct{ Logins, Queued int }
 	stateOf := func() state {
-		s.store.lock()
-		defer s.store.unlock()
-		return state{len(s.store.bankLogins), s.store.bankLoginExpiry.len()}
+		s.core.store.lock()
+		defer s.core.store.unlock()
+		return state{len(s.core.store.bankLogins), s.core.store.bankLoginExpiry.len()}
 	}
 	check := func(step string, want state) {
 		t.Helper()
@@ -184,11 +184,11 @@ func TestSweepBankLogins(t *testing.T) {
 		}
 	}
 	_, first := bankLoginCall(t, s, u, key, login)
-	s.Advance(5 * time.Minute)
+	s.core.Advance(5 * time.Minute)
 	_, second := bankLoginCall(t, s, u, key, login)
 	check("two questions asked", state{2, 2})
 
-	s.Advance(bankLoginLifetime - 5*time.Minute - time.Millisecond)
+	s.core.Advance(bankLoginLifetime - 5*time.Minute - time.Millisecond)
 	check("the first one's last millisecond", state{2, 2})
 	status, again := answer(first, "again")
 	if status != http.StatusAccepted || again == "" {
@@ -196,20 +196,20 @@ func TestSweepBankLogins(t *testing.T) {
 	}
 	check("asked again", state{2, 3})
 
-	s.Advance(time.Millisecond)
+	s.core.Advance(time.Millisecond)
 	check("the first token's time passed, spent already", state{2, 2})
-	s.Advance(5 * time.Minute)
+	s.core.Advance(5 * time.Minute)
 	check("the second question expired", state{1, 1})
 	if status, _ := answer(second, "test_answer"); status != http.StatusConflict {
 		t.Errorf("the expired second token: status %d, want 409", status)
 	}
 
-	s.Advance(bankLoginLifetime)
+	s.core.Advance(bankLoginLifetime)
 	check("every question expired", state{0, 0})
 	if status, _ := answer(again, "test_answer"); status != http.StatusConflict {
 		t.Errorf("the expired token asked again: status %d, want 409", status)
 	}
-	if got, _ := s.User(u.ID); len(got.NodeIDs) != 0 {
+	if got, _ := s.core.User(u.ID); len(got.NodeIDs) != 0 {
 		t.Errorf("nodes linked: %v, want none", got.NodeIDs)
 	}
 }

@@ -157,12 +157,12 @@ func (s *consoleCore) uiPlatforms() (list []uiPlatform, more int) {
 		return nil, 0
 	}
 	for i, o := range all {
-		if i >= uiMaxPlatforms && &o.consoleCore != s {
+		if i >= uiMaxPlatforms && &o.core != s {
 			more++
 			continue
 		}
 		list = append(list, uiPlatform{Name: o.cfg.clientName, ClientID: o.cfg.clientID,
-			URL: o.controlRoot() + "ui/", Current: &o.consoleCore == s})
+			URL: o.core.controlRoot() + "ui/", Current: &o.core == s})
 	}
 	return list, more
 }

@@ -12,15 +12,15 @@ import (
 // filters read their indexes and count exactly.
 func TestUITransactionsScanIsBounded(t *testing.T) {
 	w := newFuzzWorld(t) // its one transaction, the oldest, is CREATED
-	s, st := w.s, w.s.store
+	s, st := w.s, w.s.core.store
 	st.lock()
 	for range uiScanLimit + 10 {
-		tx, err := st.createTx(s.Now(), w.user, w.node, fuzzTx(w.peer, 0.01), true, nil)
+		tx, err := st.createTx(s.core.Now(), w.user, w.node, fuzzTx(w.peer, 0.01), true, nil)
 		if err != nil {
 			st.unlock()
 			t.Fatal(err)
 		}
-		if err := st.cancel(tx, s.Now(), ""); err != nil {
+		if err := st.cancel(tx, s.core.Now(), ""); err != nil {
 			st.unlock()
 			t.Fatal(err)
 		}

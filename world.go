@@ -670,14 +670,14 @@ func (s *consoleCore) LoadWorld(r io.Reader) (World, error) {
 		*c = *s.cfg.root
 		c.clock, c.deliverWebhooks, c.captureLimit = nil, false, 0
 	})
-	scratch.setFrozenClock(now)
+	scratch.core.setFrozenClock(now)
 	defer scratch.Close()
-	if _, err := plan.apply(&scratch.consoleCore, now); err != nil {
+	if _, err := plan.apply(&scratch.core, now); err != nil {
 		return World{}, err
 	}
-	scratch.runTxSteps(now) // the processing steps only: statements and webhooks do not change a status
+	scratch.core.runTxSteps(now) // the processing steps only: statements and webhooks do not change a status
 	for _, tp := range plan.txs {
-		if t, _ := scratch.Transaction(tp.id); t.Status != tp.status {
+		if t, _ := scratch.core.Transaction(tp.id); t.Status != tp.status {
 			return World{}, errWorld("%s: declared %s, but by now the clock has moved it to %s; date it later or declare the status it reaches.", tp.label, tp.status, t.Status)
 		}
 	}
