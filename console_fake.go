@@ -1,6 +1,9 @@
 package synapsefake
 
-import "sync"
+import (
+	"sync"
+	"time"
+)
 
 // consoleCore is the console's part of a Server: the control API, the
 // dashboard, saved state, worlds and platforms, over the wire it embeds.
@@ -8,12 +11,12 @@ type consoleCore struct {
 	wireCore
 	cfg       consoleConfig // the options the console reads; its wireConfig is the wire's
 	restoring sync.Mutex    // held while a state document is restored: one at a time
-	// platforms is the Platforms the server is a platform of, nil for one
-	// of its own; ctlBase is where its control API is served then
-	// (/_fake/platforms/{client_id}/ for a made one), "" for controlPrefix.
-	platforms *Platforms
-	ctlBase   string
-	base      string // URL(): the origin check accepts its host
+	// host is the Server the console is part of; ctlBase is where its
+	// control API is served (/_fake/platforms/{client_id}/ for a made
+	// platform), "" for controlPrefix.
+	host    consoleHost
+	ctlBase string
+	base    string // URL(): the origin check accepts its host
 }
 
 // consoleConfig is the console's part of the options, over the wire's: New
@@ -24,8 +27,16 @@ type consoleConfig struct {
 	maxState     int64
 	controlToken string
 	allowedHosts []string
-	// root is the Server's whole config, which LoadWorld copies into its
-	// scratch Server: an upward use left to step 5, with Platforms', which
-	// build Servers too.
-	root *config
+}
+
+// consoleHost is what the console asks of the Server it is part of, which
+// the root implements: the console builds no Server.
+type consoleHost interface {
+	// scratch answers a fresh server with the same options, no webhook
+	// delivery and a frozen clock at now, where LoadWorld tries a world
+	// first, and the func that closes it.
+	scratch(now time.Time) (sc *consoleCore, close func())
+	// platformCores answers the platforms of the Platforms the server is
+	// one of, the default first, or nil for a server of its own.
+	platformCores() []*consoleCore
 }

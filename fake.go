@@ -16,10 +16,13 @@ import (
 // them. It is an http.Handler; NewServer also gives it a listener.
 // All methods are safe for concurrent use.
 type Server struct {
-	core    consoleCore
-	cfg     config // every option; New copies each layer's part into its own config
-	ts      *httptest.Server
-	closeMu sync.Once
+	core consoleCore
+	cfg  config // every option; New copies each layer's part into its own config
+	// platforms is the Platforms the server is a platform of, nil for one
+	// of its own.
+	platforms *Platforms
+	ts        *httptest.Server
+	closeMu   sync.Once
 }
 
 // noListenerBase is the URL a Server built by New reports: requests to it go
@@ -36,6 +39,7 @@ func New(opts ...Option) *Server {
 		o(cfg)
 	}
 	s.core.cfg = cfg.layers()
+	s.core.host = s
 	s.core.wireCore.cfg = s.core.cfg.wireConfig
 	s.core.bankCore.cfg = s.core.wireCore.cfg.bankConfig
 	switch c := cfg.clock.(type) {

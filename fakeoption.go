@@ -88,7 +88,6 @@ func (c *config) layers() consoleConfig {
 		maxState:     c.maxState,
 		controlToken: c.controlToken,
 		allowedHosts: c.allowedHosts,
-		root:         c,
 	}
 }
 

@@ -139,7 +139,7 @@ func (p *Platforms) Add(c PlatformConfig) (*Server, error) {
 			"This fake holds %d platforms, its bound (-max-platforms); delete one (DELETE /_fake/platforms/{client_id}) before making another.", p.max)
 	}
 	s := New(opts...)
-	s.core.platforms, s.core.ctlBase = p, platformsPrefix+"/"+c.ClientID+"/"
+	s.platforms, s.core.ctlBase = p, platformsPrefix+"/"+c.ClientID+"/"
 	p.byID[c.ClientID] = s
 	p.order = append(p.order, s)
 	return s, nil

@@ -149,20 +149,17 @@ const uiMaxPlatforms = 100
 // uiPlatforms is the switcher's list: nil for a server that is not one of
 // several platforms.
 func (s *consoleCore) uiPlatforms() (list []uiPlatform, more int) {
-	if s.platforms == nil {
-		return nil, 0
-	}
-	all := s.platforms.List()
+	all := s.host.platformCores()
 	if len(all) < 2 {
 		return nil, 0
 	}
 	for i, o := range all {
-		if i >= uiMaxPlatforms && &o.core != s {
+		if i >= uiMaxPlatforms && o != s {
 			more++
 			continue
 		}
 		list = append(list, uiPlatform{Name: o.cfg.clientName, ClientID: o.cfg.clientID,
-			URL: o.core.controlRoot() + "ui/", Current: &o.core == s})
+			URL: o.controlRoot() + "ui/", Current: o == s})
 	}
 	return list, more
 }

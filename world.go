@@ -666,18 +666,14 @@ func (s *consoleCore) LoadWorld(r io.Reader) (World, error) {
 	if err != nil {
 		return World{}, err
 	}
-	scratch := New(func(c *config) {
-		*c = *s.cfg.root
-		c.clock, c.deliverWebhooks, c.captureLimit = nil, false, 0
-	})
-	scratch.core.setFrozenClock(now)
-	defer scratch.Close()
-	if _, err := plan.apply(&scratch.core, now); err != nil {
+	scratch, closeScratch := s.host.scratch(now)
+	defer closeScratch()
+	if _, err := plan.apply(scratch, now); err != nil {
 		return World{}, err
 	}
-	scratch.core.runTxSteps(now) // the processing steps only: statements and webhooks do not change a status
+	scratch.runTxSteps(now) // the processing steps only: statements and webhooks do not change a status
 	for _, tp := range plan.txs {
-		if t, _ := scratch.core.Transaction(tp.id); t.Status != tp.status {
+		if t, _ := scratch.Transaction(tp.id); t.Status != tp.status {
 			return World{}, errWorld("%s: declared %s, but by now the clock has moved it to %s; date it later or declare the status it reaches.", tp.label, tp.status, t.Status)
 		}
 	}

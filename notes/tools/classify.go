@@ -22,8 +22,8 @@ func init() {
 	for layer, files := range map[string]string{
 		"bank":    "banklogin barcode cardlife cards clock digitalwallet dishonor disputes dummy encode events idempotency jit money nodes oauth returns schedule shipments state_check statemachine statements statements_pdf store subnets transactions users filter",
 		"api":     "handlers_users chaos diagnose fastdecode faults handlers handlers_kyc handlers_nodes handlers_oauth handlers_platform handlers_reference handlers_reference2 handlers_ship handlers_subnets handlers_transactions journal recovery router strict webhooks errors contractrules subscriptions",
-		"console": "control control_reads origin platforms ui ui_detail world state",
-		"root":    "check client doc fake fakeoption listen scenarios",
+		"console": "control control_reads origin ui ui_detail world state",
+		"root":    "check client doc fake fakeoption listen scenarios platforms",
 	} {
 		for _, f := range strings.Fields(layer2(files)) {
 			fileLayer[f+".go"] = layer
