@@ -200,7 +200,7 @@ func (s *Server) CheckNoWebhook(tb testing.TB, match ...WebhookMatcher) bool {
 	got := []string{}
 	for _, w := range all {
 		if matchAll(w, match) {
-			got = append(got, w.checked().summary())
+			got = append(got, checkedOf(w).summary())
 		}
 	}
 	if len(got) == 0 {
@@ -222,7 +222,7 @@ func listWebhooks(all []Webhook) string {
 		fmt.Fprintf(&b, "\n  (%d older not shown)", first)
 	}
 	for i := first; i < len(all); i++ {
-		fmt.Fprintf(&b, "\n  %d. %s", i+1, all[i].checked().summary())
+		fmt.Fprintf(&b, "\n  %d. %s", i+1, checkedOf(all[i]).summary())
 	}
 	return b.String()
 }
@@ -254,9 +254,9 @@ func nearestWebhook(all []Webhook, match []WebhookMatcher) (want, got checkedWeb
 				}
 				*try.field = v
 				if matchAll(w, match) {
-					want = w.checked()
+					want = checkedOf(w)
 					*try.field = orig
-					return want, w.checked(), true
+					return want, checkedOf(w), true
 				}
 			}
 			*try.field = orig
@@ -426,4 +426,31 @@ func projectJSON(got, want any) any {
 		return out
 	}
 	return got
+}
+
+// checkedOf is the part of w the matchers read.
+func checkedOf(w Webhook) checkedWebhook {
+	return checkedWebhook{w.Function, w.ObjectType, w.ObjectID, w.Status, w.Code}
+}
+
+// checkedWebhook is the part of a Webhook the matchers read, as a failed
+// CheckWebhook shows it.
+type checkedWebhook struct {
+	Function   string
+	ObjectType string
+	ObjectID   string
+	Status     string
+	Code       string
+}
+
+// summary is the webhook on one line, without its deliveries.
+func (c checkedWebhook) summary() string {
+	s := c.Function + " " + c.ObjectType + "_" + c.ObjectID
+	if c.Status != "" {
+		s += " " + c.Status
+	}
+	if c.Code != "" {
+		s += " (" + c.Code + ")"
+	}
+	return s
 }

@@ -60,6 +60,7 @@ func layerOf(file string) string {
 
 func main() {
 	dry := flag.Bool("n", false, "report only")
+	force := flag.Bool("force", false, "rename even with problems (a trial)")
 	as := flag.String("as", "", "names to use instead of the capitalized one: old=New or Type.old=New, comma separated")
 	flag.Parse()
 	manual := map[string]string{}
@@ -86,6 +87,16 @@ func main() {
 	pkg, err := conf.Check("github.com/synapsefake/synapsefake", fset, files, info)
 	if err != nil {
 		panic(err)
+	}
+	// A method or field of an instantiated generic type is its own object:
+	// take the declared one.
+	for id, obj := range info.Uses {
+		switch o := obj.(type) {
+		case *types.Func:
+			info.Uses[id] = o.Origin()
+		case *types.Var:
+			info.Uses[id] = o.Origin()
+		}
 	}
 	layer := func(pos token.Pos) string { return layerOf(filepath.Base(fset.Position(pos).Filename)) }
 	isMember := func(obj types.Object) bool {
@@ -273,6 +284,18 @@ func main() {
 		}
 		byLayer[l][final(obj)] = append(byLayer[l][final(obj)], obj)
 	}
+	// Still one package until move.go: no two package-level names alike.
+	all := map[string][]types.Object{}
+	for _, m := range byLayer {
+		for n, objs := range m {
+			all[n] = append(all[n], objs...)
+		}
+	}
+	for n, objs := range all {
+		if len(objs) > 1 {
+			problems = append(problems, fmt.Sprintf("clash in the package: %d objects named %s", len(objs), n))
+		}
+	}
 	for l, m := range byLayer {
 		for n, objs := range m {
 			if len(objs) > 1 {
@@ -369,7 +392,7 @@ func main() {
 		}
 	}
 	fmt.Printf("# %d renames, %d problems\n", len(newName), len(problems))
-	if *dry || len(problems) > 0 {
+	if *dry || (len(problems) > 0 && !*force) {
 		return
 	}
 	// The edits: every definition and use of a renamed object, the
@@ -404,6 +427,45 @@ func main() {
 		if n, ok := newName[obj]; ok {
 			add(id, n)
 		}
+	}
+	// A field made exported stays out of JSON: in a struct that has json
+	// tags (encoding/json reads it), it gets json:"-" when it has no key.
+	for _, f := range files {
+		ast.Inspect(f, func(nd ast.Node) bool {
+			st, ok := nd.(*ast.StructType)
+			if !ok {
+				return true
+			}
+			tagged := false
+			for _, fl := range st.Fields.List {
+				if fl.Tag != nil && strings.Contains(fl.Tag.Value, "json:") {
+					tagged = true
+				}
+			}
+			if !tagged {
+				return true
+			}
+			for _, fl := range st.Fields.List {
+				renamed := false
+				for _, n := range fl.Names {
+					if _, ok := newName[info.Defs[n]]; ok {
+						renamed = true
+					}
+				}
+				if !renamed {
+					continue
+				}
+				switch {
+				case fl.Tag == nil:
+					p := fset.Position(fl.Type.End())
+					edits[p.Filename] = append(edits[p.Filename], edit{p.Offset, 0, " `json:\"-\"`"})
+				case !strings.Contains(fl.Tag.Value, "json:"):
+					p := fset.Position(fl.Tag.End())
+					edits[p.Filename] = append(edits[p.Filename], edit{p.Offset - 1, 0, ` json:"-"`})
+				}
+			}
+			return true
+		})
 	}
 	for _, f := range files {
 		ast.Inspect(f, func(nd ast.Node) bool {
