@@ -52,21 +52,21 @@ func (h *hooks) snapshot() stateHooks {
 	var queued []*delivery
 	for _, seq := range seqs {
 		ev := events[seq]
-		se := stateEvent{Seq: seq, At: ev.at, Function: ev.function(), Backend: ev.backend, Captured: captured[seq],
+		se := stateEvent{Seq: seq, At: ev.atMS(), Function: ev.function(), Backend: ev.byBackend(), Captured: captured[seq],
 			Deliveries: make([]stateDelivery, len(ev.deliveryList()))}
 		if ev.object() != nil {
 			se.Object = &stateObject{Type: ev.objectType(), ID: ev.objectID(), Status: ev.status(), View: string(ev.object().view())}
 		} else {
-			se.TxID, se.Timeline, se.Code = ev.tx.id, len(ev.timeline), ev.code
+			se.TxID, se.Timeline, se.Code = ev.transaction().txID(), len(ev.txTimeline()), ev.recentCode()
 		}
 		for i := range ev.deliveryList() {
 			d := &ev.deliveryList()[i]
 			sd := stateDelivery{SubscriptionID: d.subscriptionID(), URL: d.targetURL(), Due: d.dueMS(), Attempts: make([]stateAttempt, len(d.attemptList()))}
 			for j, a := range d.attemptList() {
-				sd.Attempts[j] = stateAttempt{At: a.at, Code: a.code, Text: a.text, Chaos: chaosString(a.chaos)}
+				sd.Attempts[j] = stateAttempt{At: a.atMS(), Code: a.statusCode(), Text: a.answer(), Chaos: chaosString(a.chaosFlags())}
 			}
 			se.Deliveries[i] = sd
-			if !d.finished() && !retrying[d] {
+			if !deliveryFinished(d) && !retrying[d] {
 				queued = append(queued, d)
 			}
 		}
@@ -86,21 +86,11 @@ func (h *hooks) snapshot() stateHooks {
 	return out
 }
 
-// finished reports whether d needs no further attempt: its last attempt
-// succeeded, or it made every retry. Callers hold the hooks lock.
-func (d *delivery) finished() bool {
+// deliveryFinished reports whether d needs no further attempt: its last
+// attempt succeeded, or it made every retry. Callers hold the hooks lock.
+func deliveryFinished(d *delivery) bool {
 	n := len(d.attemptList())
-	return n > 0 && (slices.Contains(webhookSuccess, int(d.attemptList()[n-1].code)) || n > len(webhookRetryDelays))
-}
-
-// index is d's position among its event's deliveries.
-func (d *delivery) index() int {
-	for i := range d.event().deliveryList() {
-		if &d.event().deliveryList()[i] == d {
-			return i
-		}
-	}
-	panic("synapsefake: a delivery outside its event")
+	return n > 0 && (slices.Contains(webhookSuccess, int(d.attemptList()[n-1].statusCode())) || n > len(webhookRetryDelays))
 }
 
 // restore swaps in the webhook side of a decoded state: sh, its events by
@@ -123,7 +113,7 @@ func (h *hooks) restore(sh stateHooks, events map[uint64]*event, captured []*eve
 	for _, e := range sh.Log {
 		d := &events[e.Seq].deliveryList()[e.Delivery]
 		h.pushLog(logEntry{d: d, attempt: int32(e.Attempt)})
-		h.logBytes += int64(attemptOverhead + logEntryOverhead + len(d.attemptList()[e.Attempt].text))
+		h.logBytes += int64(attemptOverhead + logEntryOverhead + len(d.attemptList()[e.Attempt].answer()))
 	}
 	for _, r := range sh.Retries {
 		h.retries = append(h.retries, retry{at: r.At, d: &events[r.Seq].deliveryList()[r.Delivery]})
@@ -135,7 +125,7 @@ func (h *hooks) restore(sh stateHooks, events map[uint64]*event, captured []*eve
 			if h.s.cfg.deliverWebhooks {
 				h.enqueue(d)
 			} else {
-				h.record(d, attemptRecord{at: d.dueMS(), code: http.StatusOK, text: notDelivered})
+				h.record(d, newAttempt(d.dueMS(), http.StatusOK, notDelivered, 0))
 			}
 		}
 	}

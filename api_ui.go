@@ -7,9 +7,9 @@ import (
 	"time"
 )
 
-// outcome is what the stored attempt came to.
-func (a attemptRecord) outcome() uiOutcome {
-	return outcomeOf(int(a.code), a.chaos&chaosBadSignature != 0, a.text)
+// attemptOutcome is what the stored attempt a came to.
+func attemptOutcome(a attemptRecord) uiOutcome {
+	return outcomeOf(int(a.statusCode()), a.chaosFlags()&chaosBadSignature != 0, a.answer())
 }
 
 // outcomeOf is what an attempt came to. Only a 2xx answer to a POST signed

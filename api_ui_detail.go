@@ -27,15 +27,15 @@ func (h *hooks) uiHealth(subs []uiSub) {
 		}
 		sub, a := &subs[j], e.d.attemptList()[e.attempt]
 		was := sub.Recent == uiSubWindow && sub.LastError != nil
-		if sub.LastError == nil && a.outcome() == uiFailed {
-			v := uiAttemptOf(a.public(), time.UnixMilli(e.d.event().at))
+		if sub.LastError == nil && attemptOutcome(a) == uiFailed {
+			v := uiAttemptOf(attemptPublic(a), time.UnixMilli(e.d.event().atMS()))
 			sub.LastError = &v
 		}
 		// The log is in attempt order: the first entry of a delivery
 		// met is its last attempt.
 		if sub.Recent < uiSubWindow && !seen[e.d] {
 			seen[e.d] = true
-			switch a.outcome() {
+			switch attemptOutcome(a) {
 			case uiDelivered:
 				sub.Delivered++
 			case uiNotSent:
@@ -90,9 +90,9 @@ func (h *hooks) rowsOf(s *wireCore, id string, limit int) (rows []uiHookRow, mor
 			switch {
 			case len(a) == 0:
 				counts[i][2]++
-			case a[len(a)-1].outcome() == uiDelivered:
+			case attemptOutcome(a[len(a)-1]) == uiDelivered:
 				counts[i][0]++
-			case a[len(a)-1].outcome() == uiNotSent:
+			case attemptOutcome(a[len(a)-1]) == uiNotSent:
 				counts[i][3]++
 			default:
 				counts[i][1]++
@@ -106,7 +106,7 @@ func (h *hooks) rowsOf(s *wireCore, id string, limit int) (rows []uiHookRow, mor
 			code = ev.txCode()
 		}
 		rows = append(rows, uiHookRow{Seq: ev.sequence(), LogID: s.logID(ev.sequence()), Function: ev.function(), Status: ev.status(),
-			Code: code, ObjectType: ev.objectType(), ObjectID: ev.objectID(), Date: time.UnixMilli(ev.at).UTC(),
+			Code: code, ObjectType: ev.objectType(), ObjectID: ev.objectID(), Date: time.UnixMilli(ev.atMS()).UTC(),
 			Delivered: counts[i][0], Failed: counts[i][1], Queued: counts[i][2], NotSent: counts[i][3]})
 	}
 	return rows, more

@@ -120,6 +120,17 @@ type uiSub struct {
 	LastError *uiAttempt
 }
 
+// Sent is how many of its recent deliveries were sent.
+func (s uiSub) Sent() int { return s.Recent - s.NotSent }
+
+// Percent is the share of its recent deliveries sent that were delivered.
+func (s uiSub) Percent() int {
+	if s.Sent() == 0 {
+		return 0
+	}
+	return 100 * s.Delivered / s.Sent()
+}
+
 // indentJSON is v as indented JSON.
 func indentJSON(v any) string {
 	b, err := json.MarshalIndent(v, "", "  ")

@@ -123,3 +123,59 @@ func (ev *event) drop() { ev.dropped = true }
 
 // object is ev's object, nil for a transaction event.
 func (ev *event) object() *objectEvent { return ev.obj }
+
+// newAttempt is the stored form of an attempt made at (ms), answered with
+// code and text, and what webhook chaos did to it.
+func newAttempt(at int64, code int32, text string, chaos uint8) attemptRecord {
+	return attemptRecord{at: at, code: code, chaos: chaos, text: text}
+}
+
+// atMS is when a was made, in ms.
+func (a attemptRecord) atMS() int64 { return a.at }
+
+// statusCode is the receiver's answer's status code (408 for none).
+func (a attemptRecord) statusCode() int32 { return a.code }
+
+// answer is the receiver's answer's text, at most maxAttemptText bytes.
+func (a attemptRecord) answer() string { return a.text }
+
+// chaosFlags is what webhook chaos did to a.
+func (a attemptRecord) chaosFlags() uint8 { return a.chaos }
+
+// withChaos is a with what webhook chaos did to it set to flags.
+func (a attemptRecord) withChaos(flags uint8) attemptRecord { a.chaos = flags; return a }
+
+// atMS is when ev happened, in ms.
+func (ev *event) atMS() int64 { return ev.at }
+
+// byBackend reports whether ev was made by the backend (updated_by
+// BACKEND), not by the user (SELF).
+func (ev *event) byBackend() bool { return ev.backend }
+
+// transaction is the transaction ev describes, nil for an object event.
+func (ev *event) transaction() *txRecord { return ev.tx }
+
+// txTimeline is the transaction's timeline as of ev.
+func (ev *event) txTimeline() []statusEntry { return ev.timeline }
+
+// recentCode is the transaction's recent_status.code as of ev, nil for
+// none.
+func (ev *event) recentCode() *string { return ev.code }
+
+// outboxKey is the outbox of d: its subscription's, or else its url's.
+func (d *delivery) outboxKey() string {
+	if d.subscriptionID() != "" {
+		return d.subscriptionID()
+	}
+	return d.targetURL()
+}
+
+// index is d's position among its event's deliveries.
+func (d *delivery) index() int {
+	for i := range d.event().deliveryList() {
+		if &d.event().deliveryList()[i] == d {
+			return i
+		}
+	}
+	panic("synapsefake: a delivery outside its event")
+}

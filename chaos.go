@@ -285,14 +285,6 @@ func (c *chaos) forget() {
 	clear(c.plans)
 }
 
-// outboxKey is the outbox of d: its subscription's, or else its url's.
-func (d *delivery) outboxKey() string {
-	if d.subscriptionID() != "" {
-		return d.subscriptionID()
-	}
-	return d.targetURL()
-}
-
 func (c *chaos) settings(d *delivery) ChaosSettings {
 	if s, ok := c.cfg.Subscriptions[d.subscriptionID()]; ok && d.subscriptionID() != "" {
 		return s
@@ -360,7 +352,7 @@ func (h *hooks) first(d *delivery) {
 	if held := c.held[key]; held != nil {
 		delete(c.held, key)
 		h.retries = slices.DeleteFunc(h.retries, func(r retry) bool { return r.d == held })
-		held.setDue(max(held.event().at, d.dueMS()))
+		held.setDue(max(held.event().atMS(), d.dueMS()))
 		h.enqueue(held)
 	}
 }

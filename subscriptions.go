@@ -159,12 +159,12 @@ func (s *wireCore) handleWebhookLogs(w http.ResponseWriter, r *http.Request) {
 		a := e.attempts[len(e.attempts)-1]
 		responses := make([]httpResponse, len(e.attempts))
 		for j, at := range e.attempts {
-			responses[j] = httpResponse{Date: at.at, HTTPResponseCode: itoa(int(at.code)), HTTPResponseText: at.text, Chaos: chaosString(at.chaos)}
+			responses[j] = httpResponse{Date: at.atMS(), HTTPResponseCode: itoa(int(at.statusCode())), HTTPResponseText: at.answer(), Chaos: chaosString(at.chaosFlags())}
 		}
-		body := e.ev.body(s)
+		body := eventBody(e.ev, s)
 		sum := sha256.Sum256(body)
-		out.Logs = append(out.Logs, logEntryView{ID: oid{s.logID(e.ev.sequence())}, ClientID: s.cfg.clientID, Date: a.at,
-			Function: e.ev.function(), HTTPResponseCode: itoa(int(a.code)), HTTPResponseText: a.text, HTTPResponses: responses,
+		out.Logs = append(out.Logs, logEntryView{ID: oid{s.logID(e.ev.sequence())}, ClientID: s.cfg.clientID, Date: a.atMS(),
+			Function: e.ev.function(), HTTPResponseCode: itoa(int(a.statusCode())), HTTPResponseText: a.answer(), HTTPResponses: responses,
 			HTTPURL: e.url, ObjID: e.ev.objectType() + "_" + e.ev.objectID(), SafeObj: safeObj(body),
 			SafeObjHash: hex.EncodeToString(sum[:]), UpdatedBy: e.ev.actor()})
 	}

@@ -51,6 +51,9 @@ type txRecord struct {
 	card      *cardLife       // cardlife.go; nil for a swipe whose amount never changed and that holds nothing
 }
 
+// txID is t's id.
+func (t *txRecord) txID() string { return t.id }
+
 // statusEntry is one entry of a transaction's timeline, as stored.
 type statusEntry struct {
 	Date   int64 // ms

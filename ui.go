@@ -385,7 +385,7 @@ func (s *consoleCore) uiWebhooksPage(w http.ResponseWriter, r *http.Request) {
 // uiHook is a captured webhook with its payload, signature check and
 // attempts.
 func (s *consoleCore) uiHook(c capturedEvent) uiHook {
-	wh := c.webhook(c.ev.body(&s.wireCore))
+	wh := c.webhook(eventBody(c.ev, &s.wireCore))
 	v := uiHook{Seq: c.ev.sequence(), Function: wh.Function, ObjectType: wh.ObjectType, ObjectID: wh.ObjectID,
 		Status: wh.Status, Code: wh.Code, UpdatedBy: wh.UpdatedBy, Date: wh.Date, LogID: s.logID(c.ev.sequence())}
 	var pretty bytes.Buffer

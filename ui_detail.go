@@ -12,17 +12,6 @@ import (
 // search box (GET /_fake/ui/find?id=) opens the object on the page that
 // lists its kind.
 
-// Sent is how many of its recent deliveries were sent.
-func (s uiSub) Sent() int { return s.Recent - s.NotSent }
-
-// Percent is the share of its recent deliveries sent that were delivered.
-func (s uiSub) Percent() int {
-	if s.Sent() == 0 {
-		return 0
-	}
-	return 100 * s.Delivered / s.Sent()
-}
-
 // uiDetail finds the object with the id; its Kind is "" when none has it.
 func (s *consoleCore) uiDetail(id string) *uiDetail {
 	d := s.detail(id, s.Now(), s.manualClock())

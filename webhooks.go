@@ -145,8 +145,9 @@ func signatures(objectID, clientID, clientSecret string) (sha1Hex, sha256Hex str
 	return hex.EncodeToString(m1.Sum(nil)), hex.EncodeToString(m256.Sum(nil))
 }
 
-func (a attemptRecord) public() Attempt {
-	return Attempt{Code: int(a.code), Text: a.text, Date: time.UnixMilli(a.at).UTC(), Chaos: chaosString(a.chaos)}
+// attemptPublic is the public copy of the stored attempt a.
+func attemptPublic(a attemptRecord) Attempt {
+	return Attempt{Code: int(a.statusCode()), Text: a.answer(), Date: time.UnixMilli(a.atMS()).UTC(), Chaos: chaosString(a.chaosFlags())}
 }
 
 // notDelivered is the text of every attempt under WithoutWebhookDelivery.
@@ -326,7 +327,7 @@ func (h *hooks) add(ev *event) {
 			if h.s.cfg.deliverWebhooks {
 				h.first(d)
 			} else {
-				h.record(d, attemptRecord{at: d.dueMS(), code: http.StatusOK, text: notDelivered})
+				h.record(d, newAttempt(d.dueMS(), http.StatusOK, notDelivered, 0))
 			}
 		}
 	}
@@ -373,7 +374,7 @@ func (h *hooks) enqueue(d *delivery) {
 // failure calls for.
 func (h *hooks) record(d *delivery, a attemptRecord) {
 	h.logAttempt(d, a)
-	if slices.Contains(webhookSuccess, int(a.code)) || len(d.attemptList()) > len(webhookRetryDelays) {
+	if slices.Contains(webhookSuccess, int(a.statusCode())) || len(d.attemptList()) > len(webhookRetryDelays) {
 		return // done
 	}
 	d.setDue(d.dueMS() + webhookRetryDelays[len(d.attemptList())-1].Milliseconds())
@@ -401,7 +402,7 @@ func (h *hooks) schedule(d *delivery) {
 func (h *hooks) logAttempt(d *delivery, a attemptRecord) {
 	d.addAttempt(a)
 	h.version++
-	cost := int64(attemptOverhead + len(a.text))
+	cost := int64(attemptOverhead + len(a.answer()))
 	if !d.event().isDropped() {
 		h.eventBytes += cost
 		h.trimEvents()
@@ -410,7 +411,7 @@ func (h *hooks) logAttempt(d *delivery, a attemptRecord) {
 	h.logBytes += cost + logEntryOverhead
 	for limit := h.s.cfg.webhookLogLimit; limit >= 0 && h.logBytes > limit && h.log.len() > 1; {
 		e := h.log.pop()
-		h.logBytes -= int64(attemptOverhead + logEntryOverhead + len(e.d.attemptList()[e.attempt].text))
+		h.logBytes -= int64(attemptOverhead + logEntryOverhead + len(e.d.attemptList()[e.attempt].answer()))
 	}
 }
 
@@ -440,15 +441,14 @@ func (h *hooks) work(b *outbox) {
 		h.mu.Unlock()
 		var extra, a attemptRecord
 		if plan.extra != 0 {
-			extra = h.s.attempt(ctx, d, plan.extra&chaosBadSignature != 0)
-			extra.chaos = plan.extra
+			extra = h.s.attempt(ctx, d, plan.extra&chaosBadSignature != 0).withChaos(plan.extra)
 		}
 		if plan.flags&chaosDropped != 0 {
-			a = attemptRecord{at: d.dueMS(), code: http.StatusServiceUnavailable, text: chaosDroppedText}
+			a = newAttempt(d.dueMS(), http.StatusServiceUnavailable, chaosDroppedText, 0)
 		} else {
 			a = h.s.attempt(ctx, d, plan.flags&chaosBadSignature != 0)
 		}
-		a.chaos = plan.flags
+		a = a.withChaos(plan.flags)
 		h.mu.Lock()
 		if b.dead {
 			break
@@ -522,7 +522,7 @@ func (h *hooks) redeliver(seq uint64, delivery int) (found, busy bool) {
 	if h.s.cfg.deliverWebhooks {
 		h.enqueue(d)
 	} else {
-		h.record(d, attemptRecord{at: d.dueMS(), code: http.StatusOK, text: notDelivered})
+		h.record(d, newAttempt(d.dueMS(), http.StatusOK, notDelivered, 0))
 	}
 	h.cond.Broadcast()
 	return true, false
@@ -603,16 +603,14 @@ func (h *hooks) close() {
 // the attempt's due time; badSignature signs it with a wrong secret.
 // Cancelling ctx abandons it.
 func (s *wireCore) attempt(ctx context.Context, d *delivery, badSignature bool) attemptRecord {
-	a := attemptRecord{at: d.dueMS()}
+	at := d.dueMS()
 	if !validWebhookURL(d.targetURL()) {
 		// A URL stored without a scheme (PATCH /subscriptions/{id}) is never sent.
-		a.code, a.text = http.StatusRequestTimeout, "unreachable URL "+strconv.Quote(d.targetURL())+": no http or https scheme"
-		return a
+		return newAttempt(at, http.StatusRequestTimeout, "unreachable URL "+strconv.Quote(d.targetURL())+": no http or https scheme", 0)
 	}
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, d.targetURL(), bytes.NewReader(d.event().body(s)))
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, d.targetURL(), bytes.NewReader(eventBody(d.event(), s)))
 	if err != nil {
-		a.code, a.text = http.StatusRequestTimeout, err.Error()
-		return a
+		return newAttempt(at, http.StatusRequestTimeout, err.Error(), 0)
 	}
 	secret := s.cfg.clientSecret
 	if badSignature {
@@ -624,16 +622,15 @@ func (s *wireCore) attempt(ctx context.Context, d *delivery, badSignature bool) 
 	req.Header.Set("X-Synapse-Signature-Sha256", sha256Hex)
 	resp, err := s.webhookClient.Do(req)
 	if err != nil {
-		a.code, a.text = http.StatusRequestTimeout, err.Error()
-		return a
+		return newAttempt(at, http.StatusRequestTimeout, err.Error(), 0)
 	}
 	defer resp.Body.Close()
-	text, _ := io.ReadAll(io.LimitReader(resp.Body, maxAttemptText))
-	a.code = int32(resp.StatusCode)
-	if len(text) > 0 {
-		a.text = string(text)
+	body, _ := io.ReadAll(io.LimitReader(resp.Body, maxAttemptText))
+	var text string
+	if len(body) > 0 {
+		text = string(body)
 	}
-	return a
+	return newAttempt(at, int32(resp.StatusCode), text, 0)
 }
 
 // fifo is a queue that forgets from the front in O(1).
@@ -705,7 +702,7 @@ func (h *hooks) captured1(ev *event) capturedEvent {
 func attempts(recs []attemptRecord) []Attempt {
 	out := make([]Attempt, len(recs))
 	for i, a := range recs {
-		out[i] = a.public()
+		out[i] = attemptPublic(a)
 	}
 	return out
 }
@@ -714,7 +711,7 @@ func attempts(recs []attemptRecord) []Attempt {
 func (c capturedEvent) webhook(body []byte) Webhook {
 	ev := c.ev
 	w := Webhook{Function: ev.function(), ObjectType: ev.objectType(), ObjectID: ev.objectID(), Status: ev.status(),
-		UpdatedBy: ev.actor(), Date: time.UnixMilli(ev.at).UTC(), Body: body, Deliveries: c.deliveries}
+		UpdatedBy: ev.actor(), Date: time.UnixMilli(ev.atMS()).UTC(), Body: body, Deliveries: c.deliveries}
 	if ev.object() == nil {
 		w.Code = ev.txCode()
 	}
@@ -729,7 +726,7 @@ func (c WebhookCapture) All() []Webhook {
 	c.h.mu.Unlock()
 	out := make([]Webhook, len(list))
 	for i, e := range list {
-		out[i] = e.webhook(e.ev.body(c.h.s))
+		out[i] = e.webhook(eventBody(e.ev, c.h.s))
 	}
 	return out
 }
@@ -764,7 +761,7 @@ func (c WebhookCapture) page(after uint64, newest, limit int, take func(Webhook)
 			return last, false
 		}
 		for _, e := range chunk {
-			if !take(e.webhook(e.ev.body(h.s))) {
+			if !take(e.webhook(eventBody(e.ev, h.s))) {
 				return last, true
 			}
 			last = e.ev.sequence()
@@ -1003,12 +1000,12 @@ func (w *waitScan) pass(h *hooks) (Webhook, bool) {
 func (w *waitScan) try(h *hooks, e capturedEvent) (Webhook, bool) {
 	if w.bodiless {
 		if wh := e.webhook(nil); w.match(wh) {
-			wh.Body = e.ev.body(h.s)
+			wh.Body = eventBody(e.ev, h.s)
 			return wh, true
 		}
 		return Webhook{}, false
 	}
-	wh := e.webhook(e.ev.body(h.s))
+	wh := e.webhook(eventBody(e.ev, h.s))
 	return wh, w.match(wh)
 }
 
