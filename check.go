@@ -8,6 +8,8 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/synapsefake/synapsefake/internal/api"
+	"github.com/synapsefake/synapsefake/internal/bank"
 	"github.com/synapsefake/synapsefake/reference"
 )
 
@@ -50,7 +52,7 @@ func (s *Server) CheckStatus(tb testing.TB, txID string, want Status, code ...st
 		tb.Errorf("synapsefake: CheckStatus(%q): give at most one code, not %q", txID, code)
 		return false
 	}
-	s.core.runDue()
+	s.core.RunDueFast()
 	got, ok := s.txStatus(txID)
 	if !ok {
 		tb.Helper()
@@ -68,9 +70,9 @@ func (s *Server) CheckStatus(tb testing.TB, txID string, want Status, code ...st
 	tx, _ := s.core.Transaction(txID)
 	var msg strings.Builder
 	now := s.core.Now()
-	fmt.Fprintf(&msg, "synapsefake: CheckStatus: transaction %s at %s (-want +got):\n%s\ntimeline:", txID, fmtInstant(now), cmp.Diff(w, got))
+	fmt.Fprintf(&msg, "synapsefake: CheckStatus: transaction %s at %s (-want +got):\n%s\ntimeline:", txID, bank.FmtInstant(now), cmp.Diff(w, got))
 	for _, e := range tx.Timeline {
-		fmt.Fprintf(&msg, "\n  %s  %s", fmtInstant(e.Date), e.Status)
+		fmt.Fprintf(&msg, "\n  %s  %s", bank.FmtInstant(e.Date), e.Status)
 		if e.Note != "" {
 			fmt.Fprintf(&msg, " (%s)", e.Note)
 		}
@@ -84,25 +86,25 @@ func (s *Server) CheckStatus(tb testing.TB, txID string, want Status, code ...st
 // failure does, or that none of it concerns what (a noun: "it", "the
 // node").
 func (s *Server) describePendingOf(b *strings.Builder, now time.Time, what string, keep func(id, fromNode, toNode string) bool) {
-	items := s.core.pendingTxWork(keep)
+	items := s.core.PendingTxWork(keep)
 	if len(items) == 0 {
 		fmt.Fprintf(b, "\nnothing is pending on the clock for %s", what)
 		return
 	}
-	describePending(b, now, items)
+	bank.DescribePending(b, now, items)
 }
 
 // txStatus is what CheckStatus compares of a transaction, read without
 // copying the transaction.
 func (s *Server) txStatus(id string) (checkedStatus, bool) {
-	status, code, ok := s.core.txStatusOf(id)
+	status, code, ok := s.core.TxStatusOf(id)
 	return checkedStatus{status, code}, ok
 }
 
 // nodeBalance is what CheckBalance compares of a node, read without
 // copying the node.
 func (s *Server) nodeBalance(id string) (checkedBalance, bool) {
-	balance, available, ok := s.core.nodeBalanceOf(id)
+	balance, available, ok := s.core.NodeBalanceOf(id)
 	return checkedBalance{balance, available}, ok
 }
 
@@ -119,7 +121,7 @@ type checkedBalance struct {
 // The available balance is the balance less the debits promised but not
 // yet made (Node.AvailableCents).
 func (s *Server) CheckBalance(tb testing.TB, nodeID string, balanceCents, availableCents int64) bool {
-	s.core.runDue()
+	s.core.RunDueFast()
 	got, ok := s.nodeBalance(nodeID)
 	want := checkedBalance{balanceCents, availableCents}
 	if !ok {
@@ -134,7 +136,7 @@ func (s *Server) CheckBalance(tb testing.TB, nodeID string, balanceCents, availa
 	n, _ := s.core.Node(nodeID)
 	var msg strings.Builder
 	now := s.core.Now()
-	fmt.Fprintf(&msg, "synapsefake: CheckBalance: node %s (%s) at %s (-want +got):\n%s", nodeID, n.Nickname, fmtInstant(now), cmp.Diff(want, got))
+	fmt.Fprintf(&msg, "synapsefake: CheckBalance: node %s (%s) at %s (-want +got):\n%s", nodeID, n.Nickname, bank.FmtInstant(now), cmp.Diff(want, got))
 	s.describePendingOf(&msg, now, "the node", func(_, from, to string) bool { return from == nodeID || to == nodeID })
 	tb.Errorf("%s", msg.String())
 	return false
@@ -153,7 +155,7 @@ func matchAll(w Webhook, match []WebhookMatcher) bool {
 // capturedWebhooks flushes the deliveries in flight, so that their
 // attempts are recorded, and returns the capture.
 func (s *Server) capturedWebhooks() []Webhook {
-	s.core.runDue()
+	s.core.RunDueFast()
 	s.core.Flush()
 	return s.core.Webhooks().All()
 }
@@ -368,7 +370,7 @@ func routeMatches(route string, r Request) bool {
 		return true
 	}
 	want := strings.Split(route, "/")
-	path := strings.Split(strings.TrimPrefix(r.Path, apiPrefix), "/")
+	path := strings.Split(strings.TrimPrefix(r.Path, api.ApiPrefix), "/")
 	if len(want) != len(path) {
 		return false
 	}

@@ -10,13 +10,16 @@ import (
 	"testing"
 
 	"github.com/benbjohnson/clock"
+	"github.com/synapsefake/synapsefake/internal/api"
+	"github.com/synapsefake/synapsefake/internal/bank"
+	"github.com/synapsefake/synapsefake/internal/console"
 )
 
 // Server is one fake service: a store, a clock and the HTTP API in front of
 // them. It is an http.Handler; NewServer also gives it a listener.
 // All methods are safe for concurrent use.
 type Server struct {
-	core consoleCore
+	core console.Console
 	cfg  config // every option; New copies each layer's part into its own config
 	// platforms is the Platforms the server is a platform of, nil for one
 	// of its own.
@@ -38,28 +41,28 @@ func New(opts ...Option) *Server {
 	for _, o := range opts {
 		o(cfg)
 	}
-	s.core.cfg = cfg.layers()
-	s.core.host = s
-	s.core.wireCore.cfg = s.core.cfg.wireConfig
-	s.core.bankCore.cfg = s.core.wireCore.cfg.bankConfig
+	s.core.Cfg = cfg.layers()
+	s.core.Host = (*host)(s)
+	s.core.Wire.Cfg = s.core.Cfg.WireConfig
+	s.core.Bank.Cfg = s.core.Wire.Cfg.Config
 	switch c := cfg.clock.(type) {
 	case nil:
-		s.core.setFrozenClock(startTime(cfg.start))
+		s.core.SetFrozenClock(bank.StartTime(cfg.start))
 	case *clock.Mock:
-		s.core.mock, s.core.clock = c, c
+		s.core.Mock, s.core.Clock = c, c
 	default:
-		s.core.clock = c
+		s.core.Clock = c
 	}
-	s.core.openStore(clientView{ID: cfg.clientID, Name: cfg.clientName}, cfg.microDeposits, cfg.manualProcessing, cfg.immediateProvisional, cfg.cutoffs)
-	s.core.up = &s.core.wireCore
-	s.core.journal.s = &s.core.wireCore
-	s.core.hooks = newHooks(&s.core.wireCore)
-	s.core.connectPublisher(s.core.hooks)
-	s.core.webhookClient = cfg.webhookClient
-	if s.core.webhookClient == nil {
-		s.core.webhookClient = &http.Client{Timeout: cfg.webhookTimeout, Transport: webhookTransport()}
+	s.core.OpenStore(bank.ClientView{ID: cfg.clientID, Name: cfg.clientName}, cfg.microDeposits, cfg.manualProcessing, cfg.immediateProvisional, cfg.cutoffs)
+	s.core.Up = &s.core.Wire
+	s.core.Journal.S = &s.core.Wire
+	s.core.Hooks = api.NewHooks(&s.core.Wire)
+	s.core.ConnectPublisher(s.core.Hooks)
+	s.core.WebhookClient = cfg.webhookClient
+	if s.core.WebhookClient == nil {
+		s.core.WebhookClient = &http.Client{Timeout: cfg.webhookTimeout, Transport: webhookTransport()}
 	}
-	s.setBase(noListenerBase + apiPrefix)
+	s.setBase(noListenerBase + api.ApiPrefix)
 	return s
 }
 
@@ -85,12 +88,12 @@ func NewServer(tb testing.TB, opts ...Option) *Server {
 		tb.Helper() // here only: Helper costs as much as a tenth of a NewServer
 		tb.Fatalf("synapsefake: listen: %v", err)
 	}
-	s.core.tb = tb
+	s.core.Tb = tb
 	s.ts = &httptest.Server{Listener: l, Config: &http.Server{Handler: s, Protocols: http1Only}}
 	s.ts.Start()
-	s.setBase(s.ts.URL + apiPrefix)
-	s.core.end = &endOfTest{s: &s.core.wireCore, srv: s}
-	tb.Cleanup(s.core.end.run) // diagnose.go
+	s.setBase(s.ts.URL + api.ApiPrefix)
+	s.core.End = &api.EndOfTest{S: &s.core.Wire, Srv: s}
+	tb.Cleanup(s.core.End.Run) // diagnose.go
 	return s
 }
 
@@ -108,13 +111,13 @@ func (s *Server) setBase(u string) {
 	if s.cfg.baseURL != "" {
 		u = s.cfg.baseURL
 	}
-	s.core.base = u
-	s.core.setStoreBase(u)
+	s.core.Base = u
+	s.core.SetStoreBase(u)
 }
 
 // URL is the base URL clients configure, version prefix included:
 // http://127.0.0.1:PORT/v3.1.
-func (s *Server) URL() string { return s.core.base }
+func (s *Server) URL() string { return s.core.Base }
 
 // Client returns an HTTP client for the server: the listener's client for a
 // server from NewServer, an in-process transport for one from New.
@@ -128,11 +131,11 @@ func (s *Server) Client() *http.Client {
 // Close stops the listener, if any. It is safe to call more than once.
 func (s *Server) Close() {
 	s.closeMu.Do(func() {
-		s.core.hooks.close()
+		s.core.Hooks.Close()
 		if s.ts != nil {
 			s.ts.Close()
 		}
-		s.core.end.closed()
+		s.core.End.Closed()
 	})
 }
 
@@ -203,7 +206,7 @@ func (t handlerTransport) RoundTrip(r *http.Request) (resp *http.Response, err e
 	if r.Body == nil {
 		r.Body = http.NoBody
 	}
-	r = r.Clone(context.WithValue(r.Context(), inProcessKey{}, true))
+	r = r.Clone(context.WithValue(r.Context(), console.InProcessKey{}, true))
 	// A client sends header names as written; a server receives them
 	// canonicalised by net/http, so do the same.
 	h := make(http.Header, len(r.Header))

@@ -10,6 +10,9 @@ import (
 	"time"
 
 	"github.com/benbjohnson/clock"
+	"github.com/synapsefake/synapsefake/internal/api"
+	"github.com/synapsefake/synapsefake/internal/bank"
+	"github.com/synapsefake/synapsefake/internal/console"
 	"github.com/synapsefake/synapsefake/reference"
 )
 
@@ -61,33 +64,33 @@ type config struct {
 
 // layers copies into the console's config (which holds the wire's, which
 // holds the bank's) the options each layer reads.
-func (c *config) layers() consoleConfig {
-	return consoleConfig{
-		wireConfig: wireConfig{
-			bankConfig:          bankConfig{seed: c.seed, keyLifetime: c.keyLifetime},
-			clientID:            c.clientID,
-			clientSecret:        c.clientSecret,
-			loanLimits:          c.loanLimits,
-			fundsCheck:          c.fundsCheck,
-			immediateStatements: c.immediateStatements,
-			jitDeadline:         c.jitDeadline,
-			latency:             c.latency,
-			errorLog:            c.errorLog,
-			journalEntries:      c.journalEntries,
-			journalBytes:        c.journalBytes,
-			deliverWebhooks:     c.deliverWebhooks,
-			webhookRate:         c.webhookRate,
-			captureLimit:        c.captureLimit,
-			webhookLogLimit:     c.webhookLogLimit,
-			chaos:               c.chaos,
-			logf:                c.logf,
-			quiet:               c.quiet,
-			strict:              c.strict,
+func (c *config) layers() console.ConsoleConfig {
+	return console.ConsoleConfig{
+		WireConfig: api.WireConfig{
+			Config:              bank.Config{Seed: c.seed, KeyLifetime: c.keyLifetime},
+			ClientID:            c.clientID,
+			ClientSecret:        c.clientSecret,
+			LoanLimits:          c.loanLimits,
+			FundsCheck:          c.fundsCheck,
+			ImmediateStatements: c.immediateStatements,
+			JitDeadline:         c.jitDeadline,
+			Latency:             c.latency,
+			ErrorLog:            c.errorLog,
+			JournalEntries:      c.journalEntries,
+			JournalBytes:        c.journalBytes,
+			DeliverWebhooks:     c.deliverWebhooks,
+			WebhookRate:         c.webhookRate,
+			CaptureLimit:        c.captureLimit,
+			WebhookLogLimit:     c.webhookLogLimit,
+			Chaos:               c.chaos,
+			Logf:                c.logf,
+			Quiet:               c.quiet,
+			Strict:              c.strict,
 		},
-		clientName:   c.clientName,
-		maxState:     c.maxState,
-		controlToken: c.controlToken,
-		allowedHosts: c.allowedHosts,
+		ClientName:   c.clientName,
+		MaxState:     c.maxState,
+		ControlToken: c.controlToken,
+		AllowedHosts: c.allowedHosts,
 	}
 }
 
@@ -103,9 +106,9 @@ func defaultConfig() config {
 		control:         true,
 		captureLimit:    DefaultWebhookCaptureLimit,
 		webhookLogLimit: DefaultWebhookLogLimit,
-		journalEntries:  defaultJournalEntries,
-		journalBytes:    defaultJournalBytes,
-		cutoffs:         defaultCutoffs,
+		journalEntries:  api.DefaultJournalEntries,
+		journalBytes:    api.DefaultJournalBytes,
+		cutoffs:         bank.SharedDefaultCutoffs,
 	}
 }
 
@@ -145,7 +148,7 @@ func ValidateStartTime(t time.Time) error {
 // The start times WithStartTime takes: a saved state's range (1970-9999),
 // less a century for the clock to move on and cards to expire in.
 var (
-	minStartTime = minStateTime
+	minStartTime = bank.MinStateTime
 	maxStartTime = time.Date(9900, 1, 1, 0, 0, 0, 0, time.UTC)
 )
 
@@ -305,7 +308,7 @@ func WithJournalLimit(entries int, bytes int64) Option {
 // same-day windows out of order, or a WireClose before Wire or Open, are a
 // mistake in the caller: WithCutoffs panics.
 func WithCutoffs(c Cutoffs) Option {
-	if err := c.validate(); err != nil {
+	if err := bank.ValidateCutoffs(c); err != nil {
 		panic(err.Error())
 	}
 	c.SameDay = slices.Clone(c.SameDay)
@@ -332,7 +335,7 @@ func WithJITDeadline(d time.Duration) Option {
 func WithAllowedHosts(hosts ...string) Option {
 	return func(cfg *config) {
 		for _, h := range hosts {
-			if h = hostOnly(strings.TrimSpace(h)); h != "" {
+			if h = console.HostOnly(strings.TrimSpace(h)); h != "" {
 				cfg.allowedHosts = append(cfg.allowedHosts, h)
 			}
 		}

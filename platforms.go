@@ -15,7 +15,10 @@ import (
 	"time"
 
 	"github.com/benbjohnson/clock"
+	"github.com/synapsefake/synapsefake/internal/api"
 	"github.com/synapsefake/synapsefake/internal/apierr"
+	"github.com/synapsefake/synapsefake/internal/bank"
+	"github.com/synapsefake/synapsefake/internal/console"
 	"github.com/synapsefake/synapsefake/internal/jsonx"
 	"github.com/synapsefake/synapsefake/reference"
 )
@@ -106,10 +109,10 @@ func (p *Platforms) Add(c PlatformConfig) (*Server, error) {
 		h.Write([]byte(c.ClientID))
 		c.Seed = h.Sum64() | 1
 	}
-	defClock := p.def.core.clock
+	defClock := p.def.core.Clock
 	if c.Clock == "" {
 		c.Clock = "manual"
-		if defClock != nil && p.def.core.mock == nil {
+		if defClock != nil && p.def.core.Mock == nil {
 			c.Clock = "real"
 		}
 	}
@@ -122,7 +125,7 @@ func (p *Platforms) Add(c PlatformConfig) (*Server, error) {
 			start = p.def.core.Now()
 		}
 		opts = append(opts, WithStartTime(start))
-	case c.Start.IsZero() && defClock != nil && p.def.core.mock == nil:
+	case c.Start.IsZero() && defClock != nil && p.def.core.Mock == nil:
 		opts = append(opts, WithClock(defClock)) // the default's real clock, offset or not
 	case c.Start.IsZero():
 		opts = append(opts, WithClock(RealClockFrom(p.def.core.Now())))
@@ -139,7 +142,7 @@ func (p *Platforms) Add(c PlatformConfig) (*Server, error) {
 			"This fake holds %d platforms, its bound (-max-platforms); delete one (DELETE /_fake/platforms/{client_id}) before making another.", p.max)
 	}
 	s := New(opts...)
-	s.platforms, s.core.ctlBase = p, platformsPrefix+"/"+c.ClientID+"/"
+	s.platforms, s.core.CtlBase = p, platformsPrefix+"/"+c.ClientID+"/"
 	p.byID[c.ClientID] = s
 	p.order = append(p.order, s)
 	return s, nil
@@ -167,7 +170,7 @@ func (p *Platforms) Remove(clientID string) error {
 		return apierr.NotFound("platform")
 	}
 	s.Close()
-	forgetUIPages(s.core.ctlBase)
+	console.ForgetUIPages(s.core.CtlBase)
 	return nil
 }
 
@@ -186,7 +189,7 @@ func (p *Platforms) Close() {
 }
 
 // platformsPrefix is the root of the platforms' control routes.
-const platformsPrefix = controlPrefix + "platforms"
+const platformsPrefix = console.ControlPrefix + "platforms"
 
 // ServeHTTP serves r with the platform it is for: the control routes of
 // the platforms, one platform's control API under
@@ -206,12 +209,12 @@ func (p *Platforms) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		r2 := new(http.Request)
 		*r2 = *r
 		u := *r.URL
-		u.Path, u.RawPath = controlPrefix+rest, ""
+		u.Path, u.RawPath = console.ControlPrefix+rest, ""
 		r2.URL = &u
 		s.ServeHTTP(w, r2)
 		return
 	}
-	if !d.core.guardControl(w, r) { // the origin, Host and token checks (origin.go)
+	if !d.core.GuardControl(w, r) { // the origin, Host and token checks (origin.go)
 		return
 	}
 	if path == platformsPrefix {
@@ -227,17 +230,17 @@ func (p *Platforms) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	switch s := p.Get(id); {
 	case id == "":
-		d.core.fail(w, apierr.RouteNotFound)
+		d.core.Fail(w, apierr.RouteNotFound)
 	case s == nil:
-		d.core.fail(w, apierr.NotFound("platform"))
+		d.core.Fail(w, apierr.NotFound("platform"))
 	case r.Method == http.MethodGet:
-		d.core.controlOK(w, map[string]any{"platform": platformView(s)})
+		d.core.ControlOK(w, map[string]any{"platform": platformView(s)})
 	case r.Method == http.MethodDelete:
 		if err := p.Remove(id); err != nil {
-			d.core.fail(w, err)
+			d.core.Fail(w, err)
 			return
 		}
-		d.core.controlOK(w, nil)
+		d.core.ControlOK(w, nil)
 	default:
 		p.failMethod(w, r, "DELETE, GET")
 	}
@@ -247,7 +250,7 @@ func (p *Platforms) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 // X-SP-GATEWAY names, else the default.
 func (p *Platforms) route(r *http.Request) *Server {
 	gw := r.Header.Get("X-SP-GATEWAY")
-	if gw == "" || !strings.HasPrefix(r.URL.Path, apiPrefix) {
+	if gw == "" || !strings.HasPrefix(r.URL.Path, api.ApiPrefix) {
 		return p.def
 	}
 	id, _, _ := strings.Cut(gw, "|")
@@ -262,7 +265,7 @@ func (p *Platforms) route(r *http.Request) *Server {
 
 func (p *Platforms) failMethod(w http.ResponseWriter, r *http.Request, allow string) {
 	w.Header().Set("Allow", allow)
-	p.def.core.fail(w, &apierr.Error{Status: http.StatusMethodNotAllowed, ErrorCode: reference.ErrNotAllowed,
+	p.def.core.Fail(w, &apierr.Error{Status: http.StatusMethodNotAllowed, ErrorCode: reference.ErrNotAllowed,
 		Code: "method_not_allowed", Message: "Method " + r.Method + " is not allowed on this route; it takes " + allow + "."})
 }
 
@@ -277,9 +280,9 @@ type platformRequest struct {
 }
 
 func (p *Platforms) serveAdd(w http.ResponseWriter, r *http.Request) {
-	req, err := controlBody[platformRequest](r)
+	req, err := console.ControlBody[platformRequest](r)
 	if err != nil {
-		p.def.core.fail(w, err)
+		p.def.core.Fail(w, err)
 		return
 	}
 	c := PlatformConfig{Name: req.Name, ClientID: req.ClientID, ClientSecret: req.ClientSecret, Clock: req.Clock, Seed: req.Seed}
@@ -293,17 +296,17 @@ func (p *Platforms) serveAdd(w http.ResponseWriter, r *http.Request) {
 			err = ValidateStartTime(t)
 		}
 		if err != nil {
-			p.def.core.fail(w, apierr.Payload("invalid_start", "start must be an RFC 3339 instant from 1970 to 9899, or default, not %q.", jsonx.Clip(req.Start)))
+			p.def.core.Fail(w, apierr.Payload("invalid_start", "start must be an RFC 3339 instant from 1970 to 9899, or default, not %q.", jsonx.Clip(req.Start)))
 			return
 		}
 		c.Start = t
 	}
 	s, err := p.Add(c)
 	if err != nil {
-		p.def.core.fail(w, err)
+		p.def.core.Fail(w, err)
 		return
 	}
-	p.def.core.controlOK(w, map[string]any{"platform": platformView(s)})
+	p.def.core.ControlOK(w, map[string]any{"platform": platformView(s)})
 }
 
 func (p *Platforms) serveList(w http.ResponseWriter) {
@@ -312,7 +315,7 @@ func (p *Platforms) serveList(w http.ResponseWriter) {
 	for i, s := range list {
 		views[i] = platformView(s)
 	}
-	p.def.core.controlOK(w, map[string]any{"platforms": views, "platforms_count": len(views)})
+	p.def.core.ControlOK(w, map[string]any{"platforms": views, "platforms_count": len(views)})
 }
 
 // platformJSON is a platform as the control API shows it.
@@ -330,8 +333,8 @@ func platformView(s *Server) platformJSON {
 	base := s.URL()
 	return platformJSON{ClientID: s.cfg.clientID, ClientSecret: s.cfg.clientSecret, Gateway: s.Gateway(),
 		Name: s.cfg.clientName, BaseURL: base,
-		ControlURL: strings.TrimSuffix(base, apiPrefix) + platformsPrefix + "/" + s.cfg.clientID,
-		Now:        ms(s.core.Now())}
+		ControlURL: strings.TrimSuffix(base, api.ApiPrefix) + platformsPrefix + "/" + s.cfg.clientID,
+		Now:        bank.Ms(s.core.Now())}
 }
 
 // checkPlatformConfig refuses a client id or secret a gateway cannot carry.
@@ -405,7 +408,7 @@ func (p *Platforms) SnapshotMade(w io.Writer) error {
 			bw.WriteByte(',')
 		}
 		kind := "manual"
-		if s.core.clock != nil && s.core.mock == nil {
+		if s.core.Clock != nil && s.core.Mock == nil {
 			kind = "real"
 		}
 		head, err := json.Marshal(savedPlatform{ClientID: s.cfg.clientID, ClientSecret: s.cfg.clientSecret,

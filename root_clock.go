@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"time"
+
+	"github.com/synapsefake/synapsefake/internal/bank"
 )
 
 // AdvanceTo moves the clock forward to t, as Advance(t.Sub(Now())) does:
@@ -25,10 +27,10 @@ func (s *Server) AdvanceTo(t time.Time) time.Time {
 func (s *Server) SetTime(t time.Time) error {
 	now := s.core.Now()
 	switch {
-	case !s.core.manualClock():
+	case !s.core.ManualClock():
 		return errors.New("synapsefake: SetTime: the server's clock (WithClock) is not a *clock.Mock and cannot be set")
 	case t.Truncate(time.Millisecond).Before(now):
-		return fmt.Errorf("synapsefake: SetTime(%s): the clock is at %s and only moves forward", fmtInstant(t), fmtInstant(now))
+		return fmt.Errorf("synapsefake: SetTime(%s): the clock is at %s and only moves forward", bank.FmtInstant(t), bank.FmtInstant(now))
 	}
 	s.AdvanceTo(t)
 	return nil

@@ -1,6 +1,10 @@
 package synapsefake
 
-import "time"
+import (
+	"time"
+
+	"github.com/synapsefake/synapsefake/internal/console"
+)
 
 // WithMaxPlatforms bounds how many platforms, the default among them,
 // NewPlatforms's handler holds (DefaultMaxPlatforms by default); making one
@@ -23,25 +27,29 @@ func NewPlatforms(opts ...Option) *Platforms {
 	return p
 }
 
-// scratch is LoadWorld's trial server (consoleHost): the same options, no
-// webhook delivery, its clock frozen at now.
-func (s *Server) scratch(now time.Time) (*consoleCore, func()) {
+// host is a Server as its console sees it (console.ConsoleHost): a type
+// of its own, so that the interface's methods do not join Server's.
+type host Server
+
+// Scratch is LoadWorld's trial server: the same options, no webhook
+// delivery, its clock frozen at now.
+func (h *host) Scratch(now time.Time) (*console.Console, func()) {
 	sc := New(func(c *config) {
-		*c = s.cfg
+		*c = h.cfg
 		c.clock, c.deliverWebhooks, c.captureLimit = nil, false, 0
 	})
-	sc.core.setFrozenClock(now)
+	sc.core.SetFrozenClock(now)
 	return &sc.core, sc.Close
 }
 
-// platformCores answers the console of each platform of s's Platforms,
-// the default first, or nil when s is a server of its own (consoleHost).
-func (s *Server) platformCores() []*consoleCore {
-	if s.platforms == nil {
+// PlatformCores answers the console of each platform of h's Platforms,
+// the default first, or nil when h is a server of its own.
+func (h *host) PlatformCores() []*console.Console {
+	if h.platforms == nil {
 		return nil
 	}
-	all := s.platforms.List()
-	cores := make([]*consoleCore, len(all))
+	all := h.platforms.List()
+	cores := make([]*console.Console, len(all))
 	for i, o := range all {
 		cores[i] = &o.core
 	}

@@ -10,5 +10,5 @@ func WithImmediateStatements() Option {
 
 // Statements returns copies of a node's statements, oldest first.
 func (s *Server) Statements(nodeID string) []Statement {
-	return s.core.statementsOf(nodeID)
+	return s.core.StatementsOf(nodeID)
 }
