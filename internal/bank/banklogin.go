@@ -2,7 +2,6 @@ package bank
 
 import (
 	"fmt"
-	"net/http"
 	"strings"
 	"time"
 
@@ -59,11 +58,11 @@ var (
 		"test1234_random":   {"CHECKING", "SAVINGS", "CHECKING"},
 	}
 	sandboxFailures = map[string]*apierr.Error{
-		"synapse_no_accounts": {Status: http.StatusPaymentRequired, ErrorCode: reference.ErrRequestFailed,
+		"synapse_no_accounts": {Status: 402, ErrorCode: reference.ErrRequestFailed,
 			Code: "no_ach_accounts", Message: "No ACH capable account found."},
-		"synapse_bank_request": {Status: http.StatusPaymentRequired, ErrorCode: reference.ErrServer,
+		"synapse_bank_request": {Status: 402, ErrorCode: reference.ErrServer,
 			Code: "bank_requests_attention", Message: "The bank is requesting the user's attention."},
-		"synapse_maintenance": {Status: http.StatusServiceUnavailable, ErrorCode: reference.ErrUnavailable,
+		"synapse_maintenance": {Status: 503, ErrorCode: reference.ErrUnavailable,
 			Code: "bank_unavailable", Message: "Service unavailable due to bank maintenance."},
 	}
 	errBankCredentials = apierr.Payload("invalid_bank_credentials", "Invalid bank login credentials.")
