@@ -1,4 +1,4 @@
-package synapsefake
+package bank
 
 import (
 	"encoding/hex"
@@ -65,10 +65,10 @@ func TestRandomHexRoom(t *testing.T) {
 // allocation every eventSlabSize of them, not one each: what a test's
 // seeding and a transaction's four events save (BenchmarkReadmeTest).
 func TestEventsShareSlabs(t *testing.T) {
-	s := New(WithWebhookCaptureLimit(-1))
-	st := s.core.store
+	b := newTestBank(testBankOptions{}) // the capture unbounded: keptEvents
+	st := b.store
 	defer st.lock().unlock()
-	now := s.core.Now()
+	now := b.Now()
 	if allocs := testing.AllocsPerRun(100*eventSlabSize, func() { st.newEvent(now, "TRAN|PATCH") }); allocs > 1.0/eventSlabSize+0.01 {
 		t.Errorf("newEvent allocates %.3f times a call, want 1/%d", allocs, eventSlabSize)
 	}

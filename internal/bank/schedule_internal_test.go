@@ -1,4 +1,4 @@
-package synapsefake
+package bank
 
 import (
 	"math"
@@ -58,17 +58,17 @@ func TestSharedACH(t *testing.T) {
 	start := time.Date(2031, time.March, 4, 15, 0, 0, 0, time.UTC) // no other test's
 	sentinel := time.Date(2031, time.March, 9, 0, 0, 0, 0, time.UTC)
 	sharedACH.Store(&achMemo{ok: true, start: start, begin: sentinel, settle: sentinel})
-	times := func(s *Server) time.Time {
-		defer s.core.store.lock().unlock()
-		begin, _ := s.core.store.achTimes(start, false)
+	times := func(s *Bank) time.Time {
+		defer s.store.lock().unlock()
+		begin, _ := s.store.achTimes(start, false)
 		return begin
 	}
-	if got := times(New()); !got.Equal(sentinel) {
+	if got := times(newTestBank(testBankOptions{})); !got.Equal(sentinel) {
 		t.Errorf("default cutoffs: began at %v, want the shared answer %v", got, sentinel)
 	}
 	own := DefaultCutoffs()
 	own.ACH -= time.Hour
-	s := New(WithCutoffs(own))
+	s := newTestBank(testBankOptions{cutoffs: &own})
 	want, _ := own.ach(start, false)
 	if got := times(s); !got.Equal(want) {
 		t.Errorf("own cutoffs: began at %v, want %v (its own calendar's)", got, want)
@@ -78,10 +78,10 @@ func TestSharedACH(t *testing.T) {
 	}
 	// A default server's first answer is shared.
 	later := start.Add(time.Hour)
-	s = New()
+	s = newTestBank(testBankOptions{})
 	func() {
-		defer s.core.store.lock().unlock()
-		s.core.store.achTimes(later, false)
+		defer s.store.lock().unlock()
+		s.store.achTimes(later, false)
 	}()
 	if p := sharedACH.Load(); !p.answers(later, false) {
 		t.Errorf("the shared answer is for %v, want %v", p.start, later)
@@ -95,16 +95,16 @@ func TestSharedACH(t *testing.T) {
 func TestExplicitRunsIgnoreAStaleDueTime(t *testing.T) {
 	for _, tc := range []struct {
 		name string
-		run  func(s *Server)
+		run  func(s *Bank)
 	}{
-		{"Advance", func(s *Server) { s.core.Advance(time.Hour) }},
-		{"RunDue", func(s *Server) { s.core.Frozen.Add(time.Hour); s.core.RunDue() }},
+		{"Advance", func(s *Bank) { advance(s, time.Hour) }},
+		{"RunDue", func(s *Bank) { s.Frozen.Add(time.Hour); s.Up.RunDue() }},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			s, txs := pendingTransfers(3)
-			s.core.store.due.Store(math.MaxInt64) // stale: nothing due, it says
+			s.store.due.Store(math.MaxInt64) // stale: nothing due, it says
 			tc.run(s)
-			defer s.core.store.lock().unlock()
+			defer s.store.lock().unlock()
 			for _, tx := range txs {
 				if tx.status != StatusSettled {
 					t.Errorf("transfer %s is %s after %s, want SETTLED", tx.id, tx.status, tc.name)

@@ -1,4 +1,4 @@
-package synapsefake
+package bank
 
 import (
 	"strconv"
@@ -68,7 +68,7 @@ func BenchmarkStatement(b *testing.B) {
 // renderOnce serves one file of the statement, as handleStatementFile
 // does without the HTTP, and says its size.
 func renderOnce(f ledgerFixture, id, file string) int {
-	st := f.s.core.store
+	st := f.s.store
 	st.lock()
 	doc := st.statementDoc(st.book.byID[id])
 	st.unlock()

@@ -1,4 +1,4 @@
-package synapsefake
+package bank
 
 import (
 	"runtime"
@@ -38,7 +38,7 @@ func TestAdHocStatementsShareTheLedger(t *testing.T) {
 		t.Errorf("%d statements over %d movements grew the heap by %d KiB, want at most %d KiB",
 			statements, movements, grown>>10, limit>>10)
 	}
-	st := f.s.core.store
+	st := f.s.store
 	st.lock()
 	last := st.statementPublic(st.book.byID[ids[statements-1]])
 	st.unlock()
@@ -54,26 +54,25 @@ func TestAdHocStatementsShareTheLedger(t *testing.T) {
 // the bound, 100 nodes over 250 years held 300,000 statements.
 func TestLongAdvanceKeepsStatementsBounded(t *testing.T) {
 	const nodes = 100
-	s := New(WithoutWebhookDelivery())
-	defer s.Close()
-	u := s.MustAddUser(t, UserSeed{})
+	s := newTestBank(testBankOptions{})
+	u := mustAddUser(t, s, UserSeed{})
 	var ids []string
 	for range nodes {
-		n := s.MustAddNode(t, u.ID, NodeSeed{BalanceCents: 100_00})
+		n := mustAddNode(t, s, u.ID, NodeSeed{BalanceCents: 100_00})
 		ids = append(ids, n.ID)
 	}
 	count := func() int {
-		st := s.core.store
+		st := s.store
 		st.lock()
 		defer st.unlock()
 		return len(st.book.byID)
 	}
-	s.core.Advance(2 * MaxMonthlyStatements * 31 * 24 * time.Hour) // ten years: the window is full
+	advance(s, 2*MaxMonthlyStatements*31*24*time.Hour) // ten years: the window is full
 	if got, want := count(), nodes*MaxMonthlyStatements; got != want {
 		t.Fatalf("after ten years %d statements held, want %d", got, want)
 	}
 	base := heapInUse()
-	s.core.Advance(250 * 365 * 24 * time.Hour)
+	advance(s, 250*365*24*time.Hour)
 	grown := int64(heapInUse()) - int64(base)
 	t.Logf("250 years over %d nodes: heap grew by %d KiB", nodes, grown>>10)
 	if got, want := count(), nodes*MaxMonthlyStatements; got != want {
@@ -85,11 +84,11 @@ func TestLongAdvanceKeepsStatementsBounded(t *testing.T) {
 	// Each node keeps its newest statements, in order, each opening where
 	// the previous one ended, the newest one of last month.
 	for _, id := range ids[:3] {
-		list := s.Statements(id)
+		list := s.StatementsOf(id)
 		if len(list) != MaxMonthlyStatements {
 			t.Fatalf("node %s: %d statements, want %d", id, len(list), MaxMonthlyStatements)
 		}
-		now := s.core.Now()
+		now := s.Now()
 		wantLast := time.Date(now.Year(), now.Month(), 1, 0, 0, 0, 0, time.UTC)
 		if now.Day() < 15 {
 			wantLast = wantLast.AddDate(0, -1, 0)

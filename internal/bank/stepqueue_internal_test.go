@@ -1,4 +1,4 @@
-package synapsefake
+package bank
 
 import (
 	"math/rand/v2"

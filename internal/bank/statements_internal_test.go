@@ -1,4 +1,4 @@
-package synapsefake
+package bank
 
 import (
 	"bytes"
@@ -20,19 +20,18 @@ var updateGolden = flag.Bool("update", false, "rewrite the golden files under te
 // ledgerT0 is when the ledger fixtures' nodes are opened.
 var ledgerT0 = time.Date(2026, time.March, 2, 9, 0, 0, 0, time.UTC)
 
-// ledgerFixture is a server whose users, nodes and ledger are written
+// ledgerFixture is a bank whose users, nodes and ledger are written
 // straight into the store with fixed ids, so its statements depend on the
 // statements code alone.
 type ledgerFixture struct {
-	s *Server
+	s *Bank
 	n *nodeRecord
 }
 
 func newLedgerFixture(tb testing.TB, nickname string, initial Cents) ledgerFixture {
 	tb.Helper()
-	s := New(WithClientName(`Acme (Payments) \ Ltd`), WithoutWebhookDelivery())
-	tb.Cleanup(s.Close)
-	st := s.core.store
+	s := newTestBank(testBankOptions{clientName: `Acme (Payments) \ Ltd`})
+	st := s.store
 	st.lock()
 	defer st.unlock()
 	u := &userRecord{id: "5747a7e1d0c0ffee0000aaaa", created: ledgerT0, legalNames: []string{"Sam (the) Sender\\"}}
@@ -47,7 +46,7 @@ func newLedgerFixture(tb testing.TB, nickname string, initial Cents) ledgerFixtu
 
 // move records m on the node's ledger and its balance, as move does.
 func (f ledgerFixture) move(m movement) {
-	st := f.s.core.store
+	st := f.s.store
 	st.lock()
 	defer st.unlock()
 	st.addMovement(f.n, m)
@@ -56,7 +55,7 @@ func (f ledgerFixture) move(m movement) {
 
 // statement makes and generates a statement of the node for [start, end].
 func (f ledgerFixture) statement(typ string, start, end, now time.Time) string {
-	st := f.s.core.store
+	st := f.s.store
 	st.lock()
 	defer st.unlock()
 	rec := st.newStatement(now, f.n, typ, start, end)
@@ -67,12 +66,12 @@ func (f ledgerFixture) statement(typ string, start, end, now time.Time) string {
 // files renders the statement's three files and its public copy, with
 // the statement's generated id replaced by a fixed one.
 func (f ledgerFixture) files(id string) map[string][]byte {
-	st := f.s.core.store
+	st := f.s.store
 	st.lock()
 	doc := st.statementDoc(st.book.byID[id])
 	st.unlock()
 	var public Statement
-	for _, s := range f.s.Statements(f.n.id) {
+	for _, s := range f.s.StatementsOf(f.n.id) {
 		if s.ID == id {
 			public = s
 		}
@@ -191,7 +190,7 @@ func TestStatementPDFLongNickname(t *testing.T) {
 	render := func(nickname string) statementDoc {
 		f := newLedgerFixture(t, nickname, 100)
 		id := f.statement(StatementOnDemand, ledgerT0, ledgerT0.Add(time.Hour), ledgerT0.Add(time.Hour))
-		st := f.s.core.store
+		st := f.s.store
 		st.lock()
 		defer st.unlock()
 		return st.statementDoc(st.book.byID[id])
@@ -228,7 +227,7 @@ func TestWithFileRecycles(t *testing.T) {
 		f.move(movement{date: at.Add(time.Duration(i) * time.Minute), txID: "69b5a0c2d1e0f0000000000" + strconv.Itoa(i), kind: MovementDebit, desc: desc, amount: -Cents(100 + i)})
 	}
 	id := f.statement(StatementOnDemand, ledgerT0, at.Add(time.Hour), at.Add(time.Hour))
-	st := f.s.core.store
+	st := f.s.store
 	st.lock()
 	doc := st.statementDoc(st.book.byID[id])
 	st.unlock()
@@ -249,39 +248,39 @@ func TestWithFileRecycles(t *testing.T) {
 // statements can fall on, so that its first requests skip the statements
 // pass; a store restored without a look made looks at once.
 func TestFirstMonthlyLook(t *testing.T) {
-	s := New()
+	s := newTestBank(testBankOptions{})
 	due := func() int64 {
-		defer s.core.store.lock().unlock()
-		return s.core.store.nextDue()
+		defer s.store.lock().unlock()
+		return s.store.nextDue()
 	}
 	if got := due(); got != math.MaxInt64 {
 		t.Errorf("empty store: due at %d, want never", got)
 	}
-	u, err := s.core.AddUser(UserSeed{})
+	u, err := s.AddUser(UserSeed{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if got := due(); got != math.MaxInt64 {
 		t.Errorf("a user and no node: due at %d, want never", got)
 	}
-	if _, err := s.core.AddNode(u.ID, NodeSeed{Nickname: "Checking"}); err != nil {
+	if _, err := s.AddNode(u.ID, NodeSeed{Nickname: "Checking"}); err != nil {
 		t.Fatal(err)
 	}
 	// Created 2026-04-14: its first statement (April's) is made on May 15.
 	if got, want := due(), time.Date(2026, time.May, 15, 0, 0, 0, 0, time.UTC).UnixMilli(); got != want {
 		t.Errorf("a node made now: due at %v, want %v", time.UnixMilli(got).UTC(), time.UnixMilli(want).UTC())
 	}
-	s.core.RunDueFast()
-	if !s.core.store.book.checked.IsZero() {
-		t.Errorf("a request before May 15 looked for monthly statements (checked %v)", s.core.store.book.checked)
+	runDueFast(s)
+	if !s.store.book.checked.IsZero() {
+		t.Errorf("a request before May 15 looked for monthly statements (checked %v)", s.store.book.checked)
 	}
 	var doc bytes.Buffer
-	if err := s.core.Snapshot(&doc); err != nil {
+	if err := snapshot(s, &doc); err != nil {
 		t.Fatal(err)
 	}
 	was := due()
-	s = New()
-	if err := s.core.Restore(&doc); err != nil {
+	s = newTestBank(testBankOptions{})
+	if err := restore(s, &doc); err != nil {
 		t.Fatal(err)
 	}
 	if got := due(); got != was {
@@ -293,25 +292,25 @@ func TestFirstMonthlyLook(t *testing.T) {
 // monthly statements, restored into a server that has made no node, still
 // gets its nodes' statements.
 func TestFirstMonthlyLookAfterRestore(t *testing.T) {
-	saved := New()
-	u, err := saved.core.AddUser(UserSeed{})
+	saved := newTestBank(testBankOptions{})
+	u, err := saved.AddUser(UserSeed{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	n, err := saved.core.AddNode(u.ID, NodeSeed{Nickname: "Checking"})
+	n, err := saved.AddNode(u.ID, NodeSeed{Nickname: "Checking"})
 	if err != nil {
 		t.Fatal(err)
 	}
 	var doc bytes.Buffer
-	if err := saved.core.Snapshot(&doc); err != nil {
+	if err := snapshot(saved, &doc); err != nil {
 		t.Fatal(err)
 	}
-	s := New()
-	if err := s.core.Restore(&doc); err != nil {
+	s := newTestBank(testBankOptions{})
+	if err := restore(s, &doc); err != nil {
 		t.Fatal(err)
 	}
-	s.core.Advance(32 * 24 * time.Hour) // past May 15
-	if got := len(s.Statements(n.ID)); got != 1 {
+	advance(s, 32*24*time.Hour) // past May 15
+	if got := len(s.StatementsOf(n.ID)); got != 1 {
 		t.Errorf("restored node: %d monthly statements on May 16, want 1 (April's)", got)
 	}
 }

@@ -1,8 +1,7 @@
-package synapsefake
+package bank
 
 import (
-	"encoding/json"
-	"net/http"
+	"errors"
 	"slices"
 	"strings"
 	"testing"
@@ -10,7 +9,21 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
+	"github.com/synapsefake/synapsefake/internal/apierr"
 )
+
+// statusOf is the HTTP status the wire answers err with, 200 for nil.
+func statusOf(t *testing.T, err error) int {
+	t.Helper()
+	if err == nil {
+		return 200
+	}
+	var e *apierr.Error
+	if !errors.As(err, &e) {
+		t.Fatalf("not an API error: %v", err)
+	}
+	return e.Status
+}
 
 // sweepState is what the store holds of idempotency keys and oauth keys.
 type sweepState struct {
@@ -19,8 +32,8 @@ type sweepState struct {
 	IdemQueued, KeysQueued int      // entries waiting in the expiry queues
 }
 
-func sweepStateOf(s *Server) sweepState {
-	st := s.core.store
+func sweepStateOf(s *Bank) sweepState {
+	st := s.store
 	st.lock()
 	defer st.unlock()
 	out := sweepState{Keys: len(st.keys), IdemQueued: st.idemExpiry.len(), KeysQueued: st.keyExpiry.len()}
@@ -32,25 +45,25 @@ func sweepStateOf(s *Server) sweepState {
 	return out
 }
 
-// takeIdem sends POST /oauth with idempotency key key, which mints an oauth
-// key and takes key when it answers 200, and returns the status.
-func takeIdem(t *testing.T, s *Server, u User, key string) int {
+// takeIdem is POST /oauth with idempotency key key, as the wire serves it
+// (WithIdempotency, then handleOAuth): a key still in use answers 409;
+// otherwise it mints an oauth key and takes key when it answers 200. It
+// returns the status.
+func takeIdem(t *testing.T, s *Bank, u User, key string) int {
 	t.Helper()
-	req, err := http.NewRequest("POST", s.URL()+"/oauth/"+u.ID, strings.NewReader(`{"refresh_token":"`+u.RefreshToken+`"}`))
-	if err != nil {
-		t.Fatal(err)
+	idem := IdemKey(s.store.client.ID, "POST /v3.1/oauth/"+u.ID, key)
+	if _, used := s.IdemUsedAt(idem, s.Now()); used {
+		return 409 // the route's authorize: 409 / "450"
 	}
-	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("X-SP-GATEWAY", s.Gateway())
-	req.Header.Set("X-SP-USER", "|fp")
-	req.Header.Set("X-SP-USER-IP", "127.0.0.1")
-	req.Header.Set("X-SP-IDEMPOTENCY-KEY", key)
-	resp, err := s.Client().Do(req)
+	refresh := u.RefreshToken
+	_, status, err := s.GrantOAuth(s.Now(), s.Cfg.KeyLifetime, u.ID, "fp", OauthRequest{RefreshToken: &refresh})
 	if err != nil {
-		t.Fatal(err)
+		status = statusOf(t, err)
 	}
-	resp.Body.Close()
-	return resp.StatusCode
+	if status == 200 {
+		s.UseIdem(idem, s.Now())
+	}
+	return status
 }
 
 func TestSweepExpiredKeys(t *testing.T) {
@@ -100,13 +113,13 @@ func TestSweepExpiredKeys(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			s := New(WithOAuthKeyLifetime(keyLifetime))
-			u := s.MustAddUser(t, UserSeed{Fingerprint: "fp"})
+			s := newTestBank(testBankOptions{keyLifetime: keyLifetime})
+			u := mustAddUser(t, s, UserSeed{Fingerprint: "fp"})
 			for i, step := range tc.steps {
-				s.core.Advance(step.advance)
+				advance(s, step.advance)
 				if step.reset {
-					s.core.Reset()
-					u = s.MustAddUser(t, UserSeed{Fingerprint: "fp"})
+					s.ResetBank(func() {}) // the wire's Reset, for the bank
+					u = mustAddUser(t, s, UserSeed{Fingerprint: "fp"})
 				}
 				if step.take != "" {
 					if got := takeIdem(t, s, u, step.take); got != step.wantStatus {
@@ -125,38 +138,35 @@ func TestSweepExpiredKeys(t *testing.T) {
 	}
 }
 
-// bankLoginCall sends POST /users/{id}/nodes with body as user u's key
-// and returns the status and the MFA access_token of a 202.
-func bankLoginCall(t *testing.T, s *Server, u User, key, body string) (int, string) {
+// bankLoginCall is POST /users/{id}/nodes with body as user u's key, as
+// the wire's handler serves it: an answer to the bank's question when the
+// body has an access_token, a bank login otherwise. It returns the status
+// and the MFA access_token of a 202.
+func bankLoginCall(t *testing.T, s *Bank, u User, key, body string) (int, string) {
 	t.Helper()
-	req, err := http.NewRequest("POST", s.URL()+"/users/"+u.ID+"/nodes", strings.NewReader(body))
-	if err != nil {
+	if g, _, err := s.LookupKey(key, s.Now()); err != nil || g.UserID != u.ID {
+		t.Fatalf("the key does not open user %s: %v", u.ID, err)
+	}
+	var req CreateNodeRequest
+	if err := UnmarshalObject([]byte(body), &req, false); err != nil {
 		t.Fatal(err)
 	}
-	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("X-SP-GATEWAY", s.Gateway())
-	req.Header.Set("X-SP-USER", key+"|fp")
-	req.Header.Set("X-SP-USER-IP", "127.0.0.1")
-	resp, err := s.Client().Do(req)
-	if err != nil {
-		t.Fatal(err)
+	var ans BankLoginAnswer
+	var err error
+	if req.AccessToken != nil {
+		ans, err = s.AnswerBankMFA(s.Now(), u.ID, *req.AccessToken, *req.MFAAnswer)
+	} else {
+		ans, err = s.BankLogin(s.Now(), u.ID, *req.Info.BankID, *req.Info.BankPW, *req.Info.BankName)
 	}
-	defer resp.Body.Close()
-	var ans struct {
-		MFA struct {
-			AccessToken string `json:"access_token"`
-		} `json:"mfa"`
-		Error struct {
-			Code string `json:"code"`
-		} `json:"error"`
+	status := statusOf(t, err)
+	var e *apierr.Error
+	if status == 409 && errors.As(err, &e) && e.Code != "invalid_access_token" {
+		t.Fatalf("409 %q, want invalid_access_token", e.Code)
 	}
-	if err := json.NewDecoder(resp.Body).Decode(&ans); err != nil {
-		t.Fatal(err)
+	if err == nil && ans.Mfa != nil {
+		return 202, ans.Mfa.MFA.AccessToken
 	}
-	if resp.StatusCode == http.StatusConflict && ans.Error.Code != "invalid_access_token" {
-		t.Fatalf("409 %q, want invalid_access_token", ans.Error.Code)
-	}
-	return resp.StatusCode, ans.MFA.AccessToken
+	return status, ""
 }
 
 // TestSweepBankLogins: a bank's question left unanswered is forgotten
@@ -164,18 +174,18 @@ func bankLoginCall(t *testing.T, s *Server, u User, key, body string) (int, stri
 // answers as a spent one (409 / "400" invalid_access_token).
 func TestSweepBankLogins(t *testing.T) {
 	t.Parallel()
-	s := New()
-	u := s.MustAddUser(t, UserSeed{Fingerprint: "fp"})
-	key := s.core.OAuthKey(u.ID, "fp")
+	s := newTestBank(testBankOptions{})
+	u := mustAddUser(t, s, UserSeed{Fingerprint: "fp"})
+	key := s.OAuthKey(u.ID, "fp")
 	login := `{"type":"ACH-US","info":{"bank_id":"synapse_good","bank_pw":"test1234","bank_name":"fake"}}`
 	answer := func(token, a string) (int, string) {
 		return bankLoginCall(t, s, u, key, `{"access_token":"`+token+`","mfa_answer":"`+a+`"}`)
 	}
 	type state struct{ Logins, Queued int }
 	stateOf := func() state {
-		s.core.store.lock()
-		defer s.core.store.unlock()
-		return state{len(s.core.store.bankLogins), s.core.store.bankLoginExpiry.len()}
+		s.store.lock()
+		defer s.store.unlock()
+		return state{len(s.store.bankLogins), s.store.bankLoginExpiry.len()}
 	}
 	check := func(step string, want state) {
 		t.Helper()
@@ -184,32 +194,32 @@ func TestSweepBankLogins(t *testing.T) {
 		}
 	}
 	_, first := bankLoginCall(t, s, u, key, login)
-	s.core.Advance(5 * time.Minute)
+	advance(s, 5*time.Minute)
 	_, second := bankLoginCall(t, s, u, key, login)
 	check("two questions asked", state{2, 2})
 
-	s.core.Advance(bankLoginLifetime - 5*time.Minute - time.Millisecond)
+	advance(s, bankLoginLifetime-5*time.Minute-time.Millisecond)
 	check("the first one's last millisecond", state{2, 2})
 	status, again := answer(first, "again")
-	if status != http.StatusAccepted || again == "" {
+	if status != 202 || again == "" {
 		t.Fatalf("answer again in the first one's lifetime: status %d, want 202 with a new token", status)
 	}
 	check("asked again", state{2, 3})
 
-	s.core.Advance(time.Millisecond)
+	advance(s, time.Millisecond)
 	check("the first token's time passed, spent already", state{2, 2})
-	s.core.Advance(5 * time.Minute)
+	advance(s, 5*time.Minute)
 	check("the second question expired", state{1, 1})
-	if status, _ := answer(second, "test_answer"); status != http.StatusConflict {
+	if status, _ := answer(second, "test_answer"); status != 409 {
 		t.Errorf("the expired second token: status %d, want 409", status)
 	}
 
-	s.core.Advance(bankLoginLifetime)
+	advance(s, bankLoginLifetime)
 	check("every question expired", state{0, 0})
-	if status, _ := answer(again, "test_answer"); status != http.StatusConflict {
+	if status, _ := answer(again, "test_answer"); status != 409 {
 		t.Errorf("the expired token asked again: status %d, want 409", status)
 	}
-	if got, _ := s.core.User(u.ID); len(got.NodeIDs) != 0 {
+	if got, _ := s.User(u.ID); len(got.NodeIDs) != 0 {
 		t.Errorf("nodes linked: %v, want none", got.NodeIDs)
 	}
 }

@@ -1,4 +1,4 @@
-package synapsefake
+package bank
 
 import (
 	"bytes"
@@ -305,21 +305,17 @@ func TestLedgerState(t *testing.T) {
 	}
 }
 
-// TestLedgerSnapshot saves a server whose node's ledger spans chunks: the
+// TestLedgerSnapshot saves a bank whose node's ledger spans chunks: the
 // document holds the ledger as the flat array the flat slice was saved
-// as, and another server restores it into the same state and statements.
+// as, and another bank restores it into the same state and statements.
 func TestLedgerSnapshot(t *testing.T) {
-	newServer := func() *Server {
-		s := New(WithoutWebhookDelivery())
-		t.Cleanup(s.Close)
-		return s
-	}
+	newServer := func() *Bank { return newTestBank(testBankOptions{}) }
 	s := newServer()
-	u := s.MustAddUser(t, UserSeed{})
-	nodeID := s.MustAddNode(t, u.ID, NodeSeed{BalanceCents: 1_000_000}).ID
+	u := mustAddUser(t, s, UserSeed{})
+	nodeID := mustAddNode(t, s, u.ID, NodeSeed{BalanceCents: 1_000_000}).ID
 	var flat []ledgerEntry
 	func() {
-		st := s.core.store
+		st := s.store
 		st.lock()
 		defer st.unlock()
 		n := st.nodes[nodeID]
@@ -342,7 +338,7 @@ func TestLedgerSnapshot(t *testing.T) {
 	}()
 
 	var doc bytes.Buffer
-	if err := s.core.Snapshot(&doc); err != nil {
+	if err := snapshot(s, &doc); err != nil {
 		t.Fatal(err)
 	}
 	var saved struct {
@@ -362,17 +358,17 @@ func TestLedgerSnapshot(t *testing.T) {
 	}
 
 	other := newServer()
-	if err := other.core.Restore(bytes.NewReader(doc.Bytes())); err != nil {
+	if err := restore(other, bytes.NewBuffer(doc.Bytes())); err != nil {
 		t.Fatal(err)
 	}
 	var again bytes.Buffer
-	if err := other.core.Snapshot(&again); err != nil {
+	if err := snapshot(other, &again); err != nil {
 		t.Fatal(err)
 	}
 	if !bytes.Equal(again.Bytes(), doc.Bytes()) {
 		t.Errorf("the restored server saves otherwise, from byte %d", firstDiff(again.Bytes(), doc.Bytes()))
 	}
-	got, wantStatements := other.Statements(nodeID), s.Statements(nodeID)
+	got, wantStatements := other.StatementsOf(nodeID), s.StatementsOf(nodeID)
 	if len(wantStatements) != 1 || len(wantStatements[0].Movements) < 200 {
 		t.Fatalf("the statement shows %d movements, want some 240", len(wantStatements[0].Movements))
 	}

@@ -1,4 +1,4 @@
-package synapsefake
+package bank
 
 import (
 	"encoding/json"
@@ -9,16 +9,16 @@ import (
 // pendingTransfers makes a server holding n CREATED transfers between two
 // deposit nodes and no subscription, made through the store as
 // POST .../trans makes them.
-func pendingTransfers(n int) (*Server, []*txRecord) {
-	s := New(WithOAuthKeyLifetime(365 * 24 * time.Hour))
-	u, _ := s.core.AddUser(UserSeed{})
-	from, _ := s.core.AddNode(u.ID, NodeSeed{BalanceCents: 1 << 40})
-	to, _ := s.core.AddNode(u.ID, NodeSeed{})
-	st := s.core.store
+func pendingTransfers(n int) (*Bank, []*txRecord) {
+	s := newTestBank(testBankOptions{keyLifetime: 365 * 24 * time.Hour})
+	u, _ := s.AddUser(UserSeed{})
+	from, _ := s.AddNode(u.ID, NodeSeed{BalanceCents: 1 << 40})
+	to, _ := s.AddNode(u.ID, NodeSeed{})
+	st := s.store
 	st.lock()
 	defer st.unlock()
 	txs := make([]*txRecord, n)
-	now := s.core.Now()
+	now := s.Now()
 	for i := range txs {
 		t := &txRecord{id: st.newID(), userID: u.ID, fromNode: from.ID, toNode: to.ID, amount: 100, currency: "USD",
 			fees: []feeRecord{{note: "Facilitator Fee"}}, ip: "127.0.0.1", created: now, processOn: now, start: now,
@@ -39,7 +39,7 @@ func BenchmarkAdvancePending(b *testing.B) {
 		b.StopTimer()
 		s, txs := pendingTransfers(5000)
 		b.StartTimer()
-		s.core.Advance(time.Hour)
+		advance(s, time.Hour)
 		b.StopTimer()
 		if last := txs[len(txs)-1]; last.status != StatusSettled {
 			b.Fatalf("after Advance the last transfer is %s, want SETTLED", last.status)
@@ -54,9 +54,9 @@ func BenchmarkEncodePendingOnce(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		for _, t := range txs {
-			s.core.store.lock()
-			v := s.core.store.txView(t)
-			s.core.store.unlock()
+			s.store.lock()
+			v := s.store.txView(t)
+			s.store.unlock()
 			if _, err := json.Marshal(v); err != nil {
 				b.Fatal(err)
 			}
