@@ -1,4 +1,4 @@
-package synapsefake
+package api
 
 import (
 	"testing"
