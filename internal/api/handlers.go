@@ -616,3 +616,10 @@ func decodeBody[T any](r *http.Request, data []byte, v *T) error {
 	}
 	return checkStrict[T](r, data)
 }
+
+// RoutePatterns are the API's routes as the spec writes them without the
+// version prefix, sorted: the fuzzers of the layers above aim at each.
+func RoutePatterns() []string {
+	ApiMux()
+	return slices.Sorted(maps.Keys(apiRoutes))
+}

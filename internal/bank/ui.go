@@ -10,7 +10,7 @@ import (
 
 // uiUsers reads the overview's newest limit users that match name, and how
 // many match (-1: more than shown). A name is no index: the scan for it
-// stops after uiScanLimit users.
+// stops after UiScanLimit users.
 func (st *Store) uiUsers(name string, limit int) (users []UiUser, total int) {
 	defer st.lock().unlock()
 	total = len(st.userOrder)
@@ -23,7 +23,7 @@ func (st *Store) uiUsers(name string, limit int) (users []UiUser, total int) {
 			users = append(users, st.uiUser(u))
 			continue
 		}
-		if scanned == uiScanLimit {
+		if scanned == UiScanLimit {
 			return users, -1
 		}
 		if !st.userNamed(u, strings.ToLower(name)) {
@@ -134,7 +134,7 @@ func (st *Store) uiTxList(f UiTxFilter, limit int, now time.Time, manual bool) (
 	}
 	// The user's and the node's lists are indexes: each of their
 	// transactions matches, so the page reads only what it shows. A status
-	// or a name is no index: the scan for it stops after uiScanLimit
+	// or a name is no index: the scan for it stops after UiScanLimit
 	// transactions, and the page then says that more may match.
 	var tests []func(t *txRecord) bool
 	if f.Status != "" {
@@ -165,7 +165,7 @@ func (st *Store) uiTxList(f UiTxFilter, limit int, now time.Time, manual bool) (
 	total = len(ids)
 	scanned := 0
 	for i := len(ids) - 1; i >= 0; i-- {
-		if len(tests) > 0 && scanned == uiScanLimit {
+		if len(tests) > 0 && scanned == UiScanLimit {
 			total = -1
 			break
 		}
@@ -281,10 +281,10 @@ type UiTxFilter struct {
 	Status     Status
 }
 
-// uiScanLimit is the most transactions the transactions page looks at,
+// UiScanLimit is the most transactions the transactions page looks at,
 // newest first, for a filter no index answers (a status, a name), and the
 // most users the overview looks at for a name.
-const uiScanLimit = 10_000
+const UiScanLimit = 10_000
 
 // all reports whether t passes every test.
 func all(tests []func(*txRecord) bool, t *txRecord) bool {

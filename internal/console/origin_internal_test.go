@@ -1,4 +1,4 @@
-package synapsefake
+package console
 
 import (
 	"bytes"
@@ -10,6 +10,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/synapsefake/synapsefake/internal/bank"
 )
 
 // TestGuardCoversEveryControlRoute sends every method of every route the
@@ -40,12 +42,16 @@ func TestGuardCoversEveryControlRoute(t *testing.T) {
 				{"same-site", "127.0.0.1:8080", "Sec-Fetch-Site", "same-site", "cross_origin_request"},
 			} {
 				t.Run(method+" "+path+"/"+v.name, func(t *testing.T) {
-					s := New(WithoutWebhookDelivery())
-					defer s.Close()
-					u := s.MustAddUser(t, UserSeed{})
-					s.MustAddSubscription(t, "http://127.0.0.1:1/hooks")
+					s := newTestConsole(t, nil)
+					u, err := s.AddUser(bank.UserSeed{})
+					if err != nil {
+						t.Fatal(err)
+					}
+					if _, err := s.AddSubscription("http://127.0.0.1:1/hooks"); err != nil {
+						t.Fatal(err)
+					}
 					var before bytes.Buffer
-					if err := s.core.Snapshot(&before); err != nil {
+					if err := s.Snapshot(&before); err != nil {
 						t.Fatal(err)
 					}
 					// Already canceled: an event stream that wrongly opened ends at once.
@@ -56,20 +62,20 @@ func TestGuardCoversEveryControlRoute(t *testing.T) {
 						req.Header.Set(v.header, v.value)
 					}
 					rec := httptest.NewRecorder()
-					s.ServeHTTP(rec, req)
-					var got ErrorEnvelope
+					s.ServeControl(rec, req) // what the Server's ServeHTTP does with a path below ControlPrefix
+					var got bank.ErrorEnvelope
 					if err := json.Unmarshal(rec.Body.Bytes(), &got); err != nil || rec.Code != http.StatusForbidden ||
 						got.ErrorCode != "300" || got.HTTPCode != "403" || got.Error.Code != v.code {
 						t.Errorf("%d %s, want 403 with error_code 300 and %s", rec.Code, rec.Body, v.code)
 					}
 					var after bytes.Buffer
-					if err := s.core.Snapshot(&after); err != nil {
+					if err := s.Snapshot(&after); err != nil {
 						t.Fatal(err)
 					}
 					if !bytes.Equal(before.Bytes(), after.Bytes()) {
 						t.Error("a refused request changed the state")
 					}
-					if _, ok := s.core.User(u.ID); !ok {
+					if _, ok := s.User(u.ID); !ok {
 						t.Error("the user is gone")
 					}
 				})

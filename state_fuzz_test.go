@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -11,6 +12,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/synapsefake/synapsefake/internal/bank"
 )
 
 // The state fuzzer restores documents that differ from a saved one in one
@@ -37,18 +40,15 @@ func stateFuzzServer(tb testing.TB) (*fuzzWorld, []byte) {
 	}
 	// An ACH transfer whose R01 return was dishonored (R68), for the
 	// dishonor's fields.
-	bank := s.MustAddNode(tb, w.user, NodeSeed{Type: "ACH-US", AccountNum: "123456789", RoutingNum: "051000017"})
-	st := s.core.store
-	st.lock()
-	t, err := st.createTx(s.core.Now(), w.user, bank.ID, fuzzTx(w.node, 20), true, nil)
-	st.unlock()
-	if err != nil {
+	achNode := s.MustAddNode(tb, w.user, NodeSeed{Type: "ACH-US", AccountNum: "123456789", RoutingNum: "051000017"})
+	var t bank.TxView
+	if err := s.core.CreateTxInto(s.core.Now(), w.user, achNode.ID, fuzzTx(w.node, 20), true, nil, &t); err != nil {
 		tb.Fatal(err)
 	}
 	for _, move := range []func() error{
-		func() error { return s.core.Settle(t.id) },
-		func() error { return s.core.Return(t.id, "R01") },
-		func() error { return s.core.DishonorReturn(t.id, "R68") },
+		func() error { return s.core.Settle(t.ID) },
+		func() error { return s.core.Return(t.ID, "R01") },
+		func() error { return s.core.DishonorReturn(t.ID, "R68") },
 	} {
 		if err := move(); err != nil {
 			tb.Fatal(err)
@@ -132,6 +132,9 @@ func stateIDsOf(doc any) []string {
 	walk(doc)
 	return sortedKeys(seen)
 }
+
+// sortedKeys are m's keys, sorted.
+func sortedKeys[V any](m map[string]V) []string { return slices.Sorted(maps.Keys(m)) }
 
 func isObjectID(s string) bool {
 	if len(s) != 24 {
@@ -348,14 +351,14 @@ func probeState(t *testing.T, s *Server, doc []byte, what string) {
 func restoreOrRefuse(t *testing.T, w *fuzzWorld, doc []byte, what string) (accepted bool, answer string) {
 	t.Helper()
 	s := w.s
-	before := s.core.store.snapshot()
+	before := s.core.ObservedDigest()
 	rec := serveWithin(t, s, httptest.NewRequest("PUT", "http://localhost/_fake/state", bytes.NewReader(doc)), what)
 	if rec.Code != http.StatusOK {
 		checkAnswer(t, rec)
 		if rec.Code != http.StatusBadRequest {
 			t.Fatalf("%s: refused with %d, want 400: %s", what, rec.Code, rec.Body)
 		}
-		if after := s.core.store.snapshot(); after != before {
+		if after := s.core.ObservedDigest(); after != before {
 			t.Fatalf("%s: refused, but the store changed", what)
 		}
 		return false, rec.Body.String()

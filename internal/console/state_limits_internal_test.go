@@ -1,4 +1,4 @@
-package synapsefake
+package console
 
 import (
 	"bytes"
@@ -7,32 +7,38 @@ import (
 	"net/http/httptest"
 	"strings"
 	"testing"
+
+	"github.com/synapsefake/synapsefake/internal/bank"
 )
 
 // TestRestoreLimits: a document over WithMaxStateSize is refused, and so
 // is a restore sent while another runs; neither changes anything.
 func TestRestoreLimits(t *testing.T) {
-	s := New(WithMaxStateSize(4096), WithoutWebhookDelivery())
-	defer s.Close()
-	u := s.MustAddUser(t, UserSeed{Fingerprint: "fp"})
+	s := newTestConsole(t, func(c *ConsoleConfig) { c.MaxState = 4096 }) // WithMaxStateSize(4096)
+	u, err := s.AddUser(bank.UserSeed{Fingerprint: "fp"})
+	if err != nil {
+		t.Fatal(err)
+	}
 	var small bytes.Buffer
-	if err := s.core.Snapshot(&small); err != nil {
+	if err := s.Snapshot(&small); err != nil {
 		t.Fatal(err)
 	}
 	if small.Len() > 4096 {
 		t.Fatalf("the test's document is %d bytes; raise the limit", small.Len())
 	}
 	for range 20 {
-		s.MustAddUser(t, UserSeed{})
+		if _, err := s.AddUser(bank.UserSeed{}); err != nil {
+			t.Fatal(err)
+		}
 	}
 	var big bytes.Buffer
-	if err := s.core.Snapshot(&big); err != nil {
+	if err := s.Snapshot(&big); err != nil {
 		t.Fatal(err)
 	}
 	if big.Len() <= 4096 {
 		t.Fatalf("the big document is only %d bytes", big.Len())
 	}
-	before := s.core.store.snapshot()
+	before := s.ObservedDigest()
 
 	for _, tc := range []struct {
 		name     string
@@ -46,32 +52,33 @@ func TestRestoreLimits(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			if tc.busy {
-				s.core.restoring.Lock()
-				defer s.core.restoring.Unlock()
+				s.restoring.Lock()
+				defer s.restoring.Unlock()
 			}
 			rec := httptest.NewRecorder()
-			s.ServeHTTP(rec, httptest.NewRequest("PUT", "http://localhost/_fake/state", bytes.NewReader(tc.body)))
+			s.ServeControl(rec, httptest.NewRequest("PUT", "http://localhost/_fake/state", bytes.NewReader(tc.body)))
 			var env struct {
 				Error     struct{ Code string } `json:"error"`
 				ErrorCode string                `json:"error_code"`
 				HTTPCode  string                `json:"http_code"`
 			}
-			if err := json.Unmarshal(rec.Body.Bytes(), &env); err != nil || rec.Code != tc.status || env.Error.Code != tc.wantCode || env.HTTPCode != Itoa(tc.status) {
+			if err := json.Unmarshal(rec.Body.Bytes(), &env); err != nil || rec.Code != tc.status || env.Error.Code != tc.wantCode || env.HTTPCode != bank.Itoa(tc.status) {
 				t.Errorf("PUT /_fake/state: %d %s, want %d %s", rec.Code, rec.Body, tc.status, tc.wantCode)
 			}
-			if err := s.core.Restore(bytes.NewReader(tc.body)); err == nil || !strings.Contains(err.Error(), tc.wantCode) {
+			if err := s.Restore(bytes.NewReader(tc.body)); err == nil || !strings.Contains(err.Error(), tc.wantCode) {
 				t.Errorf("Restore: %v, want %s", err, tc.wantCode)
 			}
-			if after := s.core.store.snapshot(); after != before {
+			if after := s.ObservedDigest(); after != before {
 				t.Error("a refused restore changed the store")
 			}
 		})
 	}
 	// Within the limit and alone, the small document is restored.
-	if err := s.core.Restore(bytes.NewReader(small.Bytes())); err != nil {
+	if err := s.Restore(bytes.NewReader(small.Bytes())); err != nil {
 		t.Fatal(err)
 	}
-	if _, ok := s.core.User(u.ID); !ok || len(s.core.store.userOrder) != 1 {
-		t.Errorf("after the restore: %d users, want the one saved", len(s.core.store.userOrder))
+	_, users, _ := s.Counts() // users: the length of the store's userOrder
+	if _, ok := s.User(u.ID); !ok || users != 1 {
+		t.Errorf("after the restore: %d users, want the one saved", users)
 	}
 }
