@@ -10,7 +10,7 @@ import (
 // TestCloneStoreSharesNothing: changing every record of the store leaves a
 // copy's encoding as it was.
 func TestCloneStoreSharesNothing(t *testing.T) {
-	b := newStateTestBank(t)
+	b := newTestBank(testBankOptions{})
 	fillStateTestBank(t, b)
 	st := b.store
 	encode := func(s *Store) string {

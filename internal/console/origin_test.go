@@ -442,26 +442,3 @@ func TestControlInProcess(t *testing.T) {
 		t.Errorf("ServeHTTP, Host localhost: status %d, want 200", rec.Code)
 	}
 }
-
-// ExampleWithControlToken shows a fake whose control API needs a token, as
-// one reachable beyond loopback would.
-func ExampleWithControlToken() {
-	fake := synapsefake.New(synapsefake.WithControlToken("let-me-in"))
-	defer fake.Close()
-	root := strings.TrimSuffix(fake.URL(), "/v3.1")
-	for _, token := range []string{"", "let-me-in"} {
-		req, _ := http.NewRequest("GET", root+"/_fake/clock", nil)
-		if token != "" {
-			req.Header.Set("X-Fake-Control-Token", token)
-		}
-		resp, err := fake.Client().Do(req)
-		if err != nil {
-			panic(err)
-		}
-		resp.Body.Close()
-		fmt.Printf("token %q: %d\n", token, resp.StatusCode)
-	}
-	// Output:
-	// token "": 401
-	// token "let-me-in": 200
-}

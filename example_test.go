@@ -1,7 +1,8 @@
-package api_test
+package synapsefake_test
 
 import (
 	"fmt"
+	"net/http"
 	"strings"
 	"time"
 
@@ -348,4 +349,27 @@ func ExampleServer_FailNext() {
 	// 503 503
 	// 200 0
 	// 409 450
+}
+
+// ExampleWithControlToken shows a fake whose control API needs a token, as
+// one reachable beyond loopback would.
+func ExampleWithControlToken() {
+	fake := synapsefake.New(synapsefake.WithControlToken("let-me-in"))
+	defer fake.Close()
+	root := strings.TrimSuffix(fake.URL(), "/v3.1")
+	for _, token := range []string{"", "let-me-in"} {
+		req, _ := http.NewRequest("GET", root+"/_fake/clock", nil)
+		if token != "" {
+			req.Header.Set("X-Fake-Control-Token", token)
+		}
+		resp, err := fake.Client().Do(req)
+		if err != nil {
+			panic(err)
+		}
+		resp.Body.Close()
+		fmt.Printf("token %q: %d\n", token, resp.StatusCode)
+	}
+	// Output:
+	// token "": 401
+	// token "let-me-in": 200
 }
