@@ -14,7 +14,7 @@ import (
 // PATCH .../trans/{trans_id} is refused with 409 / "410" and changes
 // nothing. Every comment is a webhook carrying the whole timeline, so the
 // bound keeps what reading a transaction's webhooks costs within reach.
-const MaxComments = bank.MaxComments
+const MaxComments = 100
 
 // Subscription is a copy of a subscription, for assertions in tests.
 type Subscription = bank.Subscription
@@ -28,7 +28,7 @@ type Attempt = bank.Attempt
 // hold is released and the transaction CANCELED with IR154 ("authorization
 // life cycle expired"), unless it was cleared or reversed first. Visa and
 // Mastercard let most holds stand about seven days.
-const AuthorizationHoldDays = bank.AuthorizationHoldDays
+const AuthorizationHoldDays = 7
 
 // CardAuth describes a card swipe for CardAuthorization.
 type CardAuth = bank.CardAuth
@@ -42,19 +42,19 @@ type ChaosSettings = api.ChaosSettings
 type WebhookChaos = api.WebhookChaos
 
 // DefaultChaosDelay is how late a delayed delivery is when DelayBy is 0.
-const DefaultChaosDelay = api.DefaultChaosDelay
+const DefaultChaosDelay = 5 * time.Minute
 
 // ChaosHoldLimit is the longest, on the fake's clock, that a reordered
 // delivery waits for a later one to overtake it.
-const ChaosHoldLimit = api.ChaosHoldLimit
+const ChaosHoldLimit = time.Minute
 
 // What chaos did to an attempt, as Attempt.Chaos lists it.
 const (
-	ChaosDelayed      = api.ChaosDelayed      // its first attempt was DelayBy late
-	ChaosReordered    = api.ChaosReordered    // held back until a later delivery was queued
-	ChaosDropped      = api.ChaosDropped      // not sent; logged as a 503 to be retried
-	ChaosDuplicate    = api.ChaosDuplicate    // an extra copy of the attempt that follows
-	ChaosBadSignature = api.ChaosBadSignature // sent with wrong signature headers
+	ChaosDelayed      = "delayed"       // its first attempt was DelayBy late
+	ChaosReordered    = "reordered"     // held back until a later delivery was queued
+	ChaosDropped      = "dropped"       // not sent; logged as a 503 to be retried
+	ChaosDuplicate    = "duplicate"     // an extra copy of the attempt that follows
+	ChaosBadSignature = "bad_signature" // sent with wrong signature headers
 )
 
 // ParseWebhookChaos reads webhook chaos from its JSON form, the body of PUT
@@ -92,14 +92,14 @@ func DefaultStartTime() time.Time {
 // JSON: a page ends before the webhook that would pass it, and next_cursor
 // reads on from there. A page holds at least one webhook, so a webhook
 // larger than the bound alone is answered alone.
-const MaxWebhookPageBytes = console.MaxWebhookPageBytes
+const MaxWebhookPageBytes = 4 << 20
 
 // The three wallet push types. The spec names them only as <PROVIDER>_PUSH
 // for a first, second and third provider.
 const (
-	PushApple   = bank.PushApple
-	PushGoogle  = bank.PushGoogle
-	PushSamsung = bank.PushSamsung
+	PushApple   = "APPLE_PUSH"
+	PushGoogle  = "GOOGLE_PUSH"
+	PushSamsung = "SAMSUNG_PUSH"
 )
 
 // DisputeStatus is the state of a transaction's dispute, shown on the wire
@@ -108,25 +108,25 @@ type DisputeStatus = bank.DisputeStatus
 
 // Dispute statuses. A transaction nobody disputed has DisputeNone.
 const (
-	DisputeNone    = bank.DisputeNone
-	DisputePending = bank.DisputePending
-	DisputeWon     = bank.DisputeWon
-	DisputeLost    = bank.DisputeLost
+	DisputeNone    DisputeStatus = ""
+	DisputePending DisputeStatus = "PENDING"
+	DisputeWon     DisputeStatus = "WON"
+	DisputeLost    DisputeStatus = "LOST"
 )
 
 // MaxDisputeReasonLength is the most characters a dispute_reason may have;
 // a longer one is refused with 400 / "200".
-const MaxDisputeReasonLength = bank.MaxDisputeReasonLength
+const MaxDisputeReasonLength = 1000
 
 // MaxCommentLength is the most characters a transaction comment may have;
 // a longer one is refused with 400 / "200". Each comment is a timeline
 // entry that every later view and webhook of the transaction carries.
-const MaxCommentLength = api.MaxCommentLength
+const MaxCommentLength = 1000
 
 // DefaultJITDeadline is how long a card swipe waits, in real time, for the
 // answer of a TRANS|POST|JIT subscription: 1.00 s, as the service's guide
 // says. WithJITDeadline changes it.
-const DefaultJITDeadline = bank.DefaultJITDeadline
+const DefaultJITDeadline = time.Second
 
 // Request is one call the server answered, as recorded in its journal.
 type Request = api.Request
@@ -139,7 +139,7 @@ const (
 	// MaxAmountCents is the largest amount of one transaction, batch item,
 	// fee, dummy transaction, barcode or card swipe: $1,000,000,000.00.
 	// Larger amounts are refused with 400 / "200".
-	MaxAmountCents = bank.MaxAmountCents
+	MaxAmountCents = 1_000_000_000_00
 	// MaxBalanceCents bounds every node's balance, both ways:
 	// $1,000,000,000,000,000.00, under a ninetieth of math.MaxInt64.
 	// A transaction whose debit would take the sender's available balance
@@ -151,24 +151,24 @@ const (
 	// that would not fit is refused. AddNode panics on a starting balance
 	// outside ±MaxBalanceCents; the control API refuses one outside 0 to
 	// MaxBalanceCents.
-	MaxBalanceCents = bank.MaxBalanceCents
+	MaxBalanceCents = 1_000_000_000_000_000_00
 )
 
 // Values of a node's allowed field.
 const (
-	AllowedCreditAndDebit = bank.AllowedCreditAndDebit
-	AllowedCredit         = bank.AllowedCredit
-	AllowedDebit          = bank.AllowedDebit
-	AllowedLocked         = bank.AllowedLocked
-	AllowedInactive       = bank.AllowedInactive
+	AllowedCreditAndDebit = "CREDIT-AND-DEBIT"
+	AllowedCredit         = "CREDIT"
+	AllowedDebit          = "DEBIT"
+	AllowedLocked         = "LOCKED"
+	AllowedInactive       = "INACTIVE"
 	// AllowedPending: a card node's, as the integration suites of the
 	// provider's Ruby client set it. Like CREDIT, INACTIVE and LOCKED it
 	// lacks DEBIT: its transfers are canceled when they would start
 	// processing. Transfers to it are made, as to every node.
-	AllowedPending = bank.AllowedPending
+	AllowedPending = "PENDING"
 	// AllowedRejected is a node the service refused to open; it lacks
 	// DEBIT.
-	AllowedRejected = bank.AllowedRejected
+	AllowedRejected = "REJECTED"
 )
 
 // Node is a copy of a node's state, for assertions in tests.
@@ -219,16 +219,16 @@ type Cutoff = bank.Cutoff
 
 // The deadlines AdvanceToCutoff moves to.
 const (
-	CutoffACH     = bank.CutoffACH     // Cutoffs.ACH
-	CutoffSameDay = bank.CutoffSameDay // the next of Cutoffs.SameDay's deadlines, none after Cutoffs.SameDayACH
-	CutoffWire    = bank.CutoffWire    // Cutoffs.Wire
+	CutoffACH     Cutoff = "ach"      // Cutoffs.ACH
+	CutoffSameDay Cutoff = "same-day" // the next of Cutoffs.SameDay's deadlines, none after Cutoffs.SameDayACH
+	CutoffWire    Cutoff = "wire"     // Cutoffs.Wire
 )
 
 // Shipment statuses. A new shipment is CREATED; the fake moves it only to
 // CANCELED, by DELETE.
 const (
-	ShipmentCreated  = bank.ShipmentCreated
-	ShipmentCanceled = bank.ShipmentCanceled
+	ShipmentCreated  = "CREATED"
+	ShipmentCanceled = "CANCELED"
 )
 
 // StateVersion is the version of the document Snapshot writes; Restore
@@ -236,26 +236,26 @@ const (
 // dispute credits, verified phones and the expiry of bank logins; version 3
 // disputes' provisional credits due later and the steps that post them;
 // version 4 the dishonors of returns and their contests.
-const StateVersion = console.StateVersion
+const StateVersion = 4
 
 // DefaultMaxStateSize is the largest state document Restore and
 // PUT /_fake/state read unless WithMaxStateSize says otherwise. Restoring
 // allocates about 18 bytes per byte of the document (BenchmarkRestore).
-const DefaultMaxStateSize = console.DefaultMaxStateSize
+const DefaultMaxStateSize = 64 << 20
 
 // Status is a transaction status, spelled as on the wire.
 type Status = bank.Status
 
 // The transaction statuses of the spec's table.
 const (
-	StatusQueuedBySynapse  = bank.StatusQueuedBySynapse
-	StatusQueuedByReceiver = bank.StatusQueuedByReceiver
-	StatusCreated          = bank.StatusCreated
-	StatusProcessingDebit  = bank.StatusProcessingDebit
-	StatusProcessingCredit = bank.StatusProcessingCredit
-	StatusSettled          = bank.StatusSettled
-	StatusCanceled         = bank.StatusCanceled
-	StatusReturned         = bank.StatusReturned
+	StatusQueuedBySynapse  Status = "QUEUED-BY-SYNAPSE"
+	StatusQueuedByReceiver Status = "QUEUED-BY-RECEIVER"
+	StatusCreated          Status = "CREATED"
+	StatusProcessingDebit  Status = "PROCESSING-DEBIT"
+	StatusProcessingCredit Status = "PROCESSING-CREDIT"
+	StatusSettled          Status = "SETTLED"
+	StatusCanceled         Status = "CANCELED"
+	StatusReturned         Status = "RETURNED"
 )
 
 // SubnetStatus is the status of a subnet (a card or an account number).
@@ -263,33 +263,34 @@ type SubnetStatus = bank.SubnetStatus
 
 // Subnet statuses.
 const (
-	SubnetInactive   = bank.SubnetInactive
-	SubnetActive     = bank.SubnetActive
-	SubnetTerminated = bank.SubnetTerminated
+	SubnetInactive   SubnetStatus = "INACTIVE"
+	SubnetActive     SubnetStatus = "ACTIVE"
+	SubnetTerminated SubnetStatus = "TERMINATED"
 )
 
 // Statement types and statuses, spelled as on the wire.
 const (
 	// StatementMonthly is the type of the statements the clock makes on the
 	// 15th of each month for the previous month.
-	StatementMonthly = bank.StatementMonthly
+	StatementMonthly = "MONTHLY_STATEMENT"
 	// StatementOnDemand is the type of the statements POST .../statements makes.
-	StatementOnDemand = bank.StatementOnDemand
+	StatementOnDemand = "ONDEMAND_STATEMENT"
+
 	// StatementQueued is an ad hoc statement not generated yet: its urls and
 	// balances are null.
-	StatementQueued = bank.StatementQueued
+	StatementQueued = "QUEUED"
 	// StatementGenerated is a statement whose numbers and files are ready.
-	StatementGenerated = bank.StatementGenerated
+	StatementGenerated = "GENERATED"
 )
 
 // Kinds of a statement's movements.
 const (
-	MovementInitial = bank.MovementInitial // the balance a node was created with (AddNode)
-	MovementDebit   = bank.MovementDebit   // the sender's debit, at PROCESSING-DEBIT (again at SETTLED when a return is dishonored)
-	MovementCredit  = bank.MovementCredit  // the receiver's credit net of fees, at SETTLED
-	MovementFee     = bank.MovementFee     // a fee credited to a fee node, at SETTLED
-	MovementReturn  = bank.MovementReturn  // a return's reversal of the above, at RETURNED
-	MovementFunds   = bank.MovementFunds   // money added by Fund, outside any transaction
+	MovementInitial = "INITIAL" // the balance a node was created with (AddNode)
+	MovementDebit   = "DEBIT"   // the sender's debit, at PROCESSING-DEBIT (again at SETTLED when a return is dishonored)
+	MovementCredit  = "CREDIT"  // the receiver's credit net of fees, at SETTLED
+	MovementFee     = "FEE"     // a fee credited to a fee node, at SETTLED
+	MovementReturn  = "RETURN"  // a return's reversal of the above, at RETURNED
+	MovementFunds   = "FUNDS"   // money added by Fund, outside any transaction
 )
 
 // MaxMonthlyStatements is how many monthly statements a node keeps: the
@@ -298,7 +299,7 @@ const (
 // skips more months than this makes only the newest MaxMonthlyStatements,
 // so that a long Advance costs memory per node, not per node and month.
 // Ad hoc statements are all kept.
-const MaxMonthlyStatements = bank.MaxMonthlyStatements
+const MaxMonthlyStatements = 60
 
 // Movement is one change of a node's balance shown on a statement.
 type Movement = bank.Movement
@@ -309,9 +310,9 @@ type Statement = bank.Statement
 
 // Account classes of a subnet.
 const (
-	ClassChecking = bank.ClassChecking
-	ClassSavings  = bank.ClassSavings
-	ClassCard     = bank.ClassCard
+	ClassChecking = "CHECKING"
+	ClassSavings  = "SAVINGS"
+	ClassCard     = "CARD"
 )
 
 // Subnet is a copy of a subnet's state, for assertions in tests.
@@ -333,11 +334,11 @@ type Transaction = bank.Transaction
 
 // Permissions a user can hold.
 const (
-	PermissionUnverified     = bank.PermissionUnverified
-	PermissionSendAndReceive = bank.PermissionSendAndReceive
-	PermissionLocked         = bank.PermissionLocked
-	PermissionClosed         = bank.PermissionClosed
-	PermissionMakeItGoAway   = bank.PermissionMakeItGoAway
+	PermissionUnverified     = "UNVERIFIED"
+	PermissionSendAndReceive = "SEND-AND-RECEIVE"
+	PermissionLocked         = "LOCKED"
+	PermissionClosed         = "CLOSED"
+	PermissionMakeItGoAway   = "MAKE-IT-GO-AWAY"
 )
 
 // User is a copy of a user's state, for assertions in tests.
@@ -350,8 +351,8 @@ type UserSeed = bank.UserSeed
 
 // Updaters recorded in webhook_meta.updated_by and the webhook log.
 const (
-	UpdatedBySelf    = bank.UpdatedBySelf    // a change made through the API
-	UpdatedByBackend = bank.UpdatedByBackend // a change made by the clock or a scenario helper
+	UpdatedBySelf    = "SELF"    // a change made through the API
+	UpdatedByBackend = "BACKEND" // a change made by the clock or a scenario helper
 )
 
 // Webhook is one event the fake emitted: a resource created or changed, the
@@ -399,13 +400,13 @@ func VerifySignature(h http.Header, objectID, clientID, clientSecret string) boo
 // Default bounds of the capture and the webhook log, in estimated bytes of
 // memory (WithWebhookCaptureLimit, WithWebhookLogLimit).
 const (
-	DefaultWebhookCaptureLimit = api.DefaultWebhookCaptureLimit
-	DefaultWebhookLogLimit     = api.DefaultWebhookLogLimit
+	DefaultWebhookCaptureLimit = 64 << 20
+	DefaultWebhookLogLimit     = 16 << 20
 )
 
 // DefaultWebhookRate is the default of WithWebhookRate: webhook attempts
 // per second a server makes in the background.
-const DefaultWebhookRate = api.DefaultWebhookRate
+const DefaultWebhookRate = 500
 
 // WebhookCapture is the in-memory record of the webhooks a Server emitted
 // and of every delivery attempt, bounded by WithWebhookCaptureLimit: the
