@@ -10,7 +10,7 @@ import (
 // TestLayers keeps the walls of ARCHITECTURE.md: the bank imports neither
 // the wire, the console nor the root, nor net/http; the wire imports
 // neither the console nor the root; the console does not import the root;
-// and no leaf imports a layer.
+// no leaf imports a layer; and no code but tests imports internal/testkit.
 func TestLayers(t *testing.T) {
 	t.Parallel()
 	const mod = "github.com/synapsefake/synapsefake"
@@ -22,6 +22,11 @@ func TestLayers(t *testing.T) {
 			t.Fatalf("go list -deps %s: %v", pkg, err)
 		}
 		return strings.Fields(string(out))
+	}
+	for _, l := range append(layers, "./cmd/synapsefake") {
+		if slices.Contains(deps(l), mod+"/internal/testkit") {
+			t.Errorf("%s imports internal/testkit, the tests' helpers", l)
+		}
 	}
 	for i, l := range layers[:3] {
 		d := deps(l)
