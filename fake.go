@@ -41,10 +41,11 @@ func New(opts ...Option) *Server {
 	for _, o := range opts {
 		o(cfg)
 	}
-	s.core.Cfg = cfg.layers()
+	// Each layer reads its part of the options in place.
+	s.core.Cfg = &cfg.ConsoleConfig
+	s.core.Wire.Cfg = &cfg.WireConfig
+	s.core.Bank.Cfg = &cfg.Config
 	s.core.Host = (*host)(s)
-	s.core.Wire.Cfg = s.core.Cfg.WireConfig
-	s.core.Bank.Cfg = s.core.Wire.Cfg.Config
 	switch c := cfg.clock.(type) {
 	case nil:
 		s.core.SetFrozenClock(bank.StartTime(cfg.start))
@@ -53,7 +54,7 @@ func New(opts ...Option) *Server {
 	default:
 		s.core.Clock = c
 	}
-	s.core.OpenStore(bank.ClientView{ID: cfg.clientID, Name: cfg.clientName}, cfg.microDeposits, cfg.manualProcessing, cfg.immediateProvisional, cfg.cutoffs)
+	s.core.OpenStore(bank.ClientView{ID: cfg.ClientID, Name: cfg.ClientName}, cfg.microDeposits, cfg.manualProcessing, cfg.immediateProvisional, cfg.cutoffs)
 	s.core.Up = &s.core.Wire
 	s.core.Journal.S = &s.core.Wire
 	s.core.Hooks = api.NewHooks(&s.core.Wire)
@@ -140,16 +141,16 @@ func (s *Server) Close() {
 }
 
 // ClientID is the platform's client id.
-func (s *Server) ClientID() string { return s.cfg.clientID }
+func (s *Server) ClientID() string { return s.cfg.ClientID }
 
 // ClientSecret is the platform's client secret.
-func (s *Server) ClientSecret() string { return s.cfg.clientSecret }
+func (s *Server) ClientSecret() string { return s.cfg.ClientSecret }
 
 // ClientName is the platform name shown in every object's client.name.
-func (s *Server) ClientName() string { return s.cfg.clientName }
+func (s *Server) ClientName() string { return s.cfg.ClientName }
 
 // Gateway is the X-SP-GATEWAY header value: "<client_id>|<client_secret>".
-func (s *Server) Gateway() string { return s.cfg.clientID + "|" + s.cfg.clientSecret }
+func (s *Server) Gateway() string { return s.cfg.ClientID + "|" + s.cfg.ClientSecret }
 
 // MustAddUser is AddUser for a test that wants no error handling: an error
 // fails tb at once.

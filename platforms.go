@@ -74,7 +74,7 @@ func (p *Platforms) Default() *Server { return p.def }
 // Get is the platform with the given client id, the default's included, or
 // nil.
 func (p *Platforms) Get(clientID string) *Server {
-	if clientID == p.def.cfg.clientID {
+	if clientID == p.def.cfg.ClientID {
 		return p.def
 	}
 	p.mu.RLock()
@@ -134,7 +134,7 @@ func (p *Platforms) Add(c PlatformConfig) (*Server, error) {
 	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	if c.ClientID == p.def.cfg.clientID || p.byID[c.ClientID] != nil {
+	if c.ClientID == p.def.cfg.ClientID || p.byID[c.ClientID] != nil {
 		return nil, apierr.NotAllowed("platform_exists", "A platform with client_id %s exists already.", c.ClientID)
 	}
 	if 1+len(p.order) >= p.max {
@@ -151,7 +151,7 @@ func (p *Platforms) Add(c PlatformConfig) (*Server, error) {
 // Remove removes the platform with the given client id and everything in
 // it, and closes it. The default platform cannot be removed.
 func (p *Platforms) Remove(clientID string) error {
-	if clientID == p.def.cfg.clientID {
+	if clientID == p.def.cfg.ClientID {
 		return apierr.NotAllowed("default_platform", "The default platform cannot be deleted.")
 	}
 	p.mu.Lock()
@@ -331,9 +331,9 @@ type platformJSON struct {
 
 func platformView(s *Server) platformJSON {
 	base := s.URL()
-	return platformJSON{ClientID: s.cfg.clientID, ClientSecret: s.cfg.clientSecret, Gateway: s.Gateway(),
-		Name: s.cfg.clientName, BaseURL: base,
-		ControlURL: strings.TrimSuffix(base, api.ApiPrefix) + platformsPrefix + "/" + s.cfg.clientID,
+	return platformJSON{ClientID: s.cfg.ClientID, ClientSecret: s.cfg.ClientSecret, Gateway: s.Gateway(),
+		Name: s.cfg.ClientName, BaseURL: base,
+		ControlURL: strings.TrimSuffix(base, api.ApiPrefix) + platformsPrefix + "/" + s.cfg.ClientID,
 		Now:        bank.Ms(s.core.Now())}
 }
 
@@ -411,15 +411,15 @@ func (p *Platforms) SnapshotMade(w io.Writer) error {
 		if s.core.Clock != nil && s.core.Mock == nil {
 			kind = "real"
 		}
-		head, err := json.Marshal(savedPlatform{ClientID: s.cfg.clientID, ClientSecret: s.cfg.clientSecret,
-			Name: s.cfg.clientName, Clock: kind, Seed: s.cfg.seed})
+		head, err := json.Marshal(savedPlatform{ClientID: s.cfg.ClientID, ClientSecret: s.cfg.ClientSecret,
+			Name: s.cfg.ClientName, Clock: kind, Seed: s.cfg.Seed})
 		if err != nil {
 			return err
 		}
 		bw.Write(head[:len(head)-1])
 		bw.WriteString(`,"state":`)
 		if err := s.core.Snapshot(bw); err != nil {
-			return fmt.Errorf("platform %s: %w", s.cfg.clientID, err)
+			return fmt.Errorf("platform %s: %w", s.cfg.ClientID, err)
 		}
 		bw.WriteByte('}')
 	}

@@ -7,5 +7,5 @@ import "github.com/synapsefake/synapsefake/internal/api"
 // outside 0..1 or a delay is negative.
 func WithWebhookChaos(c WebhookChaos) Option {
 	c = api.CloneChaos(c)
-	return func(cfg *config) { cfg.chaos = &c }
+	return func(cfg *config) { cfg.Chaos = &c }
 }

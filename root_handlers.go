@@ -48,7 +48,7 @@ func (s *Server) ServeHTTP(rw http.ResponseWriter, r *http.Request) {
 		s.core.Fail(w, api.ErrGatewayTimeout)
 		return
 	}
-	if s.cfg.strict {
+	if s.cfg.Strict {
 		r = r.WithContext(context.WithValue(r.Context(), api.ServerKey{}, &s.core.Wire)) // for checkStrict
 	}
 	rec := s.core.Journal.Start(w, r)

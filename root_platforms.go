@@ -36,7 +36,7 @@ type host Server
 func (h *host) Scratch(now time.Time) (*console.Console, func()) {
 	sc := New(func(c *config) {
 		*c = h.cfg
-		c.clock, c.deliverWebhooks, c.captureLimit = nil, false, 0
+		c.clock, c.DeliverWebhooks, c.CaptureLimit = nil, false, 0
 	})
 	sc.core.SetFrozenClock(now)
 	return &sc.core, sc.Close

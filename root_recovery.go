@@ -6,5 +6,5 @@ import "log"
 // serving a request, with the request and the stack. The default is the
 // standard logger (log.Default()).
 func WithErrorLog(l *log.Logger) Option {
-	return func(cfg *config) { cfg.errorLog = l }
+	return func(cfg *config) { cfg.ErrorLog = l }
 }

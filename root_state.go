@@ -5,5 +5,5 @@ package synapsefake
 // body_too_large) and changes nothing. n <= 0 keeps
 // DefaultMaxStateSize.
 func WithMaxStateSize(n int64) Option {
-	return func(cfg *config) { cfg.maxState = n }
+	return func(cfg *config) { cfg.MaxState = n }
 }

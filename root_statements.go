@@ -5,7 +5,7 @@ package synapsefake
 // statement stays QUEUED until the clock moves (Advance, or any later
 // instant with a running clock). Both webhooks are sent either way.
 func WithImmediateStatements() Option {
-	return func(cfg *config) { cfg.immediateStatements = true }
+	return func(cfg *config) { cfg.ImmediateStatements = true }
 }
 
 // Statements returns copies of a node's statements, oldest first.

@@ -16,5 +16,5 @@ package synapsefake
 // each is taken by default and, under WithStrictRequests, refused as the
 // contract says, the test failing with the rule's name.
 func WithStrictRequests() Option {
-	return func(cfg *config) { cfg.strict = true }
+	return func(cfg *config) { cfg.Strict = true }
 }

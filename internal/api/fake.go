@@ -74,7 +74,7 @@ func (s *Wire) runAllDue() {
 // bank it embeds.
 type Wire struct {
 	bank.Bank
-	Cfg           WireConfig // the options the wire reads; its bankConfig is the bank's
+	Cfg           *WireConfig // the options the wire reads; its Config is the bank's
 	idemLocks     keyLocks
 	Hooks         *hooks
 	WebhookClient *http.Client

@@ -26,7 +26,7 @@ const (
 // w.Hooks.Close, as the Server's Close does.
 func newTestWire(cfg func(*WireConfig)) *Wire {
 	w := &Wire{}
-	w.Cfg = WireConfig{
+	w.Cfg = &WireConfig{
 		Config:          bank.Config{Seed: 1, KeyLifetime: 7200 * time.Second},
 		ClientID:        testClientID,
 		ClientSecret:    testClientSecret,
@@ -37,9 +37,9 @@ func newTestWire(cfg func(*WireConfig)) *Wire {
 		WebhookLogLimit: DefaultWebhookLogLimit,
 	}
 	if cfg != nil {
-		cfg(&w.Cfg)
+		cfg(w.Cfg)
 	}
-	w.Bank.Cfg = w.Cfg.Config
+	w.Bank.Cfg = &w.Cfg.Config
 	w.SetFrozenClock(bank.StartTime(time.Time{}))
 	w.OpenStore(bank.ClientView{ID: testClientID, Name: testClientName}, false, false, false, bank.SharedDefaultCutoffs)
 	w.Up = w

@@ -201,7 +201,7 @@ func (s *Bank) OAuthKey(userID, fingerprint string, scopes ...string) string {
 // Bank is the bank's part of a Server (issue 39): the records, the
 // clock and the schedule the clock drives. Its methods use nothing above it.
 type Bank struct {
-	Cfg    Config      // the options the bank reads (New copies them from config)
+	Cfg    *Config     // the options the bank reads: its part of the root's config
 	Clock  clock.Clock // the injected clock; nil for the default frozen one
 	Mock   *clock.Mock // the injected clock when it is a mock
 	Frozen frozenClock // the default clock (clock.go)

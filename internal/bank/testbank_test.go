@@ -25,7 +25,7 @@ type testBankOptions struct {
 // refuses no seed, and a publisher that keeps every event, as the wire's
 // webhook capture does.
 func newTestBank(o testBankOptions) *Bank {
-	b := &Bank{Cfg: Config{Seed: 1, KeyLifetime: 7200 * time.Second}}
+	b := &Bank{Cfg: &Config{Seed: 1, KeyLifetime: 7200 * time.Second}}
 	if o.keyLifetime != 0 {
 		b.Cfg.KeyLifetime = o.keyLifetime
 	}

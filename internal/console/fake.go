@@ -11,8 +11,8 @@ import (
 // dashboard, saved state, worlds and platforms, over the wire it embeds.
 type Console struct {
 	api.Wire
-	Cfg       ConsoleConfig // the options the console reads; its wireConfig is the wire's
-	restoring sync.Mutex    // held while a state document is restored: one at a time
+	Cfg       *ConsoleConfig // the options the console reads; its WireConfig is the wire's
+	restoring sync.Mutex     // held while a state document is restored: one at a time
 	// Host is the Server the console is part of; ctlBase is where its
 	// control API is served (/_fake/platforms/{client_id}/ for a made
 	// platform), "" for controlPrefix.

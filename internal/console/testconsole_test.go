@@ -20,7 +20,7 @@ import (
 // platforms. The webhook side closes when the test ends.
 func newTestConsole(tb testing.TB, edit func(*ConsoleConfig)) *Console {
 	c := &Console{}
-	c.Cfg = ConsoleConfig{
+	c.Cfg = &ConsoleConfig{
 		WireConfig: api.WireConfig{
 			Config:          bank.Config{Seed: 1, KeyLifetime: 7200 * time.Second},
 			ClientID:        "client_id_synapsefake0000000000000000000000",
@@ -33,11 +33,11 @@ func newTestConsole(tb testing.TB, edit func(*ConsoleConfig)) *Console {
 		ClientName: "Synapsefake Test Platform",
 	}
 	if edit != nil {
-		edit(&c.Cfg)
+		edit(c.Cfg)
 	}
 	c.Host = testHost{tb}
-	c.Wire.Cfg = c.Cfg.WireConfig
-	c.Bank.Cfg = c.Wire.Cfg.Config
+	c.Wire.Cfg = &c.Cfg.WireConfig
+	c.Bank.Cfg = &c.Wire.Cfg.Config
 	c.SetFrozenClock(bank.StartTime(time.Time{}))
 	c.OpenStore(bank.ClientView{ID: c.Cfg.ClientID, Name: c.Cfg.ClientName}, false, false, false, bank.SharedDefaultCutoffs)
 	c.Up = &c.Wire
