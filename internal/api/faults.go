@@ -22,6 +22,8 @@ var faultMessages = map[string]string{
 	reference.ErrRequestFailed:   "Request failed.",
 }
 
+// ErrGatewayTimeout is the 504 error of a request whose client gave up
+// during its delay (the root's handler answers it).
 var ErrGatewayTimeout = apierr.New(reference.ErrGatewayTimeout, "gateway_timeout", "Gateway timeout.")
 
 // Fault is a pending injected failure or delay.

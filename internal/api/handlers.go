@@ -294,6 +294,8 @@ func writeObject(w http.ResponseWriter, v any) error {
 // MaxHeaderBytes bounds the request headers the API reads.
 const MaxHeaderBytes = 32 << 10
 
+// HeaderBytes is the size of the request headers h, as MaxHeaderBytes
+// counts them.
 func HeaderBytes(h http.Header) int {
 	n := 0
 	for k, vs := range h {

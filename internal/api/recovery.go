@@ -23,6 +23,8 @@ type GuardWriter struct {
 	started bool
 }
 
+// WriteHeader notes that the answer has started (a status of 200 or more)
+// and writes the header.
 func (g *GuardWriter) WriteHeader(code int) {
 	if code >= http.StatusOK {
 		g.started = true
@@ -30,6 +32,7 @@ func (g *GuardWriter) WriteHeader(code int) {
 	g.ResponseWriter.WriteHeader(code)
 }
 
+// Write notes that the answer has started and writes b.
 func (g *GuardWriter) Write(b []byte) (int, error) {
 	g.started = true
 	return g.ResponseWriter.Write(b)

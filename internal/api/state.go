@@ -140,6 +140,8 @@ type stateLogEntry struct {
 	Attempt  int    `json:"attempt"`
 }
 
+// StateRetry is a delivery waiting for its retry at At, by its event's seq
+// and its index in the event.
 type StateRetry struct {
 	At       int64  `json:"at"` // ms
 	Seq      uint64 `json:"seq"`

@@ -137,6 +137,8 @@ func VerifySignature(h http.Header, objectID, clientID, clientSecret string) boo
 		hmac.Equal([]byte(h.Get("X-Synapse-Signature-Sha256")), []byte(sha256Hex))
 }
 
+// Signatures returns the hex HMAC-SHA1 and HMAC-SHA256 of "<object id>+<client id>"
+// keyed with clientSecret: the two signature headers VerifySignature checks.
 func Signatures(objectID, clientID, clientSecret string) (sha1Hex, sha256Hex string) {
 	msg := []byte(objectID + "+" + clientID)
 	m1 := hmac.New(sha1.New, []byte(clientSecret))
@@ -299,6 +301,8 @@ func (h *hooks) hurried(wait func()) {
 	wait()
 }
 
+// NewHooks returns the webhook side of s, with its budget and chaos set
+// from s.Cfg; it panics on invalid chaos.
 func NewHooks(s *Wire) *hooks {
 	h := &hooks{s: s, budget: newBudget(s.Cfg.WebhookRate)}
 	h.cond = sync.NewCond(&h.Mu)
@@ -700,6 +704,7 @@ func (h *hooks) captured1(ev *bank.Event) CapturedEvent {
 	return c
 }
 
+// Attempts returns the public copies of the attempts recs.
 func Attempts(recs []bank.AttemptRecord) []bank.Attempt {
 	out := make([]bank.Attempt, len(recs))
 	for i, a := range recs {

@@ -50,6 +50,8 @@ type DisputeRequest struct {
 	DisputeAttachments []string        `json:"dispute_attachments"`
 }
 
+// Validate checks the body's payload rules: a dispute_reason of at most
+// MaxDisputeReasonLength characters and a dispute_meta object or string.
 func (r DisputeRequest) Validate() error {
 	switch {
 	case r.DisputeReason == nil || strings.TrimSpace(*r.DisputeReason) == "":

@@ -27,6 +27,8 @@ type DummyRequest struct {
 	Foreign      bool     `json:"-"` // the legacy GET form's foreign_transaction
 }
 
+// Validate checks the body's payload rules: amount, USD currency, type and
+// direction.
 func (r DummyRequest) Validate() error {
 	switch {
 	case r.Amount == nil || !ValidAmount(*r.Amount):

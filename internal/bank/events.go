@@ -72,8 +72,11 @@ func (s *slab[T]) take() *T {
 	return p
 }
 
+// Function is the event's function (scope), such as "TRANS|POST".
 func (ev *Event) Function() string { return eventFunctions[ev.fn] }
 
+// Actor is who made the change, UpdatedBySelf or UpdatedByBackend: the
+// webhook's updated_by.
 func (ev *Event) Actor() string {
 	if ev.backend {
 		return UpdatedByBackend
@@ -112,6 +115,8 @@ func (o *objectEvent) View() []byte {
 	return b
 }
 
+// ObjectType is the type of the event's object, "TRAN" for a transaction
+// event.
 func (ev *Event) ObjectType() string {
 	if ev.obj != nil {
 		return ev.obj.typ
@@ -119,6 +124,7 @@ func (ev *Event) ObjectType() string {
 	return "TRAN"
 }
 
+// ObjectID is the id of the event's object or transaction.
 func (ev *Event) ObjectID() string {
 	if ev.obj != nil {
 		return ev.obj.id
@@ -134,6 +140,8 @@ func (ev *Event) TxCode() string {
 	return *ev.code
 }
 
+// Status is the status the event's object showed: for a transaction, its
+// timeline's last status.
 func (ev *Event) Status() string {
 	if ev.obj != nil {
 		return ev.obj.status

@@ -41,6 +41,8 @@ type UboRequest struct {
 	Attested *bool `json:"attested"`
 }
 
+// Validate checks the body's payload rules: entity_info.document_id, a
+// signer, and a document_id for each person named.
 func (r UboRequest) Validate() error {
 	if r.EntityInfo == nil || r.EntityInfo.DocumentID == nil || *r.EntityInfo.DocumentID == "" {
 		return apierr.Payload("missing_entity_info", "entity_info.document_id is required.")

@@ -157,6 +157,7 @@ func (r CreateNodeRequest) achRule() BrokenRule {
 	return BrokenRule{}
 }
 
+// AllDigits reports whether s is not empty and holds only the digits 0-9.
 func AllDigits(s string) bool {
 	return s != "" && strings.IndexFunc(s, func(r rune) bool { return r < '0' || r > '9' }) < 0
 }

@@ -18,6 +18,8 @@ type ShipRequest struct {
 	SecondaryLabel *string `json:"secondary_label"`
 }
 
+// Validate checks the body's payload rules: a fee_node_id and a
+// secondary_label of at most maxStoredLabel characters.
 func (r ShipRequest) Validate() error {
 	switch {
 	case r.FeeNodeID == nil || *r.FeeNodeID == "":
@@ -62,6 +64,8 @@ type ApplePayRequest struct {
 	NonceSignature *string  `json:"nonce_signature"`
 }
 
+// Validate checks the body's payload rules: a nonce, a nonce_signature and
+// a certificate (or certificates).
 func (r ApplePayRequest) Validate() error {
 	switch {
 	case r.Nonce == nil || *r.Nonce == "":

@@ -29,6 +29,8 @@ func (r CreateSubnetRequest) class() string {
 	return r.AccountClass
 }
 
+// Validate checks the body's payload rules: a nickname and a known
+// account_class.
 func (r CreateSubnetRequest) Validate() error {
 	if r.Nickname == nil || *r.Nickname == "" {
 		return apierr.Payload("missing_nickname", "nickname is required.")
@@ -95,6 +97,8 @@ func (r PatchSubnetRequest) status() *SubnetStatus {
 	return &to
 }
 
+// Validate checks the body's payload rules: known allowed and status values
+// and no empty pin or nickname; the preferences' limits must be USD amounts.
 func (r PatchSubnetRequest) Validate() error {
 	if r.Allowed != nil {
 		if _, ok := subnetAllowed[*r.Allowed]; !ok {
@@ -167,6 +171,8 @@ type PushRequest struct {
 	Certificates   []string `json:"certificates"`
 }
 
+// Validate checks the body's payload rules: a known type and, for
+// APPLE_PUSH, a nonce and a nonce_signature.
 func (r PushRequest) Validate() error {
 	if r.Type == nil || !slices.Contains([]string{PushApple, PushGoogle, PushSamsung}, *r.Type) {
 		return apierr.Payload("invalid_push_type", "type must be %s, %s or %s.", PushApple, PushGoogle, PushSamsung)
@@ -206,6 +212,7 @@ func (r PushRequest) Broken() []BrokenRule {
 	return nil
 }
 
+// Deref returns the string p points to, "" for nil.
 func Deref(p *string) string {
 	if p == nil {
 		return ""

@@ -42,6 +42,8 @@ type CreateUserRequest struct {
 	docs []BaseDocRequest // Documents, parsed by validate
 }
 
+// Validate checks the body's payload rules (logins with an email,
+// phone_numbers, legal_names) and parses documents into r.docs.
 func (r *CreateUserRequest) Validate() error {
 	if len(r.Logins) == 0 {
 		return apierr.Payload("missing_logins", "logins is required.")
@@ -129,6 +131,8 @@ func (r BaseDocRequest) subDocs() map[string][]subDocRequest {
 	return map[string][]subDocRequest{physicalDocs: r.PhysicalDocs, socialDocs: r.SocialDocs, virtualDocs: r.VirtualDocs}
 }
 
+// Validate checks the payload rules of one documents[] element and of its
+// sub-documents.
 func (r BaseDocRequest) Validate() error {
 	if r.ID != nil && *r.ID == "" {
 		return apierr.Payload("invalid_document_id", "documents[].id must not be empty.")
@@ -264,6 +268,8 @@ func (d legacyDocRequest) baseDoc() BaseDocRequest {
 	return r
 }
 
+// Validate checks the body's payload rules and parses documents into
+// r.docs.
 func (r *PatchUserRequest) Validate() error {
 	var err error
 	if r.docs, err = parseDocuments(r.Documents); err != nil {

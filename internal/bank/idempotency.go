@@ -11,6 +11,8 @@ import (
 // idempotencyLifetime is how long a used X-SP-IDEMPOTENCY-KEY stays taken.
 const idempotencyLifetime = 24 * time.Hour
 
+// ErrIdempotency is the answer to a create whose X-SP-IDEMPOTENCY-KEY was
+// used within idempotencyLifetime.
 var ErrIdempotency = apierr.New(reference.ErrIdempotencyKey, "idempotency_key_in_use", "Idempotency key already in use.")
 
 // idemUsed reports whether key was used within the last 24 hours of the

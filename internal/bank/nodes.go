@@ -279,6 +279,8 @@ func Fixed2(c Cents) string {
 	return fmt.Sprintf("%s%d.%02d", sign, c/100, c%100)
 }
 
+// LastFour returns the last four characters of s, or s when it is shorter:
+// the masked form of an account or routing number.
 func LastFour(s string) string {
 	if len(s) <= 4 {
 		return s

@@ -98,6 +98,8 @@ type OauthRequest struct {
 	PhoneNumber   *string   `json:"phone_number"`
 }
 
+// Validate checks the body's payload rules: a refresh_token and known
+// scopes.
 func (r OauthRequest) Validate() error {
 	if r.RefreshToken == nil || *r.RefreshToken == "" {
 		return apierr.Payload("missing_refresh_token", "refresh_token is required.")

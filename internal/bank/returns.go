@@ -334,6 +334,8 @@ func (s *Bank) ScheduleLateReturn(id, code string, after time.Duration) error {
 	return s.ScheduleReturnWith(id, code, after, true)
 }
 
+// ScheduleReturnWith is ScheduleReturn, or with late ScheduleLateReturn;
+// the console's returns handler calls it with the request's late.
 func (s *Bank) ScheduleReturnWith(id, code string, after time.Duration, late bool) error {
 	if err := validPlan(code, after, late); err != nil {
 		return err

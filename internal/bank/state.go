@@ -505,6 +505,7 @@ var jsonNull = []byte("null")
 // The events of the state document's webhook side: hooks.snapshot writes
 // them, linkStateEvents reads them back.
 
+// StateEvent is one event of the state document's webhook side.
 type StateEvent struct {
 	Seq      uint64 `json:"seq"`
 	At       int64  `json:"at"` // ms
@@ -521,6 +522,7 @@ type StateEvent struct {
 	Deliveries []StateDelivery `json:"deliveries"`
 }
 
+// StateObject is the object of a StateEvent that is not a transaction's.
 type StateObject struct {
 	Type   string `json:"type"`
 	ID     string `json:"id"`
@@ -528,6 +530,8 @@ type StateObject struct {
 	View   string `json:"view"` // the view's JSON as it was sent, as a string
 }
 
+// StateDelivery is one delivery of a StateEvent, to a subscription's URL
+// or an ad hoc statement's webhook.
 type StateDelivery struct {
 	SubscriptionID string         `json:"subscription_id"` // "" for an ad hoc statement's webhook
 	URL            string         `json:"url"`
@@ -535,6 +539,7 @@ type StateDelivery struct {
 	Attempts       []StateAttempt `json:"attempts"`
 }
 
+// StateAttempt is one attempt of a StateDelivery.
 type StateAttempt struct {
 	At    int64  `json:"at"` // ms
 	Code  int32  `json:"code"`

@@ -791,6 +791,8 @@ func (r CreateStatementRequest) Period(now time.Time) (start, end time.Time, err
 	return start, end, nil
 }
 
+// ValidWebhook checks that webhook, when given, is an absolute http or
+// https URL.
 func (r CreateStatementRequest) ValidWebhook() error {
 	if r.Webhook == nil || *r.Webhook == "" {
 		return nil

@@ -226,6 +226,7 @@ func (st *Store) asBackend() func() {
 	return func() { st.actor = UpdatedBySelf }
 }
 
+// Itoa is strconv.Itoa, for the layers that format codes and counts.
 func Itoa(n int) string { return strconv.Itoa(n) }
 
 // Page is a resolved page request.

@@ -77,6 +77,8 @@ func (sub *subscriptionRecord) public() Subscription {
 	return Subscription{ID: sub.id, URL: sub.target.url, Scopes: slices.Clone(sub.scopes), IsActive: sub.active}
 }
 
+// ValidWebhookURL reports whether u is an absolute http or https URL with
+// a host.
 func ValidWebhookURL(u string) bool {
 	p, err := url.Parse(u)
 	return err == nil && (p.Scheme == "http" || p.Scheme == "https") && p.Host != ""
@@ -100,6 +102,8 @@ func SchemelessWebhookURL(u string) bool {
 		})
 }
 
+// ValidSubscriptionScopes checks that scopes lists at least one scope and
+// only subscription scopes.
 func ValidSubscriptionScopes(scopes []string) error {
 	if len(scopes) == 0 {
 		return apierr.Payload("missing_scope", "scope must list at least one scope.")

@@ -311,6 +311,7 @@ type UiHook struct {
 	Delivered, Failed, Queued, NotSent int
 }
 
+// UiDelivery is one delivery of a UiHook, with its attempts.
 type UiDelivery struct {
 	Index          int
 	SubscriptionID string
@@ -318,6 +319,8 @@ type UiDelivery struct {
 	Attempts       []UiAttempt
 }
 
+// UiAttempt is one attempt of a UiDelivery, with what the dashboard says
+// it came to.
 type UiAttempt struct {
 	Attempt
 	Outcome UiOutcome
@@ -331,6 +334,7 @@ type UiAttempt struct {
 type UiOutcome uint8
 
 const (
+	// UiFailed is an attempt that got no 2xx answer, or one to a POST signed wrong.
 	UiFailed    UiOutcome = iota
 	UiDelivered           // a 2xx answer to a POST signed right
 	UiNotSent             // captured under WithoutWebhookDelivery, never POSTed
@@ -351,6 +355,7 @@ type uiOAuthUser struct {
 	Pin          string
 }
 
+// UiKey is one OAuth key of a user on the OAuth page.
 type UiKey struct {
 	Key, Fingerprint string
 	Expires          time.Time

@@ -112,6 +112,8 @@ func linkTo(href string) links {
 	return l
 }
 
+// ClientView is the client object in the views of users, transactions and
+// statements.
 type ClientView struct {
 	ID   string `json:"id"`
 	Name string `json:"name"`

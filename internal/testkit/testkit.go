@@ -25,6 +25,8 @@ import (
 	"github.com/synapsefake/synapsefake/reference"
 )
 
+// BankLoginBody is the body of a bank login (ACH-US) with bank_id id and
+// bank_pw pw.
 func BankLoginBody(id, pw string) map[string]any {
 	return map[string]any{"type": "ACH-US", "info": map[string]any{"bank_id": id, "bank_pw": pw, "bank_name": "fake"}}
 }
@@ -80,8 +82,10 @@ func CtlOK(t testing.TB, fake *synapsefake.Server, method, path string, body any
 	return r.Body
 }
 
+// CtlStr returns v as a string, "" when it is not one.
 func CtlStr(v any) string { s, _ := v.(string); return s }
 
+// CtlObj returns v as a JSON object, nil when it is not one.
 func CtlObj(v any) map[string]any { m, _ := v.(map[string]any); return m }
 
 // DisputeEnv is a txEnv whose sender paid a merchant outside the platform
@@ -109,6 +113,7 @@ func (e DisputeEnv) SettledDebit(t testing.TB, amount float64) string {
 	return id
 }
 
+// DisputePath is the path of a transaction's dispute.
 func DisputePath(userID, nodeID, txID string) string {
 	return TranPath(userID, nodeID, txID) + "/dispute"
 }
@@ -140,14 +145,19 @@ type ExampleT struct {
 	Cleanups   []func()
 }
 
+// Helper does nothing.
 func (t *ExampleT) Helper() {}
 
+// Fatalf panics with the message.
 func (t *ExampleT) Fatalf(format string, args ...any) { panic(fmt.Sprintf(format, args...)) }
 
+// Cleanup records f for Finish.
 func (t *ExampleT) Cleanup(f func()) { t.Cleanups = append(t.Cleanups, f) }
 
+// Logf drops the line.
 func (t *ExampleT) Logf(string, ...any) {}
 
+// Failed reports false.
 func (t *ExampleT) Failed() bool { return false }
 
 // Finish runs the cleanups, as the testing package does when a test ends.
@@ -374,6 +384,7 @@ type RecordingTB struct {
 	Unhelped int  // failures reported before any call of Helper
 }
 
+// Cleanup records f for End.
 func (r *RecordingTB) Cleanup(f func()) {
 	r.Mu.Lock()
 	defer r.Mu.Unlock()
@@ -398,12 +409,14 @@ func (r *RecordingTB) Logged() []string {
 	return append([]string(nil), r.Logs...)
 }
 
+// Helper records that Helper was called.
 func (r *RecordingTB) Helper() {
 	r.Mu.Lock()
 	defer r.Mu.Unlock()
 	r.Helped = true
 }
 
+// Fatalf records a failure and returns.
 func (r *RecordingTB) Fatalf(format string, args ...any) {
 	r.Mu.Lock()
 	defer r.Mu.Unlock()
@@ -411,6 +424,7 @@ func (r *RecordingTB) Fatalf(format string, args ...any) {
 	r.NoteHelped()
 }
 
+// Errorf records a failure.
 func (r *RecordingTB) Errorf(format string, args ...any) {
 	r.Mu.Lock()
 	defer r.Mu.Unlock()
@@ -426,6 +440,7 @@ func (r *RecordingTB) NoteHelped() {
 	}
 }
 
+// Logf records a line.
 func (r *RecordingTB) Logf(format string, args ...any) {
 	r.Mu.Lock()
 	defer r.Mu.Unlock()
@@ -454,6 +469,8 @@ type JitQuestion struct {
 	Body   []byte
 }
 
+// NewPlatform starts a platform that answers with decide; the test's
+// cleanup closes it.
 func NewPlatform(t testing.TB, decide func(w http.ResponseWriter, r *http.Request)) *Platform {
 	t.Helper()
 	p := &Platform{Decide: decide}
@@ -478,14 +495,17 @@ func Answer(status int, body string) func(http.ResponseWriter, *http.Request) {
 	}
 }
 
+// Questions returns a copy of the questions received so far.
 func (p *Platform) Questions() []JitQuestion {
 	p.Mu.Lock()
 	defer p.Mu.Unlock()
 	return append([]JitQuestion(nil), p.Asked...)
 }
 
+// NodesPath is the path of a user's nodes.
 func NodesPath(userID string) string { return "/users/" + userID + "/nodes" }
 
+// NodePath is the path of a user's node.
 func NodePath(userID, nodeID string) string { return NodesPath(userID) + "/" + nodeID }
 
 // PostTx creates a transaction of amount dollars from fx's node to toNode
@@ -553,6 +573,7 @@ func SavedState(t testing.TB, fake *synapsefake.Server) string {
 	return b.String()
 }
 
+// SnapshotBytes returns fake's Snapshot; it fails the test on an error.
 func SnapshotBytes(t testing.TB, fake *synapsefake.Server) []byte {
 	t.Helper()
 	var b bytes.Buffer
@@ -623,14 +644,17 @@ func Reach(f *synapsefake.Server, id string, status synapsefake.Status) error {
 	return nil
 }
 
+// NodeStmtsPath is the path of n's statements.
 func NodeStmtsPath(n synapsefake.Node) string {
 	return "/users/" + n.UserID + "/nodes/" + n.ID + "/statements"
 }
 
+// SubnetsPath is the path of a node's subnets.
 func SubnetsPath(userID, nodeID string) string {
 	return "/users/" + userID + "/nodes/" + nodeID + "/subnets"
 }
 
+// SubnetPath is the path of a node's subnet.
 func SubnetPath(userID, nodeID, subnetID string) string {
 	return SubnetsPath(userID, nodeID) + "/" + subnetID
 }
@@ -711,16 +735,19 @@ func NamedFixture(t testing.TB, fake *synapsefake.Server, name string, balanceCe
 	return Fixture{User: u, Node: n, Key: key, Headers: UserHeaders(fake, key)}
 }
 
+// AddTxNode seeds a node for userID; it fails the test on an error.
 func AddTxNode(t testing.TB, fake *synapsefake.Server, userID string, seed synapsefake.NodeSeed) synapsefake.Node {
 	t.Helper()
 	n := fake.MustAddNode(t, userID, seed)
 	return n
 }
 
+// TransPath is the path of a node's transactions.
 func TransPath(userID, nodeID string) string {
 	return "/users/" + userID + "/nodes/" + nodeID + "/trans"
 }
 
+// TranPath is the path of a node's transaction.
 func TranPath(userID, nodeID, txID string) string { return TransPath(userID, nodeID) + "/" + txID }
 
 // TxBody is the smallest valid create body: to, amount in USD and extra.ip.
@@ -824,6 +851,8 @@ type TxState struct {
 	Lists map[string]map[string]any
 }
 
+// State reads the env's nodes, the transactions txIDs and the lists of the
+// sender and the payee, to compare before and after a refused call.
 func (e TxEnv) State(t testing.TB, txIDs ...string) TxState {
 	t.Helper()
 	s := TxState{Nodes: map[string]synapsefake.Node{}, Txs: map[string]synapsefake.Transaction{}, Lists: map[string]map[string]any{}}
@@ -890,6 +919,7 @@ func WantTxJSON(t testing.TB, fake *synapsefake.Server, id string, from, to syna
 	}
 }
 
+// TxParty is the wire form of node n as a transaction's from or to.
 func TxParty(t testing.TB, fake *synapsefake.Server, n synapsefake.Node) map[string]any {
 	t.Helper()
 	u, ok := fake.User(n.UserID)
@@ -908,6 +938,7 @@ func TxParty(t testing.TB, fake *synapsefake.Server, n synapsefake.Node) map[str
 	}
 }
 
+// MsOf is at in milliseconds, as the wire's dates are.
 func MsOf(at time.Time) float64 { return float64(at.UnixMilli()) }
 
 // TxEntry is one timeline entry on the wire.
@@ -927,6 +958,7 @@ func WithEntries(want map[string]any, code string, entries ...map[string]any) ma
 	return want
 }
 
+// AnyOf returns the elements of s as a []any.
 func AnyOf[T any](s []T) []any {
 	out := make([]any, len(s))
 	for i, v := range s {
@@ -944,6 +976,7 @@ func PutPath(m map[string]any, path string, v any) {
 	m[keys[len(keys)-1]] = v
 }
 
+// HexID matches a 24-character hex object id.
 var HexID = regexp.MustCompile(`^[0-9a-f]{24}$`)
 
 // WantTxBody compares an answered transaction with want as a whole. _id must
@@ -1095,6 +1128,7 @@ func NewHookReceiver(t testing.TB, answer func(n int, d HookDelivery) (int, stri
 	return rcv
 }
 
+// Deliveries returns a copy of the deliveries received so far.
 func (rcv *HookReceiver) Deliveries() []HookDelivery {
 	rcv.Mu.Lock()
 	defer rcv.Mu.Unlock()
