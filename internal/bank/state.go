@@ -502,10 +502,8 @@ func writeKey(buf *bytes.Buffer, k string) {
 
 var jsonNull = []byte("null")
 
-// The events of the state document's webhook side: hooks.snapshot writes
-// them, linkStateEvents reads them back.
-
-// StateEvent is one event of the state document's webhook side.
+// StateEvent is one event of the state document's webhook side: the wire's
+// Hooks.Snapshot writes them, LinkStateEvents reads them back.
 type StateEvent struct {
 	Seq      uint64 `json:"seq"`
 	At       int64  `json:"at"` // ms

@@ -236,7 +236,7 @@ func (s *Console) decodeState(data []byte, copied bool) (*restoredState, error) 
 }
 
 // linkEvents builds the events of rs.hooks on the decoded store st (the
-// bank's linkStateEvents) and checks every reference to them.
+// bank's LinkStateEvents) and checks every reference to them.
 func (rs *restoredState) linkEvents(st *bank.Store) error {
 	var err error
 	if rs.events, rs.captured, err = bank.LinkStateEvents(st, rs.hooks.Seq, rs.hooks.Events, api.ChaosFlags); err != nil {
