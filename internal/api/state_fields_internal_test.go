@@ -11,8 +11,8 @@ import (
 // saved state handling it. The store and the bank's records the webhook
 // side holds are checked in the bank package (its TestStateHoldsEveryField).
 func TestStateHoldsEveryField(t *testing.T) {
-	// The webhook side is saved field by field in hooks.snapshot and
-	// restored in linkStateEvents and hooks.restore: these are the fields they
+	// The webhook side is saved field by field in hooks.Snapshot and
+	// restored in LinkStateEvents and hooks.Restore: these are the fields they
 	// handle (or, for locks and workers, deliberately leave).
 	for _, tc := range []struct {
 		typ     reflect.Type

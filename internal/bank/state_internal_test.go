@@ -28,8 +28,8 @@ func TestStateHoldsEveryField(t *testing.T) {
 			t.Errorf("store.%s cannot be saved as it is: %v; save it apart (storeFieldsApart)", f.Name, err)
 		}
 	}
-	// The webhook side is saved field by field in hooks.snapshot and
-	// restored in linkStateEvents and hooks.restore: these are the fields they
+	// The webhook side is saved field by field in hooks.Snapshot and
+	// restored in LinkStateEvents and hooks.Restore: these are the fields they
 	// handle (or, for locks and workers, deliberately leave). The records
 	// here are the bank's; the webhook side's own types are checked in the
 	// api package (its TestStateHoldsEveryField).
