@@ -19,6 +19,10 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/synapsefake/synapsefake"
+	"github.com/synapsefake/synapsefake/internal/api"
+	"github.com/synapsefake/synapsefake/internal/bank"
+	"github.com/synapsefake/synapsefake/internal/console"
 )
 
 var updateAPI = flag.Bool("update-api", false, "rewrite testdata/api.golden from the package's exported API")
@@ -224,7 +228,10 @@ func (p *apiPrinter) fields(b *strings.Builder, s *types.Struct, indent string, 
 	unexported := 0
 	for i := range s.NumFields() {
 		f := s.Field(i)
-		if !f.Exported() && !f.Embedded() {
+		if !f.Exported() && (!f.Embedded() || !promotesExported(f.Type(), depth)) {
+			// An embedded struct of an unexported type that promotes no
+			// exported field (Server's layers, issue 39) is one more
+			// unexported field: its name cannot be written outside.
 			unexported++
 			continue
 		}
@@ -253,6 +260,25 @@ func (p *apiPrinter) fields(b *strings.Builder, s *types.Struct, indent string, 
 		// that a struct has them is (a literal must then name its fields).
 		fmt.Fprintf(b, "%s// has unexported fields\n", indent)
 	}
+}
+
+// promotesExported reports whether an embedded field of type t promotes an
+// exported field, at any depth.
+func promotesExported(t types.Type, depth int) bool {
+	t = types.Unalias(t)
+	if ptr, ok := t.(*types.Pointer); ok {
+		t = types.Unalias(ptr.Elem())
+	}
+	s, ok := t.Underlying().(*types.Struct)
+	if !ok || depth >= 8 {
+		return false
+	}
+	for i := range s.NumFields() {
+		if f := s.Field(i); f.Exported() || f.Embedded() && promotesExported(f.Type(), depth+1) {
+			return true
+		}
+	}
+	return false
 }
 
 // typ prints t on one line with every alias resolved, the module's named
@@ -376,4 +402,90 @@ func (p *apiPrinter) typeParams(tps *types.TypeParamList) string {
 		ts = append(ts, tp.Obj().Name()+" "+p.typ(tp.Constraint()))
 	}
 	return "[" + strings.Join(ts, ", ") + "]"
+}
+
+// TestConstantsMatchTheLayers: the root spells its constants as they were
+// before the layers (exports.go, for go doc); each must still equal the
+// one its layer uses.
+func TestConstantsMatchTheLayers(t *testing.T) {
+	for _, c := range []struct {
+		name        string
+		root, layer any
+	}{
+		{"MaxComments", synapsefake.MaxComments, bank.MaxComments},
+		{"AuthorizationHoldDays", synapsefake.AuthorizationHoldDays, bank.AuthorizationHoldDays},
+		{"DefaultChaosDelay", synapsefake.DefaultChaosDelay, api.DefaultChaosDelay},
+		{"ChaosHoldLimit", synapsefake.ChaosHoldLimit, api.ChaosHoldLimit},
+		{"ChaosDelayed", synapsefake.ChaosDelayed, api.ChaosDelayed},
+		{"ChaosReordered", synapsefake.ChaosReordered, api.ChaosReordered},
+		{"ChaosDropped", synapsefake.ChaosDropped, api.ChaosDropped},
+		{"ChaosDuplicate", synapsefake.ChaosDuplicate, api.ChaosDuplicate},
+		{"ChaosBadSignature", synapsefake.ChaosBadSignature, api.ChaosBadSignature},
+		{"MaxWebhookPageBytes", synapsefake.MaxWebhookPageBytes, console.MaxWebhookPageBytes},
+		{"PushApple", synapsefake.PushApple, bank.PushApple},
+		{"PushGoogle", synapsefake.PushGoogle, bank.PushGoogle},
+		{"PushSamsung", synapsefake.PushSamsung, bank.PushSamsung},
+		{"DisputeNone", synapsefake.DisputeNone, bank.DisputeNone},
+		{"DisputePending", synapsefake.DisputePending, bank.DisputePending},
+		{"DisputeWon", synapsefake.DisputeWon, bank.DisputeWon},
+		{"DisputeLost", synapsefake.DisputeLost, bank.DisputeLost},
+		{"MaxDisputeReasonLength", synapsefake.MaxDisputeReasonLength, bank.MaxDisputeReasonLength},
+		{"MaxCommentLength", synapsefake.MaxCommentLength, api.MaxCommentLength},
+		{"DefaultJITDeadline", synapsefake.DefaultJITDeadline, bank.DefaultJITDeadline},
+		{"MaxAmountCents", synapsefake.MaxAmountCents, bank.MaxAmountCents},
+		{"MaxBalanceCents", synapsefake.MaxBalanceCents, bank.MaxBalanceCents},
+		{"AllowedCreditAndDebit", synapsefake.AllowedCreditAndDebit, bank.AllowedCreditAndDebit},
+		{"AllowedCredit", synapsefake.AllowedCredit, bank.AllowedCredit},
+		{"AllowedDebit", synapsefake.AllowedDebit, bank.AllowedDebit},
+		{"AllowedLocked", synapsefake.AllowedLocked, bank.AllowedLocked},
+		{"AllowedInactive", synapsefake.AllowedInactive, bank.AllowedInactive},
+		{"AllowedPending", synapsefake.AllowedPending, bank.AllowedPending},
+		{"AllowedRejected", synapsefake.AllowedRejected, bank.AllowedRejected},
+		{"CutoffACH", synapsefake.CutoffACH, bank.CutoffACH},
+		{"CutoffSameDay", synapsefake.CutoffSameDay, bank.CutoffSameDay},
+		{"CutoffWire", synapsefake.CutoffWire, bank.CutoffWire},
+		{"ShipmentCreated", synapsefake.ShipmentCreated, bank.ShipmentCreated},
+		{"ShipmentCanceled", synapsefake.ShipmentCanceled, bank.ShipmentCanceled},
+		{"StateVersion", synapsefake.StateVersion, console.StateVersion},
+		{"DefaultMaxStateSize", synapsefake.DefaultMaxStateSize, console.DefaultMaxStateSize},
+		{"StatusQueuedBySynapse", synapsefake.StatusQueuedBySynapse, bank.StatusQueuedBySynapse},
+		{"StatusQueuedByReceiver", synapsefake.StatusQueuedByReceiver, bank.StatusQueuedByReceiver},
+		{"StatusCreated", synapsefake.StatusCreated, bank.StatusCreated},
+		{"StatusProcessingDebit", synapsefake.StatusProcessingDebit, bank.StatusProcessingDebit},
+		{"StatusProcessingCredit", synapsefake.StatusProcessingCredit, bank.StatusProcessingCredit},
+		{"StatusSettled", synapsefake.StatusSettled, bank.StatusSettled},
+		{"StatusCanceled", synapsefake.StatusCanceled, bank.StatusCanceled},
+		{"StatusReturned", synapsefake.StatusReturned, bank.StatusReturned},
+		{"SubnetInactive", synapsefake.SubnetInactive, bank.SubnetInactive},
+		{"SubnetActive", synapsefake.SubnetActive, bank.SubnetActive},
+		{"SubnetTerminated", synapsefake.SubnetTerminated, bank.SubnetTerminated},
+		{"StatementMonthly", synapsefake.StatementMonthly, bank.StatementMonthly},
+		{"StatementOnDemand", synapsefake.StatementOnDemand, bank.StatementOnDemand},
+		{"StatementQueued", synapsefake.StatementQueued, bank.StatementQueued},
+		{"StatementGenerated", synapsefake.StatementGenerated, bank.StatementGenerated},
+		{"MovementInitial", synapsefake.MovementInitial, bank.MovementInitial},
+		{"MovementDebit", synapsefake.MovementDebit, bank.MovementDebit},
+		{"MovementCredit", synapsefake.MovementCredit, bank.MovementCredit},
+		{"MovementFee", synapsefake.MovementFee, bank.MovementFee},
+		{"MovementReturn", synapsefake.MovementReturn, bank.MovementReturn},
+		{"MovementFunds", synapsefake.MovementFunds, bank.MovementFunds},
+		{"MaxMonthlyStatements", synapsefake.MaxMonthlyStatements, bank.MaxMonthlyStatements},
+		{"ClassChecking", synapsefake.ClassChecking, bank.ClassChecking},
+		{"ClassSavings", synapsefake.ClassSavings, bank.ClassSavings},
+		{"ClassCard", synapsefake.ClassCard, bank.ClassCard},
+		{"PermissionUnverified", synapsefake.PermissionUnverified, bank.PermissionUnverified},
+		{"PermissionSendAndReceive", synapsefake.PermissionSendAndReceive, bank.PermissionSendAndReceive},
+		{"PermissionLocked", synapsefake.PermissionLocked, bank.PermissionLocked},
+		{"PermissionClosed", synapsefake.PermissionClosed, bank.PermissionClosed},
+		{"PermissionMakeItGoAway", synapsefake.PermissionMakeItGoAway, bank.PermissionMakeItGoAway},
+		{"UpdatedBySelf", synapsefake.UpdatedBySelf, bank.UpdatedBySelf},
+		{"UpdatedByBackend", synapsefake.UpdatedByBackend, bank.UpdatedByBackend},
+		{"DefaultWebhookCaptureLimit", synapsefake.DefaultWebhookCaptureLimit, api.DefaultWebhookCaptureLimit},
+		{"DefaultWebhookLogLimit", synapsefake.DefaultWebhookLogLimit, api.DefaultWebhookLogLimit},
+		{"DefaultWebhookRate", synapsefake.DefaultWebhookRate, api.DefaultWebhookRate},
+	} {
+		if c.root != c.layer {
+			t.Errorf("%s is %v at the root and %v in its layer", c.name, c.root, c.layer)
+		}
+	}
 }

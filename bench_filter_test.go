@@ -5,6 +5,8 @@ import (
 	"net/url"
 	"testing"
 
+	"github.com/synapsefake/synapsefake/internal/testkit"
+
 	"github.com/synapsefake/synapsefake"
 )
 
@@ -13,25 +15,25 @@ import (
 // transaction's view once and decodes only the fields the filter names:
 // "_id" matches one transaction, "amount" (a path into an object) every one.
 func BenchmarkListFilter(b *testing.B) {
-	e := newTxEnv(b, 0, synapsefake.WithManualProcessing())
+	e := testkit.NewTxEnv(b, 0, synapsefake.WithManualProcessing())
 	seedTransactions(b, e, 1_000)
-	path := transPath(e.fx.user.ID, e.fx.node.ID)
-	first := do(b, e.fake, call{method: "GET", path: path, header: e.fx.headers})
-	oldest := listIDs(first.body, "trans")[0]
-	client := e.fake.Client()
+	path := testkit.TransPath(e.Fx.User.ID, e.Fx.Node.ID)
+	first := testkit.Do(b, e.Fake, testkit.Call{Method: "GET", Path: path, Header: e.Fx.Headers})
+	oldest := testkit.ListIDs(first.Body, "trans")[0]
+	client := e.Fake.Client()
 	for _, tc := range []struct{ name, filter string }{
 		{"unfiltered", ""},
 		{"_id", fmt.Sprintf(`{"_id":%q}`, oldest)},
 		{"amount", `{"amount.amount":{"$gt":0}}`},
 	} {
 		b.Run(tc.name, func(b *testing.B) {
-			target := e.fake.URL() + path
+			target := e.Fake.URL() + path
 			if tc.filter != "" {
 				target += "?filter=" + url.QueryEscape(tc.filter)
 			}
 			b.ReportAllocs()
 			for b.Loop() {
-				benchPost(b, client, "GET", target, e.fx.headers, nil)
+				benchPost(b, client, "GET", target, e.Fx.Headers, nil)
 			}
 		})
 	}

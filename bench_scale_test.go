@@ -11,6 +11,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/synapsefake/synapsefake/internal/testkit"
+
 	"github.com/synapsefake/synapsefake"
 )
 
@@ -67,11 +69,11 @@ func BenchmarkAdvance(b *testing.B) {
 	for b.Loop() {
 		b.StopTimer()
 		fake := synapsefake.New()
-		u := fake.MustAddUser(b, synapsefake.UserSeed{Fingerprint: testFingerprint})
+		u := fake.MustAddUser(b, synapsefake.UserSeed{Fingerprint: testkit.TestFingerprint})
 		from := fake.MustAddNode(b, u.ID, synapsefake.NodeSeed{BalanceCents: 100 * pending})
 		to := fake.MustAddNode(b, u.ID, synapsefake.NodeSeed{})
-		f := fixture{user: u, node: from}
-		f.headers = userHeaders(fake, fake.OAuthKey(u.ID, testFingerprint))
+		f := testkit.Fixture{User: u, Node: from}
+		f.Headers = testkit.UserHeaders(fake, fake.OAuthKey(u.ID, testkit.TestFingerprint))
 		item := map[string]any{"to": map[string]any{"type": "DEPOSIT-US", "id": to.ID},
 			"amount": map[string]any{"amount": 1, "currency": "USD"}, "extra": map[string]any{"ip": "10.0.0.1"}}
 		batch := make([]any, 500)
@@ -79,10 +81,10 @@ func BenchmarkAdvance(b *testing.B) {
 			batch[i] = item
 		}
 		for range pending / len(batch) {
-			r := do(b, fake, call{method: "POST", path: "/users/" + u.ID + "/nodes/" + from.ID + "/batch-trans", header: f.headers,
-				body: map[string]any{"transactions": batch}})
-			if r.status != 200 {
-				b.Fatalf("batch: %d", r.status)
+			r := testkit.Do(b, fake, testkit.Call{Method: "POST", Path: "/users/" + u.ID + "/nodes/" + from.ID + "/batch-trans", Header: f.Headers,
+				Body: map[string]any{"transactions": batch}})
+			if r.Status != 200 {
+				b.Fatalf("batch: %d", r.Status)
 			}
 		}
 		b.StartTimer()
@@ -105,7 +107,7 @@ func BenchmarkMakePlatforms(b *testing.B) {
 	const n = 200
 	for b.Loop() {
 		b.StopTimer()
-		p, root := newPlatforms(b, synapsefake.WithMaxPlatforms(n+1))
+		p, root := testkit.NewPlatforms(b, synapsefake.WithMaxPlatforms(n+1))
 		b.StartTimer()
 		var wg sync.WaitGroup
 		errs := make(chan error, n)

@@ -10,6 +10,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/synapsefake/synapsefake/internal/testkit"
+
 	"github.com/synapsefake/synapsefake"
 	"github.com/synapsefake/synapsefake/internal/benchpair"
 )
@@ -44,22 +46,22 @@ func benchPost(b *testing.B, client *http.Client, method, url string, headers ma
 // the fake's answer, already encoded, with the same client and headers;
 // "paired" runs one of each per iteration and reports their ratio.
 func BenchmarkCreateTransaction(b *testing.B) {
-	e := newTxEnv(b, 1<<50)
-	body, err := json.Marshal(txBody(e.bank, 1))
+	e := testkit.NewTxEnv(b, 1<<50)
+	body, err := json.Marshal(testkit.TxBody(e.Bank, 1))
 	if err != nil {
 		b.Fatal(err)
 	}
-	path := transPath(e.fx.user.ID, e.fx.node.ID)
-	answer := do(b, e.fake, call{method: "POST", path: path, header: e.fx.headers, body: body}).raw
+	path := testkit.TransPath(e.Fx.User.ID, e.Fx.Node.ID)
+	answer := testkit.Do(b, e.Fake, testkit.Call{Method: "POST", Path: path, Header: e.Fx.Headers, Body: body}).Raw
 	ts := httptest.NewServer(benchpair.Baseline(answer))
 	b.Cleanup(ts.Close)
-	fakeClient, floorClient := e.fake.Client(), ts.Client()
-	fakeURL, floorURL := e.fake.URL()+path, ts.URL+"/v3.1"+path
-	if got := benchPost(b, floorClient, "POST", floorURL, e.fx.headers, body); got != len(answer) {
+	fakeClient, floorClient := e.Fake.Client(), ts.Client()
+	fakeURL, floorURL := e.Fake.URL()+path, ts.URL+"/v3.1"+path
+	if got := benchPost(b, floorClient, "POST", floorURL, e.Fx.Headers, body); got != len(answer) {
 		b.Fatalf("floor answers %d bytes, the fake %d", got, len(answer))
 	}
-	fake := func() { benchPost(b, fakeClient, "POST", fakeURL, e.fx.headers, body) }
-	floor := func() { benchPost(b, floorClient, "POST", floorURL, e.fx.headers, body) }
+	fake := func() { benchPost(b, fakeClient, "POST", fakeURL, e.Fx.Headers, body) }
+	floor := func() { benchPost(b, floorClient, "POST", floorURL, e.Fx.Headers, body) }
 	b.Run("fake", func(b *testing.B) { benchLoop(b, fake) })
 	b.Run("floor", func(b *testing.B) { benchLoop(b, floor) })
 	b.Run("paired", func(b *testing.B) { benchPaired(b, fake, floor) })
@@ -71,17 +73,17 @@ func BenchmarkCreateTransaction(b *testing.B) {
 func BenchmarkListTransactions(b *testing.B) {
 	for _, n := range []int{100, 1_000, 100_000} {
 		b.Run(fmt.Sprint(n), func(b *testing.B) {
-			e := newTxEnv(b, 0, synapsefake.WithManualProcessing())
+			e := testkit.NewTxEnv(b, 0, synapsefake.WithManualProcessing())
 			seedTransactions(b, e, n)
-			client := e.fake.Client()
-			url := e.fake.URL() + transPath(e.fx.user.ID, e.fx.node.ID)
-			r := do(b, e.fake, call{method: "GET", path: transPath(e.fx.user.ID, e.fx.node.ID), header: e.fx.headers})
-			if r.body["trans_count"] != float64(n) || len(r.body["trans"].([]any)) != 20 {
-				b.Fatalf("trans_count %v with %d on the page, want %d and 20", r.body["trans_count"], len(r.body["trans"].([]any)), n)
+			client := e.Fake.Client()
+			url := e.Fake.URL() + testkit.TransPath(e.Fx.User.ID, e.Fx.Node.ID)
+			r := testkit.Do(b, e.Fake, testkit.Call{Method: "GET", Path: testkit.TransPath(e.Fx.User.ID, e.Fx.Node.ID), Header: e.Fx.Headers})
+			if r.Body["trans_count"] != float64(n) || len(r.Body["trans"].([]any)) != 20 {
+				b.Fatalf("trans_count %v with %d on the page, want %d and 20", r.Body["trans_count"], len(r.Body["trans"].([]any)), n)
 			}
 			b.ReportAllocs()
 			for b.Loop() {
-				benchPost(b, client, "GET", url, e.fx.headers, nil)
+				benchPost(b, client, "GET", url, e.Fx.Headers, nil)
 			}
 		})
 	}
@@ -89,11 +91,11 @@ func BenchmarkListTransactions(b *testing.B) {
 
 // seedTransactions creates n transactions from the sender's DEPOSIT-US node
 // in batches of up to 500.
-func seedTransactions(b *testing.B, e txEnv, n int) {
+func seedTransactions(b *testing.B, e testkit.TxEnv, n int) {
 	b.Helper()
-	item := txBody(e.bank, 0.01)
-	client := e.fake.Client()
-	url := e.fake.URL() + e.batchPath()
+	item := testkit.TxBody(e.Bank, 0.01)
+	client := e.Fake.Client()
+	url := e.Fake.URL() + e.BatchPath()
 	for n > 0 {
 		k := min(n, 500)
 		items := make([]any, k)
@@ -104,7 +106,7 @@ func seedTransactions(b *testing.B, e txEnv, n int) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		benchPost(b, client, "POST", url, e.fx.headers, body)
+		benchPost(b, client, "POST", url, e.Fx.Headers, body)
 		n -= k
 	}
 }
@@ -127,17 +129,17 @@ func BenchmarkServeCreate(b *testing.B) {
 		}
 		b.Run(name, func(b *testing.B) {
 			fake := synapsefake.NewServer(b)
-			fx := namedFixture(b, fake, "Sam Sender", 1<<50)
-			savings := addTxNode(b, fake, fx.user.ID, synapsefake.NodeSeed{Nickname: "Savings"})
-			body, err := json.Marshal(txBody(savings, 1))
+			fx := testkit.NamedFixture(b, fake, "Sam Sender", 1<<50)
+			savings := testkit.AddTxNode(b, fake, fx.User.ID, synapsefake.NodeSeed{Nickname: "Savings"})
+			body, err := json.Marshal(testkit.TxBody(savings, 1))
 			if err != nil {
 				b.Fatal(err)
 			}
-			path := "/v3.1" + transPath(fx.user.ID, fx.node.ID)
+			path := "/v3.1" + testkit.TransPath(fx.User.ID, fx.Node.ID)
 			request := func() *http.Request {
 				r := httptest.NewRequest("POST", path, bytes.NewReader(body))
 				r.Header.Set("Content-Type", "application/json")
-				for k, v := range fx.headers {
+				for k, v := range fx.Headers {
 					r.Header.Set(k, v)
 				}
 				return r

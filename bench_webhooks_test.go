@@ -4,6 +4,8 @@ import (
 	"net/http"
 	"testing"
 
+	"github.com/synapsefake/synapsefake/internal/testkit"
+
 	"github.com/synapsefake/synapsefake"
 )
 
@@ -17,19 +19,19 @@ func BenchmarkWebhookDeadSubscription(b *testing.B) {
 		url  func(testing.TB) string // "" for no subscription
 	}{
 		{"no subscription", nil},
-		{"dead subscription", deadURL},
+		{"dead subscription", testkit.DeadURL},
 	} {
 		b.Run(bc.name, func(b *testing.B) {
 			fake := synapsefake.NewServer(b)
 			if bc.url != nil {
 				fake.MustAddSubscription(b, bc.url(b), "USER|PATCH")
 			}
-			fx := newFixture(b, fake, 0)
-			c := call{method: "PATCH", path: "/users/" + fx.user.ID, header: fx.headers,
-				body: map[string]any{"update": map[string]any{"public_note": "benchmark"}}}
+			fx := testkit.NewFixture(b, fake, 0)
+			c := testkit.Call{Method: "PATCH", Path: "/users/" + fx.User.ID, Header: fx.Headers,
+				Body: map[string]any{"update": map[string]any{"public_note": "benchmark"}}}
 			for b.Loop() {
-				if r := do(b, fake, c); r.status != http.StatusOK {
-					b.Fatalf("PATCH /users: status %d: %s", r.status, r.raw)
+				if r := testkit.Do(b, fake, c); r.Status != http.StatusOK {
+					b.Fatalf("PATCH /users: status %d: %s", r.Status, r.Raw)
 				}
 			}
 			b.StopTimer()
@@ -68,18 +70,18 @@ func BenchmarkWaitFails(b *testing.B) {
 }
 
 func benchWait(b *testing.B, fake *synapsefake.Server) string {
-	tb := &recordingTB{TB: b}
+	tb := &testkit.RecordingTB{TB: b}
 	fake.Webhooks().Wait(tb, synapsefake.ForObject("000000000000000000000000"))
-	if len(tb.fatal) != 1 {
-		b.Fatalf("Wait failed %d times, want 1", len(tb.fatal))
+	if len(tb.Fatals) != 1 {
+		b.Fatalf("Wait failed %d times, want 1", len(tb.Fatals))
 	}
-	return tb.fatal[0]
+	return tb.Fatals[0]
 }
 
 func benchWaitHTTP(b *testing.B, fake *synapsefake.Server) string {
-	r := ctl(b, fake, "POST", "/webhooks/wait", map[string]any{"object_id": "000000000000000000000000", "timeout": "0s"})
-	if r.status != http.StatusNotFound {
-		b.Fatalf("wait answered %d, want 404", r.status)
+	r := testkit.Ctl(b, fake, "POST", "/webhooks/wait", map[string]any{"object_id": "000000000000000000000000", "timeout": "0s"})
+	if r.Status != http.StatusNotFound {
+		b.Fatalf("wait answered %d, want 404", r.Status)
 	}
-	return string(r.raw)
+	return string(r.Raw)
 }

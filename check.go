@@ -8,6 +8,8 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/synapsefake/synapsefake/internal/api"
+	"github.com/synapsefake/synapsefake/internal/bank"
 	"github.com/synapsefake/synapsefake/reference"
 )
 
@@ -50,7 +52,7 @@ func (s *Server) CheckStatus(tb testing.TB, txID string, want Status, code ...st
 		tb.Errorf("synapsefake: CheckStatus(%q): give at most one code, not %q", txID, code)
 		return false
 	}
-	s.runDue()
+	s.core.RunDueFast()
 	got, ok := s.txStatus(txID)
 	if !ok {
 		tb.Helper()
@@ -65,17 +67,17 @@ func (s *Server) CheckStatus(tb testing.TB, txID string, want Status, code ...st
 		return true
 	}
 	tb.Helper()
-	tx, _ := s.Transaction(txID)
+	tx, _ := s.core.Transaction(txID)
 	var msg strings.Builder
-	now := s.Now()
-	fmt.Fprintf(&msg, "synapsefake: CheckStatus: transaction %s at %s (-want +got):\n%s\ntimeline:", txID, fmtInstant(now), cmp.Diff(w, got))
+	now := s.core.Now()
+	fmt.Fprintf(&msg, "synapsefake: CheckStatus: transaction %s at %s (-want +got):\n%s\ntimeline:", txID, bank.FmtInstant(now), cmp.Diff(w, got))
 	for _, e := range tx.Timeline {
-		fmt.Fprintf(&msg, "\n  %s  %s", fmtInstant(e.Date), e.Status)
+		fmt.Fprintf(&msg, "\n  %s  %s", bank.FmtInstant(e.Date), e.Status)
 		if e.Note != "" {
 			fmt.Fprintf(&msg, " (%s)", e.Note)
 		}
 	}
-	s.describePendingOf(&msg, now, "it", func(t *txRecord) bool { return t.id == txID })
+	s.describePendingOf(&msg, now, "it", func(id, _, _ string) bool { return id == txID })
 	tb.Errorf("%s", msg.String())
 	return false
 }
@@ -83,42 +85,27 @@ func (s *Server) CheckStatus(tb testing.TB, txID string, want Status, code ...st
 // describePendingOf writes the pending work keep chooses, as Wait's
 // failure does, or that none of it concerns what (a noun: "it", "the
 // node").
-func (s *Server) describePendingOf(b *strings.Builder, now time.Time, what string, keep func(*txRecord) bool) {
-	var items []pendingItem
-	func() {
-		st := s.store
-		defer st.lock().unlock()
-		for _, p := range st.pendingSteps(func(id string) bool { t := st.txs[id]; return t != nil && keep(t) }) {
-			items = append(items, p.item())
-		}
-	}()
+func (s *Server) describePendingOf(b *strings.Builder, now time.Time, what string, keep func(id, fromNode, toNode string) bool) {
+	items := s.core.PendingTxWork(keep)
 	if len(items) == 0 {
 		fmt.Fprintf(b, "\nnothing is pending on the clock for %s", what)
 		return
 	}
-	describePending(b, now, items)
+	bank.DescribePending(b, now, items)
 }
 
 // txStatus is what CheckStatus compares of a transaction, read without
 // copying the transaction.
 func (s *Server) txStatus(id string) (checkedStatus, bool) {
-	defer s.store.lock().unlock()
-	t := s.store.txs[id]
-	if t == nil {
-		return checkedStatus{}, false
-	}
-	return checkedStatus{t.status, t.code}, true
+	status, code, ok := s.core.TxStatusOf(id)
+	return checkedStatus{status, code}, ok
 }
 
 // nodeBalance is what CheckBalance compares of a node, read without
 // copying the node.
 func (s *Server) nodeBalance(id string) (checkedBalance, bool) {
-	defer s.store.lock().unlock()
-	n := s.store.nodes[id]
-	if n == nil {
-		return checkedBalance{}, false
-	}
-	return checkedBalance{int64(n.balance), int64(n.available())}, true
+	balance, available, ok := s.core.NodeBalanceOf(id)
+	return checkedBalance{balance, available}, ok
 }
 
 // checkedBalance is what CheckBalance compares.
@@ -134,7 +121,7 @@ type checkedBalance struct {
 // The available balance is the balance less the debits promised but not
 // yet made (Node.AvailableCents).
 func (s *Server) CheckBalance(tb testing.TB, nodeID string, balanceCents, availableCents int64) bool {
-	s.runDue()
+	s.core.RunDueFast()
 	got, ok := s.nodeBalance(nodeID)
 	want := checkedBalance{balanceCents, availableCents}
 	if !ok {
@@ -146,39 +133,13 @@ func (s *Server) CheckBalance(tb testing.TB, nodeID string, balanceCents, availa
 		return true
 	}
 	tb.Helper()
-	n, _ := s.Node(nodeID)
+	n, _ := s.core.Node(nodeID)
 	var msg strings.Builder
-	now := s.Now()
-	fmt.Fprintf(&msg, "synapsefake: CheckBalance: node %s (%s) at %s (-want +got):\n%s", nodeID, n.Nickname, fmtInstant(now), cmp.Diff(want, got))
-	s.describePendingOf(&msg, now, "the node", func(t *txRecord) bool { return t.fromNode == nodeID || t.toNode == nodeID })
+	now := s.core.Now()
+	fmt.Fprintf(&msg, "synapsefake: CheckBalance: node %s (%s) at %s (-want +got):\n%s", nodeID, n.Nickname, bank.FmtInstant(now), cmp.Diff(want, got))
+	s.describePendingOf(&msg, now, "the node", func(_, from, to string) bool { return from == nodeID || to == nodeID })
 	tb.Errorf("%s", msg.String())
 	return false
-}
-
-// checkedWebhook is the part of a Webhook the matchers read, as a failed
-// CheckWebhook shows it.
-type checkedWebhook struct {
-	Function   string
-	ObjectType string
-	ObjectID   string
-	Status     string
-	Code       string
-}
-
-func (w Webhook) checked() checkedWebhook {
-	return checkedWebhook{w.Function, w.ObjectType, w.ObjectID, w.Status, w.Code}
-}
-
-// summary is the webhook on one line, without its deliveries.
-func (c checkedWebhook) summary() string {
-	s := c.Function + " " + c.ObjectType + "_" + c.ObjectID
-	if c.Status != "" {
-		s += " " + c.Status
-	}
-	if c.Code != "" {
-		s += " (" + c.Code + ")"
-	}
-	return s
 }
 
 // matchAll reports whether w satisfies every matcher.
@@ -194,9 +155,9 @@ func matchAll(w Webhook, match []WebhookMatcher) bool {
 // capturedWebhooks flushes the deliveries in flight, so that their
 // attempts are recorded, and returns the capture.
 func (s *Server) capturedWebhooks() []Webhook {
-	s.runDue()
-	s.Flush()
-	return s.Webhooks().All()
+	s.core.RunDueFast()
+	s.core.Flush()
+	return s.core.Webhooks().All()
 }
 
 // CheckWebhook checks that a captured webhook satisfies every matcher
@@ -241,7 +202,7 @@ func (s *Server) CheckNoWebhook(tb testing.TB, match ...WebhookMatcher) bool {
 	got := []string{}
 	for _, w := range all {
 		if matchAll(w, match) {
-			got = append(got, w.checked().summary())
+			got = append(got, checkedOf(w).summary())
 		}
 	}
 	if len(got) == 0 {
@@ -263,7 +224,7 @@ func listWebhooks(all []Webhook) string {
 		fmt.Fprintf(&b, "\n  (%d older not shown)", first)
 	}
 	for i := first; i < len(all); i++ {
-		fmt.Fprintf(&b, "\n  %d. %s", i+1, all[i].checked().summary())
+		fmt.Fprintf(&b, "\n  %d. %s", i+1, checkedOf(all[i]).summary())
 	}
 	return b.String()
 }
@@ -295,9 +256,9 @@ func nearestWebhook(all []Webhook, match []WebhookMatcher) (want, got checkedWeb
 				}
 				*try.field = v
 				if matchAll(w, match) {
-					want = w.checked()
+					want = checkedOf(w)
 					*try.field = orig
-					return want, w.checked(), true
+					return want, checkedOf(w), true
 				}
 			}
 			*try.field = orig
@@ -342,7 +303,7 @@ func (s *Server) CheckRequest(tb testing.TB, method, route string, body ...any) 
 			return false
 		}
 	}
-	all := s.Requests()
+	all := s.core.Requests()
 	var onRoute []Request
 	for _, r := range all {
 		if r.Method == method && routeMatches(route, r) {
@@ -409,7 +370,7 @@ func routeMatches(route string, r Request) bool {
 		return true
 	}
 	want := strings.Split(route, "/")
-	path := strings.Split(strings.TrimPrefix(r.Path, apiPrefix), "/")
+	path := strings.Split(strings.TrimPrefix(r.Path, api.ApiPrefix), "/")
 	if len(want) != len(path) {
 		return false
 	}
@@ -467,4 +428,31 @@ func projectJSON(got, want any) any {
 		return out
 	}
 	return got
+}
+
+// checkedOf is the part of w the matchers read.
+func checkedOf(w Webhook) checkedWebhook {
+	return checkedWebhook{w.Function, w.ObjectType, w.ObjectID, w.Status, w.Code}
+}
+
+// checkedWebhook is the part of a Webhook the matchers read, as a failed
+// CheckWebhook shows it.
+type checkedWebhook struct {
+	Function   string
+	ObjectType string
+	ObjectID   string
+	Status     string
+	Code       string
+}
+
+// summary is the webhook on one line, without its deliveries.
+func (c checkedWebhook) summary() string {
+	s := c.Function + " " + c.ObjectType + "_" + c.ObjectID
+	if c.Status != "" {
+		s += " " + c.Status
+	}
+	if c.Code != "" {
+		s += " (" + c.Code + ")"
+	}
+	return s
 }

@@ -7,6 +7,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/synapsefake/synapsefake/internal/testkit"
+
 	"github.com/benbjohnson/clock"
 	"github.com/synapsefake/synapsefake"
 )
@@ -14,46 +16,46 @@ import (
 // checkWorld is a user with two DEPOSIT-US nodes, $100.00 in the first,
 // and a $25.00 transfer from the first to the second, CREATED.
 type checkWorld struct {
-	fx   fixture
+	fx   testkit.Fixture
 	to   synapsefake.Node
 	txID string
 }
 
 func newCheckWorld(t *testing.T, fake *synapsefake.Server) checkWorld {
 	t.Helper()
-	fx := newFixture(t, fake, 100_00)
-	to := fake.MustAddNode(t, fx.user.ID, synapsefake.NodeSeed{Nickname: "Savings"})
-	r := do(t, fake, call{method: "POST", path: "/users/" + fx.user.ID + "/nodes/" + fx.node.ID + "/trans", header: fx.headers,
-		body: map[string]any{
+	fx := testkit.NewFixture(t, fake, 100_00)
+	to := fake.MustAddNode(t, fx.User.ID, synapsefake.NodeSeed{Nickname: "Savings"})
+	r := testkit.Do(t, fake, testkit.Call{Method: "POST", Path: "/users/" + fx.User.ID + "/nodes/" + fx.Node.ID + "/trans", Header: fx.Headers,
+		Body: map[string]any{
 			"to":     map[string]any{"type": "DEPOSIT-US", "id": to.ID},
 			"amount": map[string]any{"amount": 25, "currency": "USD"},
 			"extra":  map[string]any{"ip": "127.0.0.1", "note": "rent"},
 		}})
-	if r.status != http.StatusOK {
-		t.Fatalf("create transaction: %d %s", r.status, r.raw)
+	if r.Status != http.StatusOK {
+		t.Fatalf("create transaction: %d %s", r.Status, r.Raw)
 	}
-	return checkWorld{fx: fx, to: to, txID: r.body["_id"].(string)}
+	return checkWorld{fx: fx, to: to, txID: r.Body["_id"].(string)}
 }
 
 // runCheck runs one check against a recording TB and returns whether it
 // passed, the one failure it reported ("" for none) and that TB.
 func runCheck(t *testing.T, check func(tb testing.TB) bool) (bool, string) {
 	t.Helper()
-	rec := &recordingTB{TB: t}
+	rec := &testkit.RecordingTB{TB: t}
 	ok := check(rec)
-	if len(rec.fatal) > 0 {
-		t.Fatalf("the check called Fatalf: %q", rec.fatal)
+	if len(rec.Fatals) > 0 {
+		t.Fatalf("the check called Fatalf: %q", rec.Fatals)
 	}
-	if rec.unhelped > 0 {
+	if rec.Unhelped > 0 {
 		t.Errorf("the check reported a failure before calling tb.Helper: the failure would name the check's line, not the test's")
 	}
 	switch {
-	case len(rec.errors) > 1:
-		t.Fatalf("the check reported %d failures, want at most one: %q", len(rec.errors), rec.errors)
-	case ok != (len(rec.errors) == 0):
-		t.Fatalf("the check returned %v but reported %q", ok, rec.errors)
-	case len(rec.errors) == 1:
-		return ok, rec.errors[0]
+	case len(rec.Errors) > 1:
+		t.Fatalf("the check reported %d failures, want at most one: %q", len(rec.Errors), rec.Errors)
+	case ok != (len(rec.Errors) == 0):
+		t.Fatalf("the check returned %v but reported %q", ok, rec.Errors)
+	case len(rec.Errors) == 1:
+		return ok, rec.Errors[0]
 	}
 	return ok, ""
 }
@@ -122,7 +124,7 @@ func TestCheckStatusRunsDueWork(t *testing.T) {
 	mock.Add(30 * 24 * time.Hour)
 	ok, msg := runCheck(t, func(tb testing.TB) bool { return fake.CheckStatus(tb, w.txID, synapsefake.StatusSettled) })
 	wantCheck(t, ok, msg, true)
-	fake.CheckBalance(t, w.fx.node.ID, 75_00, 75_00)
+	fake.CheckBalance(t, w.fx.Node.ID, 75_00, 75_00)
 }
 
 func TestCheckBalance(t *testing.T) {
@@ -135,11 +137,11 @@ func TestCheckBalance(t *testing.T) {
 		wantOK             bool
 		want               []string
 	}{
-		{"both match", w.fx.node.ID, 100_00, 75_00, true, nil},
-		{"available differs", w.fx.node.ID, 100_00, 100_00, false,
-			[]string{"CheckBalance: node " + w.fx.node.ID + " (Checking) at 2026-04-14T14:00:00Z (Tue 10:00 EDT) (-want +got)", "- 	AvailableCents: 10000", "+ 	AvailableCents: 7500",
+		{"both match", w.fx.Node.ID, 100_00, 75_00, true, nil},
+		{"available differs", w.fx.Node.ID, 100_00, 100_00, false,
+			[]string{"CheckBalance: node " + w.fx.Node.ID + " (Checking) at 2026-04-14T14:00:00Z (Tue 10:00 EDT) (-want +got)", "- 	AvailableCents: 10000", "+ 	AvailableCents: 7500",
 				"pending on the clock, soonest first:", "transaction " + w.txID + " reaches SETTLED at 2026-04-14T14:00:00.001Z (Tue 10:00 EDT) (call Advance(1ms))"}},
-		{"balance differs", w.fx.node.ID, 75_00, 75_00, false, []string{"- 	BalanceCents:   7500", "+ 	BalanceCents:   10000"}},
+		{"balance differs", w.fx.Node.ID, 75_00, 75_00, false, []string{"- 	BalanceCents:   7500", "+ 	BalanceCents:   10000"}},
 		{"receiver", w.to.ID, 0, 0, true, nil},
 		{"unknown node", "5f0000000000000000000000", 0, 0, false, []string{`no node "5f0000000000000000000000"`}},
 	} {
@@ -244,7 +246,7 @@ func TestCheckNoWebhook(t *testing.T) {
 func TestCheckRequest(t *testing.T) {
 	fake := synapsefake.New()
 	w := newCheckWorld(t, fake)
-	do(t, fake, call{method: "GET", path: "/users/entity-types", header: gatewayHeaders(fake)})
+	testkit.Do(t, fake, testkit.Call{Method: "GET", Path: "/users/entity-types", Header: testkit.GatewayHeaders(fake)})
 	const trans = "/users/{user_id}/nodes/{node_id}/trans"
 	for _, tc := range []struct {
 		name          string
@@ -254,8 +256,8 @@ func TestCheckRequest(t *testing.T) {
 		want          []string
 	}{
 		{"route as the spec writes it", "POST", trans, nil, true, nil},
-		{"an id in the route", "POST", "/users/{user_id}/nodes/" + w.fx.node.ID + "/trans", nil, true, nil},
-		{"the path itself", "POST", "/users/" + w.fx.user.ID + "/nodes/" + w.fx.node.ID + "/trans", nil, true, nil},
+		{"an id in the route", "POST", "/users/{user_id}/nodes/" + w.fx.Node.ID + "/trans", nil, true, nil},
+		{"the path itself", "POST", "/users/" + w.fx.User.ID + "/nodes/" + w.fx.Node.ID + "/trans", nil, true, nil},
 		{"another node", "POST", "/users/{user_id}/nodes/" + w.to.ID + "/trans", nil, false,
 			[]string{"CheckRequest: want a call POST /users/{user_id}/nodes/" + w.to.ID + "/trans; the server answered 2, none of them that one:",
 				"1. POST " + trans + " -> 200/0", "2. GET /users/entity-types -> 200/0"}},

@@ -10,6 +10,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/synapsefake/synapsefake/internal/bank"
 )
 
 // UserClient calls the API as one user from one device: each call carries
@@ -71,9 +73,9 @@ func (r Response) Decode(v any) error { return json.Unmarshal(r.Raw, v) }
 // fingerprint POST /oauth would refuse (not 1 to 256 letters, digits, '-',
 // '_' or '.') fails tb at once, as OAuthKey would not mint a key for it.
 func (s *Server) As(tb testing.TB, userID, fingerprint string) *UserClient {
-	if !validFingerprint(fingerprint) {
+	if !bank.ValidFingerprint(fingerprint) {
 		tb.Helper()
-		tb.Fatalf("synapsefake: As: %v", errSeedFingerprint(fingerprint))
+		tb.Fatalf("synapsefake: As: %v", bank.ErrSeedFingerprint(fingerprint))
 	}
 	return &UserClient{ID: userID, Fingerprint: fingerprint, IP: "127.0.0.1", s: s, tb: tb}
 }
@@ -172,7 +174,7 @@ func (c *UserClient) oauthKey() string {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	pair := c.ID + "|" + c.Fingerprint
-	if c.keyFor == pair && c.key != "" && c.s.Now().Before(c.expires) {
+	if c.keyFor == pair && c.key != "" && c.s.core.Now().Before(c.expires) {
 		return c.key
 	}
 	c.key, c.expires = c.s.mintKey(c.ID, c.Fingerprint)
@@ -184,16 +186,7 @@ func (c *UserClient) oauthKey() string {
 // key expires; "" for an unknown user or a fingerprint POST /oauth would
 // refuse.
 func (s *Server) mintKey(userID, fingerprint string) (string, time.Time) {
-	now := s.Now()
-	st := s.store
-	defer st.lock().unlock()
-	u := st.users[userID]
-	if u == nil || !validFingerprint(fingerprint) {
-		return "", time.Time{}
-	}
-	u.fingerprints[fingerprint] = true
-	k := st.newKey(now.Add(s.cfg.keyLifetime), u.id, fingerprint, allUserScopes)
-	return k.key, k.expires
+	return s.core.MintUserKey(userID, fingerprint)
 }
 
 // serviceHosts are the hosts the official clients call.

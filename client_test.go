@@ -10,12 +10,14 @@ import (
 	"testing"
 	"time"
 
+	"github.com/synapsefake/synapsefake/internal/testkit"
+
 	"github.com/synapsefake/synapsefake"
 )
 
 // asResponse converts a UserClient's answer for wantError.
-func asResponse(r synapsefake.Response) response {
-	return response{status: r.Status, header: r.Header, raw: r.Raw, body: r.Body}
+func asResponse(r synapsefake.Response) testkit.Response {
+	return testkit.Response{Status: r.Status, Header: r.Header, Raw: r.Raw, Body: r.Body}
 }
 
 // transfer is the body of POST .../trans sending usd to a DEPOSIT-US node.
@@ -182,9 +184,9 @@ func TestUserClientRenewsItsKey(t *testing.T) {
 // TestUserClientRefusals: the handle's calls get the service's answers.
 func TestUserClientRefusals(t *testing.T) {
 	fake := synapsefake.NewServer(t)
-	mine := newFixture(t, fake, 100_00)
-	theirs := newFixture(t, fake, 100_00)
-	u := fake.As(t, mine.user.ID, "device-1")
+	mine := testkit.NewFixture(t, fake, 100_00)
+	theirs := testkit.NewFixture(t, fake, 100_00)
+	u := fake.As(t, mine.User.ID, "device-1")
 	unknown := fake.As(t, "5f0000000000000000000000", "device-1")
 	for _, tc := range []struct {
 		name            string
@@ -195,22 +197,22 @@ func TestUserClientRefusals(t *testing.T) {
 		{"unknown user", func() synapsefake.Response { return unknown.Get("") }, 404, "404", "unable_to_locate_user"},
 		{"unknown user's nodes: no key", func() synapsefake.Response { return unknown.Get("nodes") }, 401, "300", "missing_oauth_key"},
 		{"another user's node", func() synapsefake.Response {
-			return u.Get("/users/" + theirs.user.ID + "/nodes/" + theirs.node.ID)
+			return u.Get("/users/" + theirs.User.ID + "/nodes/" + theirs.Node.ID)
 		}, 401, "300", "unauthorized_user"},
-		{"another user's node below mine", func() synapsefake.Response { return u.Get("nodes/" + theirs.node.ID) }, 401, "300", "unauthorized_node"},
+		{"another user's node below mine", func() synapsefake.Response { return u.Get("nodes/" + theirs.Node.ID) }, 401, "300", "unauthorized_node"},
 		{"money from another user's node", func() synapsefake.Response {
-			return u.Post("/users/"+theirs.user.ID+"/nodes/"+theirs.node.ID+"/trans", transfer(mine.node.ID, 10))
+			return u.Post("/users/"+theirs.User.ID+"/nodes/"+theirs.Node.ID+"/trans", transfer(mine.Node.ID, 10))
 		}, 401, "300", "unauthorized_user"},
 		{"malformed JSON sent as is", func() synapsefake.Response {
-			return u.Post("nodes/"+mine.node.ID+"/trans", []byte(`{"amount":`))
+			return u.Post("nodes/"+mine.Node.ID+"/trans", []byte(`{"amount":`))
 		}, 400, "200", ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			wantError(t, asResponse(tc.call()), tc.status, tc.errorCode, tc.code)
+			testkit.WantError(t, asResponse(tc.call()), tc.status, tc.errorCode, tc.code)
 		})
 	}
-	fake.CheckBalance(t, theirs.node.ID, 100_00, 100_00)
-	fake.CheckBalance(t, mine.node.ID, 100_00, 100_00)
+	fake.CheckBalance(t, theirs.Node.ID, 100_00, 100_00)
+	fake.CheckBalance(t, mine.Node.ID, 100_00, 100_00)
 	fake.CheckNoWebhook(t, synapsefake.ForFunction("TRANS|POST"))
 
 	// A locked user's key opens only the user; the handle's other calls
@@ -218,10 +220,10 @@ func TestUserClientRefusals(t *testing.T) {
 	if resp := u.Get("nodes"); resp.Status != http.StatusOK {
 		t.Fatalf("GET nodes: %d", resp.Status)
 	}
-	if err := fake.SetPermission(mine.user.ID, "LOCKED"); err != nil {
+	if err := fake.SetPermission(mine.User.ID, "LOCKED"); err != nil {
 		t.Fatal(err)
 	}
-	wantError(t, asResponse(u.Get("nodes")), 409, "410", "user_locked")
+	testkit.WantError(t, asResponse(u.Get("nodes")), 409, "410", "user_locked")
 	if resp := u.Patch("", map[string]any{"permission": "SEND-AND-RECEIVE"}); resp.Status != http.StatusOK {
 		t.Errorf("unlock through the handle: %d", resp.Status)
 	}
@@ -232,13 +234,13 @@ func TestUserClientRefusals(t *testing.T) {
 func TestUserClientCannotSend(t *testing.T) {
 	fake := synapsefake.New()
 	user := fake.MustAddUser(t, synapsefake.UserSeed{})
-	rec := &recordingTB{TB: t}
+	rec := &testkit.RecordingTB{TB: t}
 	u := fake.As(rec, user.ID, "device-1")
 	if resp := u.Post("nodes", map[string]any{"bad": make(chan int)}); resp.Status != 0 || resp.Body != nil {
 		t.Errorf("Post answered %+v, want nothing", resp)
 	}
-	if len(rec.fatal) != 1 || !strings.Contains(rec.fatal[0], "POST nodes: encode body: json: unsupported type: chan int") {
-		t.Errorf("failures %q, want one naming the body", rec.fatal)
+	if len(rec.Fatals) != 1 || !strings.Contains(rec.Fatals[0], "POST nodes: encode body: json: unsupported type: chan int") {
+		t.Errorf("failures %q, want one naming the body", rec.Fatals)
 	}
 	_, err := u.Do("PATCH", "", func() {})
 	var unsupported *json.UnsupportedTypeError
@@ -254,17 +256,17 @@ func TestUserClientCannotSend(t *testing.T) {
 // idempotency key is refused.
 func TestUserClientHeader(t *testing.T) {
 	fake := synapsefake.New()
-	fx := newFixture(t, fake, 100_00)
-	to := fake.MustAddNode(t, fx.user.ID, synapsefake.NodeSeed{})
-	u := fake.As(t, fx.user.ID, "device-1")
+	fx := testkit.NewFixture(t, fake, 100_00)
+	to := fake.MustAddNode(t, fx.User.ID, synapsefake.NodeSeed{})
+	u := fake.As(t, fx.User.ID, "device-1")
 	u.Header = http.Header{"X-Sp-Idempotency-Key": {"rent-2026-03"}}
-	first := u.Post("nodes/"+fx.node.ID+"/trans", transfer(to.ID, 25))
-	second := u.Post("nodes/"+fx.node.ID+"/trans", transfer(to.ID, 25))
+	first := u.Post("nodes/"+fx.Node.ID+"/trans", transfer(to.ID, 25))
+	second := u.Post("nodes/"+fx.Node.ID+"/trans", transfer(to.ID, 25))
 	if first.Status != http.StatusOK {
 		t.Fatalf("first POST: %d %s", first.Status, first.Raw)
 	}
-	wantError(t, asResponse(second), 409, "450", "")
-	fake.CheckBalance(t, fx.node.ID, 100_00, 75_00)
+	testkit.WantError(t, asResponse(second), 409, "450", "")
+	fake.CheckBalance(t, fx.Node.ID, 100_00, 75_00)
 }
 
 // refuse is a RoundTripper that answers every request with an error naming

@@ -8,6 +8,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/synapsefake/synapsefake/internal/testkit"
+
 	"github.com/benbjohnson/clock"
 	"github.com/synapsefake/synapsefake"
 	"github.com/synapsefake/synapsefake/reference"
@@ -68,41 +70,41 @@ func TestStartTimeACHOutcome(t *testing.T) {
 		afterNext synapsefake.Status
 		settled   time.Time
 	}{
-		{"default: Tue 10:00", time.Time{}, settled, settled, et(2026, 4, 15, 10, 0)},
-		{"Mon 10:00", et(2026, 4, 13, 10, 0), settled, settled, et(2026, 4, 14, 10, 0)},
-		{"Thu 10:00", et(2026, 4, 16, 10, 0), settled, settled, et(2026, 4, 17, 10, 0)},
-		{"Fri 10:00", et(2026, 4, 17, 10, 0), credit, credit, et(2026, 4, 20, 10, 0)},
-		{"Fri 16:46, after FedACH's last same-day deadline", et(2026, 4, 17, 16, 46), credit, credit, et(2026, 4, 20, 16, 46)},
-		{"Fri 18:00, the cutoff", et(2026, 4, 17, 18, 0), credit, credit, et(2026, 4, 20, 18, 0)},
-		{"Fri 18:01, after the cutoff", et(2026, 4, 17, 18, 1), created, created, et(2026, 4, 21, 8, 30)},
-		{"Sat 10:00", et(2026, 4, 18, 10, 0), created, created, et(2026, 4, 21, 8, 30)},
-		{"Sun 10:00", et(2026, 4, 19, 10, 0), credit, credit, et(2026, 4, 21, 8, 30)},
-		{"Tue 17:00, before the cutoff", et(2026, 4, 14, 17, 0), settled, settled, et(2026, 4, 15, 17, 0)},
-		{"Tue 18:30, after the cutoff", et(2026, 4, 14, 18, 30), credit, credit, et(2026, 4, 16, 8, 30)},
-		{"Fri before MLK Day 2026", et(2026, 1, 16, 10, 0), credit, credit, et(2026, 1, 20, 10, 0)},
-		{"Fri before Presidents Day 2026", et(2026, 2, 13, 10, 0), credit, credit, et(2026, 2, 17, 10, 0)},
-		{"Fri before daylight saving time", et(2026, 3, 6, 10, 0), credit, credit, et(2026, 3, 9, 10, 0)},
-		{"Fri before Memorial Day 2026", et(2026, 5, 22, 10, 0), credit, credit, et(2026, 5, 26, 10, 0)},
-		{"Thu before Juneteenth 2026 (Fri)", et(2026, 6, 18, 10, 0), credit, credit, et(2026, 6, 22, 10, 0)},
-		{"Thu before Independence Day 2026 (Sat, not moved)", et(2026, 7, 2, 10, 0), settled, settled, et(2026, 7, 3, 10, 0)},
-		{"Fri before Labor Day 2026", et(2026, 9, 4, 10, 0), credit, credit, et(2026, 9, 8, 10, 0)},
-		{"Fri before Columbus Day 2026", et(2026, 10, 9, 10, 0), credit, credit, et(2026, 10, 13, 10, 0)},
-		{"Fri before standard time", et(2026, 10, 30, 10, 0), credit, credit, et(2026, 11, 2, 10, 0)},
-		{"Tue before Veterans Day 2026 (Wed)", et(2026, 11, 10, 10, 0), credit, credit, et(2026, 11, 12, 10, 0)},
-		{"Wed before Thanksgiving 2026", et(2026, 11, 25, 10, 0), credit, credit, et(2026, 11, 27, 10, 0)},
-		{"Thu before Christmas 2026 (Fri)", et(2026, 12, 24, 10, 0), credit, credit, et(2026, 12, 28, 10, 0)},
-		{"Thu before New Year's Day 2027 (Fri)", et(2026, 12, 31, 10, 0), credit, credit, et(2027, 1, 4, 10, 0)},
-		{"Fri before MLK Day 2027", et(2027, 1, 15, 10, 0), credit, credit, et(2027, 1, 19, 10, 0)},
-		{"Fri before Presidents Day 2027", et(2027, 2, 12, 10, 0), credit, credit, et(2027, 2, 16, 10, 0)},
-		{"Fri before Memorial Day 2027", et(2027, 5, 28, 10, 0), credit, credit, et(2027, 6, 1, 10, 0)},
-		{"Thu before Juneteenth 2027 (Sat, not moved)", et(2027, 6, 17, 10, 0), settled, settled, et(2027, 6, 18, 10, 0)},
-		{"Fri before Independence Day 2027 (Sun, Mon observed)", et(2027, 7, 2, 10, 0), credit, credit, et(2027, 7, 6, 10, 0)},
-		{"Fri before Labor Day 2027", et(2027, 9, 3, 10, 0), credit, credit, et(2027, 9, 7, 10, 0)},
-		{"Fri before Columbus Day 2027", et(2027, 10, 8, 10, 0), credit, credit, et(2027, 10, 12, 10, 0)},
-		{"Wed before Veterans Day 2027 (Thu)", et(2027, 11, 10, 10, 0), credit, credit, et(2027, 11, 12, 10, 0)},
-		{"Wed before Thanksgiving 2027", et(2027, 11, 24, 10, 0), credit, credit, et(2027, 11, 26, 10, 0)},
-		{"Thu before Christmas 2027 (Sat, not moved)", et(2027, 12, 23, 10, 0), settled, settled, et(2027, 12, 24, 10, 0)},
-		{"Thu before New Year's Day 2028 (Sat, not moved)", et(2027, 12, 30, 10, 0), settled, settled, et(2027, 12, 31, 10, 0)},
+		{"default: Tue 10:00", time.Time{}, settled, settled, testkit.Et(2026, 4, 15, 10, 0)},
+		{"Mon 10:00", testkit.Et(2026, 4, 13, 10, 0), settled, settled, testkit.Et(2026, 4, 14, 10, 0)},
+		{"Thu 10:00", testkit.Et(2026, 4, 16, 10, 0), settled, settled, testkit.Et(2026, 4, 17, 10, 0)},
+		{"Fri 10:00", testkit.Et(2026, 4, 17, 10, 0), credit, credit, testkit.Et(2026, 4, 20, 10, 0)},
+		{"Fri 16:46, after FedACH's last same-day deadline", testkit.Et(2026, 4, 17, 16, 46), credit, credit, testkit.Et(2026, 4, 20, 16, 46)},
+		{"Fri 18:00, the cutoff", testkit.Et(2026, 4, 17, 18, 0), credit, credit, testkit.Et(2026, 4, 20, 18, 0)},
+		{"Fri 18:01, after the cutoff", testkit.Et(2026, 4, 17, 18, 1), created, created, testkit.Et(2026, 4, 21, 8, 30)},
+		{"Sat 10:00", testkit.Et(2026, 4, 18, 10, 0), created, created, testkit.Et(2026, 4, 21, 8, 30)},
+		{"Sun 10:00", testkit.Et(2026, 4, 19, 10, 0), credit, credit, testkit.Et(2026, 4, 21, 8, 30)},
+		{"Tue 17:00, before the cutoff", testkit.Et(2026, 4, 14, 17, 0), settled, settled, testkit.Et(2026, 4, 15, 17, 0)},
+		{"Tue 18:30, after the cutoff", testkit.Et(2026, 4, 14, 18, 30), credit, credit, testkit.Et(2026, 4, 16, 8, 30)},
+		{"Fri before MLK Day 2026", testkit.Et(2026, 1, 16, 10, 0), credit, credit, testkit.Et(2026, 1, 20, 10, 0)},
+		{"Fri before Presidents Day 2026", testkit.Et(2026, 2, 13, 10, 0), credit, credit, testkit.Et(2026, 2, 17, 10, 0)},
+		{"Fri before daylight saving time", testkit.Et(2026, 3, 6, 10, 0), credit, credit, testkit.Et(2026, 3, 9, 10, 0)},
+		{"Fri before Memorial Day 2026", testkit.Et(2026, 5, 22, 10, 0), credit, credit, testkit.Et(2026, 5, 26, 10, 0)},
+		{"Thu before Juneteenth 2026 (Fri)", testkit.Et(2026, 6, 18, 10, 0), credit, credit, testkit.Et(2026, 6, 22, 10, 0)},
+		{"Thu before Independence Day 2026 (Sat, not moved)", testkit.Et(2026, 7, 2, 10, 0), settled, settled, testkit.Et(2026, 7, 3, 10, 0)},
+		{"Fri before Labor Day 2026", testkit.Et(2026, 9, 4, 10, 0), credit, credit, testkit.Et(2026, 9, 8, 10, 0)},
+		{"Fri before Columbus Day 2026", testkit.Et(2026, 10, 9, 10, 0), credit, credit, testkit.Et(2026, 10, 13, 10, 0)},
+		{"Fri before standard time", testkit.Et(2026, 10, 30, 10, 0), credit, credit, testkit.Et(2026, 11, 2, 10, 0)},
+		{"Tue before Veterans Day 2026 (Wed)", testkit.Et(2026, 11, 10, 10, 0), credit, credit, testkit.Et(2026, 11, 12, 10, 0)},
+		{"Wed before Thanksgiving 2026", testkit.Et(2026, 11, 25, 10, 0), credit, credit, testkit.Et(2026, 11, 27, 10, 0)},
+		{"Thu before Christmas 2026 (Fri)", testkit.Et(2026, 12, 24, 10, 0), credit, credit, testkit.Et(2026, 12, 28, 10, 0)},
+		{"Thu before New Year's Day 2027 (Fri)", testkit.Et(2026, 12, 31, 10, 0), credit, credit, testkit.Et(2027, 1, 4, 10, 0)},
+		{"Fri before MLK Day 2027", testkit.Et(2027, 1, 15, 10, 0), credit, credit, testkit.Et(2027, 1, 19, 10, 0)},
+		{"Fri before Presidents Day 2027", testkit.Et(2027, 2, 12, 10, 0), credit, credit, testkit.Et(2027, 2, 16, 10, 0)},
+		{"Fri before Memorial Day 2027", testkit.Et(2027, 5, 28, 10, 0), credit, credit, testkit.Et(2027, 6, 1, 10, 0)},
+		{"Thu before Juneteenth 2027 (Sat, not moved)", testkit.Et(2027, 6, 17, 10, 0), settled, settled, testkit.Et(2027, 6, 18, 10, 0)},
+		{"Fri before Independence Day 2027 (Sun, Mon observed)", testkit.Et(2027, 7, 2, 10, 0), credit, credit, testkit.Et(2027, 7, 6, 10, 0)},
+		{"Fri before Labor Day 2027", testkit.Et(2027, 9, 3, 10, 0), credit, credit, testkit.Et(2027, 9, 7, 10, 0)},
+		{"Fri before Columbus Day 2027", testkit.Et(2027, 10, 8, 10, 0), credit, credit, testkit.Et(2027, 10, 12, 10, 0)},
+		{"Wed before Veterans Day 2027 (Thu)", testkit.Et(2027, 11, 10, 10, 0), credit, credit, testkit.Et(2027, 11, 12, 10, 0)},
+		{"Wed before Thanksgiving 2027", testkit.Et(2027, 11, 24, 10, 0), credit, credit, testkit.Et(2027, 11, 26, 10, 0)},
+		{"Thu before Christmas 2027 (Sat, not moved)", testkit.Et(2027, 12, 23, 10, 0), settled, settled, testkit.Et(2027, 12, 24, 10, 0)},
+		{"Thu before New Year's Day 2028 (Sat, not moved)", testkit.Et(2027, 12, 30, 10, 0), settled, settled, testkit.Et(2027, 12, 31, 10, 0)},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var opts []synapsefake.Option
@@ -143,15 +145,15 @@ func TestStartTimeACHOutcome(t *testing.T) {
 // It returns the transaction's id.
 func readmeTransfer(t *testing.T, fake *synapsefake.Server) string {
 	t.Helper()
-	fx := newFixture(t, fake, 100_00)
-	bank := fake.MustAddNode(t, fx.user.ID, synapsefake.NodeSeed{Type: "ACH-US", Nickname: "Landlord"})
-	r := do(t, fake, call{method: "POST", path: "/users/" + fx.user.ID + "/nodes/" + fx.node.ID + "/trans", header: fx.headers,
-		body: map[string]any{"to": map[string]any{"type": "ACH-US", "id": bank.ID}, "amount": map[string]any{"amount": 25, "currency": "USD"},
+	fx := testkit.NewFixture(t, fake, 100_00)
+	bank := fake.MustAddNode(t, fx.User.ID, synapsefake.NodeSeed{Type: "ACH-US", Nickname: "Landlord"})
+	r := testkit.Do(t, fake, testkit.Call{Method: "POST", Path: "/users/" + fx.User.ID + "/nodes/" + fx.Node.ID + "/trans", Header: fx.Headers,
+		Body: map[string]any{"to": map[string]any{"type": "ACH-US", "id": bank.ID}, "amount": map[string]any{"amount": 25, "currency": "USD"},
 			"extra": map[string]any{"ip": "127.0.0.1"}}})
-	if r.status != http.StatusOK {
-		t.Fatalf("create transaction: %d %s", r.status, r.raw)
+	if r.Status != http.StatusOK {
+		t.Fatalf("create transaction: %d %s", r.Status, r.Raw)
 	}
-	return r.body["_id"].(string)
+	return r.Body["_id"].(string)
 }
 
 // TestSetTimeAndAdvanceTo: both move the clock forward and run what fell
@@ -263,31 +265,31 @@ func TestWaitOnFrozenClock(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
 			fake := synapsefake.NewServer(t, tc.opts...)
-			rcv := newHookReceiver(t, func(int, hookDelivery) (int, string) { return http.StatusInternalServerError, "" })
-			fake.MustAddSubscription(t, rcv.url, "USERS|POST")
+			rcv := testkit.NewHookReceiver(t, func(int, testkit.HookDelivery) (int, string) { return http.StatusInternalServerError, "" })
+			fake.MustAddSubscription(t, rcv.Url, "USERS|POST")
 			id := readmeTransfer(t, fake) // its user's USERS|POST is delivered, answered 500, and retried in a minute
 
-			tb := &recordingTB{TB: t}
+			tb := &testkit.RecordingTB{TB: t}
 			began := time.Now()
 			w := fake.Webhooks().Wait(tb, synapsefake.ForTransaction(id, synapsefake.StatusSettled))
 			if took := time.Since(began); took > time.Second {
 				t.Errorf("Wait took %v of real time, want at once", took)
 			}
-			if w.Function != "" || len(tb.fatal) != 1 {
-				t.Fatalf("Wait returned %s and failed %d times, want the zero Webhook and one failure", w, len(tb.fatal))
+			if w.Function != "" || len(tb.Fatals) != 1 {
+				t.Fatalf("Wait returned %s and failed %d times, want the zero Webhook and one failure", w, len(tb.Fatals))
 			}
-			msg := tb.fatal[0]
+			msg := tb.Fatals[0]
 			u := fake.Webhooks().All()[0].ObjectID
 			for _, want := range []string{
 				"synapsefake: no webhook matched, and none can until the clock moves: it is frozen at 2026-04-14T14:00:00Z (Tue 10:00 EDT) and no delivery is in flight\n" +
 					"pending on the clock, soonest first:\n" +
 					"  transaction " + id + " reaches PROCESSING-DEBIT at 2026-04-14T14:01:00Z (Tue 10:01 EDT) (call Advance(1m))\n" +
-					"  webhook USERS|POST USER_" + u + " is delivered to " + rcv.url + " (attempt 2) at 2026-04-14T14:01:00Z (Tue 10:01 EDT) (call Advance(1m))\n" +
+					"  webhook USERS|POST USER_" + u + " is delivered to " + rcv.Url + " (attempt 2) at 2026-04-14T14:01:00Z (Tue 10:01 EDT) (call Advance(1m))\n" +
 					"  transaction " + id + " reaches PROCESSING-CREDIT at 2026-04-14T15:00:00Z (Tue 11:00 EDT) (call Advance(1h))\n" +
 					"  transaction " + id + " reaches SETTLED at 2026-04-15T14:00:00Z (Wed 10:00 EDT) (call Advance(24h))\n" +
 					"  the monthly statements are made at 2026-05-15T00:00:00Z (Thu 20:00 EDT) (call Advance(730h))\n" +
 					"captured:\n",
-				"\n  1. USERS|POST USER_" + u + " -> " + rcv.url + " [500]\n",
+				"\n  1. USERS|POST USER_" + u + " -> " + rcv.Url + " [500]\n",
 				"\n  4. TRANS|POST TRAN_" + id + " CREATED",
 			} {
 				if !strings.Contains(msg, want) {
@@ -298,12 +300,12 @@ func TestWaitOnFrozenClock(t *testing.T) {
 			// Once the clock has moved past them, only the next monthly
 			// statements are pending.
 			fake.Advance(31 * 24 * time.Hour)
-			tb = &recordingTB{TB: t}
+			tb = &testkit.RecordingTB{TB: t}
 			fake.Webhooks().Wait(tb, synapsefake.ForFunction("NODE|PATCH"))
-			if len(tb.fatal) != 1 || !strings.Contains(tb.fatal[0], "frozen at 2026-05-15T14:00:00Z (Fri 10:00 EDT) and no delivery is in flight\n"+
+			if len(tb.Fatals) != 1 || !strings.Contains(tb.Fatals[0], "frozen at 2026-05-15T14:00:00Z (Fri 10:00 EDT) and no delivery is in flight\n"+
 				"pending on the clock, soonest first:\n"+
 				"  the monthly statements are made at 2026-06-15T00:00:00Z (Sun 20:00 EDT) (call Advance(730h))\ncaptured:\n") {
-				t.Errorf("after the clock moved past the transfer and the retries: %q", tb.fatal)
+				t.Errorf("after the clock moved past the transfer and the retries: %q", tb.Fatals)
 			}
 		})
 	}
@@ -311,12 +313,12 @@ func TestWaitOnFrozenClock(t *testing.T) {
 		t.Parallel()
 		fake := synapsefake.New()
 		fake.MustAddUser(t, synapsefake.UserSeed{})
-		tb := &recordingTB{TB: t}
+		tb := &testkit.RecordingTB{TB: t}
 		fake.Webhooks().Wait(tb, synapsefake.ForFunction("NODE|PATCH"))
-		if len(tb.fatal) != 1 || !strings.HasSuffix(tb.fatal[0], "no delivery is in flight\n"+
+		if len(tb.Fatals) != 1 || !strings.HasSuffix(tb.Fatals[0], "no delivery is in flight\n"+
 			"nothing is pending on the clock: no processing step, return, statement or webhook retry\n"+
 			"captured:\n  1. USERS|POST USER_"+fake.Webhooks().All()[0].ObjectID) {
-			t.Errorf("with nothing pending: %q", tb.fatal)
+			t.Errorf("with nothing pending: %q", tb.Fatals)
 		}
 	})
 }
@@ -329,11 +331,11 @@ func TestWaitWhileDelivering(t *testing.T) {
 	fake := synapsefake.NewServer(t)
 	release := make(chan struct{})
 	var once sync.Once
-	rcv := newHookReceiver(t, func(int, hookDelivery) (int, string) {
+	rcv := testkit.NewHookReceiver(t, func(int, testkit.HookDelivery) (int, string) {
 		<-release
 		return http.StatusOK, "ok"
 	})
-	fake.MustAddSubscription(t, rcv.url, "USERS|POST")
+	fake.MustAddSubscription(t, rcv.Url, "USERS|POST")
 	u := fake.MustAddUser(t, synapsefake.UserSeed{})
 	w := fake.Webhooks().Wait(t, func(w synapsefake.Webhook) bool {
 		if w.ObjectID == u.ID && len(w.Deliveries) == 1 && len(w.Deliveries[0].Attempts) == 1 {
@@ -354,12 +356,12 @@ func TestWaitOnRealClock(t *testing.T) {
 	t.Parallel()
 	fake := synapsefake.New(synapsefake.WithClock(clock.New()))
 	id := readmeTransfer(t, fake)
-	tb := &recordingTB{TB: t}
+	tb := &testkit.RecordingTB{TB: t}
 	fake.Webhooks().WaitWithin(tb, 20*time.Millisecond, synapsefake.ForTransaction(id, synapsefake.StatusSettled))
-	if len(tb.fatal) != 1 {
-		t.Fatalf("failed %d times, want 1", len(tb.fatal))
+	if len(tb.Fatals) != 1 {
+		t.Fatalf("failed %d times, want 1", len(tb.Fatals))
 	}
-	msg := tb.fatal[0]
+	msg := tb.Fatals[0]
 	if !strings.HasPrefix(msg, "synapsefake: no webhook matched within 20ms; the clock is at ") || strings.Contains(msg, "frozen") ||
 		!strings.Contains(msg, "transaction "+id+" reaches PROCESSING-DEBIT at ") {
 		t.Errorf("message:\n%s", msg)

@@ -22,7 +22,7 @@
 // documents: the HTTP sign-up flow beside [NewServer], a key without the
 // OAuth dance beside [Server.OAuthKey], the clock beside [Server.Advance],
 // the scenario helpers beside [Server.Settle], [Server.Return] and
-// [Server.CardAuthorization], webhooks beside [WebhookCapture.Wait], faults
+// [Server.CardAuthorization], webhooks beside WebhookCapture.Wait, faults
 // and idempotent retries beside [Server.FailNext], reproducible ids beside
 // [WithIDSeed], a world declared in a file beside [Server.LoadWorld], and the
 // MFA path and idempotency keys among the package's examples.

@@ -129,7 +129,7 @@ func TestReadmeIsShort(t *testing.T) {
 // diagnose.go, not to the test's, and the sample must say which.
 func TestDiagnosticsSampleNamesTheLoggingLine(t *testing.T) {
 	t.Parallel()
-	src, err := os.ReadFile("diagnose.go")
+	src, err := os.ReadFile("internal/api/diagnose.go")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -140,7 +140,7 @@ func TestDiagnosticsSampleNamesTheLoggingLine(t *testing.T) {
 		}
 	}
 	if line == 0 {
-		t.Fatal("diagnose.go has no refusal logf line")
+		t.Fatal("internal/api/diagnose.go has no refusal logf line")
 	}
 	doc, err := os.ReadFile("docs/diagnostics.md")
 	if err != nil {

@@ -6,6 +6,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/synapsefake/synapsefake/internal/testkit"
+
 	"github.com/benbjohnson/clock"
 
 	"github.com/synapsefake/synapsefake"
@@ -43,52 +45,52 @@ func TestDueWorkRunsAtTheNextRequest(t *testing.T) {
 	// clock moved, whose first request must find the work done.
 	kinds := []struct {
 		name  string
-		setUp func(t *testing.T, e txEnv) (check func())
+		setUp func(t *testing.T, e testkit.TxEnv) (check func())
 	}{
-		{"a processing step", func(t *testing.T, e txEnv) func() {
-			tx := e.post(t, txBody(e.savings, 1))
-			txID, _ := tx.body["_id"].(string)
+		{"a processing step", func(t *testing.T, e testkit.TxEnv) func() {
+			tx := e.Post(t, testkit.TxBody(e.Savings, 1))
+			txID, _ := tx.Body["_id"].(string)
 			if statusOf(tx) != string(synapsefake.StatusCreated) {
-				t.Fatalf("POST transaction: %d %s, want CREATED", tx.status, tx.raw)
+				t.Fatalf("POST transaction: %d %s, want CREATED", tx.Status, tx.Raw)
 			}
 			return func() {
-				got := do(t, e.fake, call{method: "GET", path: tranPath(e.fx.user.ID, e.fx.node.ID, txID), header: e.fx.headers})
+				got := testkit.Do(t, e.Fake, testkit.Call{Method: "GET", Path: testkit.TranPath(e.Fx.User.ID, e.Fx.Node.ID, txID), Header: e.Fx.Headers})
 				if s := statusOf(got); s != string(synapsefake.StatusSettled) {
-					t.Errorf("the transaction is %q at the first request after the clock moved, want SETTLED: %s", s, got.raw)
+					t.Errorf("the transaction is %q at the first request after the clock moved, want SETTLED: %s", s, got.Raw)
 				}
 			}
 		}},
-		{"an ad hoc statement", func(t *testing.T, e txEnv) func() {
-			stmt := do(t, e.fake, call{method: "POST", path: nodeStmtsPath(e.fx.node), header: e.fx.headers,
-				body: map[string]any{"date_start": e.fake.Now().Add(-time.Hour).UnixMilli(), "date_end": e.fake.Now().UnixMilli()}})
-			stmtID, _ := stmt.body["_id"].(string)
-			if stmt.status != http.StatusOK || stmt.body["status"] != "QUEUED" {
-				t.Fatalf("POST statement: %d %s, want 200 and QUEUED", stmt.status, stmt.raw)
+		{"an ad hoc statement", func(t *testing.T, e testkit.TxEnv) func() {
+			stmt := testkit.Do(t, e.Fake, testkit.Call{Method: "POST", Path: testkit.NodeStmtsPath(e.Fx.Node), Header: e.Fx.Headers,
+				Body: map[string]any{"date_start": e.Fake.Now().Add(-time.Hour).UnixMilli(), "date_end": e.Fake.Now().UnixMilli()}})
+			stmtID, _ := stmt.Body["_id"].(string)
+			if stmt.Status != http.StatusOK || stmt.Body["status"] != "QUEUED" {
+				t.Fatalf("POST statement: %d %s, want 200 and QUEUED", stmt.Status, stmt.Raw)
 			}
 			return func() {
-				got := do(t, e.fake, call{method: "GET", path: nodeStmtsPath(e.fx.node) + "/" + stmtID, header: e.fx.headers})
-				if got.body["status"] != "GENERATED" {
-					t.Errorf("the statement is %v at the first request after the clock moved, want GENERATED: %s", got.body["status"], got.raw)
+				got := testkit.Do(t, e.Fake, testkit.Call{Method: "GET", Path: testkit.NodeStmtsPath(e.Fx.Node) + "/" + stmtID, Header: e.Fx.Headers})
+				if got.Body["status"] != "GENERATED" {
+					t.Errorf("the statement is %v at the first request after the clock moved, want GENERATED: %s", got.Body["status"], got.Raw)
 				}
 			}
 		}},
-		{"a webhook retry", func(t *testing.T, e txEnv) func() {
-			rcv := newHookReceiver(t, func(n int, _ hookDelivery) (int, string) {
+		{"a webhook retry", func(t *testing.T, e testkit.TxEnv) func() {
+			rcv := testkit.NewHookReceiver(t, func(n int, _ testkit.HookDelivery) (int, string) {
 				if n == 0 {
 					return http.StatusInternalServerError, "not yet"
 				}
 				return http.StatusOK, "ok"
 			})
-			e.fake.MustAddSubscription(t, rcv.url, "USERS|POST")
-			e.fake.MustAddUser(t, synapsefake.UserSeed{})
-			e.fake.Flush() // the first attempt fails: the retry waits a minute
-			if got := len(rcv.deliveries()); got != 1 {
+			e.Fake.MustAddSubscription(t, rcv.Url, "USERS|POST")
+			e.Fake.MustAddUser(t, synapsefake.UserSeed{})
+			e.Fake.Flush() // the first attempt fails: the retry waits a minute
+			if got := len(rcv.Deliveries()); got != 1 {
 				t.Fatalf("%d webhook attempts before the clock moves, want 1", got)
 			}
 			return func() {
-				do(t, e.fake, call{method: "GET", path: "/users/" + e.fx.user.ID, header: e.fx.headers})
-				e.fake.Flush() // waits for the deliveries under way; runs nothing that is due
-				if got := len(rcv.deliveries()); got != 2 {
+				testkit.Do(t, e.Fake, testkit.Call{Method: "GET", Path: "/users/" + e.Fx.User.ID, Header: e.Fx.Headers})
+				e.Fake.Flush() // waits for the deliveries under way; runs nothing that is due
+				if got := len(rcv.Deliveries()); got != 2 {
 					t.Errorf("%d webhook attempts after the first request after the clock moved, want 2 (the retry)", got)
 				}
 			}
@@ -97,15 +99,15 @@ func TestDueWorkRunsAtTheNextRequest(t *testing.T) {
 	for _, m := range movers {
 		for _, k := range kinds {
 			t.Run(m.name+"/"+k.name, func(t *testing.T) {
-				e := newTxEnv(t, 1_000_00)
+				e := testkit.NewTxEnv(t, 1_000_00)
 				if m.reset {
-					e.fake.Reset()
-					e = txEnvOn(t, e.fake, e.mock)
+					e.Fake.Reset()
+					e = txEnvOn(t, e.Fake, e.Mock)
 				}
 				// A first request: a server's first runs all that may be due.
-				do(t, e.fake, call{method: "GET", path: "/users/" + e.fx.user.ID, header: e.fx.headers})
+				testkit.Do(t, e.Fake, testkit.Call{Method: "GET", Path: "/users/" + e.Fx.User.ID, Header: e.Fx.Headers})
 				check := k.setUp(t, e)
-				m.move(e.fake, e.mock, 72*time.Hour)
+				m.move(e.Fake, e.Mock, 72*time.Hour)
 				check()
 			})
 		}
@@ -118,8 +120,8 @@ func TestDueWorkRunsAfterRestore(t *testing.T) {
 	old := time.Date(2020, time.January, 7, 15, 0, 0, 0, time.UTC) // a Tuesday, long before the real clock
 	saved := synapsefake.NewServer(t, synapsefake.WithStartTime(old))
 	e := txEnvOn(t, saved, nil)
-	tx := e.post(t, txBody(e.savings, 1))
-	txID, _ := tx.body["_id"].(string)
+	tx := e.Post(t, testkit.TxBody(e.Savings, 1))
+	txID, _ := tx.Body["_id"].(string)
 	var doc bytes.Buffer
 	if err := saved.Snapshot(&doc); err != nil {
 		t.Fatal(err)
@@ -129,18 +131,18 @@ func TestDueWorkRunsAfterRestore(t *testing.T) {
 	if err := fake.Restore(&doc); err != nil {
 		t.Fatal(err)
 	}
-	got := do(t, fake, call{method: "GET", path: tranPath(e.fx.user.ID, e.fx.node.ID, txID), header: userHeaders(fake, fake.OAuthKey(e.fx.user.ID, testFingerprint))})
+	got := testkit.Do(t, fake, testkit.Call{Method: "GET", Path: testkit.TranPath(e.Fx.User.ID, e.Fx.Node.ID, txID), Header: testkit.UserHeaders(fake, fake.OAuthKey(e.Fx.User.ID, testkit.TestFingerprint))})
 	if s := statusOf(got); s != string(synapsefake.StatusSettled) {
-		t.Errorf("the restored transaction is %q at the first request, want SETTLED: %s", s, got.raw)
+		t.Errorf("the restored transaction is %q at the first request, want SETTLED: %s", s, got.Raw)
 	}
 }
 
 // txEnvOn seeds newTxEnv's sender and savings node on fake.
-func txEnvOn(t *testing.T, fake *synapsefake.Server, mock *clock.Mock) txEnv {
+func txEnvOn(t *testing.T, fake *synapsefake.Server, mock *clock.Mock) testkit.TxEnv {
 	t.Helper()
-	e := txEnv{fake: fake, mock: mock}
-	e.fx = namedFixture(t, fake, "Sam Sender", 1_000_00)
-	e.savings = addTxNode(t, fake, e.fx.user.ID, synapsefake.NodeSeed{Nickname: "Savings"})
+	e := testkit.TxEnv{Fake: fake, Mock: mock}
+	e.Fx = testkit.NamedFixture(t, fake, "Sam Sender", 1_000_00)
+	e.Savings = testkit.AddTxNode(t, fake, e.Fx.User.ID, synapsefake.NodeSeed{Nickname: "Savings"})
 	return e
 }
 
@@ -155,8 +157,8 @@ func inGoroutine(f func()) {
 }
 
 // statusOf is a transaction answer's recent_status.status.
-func statusOf(r response) string {
-	rs, _ := r.body["recent_status"].(map[string]any)
+func statusOf(r testkit.Response) string {
+	rs, _ := r.Body["recent_status"].(map[string]any)
 	s, _ := rs["status"].(string)
 	return s
 }

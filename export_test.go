@@ -6,4 +6,4 @@ import "time"
 // runs nothing: what falls due runs at the next request, as on a server
 // whose clock moves by itself. For the package's external tests and
 // benchmarks only.
-func (s *Server) MoveFrozenClock(d time.Duration) { s.frozen.add(d) }
+func (s *Server) MoveFrozenClock(d time.Duration) { s.core.Frozen.Add(d) }

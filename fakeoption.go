@@ -2,7 +2,6 @@ package synapsefake
 
 import (
 	"fmt"
-	"log"
 	"maps"
 	"net/http"
 	"slices"
@@ -10,71 +9,55 @@ import (
 	"time"
 
 	"github.com/benbjohnson/clock"
+	"github.com/synapsefake/synapsefake/internal/api"
+	"github.com/synapsefake/synapsefake/internal/bank"
+	"github.com/synapsefake/synapsefake/internal/console"
 	"github.com/synapsefake/synapsefake/reference"
 )
 
 // Option configures a Server built by NewServer or New.
 type Option func(*config)
 
+// config is every option. The layers read their part of it in place: the
+// embedded ConsoleConfig holds the wire's, which holds the bank's, and New
+// points each layer at its part.
 type config struct {
+	console.ConsoleConfig
 	clock            clock.Clock
 	start            time.Time // WithStartTime (clock.go); zero is DefaultStartTime
-	clientID         string
-	clientSecret     string
-	clientName       string
-	maxPlatforms     int // WithMaxPlatforms (platforms.go); 0 is DefaultMaxPlatforms
-	seed             uint64
-	loanLimits       map[string]reference.LoanLimit
+	maxPlatforms     int       // WithMaxPlatforms (platforms.go); 0 is DefaultMaxPlatforms
 	baseURL          string
-	keyLifetime      time.Duration
 	microDeposits    bool
 	manualProcessing bool
-	fundsCheck       bool // WithFundsCheck
 	// immediateProvisional: see WithImmediateProvisionalCredit (disputes.go).
 	immediateProvisional bool
 	webhookClient        *http.Client
 	webhookTimeout       time.Duration
-	webhookRate          int // WithWebhookRate (webhooks.go); 0 is DefaultWebhookRate
-	deliverWebhooks      bool
-	latency              time.Duration
 	hook                 func(http.ResponseWriter, *http.Request) bool
-	errorLog             *log.Logger // recovered panics; nil is log.Default()
 	control              bool
-	journalEntries       int
-	journalBytes         int64
 	// immediateStatements: see WithImmediateStatements (statements.go).
-	immediateStatements bool
-	captureLimit        int64         // WithWebhookCaptureLimit
-	webhookLogLimit     int64         // WithWebhookLogLimit
-	chaos               *WebhookChaos // WithWebhookChaos (chaos.go)
-	maxState            int64         // WithMaxStateSize (state.go); 0 is DefaultMaxStateSize
-	cutoffs             Cutoffs
-	jitDeadline         time.Duration // WithJITDeadline; 0 is DefaultJITDeadline
-	allowedHosts        []string      // WithAllowedHosts, as hostOnly gives them (origin.go)
-	controlToken        string        // WithControlToken; "" is none
+	cutoffs Cutoffs
 
 	// diagnose.go and strict.go: WithLog, WithoutDiagnostics, WithStrictRequests.
-	logf   func(format string, args ...any)
-	quiet  bool
-	strict bool
 }
 
 func defaultConfig() config {
-	return config{
-		clientID:        "client_id_synapsefake0000000000000000000000",
-		clientSecret:    "client_secret_synapsefake000000000000000000",
-		clientName:      "Synapsefake Test Platform",
-		seed:            1,
-		keyLifetime:     7200 * time.Second,
-		webhookTimeout:  10 * time.Second,
-		deliverWebhooks: true,
-		control:         true,
-		captureLimit:    DefaultWebhookCaptureLimit,
-		webhookLogLimit: DefaultWebhookLogLimit,
-		journalEntries:  defaultJournalEntries,
-		journalBytes:    defaultJournalBytes,
-		cutoffs:         defaultCutoffs,
+	c := config{
+		webhookTimeout: 10 * time.Second,
+		control:        true,
+		cutoffs:        bank.SharedDefaultCutoffs,
 	}
+	c.ClientID = "client_id_synapsefake0000000000000000000000"
+	c.ClientSecret = "client_secret_synapsefake000000000000000000"
+	c.ClientName = "Synapsefake Test Platform"
+	c.Seed = 1
+	c.KeyLifetime = 7200 * time.Second
+	c.DeliverWebhooks = true
+	c.CaptureLimit = DefaultWebhookCaptureLimit
+	c.WebhookLogLimit = DefaultWebhookLogLimit
+	c.JournalEntries = api.DefaultJournalEntries
+	c.JournalBytes = api.DefaultJournalBytes
+	return c
 }
 
 // WithClock makes the server read time from c instead of its own clock
@@ -113,35 +96,35 @@ func ValidateStartTime(t time.Time) error {
 // The start times WithStartTime takes: a saved state's range (1970-9999),
 // less a century for the clock to move on and cards to expire in.
 var (
-	minStartTime = minStateTime
+	minStartTime = bank.MinStateTime
 	maxStartTime = time.Date(9900, 1, 1, 0, 0, 0, 0, time.UTC)
 )
 
 // WithClientCredentials sets the platform's client id and secret, the two
 // halves of the X-SP-GATEWAY header.
 func WithClientCredentials(id, secret string) Option {
-	return func(cfg *config) { cfg.clientID, cfg.clientSecret = id, secret }
+	return func(cfg *config) { cfg.ClientID, cfg.ClientSecret = id, secret }
 }
 
 // WithClientName sets the platform name shown in every object's client.name.
 func WithClientName(name string) Option {
-	return func(cfg *config) { cfg.clientName = name }
+	return func(cfg *config) { cfg.ClientName = name }
 }
 
 // WithIDSeed sets the seed of the identifier stream. Two servers with the same
 // seed that see the same calls hand out the same ids, keys and tokens.
 // The default seed is 1.
 func WithIDSeed(seed uint64) Option {
-	return func(cfg *config) { cfg.seed = seed }
+	return func(cfg *config) { cfg.Seed = seed }
 }
 
 // WithLoanLimits replaces the table GET /loans-limits answers with.
 func WithLoanLimits(limits map[string]reference.LoanLimit) Option {
 	return func(cfg *config) {
-		cfg.loanLimits = make(map[string]reference.LoanLimit, len(limits))
+		cfg.LoanLimits = make(map[string]reference.LoanLimit, len(limits))
 		for k, v := range maps.All(limits) {
 			v.LoanTypes = append([]string(nil), v.LoanTypes...)
-			cfg.loanLimits[k] = v
+			cfg.LoanLimits[k] = v
 		}
 	}
 }
@@ -156,7 +139,7 @@ func WithBaseURL(u string) Option {
 // WithOAuthKeyLifetime changes how long an oauth_key lives (default 7200 s,
 // as the real service).
 func WithOAuthKeyLifetime(d time.Duration) Option {
-	return func(cfg *config) { cfg.keyLifetime = d }
+	return func(cfg *config) { cfg.KeyLifetime = d }
 }
 
 // WithMicroDeposits models the real service's rule for ACH-US nodes: a new one
@@ -174,7 +157,7 @@ func WithMicroDeposits() Option {
 // Batch items are never refused for the balance, and card swipes are
 // declined IR51 either way.
 func WithFundsCheck() Option {
-	return func(cfg *config) { cfg.fundsCheck = true }
+	return func(cfg *config) { cfg.FundsCheck = true }
 }
 
 // WithManualProcessing turns off automatic processing: transactions stay
@@ -205,19 +188,19 @@ func WithWebhookTimeout(d time.Duration) Option {
 // and the store to the API. Flush, Advance and Wait lift the bound while
 // they wait: a test that waits for its webhooks gets them at once.
 func WithWebhookRate(perSecond int) Option {
-	return func(cfg *config) { cfg.webhookRate = perSecond }
+	return func(cfg *config) { cfg.WebhookRate = perSecond }
 }
 
 // WithoutWebhookDelivery captures webhooks in memory (Webhooks) without any
 // network delivery: every attempt is recorded as a 200.
 func WithoutWebhookDelivery() Option {
-	return func(cfg *config) { cfg.deliverWebhooks = false }
+	return func(cfg *config) { cfg.DeliverWebhooks = false }
 }
 
 // WithLatency delays every API request by d of real time, for tests of
 // client timeouts. SlowNext delays single routes.
 func WithLatency(d time.Duration) Option {
-	return func(cfg *config) { cfg.latency = d }
+	return func(cfg *config) { cfg.Latency = d }
 }
 
 // WithHook runs hook before every API request; when it returns true it has
@@ -243,7 +226,7 @@ func WithoutControlAPI() Option {
 // once (a subnet's) counts its length. The newest webhook is always kept;
 // a negative n means no bound.
 func WithWebhookCaptureLimit(n int64) Option {
-	return func(cfg *config) { cfg.captureLimit = n }
+	return func(cfg *config) { cfg.CaptureLimit = n }
 }
 
 // WithWebhookLogLimit bounds the webhook log (GET /subscriptions/logs) to
@@ -252,7 +235,7 @@ func WithWebhookCaptureLimit(n int64) Option {
 // the receiver's answer (at most 4 KiB of it is kept). The newest attempt
 // is always kept; a negative n means no bound.
 func WithWebhookLogLimit(n int64) Option {
-	return func(cfg *config) { cfg.webhookLogLimit = n }
+	return func(cfg *config) { cfg.WebhookLogLimit = n }
 }
 
 // WithJournalLimit bounds the request journal (Requests) to its newest
@@ -264,7 +247,7 @@ func WithWebhookLogLimit(n int64) Option {
 // bound means no bound of that kind. Whatever the bounds, each call keeps at
 // most the first 64 KiB of its body (Request.BodyTruncated).
 func WithJournalLimit(entries int, bytes int64) Option {
-	return func(cfg *config) { cfg.journalEntries, cfg.journalBytes = entries, bytes }
+	return func(cfg *config) { cfg.JournalEntries, cfg.JournalBytes = entries, bytes }
 }
 
 // WithCutoffs replaces the banking calendar's times of day (default
@@ -273,7 +256,7 @@ func WithJournalLimit(entries int, bytes int64) Option {
 // same-day windows out of order, or a WireClose before Wire or Open, are a
 // mistake in the caller: WithCutoffs panics.
 func WithCutoffs(c Cutoffs) Option {
-	if err := c.validate(); err != nil {
+	if err := bank.ValidateCutoffs(c); err != nil {
 		panic(err.Error())
 	}
 	c.SameDay = slices.Clone(c.SameDay)
@@ -286,7 +269,7 @@ func WithCutoffs(c Cutoffs) Option {
 // DefaultJITDeadline, the service's 1.00 s; d <= 0 keeps it. A test of a
 // platform that answers too late can give a short one.
 func WithJITDeadline(d time.Duration) Option {
-	return func(cfg *config) { cfg.jitDeadline = d }
+	return func(cfg *config) { cfg.JitDeadline = d }
 }
 
 // WithAllowedHosts adds hosts the control API and the dashboard (/_fake/)
@@ -300,8 +283,8 @@ func WithJITDeadline(d time.Duration) Option {
 func WithAllowedHosts(hosts ...string) Option {
 	return func(cfg *config) {
 		for _, h := range hosts {
-			if h = hostOnly(strings.TrimSpace(h)); h != "" {
-				cfg.allowedHosts = append(cfg.allowedHosts, h)
+			if h = console.HostOnly(strings.TrimSpace(h)); h != "" {
+				cfg.AllowedHosts = append(cfg.AllowedHosts, h)
 			}
 		}
 	}
@@ -315,5 +298,5 @@ func WithAllowedHosts(hosts ...string) Option {
 // to the page without the token. Use it for a fake reachable beyond
 // loopback; "" means no token, the default.
 func WithControlToken(token string) Option {
-	return func(cfg *config) { cfg.controlToken = token }
+	return func(cfg *config) { cfg.ControlToken = token }
 }

@@ -7,6 +7,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/synapsefake/synapsefake/internal/testkit"
+
 	"github.com/google/go-cmp/cmp"
 	"github.com/synapsefake/synapsefake"
 )
@@ -16,7 +18,7 @@ import (
 // transactions, the last two created an hour after the first.
 type filterEnv struct {
 	fake          *synapsefake.Server
-	a, b          fixture
+	a, b          testkit.Fixture
 	vip           synapsefake.User
 	savings, ach  synapsefake.Node
 	card, acct    synapsefake.Subnet
@@ -29,21 +31,21 @@ type filterEnv struct {
 func newFilterEnv(t *testing.T) filterEnv {
 	t.Helper()
 	fake := synapsefake.NewServer(t, synapsefake.WithManualProcessing(), synapsefake.WithoutWebhookDelivery())
-	e := filterEnv{fake: fake, a: newFixture(t, fake, 100_00), b: newFixture(t, fake, 50_00)}
+	e := filterEnv{fake: fake, a: testkit.NewFixture(t, fake, 100_00), b: testkit.NewFixture(t, fake, 50_00)}
 	e.vip = fake.MustAddUser(t, synapsefake.UserSeed{SuppID: "vip-1"})
-	e.savings = fake.MustAddNode(t, e.a.user.ID, synapsefake.NodeSeed{Nickname: "Savings"})
-	e.ach = fake.MustAddNode(t, e.a.user.ID, synapsefake.NodeSeed{Type: "ACH-US", Nickname: "Bank", AccountNum: "123456789", RoutingNum: "051000017"})
-	e.card = addSubnet(t, fake, e.a, synapsefake.SubnetSeed{Nickname: "Card", AccountClass: "CARD", Status: synapsefake.SubnetActive})
-	e.acct = addSubnet(t, fake, e.a, synapsefake.SubnetSeed{Nickname: "Acct"})
+	e.savings = fake.MustAddNode(t, e.a.User.ID, synapsefake.NodeSeed{Nickname: "Savings"})
+	e.ach = fake.MustAddNode(t, e.a.User.ID, synapsefake.NodeSeed{Type: "ACH-US", Nickname: "Bank", AccountNum: "123456789", RoutingNum: "051000017"})
+	e.card = testkit.AddSubnet(t, fake, e.a, synapsefake.SubnetSeed{Nickname: "Card", AccountClass: "CARD", Status: synapsefake.SubnetActive})
+	e.acct = testkit.AddSubnet(t, fake, e.a, synapsefake.SubnetSeed{Nickname: "Acct"})
 	e.hookA = fake.MustAddSubscription(t, "https://example.com/a", "USERS|POST", "USER|PATCH")
 	e.hookB = fake.MustAddSubscription(t, "https://example.com/b", "TRANS|POST")
-	e.tx1 = postTx(t, fake, e.a, e.b.node.ID, 10)
+	e.tx1 = testkit.PostTx(t, fake, e.a, e.b.Node.ID, 10)
 	fake.MoveFrozenClock(time.Hour)
 	e.later = fake.Now().UnixMilli()
-	e.tx2 = postTx(t, fake, e.a, e.savings.ID, 5.5)
-	e.tx3 = postTx(t, fake, e.b, e.a.node.ID, 2)
-	e.aPath = "/users/" + e.a.user.ID
-	e.aNode = e.aPath + "/nodes/" + e.a.node.ID
+	e.tx2 = testkit.PostTx(t, fake, e.a, e.savings.ID, 5.5)
+	e.tx3 = testkit.PostTx(t, fake, e.b, e.a.Node.ID, 2)
+	e.aPath = "/users/" + e.a.User.ID
+	e.aNode = e.aPath + "/nodes/" + e.a.Node.ID
 	return e
 }
 
@@ -53,7 +55,7 @@ func newFilterEnv(t *testing.T) filterEnv {
 func TestListFilter(t *testing.T) {
 	t.Parallel()
 	e := newFilterEnv(t)
-	gw := gatewayHeaders(e.fake)
+	gw := testkit.GatewayHeaders(e.fake)
 	for _, tc := range []struct {
 		name          string
 		path          string
@@ -65,59 +67,59 @@ func TestListFilter(t *testing.T) {
 		wantTotal     int
 		wantPageCount int
 	}{
-		{"users by _id", "/users", gw, fmt.Sprintf(`{"_id":%q}`, e.a.user.ID), "", "users", "users_count",
-			[]string{e.a.user.ID}, 1, 1},
+		{"users by _id", "/users", gw, fmt.Sprintf(`{"_id":%q}`, e.a.User.ID), "", "users", "users_count",
+			[]string{e.a.User.ID}, 1, 1},
 		{"users by extra.supp_id", "/users", gw, `{"extra.supp_id":"vip-1"}`, "", "users", "users_count",
 			[]string{e.vip.ID}, 1, 1},
-		{"users, $in paged after filtering", "/users", gw, fmt.Sprintf(`{"_id":{"$in":[%q,%q]}}`, e.a.user.ID, e.vip.ID), "&per_page=1&page=2",
+		{"users, $in paged after filtering", "/users", gw, fmt.Sprintf(`{"_id":{"$in":[%q,%q]}}`, e.a.User.ID, e.vip.ID), "&per_page=1&page=2",
 			"users", "users_count", []string{e.vip.ID}, 2, 2},
 		{"users, none", "/users", gw, `{"_id":"000000000000000000000000"}`, "", "users", "users_count", []string{}, 0, 0},
-		{"nodes by info.nickname", e.aPath + "/nodes", e.a.headers, `{"info.nickname":"Savings"}`, "", "nodes", "node_count",
+		{"nodes by info.nickname", e.aPath + "/nodes", e.a.Headers, `{"info.nickname":"Savings"}`, "", "nodes", "node_count",
 			[]string{e.savings.ID}, 1, 1},
-		{"nodes, $ne type", e.aPath + "/nodes", e.a.headers, `{"type":{"$ne":"ACH-US"}}`, "", "nodes", "node_count",
-			[]string{e.a.node.ID, e.savings.ID}, 2, 1},
-		{"nodes, none", e.aPath + "/nodes", e.a.headers, `{"type":"WIRE-US"}`, "", "nodes", "node_count", []string{}, 0, 0},
-		{"node transactions, $gt amount", e.aNode + "/trans", e.a.headers, `{"amount.amount":{"$gt":6}}`, "", "trans", "trans_count",
+		{"nodes, $ne type", e.aPath + "/nodes", e.a.Headers, `{"type":{"$ne":"ACH-US"}}`, "", "nodes", "node_count",
+			[]string{e.a.Node.ID, e.savings.ID}, 2, 1},
+		{"nodes, none", e.aPath + "/nodes", e.a.Headers, `{"type":"WIRE-US"}`, "", "nodes", "node_count", []string{}, 0, 0},
+		{"node transactions, $gt amount", e.aNode + "/trans", e.a.Headers, `{"amount.amount":{"$gt":6}}`, "", "trans", "trans_count",
 			[]string{e.tx1}, 1, 1},
-		{"node transactions, $gte created_on", e.aNode + "/trans", e.a.headers, fmt.Sprintf(`{"extra.created_on":{"$gte":%d}}`, e.later), "",
+		{"node transactions, $gte created_on", e.aNode + "/trans", e.a.Headers, fmt.Sprintf(`{"extra.created_on":{"$gte":%d}}`, e.later), "",
 			"trans", "trans_count", []string{e.tx3, e.tx2}, 2, 1},
-		{"node transactions, none", e.aNode + "/trans", e.a.headers, `{"recent_status.status":"SETTLED"}`, "", "trans", "trans_count",
+		{"node transactions, none", e.aNode + "/trans", e.a.Headers, `{"recent_status.status":"SETTLED"}`, "", "trans", "trans_count",
 			[]string{}, 0, 0},
-		{"user transactions by to.id", e.aPath + "/trans", e.a.headers, fmt.Sprintf(`{"to.id":%q}`, e.savings.ID), "", "trans", "trans_count",
+		{"user transactions by to.id", e.aPath + "/trans", e.a.Headers, fmt.Sprintf(`{"to.id":%q}`, e.savings.ID), "", "trans", "trans_count",
 			[]string{e.tx2}, 1, 1},
-		{"user transactions, $or", e.aPath + "/trans", e.a.headers, fmt.Sprintf(`{"$or":[{"to.id":%q},{"from.id":%q}]}`, e.b.node.ID, e.b.node.ID), "",
+		{"user transactions, $or", e.aPath + "/trans", e.a.Headers, fmt.Sprintf(`{"$or":[{"to.id":%q},{"from.id":%q}]}`, e.b.Node.ID, e.b.Node.ID), "",
 			"trans", "trans_count", []string{e.tx3, e.tx1}, 2, 1},
-		{"user transactions, none", e.aPath + "/trans", e.a.headers, `{"amount.amount":{"$lt":1}}`, "", "trans", "trans_count", []string{}, 0, 0},
-		{"platform nodes by user_id", "/nodes", gw, fmt.Sprintf(`{"user_id":%q}`, e.b.user.ID), "", "nodes", "node_count",
-			[]string{e.b.node.ID}, 1, 1},
+		{"user transactions, none", e.aPath + "/trans", e.a.Headers, `{"amount.amount":{"$lt":1}}`, "", "trans", "trans_count", []string{}, 0, 0},
+		{"platform nodes by user_id", "/nodes", gw, fmt.Sprintf(`{"user_id":%q}`, e.b.User.ID), "", "nodes", "node_count",
+			[]string{e.b.Node.ID}, 1, 1},
 		{"platform nodes, $and", "/nodes", gw, `{"$and":[{"type":"DEPOSIT-US"},{"info.nickname":{"$in":["Checking","Savings"]}}]}`, "&per_page=2&page=2",
-			"nodes", "node_count", []string{e.a.node.ID}, 3, 2},
+			"nodes", "node_count", []string{e.a.Node.ID}, 3, 2},
 		{"platform nodes, none", "/nodes", gw, `{"type":"ACH-US","info.nickname":"Nope"}`, "", "nodes", "node_count", []string{}, 0, 0},
-		{"platform transactions by from.user._id", "/trans", gw, fmt.Sprintf(`{"from.user._id":%q}`, e.b.user.ID), "", "trans", "trans_count",
+		{"platform transactions by from.user._id", "/trans", gw, fmt.Sprintf(`{"from.user._id":%q}`, e.b.User.ID), "", "trans", "trans_count",
 			[]string{e.tx3}, 1, 1},
 		{"platform transactions, none", "/trans", gw, `{"amount.currency":"EUR"}`, "", "trans", "trans_count", []string{}, 0, 0},
-		{"node subnets by account_class", e.aNode + "/subnets", e.a.headers, `{"account_class":"CARD"}`, "", "subnets", "subnets_count",
+		{"node subnets by account_class", e.aNode + "/subnets", e.a.Headers, `{"account_class":"CARD"}`, "", "subnets", "subnets_count",
 			[]string{e.card.ID}, 1, 1},
-		{"node subnets, none", e.aNode + "/subnets", e.a.headers, `{"nickname":{"$exists":false}}`, "", "subnets", "subnets_count",
+		{"node subnets, none", e.aNode + "/subnets", e.a.Headers, `{"nickname":{"$exists":false}}`, "", "subnets", "subnets_count",
 			[]string{}, 0, 0},
-		{"user subnets, $ne nickname", e.aPath + "/subnets", e.a.headers, `{"nickname":{"$ne":"Card"}}`, "", "subnets", "subnets_count",
+		{"user subnets, $ne nickname", e.aPath + "/subnets", e.a.Headers, `{"nickname":{"$ne":"Card"}}`, "", "subnets", "subnets_count",
 			[]string{e.acct.ID}, 1, 1},
-		{"user subnets, none", e.aPath + "/subnets", e.a.headers, `{"nickname":"Nope"}`, "", "subnets", "subnets_count", []string{}, 0, 0},
+		{"user subnets, none", e.aPath + "/subnets", e.a.Headers, `{"nickname":"Nope"}`, "", "subnets", "subnets_count", []string{}, 0, 0},
 		{"subscriptions by an element of scope", "/subscriptions", gw, `{"scope":"TRANS|POST"}`, "", "subscriptions", "subscriptions_count",
 			[]string{e.hookB.ID}, 1, 1},
 		{"subscriptions, none", "/subscriptions", gw, `{"url":{"$gt":"https://example.com/b"}}`, "", "subscriptions", "subscriptions_count",
 			[]string{}, 0, 0},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			r := do(t, e.fake, call{method: "GET", path: tc.path + "?filter=" + url.QueryEscape(tc.filter) + tc.query, header: tc.header})
-			if r.status != 200 {
-				t.Fatalf("status %d: %s", r.status, r.raw)
+			r := testkit.Do(t, e.fake, testkit.Call{Method: "GET", Path: tc.path + "?filter=" + url.QueryEscape(tc.filter) + tc.query, Header: tc.header})
+			if r.Status != 200 {
+				t.Fatalf("status %d: %s", r.Status, r.Raw)
 			}
-			if diff := cmp.Diff(tc.want, listIDs(r.body, tc.field)); diff != "" {
+			if diff := cmp.Diff(tc.want, testkit.ListIDs(r.Body, tc.field)); diff != "" {
 				t.Errorf("%s (-want +got):\n%s", tc.field, diff)
 			}
-			if r.body[tc.count] != float64(tc.wantTotal) || r.body["page_count"] != float64(tc.wantPageCount) {
-				t.Errorf("%s %v, page_count %v; want %d and %d", tc.count, r.body[tc.count], r.body["page_count"], tc.wantTotal, tc.wantPageCount)
+			if r.Body[tc.count] != float64(tc.wantTotal) || r.Body["page_count"] != float64(tc.wantPageCount) {
+				t.Errorf("%s %v, page_count %v; want %d and %d", tc.count, r.Body[tc.count], r.Body["page_count"], tc.wantTotal, tc.wantPageCount)
 			}
 		})
 	}
@@ -129,13 +131,13 @@ func TestListFilter(t *testing.T) {
 func TestListFilterRefusesMalformed(t *testing.T) {
 	t.Parallel()
 	e := newFilterEnv(t)
-	gw := gatewayHeaders(e.fake)
+	gw := testkit.GatewayHeaders(e.fake)
 	routes := []struct {
 		path   string
 		header map[string]string
 	}{
-		{"/users", gw}, {e.aPath + "/nodes", e.a.headers}, {e.aNode + "/trans", e.a.headers}, {e.aPath + "/trans", e.a.headers},
-		{"/nodes", gw}, {"/trans", gw}, {e.aNode + "/subnets", e.a.headers}, {e.aPath + "/subnets", e.a.headers},
+		{"/users", gw}, {e.aPath + "/nodes", e.a.Headers}, {e.aNode + "/trans", e.a.Headers}, {e.aPath + "/trans", e.a.Headers},
+		{"/nodes", gw}, {"/trans", gw}, {e.aNode + "/subnets", e.a.Headers}, {e.aPath + "/subnets", e.a.Headers},
 	}
 	for _, tc := range []struct {
 		name, filter, reason string
@@ -151,9 +153,9 @@ func TestListFilterRefusesMalformed(t *testing.T) {
 	} {
 		for _, rt := range routes {
 			t.Run(tc.name+" "+rt.path, func(t *testing.T) {
-				r := do(t, e.fake, call{method: "GET", path: rt.path + "?filter=" + url.QueryEscape(tc.filter), header: rt.header})
-				wantError(t, r, 400, "200", "invalid_filter")
-				body, _ := r.body["error"].(map[string]any)
+				r := testkit.Do(t, e.fake, testkit.Call{Method: "GET", Path: rt.path + "?filter=" + url.QueryEscape(tc.filter), Header: rt.header})
+				testkit.WantError(t, r, 400, "200", "invalid_filter")
+				body, _ := r.Body["error"].(map[string]any)
 				if en, _ := body["en"].(string); !strings.Contains(en, tc.reason) {
 					t.Errorf("error.en %q does not say %q", en, tc.reason)
 				}
@@ -161,8 +163,8 @@ func TestListFilterRefusesMalformed(t *testing.T) {
 		}
 	}
 	// Nothing changed: every list answers as before.
-	r := do(t, e.fake, call{method: "GET", path: "/trans", header: gw})
-	if diff := cmp.Diff([]string{e.tx3, e.tx2, e.tx1}, listIDs(r.body, "trans")); diff != "" {
+	r := testkit.Do(t, e.fake, testkit.Call{Method: "GET", Path: "/trans", Header: gw})
+	if diff := cmp.Diff([]string{e.tx3, e.tx2, e.tx1}, testkit.ListIDs(r.Body, "trans")); diff != "" {
 		t.Errorf("GET /trans after the refusals (-want +got):\n%s", diff)
 	}
 }

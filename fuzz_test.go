@@ -2,17 +2,17 @@ package synapsefake
 
 import (
 	"bytes"
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
-	"slices"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/synapsefake/synapsefake/internal/api"
+	"github.com/synapsefake/synapsefake/internal/bank"
 )
 
 // fuzzWorld is a fake with one of everything, and the ids to aim at.
@@ -33,34 +33,23 @@ func newFuzzWorld(tb testing.TB) *fuzzWorld {
 	acct := s.MustAddSubnet(tb, u.ID, n.ID, SubnetSeed{})
 	sub := s.MustAddSubscription(tb, "http://127.0.0.1:1/hook")
 	w := &fuzzWorld{s: s, user: u.ID, other: o.ID, node: n.ID, peer: p.ID, card: card.ID, account: acct.ID, sub: sub.ID,
-		key: s.OAuthKey(u.ID, "fp"), otherKey: s.OAuthKey(o.ID, "fp")}
-	st := s.store
-	st.lock()
-	t, err := st.createTx(s.Now(), u.ID, n.ID, fuzzTx(p.ID, 10), true, nil)
-	st.unlock()
-	if err != nil {
+		key: s.core.OAuthKey(u.ID, "fp"), otherKey: s.core.OAuthKey(o.ID, "fp")}
+	var t bank.TxView
+	if err := s.core.CreateTxInto(s.core.Now(), u.ID, n.ID, fuzzTx(p.ID, 10), true, nil, &t); err != nil {
 		tb.Fatal(err)
 	}
-	w.tx = t.id
+	w.tx = t.ID
 	return w
 }
 
-func fuzzTx(to string, amount float64) createTxRequest {
-	var r createTxRequest
+func fuzzTx(to string, amount float64) bank.CreateTxRequest {
+	var r bank.CreateTxRequest
 	_ = json.Unmarshal(fmt.Appendf(nil, `{"to":{"type":"DEPOSIT-US","id":%q},"amount":{"amount":%v,"currency":"USD"},"extra":{"ip":"1.1.1.1"}}`, to, amount), &r)
 	return r
 }
 
 // fuzzRoutes are the API's routes, in a fixed order.
-func fuzzRoutes() []string {
-	apiMux()
-	routes := make([]string, 0, len(apiRoutes))
-	for r := range apiRoutes {
-		routes = append(routes, r)
-	}
-	slices.Sort(routes)
-	return routes
-}
+func fuzzRoutes() []string { return api.RoutePatterns() }
 
 // path fills a route's wildcards with the world's ids, or another user's,
 // or garbage, as pick says.
@@ -90,48 +79,9 @@ func (w *fuzzWorld) path(route string, pick byte) string {
 	return b.String()
 }
 
-// snapshot is a digest of everything a client could observe in the store.
-func (st *store) snapshot() string {
-	st.lock()
-	defer st.unlock()
-	h := sha256.New()
-	enc := json.NewEncoder(h)
-	for _, id := range sortedKeys(st.users) {
-		_ = enc.Encode(st.userView(st.users[id]))
-		_ = enc.Encode(st.users[id].public())
-	}
-	for _, id := range sortedKeys(st.nodes) {
-		_ = enc.Encode(st.nodeView(st.nodes[id]))
-	}
-	for _, id := range sortedKeys(st.txs) {
-		_ = enc.Encode(st.txView(st.txs[id]))
-	}
-	for _, id := range sortedKeys(st.subnets) {
-		_ = enc.Encode(st.subnetView(st.subnets[id], true))
-		_ = enc.Encode(st.subnets[id].pin)
-	}
-	for _, id := range st.subOrder {
-		_ = enc.Encode(st.subscriptionView(st.subs[id]))
-	}
-	return hex.EncodeToString(h.Sum(nil))
-}
-
-// money is every balance plus the money in flight: no request may change it,
-// except a dummy transaction, whose counterparty is a node of the store too.
-func (st *store) money() cents {
-	st.lock()
-	defer st.unlock()
-	var sum cents
-	for _, n := range st.nodes {
-		sum += n.balance
-	}
-	for _, t := range st.txs {
-		if t.status == StatusProcessingDebit || t.status == StatusProcessingCredit {
-			sum += t.amount
-		}
-	}
-	return sum
-}
+// A client's view of the store, whose digest no refused request may
+// change, is s.core.ObservedDigest; the money no request may change,
+// s.core.MoneyInStore (internal/bank/observe.go).
 
 // checkAnswer applies the properties every answer must have.
 func checkAnswer(t *testing.T, rec *httptest.ResponseRecorder) map[string]any {
@@ -219,74 +169,23 @@ func FuzzAPI(f *testing.F) {
 		if headers&16 != 0 {
 			req.Header.Set("X-SP-IDEMPOTENCY-KEY", "k")
 		}
-		before, money := w.s.store.snapshot(), w.s.store.money()
+		before, money := w.s.core.ObservedDigest(), w.s.core.MoneyInStore()
 		rec := httptest.NewRecorder()
 		w.s.ServeHTTP(rec, req)
 		checkAnswer(t, rec)
 		if rec.Code != http.StatusOK && rec.Code != http.StatusAccepted {
-			if after := w.s.store.snapshot(); after != before {
+			if after := w.s.core.ObservedDigest(); after != before {
 				t.Fatalf("%s %s answered %d but changed the store: %s", method, req.URL, rec.Code, rec.Body)
 			}
 		}
-		if got := w.s.store.money(); got != money {
+		if got := w.s.core.MoneyInStore(); got != money {
 			t.Fatalf("%s %s changed the money from %d to %d", method, req.URL, money, got)
 		}
-		w.s.Advance(25 * time.Hour)
-		if got := w.s.store.money(); got != money {
+		w.s.core.Advance(25 * time.Hour)
+		if got := w.s.core.MoneyInStore(); got != money {
 			t.Fatalf("processing after %s %s changed the money from %d to %d", method, req.URL, money, got)
 		}
 	})
-}
-
-// FuzzDecode feeds the JSON decoder edge cases (numbers as strings, huge
-// numbers, deep nesting, duplicate keys, invalid UTF-8) into every request
-// type: it must never panic, and every refusal is 400 / "200".
-func FuzzDecode(f *testing.F) {
-	for _, s := range []string{
-		`{}`, `{"amount":{"amount":"12.5"}}`, `{"amount":{"amount":1e309}}`, `{"amount":{"amount":-0}}`,
-		`{"a":1,"a":2}`, `{"to":{"id":"x","id":7}}`, "{\"extra\":{\"note\":\"\xff\"}}", `{"fees":[{"fee":null}]}`,
-		strings.Repeat(`[`, 10000), strings.Repeat(`{"a":`, 5000) + `1` + strings.Repeat(`}`, 5000),
-		`{"scope":"USER|GET"}`, `{"preferences":{"daily_cash_limit":1.005}}`, `{"process_on":9007199254740993}`,
-		`{"transactions":[` + strings.Repeat(`{},`, 600) + `{}]}`, "\ufeff{}", `{"status":"ACTIVE"} x`,
-	} {
-		f.Add([]byte(s))
-	}
-	decoders := []func([]byte) error{
-		decodeInto[createTxRequest], decodeInto[batchRequest], decodeInto[oauthRequest], decodeInto[createUserRequest],
-		decodeInto[patchUserRequest], decodeInto[createNodeRequest], decodeInto[patchNodeRequest],
-		decodeInto[createSubnetRequest], decodeInto[patchSubnetRequest], decodeInto[pushRequest],
-		decodeInto[dummyRequest], decodeInto[commentRequest], decodeInto[createSubscriptionRequest],
-		decodeInto[patchSubscriptionRequest],
-	}
-	f.Fuzz(func(t *testing.T, data []byte) {
-		for _, dec := range decoders {
-			if err := dec(data); err != nil {
-				ae, ok := err.(*apiError)
-				if !ok || ae.status != http.StatusBadRequest || ae.errorCode != "200" {
-					t.Fatalf("refusal %v is not 400 / \"200\"", err)
-				}
-			}
-		}
-	})
-}
-
-// decodeInto decodes strictly and loosely, then validates, as a handler does.
-func decodeInto[T any](data []byte) error {
-	var v T
-	if err := unmarshalObject(data, &v, true); err != nil {
-		if err := unmarshalObject(data, &v, false); err != nil {
-			return err
-		}
-	}
-	if val, ok := any(v).(interface{ validate() error }); ok {
-		if err := val.validate(); err != nil {
-			if ae, ok := err.(*apiError); ok && ae.errorCode != "200" {
-				return nil // a well-formed value refused for its meaning (409), not a decoding error
-			}
-			return err
-		}
-	}
-	return nil
 }
 
 // TestHugeBody checks the body limit: a 10 MB body is refused with the
@@ -297,14 +196,14 @@ func TestHugeBody(t *testing.T) {
 	req := httptest.NewRequest("POST", w.path("/users/{user_id}/nodes/{node_id}/trans", 0), strings.NewReader(body))
 	req.Header.Set("X-SP-USER", w.key+"|fp")
 	req.Header.Set("X-SP-USER-IP", "1.1.1.1")
-	before := w.s.store.snapshot()
+	before := w.s.core.ObservedDigest()
 	rec := httptest.NewRecorder()
 	w.s.ServeHTTP(rec, req)
 	b := checkAnswer(t, rec)
 	if rec.Code != http.StatusBadRequest || b["error_code"] != "200" {
 		t.Fatalf("10 MB body: %d %v", rec.Code, b)
 	}
-	if w.s.store.snapshot() != before {
+	if w.s.core.ObservedDigest() != before {
 		t.Fatal("a refused body changed the store")
 	}
 }
@@ -342,7 +241,7 @@ var controlFuzzTargets = []struct{ method, path string }{
 func FuzzControl(f *testing.F) {
 	w := newFuzzWorld(f)
 	var state bytes.Buffer
-	if err := w.s.Snapshot(&state); err != nil {
+	if err := w.s.core.Snapshot(&state); err != nil {
 		f.Fatal(err)
 	}
 	for i := range controlFuzzTargets {
@@ -356,7 +255,7 @@ func FuzzControl(f *testing.F) {
 	f.Add(uint8(5), []byte(`{"duration":"9223372036854775807ns"}`))
 	f.Fuzz(func(t *testing.T, target uint8, body []byte) {
 		c := controlFuzzTargets[int(target)%len(controlFuzzTargets)]
-		w.s.Reset() // each input on an empty fake, so that one world does not pile onto another
+		w.s.core.Reset() // each input on an empty fake, so that one world does not pile onto another
 		if c.path == "/_fake/clock/advance" && bytes.Contains(body, []byte("h")) {
 			return // a long advance is slow, not wrong: the API fuzz covers the clock
 		}

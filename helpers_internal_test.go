@@ -17,7 +17,7 @@ func callAPI(t *testing.T, s *Server, method, path, userID, body string) *http.R
 	}
 	req.Header.Set("X-SP-GATEWAY", s.Gateway())
 	if userID != "" {
-		req.Header.Set("X-SP-USER", s.OAuthKey(userID, "device-1")+"|device-1")
+		req.Header.Set("X-SP-USER", s.core.OAuthKey(userID, "device-1")+"|device-1")
 		req.Header.Set("X-SP-USER-IP", "127.0.0.1")
 	}
 	resp, err := s.Client().Do(req)

@@ -15,6 +15,11 @@ import (
 	"time"
 
 	"github.com/benbjohnson/clock"
+	"github.com/synapsefake/synapsefake/internal/api"
+	"github.com/synapsefake/synapsefake/internal/apierr"
+	"github.com/synapsefake/synapsefake/internal/bank"
+	"github.com/synapsefake/synapsefake/internal/console"
+	"github.com/synapsefake/synapsefake/internal/jsonx"
 	"github.com/synapsefake/synapsefake/reference"
 )
 
@@ -41,27 +46,6 @@ type Platforms struct {
 // DefaultMaxPlatforms is how many platforms, the default among them, a
 // Platforms holds unless WithMaxPlatforms says otherwise.
 const DefaultMaxPlatforms = 1000
-
-// WithMaxPlatforms bounds how many platforms, the default among them,
-// NewPlatforms's handler holds (DefaultMaxPlatforms by default); making one
-// more is refused (429). A Server made by New or NewServer ignores it.
-func WithMaxPlatforms(n int) Option {
-	return func(cfg *config) { cfg.maxPlatforms = n }
-}
-
-// NewPlatforms builds a Platforms whose default platform is New(opts...).
-// Every platform made later gets opts too, then its own credentials, name,
-// seed and clock.
-func NewPlatforms(opts ...Option) *Platforms {
-	def := New(opts...)
-	max := def.cfg.maxPlatforms
-	if max == 0 {
-		max = DefaultMaxPlatforms
-	}
-	p := &Platforms{def: def, opts: opts, max: max, byID: map[string]*Server{}}
-	def.platforms = p
-	return p
-}
 
 // PlatformConfig is what makes one platform differ from the others; every
 // field is optional.
@@ -90,7 +74,7 @@ func (p *Platforms) Default() *Server { return p.def }
 // Get is the platform with the given client id, the default's included, or
 // nil.
 func (p *Platforms) Get(clientID string) *Server {
-	if clientID == p.def.cfg.clientID {
+	if clientID == p.def.cfg.ClientID {
 		return p.def
 	}
 	p.mu.RLock()
@@ -125,10 +109,10 @@ func (p *Platforms) Add(c PlatformConfig) (*Server, error) {
 		h.Write([]byte(c.ClientID))
 		c.Seed = h.Sum64() | 1
 	}
-	defClock := p.def.clock
+	defClock := p.def.core.Clock
 	if c.Clock == "" {
 		c.Clock = "manual"
-		if defClock != nil && p.def.mock == nil {
+		if defClock != nil && p.def.core.Mock == nil {
 			c.Clock = "real"
 		}
 	}
@@ -138,27 +122,27 @@ func (p *Platforms) Add(c PlatformConfig) (*Server, error) {
 	case c.Clock == "manual":
 		start := c.Start
 		if start.IsZero() {
-			start = p.def.Now()
+			start = p.def.core.Now()
 		}
 		opts = append(opts, WithStartTime(start))
-	case c.Start.IsZero() && defClock != nil && p.def.mock == nil:
+	case c.Start.IsZero() && defClock != nil && p.def.core.Mock == nil:
 		opts = append(opts, WithClock(defClock)) // the default's real clock, offset or not
 	case c.Start.IsZero():
-		opts = append(opts, WithClock(RealClockFrom(p.def.Now())))
+		opts = append(opts, WithClock(RealClockFrom(p.def.core.Now())))
 	default:
 		opts = append(opts, WithClock(RealClockFrom(c.Start)))
 	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	if c.ClientID == p.def.cfg.clientID || p.byID[c.ClientID] != nil {
-		return nil, errNotAllowed("platform_exists", "A platform with client_id %s exists already.", c.ClientID)
+	if c.ClientID == p.def.cfg.ClientID || p.byID[c.ClientID] != nil {
+		return nil, apierr.NotAllowed("platform_exists", "A platform with client_id %s exists already.", c.ClientID)
 	}
 	if 1+len(p.order) >= p.max {
-		return nil, newError(reference.ErrTooManyRequests, "too_many_platforms",
+		return nil, apierr.New(reference.ErrTooManyRequests, "too_many_platforms",
 			"This fake holds %d platforms, its bound (-max-platforms); delete one (DELETE /_fake/platforms/{client_id}) before making another.", p.max)
 	}
 	s := New(opts...)
-	s.platforms, s.ctlBase = p, platformsPrefix+"/"+c.ClientID+"/"
+	s.platforms, s.core.CtlBase = p, platformsPrefix+"/"+c.ClientID+"/"
 	p.byID[c.ClientID] = s
 	p.order = append(p.order, s)
 	return s, nil
@@ -167,8 +151,8 @@ func (p *Platforms) Add(c PlatformConfig) (*Server, error) {
 // Remove removes the platform with the given client id and everything in
 // it, and closes it. The default platform cannot be removed.
 func (p *Platforms) Remove(clientID string) error {
-	if clientID == p.def.cfg.clientID {
-		return errNotAllowed("default_platform", "The default platform cannot be deleted.")
+	if clientID == p.def.cfg.ClientID {
+		return apierr.NotAllowed("default_platform", "The default platform cannot be deleted.")
 	}
 	p.mu.Lock()
 	s := p.byID[clientID]
@@ -183,17 +167,17 @@ func (p *Platforms) Remove(clientID string) error {
 	}
 	p.mu.Unlock()
 	if s == nil {
-		return errNotFound("platform")
+		return apierr.NotFound("platform")
 	}
 	s.Close()
-	forgetUIPages(s.ctlBase)
+	console.ForgetUIPages(s.core.CtlBase)
 	return nil
 }
 
 // RunDue runs what is due on every platform (see Server.RunDue).
 func (p *Platforms) RunDue() {
 	for _, s := range p.List() {
-		s.RunDue()
+		s.core.RunDue()
 	}
 }
 
@@ -205,7 +189,7 @@ func (p *Platforms) Close() {
 }
 
 // platformsPrefix is the root of the platforms' control routes.
-const platformsPrefix = controlPrefix + "platforms"
+const platformsPrefix = console.ControlPrefix + "platforms"
 
 // ServeHTTP serves r with the platform it is for: the control routes of
 // the platforms, one platform's control API under
@@ -225,12 +209,12 @@ func (p *Platforms) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		r2 := new(http.Request)
 		*r2 = *r
 		u := *r.URL
-		u.Path, u.RawPath = controlPrefix+rest, ""
+		u.Path, u.RawPath = console.ControlPrefix+rest, ""
 		r2.URL = &u
 		s.ServeHTTP(w, r2)
 		return
 	}
-	if !d.guardControl(w, r) { // the origin, Host and token checks (origin.go)
+	if !d.core.GuardControl(w, r) { // the origin, Host and token checks (origin.go)
 		return
 	}
 	if path == platformsPrefix {
@@ -246,17 +230,17 @@ func (p *Platforms) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	switch s := p.Get(id); {
 	case id == "":
-		d.fail(w, errRouteNotFound)
+		d.core.Fail(w, apierr.RouteNotFound)
 	case s == nil:
-		d.fail(w, errNotFound("platform"))
+		d.core.Fail(w, apierr.NotFound("platform"))
 	case r.Method == http.MethodGet:
-		d.controlOK(w, map[string]any{"platform": platformView(s)})
+		d.core.ControlOK(w, map[string]any{"platform": platformView(s)})
 	case r.Method == http.MethodDelete:
 		if err := p.Remove(id); err != nil {
-			d.fail(w, err)
+			d.core.Fail(w, err)
 			return
 		}
-		d.controlOK(w, nil)
+		d.core.ControlOK(w, nil)
 	default:
 		p.failMethod(w, r, "DELETE, GET")
 	}
@@ -266,7 +250,7 @@ func (p *Platforms) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 // X-SP-GATEWAY names, else the default.
 func (p *Platforms) route(r *http.Request) *Server {
 	gw := r.Header.Get("X-SP-GATEWAY")
-	if gw == "" || !strings.HasPrefix(r.URL.Path, apiPrefix) {
+	if gw == "" || !strings.HasPrefix(r.URL.Path, api.ApiPrefix) {
 		return p.def
 	}
 	id, _, _ := strings.Cut(gw, "|")
@@ -281,8 +265,8 @@ func (p *Platforms) route(r *http.Request) *Server {
 
 func (p *Platforms) failMethod(w http.ResponseWriter, r *http.Request, allow string) {
 	w.Header().Set("Allow", allow)
-	p.def.fail(w, &apiError{status: http.StatusMethodNotAllowed, errorCode: reference.ErrNotAllowed,
-		code: "method_not_allowed", msg: "Method " + r.Method + " is not allowed on this route; it takes " + allow + "."})
+	p.def.core.Fail(w, &apierr.Error{Status: http.StatusMethodNotAllowed, ErrorCode: reference.ErrNotAllowed,
+		Code: "method_not_allowed", Message: "Method " + r.Method + " is not allowed on this route; it takes " + allow + "."})
 }
 
 // platformRequest is the body of POST /_fake/platforms.
@@ -296,9 +280,9 @@ type platformRequest struct {
 }
 
 func (p *Platforms) serveAdd(w http.ResponseWriter, r *http.Request) {
-	req, err := controlBody[platformRequest](r)
+	req, err := console.ControlBody[platformRequest](r)
 	if err != nil {
-		p.def.fail(w, err)
+		p.def.core.Fail(w, err)
 		return
 	}
 	c := PlatformConfig{Name: req.Name, ClientID: req.ClientID, ClientSecret: req.ClientSecret, Clock: req.Clock, Seed: req.Seed}
@@ -312,17 +296,17 @@ func (p *Platforms) serveAdd(w http.ResponseWriter, r *http.Request) {
 			err = ValidateStartTime(t)
 		}
 		if err != nil {
-			p.def.fail(w, errPayload("invalid_start", "start must be an RFC 3339 instant from 1970 to 9899, or default, not %q.", clip(req.Start)))
+			p.def.core.Fail(w, apierr.Payload("invalid_start", "start must be an RFC 3339 instant from 1970 to 9899, or default, not %q.", jsonx.Clip(req.Start)))
 			return
 		}
 		c.Start = t
 	}
 	s, err := p.Add(c)
 	if err != nil {
-		p.def.fail(w, err)
+		p.def.core.Fail(w, err)
 		return
 	}
-	p.def.controlOK(w, map[string]any{"platform": platformView(s)})
+	p.def.core.ControlOK(w, map[string]any{"platform": platformView(s)})
 }
 
 func (p *Platforms) serveList(w http.ResponseWriter) {
@@ -331,7 +315,7 @@ func (p *Platforms) serveList(w http.ResponseWriter) {
 	for i, s := range list {
 		views[i] = platformView(s)
 	}
-	p.def.controlOK(w, map[string]any{"platforms": views, "platforms_count": len(views)})
+	p.def.core.ControlOK(w, map[string]any{"platforms": views, "platforms_count": len(views)})
 }
 
 // platformJSON is a platform as the control API shows it.
@@ -347,10 +331,10 @@ type platformJSON struct {
 
 func platformView(s *Server) platformJSON {
 	base := s.URL()
-	return platformJSON{ClientID: s.cfg.clientID, ClientSecret: s.cfg.clientSecret, Gateway: s.Gateway(),
-		Name: s.cfg.clientName, BaseURL: base,
-		ControlURL: strings.TrimSuffix(base, apiPrefix) + platformsPrefix + "/" + s.cfg.clientID,
-		Now:        ms(s.Now())}
+	return platformJSON{ClientID: s.cfg.ClientID, ClientSecret: s.cfg.ClientSecret, Gateway: s.Gateway(),
+		Name: s.cfg.ClientName, BaseURL: base,
+		ControlURL: strings.TrimSuffix(base, api.ApiPrefix) + platformsPrefix + "/" + s.cfg.ClientID,
+		Now:        bank.Ms(s.core.Now())}
 }
 
 // checkPlatformConfig refuses a client id or secret a gateway cannot carry.
@@ -358,21 +342,21 @@ func checkPlatformConfig(c PlatformConfig) error {
 	if len(c.ClientID) > 64 || strings.IndexFunc(c.ClientID, func(r rune) bool {
 		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '_' || r == '-' || r == '.')
 	}) >= 0 {
-		return errPayload("invalid_client_id", "client_id must be at most 64 letters, digits, '_', '-' and '.', not %q.", clip(c.ClientID))
+		return apierr.Payload("invalid_client_id", "client_id must be at most 64 letters, digits, '_', '-' and '.', not %q.", jsonx.Clip(c.ClientID))
 	}
 	if len(c.ClientSecret) > 128 || strings.IndexFunc(c.ClientSecret, func(r rune) bool { return r <= ' ' || r == '|' || r >= 0x7f }) >= 0 {
-		return errPayload("invalid_client_secret", "client_secret must be at most 128 printable characters, without spaces or '|'.")
+		return apierr.Payload("invalid_client_secret", "client_secret must be at most 128 printable characters, without spaces or '|'.")
 	}
 	if len(c.Name) > 256 {
-		return errPayload("invalid_name", "name must be at most 256 bytes.")
+		return apierr.Payload("invalid_name", "name must be at most 256 bytes.")
 	}
 	switch c.Clock {
 	case "", "manual", "real":
 	default:
-		return errPayload("invalid_clock", "clock must be manual or real, not %q.", clip(c.Clock))
+		return apierr.Payload("invalid_clock", "clock must be manual or real, not %q.", jsonx.Clip(c.Clock))
 	}
 	if err := ValidateStartTime(c.Start); err != nil {
-		return errPayload("invalid_start", "%v", err)
+		return apierr.Payload("invalid_start", "%v", err)
 	}
 	return nil
 }
@@ -424,18 +408,18 @@ func (p *Platforms) SnapshotMade(w io.Writer) error {
 			bw.WriteByte(',')
 		}
 		kind := "manual"
-		if s.clock != nil && s.mock == nil {
+		if s.core.Clock != nil && s.core.Mock == nil {
 			kind = "real"
 		}
-		head, err := json.Marshal(savedPlatform{ClientID: s.cfg.clientID, ClientSecret: s.cfg.clientSecret,
-			Name: s.cfg.clientName, Clock: kind, Seed: s.cfg.seed})
+		head, err := json.Marshal(savedPlatform{ClientID: s.cfg.ClientID, ClientSecret: s.cfg.ClientSecret,
+			Name: s.cfg.ClientName, Clock: kind, Seed: s.cfg.Seed})
 		if err != nil {
 			return err
 		}
 		bw.Write(head[:len(head)-1])
 		bw.WriteString(`,"state":`)
-		if err := s.Snapshot(bw); err != nil {
-			return fmt.Errorf("platform %s: %w", s.cfg.clientID, err)
+		if err := s.core.Snapshot(bw); err != nil {
+			return fmt.Errorf("platform %s: %w", s.cfg.ClientID, err)
 		}
 		bw.WriteByte('}')
 	}
@@ -460,7 +444,7 @@ func (p *Platforms) RestoreMade(r io.Reader) error {
 			return fmt.Errorf("platform %s: %w", sp.ClientID, err)
 		}
 		if len(sp.State) > 0 {
-			if err := s.Restore(bytes.NewReader(sp.State)); err != nil {
+			if err := s.core.Restore(bytes.NewReader(sp.State)); err != nil {
 				return fmt.Errorf("platform %s: %w", sp.ClientID, err)
 			}
 		}

@@ -11,23 +11,11 @@ import (
 	"testing"
 	"time"
 
+	"github.com/synapsefake/synapsefake/internal/testkit"
+
 	"github.com/google/go-cmp/cmp"
 	"github.com/synapsefake/synapsefake"
 )
-
-// newPlatforms serves a Platforms on a loopback listener, with the base URL
-// of that listener, and answers it and its root URL.
-func newPlatforms(t testing.TB, opts ...synapsefake.Option) (*synapsefake.Platforms, string) {
-	t.Helper()
-	ts := httptest.NewUnstartedServer(nil)
-	root := "http://" + ts.Listener.Addr().String()
-	p := synapsefake.NewPlatforms(append(opts, synapsefake.WithBaseURL(root+"/v3.1"))...)
-	ts.Config.Handler = p
-	ts.Start()
-	t.Cleanup(ts.Close)
-	t.Cleanup(p.Close)
-	return p, root
-}
 
 // platformUserBody is a user as POST /v3.1/users takes it.
 func platformUserBody(email string) map[string]any {
@@ -37,7 +25,7 @@ func platformUserBody(email string) map[string]any {
 
 // apiHeaders are a client-level call's headers with gateway gw.
 func apiHeaders(gw string) map[string]string {
-	return map[string]string{"X-SP-GATEWAY": gw, "X-SP-USER": "|" + testFingerprint, "X-SP-USER-IP": "127.0.0.1"}
+	return map[string]string{"X-SP-GATEWAY": gw, "X-SP-USER": "|" + testkit.TestFingerprint, "X-SP-USER-IP": "127.0.0.1"}
 }
 
 // TestPlatformsIsolated is issue 37's acceptance over HTTP: two platforms
@@ -47,11 +35,11 @@ func apiHeaders(gw string) map[string]string {
 // /_fake/ is untouched by all of it.
 func TestPlatformsIsolated(t *testing.T) {
 	start := time.Date(2026, 1, 5, 15, 0, 0, 0, time.UTC)
-	p, root := newPlatforms(t, synapsefake.WithoutWebhookDelivery(), synapsefake.WithStartTime(start))
+	p, root := testkit.NewPlatforms(t, synapsefake.WithoutWebhookDelivery(), synapsefake.WithStartTime(start))
 	c := http.DefaultClient
-	ctl := func(method, path string, body any) response {
+	ctl := func(method, path string, body any) testkit.Response {
 		t.Helper()
-		return ctlSend(t, c, method, root+"/_fake"+path, nil, body)
+		return testkit.CtlSend(t, c, method, root+"/_fake"+path, nil, body)
 	}
 	defNow := start.UnixMilli()
 
@@ -61,38 +49,38 @@ func TestPlatformsIsolated(t *testing.T) {
 		"client_id": "client_a", "client_secret": "secret_a", "gateway": "client_a|secret_a", "name": "Alpha",
 		"base_url": root + "/v3.1", "control_url": root + "/_fake/platforms/client_a",
 		"now": float64(time.Date(2026, 3, 2, 10, 0, 0, 0, time.UTC).UnixMilli())}}
-	if r.status != 200 || !cmp.Equal(r.body, want) {
-		t.Fatalf("POST /_fake/platforms: %d %s\ndiff (-got +want):\n%s", r.status, r.raw, cmp.Diff(r.body, want))
+	if r.Status != 200 || !cmp.Equal(r.Body, want) {
+		t.Fatalf("POST /_fake/platforms: %d %s\ndiff (-got +want):\n%s", r.Status, r.Raw, cmp.Diff(r.Body, want))
 	}
 	r = ctl("POST", "/platforms", map[string]any{"client_id": "client_b"})
-	pb, _ := r.body["platform"].(map[string]any)
-	if r.status != 200 || pb["name"] != "client_b" || pb["now"] != float64(defNow) || len(pb["client_secret"].(string)) < 20 {
-		t.Fatalf("POST /_fake/platforms with defaults: %d %s", r.status, r.raw)
+	pb, _ := r.Body["platform"].(map[string]any)
+	if r.Status != 200 || pb["name"] != "client_b" || pb["now"] != float64(defNow) || len(pb["client_secret"].(string)) < 20 {
+		t.Fatalf("POST /_fake/platforms with defaults: %d %s", r.Status, r.Raw)
 	}
 	gwA, gwB := "client_a|secret_a", pb["gateway"].(string)
 	if s := p.Get("client_b"); s == nil || s.Gateway() != gwB {
 		t.Fatalf("Get(client_b) = %v, want the platform with gateway %s", s, gwB)
 	}
-	wantError(t, ctl("POST", "/platforms", map[string]any{"client_id": "client_a"}), 409, "410", "platform_exists")
+	testkit.WantError(t, ctl("POST", "/platforms", map[string]any{"client_id": "client_a"}), 409, "410", "platform_exists")
 
 	// Users and ids: each platform sees only its own.
 	ctl("POST", "/platforms/client_a/subscriptions", map[string]any{"url": "https://example.com/hook"})
 	ctl("POST", "/platforms/client_b/subscriptions", map[string]any{"url": "https://example.com/hook"})
-	api := func(method, path, gw string, body any) response {
+	api := func(method, path, gw string, body any) testkit.Response {
 		t.Helper()
-		return ctlSend(t, c, method, root+"/v3.1"+path, apiHeaders(gw), body)
+		return testkit.CtlSend(t, c, method, root+"/v3.1"+path, apiHeaders(gw), body)
 	}
 	ua := api("POST", "/users", gwA, platformUserBody("a@example.com"))
 	ub := api("POST", "/users", gwB, platformUserBody("b@example.com"))
-	if ua.status != 200 || ub.status != 200 {
-		t.Fatalf("POST /users: %d %s; %d %s", ua.status, ua.raw, ub.status, ub.raw)
+	if ua.Status != 200 || ub.Status != 200 {
+		t.Fatalf("POST /users: %d %s; %d %s", ua.Status, ua.Raw, ub.Status, ub.Raw)
 	}
-	idA, idB := ua.body["_id"].(string), ub.body["_id"].(string)
+	idA, idB := ua.Body["_id"].(string), ub.Body["_id"].(string)
 	if idA == idB {
 		t.Errorf("both platforms made user %s: the ids are not their own", idA)
 	}
-	if ua.body["client"].(map[string]any)["name"] != "Alpha" {
-		t.Errorf("user's client %v, want name Alpha", ua.body["client"])
+	if ua.Body["client"].(map[string]any)["name"] != "Alpha" {
+		t.Errorf("user's client %v, want name Alpha", ua.Body["client"])
 	}
 	for _, tc := range []struct {
 		gw   string
@@ -100,17 +88,17 @@ func TestPlatformsIsolated(t *testing.T) {
 	}{{gwA, []string{idA}}, {gwB, []string{idB}}, {p.Default().Gateway(), nil}} {
 		r := api("GET", "/users", tc.gw, nil)
 		var got []string
-		for _, u := range r.body["users"].([]any) {
+		for _, u := range r.Body["users"].([]any) {
 			got = append(got, u.(map[string]any)["_id"].(string))
 		}
-		if r.status != 200 || !cmp.Equal(got, tc.want) {
-			t.Errorf("GET /users as %s: %d users %v, want %v", tc.gw, r.status, got, tc.want)
+		if r.Status != 200 || !cmp.Equal(got, tc.want) {
+			t.Errorf("GET /users as %s: %d users %v, want %v", tc.gw, r.Status, got, tc.want)
 		}
 	}
-	wantError(t, ctl("GET", "/platforms/client_b/users/"+idA, nil), 404, "404", "unable_to_locate_user")
-	wantError(t, ctl("GET", "/users/"+idA, nil), 404, "404", "unable_to_locate_user")
-	if r := ctl("GET", "/platforms/client_a/users/"+idA, nil); r.status != 200 {
-		t.Errorf("GET /_fake/platforms/client_a/users/%s: %d %s", idA, r.status, r.raw)
+	testkit.WantError(t, ctl("GET", "/platforms/client_b/users/"+idA, nil), 404, "404", "unable_to_locate_user")
+	testkit.WantError(t, ctl("GET", "/users/"+idA, nil), 404, "404", "unable_to_locate_user")
+	if r := ctl("GET", "/platforms/client_a/users/"+idA, nil); r.Status != 200 {
+		t.Errorf("GET /_fake/platforms/client_a/users/%s: %d %s", idA, r.Status, r.Raw)
 	}
 
 	// Webhooks and requests: each platform's capture and journal are its own.
@@ -121,20 +109,20 @@ func TestPlatformsIsolated(t *testing.T) {
 		hooks, reqs int
 	}{{"/platforms/client_a", idA, 1, 2}, {"/platforms/client_b", idB, 1, 2}, {"", "", 0, 1}} {
 		r := ctl("GET", tc.prefix+"/webhooks", nil)
-		hooks, _ := r.body["webhooks"].([]any)
+		hooks, _ := r.Body["webhooks"].([]any)
 		if len(hooks) != tc.hooks || (tc.hooks > 0 && hooks[0].(map[string]any)["object_id"] != tc.id) {
-			t.Errorf("GET /_fake%s/webhooks: %s, want %d webhook(s) of %q", tc.prefix, r.raw, tc.hooks, tc.id)
+			t.Errorf("GET /_fake%s/webhooks: %s, want %d webhook(s) of %q", tc.prefix, r.Raw, tc.hooks, tc.id)
 		}
 		r = ctl("GET", tc.prefix+"/requests", nil)
-		reqs, _ := r.body["requests"].([]any)
+		reqs, _ := r.Body["requests"].([]any)
 		if n := len(reqs); n != tc.reqs { // POST /users and GET /users; the default's only GET /users
-			t.Errorf("GET /_fake%s/requests: %d requests %s, want %d", tc.prefix, n, r.raw, tc.reqs)
+			t.Errorf("GET /_fake%s/requests: %d requests %s, want %d", tc.prefix, n, r.Raw, tc.reqs)
 		}
 	}
 
 	// Clocks: advancing one leaves the others.
-	if r := ctl("POST", "/platforms/client_a/clock/advance", map[string]any{"duration": "24h"}); r.status != 200 {
-		t.Fatalf("advance client_a: %d %s", r.status, r.raw)
+	if r := ctl("POST", "/platforms/client_a/clock/advance", map[string]any{"duration": "24h"}); r.Status != 200 {
+		t.Fatalf("advance client_a: %d %s", r.Status, r.Raw)
 	}
 	for _, tc := range []struct {
 		prefix string
@@ -144,39 +132,39 @@ func TestPlatformsIsolated(t *testing.T) {
 		{"/platforms/client_b", defNow},
 		{"", defNow},
 	} {
-		if r := ctl("GET", tc.prefix+"/clock", nil); r.body["now"] != float64(tc.now) {
-			t.Errorf("GET /_fake%s/clock: %s, want now %d", tc.prefix, r.raw, tc.now)
+		if r := ctl("GET", tc.prefix+"/clock", nil); r.Body["now"] != float64(tc.now) {
+			t.Errorf("GET /_fake%s/clock: %s, want now %d", tc.prefix, r.Raw, tc.now)
 		}
 	}
 
 	// Delete: the gateway is refused, the platform's control API is gone.
-	if r := ctl("DELETE", "/platforms/client_a", nil); r.status != 200 || !cmp.Equal(r.body, map[string]any{"success": true}) {
-		t.Fatalf("DELETE /_fake/platforms/client_a: %d %s", r.status, r.raw)
+	if r := ctl("DELETE", "/platforms/client_a", nil); r.Status != 200 || !cmp.Equal(r.Body, map[string]any{"success": true}) {
+		t.Fatalf("DELETE /_fake/platforms/client_a: %d %s", r.Status, r.Raw)
 	}
-	wantError(t, api("GET", "/users", gwA, nil), 401, "100", "invalid_client_credentials")
-	wantError(t, ctl("GET", "/platforms/client_a/clock", nil), 404, "404", "unable_to_locate_platform")
-	wantError(t, ctl("DELETE", "/platforms/client_a", nil), 404, "404", "unable_to_locate_platform")
-	wantError(t, ctl("DELETE", "/platforms/"+p.Default().ClientID(), nil), 409, "410", "default_platform")
-	wantError(t, api("GET", "/users", "client_b|wrong", nil), 401, "100", "invalid_client_credentials")
+	testkit.WantError(t, api("GET", "/users", gwA, nil), 401, "100", "invalid_client_credentials")
+	testkit.WantError(t, ctl("GET", "/platforms/client_a/clock", nil), 404, "404", "unable_to_locate_platform")
+	testkit.WantError(t, ctl("DELETE", "/platforms/client_a", nil), 404, "404", "unable_to_locate_platform")
+	testkit.WantError(t, ctl("DELETE", "/platforms/"+p.Default().ClientID(), nil), 409, "410", "default_platform")
+	testkit.WantError(t, api("GET", "/users", "client_b|wrong", nil), 401, "100", "invalid_client_credentials")
 
 	r = ctl("GET", "/platforms", nil)
 	var ids []string
-	for _, v := range r.body["platforms"].([]any) {
+	for _, v := range r.Body["platforms"].([]any) {
 		ids = append(ids, v.(map[string]any)["client_id"].(string))
 	}
-	if want := []string{p.Default().ClientID(), "client_b"}; !cmp.Equal(ids, want) || r.body["platforms_count"] != float64(2) {
-		t.Errorf("GET /_fake/platforms: %s, want %v, the default first", r.raw, want)
+	if want := []string{p.Default().ClientID(), "client_b"}; !cmp.Equal(ids, want) || r.Body["platforms_count"] != float64(2) {
+		t.Errorf("GET /_fake/platforms: %s, want %v, the default first", r.Raw, want)
 	}
 	// Reference data needs no credentials and answers the same everywhere.
-	if r := api("GET", "/loans-limits", gwB, nil); r.status != 200 {
-		t.Errorf("GET /loans-limits as client_b: %d %s", r.status, r.raw)
+	if r := api("GET", "/loans-limits", gwB, nil); r.Status != 200 {
+		t.Errorf("GET /loans-limits as client_b: %d %s", r.Status, r.Raw)
 	}
 }
 
 // TestPlatformsRefusals checks the control routes' refusals, in the
 // control API's envelope.
 func TestPlatformsRefusals(t *testing.T) {
-	_, root := newPlatforms(t, synapsefake.WithMaxPlatforms(2))
+	_, root := testkit.NewPlatforms(t, synapsefake.WithMaxPlatforms(2))
 	for _, tc := range []struct {
 		name, method, path string
 		body               any
@@ -200,14 +188,14 @@ func TestPlatformsRefusals(t *testing.T) {
 		{"unknown route of a made one", "GET", "/platforms/one/nothing", nil, 404, "404", "not_found"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			r := ctlSend(t, http.DefaultClient, tc.method, root+"/_fake"+tc.path, nil, tc.body)
+			r := testkit.CtlSend(t, http.DefaultClient, tc.method, root+"/_fake"+tc.path, nil, tc.body)
 			if tc.status == 200 {
-				if r.status != 200 {
-					t.Errorf("status %d %s, want 200", r.status, r.raw)
+				if r.Status != 200 {
+					t.Errorf("status %d %s, want 200", r.Status, r.Raw)
 				}
 				return
 			}
-			wantError(t, r, tc.status, tc.errorCode, tc.code)
+			testkit.WantError(t, r, tc.status, tc.errorCode, tc.code)
 		})
 	}
 }
@@ -215,14 +203,14 @@ func TestPlatformsRefusals(t *testing.T) {
 // TestPlatformsControlGuard checks that the prefixed control API keeps the
 // origin checks of /_fake/: another site's page is refused.
 func TestPlatformsControlGuard(t *testing.T) {
-	p, root := newPlatforms(t)
+	p, root := testkit.NewPlatforms(t)
 	if _, err := p.Add(synapsefake.PlatformConfig{ClientID: "one"}); err != nil {
 		t.Fatal(err)
 	}
 	for _, path := range []string{"/platforms", "/platforms/one", "/platforms/one/clock"} {
-		r := ctlSend(t, http.DefaultClient, "GET", root+"/_fake"+path, map[string]string{"Origin": "https://evil.example"}, nil)
-		if r.status != 403 {
-			t.Errorf("GET /_fake%s from another origin: %d %s, want 403", path, r.status, r.raw)
+		r := testkit.CtlSend(t, http.DefaultClient, "GET", root+"/_fake"+path, map[string]string{"Origin": "https://evil.example"}, nil)
+		if r.Status != 403 {
+			t.Errorf("GET /_fake%s from another origin: %d %s, want 403", path, r.Status, r.Raw)
 		}
 	}
 }
@@ -230,22 +218,22 @@ func TestPlatformsControlGuard(t *testing.T) {
 // TestPlatformsConcurrent makes 200 platforms at once and checks that each
 // answers its own gateway with 200.
 func TestPlatformsConcurrent(t *testing.T) {
-	_, root := newPlatforms(t)
+	_, root := testkit.NewPlatforms(t)
 	const n = 200
 	var wg sync.WaitGroup
 	errs := make(chan string, 2*n)
 	for i := range n {
 		wg.Go(func() {
 			id := fmt.Sprintf("client_%d", i)
-			r := ctlSend(t, http.DefaultClient, "POST", root+"/_fake/platforms", nil, map[string]any{"client_id": id})
-			if r.status != 200 {
-				errs <- fmt.Sprintf("POST %s: %d %s", id, r.status, r.raw)
+			r := testkit.CtlSend(t, http.DefaultClient, "POST", root+"/_fake/platforms", nil, map[string]any{"client_id": id})
+			if r.Status != 200 {
+				errs <- fmt.Sprintf("POST %s: %d %s", id, r.Status, r.Raw)
 				return
 			}
-			gw := r.body["platform"].(map[string]any)["gateway"].(string)
-			r = ctlSend(t, http.DefaultClient, "GET", root+"/v3.1/users", apiHeaders(gw), nil)
-			if r.status != 200 {
-				errs <- fmt.Sprintf("GET /users as %s: %d %s", id, r.status, r.raw)
+			gw := r.Body["platform"].(map[string]any)["gateway"].(string)
+			r = testkit.CtlSend(t, http.DefaultClient, "GET", root+"/v3.1/users", apiHeaders(gw), nil)
+			if r.Status != 200 {
+				errs <- fmt.Sprintf("GET /users as %s: %d %s", id, r.Status, r.Raw)
 			}
 		})
 	}
@@ -254,9 +242,9 @@ func TestPlatformsConcurrent(t *testing.T) {
 	for e := range errs {
 		t.Error(e)
 	}
-	r := ctlSend(t, http.DefaultClient, "GET", root+"/_fake/platforms", nil, nil)
-	if r.body["platforms_count"] != float64(n+1) {
-		t.Errorf("platforms_count %v, want %d", r.body["platforms_count"], n+1)
+	r := testkit.CtlSend(t, http.DefaultClient, "GET", root+"/_fake/platforms", nil, nil)
+	if r.Body["platforms_count"] != float64(n+1) {
+		t.Errorf("platforms_count %v, want %d", r.Body["platforms_count"], n+1)
 	}
 }
 
@@ -271,14 +259,14 @@ func TestPlatformsWebhooksSignedWithTheirSecret(t *testing.T) {
 		mu.Unlock()
 	}))
 	t.Cleanup(recv.Close)
-	p, root := newPlatforms(t)
+	p, root := testkit.NewPlatforms(t)
 	if _, err := p.Add(synapsefake.PlatformConfig{ClientID: "client_a", ClientSecret: "secret_a"}); err != nil {
 		t.Fatal(err)
 	}
-	ctlSend(t, http.DefaultClient, "POST", root+"/_fake/platforms/client_a/subscriptions", nil, map[string]any{"url": recv.URL, "scopes": []string{"USERS|POST"}})
-	r := ctlSend(t, http.DefaultClient, "POST", root+"/v3.1/users", apiHeaders("client_a|secret_a"), platformUserBody("a@example.com"))
-	id, _ := r.body["_id"].(string)
-	ctlSend(t, http.DefaultClient, "POST", root+"/_fake/platforms/client_a/webhooks/flush", nil, nil)
+	testkit.CtlSend(t, http.DefaultClient, "POST", root+"/_fake/platforms/client_a/subscriptions", nil, map[string]any{"url": recv.URL, "scopes": []string{"USERS|POST"}})
+	r := testkit.CtlSend(t, http.DefaultClient, "POST", root+"/v3.1/users", apiHeaders("client_a|secret_a"), platformUserBody("a@example.com"))
+	id, _ := r.Body["_id"].(string)
+	testkit.CtlSend(t, http.DefaultClient, "POST", root+"/_fake/platforms/client_a/webhooks/flush", nil, nil)
 	mu.Lock()
 	defer mu.Unlock()
 	if len(got) != 1 {
@@ -300,26 +288,26 @@ func TestPlatformsWebhooksSignedWithTheirSecret(t *testing.T) {
 // (a state document is refused by a server of another client id or seed),
 // which then answers its gateway with the saved users.
 func TestPlatformsStateRestoresIntoAMadePlatform(t *testing.T) {
-	_, root := newPlatforms(t)
+	_, root := testkit.NewPlatforms(t)
 	create := func() {
 		t.Helper()
-		r := ctlSend(t, http.DefaultClient, "POST", root+"/_fake/platforms", nil, map[string]any{"client_id": "client_a", "client_secret": "secret", "seed": 5})
-		if r.status != 200 {
-			t.Fatalf("POST /_fake/platforms: %d %s", r.status, r.raw)
+		r := testkit.CtlSend(t, http.DefaultClient, "POST", root+"/_fake/platforms", nil, map[string]any{"client_id": "client_a", "client_secret": "secret", "seed": 5})
+		if r.Status != 200 {
+			t.Fatalf("POST /_fake/platforms: %d %s", r.Status, r.Raw)
 		}
 	}
 	create()
-	u := ctlSend(t, http.DefaultClient, "POST", root+"/v3.1/users", apiHeaders("client_a|secret"), platformUserBody("a@example.com"))
+	u := testkit.CtlSend(t, http.DefaultClient, "POST", root+"/v3.1/users", apiHeaders("client_a|secret"), platformUserBody("a@example.com"))
 	doc := platformState(t, root+"/_fake/platforms/client_a/state")
-	ctlSend(t, http.DefaultClient, "DELETE", root+"/_fake/platforms/client_a", nil, nil)
+	testkit.CtlSend(t, http.DefaultClient, "DELETE", root+"/_fake/platforms/client_a", nil, nil)
 	create()
-	path := root + "/v3.1/users/" + u.body["_id"].(string)
-	wantError(t, ctlSend(t, http.DefaultClient, "GET", path, apiHeaders("client_a|secret"), nil), 404, "404", "")
-	if r := ctlSend(t, http.DefaultClient, "PUT", root+"/_fake/platforms/client_a/state", nil, doc); r.status != 200 {
-		t.Fatalf("PUT /_fake/platforms/client_a/state: %d %s", r.status, r.raw)
+	path := root + "/v3.1/users/" + u.Body["_id"].(string)
+	testkit.WantError(t, testkit.CtlSend(t, http.DefaultClient, "GET", path, apiHeaders("client_a|secret"), nil), 404, "404", "")
+	if r := testkit.CtlSend(t, http.DefaultClient, "PUT", root+"/_fake/platforms/client_a/state", nil, doc); r.Status != 200 {
+		t.Fatalf("PUT /_fake/platforms/client_a/state: %d %s", r.Status, r.Raw)
 	}
-	if r := ctlSend(t, http.DefaultClient, "GET", path, apiHeaders("client_a|secret"), nil); r.status != 200 || r.body["_id"] != u.body["_id"] {
-		t.Errorf("GET /users/%s after the restore: %d %s", u.body["_id"], r.status, r.raw)
+	if r := testkit.CtlSend(t, http.DefaultClient, "GET", path, apiHeaders("client_a|secret"), nil); r.Status != 200 || r.Body["_id"] != u.Body["_id"] {
+		t.Errorf("GET /users/%s after the restore: %d %s", u.Body["_id"], r.Status, r.Raw)
 	}
 }
 
@@ -364,63 +352,63 @@ func TestRealClockFrom(t *testing.T) {
 // keeps its own; without copy=true the document is refused and changes
 // nothing.
 func TestPlatformsStateCopiesIntoAnother(t *testing.T) {
-	_, root := newPlatforms(t, synapsefake.WithoutWebhookDelivery())
+	_, root := testkit.NewPlatforms(t, synapsefake.WithoutWebhookDelivery())
 	c := http.DefaultClient
 	for _, b := range []map[string]any{
 		{"client_id": "client_a", "client_secret": "secret_a", "seed": 5, "name": "Alpha"},
 		{"client_id": "client_b", "client_secret": "secret_b", "seed": 9, "name": "Beta"},
 	} {
-		if r := ctlSend(t, c, "POST", root+"/_fake/platforms", nil, b); r.status != 200 {
-			t.Fatalf("POST /_fake/platforms: %d %s", r.status, r.raw)
+		if r := testkit.CtlSend(t, c, "POST", root+"/_fake/platforms", nil, b); r.Status != 200 {
+			t.Fatalf("POST /_fake/platforms: %d %s", r.Status, r.Raw)
 		}
 	}
 	gwA, gwB := "client_a|secret_a", "client_b|secret_b"
-	u := ctlSend(t, c, "POST", root+"/v3.1/users", apiHeaders(gwA), platformUserBody("a@example.com"))
-	id, _ := u.body["_id"].(string)
+	u := testkit.CtlSend(t, c, "POST", root+"/v3.1/users", apiHeaders(gwA), platformUserBody("a@example.com"))
+	id, _ := u.Body["_id"].(string)
 	doc := platformState(t, root+"/_fake/platforms/client_a/state")
-	userOf := func(gw string) response {
+	userOf := func(gw string) testkit.Response {
 		t.Helper()
-		return ctlSend(t, c, "GET", root+"/v3.1/users/"+id, apiHeaders(gw), nil)
+		return testkit.CtlSend(t, c, "GET", root+"/v3.1/users/"+id, apiHeaders(gw), nil)
 	}
 
 	for _, q := range []string{"", "?copy=false"} {
-		r := ctlSend(t, c, "PUT", root+"/_fake/platforms/client_b/state"+q, nil, doc)
-		wantError(t, r, 400, "200", "invalid_state")
-		if e, _ := r.body["error"].(map[string]any); !strings.Contains(fmt.Sprint(e["en"]), "copy=true") {
-			t.Errorf("PUT state%s: the refusal %s does not name copy=true", q, r.raw)
+		r := testkit.CtlSend(t, c, "PUT", root+"/_fake/platforms/client_b/state"+q, nil, doc)
+		testkit.WantError(t, r, 400, "200", "invalid_state")
+		if e, _ := r.Body["error"].(map[string]any); !strings.Contains(fmt.Sprint(e["en"]), "copy=true") {
+			t.Errorf("PUT state%s: the refusal %s does not name copy=true", q, r.Raw)
 		}
 	}
 	for _, q := range []string{"?copy=yes", "?copy="} {
-		wantError(t, ctlSend(t, c, "PUT", root+"/_fake/platforms/client_b/state"+q, nil, doc), 400, "200", "invalid_copy")
+		testkit.WantError(t, testkit.CtlSend(t, c, "PUT", root+"/_fake/platforms/client_b/state"+q, nil, doc), 400, "200", "invalid_copy")
 	}
-	wantError(t, userOf(gwB), 404, "404", "")
+	testkit.WantError(t, userOf(gwB), 404, "404", "")
 
-	if r := ctlSend(t, c, "PUT", root+"/_fake/platforms/client_b/state?copy=true", nil, doc); r.status != 200 {
-		t.Fatalf("PUT state?copy=true: %d %s", r.status, r.raw)
+	if r := testkit.CtlSend(t, c, "PUT", root+"/_fake/platforms/client_b/state?copy=true", nil, doc); r.Status != 200 {
+		t.Fatalf("PUT state?copy=true: %d %s", r.Status, r.Raw)
 	}
 	got := userOf(gwB)
-	if got.status != 200 {
-		t.Fatalf("GET /users/%s as client_b after the copy: %d %s", id, got.status, got.raw)
+	if got.Status != 200 {
+		t.Fatalf("GET /users/%s as client_b after the copy: %d %s", id, got.Status, got.Raw)
 	}
-	if cl, _ := got.body["client"].(map[string]any); cl["id"] != "client_b" || cl["name"] != "Beta" {
-		t.Errorf("the copied user's client = %v, want client_b / Beta", got.body["client"])
+	if cl, _ := got.Body["client"].(map[string]any); cl["id"] != "client_b" || cl["name"] != "Beta" {
+		t.Errorf("the copied user's client = %v, want client_b / Beta", got.Body["client"])
 	}
-	if a := userOf(gwA); a.status != 200 || a.body["client"].(map[string]any)["id"] != "client_a" {
-		t.Errorf("client_a's own user after the copy: %d %s", a.status, a.raw)
+	if a := userOf(gwA); a.Status != 200 || a.Body["client"].(map[string]any)["id"] != "client_a" {
+		t.Errorf("client_a's own user after the copy: %d %s", a.Status, a.Raw)
 	}
 	// The copy is apart from its source: a user made on one is not on the other.
-	v := ctlSend(t, c, "POST", root+"/v3.1/users", apiHeaders(gwB), platformUserBody("b@example.com"))
+	v := testkit.CtlSend(t, c, "POST", root+"/v3.1/users", apiHeaders(gwB), platformUserBody("b@example.com"))
 	for gw, want := range map[string]float64{gwA: 1, gwB: 2} {
-		if r := ctlSend(t, c, "GET", root+"/v3.1/users", apiHeaders(gw), nil); r.body["users_count"] != want {
-			t.Errorf("GET /users as %s: users_count %v, want %v (made on B: %s)", gw, r.body["users_count"], want, v.body["_id"])
+		if r := testkit.CtlSend(t, c, "GET", root+"/v3.1/users", apiHeaders(gw), nil); r.Body["users_count"] != want {
+			t.Errorf("GET /users as %s: users_count %v, want %v (made on B: %s)", gw, r.Body["users_count"], want, v.Body["_id"])
 		}
 	}
 	// The default platform takes it too, at /_fake/state?copy=true.
-	if r := ctlSend(t, c, "PUT", root+"/_fake/state?copy=true", nil, doc); r.status != 200 {
-		t.Fatalf("PUT /_fake/state?copy=true: %d %s", r.status, r.raw)
+	if r := testkit.CtlSend(t, c, "PUT", root+"/_fake/state?copy=true", nil, doc); r.Status != 200 {
+		t.Fatalf("PUT /_fake/state?copy=true: %d %s", r.Status, r.Raw)
 	}
-	if r := ctlSend(t, c, "GET", root+"/_fake/users/"+id, nil, nil); r.status != 200 {
-		t.Errorf("GET /_fake/users/%s on the default after the copy: %d %s", id, r.status, r.raw)
+	if r := testkit.CtlSend(t, c, "GET", root+"/_fake/users/"+id, nil, nil); r.Status != 200 {
+		t.Errorf("GET /_fake/users/%s on the default after the copy: %d %s", id, r.Status, r.Raw)
 	}
 }
 
@@ -428,8 +416,8 @@ func TestPlatformsStateCopiesIntoAnother(t *testing.T) {
 // Restore refuses, but for the client id and seed, and changes nothing.
 func TestRestoreCopyChecksTheDocument(t *testing.T) {
 	src := synapsefake.NewServer(t, synapsefake.WithIDSeed(3), synapsefake.WithClientCredentials("src_id", "src_secret"))
-	fx := newFixture(t, src, 100)
-	doc := snapshotBytes(t, src)
+	fx := testkit.NewFixture(t, src, 100)
+	doc := testkit.SnapshotBytes(t, src)
 	for _, tc := range []struct {
 		name, doc string
 		ok        bool
@@ -441,7 +429,7 @@ func TestRestoreCopyChecksTheDocument(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			dst := synapsefake.NewServer(t)
-			before := snapshotBytes(t, dst)
+			before := testkit.SnapshotBytes(t, dst)
 			if err := dst.Restore(strings.NewReader(tc.doc)); err == nil {
 				t.Error("Restore took another server's document")
 			}
@@ -449,11 +437,11 @@ func TestRestoreCopyChecksTheDocument(t *testing.T) {
 			if (err == nil) != tc.ok {
 				t.Fatalf("RestoreCopy: %v, want ok %v", err, tc.ok)
 			}
-			if !tc.ok && !bytes.Equal(snapshotBytes(t, dst), before) {
+			if !tc.ok && !bytes.Equal(testkit.SnapshotBytes(t, dst), before) {
 				t.Error("a refused document changed the state")
 			}
-			if _, found := dst.User(fx.user.ID); found != tc.ok {
-				t.Errorf("after RestoreCopy: user %s found %v, want %v", fx.user.ID, found, tc.ok)
+			if _, found := dst.User(fx.User.ID); found != tc.ok {
+				t.Errorf("after RestoreCopy: user %s found %v, want %v", fx.User.ID, found, tc.ok)
 			}
 		})
 	}

@@ -11,6 +11,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/synapsefake/synapsefake/internal/testkit"
+
 	"github.com/google/go-cmp/cmp"
 	"github.com/synapsefake/synapsefake"
 	"github.com/synapsefake/synapsefake/reference"
@@ -26,35 +28,35 @@ type walkCase struct {
 // runWalk creates a transaction with a fee, brings it to tc.from, advances
 // the clock a second and calls helper. It checks the appended timeline, and
 // that a refusal changes nothing; it returns the env and the id.
-func runWalk(t *testing.T, tc walkCase, helper func(f *synapsefake.Server, id string) error) (txEnv, string) {
+func runWalk(t *testing.T, tc walkCase, helper func(f *synapsefake.Server, id string) error) (testkit.TxEnv, string) {
 	t.Helper()
-	e := newTxEnv(t, 100_00, synapsefake.WithManualProcessing())
-	body := txBody(e.payee.node, 40)
-	body["fees"] = []any{map[string]any{"fee": 1, "note": "Platform", "to": map[string]any{"id": e.feeNode.ID}}}
-	id := e.createFrom(t, e.fx, e.fx.node, body)
-	if err := reach(e.fake, id, tc.from); err != nil {
+	e := testkit.NewTxEnv(t, 100_00, synapsefake.WithManualProcessing())
+	body := testkit.TxBody(e.Payee.Node, 40)
+	body["fees"] = []any{map[string]any{"fee": 1, "note": "Platform", "to": map[string]any{"id": e.FeeNode.ID}}}
+	id := e.CreateFrom(t, e.Fx, e.Fx.Node, body)
+	if err := testkit.Reach(e.Fake, id, tc.from); err != nil {
 		t.Fatalf("reach %s: %v", tc.from, err)
 	}
-	e.fake.Advance(time.Second)
-	before := e.state(t, id)
-	err := helper(e.fake, id)
+	e.Fake.Advance(time.Second)
+	before := e.State(t, id)
+	err := helper(e.Fake, id)
 	if tc.want == nil {
 		if err == nil {
 			t.Fatalf("from %s: no error, want a refusal", tc.from)
 		}
-		e.wantTxUnchanged(t, before)
+		e.WantTxUnchanged(t, before)
 		return e, id
 	}
 	if err != nil {
 		t.Fatalf("from %s: %v", tc.from, err)
 	}
-	tx := e.tx(t, id)
+	tx := e.Tx(t, id)
 	old := before.Txs[id].Timeline
 	var got []synapsefake.Status
 	for i, entry := range tx.Timeline[len(old):] {
 		got = append(got, entry.Status)
-		if !entry.Date.Equal(e.fake.Now()) {
-			t.Errorf("entry %d dated %v, want the clock's %v", i, entry.Date, e.fake.Now())
+		if !entry.Date.Equal(e.Fake.Now()) {
+			t.Errorf("entry %d dated %v, want the clock's %v", i, entry.Date, e.Fake.Now())
 		}
 	}
 	if diff := cmp.Diff(tc.want, got); diff != "" {
@@ -87,8 +89,8 @@ func TestSettle(t *testing.T) {
 				return
 			}
 			// 40.00 debited, 39.00 to the payee, 1.00 to the fee node.
-			e.wantBalances(t, 100_00, map[string]int64{"sender": 60_00, "payee": 39_00, "fees": 1_00})
-			if tx := e.tx(t, id); tx.Code != "" {
+			e.WantBalances(t, 100_00, map[string]int64{"sender": 60_00, "payee": 39_00, "fees": 1_00})
+			if tx := e.Tx(t, id); tx.Code != "" {
 				t.Errorf("Code %q, want none", tx.Code)
 			}
 		})
@@ -119,8 +121,8 @@ func TestReturn(t *testing.T) {
 				return
 			}
 			// Every cent is back where it started.
-			e.wantBalances(t, 100_00, nil)
-			tx := e.tx(t, id)
+			e.WantBalances(t, 100_00, nil)
+			tx := e.Tx(t, id)
 			last := tx.Timeline[len(tx.Timeline)-1]
 			if tx.Code != "R02" || last.Note != "R02: account closed." {
 				t.Errorf("Code %q, note %q; want R02 and %q", tx.Code, last.Note, "R02: account closed.")
@@ -139,23 +141,23 @@ func TestReturn(t *testing.T) {
 // recent_status.code and a note with the code and its meaning.
 func TestReturnOnTheWire(t *testing.T) {
 	t.Parallel()
-	e := newTxEnv(t, 100_00)
-	id := e.create(t, e.bank, 25)
-	e.fake.Advance(72 * time.Hour) // settled on Monday
-	monday := friday.Add(72 * time.Hour)
-	e.fake.Advance(time.Hour)
-	if err := e.fake.Return(id, "R02"); err != nil {
+	e := testkit.NewTxEnv(t, 100_00)
+	id := e.Create(t, e.Bank, 25)
+	e.Fake.Advance(72 * time.Hour) // settled on Monday
+	monday := testkit.Friday.Add(72 * time.Hour)
+	e.Fake.Advance(time.Hour)
+	if err := e.Fake.Return(id, "R02"); err != nil {
 		t.Fatal(err)
 	}
-	want := wantTxJSON(t, e.fake, id, e.fx.node, e.bank, 25, friday)
-	withEntries(want, "R02",
-		txEntry(synapsefake.StatusProcessingDebit, "Processing debit.", friday.Add(time.Minute)),
-		txEntry(synapsefake.StatusProcessingCredit, "Processing credit.", friday.Add(time.Hour)),
-		txEntry(synapsefake.StatusSettled, "Transaction settled.", monday),
-		txEntry(synapsefake.StatusReturned, "R02: account closed.", monday.Add(time.Hour)),
+	want := testkit.WantTxJSON(t, e.Fake, id, e.Fx.Node, e.Bank, 25, testkit.Friday)
+	testkit.WithEntries(want, "R02",
+		testkit.TxEntry(synapsefake.StatusProcessingDebit, "Processing debit.", testkit.Friday.Add(time.Minute)),
+		testkit.TxEntry(synapsefake.StatusProcessingCredit, "Processing credit.", testkit.Friday.Add(time.Hour)),
+		testkit.TxEntry(synapsefake.StatusSettled, "Transaction settled.", monday),
+		testkit.TxEntry(synapsefake.StatusReturned, "R02: account closed.", monday.Add(time.Hour)),
 	)
-	wantTxBody(t, e.get(t, id), want)
-	e.wantBalances(t, 100_00, nil)
+	testkit.WantTxBody(t, e.Get(t, id), want)
+	e.WantBalances(t, 100_00, nil)
 }
 
 // TestReturnCodes returns a transaction with every ACH, card and wire code:
@@ -168,36 +170,36 @@ func TestReturnCodes(t *testing.T) {
 	if len(codes) > 500 {
 		t.Fatalf("%d codes do not fit one batch", len(codes))
 	}
-	e := newTxEnv(t, 0, synapsefake.WithManualProcessing())
+	e := testkit.NewTxEnv(t, 0, synapsefake.WithManualProcessing())
 	items := make([]any, len(codes))
 	for i := range items {
-		items[i] = txBody(e.savings, 1)
+		items[i] = testkit.TxBody(e.Savings, 1)
 	}
-	r := do(t, e.fake, call{method: "POST", path: e.batchPath(), header: e.fx.headers, body: map[string]any{"transactions": items}})
-	trans, _ := r.body["trans"].([]any)
+	r := testkit.Do(t, e.Fake, testkit.Call{Method: "POST", Path: e.BatchPath(), Header: e.Fx.Headers, Body: map[string]any{"transactions": items}})
+	trans, _ := r.Body["trans"].([]any)
 	if len(trans) != len(codes) {
-		t.Fatalf("batch created %d, want %d: %s", len(trans), len(codes), r.raw)
+		t.Fatalf("batch created %d, want %d: %s", len(trans), len(codes), r.Raw)
 	}
 	for i, c := range codes {
 		id, _ := trans[i].(map[string]any)["_id"].(string)
 		if reference.ReturnSubjectOf(c.Code) != reference.OfEntry {
-			err := e.fake.Return(id, c.Code)
-			if tx := e.tx(t, id); errCode(err) != "wrong_code_family" || tx.Status != synapsefake.StatusCreated || len(tx.Timeline) != 1 {
+			err := e.Fake.Return(id, c.Code)
+			if tx := e.Tx(t, id); testkit.ErrCode(err) != "wrong_code_family" || tx.Status != synapsefake.StatusCreated || len(tx.Timeline) != 1 {
 				t.Errorf("Return(%s): %v, then %s with %d timeline entries; want wrong_code_family, CREATED with 1", c.Code, err, tx.Status, len(tx.Timeline))
 			}
 			continue
 		}
-		if err := e.fake.Return(id, c.Code); err != nil {
+		if err := e.Fake.Return(id, c.Code); err != nil {
 			t.Errorf("Return(%s): %v", c.Code, err)
 			continue
 		}
-		tx := e.tx(t, id)
+		tx := e.Tx(t, id)
 		want := c.Code + ": " + c.Meaning + "."
 		if last := tx.Timeline[len(tx.Timeline)-1]; tx.Status != synapsefake.StatusReturned || tx.Code != c.Code || last.Note != want {
 			t.Errorf("Return(%s): %s, code %q, note %q; want RETURNED, %q, %q", c.Code, tx.Status, tx.Code, last.Note, c.Code, want)
 		}
 	}
-	e.wantBalances(t, 0, nil)
+	e.WantBalances(t, 0, nil)
 }
 
 func TestReturnUnknownCode(t *testing.T) {
@@ -216,26 +218,26 @@ func TestReturnUnknownCode(t *testing.T) {
 // on the wire; a release starts it again from the release time.
 func TestQueueAndRelease(t *testing.T) {
 	t.Parallel()
-	e := newTxEnv(t, 100_00)
-	id := e.create(t, e.bank, 10)
-	e.fake.Advance(30 * time.Second)
-	if err := e.fake.Queue(id, "HIGH_RISK"); err != nil {
+	e := testkit.NewTxEnv(t, 100_00)
+	id := e.Create(t, e.Bank, 10)
+	e.Fake.Advance(30 * time.Second)
+	if err := e.Fake.Queue(id, "HIGH_RISK"); err != nil {
 		t.Fatal(err)
 	}
-	queuedAt := friday.Add(30 * time.Second)
-	want := wantTxJSON(t, e.fake, id, e.fx.node, e.bank, 10, friday)
-	withEntries(want, "HIGH_RISK", txEntry(synapsefake.StatusQueuedBySynapse, "HIGH_RISK", queuedAt))
-	wantTxBody(t, e.get(t, id), want)
+	queuedAt := testkit.Friday.Add(30 * time.Second)
+	want := testkit.WantTxJSON(t, e.Fake, id, e.Fx.Node, e.Bank, 10, testkit.Friday)
+	testkit.WithEntries(want, "HIGH_RISK", testkit.TxEntry(synapsefake.StatusQueuedBySynapse, "HIGH_RISK", queuedAt))
+	testkit.WantTxBody(t, e.Get(t, id), want)
 
-	e.fake.Advance(7 * 24 * time.Hour)
-	wantTxBody(t, e.get(t, id), want)
-	e.wantBalances(t, 100_00, nil)
+	e.Fake.Advance(7 * 24 * time.Hour)
+	testkit.WantTxBody(t, e.Get(t, id), want)
+	e.WantBalances(t, 100_00, nil)
 
-	if err := e.fake.Release(id); err != nil {
+	if err := e.Fake.Release(id); err != nil {
 		t.Fatal(err)
 	}
 	released := queuedAt.Add(7 * 24 * time.Hour) // a Friday again
-	tx := e.tx(t, id)
+	tx := e.Tx(t, id)
 	if last := tx.Timeline[len(tx.Timeline)-1]; tx.Status != synapsefake.StatusCreated || tx.Code != "" ||
 		last.Note != "Transaction released from queue." || !last.Date.Equal(released) {
 		t.Fatalf("after Release: %s, code %q, last entry %+v", tx.Status, tx.Code, last)
@@ -251,17 +253,17 @@ func TestQueueAndRelease(t *testing.T) {
 		{released.Add(96*time.Hour - time.Millisecond), synapsefake.StatusProcessingCredit},
 		{released.Add(96 * time.Hour), synapsefake.StatusSettled},
 	} {
-		e.fake.Advance(c.at.Sub(e.fake.Now()))
-		if got := e.tx(t, id).Status; got != c.want {
+		e.Fake.Advance(c.at.Sub(e.Fake.Now()))
+		if got := e.Tx(t, id).Status; got != c.want {
 			t.Fatalf("at %v: %s, want %s", c.at, got, c.want)
 		}
 	}
-	e.wantBalances(t, 100_00, map[string]int64{"sender": 90_00, "bank": 10_00})
+	e.WantBalances(t, 100_00, map[string]int64{"sender": 90_00, "bank": 10_00})
 }
 
 func TestQueueAndReleaseRefused(t *testing.T) {
 	t.Parallel()
-	for _, from := range allStatuses {
+	for _, from := range testkit.AllStatuses {
 		t.Run(string(from), func(t *testing.T) {
 			t.Parallel()
 			var queue, release walkCase
@@ -274,7 +276,7 @@ func TestQueueAndReleaseRefused(t *testing.T) {
 			}
 			e, id := runWalk(t, queue, func(f *synapsefake.Server, id string) error { return f.Queue(id, "R10") })
 			if queue.want != nil {
-				if tx := e.tx(t, id); tx.Code != "R10" || tx.Timeline[len(tx.Timeline)-1].Note != "R10: not authorized." {
+				if tx := e.Tx(t, id); tx.Code != "R10" || tx.Timeline[len(tx.Timeline)-1].Note != "R10: not authorized." {
 					t.Errorf("queued: code %q, timeline %+v", tx.Code, tx.Timeline)
 				}
 			}
@@ -296,17 +298,17 @@ func TestCancelWithCode(t *testing.T) {
 	} {
 		t.Run(tc.code, func(t *testing.T) {
 			t.Parallel()
-			e := newTxEnv(t, 100_00)
-			id := e.create(t, e.bank, 10)
-			e.fake.Advance(time.Second)
-			if err := e.fake.Cancel(id, tc.code); err != nil {
+			e := testkit.NewTxEnv(t, 100_00)
+			id := e.Create(t, e.Bank, 10)
+			e.Fake.Advance(time.Second)
+			if err := e.Fake.Cancel(id, tc.code); err != nil {
 				t.Fatal(err)
 			}
-			want := wantTxJSON(t, e.fake, id, e.fx.node, e.bank, 10, friday)
-			withEntries(want, tc.code, txEntry(synapsefake.StatusCanceled, tc.note, friday.Add(time.Second)))
-			wantTxBody(t, e.get(t, id), want)
-			e.fake.Advance(7 * 24 * time.Hour)
-			e.wantBalances(t, 100_00, nil)
+			want := testkit.WantTxJSON(t, e.Fake, id, e.Fx.Node, e.Bank, 10, testkit.Friday)
+			testkit.WithEntries(want, tc.code, testkit.TxEntry(synapsefake.StatusCanceled, tc.note, testkit.Friday.Add(time.Second)))
+			testkit.WantTxBody(t, e.Get(t, id), want)
+			e.Fake.Advance(7 * 24 * time.Hour)
+			e.WantBalances(t, 100_00, nil)
 		})
 	}
 }
@@ -337,27 +339,27 @@ func TestHelpersRefuseUnknownTransaction(t *testing.T) {
 // money twice.
 func TestManualMoveAndTheClock(t *testing.T) {
 	t.Parallel()
-	e := newTxEnv(t, 100_00)
-	id := e.create(t, e.bank, 10)
-	e.fake.Advance(30 * time.Second)
-	if err := e.fake.AdvanceTransaction(id, synapsefake.StatusProcessingDebit); err != nil {
+	e := testkit.NewTxEnv(t, 100_00)
+	id := e.Create(t, e.Bank, 10)
+	e.Fake.Advance(30 * time.Second)
+	if err := e.Fake.AdvanceTransaction(id, synapsefake.StatusProcessingDebit); err != nil {
 		t.Fatal(err)
 	}
-	e.fake.Advance(time.Minute) // the clock's own debit step fell due
-	tx := e.tx(t, id)
+	e.Fake.Advance(time.Minute) // the clock's own debit step fell due
+	tx := e.Tx(t, id)
 	wantTimeline := []synapsefake.TimelineEntry{
-		{Status: synapsefake.StatusCreated, Note: "Transaction Created.", Date: friday},
-		{Status: synapsefake.StatusProcessingDebit, Note: "Processing debit.", Date: friday.Add(30 * time.Second)},
+		{Status: synapsefake.StatusCreated, Note: "Transaction Created.", Date: testkit.Friday},
+		{Status: synapsefake.StatusProcessingDebit, Note: "Processing debit.", Date: testkit.Friday.Add(30 * time.Second)},
 	}
 	if diff := cmp.Diff(wantTimeline, tx.Timeline); diff != "" {
 		t.Errorf("Timeline (-want +got):\n%s", diff)
 	}
-	e.wantBalances(t, 100_00, map[string]int64{"sender": 90_00})
-	e.fake.Advance(72 * time.Hour)
-	if got := e.tx(t, id).Status; got != synapsefake.StatusSettled {
+	e.WantBalances(t, 100_00, map[string]int64{"sender": 90_00})
+	e.Fake.Advance(72 * time.Hour)
+	if got := e.Tx(t, id).Status; got != synapsefake.StatusSettled {
 		t.Errorf("on Monday: %s, want SETTLED", got)
 	}
-	e.wantBalances(t, 100_00, map[string]int64{"sender": 90_00, "bank": 10_00})
+	e.WantBalances(t, 100_00, map[string]int64{"sender": 90_00, "bank": 10_00})
 }
 
 // walkSeeds is how many seeds TestMoneyIsConserved walks; the first is
@@ -402,11 +404,11 @@ func TestMoneyIsConserved(t *testing.T) {
 // with coverage, it also checks that every operation succeeded at least
 // once.
 func moneyWalk(t *testing.T, seed uint64, coverage bool, opts ...synapsefake.Option) {
-	e := newTxEnv(t, 1000_00, opts...)
-	payeeSavings := addTxNode(t, e.fake, e.payee.user.ID, synapsefake.NodeSeed{Nickname: "Payee savings", BalanceCents: 800_00})
-	payeeExternal := addTxNode(t, e.fake, e.payee.user.ID, synapsefake.NodeSeed{Type: "EXTERNAL-US", Nickname: "Payee external"})
-	nodes := []synapsefake.Node{e.fx.node, e.savings, e.bank, e.payee.node, payeeSavings, payeeExternal, e.feeNode}
-	owners := map[string]fixture{e.fx.user.ID: e.fx, e.payee.user.ID: e.payee}
+	e := testkit.NewTxEnv(t, 1000_00, opts...)
+	payeeSavings := testkit.AddTxNode(t, e.Fake, e.Payee.User.ID, synapsefake.NodeSeed{Nickname: "Payee savings", BalanceCents: 800_00})
+	payeeExternal := testkit.AddTxNode(t, e.Fake, e.Payee.User.ID, synapsefake.NodeSeed{Type: "EXTERNAL-US", Nickname: "Payee external"})
+	nodes := []synapsefake.Node{e.Fx.Node, e.Savings, e.Bank, e.Payee.Node, payeeSavings, payeeExternal, e.FeeNode}
+	owners := map[string]testkit.Fixture{e.Fx.User.ID: e.Fx, e.Payee.User.ID: e.Payee}
 	senders := nodes[:6]
 	// What each node held at the start, for what each user should hold.
 	start := map[string]int64{}
@@ -418,7 +420,7 @@ func moneyWalk(t *testing.T, seed uint64, coverage bool, opts ...synapsefake.Opt
 	for _, n := range nodes {
 		known[n.ID] = true
 	}
-	statuses := slices.Clone(allStatuses)
+	statuses := slices.Clone(testkit.AllStatuses)
 	durations := []time.Duration{time.Millisecond, time.Minute, time.Hour, 4 * time.Hour, 24 * time.Hour, 72 * time.Hour}
 
 	var txIDs []string
@@ -429,7 +431,7 @@ func moneyWalk(t *testing.T, seed uint64, coverage bool, opts ...synapsefake.Opt
 		var inFlight int64
 		pending := map[string]int64{}
 		for _, id := range txIDs {
-			tx := e.tx(t, id)
+			tx := e.Tx(t, id)
 			seen[tx.Status] = true
 			switch {
 			case tx.Status == synapsefake.StatusProcessingDebit || tx.Status == synapsefake.StatusProcessingCredit:
@@ -441,7 +443,7 @@ func moneyWalk(t *testing.T, seed uint64, coverage bool, opts ...synapsefake.Opt
 		}
 		var sum int64
 		for _, n := range nodes {
-			got, ok := e.fake.Node(n.ID)
+			got, ok := e.Fake.Node(n.ID)
 			if !ok {
 				t.Fatalf("Node(%s) not found", n.ID)
 			}
@@ -460,15 +462,15 @@ func moneyWalk(t *testing.T, seed uint64, coverage bool, opts ...synapsefake.Opt
 			to = nodes[rng.IntN(len(nodes))]
 		}
 		amount := rng.IntN(300_00) + 1
-		body := txBody(to, float64(amount)/100)
+		body := testkit.TxBody(to, float64(amount)/100)
 		if rng.IntN(3) == 0 {
-			body["fees"] = []any{map[string]any{"fee": float64(rng.IntN(amount+1)) / 100, "to": map[string]any{"id": e.feeNode.ID}}}
+			body["fees"] = []any{map[string]any{"fee": float64(rng.IntN(amount+1)) / 100, "to": map[string]any{"id": e.FeeNode.ID}}}
 		}
 		if rng.IntN(4) == 0 {
-			putPath(body, "extra.same_day", true)
+			testkit.PutPath(body, "extra.same_day", true)
 		}
 		if rng.IntN(6) == 0 {
-			putPath(body, "extra.process_on", rng.IntN(3))
+			testkit.PutPath(body, "extra.process_on", rng.IntN(3))
 		}
 		return body
 	}
@@ -482,22 +484,22 @@ func moneyWalk(t *testing.T, seed uint64, coverage bool, opts ...synapsefake.Opt
 		if rng.IntN(2) == 0 {
 			i = max(0, len(txIDs)-1-rng.IntN(3))
 		}
-		return e.tx(t, txIDs[i]), true
+		return e.Tx(t, txIDs[i]), true
 	}
 
 	// A card on a node of its own, which the transfers do not drain; its
 	// first force post brings the card network's hidden node. Both are
 	// counted like the others.
-	cardFx := e.fx
-	cardFx.node = addTxNode(t, e.fake, e.fx.user.ID, synapsefake.NodeSeed{Nickname: "Card account", BalanceCents: 2000_00})
-	nodes = append(nodes, cardFx.node)
-	start[cardFx.node.ID] = cardFx.node.BalanceCents
-	card := addSubnet(t, e.fake, cardFx, synapsefake.SubnetSeed{Nickname: "Card", AccountClass: "CARD", Status: synapsefake.SubnetActive})
-	first, err := e.fake.ForcePost(card.ID, synapsefake.CardAuth{AmountCents: 1})
+	cardFx := e.Fx
+	cardFx.Node = testkit.AddTxNode(t, e.Fake, e.Fx.User.ID, synapsefake.NodeSeed{Nickname: "Card account", BalanceCents: 2000_00})
+	nodes = append(nodes, cardFx.Node)
+	start[cardFx.Node.ID] = cardFx.Node.BalanceCents
+	card := testkit.AddSubnet(t, e.Fake, cardFx, synapsefake.SubnetSeed{Nickname: "Card", AccountClass: "CARD", Status: synapsefake.SubnetActive})
+	first, err := e.Fake.ForcePost(card.ID, synapsefake.CardAuth{AmountCents: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
-	network, ok := e.fake.Node(first.ToNodeID)
+	network, ok := e.Fake.Node(first.ToNodeID)
 	if !ok {
 		t.Fatalf("card network node %s not found", first.ToNodeID)
 	}
@@ -508,13 +510,13 @@ func moneyWalk(t *testing.T, seed uint64, coverage bool, opts ...synapsefake.Opt
 	// each swipe picks: PASS, FAIL, a partial approval or nonsense.
 	var jitMu sync.Mutex
 	jitAnswer := ""
-	jit := newPlatform(t, func(w http.ResponseWriter, r *http.Request) {
+	jit := testkit.NewPlatform(t, func(w http.ResponseWriter, r *http.Request) {
 		jitMu.Lock()
 		a := jitAnswer
 		jitMu.Unlock()
-		answer(200, a)(w, r)
+		testkit.Answer(200, a)(w, r)
 	})
-	e.fake.MustAddSubscription(t, jit.url, reference.ScopeTransPostJIT)
+	e.Fake.MustAddSubscription(t, jit.Url, reference.ScopeTransPostJIT)
 	jitAnswers := []string{`{"decision":"PASS"}`, `{"decision":"FAIL"}`, `{"decision":"PASS","total_amount":0.5}`, `nonsense`}
 	var swipes []string // card authorizations, for the lifecycle's moves
 	pickSwipe := func() (synapsefake.Transaction, bool) {
@@ -525,12 +527,12 @@ func moneyWalk(t *testing.T, seed uint64, coverage bool, opts ...synapsefake.Opt
 		if rng.IntN(2) == 0 {
 			i = max(0, len(swipes)-1-rng.IntN(3))
 		}
-		return e.tx(t, swipes[i]), true
+		return e.Tx(t, swipes[i]), true
 	}
 
 	// A return rule returns every transfer to the payee's external node a
 	// day after it settles.
-	if _, err := e.fake.AddReturnRule(synapsefake.ReturnRule{NodeID: payeeExternal.ID, Code: "R10", After: 24 * time.Hour}); err != nil {
+	if _, err := e.Fake.AddReturnRule(synapsefake.ReturnRule{NodeID: payeeExternal.ID, Code: "R10", After: 24 * time.Hour}); err != nil {
 		t.Fatal(err)
 	}
 	// Disputes, in filing order; filed is true for a user's dispute, false
@@ -542,10 +544,10 @@ func moneyWalk(t *testing.T, seed uint64, coverage bool, opts ...synapsefake.Opt
 	for _, n := range nodes {
 		owner[n.ID] = n.UserID
 	}
-	disputable := map[string]bool{payeeExternal.ID: true, e.bank.ID: true, network.ID: true}
+	disputable := map[string]bool{payeeExternal.ID: true, e.Bank.ID: true, network.ID: true}
 	reasons := []string{"CHARGE_BACK", "SERVICE|MERCHANT|RETURNED_MERCH", "FRAUD|UNAUTHORIZED|CARD_LOST"}
 	notePosting := func(id string) {
-		if c := e.tx(t, id).DisputeCreditID; c != "" && !postings[c] {
+		if c := e.Tx(t, id).DisputeCreditID; c != "" && !postings[c] {
 			postings[c] = true
 			txIDs = append(txIDs, c)
 		}
@@ -561,7 +563,7 @@ func moneyWalk(t *testing.T, seed uint64, coverage bool, opts ...synapsefake.Opt
 			if postings[id] {
 				continue
 			}
-			tx := e.tx(t, id)
+			tx := e.Tx(t, id)
 			from, to := owner[tx.FromNodeID], owner[tx.ToNodeID]
 			var fees int64
 			for _, f := range tx.Fees {
@@ -595,7 +597,7 @@ func moneyWalk(t *testing.T, seed uint64, coverage bool, opts ...synapsefake.Opt
 		}
 		got := map[string]int64{}
 		for _, n := range nodes {
-			got[n.UserID] += balance(t, e.fake, n.ID)
+			got[n.UserID] += testkit.Balance(t, e.Fake, n.ID)
 		}
 		if diff := cmp.Diff(want, got); diff != "" {
 			return fmt.Errorf("held by user (-want +got):\n%s", diff)
@@ -620,11 +622,11 @@ func moneyWalk(t *testing.T, seed uint64, coverage bool, opts ...synapsefake.Opt
 			op = "create"
 			from := senders[rng.IntN(len(senders))]
 			fx := owners[from.UserID]
-			r := do(t, e.fake, call{method: "POST", path: transPath(fx.user.ID, from.ID), header: fx.headers, body: item(from)})
-			if r.status == 200 {
-				txIDs = append(txIDs, r.body["_id"].(string))
+			r := testkit.Do(t, e.Fake, testkit.Call{Method: "POST", Path: testkit.TransPath(fx.User.ID, from.ID), Header: fx.Headers, Body: item(from)})
+			if r.Status == 200 {
+				txIDs = append(txIDs, r.Body["_id"].(string))
 			} else {
-				err = fmt.Errorf("%d %s", r.status, r.raw)
+				err = fmt.Errorf("%d %s", r.Status, r.Raw)
 			}
 		case 2:
 			op = "batch"
@@ -634,19 +636,19 @@ func moneyWalk(t *testing.T, seed uint64, coverage bool, opts ...synapsefake.Opt
 			for i := range items {
 				items[i] = item(from)
 			}
-			r := do(t, e.fake, call{method: "POST", path: "/users/" + fx.user.ID + "/nodes/" + from.ID + "/batch-trans",
-				header: fx.headers, body: map[string]any{"transactions": items}})
-			trans, _ := r.body["trans"].([]any)
+			r := testkit.Do(t, e.Fake, testkit.Call{Method: "POST", Path: "/users/" + fx.User.ID + "/nodes/" + from.ID + "/batch-trans",
+				Header: fx.Headers, Body: map[string]any{"transactions": items}})
+			trans, _ := r.Body["trans"].([]any)
 			for _, tx := range trans {
 				txIDs = append(txIDs, tx.(map[string]any)["_id"].(string))
 			}
 			if len(trans) == 0 {
-				err = fmt.Errorf("%d %s", r.status, r.raw)
+				err = fmt.Errorf("%d %s", r.Status, r.Raw)
 			}
 		case 3:
 			op = "settle"
 			if tx, ok := pick(); ok {
-				err = e.fake.Settle(tx.ID)
+				err = e.Fake.Settle(tx.ID)
 			}
 		case 4:
 			op = "return"
@@ -658,7 +660,7 @@ func moneyWalk(t *testing.T, seed uint64, coverage bool, opts ...synapsefake.Opt
 			// card network's node; internal transfers take any.
 			var code string
 			switch {
-			case tx.FromNodeID == e.bank.ID || tx.ToNodeID == e.bank.ID:
+			case tx.FromNodeID == e.Bank.ID || tx.ToNodeID == e.Bank.ID:
 				code = codes[rng.IntN(3)]
 			case !known[tx.FromNodeID] || !known[tx.ToNodeID]:
 				code = []string{"IR51", "IR999"}[rng.IntN(2)]
@@ -667,24 +669,24 @@ func moneyWalk(t *testing.T, seed uint64, coverage bool, opts ...synapsefake.Opt
 			}
 			switch rng.IntN(4) {
 			case 0, 1:
-				err = e.fake.Return(tx.ID, code)
+				err = e.Fake.Return(tx.ID, code)
 			case 2:
 				op = "late return"
-				err = e.fake.ReturnLate(tx.ID, code)
+				err = e.Fake.ReturnLate(tx.ID, code)
 			default:
 				op = "schedule return"
-				err = e.fake.ScheduleReturn(tx.ID, code, durations[rng.IntN(len(durations))]/2)
+				err = e.Fake.ScheduleReturn(tx.ID, code, durations[rng.IntN(len(durations))]/2)
 			}
 		case 5:
 			op = "cancel"
 			if tx, ok := pick(); ok {
 				if rng.IntN(2) == 0 {
-					err = e.fake.Cancel(tx.ID, "")
+					err = e.Fake.Cancel(tx.ID, "")
 				} else {
 					fx := owners[tx.UserID]
-					r := do(t, e.fake, call{method: "DELETE", path: tranPath(tx.UserID, tx.FromNodeID, tx.ID), header: fx.headers})
-					if r.status != 200 {
-						err = fmt.Errorf("%d %s", r.status, r.raw)
+					r := testkit.Do(t, e.Fake, testkit.Call{Method: "DELETE", Path: testkit.TranPath(tx.UserID, tx.FromNodeID, tx.ID), Header: fx.Headers})
+					if r.Status != 200 {
+						err = fmt.Errorf("%d %s", r.Status, r.Raw)
 					}
 				}
 			}
@@ -692,20 +694,20 @@ func moneyWalk(t *testing.T, seed uint64, coverage bool, opts ...synapsefake.Opt
 			op = "queue"
 			var queued []string
 			for _, id := range txIDs {
-				if e.tx(t, id).Status.Queued() {
+				if e.Tx(t, id).Status.Queued() {
 					queued = append(queued, id)
 				}
 			}
 			if len(queued) > 0 && rng.IntN(2) == 0 {
 				op = "release"
-				err = e.fake.Release(queued[rng.IntN(len(queued))])
+				err = e.Fake.Release(queued[rng.IntN(len(queued))])
 			} else if tx, ok := pick(); ok {
-				err = e.fake.Queue(tx.ID, "HOLD")
+				err = e.Fake.Queue(tx.ID, "HOLD")
 			}
 		case 7:
 			op = "advance transaction"
 			if tx, ok := pick(); ok {
-				err = e.fake.AdvanceTransaction(tx.ID, statuses[rng.IntN(len(statuses))])
+				err = e.Fake.AdvanceTransaction(tx.ID, statuses[rng.IntN(len(statuses))])
 			}
 		case 8:
 			amount := int64(rng.IntN(30_00) + 1) // under the card's daily limit of $1,000.00 a few times a day
@@ -717,17 +719,17 @@ func moneyWalk(t *testing.T, seed uint64, coverage bool, opts ...synapsefake.Opt
 				jitAnswer = jitAnswers[rng.IntN(len(jitAnswers))]
 				jitMu.Unlock()
 				// A partial approval is honoured for even amounts, refused (IR180) for odd ones.
-				tx, err = e.fake.CardAuthorization(card.ID, synapsefake.CardAuth{AmountCents: amount, Hold: rng.IntN(3) != 0, PartialApprovalAllowed: amount%2 == 0})
+				tx, err = e.Fake.CardAuthorization(card.ID, synapsefake.CardAuth{AmountCents: amount, Hold: rng.IntN(3) != 0, PartialApprovalAllowed: amount%2 == 0})
 				swipes = append(swipes, tx.ID)
 				if tx.Code == "IR10" || tx.Code == "IR180" {
 					done["swipe "+tx.Code]++
 				}
 			case 2:
 				op = "force post"
-				tx, err = e.fake.ForcePost(card.ID, synapsefake.CardAuth{AmountCents: amount})
+				tx, err = e.Fake.ForcePost(card.ID, synapsefake.CardAuth{AmountCents: amount})
 			default:
 				op = "refund"
-				tx, err = e.fake.RefundCard(card.ID, amount, "")
+				tx, err = e.Fake.RefundCard(card.ID, amount, "")
 			}
 			if err == nil {
 				txIDs = append(txIDs, tx.ID)
@@ -741,13 +743,13 @@ func moneyWalk(t *testing.T, seed uint64, coverage bool, opts ...synapsefake.Opt
 			switch rng.IntN(3) {
 			case 0:
 				op = "increment"
-				err = e.fake.IncrementAuthorization(tx.ID, int64(rng.IntN(10_00)+1))
+				err = e.Fake.IncrementAuthorization(tx.ID, int64(rng.IntN(10_00)+1))
 			case 1:
 				op = "reverse"
-				err = e.fake.ReverseAuthorization(tx.ID, int64(rng.IntN(int(max(tx.AmountCents, 1))))+1)
+				err = e.Fake.ReverseAuthorization(tx.ID, int64(rng.IntN(int(max(tx.AmountCents, 1))))+1)
 			default:
 				op = "clear"
-				err = e.fake.ClearAuthorization(tx.ID, max(1, tx.AmountCents+int64(rng.IntN(40_00))-20_00))
+				err = e.Fake.ClearAuthorization(tx.ID, max(1, tx.AmountCents+int64(rng.IntN(40_00))-20_00))
 			}
 		case 10:
 			// A user disputes a settled debit that left the platform, or
@@ -755,7 +757,7 @@ func moneyWalk(t *testing.T, seed uint64, coverage bool, opts ...synapsefake.Opt
 			op = "dispute"
 			var candidates []synapsefake.Transaction
 			for _, id := range txIDs {
-				if tx := e.tx(t, id); tx.Status == synapsefake.StatusSettled && tx.Dispute == synapsefake.DisputeNone &&
+				if tx := e.Tx(t, id); tx.Status == synapsefake.StatusSettled && tx.Dispute == synapsefake.DisputeNone &&
 					!postings[id] && disputable[tx.ToNodeID] {
 					candidates = append(candidates, tx)
 				}
@@ -766,7 +768,7 @@ func moneyWalk(t *testing.T, seed uint64, coverage bool, opts ...synapsefake.Opt
 			for _, tx := range candidates {
 				for _, s := range tx.Timeline {
 					if s.Status == synapsefake.StatusSettled {
-						if e.fake.Now().Sub(s.Date) > 121*24*time.Hour {
+						if e.Fake.Now().Sub(s.Date) > 121*24*time.Hour {
 							late = append(late, tx)
 						}
 						break
@@ -786,18 +788,18 @@ func moneyWalk(t *testing.T, seed uint64, coverage bool, opts ...synapsefake.Opt
 			}
 			fx, ok := owners[owner[tx.FromNodeID]]
 			if !ok {
-				fx = e.fx
+				fx = e.Fx
 			}
-			r := do(t, e.fake, call{method: "PATCH", path: tranPath(fx.user.ID, tx.FromNodeID, tx.ID) + "/dispute", header: fx.headers,
-				body: map[string]any{"dispute_reason": reasons[rng.IntN(len(reasons))]}})
-			if err = respErr(r); err == nil {
+			r := testkit.Do(t, e.Fake, testkit.Call{Method: "PATCH", Path: testkit.TranPath(fx.User.ID, tx.FromNodeID, tx.ID) + "/dispute", Header: fx.Headers,
+				Body: map[string]any{"dispute_reason": reasons[rng.IntN(len(reasons))]}})
+			if err = testkit.RespErr(r); err == nil {
 				filed[tx.ID] = true
 				disputes = append(disputes, tx.ID)
 				notePosting(tx.ID)
-			} else if errCode(err) == "dispute_window_closed" {
+			} else if testkit.ErrCode(err) == "dispute_window_closed" {
 				// Past its filing window: refused, and nothing changed
 				// (held checks the money below).
-				if after := e.tx(t, tx.ID); after.Dispute != synapsefake.DisputeNone || after.DisputeCreditID != "" {
+				if after := e.Tx(t, tx.ID); after.Dispute != synapsefake.DisputeNone || after.DisputeCreditID != "" {
 					t.Fatalf("step %d: a late dispute of %s was refused but left dispute %q, credit %q", step, tx.ID, after.Dispute, after.DisputeCreditID)
 				}
 				done["late dispute refused"]++
@@ -807,7 +809,7 @@ func moneyWalk(t *testing.T, seed uint64, coverage bool, opts ...synapsefake.Opt
 			// helpers or the control API.
 			var pending []string
 			for _, id := range disputes {
-				if e.tx(t, id).Dispute == synapsefake.DisputePending {
+				if e.Tx(t, id).Dispute == synapsefake.DisputePending {
 					pending = append(pending, id)
 				}
 			}
@@ -824,11 +826,11 @@ func moneyWalk(t *testing.T, seed uint64, coverage bool, opts ...synapsefake.Opt
 			switch {
 			case rng.IntN(2) == 0:
 				outcome := map[bool]string{true: "won", false: "lost"}[won]
-				err = respErr(ctl(t, e.fake, "POST", "/transactions/"+id+"/dispute", map[string]any{"outcome": outcome}))
+				err = testkit.RespErr(testkit.Ctl(t, e.Fake, "POST", "/transactions/"+id+"/dispute", map[string]any{"outcome": outcome}))
 			case won:
-				err = e.fake.WinDispute(id)
+				err = e.Fake.WinDispute(id)
 			default:
-				err = e.fake.LoseDispute(id)
+				err = e.Fake.LoseDispute(id)
 			}
 			if err == nil {
 				notePosting(id)
@@ -838,7 +840,7 @@ func moneyWalk(t *testing.T, seed uint64, coverage bool, opts ...synapsefake.Opt
 			// the platform disputes a chargeback.
 			var charged, purchases []string
 			for _, id := range txIDs {
-				tx := e.tx(t, id)
+				tx := e.Tx(t, id)
 				switch {
 				case postings[id] || tx.Dispute != synapsefake.DisputeNone || tx.ToNodeID != network.ID:
 				case tx.Status == synapsefake.StatusReturned && tx.Code == "IR999":
@@ -851,14 +853,14 @@ func moneyWalk(t *testing.T, seed uint64, coverage bool, opts ...synapsefake.Opt
 			case len(charged) > 0 && (len(purchases) == 0 || rng.IntN(2) == 0):
 				op = "chargeback dispute"
 				id := charged[rng.IntN(len(charged))]
-				if err = respErr(do(t, e.fake, call{method: "PATCH", path: "/trans/" + id + "/dispute-chargeback",
-					header: gatewayHeaders(e.fake), body: map[string]any{}})); err == nil {
+				if err = testkit.RespErr(testkit.Do(t, e.Fake, testkit.Call{Method: "PATCH", Path: "/trans/" + id + "/dispute-chargeback",
+					Header: testkit.GatewayHeaders(e.Fake), Body: map[string]any{}})); err == nil {
 					filed[id] = false
 					disputes = append(disputes, id)
 				}
 			case len(purchases) > 0:
 				op = "chargeback"
-				err = e.fake.Return(purchases[rng.IntN(len(purchases))], "IR999")
+				err = e.Fake.Return(purchases[rng.IntN(len(purchases))], "IR999")
 			default:
 				op = "nothing to charge back"
 			}
@@ -880,23 +882,23 @@ func moneyWalk(t *testing.T, seed uint64, coverage bool, opts ...synapsefake.Opt
 			op = "return of a disputed transaction"
 			switch rng.IntN(6) {
 			case 0:
-				err = e.fake.Return(id, code)
+				err = e.Fake.Return(id, code)
 			case 1:
-				err = e.fake.ReturnLate(id, code)
+				err = e.Fake.ReturnLate(id, code)
 			case 2:
-				err = e.fake.ScheduleReturn(id, code, durations[rng.IntN(len(durations))]/2)
+				err = e.Fake.ScheduleReturn(id, code, durations[rng.IntN(len(durations))]/2)
 			case 3:
-				err = e.fake.ScheduleLateReturn(id, code, 0)
+				err = e.Fake.ScheduleLateReturn(id, code, 0)
 			case 4:
-				err = e.fake.AdvanceTransaction(id, synapsefake.StatusReturned)
+				err = e.Fake.AdvanceTransaction(id, synapsefake.StatusReturned)
 			default:
-				err = respErr(ctl(t, e.fake, "POST", "/transactions/"+id+"/return", map[string]any{"code": code, "late": true}))
+				err = testkit.RespErr(testkit.Ctl(t, e.Fake, "POST", "/transactions/"+id+"/return", map[string]any{"code": code, "late": true}))
 			}
-			switch c := errCode(err); c {
+			switch c := testkit.ErrCode(err); c {
 			case "transaction_disputed", "dispute_posting", "illegal_status_change", "return_window_passed", "return_code_not_for_rail":
 				done["refused "+c]++
 			default:
-				t.Fatalf("step %d: %s of %s (%s): error %v, want a refusal", step, op, id, e.tx(t, id).Status, err)
+				t.Fatalf("step %d: %s of %s (%s): error %v, want a refusal", step, op, id, e.Tx(t, id).Status, err)
 			}
 		case 16:
 			// The originating bank dishonors the return of an ACH
@@ -909,11 +911,11 @@ func moneyWalk(t *testing.T, seed uint64, coverage bool, opts ...synapsefake.Opt
 			// (in the last four days, mostly in their windows) apart.
 			var returned, dishonored, recent, recentlyDishonored []string
 			for _, id := range txIDs {
-				tx := e.tx(t, id)
+				tx := e.Tx(t, id)
 				last := tx.Timeline[len(tx.Timeline)-1]
-				fresh := e.fake.Now().Sub(last.Date) < 4*24*time.Hour
+				fresh := e.Fake.Now().Sub(last.Date) < 4*24*time.Hour
 				switch {
-				case postings[id] || tx.FromNodeID != e.bank.ID && tx.ToNodeID != e.bank.ID:
+				case postings[id] || tx.FromNodeID != e.Bank.ID && tx.ToNodeID != e.Bank.ID:
 				case tx.Status == synapsefake.StatusReturned && reference.ReturnSubjectOf(tx.Code) == reference.OfEntry:
 					returned = append(returned, id)
 					if fresh {
@@ -947,21 +949,21 @@ func moneyWalk(t *testing.T, seed uint64, coverage bool, opts ...synapsefake.Opt
 			if id == "" {
 				break
 			}
-			e.fake.Advance(0) // the steps due now, which any call makes first
-			before := e.tx(t, id)
+			e.Fake.Advance(0) // the steps due now, which any call makes first
+			before := e.Tx(t, id)
 			if contest {
 				op = "contest"
-				err = e.fake.ContestDishonor(id, contestCodes[rrng.IntN(len(contestCodes))])
+				err = e.Fake.ContestDishonor(id, contestCodes[rrng.IntN(len(contestCodes))])
 			} else {
 				op = "dishonor"
-				err = e.fake.DishonorReturn(id, dishonorCodes[rrng.IntN(len(dishonorCodes))])
+				err = e.Fake.DishonorReturn(id, dishonorCodes[rrng.IntN(len(dishonorCodes))])
 			}
-			switch c := errCode(err); c {
+			switch c := testkit.ErrCode(err); c {
 			case "":
 			case "dishonor_window_passed", "contest_window_passed", "not_returned", "not_dishonored", "already_dishonored",
 				"already_contested", "return_code_not_for_rail", "dispute_posting", "transaction_disputed":
 				done["refused "+c]++
-				if after := e.tx(t, id); !cmp.Equal(before, after) {
+				if after := e.Tx(t, id); !cmp.Equal(before, after) {
 					t.Fatalf("step %d: %s of %s refused (%v) but changed it:\n%s", step, op, id, err, cmp.Diff(before, after))
 				}
 			default:
@@ -970,10 +972,10 @@ func moneyWalk(t *testing.T, seed uint64, coverage bool, opts ...synapsefake.Opt
 		default:
 			op = "advance clock"
 			d := durations[rng.IntN(len(durations))]
-			if rng.IntN(40) == 0 && e.fake.Now().Before(friday.AddDate(0, 0, 200)) {
+			if rng.IntN(40) == 0 && e.Fake.Now().Before(testkit.Friday.AddDate(0, 0, 200)) {
 				d = 61 * 24 * time.Hour // past the 60-day filing windows (keys live 365 days)
 			}
-			e.fake.Advance(d)
+			e.Fake.Advance(d)
 		}
 		if err == nil {
 			done[op]++
@@ -981,7 +983,7 @@ func moneyWalk(t *testing.T, seed uint64, coverage bool, opts ...synapsefake.Opt
 		// A provisional credit falls due business days after its dispute
 		// was filed, in whatever step moves the clock past it.
 		for _, id := range disputes {
-			if c := e.tx(t, id).DisputeCreditID; c != "" && !postings[c] {
+			if c := e.Tx(t, id).DisputeCreditID; c != "" && !postings[c] {
 				done["provisional credit on schedule"]++
 				notePosting(id)
 			}
@@ -994,7 +996,7 @@ func moneyWalk(t *testing.T, seed uint64, coverage bool, opts ...synapsefake.Opt
 		}
 	}
 	for _, id := range txIDs {
-		if tx := e.tx(t, id); slices.ContainsFunc(tx.Timeline, func(e synapsefake.TimelineEntry) bool {
+		if tx := e.Tx(t, id); slices.ContainsFunc(tx.Timeline, func(e synapsefake.TimelineEntry) bool {
 			return strings.HasPrefix(e.Note, "Planned return ")
 		}) {
 			done["planned return not made"]++
@@ -1004,7 +1006,7 @@ func moneyWalk(t *testing.T, seed uint64, coverage bool, opts ...synapsefake.Opt
 		return
 	}
 	// The walk must have gone everywhere the property is about.
-	for _, s := range allStatuses {
+	for _, s := range testkit.AllStatuses {
 		if !seen[s] {
 			t.Errorf("no transaction was ever %s", s)
 		}
@@ -1032,31 +1034,31 @@ func moneyWalk(t *testing.T, seed uint64, coverage bool, opts ...synapsefake.Opt
 // at creation no longer applies.
 func TestReleaseRestartsTheSchedule(t *testing.T) {
 	t.Parallel()
-	e := newTxEnv(t, 100_00)
-	id := e.create(t, e.bank, 10)
-	e.fake.Advance(10 * time.Second)
-	if err := e.fake.Queue(id, ""); err != nil {
+	e := testkit.NewTxEnv(t, 100_00)
+	id := e.Create(t, e.Bank, 10)
+	e.Fake.Advance(10 * time.Second)
+	if err := e.Fake.Queue(id, ""); err != nil {
 		t.Fatal(err)
 	}
-	e.fake.Advance(10 * time.Second)
-	if err := e.fake.Release(id); err != nil {
+	e.Fake.Advance(10 * time.Second)
+	if err := e.Fake.Release(id); err != nil {
 		t.Fatal(err)
 	}
-	released := friday.Add(20 * time.Second)
-	e.fake.Advance(time.Minute - 20*time.Second) // the creation's debit step
-	if got := e.tx(t, id).Status; got != synapsefake.StatusCreated {
+	released := testkit.Friday.Add(20 * time.Second)
+	e.Fake.Advance(time.Minute - 20*time.Second) // the creation's debit step
+	if got := e.Tx(t, id).Status; got != synapsefake.StatusCreated {
 		t.Fatalf("a minute after creation: %s, want CREATED", got)
 	}
-	e.wantBalances(t, 100_00, nil)
-	e.fake.Advance(released.Add(time.Minute).Sub(e.fake.Now()))
+	e.WantBalances(t, 100_00, nil)
+	e.Fake.Advance(released.Add(time.Minute).Sub(e.Fake.Now()))
 	wantTimeline := []synapsefake.TimelineEntry{
-		{Status: synapsefake.StatusCreated, Note: "Transaction Created.", Date: friday},
-		{Status: synapsefake.StatusQueuedBySynapse, Note: "Transaction queued.", Date: friday.Add(10 * time.Second)},
+		{Status: synapsefake.StatusCreated, Note: "Transaction Created.", Date: testkit.Friday},
+		{Status: synapsefake.StatusQueuedBySynapse, Note: "Transaction queued.", Date: testkit.Friday.Add(10 * time.Second)},
 		{Status: synapsefake.StatusCreated, Note: "Transaction released from queue.", Date: released},
 		{Status: synapsefake.StatusProcessingDebit, Note: "Processing debit.", Date: released.Add(time.Minute)},
 	}
-	if diff := cmp.Diff(wantTimeline, e.tx(t, id).Timeline); diff != "" {
+	if diff := cmp.Diff(wantTimeline, e.Tx(t, id).Timeline); diff != "" {
 		t.Errorf("Timeline (-want +got):\n%s", diff)
 	}
-	e.wantBalances(t, 100_00, map[string]int64{"sender": 90_00})
+	e.WantBalances(t, 100_00, map[string]int64{"sender": 90_00})
 }

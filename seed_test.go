@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/synapsefake/synapsefake/internal/testkit"
+
 	"github.com/synapsefake/synapsefake"
 )
 
@@ -83,12 +85,12 @@ func TestSeedingRefusesWhatTheServiceWould(t *testing.T) {
 			fake := synapsefake.NewServer(t, synapsefake.WithoutWebhookDelivery())
 			u := fake.MustAddUser(t, synapsefake.UserSeed{})
 			n := fake.MustAddNode(t, u.ID, synapsefake.NodeSeed{BalanceCents: 100})
-			before := savedState(t, fake)
+			before := testkit.SavedState(t, fake)
 			err := tc.call(fake, u.ID, n.ID)
 			if err == nil || !strings.Contains(err.Error(), tc.want) {
 				t.Fatalf("error %v, want %s", err, tc.want)
 			}
-			if after := savedState(t, fake); after != before {
+			if after := testkit.SavedState(t, fake); after != before {
 				t.Error("a refused call changed the fake's state")
 			}
 		})
@@ -106,16 +108,6 @@ func TestSeedingRefusesWhatTheServiceWould(t *testing.T) {
 			t.Errorf("nodes %v after refusals, want none", got.NodeIDs)
 		}
 	})
-}
-
-// savedState is the fake's whole saved state, to compare before and after.
-func savedState(t testing.TB, fake *synapsefake.Server) string {
-	t.Helper()
-	var b strings.Builder
-	if err := fake.Snapshot(&b); err != nil {
-		t.Fatal(err)
-	}
-	return b.String()
 }
 
 // TestMustFormsFailTheTest: each Must* form fails the test with the error
@@ -138,10 +130,10 @@ func TestMustFormsFailTheTest(t *testing.T) {
 		{"As with a fingerprint POST /oauth refuses", func(tb testing.TB) { fake.As(tb, u.ID, "my phone") }, "As: synapsefake: invalid_fingerprint"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			rec := &recordingTB{TB: t}
+			rec := &testkit.RecordingTB{TB: t}
 			tc.call(rec)
-			if len(rec.fatal) != 1 || !strings.Contains(rec.fatal[0], tc.want) {
-				t.Errorf("failures %q; want one naming %q", rec.fatal, tc.want)
+			if len(rec.Fatals) != 1 || !strings.Contains(rec.Fatals[0], tc.want) {
+				t.Errorf("failures %q; want one naming %q", rec.Fatals, tc.want)
 			}
 		})
 	}
@@ -153,13 +145,13 @@ func TestMustFormsFailTheTest(t *testing.T) {
 func TestFund(t *testing.T) {
 	t.Parallel()
 	fake := synapsefake.NewServer(t, synapsefake.WithoutWebhookDelivery())
-	fx := newFixture(t, fake, 0)
-	r := do(t, fake, call{method: "POST", path: "/users/" + fx.user.ID + "/nodes", header: fx.headers,
-		body: map[string]any{"type": "DEPOSIT-US", "info": map[string]any{"nickname": "Made over HTTP"}}})
-	if r.status != 200 {
-		t.Fatalf("create node: %d %s", r.status, r.raw)
+	fx := testkit.NewFixture(t, fake, 0)
+	r := testkit.Do(t, fake, testkit.Call{Method: "POST", Path: "/users/" + fx.User.ID + "/nodes", Header: fx.Headers,
+		Body: map[string]any{"type": "DEPOSIT-US", "info": map[string]any{"nickname": "Made over HTTP"}}})
+	if r.Status != 200 {
+		t.Fatalf("create node: %d %s", r.Status, r.Raw)
 	}
-	id := r.body["nodes"].([]any)[0].(map[string]any)["_id"].(string)
+	id := r.Body["nodes"].([]any)[0].(map[string]any)["_id"].(string)
 	hooks := len(fake.Webhooks().All())
 	fake.MustFund(t, id, 250_00)
 	fake.MustFund(t, id, 1)
@@ -170,7 +162,7 @@ func TestFund(t *testing.T) {
 	if got := len(fake.Webhooks().All()); got != hooks {
 		t.Errorf("%d webhooks after Fund, want %d", got, hooks)
 	}
-	if r := do(t, fake, call{method: "GET", path: "/users/" + fx.user.ID + "/trans", header: fx.headers}); r.status != 200 || r.body["trans_count"] != float64(0) {
-		t.Errorf("GET .../trans after Fund: %d %v, want no transaction", r.status, r.body["trans_count"])
+	if r := testkit.Do(t, fake, testkit.Call{Method: "GET", Path: "/users/" + fx.User.ID + "/trans", Header: fx.Headers}); r.Status != 200 || r.Body["trans_count"] != float64(0) {
+		t.Errorf("GET .../trans after Fund: %d %v, want no transaction", r.Status, r.Body["trans_count"])
 	}
 }

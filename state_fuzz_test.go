@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -11,6 +12,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/synapsefake/synapsefake/internal/bank"
 )
 
 // The state fuzzer restores documents that differ from a saved one in one
@@ -29,34 +32,31 @@ func stateFuzzServer(tb testing.TB) (*fuzzWorld, []byte) {
 	tb.Helper()
 	w := newFuzzWorld(tb)
 	s := w.s
-	if _, err := s.CardAuthorization(w.card, CardAuth{AmountCents: 500, Merchant: "Shop"}); err != nil {
+	if _, err := s.core.CardAuthorization(w.card, CardAuth{AmountCents: 500, Merchant: "Shop"}); err != nil {
 		tb.Fatal(err)
 	}
-	if _, err := s.CardAuthorization(w.card, CardAuth{AmountCents: 300, Hold: true}); err != nil {
+	if _, err := s.core.CardAuthorization(w.card, CardAuth{AmountCents: 300, Hold: true}); err != nil {
 		tb.Fatal(err)
 	}
 	// An ACH transfer whose R01 return was dishonored (R68), for the
 	// dishonor's fields.
-	bank := s.MustAddNode(tb, w.user, NodeSeed{Type: "ACH-US", AccountNum: "123456789", RoutingNum: "051000017"})
-	st := s.store
-	st.lock()
-	t, err := st.createTx(s.Now(), w.user, bank.ID, fuzzTx(w.node, 20), true, nil)
-	st.unlock()
-	if err != nil {
+	achNode := s.MustAddNode(tb, w.user, NodeSeed{Type: "ACH-US", AccountNum: "123456789", RoutingNum: "051000017"})
+	var t bank.TxView
+	if err := s.core.CreateTxInto(s.core.Now(), w.user, achNode.ID, fuzzTx(w.node, 20), true, nil, &t); err != nil {
 		tb.Fatal(err)
 	}
 	for _, move := range []func() error{
-		func() error { return s.Settle(t.id) },
-		func() error { return s.Return(t.id, "R01") },
-		func() error { return s.DishonorReturn(t.id, "R68") },
+		func() error { return s.core.Settle(t.ID) },
+		func() error { return s.core.Return(t.ID, "R01") },
+		func() error { return s.core.DishonorReturn(t.ID, "R68") },
 	} {
 		if err := move(); err != nil {
 			tb.Fatal(err)
 		}
 	}
-	s.Advance(40 * 24 * time.Hour) // settles both, and makes a month's statements
+	s.core.Advance(40 * 24 * time.Hour) // settles both, and makes a month's statements
 	var doc bytes.Buffer
-	if err := s.Snapshot(&doc); err != nil {
+	if err := s.core.Snapshot(&doc); err != nil {
 		tb.Fatal(err)
 	}
 	return w, doc.Bytes()
@@ -132,6 +132,9 @@ func stateIDsOf(doc any) []string {
 	walk(doc)
 	return sortedKeys(seen)
 }
+
+// sortedKeys are m's keys, sorted.
+func sortedKeys[V any](m map[string]V) []string { return slices.Sorted(maps.Keys(m)) }
 
 func isObjectID(s string) bool {
 	if len(s) != 24 {
@@ -287,7 +290,7 @@ func probeState(t *testing.T, s *Server, doc []byte, what string) {
 	}
 	userGet := func(userID, target string) {
 		done := make(chan string, 1)
-		go func() { done <- s.OAuthKey(userID, "fp") }()
+		go func() { done <- s.core.OAuthKey(userID, "fp") }()
 		var key string
 		select {
 		case key = <-done:
@@ -348,14 +351,14 @@ func probeState(t *testing.T, s *Server, doc []byte, what string) {
 func restoreOrRefuse(t *testing.T, w *fuzzWorld, doc []byte, what string) (accepted bool, answer string) {
 	t.Helper()
 	s := w.s
-	before := s.store.snapshot()
+	before := s.core.ObservedDigest()
 	rec := serveWithin(t, s, httptest.NewRequest("PUT", "http://localhost/_fake/state", bytes.NewReader(doc)), what)
 	if rec.Code != http.StatusOK {
 		checkAnswer(t, rec)
 		if rec.Code != http.StatusBadRequest {
 			t.Fatalf("%s: refused with %d, want 400: %s", what, rec.Code, rec.Body)
 		}
-		if after := s.store.snapshot(); after != before {
+		if after := s.core.ObservedDigest(); after != before {
 			t.Fatalf("%s: refused, but the store changed", what)
 		}
 		return false, rec.Body.String()
@@ -376,7 +379,7 @@ func FuzzState(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, path uint32, how, pick uint8) {
 		mutated, what := mutateState(t, doc, path, how, pick)
-		w.s.Reset()
+		w.s.core.Reset()
 		restoreOrRefuse(t, w, mutated, what)
 	})
 }
@@ -472,7 +475,7 @@ func TestStateRefusesWhatWouldWedge(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			w.s.Reset()
+			w.s.core.Reset()
 			accepted, answer := restoreOrRefuse(t, w, mutated, tc.name)
 			if accepted {
 				t.Fatalf("accepted; want a 400 naming %q", tc.wantPath)
@@ -483,7 +486,7 @@ func TestStateRefusesWhatWouldWedge(t *testing.T) {
 		})
 	}
 	// The unchanged document is accepted and passes the probe.
-	w.s.Reset()
+	w.s.core.Reset()
 	if accepted, answer := restoreOrRefuse(t, w, doc, "the saved document"); !accepted {
 		t.Fatalf("the saved document was refused: %s", answer)
 	}

@@ -9,6 +9,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/synapsefake/synapsefake/internal/testkit"
+
 	"github.com/benbjohnson/clock"
 	"github.com/synapsefake/synapsefake"
 )
@@ -69,7 +71,7 @@ func TestWaitEndsWhileWebhooksArrive(t *testing.T) {
 	// What one pass over the capture costs here, with every body encoded
 	// (WaitWithin's matcher may read it): a wait of 0 makes exactly one.
 	began := time.Now()
-	fake.Webhooks().WaitWithin(&recordingTB{TB: t}, 0, synapsefake.ForObject("000000000000000000000000"))
+	fake.Webhooks().WaitWithin(&testkit.RecordingTB{TB: t}, 0, synapsefake.ForObject("000000000000000000000000"))
 	onePass := time.Since(began)
 	t.Logf("one pass over %d webhooks: %v", captured, onePass)
 	for _, tc := range []struct {
@@ -78,17 +80,17 @@ func TestWaitEndsWhileWebhooksArrive(t *testing.T) {
 		wait    func(t *testing.T, fake *synapsefake.Server) (failure string)
 	}{
 		{"WaitWithin", 100 * time.Millisecond, func(t *testing.T, fake *synapsefake.Server) string {
-			tb := &recordingTB{TB: t}
+			tb := &testkit.RecordingTB{TB: t}
 			fake.Webhooks().WaitWithin(tb, 100*time.Millisecond, synapsefake.ForObject("000000000000000000000000"))
-			if len(tb.fatal) != 1 {
-				t.Fatalf("WaitWithin failed %d times, want 1", len(tb.fatal))
+			if len(tb.Fatals) != 1 {
+				t.Fatalf("WaitWithin failed %d times, want 1", len(tb.Fatals))
 			}
-			return tb.fatal[0]
+			return tb.Fatals[0]
 		}},
 		{"POST /_fake/webhooks/wait", 200 * time.Millisecond, func(t *testing.T, fake *synapsefake.Server) string {
-			r := ctl(t, fake, "POST", "/webhooks/wait", map[string]any{"object_id": "000000000000000000000000", "timeout": "200ms"})
-			wantError(t, r, http.StatusNotFound, "404", "no_matching_webhook")
-			return string(r.raw)
+			r := testkit.Ctl(t, fake, "POST", "/webhooks/wait", map[string]any{"object_id": "000000000000000000000000", "timeout": "200ms"})
+			testkit.WantError(t, r, http.StatusNotFound, "404", "no_matching_webhook")
+			return string(r.Raw)
 		}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -133,21 +135,21 @@ func TestFailedWaitHoldsNoCopyOfTheCapture(t *testing.T) {
 		wait func(t *testing.T) (failure string)
 	}{
 		{"POST /_fake/webhooks/wait", func(t *testing.T) string {
-			r := ctl(t, fake, "POST", "/webhooks/wait", map[string]any{"object_id": "000000000000000000000000", "timeout": "0s"})
-			wantError(t, r, http.StatusNotFound, "404", "no_matching_webhook")
-			if len(r.raw) > maxMessage {
-				t.Errorf("the 404 answer is %d bytes, want at most %d", len(r.raw), maxMessage)
+			r := testkit.Ctl(t, fake, "POST", "/webhooks/wait", map[string]any{"object_id": "000000000000000000000000", "timeout": "0s"})
+			testkit.WantError(t, r, http.StatusNotFound, "404", "no_matching_webhook")
+			if len(r.Raw) > maxMessage {
+				t.Errorf("the 404 answer is %d bytes, want at most %d", len(r.Raw), maxMessage)
 			}
-			msg, _ := r.body["error"].(map[string]any)["en"].(string)
+			msg, _ := r.Body["error"].(map[string]any)["en"].(string)
 			return msg
 		}},
 		{"Wait", func(t *testing.T) string {
-			tb := &recordingTB{TB: t}
+			tb := &testkit.RecordingTB{TB: t}
 			fake.Webhooks().Wait(tb, synapsefake.ForObject("000000000000000000000000"))
-			if len(tb.fatal) != 1 {
-				t.Fatalf("Wait failed %d times, want 1", len(tb.fatal))
+			if len(tb.Fatals) != 1 {
+				t.Fatalf("Wait failed %d times, want 1", len(tb.Fatals))
 			}
-			return tb.fatal[0]
+			return tb.Fatals[0]
 		}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -168,7 +170,7 @@ func TestFailedWaitHoldsNoCopyOfTheCapture(t *testing.T) {
 	// encoded and a copy of each webhook: about 8 MiB a waiter.
 	const waiters, read = 8, 5000
 	t.Run("concurrent Waits", func(t *testing.T) {
-		before := heapAfterGC()
+		before := testkit.HeapAfterGC()
 		var arrived, done sync.WaitGroup
 		release := make(chan struct{})
 		for range waiters {
@@ -185,7 +187,7 @@ func TestFailedWaitHoldsNoCopyOfTheCapture(t *testing.T) {
 			})
 		}
 		arrived.Wait()
-		held := int64(heapAfterGC()) - int64(before)
+		held := int64(testkit.HeapAfterGC()) - int64(before)
 		close(release)
 		done.Wait()
 		t.Logf("%d waiters that have read %d webhooks hold %d KiB", waiters, read, held>>10)

@@ -1,0 +1,109 @@
+package api
+
+import (
+	"log"
+	"net/http"
+	"testing"
+	"time"
+
+	"github.com/synapsefake/synapsefake/internal/bank"
+	"github.com/synapsefake/synapsefake/reference"
+)
+
+// isGateway reports whether gw is Gateway(), without building it.
+func (s *Wire) isGateway(gw string) bool {
+	id, secret := s.Cfg.ClientID, s.Cfg.ClientSecret
+	return len(gw) == len(id)+1+len(secret) && gw[:len(id)] == id && gw[len(id)] == '|' && gw[len(id)+1:] == secret
+}
+
+// Advance moves the server's mock clock forward by d. Before it returns,
+// everything that fell due (processing steps, expiries, webhook retries) has
+// run, in due order, and every webhook delivery that caused has been
+// attempted, within Flush's bound of real time (so do not call Advance from
+// a webhook receiver's handler). With a clock that is not a mock, Advance only runs what is
+// already due.
+func (s *Wire) Advance(d time.Duration) {
+	// Attempts still in flight finish at the old time, so that the order of
+	// deliveries does not depend on how fast a receiver answered.
+	s.Flush()
+	switch {
+	case d <= 0:
+	case s.Clock == nil:
+		s.Frozen.Add(d)
+	case s.Mock != nil:
+		s.Mock.Add(d)
+	}
+	s.runAllDue()
+	s.Flush()
+}
+
+// RunDue runs the clock-driven work that is due now (processing steps,
+// expiries, statements, webhook retries), as every request does first,
+// without moving the clock and without waiting for the webhook deliveries
+// it queues, which go out at WithWebhookRate's pace. A server on a real
+// clock that may sit idle calls it from time to time (the standalone fake
+// does, every second); a test calls Advance, which also waits.
+func (s *Wire) RunDue() { s.runAllDue() }
+
+// RunDueFast applies every piece of clock-driven work that is due now. It is
+// called at the start of every request, so a test that moves a shared mock
+// itself still sees a consistent store.
+//
+// Before the first work falls due (store.nextDue, hooks.nextRetry) it
+// costs two comparisons. Work added to any of the four needs its due time
+// in one of those two.
+func (s *Wire) RunDueFast() {
+	if t := bank.Ms(s.Now()); t < s.DueAt() && t < s.Hooks.nextRetry.Load() {
+		return
+	}
+	s.runAllDue()
+}
+
+// runAllDue is runDue without its shortcut: Advance and RunDue, called
+// rarely and on purpose, take the locks and look whatever the due times
+// say, so that a due time left stale (by code that changed the store
+// without its unlock) cannot make them do nothing.
+func (s *Wire) runAllDue() {
+	now := s.Now()
+	s.RunBankDue(now)
+	s.Hooks.due(now)
+}
+
+// Wire is the v3.1 wire's part of a Server: routes, idempotency,
+// webhook delivery, the journal, fault injection and diagnostics, over the
+// bank it embeds.
+type Wire struct {
+	bank.Bank
+	Cfg           *WireConfig // the options the wire reads; its Config is the bank's
+	idemLocks     keyLocks
+	Hooks         *hooks
+	WebhookClient *http.Client
+	Faults        faults
+	Journal       journal
+	Tb            testing.TB // NewServer's: diagnostics and strict requests report to it
+	End           *EndOfTest // NewServer's cleanup (diagnose.go)
+}
+
+// WireConfig is the wire's part of the options, over the bank's: New
+// copies it from the root's config, and the console's config holds a copy
+// of it.
+type WireConfig struct {
+	bank.Config
+	ClientID, ClientSecret string
+	LoanLimits             map[string]reference.LoanLimit
+	FundsCheck             bool
+	ImmediateStatements    bool
+	JitDeadline            time.Duration
+	Latency                time.Duration
+	ErrorLog               *log.Logger
+	JournalEntries         int
+	JournalBytes           int64
+	DeliverWebhooks        bool
+	WebhookRate            int
+	CaptureLimit           int64
+	WebhookLogLimit        int64
+	Chaos                  *WebhookChaos
+	Logf                   func(format string, args ...any)
+	Quiet                  bool
+	Strict                 bool
+}

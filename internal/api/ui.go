@@ -1,0 +1,53 @@
+package api
+
+import (
+	"net/http"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/synapsefake/synapsefake/internal/bank"
+)
+
+// attemptOutcome is what the stored attempt a came to.
+func attemptOutcome(a bank.AttemptRecord) bank.UiOutcome {
+	return outcomeOf(int(a.StatusCode()), a.ChaosFlags()&chaosBadSignature != 0, a.Answer())
+}
+
+// outcomeOf is what an attempt came to. Only a 2xx answer to a POST signed
+// right is a delivery: the fake also ends a delivery on 400, 404, 405 and
+// 408 (webhookSuccess, which the service does not retry; 408 is how it
+// records a receiver it could not reach or that did not answer in time),
+// and each of those is a failure.
+func outcomeOf(code int, badSignature bool, text string) bank.UiOutcome {
+	switch {
+	case code == http.StatusOK && text == notDelivered:
+		return bank.UiNotSent
+	case code >= 200 && code < 300 && !badSignature:
+		return bank.UiDelivered
+	}
+	return bank.UiFailed
+}
+
+// UiAttemptOf is an attempt of a webhook made at event.
+func UiAttemptOf(a bank.Attempt, event time.Time) bank.UiAttempt {
+	bad := slices.Contains(strings.Split(a.Chaos, ","), ChaosBadSignature)
+	v := bank.UiAttempt{Attempt: a, Outcome: outcomeOf(a.Code, bad, a.Text), After: a.Date.Sub(event)}
+	switch {
+	case v.Outcome == bank.UiDelivered:
+		v.Verdict = "delivered"
+	case v.Outcome == bank.UiNotSent:
+		v.Verdict = "not sent"
+	case bad:
+		v.Verdict = "failed: bad signature (webhook chaos)"
+	case a.Code == http.StatusRequestTimeout:
+		v.Verdict = "failed: unreachable or timed out (recorded as 408)"
+	default:
+		v.Verdict = "failed"
+	}
+	return v
+}
+
+// uiSubWindow is how many of a subscription's newest deliveries its
+// success rate counts.
+const uiSubWindow = 20

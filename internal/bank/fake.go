@@ -1,0 +1,259 @@
+package bank
+
+import (
+	"slices"
+	"time"
+
+	"github.com/benbjohnson/clock"
+	"github.com/synapsefake/synapsefake/internal/apierr"
+	"github.com/synapsefake/synapsefake/internal/jsonx"
+	"github.com/synapsefake/synapsefake/reference"
+)
+
+// Validate refuses what the service would refuse of a user.
+func (seed UserSeed) validate() error {
+	if seed.Permission != "" && !slices.Contains(userPermissions, seed.Permission) {
+		return apierr.Payload("invalid_permission", "Unknown permission %q.", seed.Permission)
+	}
+	if seed.Fingerprint != "" && !ValidFingerprint(seed.Fingerprint) {
+		return ErrSeedFingerprint(seed.Fingerprint)
+	}
+	// Given fields follow POST /users' rules; empty ones get defaults.
+	switch {
+	case slices.Contains(seed.PhoneNumbers, ""):
+		return apierr.Payload("missing_phone_numbers", "PhoneNumbers holds an empty phone number.")
+	case slices.Contains(seed.LegalNames, ""):
+		return apierr.Payload("missing_legal_names", "LegalNames holds an empty legal name.")
+	}
+	return nil
+}
+
+// broken lists the contract's rules seed breaks that POST /users takes, as
+// the sandbox did.
+func (seed UserSeed) broken() []BrokenRule {
+	if seed.Email == "" {
+		return nil
+	}
+	return emailRule("Email (logins[].email)", seed.Email)
+}
+
+// Validate refuses what the service would refuse of a node.
+func (seed NodeSeed) validate() error {
+	if err := validNickname("Nickname", seed.Nickname); err != nil {
+		return err
+	}
+	switch {
+	case seed.Type != "" && !knownNodeType(seed.Type):
+		return apierr.Payload("invalid_node_type", "Unknown node type %q.", seed.Type)
+	case seed.BalanceCents < -MaxBalanceCents || seed.BalanceCents > MaxBalanceCents:
+		return apierr.Payload("invalid_balance", "BalanceCents %d is outside ±MaxBalanceCents (%d).", seed.BalanceCents, int64(MaxBalanceCents))
+	case seed.RoutingNum != "" && !validRoutingNumber(seed.RoutingNum):
+		return apierr.Payload("invalid_routing_num", "RoutingNum %q is not a valid routing number.", seed.RoutingNum)
+	case seed.Type == reference.NodeACHUS && seed.AccountNum != "" && !validACHAccountNum(seed.AccountNum):
+		return apierr.Payload("invalid_account_num", "AccountNum %q is not 4 to 17 digits, as POST .../nodes requires of an ACH-US node.", seed.AccountNum)
+	}
+	return nil
+}
+
+// Now is the server's current time, in milliseconds.
+func (s *Bank) Now() time.Time {
+	if s.Clock == nil {
+		return s.Frozen.Now()
+	}
+	return s.Clock.Now().Truncate(time.Millisecond)
+}
+
+// AddUser creates a user directly in the store, without HTTP, and returns a
+// copy of it. Empty fields of seed get defaults: an example.com email, the
+// phone number 901.111.1111 and the legal name "Test User". A seed the
+// service would refuse (an unknown Permission) is an error, and adds
+// nothing.
+func (s *Bank) AddUser(seed UserSeed) (User, error) { return s.AddUserAt(s.Now(), seed) }
+
+// AddUserAt is AddUser with the user created at at.
+func (s *Bank) AddUserAt(at time.Time, seed UserSeed) (User, error) {
+	err := seed.validate()
+	if err == nil {
+		err = s.Up.SeedRules(seed.broken())
+	}
+	if err != nil {
+		return User{}, err
+	}
+	st := s.store
+	defer st.lock().unlock()
+	if seed.Email == "" {
+		seed.Email = "user" + st.randomHex(4) + "@example.com"
+	}
+	if len(seed.PhoneNumbers) == 0 {
+		seed.PhoneNumbers = defaultSeedPhones // newUser copies it
+	}
+	if len(seed.LegalNames) == 0 {
+		seed.LegalNames = defaultSeedNames
+	}
+	defer st.asBackend()()
+	u := st.newUser(at, seed, nil, 1, nil)
+	st.emitUser(u.created, "USERS|POST", u)
+	return u.public(), nil
+}
+
+// AddNode creates a node for an existing user directly in the store and
+// returns a copy of it. Type defaults to DEPOSIT-US and Nickname to "Node".
+// What the service would refuse is an error and adds nothing: an unknown
+// user (404 / "404" on the wire) or node type, a Nickname longer than 256
+// characters, a BalanceCents outside ±MaxBalanceCents, a RoutingNum that
+// is not a routing number, an ACH-US AccountNum that is not 4 to 17 digits.
+func (s *Bank) AddNode(userID string, seed NodeSeed) (Node, error) {
+	return s.AddNodeAt(s.Now(), userID, seed)
+}
+
+// AddNodeAt is AddNode with the node created at at.
+func (s *Bank) AddNodeAt(at time.Time, userID string, seed NodeSeed) (Node, error) {
+	if err := seed.validate(); err != nil {
+		return Node{}, err
+	}
+	st := s.store
+	defer st.lock().unlock()
+	u := st.users[userID]
+	if u == nil || u == st.networkUser {
+		return Node{}, apierr.NotFound("user")
+	}
+	if seed.Type == "" {
+		seed.Type = reference.NodeDepositUS
+	}
+	if seed.Nickname == "" {
+		seed.Nickname = "Node"
+	}
+	var typ, class string
+	if seed.Type == reference.NodeACHUS {
+		typ, class = "PERSONAL", "CHECKING"
+	}
+	defer st.asBackend()()
+	n := st.newNode(at, u, seed, typ, class, nil)
+	st.emitNodeSnap(n.created, "NODES|POST", n)
+	return n.public(), nil
+}
+
+// Fund adds cents to a node's balance, as AddNode's BalanceCents does: no
+// transaction and no webhook, a line "Funds added" on its statements. It
+// is for a node the application created over HTTP, which starts empty. A
+// node that does not exist, is not active, or whose balance would leave
+// ±MaxBalanceCents, or cents that is not positive, is an error and changes
+// nothing.
+func (s *Bank) Fund(nodeID string, cents int64) error {
+	if cents <= 0 || cents > MaxBalanceCents {
+		return apierr.Payload("invalid_amount", "Fund takes from 1 to %d cents, not %d.", int64(MaxBalanceCents), cents)
+	}
+	now := s.Now()
+	st := s.store
+	defer st.lock().unlock()
+	return st.fund(now, nodeID, cents)
+}
+
+// User returns a copy of a user and whether it exists.
+func (s *Bank) User(id string) (User, bool) {
+	st := s.store
+	defer st.lock().unlock()
+	u := st.users[id]
+	if u == nil {
+		return User{}, false
+	}
+	return u.public(), true
+}
+
+// Node returns a copy of a node and whether it exists.
+func (s *Bank) Node(id string) (Node, bool) {
+	st := s.store
+	defer st.lock().unlock()
+	n := st.nodes[id]
+	if n == nil {
+		return Node{}, false
+	}
+	return n.public(), true
+}
+
+// OAuthKey registers fingerprint for the user and mints a valid oauth_key
+// with the given scopes (every user-level scope when none are given), as if
+// the OAuth dance had been walked. Clients send it as
+// X-SP-USER: "<key>|<fingerprint>". It returns "" for an unknown user, a
+// fingerprint POST /oauth would refuse (not 1 to 256 letters, digits, '-',
+// '_' or '.') or an unknown scope. It
+// mints a key for a LOCKED, CLOSED or MAKE-IT-GO-AWAY user too, whom
+// POST /oauth refuses, so that a test can show what such a user's money
+// moves get (409 / "410" user_locked).
+func (s *Bank) OAuthKey(userID, fingerprint string, scopes ...string) string {
+	st := s.store
+	defer st.lock().unlock()
+	u := st.users[userID]
+	if u == nil {
+		return ""
+	}
+	if !ValidFingerprint(fingerprint) || slices.ContainsFunc(scopes, func(sc string) bool { return !reference.IsScope(sc) }) {
+		return ""
+	}
+	keyScopes := allUserScopes
+	if len(scopes) > 0 {
+		keyScopes = slices.Clone(scopes)
+	}
+	u.fingerprints[fingerprint] = true
+	return st.newKey(s.Now().Add(s.Cfg.KeyLifetime), u.id, fingerprint, keyScopes).key
+}
+
+// Bank is the bank's part of a Server (issue 39): the records, the
+// clock and the schedule the clock drives. Its methods use nothing above it.
+type Bank struct {
+	Cfg    *Config     // the options the bank reads: its part of the root's config
+	Clock  clock.Clock // the injected clock; nil for the default frozen one
+	Mock   *clock.Mock // the injected clock when it is a mock
+	Frozen frozenClock // the default clock (clock.go)
+	store  *Store
+	Up     bankUp // what the bank asks of the layers above it: New sets it
+}
+
+// bankUp is every call the bank makes upward (issue 39 §3.4). The wire
+// answers them; the root's New connects it once (an interface holding a
+// pointer, so that New allocates nothing more). Step 4 splits it into the
+// bank's Decider and Enforcer, and moves runDue up into the root's wrappers.
+type bankUp interface {
+	// RunDue is the wire's runDue: the due clock-driven work, webhook
+	// retries included, which a scenario helper or a card operation runs
+	// first, as a request does.
+	RunDue()
+	// AskPlatform puts a card swipe to the platform and waits for its
+	// answer (jit.go; the Decider).
+	AskPlatform(*JitAsk) JitOutcome
+	// SeedRules is strict mode's verdict on a seed's broken contract rules
+	// (strict.go; the seeding Enforcer): AddUser reports to NewServer's test.
+	SeedRules([]BrokenRule) error
+}
+
+// ErrSeedFingerprint refuses to register a fingerprint that POST /oauth and
+// POST /users would refuse in X-SP-USER.
+func ErrSeedFingerprint(fp string) *apierr.Error {
+	return apierr.Payload("invalid_fingerprint", "The fingerprint %q is not 1 to 256 letters, digits, '-', '_' or '.': POST /oauth would refuse it.", jsonx.Cut(fp, 64))
+}
+
+// defaultSeedPhones and defaultSeedNames are a UserSeed's defaults, read
+// only.
+var (
+	defaultSeedPhones = []string{"901.111.1111"}
+	defaultSeedNames  = []string{"Test User"}
+)
+
+// Config is the bank's part of the options: New copies it from the
+// root's config, and the wire's config holds a copy of it.
+type Config struct {
+	Seed        uint64        // WithIDSeed: the id stream and the webhook log ids
+	KeyLifetime time.Duration // WithOAuthKeyLifetime
+}
+
+// ValidateUserSeed is seed's check (AddUser's), for the layers above.
+func ValidateUserSeed(seed UserSeed) error { return seed.validate() }
+
+// ValidateNodeSeed is seed's check (AddNode's), for the layers above.
+func ValidateNodeSeed(seed NodeSeed) error { return seed.validate() }
+
+// ValidateCutoffs is c's check (WithCutoffs'), for the layers above.
+func ValidateCutoffs(c Cutoffs) error { return c.validate() }
+
+// ValidateReturnRule is r's check (AddReturnRule's), for the layers above.
+func ValidateReturnRule(r ReturnRule) error { return r.validate() }

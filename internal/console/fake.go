@@ -1,0 +1,44 @@
+package console
+
+import (
+	"sync"
+	"time"
+
+	"github.com/synapsefake/synapsefake/internal/api"
+)
+
+// Console is the console's part of a Server: the control API, the
+// dashboard, saved state, worlds and platforms, over the wire it embeds.
+type Console struct {
+	api.Wire
+	Cfg       *ConsoleConfig // the options the console reads; its WireConfig is the wire's
+	restoring sync.Mutex     // held while a state document is restored: one at a time
+	// Host is the Server the console is part of; ctlBase is where its
+	// control API is served (/_fake/platforms/{client_id}/ for a made
+	// platform), "" for controlPrefix.
+	Host    consoleHost
+	CtlBase string
+	Base    string // URL(): the origin check accepts its host
+}
+
+// ConsoleConfig is the console's part of the options, over the wire's: New
+// copies it from the root's config.
+type ConsoleConfig struct {
+	api.WireConfig
+	ClientName   string
+	MaxState     int64
+	ControlToken string
+	AllowedHosts []string
+}
+
+// consoleHost is what the console asks of the Server it is part of, which
+// the root implements: the console builds no Server.
+type consoleHost interface {
+	// Scratch answers a fresh server with the same options, no webhook
+	// delivery and a frozen clock at now, where LoadWorld tries a world
+	// first, and the func that closes it.
+	Scratch(now time.Time) (sc *Console, close func())
+	// PlatformCores answers the platforms of the Platforms the server is
+	// one of, the default first, or nil for a server of its own.
+	PlatformCores() []*Console
+}
