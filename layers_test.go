@@ -16,14 +16,26 @@ func TestLayers(t *testing.T) {
 	const mod = "github.com/synapsefake/synapsefake"
 	layers := []string{mod + "/internal/bank", mod + "/internal/api", mod + "/internal/console", mod}
 	leaves := []string{mod + "/internal/jsonx", mod + "/internal/pdf", mod + "/internal/apierr", mod + "/internal/filter", mod + "/reference"}
-	deps := func(pkg string) []string {
-		out, err := exec.Command("go", "list", "-deps", pkg).Output() // the imports, not the tests'
-		if err != nil {
-			t.Fatalf("go list -deps %s: %v", pkg, err)
-		}
-		return strings.Fields(string(out))
+	// One go list for every package: each line is a package and its
+	// transitive imports (not its tests').
+	pkgs := append(append([]string{mod + "/cmd/synapsefake"}, layers...), leaves...)
+	out, err := exec.Command("go", append([]string{"list", "-f", "{{.ImportPath}}{{range .Deps}} {{.}}{{end}}"}, pkgs...)...).Output()
+	if err != nil {
+		t.Fatalf("go list: %v", err)
 	}
-	for _, l := range append(layers, "./cmd/synapsefake") {
+	all := map[string][]string{}
+	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		f := strings.Fields(line)
+		all[f[0]] = f[1:]
+	}
+	deps := func(pkg string) []string {
+		d, ok := all[pkg]
+		if !ok {
+			t.Fatalf("go list did not list %s", pkg)
+		}
+		return d
+	}
+	for _, l := range append(layers, mod+"/cmd/synapsefake") {
 		if slices.Contains(deps(l), mod+"/internal/testkit") {
 			t.Errorf("%s imports internal/testkit, the tests' helpers", l)
 		}
