@@ -88,10 +88,12 @@ func TestSharedACH(t *testing.T) {
 	}
 }
 
-// TestExplicitRunsIgnoreAStaleDueTime: Advance and RunDue run what is due
-// even when the store's due time says nothing is, as it did when code
+// TestExplicitRunsIgnoreAStaleDueTime: RunBankDue, which the wire's Advance
+// and RunDue call without looking at the store's due time (runAllDue), runs
+// what is due even when that due time says nothing is, as it did when code
 // changed the store without its unlock (BenchmarkAdvancePending's set-up
-// once did, and its Advance settled nothing).
+// once did, and its Advance settled nothing). Only RunDueFast, each
+// request's, trusts the due time.
 func TestExplicitRunsIgnoreAStaleDueTime(t *testing.T) {
 	for _, tc := range []struct {
 		name string
