@@ -370,7 +370,7 @@ func routeMatches(route string, r Request) bool {
 		return true
 	}
 	want := strings.Split(route, "/")
-	path := strings.Split(strings.TrimPrefix(r.Path, api.ApiPrefix), "/")
+	path := strings.Split(strings.TrimPrefix(r.Path, api.APIPrefix), "/")
 	if len(want) != len(path) {
 		return false
 	}

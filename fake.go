@@ -63,7 +63,7 @@ func New(opts ...Option) *Server {
 	if s.core.WebhookClient == nil {
 		s.core.WebhookClient = &http.Client{Timeout: cfg.webhookTimeout, Transport: webhookTransport()}
 	}
-	s.setBase(noListenerBase + api.ApiPrefix)
+	s.setBase(noListenerBase + api.APIPrefix)
 	return s
 }
 
@@ -92,7 +92,7 @@ func NewServer(tb testing.TB, opts ...Option) *Server {
 	s.core.Tb = tb
 	s.ts = &httptest.Server{Listener: l, Config: &http.Server{Handler: s, Protocols: http1Only}}
 	s.ts.Start()
-	s.setBase(s.ts.URL + api.ApiPrefix)
+	s.setBase(s.ts.URL + api.APIPrefix)
 	s.core.End = &api.EndOfTest{S: &s.core.Wire, Srv: s}
 	tb.Cleanup(s.core.End.Run) // diagnose.go
 	return s

@@ -250,7 +250,7 @@ func (p *Platforms) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 // X-SP-GATEWAY names, else the default.
 func (p *Platforms) route(r *http.Request) *Server {
 	gw := r.Header.Get("X-SP-GATEWAY")
-	if gw == "" || !strings.HasPrefix(r.URL.Path, api.ApiPrefix) {
+	if gw == "" || !strings.HasPrefix(r.URL.Path, api.APIPrefix) {
 		return p.def
 	}
 	id, _, _ := strings.Cut(gw, "|")
@@ -333,7 +333,7 @@ func platformView(s *Server) platformJSON {
 	base := s.URL()
 	return platformJSON{ClientID: s.cfg.ClientID, ClientSecret: s.cfg.ClientSecret, Gateway: s.Gateway(),
 		Name: s.cfg.ClientName, BaseURL: base,
-		ControlURL: strings.TrimSuffix(base, api.ApiPrefix) + platformsPrefix + "/" + s.cfg.ClientID,
+		ControlURL: strings.TrimSuffix(base, api.APIPrefix) + platformsPrefix + "/" + s.cfg.ClientID,
 		Now:        bank.Ms(s.core.Now())}
 }
 

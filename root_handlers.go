@@ -20,11 +20,11 @@ func (s *Server) ServeHTTP(rw http.ResponseWriter, r *http.Request) {
 	defer s.core.RecoverPanic(w, w, r)
 	r = api.KeepQuerySemicolons(r)
 	if s.cfg.control && r.URL.Path == "/" && (r.Method == http.MethodGet || r.Method == http.MethodHead) {
-		http.Redirect(w, r, console.UiPrefix, http.StatusFound) // the dashboard
+		http.Redirect(w, r, console.UIPrefix, http.StatusFound) // the dashboard
 		return
 	}
 	if s.cfg.control && r.URL.Path == "/favicon.ico" && (r.Method == http.MethodGet || r.Method == http.MethodHead) {
-		console.UiFavicon(w) // what a browser asks of any page it opens: not an API call
+		console.UIFavicon(w) // what a browser asks of any page it opens: not an API call
 		return
 	}
 	if s.cfg.control && strings.HasPrefix(r.URL.Path, console.ControlPrefix) {
@@ -54,5 +54,5 @@ func (s *Server) ServeHTTP(rw http.ResponseWriter, r *http.Request) {
 	rec := s.core.Journal.Start(w, r)
 	defer s.core.Journal.Finish(rec, r)
 	defer s.core.RecoverPanic(w, rec, r) // before finish, so that the journal records the 500
-	s.core.WithIdempotency(rec, r, api.ApiMux())
+	s.core.WithIdempotency(rec, r, api.APIMux())
 }

@@ -23,7 +23,7 @@ func FuzzDecode(f *testing.F) {
 		f.Add([]byte(s))
 	}
 	decoders := []func([]byte) error{
-		decodeInto[bank.CreateTxRequest], decodeInto[bank.BatchRequest], decodeInto[bank.OauthRequest], decodeInto[bank.CreateUserRequest],
+		decodeInto[bank.CreateTxRequest], decodeInto[bank.BatchRequest], decodeInto[bank.OAuthRequest], decodeInto[bank.CreateUserRequest],
 		decodeInto[bank.PatchUserRequest], decodeInto[bank.CreateNodeRequest], decodeInto[bank.PatchNodeRequest],
 		decodeInto[bank.CreateSubnetRequest], decodeInto[bank.PatchSubnetRequest], decodeInto[bank.PushRequest],
 		decodeInto[bank.DummyRequest], decodeInto[bank.CommentRequest], decodeInto[createSubscriptionRequest],

@@ -586,25 +586,25 @@ func cmpOr(a, b string) string {
 func TestDashboardDishonorAndContest(t *testing.T) {
 	t.Parallel()
 	e, id := returnedACH(t)
-	page := testkit.UiPage(t, e.Fake, "/_fake/ui/transactions?open="+id)
+	page := testkit.UIPage(t, e.Fake, "/_fake/ui/transactions?open="+id)
 	if strings.Contains(page, "/_fake/transactions/"+id+"/contest") || !strings.Contains(page, `<option value="R68">untimely return</option>`) {
 		t.Error("a returned transfer's detail offers a contest, or lacks the dishonor codes")
 	}
-	testkit.CtlOK(t, e.Fake, "POST", testkit.UiButton(t, page, "/_fake/transactions/"+id+"/dishonor"), map[string]any{"code": "R68"})
+	testkit.CtlOK(t, e.Fake, "POST", testkit.UIButton(t, page, "/_fake/transactions/"+id+"/dishonor"), map[string]any{"code": "R68"})
 	if tx := e.Tx(t, id); tx.Status != synapsefake.StatusSettled || tx.Code != "R68" {
 		t.Fatalf("after the dishonor form: %s %s, want SETTLED R68", tx.Status, tx.Code)
 	}
-	page = testkit.UiPage(t, e.Fake, "/_fake/ui/transactions?open="+id)
+	page = testkit.UIPage(t, e.Fake, "/_fake/ui/transactions?open="+id)
 	for _, move := range []string{"dishonor", "return"} {
 		if strings.Contains(page, "/_fake/transactions/"+id+"/"+move) {
 			t.Errorf("a dishonored transfer's detail offers %s", move)
 		}
 	}
-	testkit.CtlOK(t, e.Fake, "POST", testkit.UiButton(t, page, "/_fake/transactions/"+id+"/contest"), map[string]any{"code": "R73"})
+	testkit.CtlOK(t, e.Fake, "POST", testkit.UIButton(t, page, "/_fake/transactions/"+id+"/contest"), map[string]any{"code": "R73"})
 	if tx := e.Tx(t, id); tx.Status != synapsefake.StatusReturned || tx.Code != "R73" {
 		t.Fatalf("after the contest form: %s %s, want RETURNED R73", tx.Status, tx.Code)
 	}
-	page = testkit.UiPage(t, e.Fake, "/_fake/ui/transactions?open="+id)
+	page = testkit.UIPage(t, e.Fake, "/_fake/ui/transactions?open="+id)
 	for _, move := range []string{"dishonor", "contest", "return"} {
 		if strings.Contains(page, "/_fake/transactions/"+id+"/"+move) {
 			t.Errorf("a contested transfer's detail offers %s", move)

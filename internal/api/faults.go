@@ -86,7 +86,7 @@ func (fs *faults) add(f *Fault) {
 
 // checkRoute validates a FailNext or SlowNext route against the API's.
 func checkRoute(method, pattern string) error {
-	ApiMux()
+	APIMux()
 	if pattern == "" || pattern == "*" {
 		return nil
 	}
@@ -148,7 +148,7 @@ func (s *Wire) Delay(r *http.Request) bool {
 
 // routeOf finds the route pattern a path falls under, "" for none.
 func routeOf(path string) string {
-	return ApiMux().lookup(path)
+	return APIMux().lookup(path)
 }
 
 // FailNext makes the next times requests that match method and pattern

@@ -80,11 +80,11 @@ func serverOf(w http.ResponseWriter, r *http.Request) *Wire {
 	}
 }
 
-// ApiMux is built once per process and shared read-only by every Server:
+// APIMux is built once per process and shared read-only by every Server:
 // building it costs more than the rest of NewServer. Each path is
 // registered without a method so that a wrong method gets the error
 // envelope, not a plain-text 405.
-var ApiMux = sync.OnceValue(func() *apiRouter {
+var APIMux = sync.OnceValue(func() *apiRouter {
 	mux := &apiRouter{notFound: ServeNotFound}
 	handle := func(path string, rt route) {
 		apiRoutes[path] = rt
@@ -622,6 +622,6 @@ func decodeBody[T any](r *http.Request, data []byte, v *T) error {
 // RoutePatterns are the API's routes as the spec writes them without the
 // version prefix, sorted: the fuzzers of the layers above aim at each.
 func RoutePatterns() []string {
-	ApiMux()
+	APIMux()
 	return slices.Sorted(maps.Keys(apiRoutes))
 }

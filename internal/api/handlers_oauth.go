@@ -13,7 +13,7 @@ func (s *Wire) handleOAuth(w http.ResponseWriter, r *http.Request) {
 		s.Fail(w, err)
 		return
 	}
-	req, err := decodeValid[bank.OauthRequest](r)
+	req, err := decodeValid[bank.OAuthRequest](r)
 	if err != nil {
 		s.Fail(w, err)
 		return
@@ -25,7 +25,7 @@ func (s *Wire) handleOAuth(w http.ResponseWriter, r *http.Request) {
 	case status == http.StatusOK:
 		s.okObject(w, resp)
 	default:
-		if c, ok := resp.(bank.MfaChallenge); ok {
+		if c, ok := resp.(bank.MFAChallenge); ok {
 			noteRefusal(w, c.Why)
 		}
 		writeJSON(w, status, resp)

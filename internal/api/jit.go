@@ -24,26 +24,26 @@ func (s *Wire) jitDeadline() time.Duration {
 // AskPlatform POSTs a's question, signed as every webhook is, and waits
 // for the answer at most the JIT deadline. Callers hold no lock: the
 // platform may call the fake back while it decides.
-func (s *Wire) AskPlatform(a *bank.JitAsk) bank.JitOutcome {
+func (s *Wire) AskPlatform(a *bank.JITAsk) bank.JITOutcome {
 	if !s.Cfg.DeliverWebhooks {
-		return bank.JitOutcome{Reason: "WithoutWebhookDelivery: the platform is not asked"}
+		return bank.JITOutcome{Reason: "WithoutWebhookDelivery: the platform is not asked"}
 	}
 	deadline := s.jitDeadline()
 	ctx, cancel := context.WithTimeout(context.Background(), deadline)
 	defer cancel()
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, a.Url, bytes.NewReader(a.Body))
 	if err != nil {
-		return bank.JitOutcome{Reason: err.Error()}
+		return bank.JITOutcome{Reason: err.Error()}
 	}
 	sha1Hex, sha256Hex := Signatures(a.TxID(), s.Cfg.ClientID, s.Cfg.ClientSecret)
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("X-Synapse-Signature", sha1Hex)
 	req.Header.Set("X-Synapse-Signature-Sha256", sha256Hex)
-	late := func(err error) bank.JitOutcome {
+	late := func(err error) bank.JITOutcome {
 		if errors.Is(ctx.Err(), context.DeadlineExceeded) {
-			return bank.JitOutcome{Reason: fmt.Sprintf("no answer within %v", deadline)}
+			return bank.JITOutcome{Reason: fmt.Sprintf("no answer within %v", deadline)}
 		}
-		return bank.JitOutcome{Reason: err.Error()}
+		return bank.JITOutcome{Reason: err.Error()}
 	}
 	resp, err := s.WebhookClient.Do(req)
 	if err != nil {
@@ -55,7 +55,7 @@ func (s *Wire) AskPlatform(a *bank.JitAsk) bank.JitOutcome {
 		return late(err)
 	}
 	if resp.StatusCode < 200 || resp.StatusCode > 299 {
-		return bank.JitOutcome{Reason: fmt.Sprintf("answer with HTTP status %d", resp.StatusCode)}
+		return bank.JITOutcome{Reason: fmt.Sprintf("answer with HTTP status %d", resp.StatusCode)}
 	}
 	return parseJITAnswer(raw, a.Amount())
 }
@@ -68,22 +68,22 @@ type jitAnswer struct {
 }
 
 // parseJITAnswer reads an answer about a swipe of amount.
-func parseJITAnswer(raw []byte, amount bank.Cents) bank.JitOutcome {
+func parseJITAnswer(raw []byte, amount bank.Cents) bank.JITOutcome {
 	var ans jitAnswer
 	if err := json.Unmarshal(raw, &ans); err != nil {
-		return bank.JitOutcome{Reason: "answer is not a decision object: " + err.Error()}
+		return bank.JITOutcome{Reason: "answer is not a decision object: " + err.Error()}
 	}
 	switch {
 	case ans.Decision != "PASS" && ans.Decision != "FAIL":
-		return bank.JitOutcome{Reason: fmt.Sprintf(`decision %q is neither "PASS" nor "FAIL"`, ans.Decision)}
+		return bank.JITOutcome{Reason: fmt.Sprintf(`decision %q is neither "PASS" nor "FAIL"`, ans.Decision)}
 	case len(ans.FundingNodes) > 0:
-		return bank.JitOutcome{Reason: "funding_nodes are not supported by synapsefake"}
+		return bank.JITOutcome{Reason: "funding_nodes are not supported by synapsefake"}
 	case ans.Decision == "FAIL":
-		return bank.JitOutcome{Decision: "FAIL"}
+		return bank.JITOutcome{Decision: "FAIL"}
 	case ans.TotalAmount == nil:
-		return bank.JitOutcome{Decision: "PASS", Total: amount}
+		return bank.JITOutcome{Decision: "PASS", Total: amount}
 	case !bank.ValidAmount(*ans.TotalAmount) || bank.ToCents(*ans.TotalAmount) > amount:
-		return bank.JitOutcome{Reason: fmt.Sprintf("total_amount %v is not from 0.01 to the amount %s", *ans.TotalAmount, amount.Usd())}
+		return bank.JITOutcome{Reason: fmt.Sprintf("total_amount %v is not from 0.01 to the amount %s", *ans.TotalAmount, amount.Usd())}
 	}
-	return bank.JitOutcome{Decision: "PASS", Total: bank.ToCents(*ans.TotalAmount)}
+	return bank.JITOutcome{Decision: "PASS", Total: bank.ToCents(*ans.TotalAmount)}
 }

@@ -322,7 +322,7 @@ func (e errReader) Read([]byte) (int, error) {
 // Finish records the answer. served is the request the API's mux was
 // given, whose Pattern names the route.
 func (j *journal) Finish(rec *recorder, served *http.Request) {
-	rec.req.Route = strings.TrimPrefix(served.Pattern, ApiPrefix)
+	rec.req.Route = strings.TrimPrefix(served.Pattern, APIPrefix)
 	if served.Pattern == "" {
 		// The mux matched a copy of served (see withIdempotency).
 		rec.req.Route = routeOf(rec.req.Path)

@@ -248,7 +248,7 @@ func TestJournalRedactsBankLogin(t *testing.T) {
 	if diff := cmp.Diff(want, summaries); diff != "" {
 		t.Errorf("GET /_fake/requests summaries (-want +got):\n%s", diff)
 	}
-	page := testkit.UiPage(t, fake, "/_fake/ui/requests")
+	page := testkit.UIPage(t, fake, "/_fake/ui/requests")
 	for _, secret := range []string{password, answer, token} {
 		if strings.Contains(page, secret) {
 			t.Errorf("the dashboard's requests page shows %q", secret)

@@ -36,19 +36,19 @@ type routeNode struct {
 }
 
 // route is n's route as the spec writes it, without apiPrefix.
-func (n *routeNode) route() string { return strings.TrimPrefix(n.pattern, ApiPrefix) }
+func (n *routeNode) route() string { return strings.TrimPrefix(n.pattern, APIPrefix) }
 
 // maxWildcards is the most wildcards an API pattern has.
 const maxWildcards = 4
 
-// ApiPrefix is every API path's version prefix.
-const ApiPrefix = "/v3.1"
+// APIPrefix is every API path's version prefix.
+const APIPrefix = "/v3.1"
 
 // add registers route (a pattern without /v3.1) to serve.
 func (rt *apiRouter) add(route string, serve http.HandlerFunc) {
 	n := &rt.root
 	var names []string
-	for _, seg := range strings.Split(strings.TrimPrefix(ApiPrefix+route, "/"), "/") {
+	for _, seg := range strings.Split(strings.TrimPrefix(APIPrefix+route, "/"), "/") {
 		if strings.HasPrefix(seg, "{") && strings.HasSuffix(seg, "}") {
 			// Routes may name the wildcard at one place differently: a
 			// value is found by its place, and each route keeps its names.
@@ -71,7 +71,7 @@ func (rt *apiRouter) add(route string, serve http.HandlerFunc) {
 	if n.serve != nil || len(names) > maxWildcards {
 		panic("synapsefake: route " + route + " registered twice, or with too many wildcards")
 	}
-	n.pattern, n.names, n.serve = ApiPrefix+route, names, serve
+	n.pattern, n.names, n.serve = APIPrefix+route, names, serve
 }
 
 // match finds the node of the pattern path (an escaped path) falls under

@@ -17,7 +17,7 @@ import (
 // of the routes' segments, the router picks the route (or the catch-all)
 // and the wildcard values an http.ServeMux with the same patterns picks.
 func TestAPIRouterIsServeMux(t *testing.T) {
-	router := ApiMux()
+	router := APIMux()
 	type match struct {
 		route  string
 		values []string
@@ -26,7 +26,7 @@ func TestAPIRouterIsServeMux(t *testing.T) {
 	mux := http.NewServeMux()
 	for route := range apiRoutes {
 		names := wildcardNames(route)
-		mux.HandleFunc(ApiPrefix+route, func(w http.ResponseWriter, r *http.Request) {
+		mux.HandleFunc(APIPrefix+route, func(w http.ResponseWriter, r *http.Request) {
 			got = match{route: route}
 			for _, n := range names {
 				got.values = append(got.values, r.PathValue(n))
@@ -55,7 +55,7 @@ func TestAPIRouterIsServeMux(t *testing.T) {
 					filled[i] = fill
 				}
 			}
-			p := ApiPrefix + "/" + strings.Join(filled, "/")
+			p := APIPrefix + "/" + strings.Join(filled, "/")
 			cut := p[:strings.LastIndexByte(p, '/')]
 			paths = append(paths, p, p+"/", p+"/extra", cut, cut+"/")
 		}
@@ -64,7 +64,7 @@ func TestAPIRouterIsServeMux(t *testing.T) {
 		"/v3%2E1/users", "/v3.1/us%65rs", "/%76%33%2E%31/users/u1/nodes", "/v3.1/users/u1/nodes/n1/tr%61ns")
 	rng := rand.New(rand.NewPCG(3, 4))
 	for range 20_000 {
-		p := ApiPrefix
+		p := APIPrefix
 		for range 1 + rng.IntN(7) {
 			p += "/" + fills[rng.IntN(len(fills))]
 		}

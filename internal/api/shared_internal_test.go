@@ -67,7 +67,7 @@ func TestEndOfTestKeepsWhatAFailureNeeds(t *testing.T) {
 		tb := &cleanupTB{TB: t, failed: failed}
 		w := newTestWire(nil)
 		endTestWire(tb, w)
-		serveTest(w, httptest.NewRecorder(), httptest.NewRequest(http.MethodGet, ApiPrefix+"/users", nil))
+		serveTest(w, httptest.NewRecorder(), httptest.NewRequest(http.MethodGet, APIPrefix+"/users", nil))
 		tb.end()
 		if got, want := len(w.End.recent), map[bool]int{false: 0, true: 1}[failed]; got != want {
 			t.Errorf("failed %v: the end kept %d calls, want %d", failed, got, want)

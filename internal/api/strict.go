@@ -333,7 +333,7 @@ func checkStrict[T any](r *http.Request, data []byte) error {
 	e := apierr.Payload("unknown_field", "Unknown %s %s.", what, list).
 		Because("unknown %s %s: the service would ignore it; WithStrictRequests refuses it", what, list)
 	if s.Tb != nil {
-		s.Tb.Errorf("synapsefake: strict requests: %s %s: unknown %s %s: the service would ignore it", r.Method, strings.TrimPrefix(r.Pattern, ApiPrefix), what, list)
+		s.Tb.Errorf("synapsefake: strict requests: %s %s: unknown %s %s: the service would ignore it", r.Method, strings.TrimPrefix(r.Pattern, APIPrefix), what, list)
 		e.Reported = true
 	}
 	return e
@@ -351,7 +351,7 @@ func (s *Wire) strictRule(r *http.Request, rule string, err *apierr.Error) error
 	}
 	where := "seeding"
 	if r != nil {
-		where = r.Method + " " + strings.TrimPrefix(r.Pattern, ApiPrefix)
+		where = r.Method + " " + strings.TrimPrefix(r.Pattern, APIPrefix)
 	}
 	e := err.Because("%s: the sandbox took it; WithStrictRequests refuses it", rule)
 	if s.Tb != nil {

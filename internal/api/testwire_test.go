@@ -61,7 +61,7 @@ func serveTest(w *Wire, rw http.ResponseWriter, r *http.Request) {
 	rec := w.Journal.Start(g, r)
 	defer w.Journal.Finish(rec, r)
 	defer w.RecoverPanic(g, rec, r)
-	w.WithIdempotency(rec, r, ApiMux())
+	w.WithIdempotency(rec, r, APIMux())
 }
 
 // endTestWire gives w the cleanup NewServer gives its server, reporting

@@ -10,7 +10,7 @@ import (
 )
 
 // attemptOutcome is what the stored attempt a came to.
-func attemptOutcome(a bank.AttemptRecord) bank.UiOutcome {
+func attemptOutcome(a bank.AttemptRecord) bank.UIOutcome {
 	return outcomeOf(int(a.StatusCode()), a.ChaosFlags()&chaosBadSignature != 0, a.Answer())
 }
 
@@ -19,24 +19,24 @@ func attemptOutcome(a bank.AttemptRecord) bank.UiOutcome {
 // 408 (webhookSuccess, which the service does not retry; 408 is how it
 // records a receiver it could not reach or that did not answer in time),
 // and each of those is a failure.
-func outcomeOf(code int, badSignature bool, text string) bank.UiOutcome {
+func outcomeOf(code int, badSignature bool, text string) bank.UIOutcome {
 	switch {
 	case code == http.StatusOK && text == notDelivered:
-		return bank.UiNotSent
+		return bank.UINotSent
 	case code >= 200 && code < 300 && !badSignature:
-		return bank.UiDelivered
+		return bank.UIDelivered
 	}
-	return bank.UiFailed
+	return bank.UIFailed
 }
 
-// UiAttemptOf is an attempt of a webhook made at event.
-func UiAttemptOf(a bank.Attempt, event time.Time) bank.UiAttempt {
+// UIAttemptOf is an attempt of a webhook made at event.
+func UIAttemptOf(a bank.Attempt, event time.Time) bank.UIAttempt {
 	bad := slices.Contains(strings.Split(a.Chaos, ","), ChaosBadSignature)
-	v := bank.UiAttempt{Attempt: a, Outcome: outcomeOf(a.Code, bad, a.Text), After: a.Date.Sub(event)}
+	v := bank.UIAttempt{Attempt: a, Outcome: outcomeOf(a.Code, bad, a.Text), After: a.Date.Sub(event)}
 	switch {
-	case v.Outcome == bank.UiDelivered:
+	case v.Outcome == bank.UIDelivered:
 		v.Verdict = "delivered"
-	case v.Outcome == bank.UiNotSent:
+	case v.Outcome == bank.UINotSent:
 		v.Verdict = "not sent"
 	case bad:
 		v.Verdict = "failed: bad signature (webhook chaos)"

@@ -7,9 +7,9 @@ import (
 	"github.com/synapsefake/synapsefake/internal/bank"
 )
 
-// UiHealth fills in the subscriptions' recent deliveries and last errors
+// UIHealth fills in the subscriptions' recent deliveries and last errors
 // from the webhook log, newest attempt first.
-func (h *hooks) UiHealth(subs []bank.UiSub) {
+func (h *hooks) UIHealth(subs []bank.UISub) {
 	if len(subs) == 0 {
 		return
 	}
@@ -29,8 +29,8 @@ func (h *hooks) UiHealth(subs []bank.UiSub) {
 		}
 		sub, a := &subs[j], e.d.AttemptList()[e.attempt]
 		was := sub.Recent == uiSubWindow && sub.LastError != nil
-		if sub.LastError == nil && attemptOutcome(a) == bank.UiFailed {
-			v := UiAttemptOf(attemptPublic(a), time.UnixMilli(e.d.Event().AtMS()))
+		if sub.LastError == nil && attemptOutcome(a) == bank.UIFailed {
+			v := UIAttemptOf(attemptPublic(a), time.UnixMilli(e.d.Event().AtMS()))
 			sub.LastError = &v
 		}
 		// The log is in attempt order: the first entry of a delivery
@@ -38,9 +38,9 @@ func (h *hooks) UiHealth(subs []bank.UiSub) {
 		if sub.Recent < uiSubWindow && !seen[e.d] {
 			seen[e.d] = true
 			switch attemptOutcome(a) {
-			case bank.UiDelivered:
+			case bank.UIDelivered:
 				sub.Delivered++
-			case bank.UiNotSent:
+			case bank.UINotSent:
 				sub.NotSent++
 			default:
 				if sub.Recent == 0 {
@@ -73,7 +73,7 @@ func (h *hooks) SeqOfLogID(s *Wire, id string) (uint64, bool) {
 
 // RowsOf lists the newest limit captured webhooks of the object id, and
 // whether it has older ones.
-func (h *hooks) RowsOf(s *Wire, id string, limit int) (rows []bank.UiHookRow, more bool) {
+func (h *hooks) RowsOf(s *Wire, id string, limit int) (rows []bank.UIHookRow, more bool) {
 	h.Mu.Lock()
 	var picked []*bank.Event
 	for i := h.Events.Len() - 1; i >= 0; i-- {
@@ -92,9 +92,9 @@ func (h *hooks) RowsOf(s *Wire, id string, limit int) (rows []bank.UiHookRow, mo
 			switch {
 			case len(a) == 0:
 				counts[i][2]++
-			case attemptOutcome(a[len(a)-1]) == bank.UiDelivered:
+			case attemptOutcome(a[len(a)-1]) == bank.UIDelivered:
 				counts[i][0]++
-			case attemptOutcome(a[len(a)-1]) == bank.UiNotSent:
+			case attemptOutcome(a[len(a)-1]) == bank.UINotSent:
 				counts[i][3]++
 			default:
 				counts[i][1]++
@@ -107,7 +107,7 @@ func (h *hooks) RowsOf(s *Wire, id string, limit int) (rows []bank.UiHookRow, mo
 		if ev.Object() == nil {
 			code = ev.TxCode()
 		}
-		rows = append(rows, bank.UiHookRow{Seq: ev.Sequence(), LogID: s.LogID(ev.Sequence()), Function: ev.Function(), Status: ev.Status(),
+		rows = append(rows, bank.UIHookRow{Seq: ev.Sequence(), LogID: s.LogID(ev.Sequence()), Function: ev.Function(), Status: ev.Status(),
 			Code: code, ObjectType: ev.ObjectType(), ObjectID: ev.ObjectID(), Date: time.UnixMilli(ev.AtMS()).UTC(),
 			Delivered: counts[i][0], Failed: counts[i][1], Queued: counts[i][2], NotSent: counts[i][3]})
 	}

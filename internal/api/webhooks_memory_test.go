@@ -224,7 +224,7 @@ func TestDashboardWebhooksPagedByBytes(t *testing.T) {
 	var seqs, sizes []int
 	pages, path := 0, "/_fake/ui/webhooks"
 	for path != "" && pages <= e.Fake.Webhooks().Len() {
-		body := testkit.UiPage(t, e.Fake, path)
+		body := testkit.UIPage(t, e.Fake, path)
 		pages++
 		sizes = append(sizes, len(body))
 		if len(body) > bound {

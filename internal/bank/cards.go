@@ -62,7 +62,7 @@ func (st *Store) networkNode(now time.Time, typ string) *nodeRecord {
 // startSwipe decides a swipe by the card's rules, or, when a
 // TRANS|POST|JIT subscription is to decide it, returns the question to
 // put to it, storing nothing.
-func (st *Store) startSwipe(subnetID string, auth CardAuth, now time.Time) (*JitAsk, Transaction, error) {
+func (st *Store) startSwipe(subnetID string, auth CardAuth, now time.Time) (*JITAsk, Transaction, error) {
 	defer st.lock().unlock()
 	defer st.asBackend()()
 	sn, n, err := st.cardSubnet(subnetID)

@@ -213,12 +213,12 @@ func (s *Bank) NewestTxs(userID, nodeID string, limit int) ([]Transaction, int, 
 }
 
 // DashboardUsers answers the dashboard's users page.
-func (s *Bank) DashboardUsers(name string, limit int) ([]UiUser, int) {
+func (s *Bank) DashboardUsers(name string, limit int) ([]UIUser, int) {
 	return s.store.uiUsers(name, limit)
 }
 
 // DashboardTxs answers the dashboard's transactions page.
-func (s *Bank) DashboardTxs(f UiTxFilter, limit int, now time.Time, manual bool) ([]UiTx, int) {
+func (s *Bank) DashboardTxs(f UITxFilter, limit int, now time.Time, manual bool) ([]UITx, int) {
 	return s.store.uiTxList(f, limit, now, manual)
 }
 
@@ -227,12 +227,12 @@ func (s *Bank) Counts() (keys, users, txs int) { return s.store.counts() }
 
 // Detail answers the dashboard's detail of any object by id, nil for an
 // unknown id.
-func (s *Bank) Detail(id string, now time.Time, manual bool) *UiDetail {
+func (s *Bank) Detail(id string, now time.Time, manual bool) *UIDetail {
 	return s.store.uiDetail(id, now, manual)
 }
 
 // DashboardSubs answers the dashboard's subscriptions page.
-func (s *Bank) DashboardSubs(limit int) ([]UiSub, int) { return s.store.uiSubs(limit) }
+func (s *Bank) DashboardSubs(limit int) ([]UISub, int) { return s.store.uiSubs(limit) }
 
 // WorldTx makes one of a world's transactions (LoadWorld).
 func (s *Bank) WorldTx(at time.Time, userID, fromID, toID string, req CreateTxRequest, status Status, code string) (string, error) {

@@ -113,7 +113,7 @@ func (s *Bank) DeleteNode(now time.Time, userID, nodeID string) (NodeView, error
 }
 
 // GrantOAuth answers POST /oauth/{user_id}: a key, or an MFA question.
-func (s *Bank) GrantOAuth(now time.Time, lifetime time.Duration, userID, fingerprint string, req OauthRequest) (any, int, error) {
+func (s *Bank) GrantOAuth(now time.Time, lifetime time.Duration, userID, fingerprint string, req OAuthRequest) (any, int, error) {
 	return s.store.oauth(now, lifetime, userID, fingerprint, req)
 }
 

@@ -220,7 +220,7 @@ type bankUp interface {
 	RunDue()
 	// AskPlatform puts a card swipe to the platform and waits for its
 	// answer (jit.go; the Decider).
-	AskPlatform(*JitAsk) JitOutcome
+	AskPlatform(*JITAsk) JITOutcome
 	// SeedRules is strict mode's verdict on a seed's broken contract rules
 	// (strict.go; the seeding Enforcer): AddUser reports to NewServer's test.
 	SeedRules([]BrokenRule) error

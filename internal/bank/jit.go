@@ -49,9 +49,9 @@ const DefaultJITDeadline = time.Second
 // MaxJITAnswer bounds the part of a platform's answer that is read.
 const MaxJITAnswer = 64 << 10
 
-// JitAsk is a card swipe waiting for the platform's decision: the
+// JITAsk is a card swipe waiting for the platform's decision: the
 // transaction it would be, not stored, and the request that asks.
-type JitAsk struct {
+type JITAsk struct {
 	era      uint64 // the store's when asked
 	subnetID string
 	auth     CardAuth
@@ -62,13 +62,13 @@ type JitAsk struct {
 
 // TxID is the swiped transaction's id (set when it is made; read without
 // the lock, as before).
-func (a *JitAsk) TxID() string { return a.t.id }
+func (a *JITAsk) TxID() string { return a.t.id }
 
 // Amount is what the swipe asks for.
-func (a *JitAsk) Amount() Cents { return a.t.amount }
+func (a *JITAsk) Amount() Cents { return a.t.amount }
 
-// JitOutcome is a platform's answer as the fake applies it.
-type JitOutcome struct {
+// JITOutcome is a platform's answer as the fake applies it.
+type JITOutcome struct {
 	Decision string // "PASS" or "FAIL"; "" follows the default path
 	Total    Cents  // PASS: the amount approved
 	Reason   string // the default path: why
@@ -88,7 +88,7 @@ func (st *Store) jitSubscription() *subscriptionRecord {
 // newJITAsk prepares the question of sub about the swipe t: t's view as
 // an approved CREATED swipe, in a webhook body whose function is
 // TRANS|POST|JIT. Callers hold mu.
-func (st *Store) newJITAsk(sub *subscriptionRecord, sn *subnetRecord, t *txRecord, auth CardAuth, now time.Time) *JitAsk {
+func (st *Store) newJITAsk(sub *subscriptionRecord, sn *subnetRecord, t *txRecord, auth CardAuth, now time.Time) *JITAsk {
 	t.other = map[string]any{"approved": true, "affect_limits": true}
 	if auth.Hold {
 		t.card = &cardLife{hold: true, expires: now.AddDate(0, 0, AuthorizationHoldDays), original: t.amount, authorized: t.amount}
@@ -99,13 +99,13 @@ func (st *Store) newJITAsk(sub *subscriptionRecord, sn *subnetRecord, t *txRecor
 		rest = []byte("{}")
 	}
 	body := WebhookBody(t.id, reference.ScopeTransPostJIT, st.newID(), UpdatedByBackend, now, rest)
-	return &JitAsk{era: st.era, subnetID: sn.id, auth: auth, t: t, Url: sub.target.url, Body: body}
+	return &JITAsk{era: st.era, subnetID: sn.id, auth: auth, t: t, Url: sub.target.url, Body: body}
 }
 
 // finishSwipe applies the platform's decision o to the swipe a and stores
 // it. The card, its holder and the balance may have changed while the
 // platform decided: every rule is applied again now.
-func (st *Store) finishSwipe(a *JitAsk, o JitOutcome, now time.Time) (Transaction, error) {
+func (st *Store) finishSwipe(a *JITAsk, o JITOutcome, now time.Time) (Transaction, error) {
 	defer st.lock().unlock()
 	defer st.asBackend()()
 	if st.era != a.era {

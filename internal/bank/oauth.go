@@ -69,8 +69,8 @@ type oauthResponse struct {
 	UserID           string   `json:"user_id"`
 }
 
-// MfaChallenge is the 202 answer for an unregistered fingerprint.
-type MfaChallenge struct {
+// MFAChallenge is the 202 answer for an unregistered fingerprint.
+type MFAChallenge struct {
 	Error        errorBody     `json:"error"`
 	ErrorCode    string        `json:"error_code"`
 	HTTPCode     string        `json:"http_code"`
@@ -90,8 +90,8 @@ type mfaSent struct {
 	Success   bool      `json:"success"`
 }
 
-// OauthRequest is the body of POST /oauth/:user_id.
-type OauthRequest struct {
+// OAuthRequest is the body of POST /oauth/:user_id.
+type OAuthRequest struct {
 	RefreshToken  *string   `json:"refresh_token"`
 	Scope         *[]string `json:"scope"`
 	ValidationPin *string   `json:"validation_pin"`
@@ -100,7 +100,7 @@ type OauthRequest struct {
 
 // Validate checks the body's payload rules: a refresh_token and known
 // scopes.
-func (r OauthRequest) Validate() error {
+func (r OAuthRequest) Validate() error {
 	if r.RefreshToken == nil || *r.RefreshToken == "" {
 		return apierr.Payload("missing_refresh_token", "refresh_token is required.")
 	}
@@ -127,7 +127,7 @@ func ValidFingerprint(fp string) bool {
 
 // oauth performs POST /oauth/:user_id. It answers exactly one of: a key, an
 // MFA challenge, an MFA-sent notice, or an error.
-func (st *Store) oauth(now time.Time, lifetime time.Duration, userID, fingerprint string, req OauthRequest) (any, int, error) {
+func (st *Store) oauth(now time.Time, lifetime time.Duration, userID, fingerprint string, req OAuthRequest) (any, int, error) {
 	defer st.lock().unlock()
 	u := st.users[userID]
 	if u == nil {
@@ -165,7 +165,7 @@ func (st *Store) oauth(now time.Time, lifetime time.Duration, userID, fingerprin
 			if u.forceMFA {
 				why = "ForceMFA asks user " + userID + " for MFA"
 			}
-			return MfaChallenge{ErrorCode: "10", HTTPCode: "202", PhoneNumbers: slices.Clone(u.phones),
+			return MFAChallenge{ErrorCode: "10", HTTPCode: "202", PhoneNumbers: slices.Clone(u.phones),
 				Error: errorBody{En: "Fingerprint not registered. Please perform the MFA flow."},
 				Why: &apierr.Error{Status: 202, ErrorCode: "10", Reason: why,
 					Hint: "register the device first (fake.OAuthKey(userID, fingerprint) or UserSeed.Fingerprint), or walk the MFA: phone_number, then validation_pin"}}, 202, nil

@@ -56,7 +56,7 @@ func takeIdem(t *testing.T, s *Bank, u User, key string) int {
 		return 409 // the route's authorize: 409 / "450"
 	}
 	refresh := u.RefreshToken
-	_, status, err := s.GrantOAuth(s.Now(), s.Cfg.KeyLifetime, u.ID, "fp", OauthRequest{RefreshToken: &refresh})
+	_, status, err := s.GrantOAuth(s.Now(), s.Cfg.KeyLifetime, u.ID, "fp", OAuthRequest{RefreshToken: &refresh})
 	if err != nil {
 		status = statusOf(t, err)
 	}

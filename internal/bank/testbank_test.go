@@ -48,7 +48,7 @@ func newTestBank(o testBankOptions) *Bank {
 type testUp struct{ b *Bank }
 
 func (u testUp) RunDue()                            { u.b.RunBankDue(u.b.Now()) }
-func (u testUp) AskPlatform(*JitAsk) JitOutcome     { return JitOutcome{} }
+func (u testUp) AskPlatform(*JITAsk) JITOutcome     { return JITOutcome{} }
 func (u testUp) SeedRules(rules []BrokenRule) error { return nil }
 
 // keptEvents is the test bank's publisher: it keeps every event it is

@@ -10,8 +10,8 @@ import (
 
 // uiUsers reads the overview's newest limit users that match name, and how
 // many match (-1: more than shown). A name is no index: the scan for it
-// stops after UiScanLimit users.
-func (st *Store) uiUsers(name string, limit int) (users []UiUser, total int) {
+// stops after UIScanLimit users.
+func (st *Store) uiUsers(name string, limit int) (users []UIUser, total int) {
 	defer st.lock().unlock()
 	total = len(st.userOrder)
 	for i, scanned := total-1, 0; i >= 0; i, scanned = i-1, scanned+1 {
@@ -23,7 +23,7 @@ func (st *Store) uiUsers(name string, limit int) (users []UiUser, total int) {
 			users = append(users, st.uiUser(u))
 			continue
 		}
-		if scanned == UiScanLimit {
+		if scanned == UIScanLimit {
 			return users, -1
 		}
 		if !st.userNamed(u, strings.ToLower(name)) {
@@ -55,8 +55,8 @@ func (st *Store) userNamed(u *userRecord, lower string) bool {
 }
 
 // uiUser is u with its nodes, as the overview shows it. Callers hold mu.
-func (st *Store) uiUser(u *userRecord) UiUser {
-	uu := UiUser{ID: u.id, Permission: u.permission, Created: u.created, Transactions: len(u.txIDs)}
+func (st *Store) uiUser(u *userRecord) UIUser {
+	uu := UIUser{ID: u.id, Permission: u.permission, Created: u.created, Transactions: len(u.txIDs)}
 	if len(u.legalNames) > 0 {
 		uu.Name = u.legalNames[0]
 	}
@@ -93,7 +93,7 @@ func (st *Store) uiNode(n *nodeRecord) uiNode {
 
 // uiPending fills in the moves pending on the clock of the transactions in
 // list. Callers hold mu.
-func (st *Store) uiPending(list []UiTx, now time.Time, manual bool) {
+func (st *Store) uiPending(list []UITx, now time.Time, manual bool) {
 	if len(list) == 0 {
 		return
 	}
@@ -122,7 +122,7 @@ func (st *Store) uiPending(list []UiTx, now time.Time, manual bool) {
 // uiTxList reads the transactions page's list: the newest limit
 // transactions that match f, with their pending moves, and how many match
 // (-1: more than shown).
-func (st *Store) uiTxList(f UiTxFilter, limit int, now time.Time, manual bool) (list []UiTx, total int) {
+func (st *Store) uiTxList(f UITxFilter, limit int, now time.Time, manual bool) (list []UITx, total int) {
 	defer st.lock().unlock()
 	ids := st.txOrder
 	nodeByID, userByID := st.nodes[f.Node] != nil, st.users[f.User] != nil
@@ -134,7 +134,7 @@ func (st *Store) uiTxList(f UiTxFilter, limit int, now time.Time, manual bool) (
 	}
 	// The user's and the node's lists are indexes: each of their
 	// transactions matches, so the page reads only what it shows. A status
-	// or a name is no index: the scan for it stops after UiScanLimit
+	// or a name is no index: the scan for it stops after UIScanLimit
 	// transactions, and the page then says that more may match.
 	var tests []func(t *txRecord) bool
 	if f.Status != "" {
@@ -165,7 +165,7 @@ func (st *Store) uiTxList(f UiTxFilter, limit int, now time.Time, manual bool) (
 	total = len(ids)
 	scanned := 0
 	for i := len(ids) - 1; i >= 0; i-- {
-		if len(tests) > 0 && scanned == UiScanLimit {
+		if len(tests) > 0 && scanned == UIScanLimit {
 			total = -1
 			break
 		}
@@ -190,9 +190,9 @@ func (st *Store) uiTxList(f UiTxFilter, limit int, now time.Time, manual bool) (
 }
 
 // uiTx is t with its parties' names and the moves legal now. Callers hold mu.
-func (st *Store) uiTx(t *txRecord) UiTx {
+func (st *Store) uiTx(t *txRecord) UITx {
 	from, to := st.nodes[t.fromNode], st.nodes[t.toNode]
-	v := UiTx{Transaction: t.public(), FromName: from.nickname, ToName: to.nickname, FeeCents: int64(t.feeTotal())}
+	v := UITx{Transaction: t.public(), FromName: from.nickname, ToName: to.nickname, FeeCents: int64(t.feeTotal())}
 	v.CodeMeaning, _ = reference.CodeMeaning(t.code)
 	v.Declined = t.cardSwipe && t.status == StatusReturned && t.other["approved"] == false
 	_, errSettle := pathTo(t.status, StatusSettled)
@@ -213,8 +213,8 @@ func (st *Store) counts() (keys, users, txs int) {
 	return len(st.keys), len(st.userOrder), len(st.txOrder)
 }
 
-// UiUser is a user on the overview.
-type UiUser struct {
+// UIUser is a user on the overview.
+type UIUser struct {
 	ID, Name, Email, Permission string
 	Created                     time.Time
 	Nodes                       []uiNode
@@ -239,9 +239,9 @@ type uiStatement struct {
 	Files            []string // links, none until generated
 }
 
-// UiTx is a transaction on the transactions page, with the moves the
+// UITx is a transaction on the transactions page, with the moves the
 // state machine allows it now.
-type UiTx struct {
+type UITx struct {
 	Transaction
 	FromName, ToName, CodeMeaning string
 	FeeCents                      int64
@@ -273,18 +273,18 @@ type uiStep struct {
 	Advance string
 }
 
-// UiTxFilter is the transactions page's query. User and Node take an id,
+// UITxFilter is the transactions page's query. User and Node take an id,
 // or else a part (in any case) of a user's name or email or of a node's
 // nickname.
-type UiTxFilter struct {
+type UITxFilter struct {
 	User, Node string
 	Status     Status
 }
 
-// UiScanLimit is the most transactions the transactions page looks at,
+// UIScanLimit is the most transactions the transactions page looks at,
 // newest first, for a filter no index answers (a status, a name), and the
 // most users the overview looks at for a name.
-const UiScanLimit = 10_000
+const UIScanLimit = 10_000
 
 // all reports whether t passes every test.
 func all(tests []func(*txRecord) bool, t *txRecord) bool {
@@ -296,8 +296,8 @@ func all(tests []func(*txRecord) bool, t *txRecord) bool {
 	return true
 }
 
-// UiHook is a captured webhook on the webhooks page.
-type UiHook struct {
+// UIHook is a captured webhook on the webhooks page.
+type UIHook struct {
 	Seq                            uint64
 	Function, ObjectType, ObjectID string
 	Status, Code, UpdatedBy, LogID string
@@ -305,67 +305,67 @@ type UiHook struct {
 	Payload                        string // indented JSON
 	Signature, Signature256        string
 	SignatureValid                 bool
-	Deliveries                     []UiDelivery
+	Deliveries                     []UIDelivery
 	// Deliveries whose last attempt was delivered or failed (uiOutcome),
 	// that have none yet, or that were captured and never sent.
 	Delivered, Failed, Queued, NotSent int
 }
 
-// UiDelivery is one delivery of a UiHook, with its attempts.
-type UiDelivery struct {
+// UIDelivery is one delivery of a UIHook, with its attempts.
+type UIDelivery struct {
 	Index          int
 	SubscriptionID string
 	URL            string
-	Attempts       []UiAttempt
+	Attempts       []UIAttempt
 }
 
-// UiAttempt is one attempt of a UiDelivery, with what the dashboard says
+// UIAttempt is one attempt of a UIDelivery, with what the dashboard says
 // it came to.
-type UiAttempt struct {
+type UIAttempt struct {
 	Attempt
-	Outcome UiOutcome
+	Outcome UIOutcome
 	// Verdict says what the attempt came to in words: "delivered",
 	// "failed", "failed: bad signature (webhook chaos)"...
 	Verdict string
 	After   time.Duration // from the event to the attempt, on the fake's clock
 }
 
-// UiOutcome is what the dashboard says an attempt came to.
-type UiOutcome uint8
+// UIOutcome is what the dashboard says an attempt came to.
+type UIOutcome uint8
 
 const (
-	// UiFailed is an attempt that got no 2xx answer, or one to a POST signed wrong.
-	UiFailed    UiOutcome = iota
-	UiDelivered           // a 2xx answer to a POST signed right
-	UiNotSent             // captured under WithoutWebhookDelivery, never POSTed
+	// UIFailed is an attempt that got no 2xx answer, or one to a POST signed wrong.
+	UIFailed    UIOutcome = iota
+	UIDelivered           // a 2xx answer to a POST signed right
+	UINotSent             // captured under WithoutWebhookDelivery, never POSTed
 )
 
 // OK reports whether the attempt was delivered.
-func (o UiOutcome) OK() bool { return o == UiDelivered }
+func (o UIOutcome) OK() bool { return o == UIDelivered }
 
 // NotSent reports whether the attempt was captured and never POSTed.
-func (o UiOutcome) NotSent() bool { return o == UiNotSent }
+func (o UIOutcome) NotSent() bool { return o == UINotSent }
 
 // uiOAuthUser is a user's OAuth side.
 type uiOAuthUser struct {
 	ID, Name     string
 	Fingerprints []string
-	Keys         []UiKey
+	Keys         []UIKey
 	ForceMFA     bool
 	Pin          string
 }
 
-// UiKey is one OAuth key of a user on the OAuth page.
-type UiKey struct {
+// UIKey is one OAuth key of a user on the OAuth page.
+type UIKey struct {
 	Key, Fingerprint string
 	Expires          time.Time
 	Expired          bool
 	Scopes           []string
 }
 
-// UiOAuthUsers reads the OAuth page's newest limit users with their keys,
+// UIOAuthUsers reads the OAuth page's newest limit users with their keys,
 // and how many users there are.
-func (s *Bank) UiOAuthUsers(now time.Time, limit int) (list []uiOAuthUser, total int) {
+func (s *Bank) UIOAuthUsers(now time.Time, limit int) (list []uiOAuthUser, total int) {
 	st := s.store
 	defer st.lock().unlock()
 	total = len(st.userOrder)
@@ -384,7 +384,7 @@ func (s *Bank) UiOAuthUsers(now time.Time, limit int) (list []uiOAuthUser, total
 	// maxExpiredKeys), marked expired.
 	add := func(k *keyRecord) {
 		if i, ok := index[k.userID]; ok {
-			list[i].Keys = append(list[i].Keys, UiKey{Key: k.key, Fingerprint: k.fingerprint, Expires: k.expires,
+			list[i].Keys = append(list[i].Keys, UIKey{Key: k.key, Fingerprint: k.fingerprint, Expires: k.expires,
 				Expired: !now.Before(k.expires), Scopes: slices.Clone(k.scopes)})
 		}
 	}

@@ -8,9 +8,9 @@ import (
 
 // uiDetail reads the store's object with the id: a transaction with its
 // moves pending on the clock at now.
-func (st *Store) uiDetail(id string, now time.Time, manual bool) *UiDetail {
+func (st *Store) uiDetail(id string, now time.Time, manual bool) *UIDetail {
 	defer st.lock().unlock()
-	d := &UiDetail{ID: id}
+	d := &UIDetail{ID: id}
 	var view any
 	var txIDs []string
 	switch {
@@ -31,13 +31,13 @@ func (st *Store) uiDetail(id string, now time.Time, manual bool) *UiDetail {
 		d.Owner = st.uiOwner(sn.userID)
 	case st.txs[id] != nil:
 		t := st.txs[id]
-		v := []UiTx{st.uiTx(t)}
+		v := []UITx{st.uiTx(t)}
 		st.uiPending(v, now, manual)
 		d.Kind, d.Page, d.Tx, view = "transaction", "transactions", &v[0], st.txView(t)
 	case st.subs[id] != nil:
 		sub := st.subs[id]
 		d.Kind, d.Page, view = "subscription", "subscriptions", st.subscriptionView(sub)
-		d.Sub = &UiSub{ID: sub.id, URL: sub.target.url, Scopes: slices.Clone(sub.scopes), Active: sub.active, Created: sub.created}
+		d.Sub = &UISub{ID: sub.id, URL: sub.target.url, Scopes: slices.Clone(sub.scopes), Active: sub.active, Created: sub.created}
 	default:
 		return d
 	}
@@ -50,7 +50,7 @@ func (st *Store) uiDetail(id string, now time.Time, manual bool) *UiDetail {
 }
 
 // uiOwner is the user with the id, without its nodes. Callers hold mu.
-func (st *Store) uiOwner(id string) *UiUser {
+func (st *Store) uiOwner(id string) *UIUser {
 	u := st.users[id]
 	if u == nil {
 		return nil
@@ -61,12 +61,12 @@ func (st *Store) uiOwner(id string) *UiUser {
 }
 
 // uiSubs reads the newest limit subscriptions, and how many there are.
-func (st *Store) uiSubs(limit int) (list []UiSub, total int) {
+func (st *Store) uiSubs(limit int) (list []UISub, total int) {
 	defer st.lock().unlock()
 	total = len(st.subOrder)
 	for i := total - 1; i >= 0 && len(list) < limit; i-- {
 		sub := st.subs[st.subOrder[i]]
-		list = append(list, UiSub{ID: sub.id, URL: sub.target.url, Scopes: slices.Clone(sub.scopes), Active: sub.active, Created: sub.created})
+		list = append(list, UISub{ID: sub.id, URL: sub.target.url, Scopes: slices.Clone(sub.scopes), Active: sub.active, Created: sub.created})
 	}
 	return list, total
 }
@@ -75,36 +75,36 @@ func (st *Store) uiSubs(limit int) (list []UiSub, total int) {
 // object it shows.
 const (
 	uiDetailTxs   = 20
-	UiDetailHooks = 20
+	UIDetailHooks = 20
 )
 
-// UiDetail is the object the detail pane shows.
-type UiDetail struct {
+// UIDetail is the object the detail pane shows.
+type UIDetail struct {
 	// Kind is user, node, subnet, transaction, subscription or webhook;
 	// "" when nothing has the id.
 	Kind, ID string
 	Page     string // the list page of the kind, below uiPrefix
 	JSON     string // the object as the API answers it, indented
-	User     *UiUser
+	User     *UIUser
 	Node     *uiNode
-	Owner    *UiUser // a node's or subnet's user, without its nodes
+	Owner    *UIUser // a node's or subnet's user, without its nodes
 	Subnet   *Subnet
-	Tx       *UiTx
-	Sub      *UiSub
-	Hook     *UiHook
+	Tx       *UITx
+	Sub      *UISub
+	Hook     *UIHook
 	// Txs are the newest transactions of a user, node or card, TxTotal how
 	// many it has.
-	Txs     []UiTx
+	Txs     []UITx
 	TxTotal int
 	// Hooks are the newest captured webhooks of the object, HooksMore
 	// whether there are older ones.
-	Hooks     []UiHookRow
+	Hooks     []UIHookRow
 	HooksMore bool
 }
 
-// UiSub is a subscription on its page, with how its recent deliveries
+// UISub is a subscription on its page, with how its recent deliveries
 // went (uiHealth).
-type UiSub struct {
+type UISub struct {
 	ID, URL string
 	Scopes  []string
 	Active  bool
@@ -117,14 +117,14 @@ type UiSub struct {
 	Failing bool
 	// LastError is its newest failed attempt, nil when none is in the
 	// webhook log.
-	LastError *UiAttempt
+	LastError *UIAttempt
 }
 
 // Sent is how many of its recent deliveries were sent.
-func (s UiSub) Sent() int { return s.Recent - s.NotSent }
+func (s UISub) Sent() int { return s.Recent - s.NotSent }
 
 // Percent is the share of its recent deliveries sent that were delivered.
-func (s UiSub) Percent() int {
+func (s UISub) Percent() int {
 	if s.Sent() == 0 {
 		return 0
 	}
@@ -140,8 +140,8 @@ func indentJSON(v any) string {
 	return string(b)
 }
 
-// UiHookRow is a captured webhook in a list.
-type UiHookRow struct {
+// UIHookRow is a captured webhook in a list.
+type UIHookRow struct {
 	Seq                           uint64
 	LogID, Function, Status, Code string
 	ObjectType, ObjectID          string

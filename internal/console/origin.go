@@ -166,7 +166,7 @@ func sameHost(origin, host string) bool {
 // token, and a visit to a dashboard page with ?token=, which gets the
 // cookie and a redirect to the page without the token in its address.
 func (s *Console) checkControlToken(w http.ResponseWriter, r *http.Request) bool {
-	if r.Method == http.MethodGet && strings.HasPrefix(r.URL.Path, UiPrefix) && r.URL.Query().Has("token") {
+	if r.Method == http.MethodGet && strings.HasPrefix(r.URL.Path, UIPrefix) && r.URL.Query().Has("token") {
 		q := r.URL.Query()
 		if !s.isControlToken(q.Get("token")) {
 			s.failToken(w, "invalid_control_token", "The token in the address is not this server's control token.")
@@ -197,7 +197,7 @@ func (s *Console) checkControlToken(w http.ResponseWriter, r *http.Request) bool
 		return true
 	}
 	s.failToken(w, "missing_control_token", "This server's control API needs its control token: send %s or "+
-		"Authorization: Bearer, or open %s?token=... once in the browser.", controlTokenHeader, UiPrefix)
+		"Authorization: Bearer, or open %s?token=... once in the browser.", controlTokenHeader, UIPrefix)
 	return false
 }
 

@@ -117,7 +117,7 @@ func TestPlatformsDashboard(t *testing.T) {
 
 	// A fake of its own has no switcher.
 	own := synapsefake.NewServer(t)
-	if body := testkit.UiPage(t, own, "/_fake/ui/"); strings.Contains(body, `class="platforms"`) || !strings.Contains(body, `data-base="/_fake/"`) {
+	if body := testkit.UIPage(t, own, "/_fake/ui/"); strings.Contains(body, `class="platforms"`) || !strings.Contains(body, `data-base="/_fake/"`) {
 		t.Errorf("NewServer's dashboard: a switcher, or no data-base=/_fake/")
 	}
 }

@@ -45,7 +45,7 @@ func newTestConsole(tb testing.TB, edit func(*ConsoleConfig)) *Console {
 	c.Hooks = api.NewHooks(&c.Wire)
 	c.ConnectPublisher(c.Hooks)
 	c.WebhookClient = &http.Client{Timeout: 10 * time.Second}
-	c.Base = "http://synapsefake.invalid" + api.ApiPrefix
+	c.Base = "http://synapsefake.invalid" + api.APIPrefix
 	c.SetStoreBase(c.Base)
 	tb.Cleanup(c.Hooks.Close)
 	return c

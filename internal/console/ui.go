@@ -33,8 +33,8 @@ import (
 // to uiMaxLimit), so they stay fast with a large store; a stream of
 // server-sent events (ui/events) tells the page when to fetch itself again.
 
-// UiPrefix is the dashboard's root, where / redirects.
-const UiPrefix = ControlPrefix + "ui/"
+// UIPrefix is the dashboard's root, where / redirects.
+const UIPrefix = ControlPrefix + "ui/"
 
 // Bounds of the dashboard's lists.
 const (
@@ -179,7 +179,7 @@ type uiPage struct {
 	// open a row's detail beside the list.
 	Self string
 	// Open is the detail shown beside the list (?open=ID), nil for none.
-	Open *bank.UiDetail
+	Open *bank.UIDetail
 	// Datalists of the forms.
 	ReturnCodes   []reference.Code
 	CardCodes     []reference.Code
@@ -246,10 +246,10 @@ func (s *Console) uiStatic(w http.ResponseWriter, r *http.Request) {
 	_, _ = w.Write(data)
 }
 
-// UiFavicon answers GET /favicon.ico, which a browser asks for beside any
+// UIFavicon answers GET /favicon.ico, which a browser asks for beside any
 // page of the fake it opens (the dashboard's pages name none): no icon,
 // and no entry in the API's journal.
-func UiFavicon(w http.ResponseWriter) {
+func UIFavicon(w http.ResponseWriter) {
 	w.Header().Set("Cache-Control", "max-age=86400")
 	w.WriteHeader(http.StatusNoContent)
 }
@@ -268,7 +268,7 @@ func (s *Console) uiOverview(w http.ResponseWriter, r *http.Request) {
 	s.uiRender(w, r, "overview", uiPage{Limit: limit, Shown: len(users), Total: total,
 		Data: struct {
 			Name  string
-			Users []bank.UiUser
+			Users []bank.UIUser
 		}{name, users}})
 }
 
@@ -277,7 +277,7 @@ func (s *Console) uiOverview(w http.ResponseWriter, r *http.Request) {
 func (s *Console) uiTransactions(w http.ResponseWriter, r *http.Request) {
 	limit, err := uiLimit(r)
 	q := r.URL.Query()
-	f := bank.UiTxFilter{User: strings.TrimSpace(q.Get("user")), Node: strings.TrimSpace(q.Get("node")), Status: bank.Status(q.Get("status"))}
+	f := bank.UITxFilter{User: strings.TrimSpace(q.Get("user")), Node: strings.TrimSpace(q.Get("node")), Status: bank.Status(q.Get("status"))}
 	if err == nil && f.Status != "" && f.Status.ID() == "" {
 		err = apierr.Payload("invalid_status", "Unknown transaction status %q.", f.Status)
 	}
@@ -288,9 +288,9 @@ func (s *Console) uiTransactions(w http.ResponseWriter, r *http.Request) {
 	list, total := s.DashboardTxs(f, limit, s.Now(), s.ManualClock())
 	s.uiRender(w, r, "transactions", uiPage{Limit: limit, Shown: len(list), Total: total,
 		Data: struct {
-			Filter   bank.UiTxFilter
+			Filter   bank.UITxFilter
 			Statuses []bank.Status
-			List     []bank.UiTx
+			List     []bank.UITx
 		}{f, processingStatuses(), list}})
 }
 
@@ -353,7 +353,7 @@ func (s *Console) uiWebhooksPage(w http.ResponseWriter, r *http.Request) {
 		picked = append(picked, c)
 	}
 	h.Mu.Unlock()
-	list := make([]bank.UiHook, 0, len(picked))
+	list := make([]bank.UIHook, 0, len(picked))
 	size := 0
 	for _, c := range picked {
 		v := s.uiHook(c)
@@ -380,15 +380,15 @@ func (s *Console) uiWebhooksPage(w http.ResponseWriter, r *http.Request) {
 	s.uiRender(w, r, "webhooks", uiPage{Limit: limit, Shown: len(list), Total: total,
 		Data: struct {
 			Object, Older string
-			List          []bank.UiHook
+			List          []bank.UIHook
 		}{object, older, list}})
 }
 
 // uiHook is a captured webhook with its payload, signature check and
 // attempts.
-func (s *Console) uiHook(c api.CapturedEvent) bank.UiHook {
+func (s *Console) uiHook(c api.CapturedEvent) bank.UIHook {
 	wh := c.Webhook(api.EventBody(c.Ev, &s.Wire))
-	v := bank.UiHook{Seq: c.Ev.Sequence(), Function: wh.Function, ObjectType: wh.ObjectType, ObjectID: wh.ObjectID,
+	v := bank.UIHook{Seq: c.Ev.Sequence(), Function: wh.Function, ObjectType: wh.ObjectType, ObjectID: wh.ObjectID,
 		Status: wh.Status, Code: wh.Code, UpdatedBy: wh.UpdatedBy, Date: wh.Date, LogID: s.LogID(c.Ev.Sequence())}
 	var pretty bytes.Buffer
 	if json.Indent(&pretty, wh.Body, "", "  ") == nil {
@@ -400,9 +400,9 @@ func (s *Console) uiHook(c api.CapturedEvent) bank.UiHook {
 	hdr := http.Header{"X-Synapse-Signature": {v.Signature}, "X-Synapse-Signature-Sha256": {v.Signature256}}
 	v.SignatureValid = api.VerifySignature(hdr, wh.ObjectID, s.Cfg.ClientID, s.Cfg.ClientSecret)
 	for j, d := range wh.Deliveries {
-		ud := bank.UiDelivery{Index: j, SubscriptionID: d.SubscriptionID, URL: d.URL}
+		ud := bank.UIDelivery{Index: j, SubscriptionID: d.SubscriptionID, URL: d.URL}
 		for _, a := range d.Attempts {
-			ud.Attempts = append(ud.Attempts, api.UiAttemptOf(a, wh.Date))
+			ud.Attempts = append(ud.Attempts, api.UIAttemptOf(a, wh.Date))
 		}
 		v.Deliveries = append(v.Deliveries, ud)
 		if len(ud.Attempts) == 0 {
@@ -410,9 +410,9 @@ func (s *Console) uiHook(c api.CapturedEvent) bank.UiHook {
 			continue
 		}
 		switch ud.Attempts[len(ud.Attempts)-1].Outcome {
-		case bank.UiDelivered:
+		case bank.UIDelivered:
 			v.Delivered++
-		case bank.UiNotSent:
+		case bank.UINotSent:
 			v.NotSent++
 		default:
 			v.Failed++
@@ -566,9 +566,9 @@ func (s *Console) uiOAuth(w http.ResponseWriter, r *http.Request) {
 		s.Fail(w, err)
 		return
 	}
-	list, total := s.UiOAuthUsers(s.Now(), limit)
+	list, total := s.UIOAuthUsers(s.Now(), limit)
 	for i := range list {
-		slices.SortFunc(list[i].Keys, func(a, b bank.UiKey) int { return b.Expires.Compare(a.Expires) })
+		slices.SortFunc(list[i].Keys, func(a, b bank.UIKey) int { return b.Expires.Compare(a.Expires) })
 	}
 	s.uiRender(w, r, "oauth", uiPage{Limit: limit, Shown: len(list), Total: total, Data: list})
 }

@@ -16,7 +16,7 @@ import (
 // lists its kind.
 
 // uiDetail finds the object with the id; its Kind is "" when none has it.
-func (s *Console) uiDetail(id string) *bank.UiDetail {
+func (s *Console) uiDetail(id string) *bank.UIDetail {
 	d := s.Detail(id, s.Now(), s.ManualClock())
 	if d.Kind == "" {
 		if seq, ok := s.Hooks.SeqOfLogID(&s.Wire, id); ok {
@@ -24,18 +24,18 @@ func (s *Console) uiDetail(id string) *bank.UiDetail {
 		}
 		return d
 	}
-	d.Hooks, d.HooksMore = s.Hooks.RowsOf(&s.Wire, id, bank.UiDetailHooks)
+	d.Hooks, d.HooksMore = s.Hooks.RowsOf(&s.Wire, id, bank.UIDetailHooks)
 	if d.Sub != nil {
-		subs := []bank.UiSub{*d.Sub}
-		s.Hooks.UiHealth(subs)
+		subs := []bank.UISub{*d.Sub}
+		s.Hooks.UIHealth(subs)
 		d.Sub = &subs[0]
 	}
 	return d
 }
 
 // uiHookDetail is the captured webhook numbered seq, in full.
-func (s *Console) uiHookDetail(logID string, seq uint64) *bank.UiDetail {
-	d := &bank.UiDetail{ID: logID}
+func (s *Console) uiHookDetail(logID string, seq uint64) *bank.UIDetail {
+	d := &bank.UIDetail{ID: logID}
 	h := s.Hooks
 	h.Mu.Lock()
 	var c *api.CapturedEvent
@@ -65,7 +65,7 @@ func (s *Console) uiHookDetail(logID string, seq uint64) *bank.UiDetail {
 // it (404) otherwise.
 func (s *Console) uiFind(w http.ResponseWriter, r *http.Request) {
 	id := strings.TrimSpace(r.URL.Query().Get("id"))
-	d := &bank.UiDetail{ID: id}
+	d := &bank.UIDetail{ID: id}
 	if id != "" {
 		d = s.uiDetail(id)
 	}
@@ -74,7 +74,7 @@ func (s *Console) uiFind(w http.ResponseWriter, r *http.Request) {
 		s.uiRenderStatus(w, r, http.StatusNotFound, "overview", uiPage{Limit: uiDefaultLimit, Shown: len(users), Total: total, Open: d,
 			Data: struct {
 				Name  string
-				Users []bank.UiUser
+				Users []bank.UIUser
 			}{"", users}})
 		return
 	}
@@ -90,6 +90,6 @@ func (s *Console) uiSubscriptions(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	list, total := s.DashboardSubs(limit)
-	s.Hooks.UiHealth(list)
+	s.Hooks.UIHealth(list)
 	s.uiRender(w, r, "subscriptions", uiPage{Limit: limit, Shown: len(list), Total: total, Data: list})
 }

@@ -9,19 +9,19 @@ import (
 )
 
 // TestUITransactionsScanIsBounded: a status filter, which no index
-// answers, looks at no more than bank.UiScanLimit transactions under the lock;
+// answers, looks at no more than bank.UIScanLimit transactions under the lock;
 // past them the page says that more may match. The user's and the node's
 // filters read their indexes and count exactly.
 func TestUITransactionsScanIsBounded(t *testing.T) {
 	w := newTestWorld(t) // its one transaction, the oldest, is CREATED
 	s := w.c
-	for range bank.UiScanLimit + 10 {
+	for range bank.UIScanLimit + 10 {
 		tx := w.createTx(t, w.user, w.node, testTx(w.peer, 0.01))
 		if err := s.Cancel(tx, ""); err != nil {
 			t.Fatal(err)
 		}
 	}
-	total := bank.UiScanLimit + 11
+	total := bank.UIScanLimit + 11
 	for _, tc := range []struct {
 		query string
 		want  string
@@ -49,14 +49,14 @@ func TestUITransactionsScanIsBounded(t *testing.T) {
 }
 
 // TestUIOverviewNameScanIsBounded: a name filter on the overview looks at
-// no more than bank.UiScanLimit users; past them the page says that more may
+// no more than bank.UIScanLimit users; past them the page says that more may
 // match.
 func TestUIOverviewNameScanIsBounded(t *testing.T) {
 	s := newTestConsole(t, nil)
 	if _, err := s.AddUser(bank.UserSeed{LegalNames: []string{"Oldest Ozymandias"}}); err != nil {
 		t.Fatal(err)
 	}
-	for range bank.UiScanLimit {
+	for range bank.UIScanLimit {
 		if _, err := s.AddUser(bank.UserSeed{LegalNames: []string{"Plain Person"}}); err != nil {
 			t.Fatal(err)
 		}
@@ -67,7 +67,7 @@ func TestUIOverviewNameScanIsBounded(t *testing.T) {
 	}{
 		{"name=ozymandias", "newest 0 shown; more match"},
 		{"name=plain&limit=5", "newest 5 shown; more match"},
-		{"limit=5", "newest 5 of " + bank.Itoa(bank.UiScanLimit+1) + " shown"},
+		{"limit=5", "newest 5 of " + bank.Itoa(bank.UIScanLimit+1) + " shown"},
 	} {
 		t.Run(tc.query, func(t *testing.T) {
 			rec := httptest.NewRecorder()

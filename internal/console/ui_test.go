@@ -67,7 +67,7 @@ func TestDashboardPages(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			expand := func(s string) string { return strings.ReplaceAll(e.expand(s), "{log}", logID) }
-			resp, body := testkit.UiGet(t, fake, expand(tc.path))
+			resp, body := testkit.UIGet(t, fake, expand(tc.path))
 			if resp.StatusCode != http.StatusOK || resp.Header.Get("Content-Type") != tc.ctype {
 				t.Fatalf("status %d, Content-Type %q; want 200 %q", resp.StatusCode, resp.Header.Get("Content-Type"), tc.ctype)
 			}
@@ -141,7 +141,7 @@ func uiLogID(t testing.TB, fake *synapsefake.Server, id string) string {
 func TestDashboardActions(t *testing.T) {
 	t.Run("settle button settles", func(t *testing.T) {
 		e := newCtlEnv(t)
-		path := testkit.UiButton(t, testkit.UiPage(t, e.fake, "/_fake/ui/transactions"), "/_fake/transactions/"+e.tx+"/settle")
+		path := testkit.UIButton(t, testkit.UIPage(t, e.fake, "/_fake/ui/transactions"), "/_fake/transactions/"+e.tx+"/settle")
 		testkit.CtlOK(t, e.fake, "POST", path, nil)
 		if tx, _ := e.fake.Transaction(e.tx); tx.Status != synapsefake.StatusSettled {
 			t.Errorf("status %s, want SETTLED", tx.Status)
@@ -152,7 +152,7 @@ func TestDashboardActions(t *testing.T) {
 	})
 	t.Run("return form returns with the chosen code", func(t *testing.T) {
 		e := newCtlEnv(t)
-		path := testkit.UiButton(t, testkit.UiPage(t, e.fake, "/_fake/ui/transactions?open="+e.tx), "/_fake/transactions/"+e.tx+"/return")
+		path := testkit.UIButton(t, testkit.UIPage(t, e.fake, "/_fake/ui/transactions?open="+e.tx), "/_fake/transactions/"+e.tx+"/return")
 		testkit.CtlOK(t, e.fake, "POST", path, map[string]any{"code": "R02"})
 		if tx, _ := e.fake.Transaction(e.tx); tx.Status != synapsefake.StatusReturned || tx.Code != "R02" {
 			t.Errorf("status %s code %s, want RETURNED R02", tx.Status, tx.Code)
@@ -165,7 +165,7 @@ func TestDashboardActions(t *testing.T) {
 			Body: map[string]any{"dispute_reason": "CHARGE_BACK"}}); r.Status != http.StatusOK {
 			t.Fatalf("dispute: %d %s", r.Status, r.Raw)
 		}
-		page := testkit.UiPage(t, e.Fake, "/_fake/ui/transactions?open="+id)
+		page := testkit.UIPage(t, e.Fake, "/_fake/ui/transactions?open="+id)
 		if !strings.Contains(page, `data-open="`+id+`"`) {
 			t.Fatal("the page does not show the disputed transaction's detail")
 		}
@@ -176,14 +176,14 @@ func TestDashboardActions(t *testing.T) {
 		if tx.DisputeCreditID == "" {
 			t.Fatal("the dispute made no credit")
 		}
-		credit := testkit.UiPage(t, e.Fake, "/_fake/ui/transactions?open="+tx.DisputeCreditID)
+		credit := testkit.UIPage(t, e.Fake, "/_fake/ui/transactions?open="+tx.DisputeCreditID)
 		if !strings.Contains(credit, `data-open="`+tx.DisputeCreditID+`"`) || strings.Contains(credit, "/_fake/transactions/"+tx.DisputeCreditID+"/return") {
 			t.Errorf("the page offers to return the dispute's credit %q, which only its decision moves", tx.DisputeCreditID)
 		}
 	})
 	t.Run("card check tells the decline code and makes nothing", func(t *testing.T) {
 		e := newCtlEnv(t)
-		path := testkit.UiButton(t, testkit.UiPage(t, e.fake, "/_fake/ui/?open="+e.card.ID), "/_fake/ui/subnets/"+e.card.ID+"/check")
+		path := testkit.UIButton(t, testkit.UIPage(t, e.fake, "/_fake/ui/?open="+e.card.ID), "/_fake/ui/subnets/"+e.card.ID+"/check")
 		for amount, want := range map[int64]string{500: "", 100001: "IR51"} {
 			got := testkit.CtlOK(t, e.fake, "POST", path, map[string]any{"amount_cents": amount})
 			if got["decline_code"] != want {
@@ -202,7 +202,7 @@ func TestDashboardActions(t *testing.T) {
 		fake.MustAddSubscription(t, recv.URL, "USERS|POST")
 		u := fake.MustAddUser(t, synapsefake.UserSeed{})
 		fake.Flush()
-		path := testkit.UiButton(t, testkit.UiPage(t, fake, "/_fake/ui/webhooks?open="+uiLogID(t, fake, u.ID)), `/_fake/ui/webhooks/\d+/redeliver`)
+		path := testkit.UIButton(t, testkit.UIPage(t, fake, "/_fake/ui/webhooks?open="+uiLogID(t, fake, u.ID)), `/_fake/ui/webhooks/\d+/redeliver`)
 		testkit.CtlOK(t, fake, "POST", path, map[string]any{"delivery": 0})
 		hooks := fake.Webhooks().All()
 		if n := len(hooks[len(hooks)-1].Deliveries[0].Attempts); n != 2 || got.Load() != 2 {
@@ -331,7 +331,7 @@ func TestDashboardRequestsRedacted(t *testing.T) {
 	if r.Status != http.StatusOK {
 		t.Fatalf("oauth: %d %s", r.Status, r.Raw)
 	}
-	page := testkit.UiPage(t, fake, "/_fake/ui/requests?route=/oauth")
+	page := testkit.UIPage(t, fake, "/_fake/ui/requests?route=/oauth")
 	for _, secret := range []string{u.RefreshToken, fake.ClientSecret(), "123456"} {
 		if strings.Contains(page, secret) {
 			t.Errorf("the journal view shows the secret %q", secret)
@@ -398,7 +398,7 @@ func TestDashboardDetail(t *testing.T) {
 			[]string{"<pre>"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			pane := uiPane(testkit.UiPage(t, fake, tc.page+"?open="+tc.id))
+			pane := uiPane(testkit.UIPage(t, fake, tc.page+"?open="+tc.id))
 			if !strings.Contains(pane, `data-open="`+tc.id+`"`) {
 				t.Fatalf("no pane for %s: %.300s", tc.id, pane)
 			}
@@ -415,7 +415,7 @@ func TestDashboardDetail(t *testing.T) {
 		})
 	}
 	t.Run("a row's link keeps the page's filters", func(t *testing.T) {
-		page := testkit.UiPage(t, fake, "/_fake/ui/transactions?status=CREATED&open="+e.tx)
+		page := testkit.UIPage(t, fake, "/_fake/ui/transactions?status=CREATED&open="+e.tx)
 		if want := `<a href="/_fake/ui/transactions?status=CREATED&amp;open=` + e.tx + `">`; !strings.Contains(page, want) {
 			t.Errorf("the page lacks the row link %s", want)
 		}
@@ -439,18 +439,18 @@ func TestDashboardFind(t *testing.T) {
 		{"spaces around a pasted id are dropped", "  " + e.tx + "\n", "/_fake/ui/transactions?open=" + e.tx},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			resp, _ := testkit.UiGet(t, fake, "/_fake/ui/find?id="+url.QueryEscape(tc.id))
+			resp, _ := testkit.UIGet(t, fake, "/_fake/ui/find?id="+url.QueryEscape(tc.id))
 			if resp.StatusCode != http.StatusFound || resp.Header.Get("Location") != tc.wantLocation {
 				t.Fatalf("%d Location %q, want 302 %q", resp.StatusCode, resp.Header.Get("Location"), tc.wantLocation)
 			}
-			if pane := uiPane(testkit.UiPage(t, fake, tc.wantLocation)); !strings.Contains(pane, `data-open="`+strings.TrimSpace(tc.id)+`"`) {
+			if pane := uiPane(testkit.UIPage(t, fake, tc.wantLocation)); !strings.Contains(pane, `data-open="`+strings.TrimSpace(tc.id)+`"`) {
 				t.Errorf("the page it opens shows no detail of %s", tc.id)
 			}
 		})
 	}
 	for _, id := range []string{"000000000000000000000000", "Test User", ""} {
 		t.Run(fmt.Sprintf("%q is not found", id), func(t *testing.T) {
-			resp, body := testkit.UiGet(t, fake, "/_fake/ui/find?id="+url.QueryEscape(id))
+			resp, body := testkit.UIGet(t, fake, "/_fake/ui/find?id="+url.QueryEscape(id))
 			if resp.StatusCode != http.StatusNotFound || resp.Header.Get("Content-Type") != "text/html; charset=utf-8" {
 				t.Fatalf("%d %q, want 404 text/html", resp.StatusCode, resp.Header.Get("Content-Type"))
 			}
@@ -491,7 +491,7 @@ func TestDashboardNameFilters(t *testing.T) {
 			[]string{"No transactions match."}, []string{`id="tx-`}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			page := testkit.UiPage(t, fake, tc.path)
+			page := testkit.UIPage(t, fake, tc.path)
 			for _, w := range tc.want {
 				if !strings.Contains(page, w) {
 					t.Errorf("page lacks %q", w)
@@ -535,7 +535,7 @@ func TestDashboardDecline(t *testing.T) {
 	if err := fake.Return(e.tx, "R01"); err != nil {
 		t.Fatal(err)
 	}
-	list := testkit.UiPage(t, fake, "/_fake/ui/transactions")
+	list := testkit.UIPage(t, fake, "/_fake/ui/transactions")
 	row := func(id string) string {
 		i := strings.Index(list, `<tr id="tx-`+id+`"`)
 		if i < 0 {
@@ -550,7 +550,7 @@ func TestDashboardDecline(t *testing.T) {
 	if r := row(e.tx); !strings.Contains(r, `<span class="status s-returned">RETURNED</span>`) || strings.Contains(r, "DECLINED") {
 		t.Errorf("the returned transfer's row: %s", r)
 	}
-	pane := uiPane(testkit.UiPage(t, fake, "/_fake/ui/transactions?open="+declined.ID))
+	pane := uiPane(testkit.UIPage(t, fake, "/_fake/ui/transactions?open="+declined.ID))
 	if !strings.Contains(pane, `<p class="decline"><b>Declined</b> with <b>IR51</b>: insufficient funds.`) {
 		t.Errorf("the declined swipe's detail: %.600s", pane)
 	}
@@ -561,7 +561,7 @@ func TestDashboardRequestsShowAnswers(t *testing.T) {
 	if r := testkit.Do(t, fake, testkit.Call{Method: "GET", Path: "/users/000000000000000000000000", Header: testkit.GatewayHeaders(fake)}); r.Status != http.StatusNotFound {
 		t.Fatalf("GET unknown user: %d %s", r.Status, r.Raw)
 	}
-	page := testkit.UiPage(t, fake, "/_fake/ui/requests")
+	page := testkit.UIPage(t, fake, "/_fake/ui/requests")
 	reason := "no user 000000000000000000000000 in this fake"
 	for _, want := range []string{`<span class="http h404">404 / 404</span> <span class="reason">` + reason + `</span>`,
 		`<p class="reason">Answered 404 / error_code 404: ` + reason + `</p>`} {
@@ -582,7 +582,7 @@ func TestDashboardIsNotJournaled(t *testing.T) {
 		"/_fake/ui/webhooks", "/_fake/ui/subscriptions", "/_fake/ui/requests", "/_fake/ui/oauth",
 		"/_fake/ui/find?id=" + e.tx, "/_fake/ui/find?id=nothing", "/_fake/ui/static/style.css", "/_fake/ui/static/app.js",
 		"/_fake/ui/static/nope.png", "/favicon.ico"} {
-		resp, _ := testkit.UiGet(t, fake, path)
+		resp, _ := testkit.UIGet(t, fake, path)
 		if path == "/favicon.ico" && resp.StatusCode != http.StatusNoContent {
 			t.Errorf("GET /favicon.ico: %d, want 204", resp.StatusCode)
 		}
@@ -603,9 +603,9 @@ func TestDashboardIsNotJournaled(t *testing.T) {
 func TestDashboardForms(t *testing.T) {
 	e := newCtlEnv(t)
 	fake := e.fake
-	overview := testkit.UiPage(t, fake, "/_fake/ui/")
+	overview := testkit.UIPage(t, fake, "/_fake/ui/")
 	t.Run("new user", func(t *testing.T) {
-		path := testkit.UiButton(t, overview, "/_fake/users")
+		path := testkit.UIButton(t, overview, "/_fake/users")
 		got := testkit.CtlOK(t, fake, "POST", path, map[string]any{"legal_names": []string{"Grace Hopper"}, "email": "grace@example.com"})
 		id := testkit.CtlStr(testkit.CtlObj(got["user"])["_id"])
 		if u, ok := fake.User(id); !ok || u.LegalNames[0] != "Grace Hopper" {
@@ -613,22 +613,22 @@ func TestDashboardForms(t *testing.T) {
 		}
 	})
 	t.Run("new node and fund", func(t *testing.T) {
-		user := uiPane(testkit.UiPage(t, fake, "/_fake/ui/?open="+e.payee.User.ID))
-		got := testkit.CtlOK(t, fake, "POST", testkit.UiButton(t, user, "/_fake/users/"+e.payee.User.ID+"/nodes"), map[string]any{"nickname": "Travel fund", "type": "DEPOSIT-US"})
+		user := uiPane(testkit.UIPage(t, fake, "/_fake/ui/?open="+e.payee.User.ID))
+		got := testkit.CtlOK(t, fake, "POST", testkit.UIButton(t, user, "/_fake/users/"+e.payee.User.ID+"/nodes"), map[string]any{"nickname": "Travel fund", "type": "DEPOSIT-US"})
 		id := testkit.CtlStr(testkit.CtlObj(got["node"])["_id"])
-		node := uiPane(testkit.UiPage(t, fake, "/_fake/ui/?open="+id))
-		testkit.CtlOK(t, fake, "POST", testkit.UiButton(t, node, "/_fake/nodes/"+id+"/fund"), map[string]any{"amount_cents": 25_000})
+		node := uiPane(testkit.UIPage(t, fake, "/_fake/ui/?open="+id))
+		testkit.CtlOK(t, fake, "POST", testkit.UIButton(t, node, "/_fake/nodes/"+id+"/fund"), map[string]any{"amount_cents": 25_000})
 		if n, _ := fake.Node(id); n.Nickname != "Travel fund" || n.UserID != e.payee.User.ID || n.BalanceCents != 25_000 {
 			t.Errorf("node %+v", n)
 		}
 	})
 	t.Run("load world", func(t *testing.T) {
-		path := testkit.UiButton(t, overview, "/_fake/world")
+		path := testkit.UIButton(t, overview, "/_fake/world")
 		if !strings.Contains(overview, `data-post="/_fake/world" data-raw="world"`) {
 			t.Error("the world form does not send its text as it is")
 		}
 		testkit.CtlOK(t, fake, "POST", path, map[string]any{"users": []any{map[string]any{"name": "lin", "legal_names": []string{"Lin Pasted"}}}})
-		if !strings.Contains(testkit.UiPage(t, fake, "/_fake/ui/?name=pasted"), "Lin Pasted") {
+		if !strings.Contains(testkit.UIPage(t, fake, "/_fake/ui/?name=pasted"), "Lin Pasted") {
 			t.Error("the world's user is not listed")
 		}
 	})
@@ -636,7 +636,7 @@ func TestDashboardForms(t *testing.T) {
 		if !strings.Contains(overview, `data-post="/_fake/reset" data-confirm="Reset the fake:`) {
 			t.Fatal("no reset button asking for confirmation")
 		}
-		testkit.CtlOK(t, fake, "POST", testkit.UiButton(t, overview, "/_fake/reset"), nil)
+		testkit.CtlOK(t, fake, "POST", testkit.UIButton(t, overview, "/_fake/reset"), nil)
 		if _, ok := fake.User(e.fx.User.ID); ok {
 			t.Error("the user survived the reset")
 		}
@@ -722,14 +722,14 @@ func TestDashboardWebhookFailures(t *testing.T) {
 			u := fake.MustAddUser(t, synapsefake.UserSeed{})
 			fake.Flush()
 			logID := uiLogID(t, fake, u.ID)
-			page := testkit.UiPage(t, fake, "/_fake/ui/webhooks?open="+logID)
+			page := testkit.UIPage(t, fake, "/_fake/ui/webhooks?open="+logID)
 			notRow := []string{"✓"} // a failure counts as no delivery
 			if tc.delivered {
 				notRow = []string{"✗"}
 			}
 			uiContains(t, "the webhook's row", uiRow(page, `<tr id="hook-`), tc.row, notRow)
 			uiContains(t, "the webhook's detail", uiPane(page), tc.attempt, nil)
-			subs := testkit.UiPage(t, fake, "/_fake/ui/subscriptions?open="+sub.ID)
+			subs := testkit.UIPage(t, fake, "/_fake/ui/subscriptions?open="+sub.ID)
 			uiContains(t, "the subscription's row", uiRow(subs, `<tr id="sub-`+sub.ID+`"`), tc.sub, tc.notSub)
 			uiContains(t, "the subscription's detail", uiPane(subs), tc.sub[1:2], nil) // its rate
 		})
@@ -762,7 +762,7 @@ func TestDashboardSubscriptionRate(t *testing.T) {
 	fake.Advance(time.Hour)
 	fail.Store(false)
 	users(18)
-	row := uiRow(testkit.UiPage(t, fake, "/_fake/ui/subscriptions"), `<tr id="sub-`+sub.ID+`"`)
+	row := uiRow(testkit.UIPage(t, fake, "/_fake/ui/subscriptions"), `<tr id="sub-`+sub.ID+`"`)
 	uiContains(t, "the subscription's row", row,
 		[]string{`<span class="bad">18 of 20 (90%)</span> <span class="muted small">of its last 20 deliveries</span>`,
 			`<span class="bad"><b>404</b> failed</span> <span class="when">2026-04-14T14:00:00Z (Tue 10:00 EDT)</span> <span class="text small">no such hook</span>`},
@@ -783,7 +783,7 @@ func TestDashboardEasternTime(t *testing.T) {
 		{"a user joined", "/_fake/ui/?open={user}", []string{"joined 2026-04-14T14:00:00Z (Tue 10:00 EDT)"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			page := testkit.UiPage(t, e.fake, e.expand(tc.path))
+			page := testkit.UIPage(t, e.fake, e.expand(tc.path))
 			uiContains(t, "the page", page, tc.want, []string{" UTC"})
 		})
 	}
@@ -802,22 +802,22 @@ func TestDashboardPendingSteps(t *testing.T) {
 		"amount": map[string]any{"amount": 10.0, "currency": "USD"},
 		"extra":  map[string]any{"ip": "127.0.0.1"},
 	})["_id"].(string)
-	list := testkit.UiPage(t, fake, "/_fake/ui/transactions")
+	list := testkit.UIPage(t, fake, "/_fake/ui/transactions")
 	uiContains(t, "the ACH transfer's row", uiRow(list, `<tr id="tx-`+ach+`"`),
 		[]string{`<div class="next" title="reaches PROCESSING-DEBIT at 2026-04-14T14:01:00Z (Tue 10:01 EDT) (call Advance(1m))">next PROCESSING-DEBIT · Tue 10:01 EDT</div>`}, nil)
-	pane := uiPane(testkit.UiPage(t, fake, "/_fake/ui/transactions?open="+ach))
+	pane := uiPane(testkit.UIPage(t, fake, "/_fake/ui/transactions?open="+ach))
 	uiContains(t, "the ACH transfer's detail", pane, []string{
 		`<h3>Pending on the clock</h3>`,
 		`<li><b>reaches PROCESSING-DEBIT</b> at <span class="when">2026-04-14T14:01:00Z (Tue 10:01 EDT)</span> <span class="muted">(call Advance(1m))</span> <button type="button" data-post="/_fake/clock/advance" data-body='{"duration":"1m0s"}'`,
 		`<b>reaches PROCESSING-CREDIT</b> at <span class="when">2026-04-14T15:00:00Z (Tue 11:00 EDT)</span> <span class="muted">(call Advance(1h))</span>`,
 		`<b>reaches SETTLED</b> at <span class="when">2026-04-15T14:00:00Z (Wed 10:00 EDT)</span> <span class="muted">(call Advance(24h))</span>`,
 	}, nil)
-	testkit.CtlOK(t, fake, "POST", testkit.UiButton(t, pane, "/_fake/clock/advance"), map[string]any{"duration": "1m0s"})
+	testkit.CtlOK(t, fake, "POST", testkit.UIButton(t, pane, "/_fake/clock/advance"), map[string]any{"duration": "1m0s"})
 	if tx, _ := fake.Transaction(ach); tx.Status != synapsefake.StatusProcessingDebit {
 		t.Errorf("after the detail's Advance: %s, want PROCESSING-DEBIT", tx.Status)
 	}
 	fake.Advance(24 * time.Hour)
-	uiContains(t, "the settled transfer's detail", uiPane(testkit.UiPage(t, fake, "/_fake/ui/transactions?open="+ach)), []string{"SETTLED"},
+	uiContains(t, "the settled transfer's detail", uiPane(testkit.UIPage(t, fake, "/_fake/ui/transactions?open="+ach)), []string{"SETTLED"},
 		[]string{"Pending on the clock", `class="next"`})
 }
 
@@ -832,7 +832,7 @@ func TestDashboardRequestAnswer(t *testing.T) {
 		t.Fatalf("oauth: %d %s", r.Status, r.Raw)
 	}
 	key, _ := r.Body["oauth_key"].(string)
-	page := testkit.UiPage(t, fake, "/_fake/ui/requests?route=/oauth")
+	page := testkit.UIPage(t, fake, "/_fake/ui/requests?route=/oauth")
 	uiContains(t, "the requests page", page, []string{`<h3>Answer 200 <span class="muted small">secrets redacted</span></h3><pre class="answer">{`,
 		`&#34;oauth_key&#34;: &#34;***&#34;`, `&#34;refresh_token&#34;: &#34;***&#34;`, `&#34;user_id&#34;: &#34;` + u.ID + `&#34;`},
 		[]string{key, u.RefreshToken})
@@ -846,7 +846,7 @@ func TestDashboardExpiredKeys(t *testing.T) {
 	old := fake.OAuthKey(u.ID, testkit.TestFingerprint)
 	fake.Advance(3 * time.Hour) // past its 2 hours: forgotten
 	live := fake.OAuthKey(u.ID, testkit.TestFingerprint)
-	page := testkit.UiPage(t, fake, "/_fake/ui/oauth")
+	page := testkit.UIPage(t, fake, "/_fake/ui/oauth")
 	uiContains(t, "the expired key's row", uiRow(page, `<tr class="expired" data-key="`+old+`">`),
 		[]string{`<span class="status s-expired">expired</span> 2026-04-14T16:00:00Z (Tue 12:00 EDT)`}, nil)
 	uiContains(t, "the live key's row", uiRow(page, `<tr class="live" data-key="`+live+`">`),

@@ -459,12 +459,12 @@ func (r *RecordingTB) Failed() bool {
 type Platform struct {
 	Url    string
 	Mu     sync.Mutex
-	Asked  []JitQuestion
+	Asked  []JITQuestion
 	Decide func(w http.ResponseWriter, r *http.Request)
 }
 
-// JitQuestion is one request the platform received.
-type JitQuestion struct {
+// JITQuestion is one request the platform received.
+type JITQuestion struct {
 	Header http.Header
 	Body   []byte
 }
@@ -477,7 +477,7 @@ func NewPlatform(t testing.TB, decide func(w http.ResponseWriter, r *http.Reques
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		body, _ := io.ReadAll(r.Body)
 		p.Mu.Lock()
-		p.Asked = append(p.Asked, JitQuestion{Header: r.Header.Clone(), Body: body})
+		p.Asked = append(p.Asked, JITQuestion{Header: r.Header.Clone(), Body: body})
 		p.Mu.Unlock()
 		p.Decide(w, r)
 	}))
@@ -496,10 +496,10 @@ func Answer(status int, body string) func(http.ResponseWriter, *http.Request) {
 }
 
 // Questions returns a copy of the questions received so far.
-func (p *Platform) Questions() []JitQuestion {
+func (p *Platform) Questions() []JITQuestion {
 	p.Mu.Lock()
 	defer p.Mu.Unlock()
-	return append([]JitQuestion(nil), p.Asked...)
+	return append([]JITQuestion(nil), p.Asked...)
 }
 
 // NodesPath is the path of a user's nodes.
@@ -1005,9 +1005,9 @@ func WantTxBody(t testing.TB, r Response, want map[string]any) {
 	}
 }
 
-// UiGet fetches a dashboard path (below the root, e.g. "/_fake/ui/") without
+// UIGet fetches a dashboard path (below the root, e.g. "/_fake/ui/") without
 // following redirects.
-func UiGet(t testing.TB, fake *synapsefake.Server, path string) (*http.Response, string) {
+func UIGet(t testing.TB, fake *synapsefake.Server, path string) (*http.Response, string) {
 	t.Helper()
 	return GetNoRedirect(t, fake.Client(), CtlRoot(fake)+path, nil)
 }
@@ -1037,18 +1037,18 @@ func GetNoRedirect(t testing.TB, client *http.Client, url string, header map[str
 	return resp, string(body)
 }
 
-// UiPage fetches a page and fails the test unless it is a 200 HTML page.
-func UiPage(t testing.TB, fake *synapsefake.Server, path string) string {
+// UIPage fetches a page and fails the test unless it is a 200 HTML page.
+func UIPage(t testing.TB, fake *synapsefake.Server, path string) string {
 	t.Helper()
-	resp, body := UiGet(t, fake, path)
+	resp, body := UIGet(t, fake, path)
 	if resp.StatusCode != http.StatusOK || resp.Header.Get("Content-Type") != "text/html; charset=utf-8" {
 		t.Fatalf("GET %s: %d %q, want 200 text/html: %.300s", path, resp.StatusCode, resp.Header.Get("Content-Type"), body)
 	}
 	return body
 }
 
-// UiButton finds the data-post path of a button or form on a page.
-func UiButton(t testing.TB, page, pattern string) string {
+// UIButton finds the data-post path of a button or form on a page.
+func UIButton(t testing.TB, page, pattern string) string {
 	t.Helper()
 	m := regexp.MustCompile(`data-(?:post|check)="(` + pattern + `)"`).FindStringSubmatch(page)
 	if m == nil {
