@@ -92,7 +92,7 @@ func (h *hooks) Snapshot() StateHooks {
 // attempt succeeded, or it made every retry. Callers hold the hooks lock.
 func deliveryFinished(d *bank.DeliveryRecord) bool {
 	n := len(d.AttemptList())
-	return n > 0 && (slices.Contains(webhookSuccess, int(d.AttemptList()[n-1].StatusCode())) || n > len(webhookRetryDelays))
+	return n > 0 && (slices.Contains(webhookFinal, int(d.AttemptList()[n-1].StatusCode())) || n > len(webhookRetryDelays))
 }
 
 // Restore swaps in the webhook side of a decoded state: sh, its events by

@@ -16,7 +16,7 @@ func attemptOutcome(a bank.AttemptRecord) bank.UIOutcome {
 
 // outcomeOf is what an attempt came to. Only a 2xx answer to a POST signed
 // right is a delivery: the fake also ends a delivery on 400, 404, 405 and
-// 408 (webhookSuccess, which the service does not retry; 408 is how it
+// 408 (webhookFinal, which the service does not retry; 408 is how it
 // records a receiver it could not reach or that did not answer in time),
 // and each of those is a failure.
 func outcomeOf(code int, badSignature bool, text string) bank.UIOutcome {

@@ -27,8 +27,10 @@ import (
 	"github.com/synapsefake/synapsefake/internal/bank"
 )
 
-// webhookSuccess are the receiver's answers that end a delivery.
-var webhookSuccess = []int{200, 204, 400, 404, 405, 408}
+// webhookFinal are the receiver's answers that end a delivery: a success
+// (200, 204), or an answer the service does not retry (400, 404, 405, and
+// 408, as an unreachable receiver is recorded). It retries the others.
+var webhookFinal = []int{200, 204, 400, 404, 405, 408}
 
 // webhookRetryDelays are the waits before each retry of a failed delivery:
 // five retries within 24 hours of the fake's clock.
@@ -379,7 +381,7 @@ func (h *hooks) enqueue(d *bank.DeliveryRecord) {
 // failure calls for.
 func (h *hooks) record(d *bank.DeliveryRecord, a bank.AttemptRecord) {
 	h.logAttempt(d, a)
-	if slices.Contains(webhookSuccess, int(a.StatusCode())) || len(d.AttemptList()) > len(webhookRetryDelays) {
+	if slices.Contains(webhookFinal, int(a.StatusCode())) || len(d.AttemptList()) > len(webhookRetryDelays) {
 		return // done
 	}
 	d.SetDue(d.DueMS() + webhookRetryDelays[len(d.AttemptList())-1].Milliseconds())
