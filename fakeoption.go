@@ -33,7 +33,6 @@ type config struct {
 	immediateProvisional bool
 	webhookClient        *http.Client
 	webhookTimeout       time.Duration
-	hook                 func(http.ResponseWriter, *http.Request) bool
 	control              bool
 	// immediateStatements: see WithImmediateStatements (statements.go).
 	cutoffs Cutoffs
@@ -207,7 +206,7 @@ func WithLatency(d time.Duration) Option {
 // answered the request itself and the fake does nothing more. It is the
 // escape hatch for faults FailNext and SlowNext do not cover.
 func WithHook(hook func(w http.ResponseWriter, r *http.Request) bool) Option {
-	return func(cfg *config) { cfg.hook = hook }
+	return func(cfg *config) { cfg.Hook = hook }
 }
 
 // WithoutControlAPI switches off the /_fake/ control API, so that those paths

@@ -1,13 +1,10 @@
 package synapsefake
 
 import (
-	"context"
 	"net/http"
-	"path"
 	"strings"
 
 	"github.com/synapsefake/synapsefake/internal/api"
-	"github.com/synapsefake/synapsefake/internal/apierr"
 	"github.com/synapsefake/synapsefake/internal/console"
 )
 
@@ -31,28 +28,5 @@ func (s *Server) ServeHTTP(rw http.ResponseWriter, r *http.Request) {
 		s.core.ServeControl(w, r)
 		return
 	}
-	if p := r.URL.Path; p != "/" && !api.PlainPath(p) && p != path.Clean(p) {
-		// ServeMux would redirect to the clean path; the real API answers 404.
-		s.core.FailUnjournaled(w, r, apierr.RouteNotFound.Because("the path %s is not clean (// . or ..)", p).Hinting("join the path to fake.URL() with one /"))
-		return
-	}
-	if api.HeaderBytes(r.Header) > api.MaxHeaderBytes {
-		s.core.FailUnjournaled(w, r, apierr.Payload("headers_too_large", "Request headers are larger than %d bytes.", api.MaxHeaderBytes))
-		return
-	}
-	s.core.RunDueFast()
-	if s.cfg.hook != nil && s.cfg.hook(w, r) {
-		return
-	}
-	if !s.core.Delay(r) {
-		s.core.Fail(w, api.ErrGatewayTimeout)
-		return
-	}
-	if s.cfg.Strict {
-		r = r.WithContext(context.WithValue(r.Context(), api.ServerKey{}, &s.core.Wire)) // for checkStrict
-	}
-	rec := s.core.Journal.Start(w, r)
-	defer s.core.Journal.Finish(rec, r)
-	defer s.core.RecoverPanic(w, rec, r) // before finish, so that the journal records the 500
-	s.core.WithIdempotency(rec, r, api.APIMux())
+	s.core.ServeAPI(w, r)
 }

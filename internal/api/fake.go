@@ -106,4 +106,7 @@ type WireConfig struct {
 	Logf                   func(format string, args ...any)
 	Quiet                  bool
 	Strict                 bool
+	// Hook runs before every API request (WithHook); when it answers true
+	// it has answered the request.
+	Hook func(http.ResponseWriter, *http.Request) bool
 }

@@ -1,9 +1,13 @@
 package api
 
 import (
+	"context"
 	"net/http"
 	"net/url"
+	"path"
 	"strings"
+
+	"github.com/synapsefake/synapsefake/internal/apierr"
 )
 
 // apiRouter routes the API's requests by path, as an http.ServeMux with
@@ -137,4 +141,36 @@ func (rt *apiRouter) lookup(path string) string {
 		return n.route()
 	}
 	return ""
+}
+
+// ServeAPI serves a v3.1 request on w, which the root's ServeHTTP has
+// guarded against panics (GuardWriter, RecoverPanic): the path and header
+// checks, the clock-driven work that fell due, the WithHook hook, the
+// injected latency, then the journal, panic recovery and idempotency
+// around the route table.
+func (s *Wire) ServeAPI(w *GuardWriter, r *http.Request) {
+	if p := r.URL.Path; p != "/" && !PlainPath(p) && p != path.Clean(p) {
+		// ServeMux would redirect to the clean path; the real API answers 404.
+		s.FailUnjournaled(w, r, apierr.RouteNotFound.Because("the path %s is not clean (// . or ..)", p).Hinting("join the path to fake.URL() with one /"))
+		return
+	}
+	if HeaderBytes(r.Header) > MaxHeaderBytes {
+		s.FailUnjournaled(w, r, apierr.Payload("headers_too_large", "Request headers are larger than %d bytes.", MaxHeaderBytes))
+		return
+	}
+	s.RunDueFast()
+	if s.Cfg.Hook != nil && s.Cfg.Hook(w, r) {
+		return
+	}
+	if !s.Delay(r) {
+		s.Fail(w, ErrGatewayTimeout)
+		return
+	}
+	if s.Cfg.Strict {
+		r = r.WithContext(context.WithValue(r.Context(), ServerKey{}, s)) // for checkStrict
+	}
+	rec := s.Journal.Start(w, r)
+	defer s.Journal.Finish(rec, r)
+	defer s.RecoverPanic(w, rec, r) // before finish, so that the journal records the 500
+	s.WithIdempotency(rec, r, APIMux())
 }

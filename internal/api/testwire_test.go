@@ -50,18 +50,12 @@ func newTestWire(cfg func(*WireConfig)) *Wire {
 	return w
 }
 
-// serveTest serves r to rw as the root Server's ServeHTTP does its API
-// requests once they passed its own checks (path, headers, hook, delay):
-// the due work first, then the journal, panic recovery and idempotency
-// around the shared router.
+// serveTest serves r to rw as the root Server's ServeHTTP serves an API
+// request: guarded against panics, then ServeAPI.
 func serveTest(w *Wire, rw http.ResponseWriter, r *http.Request) {
 	g := &GuardWriter{ResponseWriter: rw}
 	defer w.RecoverPanic(g, g, r)
-	w.RunDueFast()
-	rec := w.Journal.Start(g, r)
-	defer w.Journal.Finish(rec, r)
-	defer w.RecoverPanic(g, rec, r)
-	w.WithIdempotency(rec, r, APIMux())
+	w.ServeAPI(g, r)
 }
 
 // endTestWire gives w the cleanup NewServer gives its server, reporting
