@@ -41,10 +41,7 @@ func New(opts ...Option) *Server {
 	for _, o := range opts {
 		o(cfg)
 	}
-	// Each layer reads its part of the options in place.
-	s.core.Cfg = &cfg.ConsoleConfig
-	s.core.Wire.Cfg = &cfg.WireConfig
-	s.core.Bank.Cfg = &cfg.Config
+	s.core.SetConfig(&cfg.ConsoleConfig) // each layer reads its part of the options in place
 	s.core.Host = (*host)(s)
 	switch c := cfg.clock.(type) {
 	case nil:
@@ -55,10 +52,7 @@ func New(opts ...Option) *Server {
 		s.core.Clock = c
 	}
 	s.core.OpenStore(bank.ClientView{ID: cfg.ClientID, Name: cfg.ClientName}, cfg.microDeposits, cfg.manualProcessing, cfg.immediateProvisional, cfg.cutoffs)
-	s.core.Up = &s.core.Wire
-	s.core.Journal.S = &s.core.Wire
-	s.core.Hooks = api.NewHooks(&s.core.Wire)
-	s.core.ConnectPublisher(s.core.Hooks)
+	s.core.Connect()
 	s.core.WebhookClient = cfg.webhookClient
 	if s.core.WebhookClient == nil {
 		s.core.WebhookClient = &http.Client{Timeout: cfg.webhookTimeout, Transport: webhookTransport()}

@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"github.com/benbjohnson/clock"
-	"github.com/synapsefake/synapsefake/internal/api"
 	"github.com/synapsefake/synapsefake/internal/bank"
 	"github.com/synapsefake/synapsefake/internal/console"
 	"github.com/synapsefake/synapsefake/reference"
@@ -41,22 +40,12 @@ type config struct {
 }
 
 func defaultConfig() config {
-	c := config{
+	return config{
+		ConsoleConfig:  console.DefaultConsoleConfig(),
 		webhookTimeout: 10 * time.Second,
 		control:        true,
 		cutoffs:        bank.SharedDefaultCutoffs,
 	}
-	c.ClientID = "client_id_synapsefake0000000000000000000000"
-	c.ClientSecret = "client_secret_synapsefake000000000000000000"
-	c.ClientName = "Synapsefake Test Platform"
-	c.Seed = 1
-	c.KeyLifetime = 7200 * time.Second
-	c.DeliverWebhooks = true
-	c.CaptureLimit = DefaultWebhookCaptureLimit
-	c.WebhookLogLimit = DefaultWebhookLogLimit
-	c.JournalEntries = api.DefaultJournalEntries
-	c.JournalBytes = api.DefaultJournalBytes
-	return c
 }
 
 // WithClock makes the server read time from c instead of its own clock

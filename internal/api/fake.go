@@ -84,9 +84,8 @@ type Wire struct {
 	End           *EndOfTest // NewServer's cleanup (diagnose.go)
 }
 
-// WireConfig is the wire's part of the options, over the bank's: New
-// copies it from the root's config, and the console's config holds a copy
-// of it.
+// WireConfig is the wire's part of the options, over the bank's, held in
+// the console's config (ConsoleConfig); the wire points at it (SetConfig).
 type WireConfig struct {
 	bank.Config
 	ClientID, ClientSecret string
@@ -109,4 +108,36 @@ type WireConfig struct {
 	// Hook runs before every API request (WithHook); when it answers true
 	// it has answered the request.
 	Hook func(http.ResponseWriter, *http.Request) bool
+}
+
+// DefaultClientSecret is the default platform's client secret (bank.DefaultClientID's).
+const DefaultClientSecret = "client_secret_synapsefake000000000000000000"
+
+// DefaultWireConfig is the wire's part of the default options, over the
+// bank's: the default platform's credentials, webhooks delivered, and the
+// journal and the webhook capture and log at their default bounds.
+func DefaultWireConfig() WireConfig {
+	return WireConfig{
+		Config:          bank.DefaultConfig(),
+		ClientID:        bank.DefaultClientID,
+		ClientSecret:    DefaultClientSecret,
+		JournalEntries:  DefaultJournalEntries,
+		JournalBytes:    DefaultJournalBytes,
+		DeliverWebhooks: true,
+		CaptureLimit:    DefaultWebhookCaptureLimit,
+		WebhookLogLimit: DefaultWebhookLogLimit,
+	}
+}
+
+// SetConfig points the wire, and the bank below it, at their parts of cfg.
+func (s *Wire) SetConfig(cfg *WireConfig) { s.Cfg, s.Bank.Cfg = cfg, &cfg.Config }
+
+// Connect joins the wire to the bank below it, once the store is open: the
+// wire is the bank's upper layer and the journal's server, and its webhook
+// hooks, made here, are the bank's publisher.
+func (s *Wire) Connect() {
+	s.Up = s
+	s.Journal.S = s
+	s.Hooks = NewHooks(s)
+	s.ConnectPublisher(s.Hooks)
 }

@@ -8,15 +8,6 @@ import (
 	"github.com/synapsefake/synapsefake/internal/bank"
 )
 
-// Values of the root's defaultConfig that newTestWire copies (the api may
-// not import the root).
-const (
-	testClientID       = "client_id_synapsefake0000000000000000000000"
-	testClientSecret   = "client_secret_synapsefake000000000000000000"
-	testClientName     = "Synapsefake Test Platform"
-	testWebhookTimeout = 10 * time.Second
-)
-
 // newTestWire builds a Wire the way the root's New wires its wire and bank
 // parts, with New's default options: the default config, the bank's clock
 // frozen at DefaultStartTime, its store opened, the wire as the bank's Up
@@ -26,27 +17,15 @@ const (
 // w.Hooks.Close, as the Server's Close does.
 func newTestWire(cfg func(*WireConfig)) *Wire {
 	w := &Wire{}
-	w.Cfg = &WireConfig{
-		Config:          bank.Config{Seed: 1, KeyLifetime: 7200 * time.Second},
-		ClientID:        testClientID,
-		ClientSecret:    testClientSecret,
-		JournalEntries:  DefaultJournalEntries,
-		JournalBytes:    DefaultJournalBytes,
-		DeliverWebhooks: true,
-		CaptureLimit:    DefaultWebhookCaptureLimit,
-		WebhookLogLimit: DefaultWebhookLogLimit,
-	}
+	c := DefaultWireConfig()
 	if cfg != nil {
-		cfg(w.Cfg)
+		cfg(&c)
 	}
-	w.Bank.Cfg = &w.Cfg.Config
+	w.SetConfig(&c)
 	w.SetFrozenClock(bank.StartTime(time.Time{}))
-	w.OpenStore(bank.ClientView{ID: testClientID, Name: testClientName}, false, false, false, bank.SharedDefaultCutoffs)
-	w.Up = w
-	w.Journal.S = w
-	w.Hooks = NewHooks(w)
-	w.ConnectPublisher(w.Hooks)
-	w.WebhookClient = &http.Client{Timeout: testWebhookTimeout}
+	w.OpenStore(bank.ClientView{ID: bank.DefaultClientID, Name: bank.DefaultClientName}, false, false, false, bank.SharedDefaultCutoffs)
+	w.Connect()
+	w.WebhookClient = &http.Client{Timeout: 10 * time.Second} // the root's default WithWebhookTimeout
 	return w
 }
 

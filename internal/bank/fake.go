@@ -239,8 +239,9 @@ var (
 	defaultSeedNames  = []string{"Test User"}
 )
 
-// Config is the bank's part of the options: New copies it from the
-// root's config, and the wire's config holds a copy of it.
+// Config is the bank's part of the options, held in the wire's config
+// (WireConfig), which the root's config holds in turn; the bank points at
+// it (Cfg).
 type Config struct {
 	Seed        uint64        // WithIDSeed: the id stream and the webhook log ids
 	KeyLifetime time.Duration // WithOAuthKeyLifetime
@@ -257,3 +258,14 @@ func ValidateCutoffs(c Cutoffs) error { return c.validate() }
 
 // ValidateReturnRule is r's check (AddReturnRule's), for the layers above.
 func ValidateReturnRule(r ReturnRule) error { return r.validate() }
+
+// The platform a server is until WithClientCredentials and WithClientName
+// say otherwise.
+const (
+	DefaultClientID   = "client_id_synapsefake0000000000000000000000"
+	DefaultClientName = "Synapsefake Test Platform"
+)
+
+// DefaultConfig is the bank's part of the default options: the id stream's
+// seed 1, OAuth keys that live 2 hours.
+func DefaultConfig() Config { return Config{Seed: 1, KeyLifetime: 7200 * time.Second} }

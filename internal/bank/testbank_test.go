@@ -25,19 +25,21 @@ type testBankOptions struct {
 // refuses no seed, and a publisher that keeps every event, as the wire's
 // webhook capture does.
 func newTestBank(o testBankOptions) *Bank {
-	b := &Bank{Cfg: &Config{Seed: 1, KeyLifetime: 7200 * time.Second}}
+	cfg := DefaultConfig()
+	b := &Bank{Cfg: &cfg}
 	if o.keyLifetime != 0 {
 		b.Cfg.KeyLifetime = o.keyLifetime
 	}
-	if o.clientName == "" {
-		o.clientName = "Synapsefake Test Platform"
+	client := ClientView{ID: DefaultClientID, Name: DefaultClientName}
+	if o.clientName != "" {
+		client.Name = o.clientName
 	}
 	cutoffs := SharedDefaultCutoffs
 	if o.cutoffs != nil {
 		cutoffs = *o.cutoffs
 	}
 	b.SetFrozenClock(StartTime(o.start))
-	b.OpenStore(ClientView{ID: "client_id_synapsefake0000000000000000000000", Name: o.clientName}, false, o.manual, false, cutoffs)
+	b.OpenStore(client, false, o.manual, false, cutoffs)
 	b.Up = testUp{b}
 	b.ConnectPublisher(&keptEvents{})
 	b.SetStoreBase("http://synapsefake.invalid/v3.1")

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/synapsefake/synapsefake/internal/api"
+	"github.com/synapsefake/synapsefake/internal/bank"
 )
 
 // Console is the console's part of a Server: the control API, the
@@ -21,8 +22,8 @@ type Console struct {
 	Base    string // URL(): the origin check accepts its host
 }
 
-// ConsoleConfig is the console's part of the options, over the wire's: New
-// copies it from the root's config.
+// ConsoleConfig is the console's part of the options, over the wire's,
+// held in the root's config; the console points at it (SetConfig).
 type ConsoleConfig struct {
 	api.WireConfig
 	ClientName   string
@@ -41,4 +42,17 @@ type consoleHost interface {
 	// PlatformCores answers the platforms of the Platforms the server is
 	// one of, the default first, or nil for a server of its own.
 	PlatformCores() []*Console
+}
+
+// DefaultConsoleConfig is the console's part of the default options, over
+// the wire's.
+func DefaultConsoleConfig() ConsoleConfig {
+	return ConsoleConfig{WireConfig: api.DefaultWireConfig(), ClientName: bank.DefaultClientName}
+}
+
+// SetConfig points the console, and the wire and the bank below it, at
+// their parts of cfg.
+func (s *Console) SetConfig(cfg *ConsoleConfig) {
+	s.Cfg = cfg
+	s.Wire.SetConfig(&cfg.WireConfig)
 }

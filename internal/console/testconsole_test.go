@@ -20,30 +20,16 @@ import (
 // platforms. The webhook side closes when the test ends.
 func newTestConsole(tb testing.TB, edit func(*ConsoleConfig)) *Console {
 	c := &Console{}
-	c.Cfg = &ConsoleConfig{
-		WireConfig: api.WireConfig{
-			Config:          bank.Config{Seed: 1, KeyLifetime: 7200 * time.Second},
-			ClientID:        "client_id_synapsefake0000000000000000000000",
-			ClientSecret:    "client_secret_synapsefake000000000000000000",
-			JournalEntries:  api.DefaultJournalEntries,
-			JournalBytes:    api.DefaultJournalBytes,
-			WebhookLogLimit: api.DefaultWebhookLogLimit,
-			CaptureLimit:    api.DefaultWebhookCaptureLimit,
-		},
-		ClientName: "Synapsefake Test Platform",
-	}
+	cfg := DefaultConsoleConfig()
+	cfg.DeliverWebhooks = false // WithoutWebhookDelivery
 	if edit != nil {
-		edit(c.Cfg)
+		edit(&cfg)
 	}
+	c.SetConfig(&cfg)
 	c.Host = testHost{tb}
-	c.Wire.Cfg = &c.Cfg.WireConfig
-	c.Bank.Cfg = &c.Wire.Cfg.Config
 	c.SetFrozenClock(bank.StartTime(time.Time{}))
 	c.OpenStore(bank.ClientView{ID: c.Cfg.ClientID, Name: c.Cfg.ClientName}, false, false, false, bank.SharedDefaultCutoffs)
-	c.Up = &c.Wire
-	c.Journal.S = &c.Wire
-	c.Hooks = api.NewHooks(&c.Wire)
-	c.ConnectPublisher(c.Hooks)
+	c.Connect()
 	c.WebhookClient = &http.Client{Timeout: 10 * time.Second}
 	c.Base = "http://synapsefake.invalid" + api.APIPrefix
 	c.SetStoreBase(c.Base)
