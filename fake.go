@@ -6,8 +6,10 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/benbjohnson/clock"
 	"github.com/synapsefake/synapsefake/internal/api"
@@ -213,4 +215,82 @@ func (t handlerTransport) RoundTrip(r *http.Request) (resp *http.Response, err e
 	resp = rec.Result()
 	resp.Request = r
 	return resp, nil
+}
+
+// Statements returns copies of a node's statements, oldest first.
+func (s *Server) Statements(nodeID string) []Statement {
+	return s.core.StatementsOf(nodeID)
+}
+
+// AdvanceTo moves the clock forward to t, as Advance(t.Sub(Now())) does:
+// everything that fell due on the way runs, in due order, before it
+// returns. A t at or before Now does not move the clock back; like
+// Advance(0), it only runs what is already due. It returns the new time.
+func (s *Server) AdvanceTo(t time.Time) time.Time {
+	s.core.Advance(t.Sub(s.core.Now()))
+	return s.core.Now()
+}
+
+// SetTime sets the clock to t, as AdvanceTo(t) does, for tests written in
+// the style of miniredis's SetTime. The fake's clock only moves forward:
+// every record, step and expiry is dated, and time running back would date
+// what a request does before what already happened. So a t before Now is
+// an error and leaves the clock as it was; to start earlier, build the
+// server WithStartTime(t), or Restore a Snapshot. A clock given to
+// WithClock that is not a *clock.Mock cannot be set: that is an error too.
+func (s *Server) SetTime(t time.Time) error {
+	now := s.core.Now()
+	switch {
+	case !s.core.ManualClock():
+		return errors.New("synapsefake: SetTime: the server's clock (WithClock) is not a *clock.Mock and cannot be set")
+	case t.Truncate(time.Millisecond).Before(now):
+		return fmt.Errorf("synapsefake: SetTime(%s): the clock is at %s and only moves forward", bank.FmtInstant(t), bank.FmtInstant(now))
+	}
+	s.AdvanceTo(t)
+	return nil
+}
+
+// ServeHTTP serves the API. A panic in serving a request (in the fake, or
+// in the WithHook hook) answers 500 / "500" and is logged (WithErrorLog);
+// the server goes on serving.
+func (s *Server) ServeHTTP(rw http.ResponseWriter, r *http.Request) {
+	api.GrowStack(len(r.URL.Path))
+	w := &api.GuardWriter{ResponseWriter: rw}
+	defer s.core.RecoverPanic(w, w, r)
+	r = api.KeepQuerySemicolons(r)
+	if s.cfg.control && r.URL.Path == "/" && (r.Method == http.MethodGet || r.Method == http.MethodHead) {
+		http.Redirect(w, r, console.UIPrefix, http.StatusFound) // the dashboard
+		return
+	}
+	if s.cfg.control && r.URL.Path == "/favicon.ico" && (r.Method == http.MethodGet || r.Method == http.MethodHead) {
+		console.UIFavicon(w) // what a browser asks of any page it opens: not an API call
+		return
+	}
+	if s.cfg.control && strings.HasPrefix(r.URL.Path, console.ControlPrefix) {
+		s.core.ServeControl(w, r)
+		return
+	}
+	s.core.ServeAPI(w, r)
+}
+
+// MustAddSubnet is AddSubnet for a test that wants no error handling: an
+// error fails tb at once.
+func (s *Server) MustAddSubnet(tb testing.TB, userID, nodeID string, seed SubnetSeed) Subnet {
+	sn, err := s.core.AddSubnet(userID, nodeID, seed)
+	if err != nil {
+		tb.Helper()
+		tb.Fatalf("synapsefake: AddSubnet: %v", err)
+	}
+	return sn
+}
+
+// MustAddSubscription is AddSubscription for a test that wants no error
+// handling: an error fails tb at once.
+func (s *Server) MustAddSubscription(tb testing.TB, url string, scopes ...string) Subscription {
+	sub, err := s.core.AddSubscription(url, scopes...)
+	if err != nil {
+		tb.Helper()
+		tb.Fatalf("synapsefake: AddSubscription: %v", err)
+	}
+	return sub
 }

@@ -2,6 +2,7 @@ package synapsefake
 
 import (
 	"fmt"
+	"log"
 	"maps"
 	"net/http"
 	"slices"
@@ -9,6 +10,7 @@ import (
 	"time"
 
 	"github.com/benbjohnson/clock"
+	"github.com/synapsefake/synapsefake/internal/api"
 	"github.com/synapsefake/synapsefake/internal/bank"
 	"github.com/synapsefake/synapsefake/internal/console"
 	"github.com/synapsefake/synapsefake/reference"
@@ -287,4 +289,84 @@ func WithAllowedHosts(hosts ...string) Option {
 // loopback; "" means no token, the default.
 func WithControlToken(token string) Option {
 	return func(cfg *config) { cfg.ControlToken = token }
+}
+
+// WithWebhookChaos turns on webhook chaos from the start (see
+// WebhookChaos). It is off by default. New panics if a probability is
+// outside 0..1 or a delay is negative.
+func WithWebhookChaos(c WebhookChaos) Option {
+	c = api.CloneChaos(c)
+	return func(cfg *config) { cfg.Chaos = &c }
+}
+
+// WithLog sends the server's diagnostics to logf instead of the test's log:
+// one line for every refused request (the route, the answer and why), and,
+// for a server from NewServer whose test failed, the last requests it
+// answered. t.Logf, log.Printf and (*log.Logger).Printf all fit. With New,
+// which has no test to log to, nothing is logged unless WithLog is given.
+func WithLog(logf func(format string, args ...any)) Option {
+	return func(cfg *config) { cfg.Logf, cfg.Quiet = logf, false }
+}
+
+// WithoutDiagnostics silences the diagnostics: no line for refused requests
+// and no list of the last requests when the test fails. The journal still
+// records why each request was refused (Request.Reason).
+func WithoutDiagnostics() Option {
+	return func(cfg *config) { cfg.Logf, cfg.Quiet = nil, true }
+}
+
+// WithImmediateProvisionalCredit makes a dispute's provisional credit post
+// at once, as the dispute is filed, instead of 3 business days later (15
+// for a node younger than 30 days) on the fake's clock.
+func WithImmediateProvisionalCredit() Option {
+	return func(cfg *config) { cfg.immediateProvisional = true }
+}
+
+// WithErrorLog sets where the server logs a panic it recovered from while
+// serving a request, with the request and the stack. The default is the
+// standard logger (log.Default()).
+func WithErrorLog(l *log.Logger) Option {
+	return func(cfg *config) { cfg.ErrorLog = l }
+}
+
+// WithMaxStateSize sets the largest state document, in bytes, that Restore
+// and PUT /_fake/state read; a larger one is refused (400 / "200"
+// body_too_large) and changes nothing. n <= 0 keeps
+// DefaultMaxStateSize.
+func WithMaxStateSize(n int64) Option {
+	return func(cfg *config) { cfg.MaxState = n }
+}
+
+// WithImmediateStatements makes POST .../statements generate the statement
+// at once: the answer carries its balances and urls. By default an ad hoc
+// statement stays QUEUED until the clock moves (Advance, or any later
+// instant with a running clock). Both webhooks are sent either way.
+func WithImmediateStatements() Option {
+	return func(cfg *config) { cfg.ImmediateStatements = true }
+}
+
+// WithStrictRequests makes the server refuse request bodies with fields
+// the service would ignore without a word: unknown keys, misspelt ones
+// ("ammount"), and known ones in the wrong place ("currency" at the top of
+// a transaction instead of under amount). Such a request is answered
+// 400 / "200" unknown_field, naming the field's path and the nearest known
+// field, and with NewServer it also fails the test (tb.Errorf). The default
+// stays lenient, as the service is. Names match as the service matches
+// them, without regard to letter case; a field that takes any object
+// (extra.other) takes any keys.
+//
+// It also enforces the rules of the contract that the sandbox did not
+// (a login email without @, a to.type that is not the node's, an ACH-US
+// account number of the wrong length...: docs/fidelity.md lists them):
+// each is taken by default and, under WithStrictRequests, refused as the
+// contract says, the test failing with the rule's name.
+func WithStrictRequests() Option {
+	return func(cfg *config) { cfg.Strict = true }
+}
+
+// WithMaxPlatforms bounds how many platforms, the default among them,
+// NewPlatforms's handler holds (DefaultMaxPlatforms by default); making one
+// more is refused (429). A Server made by New or NewServer ignores it.
+func WithMaxPlatforms(n int) Option {
+	return func(cfg *config) { cfg.maxPlatforms = n }
 }
