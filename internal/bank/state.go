@@ -303,9 +303,10 @@ func EncodeValue(buf *bytes.Buffer, v reflect.Value) error {
 			if i > 0 {
 				buf.WriteByte(',')
 			}
-			writeKey(buf, t.Field(i).Name)
+			name := savedName(t, i)
+			writeKey(buf, name)
 			if err := EncodeValue(buf, Exported(v.Field(i))); err != nil {
-				return fmt.Errorf("%s: %w", t.Field(i).Name, err)
+				return fmt.Errorf("%s: %w", name, err)
 			}
 		}
 		buf.WriteByte('}')
@@ -432,7 +433,7 @@ func DecodeValue(data []byte, v reflect.Value) error {
 			return fmt.Errorf("want the %d fields of %s, not %d", t.NumField(), t, len(fields))
 		}
 		for i := range t.NumField() {
-			name := t.Field(i).Name
+			name := savedName(t, i)
 			raw, ok := fields[name]
 			if !ok {
 				return fmt.Errorf("%s: %q is missing", t, name)
@@ -610,4 +611,21 @@ func DeliveryAttempts(events map[uint64]*Event, what string, seq uint64, i int) 
 		return 0, fmt.Errorf("%s names delivery %d of event %d, which the document does not hold", what, i, seq)
 	}
 	return len(ev.deliveries[i].attempts), nil
+}
+
+// savedNames are the keys the document gives the fields of a type whose
+// field names changed since it was first saved: an *apierr.Error, held by a
+// fault and a bank login, was the root package's apiError, with unexported
+// fields. The document keeps that version's keys.
+var savedNames = map[reflect.Type][]string{
+	reflect.TypeFor[apierr.Error](): {"status", "errorCode", "httpCode", "code", "msg", "reason", "hint", "reported"},
+}
+
+// savedName is the document's key for t's field i: its Go name, but for
+// the types of savedNames.
+func savedName(t reflect.Type, i int) string {
+	if names, ok := savedNames[t]; ok {
+		return names[i]
+	}
+	return t.Field(i).Name
 }

@@ -1,9 +1,12 @@
 package bank
 
 import (
+	"bytes"
 	"reflect"
 	"slices"
 	"testing"
+
+	"github.com/synapsefake/synapsefake/internal/apierr"
 )
 
 // TestStateHoldsEveryField fails when a field is added to the store, or to
@@ -50,5 +53,34 @@ func TestStateHoldsEveryField(t *testing.T) {
 		if !slices.Equal(fields, tc.handled) {
 			t.Errorf("%s has fields %v; the saved state handles %v: handle the new ones in state.go, then list them here", tc.typ, fields, tc.handled)
 		}
+	}
+}
+
+// TestSavedErrorKeepsItsKeys: an *apierr.Error in the document (a fault's,
+// a bank login's) has the keys it had when it was the root's apiError, so
+// that documents saved before the layers restore, and new ones read the
+// same; and savedNames names every field of the types it covers.
+func TestSavedErrorKeepsItsKeys(t *testing.T) {
+	for typ, names := range savedNames {
+		if len(names) != typ.NumField() {
+			t.Errorf("savedNames has %d keys for the %d fields of %s", len(names), typ.NumField(), typ)
+		}
+	}
+	e := &apierr.Error{Status: 500, ErrorCode: "500", Code: "injected_failure", Message: "Internal server error.",
+		Reason: "FailNext injected this answer", Hint: "h", Reported: true}
+	const saved = `{"status":500,"errorCode":"500","httpCode":"","code":"injected_failure","msg":"Internal server error.","reason":"FailNext injected this answer","hint":"h","reported":true}`
+	var buf bytes.Buffer
+	if err := EncodeValue(&buf, reflect.ValueOf(e)); err != nil {
+		t.Fatal(err)
+	}
+	if buf.String() != saved {
+		t.Errorf("saved as\n%s\nwant\n%s", buf.String(), saved)
+	}
+	var back *apierr.Error
+	if err := DecodeValue([]byte(saved), reflect.ValueOf(&back).Elem()); err != nil {
+		t.Fatal(err)
+	}
+	if *back != *e {
+		t.Errorf("restored %+v, want %+v", *back, *e)
 	}
 }
