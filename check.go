@@ -142,6 +142,43 @@ func (s *Server) CheckBalance(tb testing.TB, nodeID string, balanceCents, availa
 	return false
 }
 
+// CheckPermission checks that user userID holds permission want
+// (PermissionSendAndReceive...). A failure shows the user's permission
+// history and its sub-documents with their statuses and pending reviews.
+func (s *Server) CheckPermission(tb testing.TB, userID, want string) bool {
+	u, ok := s.core.User(userID) // runs the due work first
+	if !ok {
+		tb.Helper()
+		tb.Errorf("synapsefake: CheckPermission: no user %q (want permission %s)", userID, want)
+		return false
+	}
+	if u.Permission == want {
+		return true
+	}
+	tb.Helper()
+	var msg strings.Builder
+	fmt.Fprintf(&msg, "synapsefake: CheckPermission: user %s at %s (-want +got):\n%s", userID, bank.FmtInstant(s.core.Now()), cmp.Diff(want, u.Permission))
+	msg.WriteString("permission history:\n")
+	for _, c := range u.PermissionHistory {
+		fmt.Fprintf(&msg, "\t%s  %s (%s)\n", bank.FmtInstant(c.At), c.Permission, c.By)
+	}
+	if len(u.Documents) == 0 {
+		msg.WriteString("no documents: a user's documents give it its permission (POST or PATCH /users documents[], or UserSeed.Documents)\n")
+	}
+	for _, d := range u.Documents {
+		fmt.Fprintf(&msg, "base document %s (%s), permission_scope %s:\n", d.ID, d.Name, d.PermissionScope)
+		for _, sd := range d.SubDocuments {
+			fmt.Fprintf(&msg, "\t%s %s %s %s", sd.Kind, sd.Type, sd.ID, sd.Status)
+			if !sd.ReviewAt.IsZero() {
+				fmt.Fprintf(&msg, " (review due %s: Advance, or ReviewDocument)", bank.FmtInstant(sd.ReviewAt))
+			}
+			msg.WriteString("\n")
+		}
+	}
+	tb.Errorf("%s", msg.String())
+	return false
+}
+
 // matchAll reports whether w satisfies every matcher.
 func matchAll(w Webhook, match []WebhookMatcher) bool {
 	for _, m := range match {

@@ -235,8 +235,9 @@ const (
 // refuses any other. Version 2 added transactions' comment counts and
 // dispute credits, verified phones and the expiry of bank logins; version 3
 // disputes' provisional credits due later and the steps that post them;
-// version 4 the dishonors of returns and their contests.
-const StateVersion = 4
+// version 4 the dishonors of returns and their contests; version 5 the
+// documents' reviews, their outcomes and the users' permission histories.
+const StateVersion = 5
 
 // DefaultMaxStateSize is the largest state document Restore and
 // PUT /_fake/state read unless WithMaxStateSize says otherwise. Restoring
@@ -339,10 +340,61 @@ const (
 	PermissionLocked         = "LOCKED"
 	PermissionClosed         = "CLOSED"
 	PermissionMakeItGoAway   = "MAKE-IT-GO-AWAY"
+	PermissionReceive        = "RECEIVE" // a valid virtual document alone
+	PermissionSend           = "SEND"
+)
+
+// The statuses of a KYC sub-document (ReviewDocument takes them, or their
+// last word: "VALID", "INVALID"), and MISSING|INVALID, which only a
+// user's doc_status shows.
+const (
+	DocSubmitted  = "SUBMITTED"
+	DocReviewing  = "SUBMITTED|REVIEWING"
+	DocMFAPending = "SUBMITTED|MFA_PENDING"
+	DocValid      = "SUBMITTED|VALID"
+	DocInvalid    = "SUBMITTED|INVALID"
+	DocBlacklist  = "SUBMITTED|INVALID|BLACKLIST"
+	DocMissing    = "MISSING|INVALID"
+)
+
+// The permission_scope of a base document, by the permission its
+// documents give.
+const (
+	ScopeUnverified     = "UNVERIFIED"
+	ScopeReceive        = "RECEIVE|1000|DAILY"
+	ScopeSendAndReceive = "SEND|RECEIVE|1000|DAILY"
+)
+
+// The kinds of KYC sub-document, for SubDocumentSeed and SubDocument.
+const (
+	KindPhysical = "physical"
+	KindSocial   = "social"
+	KindVirtual  = "virtual"
+)
+
+// Why a user's permission changed, as PermissionChange.By says.
+const (
+	PermissionByCreation = "created"
+	PermissionByReview   = "documents"
+	PermissionByPlatform = "platform"
 )
 
 // User is a copy of a user's state, for assertions in tests.
 type User = bank.User
+
+// Document is a base document of a user, with its sub-documents.
+type Document = bank.Document
+
+// SubDocument is a KYC sub-document's state: its kind, type, status and
+// when its review completes.
+type SubDocument = bank.SubDocument
+
+// SubDocumentSeed is a sub-document filed with a seeded user (UserSeed's
+// Documents).
+type SubDocumentSeed = bank.SubDocumentSeed
+
+// PermissionChange is one step of a user's permission history.
+type PermissionChange = bank.PermissionChange
 
 // UserSeed describes a user for AddUser. Empty fields get plausible
 // defaults; given ones follow POST /users' rules (no empty phone number or

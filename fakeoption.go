@@ -150,6 +150,26 @@ func WithFundsCheck() Option {
 	return func(cfg *config) { cfg.FundsCheck = true }
 }
 
+// WithKYCReview sets how long the review of a KYC sub-document takes on
+// the fake's clock: a document sent in POST or PATCH /users answers
+// SUBMITTED|REVIEWING, and d later the review gives it the sandbox's
+// outcome (its documented test values: an SSN ending 1111 is refused,
+// 2222 and other values pass; docs/fidelity.md), sends USER|PATCH and
+// raises the user's permission to what its documents allow. By default
+// (d 0) the review completes before the next request is answered, as the
+// sandbox's did within a client's flow. A negative d is taken as 0.
+// WithManualKYCReview turns the reviews off.
+func WithKYCReview(d time.Duration) Option {
+	return func(cfg *config) { cfg.KYCReview, cfg.KYCManual = max(d, 0), false }
+}
+
+// WithManualKYCReview leaves every KYC sub-document SUBMITTED|REVIEWING
+// until the test reviews it (ReviewDocument, ReviewDocuments, or the
+// control API's review routes).
+func WithManualKYCReview() Option {
+	return func(cfg *config) { cfg.KYCManual = true }
+}
+
 // WithManualProcessing turns off automatic processing: transactions stay
 // where they are until a scenario helper (Settle, Return, AdvanceTransaction)
 // or an HTTP call moves them.

@@ -457,6 +457,25 @@ func (s *Server) ScheduleReturn(id, code string, after time.Duration) error {
 	return s.core.ScheduleReturn(id, code, after)
 }
 
+// ReviewDocument gives one of a user's KYC sub-documents status, as the
+// provider's review would: "VALID", "INVALID" (or another sub-document
+// status, DocValid...). The user's permission rises to what its documents
+// then allow (documents never lower it) and USER|PATCH is sent with the
+// user as it is after the change. documentID is the sub-document's id
+// (User's Documents, or the id in the API's physical_docs, social_docs and
+// virtual_docs). An unknown user, document or status is an error and
+// changes nothing.
+func (s *Server) ReviewDocument(userID, documentID, status string) error {
+	return s.core.ReviewDocument(userID, documentID, status)
+}
+
+// ReviewDocuments gives every sub-document of the user still under review
+// (SUBMITTED|REVIEWING or SUBMITTED|MFA_PENDING) status, as
+// ReviewDocument does, with one USER|PATCH.
+func (s *Server) ReviewDocuments(userID, status string) error {
+	return s.core.ReviewDocuments(userID, status)
+}
+
 // SetPermission sets a user's permission as the platform does, with a
 // USER|PATCH event, as PATCH /users/{user_id} {"permission": ...} with the
 // user's key does, without a request. It returns an error for an unknown

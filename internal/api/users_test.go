@@ -211,7 +211,7 @@ func TestCreateUser(t *testing.T) {
 			},
 		},
 		{
-			name: "documents make the user SEND-AND-RECEIVE",
+			name: "documents go under review: the answer shows them SUBMITTED|REVIEWING, the user UNVERIFIED",
 			body: map[string]any{
 				"logins":        []any{map[string]any{"email": "ann@example.com"}},
 				"phone_numbers": []string{"901.111.1111"},
@@ -219,9 +219,7 @@ func TestCreateUser(t *testing.T) {
 				"documents":     []any{doc},
 			},
 			want: func(fake *synapsefake.Server, m map[string]any) {
-				m["permission"] = "SEND-AND-RECEIVE"
 				m["documents"] = []any{dehydrated("Doc User", fake.Now(), "EMAIL", "PHONE_NUMBER")}
-				m["doc_status"] = map[string]any{"physical_doc": "SUBMITTED|VALID", "virtual_doc": "SUBMITTED|VALID"}
 			},
 		},
 	} {
@@ -664,12 +662,10 @@ func TestPatchUser(t *testing.T) {
 			want: func(m map[string]any, _ string, _ time.Time) { extraOf(m)["public_note"] = "hello" },
 		},
 		{
-			name: "documents verify an UNVERIFIED user",
+			name: "documents go under review; the user stays UNVERIFIED in the answer",
 			body: map[string]any{"documents": []any{doc}},
 			want: func(m map[string]any, _ string, now time.Time) {
 				m["documents"] = []any{dehydrated("Doc", now, "EMAIL")}
-				m["permission"] = "SEND-AND-RECEIVE"
-				m["doc_status"] = map[string]any{"physical_doc": "SUBMITTED|VALID", "virtual_doc": "SUBMITTED|VALID"}
 			},
 		},
 		{
@@ -683,7 +679,6 @@ func TestPatchUser(t *testing.T) {
 			want: func(m map[string]any, _ string, now time.Time) {
 				m["documents"] = []any{dehydrated("Doc", now, "EMAIL")}
 				m["permission"] = "CLOSED"
-				m["doc_status"] = map[string]any{"physical_doc": "SUBMITTED|VALID", "virtual_doc": "SUBMITTED|VALID"}
 			},
 		},
 		{

@@ -25,6 +25,7 @@ func (s *Bank) OpenStore(client ClientView, microDeposits, manualProcessing, imm
 	st.manualProcessing = manualProcessing
 	st.immediateProvisional = immediateProvisional
 	st.cutoffs = cutoffs
+	st.kycDelay, st.kycManual = s.Cfg.KYCReview, s.Cfg.KYCManual
 	st.defaultCutoffs = cutoffs.equal(SharedDefaultCutoffs)
 	s.store = st
 }

@@ -153,6 +153,7 @@ func (st *Store) resetLocked() {
 	st.returnPlans, st.returnRules = nil, nil
 	st.idemExpiry, st.keyExpiry = expiryQueue{}, expiryQueue{}
 	st.bankLogins, st.bankLoginExpiry = nil, expiryQueue{}
+	st.kycReviews = nil
 	st.networkUser, st.network = nil, nil
 	st.book = statementBook{}
 	st.firstMonthly = math.MaxInt64
@@ -554,8 +555,8 @@ func (s *Bank) SwapDuplicates(now time.Time, userID, toID string) (UserView, err
 		return UserView{}, apierr.NotAllowed("duplicate_not_open", "User %s is %s; the swap needs an open duplicate.", to.id, to.permission)
 	}
 	up, toP := to.permission, u.permission
-	st.setPermission(u, up)
-	st.setPermission(to, toP)
+	st.setPermission(u, up, now, PermissionByPlatform)
+	st.setPermission(to, toP, now, PermissionByPlatform)
 	u.updated, to.updated = now, now
 	st.emitUser(now, "USER|PATCH", to)
 	v := st.userView(u)

@@ -18,6 +18,11 @@ func (seed UserSeed) validate() error {
 	if seed.Fingerprint != "" && !ValidFingerprint(seed.Fingerprint) {
 		return ErrSeedFingerprint(seed.Fingerprint)
 	}
+	for _, d := range seed.Documents {
+		if err := d.validate(); err != nil {
+			return err
+		}
+	}
 	// Given fields follow POST /users' rules; empty ones get defaults.
 	switch {
 	case slices.Contains(seed.PhoneNumbers, ""):
@@ -93,6 +98,7 @@ func (s *Bank) AddUserAt(at time.Time, seed UserSeed) (User, error) {
 	defer st.asBackend()()
 	u := st.newUser(at, seed, nil, 1, nil)
 	st.emitUser(u.created, "USERS|POST", u)
+	st.reviewsDue(at)
 	return u.public(), nil
 }
 
@@ -151,6 +157,7 @@ func (s *Bank) Fund(nodeID string, cents int64) error {
 
 // User returns a copy of a user and whether it exists.
 func (s *Bank) User(id string) (User, bool) {
+	s.Up.RunDue()
 	st := s.store
 	defer st.lock().unlock()
 	u := st.users[id]
@@ -245,6 +252,11 @@ var (
 type Config struct {
 	Seed        uint64        // WithIDSeed: the id stream and the webhook log ids
 	KeyLifetime time.Duration // WithOAuthKeyLifetime
+	// KYCReview is how long a sub-document's review takes on the fake's
+	// clock, and KYCManual turns the reviews off: only ReviewDocument(s)
+	// completes one (WithKYCReview).
+	KYCReview time.Duration
+	KYCManual bool
 }
 
 // ValidateUserSeed is seed's check (AddUser's), for the layers above.

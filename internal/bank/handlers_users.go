@@ -127,6 +127,15 @@ func (r BaseDocRequest) deletes() bool {
 	return r.PermissionScope != nil && *r.PermissionScope == deleteDocument
 }
 
+// changesContact reports whether r gives the base document of fields a
+// new email or phone number: the sandbox then answered it under a new id
+// (synapse_pay_rest's BaseDocument#submit: "id will be different if email
+// or phone changed").
+func (r BaseDocRequest) changesContact(fields baseDocFields) bool {
+	return r.Email != nil && Deref(r.Email) != Deref(fields.Email) ||
+		r.PhoneNumber != nil && Deref(r.PhoneNumber) != Deref(fields.PhoneNumber)
+}
+
 func (r BaseDocRequest) subDocs() map[string][]subDocRequest {
 	return map[string][]subDocRequest{physicalDocs: r.PhysicalDocs, socialDocs: r.SocialDocs, virtualDocs: r.VirtualDocs}
 }

@@ -41,6 +41,8 @@ var storeFieldsApart = map[string]string{
 	"cutoffs":              "an option of the server restored into (WithCutoffs)",
 	"defaultCutoffs":       "an option of the server restored into (WithCutoffs)",
 	"immediateProvisional": "an option of the server restored into (WithImmediateProvisionalCredit)",
+	"kycDelay":             "an option of the server restored into (WithKYCReview)",
+	"kycManual":            "an option of the server restored into (WithKYCReview)",
 	"expiredKeys":          "not saved: the last expired oauth_keys, for the test's log (diagnose.go)",
 	"due":                  "not saved: when the first clock-driven work falls due, worked out on every unlock",
 	"dueMonthly":           "not saved: a cache of due's",

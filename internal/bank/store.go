@@ -71,6 +71,10 @@ type Store struct {
 	bankLogins      map[string]*bankLoginRecord // banklogin.go: MFA access token -> login waiting for its answer
 	bankLoginExpiry expiryQueue                 // bankLogins' tokens in expiry order, for sweep
 
+	// kycReviews are the sub-documents' reviews waiting on the clock, by
+	// due time then scheduling order (kyc.go).
+	kycReviews []kycReview
+
 	// Set once at construction, read-only afterwards.
 	base             string     // URL() of the server, for _links
 	client           ClientView // the client every object belongs to
@@ -79,6 +83,10 @@ type Store struct {
 	// immediateProvisional: WithImmediateProvisionalCredit (disputes.go).
 	immediateProvisional bool
 	cutoffs              Cutoffs // schedule.go: the banking calendar's times of day
+	// kycDelay is how long a sub-document's review takes, and kycManual
+	// reports that only ReviewDocument(s) completes one (kyc.go).
+	kycDelay  time.Duration
+	kycManual bool
 	defaultCutoffs       bool    // cutoffs are DefaultCutoffs: achTimes may share answers
 
 	// hexRoom is where randomHex writes the strings it returns: handed-out
@@ -134,11 +142,13 @@ func (st *Store) unlock() {
 	st.mu.Unlock()
 }
 
-// allDue runs, in one hold of the store's lock, the processing steps, the
-// expiries and the statements that fell due by now: a request whose clock
+// allDue runs, in one hold of the store's lock, the documents' reviews,
+// the processing steps, the expiries and the statements that fell due by
+// now: a request whose clock
 // passed a step takes the lock once for them, not three times.
 func (st *Store) allDue(now time.Time) {
 	defer st.lock().unlock()
+	st.reviewsDue(now)
 	st.runSteps(now)
 	st.sweepDue(now)
 	st.statementsDue(now)
@@ -154,7 +164,7 @@ func (st *Store) nextDue() int64 {
 	if len(st.steps) > 0 {
 		next = ceilMs(st.steps[0].at)
 	}
-	next = min(next, st.idemExpiry.nextDue(), st.keyExpiry.nextDue(), st.bankLoginExpiry.nextDue())
+	next = min(next, st.idemExpiry.nextDue(), st.keyExpiry.nextDue(), st.bankLoginExpiry.nextDue(), st.nextReview())
 	return min(next, st.book.nextDue(&st.dueMonthly, st.firstMonthly))
 }
 

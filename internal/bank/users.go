@@ -95,6 +95,8 @@ type userRecord struct {
 	// (digits only): the phones the user showed it holds.
 	pinSentTo      string
 	verifiedPhones map[string]bool
+	// permissionLog is the permission's history, oldest first.
+	permissionLog []permissionChange
 	nodeIDs        []string // active nodes, creation order
 	txIDs          []string // transactions sent or received, oldest first
 	subnetIDs      []string // creation order
@@ -159,10 +161,7 @@ type UserView struct {
 }
 
 func (st *Store) userView(u *userRecord) UserView {
-	ds := docStatus{PhysicalDoc: "MISSING|INVALID", VirtualDoc: "MISSING|INVALID"}
-	if len(u.documents) > 0 {
-		ds = docStatus{PhysicalDoc: "SUBMITTED|VALID", VirtualDoc: "SUBMITTED|VALID"}
-	}
+	ds := u.docStatus()
 	return UserView{
 		ID:           u.id,
 		Links:        linkTo(st.base + "/users/" + u.id),
@@ -226,6 +225,10 @@ type User struct {
 	Fingerprints []string
 	NodeIDs      []string
 	CreatedOn    time.Time
+	// Documents are its base documents with their sub-documents' statuses.
+	Documents []Document
+	// PermissionHistory is every permission it held, oldest first.
+	PermissionHistory []PermissionChange
 }
 
 func (u *userRecord) public() User {
@@ -238,7 +241,13 @@ func (u *userRecord) public() User {
 		fps = append(fps, fp)
 	}
 	slices.Sort(fps)
+	history := make([]PermissionChange, len(u.permissionLog))
+	for i, c := range u.permissionLog {
+		history[i] = PermissionChange{At: c.at, Permission: c.permission, By: c.by}
+	}
 	return User{
+		Documents: u.publicDocuments(), PermissionHistory: history,
+
 		ID: u.id, Emails: emails, PhoneNumbers: slices.Clone(u.phones), LegalNames: slices.Clone(u.legalNames),
 		Permission: u.permission, SuppID: u.suppID, IsBusiness: u.isBusiness,
 		RefreshToken: u.refreshToken, RefreshUsesLeft: u.refreshUses, Fingerprints: fps,
@@ -258,8 +267,13 @@ type UserSeed struct {
 	Fingerprint string
 	SuppID      string
 	IsBusiness  bool
-	// Permission defaults to UNVERIFIED.
+	// Permission defaults to what Documents allow: UNVERIFIED without
+	// them. Given, it holds until a review raises it (documents never
+	// lower a permission).
 	Permission string
+	// Documents are filed under one base document: each goes under review
+	// as one sent over the API does, or starts in the Status it gives.
+	Documents []SubDocumentSeed
 }
 
 // newUser builds and stores a user. Callers hold mu and have validated the input.
@@ -287,7 +301,12 @@ func (st *Store) newUser(now time.Time, seed UserSeed, documents []BaseDocReques
 	if u.permission == "" {
 		u.permission = PermissionUnverified
 	}
+	u.permissionLog = []permissionChange{{at: now, permission: u.permission, by: PermissionByCreation}}
 	st.fileDocuments(now, u, documents)
+	st.fileSeedDocuments(now, u, seed.Documents)
+	if seed.Permission == "" {
+		st.documentsChanged(u, now, PermissionByReview)
+	}
 	if seed.Fingerprint != "" {
 		u.fingerprints[seed.Fingerprint] = true
 	}
@@ -321,15 +340,6 @@ func (u *userRecord) matchesQuery(q string) bool {
 	}
 	return false
 }
-
-// Statuses of a sub-document and the permission scope of a base document,
-// as recorded from the sandbox right after documents were submitted. The
-// fake leaves them so: its KYC decision is the user's doc_status and
-// permission, which documents settle at once.
-const (
-	docStatusReviewing  = "SUBMITTED|REVIEWING"
-	basePermissionScope = "UNVERIFIED"
-)
 
 // baseDocFields are the personal fields of a base document. They are
 // write-only: GET /users/{user_id}?full_dehydrate=yes shows them, other
@@ -394,6 +404,11 @@ type subDocRecord struct {
 	derived bool    // filed from a base document field
 	updated time.Time
 	status  string
+	// outcome is the status its review gives (the sandbox's test
+	// values), and reviewAt when that review is due; zero when none is
+	// scheduled.
+	outcome  string
+	reviewAt time.Time
 }
 
 type baseDocRecord struct {
@@ -442,7 +457,7 @@ func (b *baseDocRecord) view(full bool) baseDocView {
 		return out
 	}
 	v := baseDocView{EntityScope: Deref(b.fields.EntityScope), EntityType: Deref(b.fields.EntityType), ID: b.id,
-		Name: Deref(b.fields.Name), PermissionScope: basePermissionScope,
+		Name: Deref(b.fields.Name), PermissionScope: b.scope(),
 		PhysicalDocs: subs(physicalDocs), SocialDocs: subs(socialDocs), VirtualDocs: subs(virtualDocs)}
 	if full {
 		v.baseDocFields = b.fields.merged(baseDocFields{})
@@ -508,9 +523,10 @@ func (u *userRecord) checkDocuments(reqs []BaseDocRequest) error {
 // fileDocuments adds or updates u's base documents: one with an id is
 // merged into the base document of that id (fields replaced, sub-documents
 // added, replaced by id, or removed by id with document_type
-// DELETE_DOCUMENT), one without is added. Documents make an
-// UNVERIFIED user SEND-AND-RECEIVE. Callers hold mu and have checked reqs
-// with checkDocuments.
+// DELETE_DOCUMENT), one without is added. A base document whose email or
+// phone number changes takes a new id, as the sandbox gave it. Every
+// sub-document filed goes under review (submit). Callers hold mu and have
+// checked reqs with checkDocuments.
 func (st *Store) fileDocuments(now time.Time, u *userRecord, reqs []BaseDocRequest) {
 	for _, r := range reqs {
 		var b *baseDocRecord
@@ -525,11 +541,13 @@ func (st *Store) fileDocuments(now time.Time, u *userRecord, reqs []BaseDocReque
 		if first {
 			b = &baseDocRecord{id: st.randomHex(32), docs: map[string][]*subDocRecord{}}
 			u.documents = append(u.documents, b)
+		} else if r.changesContact(b.fields) {
+			b.id = st.randomHex(32)
 		}
 		b.fields = b.fields.merged(r.baseDocFields)
 		for _, kind := range []string{physicalDocs, socialDocs, virtualDocs} {
 			for _, s := range r.subDocs()[kind] {
-				st.fileSubDoc(now, b, kind, s)
+				st.fileSubDoc(now, u, b, kind, s)
 			}
 		}
 		// The derived social documents: refiled in place when there, else
@@ -540,7 +558,8 @@ func (st *Store) fileDocuments(now time.Time, u *userRecord, reqs []BaseDocReque
 			if !d.set(r.baseDocFields) {
 				continue
 			}
-			sub := &subDocRecord{id: st.randomHex(32), typ: d.typ, derived: true, updated: now, status: docStatusReviewing}
+			sub := &subDocRecord{id: st.randomHex(32), typ: d.typ, derived: true}
+			st.submit(now, u, sub, socialDocs, derivedValue(d.typ, b.fields))
 			switch j := slices.IndexFunc(social, func(s *subDocRecord) bool { return s.derived && s.typ == d.typ }); {
 			case j >= 0:
 				sub.id = social[j].id
@@ -553,19 +572,17 @@ func (st *Store) fileDocuments(now time.Time, u *userRecord, reqs []BaseDocReque
 		}
 		b.docs[socialDocs] = social
 	}
-	if len(reqs) > 0 && u.permission == PermissionUnverified {
-		u.permission = PermissionSendAndReceive
-	}
 }
 
 // fileSubDoc adds a sub-document to b, or replaces or removes the one of
 // its id. Callers hold mu.
-func (st *Store) fileSubDoc(now time.Time, b *baseDocRecord, kind string, s subDocRequest) {
+func (st *Store) fileSubDoc(now time.Time, u *userRecord, b *baseDocRecord, kind string, s subDocRequest) {
 	if s.deletes() {
 		b.docs[kind] = slices.DeleteFunc(b.docs[kind], func(d *subDocRecord) bool { return d.id == *s.ID })
 		return
 	}
-	sub := &subDocRecord{id: st.randomHex(32), updated: now, status: docStatusReviewing}
+	sub := &subDocRecord{id: st.randomHex(32)}
+	defer func() { st.submit(now, u, sub, kind, Deref(sub.value)) }()
 	if s.DocumentType != nil {
 		sub.typ = *s.DocumentType
 	}
@@ -607,6 +624,7 @@ func (st *Store) createUser(now time.Time, req CreateUserRequest, fingerprint st
 	u.logins[0].Scope = req.Logins[0].scope()
 	v := st.userView(u)
 	st.emit(now, "USERS|POST", "USER", u.id, v)
+	st.reviewsDue(now)
 	return v
 }
 
@@ -706,7 +724,7 @@ func (st *Store) patchUser(now time.Time, id string, req PatchUserRequest, full 
 	}
 	st.fileDocuments(now, u, docs)
 	if req.Permission != nil {
-		st.setPermission(u, *req.Permission)
+		st.setPermission(u, *req.Permission, now, PermissionByPlatform)
 	}
 	u.updated = now
 	v := st.userView(u)
@@ -714,6 +732,7 @@ func (st *Store) patchUser(now time.Time, id string, req PatchUserRequest, full 
 	if full {
 		v.Documents = u.documentViews(true)
 	}
+	st.reviewsDue(now)
 	return v, nil
 }
 
@@ -738,11 +757,15 @@ func (u *userRecord) legacyDoc(d legacyDocRequest) BaseDocRequest {
 	return r
 }
 
-// setPermission gives u permission p. A LOCKED, CLOSED or MAKE-IT-GO-AWAY
+// setPermission gives u permission p at at, for the reason by, and notes
+// it in u's history when it changes. A LOCKED, CLOSED or MAKE-IT-GO-AWAY
 // user keeps its oauth_keys, which then open only the user itself
 // (authorize): the platform unlocks or deletes the user it locked with
 // them. Callers hold mu.
-func (st *Store) setPermission(u *userRecord, p string) {
+func (st *Store) setPermission(u *userRecord, p string, at time.Time, by string) {
+	if u.permission == p {
+		return
+	}
 	if u.gone() {
 		st.goneUsers--
 	}
@@ -750,6 +773,7 @@ func (st *Store) setPermission(u *userRecord, p string) {
 	if u.gone() {
 		st.goneUsers++
 	}
+	u.permissionLog = append(u.permissionLog, permissionChange{at: at, permission: p, by: by})
 }
 
 // fileUBO adds the REG_GG document. Callers hold mu.
@@ -763,11 +787,13 @@ func (st *Store) fileUBO(now time.Time, userID string) (UserView, error) {
 	}
 	base := u.documents[0]
 	base.docs[physicalDocs] = slices.DeleteFunc(base.docs[physicalDocs], func(d *subDocRecord) bool { return d.typ == regGGDocType })
-	base.docs[physicalDocs] = append(base.docs[physicalDocs],
-		&subDocRecord{id: st.randomHex(32), typ: regGGDocType, updated: now, status: docStatusReviewing})
+	reg := &subDocRecord{id: st.randomHex(32), typ: regGGDocType}
+	base.docs[physicalDocs] = append(base.docs[physicalDocs], reg)
+	st.submit(now, u, reg, physicalDocs, "")
 	u.updated = now
 	v := st.userView(u)
 	st.emit(now, "USER|PATCH", "USER", u.id, v)
+	st.reviewsDue(now)
 	return v, nil
 }
 
@@ -880,7 +906,7 @@ func (s *Bank) SetPermission(userID, permission string) error {
 	}
 	defer st.asBackend()()
 	now := s.Now()
-	st.setPermission(u, permission)
+	st.setPermission(u, permission, now, PermissionByPlatform)
 	u.updated = now
 	st.emitUser(now, "USER|PATCH", u)
 	return nil

@@ -207,6 +207,28 @@ type controlUserRequest struct {
 	SuppID       string   `json:"supp_id"`
 	IsBusiness   bool     `json:"is_business"`
 	Permission   string   `json:"permission"`
+	// Documents are filed under one base document (UserSeed.Documents).
+	Documents []controlDocSeed `json:"documents"`
+}
+
+// controlDocSeed is a sub-document of POST /_fake/users: a
+// SubDocumentSeed.
+type controlDocSeed struct {
+	Kind   string `json:"kind"`
+	Type   string `json:"type"`
+	Value  string `json:"value"`
+	Status string `json:"status"`
+}
+
+// seed is req as AddUser takes it.
+func (req controlUserRequest) seed() bank.UserSeed {
+	docs := make([]bank.SubDocumentSeed, len(req.Documents))
+	for i, d := range req.Documents {
+		docs[i] = bank.SubDocumentSeed(d)
+	}
+	return bank.UserSeed{Email: req.Email, PhoneNumbers: req.PhoneNumbers, LegalNames: req.LegalNames,
+		Fingerprint: req.Fingerprint, SuppID: req.SuppID, IsBusiness: req.IsBusiness, Permission: req.Permission,
+		Documents: docs}
 }
 
 // controlCreateUser serves POST /_fake/users.
@@ -216,7 +238,7 @@ func (s *Console) controlCreateUser(w http.ResponseWriter, r *http.Request) {
 		s.Fail(w, err)
 		return
 	}
-	u, err := s.AddUser(bank.UserSeed(req))
+	u, err := s.AddUser(req.seed())
 	if err != nil {
 		s.Fail(w, err)
 		return

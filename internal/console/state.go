@@ -36,8 +36,9 @@ import (
 // refuses any other. Version 2 added transactions' comment counts and
 // dispute credits, verified phones and the expiry of bank logins; version 3
 // disputes' provisional credits due later and the steps that post them;
-// version 4 the dishonors of returns and their contests.
-const StateVersion = 4
+// version 4 the dishonors of returns and their contests; version 5 the
+// documents' reviews, their outcomes and the users' permission histories.
+const StateVersion = 5
 
 // stateFormat is the document's "format": it tells a state file from any
 // other JSON.

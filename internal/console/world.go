@@ -374,7 +374,7 @@ func parseWorld(data []byte, now time.Time) (*worldPlan, error) {
 		if err := uniqueName(e.label, "user", up.w.Name, userNames); err != nil {
 			return nil, err
 		}
-		if err := bank.ValidateUserSeed(bank.UserSeed(up.w.controlUserRequest)); err != nil {
+		if err := bank.ValidateUserSeed(up.w.controlUserRequest.seed()); err != nil {
 			return nil, errWorld("%s: %s", up.label, worldMsg(err))
 		}
 		if o := up.w.OAuth; o != nil {
@@ -577,7 +577,7 @@ func (p *worldPlan) apply(s *Console, now time.Time) (World, error) {
 		Subscriptions: map[string]string{}, Transactions: map[string]string{},
 		OAuthKeys: map[string]string{}, Fingerprints: map[string]string{}}
 	for _, up := range p.users {
-		u, err := s.AddUserAt(p.start, bank.UserSeed(up.w.controlUserRequest))
+		u, err := s.AddUserAt(p.start, up.w.controlUserRequest.seed())
 		if err != nil {
 			return World{}, errWorld("%s: %s", up.label, w.names(err))
 		}
