@@ -111,10 +111,13 @@ func TestRemoveAbsentValue(t *testing.T) {
 // {"doc": {...}}: the user is answered, and the doc is filed as today's
 // documents form would file it (a base document with the personal fields,
 // the SSN a virtual document), merged into the first base document when
-// there is one; its SSN makes duplicates with today's form.
+// there is one; its SSN makes duplicates with today's form. Reviews are
+// manual here, so the documents stay in review until the test's own
+// review at the end: the SSN alone gives RECEIVE, with the attachment
+// SEND-AND-RECEIVE.
 func TestPatchUserOlderKYCForm(t *testing.T) {
 	t.Parallel()
-	fake := synapsefake.NewServer(t)
+	fake := synapsefake.NewServer(t, synapsefake.WithManualKYCReview())
 	// The body of the Ruby gem's samples.md "Add Document" (add_doc).
 	oldDoc := map[string]any{"doc": map[string]any{
 		"birth_day": 4, "birth_month": 2, "birth_year": 1940, "name_first": "John", "name_last": "doe",
@@ -142,8 +145,8 @@ func TestPatchUserOlderKYCForm(t *testing.T) {
 	if r.Status != http.StatusOK {
 		t.Fatalf("older form: status %d, want 200: %s", r.Status, r.Raw)
 	}
-	if r.Body["_id"] != older.ID || r.Body["permission"] != "SEND-AND-RECEIVE" {
-		t.Errorf("answer: _id %v permission %v, want the user %s, SEND-AND-RECEIVE", r.Body["_id"], r.Body["permission"], older.ID)
+	if r.Body["_id"] != older.ID || r.Body["permission"] != "UNVERIFIED" {
+		t.Errorf("answer: _id %v permission %v, want the user %s, UNVERIFIED while its documents are in review", r.Body["_id"], r.Body["permission"], older.ID)
 	}
 	sub := func(typ, value string) map[string]any {
 		m := map[string]any{"document_type": typ, "id": "<id>", "last_updated": at, "status": "SUBMITTED|REVIEWING"}
@@ -194,4 +197,16 @@ func TestPatchUserOlderKYCForm(t *testing.T) {
 	if diff := cmp.Diff([]any{older.ID}, r.Body["open_users_id"]); diff != "" || r.Body["reason"] != "duplicate_document" {
 		t.Errorf("get-duplicates: reason %v, open_users_id (-want +got):\n%s", r.Body["reason"], diff)
 	}
+
+	// Reviewed, the SSN alone gives RECEIVE (the 2015 recording of this
+	// form), the SSN and the attachment SEND-AND-RECEIVE.
+	u, _ := fake.User(today.ID)
+	if err := fake.ReviewDocument(today.ID, u.Documents[0].SubDocuments[0].ID, "VALID"); err != nil {
+		t.Fatal(err)
+	}
+	fake.CheckPermission(t, today.ID, synapsefake.PermissionReceive)
+	if err := fake.ReviewDocuments(older.ID, "VALID"); err != nil {
+		t.Fatal(err)
+	}
+	fake.CheckPermission(t, older.ID, synapsefake.PermissionSendAndReceive)
 }

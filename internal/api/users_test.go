@@ -225,7 +225,7 @@ func TestCreateUser(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			fake := synapsefake.NewServer(t)
+			fake := synapsefake.NewServer(t, synapsefake.WithManualKYCReview()) // answers and later GETs alike show the documents in review
 			r := testkit.Do(t, fake, testkit.Call{Method: "POST", Path: "/users", Header: testkit.GatewayHeaders(fake), Body: tc.body})
 			if r.Status != http.StatusOK {
 				t.Fatalf("status %d, want 200: %s", r.Status, r.Raw)
@@ -695,7 +695,7 @@ func TestPatchUser(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			fake := synapsefake.NewServer(t)
+			fake := synapsefake.NewServer(t, synapsefake.WithManualKYCReview()) // answers and later GETs alike show the documents in review
 			const email = "ann@example.com"
 			u := fake.MustAddUser(t, synapsefake.UserSeed{Email: email, Fingerprint: testkit.TestFingerprint})
 			key := fake.OAuthKey(u.ID, testkit.TestFingerprint, reference.ScopeUserPatch)
@@ -914,10 +914,11 @@ func subDoc(typ string, at time.Time) map[string]any {
 // scope and sub-documents {document_type, id, last_updated, status}, with
 // the social documents the service derives from the base fields; a PATCH
 // naming a base document's id merges into it; full_dehydrate=yes shows the
-// values; bad input changes nothing.
+// values; bad input changes nothing. The reviews are manual, so every
+// sub-document stays SUBMITTED|REVIEWING (TestKYCLifecycle plays them).
 func TestUserDocuments(t *testing.T) {
 	t.Parallel()
-	fake := synapsefake.NewServer(t)
+	fake := synapsefake.NewServer(t, synapsefake.WithManualKYCReview())
 	created := fake.Now()
 	r := testkit.Do(t, fake, testkit.Call{Method: "POST", Path: "/users", Header: testkit.GatewayHeaders(fake), Body: map[string]any{
 		"logins": []any{map[string]any{"email": "test@synapsepay.com"}}, "phone_numbers": []any{"901.111.1111"},
@@ -940,8 +941,8 @@ func TestUserDocuments(t *testing.T) {
 	if diff := cmp.Diff([]any{want}, maskDocIDs(t, r.Body)["documents"]); diff != "" {
 		t.Fatalf("POST /users documents (-want +got):\n%s", diff)
 	}
-	if r.Body["permission"] != "SEND-AND-RECEIVE" {
-		t.Errorf("permission %v, want SEND-AND-RECEIVE", r.Body["permission"])
+	if r.Body["permission"] != "UNVERIFIED" {
+		t.Errorf("permission %v, want UNVERIFIED while the documents are in review", r.Body["permission"])
 	}
 	key := fake.OAuthKey(userID, testkit.TestFingerprint)
 	headers := testkit.UserHeaders(fake, key)
@@ -991,30 +992,44 @@ func TestUserDocuments(t *testing.T) {
 
 	// Merges, each seen in the answer and in a later GET.
 	for _, tc := range []struct {
-		name string
-		docs []any
-		want func(at time.Time) // changes want, the base document
+		name  string
+		docs  []any
+		want  func(at time.Time) // changes want, the base document
+		newID bool               // the base document takes a new id
 	}{
 		{"a sub-document is added to the base document of the id",
 			[]any{map[string]any{"id": baseID, "physical_docs": []any{map[string]any{"document_type": "SELFIE", "document_value": "data:image/png;base64,SUQs=="}}}},
 			func(at time.Time) {
 				want["physical_docs"] = append(want["physical_docs"].([]any), subDoc("SELFIE", at))
-			}},
+			}, false},
 		{"fields are replaced and their derived documents refiled in place",
 			[]any{map[string]any{"id": baseID, "name": "Doctor Boop", "email": "boop@doo.com", "entity_type": "F"}},
 			func(at time.Time) {
 				want["name"], want["entity_type"] = "Doctor Boop", "F"
 				want["social_docs"].([]any)[0] = subDoc("EMAIL", at)
-			}},
+			}, true},
+		{"fields other than the email and phone number keep the base document's id",
+			[]any{map[string]any{"id": "<new>", "entity_scope": "Lawyer"}},
+			func(time.Time) { want["entity_scope"] = "Lawyer" }, false},
 		{"a sub-document named by id is replaced in place",
-			[]any{map[string]any{"id": baseID, "social_docs": []any{map[string]any{"id": facebookID, "document_type": "FACEBOOK", "document_value": "https://www.facebook.com/other"}}}},
-			func(at time.Time) { want["social_docs"].([]any)[1] = subDoc("FACEBOOK", at) }},
+			[]any{map[string]any{"id": "<new>", "social_docs": []any{map[string]any{"id": facebookID, "document_type": "FACEBOOK", "document_value": "https://www.facebook.com/other"}}}},
+			func(at time.Time) { want["social_docs"].([]any)[1] = subDoc("FACEBOOK", at) }, false},
 	} {
 		fake.Advance(time.Minute)
 		tc.want(fake.Now())
+		if d := tc.docs[0].(map[string]any); d["id"] == "<new>" {
+			d["id"] = baseID
+		}
 		r := testkit.Do(t, fake, patch(tc.docs...))
 		if r.Status != http.StatusOK {
 			t.Fatalf("%s: status %d: %s", tc.name, r.Status, r.Raw)
+		}
+		if tc.newID {
+			old := baseID
+			if baseID = pathString(r.Body, "documents.0.id"); baseID == old || len(baseID) != 64 {
+				t.Fatalf("%s: base document id %q, want a new one (was %s)", tc.name, baseID, old)
+			}
+			testkit.WantError(t, testkit.Do(t, fake, patch(map[string]any{"id": old, "name": "X"})), 409, "400", "unknown_document")
 		}
 		for _, body := range []map[string]any{r.Body, getUserBody(t, fake, userID)} {
 			if docs := body["documents"].([]any); docs[0].(map[string]any)["id"] != baseID {
@@ -1411,7 +1426,7 @@ func TestPatchUserFullDehydrate(t *testing.T) {
 	} {
 		t.Run(tc.query, func(t *testing.T) {
 			t.Parallel()
-			fake := synapsefake.NewServer(t)
+			fake := synapsefake.NewServer(t, synapsefake.WithManualKYCReview()) // the answer and a later GET alike show the documents in review
 			fx := testkit.NewFixture(t, fake, 0)
 			path := "/users/" + fx.User.ID
 			r := testkit.Do(t, fake, testkit.Call{Method: "PATCH", Path: path + tc.query, Header: fx.Headers, Body: map[string]any{"documents": []any{map[string]any{

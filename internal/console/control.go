@@ -70,6 +70,9 @@ var controlMux = sync.OnceValue(func() *http.ServeMux {
 	handle("users/{user_id}/force-mfa", controlRoute{"POST": (*S).controlForceMFA})
 	handle("users/{user_id}/permission", controlRoute{"POST": (*S).controlSetPermission})
 	handle("users/{user_id}/mfa-pin", controlRoute{"GET": (*S).controlMFAPin})
+	// KYC reviews (issue 44): ReviewDocument and ReviewDocuments.
+	handle("users/{user_id}/documents/review", controlRoute{"POST": (*S).controlReviewDocuments})
+	handle("users/{user_id}/documents/{document_id}/review", controlRoute{"POST": (*S).controlReviewDocument})
 	handle("subscriptions", controlRoute{"POST": (*S).controlCreateSubscription})
 	handle("clock", controlRoute{"GET": (*S).controlClock})
 	handle("clock/advance", controlRoute{"POST": (*S).controlAdvanceClock})
@@ -190,12 +193,104 @@ type controlUserView struct {
 	RefreshToken string   `json:"refresh_token"`
 	Fingerprints []string `json:"fingerprints"`
 	NodeIDs      []string `json:"node_ids"`
+	// Documents are its base documents with each sub-document's status,
+	// and PermissionHistory every permission it held.
+	Documents         []controlDocView        `json:"documents"`
+	PermissionHistory []controlPermissionView `json:"permission_history"`
+}
+
+// controlDocView is a base document as the control API shows it.
+type controlDocView struct {
+	ID              string           `json:"id"`
+	Name            string           `json:"name"`
+	PermissionScope string           `json:"permission_scope"`
+	SubDocuments    []controlSubView `json:"sub_documents"`
+}
+
+// controlSubView is a sub-document as the control API shows it; review_at
+// is when its review completes (ms), null when none is scheduled.
+type controlSubView struct {
+	ID       string `json:"id"`
+	Kind     string `json:"kind"`
+	Type     string `json:"document_type"`
+	Status   string `json:"status"`
+	ReviewAt *int64 `json:"review_at"`
+}
+
+// controlPermissionView is a step of a user's permission history.
+type controlPermissionView struct {
+	At         int64  `json:"at"`
+	Permission string `json:"permission"`
+	By         string `json:"by"`
 }
 
 func controlUser(u bank.User) controlUserView {
+	docs := make([]controlDocView, len(u.Documents))
+	for i, d := range u.Documents {
+		subs := make([]controlSubView, len(d.SubDocuments))
+		for j, sd := range d.SubDocuments {
+			subs[j] = controlSubView{ID: sd.ID, Kind: sd.Kind, Type: sd.Type, Status: sd.Status}
+			if !sd.ReviewAt.IsZero() {
+				ms := bank.Ms(sd.ReviewAt)
+				subs[j].ReviewAt = &ms
+			}
+		}
+		docs[i] = controlDocView{ID: d.ID, Name: d.Name, PermissionScope: d.PermissionScope, SubDocuments: subs}
+	}
+	history := make([]controlPermissionView, len(u.PermissionHistory))
+	for i, c := range u.PermissionHistory {
+		history[i] = controlPermissionView{At: bank.Ms(c.At), Permission: c.Permission, By: c.By}
+	}
 	return controlUserView{ID: u.ID, Emails: bank.CloneList(u.Emails), PhoneNumbers: bank.CloneList(u.PhoneNumbers),
 		LegalNames: bank.CloneList(u.LegalNames), Permission: u.Permission, RefreshToken: u.RefreshToken,
-		Fingerprints: bank.CloneList(u.Fingerprints), NodeIDs: bank.CloneList(u.NodeIDs)}
+		Fingerprints: bank.CloneList(u.Fingerprints), NodeIDs: bank.CloneList(u.NodeIDs),
+		Documents: docs, PermissionHistory: history}
+}
+
+// controlReviewRequest is the body of the review routes.
+type controlReviewRequest struct {
+	Status *string `json:"status"`
+}
+
+// status is the review's status, or the refusal of a body without one.
+func (req controlReviewRequest) status() (string, error) {
+	if req.Status == nil {
+		return "", apierr.Payload("missing_status", "status is required: VALID, INVALID, or another sub-document status.")
+	}
+	return *req.Status, nil
+}
+
+// controlReviewDocument serves POST
+// /_fake/users/{user_id}/documents/{document_id}/review {"status":
+// "VALID"} (ReviewDocument). The answer is the user.
+func (s *Console) controlReviewDocument(w http.ResponseWriter, r *http.Request) {
+	s.controlReview(w, r, func(userID, status string) error {
+		return s.ReviewDocument(userID, r.PathValue("document_id"), status)
+	})
+}
+
+// controlReviewDocuments serves POST /_fake/users/{user_id}/documents/review
+// {"status": "VALID"} (ReviewDocuments): every sub-document in review.
+func (s *Console) controlReviewDocuments(w http.ResponseWriter, r *http.Request) {
+	s.controlReview(w, r, s.ReviewDocuments)
+}
+
+// controlReview decodes a review's body, makes it, and answers the user.
+func (s *Console) controlReview(w http.ResponseWriter, r *http.Request, review func(userID, status string) error) {
+	req, err := ControlBody[controlReviewRequest](r)
+	var status string
+	if err == nil {
+		status, err = req.status()
+	}
+	if err == nil {
+		err = review(r.PathValue("user_id"), status)
+	}
+	if err != nil {
+		s.Fail(w, err)
+		return
+	}
+	u, _ := s.User(r.PathValue("user_id"))
+	s.ControlOK(w, map[string]any{"user": controlUser(u)})
 }
 
 // controlUserRequest is the body of POST /_fake/users: a UserSeed.

@@ -24,10 +24,12 @@ func TestControlReads(t *testing.T) {
 	}{
 		{"users, newest first", "/users?limit=1", map[string]any{"success": true, "users_count": 2,
 			"users": []any{map[string]any{"_id": payee, "emails": ctlAny, "phone_numbers": ctlAny, "legal_names": ctlAny,
-				"permission": "UNVERIFIED", "refresh_token": ctlAny, "fingerprints": []any{testkit.TestFingerprint}, "node_ids": []any{e.payee.Node.ID}}}}},
+				"permission": "UNVERIFIED", "refresh_token": ctlAny, "fingerprints": []any{testkit.TestFingerprint}, "node_ids": []any{e.payee.Node.ID},
+				"documents": []any{}, "permission_history": ctlAny}}}},
 		{"a user", "/users/" + sender, map[string]any{"success": true, "user": map[string]any{"_id": sender, "emails": ctlAny,
 			"phone_numbers": ctlAny, "legal_names": ctlAny, "permission": "UNVERIFIED", "refresh_token": ctlAny,
-			"fingerprints": []any{testkit.TestFingerprint}, "node_ids": []any{e.fx.Node.ID, e.ach.ID}}}},
+			"fingerprints": []any{testkit.TestFingerprint}, "node_ids": []any{e.fx.Node.ID, e.ach.ID},
+			"documents": []any{}, "permission_history": []any{map[string]any{"at": float64(e.fake.Now().UnixMilli()), "permission": "UNVERIFIED", "by": "created"}}}}},
 		{"a user's nodes with both balances", "/users/" + sender + "/nodes", map[string]any{"success": true, "nodes_count": 2,
 			"nodes": []any{
 				map[string]any{"_id": e.fx.Node.ID, "user_id": sender, "type": "DEPOSIT-US", "nickname": "Checking",

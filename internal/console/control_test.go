@@ -243,7 +243,8 @@ func TestControlEndpoints(t *testing.T) {
 				return map[string]any{"success": true, "user": map[string]any{"_id": ctlAny,
 					"emails": []string{"ann@example.com"}, "phone_numbers": []string{"901.222.3333"},
 					"legal_names": []string{"Ann Example"}, "permission": "SEND-AND-RECEIVE",
-					"refresh_token": ctlAny, "fingerprints": []string{"fp-ann"}, "node_ids": []string{}}}
+					"refresh_token": ctlAny, "fingerprints": []string{"fp-ann"}, "node_ids": []string{},
+					"documents": []any{}, "permission_history": ctlAny}}
 			},
 			check: func(t *testing.T, e ctlEnv, body map[string]any) {
 				uv := testkit.CtlObj(body["user"])
@@ -268,7 +269,8 @@ func TestControlEndpoints(t *testing.T) {
 				return map[string]any{"success": true, "user": map[string]any{"_id": ctlAny,
 					"emails": []any{ctlAny}, "phone_numbers": []string{"901.111.1111"},
 					"legal_names": []string{"Test User"}, "permission": "UNVERIFIED",
-					"refresh_token": ctlAny, "fingerprints": []string{}, "node_ids": []string{}}}
+					"refresh_token": ctlAny, "fingerprints": []string{}, "node_ids": []string{},
+					"documents": []any{}, "permission_history": ctlAny}}
 			},
 			check: func(t *testing.T, e ctlEnv, body map[string]any) {
 				if _, ok := e.fake.User(testkit.CtlStr(testkit.CtlObj(body["user"])["_id"])); !ok {
