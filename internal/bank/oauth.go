@@ -158,7 +158,7 @@ func (st *Store) oauth(now time.Time, lifetime time.Duration, userID, fingerprin
 				return nil, 0, apierr.Incorrect("unknown_phone_number", "Phone number %q is not on file for this user.", *req.PhoneNumber)
 			}
 			u.pinSentTo = *req.PhoneNumber
-			msg := errorBody{En: "The validation pin was sent to " + *req.PhoneNumber + "."}
+			msg := errorBody{En: "MFA sent to " + *req.PhoneNumber + "."}
 			return mfaSent{ErrorCode: "10", HTTPCode: "202", Success: true, Message: msg}, 202, nil
 		default:
 			why := fmt.Sprintf("the fingerprint %q is not registered for user %s", fingerprint, userID)
