@@ -1,6 +1,7 @@
 package bank
 
 import (
+	"cmp"
 	"encoding/json"
 	"slices"
 	"strings"
@@ -600,7 +601,7 @@ func (st *Store) createUser(now time.Time, req CreateUserRequest, fingerprint st
 	u := st.newUser(now, UserSeed{
 		Email: *req.Logins[0].Email, PhoneNumbers: req.PhoneNumbers, LegalNames: req.LegalNames,
 		Fingerprint: fingerprint, SuppID: req.Extra.SuppID, IsBusiness: req.Extra.IsBusiness,
-	}, req.docs, cip, req.Extra.Note)
+	}, req.docs, cip, cmp.Or(req.Extra.PublicNote, req.Extra.Note))
 	for _, l := range req.Logins[1:] {
 		u.logins = append(u.logins, loginView{Email: *l.Email, Scope: l.scope()})
 	}
