@@ -49,3 +49,34 @@ func TestLaterFieldsAreOptional(t *testing.T) {
 		}
 	}
 }
+
+// TestPasswordsAreSavedOnlyWhenSet: a user without passwords saves as
+// before (no key), one with them saves and restores them.
+func TestPasswordsAreSavedOnlyWhenSet(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		pw      map[string]string
+		wantKey bool
+	}{
+		{"none", nil, false},
+		{"one login's", map[string]string{"ann@example.com": "pw"}, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			in := userRecord{id: "u", passwords: tc.pw}
+			var buf bytes.Buffer
+			if err := EncodeValue(&buf, reflect.ValueOf(&in).Elem()); err != nil {
+				t.Fatal(err)
+			}
+			if got := bytes.Contains(buf.Bytes(), []byte(`"passwords"`)); got != tc.wantKey {
+				t.Errorf("saved %s: passwords key %v, want %v", buf.String(), got, tc.wantKey)
+			}
+			var out userRecord
+			if err := DecodeValue(buf.Bytes(), reflect.ValueOf(&out).Elem()); err != nil {
+				t.Fatal(err)
+			}
+			if !reflect.DeepEqual(out.passwords, tc.pw) || out.id != "u" {
+				t.Errorf("restored passwords %v (id %q), want %v", out.passwords, out.id, tc.pw)
+			}
+		})
+	}
+}
