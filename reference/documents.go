@@ -22,19 +22,32 @@ type DocumentTypes struct {
 var (
 	imageFiles  = []string{"png", "jpg", "jpeg"}
 	paperFiles  = []string{"png", "jpg", "jpeg", "pdf"}
-	videoFiles  = []string{"mp4", "mov", "webm"}
+	videoFiles  = []string{"mov", "mp4", "webm", "avi", "flv", "mkv", "ogg"}
 	personal    = []string{"PERSONAL"}
 	business    = []string{"BUSINESS"}
 	both        = []string{"PERSONAL", "BUSINESS"}
 	addressMeta = []string{"address_street", "address_city", "address_subdivision", "address_postal_code", "address_country_code"}
 )
 
+// The lists follow the service's docs: the "Allowed Document Types" page
+// (docs.synapsefi.com/api-references/users/allowed-document-types: the
+// photo IDs, the video authorization and the selfie, with their file types
+// and descriptions) and the older "Social Documents" and "Virtual
+// Documents" pages (old-docs.synapsefi.com/docs/social-documents,
+// /docs/virtual-documents: every type each lists). The provider's js
+// wrapper's suite against the sandbox (test/usersTests/fetchData.test.js)
+// read GOVT_ID, SSN_CARD and EIN_DOC; FACEBOOK, LINKEDIN and EMAIL_2FA; SSN,
+// PASSPORT and DRIVERS_LICENSE. EMAIL, PHONE_NUMBER and IP are the social
+// documents the service filed from a base document's own fields, as
+// recorded.
+
 var physicalDocs = []DocumentType{
 	{imageFiles, personal, "Photo ID", "A government issued photo ID (driver's license, state ID, or passport)", false, nil, "GOVT_ID"},
-	{imageFiles, personal, "International Photo ID", "A government issued photo ID that is not in English", false, nil, "GOVT_ID_INT"},
-	{imageFiles, personal, "Back of Photo ID", "Back of a government issued photo ID", false, nil, "GOVT_ID_BACK"},
-	{imageFiles, personal, "Selfie", "A photo of the user's face", false, nil, "SELFIE"},
-	{videoFiles, personal, "Video Authorization", "A video of the user authorizing the account", false, nil, "VIDEO_AUTHORIZATION"},
+	{imageFiles, personal, "International Photo ID", "A government issued photo ID (driver's license, state ID, or passport) that is not in English", false, nil, "GOVT_ID_INT"},
+	{imageFiles, personal, "Back of Photo ID", "Back of a government issued photo ID (driver's license, state ID, or passport)", false, nil, "GOVT_ID_BACK"},
+	{imageFiles, personal, "Back of International Photo ID", "Back of a government issued photo ID (driver's license, state ID, or passport) that is not in English", false, nil, "GOVT_ID_INT_BACK"},
+	{videoFiles, personal, "Video Authorization", "A 5 second video authorizing this account", false, nil, "VIDEO_AUTHORIZATION"},
+	{imageFiles, personal, "Selfie", "", false, nil, "SELFIE"},
 	{paperFiles, both, "Proof of Address", "A utility bill, lease or bank statement showing the address", true, nil, "PROOF_OF_ADDRESS"},
 	{paperFiles, both, "Proof of Income", "A pay stub, tax return or bank statement showing income", true, nil, "PROOF_OF_INCOME"},
 	{paperFiles, both, "Proof of Account", "A bank statement showing account and routing numbers", true, nil, "PROOF_OF_ACCOUNT"},
@@ -54,15 +67,21 @@ var physicalDocs = []DocumentType{
 }
 
 var socialDocs = []DocumentType{
+	{nil, both, "Address", "The user's address", false, addressMeta, "ADDRESS"},
+	{nil, both, "Mailing Address", "An address that may differ from the base document's (for shipping a card or check)", true, addressMeta, "MAILING_ADDRESS"},
+	{nil, both, "Date", "The user's birth date", false, nil, "DATE"},
 	{nil, both, "Email", "An email address", true, nil, "EMAIL"},
-	{nil, both, "Phone Number", "A phone number", true, nil, "PHONE_NUMBER"},
+	{nil, both, "Email 2FA", "An email address verified by two-factor authentication", true, nil, "EMAIL_2FA"},
+	{nil, personal, "Employer", "The employer's name", false, nil, "EMPLOYER"},
+	{nil, both, "Facebook", "A Facebook user access token", false, nil, "FACEBOOK"},
 	{nil, both, "IP Address", "An IP address of the user's device", true, nil, "IP"},
-	{nil, both, "Mailing Address", "A mailing address, given in the document's meta", true, addressMeta, "MAILING_ADDRESS"},
-	{nil, both, "Facebook", "A Facebook profile URL", false, nil, "FACEBOOK"},
-	{nil, both, "LinkedIn", "A LinkedIn profile URL", false, nil, "LINKEDIN"},
-	{nil, both, "Twitter", "A Twitter profile URL", false, nil, "TWITTER"},
-	{nil, business, "Website", "The business's website", true, nil, "WEBSITE"},
-	{nil, both, "Other", "Any other social profile", true, nil, "OTHER"},
+	{nil, both, "LinkedIn", "A LinkedIn user access token", false, nil, "LINKEDIN"},
+	{nil, both, "Other", "Any other social document, kept for the record", true, nil, "OTHER"},
+	{nil, both, "Phone Number", "A phone number", true, nil, "PHONE_NUMBER"},
+	{nil, both, "Phone Number 2FA", "A phone number verified by two-factor authentication", true, nil, "PHONE_NUMBER_2FA"},
+	{nil, both, "Twitter", "The Twitter URL of the user's profile", false, nil, "TWITTER"},
+	{nil, personal, "University", "The university's name", false, nil, "UNIVERSITY"},
+	{nil, business, "Website", "An active business website", true, nil, "WEBSITE"},
 }
 
 var virtualDocs = []DocumentType{
@@ -70,6 +89,7 @@ var virtualDocs = []DocumentType{
 	{nil, personal, "Passport", "A passport number", false, nil, "PASSPORT"},
 	{nil, personal, "Driver's License", "A driver's license number", false, nil, "DRIVERS_LICENSE"},
 	{nil, personal, "Personal Identification", "A national identification number", false, nil, "PERSONAL_IDENTIFICATION"},
+	{nil, personal, "Citizenship", "The user's country of citizenship", false, []string{"country_of_issuance"}, "CITIZENSHIP"},
 	{nil, business, "Taxpayer Identification Number", "A US EIN or TIN", false, nil, "TIN"},
 	{nil, business, "DUNS", "A Dun & Bradstreet number", false, nil, "DUNS"},
 	{nil, both, "Other", "Any other identification number", true, nil, "OTHER"},

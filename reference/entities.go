@@ -12,16 +12,20 @@ type EntityTypes struct {
 	Personal []EntityType `json:"PERSONAL"`
 }
 
+// The common names are the sandbox's, as the docs' "Allowed Entity Types"
+// page lists them and the provider's js wrapper's suite read them
+// (test/usersTests/fetchData.test.js): "Business Trust" and "Personal
+// Trust Account" tell the two TRUST types apart.
 var businessEntityTypes = []EntityType{
 	{"Limited Liability Company", "LLC"},
 	{"Association", "ASSOCIATION"},
-	{"Corporation", "CORP"},
+	{"Corporation (C-Corp, S-Corp, B-Corp)", "CORP"},
 	{"Partnership", "PARTNERSHIP"},
 	{"Sole Proprietorship", "SOLE-PROPRIETORSHIP"},
-	{"Trust", "TRUST"},
-	{"Vendor", "VENDOR"},
+	{"Business Trust", "TRUST"},
+	{"Business Vendor", "VENDOR"},
 	{"Estate", "ESTATE"},
-	{"Individual Retirement Account", "IRA"},
+	{"Individual Retirement Accounts", "IRA"},
 }
 
 var personalEntityTypes = []EntityType{
@@ -30,7 +34,7 @@ var personalEntityTypes = []EntityType{
 	{"Other", "O"},
 	{"Minor", "MINOR"},
 	{"Not Known", "NOT_KNOWN"},
-	{"Trust", "TRUST"},
+	{"Personal Trust Account", "TRUST"},
 }
 
 // AllEntityTypes returns the BUSINESS and PERSONAL entity types in the spec's order.

@@ -12,13 +12,13 @@ func TestAllEntityTypes(t *testing.T) {
 		Business: []reference.EntityType{
 			{CommonName: "Limited Liability Company", Type: "LLC"},
 			{CommonName: "Association", Type: "ASSOCIATION"},
-			{CommonName: "Corporation", Type: "CORP"},
+			{CommonName: "Corporation (C-Corp, S-Corp, B-Corp)", Type: "CORP"},
 			{CommonName: "Partnership", Type: "PARTNERSHIP"},
 			{CommonName: "Sole Proprietorship", Type: "SOLE-PROPRIETORSHIP"},
-			{CommonName: "Trust", Type: "TRUST"},
-			{CommonName: "Vendor", Type: "VENDOR"},
+			{CommonName: "Business Trust", Type: "TRUST"},
+			{CommonName: "Business Vendor", Type: "VENDOR"},
 			{CommonName: "Estate", Type: "ESTATE"},
-			{CommonName: "Individual Retirement Account", Type: "IRA"},
+			{CommonName: "Individual Retirement Accounts", Type: "IRA"},
 		},
 		Personal: []reference.EntityType{
 			{CommonName: "Male", Type: "M"},
@@ -26,7 +26,7 @@ func TestAllEntityTypes(t *testing.T) {
 			{CommonName: "Other", Type: "O"},
 			{CommonName: "Minor", Type: "MINOR"},
 			{CommonName: "Not Known", Type: "NOT_KNOWN"},
-			{CommonName: "Trust", Type: "TRUST"},
+			{CommonName: "Personal Trust Account", Type: "TRUST"},
 		},
 	}
 	if got := reference.AllEntityTypes(); !reflect.DeepEqual(got, want) {

@@ -191,3 +191,45 @@ func TestMarketData(t *testing.T) {
 		}
 	}
 }
+
+// TestDocumentTypesAsDocumented: every document type the service's docs
+// list, of each kind, in their order; the social types include those the
+// provider's js wrapper's sandbox suite read (FACEBOOK, LINKEDIN,
+// EMAIL_2FA) and those the service filed from a base document's fields.
+func TestDocumentTypesAsDocumented(t *testing.T) {
+	t.Parallel()
+	d := reference.AllDocumentTypes()
+	typesOf := func(list []reference.DocumentType) []string {
+		var out []string
+		for _, dt := range list {
+			out = append(out, dt.Type)
+		}
+		return out
+	}
+	for _, tc := range []struct {
+		kind string
+		got  []reference.DocumentType
+		want []string
+	}{
+		{"physical_docs", d.PhysicalDocs, []string{"GOVT_ID", "GOVT_ID_INT", "GOVT_ID_BACK", "GOVT_ID_INT_BACK", "VIDEO_AUTHORIZATION", "SELFIE",
+			"PROOF_OF_ADDRESS", "PROOF_OF_INCOME", "PROOF_OF_ACCOUNT", "AUTHORIZATION", "BG_CHECK", "SSN_CARD", "EIN_DOC", "SS4_DOC",
+			"W9_DOC", "W2_DOC", "VOIDED_CHECK", "AOI", "BYLAWS_DOC", "DBA_DOC", "LEGAL_AGREEMENT", "OTHER"}},
+		{"social_docs", d.SocialDocs, []string{"ADDRESS", "MAILING_ADDRESS", "DATE", "EMAIL", "EMAIL_2FA", "EMPLOYER", "FACEBOOK", "IP",
+			"LINKEDIN", "OTHER", "PHONE_NUMBER", "PHONE_NUMBER_2FA", "TWITTER", "UNIVERSITY", "WEBSITE"}},
+		{"virtual_docs", d.VirtualDocs, []string{"SSN", "PASSPORT", "DRIVERS_LICENSE", "PERSONAL_IDENTIFICATION", "CITIZENSHIP", "TIN", "DUNS", "OTHER"}},
+	} {
+		if got := typesOf(tc.got); !slices.Equal(got, tc.want) {
+			t.Errorf("%s types %q, want %q", tc.kind, got, tc.want)
+		}
+	}
+	for _, dt := range d.PhysicalDocs {
+		if dt.Type == "VIDEO_AUTHORIZATION" && !slices.Equal(dt.AllowedFileTypes, []string{"mov", "mp4", "webm", "avi", "flv", "mkv", "ogg"}) {
+			t.Errorf("VIDEO_AUTHORIZATION allowed_file_types %q, want the docs' seven", dt.AllowedFileTypes)
+		}
+	}
+	for _, dt := range d.VirtualDocs {
+		if dt.Type == "CITIZENSHIP" && !slices.Equal(dt.RequiredMeta, []string{"country_of_issuance"}) {
+			t.Errorf("CITIZENSHIP required_meta %q, want [country_of_issuance]", dt.RequiredMeta)
+		}
+	}
+}

@@ -450,9 +450,10 @@ async function main() {
     wantTypes(fake, { bank_name: 'string', features: 'array', is_active: 'boolean', logo: 'string' });
   });
 
-  await check('issuePublicKey: the default scope, 7 days', async () => {
+  await check('issuePublicKey: the default scope, 900 s', async () => {
     const resp = await client.issuePublicKey();
     assert.equal(resp.status, 200);
+    assert.equal(resp.data.public_key_obj.expires_in, '900');
     wantTypes(resp.data, { 'public_key_obj.public_key': 'string', 'public_key_obj.expires_in': 'string', 'public_key_obj.scope': 'array' });
     assert.match(resp.data.public_key_obj.public_key, /^public_key_/);
     assert.equal(resp.data.public_key_obj.scope.length, 11);

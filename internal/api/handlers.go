@@ -94,6 +94,7 @@ var APIMux = sync.OnceValue(func() *apiRouter {
 	}
 	type S = Wire
 	handle("/oauth/{user_id}", route{"POST": (*S).handleOAuth})
+	handle("/oauth/{user_id}/login", route{"POST": (*S).handleOAuthLogin})
 	handle("/users", route{"POST": (*S).handleCreateUser, "GET": (*S).handleListUsers})
 	handle("/users/{user_id}", route{"GET": (*S).handleGetUser, "PATCH": (*S).handlePatchUser})
 	handle("/users/{user_id}/nodes", route{"POST": (*S).handleCreateNode, "GET": (*S).handleListNodes})

@@ -188,10 +188,13 @@ func readATMSearch(q url.Values, enf bank.Enforcer) (center reference.Place, rad
 	return center, radius, false, nil
 }
 
-// Public keys issued for a user last a day; client-wide ones a week.
+// Public keys issued for a user last a day (the fake's choice: no source
+// shows one); client-wide ones 900 s, as the sandbox gave them
+// (synapsenode's test/clientTests.js expects expires_in "900", and the
+// docs' "Issuing a public key" sample shows it).
 const (
 	userPublicKeyLifetime   = 24 * time.Hour
-	clientPublicKeyLifetime = 7 * 24 * time.Hour
+	clientPublicKeyLifetime = 900 * time.Second
 )
 
 // publicKeyView is the public_key_obj of GET /v3.1/client?issue_public_key=YES.

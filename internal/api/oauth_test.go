@@ -323,7 +323,7 @@ func TestOAuthMFA(t *testing.T) {
 	}
 	// No error key: SynapsePy raises on a 2xx body with one and error_code 10.
 	if diff := cmp.Diff(map[string]any{"error_code": "10", "http_code": "202", "success": true,
-		"message": map[string]any{"en": "The validation pin was sent to " + phones[1] + "."}}, r.Body); diff != "" {
+		"message": map[string]any{"en": "MFA sent to " + phones[1] + "."}}, r.Body); diff != "" {
 		t.Errorf("phone chosen (-want +got):\n%s", diff)
 	}
 	unchanged("choosing a phone")

@@ -105,13 +105,13 @@ func TestEntityTypes(t *testing.T) {
 		"BUSINESS": []any{
 			entity("Limited Liability Company", "LLC"),
 			entity("Association", "ASSOCIATION"),
-			entity("Corporation", "CORP"),
+			entity("Corporation (C-Corp, S-Corp, B-Corp)", "CORP"),
 			entity("Partnership", "PARTNERSHIP"),
 			entity("Sole Proprietorship", "SOLE-PROPRIETORSHIP"),
-			entity("Trust", "TRUST"),
-			entity("Vendor", "VENDOR"),
+			entity("Business Trust", "TRUST"),
+			entity("Business Vendor", "VENDOR"),
 			entity("Estate", "ESTATE"),
-			entity("Individual Retirement Account", "IRA"),
+			entity("Individual Retirement Accounts", "IRA"),
 		},
 		"PERSONAL": []any{
 			entity("Male", "M"),
@@ -119,7 +119,7 @@ func TestEntityTypes(t *testing.T) {
 			entity("Other", "O"),
 			entity("Minor", "MINOR"),
 			entity("Not Known", "NOT_KNOWN"),
-			entity("Trust", "TRUST"),
+			entity("Personal Trust Account", "TRUST"),
 		},
 	}
 	for _, tc := range []struct {

@@ -1,6 +1,7 @@
 package api_test
 
 import (
+	"slices"
 	"testing"
 	"time"
 
@@ -133,12 +134,77 @@ func TestCommentTransaction(t *testing.T) {
 		testkit.TxEntry(synapsefake.StatusReturned, "R02: account closed.", testkit.Friday),
 		testkit.TxEntry(synapsefake.StatusReturned, "Customer called about it.", testkit.Friday.Add(time.Minute)),
 	)
+	// recent_status is the RETURNED status, its note followed by the comment.
+	rs := testkit.TxEntry(synapsefake.StatusReturned, "R02: account closed. Customer called about it.", testkit.Friday)
+	rs["code"] = "R02"
+	want["recent_status"] = rs
 	testkit.WantTxBody(t, r, want)
 	testkit.WantTxBody(t, e.Get(t, id), want)
 	if got := e.Tx(t, id); got.Status != synapsefake.StatusReturned || got.Code != "R02" {
 		t.Errorf("after a comment: %s %q, want RETURNED R02", got.Status, got.Code)
 	}
 	e.WantBalances(t, 100_00, nil)
+}
+
+// TestCommentAppendsToRecentStatus: each comment is a timeline entry of
+// its own, and recent_status keeps its status's note with the comments
+// made since appended, as the provider's js wrapper's
+// PATCH_COMMENT_ON_STATUS test read them; a later status starts afresh.
+func TestCommentAppendsToRecentStatus(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name     string
+		comments []string
+		settle   bool     // Settle after the comments
+		after    []string // comments after Settle
+		wantNote string
+		wantStat synapsefake.Status
+	}{
+		{"one comment", []string{"first comment"}, false, nil, "Transaction Created. first comment", synapsefake.StatusCreated},
+		{"two comments", []string{"first comment", "second comment"}, false, nil, "Transaction Created. first comment second comment", synapsefake.StatusCreated},
+		{"a later status starts afresh", []string{"first comment"}, true, nil, "Transaction settled.", synapsefake.StatusSettled},
+		{"a comment on the later status", []string{"first comment"}, true, []string{"third comment"}, "Transaction settled. third comment", synapsefake.StatusSettled},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			e := testkit.NewTxEnv(t, 100_00, synapsefake.WithManualProcessing())
+			id := e.Create(t, e.Bank, 10)
+			path := testkit.TranPath(e.Fx.User.ID, e.Fx.Node.ID, id)
+			comment := func(c string) {
+				r := testkit.Do(t, e.Fake, testkit.Call{Method: "PATCH", Path: path, Header: e.Fx.Headers, Body: map[string]any{"comment": c}})
+				if r.Status != 200 {
+					t.Fatalf("comment %q: status %d: %s", c, r.Status, r.Raw)
+				}
+			}
+			for _, c := range tc.comments {
+				comment(c)
+			}
+			if tc.settle {
+				if err := e.Fake.Settle(id); err != nil {
+					t.Fatal(err)
+				}
+			}
+			for _, c := range tc.after {
+				comment(c)
+			}
+			r := e.Get(t, id)
+			rs, _ := r.Body["recent_status"].(map[string]any)
+			want := map[string]any{"date": rs["date"], "note": tc.wantNote, "status": string(tc.wantStat), "status_id": tc.wantStat.ID()}
+			if diff := cmp.Diff(want, rs); diff != "" {
+				t.Errorf("recent_status (-want +got):\n%s", diff)
+			}
+			// The timeline keeps each comment as an entry of its own.
+			var notes []string
+			for _, en := range r.Body["timeline"].([]any) {
+				notes = append(notes, en.(map[string]any)["note"].(string))
+			}
+			for _, c := range append(slices.Clone(tc.comments), tc.after...) {
+				if !slices.Contains(notes, c) {
+					t.Errorf("timeline %q has no entry %q", notes, c)
+				}
+			}
+		})
+	}
 }
 
 func TestCommentTransactionErrors(t *testing.T) {

@@ -193,6 +193,27 @@ func TestCreateUser(t *testing.T) {
 			},
 		},
 		{
+			// The provider's js wrapper's POST_CREATE_USER test expected it back.
+			name: "extra.public_note",
+			body: map[string]any{
+				"logins":        []any{map[string]any{"email": "ann@example.com"}},
+				"phone_numbers": []string{"901.111.1111"},
+				"legal_names":   []string{"Ann Example"},
+				"extra":         map[string]any{"public_note": "yeah i am a public note"},
+			},
+			want: func(_ *synapsefake.Server, m map[string]any) { extraOf(m)["public_note"] = "yeah i am a public note" },
+		},
+		{
+			name: "extra.public_note wins over extra.note",
+			body: map[string]any{
+				"logins":        []any{map[string]any{"email": "ann@example.com"}},
+				"phone_numbers": []string{"901.111.1111"},
+				"legal_names":   []string{"Ann Example"},
+				"extra":         map[string]any{"note": "older", "public_note": "public"},
+			},
+			want: func(_ *synapsefake.Server, m map[string]any) { extraOf(m)["public_note"] = "public" },
+		},
+		{
 			name: "several logins with scopes",
 			body: map[string]any{
 				"logins": []any{
@@ -318,6 +339,7 @@ func TestCreateUserErrors(t *testing.T) {
 		{"extra.supp_id as a number", nil, withExtra("supp_id", 5), 400, "400", "200", "invalid_field_type"},
 		{"extra.cip_tag as a string", nil, withExtra("cip_tag", "1"), 400, "400", "200", "invalid_field_type"},
 		{"extra.is_business as a string", nil, withExtra("is_business", "yes"), 400, "400", "200", "invalid_field_type"},
+		{"extra.public_note as a number", nil, withExtra("public_note", 5), 400, "400", "200", "invalid_field_type"},
 		{"extra.note as a number", nil, withExtra("note", 5), 400, "400", "200", "invalid_field_type"},
 		{"missing logins", nil, with("logins", nil), 400, "400", "200", "missing_logins"},
 		{"empty logins", nil, with("logins", []any{}), 400, "400", "200", "missing_logins"},

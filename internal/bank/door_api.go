@@ -117,6 +117,12 @@ func (s *Bank) GrantOAuth(now time.Time, lifetime time.Duration, userID, fingerp
 	return s.store.oauth(now, lifetime, userID, fingerprint, req)
 }
 
+// LoginRefreshToken answers POST /oauth/{user_id}/login: the user's
+// current refresh token for one of its logins' email and password.
+func (s *Bank) LoginRefreshToken(userID, fingerprint string, req LoginRequest) (any, error) {
+	return s.store.login(userID, fingerprint, req)
+}
+
 // CreateTxBatch makes a batch of transactions (POST .../trans/batch).
 func (s *Bank) CreateTxBatch(now time.Time, clientID, scope, userID, nodeID string, items []CreateTxRequest, enf Enforcer) (batchResponse, error) {
 	return s.store.batch(now, clientID, scope, userID, nodeID, items, enf)

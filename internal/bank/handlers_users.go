@@ -37,6 +37,9 @@ type CreateUserRequest struct {
 		CipTag     *int    `json:"cip_tag"`
 		IsBusiness bool    `json:"is_business"`
 		Note       *string `json:"note"`
+		// PublicNote is the user's public note, as PATCH's update.public_note
+		// sets it; it wins over the older note.
+		PublicNote *string `json:"public_note"`
 	} `json:"extra"`
 
 	docs []BaseDocRequest // Documents, parsed by validate

@@ -1,6 +1,8 @@
 package bank
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
 	"slices"
 	"strconv"
@@ -158,7 +160,7 @@ func (st *Store) oauth(now time.Time, lifetime time.Duration, userID, fingerprin
 				return nil, 0, apierr.Incorrect("unknown_phone_number", "Phone number %q is not on file for this user.", *req.PhoneNumber)
 			}
 			u.pinSentTo = *req.PhoneNumber
-			msg := errorBody{En: "The validation pin was sent to " + *req.PhoneNumber + "."}
+			msg := errorBody{En: "MFA sent to " + *req.PhoneNumber + "."}
 			return mfaSent{ErrorCode: "10", HTTPCode: "202", Success: true, Message: msg}, 202, nil
 		default:
 			why := fmt.Sprintf("the fingerprint %q is not registered for user %s", fingerprint, userID)
@@ -219,4 +221,92 @@ func (st *Store) lookupKey(key string, now time.Time) (k keyRecord, locked *apie
 		locked = errUserLocked(u)
 	}
 	return *rec, locked, nil
+}
+
+// LoginRequest is the body of POST /oauth/:user_id/login: one of the
+// user's logins, its email and password.
+type LoginRequest struct {
+	Email    *string `json:"email"`
+	Password *string `json:"password"`
+}
+
+// Validate checks the body's payload rules: an email and a password.
+func (r LoginRequest) Validate() error {
+	if r.Email == nil || *r.Email == "" {
+		return apierr.Payload("missing_email", "email is required.")
+	}
+	if r.Password == nil || *r.Password == "" {
+		return apierr.Payload("missing_password", "password is required.")
+	}
+	return nil
+}
+
+// loginResponse is the 200 answer of POST /oauth/:user_id/login, in the
+// docs' shape ("Generate Refresh Token").
+type loginResponse struct {
+	ID           string   `json:"_id"`
+	V            int      `json:"_v"`
+	ChangeIn     int      `json:"change_in"`
+	ClientID     string   `json:"client_id"`
+	ClientName   string   `json:"client_name"`
+	FPRegistered bool     `json:"fp_registered"`
+	IsActive     bool     `json:"is_active"`
+	RefreshToken string   `json:"refresh_token"`
+	Scope        []string `json:"scope"`
+	UserID       string   `json:"user_id"`
+}
+
+// loginDocVersion is the _v of the login answer, as the docs' sample
+// shows it.
+const loginDocVersion = 2
+
+// setPassword keeps password as the login email's, when one is given.
+// Callers hold mu.
+func (u *userRecord) setPassword(email, password string) {
+	if password == "" {
+		return
+	}
+	if u.passwords == nil {
+		u.passwords = map[string]string{}
+	}
+	u.passwords[email] = password
+}
+
+// login performs POST /oauth/:user_id/login: the user's current refresh
+// token for one of its logins' email and password. It uses nothing up and
+// changes nothing.
+func (st *Store) login(userID, fingerprint string, req LoginRequest) (loginResponse, error) {
+	defer st.lock().unlock()
+	u := st.users[userID]
+	if u == nil {
+		return loginResponse{}, errNoUser(userID)
+	}
+	if !ValidFingerprint(fingerprint) {
+		return loginResponse{}, ErrInvalidFingerprintFor(fingerprint)
+	}
+	pw, ok := u.passwords[*req.Email]
+	if !ok || pw != *req.Password || !slices.ContainsFunc(u.logins, func(l loginView) bool { return l.Email == *req.Email }) {
+		why := fmt.Sprintf("the password does not match login %q of user %s", *req.Email, userID)
+		if !ok {
+			why = fmt.Sprintf("user %s has no login %q with a password", userID, *req.Email)
+		}
+		return loginResponse{}, apierr.Incorrect("invalid_username_password", "Invalid username/password.").Because("%s", why).
+			Hinting("send the email and password of one of the user's logins, as POST /users or PATCH update.login gave them")
+	}
+	if u.locked() {
+		return loginResponse{}, errUserLocked(u)
+	}
+	sum := sha256.Sum256([]byte("login|" + u.id))
+	return loginResponse{
+		ID:           hex.EncodeToString(sum[:12]),
+		V:            loginDocVersion,
+		ChangeIn:     u.refreshUses,
+		ClientID:     st.client.ID,
+		ClientName:   st.client.Name,
+		FPRegistered: u.fingerprints[fingerprint],
+		IsActive:     true,
+		RefreshToken: u.refreshToken,
+		Scope:        slices.Clone(allUserScopes),
+		UserID:       u.id,
+	}, nil
 }

@@ -301,10 +301,15 @@ func EncodeValue(buf *bytes.Buffer, v reflect.Value) error {
 			v = c
 		}
 		buf.WriteByte('{')
+		first := true
 		for i := range v.NumField() {
-			if i > 0 {
+			if laterField(t, i) && v.Field(i).IsZero() {
+				continue
+			}
+			if !first {
 				buf.WriteByte(',')
 			}
+			first = false
 			name := savedName(t, i)
 			writeKey(buf, name)
 			if err := EncodeValue(buf, Exported(v.Field(i))); err != nil {
@@ -431,12 +436,21 @@ func DecodeValue(data []byte, v reflect.Value) error {
 		if err := json.Unmarshal(data, &fields); err != nil || fields == nil {
 			return fmt.Errorf("want an object for %s", t)
 		}
-		if len(fields) != t.NumField() {
+		known := 0
+		for i := range t.NumField() {
+			if _, ok := fields[savedName(t, i)]; ok {
+				known++
+			}
+		}
+		if known != len(fields) {
 			return fmt.Errorf("want the %d fields of %s, not %d", t.NumField(), t, len(fields))
 		}
 		for i := range t.NumField() {
 			name := savedName(t, i)
 			raw, ok := fields[name]
+			if !ok && laterField(t, i) {
+				continue // absent: its zero value, as written
+			}
 			if !ok {
 				return fmt.Errorf("%s: %q is missing", t, name)
 			}
@@ -621,6 +635,21 @@ func DeliveryAttempts(events map[uint64]*Event, what string, seq uint64, i int) 
 // fields. The document keeps that version's keys.
 var savedNames = map[reflect.Type][]string{
 	reflect.TypeFor[apierr.Error](): {"status", "errorCode", "httpCode", "code", "msg", "reason", "hint", "reported"},
+}
+
+// laterFields are the fields added to a saved type after version 4 of the
+// document was first written. The document leaves such a field out while it
+// holds its zero value, and a document without it restores it as zero: a
+// document written before the field existed restores, and one whose
+// records never use it keeps its bytes.
+var laterFields = map[reflect.Type]map[string]bool{
+	reflect.TypeFor[userRecord]():  {"passwords": true},
+	reflect.TypeFor[statusEntry](): {"Comment": true},
+}
+
+// laterField reports whether t's field i is one of laterFields.
+func laterField(t reflect.Type, i int) bool {
+	return laterFields[t][t.Field(i).Name]
 }
 
 // savedName is the document's key for t's field i: its Go name, but for

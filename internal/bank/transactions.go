@@ -59,6 +59,10 @@ type statusEntry struct {
 	Date   int64 // ms
 	Note   string
 	Status Status
+	// Comment marks a client's comment (PATCH {"comment"}): the timeline
+	// shows it as an entry, and recent_status appends it to the note of
+	// the status it was made in.
+	Comment bool
 }
 
 // statusView is a timeline entry on the wire.
@@ -631,8 +635,7 @@ func (st *Store) fillTxView(v *TxView, t *txRecord, timeline []statusEntry, code
 			fees[i].To.ID = "None"
 		}
 	}
-	last := timeline[len(timeline)-1]
-	rs := recentStatus{Date: last.Date, Note: last.Note, Status: last.Status, StatusID: last.Status.ID()}
+	rs := recentOf(timeline)
 	if code != "" {
 		rs.Code = &code
 	}
@@ -671,6 +674,29 @@ func (st *Store) fillTxView(v *TxView, t *txRecord, timeline []statusEntry, code
 	v.RecentStatus = rs
 	v.Timeline = timelineView(timeline)
 	v.To = st.party(t.toNode, t.toMeta)
+}
+
+// recentOf is the recent_status of timeline: its last entry that is not a
+// client's comment, its note followed by the comments made since, each
+// after a space ("Transaction Created. first comment second comment"), as
+// the provider's js wrapper's PATCH_COMMENT_ON_STATUS test read it.
+func recentOf(timeline []statusEntry) recentStatus {
+	i := len(timeline) - 1
+	for i > 0 && timeline[i].Comment {
+		i--
+	}
+	e := timeline[i]
+	rs := recentStatus{Date: e.Date, Note: e.Note, Status: e.Status, StatusID: e.Status.ID()}
+	if i < len(timeline)-1 {
+		var b strings.Builder
+		b.WriteString(e.Note)
+		for _, c := range timeline[i+1:] {
+			b.WriteByte(' ')
+			b.WriteString(c.Note)
+		}
+		rs.Note = b.String()
+	}
+	return rs
 }
 
 func timelineView(timeline []statusEntry) []statusView {
@@ -1000,7 +1026,8 @@ func (st *Store) addComment(t *txRecord, at time.Time, note string) error {
 		return apierr.NotAllowed("too_many_comments", "Transaction %s already has %d comments, the most it takes.", t.id, MaxComments)
 	}
 	t.comments++
-	st.comment(t, at, note)
+	t.timeline = append(t.timeline, statusEntry{Date: Ms(at), Note: note, Status: t.status, Comment: true})
+	st.emitTx(at, "TRAN|PATCH", t)
 	return nil
 }
 

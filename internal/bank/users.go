@@ -1,6 +1,7 @@
 package bank
 
 import (
+	"cmp"
 	"encoding/json"
 	"slices"
 	"strings"
@@ -100,6 +101,10 @@ type userRecord struct {
 	nodeIDs        []string // active nodes, creation order
 	txIDs          []string // transactions sent or received, oldest first
 	subnetIDs      []string // creation order
+	// passwords are the logins' passwords by email, as POST /users and
+	// update.login sent them: write-only, read by POST /oauth/:id/login
+	// alone and shown by no view. Nil until a login carries one.
+	passwords map[string]string
 }
 
 type links struct {
@@ -617,11 +622,14 @@ func (st *Store) createUser(now time.Time, req CreateUserRequest, fingerprint st
 	u := st.newUser(now, UserSeed{
 		Email: *req.Logins[0].Email, PhoneNumbers: req.PhoneNumbers, LegalNames: req.LegalNames,
 		Fingerprint: fingerprint, SuppID: req.Extra.SuppID, IsBusiness: req.Extra.IsBusiness,
-	}, req.docs, cip, req.Extra.Note)
+	}, req.docs, cip, cmp.Or(req.Extra.PublicNote, req.Extra.Note))
 	for _, l := range req.Logins[1:] {
 		u.logins = append(u.logins, loginView{Email: *l.Email, Scope: l.scope()})
 	}
 	u.logins[0].Scope = req.Logins[0].scope()
+	for _, l := range req.Logins {
+		u.setPassword(*l.Email, l.Password)
+	}
 	v := st.userView(u)
 	st.emit(now, "USERS|POST", "USER", u.id, v)
 	st.reviewsDue(now)
@@ -695,8 +703,12 @@ func (st *Store) patchUser(now time.Time, id string, req PatchUserRequest, full 
 		if up.Login != nil && !slices.ContainsFunc(u.logins, func(l loginView) bool { return l.Email == *up.Login.Email }) {
 			u.logins = append(slices.Clip(u.logins), loginView{Email: *up.Login.Email, Scope: up.Login.scope()})
 		}
+		if up.Login != nil {
+			u.setPassword(*up.Login.Email, up.Login.Password)
+		}
 		if up.RemoveLogin != nil {
 			u.logins = slices.DeleteFunc(slices.Clone(u.logins), func(l loginView) bool { return l.Email == *up.RemoveLogin.Email })
+			delete(u.passwords, *up.RemoveLogin.Email)
 		}
 		if up.LegalName != nil && !slices.Contains(u.legalNames, *up.LegalName) {
 			u.legalNames = append(slices.Clip(u.legalNames), *up.LegalName)
