@@ -316,6 +316,7 @@ func (s *Bank) CreateTxInto(now time.Time, userID, nodeID string, req CreateTxRe
 		t, err := st.createTx(now, userID, nodeID, req, fundsCheck, enf)
 		if err == nil {
 			st.applyReturnRules(t) // returns.go: API transfers only
+			st.holdForKYC(t, now)
 		}
 		return t, err
 	})

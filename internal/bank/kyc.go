@@ -214,6 +214,7 @@ func (st *Store) reviewsDue(now time.Time) {
 			st.documentsChanged(u, at, PermissionByReview)
 			u.updated = at
 			st.emitUser(at, "USER|PATCH", u)
+			st.releaseKYCHolds(u, at)
 		}
 	}
 	if len(st.kycReviews) == 0 {
@@ -346,6 +347,40 @@ func (st *Store) documentsChanged(u *userRecord, at time.Time, by string) {
 	st.setPermission(u, want, at, by)
 }
 
+// KYCHoldCode is the recent_status.code of a transfer queued because its
+// sender's permission does not allow sending (RECEIVE).
+const KYCHoldCode = "KYC_UNFINISHED_SENDER"
+
+// kycHoldNote is the note of that move, in the help center's words.
+const kycHoldNote = "KYC unfinished on Sender: a RECEIVE user may only receive funds."
+
+// holdForKYC queues a transfer just created by a sender whose permission
+// is RECEIVE (QUEUED-BY-SYNAPSE, KYCHoldCode), as the service queued the
+// transactions of users whose KYC was unfinished; it goes on when the
+// sender's documents give it SEND-AND-RECEIVE (releaseKYCHolds). An
+// UNVERIFIED sender's transfer goes on as the sandbox let it (the
+// official SDKs' suites moved money with such users). Callers hold mu.
+func (st *Store) holdForKYC(t *txRecord, now time.Time) {
+	if u := st.users[st.nodes[t.fromNode].userID]; u != nil && u.permission == PermissionReceive && t.status == StatusCreated {
+		_ = st.move(t, StatusQueuedBySynapse, now, kycHoldNote, KYCHoldCode)
+	}
+}
+
+// releaseKYCHolds moves u's transfers held for its KYC back to CREATED,
+// their processing starting at at, once u is SEND-AND-RECEIVE. Callers
+// hold mu.
+func (st *Store) releaseKYCHolds(u *userRecord, at time.Time) {
+	if u.permission != PermissionSendAndReceive {
+		return
+	}
+	for _, id := range slices.Clone(u.txIDs) {
+		t := st.txs[id]
+		if t != nil && t.status == StatusQueuedBySynapse && t.code == KYCHoldCode && st.nodes[t.fromNode].userID == u.id {
+			_ = st.move(t, StatusCreated, at, "KYC verified: transaction released.", "")
+		}
+	}
+}
+
 // ReviewOutcome is one sub-document a review changed.
 type ReviewOutcome struct {
 	DocumentID string
@@ -423,6 +458,7 @@ func (s *Bank) review(userID, status string, pick func(*userRecord) ([]*subDocRe
 	st.documentsChanged(u, now, PermissionByReview)
 	u.updated = now
 	st.emitUser(now, "USER|PATCH", u)
+	st.releaseKYCHolds(u, now)
 	return nil
 }
 

@@ -980,6 +980,7 @@ func (st *Store) batch(now time.Time, clientID, scope, userID, nodeID string, it
 			continue
 		}
 		st.applyReturnRules(t) // returns.go: API transfers only
+		st.holdForKYC(t, now)
 		if key != "" {
 			st.useIdem(key, now)
 		}

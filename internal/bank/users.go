@@ -921,6 +921,7 @@ func (s *Bank) SetPermission(userID, permission string) error {
 	st.setPermission(u, permission, now, PermissionByPlatform)
 	u.updated = now
 	st.emitUser(now, "USER|PATCH", u)
+	st.releaseKYCHolds(u, now)
 	return nil
 }
 
