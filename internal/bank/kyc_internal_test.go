@@ -21,7 +21,7 @@ func TestSandboxOutcome(t *testing.T) {
 		{virtualDocs, "SSN", "111-11-2222", DocValid},
 		{virtualDocs, "SSN", "1111", DocInvalid},
 		{virtualDocs, "SSN", "777-77-1111", DocInvalid},
-		{virtualDocs, "SSN", "123459000", DocInvalid}, // realtime SSN code: invalid_tin|not_issued
+		{virtualDocs, "SSN", "123459000", DocInvalid},  // realtime SSN code: invalid_tin|not_issued
 		{virtualDocs, "TIN", "12-3456666", DocInvalid}, // dmf
 		{virtualDocs, "SSN", "123-45-6789", DocValid},
 		{virtualDocs, "SSN", "111", DocValid}, // fewer than four digits: nothing to match

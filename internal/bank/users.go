@@ -98,9 +98,9 @@ type userRecord struct {
 	verifiedPhones map[string]bool
 	// permissionLog is the permission's history, oldest first.
 	permissionLog []permissionChange
-	nodeIDs        []string // active nodes, creation order
-	txIDs          []string // transactions sent or received, oldest first
-	subnetIDs      []string // creation order
+	nodeIDs       []string // active nodes, creation order
+	txIDs         []string // transactions sent or received, oldest first
+	subnetIDs     []string // creation order
 	// passwords are the logins' passwords by email, as POST /users and
 	// update.login sent them: write-only, read by POST /oauth/:id/login
 	// alone and shown by no view. Nil until a login carries one.
