@@ -841,6 +841,23 @@ func TestControlRefusals(t *testing.T) {
 		{name: "user: unknown field", method: "POST", path: "/users", body: map[string]any{"emial": "a@example.com"}, status: 400, errorCode: "200", code: "unknown_field"},
 		{name: "user: unknown permission", method: "POST", path: "/users", body: map[string]any{"permission": "ROOT"}, status: 400, errorCode: "200", code: "invalid_permission"},
 
+		{name: "user: document of an unknown kind", method: "POST", path: "/users", body: map[string]any{"documents": []any{map[string]any{"kind": "bank", "type": "SSN"}}}, status: 400, errorCode: "200", code: "invalid_document_kind"},
+		{name: "user: document without a type", method: "POST", path: "/users", body: map[string]any{"documents": []any{map[string]any{"kind": "virtual"}}}, status: 400, errorCode: "200", code: "missing_document_type"},
+		{name: "user: document of an unknown status", method: "POST", path: "/users", body: map[string]any{"documents": []any{map[string]any{"kind": "virtual", "type": "SSN", "status": "OK"}}}, status: 400, errorCode: "200", code: "invalid_status"},
+		{name: "user: documents not a list", method: "POST", path: "/users", body: map[string]any{"documents": "SSN"}, status: 400, errorCode: "200", code: "invalid_field_type"},
+
+		// KYC reviews.
+		{name: "review: malformed JSON", method: "POST", path: "/users/{user}/documents/review", body: `{"status":`, status: 400, errorCode: "200", code: "invalid_json"},
+		{name: "review: no status", method: "POST", path: "/users/{user}/documents/review", body: map[string]any{}, status: 400, errorCode: "200", code: "missing_status"},
+		{name: "review: status as a number", method: "POST", path: "/users/{user}/documents/review", body: map[string]any{"status": 1}, status: 400, errorCode: "200", code: "invalid_field_type"},
+		{name: "review: unknown status", method: "POST", path: "/users/{user}/documents/review", body: map[string]any{"status": "APPROVED"}, status: 400, errorCode: "200", code: "invalid_status"},
+		{name: "review: unknown field", method: "POST", path: "/users/{user}/documents/review", body: map[string]any{"status": "VALID", "why": "x"}, status: 400, errorCode: "200", code: "unknown_field"},
+		{name: "review: unknown user", method: "POST", path: "/users/" + unknown + "/documents/review", body: map[string]any{"status": "VALID"}, status: 404, errorCode: "404", code: "unable_to_locate_user"},
+		{name: "review one: unknown user", method: "POST", path: "/users/" + unknown + "/documents/" + unknown + "/review", body: map[string]any{"status": "VALID"}, status: 404, errorCode: "404", code: "unable_to_locate_user"},
+		{name: "review one: unknown document", method: "POST", path: "/users/{user}/documents/" + unknown + "/review", body: map[string]any{"status": "VALID"}, status: 404, errorCode: "404", code: "unable_to_locate_document"},
+		{name: "review one: unknown status", method: "POST", path: "/users/{user}/documents/" + unknown + "/review", body: map[string]any{"status": "MAYBE"}, status: 400, errorCode: "200", code: "invalid_status"},
+		{name: "review: GET", method: "GET", path: "/users/{user}/documents/review", status: 405, errorCode: "410", code: "method_not_allowed"},
+
 		// Nodes.
 		{name: "node: unknown user", method: "POST", path: "/users/" + unknown + "/nodes", status: 404, errorCode: "404", code: "unable_to_locate_user"},
 		{name: "node: unknown type", method: "POST", path: "/users/{user}/nodes", body: map[string]any{"type": "MOON-US"}, status: 400, errorCode: "200", code: "invalid_node_type"},
