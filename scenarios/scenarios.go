@@ -176,9 +176,13 @@ type Result struct {
 	// OAuth path's last call.
 	Fingerprint  string
 	RefreshToken string
-	// Response is the answer to an OAuth path's last call, the one Want
-	// describes; zero for the transaction outcomes.
+	// Response is the answer to an OAuth path's last call, or to GET
+	// /users/{UserID} after a KYC outcome: the one Want describes; zero for
+	// the transaction outcomes.
 	Response Response
+	// UserID is the user a KYC outcome made and reviewed, "" for the
+	// other catalogs.
+	UserID string
 }
 
 // Response is an HTTP answer: its status and decoded JSON body.
@@ -206,6 +210,9 @@ type Outcome struct {
 	Status   synapsefake.Status
 	Code     string
 	Timeline []synapsefake.Status
+	// Permission is the user's permission for a KYC outcome, "" for the
+	// others.
+	Permission string
 }
 
 // Observe reads what an app sees after Apply: for a transaction, the answer
@@ -214,7 +221,11 @@ type Outcome struct {
 func Observe(tb testing.TB, fake *synapsefake.Server, env Env, res Result) Outcome {
 	tb.Helper()
 	if res.TransactionID == "" {
-		return outcomeOf(res.Response)
+		out := outcomeOf(res.Response)
+		if res.UserID != "" {
+			out.Permission = str(res.Response.Body["permission"])
+		}
+		return out
 	}
 	r := send(tb, fake, "GET", "/users/"+env.UserID+"/nodes/"+res.NodeID+"/trans/"+res.TransactionID,
 		userHeader(env, res.OAuthKey, env.Fingerprint), nil)

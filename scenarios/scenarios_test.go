@@ -67,7 +67,7 @@ func TestCatalogs(t *testing.T) {
 	t.Parallel()
 	outcomes, declines, oauth := scenarios.TransactionOutcomes(), scenarios.CardDeclines(), scenarios.OAuthPaths()
 	for name, list := range map[string][]scenarios.Scenario{"TransactionOutcomes": outcomes, "CardDeclines": declines,
-		"OAuthPaths": oauth, "ReturnTimings": scenarios.ReturnTimings(), "CalendarRules": scenarios.CalendarRules()} {
+		"OAuthPaths": oauth, "ReturnTimings": scenarios.ReturnTimings(), "CalendarRules": scenarios.CalendarRules(), "KYCOutcomes": scenarios.KYCOutcomes()} {
 		seen := map[string]bool{}
 		for _, sc := range list {
 			if sc.Name == "" || sc.Apply == nil || sc.Want.HTTPStatus == 0 {
@@ -211,13 +211,40 @@ func catalogs() map[string][]scenarios.Scenario {
 		"CalendarRules":       scenarios.CalendarRules(),
 		"CardDecisioning":     scenarios.CardDecisioning(),
 		"OAuthPaths":          scenarios.OAuthPaths(),
+		"KYCOutcomes":         scenarios.KYCOutcomes(),
+	}
+}
+
+// TestKYCOutcomes runs every KYC outcome: the user's permission over HTTP
+// and in the fake agree with Want, and each outcome differs from the
+// others by its permission or its documents.
+func TestKYCOutcomes(t *testing.T) {
+	t.Parallel()
+	seen := map[string]bool{}
+	for _, sc := range scenarios.KYCOutcomes() {
+		seen[sc.Want.Permission] = true
+		t.Run(sc.Name, func(t *testing.T) {
+			t.Parallel()
+			fake := synapsefake.NewServer(t)
+			env := scenarios.Setup(t, fake)
+			res := sc.Apply(t, fake, env)
+			if res.UserID == "" || res.UserID == env.UserID {
+				t.Fatalf("Result.UserID %q: want the outcome's own user", res.UserID)
+			}
+			sc.Check(t, fake, env, res)
+		})
+	}
+	for _, p := range []string{synapsefake.PermissionUnverified, synapsefake.PermissionReceive, synapsefake.PermissionSendAndReceive, synapsefake.PermissionLocked} {
+		if !seen[p] {
+			t.Errorf("KYCOutcomes lacks the permission %s", p)
+		}
 	}
 }
 
 func TestTransactionScenarios(t *testing.T) {
 	t.Parallel()
 	for catalog, list := range catalogs() {
-		if catalog == "OAuthPaths" {
+		if catalog == "OAuthPaths" || catalog == "KYCOutcomes" {
 			continue
 		}
 		for _, sc := range list {
