@@ -72,6 +72,7 @@ func serve(ctx context.Context, args []string, out io.Writer, ready chan<- strin
 	quiet := fs.Bool("quiet", false, "do not log one line per request")
 	microDeposits := fs.Bool("micro-deposits", false, "ACH-US nodes added by account and routing number stay allowed CREDIT until PATCH {\"micro\":[0.1,0.1]} verifies them")
 	immediateCredit := fs.Bool("immediate-provisional-credit", false, "a dispute's provisional credit posts as the dispute is filed, not 3 (or 15) business days later")
+	kycReview := fs.String("kyc-review", "0s", "how long a KYC sub-document's review takes on the fake's clock (a duration: 20s, 24h), or manual: only the control API's review routes complete one; 0s completes it before the next request is answered")
 	fundsCheck := fs.Bool("funds-check", false, "refuse a single transaction or a dummy withdrawal over the sending deposit node's available balance (409 insufficient_funds); by default it is taken and the balance may go negative, as on the sandbox")
 	journalEntries := fs.Int("journal-entries", 10_000, "most API calls the request journal (GET /_fake/requests) keeps; 0: none, negative: no bound")
 	journalBytes := fs.Int64("journal-bytes", 8<<20, "most bytes the request journal keeps (bodies cut at 64 KiB); 0: none, negative: no bound")
@@ -157,6 +158,15 @@ func serve(ctx context.Context, args []string, out io.Writer, ready chan<- strin
 	}
 	if *fundsCheck {
 		opts = append(opts, synapsefake.WithFundsCheck())
+	}
+	switch d, err := time.ParseDuration(*kycReview); {
+	case *kycReview == "manual":
+		opts = append(opts, synapsefake.WithManualKYCReview())
+	case err != nil || d < 0:
+		l.Close()
+		return fmt.Errorf("-kyc-review %q: want a duration of 0s or more (20s, 24h) or manual", *kycReview)
+	default:
+		opts = append(opts, synapsefake.WithKYCReview(d))
 	}
 	if *webhookChaos != "" {
 		c, err := synapsefake.ParseWebhookChaos([]byte(*webhookChaos))

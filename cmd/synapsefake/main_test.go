@@ -262,6 +262,8 @@ func TestServeBadFlags(t *testing.T) {
 		{"allow-host a URL", []string{"-allow-host", "http://fake:8080"}, `"http://fake:8080" is not a host name`},
 		{"allow-host an empty name", []string{"-allow-host", "a,,b"}, `"" is not a host name`},
 		{"no platform", []string{"-max-platforms", "0"}, "-max-platforms must be at least 1 (the default platform), not 0"},
+		{"kyc-review not a duration", []string{"-kyc-review", "soon"}, `-kyc-review "soon": want a duration of 0s or more (20s, 24h) or manual`},
+		{"kyc-review negative", []string{"-kyc-review", "-1s"}, `-kyc-review "-1s"`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
@@ -1089,6 +1091,51 @@ func TestServeFundsCheck(t *testing.T) {
 			errCode, _ := e["code"].(string)
 			if code != tc.wantStatus || errCode != tc.wantCode {
 				t.Errorf("a $10.00 transfer from $5.00: %d %v, want %d %q", code, answer, tc.wantStatus, tc.wantCode)
+			}
+		})
+	}
+}
+
+// TestServeKYCReview: a document sent with a seeded user is reviewed by
+// the next request by default, an hour of the fake's clock later with
+// -kyc-review 1h, and only by hand with -kyc-review manual.
+func TestServeKYCReview(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name       string
+		args       []string
+		now, later string // the SSN's status at once, and after an hour
+	}{
+		{"default", nil, "SUBMITTED|VALID", "SUBMITTED|VALID"},
+		{"-kyc-review 1h", []string{"-kyc-review", "1h"}, "SUBMITTED|REVIEWING", "SUBMITTED|VALID"},
+		{"-kyc-review manual", []string{"-kyc-review", "manual"}, "SUBMITTED|REVIEWING", "SUBMITTED|REVIEWING"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			r := start(t, append([]string{"-addr", "127.0.0.1:0", "-clock", "manual"}, tc.args...)...)
+			ctl := *r
+			ctl.base = strings.TrimSuffix(r.base, "/v3.1")
+			code, answer := ctl.request(t, "POST", "/_fake/users", nil, map[string]any{"documents": []any{map[string]any{"kind": "virtual", "type": "SSN", "value": "2222"}}})
+			if code != http.StatusOK {
+				t.Fatalf("POST /_fake/users: %d %v", code, answer)
+			}
+			id, _ := answer["user"].(map[string]any)["_id"].(string)
+			status := func() string {
+				_, got := ctl.request(t, "GET", "/_fake/users/"+id, nil, nil)
+				u, _ := got["user"].(map[string]any)
+				docs, _ := u["documents"].([]any)
+				subs, _ := docs[0].(map[string]any)["sub_documents"].([]any)
+				s, _ := subs[0].(map[string]any)["status"].(string)
+				return s
+			}
+			if got := status(); got != tc.now {
+				t.Errorf("at once: %s, want %s", got, tc.now)
+			}
+			if code, answer := ctl.request(t, "POST", "/_fake/clock/advance", nil, map[string]any{"duration": "1h"}); code != http.StatusOK {
+				t.Fatalf("advance: %d %v", code, answer)
+			}
+			if got := status(); got != tc.later {
+				t.Errorf("an hour later: %s, want %s", got, tc.later)
 			}
 		})
 	}
