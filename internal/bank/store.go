@@ -85,9 +85,9 @@ type Store struct {
 	cutoffs              Cutoffs // schedule.go: the banking calendar's times of day
 	// kycDelay is how long a sub-document's review takes, and kycManual
 	// reports that only ReviewDocument(s) completes one (kyc.go).
-	kycDelay  time.Duration
-	kycManual bool
-	defaultCutoffs       bool    // cutoffs are DefaultCutoffs: achTimes may share answers
+	kycDelay       time.Duration
+	kycManual      bool
+	defaultCutoffs bool // cutoffs are DefaultCutoffs: achTimes may share answers
 
 	// hexRoom is where randomHex writes the strings it returns: handed-out
 	// bytes are never written again.
