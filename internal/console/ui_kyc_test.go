@@ -70,7 +70,7 @@ func TestDashboardUserDocuments(t *testing.T) {
 			`<span class="permission" title="permission">UNVERIFIED</span>`,
 			`>Documents</h3>`, `<section class="kyc-doc" id="doc-` + doc.ID + `" aria-label="document Kay Why">`,
 			`<b class="doc-name">Kay Why</b>`, `<span class="scope" title="permission_scope">UNVERIFIED</span>`,
-			`<th>kind</th><th>document_type</th><th>status</th>`, `>Permission history</h3>`,
+			`<th class="doc-kind">kind</th><th>document_type</th><th>status</th>`, `>Permission history</h3>`,
 		}, nil)
 		uiContains(t, "the SSN's row", uiSubDoc(t, p, ssn), []string{
 			`data-type="SSN" data-status="SUBMITTED|REVIEWING"`, `<td class="doc-kind">virtual</td>`, `<td class="doc-type">SSN</td>`,
