@@ -381,6 +381,43 @@ async function main() {
     await page.close();
   });
 
+  // After the checks that count the dead receiver's USERS|POST deliveries:
+  // this user's is one more.
+  await check("a user's documents reviewed from its detail: statuses, permission and its history follow, without a reload", async () => {
+    const made = (await control('POST', 'users', { legal_names: ['Kay Reviewed'], documents: [
+      { kind: 'virtual', type: 'SSN', value: '2222', status: 'REVIEWING' },
+      { kind: 'physical', type: 'GOVT_ID', value: 'data:image/gif;base64,SUQs', status: 'REVIEWING' },
+    ] })).user;
+    const page = await ctx.newPage();
+    await page.goto(`${root}/_fake/ui/?open=${made._id}`);
+    await page.evaluate(() => { window.notReloaded = true; });
+    const p = await paneOf(page, made._id);
+    const status = (type, want) => p.locator(`tr[data-type="${type}"] .status`).getByText(want, { exact: true }).waitFor();
+    const permission = (want) => p.locator('.meta .permission').getByText(want, { exact: true }).waitFor();
+    await status('SSN', 'SUBMITTED|REVIEWING');
+    await status('GOVT_ID', 'SUBMITTED|REVIEWING');
+    await permission('UNVERIFIED');
+    await p.getByRole('button', { name: 'Mark SSN valid', exact: true }).click();
+    await page.locator('#flash').getByText('SSN marked valid · permission RECEIVE', { exact: true }).waitFor();
+    await status('SSN', 'SUBMITTED|VALID');
+    await permission('RECEIVE');
+    await status('GOVT_ID', 'SUBMITTED|REVIEWING');
+    if (await p.getByRole('button', { name: 'Mark SSN valid', exact: true }).count() !== 0) throw new Error('a VALID SSN still offers "Mark SSN valid"');
+    await p.getByRole('button', { name: 'Mark GOVT_ID valid', exact: true }).click();
+    await status('GOVT_ID', 'SUBMITTED|VALID');
+    await permission('SEND-AND-RECEIVE');
+    const steps = await p.locator('ol.permissions li').evaluateAll((lis) => lis.map((li) => li.querySelector('.permission').textContent + ' by ' + li.querySelector('.by').textContent));
+    const want = ['UNVERIFIED by created', 'RECEIVE by documents', 'SEND-AND-RECEIVE by documents'];
+    if (JSON.stringify(steps) !== JSON.stringify(want)) throw new Error('permission history ' + JSON.stringify(steps));
+    const colors = await p.locator('tr[data-type] .status').evaluateAll((els) => els.map((e) => getComputedStyle(e).color));
+    const fg = await p.evaluate((el) => getComputedStyle(el).color);
+    if (colors.some((c) => c === fg)) throw new Error('a VALID tag is shown in the text color ' + fg);
+    const wide = await p.evaluate((el) => el.scrollWidth > el.clientWidth);
+    if (wide) throw new Error('the pane scrolls sideways');
+    if (!(await page.evaluate(() => window.notReloaded))) throw new Error('the page was reloaded');
+    await page.close();
+  });
+
   await check('a world pasted into the page is loaded', async () => {
     const page = await ctx.newPage();
     await page.goto(`${root}/_fake/ui/`);

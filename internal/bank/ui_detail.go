@@ -18,6 +18,7 @@ func (st *Store) uiDetail(id string, now time.Time, manual bool) *UIDetail {
 		u := st.users[id]
 		uu := st.uiUser(u)
 		d.Kind, d.Page, d.User, view, txIDs = "user", "", &uu, st.userView(u), u.txIDs
+		d.Documents, d.PermissionHistory = u.publicDocuments(), u.publicHistory()
 	case st.nodes[id] != nil && (st.networkUser == nil || st.nodes[id].userID != st.networkUser.id):
 		n := st.nodes[id]
 		un := st.uiNode(n)
@@ -92,6 +93,10 @@ type UIDetail struct {
 	Tx       *UITx
 	Sub      *UISub
 	Hook     *UIHook
+	// Documents are a user's base documents with their sub-documents'
+	// statuses, PermissionHistory every permission it held, oldest first.
+	Documents         []Document
+	PermissionHistory []PermissionChange
 	// Txs are the newest transactions of a user, node or card, TxTotal how
 	// many it has.
 	Txs     []UITx

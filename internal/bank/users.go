@@ -246,18 +246,23 @@ func (u *userRecord) public() User {
 		fps = append(fps, fp)
 	}
 	slices.Sort(fps)
-	history := make([]PermissionChange, len(u.permissionLog))
-	for i, c := range u.permissionLog {
-		history[i] = PermissionChange{At: c.at, Permission: c.permission, By: c.by}
-	}
 	return User{
-		Documents: u.publicDocuments(), PermissionHistory: history,
+		Documents: u.publicDocuments(), PermissionHistory: u.publicHistory(),
 
 		ID: u.id, Emails: emails, PhoneNumbers: slices.Clone(u.phones), LegalNames: slices.Clone(u.legalNames),
 		Permission: u.permission, SuppID: u.suppID, IsBusiness: u.isBusiness,
 		RefreshToken: u.refreshToken, RefreshUsesLeft: u.refreshUses, Fingerprints: fps,
 		NodeIDs: slices.Clone(u.nodeIDs), CreatedOn: u.created,
 	}
+}
+
+// publicHistory is u's permission history for User, oldest first.
+func (u *userRecord) publicHistory() []PermissionChange {
+	history := make([]PermissionChange, len(u.permissionLog))
+	for i, c := range u.permissionLog {
+		history[i] = PermissionChange{At: c.at, Permission: c.permission, By: c.by}
+	}
+	return history
 }
 
 // UserSeed describes a user for AddUser. Empty fields get plausible

@@ -67,6 +67,12 @@ var uiPages = sync.OnceValue(func() map[string]*template.Template {
 		"stamp": func(t time.Time) string { return t.UTC().Format("01-02 15:04:05") },
 		"et":    bank.FmtEastern,
 		"lower": strings.ToLower,
+		// statusClass is the class of a status tag: s- and the status in
+		// lower case, its | and _ turned into - (SUBMITTED|MFA_PENDING is
+		// s-submitted-mfa-pending).
+		"statusClass": func(status string) string {
+			return "s-" + strings.NewReplacer("|", "-", "_", "-", " ", "-").Replace(strings.ToLower(status))
+		},
 		// open is the link that opens id's detail beside the list at self.
 		"open": func(self, id string) string {
 			sep := "?"

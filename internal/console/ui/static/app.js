@@ -61,7 +61,10 @@
       hourCycle: 'h23', timeZoneName: 'short' }).formatToParts(d).forEach(function (x) { p[x.type] = x.value; });
     return d.toISOString().replace(/\.?0+Z$/, 'Z') + ' (' + p.weekday + ' ' + p.hour + ':' + p.minute + ' ' + p.timeZoneName + ')';
   }
-  function describe(data) {
+  // describe is the flash of an answer; done, a button's data-done, says
+  // what it did (a review: "SSN marked valid"), then the user's permission.
+  function describe(data, done) {
+    if (done) return done + (data.user && data.user.permission ? ' · permission ' + data.user.permission : '');
     if (data.transaction) {
       var t = data.transaction;
       return 'Transaction ' + t._id.slice(-6) + ': ' + t.status + (t.code ? ' ' + t.code : '');
@@ -98,7 +101,7 @@
       if (confirmText && !window.confirm(confirmText)) return;
       var body = b.getAttribute('data-body');
       post(b.getAttribute('data-post'), body ? JSON.parse(body) : {}, b)
-        .then(function (data) { flash(describe(data)); refresh(); })
+        .then(function (data) { flash(describe(data, b.getAttribute('data-done'))); refresh(); })
         .catch(function (err) { flash(err.message, true); });
       return;
     }
