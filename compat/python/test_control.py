@@ -674,6 +674,21 @@ def docs_example():
 check("docs/control-api.md's Python example runs as written", docs_example)
 
 
+def python_md_example():
+    # The block of docs/python.md's "The control client", run with this
+    # client as its ctl.
+    with open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "docs", "python.md")) as f:
+        doc = f.read()
+    section = doc[doc.index("## The control client"):]
+    code = section[section.index("```python\n") + len("```python\n"):]
+    code = code[:code.index("```")]
+    want("review_documents" in code, "the block reviews documents")
+    exec(compile(code, "docs/python.md", "exec"), {"ctl": ctl})
+
+
+check("docs/python.md's control client example runs as written", python_md_example)
+
+
 def reset():
     ctl.reset()
     eq(ctl.users(), [], "users after reset")
