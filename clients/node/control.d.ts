@@ -17,6 +17,51 @@ export interface User extends FakeObject {
   refresh_token?: string;
   legal_names?: string[];
   permission?: string;
+  /** Its base documents, each with its sub-documents' statuses. */
+  documents?: BaseDocument[];
+  /** Every permission it held, oldest first. */
+  permission_history?: PermissionChange[];
+}
+
+/** A base document of a user, as the control API shows it. */
+export interface BaseDocument {
+  id: string;
+  name: string;
+  /** 'UNVERIFIED', 'RECEIVE|1000|DAILY', 'SEND|RECEIVE|1000|DAILY'... */
+  permission_scope: string;
+  sub_documents: SubDocument[];
+}
+
+/** A sub-document of a base document. */
+export interface SubDocument {
+  /** The id reviewDocument takes. */
+  id: string;
+  kind: 'physical' | 'social' | 'virtual';
+  /** 'SSN', 'GOVT_ID'... */
+  document_type: string;
+  /** 'SUBMITTED|REVIEWING', 'SUBMITTED|VALID', 'SUBMITTED|INVALID'... */
+  status: string;
+  /** When its review completes, in ms; null when none is scheduled. */
+  review_at: number | null;
+}
+
+/** A step of a user's permission history. */
+export interface PermissionChange {
+  /** When, in ms. */
+  at: number;
+  permission: string;
+  /** What made it: 'created', 'documents' or 'platform'. */
+  by: 'created' | 'documents' | 'platform' | string;
+}
+
+/** A sub-document addUser files under the user's base document. */
+export interface DocumentSeed {
+  kind: 'physical' | 'social' | 'virtual';
+  /** 'SSN', 'GOVT_ID'... */
+  type: string;
+  value: string;
+  /** 'VALID', 'REVIEWING'...; without one it goes under review as an API upload does. */
+  status?: string;
 }
 
 /** A node, with its current and available balance in cents. */
@@ -108,7 +153,7 @@ export class Control {
   /** Calls any control route by its path under the control root; resolves to the decoded answer. */
   call(method: string, path: string, body?: object | string, query?: Record<string, string | number | undefined>, timeout?: number): Promise<any>;
 
-  addUser(fields?: { email?: string; phone_numbers?: string[]; legal_names?: string[]; fingerprint?: string; supp_id?: string; is_business?: boolean; permission?: string; [field: string]: any }): Promise<User>;
+  addUser(fields?: { email?: string; phone_numbers?: string[]; legal_names?: string[]; fingerprint?: string; supp_id?: string; is_business?: boolean; permission?: string; documents?: DocumentSeed[]; [field: string]: any }): Promise<User>;
   users(options?: { limit?: number }): Promise<User[]>;
   user(userId: string): Promise<User>;
   userNodes(userId: string): Promise<Node[]>;
@@ -125,6 +170,10 @@ export class Control {
   /** The PIN the fake sent the user. */
   mfaPin(userId: string): Promise<string>;
   setPermission(userId: string, permission: string): Promise<User>;
+  /** One sub-document takes status ('VALID', 'INVALID', 'SUBMITTED|VALID'...); the user after. */
+  reviewDocument(userId: string, documentId: string, status: string): Promise<User>;
+  /** Every sub-document still under review takes status; the user after. */
+  reviewDocuments(userId: string, status: string): Promise<User>;
   addSubscription(url: string, scopes?: string[]): Promise<FakeObject>;
   /** Loads a world file; names to ids. */
   loadWorld(world: object | string): Promise<{ users: Record<string, string>; nodes: Record<string, string>; [kind: string]: Record<string, string> }>;

@@ -172,7 +172,11 @@ class Control {
   // --- users, nodes, subnets, keys ---
 
   // addUser is AddUser: {email, phone_numbers, legal_names, fingerprint,
-  // supp_id, is_business, permission}, all optional.
+  // supp_id, is_business, permission, documents}, all optional. documents
+  // are sub-documents filed under one base document, each {kind: 'physical'
+  // | 'social' | 'virtual', type: 'SSN', value: '2222', status: 'VALID'}:
+  // without a status one goes under review as an API upload does (the
+  // sandbox's test values decide it).
   async addUser(seed = {}) {
     return (await this.#post('users', fields(seed))).user;
   }
@@ -245,6 +249,22 @@ class Control {
   // permission; resolves to the user.
   async setPermission(userID, permission) {
     return (await this.#post(`users/${seg(userID)}/permission`, { permission })).user;
+  }
+
+  // reviewDocument is ReviewDocument: one sub-document of the user
+  // (documentID is the sub-document's id) takes status ('VALID', 'INVALID',
+  // 'BLACKLIST', 'REVIEWING', 'MFA_PENDING', 'SUBMITTED' or the wire's
+  // 'SUBMITTED|VALID'...); resolves to the user, its documents and
+  // permission after.
+  async reviewDocument(userID, documentID, status) {
+    return (await this.#post(`users/${seg(userID)}/documents/${seg(documentID)}/review`, { status })).user;
+  }
+
+  // reviewDocuments is ReviewDocuments: every sub-document of the user still
+  // under review (SUBMITTED|REVIEWING or SUBMITTED|MFA_PENDING) takes
+  // status; resolves to the user after.
+  async reviewDocuments(userID, status) {
+    return (await this.#post(`users/${seg(userID)}/documents/review`, { status })).user;
   }
 
   // addSubscription is AddSubscription: webhooks for url (all eight scopes

@@ -215,6 +215,69 @@ async function main() {
     await refused(() => ctl.setPermission(UNKNOWN, 'LOCKED'), 404, '404', 'unable_to_locate_user');
   });
 
+  // subDocument is the user's one sub-document of this kind.
+  const subDocument = (user, kind) => {
+    const subs = user.documents.flatMap((d) => d.sub_documents).filter((sd) => sd.kind === kind);
+    assert.equal(subs.length, 1, `${kind} sub-documents`);
+    return subs[0];
+  };
+  const history = (user) => user.permission_history.map((h) => [h.permission, h.by]);
+
+  await check('addUser({documents}): sub-documents under review (status REVIEWING), or decided by the sandbox\'s values; a bad status -> 400 invalid_status', async () => {
+    const u = await ctl.addUser({
+      legal_names: ['Kim Review'],
+      documents: [
+        { kind: 'virtual', type: 'SSN', value: '2222', status: 'REVIEWING' },
+        { kind: 'physical', type: 'GOVT_ID', value: 'data:image/png;base64,SUQ=', status: 'REVIEWING' },
+      ],
+    });
+    assert.deepEqual([u.permission, u.documents.length, u.documents[0].permission_scope], ['UNVERIFIED', 1, 'UNVERIFIED']);
+    for (const [kind, type] of [['virtual', 'SSN'], ['physical', 'GOVT_ID']]) {
+      const sd = subDocument(u, kind);
+      assert.deepEqual([sd.document_type, sd.status, sd.review_at], [type, 'SUBMITTED|REVIEWING', null], kind);
+    }
+    assert.deepEqual(history(u), [['UNVERIFIED', 'created']]);
+    assert.deepEqual((await ctl.user(u._id)).documents, u.documents);
+    s.kyc = u._id;
+    // Without a status the sandbox's test values decide at once: an SSN ending 1111 is INVALID.
+    const bad = (await ctl.addUser({ documents: [{ kind: 'virtual', type: 'SSN', value: '1111' }] }))._id;
+    const got = await ctl.user(bad);
+    assert.deepEqual([subDocument(got, 'virtual').status, got.permission], ['SUBMITTED|INVALID', 'UNVERIFIED']);
+    await refused(() => ctl.addUser({ documents: [{ kind: 'virtual', type: 'SSN', value: '2222', status: 'GREAT' }] }), 400, '200', 'invalid_status');
+  });
+
+  await check('reviewDocument VALID (the SSN): RECEIVE; a bad status -> 400 / "200" invalid_status, an unknown document -> 404 unable_to_locate_document, nothing changed', async () => {
+    const virtual = subDocument(await ctl.user(s.kyc), 'virtual');
+    const u = await ctl.reviewDocument(s.kyc, virtual.id, 'VALID');
+    assert.equal(subDocument(u, 'virtual').status, 'SUBMITTED|VALID');
+    assert.equal(subDocument(u, 'physical').status, 'SUBMITTED|REVIEWING');
+    assert.deepEqual([u.permission, u.documents[0].permission_scope], ['RECEIVE', 'RECEIVE|1000|DAILY']);
+    assert.deepEqual(history(u), [['UNVERIFIED', 'created'], ['RECEIVE', 'documents']]);
+    const before = await ctl.user(s.kyc);
+    const err = await refused(() => ctl.reviewDocument(s.kyc, virtual.id, 'GREAT'), 400, '200', 'invalid_status');
+    assert.match(err.en, /GREAT/);
+    await refused(() => ctl.reviewDocument(s.kyc, UNKNOWN, 'VALID'), 404, '404', 'unable_to_locate_document');
+    await refused(() => ctl.reviewDocument(UNKNOWN, virtual.id, 'VALID'), 404, '404', 'unable_to_locate_user');
+    await refused(() => ctl.call('POST', `users/${s.kyc}/documents/${virtual.id}/review`, {}), 400, '200', 'missing_status');
+    assert.deepEqual(await ctl.user(s.kyc), before);
+  });
+
+  await check('reviewDocuments: every sub-document in review -> SEND-AND-RECEIVE; refusals change nothing; documents never lower the permission', async () => {
+    const before = await ctl.user(s.kyc);
+    await refused(() => ctl.reviewDocuments(s.kyc, 'nope'), 400, '200', 'invalid_status');
+    await refused(() => ctl.reviewDocuments(UNKNOWN, 'VALID'), 404, '404', 'unable_to_locate_user');
+    assert.deepEqual(await ctl.user(s.kyc), before);
+    const u = await ctl.reviewDocuments(s.kyc, 'SUBMITTED|VALID'); // the wire's form works too
+    assert.deepEqual(u.documents.flatMap((d) => d.sub_documents.map((sd) => sd.status)), ['SUBMITTED|VALID', 'SUBMITTED|VALID']);
+    assert.deepEqual([u.permission, u.documents[0].permission_scope], ['SEND-AND-RECEIVE', 'SEND|RECEIVE|1000|DAILY']);
+    assert.deepEqual(history(u).at(-1), ['SEND-AND-RECEIVE', 'documents']);
+    assert.deepEqual(await ctl.user(s.kyc), u);
+    // None left in review: nothing changes. Documents never lower the permission.
+    assert.deepEqual(await ctl.reviewDocuments(s.kyc, 'INVALID'), u);
+    const after = await ctl.reviewDocument(s.kyc, subDocument(u, 'virtual').id, 'INVALID');
+    assert.deepEqual([after.permission, subDocument(after, 'virtual').status], ['SEND-AND-RECEIVE', 'SUBMITTED|INVALID']);
+  });
+
   await check('addSubscription; a bad url -> 400 invalid_url', async () => {
     const sub = await ctl.addSubscription(hookURL, ['USERS|POST', 'NODES|POST', 'TRANS|POST', 'TRAN|PATCH']);
     assert.deepEqual([sub.url, sub.is_active], [hookURL, true]);

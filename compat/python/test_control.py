@@ -281,6 +281,84 @@ def set_permission():
 check("set_permission; an unknown user -> 404", set_permission)
 
 
+def sub_document(user, kind):
+    """The user's sub-document of this kind (the control API's view)."""
+    subs = [sd for d in user["documents"] for sd in d["sub_documents"] if sd["kind"] == kind]
+    eq(len(subs), 1, f"{kind} sub-documents")
+    return subs[0]
+
+
+def kyc_seed():
+    u = ctl.add_user(legal_names=["Kim Review"], documents=[
+        {"kind": "virtual", "type": "SSN", "value": "2222", "status": "REVIEWING"},
+        {"kind": "physical", "type": "GOVT_ID", "value": "data:image/png;base64,SUQ=", "status": "REVIEWING"}])
+    eq((u["permission"], len(u["documents"])), ("UNVERIFIED", 1), "permission, base documents")
+    eq(u["documents"][0]["permission_scope"], "UNVERIFIED", "permission_scope")
+    for kind, typ in (("virtual", "SSN"), ("physical", "GOVT_ID")):
+        sd = sub_document(u, kind)
+        eq((sd["document_type"], sd["status"], sd["review_at"]), (typ, "SUBMITTED|REVIEWING", None),
+           f"{kind}: document_type, status, review_at")
+    eq([(h["permission"], h["by"]) for h in u["permission_history"]], [("UNVERIFIED", "created")], "permission_history")
+    eq(ctl.user(u["_id"])["documents"], u["documents"], "user() shows the same documents")
+    s["kyc"] = u["_id"]
+    # Without a status the sandbox's test values decide at once: an SSN ending 1111 is INVALID.
+    bad = ctl.add_user(documents=[{"kind": "virtual", "type": "SSN", "value": "1111"}])["_id"]
+    eq(sub_document(ctl.user(bad), "virtual")["status"], "SUBMITTED|INVALID", "an SSN ending 1111, reviewed")
+    eq(ctl.user(bad)["permission"], "UNVERIFIED", "its permission")
+    refused(lambda: ctl.add_user(documents=[{"kind": "virtual", "type": "SSN", "value": "2222", "status": "GREAT"}]),
+            400, "200", "invalid_status")
+
+
+check("add_user(documents=[...]): sub-documents under review (status REVIEWING), or decided by the sandbox's values; "
+      "a bad status -> 400 invalid_status", kyc_seed)
+
+
+def review_document():
+    virtual = sub_document(ctl.user(s["kyc"]), "virtual")
+    u = ctl.review_document(s["kyc"], virtual["id"], "VALID")
+    eq(sub_document(u, "virtual")["status"], "SUBMITTED|VALID", "the virtual sub-document")
+    eq(sub_document(u, "physical")["status"], "SUBMITTED|REVIEWING", "the physical one, still in review")
+    eq((u["permission"], u["documents"][0]["permission_scope"]), ("RECEIVE", "RECEIVE|1000|DAILY"),
+       "permission, permission_scope with only the SSN valid")
+    eq([(h["permission"], h["by"]) for h in u["permission_history"]],
+       [("UNVERIFIED", "created"), ("RECEIVE", "documents")], "permission_history")
+    before = ctl.user(s["kyc"])
+    err = refused(lambda: ctl.review_document(s["kyc"], virtual["id"], "GREAT"), 400, "200", "invalid_status")
+    want("GREAT" in err.message, f"message {err.message!r}")
+    refused(lambda: ctl.review_document(s["kyc"], UNKNOWN, "VALID"), 404, "404", "unable_to_locate_document")
+    refused(lambda: ctl.review_document(UNKNOWN, virtual["id"], "VALID"), 404, "404", "unable_to_locate_user")
+    refused(lambda: ctl.call("POST", f"users/{s['kyc']}/documents/{virtual['id']}/review", {}),
+            400, "200", "missing_status")
+    eq(ctl.user(s["kyc"]), before, "the user after the refusals")
+
+
+check("review_document VALID (the SSN): RECEIVE; a bad status -> 400 / \"200\" invalid_status, an unknown document "
+      "-> 404 unable_to_locate_document, nothing changed", review_document)
+
+
+def review_documents():
+    before = ctl.user(s["kyc"])
+    refused(lambda: ctl.review_documents(s["kyc"], "nope"), 400, "200", "invalid_status")
+    refused(lambda: ctl.review_documents(UNKNOWN, "VALID"), 404, "404", "unable_to_locate_user")
+    eq(ctl.user(s["kyc"]), before, "the user after the refusals")
+    u = ctl.review_documents(s["kyc"], "SUBMITTED|VALID")  # the wire's form works too
+    eq([sd["status"] for d in u["documents"] for sd in d["sub_documents"]], ["SUBMITTED|VALID"] * 2, "statuses")
+    eq((u["permission"], u["documents"][0]["permission_scope"]), ("SEND-AND-RECEIVE", "SEND|RECEIVE|1000|DAILY"),
+       "permission, permission_scope")
+    eq([(h["permission"], h["by"]) for h in u["permission_history"]][-1], ("SEND-AND-RECEIVE", "documents"),
+       "the newest permission_history entry")
+    eq(ctl.user(s["kyc"]), u, "user() after")
+    # None left in review: nothing changes. Documents never lower the permission.
+    eq(ctl.review_documents(s["kyc"], "INVALID"), u, "a review of none in review")
+    after = ctl.review_document(s["kyc"], sub_document(u, "virtual")["id"], "INVALID")
+    eq((after["permission"], sub_document(after, "virtual")["status"]), ("SEND-AND-RECEIVE", "SUBMITTED|INVALID"),
+       "permission, the SSN after it was found INVALID")
+
+
+check("review_documents: every sub-document in review -> SEND-AND-RECEIVE; refusals change nothing; "
+      "documents never lower the permission", review_documents)
+
+
 def add_subscription():
     sub = ctl.add_subscription(HOOK_URL, scopes=["USERS|POST", "USER|PATCH", "NODES|POST", "NODE|PATCH",
                                                  "TRANS|POST", "TRAN|PATCH"])
@@ -594,6 +672,21 @@ def docs_example():
 
 
 check("docs/control-api.md's Python example runs as written", docs_example)
+
+
+def python_md_example():
+    # The block of docs/python.md's "The control client", run with this
+    # client as its ctl.
+    with open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "docs", "python.md")) as f:
+        doc = f.read()
+    section = doc[doc.index("## The control client"):]
+    code = section[section.index("```python\n") + len("```python\n"):]
+    code = code[:code.index("```")]
+    want("review_documents" in code, "the block reviews documents")
+    exec(compile(code, "docs/python.md", "exec"), {"ctl": ctl})
+
+
+check("docs/python.md's control client example runs as written", python_md_example)
 
 
 def reset():

@@ -138,3 +138,28 @@ test('connect: platforms on a fake already running, nothing spawned', needsBinar
     if (saved !== undefined) process.env.SYNAPSEFAKE_URL = saved;
   }
 });
+
+test('a platform\'s document reviews: reviewDocument, reviewDocuments, a refusal', needsBinary, async (t) => {
+  const fake = await startFake();
+  t.after(() => fake.stop());
+  const p = await fake.createPlatform();
+  const user = await p.control.addUser({
+    documents: [
+      { kind: 'virtual', type: 'SSN', value: '2222', status: 'REVIEWING' },
+      { kind: 'physical', type: 'GOVT_ID', value: 'data:image/png;base64,SUQ=', status: 'REVIEWING' },
+    ],
+  });
+  const subs = Object.fromEntries(user.documents[0].sub_documents.map((sd) => [sd.kind, sd]));
+  assert.deepEqual([subs.virtual.status, subs.physical.status], ['SUBMITTED|REVIEWING', 'SUBMITTED|REVIEWING']);
+  assert.equal((await p.control.reviewDocument(user._id, subs.virtual.id, 'VALID')).permission, 'RECEIVE');
+  const err = await p.control.reviewDocument(user._id, subs.physical.id, 'GREAT').then(() => null, (e) => e);
+  assert.ok(err instanceof ControlError);
+  assert.deepEqual([err.status, err.errorCode, err.httpCode, err.code], [400, '200', '400', 'invalid_status']);
+  assert.equal(err.path, `/_fake/platforms/${p.clientId}/users/${user._id}/documents/${subs.physical.id}/review`);
+  await assert.rejects(p.control.reviewDocuments(user._id, 'GREAT'), { code: 'invalid_status' });
+  assert.equal((await p.control.user(user._id)).permission, 'RECEIVE');
+  const after = await p.control.reviewDocuments(user._id, 'VALID');
+  assert.deepEqual([after.permission, after.documents[0].permission_scope], ['SEND-AND-RECEIVE', 'SEND|RECEIVE|1000|DAILY']);
+  assert.deepEqual(after.permission_history.map((h) => h.permission), ['UNVERIFIED', 'RECEIVE', 'SEND-AND-RECEIVE']);
+  await p.delete();
+});

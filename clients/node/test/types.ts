@@ -1,6 +1,6 @@
 // Type-checked by ci.sh (tsc --noEmit --strict) against the installed package:
 // every public declaration used once, as a test suite would. Never run.
-import { startFake, connect, ControlError, findBinary, type Platform } from 'synapsefake';
+import { startFake, connect, ControlError, findBinary, type Platform, type DocumentSeed, type SubDocument } from 'synapsefake';
 import { usePlatform as jestPlatform, globalSetup } from 'synapsefake/jest';
 import { test, usePlatform, fakeInfo } from 'synapsefake/vitest';
 import { setup, teardown } from 'synapsefake/vitest/setup';
@@ -11,6 +11,13 @@ async function main() {
   const p: Platform = await fake.createPlatform({ clientId: 'x', seed: 1 });
   const u = await p.control.addUser({ legal_names: ['A'] });
   const n = await p.control.addNode(u._id, { nickname: 'c' });
+  const docs: DocumentSeed[] = [{ kind: 'virtual', type: 'SSN', value: '2222', status: 'REVIEWING' }];
+  const k = await p.control.addUser({ documents: docs });
+  const sub: SubDocument = k.documents![0].sub_documents[0];
+  const reviewed = await p.control.reviewDocument(k._id, sub.id, 'VALID');
+  const scope: string = (await p.control.reviewDocuments(k._id, 'VALID')).documents![0].permission_scope;
+  const by: string = reviewed.permission_history![0].by;
+  const reviewAt: number | null = sub.review_at;
   const key: string = await p.control.oauthKey(u._id, 'fp');
   await p.control.fund(n._id, 100);
   const t = await p.control.settle('x');
@@ -20,7 +27,7 @@ async function main() {
   const h = await p.control.waitWebhook({ objectId: n._id, function: 'NODES|POST', status: 'x', timeout: 1000 });
   try { await p.control.settle('x'); } catch (e) { if (e instanceof ControlError) console.log(e.errorCode, e.httpCode, e.reason); }
   await p.delete();
-  console.log(fake.timings.banner, fake.binary.source, findBinary().tried, key, ms, hooks.length, h.object_id);
+  console.log(fake.timings.banner, fake.binary.source, findBinary().tried, key, ms, hooks.length, h.object_id, scope, by, reviewAt);
   const c = connect(fake.url);
   await c.createPlatform();
   await fake.stop();

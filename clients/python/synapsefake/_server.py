@@ -279,7 +279,7 @@ class Platform:
 
     def add_user(self, **fields):
         """A user (email, phone_numbers, legal_names, fingerprint, supp_id,
-        is_business, permission), with its refresh_token."""
+        is_business, permission, documents), with its refresh_token."""
         return self.control.add_user(**fields)
 
     def add_node(self, user_id, **fields):

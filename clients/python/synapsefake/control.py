@@ -151,11 +151,15 @@ class Control:
     # --- users, nodes, subnets, keys ---
 
     def add_user(self, email=None, phone_numbers=None, legal_names=None, fingerprint=None, supp_id=None,
-                 is_business=None, permission=None):
-        """AddUser: a user with its refresh token; every field is optional."""
+                 is_business=None, permission=None, documents=None):
+        """AddUser: a user with its refresh token; every field is optional.
+        documents are sub-documents filed under one base document, each
+        {"kind": "physical"|"social"|"virtual", "type": "SSN", "value": "2222",
+        "status": "VALID"}: without a status one goes under review as an API
+        upload does (the sandbox's test values decide it)."""
         return self._post("users", _fields(email=email, phone_numbers=phone_numbers, legal_names=legal_names,
                                            fingerprint=fingerprint, supp_id=supp_id, is_business=is_business,
-                                           permission=permission))["user"]
+                                           permission=permission, documents=documents))["user"]
 
     def users(self, limit=None):
         """The newest users, newest first (at most limit, 100 by default)."""
@@ -211,6 +215,21 @@ class Control:
     def set_permission(self, user_id, permission):
         """SetPermission: the platform's change of a user's permission; returns the user."""
         return self._post(f"users/{_seg(user_id)}/permission", {"permission": permission})["user"]
+
+    def review_document(self, user_id, document_id, status):
+        """ReviewDocument: one sub-document of the user (document_id is the
+        sub-document's id) takes status ("VALID", "INVALID", "BLACKLIST",
+        "REVIEWING", "MFA_PENDING", "SUBMITTED" or the wire's
+        "SUBMITTED|VALID"...); returns the user, its documents and
+        permission after."""
+        return self._post(f"users/{_seg(user_id)}/documents/{_seg(document_id)}/review",
+                          {"status": status})["user"]
+
+    def review_documents(self, user_id, status):
+        """ReviewDocuments: every sub-document of the user still under review
+        (SUBMITTED|REVIEWING or SUBMITTED|MFA_PENDING) takes status; returns
+        the user after."""
+        return self._post(f"users/{_seg(user_id)}/documents/review", {"status": status})["user"]
 
     def add_subscription(self, url, scopes=None):
         """AddSubscription: webhooks for url (all eight scopes by default)."""

@@ -1,5 +1,6 @@
 """ControlError carries the answer's error_code, http_code and reason; the
-Control of a platform calls that platform's routes."""
+Control of a platform calls that platform's routes, its document reviews among
+them."""
 
 import pytest
 
@@ -68,4 +69,29 @@ def test_a_platforms_helpers_reach_its_control_api(server):
     assert {h["function"] for h in p.webhooks()} == {"USERS|POST", "NODES|POST"}
     # The default platform (which holds the binary's seeded user) saw none of it.
     assert not {user["_id"], node["_id"]} & {h["object_id"] for h in server.control.webhooks()}
+    p.delete()
+
+
+def test_a_platforms_document_reviews(server):
+    p = server.add_platform()
+    user = p.add_user(documents=[
+        {"kind": "virtual", "type": "SSN", "value": "2222", "status": "REVIEWING"},
+        {"kind": "physical", "type": "GOVT_ID", "value": "data:image/png;base64,SUQ=", "status": "REVIEWING"}])
+    subs = {sd["kind"]: sd for sd in user["documents"][0]["sub_documents"]}
+    assert {k: sd["status"] for k, sd in subs.items()} == {"virtual": "SUBMITTED|REVIEWING",
+                                                           "physical": "SUBMITTED|REVIEWING"}
+    assert p.review_document(user["_id"], subs["virtual"]["id"], "VALID")["permission"] == "RECEIVE"
+    with pytest.raises(ControlError) as refused:
+        p.review_document(user["_id"], subs["physical"]["id"], "GREAT")
+    err = refused.value
+    assert (err.status, err.error_code, err.http_code, err.code) == (400, "200", "400", "invalid_status")
+    assert err.path == f"/_fake/platforms/{p.client_id}/users/{user['_id']}/documents/{subs['physical']['id']}/review"
+    with pytest.raises(ControlError) as refused:
+        p.review_documents(user["_id"], "GREAT")
+    assert refused.value.code == "invalid_status"
+    assert p.user(user["_id"])["permission"] == "RECEIVE"
+    after = p.review_documents(user["_id"], "VALID")
+    assert (after["permission"], after["documents"][0]["permission_scope"]) == ("SEND-AND-RECEIVE",
+                                                                                "SEND|RECEIVE|1000|DAILY")
+    assert [h["permission"] for h in after["permission_history"]] == ["UNVERIFIED", "RECEIVE", "SEND-AND-RECEIVE"]
     p.delete()
