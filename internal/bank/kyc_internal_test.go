@@ -363,3 +363,42 @@ func TestReviewsSurviveSnapshot(t *testing.T) {
 		t.Errorf("restored, an hour later: %s, want RECEIVE", got.Permission)
 	}
 }
+
+// TestRefiledDocumentsAreReviewed: a sub-document refiled in place (a
+// derived social document whose base field changed, a sub-document sent
+// again with its id) keeps its id and its new review comes due under it.
+func TestRefiledDocumentsAreReviewed(t *testing.T) {
+	b := newTestBank(testBankOptions{})
+	b.store.kycDelay = time.Minute
+	u := mustAddUser(t, b, UserSeed{})
+	patch := func(body string) {
+		t.Helper()
+		var req PatchUserRequest
+		if err := json.Unmarshal([]byte(body), &req); err != nil {
+			t.Fatal(err)
+		}
+		if err := req.Validate(); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := b.PatchUser(b.Now(), u.ID, req, false, func(...BrokenRule) error { return nil }); err != nil {
+			t.Fatal(err)
+		}
+	}
+	patch(`{"documents":[{"name":"Ann","email":"ann@example.com"}]}`)
+	advance(b, time.Minute)
+	got, _ := b.User(u.ID)
+	base, first := got.Documents[0].ID, got.Documents[0].SubDocuments[0]
+	if first.Type != "EMAIL" || first.Status != DocValid {
+		t.Fatalf("first filing after its review: %+v", first)
+	}
+	patch(`{"documents":[{"id":"` + base + `","email":"invalid@gmail.com"}]}`) // the sandbox's failing email
+	advance(b, time.Minute)
+	got, _ = b.User(u.ID)
+	again := got.Documents[0].SubDocuments[0]
+	if again.ID != first.ID || again.Status != DocInvalid || !again.ReviewAt.IsZero() {
+		t.Errorf("refiled EMAIL a review later: %+v, want id %s SUBMITTED|INVALID with no review due", again, first.ID)
+	}
+	if len(b.store.kycReviews) != 0 {
+		t.Errorf("%d reviews left in the queue", len(b.store.kycReviews))
+	}
+}

@@ -569,7 +569,6 @@ func (st *Store) fileDocuments(now time.Time, u *userRecord, reqs []BaseDocReque
 				continue
 			}
 			sub := &subDocRecord{id: st.randomHex(32), typ: d.typ, derived: true}
-			st.submit(now, u, sub, socialDocs, derivedValue(d.typ, b.fields))
 			switch j := slices.IndexFunc(social, func(s *subDocRecord) bool { return s.derived && s.typ == d.typ }); {
 			case j >= 0:
 				sub.id = social[j].id
@@ -579,6 +578,7 @@ func (st *Store) fileDocuments(now time.Time, u *userRecord, reqs []BaseDocReque
 			default:
 				social = append(social, sub)
 			}
+			st.submit(now, u, sub, socialDocs, derivedValue(d.typ, b.fields)) // under the id it keeps
 		}
 		b.docs[socialDocs] = social
 	}
