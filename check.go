@@ -146,7 +146,8 @@ func (s *Server) CheckBalance(tb testing.TB, nodeID string, balanceCents, availa
 // (PermissionSendAndReceive...). A failure shows the user's permission
 // history and its sub-documents with their statuses and pending reviews.
 func (s *Server) CheckPermission(tb testing.TB, userID, want string) bool {
-	u, ok := s.core.User(userID) // runs the due work first
+	s.core.RunDueFast()
+	u, ok := s.core.User(userID)
 	if !ok {
 		tb.Helper()
 		tb.Errorf("synapsefake: CheckPermission: no user %q (want permission %s)", userID, want)

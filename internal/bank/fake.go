@@ -157,7 +157,6 @@ func (s *Bank) Fund(nodeID string, cents int64) error {
 
 // User returns a copy of a user and whether it exists.
 func (s *Bank) User(id string) (User, bool) {
-	s.Up.RunDue()
 	st := s.store
 	defer st.lock().unlock()
 	u := st.users[id]

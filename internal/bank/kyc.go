@@ -1,6 +1,8 @@
 package bank
 
 import (
+	"cmp"
+	"math"
 	"slices"
 	"strings"
 	"time"
@@ -20,9 +22,9 @@ const (
 	DocMissing    = "MISSING|INVALID"
 )
 
-// DocStatuses are the statuses a sub-document can hold, in the order the
+// docStatuses are the statuses a sub-document can hold, in the order the
 // provider's docs list them.
-var DocStatuses = []string{DocSubmitted, DocReviewing, DocMFAPending, DocValid, DocInvalid, DocBlacklist}
+var docStatuses = []string{DocSubmitted, DocReviewing, DocMFAPending, DocValid, DocInvalid, DocBlacklist}
 
 // The permissions a user's documents can give besides UNVERIFIED and
 // SEND-AND-RECEIVE.
@@ -68,8 +70,11 @@ func goKind(list string) string { return strings.TrimSuffix(list, "_docs") }
 // ("SUBMITTED|VALID"). Anything else is 400 / "200" invalid_status.
 func ParseDocStatus(s string) (string, error) {
 	u := strings.ToUpper(strings.TrimSpace(s))
-	for _, st := range DocStatuses {
-		if u == st || "SUBMITTED|"+u == st || u == "INVALID|BLACKLIST" && st == DocBlacklist || u == "BLACKLIST" && st == DocBlacklist {
+	if u == "BLACKLIST" {
+		u = "INVALID|BLACKLIST"
+	}
+	for _, st := range docStatuses {
+		if u == st || "SUBMITTED|"+u == st {
 			return st, nil
 		}
 	}
@@ -141,19 +146,30 @@ type kycReview struct {
 	docID  string
 }
 
-// submit puts a newly filed sub-document under review: SUBMITTED|REVIEWING
-// with the sandbox's outcome due after the platform's review time, or
+// submit puts a newly filed sub-document of list under review:
+// SUBMITTED|REVIEWING, its review due after the platform's review time, or
 // SUBMITTED|MFA_PENDING for a 2FA document, which waits for its code.
 // Callers hold mu.
-func (st *Store) submit(now time.Time, u *userRecord, d *subDocRecord, list, value string) {
+func (st *Store) submit(now time.Time, u *userRecord, d *subDocRecord, list string) {
 	d.updated = now
 	d.reviewAt = time.Time{}
 	if list == socialDocs && slices.Contains(twoFactorDocs, strings.ToUpper(d.typ)) {
-		d.status, d.outcome = DocMFAPending, DocValid
+		d.status = DocMFAPending
 		return
 	}
-	d.status, d.outcome = DocReviewing, sandboxOutcome(list, d.typ, value)
+	d.status = DocReviewing
 	st.scheduleReview(u, d, now.Add(st.kycDelay))
+}
+
+// outcome is what the sandbox's review makes of d, a sub-document of list
+// in base document b: its test values decide, read from d's value or, for
+// a derived social document, from b's field.
+func (b *baseDocRecord) outcome(d *subDocRecord, list string) string {
+	value := Deref(d.value)
+	if d.derived {
+		value = derivedValue(d.typ, b.fields)
+	}
+	return sandboxOutcome(list, d.typ, value)
 }
 
 // scheduleReview queues d's review at at, unless reviews are manual.
@@ -166,10 +182,7 @@ func (st *Store) scheduleReview(u *userRecord, d *subDocRecord, at time.Time) {
 	st.seq++
 	r := kycReview{at: at, seq: st.seq, userID: u.id, docID: d.id}
 	i, _ := slices.BinarySearchFunc(st.kycReviews, r, func(a, b kycReview) int {
-		if c := a.at.Compare(b.at); c != 0 {
-			return c
-		}
-		return int(a.seq) - int(b.seq)
+		return cmp.Or(a.at.Compare(b.at), cmp.Compare(a.seq, b.seq))
 	})
 	st.kycReviews = slices.Insert(st.kycReviews, i, r)
 }
@@ -177,7 +190,7 @@ func (st *Store) scheduleReview(u *userRecord, d *subDocRecord, at time.Time) {
 // nextReview is when the first review falls due, in Unix milliseconds.
 func (st *Store) nextReview() int64 {
 	if len(st.kycReviews) == 0 {
-		return 1<<63 - 1
+		return math.MaxInt64
 	}
 	return ceilMs(st.kycReviews[0].at)
 }
@@ -201,17 +214,17 @@ func (st *Store) reviewsDue(now time.Time) {
 			if u == nil {
 				continue
 			}
-			d, _ := u.subDoc(r.docID)
+			b, d, list := u.subDoc(r.docID)
 			if d == nil || d.status != DocReviewing || !d.reviewAt.Equal(r.at) {
 				continue // replaced, deleted or reviewed by hand since
 			}
-			d.status, d.updated, d.reviewAt = d.outcome, at, time.Time{}
+			d.status, d.updated, d.reviewAt = b.outcome(d, list), at, time.Time{}
 			if !slices.Contains(changed, u) {
 				changed = append(changed, u)
 			}
 		}
 		for _, u := range changed {
-			st.documentsChanged(u, at, PermissionByReview)
+			st.documentsChanged(u, at)
 			u.updated = at
 			st.emitUser(at, "USER|PATCH", u)
 			st.releaseKYCHolds(u, at)
@@ -222,18 +235,19 @@ func (st *Store) reviewsDue(now time.Time) {
 	}
 }
 
-// subDoc finds one of u's sub-documents by id, with the wire list it is in.
-func (u *userRecord) subDoc(id string) (*subDocRecord, string) {
+// subDoc finds one of u's sub-documents by id, with its base document and
+// the wire list it is in.
+func (u *userRecord) subDoc(id string) (*baseDocRecord, *subDocRecord, string) {
 	for _, b := range u.documents {
 		for _, list := range []string{physicalDocs, socialDocs, virtualDocs} {
 			for _, d := range b.docs[list] {
 				if d.id == id {
-					return d, list
+					return b, d, list
 				}
 			}
 		}
 	}
-	return nil, ""
+	return nil, nil, ""
 }
 
 // has reports whether b holds a sub-document of list in status.
@@ -336,7 +350,7 @@ type PermissionChange struct {
 // or re-submitted document leaves the permission it had, as recorded), and
 // never lift a LOCKED, CLOSED or MAKE-IT-GO-AWAY user: those are the
 // platform's or compliance's to lift. Callers hold mu.
-func (st *Store) documentsChanged(u *userRecord, at time.Time, by string) {
+func (st *Store) documentsChanged(u *userRecord, at time.Time) {
 	if u.locked() {
 		return
 	}
@@ -344,7 +358,7 @@ func (st *Store) documentsChanged(u *userRecord, at time.Time, by string) {
 	if permissionRank(want) <= permissionRank(u.permission) {
 		return
 	}
-	st.setPermission(u, want, at, by)
+	st.setPermission(u, want, at, PermissionByReview)
 }
 
 // KYCHoldCode is the recent_status.code of a transfer queued because its
@@ -373,7 +387,7 @@ func (st *Store) releaseKYCHolds(u *userRecord, at time.Time) {
 	if u.permission != PermissionSendAndReceive {
 		return
 	}
-	for _, id := range slices.Clone(u.txIDs) {
+	for _, id := range u.txIDs { // a move adds to no list of ids
 		t := st.txs[id]
 		if t != nil && t.status == StatusQueuedBySynapse && t.code == KYCHoldCode && st.nodes[t.fromNode].userID == u.id {
 			_ = st.move(t, StatusCreated, at, "KYC verified: transaction released.", "")
@@ -381,21 +395,15 @@ func (st *Store) releaseKYCHolds(u *userRecord, at time.Time) {
 	}
 }
 
-// ReviewOutcome is one sub-document a review changed.
-type ReviewOutcome struct {
-	DocumentID string
-	From, To   string
-}
-
 // ReviewDocument gives one of a user's sub-documents status (VALID,
-// INVALID or another of DocStatuses, see ParseDocStatus), as the
+// INVALID or another sub-document status, see ParseDocStatus), as the
 // provider's review would, whatever its status was; the user's permission
 // follows and a USER|PATCH event is recorded when anything changed.
 // Errors: an unknown user (404 unable_to_locate_user), document (404
 // unable_to_locate_document) or status (400 invalid_status).
 func (s *Bank) ReviewDocument(userID, documentID, status string) error {
 	return s.review(userID, status, func(u *userRecord) ([]*subDocRecord, error) {
-		d, _ := u.subDoc(documentID)
+		_, d, _ := u.subDoc(documentID)
 		if d == nil {
 			return nil, apierr.NotFound("document")
 		}
@@ -454,7 +462,7 @@ func (s *Bank) review(userID, status string, pick func(*userRecord) ([]*subDocRe
 	if !changed {
 		return nil
 	}
-	st.documentsChanged(u, now, PermissionByReview)
+	st.documentsChanged(u, now)
 	u.updated = now
 	st.emitUser(now, "USER|PATCH", u)
 	st.releaseKYCHolds(u, now)
@@ -549,10 +557,10 @@ func (st *Store) fileSeedDocuments(now time.Time, u *userRecord, docs []SubDocum
 		d := &subDocRecord{id: st.randomHex(32), typ: s.Type, value: &value}
 		b.docs[list] = append(b.docs[list], d)
 		if s.Status == "" {
-			st.submit(now, u, d, list, value)
+			st.submit(now, u, d, list)
 			continue
 		}
 		d.status, _ = ParseDocStatus(s.Status)
-		d.outcome, d.updated = d.status, now
+		d.updated = now
 	}
 }

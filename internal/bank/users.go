@@ -315,7 +315,7 @@ func (st *Store) newUser(now time.Time, seed UserSeed, documents []BaseDocReques
 	st.fileDocuments(now, u, documents)
 	st.fileSeedDocuments(now, u, seed.Documents)
 	if seed.Permission == "" {
-		st.documentsChanged(u, now, PermissionByReview)
+		st.documentsChanged(u, now)
 	}
 	if seed.Fingerprint != "" {
 		u.fingerprints[seed.Fingerprint] = true
@@ -414,10 +414,7 @@ type subDocRecord struct {
 	derived bool    // filed from a base document field
 	updated time.Time
 	status  string
-	// outcome is the status its review gives (the sandbox's test
-	// values), and reviewAt when that review is due; zero when none is
-	// scheduled.
-	outcome  string
+	// reviewAt is when its review is due; zero when none is scheduled.
 	reviewAt time.Time
 }
 
@@ -578,7 +575,7 @@ func (st *Store) fileDocuments(now time.Time, u *userRecord, reqs []BaseDocReque
 			default:
 				social = append(social, sub)
 			}
-			st.submit(now, u, sub, socialDocs, derivedValue(d.typ, b.fields)) // under the id it keeps
+			st.submit(now, u, sub, socialDocs) // under the id it keeps
 		}
 		b.docs[socialDocs] = social
 	}
@@ -592,7 +589,7 @@ func (st *Store) fileSubDoc(now time.Time, u *userRecord, b *baseDocRecord, kind
 		return
 	}
 	sub := &subDocRecord{id: st.randomHex(32)}
-	defer func() { st.submit(now, u, sub, kind, Deref(sub.value)) }()
+	defer st.submit(now, u, sub, kind) // once sub has its id: a new one, or the one it replaces
 	if s.DocumentType != nil {
 		sub.typ = *s.DocumentType
 	}
@@ -806,7 +803,7 @@ func (st *Store) fileUBO(now time.Time, userID string) (UserView, error) {
 	base.docs[physicalDocs] = slices.DeleteFunc(base.docs[physicalDocs], func(d *subDocRecord) bool { return d.typ == regGGDocType })
 	reg := &subDocRecord{id: st.randomHex(32), typ: regGGDocType}
 	base.docs[physicalDocs] = append(base.docs[physicalDocs], reg)
-	st.submit(now, u, reg, physicalDocs, "")
+	st.submit(now, u, reg, physicalDocs)
 	u.updated = now
 	v := st.userView(u)
 	st.emit(now, "USER|PATCH", "USER", u.id, v)
