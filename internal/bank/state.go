@@ -301,15 +301,10 @@ func EncodeValue(buf *bytes.Buffer, v reflect.Value) error {
 			v = c
 		}
 		buf.WriteByte('{')
-		first := true
 		for i := range v.NumField() {
-			if laterField(t, i) && v.Field(i).IsZero() {
-				continue
-			}
-			if !first {
+			if i > 0 {
 				buf.WriteByte(',')
 			}
-			first = false
 			name := savedName(t, i)
 			writeKey(buf, name)
 			if err := EncodeValue(buf, Exported(v.Field(i))); err != nil {
@@ -436,21 +431,12 @@ func DecodeValue(data []byte, v reflect.Value) error {
 		if err := json.Unmarshal(data, &fields); err != nil || fields == nil {
 			return fmt.Errorf("want an object for %s", t)
 		}
-		known := 0
-		for i := range t.NumField() {
-			if _, ok := fields[savedName(t, i)]; ok {
-				known++
-			}
-		}
-		if known != len(fields) {
+		if len(fields) != t.NumField() {
 			return fmt.Errorf("want the %d fields of %s, not %d", t.NumField(), t, len(fields))
 		}
 		for i := range t.NumField() {
 			name := savedName(t, i)
 			raw, ok := fields[name]
-			if !ok && laterField(t, i) {
-				continue // absent: its zero value, as written
-			}
 			if !ok {
 				return fmt.Errorf("%s: %q is missing", t, name)
 			}
@@ -635,21 +621,6 @@ func DeliveryAttempts(events map[uint64]*Event, what string, seq uint64, i int) 
 // fields. The document keeps that version's keys.
 var savedNames = map[reflect.Type][]string{
 	reflect.TypeFor[apierr.Error](): {"status", "errorCode", "httpCode", "code", "msg", "reason", "hint", "reported"},
-}
-
-// laterFields are the fields added to a saved type after version 4 of the
-// document was first written. The document leaves such a field out while it
-// holds its zero value, and a document without it restores it as zero: a
-// document written before the field existed restores, and one whose
-// records never use it keeps its bytes.
-var laterFields = map[reflect.Type]map[string]bool{
-	reflect.TypeFor[userRecord]():  {"passwords": true},
-	reflect.TypeFor[statusEntry](): {"Comment": true},
-}
-
-// laterField reports whether t's field i is one of laterFields.
-func laterField(t reflect.Type, i int) bool {
-	return laterFields[t][t.Field(i).Name]
 }
 
 // savedName is the document's key for t's field i: its Go name, but for

@@ -37,7 +37,8 @@ import (
 // dispute credits, verified phones and the expiry of bank logins; version 3
 // disputes' provisional credits due later and the steps that post them;
 // version 4 the dishonors of returns and their contests; version 5 the
-// documents' reviews, their outcomes and the users' permission histories.
+// documents' reviews, the users' permission histories and login passwords,
+// and the comments' marks in transactions' timelines.
 const StateVersion = 5
 
 // stateFormat is the document's "format": it tells a state file from any
