@@ -127,16 +127,27 @@ func ValidFingerprint(fp string) bool {
 	}) < 0
 }
 
+// oauthUser is the user of an OAuth route, /oauth/{user_id} and its
+// login: an unknown user is 404, then a malformed fingerprint the spec's
+// invalid-fingerprint answer. Callers hold mu.
+func (st *Store) oauthUser(userID, fingerprint string) (*userRecord, error) {
+	u := st.users[userID]
+	if u == nil {
+		return nil, errNoUser(userID)
+	}
+	if !ValidFingerprint(fingerprint) {
+		return nil, ErrInvalidFingerprintFor(fingerprint)
+	}
+	return u, nil
+}
+
 // oauth performs POST /oauth/:user_id. It answers exactly one of: a key, an
 // MFA challenge, an MFA-sent notice, or an error.
 func (st *Store) oauth(now time.Time, lifetime time.Duration, userID, fingerprint string, req OAuthRequest) (any, int, error) {
 	defer st.lock().unlock()
-	u := st.users[userID]
-	if u == nil {
-		return nil, 0, errNoUser(userID)
-	}
-	if !ValidFingerprint(fingerprint) {
-		return nil, 0, ErrInvalidFingerprintFor(fingerprint)
+	u, err := st.oauthUser(userID, fingerprint)
+	if err != nil {
+		return nil, 0, err
 	}
 	if *req.RefreshToken != u.refreshToken {
 		// 409 / "400", not "110": SynapsePy answers this error by reading
@@ -277,12 +288,9 @@ func (u *userRecord) setPassword(email, password string) {
 // changes nothing.
 func (st *Store) login(userID, fingerprint string, req LoginRequest) (loginResponse, error) {
 	defer st.lock().unlock()
-	u := st.users[userID]
-	if u == nil {
-		return loginResponse{}, errNoUser(userID)
-	}
-	if !ValidFingerprint(fingerprint) {
-		return loginResponse{}, ErrInvalidFingerprintFor(fingerprint)
+	u, err := st.oauthUser(userID, fingerprint)
+	if err != nil {
+		return loginResponse{}, err
 	}
 	pw, ok := u.passwords[*req.Email]
 	if !ok || pw != *req.Password || !slices.ContainsFunc(u.logins, func(l loginView) bool { return l.Email == *req.Email }) {
