@@ -59,6 +59,9 @@ func TestKYCLifecycle(t *testing.T) {
 		if got.Permission != "UNVERIFIED" {
 			t.Errorf("answer: permission %s, want UNVERIFIED while in review", got.Permission)
 		}
+		if len(got.Statuses) == 0 {
+			t.Errorf("answer: no sub-documents: %s", r.Raw)
+		}
 		for typ, st := range got.Statuses {
 			if st != "SUBMITTED|REVIEWING" {
 				t.Errorf("answer: %s %s, want SUBMITTED|REVIEWING", typ, st)
@@ -103,11 +106,10 @@ func TestKYCLifecycle(t *testing.T) {
 		if diff := cmp.Diff([]string{"USERS|POST UNVERIFIED SUBMITTED|REVIEWING", "USER|PATCH SEND-AND-RECEIVE SUBMITTED|VALID"}, events); diff != "" {
 			t.Errorf("webhooks (-want +got):\n%s", diff)
 		}
-		fx := testkit.Fixture{User: synapsefake.User{ID: id}}
-		fx.Key = fake.OAuthKey(id, testkit.TestFingerprint)
+		key := fake.OAuthKey(id, testkit.TestFingerprint)
 		from := fake.MustAddNode(t, id, synapsefake.NodeSeed{BalanceCents: 10000})
 		to := fake.MustAddNode(t, fake.MustAddUser(t, synapsefake.UserSeed{}).ID, synapsefake.NodeSeed{})
-		r := testkit.Do(t, fake, testkit.Call{Method: "POST", Path: "/users/" + id + "/nodes/" + from.ID + "/trans", Header: testkit.UserHeaders(fake, fx.Key),
+		r := testkit.Do(t, fake, testkit.Call{Method: "POST", Path: "/users/" + id + "/nodes/" + from.ID + "/trans", Header: testkit.UserHeaders(fake, key),
 			Body: map[string]any{"to": map[string]any{"type": "DEPOSIT-US", "id": to.ID}, "amount": map[string]any{"amount": 25, "currency": "USD"}, "extra": map[string]any{"ip": "::1"}}})
 		if r.Status != http.StatusOK || pathString(r.Body, "recent_status.status") != "CREATED" {
 			t.Errorf("transfer right after sign-up: %d %s", r.Status, r.Raw)
