@@ -52,11 +52,11 @@ const (
 // kindOf is the wire list of a Go kind, "" for none.
 func kindOf(kind string) string {
 	switch kind {
-	case KindPhysical, physicalDocs:
+	case KindPhysical:
 		return physicalDocs
-	case KindSocial, socialDocs:
+	case KindSocial:
 		return socialDocs
-	case KindVirtual, virtualDocs:
+	case KindVirtual:
 		return virtualDocs
 	}
 	return ""
