@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -196,12 +197,12 @@ func TestRunBlock(t *testing.T) {
 		{"a session as shown", "console", "$ X=$(echo hi)\n$ echo $X; echo there\nhi\nthere\n$ printf 'no newline'\nno newline\n", ""},
 		{"a session that prints otherwise", "console", "$ echo hi\nhi\n$ echo there\nthere, said the doc\n", "line 4: `echo there` printed\nthere\nwhere the document shows\nthere, said the doc"},
 		{"a session that stops", "console", "$ false\n$ echo hi\nhi\n", "line 3: not reached"},
-		{"a background process", "sh", "sleep 30 &\necho started\n", ""},
+		{"a background process", "sh", "sleep 30 &\necho $$ >\"$DOCRUN_DIR/pgid\"\n", ""},
 		{"the documented ports become free ones", "console", "$ echo 8081 8082 8081 | tr ' ' '\\n' | sort -u | grep -vc 808\n2\n", ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			start := time.Now()
-			out, err := runBlock(block{file: "doc.md", line: 1, lang: tc.lang, body: tc.body}, t.TempDir(), t.TempDir(), t.TempDir(), 20*time.Second)
+			start, dir := time.Now(), t.TempDir()
+			out, err := runBlock(block{file: "doc.md", line: 1, lang: tc.lang, body: tc.body}, t.TempDir(), t.TempDir(), dir, 20*time.Second)
 			switch {
 			case tc.want == "" && err != nil:
 				t.Errorf("error %v, want none; output:\n%s", err, out)
@@ -210,6 +211,11 @@ func TestRunBlock(t *testing.T) {
 			}
 			if took := time.Since(start); took > 10*time.Second {
 				t.Errorf("the block took %v", took)
+			}
+			if b, err := os.ReadFile(filepath.Join(dir, "pgid")); err == nil {
+				if pgid, _ := strconv.Atoi(strings.TrimSpace(string(b))); pgid <= 0 || groupRunning(pgid) {
+					t.Errorf("the block's process group %q still runs after it", b)
+				}
 			}
 		})
 	}

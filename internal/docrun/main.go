@@ -426,11 +426,50 @@ func stopGroup(pgid int) {
 		return
 	}
 	for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
-		if syscall.Kill(-pgid, 0) != nil {
+		if !groupRunning(pgid) {
 			return
 		}
 	}
 	syscall.Kill(-pgid, syscall.SIGKILL)
+}
+
+// groupRunning reports whether a process of group pgid still runs. A
+// zombie does not: it holds no port or file, and one a block left in the
+// background (its parent, bash, gone) waits for PID 1 to reap it, which
+// some containers' PID 1 does only every second or so, while kill(-pgid,
+// 0) still finds it. Where there is no /proc, any process of the group
+// counts.
+func groupRunning(pgid int) bool {
+	if syscall.Kill(-pgid, 0) != nil {
+		return false
+	}
+	procs, err := os.ReadDir("/proc")
+	if err != nil {
+		return true
+	}
+	for _, p := range procs {
+		if _, err := strconv.Atoi(p.Name()); err != nil {
+			continue
+		}
+		stat, err := os.ReadFile(filepath.Join("/proc", p.Name(), "stat"))
+		if err != nil {
+			continue // gone since the listing
+		}
+		// "pid (comm) state ppid pgrp ...": comm may hold spaces and
+		// parentheses, so the fields are counted from its last ')'.
+		i := strings.LastIndexByte(string(stat), ')')
+		if i < 0 {
+			continue
+		}
+		f := strings.Fields(string(stat[i+1:]))
+		if len(f) < 3 || f[2] != strconv.Itoa(pgid) {
+			continue
+		}
+		if f[0] != "Z" && f[0] != "X" {
+			return true
+		}
+	}
+	return false
 }
 
 // linkRoot links each top-level entry of the repository into dir, but
