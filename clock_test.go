@@ -367,3 +367,41 @@ func TestWaitOnRealClock(t *testing.T) {
 		t.Errorf("message:\n%s", msg)
 	}
 }
+
+// TestRealClockMovesForNoMethod: a clock given to WithClock that is not a
+// *clock.Mock moves for no method. AdvanceToCutoff refuses it as SetTime
+// does (clock_not_manual, what POST /_fake/clock/cutoff answers); Advance,
+// AdvanceTo and AdvanceToNextBusinessDay, which return no error, run what
+// is due and return Now.
+func TestRealClockMovesForNoMethod(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name    string
+		move    func(*synapsefake.Server) (time.Time, error)
+		wantErr string // the error's code, "" for none
+	}{
+		{"Advance", func(f *synapsefake.Server) (time.Time, error) { f.Advance(24 * time.Hour); return f.Now(), nil }, ""},
+		{"AdvanceTo", func(f *synapsefake.Server) (time.Time, error) { return f.AdvanceTo(f.Now().Add(24 * time.Hour)), nil }, ""},
+		{"AdvanceToNextBusinessDay", func(f *synapsefake.Server) (time.Time, error) { return f.AdvanceToNextBusinessDay(), nil }, ""},
+		{"AdvanceToCutoff ach", func(f *synapsefake.Server) (time.Time, error) { return f.AdvanceToCutoff(synapsefake.CutoffACH) }, "clock_not_manual"},
+		{"AdvanceToCutoff same-day", func(f *synapsefake.Server) (time.Time, error) { return f.AdvanceToCutoff(synapsefake.CutoffSameDay) }, "clock_not_manual"},
+		{"AdvanceToCutoff wire", func(f *synapsefake.Server) (time.Time, error) { return f.AdvanceToCutoff(synapsefake.CutoffWire) }, "clock_not_manual"},
+		{"AdvanceToCutoff of an unknown cutoff", func(f *synapsefake.Server) (time.Time, error) { return f.AdvanceToCutoff("lunch") }, "invalid_cutoff"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			fake := synapsefake.New(synapsefake.WithClock(clock.New()))
+			defer fake.Close()
+			before := fake.Now()
+			got, err := tc.move(fake)
+			after := fake.Now()
+			if code := testkit.ErrCode(err); code != tc.wantErr {
+				t.Fatalf("error %v, want code %q", err, tc.wantErr)
+			}
+			// The clock runs on by itself, by far less than any move.
+			if got.Before(before) || got.After(after) || after.Sub(before) > time.Minute {
+				t.Errorf("answered %v; the clock went from %v to %v", got, before, after)
+			}
+		})
+	}
+}

@@ -226,6 +226,9 @@ func (s *Server) Statements(nodeID string) []Statement {
 // everything that fell due on the way runs, in due order, before it
 // returns. A t at or before Now does not move the clock back; like
 // Advance(0), it only runs what is already due. It returns the new time.
+// A clock given to WithClock that is not a *clock.Mock does not move
+// either: AdvanceTo then runs what is due and returns Now (SetTime reports
+// such a clock as an error).
 func (s *Server) AdvanceTo(t time.Time) time.Time {
 	s.core.Advance(t.Sub(s.core.Now()))
 	return s.core.Now()

@@ -52,8 +52,10 @@ func (s *Server) AddUser(seed UserSeed) (User, error) {
 // everything that fell due (processing steps, expiries, webhook retries) has
 // run, in due order, and every webhook delivery that caused has been
 // attempted, within Flush's bound of real time (so do not call Advance from
-// a webhook receiver's handler). With a clock that is not a mock, Advance only runs what is
-// already due.
+// a webhook receiver's handler). With a clock given to WithClock that is
+// not a *clock.Mock, Advance moves nothing and only runs what is already
+// due (POST /_fake/clock/advance refuses such a clock a duration above 0,
+// 409 / "410" clock_not_manual).
 func (s *Server) Advance(d time.Duration) {
 	s.core.Advance(d)
 }
@@ -62,14 +64,21 @@ func (s *Server) Advance(d time.Duration) {
 // after now that the named deadline falls on a business day (for
 // CutoffSameDay, the next same-day window's deadline), and returns the new
 // time. A transfer created at that moment still makes the deadline. It
-// returns an error for an unknown Cutoff, and then does not move the clock.
+// returns an error for an unknown Cutoff (400 / "200" invalid_cutoff) and,
+// as SetTime does, for a clock given to WithClock that is not a
+// *clock.Mock, which cannot be moved (409 / "410" clock_not_manual, as POST
+// /_fake/clock/cutoff answers under the binary's -clock real); then it does
+// nothing and returns Now.
 func (s *Server) AdvanceToCutoff(c Cutoff) (time.Time, error) {
 	return s.core.AdvanceToCutoff(c)
 }
 
 // AdvanceToNextBusinessDay moves the clock, as Advance does, to 00:00 US
 // Eastern time of the next Federal Reserve business day, and returns the
-// new time.
+// new time. A clock given to WithClock that is not a *clock.Mock cannot be
+// moved: as Advance does, it then only runs what is already due, and it
+// returns Now, not a business day (POST /_fake/clock/next-business-day
+// refuses such a clock, 409 / "410" clock_not_manual).
 func (s *Server) AdvanceToNextBusinessDay() time.Time {
 	return s.core.AdvanceToNextBusinessDay()
 }

@@ -594,10 +594,7 @@ func (s *Console) controlAdvanceClock(w http.ResponseWriter, r *http.Request) {
 		err = apierr.Payload("invalid_duration", "Advancing by %s would take the clock past 9999-12-31.", d)
 	}
 	if err == nil && d > 0 && !s.ManualClock() {
-		// Answering 200 without moving anything would tell a script its
-		// transfers had been processed.
-		err = errClockNotManual.Because("the clock follows real time and cannot be moved by %s", d).
-			Hinting("start the binary with -clock manual (and -start default for the dates Go tests get); a duration of 0 runs what is due")
+		err = api.ErrClockNotManual("by " + d.String())
 	}
 	if err != nil {
 		s.Fail(w, err)

@@ -4,12 +4,19 @@ import (
 	"net/http"
 	"time"
 
+	"github.com/synapsefake/synapsefake/internal/api"
 	"github.com/synapsefake/synapsefake/internal/bank"
 )
 
-// controlNextBusinessDay serves POST /_fake/clock/next-business-day.
+// controlNextBusinessDay serves POST /_fake/clock/next-business-day. A
+// clock that is not manual is refused, as POST /_fake/clock/advance
+// refuses it.
 func (s *Console) controlNextBusinessDay(w http.ResponseWriter, r *http.Request) {
-	if _, err := ControlBody[struct{}](r); err != nil {
+	_, err := ControlBody[struct{}](r)
+	if err == nil && !s.ManualClock() {
+		err = api.ErrClockNotManual("to the next business day")
+	}
+	if err != nil {
 		s.Fail(w, err)
 		return
 	}
@@ -21,7 +28,9 @@ type controlCutoffRequest struct {
 	Cutoff bank.Cutoff `json:"cutoff"`
 }
 
-// controlAdvanceToCutoff serves POST /_fake/clock/cutoff {"cutoff": "ach"|"same-day"|"wire"}.
+// controlAdvanceToCutoff serves POST /_fake/clock/cutoff {"cutoff":
+// "ach"|"same-day"|"wire"}; AdvanceToCutoff refuses a clock that is not
+// manual.
 func (s *Console) controlAdvanceToCutoff(w http.ResponseWriter, r *http.Request) {
 	req, err := ControlBody[controlCutoffRequest](r)
 	var now time.Time
