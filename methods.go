@@ -233,9 +233,12 @@ func (s *Server) ForcePost(subnetID string, auth CardAuth) (Transaction, error) 
 // Fund adds cents to a node's balance, as AddNode's BalanceCents does: no
 // transaction and no webhook, a line "Funds added" on its statements. It
 // is for a node the application created over HTTP, which starts empty. A
-// node that does not exist, is not active, or whose balance would leave
-// ±MaxBalanceCents, or cents that is not positive, is an error and changes
-// nothing.
+// node that does not exist, is not active (409 / "410" node_inactive),
+// whose user is LOCKED, CLOSED or MAKE-IT-GO-AWAY (409 / "410"
+// user_locked: no money reaches such a user's node, as no transfer to it
+// is taken; fund it before the lock, or give AddNode a BalanceCents), or
+// whose balance would leave ±MaxBalanceCents, or cents that is not
+// positive, is an error and changes nothing.
 func (s *Server) Fund(nodeID string, cents int64) error {
 	return s.core.Fund(nodeID, cents)
 }

@@ -137,7 +137,7 @@ func (st *Store) cardStatusCode(sn *subnetRecord, n *nodeRecord, auth CardAuth, 
 	switch {
 	case !n.isActive:
 		return reference.IRAccountClosed
-	case st.users[n.userID].locked():
+	case st.userOpen(n) != nil:
 		return reference.IRCardRestricted
 	case sn.status == SubnetTerminated:
 		return reference.IRCardRestricted

@@ -680,15 +680,15 @@ func (st *Store) emitNodeSnap(now time.Time, function string, n *nodeRecord) *no
 	return &snap
 }
 
-// fund adds c to a node's balance, with a line on its statements. Callers
-// hold mu.
+// fund adds c to a node's balance, with a line on its statements, unless
+// the node is deleted or its user locked (accountOpen). Callers hold mu.
 func (st *Store) fund(now time.Time, nodeID string, c int64) error {
 	n := st.nodes[nodeID]
 	if n == nil || st.networkUser != nil && n.userID == st.networkUser.id {
 		return apierr.NotFound("node")
 	}
-	if !n.isActive {
-		return apierr.NotAllowed("node_inactive", "Node %s is deleted.", nodeID)
+	if err := st.accountOpen(n); err != nil {
+		return err
 	}
 	if !n.fits(Cents(c)) {
 		return errBalanceLimit(n.id)

@@ -815,9 +815,9 @@ func (st *Store) createTx(now time.Time, userID, nodeID string, req CreateTxRequ
 	if *req.Amount.Currency != "USD" {
 		return nil, apierr.Incorrect("unsupported_currency", "Currency %s is not supported; use USD.", *req.Amount.Currency)
 	}
-	for _, u := range []*userRecord{st.users[from.userID], st.users[to.userID]} {
-		if u.locked() {
-			return nil, errUserLocked(u)
+	for _, n := range []*nodeRecord{from, to} {
+		if err := st.userOpen(n); err != nil {
+			return nil, err
 		}
 	}
 	amount := ToCents(*req.Amount.Amount)
@@ -828,6 +828,9 @@ func (st *Store) createTx(now time.Time, userID, nodeID string, req CreateTxRequ
 			fn := st.nodes[*f.To.ID]
 			if fn == nil || reference.BaseNodeType(fn.typ) != reference.NodeDepositUS || !fn.isActive {
 				return nil, apierr.Incorrect("invalid_fee_node", "Fee node %s must be an active DEPOSIT-US node.", *f.To.ID)
+			}
+			if err := st.userOpen(fn); err != nil { // a fee reaches its node as to does
+				return nil, err
 			}
 			fees = append(fees, feeRecord{fee: ToCents(*f.Fee), note: f.Note, toNode: fn.id})
 		}
@@ -953,8 +956,8 @@ func (st *Store) batch(now time.Time, clientID, scope, userID, nodeID string, it
 	if err != nil {
 		return batchResponse{}, err
 	}
-	if u := st.users[n.userID]; u.locked() {
-		return batchResponse{}, errUserLocked(u)
+	if err := st.userOpen(n); err != nil {
+		return batchResponse{}, err
 	}
 	out := batchResponse{ErrorCode: "0", HTTPCode: "200", Limit: MaxBatch, Page: 1, PageCount: 1, Success: true,
 		Errors: []batchItemError{}, Trans: []TxView{}}

@@ -44,13 +44,27 @@ func (u *userRecord) locked() bool {
 }
 
 // accountOpen refuses money moves on n when it is deleted (409 / "410"
-// node_inactive) or its user is locked (user_locked), as every door that
+// node_inactive) or its user is locked (userOpen), as every door that
 // moves money does. Callers hold mu.
 func (st *Store) accountOpen(n *nodeRecord) error {
 	if !n.isActive {
 		return apierr.NotAllowed("node_inactive", "Node %s is deleted.", n.id)
 	}
-	if u := st.users[n.userID]; u.locked() {
+	return st.userOpen(n)
+}
+
+// userOpen refuses a new money move that takes money from n or brings
+// money to it when n's user is LOCKED, CLOSED or MAKE-IT-GO-AWAY: 409 /
+// "410" user_locked. It is the one rule of every door a move starts at: a
+// transfer's sender, its receiver (to) and each of its fee nodes, the
+// same for each batch item, a dummy transaction's node, a card's force
+// post or refund, Fund. It is checked when the move is made: what a
+// transaction made before the lock does later (its settlement crediting
+// its receiver and fee nodes, a return refunding its sender, the dishonor
+// of that return, the credit of its dispute) still runs, as the
+// transaction does. Callers hold mu.
+func (st *Store) userOpen(n *nodeRecord) error {
+	if u := st.users[n.userID]; u != nil && u.locked() {
 		return errUserLocked(u)
 	}
 	return nil
