@@ -166,13 +166,19 @@ func TestNoMoneyReachesALockedUsersNode(t *testing.T) {
 // made before its receiver's and its fee node's users were locked still
 // settles and credits both, as the transaction does whatever happened
 // since; a return of a transfer whose sender was locked since still
-// refunds the sender.
+// refunds the sender, and so does a dispute filed before the lock and won
+// after it.
 func TestLockedAfterCreation(t *testing.T) {
 	t.Parallel()
 	for _, perm := range lockedPermissions {
 		t.Run(perm, func(t *testing.T) {
 			t.Parallel()
-			e := testkit.NewTxEnv(t, 100_00)
+			e := testkit.NewDisputeEnv(t)
+			debit := e.SettledDebit(t, 30)
+			if r := testkit.Do(t, e.Fake, testkit.Call{Method: "PATCH", Path: testkit.DisputePath(e.Fx.User.ID, e.Fx.Node.ID, debit), Header: e.Fx.Headers,
+				Body: map[string]any{"dispute_reason": "FRAUD|UNAUTHORIZED|CARD_LOST"}}); r.Status != http.StatusOK {
+				t.Fatalf("dispute: status %d: %s", r.Status, r.Raw)
+			}
 			fee := testkit.NamedFixture(t, e.Fake, "Fay Fees", 0)
 			plain := e.Create(t, e.Payee.Node, 10)
 			r := e.Post(t, withFee(e.Payee.Node, 20, fee.Node.ID, 1.5))
@@ -205,6 +211,12 @@ func TestLockedAfterCreation(t *testing.T) {
 			}
 			if got := moneyOf(t, e.Fake, e.Fx.Node.ID); got != (nodeMoney{before.Balance + 5_00, before.Available + 5_00}) {
 				t.Errorf("sender %+v after the return, want %+v plus 5.00", got, before)
+			}
+			if err := e.Fake.WinDispute(debit); err != nil {
+				t.Fatalf("WinDispute: %v", err)
+			}
+			if got := moneyOf(t, e.Fake, e.Fx.Node.ID); got != (nodeMoney{before.Balance + 35_00, before.Available + 35_00}) {
+				t.Errorf("sender %+v after the won dispute, want %+v plus 35.00", got, before)
 			}
 		})
 	}
