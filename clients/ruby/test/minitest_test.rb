@@ -4,6 +4,8 @@ require_relative "test_helper"
 
 # synapsefake/minitest, run in ruby processes of their own.
 class MinitestHelperTest < Minitest::Test
+  parallelize_me!
+
   TESTS = <<~'RUBY'
     require "minitest/autorun"
     require "synapsefake/minitest"
@@ -67,7 +69,10 @@ class MinitestHelperTest < Minitest::Test
       end
     end
 
-    Minitest.after_run { puts "platforms seen: #{Array.new(SEEN.size) { SEEN.pop }.uniq.size}" }
+    Minitest.after_run do
+      puts "platforms seen: #{Array.new(SEEN.size) { SEEN.pop }.uniq.size}"
+      puts "binary pid #{Synapsefake.server.pid}"
+    end
   RUBY
 
   def run_tests(text, env: {})
@@ -98,5 +103,7 @@ class MinitestHelperTest < Minitest::Test
     assert status.success?, out
     assert_match(/^6 runs, \d+ assertions, 0 failures, 0 errors, 1 skips$/, out)
     refute_includes out, "synapsefake: platform "
+    pid = Integer(out[/^binary pid (\d+)$/, 1])
+    assert_raises(Errno::ESRCH) { Process.kill(0, pid) } # stopped when the run's process exited
   end
 end

@@ -6,6 +6,8 @@ require_relative "test_helper"
 # start their own binary; Minitest's parallelize_me! threads share the
 # process's binary, each test with its own platform.
 class ParallelTest < Minitest::Test
+  parallelize_me!
+
   SPEC = <<~'RUBY'
     require "synapsefake/rspec"
 

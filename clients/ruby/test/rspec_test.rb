@@ -4,6 +4,8 @@ require_relative "test_helper"
 
 # synapsefake/rspec, run in rspec processes of their own.
 class RSpecHelperTest < Minitest::Test
+  parallelize_me!
+
   SPEC = <<~'RUBY'
     require "synapsefake/rspec"
     require "net/http"

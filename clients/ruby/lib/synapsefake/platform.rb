@@ -89,7 +89,7 @@ module Synapsefake
       query = URI.encode_www_form(query.flat_map { |k, vs| Array(vs).map { |v| [k, v] } }) if query.is_a?(Hash)
       path += "?#{query}" unless query.nil? || query.to_s.empty?
       s = "#{r["method"]} #{path} -> #{r["status"]}"
-      s += " error_code #{r["error_code"]}" unless r["error_code"].to_s.empty?
+      s += " error_code #{r["error_code"]}" unless ["", "0"].include?(r["error_code"].to_s)
       s += ": #{r["reason"]}" unless r["reason"].to_s.empty?
       s
     end

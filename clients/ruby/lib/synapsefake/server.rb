@@ -174,7 +174,7 @@ module Synapsefake
       return nil unless Process.pid == @owner_pid
 
       if @waiter.alive?
-        signal("TERM")
+        signal(Binary.windows? ? "KILL" : "TERM") # Windows has no SIGTERM
         signal("KILL") unless @waiter.join(5)
       end
       @reader&.join(2)
