@@ -145,9 +145,14 @@ module Synapsefake
       @lock.synchronize { @started.delete(server) }
     end
 
-    # Stops every server this process started and has not stopped.
+    # Stops every server this process started and has not stopped. The
+    # at_exit handler calls it; a server started after it ran (by a later
+    # exit handler, as Minitest's after_run) registers another.
     def stop_all
-      @lock.synchronize { @started.dup }.each(&:stop)
+      @lock.synchronize do
+        @at_exit = false
+        @started.dup
+      end.each(&:stop)
     end
 
     private

@@ -71,6 +71,9 @@ class MinitestHelperTest < Minitest::Test
 
     Minitest.after_run do
       puts "platforms seen: #{Array.new(SEEN.size) { SEEN.pop }.uniq.size}"
+      # Minitest runs this after the binaries are stopped (the handler that
+      # stops them was registered during the run); this one starts again,
+      # to be stopped in its turn.
       puts "binary pid #{Synapsefake.server.pid}"
     end
   RUBY

@@ -82,6 +82,16 @@ class StartTest < Minitest::Test
     end
   end
 
+  def test_a_server_on_the_wall_clock_gives_its_platforms_the_default_platforms_time
+    s = Synapsefake.start(bin: BIN, start: nil, clock: "real")
+    refute_includes s.command, "-start"
+    platform = s.create_platform
+    assert_in_delta Time.now.to_f, platform.now.to_f, 60
+    assert_operator platform.now, :>, Synapsefake::DEFAULT_START
+  ensure
+    s&.stop
+  end
+
   def test_flags_in_ruby_spelling
     cases = [
       [{ max_platforms: 50 }, %w[-max-platforms 50]],

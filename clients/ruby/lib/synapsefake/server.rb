@@ -126,7 +126,8 @@ module Synapsefake
         @reader = Thread.new { drain(read, rest) }
         @reader.report_on_exception = false
         super(url, token: token, timeout: timeout,
-                   platform_defaults: { start: Values.instant(opts[:start]), clock: opts[:clock].to_s })
+                   platform_defaults: { start: opts[:start] && Values.instant(opts[:start]),
+                                        clock: opts[:clock]&.to_s })
         wait_ready(t0, timeout)
         @ready_ms = (Process.clock_gettime(Process::CLOCK_MONOTONIC) - t0) * 1000
       rescue StandardError
