@@ -38,7 +38,7 @@ module Synapsefake
     module_function
 
     # A Go duration ("24h") from a String, or from seconds (an Integer, a
-    # Float, a Rational, an ActiveSupport::Duration...): 90 is "90000ms".
+    # Float, a Rational, anything with to_f): 90 is "90000ms".
     def duration(value)
       return value if value.is_a?(String)
       if value.nil? || !(value.is_a?(Numeric) || value.respond_to?(:to_f))
