@@ -1,10 +1,13 @@
 # frozen_string_literal: true
 
-# The gem's own tests (Minitest): ruby -Ilib -Itest -e 'Dir["test/*_test.rb"].each { |f| require_relative f }'
-# from clients/ruby, or `ruby test/run.rb`. They need the real binary: SYNAPSEFAKE_BIN, or
-# Go to build it from the repository (go build ./cmd/synapsefake). The
-# variable is read here and cleared, so that the binary search sees only what
-# each test sets.
+# The gem's own tests (Minitest), from clients/ruby:
+#
+#   ruby -Ilib -Itest -e 'Dir.glob("test/*_test.rb").sort.each { |f| require_relative f }'
+#
+# or one file: ruby -Itest test/control_test.rb. They need the real binary:
+# SYNAPSEFAKE_BIN, or Go to build it from the repository (go build
+# ./cmd/synapsefake). The variable is read here and cleared, so that the
+# binary search sees only what each test sets.
 require "fileutils"
 require "json"
 require "minitest/autorun"
