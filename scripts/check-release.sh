@@ -4,8 +4,9 @@
 # (CGO_ENABLED=0) and carrying the version, beside README.md, LICENSE and
 # docs/; then runs the binary this machine can run (linux on its own
 # architecture) through scripts/check-binary.sh. The Python wheels in
-# OUTDIR/python and the npm packages in OUTDIR/npm each carry their
-# target's binary.
+# OUTDIR/python, the npm packages in OUTDIR/npm and the gems in OUTDIR/gems
+# each carry their target's binary, byte for byte (a gem is a tar archive
+# whose data.tar.gz holds lib/synapsefake/bin/synapsefake[.exe]).
 #
 # Usage: scripts/check-release.sh OUTDIR
 #
@@ -64,8 +65,8 @@ for platform in linux/amd64 linux/arm64 darwin/amd64 darwin/arm64 windows/amd64 
 	check "$archive: a static $goos/$goarch binary of $version" $? "$info"
 done
 
-# The Python wheels and npm packages: one per target, each carrying that
-# target's binary, byte for byte the archive's.
+# The Python wheels, npm packages and gems: one per target, each carrying
+# that target's binary, byte for byte the archive's.
 for platform in linux/amd64 linux/arm64 darwin/amd64 darwin/arm64 windows/amd64 windows/arm64; do
 	goos="${platform%/*}"
 	goarch="${platform#*/}"
@@ -73,12 +74,12 @@ for platform in linux/amd64 linux/arm64 darwin/amd64 darwin/arm64 windows/amd64 
 	[[ "$goos" == windows ]] && exe=synapsefake.exe
 	binary="$unpacked/synapsefake_${v}_${goos}_${goarch}/$exe"
 	case "$platform" in
-	linux/amd64) tag=manylinux_2_17_x86_64 npm=linux-x64 ;;
-	linux/arm64) tag=manylinux_2_17_aarch64 npm=linux-arm64 ;;
-	darwin/amd64) tag=macosx_10_12_x86_64 npm=darwin-x64 ;;
-	darwin/arm64) tag=macosx_11_0_arm64 npm=darwin-arm64 ;;
-	windows/amd64) tag=win_amd64 npm=win32-x64 ;;
-	windows/arm64) tag=win_arm64 npm=win32-arm64 ;;
+	linux/amd64) tag=manylinux_2_17_x86_64 npm=linux-x64 gem=x86_64-linux ;;
+	linux/arm64) tag=manylinux_2_17_aarch64 npm=linux-arm64 gem=aarch64-linux ;;
+	darwin/amd64) tag=macosx_10_12_x86_64 npm=darwin-x64 gem=x86_64-darwin ;;
+	darwin/arm64) tag=macosx_11_0_arm64 npm=darwin-arm64 gem=arm64-darwin ;;
+	windows/amd64) tag=win_amd64 npm=win32-x64 gem=x64-mingw-ucrt ;;
+	windows/arm64) tag=win_arm64 npm=win32-arm64 gem=aarch64-mingw-ucrt ;;
 	esac
 	wheel="$(ls "$outdir"/python/synapsefake-*-py3-none-"$tag"*.whl 2>/dev/null | head -n 1)"
 	[[ -n "$wheel" ]] && unzip -p "$wheel" "synapsefake/bin/$exe" 2>/dev/null | cmp -s - "$binary"
@@ -86,7 +87,23 @@ for platform in linux/amd64 linux/arm64 darwin/amd64 darwin/arm64 windows/amd64 
 	pkg="$(ls "$outdir"/npm/synapsefake-"$npm"-*.tgz 2>/dev/null | head -n 1)"
 	[[ -n "$pkg" ]] && tar -xzOf "$pkg" "package/bin/$exe" 2>/dev/null | cmp -s - "$binary"
 	check "the npm package @synapsefake/$npm carries its binary" $? "${pkg:-no package}"
+	gemfile="$(ls "$outdir"/gems/synapsefake-*-"$gem".gem 2>/dev/null | head -n 1)"
+	[[ -n "$gemfile" ]] && tar -xOf "$gemfile" data.tar.gz 2>/dev/null | tar -xzOf - "lib/synapsefake/bin/$exe" 2>/dev/null |
+		cmp -s - "$binary"
+	check "the gem for $platform ($gem) carries its binary" $? "${gemfile:-no gem}"
 done
+# The plain gem: the seventh, with no binary inside.
+plain=()
+for g in "$outdir"/gems/synapsefake-*.gem; do
+	case "$g" in
+	*-x86_64-linux.gem | *-aarch64-linux.gem | *-x86_64-darwin.gem | *-arm64-darwin.gem | *-x64-mingw-ucrt.gem | *-aarch64-mingw-ucrt.gem) ;;
+	*) [[ -e "$g" ]] && plain+=("$g") ;;
+	esac
+done
+listing=""
+[[ ${#plain[@]} == 1 ]] && listing="$(tar -xOf "${plain[0]}" data.tar.gz 2>/dev/null | tar -tzf - 2>/dev/null)"
+[[ "$listing" == *lib/synapsefake.rb* && "$listing" != *lib/synapsefake/bin/* ]]
+check "the plain gem is there, with no binary" $? "${plain[*]:-none}"
 ls "$outdir"/python/synapsefake-*-py3-none-any.whl "$outdir"/npm/synapsefake-[0-9]*.tgz >/dev/null 2>&1
 check "the pure Python wheel and the main npm package are there" $?
 

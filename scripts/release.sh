@@ -8,7 +8,10 @@
 # package's wheel for each target, carrying its binary, its pure wheel and
 # sdist: clients/python/make_wheels.py) and npm/ (the npm packages
 # @synapsefake/<os>-<arch>, each carrying its binary, and synapsefake, which
-# names them as optional dependencies: clients/node/scripts/make-packages.js).
+# names them as optional dependencies: clients/node/scripts/make-packages.js)
+# and gems/ (the Ruby gem synapsefake: one platform gem per target,
+# synapsefake-VERSION-x86_64-linux.gem and the like, each carrying its
+# binary, and the plain synapsefake-VERSION.gem: clients/ruby/make_gems.rb).
 #
 # Usage: scripts/release.sh VERSION OUTDIR
 #
@@ -16,7 +19,7 @@
 #            what CI (.ci/run) builds and checks on every run
 #   OUTDIR   made if missing; archives of the same names are replaced
 #
-# Needs go, tar, gzip, zip, python3, node and npm. The archives are reproducible: the same
+# Needs go, tar, gzip, zip, python3, node, npm and ruby. The archives are reproducible: the same
 # commit and Go version give the same bytes (entries sorted, owned by 0,
 # dated at the commit's time). GOOS/GOARCH pairs: RELEASE_PLATFORMS, e.g.
 # RELEASE_PLATFORMS="linux/amd64 windows/arm64" for a quicker local run.
@@ -48,7 +51,7 @@ stage="$(mktemp -d)"
 trap 'rm -rf "$stage"' EXIT
 
 archives=()
-binaries=() # goos/goarch=path of each binary, for the Python wheels and npm packages
+binaries=() # goos/goarch=path of each binary, for the Python wheels, npm packages and gems
 for platform in $platforms; do
 	goos="${platform%/*}"
 	goarch="${platform#*/}"
@@ -82,4 +85,7 @@ python3 "$root/clients/python/make_wheels.py" --pure --sdist --epoch "$epoch" "$
 # The npm packages: @synapsefake/<os>-<arch> (each carrying its binary) and
 # synapsefake, which names them as optional dependencies, packed in npm/.
 node "$root/clients/node/scripts/make-packages.js" "$version" "$outdir/npm" "${binaries[@]}"
+# The gems: synapsefake-VERSION-PLATFORM.gem (each carrying its binary) and
+# the plain synapsefake-VERSION.gem, in gems/.
+ruby "$root/clients/ruby/make_gems.rb" --plain --epoch "$epoch" "$version" "$outdir/gems" "${binaries[@]}"
 echo "release: $version, ${#archives[@]} archives and SHA256SUMS in $outdir"
