@@ -170,7 +170,6 @@ func (p *Platforms) Remove(clientID string) error {
 		return apierr.NotFound("platform")
 	}
 	s.Close()
-	console.ForgetUIPages(s.core.CtlBase)
 	return nil
 }
 

@@ -1,8 +1,12 @@
 package console_test
 
 import (
+	"fmt"
 	"net/http"
+	"net/http/httptest"
 	"regexp"
+	"runtime"
+	"runtime/debug"
 	"strings"
 	"testing"
 	"time"
@@ -145,4 +149,52 @@ func TestPlatformsDashboardToken(t *testing.T) {
 	if resp, body := platformGet(t, page, map[string]string{"Cookie": cookie}); resp.StatusCode != 200 {
 		t.Errorf("GET with the cookie: %d %.200s", resp.StatusCode, body)
 	}
+}
+
+// TestPlatformsDashboardMemory: the dashboard's pages are parsed once a
+// process, not once a platform: 200 platforms, each visiting every page,
+// grow the heap (what stays live after a collection) by less than 20 MiB.
+func TestPlatformsDashboardMemory(t *testing.T) {
+	const n = 200
+	defer debug.SetGCPercent(debug.SetGCPercent(10))
+	p := synapsefake.NewPlatforms(synapsefake.WithMaxPlatforms(n + 1))
+	t.Cleanup(p.Close)
+	pages := []string{"", "transactions", "webhooks", "subscriptions", "requests", "oauth"}
+	visit := func(base string) {
+		t.Helper()
+		for _, page := range pages {
+			rec := httptest.NewRecorder()
+			p.ServeHTTP(rec, httptest.NewRequest("GET", "http://localhost"+base+"ui/"+page, nil))
+			if rec.Code != 200 {
+				t.Fatalf("GET %sui/%s: %d %.200s", base, page, rec.Code, rec.Body)
+			}
+		}
+	}
+	visit("/_fake/") // what any first visit loads, before the count
+	bases := make([]string, n)
+	for i := range bases {
+		s, err := p.Add(synapsefake.PlatformConfig{ClientID: fmt.Sprintf("client_%d", i)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		bases[i] = "/_fake/platforms/" + s.ClientID() + "/"
+	}
+	heap := func() uint64 {
+		runtime.GC()
+		var m runtime.MemStats
+		runtime.ReadMemStats(&m)
+		return m.HeapAlloc
+	}
+	before := heap()
+	for _, base := range bases {
+		visit(base)
+	}
+	after := heap()
+	const limit = 20 << 20
+	grew := int64(after) - int64(before)
+	t.Logf("grew %.2f MiB", float64(grew)/(1<<20))
+	if grew >= limit {
+		t.Errorf("%d platforms' dashboards grew the heap by %.1f MiB, want less than %d MiB", n, float64(grew)/(1<<20), limit>>20)
+	}
+	runtime.KeepAlive(p)
 }
