@@ -10,6 +10,7 @@ import (
 	"hash/fnv"
 	"io"
 	"net/http"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -154,19 +155,29 @@ func (p *Platforms) Remove(clientID string) error {
 	if clientID == p.def.cfg.ClientID {
 		return apierr.NotAllowed("default_platform", "The default platform cannot be deleted.")
 	}
-	p.mu.Lock()
+	p.mu.RLock()
 	s := p.byID[clientID]
-	if s != nil {
-		delete(p.byID, clientID)
-		for i, o := range p.order {
-			if o == s {
-				p.order = append(p.order[:i:i], p.order[i+1:]...)
-				break
-			}
-		}
+	p.mu.RUnlock()
+	if s == nil {
+		return apierr.NotFound("platform")
+	}
+	return p.remove(s)
+}
+
+// remove removes the platform s, unless it is the default or is no longer
+// one of p's (removed meanwhile, its client id perhaps another's now).
+func (p *Platforms) remove(s *Server) error {
+	if s == p.def {
+		return apierr.NotAllowed("default_platform", "The default platform cannot be deleted.")
+	}
+	p.mu.Lock()
+	found := p.byID[s.cfg.ClientID] == s
+	if found {
+		delete(p.byID, s.cfg.ClientID)
+		p.order = slices.DeleteFunc(p.order, func(o *Server) bool { return o == s })
 	}
 	p.mu.Unlock()
-	if s == nil {
+	if !found {
 		return apierr.NotFound("platform")
 	}
 	s.Close()
@@ -202,7 +213,13 @@ func (p *Platforms) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	d := p.def
 	id, rest, sub := strings.Cut(strings.TrimPrefix(path, platformsPrefix+"/"), "/")
-	if s := p.Get(id); sub && s != nil && path != platformsPrefix {
+	// One lookup serves the whole request: a platform made or removed
+	// while it is served does not turn it into another route.
+	var s *Server
+	if path != platformsPrefix {
+		s = p.Get(id)
+	}
+	if sub && s != nil {
 		// The platform's own control API, which makes the origin, Host and
 		// token checks itself (with the same options), on its own path.
 		r2 := new(http.Request)
@@ -227,7 +244,7 @@ func (p *Platforms) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		}
 		return
 	}
-	switch s := p.Get(id); {
+	switch {
 	case id == "":
 		d.core.Fail(w, apierr.RouteNotFound)
 	case s == nil:
@@ -235,7 +252,7 @@ func (p *Platforms) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	case r.Method == http.MethodGet:
 		d.core.ControlOK(w, map[string]any{"platform": platformView(s)})
 	case r.Method == http.MethodDelete:
-		if err := p.Remove(id); err != nil {
+		if err := p.remove(s); err != nil {
 			d.core.Fail(w, err)
 			return
 		}

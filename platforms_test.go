@@ -2,6 +2,8 @@ package synapsefake_test
 
 import (
 	"bytes"
+	"context"
+	"encoding/json"
 	"fmt"
 	"io"
 	"net/http"
@@ -446,3 +448,129 @@ func TestRestoreCopyChecksTheDocument(t *testing.T) {
 		})
 	}
 }
+
+// hookedContext runs f the first time anything reads a value of it: a
+// seam in the middle of serving a request that needs nothing of the code.
+type hookedContext struct {
+	context.Context
+	once sync.Once
+	f    func()
+}
+
+func (c *hookedContext) Value(key any) any {
+	c.once.Do(c.f)
+	return c.Context.Value(key)
+}
+
+// serveLocal serves a control request on p as a client on loopback sends
+// it, ctx its context, and answers its status and body.
+func serveLocal(t *testing.T, p *synapsefake.Platforms, ctx context.Context, method, path string) (int, map[string]any) {
+	t.Helper()
+	rec := httptest.NewRecorder()
+	p.ServeHTTP(rec, httptest.NewRequestWithContext(ctx, method, "http://localhost"+path, nil))
+	var body map[string]any
+	if err := json.Unmarshal(rec.Body.Bytes(), &body); err != nil {
+		t.Fatalf("%s %s: %d %q is not JSON", method, path, rec.Code, rec.Body)
+	}
+	return rec.Code, body
+}
+
+// TestPlatformsServeLooksUpOnce: a request below /_fake/platforms/{id} is
+// served with the platform it found when it came in, even when that
+// platform is made, removed or made again while it is served (issue 45):
+// a sub-route never acts on the platform itself (DELETE .../webhooks
+// deleted the platform, POST .../webhooks/flush was 405), and a DELETE
+// removes the platform it found, not one made again under its client id.
+func TestPlatformsServeLooksUpOnce(t *testing.T) {
+	for _, tc := range []struct {
+		name         string
+		exists       bool   // X9 exists when the request comes in
+		during       string // what happens to X9 while the request is served: make, remake
+		method, path string
+		status       int
+		code         string // the refusal's error.code; "" for success
+		after        bool   // X9 exists after the request
+	}{
+		{"sub-route DELETE, the platform made meanwhile", false, "make", "DELETE", "/_fake/platforms/X9/webhooks", 404, "unable_to_locate_platform", true},
+		{"sub-route POST, the platform made meanwhile", false, "make", "POST", "/_fake/platforms/X9/webhooks/flush", 404, "unable_to_locate_platform", true},
+		{"sub-route DELETE of a made platform", true, "", "DELETE", "/_fake/platforms/X9/webhooks", 200, "", true},
+		{"DELETE, the platform made again meanwhile", true, "remake", "DELETE", "/_fake/platforms/X9", 404, "unable_to_locate_platform", true},
+		{"DELETE, the platform there throughout", true, "", "DELETE", "/_fake/platforms/X9", 200, "", false},
+		{"GET, the platform made meanwhile", false, "make", "GET", "/_fake/platforms/X9", 404, "unable_to_locate_platform", true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			p := synapsefake.NewPlatforms()
+			t.Cleanup(p.Close)
+			add := func() *synapsefake.Server {
+				s, err := p.Add(synapsefake.PlatformConfig{ClientID: "X9"})
+				if err != nil {
+					t.Fatal(err)
+				}
+				return s
+			}
+			var first *synapsefake.Server
+			if tc.exists {
+				first = add()
+			}
+			ctx := &hookedContext{Context: context.Background(), f: func() {
+				switch tc.during {
+				case "make":
+					add()
+				case "remake":
+					if err := p.Remove("X9"); err != nil {
+						t.Fatal(err)
+					}
+					add()
+				}
+			}}
+			status, body := serveLocal(t, p, ctx, tc.method, tc.path)
+			code := ""
+			if e, ok := body["error"].(map[string]any); ok {
+				code, _ = e["code"].(string)
+			}
+			if status != tc.status || code != tc.code {
+				t.Errorf("%s %s: %d %v, want %d %q", tc.method, tc.path, status, body, tc.status, tc.code)
+			}
+			if s := p.Get("X9"); (s != nil) != tc.after || (s != nil && s == first && tc.during == "remake") {
+				t.Errorf("after %s %s: X9 is %v, want it to exist: %v (made again: %v)", tc.method, tc.path, s, tc.after, tc.during == "remake")
+			}
+		})
+	}
+}
+
+// TestPlatformsServeWhileMadeAndRemoved makes and removes a platform over
+// and over while other goroutines send its control sub-routes: no
+// sub-route ever removes it (its maker's DELETE finds it every time) or
+// answers 405. Run it under -race.
+func TestPlatformsServeWhileMadeAndRemoved(t *testing.T) {
+	p := synapsefake.NewPlatforms()
+	t.Cleanup(p.Close)
+	const rounds = 500
+	done := make(chan struct{})
+	var wg sync.WaitGroup
+	for _, req := range [][2]string{{"DELETE", "/_fake/platforms/X9/webhooks"}, {"POST", "/_fake/platforms/X9/webhooks/flush"}, {"GET", "/_fake/platforms/X9/clock"}} {
+		wg.Go(func() {
+			for {
+				select {
+				case <-done:
+					return
+				default:
+				}
+				if status, body := serveLocal(t, p, context.Background(), req[0], req[1]); status != 200 && status != 404 {
+					t.Errorf("%s %s: %d %v, want 200, or 404 between the platform's lives", req[0], req[1], status, body)
+				}
+			}
+		})
+	}
+	for i := range rounds {
+		if _, err := p.Add(synapsefake.PlatformConfig{ClientID: "X9"}); err != nil {
+			t.Fatalf("round %d: Add: %v", i, err)
+		}
+		if status, body := serveLocal(t, p, context.Background(), "DELETE", "/_fake/platforms/X9"); status != 200 {
+			t.Fatalf("round %d: DELETE /_fake/platforms/X9 after making it: %d %v (a sub-route removed it)", i, status, body)
+		}
+	}
+	close(done)
+	wg.Wait()
+}
+
