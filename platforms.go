@@ -56,7 +56,8 @@ type PlatformConfig struct {
 	Name string
 	// ClientID and ClientSecret are the halves of its X-SP-GATEWAY
 	// (default: random ones). The client id is at most 64 letters, digits,
-	// '_', '-' and '.'.
+	// '_', '-' and '.', and not "." or "..": it is one segment of the
+	// platform's control URL, which a URL resolver must leave as it is.
 	ClientID, ClientSecret string
 	// Start is its clock's instant when it is made (default: the default
 	// platform's time then).
@@ -355,10 +356,11 @@ func platformView(s *Server) platformJSON {
 
 // checkPlatformConfig refuses a client id or secret a gateway cannot carry.
 func checkPlatformConfig(c PlatformConfig) error {
-	if len(c.ClientID) > 64 || strings.IndexFunc(c.ClientID, func(r rune) bool {
+	if len(c.ClientID) > 64 || c.ClientID == "." || c.ClientID == ".." || strings.IndexFunc(c.ClientID, func(r rune) bool {
 		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '_' || r == '-' || r == '.')
 	}) >= 0 {
-		return apierr.Payload("invalid_client_id", "client_id must be at most 64 letters, digits, '_', '-' and '.', not %q.", jsonx.Clip(c.ClientID))
+		return apierr.Payload("invalid_client_id", "client_id must be at most 64 letters, digits, '_', '-' and '.', and not . or .. "+
+			"(a URL resolver would take /_fake/platforms/.. for /_fake/), not %q.", jsonx.Clip(c.ClientID))
 	}
 	if len(c.ClientSecret) > 128 || strings.IndexFunc(c.ClientSecret, func(r rune) bool { return r <= ' ' || r == '|' || r >= 0x7f }) >= 0 {
 		return apierr.Payload("invalid_client_secret", "client_secret must be at most 128 printable characters, without spaces or '|'.")

@@ -5,9 +5,12 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"html"
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
+	"regexp"
 	"strings"
 	"sync"
 	"testing"
@@ -574,3 +577,83 @@ func TestPlatformsServeWhileMadeAndRemoved(t *testing.T) {
 	wg.Wait()
 }
 
+// TestPlatformsClientIDs: a client id is one segment of the platform's
+// control URL and of its dashboard's, so the ids a URL resolver would
+// rewrite ("." and "..": /_fake/platforms/.. is /_fake/ to curl, requests,
+// Node's URL and browsers) or that are no single segment are refused with
+// invalid_client_id, by the control API and Add alike, and nothing is
+// made; every accepted one's control_url, and every link of the
+// dashboard's platform switcher, resolves (as a client resolves it) to its
+// own platform.
+func TestPlatformsClientIDs(t *testing.T) {
+	p, root := testkit.NewPlatforms(t)
+	c := http.DefaultClient
+	for _, id := range []string{".", "..", "a/b", "/", `a\b`, "%2e%2e", "%2E", ".%2e", "a%2fb", "a?b", "a#b", "?", "#",
+		"a b", " ", "\t", "a\x00", "a\n", "é", strings.Repeat("a", 65)} {
+		testkit.WantError(t, testkit.CtlSend(t, c, "POST", root+"/_fake/platforms", nil, map[string]any{"client_id": id}), 400, "200", "invalid_client_id")
+		if _, err := p.Add(synapsefake.PlatformConfig{ClientID: id}); testkit.ErrCode(err) != "invalid_client_id" {
+			t.Errorf("Add(ClientID %q): %v, want invalid_client_id", id, err)
+		}
+	}
+	if n := len(p.List()); n != 1 {
+		t.Fatalf("%d platforms after the refusals, want the default alone", n)
+	}
+
+	accepted := []string{"...", ".a", "a.", "a..b", ".-", "-", "_", "A.b-C_9", strings.Repeat("a", 64)}
+	rootURL, _ := url.Parse(root)
+	resolve := func(base *url.URL, ref string) *url.URL {
+		t.Helper()
+		u, err := url.Parse(ref)
+		if err != nil {
+			t.Fatalf("url.Parse(%q): %v", ref, err)
+		}
+		return base.ResolveReference(u)
+	}
+	for _, id := range accepted {
+		r := testkit.CtlSend(t, c, "POST", root+"/_fake/platforms", nil, map[string]any{"client_id": id})
+		if r.Status != 200 {
+			t.Fatalf("POST client_id %q: %d %s", id, r.Status, r.Raw)
+		}
+		ctl := resolve(rootURL, r.Body["platform"].(map[string]any)["control_url"].(string))
+		if want := "/_fake/platforms/" + id; ctl.Path != want {
+			t.Errorf("client_id %q: control_url resolves to %s, want %s", id, ctl.Path, want)
+		}
+		got := testkit.CtlSend(t, c, "GET", ctl.String(), nil, nil)
+		if pl, _ := got.Body["platform"].(map[string]any); got.Status != 200 || pl["client_id"] != id {
+			t.Errorf("client_id %q: GET its resolved control_url %s: %d %s", id, ctl, got.Status, got.Raw)
+		}
+	}
+
+	// The switcher, on the default's dashboard and on each platform's.
+	link := regexp.MustCompile(`<li><a href="([^"]*)"[^>]*>[^<]*</a> <code>([^<]*)</code></li>`)
+	current := regexp.MustCompile(`Platform <b>([^<]*)</b>`)
+	for _, page := range append([]string{"/_fake/ui/"}, func() (pages []string) {
+		for _, id := range accepted {
+			pages = append(pages, "/_fake/platforms/"+id+"/ui/")
+		}
+		return pages
+	}()...) {
+		pageURL := resolve(rootURL, page)
+		resp, body := testkit.GetNoRedirect(t, c, pageURL.String(), nil)
+		links := link.FindAllStringSubmatch(body, -1)
+		if resp.StatusCode != 200 || len(links) != 1+len(accepted) {
+			t.Fatalf("GET %s: %d, %d switcher links, want %d", page, resp.StatusCode, len(links), 1+len(accepted))
+		}
+		for _, l := range links {
+			id := html.UnescapeString(l[2])
+			want := "/_fake/platforms/" + id + "/ui/"
+			if id == p.Default().ClientID() {
+				want = "/_fake/ui/"
+			}
+			to := resolve(pageURL, html.UnescapeString(l[1]))
+			if to.Path != want {
+				t.Errorf("on %s, the switcher's link to %s resolves to %s, want %s", page, id, to.Path, want)
+				continue
+			}
+			_, there := testkit.GetNoRedirect(t, c, to.String(), nil)
+			if m := current.FindStringSubmatch(there); m == nil || html.UnescapeString(m[1]) != p.Get(id).ClientName() {
+				t.Errorf("on %s, the switcher's link to %s opens the dashboard of %v", page, id, m)
+			}
+		}
+	}
+}
