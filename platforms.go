@@ -42,6 +42,7 @@ type Platforms struct {
 	mu    sync.RWMutex
 	byID  map[string]*Server
 	order []*Server // made platforms, oldest first
+	made  uint64    // platforms made, the removed ones included
 }
 
 // DefaultMaxPlatforms is how many platforms, the default among them, a
@@ -66,7 +67,13 @@ type PlatformConfig struct {
 	// time from Start); default: the default platform's kind.
 	Clock string
 	// Seed is the seed of its id stream (default: one drawn from the
-	// client id, so that platforms do not hand out the same ids).
+	// client id, so that platforms do not hand out the same ids). Its
+	// oauth keys and refresh tokens are drawn from it too, but hashed
+	// with the platform's identity: its client id and its number among
+	// the platforms made (1, 2, ... in the order Add made them, the
+	// removed ones counted). Two platforms with one seed hand out the same
+	// ids, but no key or token of one opens the other, nor one of a
+	// removed platform the one made again with its client id and seed.
 	Seed uint64
 }
 
@@ -143,7 +150,9 @@ func (p *Platforms) Add(c PlatformConfig) (*Server, error) {
 		return nil, apierr.New(reference.ErrTooManyRequests, "too_many_platforms",
 			"This fake holds %d platforms, its bound (-max-platforms); delete one (DELETE /_fake/platforms/{client_id}) before making another.", p.max)
 	}
-	s := New(opts...)
+	p.made++
+	incarnation := p.made
+	s := New(append(opts, func(c *config) { c.Incarnation = incarnation })...)
 	s.platforms, s.core.CtlBase = p, platformsPrefix+"/"+c.ClientID+"/"
 	p.byID[c.ClientID] = s
 	p.order = append(p.order, s)

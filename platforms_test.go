@@ -657,3 +657,108 @@ func TestPlatformsClientIDs(t *testing.T) {
 		}
 	}
 }
+
+// TestPlatformsKeysAreTheirOwn: two platforms made with one seed hand out
+// the same user ids (the seed's), but their refresh tokens and oauth keys
+// hold the platform's identity: neither opens the other platform, nor a
+// removed platform's the one made again with its client id, secret and
+// seed. The keys keep their form (oauth_ or refresh_ and 40 hex digits).
+func TestPlatformsKeysAreTheirOwn(t *testing.T) {
+	_, root := testkit.NewPlatforms(t)
+	c := http.DefaultClient
+	key := regexp.MustCompile(`^oauth_[0-9a-f]{40}$`)
+	token := regexp.MustCompile(`^refresh_[0-9a-f]{40}$`)
+	type creds struct{ gw, user, refresh, key string }
+	// login makes a platform and its user, and gets the user a key.
+	login := func(id string) creds {
+		t.Helper()
+		if r := testkit.CtlSend(t, c, "POST", root+"/_fake/platforms", nil, map[string]any{"client_id": id, "client_secret": "secret", "seed": 7}); r.Status != 200 {
+			t.Fatalf("POST /_fake/platforms %s: %d %s", id, r.Status, r.Raw)
+		}
+		gw := id + "|secret"
+		u := testkit.CtlSend(t, c, "POST", root+"/v3.1/users", apiHeaders(gw), platformUserBody("a@example.com"))
+		userID, _ := u.Body["_id"].(string)
+		refresh, _ := u.Body["refresh_token"].(string)
+		o := testkit.CtlSend(t, c, "POST", root+"/v3.1/oauth/"+userID, apiHeaders(gw), map[string]any{"refresh_token": refresh})
+		k, _ := o.Body["oauth_key"].(string)
+		if u.Status != 200 || o.Status != 200 || !token.MatchString(refresh) || !key.MatchString(k) {
+			t.Fatalf("%s: POST /users %d, POST /oauth %d: refresh_token %q, oauth_key %q", id, u.Status, o.Status, refresh, k)
+		}
+		return creds{gw, userID, refresh, k}
+	}
+	// opens reports whether cr's key, and cr's refresh token, open gw's platform.
+	opens := func(cr creds, gw string) (keyOK, refreshOK bool) {
+		t.Helper()
+		h := apiHeaders(gw)
+		h["X-SP-USER"] = cr.key + "|" + testkit.TestFingerprint
+		keyOK = testkit.CtlSend(t, c, "GET", root+"/v3.1/users/"+cr.user+"/nodes", h, nil).Status == 200
+		refreshOK = testkit.CtlSend(t, c, "POST", root+"/v3.1/oauth/"+cr.user, apiHeaders(gw), map[string]any{"refresh_token": cr.refresh}).Status == 200
+		return keyOK, refreshOK
+	}
+
+	pc, pd := login("client_c"), login("client_d")
+	if pc.user != pd.user {
+		t.Errorf("one seed, two user ids %s and %s: ids are the seed's", pc.user, pd.user)
+	}
+	if testkit.CtlSend(t, c, "DELETE", root+"/_fake/platforms/client_c", nil, nil).Status != 200 {
+		t.Fatal("DELETE client_c")
+	}
+	again := login("client_c")
+	if again.user != pc.user {
+		t.Errorf("client_c made again: user %s, want %s (the seed's)", again.user, pc.user)
+	}
+	for _, tc := range []struct {
+		name string
+		cr   creds
+		gw   string
+		want bool
+	}{
+		{"C's on C", again, again.gw, true},
+		{"D's on D", pd, pd.gw, true},
+		{"D's on C", pd, again.gw, false},
+		{"C's on D", again, pd.gw, false},
+		{"the removed C's on the C made again", pc, again.gw, false},
+		{"the removed C's on D", pc, pd.gw, false},
+	} {
+		if keyOK, refreshOK := opens(tc.cr, tc.gw); keyOK != tc.want || refreshOK != tc.want {
+			t.Errorf("%s: the oauth_key opens it: %v, the refresh_token: %v; want %v", tc.name, keyOK, refreshOK, tc.want)
+		}
+	}
+}
+
+// TestPlatformsKeysAreDeterministic: the same platforms made, removed and
+// made again in the same order in a fresh Platforms (a fresh process) hand
+// out the same ids, refresh tokens and keys.
+func TestPlatformsKeysAreDeterministic(t *testing.T) {
+	run := func() []string {
+		p := synapsefake.NewPlatforms()
+		defer p.Close()
+		var out []string
+		for _, step := range []string{"client_c", "client_d", "-client_c", "client_c"} {
+			if id, ok := strings.CutPrefix(step, "-"); ok {
+				if err := p.Remove(id); err != nil {
+					t.Fatal(err)
+				}
+				continue
+			}
+			s, err := p.Add(synapsefake.PlatformConfig{ClientID: step, ClientSecret: "secret", Seed: 7})
+			if err != nil {
+				t.Fatal(err)
+			}
+			u := s.MustAddUser(t, synapsefake.UserSeed{Fingerprint: testkit.TestFingerprint})
+			out = append(out, u.ID, u.RefreshToken, s.OAuthKey(u.ID, testkit.TestFingerprint))
+		}
+		return out
+	}
+	a, b := run(), run()
+	if !cmp.Equal(a, b) {
+		t.Errorf("two runs differ:\n%s", cmp.Diff(a, b))
+	}
+	seen := map[string]bool{}
+	for i, v := range a {
+		if i%3 != 0 && seen[v] { // ids repeat (the seed's); keys and tokens do not
+			t.Errorf("%s handed out twice in one run: %v", v, a)
+		}
+		seen[v] = true
+	}
+}
