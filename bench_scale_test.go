@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"net/http/httptest"
 	"runtime"
 	"strings"
 	"sync"
@@ -17,19 +18,33 @@ import (
 )
 
 // BenchmarkIdleFake reports the heap one idle fake holds (bytes/fake), over
-// 1,000 fakes built with New (no listener), with NewServer, and as platforms
+// 1,000 fakes built with New (no listener), with NewServer, as platforms
 // of one Platforms (Platforms.Add, what POST /_fake/platforms does; issue
-// 37), and the time to build one (ns/op over the 1,000).
+// 37), and as platforms whose every dashboard page was visited once
+// (PlatformDashboard; issue 45), and the time to build one (ns/op over the
+// 1,000, the visits included). The dashboard's templates are parsed
+// before the count, as any process's first visit parses them.
 func BenchmarkIdleFake(b *testing.B) {
-	for _, kind := range []string{"New", "NewServer", "Platform"} {
+	dashboard := []string{"", "transactions", "webhooks", "subscriptions", "requests", "oauth"}
+	visit := func(p *synapsefake.Platforms, base string) {
+		for _, page := range dashboard {
+			rec := httptest.NewRecorder()
+			p.ServeHTTP(rec, httptest.NewRequest("GET", "http://localhost"+base+"ui/"+page, nil))
+			if rec.Code != 200 {
+				b.Fatalf("GET %sui/%s: %d", base, page, rec.Code)
+			}
+		}
+	}
+	for _, kind := range []string{"New", "NewServer", "Platform", "PlatformDashboard"} {
 		b.Run(kind, func(b *testing.B) {
 			const n = 1000
 			var perFake float64
 			for b.Loop() {
 				fakes := make([]*synapsefake.Server, n)
 				var platforms *synapsefake.Platforms
-				if kind == "Platform" {
+				if strings.HasPrefix(kind, "Platform") {
 					platforms = synapsefake.NewPlatforms(synapsefake.WithMaxPlatforms(n + 1))
+					visit(platforms, "/_fake/")
 				}
 				runtime.GC()
 				var before, after runtime.MemStats
@@ -44,6 +59,9 @@ func BenchmarkIdleFake(b *testing.B) {
 						f, err := platforms.Add(synapsefake.PlatformConfig{ClientID: fmt.Sprintf("client_%d", i), ClientSecret: "secret"})
 						if err != nil {
 							b.Fatal(err)
+						}
+						if kind == "PlatformDashboard" {
+							visit(platforms, "/_fake/platforms/"+f.ClientID()+"/")
 						}
 						fakes[i] = f
 					}

@@ -102,8 +102,10 @@ func WithClientName(name string) Option {
 }
 
 // WithIDSeed sets the seed of the identifier stream. Two servers with the same
-// seed that see the same calls hand out the same ids, keys and tokens.
-// The default seed is 1.
+// seed that see the same calls hand out the same ids, and with the same
+// client id the same keys and tokens: oauth keys and refresh tokens hold
+// the platform's identity too (see PlatformConfig.Seed). The default seed
+// is 1.
 func WithIDSeed(seed uint64) Option {
 	return func(cfg *config) { cfg.Seed = seed }
 }

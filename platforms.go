@@ -10,6 +10,7 @@ import (
 	"hash/fnv"
 	"io"
 	"net/http"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -41,6 +42,7 @@ type Platforms struct {
 	mu    sync.RWMutex
 	byID  map[string]*Server
 	order []*Server // made platforms, oldest first
+	made  uint64    // platforms made, the removed ones included
 }
 
 // DefaultMaxPlatforms is how many platforms, the default among them, a
@@ -55,7 +57,8 @@ type PlatformConfig struct {
 	Name string
 	// ClientID and ClientSecret are the halves of its X-SP-GATEWAY
 	// (default: random ones). The client id is at most 64 letters, digits,
-	// '_', '-' and '.'.
+	// '_', '-' and '.', and not "." or "..": it is one segment of the
+	// platform's control URL, which a URL resolver must leave as it is.
 	ClientID, ClientSecret string
 	// Start is its clock's instant when it is made (default: the default
 	// platform's time then).
@@ -64,7 +67,13 @@ type PlatformConfig struct {
 	// time from Start); default: the default platform's kind.
 	Clock string
 	// Seed is the seed of its id stream (default: one drawn from the
-	// client id, so that platforms do not hand out the same ids).
+	// client id, so that platforms do not hand out the same ids). Its
+	// oauth keys and refresh tokens are drawn from it too, but hashed
+	// with the platform's identity: its client id and its number among
+	// the platforms made (1, 2, ... in the order Add made them, the
+	// removed ones counted). Two platforms with one seed hand out the same
+	// ids, but no key or token of one opens the other, nor one of a
+	// removed platform the one made again with its client id and seed.
 	Seed uint64
 }
 
@@ -141,7 +150,9 @@ func (p *Platforms) Add(c PlatformConfig) (*Server, error) {
 		return nil, apierr.New(reference.ErrTooManyRequests, "too_many_platforms",
 			"This fake holds %d platforms, its bound (-max-platforms); delete one (DELETE /_fake/platforms/{client_id}) before making another.", p.max)
 	}
-	s := New(opts...)
+	p.made++
+	incarnation := p.made
+	s := New(append(opts, func(c *config) { c.Incarnation = incarnation })...)
 	s.platforms, s.core.CtlBase = p, platformsPrefix+"/"+c.ClientID+"/"
 	p.byID[c.ClientID] = s
 	p.order = append(p.order, s)
@@ -154,23 +165,32 @@ func (p *Platforms) Remove(clientID string) error {
 	if clientID == p.def.cfg.ClientID {
 		return apierr.NotAllowed("default_platform", "The default platform cannot be deleted.")
 	}
-	p.mu.Lock()
+	p.mu.RLock()
 	s := p.byID[clientID]
-	if s != nil {
-		delete(p.byID, clientID)
-		for i, o := range p.order {
-			if o == s {
-				p.order = append(p.order[:i:i], p.order[i+1:]...)
-				break
-			}
-		}
-	}
-	p.mu.Unlock()
+	p.mu.RUnlock()
 	if s == nil {
 		return apierr.NotFound("platform")
 	}
+	return p.remove(s)
+}
+
+// remove removes the platform s, unless it is the default or is no longer
+// one of p's (removed meanwhile, its client id perhaps another's now).
+func (p *Platforms) remove(s *Server) error {
+	if s == p.def {
+		return apierr.NotAllowed("default_platform", "The default platform cannot be deleted.")
+	}
+	p.mu.Lock()
+	found := p.byID[s.cfg.ClientID] == s
+	if found {
+		delete(p.byID, s.cfg.ClientID)
+		p.order = slices.DeleteFunc(p.order, func(o *Server) bool { return o == s })
+	}
+	p.mu.Unlock()
+	if !found {
+		return apierr.NotFound("platform")
+	}
 	s.Close()
-	console.ForgetUIPages(s.core.CtlBase)
 	return nil
 }
 
@@ -203,7 +223,13 @@ func (p *Platforms) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	d := p.def
 	id, rest, sub := strings.Cut(strings.TrimPrefix(path, platformsPrefix+"/"), "/")
-	if s := p.Get(id); sub && s != nil && path != platformsPrefix {
+	// One lookup serves the whole request: a platform made or removed
+	// while it is served does not turn it into another route.
+	var s *Server
+	if path != platformsPrefix {
+		s = p.Get(id)
+	}
+	if sub && s != nil {
 		// The platform's own control API, which makes the origin, Host and
 		// token checks itself (with the same options), on its own path.
 		r2 := new(http.Request)
@@ -228,7 +254,7 @@ func (p *Platforms) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		}
 		return
 	}
-	switch s := p.Get(id); {
+	switch {
 	case id == "":
 		d.core.Fail(w, apierr.RouteNotFound)
 	case s == nil:
@@ -236,7 +262,7 @@ func (p *Platforms) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	case r.Method == http.MethodGet:
 		d.core.ControlOK(w, map[string]any{"platform": platformView(s)})
 	case r.Method == http.MethodDelete:
-		if err := p.Remove(id); err != nil {
+		if err := p.remove(s); err != nil {
 			d.core.Fail(w, err)
 			return
 		}
@@ -339,10 +365,11 @@ func platformView(s *Server) platformJSON {
 
 // checkPlatformConfig refuses a client id or secret a gateway cannot carry.
 func checkPlatformConfig(c PlatformConfig) error {
-	if len(c.ClientID) > 64 || strings.IndexFunc(c.ClientID, func(r rune) bool {
+	if len(c.ClientID) > 64 || c.ClientID == "." || c.ClientID == ".." || strings.IndexFunc(c.ClientID, func(r rune) bool {
 		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '_' || r == '-' || r == '.')
 	}) >= 0 {
-		return apierr.Payload("invalid_client_id", "client_id must be at most 64 letters, digits, '_', '-' and '.', not %q.", jsonx.Clip(c.ClientID))
+		return apierr.Payload("invalid_client_id", "client_id must be at most 64 letters, digits, '_', '-' and '.', and not . or .. "+
+			"(a URL resolver would take /_fake/platforms/.. for /_fake/), not %q.", jsonx.Clip(c.ClientID))
 	}
 	if len(c.ClientSecret) > 128 || strings.IndexFunc(c.ClientSecret, func(r rune) bool { return r <= ' ' || r == '|' || r >= 0x7f }) >= 0 {
 		return apierr.Payload("invalid_client_secret", "client_secret must be at most 128 printable characters, without spaces or '|'.")

@@ -2,10 +2,15 @@ package synapsefake_test
 
 import (
 	"bytes"
+	"context"
+	"encoding/json"
 	"fmt"
+	"html"
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
+	"regexp"
 	"strings"
 	"sync"
 	"testing"
@@ -444,5 +449,316 @@ func TestRestoreCopyChecksTheDocument(t *testing.T) {
 				t.Errorf("after RestoreCopy: user %s found %v, want %v", fx.User.ID, found, tc.ok)
 			}
 		})
+	}
+}
+
+// hookedContext runs f the first time anything reads a value of it: a
+// seam in the middle of serving a request that needs nothing of the code.
+type hookedContext struct {
+	context.Context
+	once sync.Once
+	f    func()
+}
+
+func (c *hookedContext) Value(key any) any {
+	c.once.Do(c.f)
+	return c.Context.Value(key)
+}
+
+// serveLocal serves a control request on p as a client on loopback sends
+// it, ctx its context, and answers its status and body.
+func serveLocal(t *testing.T, p *synapsefake.Platforms, ctx context.Context, method, path string) (int, map[string]any) {
+	t.Helper()
+	rec := httptest.NewRecorder()
+	p.ServeHTTP(rec, httptest.NewRequestWithContext(ctx, method, "http://localhost"+path, nil))
+	var body map[string]any
+	if err := json.Unmarshal(rec.Body.Bytes(), &body); err != nil {
+		t.Fatalf("%s %s: %d %q is not JSON", method, path, rec.Code, rec.Body)
+	}
+	return rec.Code, body
+}
+
+// TestPlatformsServeLooksUpOnce: a request below /_fake/platforms/{id} is
+// served with the platform it found when it came in, even when that
+// platform is made, removed or made again while it is served (issue 45):
+// a sub-route never acts on the platform itself (DELETE .../webhooks
+// deleted the platform, POST .../webhooks/flush was 405), and a DELETE
+// removes the platform it found, not one made again under its client id.
+func TestPlatformsServeLooksUpOnce(t *testing.T) {
+	for _, tc := range []struct {
+		name         string
+		exists       bool   // X9 exists when the request comes in
+		during       string // what happens to X9 while the request is served: make, remake
+		method, path string
+		status       int
+		code         string // the refusal's error.code; "" for success
+		after        bool   // X9 exists after the request
+	}{
+		{"sub-route DELETE, the platform made meanwhile", false, "make", "DELETE", "/_fake/platforms/X9/webhooks", 404, "unable_to_locate_platform", true},
+		{"sub-route POST, the platform made meanwhile", false, "make", "POST", "/_fake/platforms/X9/webhooks/flush", 404, "unable_to_locate_platform", true},
+		{"sub-route DELETE of a made platform", true, "", "DELETE", "/_fake/platforms/X9/webhooks", 200, "", true},
+		{"DELETE, the platform made again meanwhile", true, "remake", "DELETE", "/_fake/platforms/X9", 404, "unable_to_locate_platform", true},
+		{"DELETE, the platform there throughout", true, "", "DELETE", "/_fake/platforms/X9", 200, "", false},
+		{"GET, the platform made meanwhile", false, "make", "GET", "/_fake/platforms/X9", 404, "unable_to_locate_platform", true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			p := synapsefake.NewPlatforms()
+			t.Cleanup(p.Close)
+			add := func() *synapsefake.Server {
+				s, err := p.Add(synapsefake.PlatformConfig{ClientID: "X9"})
+				if err != nil {
+					t.Fatal(err)
+				}
+				return s
+			}
+			var first *synapsefake.Server
+			if tc.exists {
+				first = add()
+			}
+			ctx := &hookedContext{Context: context.Background(), f: func() {
+				switch tc.during {
+				case "make":
+					add()
+				case "remake":
+					if err := p.Remove("X9"); err != nil {
+						t.Fatal(err)
+					}
+					add()
+				}
+			}}
+			status, body := serveLocal(t, p, ctx, tc.method, tc.path)
+			code := ""
+			if e, ok := body["error"].(map[string]any); ok {
+				code, _ = e["code"].(string)
+			}
+			if status != tc.status || code != tc.code {
+				t.Errorf("%s %s: %d %v, want %d %q", tc.method, tc.path, status, body, tc.status, tc.code)
+			}
+			if s := p.Get("X9"); (s != nil) != tc.after || (s != nil && s == first && tc.during == "remake") {
+				t.Errorf("after %s %s: X9 is %v, want it to exist: %v (made again: %v)", tc.method, tc.path, s, tc.after, tc.during == "remake")
+			}
+		})
+	}
+}
+
+// TestPlatformsServeWhileMadeAndRemoved makes and removes a platform over
+// and over while other goroutines send its control sub-routes: no
+// sub-route ever removes it (its maker's DELETE finds it every time) or
+// answers 405. Run it under -race.
+func TestPlatformsServeWhileMadeAndRemoved(t *testing.T) {
+	p := synapsefake.NewPlatforms()
+	t.Cleanup(p.Close)
+	const rounds = 500
+	done := make(chan struct{})
+	var wg sync.WaitGroup
+	for _, req := range [][2]string{{"DELETE", "/_fake/platforms/X9/webhooks"}, {"POST", "/_fake/platforms/X9/webhooks/flush"}, {"GET", "/_fake/platforms/X9/clock"}} {
+		wg.Go(func() {
+			for {
+				select {
+				case <-done:
+					return
+				default:
+				}
+				if status, body := serveLocal(t, p, context.Background(), req[0], req[1]); status != 200 && status != 404 {
+					t.Errorf("%s %s: %d %v, want 200, or 404 between the platform's lives", req[0], req[1], status, body)
+				}
+			}
+		})
+	}
+	for i := range rounds {
+		if _, err := p.Add(synapsefake.PlatformConfig{ClientID: "X9"}); err != nil {
+			t.Fatalf("round %d: Add: %v", i, err)
+		}
+		if status, body := serveLocal(t, p, context.Background(), "DELETE", "/_fake/platforms/X9"); status != 200 {
+			t.Fatalf("round %d: DELETE /_fake/platforms/X9 after making it: %d %v (a sub-route removed it)", i, status, body)
+		}
+	}
+	close(done)
+	wg.Wait()
+}
+
+// TestPlatformsClientIDs: a client id is one segment of the platform's
+// control URL and of its dashboard's, so the ids a URL resolver would
+// rewrite ("." and "..": /_fake/platforms/.. is /_fake/ to curl, requests,
+// Node's URL and browsers) or that are no single segment are refused with
+// invalid_client_id, by the control API and Add alike, and nothing is
+// made; every accepted one's control_url, and every link of the
+// dashboard's platform switcher, resolves (as a client resolves it) to its
+// own platform.
+func TestPlatformsClientIDs(t *testing.T) {
+	p, root := testkit.NewPlatforms(t)
+	c := http.DefaultClient
+	for _, id := range []string{".", "..", "a/b", "/", `a\b`, "%2e%2e", "%2E", ".%2e", "a%2fb", "a?b", "a#b", "?", "#",
+		"a b", " ", "\t", "a\x00", "a\n", "é", strings.Repeat("a", 65)} {
+		testkit.WantError(t, testkit.CtlSend(t, c, "POST", root+"/_fake/platforms", nil, map[string]any{"client_id": id}), 400, "200", "invalid_client_id")
+		if _, err := p.Add(synapsefake.PlatformConfig{ClientID: id}); testkit.ErrCode(err) != "invalid_client_id" {
+			t.Errorf("Add(ClientID %q): %v, want invalid_client_id", id, err)
+		}
+	}
+	if n := len(p.List()); n != 1 {
+		t.Fatalf("%d platforms after the refusals, want the default alone", n)
+	}
+
+	accepted := []string{"...", ".a", "a.", "a..b", ".-", "-", "_", "A.b-C_9", strings.Repeat("a", 64)}
+	rootURL, _ := url.Parse(root)
+	resolve := func(base *url.URL, ref string) *url.URL {
+		t.Helper()
+		u, err := url.Parse(ref)
+		if err != nil {
+			t.Fatalf("url.Parse(%q): %v", ref, err)
+		}
+		return base.ResolveReference(u)
+	}
+	for _, id := range accepted {
+		r := testkit.CtlSend(t, c, "POST", root+"/_fake/platforms", nil, map[string]any{"client_id": id})
+		if r.Status != 200 {
+			t.Fatalf("POST client_id %q: %d %s", id, r.Status, r.Raw)
+		}
+		ctl := resolve(rootURL, r.Body["platform"].(map[string]any)["control_url"].(string))
+		if want := "/_fake/platforms/" + id; ctl.Path != want {
+			t.Errorf("client_id %q: control_url resolves to %s, want %s", id, ctl.Path, want)
+		}
+		got := testkit.CtlSend(t, c, "GET", ctl.String(), nil, nil)
+		if pl, _ := got.Body["platform"].(map[string]any); got.Status != 200 || pl["client_id"] != id {
+			t.Errorf("client_id %q: GET its resolved control_url %s: %d %s", id, ctl, got.Status, got.Raw)
+		}
+	}
+
+	// The switcher, on the default's dashboard and on each platform's.
+	link := regexp.MustCompile(`<li><a href="([^"]*)"[^>]*>[^<]*</a> <code>([^<]*)</code></li>`)
+	current := regexp.MustCompile(`Platform <b>([^<]*)</b>`)
+	for _, page := range append([]string{"/_fake/ui/"}, func() (pages []string) {
+		for _, id := range accepted {
+			pages = append(pages, "/_fake/platforms/"+id+"/ui/")
+		}
+		return pages
+	}()...) {
+		pageURL := resolve(rootURL, page)
+		resp, body := testkit.GetNoRedirect(t, c, pageURL.String(), nil)
+		links := link.FindAllStringSubmatch(body, -1)
+		if resp.StatusCode != 200 || len(links) != 1+len(accepted) {
+			t.Fatalf("GET %s: %d, %d switcher links, want %d", page, resp.StatusCode, len(links), 1+len(accepted))
+		}
+		for _, l := range links {
+			id := html.UnescapeString(l[2])
+			want := "/_fake/platforms/" + id + "/ui/"
+			if id == p.Default().ClientID() {
+				want = "/_fake/ui/"
+			}
+			to := resolve(pageURL, html.UnescapeString(l[1]))
+			if to.Path != want {
+				t.Errorf("on %s, the switcher's link to %s resolves to %s, want %s", page, id, to.Path, want)
+				continue
+			}
+			_, there := testkit.GetNoRedirect(t, c, to.String(), nil)
+			if m := current.FindStringSubmatch(there); m == nil || html.UnescapeString(m[1]) != p.Get(id).ClientName() {
+				t.Errorf("on %s, the switcher's link to %s opens the dashboard of %v", page, id, m)
+			}
+		}
+	}
+}
+
+// TestPlatformsKeysAreTheirOwn: two platforms made with one seed hand out
+// the same user ids (the seed's), but their refresh tokens and oauth keys
+// hold the platform's identity: neither opens the other platform, nor a
+// removed platform's the one made again with its client id, secret and
+// seed. The keys keep their form (oauth_ or refresh_ and 40 hex digits).
+func TestPlatformsKeysAreTheirOwn(t *testing.T) {
+	_, root := testkit.NewPlatforms(t)
+	c := http.DefaultClient
+	key := regexp.MustCompile(`^oauth_[0-9a-f]{40}$`)
+	token := regexp.MustCompile(`^refresh_[0-9a-f]{40}$`)
+	type creds struct{ gw, user, refresh, key string }
+	// login makes a platform and its user, and gets the user a key.
+	login := func(id string) creds {
+		t.Helper()
+		if r := testkit.CtlSend(t, c, "POST", root+"/_fake/platforms", nil, map[string]any{"client_id": id, "client_secret": "secret", "seed": 7}); r.Status != 200 {
+			t.Fatalf("POST /_fake/platforms %s: %d %s", id, r.Status, r.Raw)
+		}
+		gw := id + "|secret"
+		u := testkit.CtlSend(t, c, "POST", root+"/v3.1/users", apiHeaders(gw), platformUserBody("a@example.com"))
+		userID, _ := u.Body["_id"].(string)
+		refresh, _ := u.Body["refresh_token"].(string)
+		o := testkit.CtlSend(t, c, "POST", root+"/v3.1/oauth/"+userID, apiHeaders(gw), map[string]any{"refresh_token": refresh})
+		k, _ := o.Body["oauth_key"].(string)
+		if u.Status != 200 || o.Status != 200 || !token.MatchString(refresh) || !key.MatchString(k) {
+			t.Fatalf("%s: POST /users %d, POST /oauth %d: refresh_token %q, oauth_key %q", id, u.Status, o.Status, refresh, k)
+		}
+		return creds{gw, userID, refresh, k}
+	}
+	// opens reports whether cr's key, and cr's refresh token, open gw's platform.
+	opens := func(cr creds, gw string) (keyOK, refreshOK bool) {
+		t.Helper()
+		h := apiHeaders(gw)
+		h["X-SP-USER"] = cr.key + "|" + testkit.TestFingerprint
+		keyOK = testkit.CtlSend(t, c, "GET", root+"/v3.1/users/"+cr.user+"/nodes", h, nil).Status == 200
+		refreshOK = testkit.CtlSend(t, c, "POST", root+"/v3.1/oauth/"+cr.user, apiHeaders(gw), map[string]any{"refresh_token": cr.refresh}).Status == 200
+		return keyOK, refreshOK
+	}
+
+	pc, pd := login("client_c"), login("client_d")
+	if pc.user != pd.user {
+		t.Errorf("one seed, two user ids %s and %s: ids are the seed's", pc.user, pd.user)
+	}
+	if testkit.CtlSend(t, c, "DELETE", root+"/_fake/platforms/client_c", nil, nil).Status != 200 {
+		t.Fatal("DELETE client_c")
+	}
+	again := login("client_c")
+	if again.user != pc.user {
+		t.Errorf("client_c made again: user %s, want %s (the seed's)", again.user, pc.user)
+	}
+	for _, tc := range []struct {
+		name string
+		cr   creds
+		gw   string
+		want bool
+	}{
+		{"C's on C", again, again.gw, true},
+		{"D's on D", pd, pd.gw, true},
+		{"D's on C", pd, again.gw, false},
+		{"C's on D", again, pd.gw, false},
+		{"the removed C's on the C made again", pc, again.gw, false},
+		{"the removed C's on D", pc, pd.gw, false},
+	} {
+		if keyOK, refreshOK := opens(tc.cr, tc.gw); keyOK != tc.want || refreshOK != tc.want {
+			t.Errorf("%s: the oauth_key opens it: %v, the refresh_token: %v; want %v", tc.name, keyOK, refreshOK, tc.want)
+		}
+	}
+}
+
+// TestPlatformsKeysAreDeterministic: the same platforms made, removed and
+// made again in the same order in a fresh Platforms (a fresh process) hand
+// out the same ids, refresh tokens and keys.
+func TestPlatformsKeysAreDeterministic(t *testing.T) {
+	run := func() []string {
+		p := synapsefake.NewPlatforms()
+		defer p.Close()
+		var out []string
+		for _, step := range []string{"client_c", "client_d", "-client_c", "client_c"} {
+			if id, ok := strings.CutPrefix(step, "-"); ok {
+				if err := p.Remove(id); err != nil {
+					t.Fatal(err)
+				}
+				continue
+			}
+			s, err := p.Add(synapsefake.PlatformConfig{ClientID: step, ClientSecret: "secret", Seed: 7})
+			if err != nil {
+				t.Fatal(err)
+			}
+			u := s.MustAddUser(t, synapsefake.UserSeed{Fingerprint: testkit.TestFingerprint})
+			out = append(out, u.ID, u.RefreshToken, s.OAuthKey(u.ID, testkit.TestFingerprint))
+		}
+		return out
+	}
+	a, b := run(), run()
+	if !cmp.Equal(a, b) {
+		t.Errorf("two runs differ:\n%s", cmp.Diff(a, b))
+	}
+	seen := map[string]bool{}
+	for i, v := range a {
+		if i%3 != 0 && seen[v] { // ids repeat (the seed's); keys and tokens do not
+			t.Errorf("%s handed out twice in one run: %v", v, a)
+		}
+		seen[v] = true
 	}
 }

@@ -182,7 +182,7 @@ func (st *Store) askBank(now time.Time, rec *bankLoginRecord) *mfaAnswer {
 	if st.bankLogins == nil {
 		st.bankLogins = make(map[string]*bankLoginRecord)
 	}
-	token := "fake_" + st.randomHex(32)
+	token := "fake_" + st.secretHex(32)
 	rec.expires = now.Add(bankLoginLifetime)
 	st.bankLogins[token] = rec
 	st.bankLoginExpiry.push(token, rec.expires)

@@ -21,6 +21,7 @@ import (
 func (s *Bank) OpenStore(client ClientView, microDeposits, manualProcessing, immediateProvisional bool, cutoffs Cutoffs) {
 	st := newStore(s.Cfg.Seed)
 	st.client = client
+	st.secrets = secretsKey(client.ID, s.Cfg.Incarnation)
 	st.microDeposits = microDeposits
 	st.manualProcessing = manualProcessing
 	st.immediateProvisional = immediateProvisional

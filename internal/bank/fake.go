@@ -259,6 +259,12 @@ type Config struct {
 	// completes one (WithKYCReview).
 	KYCReview time.Duration
 	KYCManual bool
+	// Incarnation tells apart the platforms a process made with one
+	// client id: 0 for a server of its own and a Platforms' default, the
+	// count of platforms its Platforms made, this one included, for a
+	// made one. With the client id it is the platform's identity, which
+	// its oauth keys and refresh tokens hold (store.secretHex).
+	Incarnation uint64
 }
 
 // ValidateUserSeed is seed's check (AddUser's), for the layers above.

@@ -25,7 +25,7 @@ type keyRecord struct {
 // (the default grant is allUserScopes itself). Callers hold mu.
 func (st *Store) newKey(expires time.Time, userID, fingerprint string, scopes []string) *keyRecord {
 	k := &keyRecord{
-		key:         "oauth_" + st.randomHex(20),
+		key:         "oauth_" + st.secretHex(20),
 		userID:      userID,
 		fingerprint: fingerprint,
 		scopes:      scopes,

@@ -50,6 +50,7 @@ var storeFieldsApart = map[string]string{
 	"goneUsers":            "not saved: worked out from the restored users",
 	"achMemo":              "not saved: a cache of the ACH calendar's last answer",
 	"hexRoom":              "not saved: room for the next random strings, allocated together",
+	"secrets":              "not saved: the identity of the server restored into (its client id and incarnation)",
 	"eventSlab":            "not saved: room for the next events, allocated together",
 	"objectSlab":           "not saved: room for the next object events, allocated together",
 }

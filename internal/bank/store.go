@@ -1,6 +1,8 @@
 package bank
 
 import (
+	"crypto/sha256"
+	"encoding/binary"
 	"encoding/hex"
 	"math"
 	"math/rand/v2"
@@ -92,6 +94,9 @@ type Store struct {
 	// hexRoom is where randomHex writes the strings it returns: handed-out
 	// bytes are never written again.
 	hexRoom []byte
+	// secrets is the platform's identity (secretsKey), which secretHex
+	// hashes into every key and token it draws.
+	secrets [32]byte
 
 	// eventSlab and objectSlab are where newEvent and the object events
 	// take their values from, eventSlabSize at a time (events.go).
@@ -211,12 +216,42 @@ func (st *Store) randomHex(n int) string {
 	}
 	var raw [maxHexBytes]byte
 	_, _ = st.ids.Read(raw[:n])
+	return st.hexOf(raw[:n])
+}
+
+// secretHex returns n (at most 32) bytes as hex for a credential: an
+// oauth key, a refresh token, a bank login's access token. It draws them
+// from the id stream as randomHex does, so that the ids drawn after it are
+// the same, then hashes them with the platform's identity: two platforms
+// with one seed hand out the same ids, but none of the other's keys. The
+// same seed, client id and incarnation, and the same calls, give the same
+// keys. Callers hold mu.
+func (st *Store) secretHex(n int) string {
+	var buf [len(st.secrets) + maxHexBytes]byte
+	copy(buf[:], st.secrets[:])
+	raw := buf[len(st.secrets) : len(st.secrets)+n]
+	_, _ = st.ids.Read(raw)
+	sum := sha256.Sum256(buf[:len(st.secrets)+n])
+	return st.hexOf(sum[:n])
+}
+
+// secretsKey is the identity of the platform with the given client id and
+// incarnation (Config.Incarnation), as secretHex hashes it.
+func secretsKey(clientID string, incarnation uint64) [32]byte {
+	b := append([]byte("synapsefake-secrets-v1\x00"), clientID...)
+	return sha256.Sum256(binary.BigEndian.AppendUint64(append(b, 0), incarnation))
+}
+
+// hexOf returns b (at most maxHexBytes) as hex, written in hexRoom.
+// Callers hold mu.
+func (st *Store) hexOf(b []byte) string {
+	n := len(b)
 	if cap(st.hexRoom)-len(st.hexRoom) < 2*n {
 		st.hexRoom = make([]byte, 0, hexRoomSize)
 	}
 	i := len(st.hexRoom)
 	st.hexRoom = st.hexRoom[:i+2*n]
-	hex.Encode(st.hexRoom[i:], raw[:n])
+	hex.Encode(st.hexRoom[i:], b)
 	return unsafe.String(&st.hexRoom[i], 2*n)
 }
 

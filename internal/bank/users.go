@@ -344,7 +344,7 @@ func (st *Store) newUser(now time.Time, seed UserSeed, documents []BaseDocReques
 }
 
 func (st *Store) rotateRefreshToken(u *userRecord) {
-	u.refreshToken = "refresh_" + st.randomHex(20)
+	u.refreshToken = "refresh_" + st.secretHex(20)
 	u.refreshUses = refreshTokenUses
 }
 

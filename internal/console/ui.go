@@ -48,7 +48,10 @@ const uiPoll = 200 * time.Millisecond
 //go:embed ui
 var uiFiles embed.FS
 
-// uiPages are the page templates, each the layout plus its "main".
+// uiPages are the page templates, each the layout plus its "main",
+// parsed once for every server of the process: the control root a page's
+// links lead to is its data's Base (and $.Base in every template, which
+// "rows" and "at" pass on), not part of the template.
 var uiPages = sync.OnceValue(func() map[string]*template.Template {
 	funcs := template.FuncMap{
 		"money":    func(c int64) string { return bank.Fixed2(bank.Cents(c)) },
@@ -81,18 +84,23 @@ var uiPages = sync.OnceValue(func() map[string]*template.Template {
 			}
 			return self + sep + "open=" + url.QueryEscape(id)
 		},
-		// rows is a list and the page it is on, for a row template.
-		"rows": func(self string, list any) any {
+		// rows is a list and the page it is on, for a row template, with
+		// the control root its links lead to.
+		"rows": func(base, self string, list any) any {
 			return struct {
-				Self string
-				List any
-			}{self, list}
+				Base, Self string
+				List       any
+			}{base, self, list}
+		},
+		// at is v for a template whose links lead to the control root
+		// base: it reads v as .V and base as $.Base.
+		"at": func(base string, v any) any {
+			return struct {
+				Base string
+				V    any
+			}{base, v}
 		},
 		"nodeTypes": reference.NodeTypes,
-		// base is the root of the control API the page's links lead to:
-		// /_fake/, or a made platform's /_fake/platforms/{client_id}/.
-		// uiPagesFor's copies of the pages say which.
-		"base": func() string { return ControlPrefix },
 	}
 	base := template.Must(template.New("layout.html").Funcs(funcs).ParseFS(uiFiles, "ui/layout.html"))
 	pages := map[string]*template.Template{}
@@ -101,39 +109,6 @@ var uiPages = sync.OnceValue(func() map[string]*template.Template {
 	}
 	return pages
 })
-
-// uiBases holds uiPages' copies by the control root their links lead to.
-var uiBases struct {
-	sync.Mutex
-	pages map[string]map[string]*template.Template
-}
-
-// uiPagesFor are the page templates whose links lead to the control API
-// at base. uiPages' own are never executed, so that they can be cloned.
-func uiPagesFor(base string) map[string]*template.Template {
-	uiBases.Lock()
-	defer uiBases.Unlock()
-	if pages := uiBases.pages[base]; pages != nil {
-		return pages
-	}
-	pages := map[string]*template.Template{}
-	for name, t := range uiPages() {
-		c := template.Must(t.Clone())
-		pages[name] = c.Funcs(template.FuncMap{"base": func() string { return base }})
-	}
-	if uiBases.pages == nil {
-		uiBases.pages = map[string]map[string]*template.Template{}
-	}
-	uiBases.pages[base] = pages
-	return pages
-}
-
-// ForgetUIPages drops the pages of a removed platform's control root.
-func ForgetUIPages(base string) {
-	uiBases.Lock()
-	delete(uiBases.pages, base)
-	uiBases.Unlock()
-}
 
 // controlRoot is where the server's control API is served: /_fake/, or a
 // made platform's /_fake/platforms/{client_id}/.
@@ -174,6 +149,9 @@ func (s *Console) uiPlatforms() (list []uiPlatform, more int) {
 
 // uiPage is what every page's template gets.
 type uiPage struct {
+	// Base is the root of the control API the page's links lead to:
+	// /_fake/, or a made platform's /_fake/platforms/{client_id}/.
+	Base   string
 	Tab    string
 	Now    time.Time
 	Manual bool // the clock moves only when told
@@ -207,13 +185,13 @@ func (s *Console) uiRender(w http.ResponseWriter, r *http.Request, tab string, p
 
 // uiRenderStatus is uiRender with another status than 200.
 func (s *Console) uiRenderStatus(w http.ResponseWriter, r *http.Request, status int, tab string, p uiPage) {
-	p.Tab, p.Now, p.Manual = tab, s.Now(), s.ManualClock()
+	p.Base, p.Tab, p.Now, p.Manual = s.controlRoot(), tab, s.Now(), s.ManualClock()
 	q := r.URL.Query()
 	if id := strings.TrimSpace(q.Get("open")); id != "" && p.Open == nil {
 		p.Open = s.uiDetail(id)
 	}
 	q.Del("open")
-	p.Self = s.controlRoot() + strings.TrimPrefix(r.URL.Path, ControlPrefix)
+	p.Self = p.Base + strings.TrimPrefix(r.URL.Path, ControlPrefix)
 	p.Platforms, p.MorePlatforms = s.uiPlatforms()
 	if len(q) > 0 {
 		p.Self += "?" + q.Encode()
@@ -224,7 +202,7 @@ func (s *Console) uiRenderStatus(w http.ResponseWriter, r *http.Request, status 
 		p.CardCodes = reference.InterchangeCodes()
 	}
 	var buf bytes.Buffer
-	if err := uiPagesFor(s.controlRoot())[tab].ExecuteTemplate(&buf, "layout.html", p); err != nil {
+	if err := uiPages()[tab].ExecuteTemplate(&buf, "layout.html", p); err != nil {
 		s.Fail(w, apierr.New(reference.ErrServer, "internal_error", "dashboard: %v", err))
 		return
 	}

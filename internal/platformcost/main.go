@@ -1,11 +1,13 @@
 // Command platformcost measures what platforms cost the standalone fake
 // (issue 37): it starts cmd/synapsefake, reads its resident memory idle,
 // makes -n platforms at once over HTTP (POST /_fake/platforms, then each
-// platform's GET /v3.1/users with its own gateway), and reads the memory
-// again, over -rounds rounds of a fresh process each:
+// platform's GET /v3.1/users with its own gateway, and with -dashboard
+// every page of its dashboard; issue 45), and reads the memory again, over
+// -rounds rounds of a fresh process each:
 //
 //	go run ./internal/platformcost                # 200 platforms, 5 rounds
 //	go run ./internal/platformcost -n 1000 -rounds 3
+//	go run ./internal/platformcost -dashboard     # each platform's dashboard visited
 //
 // It prints each round and the medians: the time from the first POST to
 // the last answer, and the growth of the process's resident set (VmRSS,
@@ -35,8 +37,9 @@ func main() {
 	n := flag.Int("n", 200, "platforms made at once in each round")
 	rounds := flag.Int("rounds", 5, "rounds, each with a fresh process")
 	bin := flag.String("binary", "", "the synapsefake binary (default: build cmd/synapsefake)")
+	dashboard := flag.Bool("dashboard", false, "visit every page of each platform's dashboard too")
 	flag.Parse()
-	if err := run(*bin, *n, *rounds, os.Stdout); err != nil {
+	if err := run(*bin, *n, *rounds, *dashboard, os.Stdout); err != nil {
 		fmt.Fprintln(os.Stderr, "platformcost:", err)
 		os.Exit(1)
 	}
@@ -50,7 +53,7 @@ type round struct {
 
 func (r round) perPlatformKiB(n int) float64 { return float64(r.busyKiB-r.idleKiB) / float64(n) }
 
-func run(bin string, n, rounds int, out io.Writer) error {
+func run(bin string, n, rounds int, dashboard bool, out io.Writer) error {
 	if n < 1 || rounds < 1 {
 		return errors.New("-n and -rounds must be at least 1")
 	}
@@ -67,19 +70,23 @@ func run(bin string, n, rounds int, out io.Writer) error {
 			return fmt.Errorf("go build ./cmd/synapsefake (run from the repository's root): %w", err)
 		}
 	}
+	visited := ""
+	if dashboard {
+		visited = " and their dashboards visited"
+	}
 	var all []round
 	for i := range rounds {
-		r, err := measure(bin, n)
+		r, err := measure(bin, n, dashboard)
 		if err != nil {
 			return fmt.Errorf("round %d: %w", i+1, err)
 		}
-		fmt.Fprintf(out, "round %d: %d platforms made at once, each answered 200, in %d ms; RSS %.1f MiB idle, %.1f MiB after (%.1f KiB a platform)\n",
-			i+1, n, r.took.Milliseconds(), float64(r.idleKiB)/1024, float64(r.busyKiB)/1024, r.perPlatformKiB(n))
+		fmt.Fprintf(out, "round %d: %d platforms made at once%s, each answered 200, in %d ms; RSS %.1f MiB idle, %.1f MiB after (%.1f KiB a platform)\n",
+			i+1, n, visited, r.took.Milliseconds(), float64(r.idleKiB)/1024, float64(r.busyKiB)/1024, r.perPlatformKiB(n))
 		all = append(all, r)
 	}
 	took := median(all, func(r round) float64 { return float64(r.took.Milliseconds()) })
 	kib := median(all, func(r round) float64 { return r.perPlatformKiB(n) })
-	fmt.Fprintf(out, "median of %d rounds: %d platforms in %.0f ms, %.1f KiB of RSS a platform\n", rounds, n, took, kib)
+	fmt.Fprintf(out, "median of %d rounds: %d platforms%s in %.0f ms, %.1f KiB of RSS a platform\n", rounds, n, visited, took, kib)
 	return nil
 }
 
@@ -95,9 +102,9 @@ func median(rs []round, f func(round) float64) float64 {
 	return (v[len(v)/2-1] + v[len(v)/2]) / 2
 }
 
-// measure starts the binary, makes n platforms at once and reads its memory
-// before and after.
-func measure(bin string, n int) (round, error) {
+// measure starts the binary, makes n platforms at once (visiting their
+// dashboards when dashboard is set) and reads its memory before and after.
+func measure(bin string, n int, dashboard bool) (round, error) {
 	cmd := exec.Command(bin, "-addr", "127.0.0.1:0", "-quiet", "-clock", "manual", "-max-platforms", strconv.Itoa(n+1))
 	stdout, err := cmd.StdoutPipe()
 	if err != nil {
@@ -122,10 +129,10 @@ func measure(bin string, n int) (round, error) {
 	go func() { _, _ = io.Copy(io.Discard, stdout) }()
 	root := strings.TrimSuffix(base, "/v3.1")
 	client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: n}}
-	// One platform made and dropped first, so that the idle figure holds
-	// what any platform's first request loads (templates, routes), not
-	// just the process at rest.
-	if err := makeAndAsk(client, root, "warm_up"); err != nil {
+	// One platform made and dropped first, its dashboard visited, so that
+	// the idle figure holds what any platform's first request loads
+	// (templates, routes), not just the process at rest.
+	if err := makeAndAsk(client, root, "warm_up", true); err != nil {
 		return round{}, err
 	}
 	if err := drop(client, root, "warm_up"); err != nil {
@@ -136,7 +143,7 @@ func measure(bin string, n int) (round, error) {
 	var wg sync.WaitGroup
 	errs := make(chan error, n)
 	for i := range n {
-		wg.Go(func() { errs <- makeAndAsk(client, root, fmt.Sprintf("client_%d", i)) })
+		wg.Go(func() { errs <- makeAndAsk(client, root, fmt.Sprintf("client_%d", i), dashboard) })
 	}
 	wg.Wait()
 	r.took = time.Since(start)
@@ -150,8 +157,12 @@ func measure(bin string, n int) (round, error) {
 	return r, nil
 }
 
-// makeAndAsk makes a platform and asks for its users with its gateway.
-func makeAndAsk(c *http.Client, root, id string) error {
+// dashboardPages are the pages of a platform's dashboard, below its ui/.
+var dashboardPages = []string{"", "transactions", "webhooks", "subscriptions", "requests", "oauth"}
+
+// makeAndAsk makes a platform and asks for its users with its gateway,
+// then, when dashboard is set, for every page of its dashboard.
+func makeAndAsk(c *http.Client, root, id string, dashboard bool) error {
 	resp, err := c.Post(root+"/_fake/platforms", "application/json", strings.NewReader(`{"client_id":"`+id+`"}`))
 	if err != nil {
 		return err
@@ -182,6 +193,20 @@ func makeAndAsk(c *http.Client, root, id string) error {
 	resp.Body.Close()
 	if resp.StatusCode != http.StatusOK {
 		return fmt.Errorf("GET /v3.1/users as %s: %d", id, resp.StatusCode)
+	}
+	for _, page := range dashboardPages {
+		if !dashboard {
+			break
+		}
+		resp, err := c.Get(root + "/_fake/platforms/" + id + "/ui/" + page)
+		if err != nil {
+			return err
+		}
+		_, _ = io.Copy(io.Discard, resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode != http.StatusOK {
+			return fmt.Errorf("GET %s's dashboard page %q: %d", id, page, resp.StatusCode)
+		}
 	}
 	return nil
 }

@@ -32,29 +32,35 @@ func TestMain(m *testing.M) {
 }
 
 // TestRun runs two small rounds against the test binary serving as the
-// fake (TestMain): each prints its line, and the medians follow.
+// fake (TestMain), with and without -dashboard: each prints its line, and
+// the medians follow.
 func TestRun(t *testing.T) {
 	bin, err := os.Executable()
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Setenv("PLATFORMCOST_FAKE", "1")
-	var out strings.Builder
-	if err := run(bin, 5, 2, &out); err != nil {
-		t.Fatalf("run: %v\n%s", err, out.String())
-	}
-	want := regexp.MustCompile(`^round 1: 5 platforms made at once, each answered 200, in \d+ ms; RSS [\d.]+ MiB idle, [\d.]+ MiB after \(-?[\d.]+ KiB a platform\)
+	for _, tc := range []struct {
+		dashboard bool
+		visited   string
+	}{{false, ""}, {true, " and their dashboards visited"}} {
+		var out strings.Builder
+		if err := run(bin, 5, 2, tc.dashboard, &out); err != nil {
+			t.Fatalf("run: %v\n%s", err, out.String())
+		}
+		want := regexp.MustCompile(`^round 1: 5 platforms made at once` + tc.visited + `, each answered 200, in \d+ ms; RSS [\d.]+ MiB idle, [\d.]+ MiB after \(-?[\d.]+ KiB a platform\)
 round 2: .*
-median of 2 rounds: 5 platforms in \d+ ms, -?[\d.]+ KiB of RSS a platform
+median of 2 rounds: 5 platforms` + tc.visited + ` in \d+ ms, -?[\d.]+ KiB of RSS a platform
 $`)
-	if !want.MatchString(out.String()) {
-		t.Errorf("output:\n%s\nwant it to match %s", out.String(), want)
+		if !want.MatchString(out.String()) {
+			t.Errorf("dashboard %v: output:\n%s\nwant it to match %s", tc.dashboard, out.String(), want)
+		}
 	}
 }
 
 func TestRunRefusesBadCounts(t *testing.T) {
 	for _, tc := range []struct{ n, rounds int }{{0, 1}, {1, 0}, {-1, 5}} {
-		if err := run("unused", tc.n, tc.rounds, &strings.Builder{}); err == nil {
+		if err := run("unused", tc.n, tc.rounds, false, &strings.Builder{}); err == nil {
 			t.Errorf("run(n=%d, rounds=%d): no error", tc.n, tc.rounds)
 		}
 	}
