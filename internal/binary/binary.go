@@ -16,9 +16,10 @@ import (
 )
 
 // Build builds cmd/synapsefake into a new temporary directory named after
-// prefix, within 5 minutes, printing the compiler's output to stderr.
-// remove removes the directory; it is nil when err is not.
-func Build(prefix string) (bin string, remove func(), err error) {
+// prefix, within 5 minutes, printing the compiler's output to stderr; flags
+// go to go build before the package (e.g. -race). remove removes the
+// directory; it is nil when err is not.
+func Build(prefix string, flags ...string) (bin string, remove func(), err error) {
 	dir, err := os.MkdirTemp("", prefix)
 	if err != nil {
 		return "", nil, err
@@ -26,7 +27,8 @@ func Build(prefix string) (bin string, remove func(), err error) {
 	bin = filepath.Join(dir, "synapsefake")
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
-	build := exec.CommandContext(ctx, "go", "build", "-o", bin, "github.com/synapsefake/synapsefake/cmd/synapsefake")
+	args := append(append([]string{"build", "-o", bin}, flags...), "github.com/synapsefake/synapsefake/cmd/synapsefake")
+	build := exec.CommandContext(ctx, "go", args...)
 	build.Stdout, build.Stderr = os.Stderr, os.Stderr
 	if err := build.Run(); err != nil {
 		os.RemoveAll(dir)
@@ -67,11 +69,13 @@ func (p *Process) Kill() {
 
 // Start starts cmd, which listens on addr, and waits up to 30 s until a
 // line of its standard output starts with ready; its standard error goes to
-// ours. Each line printed after that one is passed to rest (nil: read and
+// cmd.Stderr, or to ours when that is nil. Each line printed after that one is passed to rest (nil: read and
 // discarded), from one goroutine, before Exited is closed.
 func Start(cmd *exec.Cmd, addr, ready string, rest func(line string)) (*Process, error) {
 	p := &Process{Cmd: cmd, Base: "http://" + addr, exited: make(chan struct{})}
-	cmd.Stderr = os.Stderr
+	if cmd.Stderr == nil {
+		cmd.Stderr = os.Stderr
+	}
 	stdout, err := cmd.StdoutPipe()
 	if err != nil {
 		return nil, err

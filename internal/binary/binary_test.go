@@ -34,3 +34,17 @@ func TestStart(t *testing.T) {
 		})
 	}
 }
+
+func TestStartKeepsStderr(t *testing.T) {
+	var stderr strings.Builder
+	cmd := exec.Command("sh", "-c", `echo "next: go"; echo oops >&2`)
+	cmd.Stderr = &stderr
+	p, err := Start(cmd, "127.0.0.1:1", "next:", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	<-p.Exited()
+	if stderr.String() != "oops\n" {
+		t.Errorf("cmd.Stderr got %q, want %q", stderr.String(), "oops\n")
+	}
+}

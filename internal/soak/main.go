@@ -21,10 +21,53 @@
 //
 // It prints a summary and ends with the line "N passed, M failed"; the exit
 // status is 0 only when no check failed.
+//
+// # Platforms
+//
+// With -platforms it soaks the fake's many platforms instead (issue 45):
+//
+//	go run ./internal/soak -platforms                  # 75 s
+//	go run ./internal/soak -platforms -duration 25s    # as .ci/run does
+//
+// It builds cmd/synapsefake with -race (-no-race: without; -binary: one
+// built already) and runs it with -clock manual -quiet -webhooks capture.
+// Each of 40 owners (-owners) loops: it makes a platform (POST
+// /_fake/platforms) with a client id from a pool of three of its own, so
+// that ids are made again after they were deleted; a third of the time
+// with a seed shared with other owners' platforms, a third of the time two
+// twin platforms with a fresh seed of their own. It sets each up through
+// the platform's control API (a user with a key, two funded nodes, a
+// subscription), publishes it, uses it (transactions, reads, a step of its
+// clock), unpublishes it, waits until no one uses it and deletes it. Only
+// an owner deletes its platforms, and every other client uses only
+// published platforms, each held while in use, so every answer has one
+// right status. The default platform is always published. Meanwhile API
+// clients (-api-clients) sign users up with a platform's gateway, get keys
+// through their refresh tokens, add nodes, send transactions and list them
+// with filters; control clients (-control-clients) add and list users,
+// read and clear the webhook capture, read the state, the request journal
+// and the clock; dashboard clients (-dashboard-clients) open its pages; a
+// lister reads GET /_fake/platforms; racers (-racers) send requests to the
+// sub-routes of platforms being made; and a hostile client asks for
+// platforms named '.' and '..' twice a second.
+//
+// Everything the soak stores in a platform carries a tag of that platform
+// (zqx and 10 hex digits, new for each platform made), and the checks are:
+// no data race and no panic in the fake's standard error and no 500
+// answer; every answer an envelope whose http_code is its status (a
+// dashboard page: HTML); no answer from another platform (every tag and
+// client id in an answer is the asking platform's); no OAuth key or
+// refresh token of one platform opening another (twins, a shared seed, or
+// the platform made again with a deleted one's client id); a control
+// call's clock step moving its platform's clock and not the default's; no
+// platform gone before its owner deleted it, no unexpected 404 or 405;
+// '.' and '..' refused; every control_url and dashboard switcher link
+// resolving to its own platform; list filters, their percent-encoded name
+// too, holding what they match; a deleted platform gone. Each check prints
+// how many of its trials failed and the first five failures.
 package main
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -63,7 +106,7 @@ func main() {
 	var cfg config
 	fs := flag.NewFlagSet("soak", flag.ExitOnError)
 	fs.StringVar(&cfg.binary, "binary", "", "path of a built cmd/synapsefake (default: go build it into a temporary directory)")
-	fs.DurationVar(&cfg.duration, "duration", 60*time.Second, "how long the load runs")
+	fs.DurationVar(&cfg.duration, "duration", 60*time.Second, "how long the load runs (with -platforms: default 75s)")
 	fs.IntVar(&cfg.workers, "workers", 3, "concurrent workers, each with its own user")
 	fs.DurationVar(&cfg.pace, "pace", 3*time.Millisecond, "pause of a worker between two requests")
 	fs.DurationVar(&cfg.timeout, "timeout", 10*time.Second, "timeout of every request")
@@ -71,7 +114,38 @@ func main() {
 	fs.Int64Var(&cfg.rssPerTx, "rss-per-tx", 2<<10, "RSS growth allowed per stored transaction, in bytes")
 	fs.DurationVar(&cfg.window, "window", 10*time.Second, "length of the first and last windows whose p99 latencies are compared")
 	fs.Float64Var(&cfg.maxP99Ratio, "max-p99-ratio", 3, "largest allowed p99 of the last window over the first")
+	platforms := fs.Bool("platforms", false, "the platforms mode: many clients making, using and deleting platforms (see the package comment)")
+	pc := pconfig{hostileEvery: 500 * time.Millisecond}
+	fs.IntVar(&pc.owners, "owners", 40, "with -platforms: clients that make, use and delete platforms")
+	fs.IntVar(&pc.apis, "api-clients", 8, "with -platforms: clients sending API requests to live platforms")
+	fs.IntVar(&pc.controls, "control-clients", 4, "with -platforms: clients sending control requests to live platforms")
+	fs.IntVar(&pc.dashboards, "dashboard-clients", 2, "with -platforms: clients opening live platforms' dashboard pages")
+	fs.IntVar(&pc.racers, "racers", 12, "with -platforms: clients sending requests to the sub-routes of platforms being made")
+	fs.IntVar(&pc.maxPlatforms, "max-platforms", 1000, "with -platforms: the fake's -max-platforms")
+	fs.BoolVar(&pc.noRace, "no-race", false, "with -platforms: build the fake without -race")
 	_ = fs.Parse(os.Args[1:])
+	if *platforms {
+		pc.binary, pc.duration, pc.timeout = cfg.binary, platformsDuration, cfg.timeout
+		fs.Visit(func(f *flag.Flag) {
+			if f.Name == "duration" {
+				pc.duration = cfg.duration
+			}
+		})
+		if fs.NArg() > 0 || pc.owners < 1 || pc.apis < 0 || pc.controls < 0 || pc.dashboards < 0 || pc.racers < 0 {
+			fmt.Fprintln(os.Stderr, "soak: flags only; -owners at least 1, the other clients at least 0")
+			os.Exit(2)
+		}
+		failed, err := runPlatforms(pc, os.Stdout)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "soak:", err)
+			fmt.Println("0 passed, 1 failed")
+			os.Exit(1)
+		}
+		if failed > 0 {
+			os.Exit(1)
+		}
+		return
+	}
 	if fs.NArg() > 0 || cfg.workers < 1 || cfg.duration < 2*cfg.window {
 		fmt.Fprintln(os.Stderr, "soak: flags only; -workers at least 1; -duration at least twice -window")
 		os.Exit(2)
@@ -322,29 +396,8 @@ func (s *soak) setup(method, path string, headers map[string]string, body any, o
 
 // send makes one request to the fake and reads the whole answer.
 func (s *soak) send(method, path string, headers map[string]string, body any) (int, []byte, error) {
-	var rdr io.Reader = http.NoBody
-	if body != nil {
-		data, err := json.Marshal(body)
-		if err != nil {
-			return 0, nil, err
-		}
-		rdr = bytes.NewReader(data)
-	}
-	req, err := http.NewRequest(method, s.fake.Base+path, rdr)
-	if err != nil {
-		return 0, nil, err
-	}
-	req.Header.Set("Content-Type", "application/json")
-	for k, v := range headers {
-		req.Header.Set(k, v)
-	}
-	resp, err := s.client.Do(req)
-	if err != nil {
-		return 0, nil, err
-	}
-	defer resp.Body.Close()
-	raw, err := io.ReadAll(io.LimitReader(resp.Body, 16<<20))
-	return resp.StatusCode, raw, err
+	status, _, raw, err := sendRequest(s.client, s.fake.Base, method, path, headers, body)
+	return status, raw, err
 }
 
 // call is send for the load: it times API requests, checks that the answer
@@ -378,8 +431,9 @@ func (s *soak) call(start time.Time, kind, method, path string, headers map[stri
 }
 
 // envelope decodes an answer and says why it is not an envelope of the API
-// ("" when it is): a JSON object that, on success, says success true and,
-// otherwise, carries string error_code and http_code and an error object.
+// ("" when it is): a JSON object that, on success, says success true (and
+// http_code "200" if it has one) and, otherwise, carries string error_code
+// and http_code, the status, and an error object.
 func envelope(status int, raw []byte) (map[string]any, string) {
 	var m map[string]any
 	if err := json.Unmarshal(raw, &m); err != nil {
@@ -388,6 +442,9 @@ func envelope(status int, raw []byte) (map[string]any, string) {
 	if status == http.StatusOK {
 		if m["success"] != true {
 			return nil, "a 200 without success: true"
+		}
+		if hc, ok := m["http_code"]; ok && hc != "200" {
+			return nil, "a 200 whose http_code is not \"200\""
 		}
 		return m, ""
 	}

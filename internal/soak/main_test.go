@@ -15,6 +15,8 @@ func TestEnvelope(t *testing.T) {
 		{"success object", 200, `{"success":true,"_id":"x"}`, ""},
 		{"error envelope", 409, `{"error":{"en":"No.","code":"x"},"error_code":"400","http_code":"409","success":false}`, ""},
 		{"success without success", 200, `{"_id":"x"}`, "a 200 without success: true"},
+		{"success with http_code 200", 200, `{"success":true,"error_code":"0","http_code":"200"}`, ""},
+		{"success with another http_code", 200, `{"success":true,"error_code":"0","http_code":"202"}`, `a 200 whose http_code is not "200"`},
 		{"numeric error_code", 400, `{"error":{},"error_code":200,"http_code":"400"}`, "not the error envelope"},
 		{"http_code not the status", 400, `{"error":{},"error_code":"200","http_code":"409"}`, "not the error envelope"},
 		{"no error object", 400, `{"error_code":"200","http_code":"400"}`, "not the error envelope"},
