@@ -27,6 +27,9 @@ function globalSetup(options = {}) {
     process.env.SYNAPSEFAKE_URL = fake.url;
     process.env.SYNAPSEFAKE_TIMINGS = JSON.stringify(fake.timings);
     process.env.SYNAPSEFAKE_BINARY_SOURCE = fake.binary.source;
+    // The start and clock of the tests' platforms (DefaultStartTime, manual
+    // unless options say otherwise), for usePlatform in the workers.
+    process.env.SYNAPSEFAKE_PLATFORM_DEFAULTS = JSON.stringify(fake.platformDefaults);
   };
 }
 
@@ -43,7 +46,9 @@ async function globalTeardown() {
 let connected = null;
 
 /**
- * The running fake, by process.env.SYNAPSEFAKE_URL.
+ * The running fake, by process.env.SYNAPSEFAKE_URL; its platforms start
+ * as the globalSetup said (SYNAPSEFAKE_PLATFORM_DEFAULTS), by default at
+ * DefaultStartTime on a manual clock.
  * @returns {import('./index').Fake}
  */
 function useFake() {
@@ -51,7 +56,15 @@ function useFake() {
   if (!url) {
     throw new Error("synapsefake/jest: SYNAPSEFAKE_URL is not set: add globalSetup: 'synapsefake/jest/setup' and globalTeardown: 'synapsefake/jest/teardown' to jest's config, or set it to a running fake's URL (docs/node.md)");
   }
-  if (!connected || connected.url !== url.replace(/\/+$/, '')) connected = connect(url);
+  if (!connected || connected.url !== url.replace(/\/+$/, '')) {
+    let defaults = {};
+    try {
+      defaults = JSON.parse(process.env.SYNAPSEFAKE_PLATFORM_DEFAULTS || '{}');
+    } catch {
+      defaults = {};
+    }
+    connected = connect(url, { start: defaults.start, clock: defaults.clock });
+  }
   return connected;
 }
 

@@ -1,10 +1,10 @@
 // Types of synapsefake/vitest.
 import type { TestAPI } from 'vitest';
-import type { Fake, Platform, PlatformOptions, BinarySource } from './index';
+import type { Fake, Platform, PlatformOptions, PlatformDefaults, BinarySource } from './index';
 import './vitest-setup';
 
 /** What the globalSetup provided, or {url} from $SYNAPSEFAKE_URL. */
-export function fakeInfo(): { url: string; controlUrl?: string; timings?: { banner: number; ready: number }; binary?: { path: string; source: BinarySource } };
+export function fakeInfo(): { url: string; controlUrl?: string; timings?: { banner: number; ready: number }; binary?: { path: string; source: BinarySource }; platformDefaults?: PlatformDefaults };
 /** The running fake, to make platforms on. */
 export function useFake(): Fake;
 /** A fresh platform per test (beforeEach), deleted after it (afterEach). */

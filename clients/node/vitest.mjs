@@ -17,9 +17,10 @@ import { connect } from './index.mjs';
 let connected = null;
 
 /**
- * What the globalSetup provided: {url, controlUrl, timings, binary}; or
- * {url} from $SYNAPSEFAKE_URL. Neither: an Error saying how to set it up.
- * @returns {{url: string, controlUrl?: string, timings?: {banner: number, ready: number}, binary?: {path: string, source: string}}}
+ * What the globalSetup provided: {url, controlUrl, timings, binary,
+ * platformDefaults}; or {url} from $SYNAPSEFAKE_URL. Neither: an Error
+ * saying how to set it up.
+ * @returns {{url: string, controlUrl?: string, timings?: {banner: number, ready: number}, binary?: {path: string, source: string}, platformDefaults?: {start: string, clock: 'manual'|'real'}}}
  */
 export function fakeInfo() {
   let info;
@@ -38,8 +39,8 @@ export function fakeInfo() {
  * @returns {import('./index').Fake}
  */
 export function useFake() {
-  const { url } = fakeInfo();
-  if (!connected || connected.url !== url.replace(/\/+$/, '')) connected = connect(url);
+  const { url, platformDefaults } = fakeInfo();
+  if (!connected || connected.url !== url.replace(/\/+$/, '')) connected = connect(url, platformDefaults);
   return connected;
 }
 

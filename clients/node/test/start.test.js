@@ -22,7 +22,7 @@ test('a binary that exits before its banner: the error holds its status and its 
   assert.ok(err, 'startFake resolved');
   assert.match(err.message, /exited \(status 3\) before its banner/);
   assert.match(err.message, /its output:\nlisten tcp: address already in use/);
-  assert.match(err.message, /-addr 127\.0\.0\.1:0 -clock manual -quiet/);
+  assert.match(err.message, /-addr 127\.0\.0\.1:0 -clock manual -start default -quiet/);
   assert.equal(err.log, 'listen tcp: address already in use\n');
   assert.deepEqual(err.binary, { path: bin, source: 'option', tried: [`the bin option=${bin}`] });
 });
