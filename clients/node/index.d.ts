@@ -81,6 +81,11 @@ export class Platform {
   readonly createdIn: number;
   /** The control API of this platform only. */
   readonly control: Control;
+  /**
+   * Its API requests as a failed test's report lists them: the newest 50, each
+   * refusal with the fake's reason, and the refusals before those.
+   */
+  requestsReport(): Promise<string>;
   /** Deletes the platform; deleting one already gone resolves too. */
   delete(): Promise<void>;
 }

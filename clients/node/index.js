@@ -154,6 +154,17 @@ class Platform {
   }
 
   /**
+   * The platform's API requests as lines for a failed test's report, as
+   * the pytest plugin's "synapsefake requests": the newest 50, each
+   * refusal with the fake's reason (its hints in Node's calls), and before
+   * them the refusals older than those.
+   * @returns {Promise<string>}
+   */
+  async requestsReport() {
+    return formatRequests(await this.control.requests());
+  }
+
+  /**
    * Deletes the platform and everything in it; its gateway is refused (401)
    * from then on. Deleting one already gone resolves as well.
    * @returns {Promise<void>}
@@ -165,6 +176,22 @@ class Platform {
       if (!(err instanceof ControlError && err.code === 'unable_to_locate_platform')) throw err;
     }
   }
+}
+
+// REPORT_NEWEST is how many of the newest requests a failure report lists.
+const REPORT_NEWEST = 50;
+
+// formatRequests is requestsReport's text of a journal (GET
+// /_fake/requests' requests, oldest first).
+function formatRequests(requests) {
+  if (!requests.length) return "(no API request reached this test's platform)";
+  const line = (r) => `${r.method} ${r.path} -> ${r.status}${r.error_code ? ` error_code ${r.error_code}` : ''}${r.reason ? `: ${r.reason}` : ''}`;
+  const newest = requests.slice(-REPORT_NEWEST);
+  const earlier = requests.slice(0, -REPORT_NEWEST).filter((r) => r.reason).slice(-REPORT_NEWEST);
+  const lines = [];
+  if (earlier.length) lines.push(`refused before the newest ${REPORT_NEWEST}:`, ...earlier.map(line), `the newest ${REPORT_NEWEST} of ${requests.length}:`);
+  lines.push(...newest.map(line));
+  return lines.join('\n');
 }
 
 // platformBody is POST /_fake/platforms' body from createPlatform's

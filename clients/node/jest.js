@@ -7,7 +7,10 @@
 //   test('signs up', async () => { await platform.control.addUser({}); });
 //
 // The workers find the fake by process.env.SYNAPSEFAKE_URL, which the
-// globalSetup sets before jest starts them.
+// globalSetup sets before jest starts them. A test that fails gets its
+// platform's requests as one more error, "synapsefake requests" (each
+// refusal with the fake's reason), as the pytest plugin reports them; a
+// test that passes gets nothing.
 'use strict';
 
 const { startFake, connect } = require('./index.js');
@@ -46,6 +49,40 @@ async function globalTeardown() {
 let connected = null;
 
 /**
+ * The test jest-circus runs now, whose errors say whether it failed: read
+ * from circus's state, which jest keeps on the global object under a
+ * symbol it does not export. Null outside jest-circus.
+ * @returns {{errors: unknown[]} | null}
+ */
+function runningTest() {
+  const sym = Object.getOwnPropertySymbols(globalThis).find((s) => s.description === 'JEST_STATE_SYMBOL');
+  const state = sym && globalThis[sym];
+  const test = state && state.currentlyRunningTest;
+  return test && Array.isArray(test.errors) ? test : null;
+}
+
+/**
+ * Adds the platform's requests to the running test's errors when it has
+ * failed (jest prints each error of a test under it); a test that has not
+ * failed is left alone.
+ * @param {import('./index').Platform} platform
+ */
+async function reportFailure(platform) {
+  const test = runningTest();
+  if (!test || test.errors.length === 0) return;
+  let text;
+  try {
+    text = await platform.requestsReport();
+  } catch (err) {
+    text = `(the request journal could not be read: ${err.message})`;
+  }
+  const err = new Error(text);
+  err.name = 'synapsefake requests';
+  err.stack = `${err.name}: ${text}`;
+  test.errors.push(err);
+}
+
+/**
  * The running fake, by process.env.SYNAPSEFAKE_URL; its platforms start
  * as the globalSetup said (SYNAPSEFAKE_PLATFORM_DEFAULTS), by default at
  * DefaultStartTime on a manual clock.
@@ -70,7 +107,8 @@ function useFake() {
 
 /**
  * Registers a beforeEach that makes a fresh platform (createPlatform(options))
- * and an afterEach that deletes it. The object returned stands for the
+ * and an afterEach that reports its requests if the test failed
+ * (reportFailure), then deletes it. The object returned stands for the
  * current test's platform (baseUrl, gateway, control, ...).
  * @param {import('./index').PlatformOptions} [options]
  * @param {{beforeEach?: Function, afterEach?: Function}} [hooks] jest's hooks (the globals by default)
@@ -89,7 +127,9 @@ function usePlatform(options, hooks = {}) {
   after(async () => {
     const p = current;
     current = null;
-    if (p) await p.delete();
+    if (!p) return;
+    await reportFailure(p);
+    await p.delete();
   });
   return new Proxy({}, {
     get(_, name) {
@@ -100,4 +140,4 @@ function usePlatform(options, hooks = {}) {
   });
 }
 
-module.exports = { globalSetup, globalTeardown, useFake, usePlatform };
+module.exports = { globalSetup, globalTeardown, useFake, usePlatform, reportFailure };

@@ -7,7 +7,9 @@ import './vitest-setup';
 export function fakeInfo(): { url: string; controlUrl?: string; timings?: { banner: number; ready: number }; binary?: { path: string; source: BinarySource }; platformDefaults?: PlatformDefaults };
 /** The running fake, to make platforms on. */
 export function useFake(): Fake;
-/** A fresh platform per test (beforeEach), deleted after it (afterEach). */
+/** Adds the platform's requests to a failed test's errors; nothing for a test that did not fail. */
+export function reportFailure(task: { result?: { state?: string; errors?: object[] } } | undefined, platform: Platform): Promise<void>;
+/** A fresh platform per test (beforeEach), its requests reported if the test failed, deleted after it (afterEach). */
 export function usePlatform(options?: PlatformOptions): Platform;
 /** vitest's test with a platform fixture. */
 export const test: TestAPI<{ platform: Platform }>;

@@ -22,7 +22,7 @@ test('require and import of synapsefake give the same objects', async () => {
 });
 
 test('the subpaths load: jest (require), jest/setup, jest/teardown, vitest/setup (import)', async () => {
-  assert.deepEqual(Object.keys(require('synapsefake/jest')).sort(), ['globalSetup', 'globalTeardown', 'useFake', 'usePlatform']);
+  assert.deepEqual(Object.keys(require('synapsefake/jest')).sort(), ['globalSetup', 'globalTeardown', 'reportFailure', 'useFake', 'usePlatform']);
   assert.equal(typeof require('synapsefake/jest/setup'), 'function');
   assert.equal(require('synapsefake/jest/teardown'), require('synapsefake/jest').globalTeardown);
   const setup = await import('synapsefake/vitest/setup');
