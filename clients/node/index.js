@@ -394,6 +394,10 @@ async function startFake(options = {}) {
     child.once('exit', (code, signal) => {
       state.exited = true;
       state.exit = { code, signal };
+    });
+    // 'close', not 'exit': by then its output has been read to the end, so
+    // the error holds what it said before it exited.
+    child.once('close', (code, signal) => {
       clearTimeout(timer);
       if (!bannerAt) reject(fail(`it exited (${signal ? `signal ${signal}` : `status ${code}`}) before its banner`));
     });

@@ -76,6 +76,13 @@ test('startFake: a URL, timings, a log; stop() ends the process', needsBinary, a
   await fake.stop(); // again: nothing to do
 });
 
+test('startFake names the package to the binary: its start-up line for the clock is Node\'s call', needsBinary, async (t) => {
+  const fake = await startFake();
+  t.after(() => fake.stop());
+  assert.match(fake.log, /\n {2}platform\.control\.advance\('24h'\) {3}# moves a platform's clock in a test/);
+  assert.doesNotMatch(fake.log, /curl -X POST/);
+});
+
 test('platforms: isolated, their own gateway and clock; delete() refuses the gateway after', needsBinary, async (t) => {
   const fake = await startFake();
   t.after(() => fake.stop());
