@@ -20,7 +20,11 @@
 #     package: each prints where its binary came from, the start-up figures
 #     and the median cost of a platform;
 #     With --jest, also examples/jest (jest@30 from the registry, ~30 s more);
-#  5. runs the package's own tests (test/*.test.js, node:test) with
+#  5. checks the failure report (scripts/check-report.js): a suite with a
+#     failing test under vitest (and jest, with --jest) must print that
+#     test's platform's requests with the fake's reasons, and nothing for
+#     the passing ones;
+#  6. runs the package's own tests (test/*.test.js, node:test) with
 #     SYNAPSEFAKE_BIN set to the binary built in 1.
 #
 # Needs go, node 18 or later and npm (the registry, for vitest). Takes about
@@ -130,6 +134,13 @@ if [[ -n "$jest" ]]; then
 	isolated "$project/node_modules/.bin/jest" 2>&1
 fi
 
-step "5. the package's own tests (node:test)"
+step "5. the failure report: a failing test's platform requests under it, nothing for a passing one"
+cd "$project"
+isolated node "$here/scripts/check-report.js" vitest "$project"
+if [[ -n "$jest" ]]; then
+	isolated node "$here/scripts/check-report.js" jest "$project"
+fi
+
+step "6. the package's own tests (node:test)"
 cd "$here"
 SYNAPSEFAKE_BIN="$host_bin" node --test --test-reporter=spec test/

@@ -24,11 +24,25 @@
 
 const TOKEN_HEADER = 'X-Fake-Control-Token';
 
+// CLIENT_HEADER tells the fake who calls: it phrases its hints (in failed
+// waits, in the journal's reasons) for this client, as platform.control
+// calls rather than Go's (docs/control-api.md, "Hints in your language").
+const CLIENT_HEADER = 'X-Synapsefake-Client';
+const CLIENT = `node/${(() => {
+  try {
+    return require('./package.json').version;
+  } catch {
+    return 'unknown'; // this file copied on its own
+  }
+})()}`;
+
 // ControlError is a refusal of the control API. status is the HTTP status;
 // errorCode and httpCode are the envelope's strings ('404', '404'); code is
 // error.code (e.g. 'unable_to_locate_node') and en (also reason) error.en; envelope
 // is the whole decoded body (null when it was not JSON); method and path
-// name the call.
+// name the call. The message holds the reason once: en, reason and
+// envelope are not enumerable, so that printing the error (console.log,
+// a test runner's report) does not repeat it.
 class ControlError extends Error {
   constructor(method, path, status, envelope, text) {
     const env = envelope !== null && typeof envelope === 'object' && !Array.isArray(envelope) ? envelope : null;
@@ -39,12 +53,14 @@ class ControlError extends Error {
     this.method = method;
     this.path = path;
     this.status = status;
-    this.envelope = env;
     this.errorCode = env ? env.error_code : undefined;
     this.httpCode = env ? env.http_code : undefined;
     this.code = err.code;
-    this.en = message;
-    this.reason = message;
+    Object.defineProperties(this, {
+      envelope: { value: env, writable: true, configurable: true, enumerable: false },
+      en: { value: message, writable: true, configurable: true, enumerable: false },
+      reason: { value: message, writable: true, configurable: true, enumerable: false },
+    });
   }
 }
 
@@ -141,7 +157,7 @@ class Control {
     let full = this.prefix + '/' + String(path).replace(/^\/+/, '');
     const q = new URLSearchParams(Object.entries(fields(query)).map(([k, v]) => [k, String(v)]));
     if ([...q].length) full += '?' + q;
-    const headers = { Accept: 'application/json' };
+    const headers = { Accept: 'application/json', [CLIENT_HEADER]: CLIENT };
     let data;
     if (body !== undefined && body !== null) {
       data = typeof body === 'string' ? body : JSON.stringify(body);

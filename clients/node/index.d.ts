@@ -29,13 +29,36 @@ export function findBinary(options?: {
 /** '@synapsefake/<os>-<arch>' for process.platform and process.arch (or those given). */
 export function platformPackage(platform?: string, arch?: string): string;
 
+/**
+ * The instant platforms start at unless told otherwise: Go's
+ * DefaultStartTime(), 2026-04-14T14:00:00Z (a Tuesday, 10:00 Eastern), in ms.
+ */
+export const DEFAULT_START_TIME: number;
+
+/** The start and clock of the platforms a fake makes, unless createPlatform is told others. */
+export interface PlatformDefaults {
+  /** An RFC 3339 instant or 'default' (DEFAULT_START_TIME, the default). */
+  start: string;
+  /** 'manual' (the default) or 'real'. */
+  clock: 'manual' | 'real';
+}
+
+/** Options of connect and of the Fake constructor: the Control's, and the platforms' start and clock. */
+export interface ConnectOptions extends ControlOptions {
+  /** The platforms' start: RFC 3339, a Date or 'default' (the default). */
+  start?: string | Date;
+  /** The platforms' clock: 'manual' (the default) or 'real'. */
+  clock?: 'manual' | 'real';
+}
+
 /** createPlatform's options, all optional. */
 export interface PlatformOptions {
   name?: string;
   clientId?: string;
   clientSecret?: string;
-  /** An RFC 3339 instant, a Date, or 'default' (the Go tests' start instant). */
+  /** An RFC 3339 instant, a Date, or 'default' (the Go tests' start instant); the fake's platformDefaults.start by default. */
   start?: string | Date;
+  /** The fake's platformDefaults.clock by default ('manual'). */
   clock?: 'manual' | 'real';
   /** Seed of the platform's id stream. */
   seed?: number;
@@ -58,19 +81,26 @@ export class Platform {
   readonly createdIn: number;
   /** The control API of this platform only. */
   readonly control: Control;
+  /**
+   * Its API requests as a failed test's report lists them: the newest 50, each
+   * refusal with the fake's reason, and the refusals before those.
+   */
+  requestsReport(): Promise<string>;
   /** Deletes the platform; deleting one already gone resolves too. */
   delete(): Promise<void>;
 }
 
 /** A fake to make platforms on. */
 export class Fake {
-  constructor(url: string, controlOptions?: ControlOptions);
+  constructor(url: string, options?: ConnectOptions);
   /** The API's base URL, http://127.0.0.1:PORT/v3.1. */
   readonly url: string;
   /** The default platform's control API, http://127.0.0.1:PORT/_fake. */
   readonly controlUrl: string;
   /** The default platform's Control. */
   readonly control: Control;
+  /** The start and clock createPlatform gives a platform unless its options say otherwise. */
+  readonly platformDefaults: PlatformDefaults;
   createPlatform(options?: PlatformOptions): Promise<Platform>;
   /** Stops the binary startFake started; does nothing for a fake connect reached. */
   stop(): Promise<void>;
@@ -89,9 +119,9 @@ export class StartedFake extends Fake {
 export interface StartOptions {
   /** The binary; otherwise findBinary's search. */
   bin?: string;
-  /** 'manual' (the default): frozen until advanced; 'real': runs. */
+  /** The fake's clock and its platforms': 'manual' (the default), frozen until advanced; 'real': runs. */
   clock?: 'manual' | 'real';
-  /** The fake's time at start: RFC 3339, a Date, or 'default'. */
+  /** The fake's time at start, and its platforms': RFC 3339, a Date, or 'default' (the default: DEFAULT_START_TIME). */
   start?: string | Date;
   clientId?: string;
   clientSecret?: string;
@@ -117,4 +147,4 @@ export interface StartError extends Error {
 export function startFake(options?: StartOptions): Promise<StartedFake>;
 
 /** A fake already running, by its URL (or $SYNAPSEFAKE_URL); spawns nothing. */
-export function connect(url?: string, options?: ControlOptions): Fake;
+export function connect(url?: string, options?: ConnectOptions): Fake;

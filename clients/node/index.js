@@ -28,6 +28,19 @@ const BANNER = 'synapsefake serving ';
 const LOG_LIMIT = 64 * 1024;
 
 /**
+ * The fixed instant every platform starts at unless told otherwise: Go's
+ * synapsefake.DefaultStartTime(), Tuesday 14 April 2026, 10:00 Eastern
+ * (14:00 UTC), in ms since the epoch. The binary's -start default and a
+ * platform's start 'default' are this instant.
+ */
+const DEFAULT_START_TIME = Date.UTC(2026, 3, 14, 14, 0, 0);
+
+// CLIENT names this package to the binary it starts (SYNAPSEFAKE_CLIENT),
+// which then phrases its start-up banner for Node, as Control's
+// X-Synapsefake-Client header does for the hints of its answers.
+const CLIENT = `node/${require('./package.json').version}`;
+
+/**
  * The name of the platform package that carries the binary for an OS and
  * CPU, as Node names them (process.platform, process.arch).
  * @param {string} [platform]
@@ -141,6 +154,17 @@ class Platform {
   }
 
   /**
+   * The platform's API requests as lines for a failed test's report, as
+   * the pytest plugin's "synapsefake requests": the newest 50, each
+   * refusal with the fake's reason (its hints in Node's calls), and before
+   * them the refusals older than those.
+   * @returns {Promise<string>}
+   */
+  async requestsReport() {
+    return formatRequests(await this.control.requests());
+  }
+
+  /**
    * Deletes the platform and everything in it; its gateway is refused (401)
    * from then on. Deleting one already gone resolves as well.
    * @returns {Promise<void>}
@@ -154,16 +178,41 @@ class Platform {
   }
 }
 
-// platformBody is POST /_fake/platforms' body from createPlatform's options.
-function platformBody(options = {}) {
+// REPORT_NEWEST is how many of the newest requests a failure report lists.
+const REPORT_NEWEST = 50;
+
+// formatRequests is requestsReport's text of a journal (GET
+// /_fake/requests' requests, oldest first).
+function formatRequests(requests) {
+  if (!requests.length) return "(no API request reached this test's platform)";
+  const line = (r) => `${r.method} ${r.path} -> ${r.status}${r.error_code ? ` error_code ${r.error_code}` : ''}${r.reason ? `: ${r.reason}` : ''}`;
+  const newest = requests.slice(-REPORT_NEWEST);
+  const earlier = requests.slice(0, -REPORT_NEWEST).filter((r) => r.reason).slice(-REPORT_NEWEST);
+  const lines = [];
+  if (earlier.length) lines.push(`refused before the newest ${REPORT_NEWEST}:`, ...earlier.map(line), `the newest ${REPORT_NEWEST} of ${requests.length}:`);
+  lines.push(...newest.map(line));
+  return lines.join('\n');
+}
+
+// platformBody is POST /_fake/platforms' body from createPlatform's
+// options, over the fake's defaults for start and clock.
+function platformBody(options = {}, defaults = {}) {
   const known = { name: 'name', clientId: 'client_id', clientSecret: 'client_secret', start: 'start', clock: 'clock', seed: 'seed' };
   const body = {};
-  for (const [k, v] of Object.entries(options)) {
+  for (const [k, v] of Object.entries({ ...defaults, ...options })) {
     if (!(k in known)) throw new TypeError(`createPlatform: unknown option ${k}; the options are ${Object.keys(known).join(', ')}`);
     if (v === undefined || v === null) continue;
     body[known[k]] = v instanceof Date ? v.toISOString() : v;
   }
   return body;
+}
+
+// platformDefaults are the start and clock a fake's platforms get unless
+// createPlatform's options say otherwise: those given (startFake's, or
+// connect's), else DefaultStartTime on a manual clock.
+function platformDefaults(options = {}) {
+  const start = options.start instanceof Date ? options.start.toISOString() : options.start;
+  return { start: start || 'default', clock: options.clock || 'manual' };
 }
 
 /**
@@ -173,7 +222,9 @@ function platformBody(options = {}) {
 class Fake {
   /**
    * @param {string} url the API's base URL, http://127.0.0.1:PORT/v3.1
-   * @param {{token?: string, timeout?: number}} [controlOptions]
+   * @param {{token?: string, timeout?: number, start?: string|Date, clock?: 'manual'|'real'}} [controlOptions]
+   *   token and timeout are the Control's; start and clock those of the
+   *   platforms createPlatform makes (DefaultStartTime and 'manual' unless given)
    */
   constructor(url, controlOptions = {}) {
     /** The API's base URL: http://127.0.0.1:PORT/v3.1. */
@@ -181,20 +232,25 @@ class Fake {
     /** The default platform's control API: http://127.0.0.1:PORT/_fake. */
     this.controlUrl = this.url.replace(/\/v3\.1$/, '') + '/_fake';
     /** A Control for the default platform (and the platforms routes). */
-    this.control = new Control(this.controlUrl, controlOptions);
-    this._controlOptions = controlOptions;
+    const { start, clock, ...ctl } = controlOptions;
+    this.control = new Control(this.controlUrl, ctl);
+    /** The start and clock of the platforms createPlatform makes, unless its options say otherwise. */
+    this.platformDefaults = platformDefaults({ start, clock });
+    this._controlOptions = ctl;
   }
 
   /**
    * Makes a new platform (POST /_fake/platforms). Every option is optional:
    * name, clientId, clientSecret, start (RFC 3339, a Date or 'default'),
-   * clock ('manual' or 'real'), seed (of its id stream).
+   * clock ('manual' or 'real'), seed (of its id stream). start and clock
+   * default to the fake's platformDefaults: DefaultStartTime on a manual
+   * clock, unless startFake or connect was given others.
    * @param {{name?: string, clientId?: string, clientSecret?: string, start?: string|Date, clock?: 'manual'|'real', seed?: number}} [options]
    * @returns {Promise<Platform>}
    */
   async createPlatform(options) {
     const t0 = performance.now();
-    const answer = await this.control.call('POST', 'platforms', platformBody(options));
+    const answer = await this.control.call('POST', 'platforms', platformBody(options, this.platformDefaults));
     const platform = new Platform(answer.platform, this.control, this._controlOptions);
     platform.createdIn = performance.now() - t0;
     return platform;
@@ -209,8 +265,8 @@ class Fake {
  * it took to start.
  */
 class StartedFake extends Fake {
-  constructor(url, child, state, binary, timings) {
-    super(url);
+  constructor(url, child, state, binary, timings, defaults) {
+    super(url, defaults);
     /** The binary that runs: {path, source}. */
     this.binary = binary;
     /** The child process's id. */
@@ -268,7 +324,9 @@ const START_OPTIONS = ['bin', 'clock', 'start', 'clientId', 'clientSecret', 'qui
  * @param {object} [options]
  * @param {string} [options.bin] the binary (else findBinary's search)
  * @param {'manual'|'real'} [options.clock] 'manual' by default: frozen until advanced
- * @param {string|Date} [options.start] the fake's time at start ('default': the Go tests' instant)
+ * @param {string|Date} [options.start] the fake's time at start: RFC 3339, a Date or 'default'
+ *   (DEFAULT_START_TIME, the Go tests' instant), which it is by default; the binary run by
+ *   hand starts at the wall-clock time instead
  * @param {string} [options.clientId] the default platform's client id
  * @param {string} [options.clientSecret] the default platform's client secret
  * @param {boolean} [options.quiet] no request log (true by default)
@@ -282,8 +340,8 @@ async function startFake(options = {}) {
     if (!START_OPTIONS.includes(k)) throw new TypeError(`startFake: unknown option ${k}; the options are ${START_OPTIONS.join(', ')}`);
   }
   const binary = findBinary({ bin: options.bin });
-  const args = ['-addr', '127.0.0.1:0', '-clock', options.clock || 'manual'];
-  if (options.start) args.push('-start', options.start instanceof Date ? options.start.toISOString() : String(options.start));
+  const defaults = platformDefaults(options);
+  const args = ['-addr', '127.0.0.1:0', '-clock', defaults.clock, '-start', defaults.start];
   if (options.clientId) args.push('-client-id', options.clientId);
   if (options.clientSecret) args.push('-client-secret', options.clientSecret);
   if (options.quiet !== false) args.push('-quiet');
@@ -291,7 +349,8 @@ async function startFake(options = {}) {
   const timeout = options.timeout || 10_000;
 
   const t0 = performance.now();
-  const child = childProcess.spawn(binary.path, args, { stdio: ['ignore', 'pipe', 'pipe'], env: options.env || process.env });
+  const env = { ...(options.env || process.env), SYNAPSEFAKE_CLIENT: CLIENT };
+  const child = childProcess.spawn(binary.path, args, { stdio: ['ignore', 'pipe', 'pipe'], env });
   const state = { log: '', exited: false, exit: null, onExit: null };
   const append = (chunk) => {
     state.log += chunk;
@@ -335,6 +394,10 @@ async function startFake(options = {}) {
     child.once('exit', (code, signal) => {
       state.exited = true;
       state.exit = { code, signal };
+    });
+    // 'close', not 'exit': by then its output has been read to the end, so
+    // the error holds what it said before it exited.
+    child.once('close', (code, signal) => {
       clearTimeout(timer);
       if (!bannerAt) reject(fail(`it exited (${signal ? `signal ${signal}` : `status ${code}`}) before its banner`));
     });
@@ -354,16 +417,19 @@ async function startFake(options = {}) {
   child.stdout.unref?.();
   child.stderr.unref?.();
   return new StartedFake(url, child, state, { path: binary.path, source: binary.source },
-    { banner: bannerAt - t0, ready: readyAt - t0 });
+    { banner: bannerAt - t0, ready: readyAt - t0 }, defaults);
 }
 
 /**
  * Connects to a fake already running (one a globalSetup started, or the
  * binary you run yourself), by its API base URL (http://127.0.0.1:PORT/v3.1)
  * or origin; without url, by $SYNAPSEFAKE_URL. Nothing is spawned; stop()
- * does nothing.
+ * does nothing. Its platforms start at DefaultStartTime on a manual clock,
+ * whatever the fake's own clock, unless options.start and options.clock
+ * (or createPlatform's) say otherwise.
  * @param {string} [url]
- * @param {{token?: string, timeout?: number}} [options] the server's -control-token, a timeout per call in ms
+ * @param {{token?: string, timeout?: number, start?: string|Date, clock?: 'manual'|'real'}} [options]
+ *   the server's -control-token, a timeout per call in ms, the platforms' start and clock
  * @returns {Fake}
  */
 function connect(url = process.env.SYNAPSEFAKE_URL, options = {}) {
@@ -373,4 +439,4 @@ function connect(url = process.env.SYNAPSEFAKE_URL, options = {}) {
   return new Fake(base, options);
 }
 
-module.exports = { startFake, connect, findBinary, platformPackage, Fake, StartedFake, Platform, Control, ControlError };
+module.exports = { startFake, connect, findBinary, platformPackage, Fake, StartedFake, Platform, Control, ControlError, DEFAULT_START_TIME };

@@ -2,5 +2,5 @@
 // CommonJS one (index.js), as named exports.
 import cjs from './index.js';
 
-export const { startFake, connect, findBinary, platformPackage, Fake, StartedFake, Platform, Control, ControlError } = cjs;
+export const { startFake, connect, findBinary, platformPackage, Fake, StartedFake, Platform, Control, ControlError, DEFAULT_START_TIME } = cjs;
 export default cjs;

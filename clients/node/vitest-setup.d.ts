@@ -13,6 +13,6 @@ export function teardown(): Promise<void>;
 
 declare module 'vitest' {
   export interface ProvidedContext {
-    synapsefake: { url: string; controlUrl: string; timings: { banner: number; ready: number }; binary: { path: string; source: string } };
+    synapsefake: { url: string; controlUrl: string; timings: { banner: number; ready: number }; binary: { path: string; source: string }; platformDefaults: { start: string; clock: 'manual' | 'real' } };
   }
 }

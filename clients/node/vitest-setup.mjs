@@ -25,7 +25,9 @@ export const PROVIDE_KEY = 'synapsefake';
 export function globalSetup(options = {}) {
   return async function setup(project) {
     const fake = await startFake(options);
-    const info = { url: fake.url, controlUrl: fake.controlUrl, timings: fake.timings, binary: fake.binary };
+    // platformDefaults: the start and clock of the tests' platforms, which
+    // synapsefake/vitest's fixtures pass on (DefaultStartTime, manual).
+    const info = { url: fake.url, controlUrl: fake.controlUrl, timings: fake.timings, binary: fake.binary, platformDefaults: fake.platformDefaults };
     if (project && typeof project.provide === 'function') project.provide(PROVIDE_KEY, info);
     process.env.SYNAPSEFAKE_URL = fake.url;
     return async () => {
@@ -37,7 +39,8 @@ export function globalSetup(options = {}) {
 let teardownCurrent = null;
 
 /**
- * The default globalSetup: startFake() with its defaults (a manual clock).
+ * The default globalSetup: startFake() with its defaults (DefaultStartTime
+ * on a manual clock, for the fake and for every test's platform).
  * @param {{provide?: (key: string, value: unknown) => void}} [project]
  */
 export async function setup(project) {

@@ -1,13 +1,15 @@
 // Types of synapsefake/vitest.
 import type { TestAPI } from 'vitest';
-import type { Fake, Platform, PlatformOptions, BinarySource } from './index';
+import type { Fake, Platform, PlatformOptions, PlatformDefaults, BinarySource } from './index';
 import './vitest-setup';
 
 /** What the globalSetup provided, or {url} from $SYNAPSEFAKE_URL. */
-export function fakeInfo(): { url: string; controlUrl?: string; timings?: { banner: number; ready: number }; binary?: { path: string; source: BinarySource } };
+export function fakeInfo(): { url: string; controlUrl?: string; timings?: { banner: number; ready: number }; binary?: { path: string; source: BinarySource }; platformDefaults?: PlatformDefaults };
 /** The running fake, to make platforms on. */
 export function useFake(): Fake;
-/** A fresh platform per test (beforeEach), deleted after it (afterEach). */
+/** Adds the platform's requests to a failed test's errors; nothing for a test that did not fail. */
+export function reportFailure(task: { result?: { state?: string; errors?: object[] } } | undefined, platform: Platform): Promise<void>;
+/** A fresh platform per test (beforeEach), its requests reported if the test failed, deleted after it (afterEach). */
 export function usePlatform(options?: PlatformOptions): Platform;
 /** vitest's test with a platform fixture. */
 export const test: TestAPI<{ platform: Platform }>;

@@ -10,16 +10,38 @@
 //   const platform = usePlatform();
 //   it('signs up', async () => { await platform.control.addUser({}); });
 //
-// Without the globalSetup, $SYNAPSEFAKE_URL names the fake to use.
+// Without the globalSetup, $SYNAPSEFAKE_URL names the fake to use. A test
+// that fails gets its platform's requests as one more error, "synapsefake
+// requests" (each refusal with the fake's reason), as the pytest plugin
+// reports them; a test that passes gets nothing.
 import { afterEach, beforeEach, inject, test as baseTest } from 'vitest';
 import { connect } from './index.mjs';
 
 let connected = null;
 
 /**
- * What the globalSetup provided: {url, controlUrl, timings, binary}; or
- * {url} from $SYNAPSEFAKE_URL. Neither: an Error saying how to set it up.
- * @returns {{url: string, controlUrl?: string, timings?: {banner: number, ready: number}, binary?: {path: string, source: string}}}
+ * Adds the platform's requests to a failed test's errors (vitest prints
+ * each error of the test under it); a test that did not fail is left
+ * alone.
+ * @param {{result?: {state?: string, errors?: object[]}}} task vitest's test
+ * @param {import('./index').Platform} platform
+ */
+export async function reportFailure(task, platform) {
+  if (!task || !task.result || task.result.state !== 'fail') return;
+  let text;
+  try {
+    text = await platform.requestsReport();
+  } catch (err) {
+    text = `(the request journal could not be read: ${err.message})`;
+  }
+  (task.result.errors ??= []).push({ name: 'synapsefake requests', message: text, stack: '' });
+}
+
+/**
+ * What the globalSetup provided: {url, controlUrl, timings, binary,
+ * platformDefaults}; or {url} from $SYNAPSEFAKE_URL. Neither: an Error
+ * saying how to set it up.
+ * @returns {{url: string, controlUrl?: string, timings?: {banner: number, ready: number}, binary?: {path: string, source: string}, platformDefaults?: {start: string, clock: 'manual'|'real'}}}
  */
 export function fakeInfo() {
   let info;
@@ -38,14 +60,15 @@ export function fakeInfo() {
  * @returns {import('./index').Fake}
  */
 export function useFake() {
-  const { url } = fakeInfo();
-  if (!connected || connected.url !== url.replace(/\/+$/, '')) connected = connect(url);
+  const { url, platformDefaults } = fakeInfo();
+  if (!connected || connected.url !== url.replace(/\/+$/, '')) connected = connect(url, platformDefaults);
   return connected;
 }
 
 /**
  * Registers a beforeEach that makes a fresh platform (createPlatform(options))
- * and an afterEach that deletes it. The object it returns stands for the
+ * and an afterEach that reports its requests if the test failed
+ * (reportFailure), then deletes it. The object it returns stands for the
  * current test's platform: read its fields (baseUrl, gateway, control...)
  * inside a test or a hook that runs after the beforeEach.
  * @param {import('./index').PlatformOptions} [options]
@@ -56,10 +79,14 @@ export function usePlatform(options) {
   beforeEach(async () => {
     current = await useFake().createPlatform(options);
   });
-  afterEach(async () => {
+  // vitest reads the hook's first parameter for the fixtures it uses: an
+  // object pattern, naming none but the test.
+  afterEach(async ({ task }) => {
     const p = current;
     current = null;
-    if (p) await p.delete();
+    if (!p) return;
+    await reportFailure(task, p);
+    await p.delete();
   });
   return new Proxy({}, {
     get(_, name) {
@@ -72,14 +99,16 @@ export function usePlatform(options) {
 
 /**
  * vitest's test with a platform fixture: a fresh platform for each test
- * that asks for it ({ platform }), deleted after the test.
+ * that asks for it ({ platform }), deleted after the test; a failed test
+ * gets its requests reported (reportFailure).
  */
 export const test = baseTest.extend({
   // eslint-disable-next-line no-empty-pattern
-  platform: async ({}, use) => {
+  platform: async ({ task }, use) => {
     const platform = await useFake().createPlatform();
     try {
       await use(platform);
+      await reportFailure(task, platform); // after the test and its afterEach hooks
     } finally {
       await platform.delete();
     }

@@ -4,9 +4,27 @@ import (
 	"fmt"
 	"io"
 	"net"
+	"os"
 
 	"github.com/synapsefake/synapsefake"
+	"github.com/synapsefake/synapsefake/internal/bank"
 )
+
+// clientEnv names the client that started the binary ("python/1.2.3",
+// "node/1.2.3"), as the control clients' X-Synapsefake-Client header names
+// them: the start-up lines then suggest that client's calls.
+const clientEnv = "SYNAPSEFAKE_CLIENT"
+
+// printManualClock prints the start-up line that moves a manual clock:
+// the control route with curl, or the call of the client clientEnv names.
+func printManualClock(out io.Writer, host string) {
+	switch caller := bank.ParseCaller(os.Getenv(clientEnv)); caller {
+	case bank.CallerPython, bank.CallerNode:
+		fmt.Fprintf(out, "  %s   # moves a platform's clock in a test; every control call: docs/control-api.md\n", caller.Phrase("Advance(24h)"))
+	default:
+		fmt.Fprintf(out, "  curl -X POST http://%s/_fake/clock/advance -d '{\"duration\":\"24h\"}'   # control API: docs/control-api.md\n", host)
+	}
+}
 
 // printAccess prints what a client needs, after the "synapsefake serving"
 // line: the base URL for the SDKs, the client id and the client secret

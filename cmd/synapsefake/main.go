@@ -232,7 +232,7 @@ func serve(ctx context.Context, args []string, out io.Writer, ready chan<- strin
 	fmt.Fprintln(out, "next: point your client at the base URL with the client id and secret above, or try")
 	fmt.Fprintf(out, "  curl http://%s/v3.1/loans-limits\n", reachable(l.Addr().String()))
 	if *clockMode == "manual" {
-		fmt.Fprintf(out, "  curl -X POST http://%s/_fake/clock/advance -d '{\"duration\":\"24h\"}'   # control API: docs/control-api.md\n", reachable(l.Addr().String()))
+		printManualClock(out, reachable(l.Addr().String()))
 	} else {
 		fmt.Fprintf(out, "  curl http://%s/_fake/users   # control API: docs/control-api.md; the clock follows real time: -clock manual to move it yourself\n", reachable(l.Addr().String()))
 	}

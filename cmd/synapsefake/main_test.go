@@ -1223,3 +1223,28 @@ func TestServeStatePlatforms(t *testing.T) {
 		t.Errorf("p1's clock after a restart: %s, want %s", got, want)
 	}
 }
+
+// TestBannerInTheClientsWords: started by a client that names itself in
+// SYNAPSEFAKE_CLIENT, the binary suggests that client's call to move the
+// clock, not curl's; with no client named, curl's. Not parallel: it sets
+// the environment.
+func TestBannerInTheClientsWords(t *testing.T) {
+	for _, tc := range []struct {
+		client, want string
+	}{
+		{"", `  curl -X POST http://127.0.0.1:`},
+		{"curl/8.5.0", `  curl -X POST http://127.0.0.1:`},
+		{"python/0.0.0.dev0", `  synapsefake.advance("24h")   # moves a platform's clock in a test; every control call: docs/control-api.md` + "\n"},
+		{"node/0.0.0-dev", `  platform.control.advance('24h')   # moves a platform's clock in a test; every control call: docs/control-api.md` + "\n"},
+	} {
+		t.Run(tc.client, func(t *testing.T) {
+			t.Setenv("SYNAPSEFAKE_CLIENT", tc.client)
+			r := start(t, "-addr", "127.0.0.1:0", "-clock", "manual", "-quiet")
+			defer r.stop(t)
+			if out := r.out.String(); !strings.Contains(out, "next: point your client at the base URL with the client id and secret above, or try\n") ||
+				!strings.Contains(out, tc.want) {
+				t.Errorf("SYNAPSEFAKE_CLIENT=%q: the start-up lines lack %q:\n%s", tc.client, tc.want, out)
+			}
+		})
+	}
+}

@@ -246,6 +246,28 @@ func TestDiagnostics(t *testing.T) {
 		}, 409, "410", func(diagEnv) []string {
 			return []string{`PUT /users -> 409 error_code "410" method_not_allowed: the route serves GET, POST, not PUT`}
 		}},
+		{"refresh token used up by the 10th OAuth call", nil, func(t *testing.T, e diagEnv) testkit.Call {
+			c := testkit.Call{Method: "POST", Path: "/oauth/" + e.a.User.ID, Header: e.a.Headers,
+				Body: map[string]any{"refresh_token": e.a.User.RefreshToken}}
+			for i := range 10 {
+				r := testkit.Do(t, e.fake, c)
+				if left := r.Body["refresh_expires_in"]; r.Status != 200 || left != float64(9-i) {
+					t.Fatalf("OAuth call %d: %d, refresh_expires_in %v: %s", i+1, r.Status, left, r.Raw)
+				}
+			}
+			return c
+		}, 409, "400", func(e diagEnv) []string {
+			return []string{`POST /oauth/{user_id} -> 409 error_code "400" invalid_refresh_token: this refresh_token was user ` + e.a.User.ID +
+				`'s until its 10th OAuth call used it up; that answer carried the new one (hint: a refresh token is good for 10 OAuth calls and ` +
+				`the 10th answer (refresh_expires_in 0) carries its successor: keep refresh_token from each POST /oauth/{user_id} answer, ` +
+				`or read the current one from GET /users/{user_id} or fake.User(userID)'s RefreshToken)`}
+		}},
+		{"refresh token of another user", nil, func(t *testing.T, e diagEnv) testkit.Call {
+			return testkit.Call{Method: "POST", Path: "/oauth/" + e.a.User.ID, Header: e.a.Headers,
+				Body: map[string]any{"refresh_token": e.b.User.RefreshToken}}
+		}, 409, "400", func(e diagEnv) []string {
+			return []string{`POST /oauth/{user_id} -> 409 error_code "400" invalid_refresh_token: Invalid refresh_token.`}
+		}},
 		{"FailNext", nil, func(t *testing.T, e diagEnv) testkit.Call {
 			e.fake.FailNext("GET", "/users/{user_id}", "503", 1)
 			return testkit.Call{Method: "GET", Path: "/users/" + e.a.User.ID, Header: e.a.Headers}

@@ -28,6 +28,13 @@ func errUnknownKey(key string) *apierr.Error {
 		Hinting("a key of another fake, or of an earlier test, is unknown here; %s", HintNewKey)
 }
 
+// errRotatedToken explains err, the refusal of a refresh token user
+// userID's OAuth calls used up.
+func errRotatedToken(err *apierr.Error, userID string) *apierr.Error {
+	return err.Because("this refresh_token was user %s's until its %dth OAuth call used it up; that answer carried the new one", userID, refreshTokenUses).
+		Hinting("%s", hintRotatedToken)
+}
+
 // ErrFingerprintFor explains a fingerprint that is not the key's.
 func ErrFingerprintFor(header, keyFingerprint, sent string) *apierr.Error {
 	if !strings.Contains(header, "|") {
@@ -97,4 +104,6 @@ const (
 	hintFingerprint = `a key works only with the fingerprint it was issued to; to use another device, register it: fake.OAuthKey(userID, fingerprint), UserSeed.Fingerprint, or the MFA flow of POST /oauth/{user_id}`
 	hintFunds       = `fund the node (fake.Fund, NodeSeed.BalanceCents), or let the pending debits settle or cancel them`
 	HintIdempotency = `a key stays taken for 24h after its 200 and the service does not replay the first answer: a retry gets 409 too; a new operation needs a new key`
+	// hintRotatedToken: docs/fidelity.md, "Users and OAuth".
+	hintRotatedToken = `a refresh token is good for 10 OAuth calls and the 10th answer (refresh_expires_in 0) carries its successor: keep refresh_token from each POST /oauth/{user_id} answer, or read the current one from GET /users/{user_id} or fake.User(userID)'s RefreshToken`
 )

@@ -58,6 +58,34 @@ func (st *Store) forgetKey(k *keyRecord) {
 	st.expiredKeys = append(st.expiredKeys, *k)
 }
 
+// maxRotatedTokens bounds the used-up refresh tokens the store remembers.
+const maxRotatedTokens = 64
+
+// rotatedToken is a refresh token the user's OAuth calls used up.
+type rotatedToken struct{ token, userID string }
+
+// rotateSpentToken replaces u's refresh token, used up, remembering it.
+// Callers hold mu.
+func (st *Store) rotateSpentToken(u *userRecord) {
+	if len(st.rotatedTokens) == maxRotatedTokens {
+		st.rotatedTokens = slices.Delete(st.rotatedTokens, 0, 1)
+	}
+	st.rotatedTokens = append(st.rotatedTokens, rotatedToken{u.refreshToken, u.id})
+	st.rotateRefreshToken(u)
+}
+
+// errRefreshToken refuses a refresh_token that is not u's current one,
+// saying so when it is one u's OAuth calls used up. Callers hold mu.
+func (st *Store) errRefreshToken(u *userRecord, token string) *apierr.Error {
+	// 409 / "400", not "110": SynapsePy answers this error by reading
+	// the user's current refresh token (GET /users/:id) and retrying.
+	err := apierr.Incorrect("invalid_refresh_token", "Invalid refresh_token.")
+	if slices.Contains(st.rotatedTokens, rotatedToken{token, u.id}) {
+		return errRotatedToken(err, u.id)
+	}
+	return err
+}
+
 // oauthResponse is the 200 answer of POST /oauth/:user_id.
 type oauthResponse struct {
 	ClientID         string   `json:"client_id"`
@@ -150,9 +178,7 @@ func (st *Store) oauth(now time.Time, lifetime time.Duration, userID, fingerprin
 		return nil, 0, err
 	}
 	if *req.RefreshToken != u.refreshToken {
-		// 409 / "400", not "110": SynapsePy answers this error by reading
-		// the user's current refresh token (GET /users/:id) and retrying.
-		return nil, 0, apierr.Incorrect("invalid_refresh_token", "Invalid refresh_token.")
+		return nil, 0, st.errRefreshToken(u, *req.RefreshToken)
 	}
 	if u.locked() {
 		return nil, 0, errUserLocked(u)
@@ -196,7 +222,7 @@ func (st *Store) oauth(now time.Time, lifetime time.Duration, userID, fingerprin
 		// The spent token is replaced at once, and the answer carries the
 		// new one: the official Go client stores refresh_token from this
 		// answer and would otherwise keep a dead token.
-		st.rotateRefreshToken(u)
+		st.rotateSpentToken(u)
 	}
 	resp := oauthResponse{
 		ClientID:         st.client.ID,

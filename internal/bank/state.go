@@ -44,6 +44,7 @@ var storeFieldsApart = map[string]string{
 	"kycDelay":             "an option of the server restored into (WithKYCReview)",
 	"kycManual":            "an option of the server restored into (WithKYCReview)",
 	"expiredKeys":          "not saved: the last expired oauth_keys, for the test's log (diagnose.go)",
+	"rotatedTokens":        "not saved: the last used-up refresh tokens, for the refusal's hint (diagnose.go)",
 	"due":                  "not saved: when the first clock-driven work falls due, worked out on every unlock",
 	"dueMonthly":           "not saved: a cache of due's",
 	"firstMonthly":         "not saved: worked out from the restored nodes",

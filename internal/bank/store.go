@@ -57,6 +57,9 @@ type Store struct {
 	// expiredKeys are the last keys forgotten on expiry (oauth.go), for
 	// the test's log and the dashboard's OAuth page.
 	expiredKeys []keyRecord
+	// rotatedTokens are the last refresh tokens an OAuth call used up
+	// (oauth.go), so that the refusal of one says it was rotated.
+	rotatedTokens []rotatedToken
 
 	subs     map[string]*subscriptionRecord
 	subOrder []string

@@ -929,13 +929,14 @@ type controlRequestView struct {
 
 // controlRequests serves GET /_fake/requests: the journal, oldest first,
 // with its query redacted and no headers or bodies but their redacted
-// summary.
+// summary, the reasons' hints in the caller's calls.
 func (s *Console) controlRequests(w http.ResponseWriter, r *http.Request) {
 	reqs := s.Requests()
 	out := make([]controlRequestView, len(reqs))
+	caller := callerOf(r)
 	for i, q := range reqs {
 		out[i] = controlRequestView{Method: q.Method, Path: q.Path, Route: q.Route, Query: api.RedactQuery(q.Query),
-			Status: q.Status, ErrorCode: q.ErrorCode, Summary: q.String(), Reason: q.Reason}
+			Status: q.Status, ErrorCode: q.ErrorCode, Summary: q.String(), Reason: caller.Phrase(q.Reason)}
 	}
 	s.ControlOK(w, map[string]any{"requests": out})
 }

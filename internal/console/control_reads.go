@@ -182,7 +182,7 @@ func (req controlWaitRequest) matcher() api.WebhookMatcher {
 // the first captured webhook that matches, waiting for deliveries in flight
 // up to the timeout; when none comes, 404 / "404" no_matching_webhook with
 // what Wait says (what was captured, and on a frozen clock what is pending
-// and when it falls due).
+// and when it falls due), its calls the caller's.
 func (s *Console) controlWait(w http.ResponseWriter, r *http.Request) {
 	req, err := ControlBody[controlWaitRequest](r)
 	timeout := time.Duration(defaultControlWait) * time.Millisecond
@@ -201,7 +201,7 @@ func (s *Console) controlWait(w http.ResponseWriter, r *http.Request) {
 	}
 	h, failure := api.CaptureAwait(s.Webhooks(), timeout, false, true, req.matcher()) // Wait, with the request's bound
 	if failure != "" {
-		s.Fail(w, apierr.New(reference.ErrNotFound, "no_matching_webhook", "%s", strings.TrimPrefix(failure, "synapsefake: ")))
+		s.Fail(w, apierr.New(reference.ErrNotFound, "no_matching_webhook", "%s", callerOf(r).Phrase(strings.TrimPrefix(failure, "synapsefake: "))))
 		return
 	}
 	s.ControlOK(w, map[string]any{"webhook": controlWebhook(h)})

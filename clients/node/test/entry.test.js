@@ -14,7 +14,7 @@ const read = (f) => fs.readFileSync(path.join(root, f), 'utf8');
 test('require and import of synapsefake give the same objects', async () => {
   const cjs = require('synapsefake');
   const esm = await import('synapsefake');
-  const names = ['startFake', 'connect', 'findBinary', 'platformPackage', 'Fake', 'StartedFake', 'Platform', 'Control', 'ControlError'];
+  const names = ['startFake', 'connect', 'findBinary', 'platformPackage', 'Fake', 'StartedFake', 'Platform', 'Control', 'ControlError', 'DEFAULT_START_TIME'];
   assert.deepEqual(Object.keys(cjs).sort(), [...names].sort());
   for (const n of names) assert.equal(esm[n], cjs[n], n);
   assert.equal(esm.default, cjs);
@@ -22,7 +22,7 @@ test('require and import of synapsefake give the same objects', async () => {
 });
 
 test('the subpaths load: jest (require), jest/setup, jest/teardown, vitest/setup (import)', async () => {
-  assert.deepEqual(Object.keys(require('synapsefake/jest')).sort(), ['globalSetup', 'globalTeardown', 'useFake', 'usePlatform']);
+  assert.deepEqual(Object.keys(require('synapsefake/jest')).sort(), ['globalSetup', 'globalTeardown', 'reportFailure', 'useFake', 'usePlatform']);
   assert.equal(typeof require('synapsefake/jest/setup'), 'function');
   assert.equal(require('synapsefake/jest/teardown'), require('synapsefake/jest').globalTeardown);
   const setup = await import('synapsefake/vitest/setup');

@@ -16,12 +16,12 @@ const alive = (pid) => {
   }
 };
 
-test('vitest: setup provides {url, controlUrl, timings, binary}; teardown stops the binary', needsBinary, async () => {
+test('vitest: setup provides {url, controlUrl, timings, binary, platformDefaults}; teardown stops the binary', needsBinary, async () => {
   const { setup, teardown, globalSetup } = await import('synapsefake/vitest/setup');
   const provided = {};
   await setup({ provide: (k, v) => { provided[k] = v; } });
   const info = provided.synapsefake;
-  assert.deepEqual(Object.keys(info).sort(), ['binary', 'controlUrl', 'timings', 'url']);
+  assert.deepEqual(Object.keys(info).sort(), ['binary', 'controlUrl', 'platformDefaults', 'timings', 'url']);
   assert.equal(process.env.SYNAPSEFAKE_URL, info.url);
   assert.equal(typeof await connect(info.url).control.now(), 'number');
   await teardown();

@@ -22,7 +22,7 @@ test('a binary that exits before its banner: the error holds its status and its 
   assert.ok(err, 'startFake resolved');
   assert.match(err.message, /exited \(status 3\) before its banner/);
   assert.match(err.message, /its output:\nlisten tcp: address already in use/);
-  assert.match(err.message, /-addr 127\.0\.0\.1:0 -clock manual -quiet/);
+  assert.match(err.message, /-addr 127\.0\.0\.1:0 -clock manual -start default -quiet/);
   assert.equal(err.log, 'listen tcp: address already in use\n');
   assert.deepEqual(err.binary, { path: bin, source: 'option', tried: [`the bin option=${bin}`] });
 });
@@ -74,6 +74,13 @@ test('startFake: a URL, timings, a log; stop() ends the process', needsBinary, a
   await fake.stop();
   assert.equal(alive(fake.pid), false);
   await fake.stop(); // again: nothing to do
+});
+
+test('startFake names the package to the binary: its start-up line for the clock is Node\'s call', needsBinary, async (t) => {
+  const fake = await startFake();
+  t.after(() => fake.stop());
+  assert.match(fake.log, /\n {2}platform\.control\.advance\('24h'\) {3}# moves a platform's clock in a test/);
+  assert.doesNotMatch(fake.log, /curl -X POST/);
 });
 
 test('platforms: isolated, their own gateway and clock; delete() refuses the gateway after', needsBinary, async (t) => {

@@ -1,8 +1,8 @@
 // Type-checked by ci.sh (tsc --noEmit --strict) against the installed package:
 // every public declaration used once, as a test suite would. Never run.
-import { startFake, connect, ControlError, findBinary, type Platform, type DocumentSeed, type SubDocument } from 'synapsefake';
-import { usePlatform as jestPlatform, globalSetup } from 'synapsefake/jest';
-import { test, usePlatform, fakeInfo } from 'synapsefake/vitest';
+import { startFake, connect, ControlError, findBinary, DEFAULT_START_TIME, type Platform, type PlatformDefaults, type DocumentSeed, type SubDocument } from 'synapsefake';
+import { usePlatform as jestPlatform, globalSetup, reportFailure as jestReport } from 'synapsefake/jest';
+import { test, usePlatform, fakeInfo, reportFailure } from 'synapsefake/vitest';
 import { setup, teardown } from 'synapsefake/vitest/setup';
 import jestSetup = require('synapsefake/jest/setup');
 
@@ -28,8 +28,14 @@ async function main() {
   try { await p.control.settle('x'); } catch (e) { if (e instanceof ControlError) console.log(e.errorCode, e.httpCode, e.reason); }
   await p.delete();
   console.log(fake.timings.banner, fake.binary.source, findBinary().tried, key, ms, hooks.length, h.object_id, scope, by, reviewAt);
-  const c = connect(fake.url);
-  await c.createPlatform();
+  const c = connect(fake.url, { start: 'default', clock: 'manual', timeout: 1000 });
+  const defaults: PlatformDefaults = c.platformDefaults;
+  const made = await c.createPlatform();
+  const startedAt: number = made.createdAt - DEFAULT_START_TIME;
+  const report: string = await made.requestsReport();
+  await reportFailure(undefined, made);
+  await jestReport(made);
+  console.log(defaults.start, defaults.clock, startedAt, report, fakeInfo().platformDefaults?.clock);
   await fake.stop();
   globalSetup({ start: 'default' });
   jestPlatform().control.now();

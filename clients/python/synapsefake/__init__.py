@@ -9,6 +9,8 @@ Standard library only at run time (the pytest plugin needs pytest)::
         user = p.add_user(legal_names=["Ada Lovelace"])
         p.advance("24h")
 
+- DEFAULT_START_TIME: where every platform starts unless told otherwise
+  (Go's DefaultStartTime(), a Tuesday 10:00 Eastern), on a manual clock.
 - find_binary: SYNAPSEFAKE_BIN, then the binary a platform wheel carries
   (synapsefake/bin/), then synapsefake on PATH.
 - serve(**flags) / Server: the running binary (base_url, control, log()).
@@ -19,10 +21,18 @@ Standard library only at run time (the pytest plugin needs pytest)::
   fixture synapsefake, a fresh Platform per test. See docs/python.md.
 """
 
-from ._server import BinaryNotFound, Platform, ServeError, Server, find_binary, serve
-from .control import Control, ControlError
-
+# Before the imports: the control client sends it (X-Synapsefake-Client).
 __version__ = "0.0.0.dev0"
 
-__all__ = ["BinaryNotFound", "Control", "ControlError", "Platform", "ServeError", "Server", "find_binary", "serve",
-           "__version__"]
+from ._server import DEFAULT_START_TIME, BinaryNotFound, Platform, ServeError, Server, find_binary, serve  # noqa: E402
+from .control import Control, ControlError  # noqa: E402
+
+__all__ = ["DEFAULT_START_TIME", "BinaryNotFound", "Control", "ControlError", "Platform", "ServeError", "Server",
+           "find_binary", "serve", "__version__"]
+
+# The public classes are this module's: a traceback prints
+# synapsefake.ControlError, not synapsefake.control.ControlError, and
+# synapsefake.BinaryNotFound is where it is imported from.
+for _cls in (BinaryNotFound, Control, ControlError, Platform, ServeError, Server):
+    _cls.__module__ = __name__
+del _cls

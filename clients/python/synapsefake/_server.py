@@ -1,7 +1,8 @@
 """Finding the synapsefake binary, starting it, and its platforms.
 
 Standard library only. The public names are re-exported by the package:
-find_binary, serve, Server, ServeError, BinaryNotFound, Platform.
+find_binary, serve, Server, ServeError, BinaryNotFound, Platform,
+DEFAULT_START_TIME.
 """
 
 import collections
@@ -15,11 +16,24 @@ import time
 import urllib.error
 import urllib.request
 
-from .control import Control, _seg
+from .control import CLIENT, Control, _seg
 
-__all__ = ["BinaryNotFound", "Platform", "ServeError", "Server", "find_binary", "serve"]
+__all__ = ["BinaryNotFound", "DEFAULT_START_TIME", "Platform", "ServeError", "Server", "find_binary", "serve"]
+
+# pytest leaves this module's frames out of a failed test's traceback: a
+# refusal points at the test's own line.
+__tracebackhide__ = True
+
+DEFAULT_START_TIME = datetime.datetime(2026, 4, 14, 14, 0, tzinfo=datetime.timezone.utc)
+"""The instant every platform starts at unless told otherwise: Go's
+synapsefake.DefaultStartTime(), Tuesday 14 April 2026, 10:00 Eastern (the
+binary's -start default, a platform's start "default"). In milliseconds:
+int(DEFAULT_START_TIME.timestamp() * 1000), 1776175200000."""
 
 ENV_BIN = "SYNAPSEFAKE_BIN"
+# ENV_CLIENT names this package to the binary it starts, which phrases its
+# start-up banner for Python, as the Control's header does for its answers.
+ENV_CLIENT = "SYNAPSEFAKE_CLIENT"
 _EXE = "synapsefake.exe" if sys.platform == "win32" else "synapsefake"
 _BANNER = "synapsefake serving "
 
@@ -102,6 +116,16 @@ def find_binary(explicit=None):
     raise BinaryNotFound(tried)
 
 
+def _start_field(start):
+    """A start as the binary and the control API take it: an aware datetime
+    in RFC 3339, a string as it is."""
+    if isinstance(start, datetime.datetime):
+        if start.tzinfo is None:
+            raise ValueError(f"start {start!r} has no time zone: give an aware datetime")
+        return start.isoformat()
+    return start
+
+
 def _flag_args(flags):
     """Command-line flags from keyword arguments: clock="manual" is
     -clock manual, max_platforms=10 is -max-platforms 10, quiet=True is
@@ -113,6 +137,8 @@ def _flag_args(flags):
             continue
         if value is True:
             args.append(name)
+        elif isinstance(value, datetime.datetime):
+            args += [name, _start_field(value)]
         elif isinstance(value, (list, tuple)):
             for v in value:
                 args += [name, str(v)]
@@ -126,7 +152,10 @@ class Server:
 
     base_url is the API's base URL for the SDKs (http://127.0.0.1:PORT/v3.1),
     origin the server's (http://127.0.0.1:PORT), control its default
-    platform's control API. binary and command say what ran;
+    platform's control API. platform_defaults are the start and clock
+    add_platform gives a platform unless told others: the server's own
+    (-start default and -clock manual unless serve was given others).
+    binary and command say what ran;
     banner_seconds is the time from spawning the binary until it printed its
     banner, ready_seconds until it answered GET /_fake/clock.
     """
@@ -138,6 +167,8 @@ class Server:
         if token is not None:
             opts["control_token"] = token
         self.command = [self.binary] + _flag_args(opts)
+        self.platform_defaults = {"start": _start_field(opts.get("start")) or "default",
+                                  "clock": opts.get("clock") or "manual"}
         self.token = token
         self._lines = collections.deque(maxlen=2000)
         self._banner = threading.Event()
@@ -146,7 +177,7 @@ class Server:
         try:
             self.process = subprocess.Popen(
                 self.command, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                text=True, encoding="utf-8", errors="replace", bufsize=1)
+                text=True, encoding="utf-8", errors="replace", bufsize=1, env={**os.environ, ENV_CLIENT: CLIENT})
         except OSError as err:
             raise ServeError(f"cannot run {self.binary}: {err}", self.command, "") from err
         self._reader = threading.Thread(target=self._read, name="synapsefake-log", daemon=True)
@@ -221,7 +252,10 @@ class Server:
 
     def add_platform(self, **fields):
         """A fresh platform of this server (POST /_fake/platforms) as a Platform:
-        fields are name, client_id, client_secret, start, clock and seed."""
+        fields are name, client_id, client_secret, start, clock and seed.
+        start and clock are platform_defaults' unless given: the server's
+        start and clock, DEFAULT_START_TIME on a manual clock by default."""
+        fields = {**self.platform_defaults, **{k: v for k, v in fields.items() if v is not None}}
         return Platform(self.control.add_platform(**fields), token=self.token)
 
     def __enter__(self):
@@ -240,9 +274,12 @@ def serve(binary=None, timeout=10.0, token=None, **flags):
     A context manager: ``with synapsefake.serve() as srv:`` stops the binary
     at the end of the block. The binary is found by find_binary(binary).
     flags are the binary's flags (see ``synapsefake -h``) as keyword
-    arguments, start="2026-04-14T10:00:00-04:00" for -start,
-    max_platforms=50 for -max-platforms, quiet=False to log requests; the
-    defaults are -addr 127.0.0.1:0 -clock manual -start default -quiet.
+    arguments, start="2026-04-14T10:00:00-04:00" (or a datetime) for
+    -start, max_platforms=50 for -max-platforms, quiet=False to log
+    requests; the defaults are -addr 127.0.0.1:0 -clock manual -start
+    default -quiet: DEFAULT_START_TIME on a frozen clock, for the server and
+    for every platform add_platform makes (the binary run by hand starts at
+    the wall-clock time instead).
     token is -control-token, sent by the Control. It reads the banner's URL,
     waits until GET /_fake/clock answers (at most timeout seconds) and
     raises ServeError, with the binary's output, when the binary does not

@@ -29,9 +29,20 @@ import urllib.error
 import urllib.parse
 import urllib.request
 
+from . import __version__
+
 __all__ = ["Control", "ControlError"]
 
+# pytest leaves this module's frames out of a failed test's traceback: a
+# refused call points at the test's line that made it.
+__tracebackhide__ = True
+
 _TOKEN_HEADER = "X-Fake-Control-Token"
+# The client's name and version, sent as X-Synapsefake-Client: the fake
+# phrases its hints (in failed waits, in the journal's reasons) as calls of
+# this package rather than Go's (docs/control-api.md).
+_CLIENT_HEADER = "X-Synapsefake-Client"
+CLIENT = "python/" + __version__
 
 
 class ControlError(Exception):
@@ -121,7 +132,7 @@ class Control:
             data = body.encode()
         elif body is not None:
             data = json.dumps(body).encode()
-        headers = {"Accept": "application/json"}
+        headers = {"Accept": "application/json", _CLIENT_HEADER: CLIENT}
         if data is not None:
             headers["Content-Type"] = "application/json"
         if self.token:
@@ -448,11 +459,15 @@ class Control:
         """The Control of the server's /_fake/platforms routes."""
         return self if self.control_root == self.origin + "/_fake" else Control(self.origin, self.token, self.timeout)
 
-    def add_platform(self, name=None, client_id=None, client_secret=None, start=None, clock=None, seed=None):
+    def add_platform(self, name=None, client_id=None, client_secret=None, start="default", clock="manual",
+                     seed=None):
         """A new platform of the server (POST /_fake/platforms): its client_id,
         client_secret, gateway, name, base_url, control_url and now; every
-        field is optional (start an RFC 3339 instant or "default", clock
-        "manual" or "real")."""
+        field is optional. start is an RFC 3339 instant, an aware datetime
+        or "default" (DEFAULT_START_TIME, the default whatever the server's
+        clock); clock is "manual" (the default) or "real"."""
+        if isinstance(start, datetime.datetime):
+            start = start.isoformat()
         return self._platforms()._post("platforms", _fields(
             name=name, client_id=client_id, client_secret=client_secret, start=start, clock=clock,
             seed=seed))["platform"]

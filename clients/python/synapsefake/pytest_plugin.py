@@ -17,10 +17,10 @@ fields (POST /_fake/platforms), and so does an indirect parameter::
     @pytest.mark.parametrize("synapsefake", [{"start": "2026-01-02T09:00:00Z"}], indirect=True)
 
 A failed test that used the fixture gets a report section, "synapsefake
-requests": the API requests its platform received (the newest 50), each
-refusal with the fake's reason. The terminal summary prints what the
-binary's start and each fresh platform cost (a median over the session's
-tests).
+requests": the API requests its platform received (the newest 50, and the
+refusals before them), each refusal with the fake's reason. The terminal
+summary prints what the binary's start and each fresh platform cost (a
+median over the session's tests).
 """
 
 import os
@@ -124,17 +124,29 @@ def synapsefake(request, synapsefake_server):
 _JOURNAL_LINES = 50
 
 
+def _line(r):
+    line = f"{r.get('method')} {r.get('path')} -> {r.get('status')}"
+    if r.get("error_code"):
+        line += f" error_code {r['error_code']}"
+    if r.get("reason"):
+        line += f": {r['reason']}"
+    return line
+
+
 def _journal(platform):
-    """The platform's request journal as lines, newest last."""
+    """The platform's request journal as lines: the newest 50, each refusal
+    with the fake's reason (its hints in this package's calls), and before
+    them the refusals older than those."""
+    requests = platform.requests()
+    if not requests:
+        return "(no API request reached this test's platform)"
+    newest = requests[-_JOURNAL_LINES:]
+    earlier = [r for r in requests[:-_JOURNAL_LINES] if r.get("reason")][-_JOURNAL_LINES:]
     lines = []
-    for r in platform.requests()[-_JOURNAL_LINES:]:
-        line = f"{r.get('method')} {r.get('path')} -> {r.get('status')}"
-        if r.get("error_code"):
-            line += f" error_code {r['error_code']}"
-        if r.get("reason"):
-            line += f": {r['reason']}"
-        lines.append(line)
-    return "\n".join(lines) or "(no API request reached this test's platform)"
+    if earlier:
+        lines += [f"refused before the newest {_JOURNAL_LINES}:"] + [_line(r) for r in earlier]
+        lines.append(f"the newest {_JOURNAL_LINES} of {len(requests)}:")
+    return "\n".join(lines + [_line(r) for r in newest])
 
 
 @pytest.hookimpl(hookwrapper=True)

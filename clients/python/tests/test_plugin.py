@@ -124,3 +124,34 @@ def test_a_failed_test_shows_its_platforms_requests(pytester, plugin_args, real_
     result = pytester.runpytest(*plugin_args, "--synapsefake-bin", real_binary, "-p", "no:cacheprovider")
     result.assert_outcomes(failed=1)
     result.stdout.fnmatch_lines(["*- synapsefake requests -*", "GET /v3.1/users -> 401 error_code 100: *"])
+    # The hint is this package's call, not Go's.
+    result.stdout.fnmatch_lines(["GET /v3.1/users -> 401 error_code 100: X-SP-GATEWAY's client_secret is not this fake's "
+                                 "(hint: send X-SP-GATEWAY: \"<client_id>|<client_secret>\"; synapsefake.gateway is this fake's)"])
+
+
+def test_a_report_lists_the_refusals_before_the_newest_50(pytester, plugin_args, real_binary):
+    pytester.makepyfile(test_it='''
+        import urllib.error
+        import urllib.request
+
+        def get(synapsefake, path, gateway):
+            try:
+                urllib.request.urlopen(urllib.request.Request(synapsefake.base_url + path, headers={"X-SP-GATEWAY": gateway}))
+            except urllib.error.HTTPError:
+                pass
+
+        def test_a(synapsefake):
+            get(synapsefake, "/users/refused-early", synapsefake.client_id + "|wrong")
+            for _ in range(60):
+                get(synapsefake, "/users", synapsefake.gateway)
+            assert False, "see the requests"
+
+        def test_b(synapsefake):
+            get(synapsefake, "/users/refused-in-a-test-that-passes", synapsefake.client_id + "|wrong")
+    ''')
+    result = pytester.runpytest(*plugin_args, "--synapsefake-bin", real_binary, "-p", "no:cacheprovider")
+    result.assert_outcomes(failed=1, passed=1)
+    result.stdout.fnmatch_lines(["*- synapsefake requests -*", "refused before the newest 50:",
+                                 "GET /v3.1/users/refused-early -> 401 error_code 100: *",
+                                 "the newest 50 of 61:", "GET /v3.1/users -> 200 error_code 0"])
+    assert "refused-in-a-test-that-passes" not in result.stdout.str()

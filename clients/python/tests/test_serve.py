@@ -64,3 +64,11 @@ def test_a_binary_that_serves_nothing_fails_after_the_banner(script):
     liar = script("liar", 'echo "synapsefake serving http://127.0.0.1:9/v3.1"; exec sleep 30')
     with pytest.raises(synapsefake.ServeError, match=r"GET http://127.0.0.1:9/_fake/clock did not answer 200"):
         synapsefake.serve(binary=liar, timeout=0.5)
+
+
+def test_the_banner_names_pythons_call(real_binary):
+    """serve() names the package to the binary (SYNAPSEFAKE_CLIENT): its
+    start-up line for the manual clock is the fixture's call, not curl."""
+    with synapsefake.serve(binary=real_binary) as srv:
+        assert '  synapsefake.advance("24h")   # moves a platform\'s clock in a test' in srv.log()
+        assert "curl -X POST" not in srv.log()

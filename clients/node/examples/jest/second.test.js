@@ -1,9 +1,9 @@
 // Each test gets a fresh platform from usePlatform (a beforeEach makes it,
 // an afterEach deletes it), whichever worker runs this file.
 const { usePlatform } = require('synapsefake/jest');
-const { ControlError } = require('synapsefake');
+const { ControlError, DEFAULT_START_TIME } = require('synapsefake');
 
-const platform = usePlatform({ start: 'default' });
+const platform = usePlatform(); // at DEFAULT_START_TIME, a manual clock
 
 test('the second file\'s user is the only user GET /users shows', async () => {
   const res = await fetch(`${platform.baseUrl}/users`, {
@@ -17,7 +17,7 @@ test('the second file\'s user is the only user GET /users shows', async () => {
 });
 
 test('the second file\'s clock moves alone', async () => {
-  expect(await platform.control.now()).toBe(Date.parse('2026-04-14T14:00:00Z'));
+  expect(await platform.control.now()).toBe(DEFAULT_START_TIME);
   await platform.control.advance('24h');
   expect(await platform.control.now()).toBe(Date.parse('2026-04-15T14:00:00Z'));
 });

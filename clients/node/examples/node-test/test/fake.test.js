@@ -26,11 +26,12 @@ after(async () => {
   await fake.stop();
 });
 
-// withPlatform wraps a test: a fresh platform (start: the Go tests'
-// instant, a Tuesday 10:00 ET), deleted after it.
+// withPlatform wraps a test: a fresh platform, deleted after it. Like
+// every platform it starts at the Go tests' instant (DEFAULT_START_TIME, a
+// Tuesday 10:00 ET) on a manual clock, whatever the day the suite runs.
 function withPlatform(fn) {
   return async (t) => {
-    const platform = await fake.createPlatform({ start: 'default' });
+    const platform = await fake.createPlatform();
     platformTimes.push(platform.createdIn);
     try {
       await fn(t, platform);

@@ -3,7 +3,7 @@
 // fresh platform of it, deleted after the test, so tests can run
 // concurrently without seeing each other.
 import { afterAll, describe, expect } from 'vitest';
-import { ControlError } from 'synapsefake';
+import { ControlError, DEFAULT_START_TIME } from 'synapsefake';
 import { fakeInfo, test, usePlatform } from 'synapsefake/vitest';
 import { api, median, pay, signUp, twoNodes } from './api.js';
 
@@ -32,16 +32,21 @@ it('sign-up over HTTP: POST /users, then POST /oauth/{user_id} with the refresh 
   expect((await platform.control.user(user._id)).legal_names).toEqual(['Ann Example']);
 });
 
-it('a settled ACH: the next business day the debit is SETTLED and a webhook said so', async ({ platform }) => {
-  await platform.control.advanceToNextBusinessDay();
+it('the fixture\'s platform starts at DEFAULT_START_TIME on a manual clock, whatever the day', async ({ platform }) => {
+  expect(platform.createdAt).toBe(DEFAULT_START_TIME);
+  expect(await platform.control.now()).toBe(DEFAULT_START_TIME);
+  expect(await platform.control.advance(1)).toBe(DEFAULT_START_TIME + 1);
+});
+
+it('a settled ACH: $25 sent, a day later the debit is SETTLED and a webhook said so', async ({ platform }) => {
   const { user, userHeader } = await signUp(platform);
   const { checking, landlord } = await twoNodes(platform, user, userHeader);
-  await platform.control.fund(checking, 2500);
-  const tx = await pay(platform, user, userHeader, checking, landlord, 10.0);
+  await platform.control.fund(checking, 5000);
+  const tx = await pay(platform, user, userHeader, checking, landlord, 25.0);
   expect(tx.recent_status.status).toBe('CREATED');
-  await platform.control.advance('72h');
+  await platform.control.advance('24h');
   expect((await platform.control.transaction(tx._id)).status).toBe('SETTLED');
-  expect((await platform.control.node(checking)).balance_cents).toBe(1500);
+  expect((await platform.control.node(checking)).balance_cents).toBe(2500);
   const hook = await platform.control.waitWebhook({ objectId: tx._id, status: 'SETTLED' });
   expect(hook.object_type).toBe('TRAN');
 });
@@ -118,6 +123,7 @@ describe('usePlatform: a beforeEach makes the platform, an afterEach deletes it'
   let previous;
 
   test('the first test makes a user', async () => {
+    expect(await platform.control.now()).toBe(DEFAULT_START_TIME);
     previous = platform.clientId;
     await platform.control.addUser({ legal_names: ['First'] });
     expect(await platform.control.users()).toHaveLength(1);
