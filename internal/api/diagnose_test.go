@@ -234,17 +234,17 @@ func TestDiagnostics(t *testing.T) {
 		{"version prefix doubled", nil, func(t *testing.T, e diagEnv) testkit.Call {
 			return testkit.Call{Method: "GET", Path: "/v3.1/users", Header: testkit.GatewayHeaders(e.fake)}
 		}, 404, "404", func(diagEnv) []string {
-			return []string{`GET /v3.1/v3.1/users -> 404 error_code "404" not_found: no route of the API matches GET /v3.1/v3.1/users (hint: the /v3.1 prefix is doubled: fake.URL() already ends with it)`}
+			return []string{"GET /v3.1/v3.1/users -> 404 error_code \"404\" not_found: no route of the API matches GET /v3.1/v3.1/users: did you mean `GET /users`? (hint: the /v3.1 prefix is doubled: fake.URL() already ends with it)"}
 		}},
 		{"path not clean, refused before the journal", nil, func(t *testing.T, e diagEnv) testkit.Call {
 			return testkit.Call{Method: "GET", Path: "//users", Header: testkit.GatewayHeaders(e.fake)}
 		}, 404, "404", func(diagEnv) []string {
-			return []string{`GET /v3.1//users -> 404 error_code "404" not_found: the path /v3.1//users is not clean (// . or ..) (hint: join the path to fake.URL() with one /)`}
+			return []string{"GET /v3.1//users -> 404 error_code \"404\" not_found: the path /v3.1//users is not clean (// . or ..): did you mean `GET /users`? (hint: join the path to fake.URL() with one /)"}
 		}},
 		{"method the route does not serve", nil, func(t *testing.T, e diagEnv) testkit.Call {
 			return testkit.Call{Method: "PUT", Path: "/users", Header: testkit.GatewayHeaders(e.fake), Body: userBody(nil)}
 		}, 409, "410", func(diagEnv) []string {
-			return []string{`PUT /users -> 409 error_code "410" method_not_allowed: the route serves GET, POST, not PUT`}
+			return []string{"PUT /users -> 409 error_code \"410\" method_not_allowed: the route serves GET, POST, not PUT: did you mean `POST /users` or `GET /users`?"}
 		}},
 		{"refresh token used up by the 10th OAuth call", nil, func(t *testing.T, e diagEnv) testkit.Call {
 			c := testkit.Call{Method: "POST", Path: "/oauth/" + e.a.User.ID, Header: e.a.Headers,

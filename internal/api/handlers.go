@@ -44,16 +44,23 @@ func (rt route) serve(before func(*Wire, http.ResponseWriter, *http.Request) boo
 		}
 		h, ok := rt[r.Method]
 		if !ok {
-			s.Fail(w, apierr.MethodNotAllowed(r.Method).Because("the route serves %s, not %s", strings.Join(slices.Sorted(maps.Keys(rt)), ", "), r.Method))
+			s.Fail(w, s.nearMissRefusal(w, r, apierr.MethodNotAllowed(r.Method).Because("the route serves %s, not %s", strings.Join(slices.Sorted(maps.Keys(rt)), ", "), r.Method)))
 			return
 		}
 		h(s, w, r)
 	}
 }
 
-// ServeNotFound answers any path no route matched.
+// ServeNotFound answers any path no route matched. An API request's
+// refusal names the nearest routes; the control API's, which the journal
+// does not record, does not.
 func ServeNotFound(w http.ResponseWriter, r *http.Request) {
-	serverOf(w, r).Fail(w, apierr.RouteNotFound.Because("no route of the API matches %s %s", r.Method, r.URL.Path).Hinting("%s", routeHint(r.URL.Path)))
+	s := serverOf(w, r)
+	err := apierr.RouteNotFound.Because("no route of the API matches %s %s", r.Method, r.URL.Path).Hinting("%s", routeHint(r.URL.Path))
+	if recorderOf(w) != nil {
+		err = s.nearMissRefusal(w, r, err)
+	}
+	s.Fail(w, err)
 }
 
 // ServerKey is the context key under which the control API passes the

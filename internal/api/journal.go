@@ -38,6 +38,11 @@ type Request struct {
 	// usual mistake behind it: "" for a call it did not refuse. It is the
 	// line the test's log shows (WithLog); the wire never carries it.
 	Reason string
+	// NearMisses are the routes nearest to a call no route took (404
+	// not_found, or a method the route does not serve), nearest first, as
+	// "METHOD /route" (FailNext's names): at most three, nil for other
+	// calls. The Reason asks about them too ("did you mean ...?").
+	NearMisses []string `json:",omitempty"`
 }
 
 // redactedFields are the body fields and query parameters whose values
@@ -177,6 +182,9 @@ type JournalEntry struct {
 // cost estimates the memory r holds.
 func (r *Request) cost() int64 {
 	n := journalEntryOverhead + len(r.Method) + len(r.Path) + len(r.ErrorCode) + len(r.Reason) + cap(r.Body)
+	for _, m := range r.NearMisses {
+		n += len(m) + journalValueOverhead
+	}
 	for _, m := range []map[string][]string{r.Query, r.Header} {
 		for k, vs := range m {
 			n += len(k) + journalValueOverhead
@@ -408,6 +416,7 @@ func (s *Wire) Requests() []Request {
 		r.Header = r.Header.Clone()
 		r.Query = cloneValues(r.Query)
 		r.Body = bytes.Clone(r.Body)
+		r.NearMisses = slices.Clone(r.NearMisses)
 		out[i] = r
 	}
 	return out

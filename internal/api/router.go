@@ -151,7 +151,7 @@ func (rt *apiRouter) lookup(path string) string {
 func (s *Wire) ServeAPI(w *GuardWriter, r *http.Request) {
 	if p := r.URL.Path; p != "/" && !PlainPath(p) && p != path.Clean(p) {
 		// ServeMux would redirect to the clean path; the real API answers 404.
-		s.FailUnjournaled(w, r, apierr.RouteNotFound.Because("the path %s is not clean (// . or ..)", p).Hinting("join the path to fake.URL() with one /"))
+		s.FailUnjournaled(w, r, s.nearMissRefusal(w, r, apierr.RouteNotFound.Because("the path %s is not clean (// . or ..)", p).Hinting("join the path to fake.URL() with one /")))
 		return
 	}
 	if HeaderBytes(r.Header) > MaxHeaderBytes {

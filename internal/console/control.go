@@ -925,6 +925,8 @@ type controlRequestView struct {
 	ErrorCode string     `json:"error_code"`
 	Summary   string     `json:"summary"`
 	Reason    string     `json:"reason,omitempty"` // why the fake refused it
+	// NearMisses are the routes nearest to a call no route took.
+	NearMisses []string `json:"near_misses,omitempty"`
 }
 
 // controlRequests serves GET /_fake/requests: the journal, oldest first,
@@ -936,7 +938,7 @@ func (s *Console) controlRequests(w http.ResponseWriter, r *http.Request) {
 	caller := callerOf(r)
 	for i, q := range reqs {
 		out[i] = controlRequestView{Method: q.Method, Path: q.Path, Route: q.Route, Query: api.RedactQuery(q.Query),
-			Status: q.Status, ErrorCode: q.ErrorCode, Summary: q.String(), Reason: caller.Phrase(q.Reason)}
+			Status: q.Status, ErrorCode: q.ErrorCode, Summary: q.String(), Reason: caller.Phrase(q.Reason), NearMisses: q.NearMisses}
 	}
 	s.ControlOK(w, map[string]any{"requests": out})
 }

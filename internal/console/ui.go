@@ -466,6 +466,8 @@ type uiRequest struct {
 	Answer string
 	// AnswerCut: the answer was longer than the journal keeps of it.
 	AnswerCut bool
+	// NearMisses are the routes nearest to a call no route took.
+	NearMisses []string
 }
 
 // uiRequestFilter is the requests page's query.
@@ -510,7 +512,7 @@ func (s *Console) uiRequests(w http.ResponseWriter, r *http.Request) {
 			continue
 		}
 		v := uiRequest{Method: e.Req.Method, Path: e.Req.Path, Route: e.Req.Route, ErrorCode: e.Req.ErrorCode,
-			Status: e.Req.Status, Time: e.Req.Time, Latency: e.Latency, Summary: sum, Reason: e.Req.Reason}
+			Status: e.Req.Status, Time: e.Req.Time, Latency: e.Latency, Summary: sum, Reason: e.Req.Reason, NearMisses: e.Req.NearMisses}
 		if len(e.Req.Body) > 0 && !e.Req.BodyTruncated {
 			v.Body = redactIndent(e.Req.Body)
 		}
