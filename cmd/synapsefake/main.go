@@ -8,6 +8,7 @@
 //	go run ./cmd/synapsefake -addr :8080 -allow-host fake -control-token "$TOKEN"   # beyond loopback
 //	go run ./cmd/synapsefake -clock manual -start 2026-04-14T10:00:00-04:00
 //	go run ./cmd/synapsefake -version
+//	synapsefake healthcheck              # exit 0 when the fake on 127.0.0.1:8080 is ready, 1 otherwise
 //
 // Install it with
 //
@@ -50,8 +51,12 @@ func main() {
 	}
 }
 
-// run parses flags, serves until SIGINT or SIGTERM, then shuts down.
+// run parses flags, serves until SIGINT or SIGTERM, then shuts down; or
+// runs the healthcheck subcommand.
 func run(args []string, out io.Writer) error {
+	if len(args) > 0 && args[0] == "healthcheck" {
+		return healthcheck(args[1:], out, os.Getenv)
+	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	return serve(ctx, args, out, nil)
@@ -201,13 +206,29 @@ func serve(ctx context.Context, args []string, out io.Writer, ready chan<- strin
 	// default, which answers whatever names no other (issue 37).
 	platforms := synapsefake.NewPlatforms(opts...)
 	fake := platforms.Default()
+	// It serves from here on: /_fake/livez at once, /_fake/readyz 503 until
+	// the state is loaded, every other request once it is (startup.go).
+	gate := newStartup(platforms, *stateFile)
+	srv := &http.Server{Handler: gate, ReadHeaderTimeout: 10 * time.Second}
+	done := make(chan error, 1)
+	go func() { done <- srv.Serve(l) }()
+	fail := func(err error) error {
+		gate.fail()
+		stop, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		_ = srv.Shutdown(stop) // the requests held get their 503 first
+		<-done
+		return err
+	}
+	if startupLoading != nil {
+		startupLoading(base)
+	}
 	restored, err := loadState(fake, *stateFile)
 	if err == nil {
 		err = loadPlatforms(platforms, *stateFile)
 	}
 	if err != nil {
-		l.Close()
-		return err
+		return fail(err)
 	}
 	fmt.Fprintf(out, "synapsefake serving %s\n", base)
 	// The first line is read by scripts (compat/fake.sh): keep it first and
@@ -218,14 +239,12 @@ func serve(ctx context.Context, args []string, out io.Writer, ready chan<- strin
 	} else {
 		user, err := fake.AddUser(synapsefake.UserSeed{Email: "demo@example.com", LegalNames: []string{"Demo User"}, Fingerprint: "demo-fingerprint"})
 		if err != nil {
-			l.Close()
-			return err
+			return fail(err)
 		}
 		fmt.Fprintf(out, "  seeded user %s (fingerprint demo-fingerprint, refresh_token %s)\n", user.ID, user.RefreshToken)
 		if *world != "" {
 			if err := loadWorld(fake, *world, out); err != nil {
-				l.Close()
-				return err
+				return fail(err)
 			}
 		}
 	}
@@ -255,9 +274,7 @@ func serve(ctx context.Context, args []string, out io.Writer, ready chan<- strin
 		defer log.close()
 		handler = log.wrap(platforms)
 	}
-	srv := &http.Server{Handler: handler, ReadHeaderTimeout: 10 * time.Second}
-	done := make(chan error, 1)
-	go func() { done <- srv.Serve(l) }()
+	gate.ready(handler)
 	if *clockMode == "real" {
 		// With wall-clock time, processing steps and webhook retries fall due
 		// by themselves; run them every second rather than on the next request.
@@ -327,6 +344,10 @@ func serve(ctx context.Context, args []string, out io.Writer, ready chan<- strin
 	fmt.Fprintln(out, "synapsefake stopped")
 	return nil
 }
+
+// startupLoading, when set (by tests), runs once the server listens and
+// serves, before the state is loaded, with the base URL.
+var startupLoading func(base string)
 
 // clockOption is the clock of -clock mode and -start at, read at now:
 // manual is frozen at the start (now when it is not given), real runs in

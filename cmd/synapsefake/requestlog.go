@@ -6,13 +6,19 @@ import (
 	"net/http"
 	"runtime"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
+
+	"github.com/synapsefake/synapsefake/internal/api"
+	"github.com/synapsefake/synapsefake/internal/console"
 )
 
 // requestLog logs one line per request: method, path, status, error_code
-// and duration. The path is printed escaped, as sent, so that a %0A in it
-// cannot forge a line.
+// and duration, and for an API request no route took the nearest routes
+// (api.NearMissNote). The path is printed escaped, as sent, so that a %0A
+// in it cannot forge a line. Health probes (/_fake/livez, /_fake/readyz),
+// which a container's healthcheck sends every few seconds, are not logged.
 //
 // A request appends its line to a buffer; one goroutine writes what the
 // buffer holds whenever it holds something, and after each write lets the
@@ -75,6 +81,10 @@ func (l *requestLog) close() {
 // wrap logs every request h serves.
 func (l *requestLog) wrap(h http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == livezPath || r.URL.Path == readyzPath {
+			h.ServeHTTP(w, r)
+			return
+		}
 		start := time.Now()
 		rec := writers.Get().(*statusWriter)
 		rec.ResponseWriter, rec.status, rec.code = w, 0, ""
@@ -87,6 +97,10 @@ func (l *requestLog) wrap(h http.Handler) http.Handler {
 		if code == "" {
 			code = errorCode(rec.body)
 		}
+		var note string
+		if (status == http.StatusNotFound || status == http.StatusConflict) && !strings.HasPrefix(r.URL.Path, console.ControlPrefix) {
+			note = api.NearMissNote(r.Method, r.URL.EscapedPath())
+		}
 		l.mu.Lock()
 		if !l.closing {
 			b := append(l.pending, r.Method...)
@@ -98,6 +112,10 @@ func (l *requestLog) wrap(h http.Handler) http.Handler {
 			b = append(b, code...)
 			b = append(b, ' ')
 			b = append(b, took.String()...)
+			if note != "" {
+				b = append(b, ' ')
+				b = append(b, note...)
+			}
 			l.pending = append(b, '\n')
 		}
 		l.mu.Unlock()

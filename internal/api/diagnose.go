@@ -57,6 +57,7 @@ func (s *Wire) refused(req *Request, e *apierr.Error, head []byte) {
 		e = &apierr.Error{Status: req.Status, ErrorCode: env.ErrorCode, Code: env.Error.Code, Message: env.Error.En}
 	}
 	req.Reason = e.Explanation()
+	s.Metrics.refusal(req.ErrorCode, e.Code)
 	logf := s.logf()
 	if logf == nil || e.Reported {
 		return
@@ -76,6 +77,7 @@ func (s *Wire) refused(req *Request, e *apierr.Error, head []byte) {
 // journal records it, and logs why.
 func (s *Wire) FailUnjournaled(w http.ResponseWriter, r *http.Request, err *apierr.Error) {
 	s.Fail(w, err)
+	s.Metrics.request(r.Method, "", err.Status)
 	s.refused(&Request{Method: r.Method, Path: r.URL.Path, Status: err.Status, ErrorCode: err.ErrorCode}, err, nil)
 }
 

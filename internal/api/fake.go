@@ -82,6 +82,10 @@ type Wire struct {
 	Journal       journal
 	Tb            testing.TB // NewServer's: diagnostics and strict requests report to it
 	End           *EndOfTest // NewServer's cleanup (diagnose.go)
+	// Metrics counts what the server answered and delivered (metrics.go),
+	// apart from the server so that a scrape may keep it when the server
+	// is gone.
+	Metrics *Metrics
 }
 
 // WireConfig is the wire's part of the options, over the bank's, held in
@@ -138,6 +142,7 @@ func (s *Wire) SetConfig(cfg *WireConfig) { s.Cfg, s.Bank.Cfg = cfg, &cfg.Config
 func (s *Wire) Connect() {
 	s.Up = s
 	s.Journal.S = s
+	s.Metrics = new(Metrics)
 	s.Hooks = NewHooks(s)
 	s.ConnectPublisher(s.Hooks)
 }

@@ -347,6 +347,7 @@ func (j *journal) Finish(rec *recorder, served *http.Request) {
 		_ = json.Unmarshal(rec.head, &env)
 		rec.req.ErrorCode, rec.req.Reason = env.ErrorCode, env.Error.En
 	}
+	j.S.Metrics.request(rec.req.Method, rec.req.Route, rec.req.Status)
 	if rec.refusal != nil || rec.status >= http.StatusBadRequest {
 		j.S.refused(&rec.req, rec.refusal, rec.head)
 	}

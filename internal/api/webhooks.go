@@ -408,6 +408,7 @@ func (h *hooks) schedule(d *bank.DeliveryRecord) {
 // logAttempt stores an attempt of d and logs it.
 func (h *hooks) logAttempt(d *bank.DeliveryRecord, a bank.AttemptRecord) {
 	d.AddAttempt(a)
+	h.s.Metrics.webhook(attemptOutcome(a))
 	h.Version++
 	cost := int64(bank.AttemptOverhead + len(a.Answer()))
 	if !d.Event().IsDropped() {

@@ -131,6 +131,9 @@ var controlMux = sync.OnceValue(func() *http.ServeMux {
 
 // ServeControl serves the /_fake/ control API.
 func (s *Console) ServeControl(w http.ResponseWriter, r *http.Request) {
+	if s.serveOpen(w, r) { // livez, readyz, metrics: for probes and scrapers (health.go)
+		return
+	}
 	if !s.GuardControl(w, r) { // only its own origin (origin.go)
 		return
 	}

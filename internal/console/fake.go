@@ -20,6 +20,9 @@ type Console struct {
 	Host    consoleHost
 	CtlBase string
 	Base    string // URL(): the origin check accepts its host
+	// scrapes keeps the platforms' counts between scrapes of
+	// /_fake/metrics (metrics.go).
+	scrapes metricsScrapes
 }
 
 // ConsoleConfig is the console's part of the options, over the wire's,
