@@ -1,10 +1,14 @@
 #!/usr/bin/env bash
 # Checks a container image built from the Containerfile without running a
 # container (this CI's machines cannot): its configuration (user 65532,
-# port 8080, the entry point listening on all interfaces), its files (the
-# binary and LICENSE, no shell), the binary static and of VERSION; then
-# starts the binary taken out of the image with the image's own entry
-# point, on a free port instead of 8080, through scripts/check-binary.sh.
+# port 8080, the entry point listening on all interfaces, the HEALTHCHECK
+# running the binary's healthcheck subcommand, which only an image built
+# with --format docker keeps), its files (the binary and LICENSE, no
+# shell), the binary static and of VERSION; then starts the binary taken
+# out of the image with the image's own entry point, on a free port
+# instead of 8080, through scripts/check-binary.sh, and runs the
+# HEALTHCHECK's command against it (with -addr for that port): exit 0 while
+# it serves, 1 once it is gone.
 #
 # Usage: scripts/check-image.sh IMAGE VERSION
 #
@@ -35,6 +39,9 @@ check "exposes 8080/tcp" $? "$ports"
 entrypoint="$(inspect '{{json .Config.Entrypoint}}')"
 [[ "$entrypoint" == '["/synapsefake","-addr",":8080"]' ]]
 check "the entry point listens on all interfaces, port 8080" $? "$entrypoint"
+health="$(inspect '{{json .Config.Healthcheck}}')"
+[[ "$health" == '{"Test":["CMD","/synapsefake","healthcheck"],'* ]]
+check "HEALTHCHECK runs /synapsefake healthcheck, without a shell" $? "$health (built without --format docker?)"
 platform="$(inspect '{{.Os}}/{{.Architecture}}')"
 
 work="$(mktemp -d)"
@@ -65,6 +72,34 @@ if bash "$here/check-binary.sh" "$version" "$work/synapsefake" "${args[@]:1}" -a
 else
 	check "the image's binary serves" 1
 fi
+
+echo "== the HEALTHCHECK's command, with the image's binary, against it"
+# ["CMD","/synapsefake","healthcheck"] -> BINARY healthcheck; -addr names
+# the free port the binary serves on here, where the image's is 8080.
+read -r -a hc <<<"$(sed 's/^{"Test":\[\([^]]*\)\].*/\1/' <<<"$health" | tr -d '"' | tr ',' ' ')"
+log="$work/healthcheck-server.log"
+"$work/synapsefake" "${args[@]:1}" -addr 127.0.0.1:0 -quiet >"$log" 2>&1 &
+server=$!
+addr=""
+for _ in $(seq 1 100); do
+	line="$(head -n 1 "$log")"
+	if [[ "$line" == "synapsefake serving http://"* ]]; then
+		addr="${line#synapsefake serving http://}"
+		addr="${addr%/v3.1}"
+		break
+	fi
+	kill -0 "$server" 2>/dev/null || break
+	sleep 0.1
+done
+said="$("$work${hc[1]}" "${hc[@]:2}" -addr "$addr" 2>&1)"
+[[ -n "$addr" && "$said" == *"answered 200: ready"* ]]
+check "${hc[*]:1} -addr $addr exits 0 while the fake serves" $? "$said"
+kill -TERM "$server"
+wait "$server" 2>/dev/null
+said="$("$work${hc[1]}" "${hc[@]:2}" -addr "$addr" 2>&1)"
+status=$?
+[[ "$status" == 1 && "$said" == *"not answering"* ]]
+check "${hc[*]:1} -addr $addr exits 1 once it is gone" $? "exit $status: $said"
 
 echo "$passed passed, $failed failed"
 [[ "$failed" == 0 ]]
