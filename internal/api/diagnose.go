@@ -47,20 +47,19 @@ func noteRefusal(w http.ResponseWriter, e *apierr.Error) {
 	}
 }
 
-// refused completes a refused call's record with its reason and logs it.
-// e is the error fail wrote, or nil for an answer written otherwise, whose
-// envelope head then tells what it can.
-func (s *Wire) refused(req *Request, e *apierr.Error, head []byte) {
+// refused completes a refused call's record with its reason, logs it and
+// answers its error.code. e is the error fail wrote, or nil for an answer
+// written otherwise, whose envelope head then tells what it can.
+func (s *Wire) refused(req *Request, e *apierr.Error, head []byte) string {
 	if e == nil {
 		var env bank.ErrorEnvelope
 		_ = json.Unmarshal(head, &env)
 		e = &apierr.Error{Status: req.Status, ErrorCode: env.ErrorCode, Code: env.Error.Code, Message: env.Error.En}
 	}
 	req.Reason = e.Explanation()
-	s.Metrics.refusal(req.ErrorCode, e.Code)
 	logf := s.logf()
 	if logf == nil || e.Reported {
-		return
+		return e.Code
 	}
 	where := req.Route
 	if where == "" {
@@ -71,6 +70,7 @@ func (s *Wire) refused(req *Request, e *apierr.Error, head []byte) {
 		code = " " + e.Code
 	}
 	logf("synapsefake: %s %s -> %d error_code %q%s: %s", req.Method, where, req.Status, req.ErrorCode, code, req.Reason)
+	return e.Code
 }
 
 // FailUnjournaled answers err to a request ServeHTTP refuses before the
@@ -78,7 +78,7 @@ func (s *Wire) refused(req *Request, e *apierr.Error, head []byte) {
 func (s *Wire) FailUnjournaled(w http.ResponseWriter, r *http.Request, err *apierr.Error) {
 	s.Fail(w, err)
 	s.Metrics.request(r.Method, "", err.Status)
-	s.refused(&Request{Method: r.Method, Path: r.URL.Path, Status: err.Status, ErrorCode: err.ErrorCode}, err, nil)
+	s.Metrics.refusal(err.ErrorCode, s.refused(&Request{Method: r.Method, Path: r.URL.Path, Status: err.Status, ErrorCode: err.ErrorCode}, err, nil))
 }
 
 // recentShown bounds the calls a failed test's log lists, and recentBody

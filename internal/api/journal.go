@@ -349,7 +349,7 @@ func (j *journal) Finish(rec *recorder, served *http.Request) {
 	}
 	j.S.Metrics.request(rec.req.Method, rec.req.Route, rec.req.Status)
 	if rec.refusal != nil || rec.status >= http.StatusBadRequest {
-		j.S.refused(&rec.req, rec.refusal, rec.head)
+		j.S.Metrics.refusal(rec.req.ErrorCode, j.S.refused(&rec.req, rec.refusal, rec.head))
 	}
 	e := JournalEntry{Req: rec.req, Latency: time.Since(rec.began)}
 	if len(rec.head) > 0 && j.keeps() && strings.HasPrefix(rec.Header().Get("Content-Type"), "application/json") {

@@ -29,7 +29,7 @@ func (b block) String() string { return fmt.Sprintf("%s:%d", b.file, b.line) }
 var (
 	shellLangs = map[string]bool{"sh": true, "bash": true, "console": true}
 	otherLangs = map[string]bool{"go": true, "json": true, "jsonc": true, "python": true, "ruby": true,
-		"js": true, "javascript": true, "text": true}
+		"js": true, "javascript": true, "text": true, "yaml": true}
 	notRunMark = regexp.MustCompile(`^<!--\s*not run:\s*(.*?)\s*-->$`)
 	fence      = regexp.MustCompile("^(\\s*)```(.*)$")
 )

@@ -158,6 +158,8 @@ func TestStartsServer(t *testing.T) {
 		"X=1\nsynapsefake -clock manual\n":                                 true,
 		"synapsefake -version\n":                                           false,
 		"go run ./cmd/synapsefake -h\n":                                    false,
+		"synapsefake healthcheck -addr 127.0.0.1:8080\n":                   false,
+		"go run ./cmd/synapsefake healthcheck\n":                           false,
 		"go run ./cmd/synapsefakes\n":                                      false,
 		"curl http://127.0.0.1:8080/_fake/clock\n":                         false,
 		"# go run ./cmd/synapsefake\n":                                     false,

@@ -18,7 +18,7 @@
 //     receiver.
 //   - The server. The fresh binary comes first on PATH, and
 //     `go run ./cmd/synapsefake` runs it. A command that starts it (anything
-//     but -version or -h) runs in the background with -addr 127.0.0.1:PORT
+//     but -version, -h or the healthcheck subcommand) runs in the background with -addr 127.0.0.1:PORT
 //     put first (the block's own -addr wins), its output in a log, and the
 //     next command waits until it has printed its banner (at most 10 s),
 //     whether or not the line ends with "&". A block that starts none but
@@ -183,8 +183,9 @@ var documentedPort = regexp.MustCompile(`\b808[0-9]\b`)
 // trailing "&", since it runs the fake in the background anyway.
 var serveLine = regexp.MustCompile(`(?m)^(\s*(?:\$ )?(?:go run \./cmd/synapsefake|synapsefake)\b[^#\n]*?)\s*&(\s*(?:#.*)?)$`)
 
-// infoFlag matches the flags with which the binary prints and exits.
-var infoFlag = regexp.MustCompile(`(^|\s)--?(version|h|help)\b`)
+// infoFlag matches the flags with which the binary prints and exits, and
+// the subcommands, which start no server.
+var infoFlag = regexp.MustCompile(`(^|\s)--?(version|h|help)\b|^\s+healthcheck\b`)
 
 // startsServer reports whether a script starts the fake itself.
 func startsServer(script string) bool {
@@ -217,6 +218,7 @@ go() {
 }
 synapsefake() {
 	local a
+	if [[ ${1:-} == healthcheck ]]; then command synapsefake "$@"; return; fi
 	for a in "$@"; do
 		case $a in -version | --version | -h | -help | --help) command synapsefake "$@"; return ;; esac
 	done
