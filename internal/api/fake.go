@@ -82,6 +82,9 @@ type Wire struct {
 	Journal       journal
 	Tb            testing.TB // NewServer's: diagnostics and strict requests report to it
 	End           *EndOfTest // NewServer's cleanup (diagnose.go)
+	// exchangeOrigin is the test that built the wire, for the recorded
+	// exchanges of a fake without a testing.TB (exchanges.go).
+	exchangeOrigin string
 }
 
 // WireConfig is the wire's part of the options, over the bank's, held in
@@ -136,6 +139,7 @@ func (s *Wire) SetConfig(cfg *WireConfig) { s.Cfg, s.Bank.Cfg = cfg, &cfg.Config
 // wire is the bank's upper layer and the journal's server, and its webhook
 // hooks, made here, are the bank's publisher.
 func (s *Wire) Connect() {
+	s.exchangeOrigin = testOrigin()
 	s.Up = s
 	s.Journal.S = s
 	s.Hooks = NewHooks(s)
