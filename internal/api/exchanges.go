@@ -95,11 +95,11 @@ func (t *teeBody) Read(p []byte) (int, error) {
 	return n, err
 }
 
-// startExchange starts recording the call r on g, when ExchangesEnv is set;
-// the func it returns writes the record once the call is answered (hooked:
-// by the WithHook hook). With recording off it returns nil.
+// startExchange starts recording the call r on g, when the wire records
+// exchanges; the func it returns writes the record once the call is
+// answered (hooked: by the WithHook hook). Otherwise it returns nil.
 func (s *Wire) startExchange(g *GuardWriter, r *http.Request) func(hooked bool) {
-	if exchangesDir == "" {
+	if s.exchanges == nil {
 		return nil
 	}
 	ew := &exchangeWriter{ResponseWriter: g.ResponseWriter}
@@ -114,6 +114,7 @@ func (s *Wire) startExchange(g *GuardWriter, r *http.Request) func(hooked bool) 
 	if name := tbName(s.Tb); name != "" {
 		origin = name
 	}
+	rec := s.exchanges
 	return func(hooked bool) {
 		x.Origin, x.Hooked = origin, hooked
 		if tee != nil {
@@ -124,7 +125,7 @@ func (s *Wire) startExchange(g *GuardWriter, r *http.Request) func(hooked bool) 
 		if x.Status == 0 {
 			x.Status = http.StatusOK
 		}
-		writeExchange(&x)
+		rec.write(&x)
 	}
 }
 
@@ -147,41 +148,49 @@ func exchangeText(b []byte) (string, bool) {
 	return base64.StdEncoding.EncodeToString(b), true
 }
 
-// exchangeFile is the process's file of exchanges, opened on the first.
-var exchangeFile = sync.OnceValues(func() (*exchangeLog, error) {
-	pkg := exchangePackage()
-	name := strings.NewReplacer("/", "_", ".", "root", " ", "_").Replace(pkg)
-	f, err := os.OpenFile(filepath.Join(exchangesDir, fmt.Sprintf("%s-%d.jsonl", name, os.Getpid())), os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o644)
-	if err != nil {
-		return nil, err
+// processExchanges is the recorder of every wire in the process when
+// ExchangesEnv is set, nil otherwise.
+var processExchanges = sync.OnceValue(func() *exchangeRecorder {
+	if exchangesDir == "" {
+		return nil
 	}
-	return &exchangeLog{f: f, pkg: pkg}, nil
+	return newExchangeRecorder(exchangesDir)
 })
 
-// exchangeLog is an open file of exchanges; its lines are written whole,
-// one write each, under mu.
-type exchangeLog struct {
-	mu  sync.Mutex
-	f   *os.File
-	pkg string
+// exchangeRecorder appends exchanges to the process's file in dir, opened
+// on the first; its lines are written whole, one write each, under mu.
+type exchangeRecorder struct {
+	dir  string
+	pkg  string
+	open sync.Once
+	mu   sync.Mutex
+	f    *os.File
+	err  error
 }
 
-// writeExchange appends x to the process's file. A file that cannot be
-// written is a broken test set-up: it panics, so that a recording that
-// was asked for does not silently go missing.
-func writeExchange(x *Exchange) {
-	l, err := exchangeFile()
-	if err != nil {
-		panic(fmt.Sprintf("synapsefake: %s: %v", ExchangesEnv, err))
+func newExchangeRecorder(dir string) *exchangeRecorder {
+	return &exchangeRecorder{dir: dir, pkg: exchangePackage()}
+}
+
+// write appends x. A file that cannot be written is a broken test set-up:
+// it panics, so that a recording that was asked for does not silently go
+// missing.
+func (e *exchangeRecorder) write(x *Exchange) {
+	e.open.Do(func() {
+		name := strings.NewReplacer("/", "_", ".", "root", " ", "_").Replace(e.pkg)
+		e.f, e.err = os.OpenFile(filepath.Join(e.dir, fmt.Sprintf("%s-%d.jsonl", name, os.Getpid())), os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o644)
+	})
+	if e.err != nil {
+		panic(fmt.Sprintf("synapsefake: %s: %v", ExchangesEnv, e.err))
 	}
-	x.Package = l.pkg
+	x.Package = e.pkg
 	line, err := json.Marshal(x)
 	if err != nil {
 		panic(fmt.Sprintf("synapsefake: %s: %v", ExchangesEnv, err))
 	}
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	if _, err := l.f.Write(append(line, '\n')); err != nil {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if _, err := e.f.Write(append(line, '\n')); err != nil {
 		panic(fmt.Sprintf("synapsefake: %s: %v", ExchangesEnv, err))
 	}
 }
@@ -212,11 +221,8 @@ func exchangePackage() string {
 
 // testOrigin is the Test, Example, Benchmark or Fuzz function on the
 // caller's stack, "" for none: the origin of a fake built without a
-// testing.TB. It is only looked for while exchanges are recorded.
+// testing.TB.
 func testOrigin() string {
-	if exchangesDir == "" {
-		return ""
-	}
 	pcs := make([]uintptr, 64)
 	frames := runtime.CallersFrames(pcs[:runtime.Callers(2, pcs)])
 	for {

@@ -82,8 +82,10 @@ type Wire struct {
 	Journal       journal
 	Tb            testing.TB // NewServer's: diagnostics and strict requests report to it
 	End           *EndOfTest // NewServer's cleanup (diagnose.go)
-	// exchangeOrigin is the test that built the wire, for the recorded
-	// exchanges of a fake without a testing.TB (exchanges.go).
+	// exchanges records the API's exchanges when ExchangesEnv asks it
+	// (exchanges.go), nil otherwise; exchangeOrigin is the test that
+	// built the wire, for the exchanges of a fake without a testing.TB.
+	exchanges      *exchangeRecorder
 	exchangeOrigin string
 }
 
@@ -139,7 +141,9 @@ func (s *Wire) SetConfig(cfg *WireConfig) { s.Cfg, s.Bank.Cfg = cfg, &cfg.Config
 // wire is the bank's upper layer and the journal's server, and its webhook
 // hooks, made here, are the bank's publisher.
 func (s *Wire) Connect() {
-	s.exchangeOrigin = testOrigin()
+	if s.exchanges = processExchanges(); s.exchanges != nil {
+		s.exchangeOrigin = testOrigin()
+	}
 	s.Up = s
 	s.Journal.S = s
 	s.Hooks = NewHooks(s)

@@ -243,7 +243,14 @@ func TestExchanges(t *testing.T) {
 		}
 	}
 	t.Logf("%d exchanges from %d packages or programs checked", len(xs), len(packages))
-	for _, pkg := range httpTestPackages(t) {
+	want := httpTestPackages(t)
+	t.Logf("packages whose tests serve the API: %s", strings.Join(want, " "))
+	for _, core := range []string{".", "internal/api", "internal/console"} {
+		if !slices.Contains(want, core) {
+			t.Errorf("the scan for packages whose tests serve the API missed %s: its markers are out of date", core)
+		}
+	}
+	for _, pkg := range want {
 		if packages[pkg] == 0 {
 			t.Errorf("package %s has tests that serve the API but recorded no exchange in %s: was it run with go test -count=1 and the variable set?", pkg, dir)
 		}
