@@ -165,13 +165,17 @@ func (c *Checker) Check(x api.Exchange) []Problem {
 	if err != nil {
 		return []Problem{prob(op, "the recorded exchange: %v", err)}
 	}
+	var out []Problem
+	if ct := resp.Header.Get("Content-Type"); strings.HasPrefix(ct, "application/json") && ct != "application/json" {
+		// The Ruby client parses nothing else (docs/fidelity.md).
+		out = append(out, prob(op, "Content-Type %q, want exactly application/json", ct))
+	}
 	var errs []*liberrors.ValidationError
 	if x.Status >= 200 && x.Status < 300 {
 		_, errs = c.validator.ValidateHttpRequestResponse(req, resp)
 	} else {
 		_, errs = c.validator.ValidateHttpResponse(req, resp)
 	}
-	var out []Problem
 	for _, e := range errs {
 		out = append(out, prob(op, "%s", describe(e)))
 	}

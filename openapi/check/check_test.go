@@ -186,6 +186,11 @@ func TestCheckingCanFail(t *testing.T) {
 			x.Path, x.Route = "/v3.1/nope", ""
 			return x
 		}(), "no route"},
+		{"a JSON answer with a charset", func() api.Exchange {
+			x := get(200, sub)
+			x.AnswerHeader = http.Header{"Content-Type": {"application/json; charset=utf-8"}}
+			return x
+		}(), "exactly application/json"},
 		{"a hook's answer is the test's", func() api.Exchange {
 			x := get(418, "teapot")
 			x.Hooked = true
