@@ -107,6 +107,14 @@ func TestExamplesValidate(t *testing.T) {
 			}
 		}
 	}
+	for name, prm := range c.Model.Components.Parameters.FromOldest() {
+		if prm.Example != nil && prm.Schema != nil {
+			n++
+			for _, e := range c.ValidateSchema(prm.Schema.Schema(), nodeJSON(t, prm.Example)) {
+				t.Errorf("parameter %s example: %s", name, e)
+			}
+		}
+	}
 	for name, sp := range c.Model.Components.Schemas.FromOldest() {
 		s := sp.Schema()
 		if s.Example != nil {
