@@ -111,12 +111,13 @@ func (c *Checker) Routes() map[string][]string { return c.routes }
 type Problem struct {
 	Package, Origin string // the test that made the call (Exchange's)
 	Operation       string // "POST /users/{user_id}/nodes", or the path when none matched
+	Path            string // the path as sent, with its query
 	Status          int
 	Complaint       string // what the validator said
 }
 
 func (p Problem) String() string {
-	return fmt.Sprintf("%s -> %d: %s", p.Operation, p.Status, p.Complaint)
+	return fmt.Sprintf("%s (%s) -> %d: %s", p.Operation, p.Path, p.Status, p.Complaint)
 }
 
 // Check validates one exchange: its answer always, its request when the
@@ -132,7 +133,11 @@ func (c *Checker) Check(x api.Exchange) []Problem {
 		return nil
 	}
 	prob := func(op, format string, args ...any) Problem {
-		return Problem{Package: x.Package, Origin: x.Origin, Operation: op, Status: x.Status, Complaint: fmt.Sprintf(format, args...)}
+		path := x.Path
+		if x.Query != "" {
+			path += "?" + x.Query
+		}
+		return Problem{Package: x.Package, Origin: x.Origin, Operation: op, Path: path, Status: x.Status, Complaint: fmt.Sprintf(format, args...)}
 	}
 	answer, err := body(x.Answer, x.AnswerBase64)
 	if err != nil {
