@@ -86,6 +86,11 @@ type Wire struct {
 	// apart from the server so that a scrape may keep it when the server
 	// is gone.
 	Metrics *Metrics
+	// exchanges records the API's exchanges when ExchangesEnv asks it
+	// (exchanges.go), nil otherwise; exchangeOrigin is the test that
+	// built the wire, for the exchanges of a fake without a testing.TB.
+	exchanges      *exchangeRecorder
+	exchangeOrigin string
 }
 
 // WireConfig is the wire's part of the options, over the bank's, held in
@@ -140,6 +145,9 @@ func (s *Wire) SetConfig(cfg *WireConfig) { s.Cfg, s.Bank.Cfg = cfg, &cfg.Config
 // wire is the bank's upper layer and the journal's server, and its webhook
 // hooks, made here, are the bank's publisher.
 func (s *Wire) Connect() {
+	if s.exchanges = processExchanges(); s.exchanges != nil {
+		s.exchangeOrigin = testOrigin()
+	}
 	s.Up = s
 	s.Journal.S = s
 	s.Metrics = new(Metrics)

@@ -149,6 +149,10 @@ func (rt *apiRouter) lookup(path string) string {
 // injected latency, then the journal, panic recovery and idempotency
 // around the route table.
 func (s *Wire) ServeAPI(w *GuardWriter, r *http.Request) {
+	hooked := false
+	if done := s.startExchange(w, r); done != nil {
+		defer func() { done(hooked) }()
+	}
 	if p := r.URL.Path; p != "/" && !PlainPath(p) && p != path.Clean(p) {
 		// ServeMux would redirect to the clean path; the real API answers 404.
 		s.FailUnjournaled(w, r, s.nearMissRefusal(w, r, apierr.RouteNotFound.Because("the path %s is not clean (// . or ..)", p).Hinting("join the path to fake.URL() with one /")))
@@ -159,8 +163,12 @@ func (s *Wire) ServeAPI(w *GuardWriter, r *http.Request) {
 		return
 	}
 	s.RunDueFast()
-	if s.Cfg.Hook != nil && s.Cfg.Hook(w, r) {
-		return
+	if s.Cfg.Hook != nil {
+		hooked = true // until it returns: a hook that panics answered the call too
+		if s.Cfg.Hook(w, r) {
+			return
+		}
+		hooked = false
 	}
 	if !s.Delay(r) {
 		s.Fail(w, ErrGatewayTimeout)

@@ -125,6 +125,7 @@ var controlMux = sync.OnceValue(func() *http.ServeMux {
 	handle("ui/static/{file}", controlRoute{"GET": (*S).uiStatic})
 	// Webhook chaos (issue 14, section 3): chaos.go.
 	handle("webhooks/chaos", controlRoute{"GET": (*S).controlGetChaos, "PUT": (*S).controlSetChaos, "DELETE": (*S).controlDeleteChaos})
+	handle("openapi.json", controlRoute{"GET": (*S).controlOpenAPI}) // issue 48
 	mux.HandleFunc("/", api.ServeNotFound)
 	return mux
 })
