@@ -436,6 +436,8 @@ func TestServeWorld(t *testing.T) {
 	}
 }
 
+// TestServeWorldRefused: a -world file that is missing or breaks a rule
+// stops the start with its error.
 func TestServeWorldRefused(t *testing.T) {
 	t.Parallel()
 	bad := filepath.Join(t.TempDir(), "bad.json")
@@ -450,12 +452,18 @@ func TestServeWorldRefused(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			ready := make(chan string, 1)
-			err := serve(context.Background(), []string{"-addr", "127.0.0.1:0", "-world", tc.file}, &syncBuffer{}, ready)
+			var out syncBuffer
+			err := serve(context.Background(), []string{"-addr", "127.0.0.1:0", "-world", tc.file}, &out, ready)
 			if err == nil || err.Error() != tc.wantErr && !strings.HasPrefix(err.Error(), tc.wantErr) {
 				t.Errorf("serve = %v, want an error starting %q", err, tc.wantErr)
 			}
 			if len(ready) != 0 {
 				t.Errorf("serve signalled ready and failed")
+			}
+			// A script waits for the first line as the sign that the fake
+			// serves: a start that fails prints no banner.
+			if got := out.String(); got != "" {
+				t.Errorf("serve printed %q, want nothing", got)
 			}
 		})
 	}
