@@ -1,43 +1,39 @@
 package bank
 
 import (
+	"cmp"
+	"context"
 	"encoding"
 	"encoding/json"
+	"math"
 	"reflect"
+	"runtime"
 	"strconv"
 	"strings"
 	"sync"
 	"unicode/utf8"
 
-	"github.com/synapsefake/synapsefake/internal/filter"
+	"github.com/synapsefake/synapsefake/internal/apierr"
+	"github.com/synapsefake/synapsefake/reference"
 )
 
-// viewDoc is a view as a filter reads it: the decoded JSON of the fields
-// the filter names, as the list answer shows them. One map serves a whole
-// list: a filter keeps nothing of a document it matched.
-type viewDoc struct {
-	m map[string]any
-}
-
-// of fills the document with v's fields named in names; v points to a
-// view.
-func (d *viewDoc) of(v any, names []string) map[string]any {
-	if d.m == nil {
-		d.m = make(map[string]any, len(names))
-	}
-	clear(d.m)
+// viewFields sets m's names to v's fields of those JSON names, as the list
+// answer shows them (decoded JSON), leaving out those the answer omits; v
+// points to a view.
+func viewFields(m map[string]any, v any, names []string) {
 	rv := reflect.ValueOf(v).Elem()
 	fields := jsonFieldsOf(rv.Type())
 	if fields == nil {
 		// Not a plain struct: the whole view, decoded.
-		b, err := json.Marshal(v)
-		if err == nil {
-			err = json.Unmarshal(b, &d.m)
+		var whole map[string]any
+		if b, err := json.Marshal(v); err == nil && json.Unmarshal(b, &whole) == nil {
+			for _, name := range names {
+				if x, ok := whole[name]; ok {
+					m[name] = x
+				}
+			}
 		}
-		if err != nil {
-			clear(d.m)
-		}
-		return d.m
+		return
 	}
 	for _, name := range names {
 		jf, ok := fields[name]
@@ -48,9 +44,8 @@ func (d *viewDoc) of(v any, names []string) map[string]any {
 		if jf.omitted(fv) {
 			continue
 		}
-		d.m[name] = jsonValue(fv)
+		m[name] = jsonValue(fv)
 	}
-	return d.m
 }
 
 var (
@@ -223,52 +218,254 @@ func jsonFieldsOf(t reflect.Type) map[string]jsonField {
 	return m
 }
 
-// pageOf is page p of list, newest first when asked: the views of the ids
-// that skip (nil: none) leaves and f (nil: every one) matches, and how many
-// there are. Without skip and f it builds the page's views only; otherwise
-// it goes once over list, building each view f reads once and keeping the
-// page's.
-func pageOf[V any](list []string, p Page, newestFirst bool, skip func(id string) bool, f *filter.Filter, view func(id string) V) (items []V, total int) {
-	at := func(i int) string {
-		if newestFirst {
-			return list[len(list)-1-i]
+// listChunk is how many items a filtered or searched list examines in
+// one hold of the store's lock: the lock is released between holds, so
+// that a list that reads every item holds up no other request for longer
+// than a chunk's work, whatever the filter (its cost per item is bounded:
+// internal/filter's limits).
+const listChunk = 256
+
+// listRestarts is how many times a list starts over after the list it
+// reads changed under it in a way it cannot follow (its last item
+// removed, a Reset or Restore) before it reads the rest in one hold.
+const listRestarts = 2
+
+// listing is a list as pageOf reads it: its ids, each id's record, the
+// items it leaves out, each item's view, and readers of some of the
+// view's fields straight from the record.
+type listing[R, V any] struct {
+	// ids resolves the list under the lock, again for each hold: a list of
+	// the store in order, which grows at its end and loses items in place
+	// (slices.DeleteFunc), never reordered.
+	ids    func(st *Store) ([]string, error)
+	record func(st *Store, id string) R
+	// skip, when not nil, answers the test of the items to leave out,
+	// nil for none; it is asked again for each hold.
+	skip func(st *Store) func(R) bool
+	view func(st *Store, r R) V
+	// fields read the view's top-level fields (by JSON name) as the view
+	// shows them (jsonValue of the view's field; ok false when the view
+	// omits it), at a fraction of the cost of building the view. A filter
+	// that names only these builds views for the page alone.
+	fields map[string]func(st *Store, r R) (v any, ok bool)
+}
+
+// errListCanceled answers a filtered or searched list whose request
+// ended before the list had been read: nobody reads it but the journal.
+func errListCanceled(err error) error {
+	return apierr.New(reference.ErrUnavailable, "request_canceled", "The request ended before its list was read (%v).", err)
+}
+
+// pageOf is page q.Page of l, newest first when asked: the views of the
+// items that l.skip leaves and q.Filter (nil: every one) matches, and how
+// many there are. It takes the store's lock itself. Without skip and
+// filter it builds the page's views only, in one hold. Otherwise it goes
+// once over the list, listChunk items a hold, building each item's view
+// at most once (none when l.fields read what the filter names) and
+// keeping the page's; between holds it gives up when q.Ctx has ended.
+//
+// Each item is examined, and its view built, in one hold; the list may
+// change between holds. Items added meanwhile are read (oldest first) or
+// not (newest first), items removed are read or not depending on whether
+// they had been reached, so the answer is the list as it was while it
+// was read: every item shown matches, and the count is of the items that
+// matched when examined.
+func pageOf[R, V any](st *Store, q ListQuery, l listing[R, V]) ([]V, int, error) {
+	ctx := q.Ctx
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	s := listScan[R, V]{q: q, l: l, ctx: ctx, chunk: cmp.Or(q.chunk, listChunk)}
+	s.lo, _ = q.Page.Window(math.MaxInt)
+	if q.Filter != nil {
+		s.doc = newFilterDoc(q.Filter.Fields(), l)
+	}
+	for {
+		done, err := s.hold(st)
+		if err != nil {
+			return nil, 0, err
 		}
-		return list[i]
-	}
-	// The kept items are at most list's, so this window bounds theirs.
-	lo, hi := p.Window(len(list))
-	items = make([]V, 0, hi-lo)
-	if skip == nil && f == nil {
-		for i := lo; i < hi; i++ {
-			items = append(items, view(at(i)))
+		if done {
+			if s.items == nil {
+				s.items = []V{}
+			}
+			return s.items, s.total, nil
 		}
-		return items, len(list)
+		if q.between != nil {
+			q.between(s.examined)
+		}
+		runtime.Gosched() // a request waiting for the lock takes it now
+		if err := ctx.Err(); err != nil {
+			return nil, 0, errListCanceled(err)
+		}
 	}
-	var (
-		doc    viewDoc
-		v      V // one for the pass: of takes its address
-		fields []string
-	)
-	if f != nil {
-		fields = f.Fields()
+}
+
+// listScan is pageOf's pass over a list: where it is, what it has kept.
+type listScan[R, V any] struct {
+	q     ListQuery
+	l     listing[R, V]
+	ctx   context.Context
+	chunk int
+	lo    int // the page's first item, in the filtered list
+	doc   filterDoc[R, V]
+
+	started  bool
+	era      uint64
+	restarts int
+	// last is the id last examined and at its index in the list as it was
+	// then; examined counts the items examined.
+	last     string
+	at       int
+	examined int
+
+	items []V
+	total int
+}
+
+// hold examines the next chunk of the list in one hold of the lock (the
+// whole page without skip and filter); done reports that the list has
+// been read.
+func (s *listScan[R, V]) hold(st *Store) (done bool, err error) {
+	defer st.lock().unlock()
+	list, err := s.l.ids(st)
+	if err != nil {
+		return true, err
 	}
-	for i := range list {
-		id := at(i)
-		if skip != nil && skip(id) {
+	var skip func(R) bool
+	if s.l.skip != nil {
+		skip = s.l.skip(st)
+	}
+	if !s.started {
+		s.started, s.era = true, st.era
+		if skip == nil && s.q.Filter == nil {
+			lo, hi := s.q.Page.Window(len(list))
+			s.items = make([]V, 0, hi-lo)
+			for i := lo; i < hi; i++ {
+				s.items = append(s.items, s.l.view(st, s.l.record(st, s.id(list, i))))
+			}
+			s.total = len(list)
+			return true, nil
+		}
+		if err := s.ctx.Err(); err != nil {
+			return true, errListCanceled(err)
+		}
+		s.begin(list)
+	} else if st.era != s.era || !s.follow(list) {
+		if s.restarts++; s.restarts > listRestarts {
+			s.chunk = math.MaxInt
+		}
+		s.era, s.items, s.total, s.examined = st.era, nil, 0, 0
+		s.begin(list)
+	}
+	// next is the index of the next item: after at oldest first, before
+	// it newest first.
+	step := 1
+	if s.q.NewestFirst {
+		step = -1
+	}
+	for n, i := 0, s.at+step; n < s.chunk; n, i = n+1, i+step {
+		if i < 0 || i >= len(list) {
+			return true, nil
+		}
+		id := list[i]
+		s.last, s.at = id, i
+		s.examined++
+		r := s.l.record(st, id)
+		if skip != nil && skip(r) {
 			continue
 		}
-		if f != nil {
-			v = view(id)
-			if !f.Match(doc.of(&v, fields)) {
+		viewed := false
+		if s.q.Filter != nil {
+			var doc map[string]any
+			if doc, viewed = s.doc.of(st, r); !s.q.Filter.Match(doc) {
 				continue
 			}
-			if total >= lo && len(items) < p.PerPage {
-				items = append(items, v)
-			}
-		} else if total >= lo && len(items) < p.PerPage {
-			items = append(items, view(id))
 		}
-		total++
+		if s.total >= s.lo && len(s.items) < s.q.Page.PerPage {
+			if viewed {
+				s.items = append(s.items, s.doc.v)
+			} else {
+				s.items = append(s.items, s.l.view(st, r))
+			}
+		}
+		s.total++
 	}
-	return items, total
+	i := s.at + step
+	return i < 0 || i >= len(list), nil
+}
+
+// begin places the scan before the list's first item (its last, newest
+// first).
+func (s *listScan[R, V]) begin(list []string) {
+	s.last = ""
+	s.at = -1
+	if s.q.NewestFirst {
+		s.at = len(list)
+	}
+}
+
+// follow finds, in the list as it is now, the item last examined: where
+// it was, or at a lower index, items before it having been removed
+// (items are only appended). It reports false when the item is gone.
+func (s *listScan[R, V]) follow(list []string) bool {
+	for i := min(s.at, len(list)-1); i >= 0; i-- {
+		if list[i] == s.last {
+			s.at = i
+			return true
+		}
+	}
+	return false
+}
+
+// id is the list's i-th id in the scan's order.
+func (s *listScan[R, V]) id(list []string, i int) string {
+	if s.q.NewestFirst {
+		return list[len(list)-1-i]
+	}
+	return list[i]
+}
+
+// filterDoc is an item as a filter reads it: the fields the filter names,
+// read by the listing's readers where it has them, from the item's view
+// otherwise. One map serves a whole list: a filter keeps nothing of a
+// document it matched.
+type filterDoc[R, V any] struct {
+	names   []string
+	readers []func(st *Store, r R) (any, bool) // by names; nil: from the view
+	viewed  []string                           // the names read from the view
+	view    func(st *Store, r R) V
+	doc     map[string]any
+	v       V // the view of the last item read through it, when built
+}
+
+// newFilterDoc sets a document up for the fields a filter names.
+func newFilterDoc[R, V any](names []string, l listing[R, V]) filterDoc[R, V] {
+	d := filterDoc[R, V]{names: names, view: l.view, doc: make(map[string]any, len(names))}
+	d.readers = make([]func(st *Store, r R) (any, bool), len(names))
+	for i, name := range names {
+		if d.readers[i] = l.fields[name]; d.readers[i] == nil {
+			d.viewed = append(d.viewed, name)
+		}
+	}
+	return d
+}
+
+// of fills the document for r; it reports whether it built r's view
+// (d.v).
+func (d *filterDoc[R, V]) of(st *Store, r R) (doc map[string]any, viewed bool) {
+	clear(d.doc)
+	for i, read := range d.readers {
+		if read == nil {
+			continue
+		}
+		if x, ok := read(st, r); ok {
+			d.doc[d.names[i]] = x
+		}
+	}
+	if len(d.viewed) > 0 {
+		d.v, viewed = d.view(st, r), true
+		viewFields(d.doc, &d.v, d.viewed)
+	}
+	return d.doc, viewed
 }

@@ -19,6 +19,12 @@
 //   - $gt, $gte, $lt and $lte compare numbers with numbers and strings with
 //     strings (byte order); a value of another type never matches.
 //   - Types are never converted: 1 and "1" are not equal.
+//
+// $in and $nin hold their values as a set: an item's value costs one
+// lookup (and one for each element of an array), however many values the
+// filter lists. A document is bounded (MaxBytes, MaxValues, MaxConditions,
+// MaxPathParts, MaxDepth), so that the cost of matching one item is
+// bounded too: Parse refuses a larger one, naming the limit.
 package filter
 
 import (
@@ -31,20 +37,44 @@ import (
 	"strings"
 )
 
-// MaxDepth bounds how deep $and and $or may nest.
-const MaxDepth = 32
+// The limits of a filter document. Each bounds a factor of what matching
+// one item costs; Parse refuses a document past one, naming it.
+const (
+	// MaxDepth bounds how deep $and and $or may nest.
+	MaxDepth = 32
+	// MaxBytes bounds the document's text.
+	MaxBytes = 16 << 10
+	// MaxValues bounds the values of all the document's $in and $nin
+	// lists together.
+	MaxValues = 1000
+	// MaxConditions bounds the conditions matched against each item: the
+	// operators on fields (a value to equal is one $eq) and the documents
+	// of $and and $or.
+	MaxConditions = 64
+	// MaxPathParts bounds the parts of a field's dotted path.
+	MaxPathParts = 16
+)
 
 // Filter is a parsed filter document. It is immutable and safe for
 // concurrent use.
 type Filter struct {
 	root   allOf
 	fields []string
+	// values and conditions count the document's $in and $nin values and
+	// its conditions while it is parsed, against MaxValues and
+	// MaxConditions.
+	values, conditions int
 }
 
 // Parse reads a filter document. It returns an error saying why when the
 // text is not JSON, not an object, names an unknown operator, gives an
-// operator a value of the wrong type, or has an empty field name.
+// operator a value of the wrong type, has an empty field name, or passes
+// one of the limits (MaxBytes, MaxValues, MaxConditions, MaxPathParts,
+// MaxDepth).
 func Parse(text string) (*Filter, error) {
+	if len(text) > MaxBytes {
+		return nil, fmt.Errorf("the document is %d bytes; at most %d are taken", len(text), MaxBytes)
+	}
 	var doc any
 	if err := json.Unmarshal([]byte(text), &doc); err != nil {
 		return nil, fmt.Errorf("not JSON: %v", err)
@@ -116,6 +146,9 @@ func (f *Filter) document(m map[string]any, depth int) (allOf, error) {
 			if !ok || len(list) == 0 {
 				return nil, fmt.Errorf("%s takes a non-empty array of objects", key)
 			}
+			if f.conditions += len(list); f.conditions > MaxConditions {
+				return nil, errTooManyConditions
+			}
 			subs := make([]expr, len(list))
 			for i, item := range list {
 				sub, ok := item.(map[string]any)
@@ -171,14 +204,19 @@ type fieldExpr struct {
 }
 
 type op struct {
-	kind   opKind
-	arg    any   // $eq, $ne, the comparisons; $exists's bool
-	values []any // $in, $nin
+	kind opKind
+	arg  any       // $eq, $ne, the comparisons; $exists's bool
+	set  *valueSet // $in, $nin
 }
+
+var errTooManyConditions = fmt.Errorf("more than %d conditions (operators on fields, a value to equal counting as one, and documents of $and and $or); at most %d are taken", MaxConditions, MaxConditions)
 
 // field parses the condition on key: an operator document, or a value the
 // field must equal.
 func (f *Filter) field(key string, v any) (expr, error) {
+	if n := strings.Count(key, ".") + 1; n > MaxPathParts {
+		return nil, fmt.Errorf("field %q has %d path parts; at most %d are taken", shorten(key), n, MaxPathParts)
+	}
 	path := strings.Split(key, ".")
 	if slices.Contains(path, "") {
 		return nil, fmt.Errorf("field %q has an empty name or path part", key)
@@ -187,8 +225,14 @@ func (f *Filter) field(key string, v any) (expr, error) {
 	e := fieldExpr{path: path}
 	m, isObject := v.(map[string]any)
 	if !isObject || !hasOperator(m) {
+		if f.conditions++; f.conditions > MaxConditions {
+			return nil, errTooManyConditions
+		}
 		e.ops = []op{{kind: opEq, arg: v}}
 		return e, nil
+	}
+	if f.conditions += len(m); f.conditions > MaxConditions {
+		return nil, errTooManyConditions
 	}
 	for _, name := range slices.Sorted(maps.Keys(m)) {
 		kind, known := opKinds[name]
@@ -206,7 +250,10 @@ func (f *Filter) field(key string, v any) (expr, error) {
 			if !ok {
 				return nil, fmt.Errorf("%s on field %q takes an array", name, key)
 			}
-			o.arg, o.values = nil, list
+			if f.values += len(list); f.values > MaxValues {
+				return nil, fmt.Errorf("more than %d values in $in and $nin together; at most %d are taken", MaxValues, MaxValues)
+			}
+			o.arg, o.set = nil, newValueSet(list)
 		case opGt, opGte, opLt, opLte:
 			switch arg.(type) {
 			case float64, string:
@@ -248,9 +295,9 @@ func (o op) match(doc map[string]any, path []string) bool {
 	case opNe:
 		return !reach(doc, path, func(v any, found bool) bool { return equals(v, found, o.arg) })
 	case opIn:
-		return reach(doc, path, func(v any, found bool) bool { return in(v, found, o.values) })
+		return reach(doc, path, o.set.holds)
 	case opNin:
-		return !reach(doc, path, func(v any, found bool) bool { return in(v, found, o.values) })
+		return !reach(doc, path, o.set.holds)
 	case opExists:
 		return reach(doc, path, func(_ any, found bool) bool { return found }) == o.arg.(bool)
 	}
@@ -322,15 +369,6 @@ func equals(v any, found bool, want any) bool {
 		return want == nil
 	}
 	return anyElement(v, func(v any) bool { return equal(v, want) })
-}
-
-func in(v any, found bool, values []any) bool {
-	for _, want := range values {
-		if equals(v, found, want) {
-			return true
-		}
-	}
-	return false
 }
 
 // equal reports whether two decoded JSON values are the same value, of the

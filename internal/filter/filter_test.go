@@ -2,10 +2,14 @@ package filter_test
 
 import (
 	"encoding/json"
+	"fmt"
+	"math"
+	"math/rand/v2"
 	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/synapsefake/synapsefake/internal/benchpair"
 	"github.com/synapsefake/synapsefake/internal/filter"
 )
 
@@ -160,6 +164,7 @@ func TestFields(t *testing.T) {
 
 func TestParseRefuses(t *testing.T) {
 	deep := strings.Repeat(`{"$and":[`, filter.MaxDepth+1) + `{}` + strings.Repeat(`]}`, filter.MaxDepth+1)
+	limits := limitDocuments(1)
 	for _, tc := range []struct {
 		name, filter, want string // want: a part of the error's text
 	}{
@@ -188,6 +193,12 @@ func TestParseRefuses(t *testing.T) {
 		{"bad operator deep inside $or", `{"$or":[{"a":1},{"$and":[{"b":{"$where":"1"}}]}]}`, `unknown operator "$where"`},
 		{"too deep", deep, "nest deeper than"},
 		{"number out of range", `{"a":1e999}`, "not JSON"},
+		{"a byte past MaxBytes", limits["bytes"], "the document is 16385 bytes; at most 16384 are taken"},
+		{"a value past MaxValues", limits["values"], "more than 1000 values in $in and $nin together; at most 1000 are taken"},
+		{"a field past MaxConditions", limits["fields"], "more than 64 conditions"},
+		{"an operator past MaxConditions", limits["operators"], "more than 64 conditions"},
+		{"a branch past MaxConditions", limits["branches"], "more than 64 conditions"},
+		{"a part past MaxPathParts", limits["path"], `field "p.p.p.p.p.p.p.p.p.p.p.p.p.p.p.p.p" has 17 path parts; at most 16 are taken`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			f, err := filter.Parse(tc.filter)
@@ -196,6 +207,41 @@ func TestParseRefuses(t *testing.T) {
 			}
 			if !strings.Contains(err.Error(), tc.want) {
 				t.Errorf("Parse(%s): %v; want it to say %q", tc.filter, err, tc.want)
+			}
+		})
+	}
+}
+
+// limitDocuments are filter documents at each limit plus over: 0 for one
+// at the limit, 1 for one past it.
+func limitDocuments(over int) map[string]string {
+	repeat := func(n int, part func(i int) string) string {
+		parts := make([]string, n)
+		for i := range parts {
+			parts[i] = part(i)
+		}
+		return strings.Join(parts, ",")
+	}
+	values := filter.MaxValues + over
+	bytes := `{"a":"` + strings.Repeat("x", filter.MaxBytes+over-8) + `"}`
+	return map[string]string{
+		"bytes": bytes,
+		// Two lists, so that the limit is of their total.
+		"values": fmt.Sprintf(`{"a":{"$in":[%s]},"b":{"$nin":[%s]}}`,
+			repeat(values/2, func(int) string { return "0" }), repeat(values-values/2, func(int) string { return `"x"` })),
+		"fields":    "{" + repeat(filter.MaxConditions+over, func(i int) string { return fmt.Sprintf(`"f%d":1`, i) }) + "}",
+		"operators": `{"a":{"$gt":0,"$lt":9},"b":{"$exists":true},` + repeat(filter.MaxConditions+over-3, func(i int) string { return fmt.Sprintf(`"f%d":{"$ne":%d}`, i, i) }) + "}",
+		"branches":  `{"$or":[` + repeat(filter.MaxConditions+over, func(int) string { return "{}" }) + `]}`,
+		"path":      fmt.Sprintf(`{"%s":1}`, strings.TrimSuffix(strings.Repeat("p.", filter.MaxPathParts+over), ".")),
+	}
+}
+
+// TestParseAcceptsTheLimits: a document at each limit is taken.
+func TestParseAcceptsTheLimits(t *testing.T) {
+	for name, text := range limitDocuments(0) {
+		t.Run(name, func(t *testing.T) {
+			if _, err := filter.Parse(text); err != nil {
+				t.Errorf("Parse of a document at the limit: %v", err)
 			}
 		})
 	}
@@ -264,4 +310,105 @@ func FuzzParseMatch(f *testing.F) {
 			t.Errorf("Parse(%s): Match of %s is %v, of its Fields %v", text, doc, whole, !whole)
 		}
 	})
+}
+
+// TestInIsEveryEq: $in holds exactly when one of its values' $eq does,
+// and $nin when none does, over random values: numbers (0 and -0 among
+// them), strings that look like them, booleans, null, arrays and objects,
+// reached directly, through an array of objects, or not at all.
+func TestInIsEveryEq(t *testing.T) {
+	rng := rand.New(rand.NewPCG(45, 1))
+	scalars := []any{0.0, math.Copysign(0, -1), 1.0, 1.5, "0", "1", "a", "", true, false, nil}
+	var value func(depth int) any
+	value = func(depth int) any {
+		switch k := rng.IntN(10); {
+		case k < 6 || depth > 1:
+			return scalars[rng.IntN(len(scalars))]
+		case k < 8:
+			list := make([]any, rng.IntN(3))
+			for i := range list {
+				list[i] = value(depth + 1)
+			}
+			return list
+		default:
+			m := map[string]any{}
+			for _, key := range []string{"x", "y"}[:rng.IntN(3)] {
+				m[key] = value(depth + 1)
+			}
+			return m
+		}
+	}
+	for i := range 3000 {
+		path, doc := "a", map[string]any{}
+		switch rng.IntN(3) {
+		case 0:
+			doc["a"] = value(0)
+		case 1:
+			path = "a.b"
+			list := make([]any, rng.IntN(3))
+			for j := range list {
+				list[j] = map[string]any{"b": value(0)}
+			}
+			doc["a"] = list
+		}
+		values := make([]any, rng.IntN(6))
+		for j := range values {
+			values[j] = value(0)
+		}
+		in := mustJSON(t, map[string]any{path: map[string]any{"$in": values}})
+		nin := mustJSON(t, map[string]any{path: map[string]any{"$nin": values}})
+		want := false
+		for _, v := range values {
+			want = want || mustParse(t, mustJSON(t, map[string]any{path: map[string]any{"$eq": v}})).Match(doc)
+		}
+		if got := mustParse(t, in).Match(doc); got != want {
+			t.Fatalf("#%d: %s on %s = %v; its values' $eq say %v", i, in, mustJSON(t, doc), got, want)
+		}
+		if got := mustParse(t, nin).Match(doc); got != !want {
+			t.Fatalf("#%d: %s on %s = %v; its values' $eq say %v", i, nin, mustJSON(t, doc), got, !want)
+		}
+	}
+}
+
+func mustJSON(t *testing.T, v any) string {
+	t.Helper()
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+func mustParse(t *testing.T, text string) *filter.Filter {
+	t.Helper()
+	f, err := filter.Parse(text)
+	if err != nil {
+		t.Fatalf("Parse(%s): %v", text, err)
+	}
+	return f
+}
+
+// BenchmarkIn is an $in of MaxValues values against one of a single
+// value, on a field holding an array of 50 strings, which is looked up
+// whole and then element by element: "paired" reports their ratio, about
+// 1x when $in is a set (it grew with the values when $in was a list).
+func BenchmarkIn(b *testing.B) {
+	list := make([]any, 50)
+	for i := range list {
+		list[i] = fmt.Sprint("name ", i)
+	}
+	doc := map[string]any{"a": list}
+	values := make([]string, filter.MaxValues)
+	for i := range values {
+		values[i] = fmt.Sprintf(`"other %d"`, i)
+	}
+	many, err := filter.Parse(`{"a":{"$in":[` + strings.Join(values, ",") + `]}}`)
+	if err != nil {
+		b.Fatal(err)
+	}
+	one, err := filter.Parse(`{"a":{"$in":["other 0"]}}`)
+	if err != nil {
+		b.Fatal(err)
+	}
+	benchpair.Run(b, func() { many.Match(doc) }, func() { one.Match(doc) })
 }
