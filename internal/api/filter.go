@@ -15,7 +15,10 @@ import (
 // document (internal/filter), into a ListQuery carrying the request's
 // context. It answers the query too, for the list's own parameters.
 func readList(r *http.Request, newestFirst bool) (bank.ListQuery, url.Values, error) {
-	q := r.URL.Query()
+	var q url.Values // nil without a query: Get answers ""
+	if r.URL.RawQuery != "" {
+		q = r.URL.Query()
+	}
 	lq := bank.ListQuery{NewestFirst: newestFirst, Ctx: r.Context()}
 	var err error
 	if lq.Page, err = pageIn(q); err != nil {
@@ -25,9 +28,10 @@ func readList(r *http.Request, newestFirst bool) (bank.ListQuery, url.Values, er
 	return lq, q, err
 }
 
-// filterIn is the filter of a list's query: nil when absent or empty,
-// 400 / "200" invalid_filter with the reason when malformed or past one
-// of internal/filter's limits.
+// filterIn is the filter of a list's query: nil when absent or empty, or
+// when it names no field (it matches every item: the list reads its page
+// alone), 400 / "200" invalid_filter with the reason when malformed or
+// past one of internal/filter's limits.
 func filterIn(q url.Values) (*filter.Filter, error) {
 	text := q.Get("filter")
 	if text == "" {
@@ -36,6 +40,9 @@ func filterIn(q url.Values) (*filter.Filter, error) {
 	f, err := filter.Parse(text)
 	if err != nil {
 		return nil, apierr.Payload("invalid_filter", "filter: %v.", err)
+	}
+	if len(f.Fields()) == 0 {
+		return nil, nil
 	}
 	return f, nil
 }

@@ -177,9 +177,9 @@ type ListQuery struct {
 	// (503 / "503" request_canceled) when it ends. nil: never.
 	Ctx context.Context
 
-	// For tests: how many items a hold of the lock examines (0:
-	// listChunk), and a function called between holds, the lock released,
-	// with how many items have been examined.
+	// For tests: how many items a hold of the lock examines (0: as many as
+	// listHold allows), and a function called between holds, the lock
+	// released, with how many items have been examined.
 	chunk   int
 	between func(examined int)
 }

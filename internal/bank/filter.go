@@ -1,50 +1,55 @@
 package bank
 
 import (
-	"cmp"
 	"context"
 	"encoding"
 	"encoding/json"
 	"math"
 	"reflect"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
+	"time"
 	"unicode/utf8"
 
 	"github.com/synapsefake/synapsefake/internal/apierr"
+	"github.com/synapsefake/synapsefake/internal/filter"
 	"github.com/synapsefake/synapsefake/reference"
 )
 
 // viewFields sets m's names to v's fields of those JSON names, as the list
-// answer shows them (decoded JSON), leaving out those the answer omits; v
-// points to a view.
-func viewFields(m map[string]any, v any, names []string) {
+// answer shows them (decoded JSON), leaving out those the answer omits: of
+// each, what its projection (by name) reads, or the whole field when it
+// has none. v points to a view.
+func viewFields(m map[string]any, v any, names []string, projections map[string]*projection) {
 	rv := reflect.ValueOf(v).Elem()
 	fields := jsonFieldsOf(rv.Type())
 	if fields == nil {
 		// Not a plain struct: the whole view, decoded.
-		var whole map[string]any
-		if b, err := json.Marshal(v); err == nil && json.Unmarshal(b, &whole) == nil {
-			for _, name := range names {
-				if x, ok := whole[name]; ok {
-					m[name] = x
-				}
+		whole, _ := decodedJSON(rv.Interface()).(map[string]any)
+		for _, name := range names {
+			if x, ok := whole[name]; ok {
+				m[name] = x
 			}
 		}
 		return
 	}
 	for _, name := range names {
-		jf, ok := fields[name]
-		if !ok {
+		f := fields.byName[name]
+		if f == nil {
 			continue
 		}
-		fv := rv.Field(jf.index)
-		if jf.omitted(fv) {
+		fv := rv.FieldByIndex(f.index)
+		if f.omitted(fv) {
 			continue
 		}
-		m[name] = jsonValue(fv)
+		if p := projections[name]; p != nil {
+			m[name] = projectValue(fv, p)
+		} else {
+			m[name] = f.conv(fv)
+		}
 	}
 }
 
@@ -53,88 +58,154 @@ var (
 	textMarshalerType = reflect.TypeFor[encoding.TextMarshaler]()
 )
 
-// jsonValue is v as encoding/json writes it, decoded again. Strings (of
-// valid UTF-8), booleans, numbers, and the objects, arrays and string-keyed
-// maps made of them are built directly; anything else (a value that
-// marshals itself, a byte slice...) goes through encoding/json.
-func jsonValue(v reflect.Value) any {
-	t := v.Type()
-	if t.Implements(marshalerType) {
-		if v.Kind() == reflect.Pointer && v.IsNil() {
-			return nil
-		}
-		b, err := v.Interface().(json.Marshaler).MarshalJSON()
-		if err != nil {
-			return nil
-		}
-		if len(b) > 0 && (b[0] == '-' || '0' <= b[0] && b[0] <= '9') {
-			if f, err := strconv.ParseFloat(string(b), 64); err == nil {
-				return f // an amount in dollars (cents)
-			}
-		}
-		var out any
-		if json.Unmarshal(b, &out) != nil {
-			return nil
-		}
-		return out
+// jsonValue is v as encoding/json writes it, decoded again: a string, a
+// float64, a bool, nil, a []any or a map[string]any.
+func jsonValue(v reflect.Value) any { return converterOf(v.Type())(v) }
+
+// converter turns a value of one type into jsonValue's answer.
+type converter func(v reflect.Value) any
+
+// converters caches converterOf.
+var converters sync.Map // reflect.Type -> converter
+
+// converterOf is jsonValue for values of type t, its choices made once:
+// strings (of valid UTF-8), booleans, numbers, and the structs, slices and
+// string-keyed maps made of them are built directly; anything else (a
+// value that marshals itself, a byte slice, a float32...) goes through
+// encoding/json.
+func converterOf(t reflect.Type) converter {
+	if c, ok := converters.Load(t); ok {
+		return c.(converter)
 	}
-	switch v.Kind() {
+	c, _ := converters.LoadOrStore(t, newConverter(t))
+	return c.(converter)
+}
+
+// lazyConverterOf is converterOf(t), made at its first call: a type may
+// hold itself.
+func lazyConverterOf(t reflect.Type) converter {
+	c := sync.OnceValue(func() converter { return converterOf(t) })
+	return func(v reflect.Value) any { return c()(v) }
+}
+
+func newConverter(t reflect.Type) converter {
+	if t.Implements(marshalerType) {
+		return marshaled
+	}
+	if t.Kind() != reflect.Pointer && t.Kind() != reflect.Interface && t.Implements(textMarshalerType) {
+		return viaJSON
+	}
+	switch t.Kind() {
 	case reflect.String:
-		if s := v.String(); utf8.ValidString(s) {
-			return s
+		return func(v reflect.Value) any {
+			if s := v.String(); utf8.ValidString(s) {
+				return s
+			}
+			return viaJSON(v)
 		}
 	case reflect.Bool:
-		return v.Bool()
+		return func(v reflect.Value) any { return v.Bool() }
 	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
-		return float64(v.Int())
+		return func(v reflect.Value) any { return float64(v.Int()) }
 	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
-		return float64(v.Uint())
+		return func(v reflect.Value) any { return float64(v.Uint()) }
 	case reflect.Float64:
-		return v.Float()
-	case reflect.Pointer, reflect.Interface:
-		if v.IsNil() {
-			return nil
+		return func(v reflect.Value) any { return v.Float() }
+	case reflect.Pointer:
+		elem := lazyConverterOf(t.Elem())
+		return func(v reflect.Value) any {
+			if v.IsNil() {
+				return nil
+			}
+			return elem(v.Elem())
 		}
-		return jsonValue(v.Elem())
+	case reflect.Interface:
+		return func(v reflect.Value) any {
+			if v.IsNil() {
+				return nil
+			}
+			return jsonValue(v.Elem())
+		}
 	case reflect.Struct:
 		if fields := jsonFieldsOf(t); fields != nil {
-			m := make(map[string]any, len(fields))
-			for name, jf := range fields {
-				if fv := v.Field(jf.index); !jf.omitted(fv) {
-					m[name] = jsonValue(fv)
+			return func(v reflect.Value) any {
+				var shown [64]bool // by fields.list, the first 64
+				n := 0
+				for i, f := range fields.list {
+					if !f.omitted(v.FieldByIndex(f.index)) {
+						n++
+						shown[min(i, len(shown)-1)] = true
+					}
 				}
+				m := make(map[string]any, n)
+				for i, f := range fields.list {
+					if fv := v.FieldByIndex(f.index); (i < len(shown)-1 && shown[i]) || (i >= len(shown)-1 && !f.omitted(fv)) {
+						m[f.name] = f.conv(fv)
+					}
+				}
+				return m
 			}
-			return m
 		}
 	case reflect.Slice, reflect.Array:
-		if v.Kind() == reflect.Slice && v.IsNil() {
-			return nil
+		if t.Elem().Kind() == reflect.Uint8 {
+			break // bytes are base64
 		}
-		if t.Elem().Kind() != reflect.Uint8 { // bytes are base64
+		elem := lazyConverterOf(t.Elem())
+		return func(v reflect.Value) any {
+			if v.Kind() == reflect.Slice && v.IsNil() {
+				return nil
+			}
 			list := make([]any, v.Len())
 			for i := range list {
-				list[i] = jsonValue(v.Index(i))
+				list[i] = elem(v.Index(i))
 			}
 			return list
 		}
 	case reflect.Map:
-		if v.IsNil() {
-			return nil
+		if t.Key().Kind() != reflect.String || t.Key().Implements(textMarshalerType) {
+			break
 		}
-		if t.Key().Kind() == reflect.String && !t.Key().Implements(textMarshalerType) {
+		elem := lazyConverterOf(t.Elem())
+		return func(v reflect.Value) any {
+			if v.IsNil() {
+				return nil
+			}
 			m := make(map[string]any, v.Len())
 			for it := v.MapRange(); it.Next(); {
 				k := it.Key().String()
 				if !utf8.ValidString(k) {
-					return decodedJSON(v.Interface())
+					return viaJSON(v)
 				}
-				m[k] = jsonValue(it.Value())
+				m[k] = elem(it.Value())
 			}
 			return m
 		}
 	}
-	return decodedJSON(v.Interface())
+	return viaJSON
 }
+
+// marshaled converts a value that marshals itself.
+func marshaled(v reflect.Value) any {
+	if v.Kind() == reflect.Pointer && v.IsNil() {
+		return nil
+	}
+	b, err := v.Interface().(json.Marshaler).MarshalJSON()
+	if err != nil {
+		return nil
+	}
+	if len(b) > 0 && (b[0] == '-' || '0' <= b[0] && b[0] <= '9') {
+		if f, err := strconv.ParseFloat(string(b), 64); err == nil {
+			return f // an amount in dollars (cents)
+		}
+	}
+	var out any
+	if json.Unmarshal(b, &out) != nil {
+		return nil
+	}
+	return out
+}
+
+func viaJSON(v reflect.Value) any { return decodedJSON(v.Interface()) }
 
 // decodedJSON is v's JSON decoded again; nil if v does not encode.
 func decodedJSON(v any) any {
@@ -149,15 +220,19 @@ func decodedJSON(v any) any {
 	return out
 }
 
-// jsonField is where a JSON name is in a view struct.
+// jsonField is a field of a struct that encoding/json writes: its JSON
+// name, where it is (through embedded structs), when it is left out, and
+// its converter.
 type jsonField struct {
-	index     int
+	name      string
+	index     []int
 	omitEmpty bool
 	omitZero  bool
+	conv      converter
 }
 
 // omitted reports whether encoding/json leaves the field out, holding v.
-func (f jsonField) omitted(v reflect.Value) bool {
+func (f *jsonField) omitted(v reflect.Value) bool {
 	if f.omitZero {
 		if z, ok := v.Interface().(interface{ IsZero() bool }); ok {
 			if z.IsZero() {
@@ -179,51 +254,109 @@ func (f jsonField) omitted(v reflect.Value) bool {
 	return v.IsZero()
 }
 
-// jsonFields caches jsonFieldsOf.
-var jsonFields sync.Map // reflect.Type -> map[string]jsonField
-
-// jsonFieldsOf maps t's JSON names to its fields, as encoding/json names
-// them; nil when t is not a struct, has an embedded field or marshals
-// itself, whose JSON the caller then decodes whole.
-func jsonFieldsOf(t reflect.Type) map[string]jsonField {
-	if m, ok := jsonFields.Load(t); ok {
-		return m.(map[string]jsonField)
-	}
-	var m map[string]jsonField
-	if t.Kind() == reflect.Struct && !t.Implements(marshalerType) && !reflect.PointerTo(t).Implements(marshalerType) {
-		m = map[string]jsonField{}
-		for i := range t.NumField() {
-			sf := t.Field(i)
-			if sf.Anonymous {
-				m = nil
-				break
-			}
-			tag := sf.Tag.Get("json")
-			if !sf.IsExported() || tag == "-" {
-				continue
-			}
-			name, opts, _ := strings.Cut(tag, ",")
-			opts = "," + opts + ","
-			if strings.Contains(opts, ",string,") {
-				m = nil
-				break
-			}
-			if name == "" {
-				name = sf.Name
-			}
-			m[name] = jsonField{index: i, omitEmpty: strings.Contains(opts, ",omitempty,"), omitZero: strings.Contains(opts, ",omitzero,")}
-		}
-	}
-	jsonFields.Store(t, m)
-	return m
+// jsonStruct is the fields encoding/json writes of a struct type, in
+// order and by name.
+type jsonStruct struct {
+	list   []*jsonField
+	byName map[string]*jsonField
 }
 
-// listChunk is how many items a filtered or searched list examines in
-// one hold of the store's lock: the lock is released between holds, so
-// that a list that reads every item holds up no other request for longer
-// than a chunk's work, whatever the filter (its cost per item is bounded:
-// internal/filter's limits).
-const listChunk = 256
+// jsonFields caches jsonFieldsOf.
+var jsonFields sync.Map // reflect.Type -> *jsonStruct
+
+// jsonFieldsOf is the fields encoding/json writes of t, as it chooses them
+// (embedded structs' fields promoted, a shallower field hiding a deeper
+// one of its name); nil when t is not a struct, marshals itself, embeds a
+// pointer or a non-struct, has a ",string" field or two fields whose name
+// encoding/json would settle otherwise than by depth: the caller then
+// decodes the struct's whole JSON.
+func jsonFieldsOf(t reflect.Type) *jsonStruct {
+	if s, ok := jsonFields.Load(t); ok {
+		return s.(*jsonStruct)
+	}
+	var s *jsonStruct
+	if t.Kind() == reflect.Struct && !t.Implements(marshalerType) && !reflect.PointerTo(t).Implements(marshalerType) {
+		if list, ok := structFields(t, nil); ok {
+			s = &jsonStruct{byName: map[string]*jsonField{}}
+			depth := map[string]int{}
+			for _, f := range list {
+				switch d, seen := depth[f.name]; {
+				case !seen:
+					depth[f.name] = len(f.index)
+					s.byName[f.name] = f
+				case d == len(f.index):
+					s = nil // a tie: encoding/json's tag rules decide
+				}
+				if s == nil {
+					break
+				}
+			}
+			if s != nil {
+				for _, f := range list {
+					if s.byName[f.name] == f {
+						s.list = append(s.list, f)
+					}
+				}
+				slices.SortStableFunc(s.list, func(a, b *jsonField) int { return slices.Compare(a.index, b.index) })
+				for _, f := range s.list {
+					f.conv = lazyConverterOf(t.FieldByIndex(f.index).Type)
+				}
+			}
+		}
+	}
+	jsonFields.Store(t, s)
+	return s
+}
+
+// structFields lists t's JSON fields, those of embedded structs after
+// t's own (deeper, at index's depth), shallowest first; ok is false for a
+// struct jsonFieldsOf leaves to encoding/json.
+func structFields(t reflect.Type, index []int) (list []*jsonField, ok bool) {
+	var embedded []int
+	for i := range t.NumField() {
+		sf := t.Field(i)
+		tag := sf.Tag.Get("json")
+		if tag == "-" {
+			continue
+		}
+		name, opts, _ := strings.Cut(tag, ",")
+		if sf.Anonymous {
+			if sf.Type.Kind() != reflect.Struct || name != "" {
+				return nil, false
+			}
+			embedded = append(embedded, i)
+			continue
+		}
+		if !sf.IsExported() {
+			continue
+		}
+		opts = "," + opts + ","
+		if strings.Contains(opts, ",string,") {
+			return nil, false
+		}
+		if name == "" {
+			name = sf.Name
+		}
+		list = append(list, &jsonField{name: name, index: append(slices.Clip(index), i),
+			omitEmpty: strings.Contains(opts, ",omitempty,"), omitZero: strings.Contains(opts, ",omitzero,")})
+	}
+	for _, i := range embedded {
+		inner, ok := structFields(t.Field(i).Type, append(slices.Clip(index), i))
+		if !ok {
+			return nil, false
+		}
+		list = append(list, inner...)
+	}
+	slices.SortStableFunc(list, func(a, b *jsonField) int { return len(a.index) - len(b.index) })
+	return list, true
+}
+
+// listHold is how long a filtered or searched list holds the store's lock
+// at a time, give or take the cost of 16 items (bounded, whatever the
+// filter, by internal/filter's limits): the lock is released between
+// holds, so that a list that reads every item holds up no other request
+// for longer.
+const listHold = time.Millisecond
 
 // listRestarts is how many times a list starts over after the list it
 // reads changed under it in a way it cannot follow (its last item
@@ -244,9 +377,9 @@ type listing[R, V any] struct {
 	skip func(st *Store) func(R) bool
 	view func(st *Store, r R) V
 	// fields read the view's top-level fields (by JSON name) as the view
-	// shows them (jsonValue of the view's field; ok false when the view
-	// omits it), at a fraction of the cost of building the view. A filter
-	// that names only these builds views for the page alone.
+	// holds them (its field's Go value; ok false when the view omits it),
+	// at a fraction of the cost of building the view. A filter that names
+	// only these builds views for the page alone.
 	fields map[string]func(st *Store, r R) (v any, ok bool)
 }
 
@@ -260,7 +393,7 @@ func errListCanceled(err error) error {
 // items that l.skip leaves and q.Filter (nil: every one) matches, and how
 // many there are. It takes the store's lock itself. Without skip and
 // filter it builds the page's views only, in one hold. Otherwise it goes
-// once over the list, listChunk items a hold, building each item's view
+// once over the list, listHold at a time, building each item's view
 // at most once (none when l.fields read what the filter names) and
 // keeping the page's; between holds it gives up when q.Ctx has ended.
 //
@@ -275,10 +408,10 @@ func pageOf[R, V any](st *Store, q ListQuery, l listing[R, V]) ([]V, int, error)
 	if ctx == nil {
 		ctx = context.Background()
 	}
-	s := listScan[R, V]{q: q, l: l, ctx: ctx, chunk: cmp.Or(q.chunk, listChunk)}
+	s := listScan[R, V]{q: q, l: l, ctx: ctx, chunk: q.chunk}
 	s.lo, _ = q.Page.Window(math.MaxInt)
 	if q.Filter != nil {
-		s.doc = newFilterDoc(q.Filter.Fields(), l)
+		s.doc, s.matcher = newFilterDoc(q.Filter, l), q.Filter.Matcher()
 	}
 	for {
 		done, err := s.hold(st)
@@ -303,12 +436,13 @@ func pageOf[R, V any](st *Store, q ListQuery, l listing[R, V]) ([]V, int, error)
 
 // listScan is pageOf's pass over a list: where it is, what it has kept.
 type listScan[R, V any] struct {
-	q     ListQuery
-	l     listing[R, V]
-	ctx   context.Context
-	chunk int
-	lo    int // the page's first item, in the filtered list
-	doc   filterDoc[R, V]
+	q       ListQuery
+	l       listing[R, V]
+	ctx     context.Context
+	chunk   int // items a hold examines; 0: as many as listHold allows
+	lo      int // the page's first item, in the filtered list
+	doc     filterDoc[R, V]
+	matcher *filter.Matcher
 
 	started  bool
 	era      uint64
@@ -353,20 +487,23 @@ func (s *listScan[R, V]) hold(st *Store) (done bool, err error) {
 		s.begin(list)
 	} else if st.era != s.era || !s.follow(list) {
 		if s.restarts++; s.restarts > listRestarts {
-			s.chunk = math.MaxInt
+			s.chunk = math.MaxInt // the rest in this hold
 		}
 		s.era, s.items, s.total, s.examined = st.era, nil, 0, 0
 		s.begin(list)
 	}
-	// next is the index of the next item: after at oldest first, before
-	// it newest first.
+	// The next item is after at oldest first, before it newest first.
 	step := 1
 	if s.q.NewestFirst {
 		step = -1
 	}
-	for n, i := 0, s.at+step; n < s.chunk; n, i = n+1, i+step {
+	start := time.Now()
+	for n, i := 0, s.at+step; ; n, i = n+1, i+step {
 		if i < 0 || i >= len(list) {
 			return true, nil
+		}
+		if s.chunk > 0 && n == s.chunk || s.chunk == 0 && n&15 == 15 && time.Since(start) >= listHold {
+			return false, nil
 		}
 		id := list[i]
 		s.last, s.at = id, i
@@ -378,7 +515,7 @@ func (s *listScan[R, V]) hold(st *Store) (done bool, err error) {
 		viewed := false
 		if s.q.Filter != nil {
 			var doc map[string]any
-			if doc, viewed = s.doc.of(st, r); !s.q.Filter.Match(doc) {
+			if doc, viewed = s.doc.of(st, r); !s.matcher.Match(doc) {
 				continue
 			}
 		}
@@ -391,8 +528,6 @@ func (s *listScan[R, V]) hold(st *Store) (done bool, err error) {
 		}
 		s.total++
 	}
-	i := s.at + step
-	return i < 0 || i >= len(list), nil
 }
 
 // begin places the scan before the list's first item (its last, newest
@@ -431,22 +566,30 @@ func (s *listScan[R, V]) id(list []string, i int) string {
 // otherwise. One map serves a whole list: a filter keeps nothing of a
 // document it matched.
 type filterDoc[R, V any] struct {
-	names   []string
-	readers []func(st *Store, r R) (any, bool) // by names; nil: from the view
-	viewed  []string                           // the names read from the view
-	view    func(st *Store, r R) V
-	doc     map[string]any
-	v       V // the view of the last item read through it, when built
+	names       []string
+	readers     []func(st *Store, r R) (any, bool) // by names; nil: from the view
+	projections []*projection                      // by names
+	byName      map[string]*projection
+	viewed      []string // the names read from the view: all, or none
+	view        func(st *Store, r R) V
+	doc         map[string]any
+	v           V // the view of the last item read through it, when built
 }
 
-// newFilterDoc sets a document up for the fields a filter names.
-func newFilterDoc[R, V any](names []string, l listing[R, V]) filterDoc[R, V] {
-	d := filterDoc[R, V]{names: names, view: l.view, doc: make(map[string]any, len(names))}
+// newFilterDoc sets a document up for what a filter reads.
+func newFilterDoc[R, V any](f *filter.Filter, l listing[R, V]) filterDoc[R, V] {
+	names := f.Fields()
+	d := filterDoc[R, V]{names: names, view: l.view, doc: make(map[string]any, len(names)), byName: projectionsOf(f.Paths())}
 	d.readers = make([]func(st *Store, r R) (any, bool), len(names))
+	d.projections = make([]*projection, len(names))
 	for i, name := range names {
+		d.projections[i] = d.byName[name]
 		if d.readers[i] = l.fields[name]; d.readers[i] == nil {
-			d.viewed = append(d.viewed, name)
+			d.viewed = names // a view to build: it has every field
 		}
+	}
+	if d.viewed != nil {
+		clear(d.readers)
 	}
 	return d
 }
@@ -460,12 +603,12 @@ func (d *filterDoc[R, V]) of(st *Store, r R) (doc map[string]any, viewed bool) {
 			continue
 		}
 		if x, ok := read(st, r); ok {
-			d.doc[d.names[i]] = x
+			d.doc[d.names[i]] = project(x, d.projections[i])
 		}
 	}
 	if len(d.viewed) > 0 {
 		d.v, viewed = d.view(st, r), true
-		viewFields(d.doc, &d.v, d.viewed)
+		viewFields(d.doc, &d.v, d.viewed, d.byName)
 	}
 	return d.doc, viewed
 }

@@ -1,45 +1,15 @@
 package bank
 
-import (
-	"reflect"
-	"unicode/utf8"
-)
-
 // The readers of list items' fields a filter names (listing.fields): each
 // reads one top-level field of an item's view from its record, as the
-// view would show it, without building the view. TestFieldReadersAreTheViews
+// view would hold it, without building the view. TestFieldReadersAreTheViews
 // compares each with the view's field on every item of a busy store.
 
 // readerOf is a reader of a field the view always shows, made of what
-// the view would hold there.
+// the view would hold there: its Go value, which the filter's document
+// converts (project) as jsonValue would.
 func readerOf[R, F any](field func(st *Store, r R) F) func(st *Store, r R) (any, bool) {
-	return func(st *Store, r R) (any, bool) { return jsonOf(field(st, r)), true }
-}
-
-// jsonOf is v as the view's JSON shows it, decoded: strings and lists of
-// strings directly, anything else through jsonValue.
-func jsonOf(v any) any {
-	switch x := v.(type) {
-	case string:
-		if utf8.ValidString(x) {
-			return v
-		}
-	case bool:
-		return v
-	case []string:
-		if x == nil {
-			return nil
-		}
-		list := make([]any, len(x))
-		for i, s := range x {
-			if !utf8.ValidString(s) {
-				return jsonValue(reflect.ValueOf(v))
-			}
-			list[i] = s
-		}
-		return list
-	}
-	return jsonValue(reflect.ValueOf(v))
+	return func(st *Store, r R) (any, bool) { return field(st, r), true }
 }
 
 var userFields = map[string]func(st *Store, u *userRecord) (any, bool){
@@ -47,6 +17,7 @@ var userFields = map[string]func(st *Store, u *userRecord) (any, bool){
 	"_links":        readerOf(func(st *Store, u *userRecord) links { return linkTo(st.base + "/users/" + u.id) }),
 	"client":        readerOf(func(st *Store, _ *userRecord) ClientView { return st.client }),
 	"doc_status":    readerOf(func(_ *Store, u *userRecord) docStatus { return u.docStatus() }),
+	"documents":     readerOf(func(_ *Store, u *userRecord) []baseDocView { return u.documentViews(false) }),
 	"emails":        readerOf(func(*Store, *userRecord) []string { return []string{} }),
 	"extra":         readerOf(func(_ *Store, u *userRecord) userExtra { return u.extra() }),
 	"is_hidden":     readerOf(func(*Store, *userRecord) bool { return false }),

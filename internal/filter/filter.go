@@ -22,7 +22,8 @@
 //
 // $in and $nin hold their values as a set: an item's value costs one
 // lookup (and one for each element of an array), however many values the
-// filter lists. A document is bounded (MaxBytes, MaxValues, MaxConditions,
+// filter lists; arrays and objects are hashed, once for a document
+// however many conditions compare them. A document is bounded (MaxBytes, MaxValues, MaxConditions,
 // MaxPathParts, MaxDepth), so that the cost of matching one item is
 // bounded too: Parse refuses a larger one, naming the limit.
 package filter
@@ -60,6 +61,7 @@ const (
 type Filter struct {
 	root   allOf
 	fields []string
+	paths  [][]string
 	// values and conditions count the document's $in and $nin values and
 	// its conditions while it is parsed, against MaxValues and
 	// MaxConditions.
@@ -95,14 +97,38 @@ func Parse(text string) (*Filter, error) {
 }
 
 // Fields are the top-level fields the filter reads, sorted: a document
-// that holds only these matches as the whole one would.
+// that holds only these matches as the whole one would. A filter that
+// reads none ({}, or $and and $or of such) matches every document.
 func (f *Filter) Fields() []string { return slices.Clip(f.fields) }
 
+// Paths are the fields' paths the filter reads, split at their dots (a
+// path may be listed more than once): a document that holds only what
+// they reach matches as the whole one would, where what a path reaches
+// is each object's member its next part names, every element of an array
+// on its way, and the whole value at its end.
+func (f *Filter) Paths() [][]string { return slices.Clip(f.paths) }
+
 // Match reports whether doc meets every condition of the filter.
-func (f *Filter) Match(doc map[string]any) bool { return f.root.match(doc) }
+func (f *Filter) Match(doc map[string]any) bool { return f.root.match(doc, &memo{}) }
+
+// Matcher matches documents one after another with a filter, reusing its
+// memory between them. It is not safe for concurrent use.
+type Matcher struct {
+	f    *Filter
+	memo memo
+}
+
+// Matcher returns a Matcher of f.
+func (f *Filter) Matcher() *Matcher { return &Matcher{f: f} }
+
+// Match is the filter's Match of doc.
+func (m *Matcher) Match(doc map[string]any) bool {
+	m.memo.reset()
+	return m.f.root.match(doc, &m.memo)
+}
 
 type expr interface {
-	match(doc map[string]any) bool
+	match(doc map[string]any, m *memo) bool
 }
 
 // allOf holds when each of its conditions does ($and, and a document's
@@ -112,18 +138,18 @@ type (
 	anyOf []expr
 )
 
-func (a allOf) match(doc map[string]any) bool {
+func (a allOf) match(doc map[string]any, m *memo) bool {
 	for _, e := range a {
-		if !e.match(doc) {
+		if !e.match(doc, m) {
 			return false
 		}
 	}
 	return true
 }
 
-func (a anyOf) match(doc map[string]any) bool {
+func (a anyOf) match(doc map[string]any, m *memo) bool {
 	for _, e := range a {
-		if e.match(doc) {
+		if e.match(doc, m) {
 			return true
 		}
 	}
@@ -199,7 +225,7 @@ var opKinds = map[string]opKind{
 
 // fieldExpr is the conditions on one path; all must hold.
 type fieldExpr struct {
-	path []string
+	path []part
 	ops  []op
 }
 
@@ -207,6 +233,10 @@ type op struct {
 	kind opKind
 	arg  any       // $eq, $ne, the comparisons; $exists's bool
 	set  *valueSet // $in, $nin
+	// hash is the hash of $eq's and $ne's array or object (memo.hash):
+	// an item's arrays and objects of another hash are not compared.
+	hash      uint64
+	composite bool
 }
 
 var errTooManyConditions = fmt.Errorf("more than %d conditions (operators on fields, a value to equal counting as one, and documents of $and and $or); at most %d are taken", MaxConditions, MaxConditions)
@@ -222,13 +252,20 @@ func (f *Filter) field(key string, v any) (expr, error) {
 		return nil, fmt.Errorf("field %q has an empty name or path part", key)
 	}
 	f.fields = append(f.fields, path[0])
-	e := fieldExpr{path: path}
+	f.paths = append(f.paths, path)
+	e := fieldExpr{path: make([]part, len(path))}
+	for i, name := range path {
+		e.path[i] = part{name: name, index: -1}
+		if n, err := strconv.Atoi(name); err == nil && n >= 0 && name == strconv.Itoa(n) {
+			e.path[i].index = n
+		}
+	}
 	m, isObject := v.(map[string]any)
 	if !isObject || !hasOperator(m) {
 		if f.conditions++; f.conditions > MaxConditions {
 			return nil, errTooManyConditions
 		}
-		e.ops = []op{{kind: opEq, arg: v}}
+		e.ops = []op{equality(opEq, v)}
 		return e, nil
 	}
 	if f.conditions += len(m); f.conditions > MaxConditions {
@@ -245,6 +282,8 @@ func (f *Filter) field(key string, v any) (expr, error) {
 		arg := m[name]
 		o := op{kind: kind, arg: arg}
 		switch kind {
+		case opEq, opNe:
+			o = equality(kind, arg)
 		case opIn, opNin:
 			list, ok := arg.([]any)
 			if !ok {
@@ -279,25 +318,43 @@ func hasOperator(m map[string]any) bool {
 	return false
 }
 
-func (e fieldExpr) match(doc map[string]any) bool {
-	for _, o := range e.ops {
-		if !o.match(doc, e.path) {
+// equality is the $eq or $ne of want.
+func equality(kind opKind, want any) op {
+	o := op{kind: kind, arg: want}
+	switch want.(type) {
+	case []any, map[string]any:
+		var m memo
+		o.hash, o.composite = m.hash(want), true
+	}
+	return o
+}
+
+func (e fieldExpr) match(doc map[string]any, m *memo) bool {
+	for i := range e.ops {
+		if !e.ops[i].match(doc, e.path, m) {
 			return false
 		}
 	}
 	return true
 }
 
-func (o op) match(doc map[string]any, path []string) bool {
+// part is a part of a field's path: a member's name, which is an array's
+// index too when it is a non-negative integer without leading zeros.
+type part struct {
+	name  string
+	index int // -1: none
+}
+
+func (o *op) match(doc map[string]any, path []part, m *memo) bool {
 	switch o.kind {
 	case opEq:
-		return reach(doc, path, func(v any, found bool) bool { return equals(v, found, o.arg) })
+		return reach(doc, path, func(v any, found bool) bool { return o.equals(v, found, m) })
 	case opNe:
-		return !reach(doc, path, func(v any, found bool) bool { return equals(v, found, o.arg) })
+		return !reach(doc, path, func(v any, found bool) bool { return o.equals(v, found, m) })
 	case opIn:
-		return reach(doc, path, o.set.holds)
+		return reach(doc, path, func(v any, found bool) bool { return o.set.holds(v, found, m) })
 	case opNin:
-		return !reach(doc, path, o.set.holds)
+		return !reach(doc, path, func(v any, found bool) bool { return o.set.holds(v, found, m) })
 	case opExists:
 		return reach(doc, path, func(_ any, found bool) bool { return found }) == o.arg.(bool)
 	}
@@ -321,19 +378,19 @@ func (o op) match(doc map[string]any, path []string) bool {
 // false where it leads nowhere, until visit returns true; it reports
 // whether one did. Through an array, path goes into each object element,
 // or to one element when its next part is an index.
-func reach(v any, path []string, visit func(v any, found bool) bool) bool {
+func reach(v any, path []part, visit func(v any, found bool) bool) bool {
 	if len(path) == 0 {
 		return visit(v, true)
 	}
 	switch x := v.(type) {
 	case map[string]any:
-		child, ok := x[path[0]]
+		child, ok := x[path[0].name]
 		if !ok {
 			return visit(nil, false)
 		}
 		return reach(child, path[1:], visit)
 	case []any:
-		if i, err := strconv.Atoi(path[0]); err == nil && i >= 0 && path[0] == strconv.Itoa(i) {
+		if i := path[0].index; i >= 0 {
 			if i < len(x) {
 				return reach(x[i], path[1:], visit)
 			}
@@ -363,12 +420,23 @@ func anyElement(v any, test func(any) bool) bool {
 	return slices.ContainsFunc(list, test)
 }
 
-// equals is $eq's test of a value reached (found) or not against want.
-func equals(v any, found bool, want any) bool {
+// equals is $eq's test of a value reached (found) or not: an array or an
+// object is compared only when its hash (made once for a document, m,
+// however many conditions compare it) is the value's.
+func (o *op) equals(v any, found bool, m *memo) bool {
 	if !found {
-		return want == nil
+		return o.arg == nil
 	}
-	return anyElement(v, func(v any) bool { return equal(v, want) })
+	if o.composite {
+		return anyElement(v, func(v any) bool {
+			switch v.(type) {
+			case []any, map[string]any:
+				return m.hash(v) == o.hash && equal(v, o.arg)
+			}
+			return false
+		})
+	}
+	return anyElement(v, func(v any) bool { return equal(v, o.arg) })
 }
 
 // equal reports whether two decoded JSON values are the same value, of the

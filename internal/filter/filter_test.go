@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -136,6 +138,7 @@ func TestFields(t *testing.T) {
 		want   []string
 	}{
 		{`{}`, nil},
+		{`{"$or":[{},{"$and":[{}]}],"$and":[{"$or":[{}]}]}`, nil},
 		{`{"_id":"x"}`, []string{"_id"}},
 		{`{"info.nickname":"x","info.balance.amount":{"$gt":1},"type":"y"}`, []string{"info", "type"}},
 		{`{"$or":[{"extra.supp_id":"abc"},{"$and":[{"timeline.note":"x"},{"_id":"y"}]}],"missing":{"$exists":false}}`,
@@ -157,6 +160,9 @@ func TestFields(t *testing.T) {
 			}
 			if f.Match(part) != f.Match(doc) {
 				t.Errorf("Match of Fields only = %v, of the whole = %v", f.Match(part), f.Match(doc))
+			}
+			if len(f.Fields()) == 0 && !f.Match(map[string]any{}) {
+				t.Errorf("a filter of no field does not match {}")
 			}
 		})
 	}
@@ -271,6 +277,14 @@ func TestMatchDocumentShapes(t *testing.T) {
 		{"each operator may meet another element", `{"a":{"$gt":2,"$lt":2}}`, `{"a":[1,3]}`, true},
 		{"null field against a value", `{"a":1}`, `{"a":null}`, false},
 		{"$nin with null and a missing field", `{"a":{"$nin":[null]}}`, `{}`, false},
+		{"$in: -0 is 0", `{"a":{"$in":[0]}}`, `{"a":-0}`, true},
+		{"$in: -0 is 0 in an array", `{"a":{"$in":[[0,"x"]]}}`, `{"a":[-0,"x"]}`, true},
+		{"$eq: -0 is 0 in an object", `{"a":{"$eq":{"x":-0}}}`, `{"a":{"x":0}}`, true},
+		{"$in: objects equal in any order", `{"a":{"$in":[{"y":[1,{"z":null}],"x":"1"}]}}`, `{"a":{"x":"1","y":[1,{"z":null}]}}`, true},
+		{"$in: an object's member of another type", `{"a":{"$in":[{"x":"1"}]}}`, `{"a":{"x":1}}`, false},
+		{"$in: a string is not its quoted text", `{"a":{"$in":["s1:x"]}}`, `{"a":"x"}`, false},
+		{"$in: an array element that is an object", `{"a":{"$in":[{"x":1}]}}`, `{"a":[{"x":2},{"x":1}]}`, true},
+		{"$ne: an array against an object", `{"a":{"$ne":{"x":1}}}`, `{"a":[1,{"x":1}]}`, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			f, err := filter.Parse(tc.filter)
@@ -312,10 +326,14 @@ func FuzzParseMatch(f *testing.F) {
 	})
 }
 
-// TestInIsEveryEq: $in holds exactly when one of its values' $eq does,
-// and $nin when none does, over random values: numbers (0 and -0 among
-// them), strings that look like them, booleans, null, arrays and objects,
-// reached directly, through an array of objects, or not at all.
+// TestInIsEveryEq: $eq holds when the value reached, or one of its
+// elements, is deeply equal to its value (reflect.DeepEqual, which on
+// decoded JSON is the package's equality: -0 is 0, objects equal by their
+// members), null standing for a missing field; $in holds when one of its
+// values' $eq does, and $nin when none does. Over random values: numbers
+// (0 and -0 among them), strings that look like them, booleans, null,
+// arrays and objects, reached directly, through an array of objects, or
+// not at all.
 func TestInIsEveryEq(t *testing.T) {
 	rng := rand.New(rand.NewPCG(45, 1))
 	scalars := []any{0.0, math.Copysign(0, -1), 1.0, 1.5, "0", "1", "a", "", true, false, nil}
@@ -338,34 +356,69 @@ func TestInIsEveryEq(t *testing.T) {
 			return m
 		}
 	}
-	for i := range 3000 {
+	// eq is the oracle of $eq on one value reached, or none.
+	eq := func(v any, found bool, want any) bool {
+		if !found {
+			return want == nil
+		}
+		if reflect.DeepEqual(v, want) {
+			return true
+		}
+		list, _ := v.([]any)
+		return slices.ContainsFunc(list, func(e any) bool { return reflect.DeepEqual(e, want) })
+	}
+	for i := range 5000 {
 		path, doc := "a", map[string]any{}
+		// reached are the values the path reaches (found false: none).
+		type reached struct {
+			v     any
+			found bool
+		}
+		var at []reached
 		switch rng.IntN(3) {
 		case 0:
 			doc["a"] = value(0)
+			at = []reached{{doc["a"], true}}
 		case 1:
 			path = "a.b"
 			list := make([]any, rng.IntN(3))
 			for j := range list {
-				list[j] = map[string]any{"b": value(0)}
+				o := map[string]any{}
+				if rng.IntN(4) > 0 {
+					o["b"] = value(0)
+				}
+				list[j] = o
+				v, ok := o["b"]
+				at = append(at, reached{v, ok})
 			}
 			doc["a"] = list
+			if len(list) == 0 {
+				at = []reached{{nil, false}}
+			}
+		default:
+			at = []reached{{nil, false}}
 		}
 		values := make([]any, rng.IntN(6))
 		for j := range values {
 			values[j] = value(0)
 		}
+		for _, want := range values {
+			text := mustJSON(t, map[string]any{path: map[string]any{"$eq": want}})
+			wantEq := slices.ContainsFunc(at, func(r reached) bool { return eq(r.v, r.found, want) })
+			if got := mustParse(t, text).Match(doc); got != wantEq {
+				t.Fatalf("#%d: %s on %s = %v, want %v", i, text, mustJSON(t, doc), got, wantEq)
+			}
+		}
+		wantIn := slices.ContainsFunc(values, func(want any) bool {
+			return slices.ContainsFunc(at, func(r reached) bool { return eq(r.v, r.found, want) })
+		})
 		in := mustJSON(t, map[string]any{path: map[string]any{"$in": values}})
 		nin := mustJSON(t, map[string]any{path: map[string]any{"$nin": values}})
-		want := false
-		for _, v := range values {
-			want = want || mustParse(t, mustJSON(t, map[string]any{path: map[string]any{"$eq": v}})).Match(doc)
+		if got := mustParse(t, in).Match(doc); got != wantIn {
+			t.Fatalf("#%d: %s on %s = %v, want %v", i, in, mustJSON(t, doc), got, wantIn)
 		}
-		if got := mustParse(t, in).Match(doc); got != want {
-			t.Fatalf("#%d: %s on %s = %v; its values' $eq say %v", i, in, mustJSON(t, doc), got, want)
-		}
-		if got := mustParse(t, nin).Match(doc); got != !want {
-			t.Fatalf("#%d: %s on %s = %v; its values' $eq say %v", i, nin, mustJSON(t, doc), got, !want)
+		if got := mustParse(t, nin).Match(doc); got != !wantIn {
+			t.Fatalf("#%d: %s on %s = %v, want %v", i, nin, mustJSON(t, doc), got, !wantIn)
 		}
 	}
 }

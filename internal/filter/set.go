@@ -1,25 +1,26 @@
 package filter
 
 import (
-	"maps"
+	"hash/maphash"
+	"math"
+	"reflect"
 	"slices"
-	"strconv"
 	"unicode/utf8"
 )
 
 // valueSet is the values of an $in or $nin: strings, numbers and booleans
 // as keys of a map (Go's map equality is the package's: same type, same
 // value, 0 and -0 alike), null as a flag, arrays and objects by their
-// canonical text (canonical), which two values share exactly when equal
-// says they are equal.
+// hash (hashOf), each candidate of an item's hash then compared (equal).
 type valueSet struct {
 	scalars   map[any]struct{}
 	null      bool
-	composite map[string]struct{}
+	composite map[uint64][]any
 }
 
 func newValueSet(values []any) *valueSet {
 	s := &valueSet{}
+	var m memo
 	for _, v := range values {
 		switch v.(type) {
 		case nil:
@@ -31,11 +32,10 @@ func newValueSet(values []any) *valueSet {
 			s.scalars[v] = struct{}{}
 		case []any, map[string]any:
 			if s.composite == nil {
-				s.composite = map[string]struct{}{}
+				s.composite = map[uint64][]any{}
 			}
-			if k, ok := canonical(nil, v); ok {
-				s.composite[string(k)] = struct{}{}
-			}
+			h := m.hash(v)
+			s.composite[h] = append(s.composite[h], v)
 		}
 	}
 	return s
@@ -44,19 +44,19 @@ func newValueSet(values []any) *valueSet {
 // holds is $in's test of a value reached (found) or not: null stands for
 // a missing field, and an array is in the set when it, or one of its
 // elements, is.
-func (s *valueSet) holds(v any, found bool) bool {
+func (s *valueSet) holds(v any, found bool, m *memo) bool {
 	if !found {
 		return s.null
 	}
-	if s.has(v) {
+	if s.has(v, m) {
 		return true
 	}
 	list, _ := v.([]any)
-	return slices.ContainsFunc(list, s.has)
+	return slices.ContainsFunc(list, func(v any) bool { return s.has(v, m) })
 }
 
 // has reports whether v is one of the set's values.
-func (s *valueSet) has(v any) bool {
+func (s *valueSet) has(v any, m *memo) bool {
 	switch v.(type) {
 	case nil:
 		return s.null
@@ -67,63 +67,96 @@ func (s *valueSet) has(v any) bool {
 		if len(s.composite) == 0 {
 			return false
 		}
-		k, ok := canonical(nil, v)
-		if !ok {
-			return false
-		}
-		_, ok = s.composite[string(k)]
-		return ok
+		return slices.ContainsFunc(s.composite[m.hash(v)], func(c any) bool { return equal(v, c) })
 	}
 	return false
 }
 
-// canonical appends v's canonical text to b: a type letter and the value,
-// an object's fields in the order of their names. Two decoded JSON values
-// have the same text exactly when equal reports them equal; ok is false
-// for a value of another type (or holding one), which equals nothing.
-func canonical(b []byte, v any) (_ []byte, ok bool) {
+// seed is the hashes' seed, one for the process: sets and items are
+// hashed alike.
+var seed = maphash.MakeSeed()
+
+// memo keeps the hashes of a document's arrays and objects, by identity,
+// while one document is matched: each is hashed once however many
+// conditions compare it, and an array's or object's hash is made of its
+// members' own.
+type memo struct {
+	hashes map[memoID]uint64
+}
+
+type memoID struct {
+	p     uintptr // the map, or the array's first element
+	n     int     // the array's length
+	isMap bool
+}
+
+func (m *memo) reset() { clear(m.hashes) }
+
+// hash is a hash of v that values equal (equal) share: a type's tag
+// mixed with the value; an array's elements in order, an object's members
+// in any order (their hashes added); 0 and -0 alike.
+func (m *memo) hash(v any) uint64 {
+	const (
+		tagNull = iota + 1
+		tagFalse
+		tagTrue
+		tagNumber
+		tagString
+		tagArray
+		tagObject
+		tagOther
+	)
 	switch x := v.(type) {
 	case nil:
-		return append(b, 'n'), true
+		return tagNull
 	case bool:
 		if x {
-			return append(b, 't'), true
+			return tagTrue
 		}
-		return append(b, 'f'), true
+		return tagFalse
 	case float64:
 		if x == 0 {
 			x = 0 // -0 is 0
 		}
-		b = strconv.AppendFloat(append(b, 'd'), x, 'g', -1, 64)
-		return append(b, ';'), true
+		return mix(tagNumber, math.Float64bits(x))
 	case string:
-		return appendString(b, 's', x), true
-	case []any:
-		b = append(b, '[')
-		for _, el := range x {
-			if b, ok = canonical(b, el); !ok {
-				return b, false
-			}
-		}
-		return append(b, ']'), true
-	case map[string]any:
-		b = append(b, '{')
-		for _, k := range slices.Sorted(maps.Keys(x)) {
-			b = appendString(b, 'k', k)
-			if b, ok = canonical(b, x[k]); !ok {
-				return b, false
-			}
-		}
-		return append(b, '}'), true
+		return mix(tagString, maphash.String(seed, x))
+	case []any, map[string]any:
+	default:
+		return tagOther // equal to nothing: any hash will do
 	}
-	return b, false
+	rv := reflect.ValueOf(v)
+	id := memoID{p: rv.Pointer(), n: rv.Len(), isMap: rv.Kind() == reflect.Map}
+	if h, ok := m.hashes[id]; ok {
+		return h
+	}
+	var h uint64
+	switch x := v.(type) {
+	case []any:
+		h = mix(tagArray, uint64(len(x)))
+		for _, el := range x {
+			h = mix(h, m.hash(el))
+		}
+	case map[string]any:
+		var sum uint64
+		for k, el := range x {
+			sum += mix(maphash.String(seed, k), m.hash(el))
+		}
+		h = mix(mix(tagObject, uint64(len(x))), sum)
+	}
+	if m.hashes == nil {
+		m.hashes = map[memoID]uint64{}
+	}
+	m.hashes[id] = h
+	return h
 }
 
-// appendString appends s after a letter and its length, so that no text
-// inside s can end it early.
-func appendString(b []byte, letter byte, s string) []byte {
-	b = strconv.AppendInt(append(b, letter), int64(len(s)), 10)
-	return append(append(b, ':'), s...)
+// mix combines two hashes, in order.
+func mix(a, b uint64) uint64 {
+	h := (a ^ 0x9e3779b97f4a7c15) * 0xbf58476d1ce4e5b9
+	h ^= b + 0x94d049bb133111eb + (h << 6) + (h >> 2)
+	h *= 0xff51afd7ed558ccd
+	return h ^ h>>33
 }
 
 // shorten is s cut to 60 bytes (at a rune), for an error message.
