@@ -18,9 +18,9 @@ import (
 )
 
 // BenchmarkListFilter is GET of the first page of a node's 1,000
-// transactions: unfiltered (O(page)), and with a filter, which builds each
-// transaction's view once and decodes only the fields the filter names:
-// "_id" matches one transaction, "amount" (a path into an object) every one.
+// transactions: unfiltered (O(page)), and with a filter: "_id", read from
+// each transaction's record, matches one transaction; "amount" (a path
+// into an object), read from each one's view, every one.
 func BenchmarkListFilter(b *testing.B) {
 	e := testkit.NewTxEnv(b, 0, synapsefake.WithManualProcessing())
 	seedTransactions(b, e, 1_000)

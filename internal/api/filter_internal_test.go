@@ -6,8 +6,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/synapsefake/synapsefake/internal/benchpair"
 	"github.com/synapsefake/synapsefake/internal/bank"
+	"github.com/synapsefake/synapsefake/internal/benchpair"
 	"github.com/synapsefake/synapsefake/internal/filter"
 )
 

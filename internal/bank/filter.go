@@ -59,7 +59,8 @@ var (
 )
 
 // jsonValue is v as encoding/json writes it, decoded again: a string, a
-// float64, a bool, nil, a []any or a map[string]any.
+// float64, a bool, nil, a []any, or an object: a filter.Object (a
+// map[string]any where encoding/json made it).
 func jsonValue(v reflect.Value) any { return converterOf(v.Type())(v) }
 
 // converter turns a value of one type into jsonValue's answer.
@@ -129,21 +130,13 @@ func newConverter(t reflect.Type) converter {
 	case reflect.Struct:
 		if fields := jsonFieldsOf(t); fields != nil {
 			return func(v reflect.Value) any {
-				var shown [64]bool // by fields.list, the first 64
-				n := 0
-				for i, f := range fields.list {
-					if !f.omitted(v.FieldByIndex(f.index)) {
-						n++
-						shown[min(i, len(shown)-1)] = true
+				o := make(filter.Object, 0, len(fields.list))
+				for _, f := range fields.list {
+					if fv := v.FieldByIndex(f.index); !f.omitted(fv) {
+						o = append(o, filter.Member{Name: f.name, Value: f.conv(fv)})
 					}
 				}
-				m := make(map[string]any, n)
-				for i, f := range fields.list {
-					if fv := v.FieldByIndex(f.index); (i < len(shown)-1 && shown[i]) || (i >= len(shown)-1 && !f.omitted(fv)) {
-						m[f.name] = f.conv(fv)
-					}
-				}
-				return m
+				return o
 			}
 		}
 	case reflect.Slice, reflect.Array:
@@ -170,15 +163,15 @@ func newConverter(t reflect.Type) converter {
 			if v.IsNil() {
 				return nil
 			}
-			m := make(map[string]any, v.Len())
+			o := make(filter.Object, 0, v.Len())
 			for it := v.MapRange(); it.Next(); {
 				k := it.Key().String()
 				if !utf8.ValidString(k) {
 					return viaJSON(v)
 				}
-				m[k] = elem(it.Value())
+				o = append(o, filter.Member{Name: k, Value: elem(it.Value())})
 			}
-			return m
+			return o
 		}
 	}
 	return viaJSON

@@ -4,6 +4,8 @@ import (
 	"reflect"
 	"strconv"
 	"unicode/utf8"
+
+	"github.com/synapsefake/synapsefake/internal/filter"
 )
 
 // projection is what a filter reads of a value (filter.Paths): the
@@ -136,15 +138,15 @@ func projectValue(v reflect.Value, p *projection) any {
 		if fields == nil {
 			break
 		}
-		m := make(map[string]any, len(p.children))
+		o := make(filter.Object, 0, len(p.children))
 		for name, c := range p.children {
 			if f := fields.byName[name]; f != nil {
 				if fv := v.FieldByIndex(f.index); !f.omitted(fv) {
-					m[name] = projectValue(fv, c)
+					o = append(o, filter.Member{Name: name, Value: projectValue(fv, c)})
 				}
 			}
 		}
-		return m
+		return o
 	case reflect.Slice, reflect.Array:
 		if t.Elem().Kind() == reflect.Uint8 {
 			break
@@ -164,17 +166,17 @@ func projectValue(v reflect.Value, p *projection) any {
 		if v.IsNil() {
 			return nil
 		}
-		m := make(map[string]any, min(v.Len(), len(p.children)))
+		o := make(filter.Object, 0, min(v.Len(), len(p.children)))
 		for it := v.MapRange(); it.Next(); {
 			k := it.Key().String()
 			if !utf8.ValidString(k) {
 				return jsonValue(v) // its keys are not what JSON shows
 			}
 			if c := p.children[k]; c != nil {
-				m[k] = projectValue(it.Value(), c)
+				o = append(o, filter.Member{Name: k, Value: projectValue(it.Value(), c)})
 			}
 		}
-		return m
+		return o
 	}
 	return jsonValue(v)
 }

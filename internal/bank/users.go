@@ -662,7 +662,7 @@ func (st *Store) listUsers(q ListQuery, query string, showTokens bool) (usersLis
 			}
 			return v
 		},
-		fields: userFields,
+		fields: userFieldsOf(showTokens),
 	})
 	if err != nil {
 		return usersList{}, err

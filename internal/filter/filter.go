@@ -1,7 +1,8 @@
 // Package filter evaluates the Mongo-style query documents that clients of
 // the financial-account API send in a list's filter query parameter, over
 // JSON values as encoding/json decodes them into any (objects as
-// map[string]any, arrays as []any, numbers as float64).
+// map[string]any, arrays as []any, numbers as float64), an object being an
+// Object as well, wherever one is read.
 //
 // A document holds conditions that must all hold: a field, or a dotted path
 // into nested objects ("info.nickname"), equal to a value or meeting an
@@ -125,6 +126,28 @@ func (f *Filter) Matcher() *Matcher { return &Matcher{f: f} }
 func (m *Matcher) Match(doc map[string]any) bool {
 	m.memo.reset()
 	return m.f.root.match(doc, &m.memo)
+}
+
+// Object is a JSON object as the list of its members, each name once, in
+// any order: a document's object may be one instead of a map (cheaper to
+// build for a few members), and it matches as the map of the same members
+// would.
+type Object []Member
+
+// Member is a member of an Object.
+type Member struct {
+	Name  string
+	Value any
+}
+
+// get is the value of the member named name.
+func (o Object) get(name string) (any, bool) {
+	for i := range o {
+		if o[i].Name == name {
+			return o[i].Value, true
+		}
+	}
+	return nil, false
 }
 
 type expr interface {
@@ -389,6 +412,12 @@ func reach(v any, path []part, visit func(v any, found bool) bool) bool {
 			return visit(nil, false)
 		}
 		return reach(child, path[1:], visit)
+	case Object:
+		child, ok := x.get(path[0].name)
+		if !ok {
+			return visit(nil, false)
+		}
+		return reach(child, path[1:], visit)
 	case []any:
 		if i := path[0].index; i >= 0 {
 			if i < len(x) {
@@ -398,9 +427,10 @@ func reach(v any, path []part, visit func(v any, found bool) bool) bool {
 		}
 		walked := false
 		for _, el := range x {
-			if m, ok := el.(map[string]any); ok {
+			switch el.(type) {
+			case map[string]any, Object:
 				walked = true
-				if reach(m, path, visit) {
+				if reach(el, path, visit) {
 					return true
 				}
 			}
@@ -430,7 +460,7 @@ func (o *op) equals(v any, found bool, m *memo) bool {
 	if o.composite {
 		return anyElement(v, func(v any) bool {
 			switch v.(type) {
-			case []any, map[string]any:
+			case []any, map[string]any, Object:
 				return m.hash(v) == o.hash && equal(v, o.arg)
 			}
 			return false
@@ -440,7 +470,7 @@ func (o *op) equals(v any, found bool, m *memo) bool {
 }
 
 // equal reports whether two decoded JSON values are the same value, of the
-// same type.
+// same type (a map and an Object being both objects).
 func equal(a, b any) bool {
 	switch x := a.(type) {
 	case nil:
@@ -458,10 +488,41 @@ func equal(a, b any) bool {
 		y, ok := b.([]any)
 		return ok && slices.EqualFunc(x, y, equal)
 	case map[string]any:
-		y, ok := b.(map[string]any)
-		return ok && maps.EqualFunc(x, y, equal)
+		switch y := b.(type) {
+		case map[string]any:
+			return maps.EqualFunc(x, y, equal)
+		case Object:
+			return objectEqual(y, x)
+		}
+	case Object:
+		return objectEqual(x, b)
 	}
 	return false
+}
+
+// objectEqual reports whether b is an object of o's members.
+func objectEqual(o Object, b any) bool {
+	var get func(name string) (any, bool)
+	switch y := b.(type) {
+	case map[string]any:
+		if len(y) != len(o) {
+			return false
+		}
+		get = func(name string) (any, bool) { v, ok := y[name]; return v, ok }
+	case Object:
+		if len(y) != len(o) {
+			return false
+		}
+		get = y.get
+	default:
+		return false
+	}
+	for _, m := range o {
+		if v, ok := get(m.Name); !ok || !equal(m.Value, v) {
+			return false
+		}
+	}
+	return true
 }
 
 // compare orders two numbers or two strings; ok is false for any other

@@ -3,6 +3,7 @@ package filter_test
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 	"math"
 	"math/rand/v2"
 	"reflect"
@@ -124,6 +125,9 @@ func TestMatch(t *testing.T) {
 			}
 			if got := f.Match(doc); got != tc.want {
 				t.Errorf("Parse(%s).Match = %v, want %v", tc.filter, got, tc.want)
+			}
+			if got := f.Match(asObjects(doc, 1).(map[string]any)); got != tc.want {
+				t.Errorf("Parse(%s).Match of the document's objects as Objects = %v, want %v", tc.filter, got, tc.want)
 			}
 		})
 	}
@@ -294,6 +298,9 @@ func TestMatchDocumentShapes(t *testing.T) {
 			if got := f.Match(decode(t, tc.doc)); got != tc.want {
 				t.Errorf("Parse(%s).Match(%s) = %v, want %v", tc.filter, tc.doc, got, tc.want)
 			}
+			if got := f.Match(asObjects(decode(t, tc.doc), 2).(map[string]any)); got != tc.want {
+				t.Errorf("Parse(%s).Match(%s) with Objects = %v, want %v", tc.filter, tc.doc, got, tc.want)
+			}
 		})
 	}
 }
@@ -408,19 +415,58 @@ func TestInIsEveryEq(t *testing.T) {
 			if got := mustParse(t, text).Match(doc); got != wantEq {
 				t.Fatalf("#%d: %s on %s = %v, want %v", i, text, mustJSON(t, doc), got, wantEq)
 			}
+			if got := mustParse(t, text).Match(asObjects(doc, uint64(i)).(map[string]any)); got != wantEq {
+				t.Fatalf("#%d: %s on %s with Objects = %v, want %v", i, text, mustJSON(t, doc), got, wantEq)
+			}
 		}
 		wantIn := slices.ContainsFunc(values, func(want any) bool {
 			return slices.ContainsFunc(at, func(r reached) bool { return eq(r.v, r.found, want) })
 		})
 		in := mustJSON(t, map[string]any{path: map[string]any{"$in": values}})
 		nin := mustJSON(t, map[string]any{path: map[string]any{"$nin": values}})
-		if got := mustParse(t, in).Match(doc); got != wantIn {
-			t.Fatalf("#%d: %s on %s = %v, want %v", i, in, mustJSON(t, doc), got, wantIn)
-		}
-		if got := mustParse(t, nin).Match(doc); got != !wantIn {
-			t.Fatalf("#%d: %s on %s = %v, want %v", i, nin, mustJSON(t, doc), got, !wantIn)
+		objects := asObjects(doc, uint64(i)).(map[string]any)
+		for _, d := range []map[string]any{doc, objects} {
+			if got := mustParse(t, in).Match(d); got != wantIn {
+				t.Fatalf("#%d: %s on %s = %v, want %v", i, in, mustJSON(t, doc), got, wantIn)
+			}
+			if got := mustParse(t, nin).Match(d); got != !wantIn {
+				t.Fatalf("#%d: %s on %s = %v, want %v", i, nin, mustJSON(t, doc), got, !wantIn)
+			}
 		}
 	}
+}
+
+// asObjects is v with each object below its top (a map) an Object, its
+// members in an order shuffled by seed.
+func asObjects(v any, seed uint64) any {
+	rng := rand.New(rand.NewPCG(seed, 45))
+	var convert func(v any, top bool) any
+	convert = func(v any, top bool) any {
+		switch x := v.(type) {
+		case map[string]any:
+			if top {
+				m := make(map[string]any, len(x))
+				for k, c := range x {
+					m[k] = convert(c, false)
+				}
+				return m
+			}
+			o := filter.Object{}
+			for _, k := range slices.Sorted(maps.Keys(x)) {
+				o = append(o, filter.Member{Name: k, Value: convert(x[k], false)})
+			}
+			rng.Shuffle(len(o), func(i, j int) { o[i], o[j] = o[j], o[i] })
+			return o
+		case []any:
+			list := make([]any, len(x))
+			for i, c := range x {
+				list[i] = convert(c, false)
+			}
+			return list
+		}
+		return v
+	}
+	return convert(v, true)
 }
 
 func mustJSON(t *testing.T, v any) string {

@@ -30,7 +30,7 @@ func newValueSet(values []any) *valueSet {
 				s.scalars = make(map[any]struct{}, len(values))
 			}
 			s.scalars[v] = struct{}{}
-		case []any, map[string]any:
+		case []any, map[string]any, Object:
 			if s.composite == nil {
 				s.composite = map[uint64][]any{}
 			}
@@ -63,7 +63,7 @@ func (s *valueSet) has(v any, m *memo) bool {
 	case string, float64, bool:
 		_, ok := s.scalars[v]
 		return ok
-	case []any, map[string]any:
+	case []any, map[string]any, Object:
 		if len(s.composite) == 0 {
 			return false
 		}
@@ -85,9 +85,9 @@ type memo struct {
 }
 
 type memoID struct {
-	p     uintptr // the map, or the array's first element
-	n     int     // the array's length
-	isMap bool
+	p    uintptr // the map, or the slice's first element
+	n    int     // the slice's length
+	kind uint8   // tagArray or tagObject, and 1 for an Object
 }
 
 func (m *memo) reset() { clear(m.hashes) }
@@ -121,12 +121,18 @@ func (m *memo) hash(v any) uint64 {
 		return mix(tagNumber, math.Float64bits(x))
 	case string:
 		return mix(tagString, maphash.String(seed, x))
-	case []any, map[string]any:
+	case []any, map[string]any, Object:
 	default:
 		return tagOther // equal to nothing: any hash will do
 	}
 	rv := reflect.ValueOf(v)
-	id := memoID{p: rv.Pointer(), n: rv.Len(), isMap: rv.Kind() == reflect.Map}
+	id := memoID{p: rv.Pointer(), n: rv.Len()}
+	switch v.(type) {
+	case map[string]any:
+		id.kind = tagObject
+	case Object:
+		id.kind = 1
+	}
 	if h, ok := m.hashes[id]; ok {
 		return h
 	}
@@ -141,6 +147,12 @@ func (m *memo) hash(v any) uint64 {
 		var sum uint64
 		for k, el := range x {
 			sum += mix(maphash.String(seed, k), m.hash(el))
+		}
+		h = mix(mix(tagObject, uint64(len(x))), sum)
+	case Object:
+		var sum uint64
+		for _, member := range x {
+			sum += mix(maphash.String(seed, member.Name), m.hash(member.Value))
 		}
 		h = mix(mix(tagObject, uint64(len(x))), sum)
 	}
