@@ -196,9 +196,9 @@ func TestListFilterLimits(t *testing.T) {
 		{"$in values", `{"_id":{"$in":[` + repeat(1000, func(i int) string { return fmt.Sprint(i) }) + `]}}`,
 			`{"_id":{"$in":[` + repeat(600, func(i int) string { return fmt.Sprint(i) }) + `]},"type":{"$nin":[` + repeat(401, func(int) string { return "0" }) + `]}}`,
 			"filter: more than 1000 values in $in and $nin together; at most 1000 are taken."},
-		{"conditions", `{"$or":[` + repeat(63, func(i int) string { return "{}" }) + `],"_id":{"$exists":true}}`,
-			`{"$or":[` + repeat(32, func(i int) string { return fmt.Sprintf(`{"f%d":1}`, i) }) + `],"_id":{"$exists":true}}`,
-			"filter: more than 64 conditions (operators on fields, a value to equal counting as one, and documents of $and and $or); at most 64 are taken."},
+		{"conditions", `{"$or":[` + repeat(31, func(i int) string { return "{}" }) + `],"_id":{"$exists":true}}`,
+			`{"$or":[` + repeat(16, func(i int) string { return fmt.Sprintf(`{"f%d":1}`, i) }) + `],"_id":{"$exists":true}}`,
+			"filter: more than 32 conditions (operators on fields, a value to equal counting as one, and documents of $and and $or); at most 32 are taken."},
 		{"path parts", `{"a.b.c.d.e.f.g.h.i.j.k.l.m.n.o.p":1}`, `{"a.b.c.d.e.f.g.h.i.j.k.l.m.n.o.p.q":1}`,
 			`filter: field "a.b.c.d.e.f.g.h.i.j.k.l.m.n.o.p.q" has 17 path parts; at most 16 are taken.`},
 	} {

@@ -23,7 +23,7 @@ import (
 // answer shows them (decoded JSON), leaving out those the answer omits: of
 // each, what its projection (by name) reads, or the whole field when it
 // has none. v points to a view.
-func viewFields(m map[string]any, v any, names []string, projections map[string]*projection) {
+func viewFields(m map[string]any, v any, names []string, projections map[string]*projection, a *arena) {
 	rv := reflect.ValueOf(v).Elem()
 	fields := jsonFieldsOf(rv.Type())
 	if fields == nil {
@@ -46,9 +46,9 @@ func viewFields(m map[string]any, v any, names []string, projections map[string]
 			continue
 		}
 		if p := projections[name]; p != nil {
-			m[name] = projectValue(fv, p)
+			m[name] = projectValue(fv, p, a)
 		} else {
-			m[name] = f.conv(fv)
+			m[name] = f.conv(fv, a)
 		}
 	}
 }
@@ -61,10 +61,11 @@ var (
 // jsonValue is v as encoding/json writes it, decoded again: a string, a
 // float64, a bool, nil, a []any, or an object: a filter.Object (a
 // map[string]any where encoding/json made it).
-func jsonValue(v reflect.Value) any { return converterOf(v.Type())(v) }
+func jsonValue(v reflect.Value) any { return converterOf(v.Type())(v, nil) }
 
-// converter turns a value of one type into jsonValue's answer.
-type converter func(v reflect.Value) any
+// converter turns a value of one type into jsonValue's answer, its
+// objects and lists taken from a (nil: allocated).
+type converter func(v reflect.Value, a *arena) any
 
 // converters caches converterOf.
 var converters sync.Map // reflect.Type -> converter
@@ -86,7 +87,7 @@ func converterOf(t reflect.Type) converter {
 // hold itself.
 func lazyConverterOf(t reflect.Type) converter {
 	c := sync.OnceValue(func() converter { return converterOf(t) })
-	return func(v reflect.Value) any { return c()(v) }
+	return func(v reflect.Value, a *arena) any { return c()(v, a) }
 }
 
 func newConverter(t reflect.Type) converter {
@@ -98,42 +99,42 @@ func newConverter(t reflect.Type) converter {
 	}
 	switch t.Kind() {
 	case reflect.String:
-		return func(v reflect.Value) any {
+		return func(v reflect.Value, a *arena) any {
 			if s := v.String(); utf8.ValidString(s) {
 				return s
 			}
-			return viaJSON(v)
+			return viaJSON(v, a)
 		}
 	case reflect.Bool:
-		return func(v reflect.Value) any { return v.Bool() }
+		return func(v reflect.Value, a *arena) any { return v.Bool() }
 	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
-		return func(v reflect.Value) any { return float64(v.Int()) }
+		return func(v reflect.Value, a *arena) any { return float64(v.Int()) }
 	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
-		return func(v reflect.Value) any { return float64(v.Uint()) }
+		return func(v reflect.Value, a *arena) any { return float64(v.Uint()) }
 	case reflect.Float64:
-		return func(v reflect.Value) any { return v.Float() }
+		return func(v reflect.Value, a *arena) any { return v.Float() }
 	case reflect.Pointer:
 		elem := lazyConverterOf(t.Elem())
-		return func(v reflect.Value) any {
+		return func(v reflect.Value, a *arena) any {
 			if v.IsNil() {
 				return nil
 			}
-			return elem(v.Elem())
+			return elem(v.Elem(), a)
 		}
 	case reflect.Interface:
-		return func(v reflect.Value) any {
+		return func(v reflect.Value, a *arena) any {
 			if v.IsNil() {
 				return nil
 			}
-			return jsonValue(v.Elem())
+			return converterOf(v.Elem().Type())(v.Elem(), a)
 		}
 	case reflect.Struct:
 		if fields := jsonFieldsOf(t); fields != nil {
-			return func(v reflect.Value) any {
-				o := make(filter.Object, 0, len(fields.list))
+			return func(v reflect.Value, a *arena) any {
+				o := a.object(len(fields.list))
 				for _, f := range fields.list {
 					if fv := v.FieldByIndex(f.index); !f.omitted(fv) {
-						o = append(o, filter.Member{Name: f.name, Value: f.conv(fv)})
+						o = append(o, filter.Member{Name: f.name, Value: f.conv(fv, a)})
 					}
 				}
 				return o
@@ -144,13 +145,13 @@ func newConverter(t reflect.Type) converter {
 			break // bytes are base64
 		}
 		elem := lazyConverterOf(t.Elem())
-		return func(v reflect.Value) any {
+		return func(v reflect.Value, a *arena) any {
 			if v.Kind() == reflect.Slice && v.IsNil() {
 				return nil
 			}
-			list := make([]any, v.Len())
+			list := a.list(v.Len())
 			for i := range list {
-				list[i] = elem(v.Index(i))
+				list[i] = elem(v.Index(i), a)
 			}
 			return list
 		}
@@ -159,17 +160,17 @@ func newConverter(t reflect.Type) converter {
 			break
 		}
 		elem := lazyConverterOf(t.Elem())
-		return func(v reflect.Value) any {
+		return func(v reflect.Value, a *arena) any {
 			if v.IsNil() {
 				return nil
 			}
-			o := make(filter.Object, 0, v.Len())
+			o := a.object(v.Len())
 			for it := v.MapRange(); it.Next(); {
 				k := it.Key().String()
 				if !utf8.ValidString(k) {
-					return viaJSON(v)
+					return viaJSON(v, a)
 				}
-				o = append(o, filter.Member{Name: k, Value: elem(it.Value())})
+				o = append(o, filter.Member{Name: k, Value: elem(it.Value(), a)})
 			}
 			return o
 		}
@@ -178,7 +179,7 @@ func newConverter(t reflect.Type) converter {
 }
 
 // marshaled converts a value that marshals itself.
-func marshaled(v reflect.Value) any {
+func marshaled(v reflect.Value, _ *arena) any {
 	if v.Kind() == reflect.Pointer && v.IsNil() {
 		return nil
 	}
@@ -198,7 +199,49 @@ func marshaled(v reflect.Value) any {
 	return out
 }
 
-func viaJSON(v reflect.Value) any { return decodedJSON(v.Interface()) }
+func viaJSON(v reflect.Value, _ *arena) any { return decodedJSON(v.Interface()) }
+
+// arena hands out the objects and lists of one item's filter document
+// from slabs that the next item's reuses (reset): a filter keeps nothing
+// of a document it matched. A nil arena allocates each.
+type arena struct {
+	members []filter.Member
+	values  []any
+}
+
+// arenaSlab is how many members (values) an arena's slab holds.
+const arenaSlab = 1024
+
+// reset makes the arena's slabs free for the next document.
+func (a *arena) reset() {
+	a.members, a.values = a.members[:0], a.values[:0]
+}
+
+// object is an empty Object with room for n members.
+func (a *arena) object(n int) filter.Object {
+	if a == nil {
+		return make(filter.Object, 0, n)
+	}
+	if cap(a.members)-len(a.members) < n {
+		a.members = make([]filter.Member, 0, max(arenaSlab, n))
+	}
+	i := len(a.members)
+	a.members = a.members[:i+n]
+	return a.members[i:i:i+n]
+}
+
+// list is a list of n values.
+func (a *arena) list(n int) []any {
+	if a == nil {
+		return make([]any, n)
+	}
+	if cap(a.values)-len(a.values) < n {
+		a.values = make([]any, 0, max(arenaSlab, n))
+	}
+	i := len(a.values)
+	a.values = a.values[:i+n]
+	return a.values[i : i+n : i+n] // the caller sets every value
+}
 
 // decodedJSON is v's JSON decoded again; nil if v does not encode.
 func decodedJSON(v any) any {
@@ -566,6 +609,7 @@ type filterDoc[R, V any] struct {
 	viewed      []string // the names read from the view: all, or none
 	view        func(st *Store, r R) V
 	doc         map[string]any
+	arena       arena
 	v           V // the view of the last item read through it, when built
 }
 
@@ -591,17 +635,18 @@ func newFilterDoc[R, V any](f *filter.Filter, l listing[R, V]) filterDoc[R, V] {
 // (d.v).
 func (d *filterDoc[R, V]) of(st *Store, r R) (doc map[string]any, viewed bool) {
 	clear(d.doc)
+	d.arena.reset()
 	for i, read := range d.readers {
 		if read == nil {
 			continue
 		}
 		if x, ok := read(st, r); ok {
-			d.doc[d.names[i]] = project(x, d.projections[i])
+			d.doc[d.names[i]] = project(x, d.projections[i], &d.arena)
 		}
 	}
 	if len(d.viewed) > 0 {
 		d.v, viewed = d.view(st, r), true
-		viewFields(d.doc, &d.v, d.viewed, d.byName)
+		viewFields(d.doc, &d.v, d.viewed, d.byName, &d.arena)
 	}
 	return d.doc, viewed
 }

@@ -86,9 +86,10 @@ func merged(a, b *projection) *projection {
 	return m
 }
 
-// project is jsonValue(reflect.ValueOf(x)) with only what p reads; x is
-// a view's field or what a reader answers for it.
-func project(x any, p *projection) any {
+// project is jsonValue(reflect.ValueOf(x)) with only what p reads, its
+// objects and lists taken from a; x is a view's field or what a reader
+// answers for it.
+func project(x any, p *projection, a *arena) any {
 	switch v := x.(type) {
 	case string:
 		if utf8.ValidString(v) {
@@ -100,7 +101,7 @@ func project(x any, p *projection) any {
 		if v == nil {
 			return nil
 		}
-		list := make([]any, len(v))
+		list := a.list(len(v))
 		for i, s := range v {
 			if !utf8.ValidString(s) {
 				return jsonValue(reflect.ValueOf(x))
@@ -109,27 +110,24 @@ func project(x any, p *projection) any {
 		}
 		return list
 	}
-	return projectValue(reflect.ValueOf(x), p)
+	return projectValue(reflect.ValueOf(x), p, a)
 }
 
 // projectValue is project of a reflected value.
-func projectValue(v reflect.Value, p *projection) any {
+func projectValue(v reflect.Value, p *projection, a *arena) any {
 	if !v.IsValid() {
 		return nil
 	}
-	if p.whole {
-		return jsonValue(v)
-	}
 	t := v.Type()
-	if t.Implements(marshalerType) || t.Kind() != reflect.Pointer && t.Kind() != reflect.Interface && t.Implements(textMarshalerType) {
-		return jsonValue(v)
+	if p.whole || t.Implements(marshalerType) || t.Kind() != reflect.Pointer && t.Kind() != reflect.Interface && t.Implements(textMarshalerType) {
+		return converterOf(t)(v, a)
 	}
 	switch t.Kind() {
 	case reflect.Pointer, reflect.Interface:
 		if v.IsNil() {
 			return nil
 		}
-		return projectValue(v.Elem(), p)
+		return projectValue(v.Elem(), p, a)
 	case reflect.Struct:
 		if t != p.lastType {
 			p.lastType, p.lastFields = t, jsonFieldsOf(t)
@@ -138,11 +136,11 @@ func projectValue(v reflect.Value, p *projection) any {
 		if fields == nil {
 			break
 		}
-		o := make(filter.Object, 0, len(p.children))
+		o := a.object(len(p.children))
 		for name, c := range p.children {
 			if f := fields.byName[name]; f != nil {
 				if fv := v.FieldByIndex(f.index); !f.omitted(fv) {
-					o = append(o, filter.Member{Name: name, Value: projectValue(fv, c)})
+					o = append(o, filter.Member{Name: name, Value: projectValue(fv, c, a)})
 				}
 			}
 		}
@@ -154,9 +152,9 @@ func projectValue(v reflect.Value, p *projection) any {
 		if v.Kind() == reflect.Slice && v.IsNil() {
 			return nil
 		}
-		list := make([]any, v.Len())
+		list := a.list(v.Len())
 		for i := range list {
-			list[i] = projectValue(v.Index(i), p.element(i))
+			list[i] = projectValue(v.Index(i), p.element(i), a)
 		}
 		return list
 	case reflect.Map:
@@ -166,17 +164,17 @@ func projectValue(v reflect.Value, p *projection) any {
 		if v.IsNil() {
 			return nil
 		}
-		o := make(filter.Object, 0, min(v.Len(), len(p.children)))
+		o := a.object(min(v.Len(), len(p.children)))
 		for it := v.MapRange(); it.Next(); {
 			k := it.Key().String()
 			if !utf8.ValidString(k) {
 				return jsonValue(v) // its keys are not what JSON shows
 			}
 			if c := p.children[k]; c != nil {
-				o = append(o, filter.Member{Name: k, Value: projectValue(it.Value(), c)})
+				o = append(o, filter.Member{Name: k, Value: projectValue(it.Value(), c, a)})
 			}
 		}
 		return o
 	}
-	return jsonValue(v)
+	return converterOf(t)(v, a)
 }

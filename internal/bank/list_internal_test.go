@@ -344,7 +344,7 @@ func TestFieldReadersAreTheViews(t *testing.T) {
 	check := func(kind string, readers map[string]func() (any, bool), view any) {
 		t.Helper()
 		doc := map[string]any{}
-		viewFields(doc, view, slices.Collect(maps.Keys(readers)), nil)
+		viewFields(doc, view, slices.Collect(maps.Keys(readers)), nil, nil)
 		for name, read := range readers {
 			x, ok := read()
 			var got any

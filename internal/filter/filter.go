@@ -52,7 +52,7 @@ const (
 	// MaxConditions bounds the conditions matched against each item: the
 	// operators on fields (a value to equal is one $eq) and the documents
 	// of $and and $or.
-	MaxConditions = 64
+	MaxConditions = 32
 	// MaxPathParts bounds the parts of a field's dotted path.
 	MaxPathParts = 16
 )

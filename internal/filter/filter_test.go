@@ -205,9 +205,9 @@ func TestParseRefuses(t *testing.T) {
 		{"number out of range", `{"a":1e999}`, "not JSON"},
 		{"a byte past MaxBytes", limits["bytes"], "the document is 16385 bytes; at most 16384 are taken"},
 		{"a value past MaxValues", limits["values"], "more than 1000 values in $in and $nin together; at most 1000 are taken"},
-		{"a field past MaxConditions", limits["fields"], "more than 64 conditions"},
-		{"an operator past MaxConditions", limits["operators"], "more than 64 conditions"},
-		{"a branch past MaxConditions", limits["branches"], "more than 64 conditions"},
+		{"a field past MaxConditions", limits["fields"], "more than 32 conditions"},
+		{"an operator past MaxConditions", limits["operators"], "more than 32 conditions"},
+		{"a branch past MaxConditions", limits["branches"], "more than 32 conditions"},
 		{"a part past MaxPathParts", limits["path"], `field "p.p.p.p.p.p.p.p.p.p.p.p.p.p.p.p.p" has 17 path parts; at most 16 are taken`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

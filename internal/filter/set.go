@@ -82,6 +82,10 @@ var seed = maphash.MakeSeed()
 // members' own.
 type memo struct {
 	hashes map[memoID]uint64
+	// last is the last value hashed: conditions on a path come one after
+	// another.
+	last     memoID
+	lastHash uint64
 }
 
 type memoID struct {
@@ -90,7 +94,10 @@ type memoID struct {
 	kind uint8   // tagArray or tagObject, and 1 for an Object
 }
 
-func (m *memo) reset() { clear(m.hashes) }
+func (m *memo) reset() {
+	clear(m.hashes)
+	m.last = memoID{}
+}
 
 // hash is a hash of v that values equal (equal) share: a type's tag
 // mixed with the value; an array's elements in order, an object's members
@@ -133,7 +140,11 @@ func (m *memo) hash(v any) uint64 {
 	case Object:
 		id.kind = 1
 	}
+	if id == m.last && id.p != 0 {
+		return m.lastHash
+	}
 	if h, ok := m.hashes[id]; ok {
+		m.last, m.lastHash = id, h
 		return h
 	}
 	var h uint64
@@ -160,6 +171,7 @@ func (m *memo) hash(v any) uint64 {
 		m.hashes = map[memoID]uint64{}
 	}
 	m.hashes[id] = h
+	m.last, m.lastHash = id, h
 	return h
 }
 
