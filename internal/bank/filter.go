@@ -227,7 +227,7 @@ func (a *arena) object(n int) filter.Object {
 	}
 	i := len(a.members)
 	a.members = a.members[:i+n]
-	return a.members[i:i:i+n]
+	return a.members[i : i : i+n]
 }
 
 // list is a list of n values.
