@@ -1,7 +1,10 @@
 package synapsefake_test
 
 import (
+	"context"
+	"encoding/json"
 	"fmt"
+	"net/http/httptest"
 	"net/url"
 	"strings"
 	"testing"
@@ -166,5 +169,139 @@ func TestListFilterRefusesMalformed(t *testing.T) {
 	r := testkit.Do(t, e.fake, testkit.Call{Method: "GET", Path: "/trans", Header: gw})
 	if diff := cmp.Diff([]string{e.tx3, e.tx2, e.tx1}, testkit.ListIDs(r.Body, "trans")); diff != "" {
 		t.Errorf("GET /trans after the refusals (-want +got):\n%s", diff)
+	}
+}
+
+// TestListFilterLimits: a filter past one of internal/filter's limits
+// (its text, its $in and $nin values, its conditions, a field's path
+// parts) is refused on every filtered list with the whole envelope, 400 /
+// "200" invalid_filter naming the limit, and changes nothing; one at the
+// limit is answered.
+func TestListFilterLimits(t *testing.T) {
+	t.Parallel()
+	e := newFilterEnv(t)
+	gw := testkit.GatewayHeaders(e.fake)
+	repeat := func(n int, part func(i int) string) string {
+		parts := make([]string, n)
+		for i := range parts {
+			parts[i] = part(i)
+		}
+		return strings.Join(parts, ",")
+	}
+	for _, tc := range []struct {
+		name, atLimit, past, message string
+	}{
+		{"text", `{"_id":"` + strings.Repeat("x", 16384-10) + `"}`, `{"_id":"` + strings.Repeat("x", 16385-10) + `"}`,
+			"filter: the document is 16385 bytes; at most 16384 are taken."},
+		{"$in values", `{"_id":{"$in":[` + repeat(1000, func(i int) string { return fmt.Sprint(i) }) + `]}}`,
+			`{"_id":{"$in":[` + repeat(600, func(i int) string { return fmt.Sprint(i) }) + `]},"type":{"$nin":[` + repeat(401, func(int) string { return "0" }) + `]}}`,
+			"filter: more than 1000 values in $in and $nin together; at most 1000 are taken."},
+		{"conditions", `{"$or":[` + repeat(31, func(i int) string { return "{}" }) + `],"_id":{"$exists":true}}`,
+			`{"$or":[` + repeat(16, func(i int) string { return fmt.Sprintf(`{"f%d":1}`, i) }) + `],"_id":{"$exists":true}}`,
+			"filter: more than 32 conditions (operators on fields, a value to equal counting as one, and documents of $and and $or); at most 32 are taken."},
+		{"path parts", `{"a.b.c.d.e.f.g.h.i.j.k.l.m.n.o.p":1}`, `{"a.b.c.d.e.f.g.h.i.j.k.l.m.n.o.p.q":1}`,
+			`filter: field "a.b.c.d.e.f.g.h.i.j.k.l.m.n.o.p.q" has 17 path parts; at most 16 are taken.`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			before := storeState(t, e.fake)
+			for _, rt := range []struct {
+				path   string
+				header map[string]string
+			}{{"/users", gw}, {e.aPath + "/nodes", e.a.Headers}, {e.aNode + "/trans", e.a.Headers}, {"/subscriptions", gw}} {
+				r := testkit.Do(t, e.fake, testkit.Call{Method: "GET", Path: rt.path + "?filter=" + url.QueryEscape(tc.past), Header: rt.header})
+				want := map[string]any{"error": map[string]any{"en": tc.message, "code": "invalid_filter"},
+					"error_code": "200", "http_code": "400", "success": false}
+				if r.Status != 400 {
+					t.Errorf("%s: status %d, want 400", rt.path, r.Status)
+				}
+				if diff := cmp.Diff(want, r.Body); diff != "" {
+					t.Errorf("%s: the refusal (-want +got):\n%s", rt.path, diff)
+				}
+				if r := testkit.Do(t, e.fake, testkit.Call{Method: "GET", Path: rt.path + "?filter=" + url.QueryEscape(tc.atLimit), Header: rt.header}); r.Status != 200 {
+					t.Errorf("%s: a filter at the limit: status %d: %.300s", rt.path, r.Status, r.Raw)
+				}
+			}
+			if after := storeState(t, e.fake); after != before {
+				t.Errorf("the refusals changed the state: %s", testkit.FirstDiff(after, before))
+			}
+		})
+	}
+}
+
+// storeState is the fake's saved store, id stream and clock: what a
+// refused request must leave as it was (the journal records it).
+func storeState(t *testing.T, fake *synapsefake.Server) string {
+	t.Helper()
+	var doc map[string]json.RawMessage
+	if err := json.Unmarshal(testkit.SnapshotBytes(t, fake), &doc); err != nil {
+		t.Fatal(err)
+	}
+	return string(doc["store"]) + string(doc["ids"]) + string(doc["clock"])
+}
+
+// TestListFilterPercentEncoded: the filter parameter is read from the
+// decoded query, so a name sent percent-encoded (?%66ilter=, ?f%69lter=)
+// filters as ?filter= does, and a malformed filter sent that way is
+// refused.
+func TestListFilterPercentEncoded(t *testing.T) {
+	t.Parallel()
+	e := newFilterEnv(t)
+	gw := testkit.GatewayHeaders(e.fake)
+	byID := url.QueryEscape(fmt.Sprintf(`{"_id":%q}`, e.vip.ID))
+	for _, tc := range []struct {
+		name, query string
+		want        []string // nil: refused
+	}{
+		{"%66ilter", "?%66ilter=" + byID, []string{e.vip.ID}},
+		{"f%69lter", "?f%69lter=" + byID, []string{e.vip.ID}},
+		{"%46ILTER is another name", "?%46ILTER=" + byID, []string{e.a.User.ID, e.b.User.ID, e.vip.ID}},
+		{"beside page", "?per_page=5&%66%69%6c%74%65%72=" + byID, []string{e.vip.ID}},
+		{"$where, %66ilter", "?%66ilter=" + url.QueryEscape(`{"$where":1}`), nil},
+		{"$where, f%69lter", "?f%69lter=" + url.QueryEscape(`{"$where":1}`), nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := testkit.Do(t, e.fake, testkit.Call{Method: "GET", Path: "/users" + tc.query, Header: gw})
+			if tc.want == nil {
+				testkit.WantError(t, r, 400, "200", "invalid_filter")
+				return
+			}
+			if r.Status != 200 {
+				t.Fatalf("status %d: %s", r.Status, r.Raw)
+			}
+			if diff := cmp.Diff(tc.want, testkit.ListIDs(r.Body, "users")); diff != "" {
+				t.Errorf("users (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+// TestListFilterCanceledRequest: a filtered or searched list whose
+// request has already ended reads nothing and answers 503 / "503"
+// request_canceled (which nobody reads but the journal); the unfiltered
+// list, which reads its page alone, answers it as before.
+func TestListFilterCanceledRequest(t *testing.T) {
+	t.Parallel()
+	e := newFilterEnv(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	serve := func(path string) *httptest.ResponseRecorder {
+		r := httptest.NewRequestWithContext(ctx, "GET", "/v3.1"+path, nil)
+		for k, v := range testkit.GatewayHeaders(e.fake) {
+			r.Header.Set(k, v)
+		}
+		w := httptest.NewRecorder()
+		e.fake.ServeHTTP(w, r)
+		return w
+	}
+	for _, path := range []string{"/users?filter=" + url.QueryEscape(`{"_id":{"$exists":true}}`), "/users?query=a", "/trans?filter=" + url.QueryEscape(`{"amount.amount":{"$gt":1}}`)} {
+		w := serve(path)
+		var body map[string]any
+		if err := json.Unmarshal(w.Body.Bytes(), &body); err != nil {
+			t.Fatalf("%s: %v: %s", path, err, w.Body)
+		}
+		testkit.WantError(t, testkit.Response{Status: w.Code, Body: body, Raw: w.Body.Bytes()}, 503, "503", "request_canceled")
+	}
+	if w := serve("/users"); w.Code != 200 {
+		t.Errorf("unfiltered: status %d: %s", w.Code, w.Body)
 	}
 }

@@ -2,26 +2,47 @@ package api
 
 import (
 	"net/http"
-	"strings"
+	"net/url"
 
 	"github.com/synapsefake/synapsefake/internal/apierr"
+	"github.com/synapsefake/synapsefake/internal/bank"
 	"github.com/synapsefake/synapsefake/internal/filter"
 )
 
-// readFilter reads a list's filter query parameter, a Mongo-style document
-// (internal/filter): nil when absent or empty, 400 / "200" invalid_filter
-// with the reason when malformed.
-func readFilter(r *http.Request) (*filter.Filter, error) {
-	if !strings.Contains(r.URL.RawQuery, "filter") {
-		return nil, nil // the list's ordinary path parses no query again
+// readList reads a filtered list's query once, decoded (so that a
+// percent-encoded name, ?%66ilter=, is the filter too): its page and
+// per_page (readPage), and its filter query parameter, a Mongo-style
+// document (internal/filter), into a ListQuery carrying the request's
+// context. It answers the query too, for the list's own parameters.
+func readList(r *http.Request, newestFirst bool) (bank.ListQuery, url.Values, error) {
+	var q url.Values // nil without a query: Get answers ""
+	if r.URL.RawQuery != "" {
+		q = r.URL.Query()
 	}
-	text := r.URL.Query().Get("filter")
+	lq := bank.ListQuery{NewestFirst: newestFirst, Ctx: r.Context()}
+	var err error
+	if lq.Page, err = pageIn(q); err != nil {
+		return lq, q, err
+	}
+	lq.Filter, err = filterIn(q)
+	return lq, q, err
+}
+
+// filterIn is the filter of a list's query: nil when absent or empty, or
+// when it names no field (it matches every item: the list reads its page
+// alone), 400 / "200" invalid_filter with the reason when malformed or
+// past one of internal/filter's limits.
+func filterIn(q url.Values) (*filter.Filter, error) {
+	text := q.Get("filter")
 	if text == "" {
 		return nil, nil
 	}
 	f, err := filter.Parse(text)
 	if err != nil {
 		return nil, apierr.Payload("invalid_filter", "filter: %v.", err)
+	}
+	if len(f.Fields()) == 0 {
+		return nil, nil
 	}
 	return f, nil
 }

@@ -9,6 +9,7 @@ import (
 	"maps"
 	"mime"
 	"net/http"
+	"net/url"
 	"reflect"
 	"slices"
 	"strconv"
@@ -431,9 +432,11 @@ const (
 // readPage reads page and per_page: page is 1 to maxPage (default 1),
 // per_page at least 1 (default 20; above 20 is capped at 20, as the real
 // service capped it). Anything else is 400 / "200".
-func readPage(r *http.Request) (bank.Page, error) {
+func readPage(r *http.Request) (bank.Page, error) { return pageIn(r.URL.Query()) }
+
+// pageIn is readPage of a query already read.
+func pageIn(q url.Values) (bank.Page, error) {
 	p := bank.Page{Number: 1, PerPage: maxPerPage}
-	q := r.URL.Query()
 	if v := q.Get("page"); v != "" {
 		n, err := strconv.Atoi(v)
 		if err != nil || n < 1 || n > maxPage {
@@ -461,21 +464,17 @@ func servePage[V any](s *Wire, w http.ResponseWriter, r *http.Request, need acce
 		s.Fail(w, err)
 		return
 	}
-	p, err := readPage(r)
+	q, _, err := readList(r, newestFirst)
 	if err != nil {
 		s.Fail(w, err)
 		return
 	}
-	f, err := readFilter(r)
+	items, total, err := list(q)
 	if err != nil {
 		s.Fail(w, err)
 		return
 	}
-	items, total, err := list(bank.ListQuery{Page: p, NewestFirst: newestFirst, Filter: f})
-	if err != nil {
-		s.Fail(w, err)
-		return
-	}
+	p := q.Page
 	meta := bank.ListMeta{ErrorCode: "0", HTTPCode: "200", Limit: p.PerPage, Page: p.Number, PageCount: p.PageCount(total), Success: true}
 	s.Ok(w, wrap(meta, items, total))
 }

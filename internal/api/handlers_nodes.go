@@ -71,17 +71,12 @@ func (s *Wire) handleListNodes(w http.ResponseWriter, r *http.Request) {
 		s.Fail(w, err)
 		return
 	}
-	p, err := readPage(r)
+	lq, q, err := readList(r, false)
 	if err != nil {
 		s.Fail(w, err)
 		return
 	}
-	f, err := readFilter(r)
-	if err != nil {
-		s.Fail(w, err)
-		return
-	}
-	v, err := s.ListNodes(r.PathValue("user_id"), p, r.URL.Query().Get("type"), f)
+	v, err := s.ListNodes(r.PathValue("user_id"), lq, q.Get("type"))
 	if err != nil {
 		s.Fail(w, err)
 		return

@@ -42,18 +42,17 @@ func (s *Wire) handleListUsers(w http.ResponseWriter, r *http.Request) {
 		s.Fail(w, err)
 		return
 	}
-	p, err := readPage(r)
+	lq, q, err := readList(r, false)
 	if err != nil {
 		s.Fail(w, err)
 		return
 	}
-	f, err := readFilter(r)
+	v, err := s.ListUsers(lq, q.Get("query"), !strings.EqualFold(q.Get("show_refresh_tokens"), "no"))
 	if err != nil {
 		s.Fail(w, err)
 		return
 	}
-	q := r.URL.Query()
-	s.Ok(w, s.ListUsers(p, q.Get("query"), !strings.EqualFold(q.Get("show_refresh_tokens"), "no"), f))
+	s.Ok(w, v)
 }
 
 // handleGetUser serves GET /v3.1/users/{user_id}. Gateway credentials are

@@ -1,6 +1,7 @@
 package bank
 
 import (
+	"context"
 	"math"
 	"slices"
 	"time"
@@ -93,8 +94,8 @@ func (s *Bank) CreateNode(now time.Time, userID string, req CreateNodeRequest) (
 }
 
 // ListNodes answers a user's page of nodes.
-func (s *Bank) ListNodes(userID string, p Page, typ string, f *filter.Filter) (NodesList, error) {
-	return s.store.listNodes(userID, p, typ, f)
+func (s *Bank) ListNodes(userID string, q ListQuery, typ string) (NodesList, error) {
+	return s.store.listNodes(userID, q, typ)
 }
 
 // GetNode answers a node's view.
@@ -134,8 +135,8 @@ func (s *Bank) CreateUser(now time.Time, req CreateUserRequest, fingerprint stri
 }
 
 // ListUsers answers a page of users.
-func (s *Bank) ListUsers(p Page, query string, showTokens bool, f *filter.Filter) usersList {
-	return s.store.listUsers(p, query, showTokens, f)
+func (s *Bank) ListUsers(q ListQuery, query string, showTokens bool) (usersList, error) {
+	return s.store.listUsers(q, query, showTokens)
 }
 
 // GetUser answers a user's view.
@@ -167,25 +168,20 @@ func (st *Store) resetLocked() {
 }
 
 // ListQuery is a list's page, order and filter (servePage reads them from
-// the request).
+// the request), and the request's context.
 type ListQuery struct {
 	Page        Page
 	NewestFirst bool
 	Filter      *filter.Filter
-}
+	// Ctx is the request's context: a filtered or searched list gives up
+	// (503 / "503" request_canceled) when it ends. nil: never.
+	Ctx context.Context
 
-// pageLocked resolves a list's ids and builds the views of one page of
-// it, in one lock hold: at a cost of O(page), or of one pass over the
-// list with a filter. It answers the page and the (filtered) count.
-func pageLocked[V any](s *Bank, q ListQuery, ids func(*Store) ([]string, error), view func(*Store, string) V) ([]V, int, error) {
-	st := s.store
-	defer st.lock().unlock()
-	list, err := ids(st)
-	if err != nil {
-		return nil, 0, err
-	}
-	items, total := pageOf(list, q.Page, q.NewestFirst, nil, q.Filter, func(id string) V { return view(st, id) })
-	return items, total, nil
+	// For tests: how many items a hold of the lock examines (0: as many as
+	// listHold allows), and a function called between holds, the lock
+	// released, with how many items have been examined.
+	chunk   int
+	between func(examined int)
 }
 
 // ofNode resolves a list kept on a user's node.
@@ -210,79 +206,83 @@ func ofUser(userID string, list func(*Store, *userRecord) []string) func(*Store)
 	}
 }
 
-func txViewByID(st *Store, id string) TxView { return st.txView(st.txs[id]) }
-
-func statementViewByID(st *Store, id string) StatementView {
-	return st.statementView(st.book.byID[id])
+// txsOf is the listing of a list of transactions.
+func txsOf(ids func(*Store) ([]string, error)) listing[*txRecord, TxView] {
+	return listing[*txRecord, TxView]{ids: ids, record: func(st *Store, id string) *txRecord { return st.txs[id] },
+		view: (*Store).txView, fields: txFields}
 }
 
-func subnetViewByID(st *Store, id string) SubnetView { return st.subnetView(st.subnets[id], false) }
+// statementsOf is the listing of a list of statements.
+func statementsOf(ids func(*Store) ([]string, error)) listing[*statementRecord, StatementView] {
+	return listing[*statementRecord, StatementView]{ids: ids,
+		record: func(st *Store, id string) *statementRecord { return st.book.byID[id] },
+		view:   (*Store).statementView, fields: statementFields}
+}
+
+// subnetsOf is the listing of a list of subnets.
+func subnetsOf(ids func(*Store) ([]string, error)) listing[*subnetRecord, SubnetView] {
+	return listing[*subnetRecord, SubnetView]{ids: ids, record: func(st *Store, id string) *subnetRecord { return st.subnets[id] },
+		view: func(st *Store, sn *subnetRecord) SubnetView { return st.subnetView(sn, false) }, fields: subnetFields}
+}
 
 // NodeTxsPage answers a page of a node's transactions.
 func (s *Bank) NodeTxsPage(userID, nodeID string, q ListQuery) ([]TxView, int, error) {
-	return pageLocked(s, q, ofNode(userID, nodeID, func(_ *Store, n *nodeRecord) []string { return n.txIDs }), txViewByID)
+	return pageOf(s.store, q, txsOf(ofNode(userID, nodeID, func(_ *Store, n *nodeRecord) []string { return n.txIDs })))
 }
 
 // UserTxsPage answers a page of a user's transactions.
 func (s *Bank) UserTxsPage(userID string, q ListQuery) ([]TxView, int, error) {
-	return pageLocked(s, q, ofUser(userID, func(_ *Store, u *userRecord) []string { return u.txIDs }), txViewByID)
+	return pageOf(s.store, q, txsOf(ofUser(userID, func(_ *Store, u *userRecord) []string { return u.txIDs })))
 }
 
 // ClientTxsPage answers a page of every transaction of the client.
 func (s *Bank) ClientTxsPage(q ListQuery) ([]TxView, int, error) {
-	return pageLocked(s, q, func(st *Store) ([]string, error) { return st.txOrder, nil }, txViewByID)
+	return pageOf(s.store, q, txsOf(func(st *Store) ([]string, error) { return st.txOrder, nil }))
 }
 
 // ClientNodesPage answers a page of every active node of the client's
 // users, of the type typ (under any of its names) when it is not "".
 func (s *Bank) ClientNodesPage(typ string, q ListQuery) ([]NodeView, int, error) {
-	return pageLocked(s, q,
-		func(st *Store) ([]string, error) {
-			if typ == "" {
-				return st.nodeOrder, nil
-			}
-			var ids []string
-			for _, id := range st.nodeOrder {
-				if sameNodeType(st.nodes[id].typ, typ) {
-					ids = append(ids, id)
-				}
-			}
-			return ids, nil
-		},
-		func(st *Store, id string) NodeView { return st.nodeView(st.nodes[id]) })
+	return pageOf(s.store, q, listing[*nodeRecord, NodeView]{
+		ids:    func(st *Store) ([]string, error) { return st.nodeOrder, nil },
+		record: nodeByID, skip: skipNodeType(typ), view: (*Store).nodeView, fields: nodeFields,
+	})
 }
 
 // SubscriptionsPage answers a page of the client's subscriptions.
 func (s *Bank) SubscriptionsPage(q ListQuery) ([]SubscriptionView, int, error) {
-	return pageLocked(s, q, func(st *Store) ([]string, error) { return st.subOrder, nil },
-		func(st *Store, id string) SubscriptionView { return st.subscriptionView(st.subs[id]) })
+	return pageOf(s.store, q, listing[*subscriptionRecord, SubscriptionView]{
+		ids:    func(st *Store) ([]string, error) { return st.subOrder, nil },
+		record: func(st *Store, id string) *subscriptionRecord { return st.subs[id] },
+		view:   (*Store).subscriptionView, fields: subscriptionFields,
+	})
 }
 
 // UserStatementsPage answers a page of a user's statements.
 func (s *Bank) UserStatementsPage(userID string, q ListQuery) ([]StatementView, int, error) {
-	return pageLocked(s, q, ofUser(userID, func(st *Store, u *userRecord) []string { return st.book.byUser[u.id] }), statementViewByID)
+	return pageOf(s.store, q, statementsOf(ofUser(userID, func(st *Store, u *userRecord) []string { return st.book.byUser[u.id] })))
 }
 
 // NodeStatementsPage answers a page of a node's statements.
 func (s *Bank) NodeStatementsPage(userID, nodeID string, q ListQuery) ([]StatementView, int, error) {
-	return pageLocked(s, q, ofNode(userID, nodeID, func(st *Store, n *nodeRecord) []string { return st.book.byNode[n.id] }), statementViewByID)
+	return pageOf(s.store, q, statementsOf(ofNode(userID, nodeID, func(st *Store, n *nodeRecord) []string { return st.book.byNode[n.id] })))
 }
 
 // NodeSubnetsPage answers a page of a node's subnets.
 func (s *Bank) NodeSubnetsPage(userID, nodeID string, q ListQuery) ([]SubnetView, int, error) {
-	return pageLocked(s, q, ofNode(userID, nodeID, func(_ *Store, n *nodeRecord) []string { return n.subnetIDs }), subnetViewByID)
+	return pageOf(s.store, q, subnetsOf(ofNode(userID, nodeID, func(_ *Store, n *nodeRecord) []string { return n.subnetIDs })))
 }
 
 // UserSubnetsPage answers a page of a user's subnets.
 func (s *Bank) UserSubnetsPage(userID string, q ListQuery) ([]SubnetView, int, error) {
-	return pageLocked(s, q, ofUser(userID, func(_ *Store, u *userRecord) []string { return u.subnetIDs }), subnetViewByID)
+	return pageOf(s.store, q, subnetsOf(ofUser(userID, func(_ *Store, u *userRecord) []string { return u.subnetIDs })))
 }
 
 // ShipmentsPage answers a page of a card subnet's shipments.
 func (s *Bank) ShipmentsPage(userID, nodeID, subnetID string, q ListQuery) ([]ShipView, int, error) {
-	var sn *subnetRecord
-	return pageLocked(s, q,
-		func(st *Store) ([]string, error) {
+	var sn *subnetRecord // the subnet as of the hold: ids sets it
+	return pageOf(s.store, q, listing[*shipRecord, ShipView]{
+		ids: func(st *Store) ([]string, error) {
 			var err error
 			sn, err = st.nodeSubnet(userID, nodeID, subnetID)
 			if err != nil {
@@ -294,7 +294,9 @@ func (s *Bank) ShipmentsPage(userID, nodeID, subnetID string, q ListQuery) ([]Sh
 			}
 			return ids, nil
 		},
-		func(_ *Store, id string) ShipView { return sn.ship(id).view(sn) })
+		record: func(_ *Store, id string) *shipRecord { return sn.ship(id) },
+		view:   func(_ *Store, sh *shipRecord) ShipView { return sh.view(sn) },
+	})
 }
 
 // fillTxLocked runs fn under the lock and, if it answers a transaction

@@ -1,56 +1,56 @@
 package bank
 
 import (
+	"context"
 	"encoding"
 	"encoding/json"
+	"math"
 	"reflect"
+	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
+	"time"
 	"unicode/utf8"
 
+	"github.com/synapsefake/synapsefake/internal/apierr"
 	"github.com/synapsefake/synapsefake/internal/filter"
+	"github.com/synapsefake/synapsefake/reference"
 )
 
-// viewDoc is a view as a filter reads it: the decoded JSON of the fields
-// the filter names, as the list answer shows them. One map serves a whole
-// list: a filter keeps nothing of a document it matched.
-type viewDoc struct {
-	m map[string]any
-}
-
-// of fills the document with v's fields named in names; v points to a
-// view.
-func (d *viewDoc) of(v any, names []string) map[string]any {
-	if d.m == nil {
-		d.m = make(map[string]any, len(names))
-	}
-	clear(d.m)
+// viewFields sets m's names to v's fields of those JSON names, as the list
+// answer shows them (decoded JSON), leaving out those the answer omits: of
+// each, what its projection (by name) reads, or the whole field when it
+// has none. v points to a view.
+func viewFields(m map[string]any, v any, names []string, projections map[string]*projection, a *arena) {
 	rv := reflect.ValueOf(v).Elem()
 	fields := jsonFieldsOf(rv.Type())
 	if fields == nil {
 		// Not a plain struct: the whole view, decoded.
-		b, err := json.Marshal(v)
-		if err == nil {
-			err = json.Unmarshal(b, &d.m)
+		whole, _ := decodedJSON(rv.Interface()).(map[string]any)
+		for _, name := range names {
+			if x, ok := whole[name]; ok {
+				m[name] = x
+			}
 		}
-		if err != nil {
-			clear(d.m)
-		}
-		return d.m
+		return
 	}
 	for _, name := range names {
-		jf, ok := fields[name]
-		if !ok {
+		f := fields.byName[name]
+		if f == nil {
 			continue
 		}
-		fv := rv.Field(jf.index)
-		if jf.omitted(fv) {
+		fv := rv.FieldByIndex(f.index)
+		if f.omitted(fv) {
 			continue
 		}
-		d.m[name] = jsonValue(fv)
+		if p := projections[name]; p != nil {
+			m[name] = projectValue(fv, p, a)
+		} else {
+			m[name] = f.conv(fv, a)
+		}
 	}
-	return d.m
 }
 
 var (
@@ -58,87 +58,189 @@ var (
 	textMarshalerType = reflect.TypeFor[encoding.TextMarshaler]()
 )
 
-// jsonValue is v as encoding/json writes it, decoded again. Strings (of
-// valid UTF-8), booleans, numbers, and the objects, arrays and string-keyed
-// maps made of them are built directly; anything else (a value that
-// marshals itself, a byte slice...) goes through encoding/json.
-func jsonValue(v reflect.Value) any {
-	t := v.Type()
-	if t.Implements(marshalerType) {
-		if v.Kind() == reflect.Pointer && v.IsNil() {
-			return nil
-		}
-		b, err := v.Interface().(json.Marshaler).MarshalJSON()
-		if err != nil {
-			return nil
-		}
-		if len(b) > 0 && (b[0] == '-' || '0' <= b[0] && b[0] <= '9') {
-			if f, err := strconv.ParseFloat(string(b), 64); err == nil {
-				return f // an amount in dollars (cents)
-			}
-		}
-		var out any
-		if json.Unmarshal(b, &out) != nil {
-			return nil
-		}
-		return out
+// jsonValue is v as encoding/json writes it, decoded again: a string, a
+// float64, a bool, nil, a []any, or an object: a filter.Object (a
+// map[string]any where encoding/json made it).
+func jsonValue(v reflect.Value) any { return converterOf(v.Type())(v, nil) }
+
+// converter turns a value of one type into jsonValue's answer, its
+// objects and lists taken from a (nil: allocated).
+type converter func(v reflect.Value, a *arena) any
+
+// converters caches converterOf.
+var converters sync.Map // reflect.Type -> converter
+
+// converterOf is jsonValue for values of type t, its choices made once:
+// strings (of valid UTF-8), booleans, numbers, and the structs, slices and
+// string-keyed maps made of them are built directly; anything else (a
+// value that marshals itself, a byte slice, a float32...) goes through
+// encoding/json.
+func converterOf(t reflect.Type) converter {
+	if c, ok := converters.Load(t); ok {
+		return c.(converter)
 	}
-	switch v.Kind() {
+	c, _ := converters.LoadOrStore(t, newConverter(t))
+	return c.(converter)
+}
+
+// lazyConverterOf is converterOf(t), made at its first call: a type may
+// hold itself.
+func lazyConverterOf(t reflect.Type) converter {
+	c := sync.OnceValue(func() converter { return converterOf(t) })
+	return func(v reflect.Value, a *arena) any { return c()(v, a) }
+}
+
+func newConverter(t reflect.Type) converter {
+	if t.Implements(marshalerType) {
+		return marshaled
+	}
+	if t.Kind() != reflect.Pointer && t.Kind() != reflect.Interface && t.Implements(textMarshalerType) {
+		return viaJSON
+	}
+	switch t.Kind() {
 	case reflect.String:
-		if s := v.String(); utf8.ValidString(s) {
-			return s
+		return func(v reflect.Value, a *arena) any {
+			if s := v.String(); utf8.ValidString(s) {
+				return s
+			}
+			return viaJSON(v, a)
 		}
 	case reflect.Bool:
-		return v.Bool()
+		return func(v reflect.Value, a *arena) any { return v.Bool() }
 	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
-		return float64(v.Int())
+		return func(v reflect.Value, a *arena) any { return float64(v.Int()) }
 	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
-		return float64(v.Uint())
+		return func(v reflect.Value, a *arena) any { return float64(v.Uint()) }
 	case reflect.Float64:
-		return v.Float()
-	case reflect.Pointer, reflect.Interface:
-		if v.IsNil() {
-			return nil
+		return func(v reflect.Value, a *arena) any { return v.Float() }
+	case reflect.Pointer:
+		elem := lazyConverterOf(t.Elem())
+		return func(v reflect.Value, a *arena) any {
+			if v.IsNil() {
+				return nil
+			}
+			return elem(v.Elem(), a)
 		}
-		return jsonValue(v.Elem())
+	case reflect.Interface:
+		return func(v reflect.Value, a *arena) any {
+			if v.IsNil() {
+				return nil
+			}
+			return converterOf(v.Elem().Type())(v.Elem(), a)
+		}
 	case reflect.Struct:
 		if fields := jsonFieldsOf(t); fields != nil {
-			m := make(map[string]any, len(fields))
-			for name, jf := range fields {
-				if fv := v.Field(jf.index); !jf.omitted(fv) {
-					m[name] = jsonValue(fv)
+			return func(v reflect.Value, a *arena) any {
+				o := a.object(len(fields.list))
+				for _, f := range fields.list {
+					if fv := v.FieldByIndex(f.index); !f.omitted(fv) {
+						o = append(o, filter.Member{Name: f.name, Value: f.conv(fv, a)})
+					}
 				}
+				return o
 			}
-			return m
 		}
 	case reflect.Slice, reflect.Array:
-		if v.Kind() == reflect.Slice && v.IsNil() {
-			return nil
+		if t.Elem().Kind() == reflect.Uint8 {
+			break // bytes are base64
 		}
-		if t.Elem().Kind() != reflect.Uint8 { // bytes are base64
-			list := make([]any, v.Len())
+		elem := lazyConverterOf(t.Elem())
+		return func(v reflect.Value, a *arena) any {
+			if v.Kind() == reflect.Slice && v.IsNil() {
+				return nil
+			}
+			list := a.list(v.Len())
 			for i := range list {
-				list[i] = jsonValue(v.Index(i))
+				list[i] = elem(v.Index(i), a)
 			}
 			return list
 		}
 	case reflect.Map:
-		if v.IsNil() {
-			return nil
+		if t.Key().Kind() != reflect.String || t.Key().Implements(textMarshalerType) {
+			break
 		}
-		if t.Key().Kind() == reflect.String && !t.Key().Implements(textMarshalerType) {
-			m := make(map[string]any, v.Len())
+		elem := lazyConverterOf(t.Elem())
+		return func(v reflect.Value, a *arena) any {
+			if v.IsNil() {
+				return nil
+			}
+			o := a.object(v.Len())
 			for it := v.MapRange(); it.Next(); {
 				k := it.Key().String()
 				if !utf8.ValidString(k) {
-					return decodedJSON(v.Interface())
+					return viaJSON(v, a)
 				}
-				m[k] = jsonValue(it.Value())
+				o = append(o, filter.Member{Name: k, Value: elem(it.Value(), a)})
 			}
-			return m
+			return o
 		}
 	}
-	return decodedJSON(v.Interface())
+	return viaJSON
+}
+
+// marshaled converts a value that marshals itself.
+func marshaled(v reflect.Value, _ *arena) any {
+	if v.Kind() == reflect.Pointer && v.IsNil() {
+		return nil
+	}
+	b, err := v.Interface().(json.Marshaler).MarshalJSON()
+	if err != nil {
+		return nil
+	}
+	if len(b) > 0 && (b[0] == '-' || '0' <= b[0] && b[0] <= '9') {
+		if f, err := strconv.ParseFloat(string(b), 64); err == nil {
+			return f // an amount in dollars (cents)
+		}
+	}
+	var out any
+	if json.Unmarshal(b, &out) != nil {
+		return nil
+	}
+	return out
+}
+
+func viaJSON(v reflect.Value, _ *arena) any { return decodedJSON(v.Interface()) }
+
+// arena hands out the objects and lists of one item's filter document
+// from slabs that the next item's reuses (reset): a filter keeps nothing
+// of a document it matched. A nil arena allocates each.
+type arena struct {
+	members []filter.Member
+	values  []any
+}
+
+// arenaSlab is how many members (values) an arena's slab holds.
+const arenaSlab = 1024
+
+// reset makes the arena's slabs free for the next document.
+func (a *arena) reset() {
+	a.members, a.values = a.members[:0], a.values[:0]
+}
+
+// object is an empty Object with room for n members.
+func (a *arena) object(n int) filter.Object {
+	if a == nil {
+		return make(filter.Object, 0, n)
+	}
+	if cap(a.members)-len(a.members) < n {
+		a.members = make([]filter.Member, 0, max(arenaSlab, n))
+	}
+	i := len(a.members)
+	a.members = a.members[:i+n]
+	return a.members[i : i : i+n]
+}
+
+// list is a list of n values.
+func (a *arena) list(n int) []any {
+	if a == nil {
+		return make([]any, n)
+	}
+	if cap(a.values)-len(a.values) < n {
+		a.values = make([]any, 0, max(arenaSlab, n))
+	}
+	i := len(a.values)
+	a.values = a.values[:i+n]
+	return a.values[i : i+n : i+n] // the caller sets every value
 }
 
 // decodedJSON is v's JSON decoded again; nil if v does not encode.
@@ -154,15 +256,19 @@ func decodedJSON(v any) any {
 	return out
 }
 
-// jsonField is where a JSON name is in a view struct.
+// jsonField is a field of a struct that encoding/json writes: its JSON
+// name, where it is (through embedded structs), when it is left out, and
+// its converter.
 type jsonField struct {
-	index     int
+	name      string
+	index     []int
 	omitEmpty bool
 	omitZero  bool
+	conv      converter
 }
 
 // omitted reports whether encoding/json leaves the field out, holding v.
-func (f jsonField) omitted(v reflect.Value) bool {
+func (f *jsonField) omitted(v reflect.Value) bool {
 	if f.omitZero {
 		if z, ok := v.Interface().(interface{ IsZero() bool }); ok {
 			if z.IsZero() {
@@ -184,91 +290,363 @@ func (f jsonField) omitted(v reflect.Value) bool {
 	return v.IsZero()
 }
 
-// jsonFields caches jsonFieldsOf.
-var jsonFields sync.Map // reflect.Type -> map[string]jsonField
-
-// jsonFieldsOf maps t's JSON names to its fields, as encoding/json names
-// them; nil when t is not a struct, has an embedded field or marshals
-// itself, whose JSON the caller then decodes whole.
-func jsonFieldsOf(t reflect.Type) map[string]jsonField {
-	if m, ok := jsonFields.Load(t); ok {
-		return m.(map[string]jsonField)
-	}
-	var m map[string]jsonField
-	if t.Kind() == reflect.Struct && !t.Implements(marshalerType) && !reflect.PointerTo(t).Implements(marshalerType) {
-		m = map[string]jsonField{}
-		for i := range t.NumField() {
-			sf := t.Field(i)
-			if sf.Anonymous {
-				m = nil
-				break
-			}
-			tag := sf.Tag.Get("json")
-			if !sf.IsExported() || tag == "-" {
-				continue
-			}
-			name, opts, _ := strings.Cut(tag, ",")
-			opts = "," + opts + ","
-			if strings.Contains(opts, ",string,") {
-				m = nil
-				break
-			}
-			if name == "" {
-				name = sf.Name
-			}
-			m[name] = jsonField{index: i, omitEmpty: strings.Contains(opts, ",omitempty,"), omitZero: strings.Contains(opts, ",omitzero,")}
-		}
-	}
-	jsonFields.Store(t, m)
-	return m
+// jsonStruct is the fields encoding/json writes of a struct type, in
+// order and by name.
+type jsonStruct struct {
+	list   []*jsonField
+	byName map[string]*jsonField
 }
 
-// pageOf is page p of list, newest first when asked: the views of the ids
-// that skip (nil: none) leaves and f (nil: every one) matches, and how many
-// there are. Without skip and f it builds the page's views only; otherwise
-// it goes once over list, building each view f reads once and keeping the
-// page's.
-func pageOf[V any](list []string, p Page, newestFirst bool, skip func(id string) bool, f *filter.Filter, view func(id string) V) (items []V, total int) {
-	at := func(i int) string {
-		if newestFirst {
-			return list[len(list)-1-i]
+// jsonFields caches jsonFieldsOf.
+var jsonFields sync.Map // reflect.Type -> *jsonStruct
+
+// jsonFieldsOf is the fields encoding/json writes of t, as it chooses them
+// (embedded structs' fields promoted, a shallower field hiding a deeper
+// one of its name); nil when t is not a struct, marshals itself, embeds a
+// pointer or a non-struct, has a ",string" field or two fields whose name
+// encoding/json would settle otherwise than by depth: the caller then
+// decodes the struct's whole JSON.
+func jsonFieldsOf(t reflect.Type) *jsonStruct {
+	if s, ok := jsonFields.Load(t); ok {
+		return s.(*jsonStruct)
+	}
+	var s *jsonStruct
+	if t.Kind() == reflect.Struct && !t.Implements(marshalerType) && !reflect.PointerTo(t).Implements(marshalerType) {
+		if list, ok := structFields(t, nil); ok {
+			s = &jsonStruct{byName: map[string]*jsonField{}}
+			depth := map[string]int{}
+			for _, f := range list {
+				switch d, seen := depth[f.name]; {
+				case !seen:
+					depth[f.name] = len(f.index)
+					s.byName[f.name] = f
+				case d == len(f.index):
+					s = nil // a tie: encoding/json's tag rules decide
+				}
+				if s == nil {
+					break
+				}
+			}
+			if s != nil {
+				for _, f := range list {
+					if s.byName[f.name] == f {
+						s.list = append(s.list, f)
+					}
+				}
+				slices.SortStableFunc(s.list, func(a, b *jsonField) int { return slices.Compare(a.index, b.index) })
+				for _, f := range s.list {
+					f.conv = lazyConverterOf(t.FieldByIndex(f.index).Type)
+				}
+			}
 		}
-		return list[i]
 	}
-	// The kept items are at most list's, so this window bounds theirs.
-	lo, hi := p.Window(len(list))
-	items = make([]V, 0, hi-lo)
-	if skip == nil && f == nil {
-		for i := lo; i < hi; i++ {
-			items = append(items, view(at(i)))
-		}
-		return items, len(list)
-	}
-	var (
-		doc    viewDoc
-		v      V // one for the pass: of takes its address
-		fields []string
-	)
-	if f != nil {
-		fields = f.Fields()
-	}
-	for i := range list {
-		id := at(i)
-		if skip != nil && skip(id) {
+	jsonFields.Store(t, s)
+	return s
+}
+
+// structFields lists t's JSON fields, those of embedded structs after
+// t's own (deeper, at index's depth), shallowest first; ok is false for a
+// struct jsonFieldsOf leaves to encoding/json.
+func structFields(t reflect.Type, index []int) (list []*jsonField, ok bool) {
+	var embedded []int
+	for i := range t.NumField() {
+		sf := t.Field(i)
+		tag := sf.Tag.Get("json")
+		if tag == "-" {
 			continue
 		}
-		if f != nil {
-			v = view(id)
-			if !f.Match(doc.of(&v, fields)) {
+		name, opts, _ := strings.Cut(tag, ",")
+		if sf.Anonymous {
+			if sf.Type.Kind() != reflect.Struct || name != "" {
+				return nil, false
+			}
+			embedded = append(embedded, i)
+			continue
+		}
+		if !sf.IsExported() {
+			continue
+		}
+		opts = "," + opts + ","
+		if strings.Contains(opts, ",string,") {
+			return nil, false
+		}
+		if name == "" {
+			name = sf.Name
+		}
+		list = append(list, &jsonField{name: name, index: append(slices.Clip(index), i),
+			omitEmpty: strings.Contains(opts, ",omitempty,"), omitZero: strings.Contains(opts, ",omitzero,")})
+	}
+	for _, i := range embedded {
+		inner, ok := structFields(t.Field(i).Type, append(slices.Clip(index), i))
+		if !ok {
+			return nil, false
+		}
+		list = append(list, inner...)
+	}
+	slices.SortStableFunc(list, func(a, b *jsonField) int { return len(a.index) - len(b.index) })
+	return list, true
+}
+
+// listHold is how long a filtered or searched list holds the store's lock
+// at a time, give or take the cost of 16 items (bounded, whatever the
+// filter, by internal/filter's limits): the lock is released between
+// holds, so that a list that reads every item holds up no other request
+// for longer.
+const listHold = time.Millisecond
+
+// listRestarts is how many times a list starts over after the list it
+// reads changed under it in a way it cannot follow (its last item
+// removed, a Reset or Restore) before it reads the rest in one hold.
+const listRestarts = 2
+
+// listing is a list as pageOf reads it: its ids, each id's record, the
+// items it leaves out, each item's view, and readers of some of the
+// view's fields straight from the record.
+type listing[R, V any] struct {
+	// ids resolves the list under the lock, again for each hold: a list of
+	// the store in order, which grows at its end and loses items in place
+	// (slices.DeleteFunc), never reordered.
+	ids    func(st *Store) ([]string, error)
+	record func(st *Store, id string) R
+	// skip, when not nil, answers the test of the items to leave out,
+	// nil for none; it is asked again for each hold.
+	skip func(st *Store) func(R) bool
+	view func(st *Store, r R) V
+	// fields read the view's top-level fields (by JSON name) as the view
+	// holds them (its field's Go value; ok false when the view omits it),
+	// at a fraction of the cost of building the view. A filter that names
+	// only these builds views for the page alone.
+	fields map[string]func(st *Store, r R) (v any, ok bool)
+}
+
+// errListCanceled answers a filtered or searched list whose request
+// ended before the list had been read: nobody reads it but the journal.
+func errListCanceled(err error) error {
+	return apierr.New(reference.ErrUnavailable, "request_canceled", "The request ended before its list was read (%v).", err)
+}
+
+// pageOf is page q.Page of l, newest first when asked: the views of the
+// items that l.skip leaves and q.Filter (nil: every one) matches, and how
+// many there are. It takes the store's lock itself. Without skip and
+// filter it builds the page's views only, in one hold. Otherwise it goes
+// once over the list, listHold at a time, building each item's view
+// at most once (none when l.fields read what the filter names) and
+// keeping the page's; between holds it gives up when q.Ctx has ended.
+//
+// Each item is examined, and its view built, in one hold; the list may
+// change between holds. Items added meanwhile are read (oldest first) or
+// not (newest first), items removed are read or not depending on whether
+// they had been reached, so the answer is the list as it was while it
+// was read: every item shown matches, and the count is of the items that
+// matched when examined.
+func pageOf[R, V any](st *Store, q ListQuery, l listing[R, V]) ([]V, int, error) {
+	ctx := q.Ctx
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	s := listScan[R, V]{q: q, l: l, ctx: ctx, chunk: q.chunk}
+	s.lo, _ = q.Page.Window(math.MaxInt)
+	if q.Filter != nil {
+		s.doc, s.matcher = newFilterDoc(q.Filter, l), q.Filter.Matcher()
+	}
+	for {
+		done, err := s.hold(st)
+		if err != nil {
+			return nil, 0, err
+		}
+		if done {
+			if s.items == nil {
+				s.items = []V{}
+			}
+			return s.items, s.total, nil
+		}
+		if q.between != nil {
+			q.between(s.examined)
+		}
+		runtime.Gosched() // a request waiting for the lock takes it now
+		if err := ctx.Err(); err != nil {
+			return nil, 0, errListCanceled(err)
+		}
+	}
+}
+
+// listScan is pageOf's pass over a list: where it is, what it has kept.
+type listScan[R, V any] struct {
+	q       ListQuery
+	l       listing[R, V]
+	ctx     context.Context
+	chunk   int // items a hold examines; 0: as many as listHold allows
+	lo      int // the page's first item, in the filtered list
+	doc     filterDoc[R, V]
+	matcher *filter.Matcher
+
+	started  bool
+	era      uint64
+	restarts int
+	// last is the id last examined and at its index in the list as it was
+	// then; examined counts the items examined.
+	last     string
+	at       int
+	examined int
+
+	items []V
+	total int
+}
+
+// hold examines the next chunk of the list in one hold of the lock (the
+// whole page without skip and filter); done reports that the list has
+// been read.
+func (s *listScan[R, V]) hold(st *Store) (done bool, err error) {
+	defer st.lock().unlock()
+	list, err := s.l.ids(st)
+	if err != nil {
+		return true, err
+	}
+	var skip func(R) bool
+	if s.l.skip != nil {
+		skip = s.l.skip(st)
+	}
+	if !s.started {
+		s.started, s.era = true, st.era
+		if skip == nil && s.q.Filter == nil {
+			lo, hi := s.q.Page.Window(len(list))
+			s.items = make([]V, 0, hi-lo)
+			for i := lo; i < hi; i++ {
+				s.items = append(s.items, s.l.view(st, s.l.record(st, s.id(list, i))))
+			}
+			s.total = len(list)
+			return true, nil
+		}
+		if err := s.ctx.Err(); err != nil {
+			return true, errListCanceled(err)
+		}
+		s.begin(list)
+	} else if st.era != s.era || !s.follow(list) {
+		if s.restarts++; s.restarts > listRestarts {
+			s.chunk = math.MaxInt // the rest in this hold
+		}
+		s.era, s.items, s.total, s.examined = st.era, nil, 0, 0
+		s.begin(list)
+	}
+	// The next item is after at oldest first, before it newest first.
+	step := 1
+	if s.q.NewestFirst {
+		step = -1
+	}
+	start := time.Now()
+	for n, i := 0, s.at+step; ; n, i = n+1, i+step {
+		if i < 0 || i >= len(list) {
+			return true, nil
+		}
+		if s.chunk > 0 && n == s.chunk || s.chunk == 0 && n&15 == 15 && time.Since(start) >= listHold {
+			return false, nil
+		}
+		id := list[i]
+		s.last, s.at = id, i
+		s.examined++
+		r := s.l.record(st, id)
+		if skip != nil && skip(r) {
+			continue
+		}
+		viewed := false
+		if s.q.Filter != nil {
+			var doc map[string]any
+			if doc, viewed = s.doc.of(st, r); !s.matcher.Match(doc) {
 				continue
 			}
-			if total >= lo && len(items) < p.PerPage {
-				items = append(items, v)
-			}
-		} else if total >= lo && len(items) < p.PerPage {
-			items = append(items, view(id))
 		}
-		total++
+		if s.total >= s.lo && len(s.items) < s.q.Page.PerPage {
+			if viewed {
+				s.items = append(s.items, s.doc.v)
+			} else {
+				s.items = append(s.items, s.l.view(st, r))
+			}
+		}
+		s.total++
 	}
-	return items, total
+}
+
+// begin places the scan before the list's first item (its last, newest
+// first).
+func (s *listScan[R, V]) begin(list []string) {
+	s.last = ""
+	s.at = -1
+	if s.q.NewestFirst {
+		s.at = len(list)
+	}
+}
+
+// follow finds, in the list as it is now, the item last examined: where
+// it was, or at a lower index, items before it having been removed
+// (items are only appended). It reports false when the item is gone.
+func (s *listScan[R, V]) follow(list []string) bool {
+	for i := min(s.at, len(list)-1); i >= 0; i-- {
+		if list[i] == s.last {
+			s.at = i
+			return true
+		}
+	}
+	return false
+}
+
+// id is the list's i-th id in the scan's order.
+func (s *listScan[R, V]) id(list []string, i int) string {
+	if s.q.NewestFirst {
+		return list[len(list)-1-i]
+	}
+	return list[i]
+}
+
+// filterDoc is an item as a filter reads it: the fields the filter names,
+// read by the listing's readers where it has them, from the item's view
+// otherwise. One map serves a whole list: a filter keeps nothing of a
+// document it matched.
+type filterDoc[R, V any] struct {
+	names       []string
+	readers     []func(st *Store, r R) (any, bool) // by names; nil: from the view
+	projections []*projection                      // by names
+	byName      map[string]*projection
+	viewed      []string // the names read from the view: all, or none
+	view        func(st *Store, r R) V
+	doc         map[string]any
+	arena       arena
+	v           V // the view of the last item read through it, when built
+}
+
+// newFilterDoc sets a document up for what a filter reads.
+func newFilterDoc[R, V any](f *filter.Filter, l listing[R, V]) filterDoc[R, V] {
+	names := f.Fields()
+	d := filterDoc[R, V]{names: names, view: l.view, doc: make(map[string]any, len(names)), byName: projectionsOf(f.Paths())}
+	d.readers = make([]func(st *Store, r R) (any, bool), len(names))
+	d.projections = make([]*projection, len(names))
+	for i, name := range names {
+		d.projections[i] = d.byName[name]
+		if d.readers[i] = l.fields[name]; d.readers[i] == nil {
+			d.viewed = names // a view to build: it has every field
+		}
+	}
+	if d.viewed != nil {
+		clear(d.readers)
+	}
+	return d
+}
+
+// of fills the document for r; it reports whether it built r's view
+// (d.v).
+func (d *filterDoc[R, V]) of(st *Store, r R) (doc map[string]any, viewed bool) {
+	clear(d.doc)
+	d.arena.reset()
+	for i, read := range d.readers {
+		if read == nil {
+			continue
+		}
+		if x, ok := read(st, r); ok {
+			d.doc[d.names[i]] = project(x, d.projections[i], &d.arena)
+		}
+	}
+	if len(d.viewed) > 0 {
+		d.v, viewed = d.view(st, r), true
+		viewFields(d.doc, &d.v, d.viewed, d.byName, &d.arena)
+	}
+	return d.doc, viewed
 }

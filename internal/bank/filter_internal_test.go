@@ -4,10 +4,12 @@ import (
 	"encoding/json"
 	"math/rand/v2"
 	"reflect"
+	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/synapsefake/synapsefake/internal/filter"
 )
 
 // TestViewDocIsTheAnswersJSON: the document a filter reads of a view holds
@@ -17,6 +19,11 @@ import (
 func TestViewDocIsTheAnswersJSON(t *testing.T) {
 	t.Parallel()
 	rng := rand.New(rand.NewPCG(3, 4))
+	// A user's documents embed their personal fields, a name of which
+	// the document's own hides: read field by field all the same.
+	if jsonFieldsOf(reflect.TypeFor[baseDocView]()) == nil {
+		t.Error("a base document is read through its whole JSON; it is expected to be read field by field")
+	}
 	infos := []reflect.Type{reflect.TypeFor[nodeInfo](), reflect.TypeFor[achNodeInfo](), reflect.TypeFor[map[string]any]()}
 	for _, typ := range []reflect.Type{reflect.TypeFor[TxView](), reflect.TypeFor[NodeView](), reflect.TypeFor[UserView](),
 		reflect.TypeFor[SubnetView](), reflect.TypeFor[SubscriptionView](), reflect.TypeFor[StatementView](), reflect.TypeFor[ShipView]()} {
@@ -30,7 +37,6 @@ func TestViewDocIsTheAnswersJSON(t *testing.T) {
 			}
 		}
 		names = append(names, "no_such_field")
-		var doc viewDoc
 		checked := 0
 		for i := 0; checked < 500 && i < 5000; i++ {
 			v := reflect.New(typ)
@@ -48,14 +54,167 @@ func TestViewDocIsTheAnswersJSON(t *testing.T) {
 			if err := json.Unmarshal(data, &want); err != nil {
 				t.Fatal(err)
 			}
-			got := doc.of(v.Interface(), names)
-			if diff := cmp.Diff(want, got); diff != "" {
+			got := map[string]any{}
+			viewFields(got, v.Interface(), names, nil, nil)
+			if diff := cmp.Diff(want, plain(got)); diff != "" {
 				t.Fatalf("%s #%d: the filter's document differs from the answer's JSON (-answer +document):\n%s\n%s", typ, i, diff, data)
 			}
 			checked++
 		}
 		if checked < 100 {
 			t.Errorf("%s: only %d views were checked", typ, checked)
+		}
+	}
+}
+
+// plain is v with each filter.Object a map, as encoding/json decodes an
+// object.
+func plain(v any) any {
+	switch x := v.(type) {
+	case filter.Object:
+		m := make(map[string]any, len(x))
+		for _, member := range x {
+			m[member.Name] = plain(member.Value)
+		}
+		return m
+	case map[string]any:
+		m := make(map[string]any, len(x))
+		for k, c := range x {
+			m[k] = plain(c)
+		}
+		return m
+	case []any:
+		list := make([]any, len(x))
+		for i, c := range x {
+			list[i] = plain(c)
+		}
+		return list
+	}
+	return v
+}
+
+// TestProjectionMatchesAsTheWhole: a view's document converted through a
+// filter's projections (what its paths read) matches as the view's whole
+// JSON does, over views filled at random (a user's documents with their
+// personal fields too) and filters of one to three conditions on paths
+// found in the view, on index paths and on missing ones, against values
+// found in it and others.
+func TestProjectionMatchesAsTheWhole(t *testing.T) {
+	t.Parallel()
+	rng := rand.New(rand.NewPCG(45, 2))
+	ops := []string{"$eq", "$ne", "$in", "$nin", "$exists", "$gt", "$lte"}
+	var a arena // its slabs reused, as a list reuses them
+	for _, typ := range []reflect.Type{reflect.TypeFor[TxView](), reflect.TypeFor[NodeView](), reflect.TypeFor[UserView](),
+		reflect.TypeFor[SubnetView](), reflect.TypeFor[SubscriptionView](), reflect.TypeFor[StatementView](), reflect.TypeFor[ShipView]()} {
+		checked := 0
+		for i := 0; checked < 1000 && i < 20000; i++ {
+			v := reflect.New(typ)
+			fillRandom(rng, v.Elem(), 0)
+			if u, ok := v.Interface().(*UserView); ok {
+				for j := range u.Documents {
+					name, day := randomStrings[rng.IntN(len(randomStrings))], rng.IntN(31)
+					u.Documents[j].baseDocFields = baseDocFields{Name: &name, Day: &day, Alias: &name}
+				}
+			}
+			data, err := json.Marshal(v.Interface())
+			if err != nil {
+				continue
+			}
+			var whole map[string]any
+			if err := json.Unmarshal(data, &whole); err != nil {
+				t.Fatal(err)
+			}
+			var found []pathValue
+			collectPaths(whole, "", &found)
+			found = append(found, pathValue{"no_such_field", nil}, pathValue{"extra.no_such", "x"})
+			for range 5 {
+				conds := map[string]any{}
+				for range 1 + rng.IntN(3) {
+					pv := found[rng.IntN(len(found))]
+					value := pv.value
+					if rng.IntN(4) == 0 {
+						value = found[rng.IntN(len(found))].value
+					}
+					op := ops[rng.IntN(len(ops))]
+					switch op {
+					case "$in", "$nin":
+						value = []any{value, "x"}
+					case "$exists":
+						value = rng.IntN(2) == 0
+					case "$gt", "$lte":
+						if _, ok := value.(float64); !ok {
+							value = "m"
+						}
+					}
+					conds[pv.path] = map[string]any{op: value}
+				}
+				text, err := json.Marshal(conds)
+				if err != nil {
+					t.Fatal(err)
+				}
+				f, err := filter.Parse(string(text))
+				if err != nil {
+					t.Fatalf("Parse(%s): %v", text, err)
+				}
+				projections := projectionsOf(f.Paths())
+				got := map[string]any{}
+				a.reset() // the documents of the filter before are garbage
+				viewFields(got, v.Interface(), f.Fields(), projections, &a)
+				if f.Match(got) != f.Match(whole) {
+					t.Fatalf("%s %s: the projected document matches %v, the whole %v\nview %s\nprojected %v", typ, text, f.Match(got), f.Match(whole), data, got)
+				}
+				// The readers' way: a field's Go value, projected.
+				fields := jsonFieldsOf(typ)
+				read := map[string]any{}
+				for _, name := range f.Fields() {
+					if jf := fields.byName[name]; jf != nil {
+						if fv := v.Elem().FieldByIndex(jf.index); !jf.omitted(fv) {
+							read[name] = project(fv.Interface(), projections[name], &a)
+						}
+					}
+				}
+				if f.Match(read) != f.Match(whole) {
+					t.Fatalf("%s %s: the read document matches %v, the whole %v\nview %s\nread %v", typ, text, f.Match(read), f.Match(whole), data, read)
+				}
+				checked++
+			}
+		}
+		if checked < 1000 {
+			t.Errorf("%s: only %d filters were checked", typ, checked)
+		}
+	}
+}
+
+// pathValue is a path in a decoded document and a value it reaches.
+type pathValue struct {
+	path  string
+	value any
+}
+
+// collectPaths lists the paths of v's members, an array's indexes, and
+// those through its objects, with the value each reaches.
+func collectPaths(v any, prefix string, into *[]pathValue) {
+	join := func(k string) string {
+		if prefix == "" {
+			return k
+		}
+		return prefix + "." + k
+	}
+	switch x := v.(type) {
+	case map[string]any:
+		for k, c := range x {
+			if k == "" || strings.ContainsAny(k, ".$") {
+				continue
+			}
+			*into = append(*into, pathValue{join(k), c})
+			collectPaths(c, join(k), into)
+		}
+	case []any:
+		for i, c := range x {
+			*into = append(*into, pathValue{join(strconv.Itoa(i)), c})
+			if m, ok := c.(map[string]any); ok {
+				collectPaths(m, prefix, into)
+			}
 		}
 	}
 }

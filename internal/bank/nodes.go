@@ -11,7 +11,6 @@ import (
 	"unicode/utf8"
 
 	"github.com/synapsefake/synapsefake/internal/apierr"
-	"github.com/synapsefake/synapsefake/internal/filter"
 	"github.com/synapsefake/synapsefake/reference"
 )
 
@@ -525,24 +524,41 @@ func (st *Store) createNode(now time.Time, userID string, req CreateNodeRequest)
 	return st.emitNode(now, "NODES|POST", n), nil
 }
 
-func (st *Store) listNodes(userID string, p Page, typ string, f *filter.Filter) (NodesList, error) {
-	defer st.lock().unlock()
-	u := st.users[userID]
-	if u == nil {
-		return NodesList{}, apierr.NotFound("user")
-	}
-	ids := u.nodeIDs
-	if typ != "" {
-		ids = nil
-		for _, id := range u.nodeIDs {
-			if sameNodeType(st.nodes[id].typ, typ) {
-				ids = append(ids, id)
+// listNodes answers a page of a user's active nodes, of the type typ
+// (under any of its names) when it is not "".
+func (st *Store) listNodes(userID string, q ListQuery, typ string) (NodesList, error) {
+	nodes, total, err := pageOf(st, q, listing[*nodeRecord, NodeView]{
+		ids: func(st *Store) ([]string, error) {
+			u := st.users[userID]
+			if u == nil {
+				return nil, apierr.NotFound("user")
 			}
-		}
+			return u.nodeIDs, nil
+		},
+		record: nodeByID,
+		skip:   skipNodeType(typ),
+		view:   (*Store).nodeView,
+		fields: nodeFields,
+	})
+	if err != nil {
+		return NodesList{}, err
 	}
-	nodes, total := pageOf(ids, p, false, nil, f, func(id string) NodeView { return st.nodeView(st.nodes[id]) })
+	p := q.Page
 	return NodesList{ErrorCode: "0", HTTPCode: "200", Limit: p.PerPage, NodeCount: total, Nodes: nodes,
 		Page: &p.Number, PageCount: p.PageCount(total), Success: true}, nil
+}
+
+func nodeByID(st *Store, id string) *nodeRecord { return st.nodes[id] }
+
+// skipNodeType leaves out the nodes not of the type typ (under any of its
+// names); nothing when typ is "".
+func skipNodeType(typ string) func(*Store) func(*nodeRecord) bool {
+	if typ == "" {
+		return nil
+	}
+	return func(*Store) func(*nodeRecord) bool {
+		return func(n *nodeRecord) bool { return !sameNodeType(n.typ, typ) }
+	}
 }
 
 // userNode finds a node under a user: unknown ids are 404, another user's

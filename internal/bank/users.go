@@ -9,7 +9,6 @@ import (
 	"unicode"
 
 	"github.com/synapsefake/synapsefake/internal/apierr"
-	"github.com/synapsefake/synapsefake/internal/filter"
 )
 
 // Permissions a user can hold.
@@ -188,7 +187,7 @@ func (st *Store) userView(u *userRecord) UserView {
 		DocStatus:    ds,
 		Documents:    u.documentViews(false),
 		Emails:       []string{},
-		Extra:        userExtra{CipTag: u.cipTag, DateJoined: Ms(u.created), IsBusiness: u.isBusiness, LastUpdated: Ms(u.updated), PublicNote: u.publicNote, SuppID: u.suppID},
+		Extra:        u.extra(),
 		IsHidden:     false,
 		LegalNames:   shareList(u.legalNames),
 		Logins:       shareList(u.logins),
@@ -197,6 +196,11 @@ func (st *Store) userView(u *userRecord) UserView {
 		Photos:       []string{},
 		RefreshToken: u.refreshToken,
 	}
+}
+
+// extra is the user's view's extra.
+func (u *userRecord) extra() userExtra {
+	return userExtra{CipTag: u.cipTag, DateJoined: Ms(u.created), IsBusiness: u.isBusiness, LastUpdated: Ms(u.updated), PublicNote: u.publicNote, SuppID: u.suppID}
 }
 
 // emitUser records a user event that keeps the user's view unencoded:
@@ -652,24 +656,34 @@ func (st *Store) createUser(now time.Time, req CreateUserRequest, fingerprint st
 	return v
 }
 
-func (st *Store) listUsers(p Page, query string, showTokens bool, f *filter.Filter) usersList {
-	defer st.lock().unlock()
-	var skip func(id string) bool
-	if query != "" || st.goneUsers > 0 {
-		skip = func(id string) bool {
-			u := st.users[id]
-			return u.gone() || query != "" && !u.matchesQuery(query)
-		}
-	}
-	users, total := pageOf(st.userOrder, p, false, skip, f, func(id string) UserView {
-		v := st.userView(st.users[id])
-		if !showTokens {
-			v.RefreshToken = ""
-		}
-		return v
+// listUsers answers a page of the users GET /users lists: every user but
+// those gone (MAKE-IT-GO-AWAY), those query (when not "") finds, those
+// q.Filter matches.
+func (st *Store) listUsers(q ListQuery, query string, showTokens bool) (usersList, error) {
+	users, total, err := pageOf(st, q, listing[*userRecord, UserView]{
+		ids:    func(st *Store) ([]string, error) { return st.userOrder, nil },
+		record: func(st *Store, id string) *userRecord { return st.users[id] },
+		skip: func(st *Store) func(*userRecord) bool {
+			if query == "" && st.goneUsers == 0 {
+				return nil
+			}
+			return func(u *userRecord) bool { return u.gone() || query != "" && !u.matchesQuery(query) }
+		},
+		view: func(st *Store, u *userRecord) UserView {
+			v := st.userView(u)
+			if !showTokens {
+				v.RefreshToken = ""
+			}
+			return v
+		},
+		fields: userFieldsOf(showTokens),
 	})
+	if err != nil {
+		return usersList{}, err
+	}
+	p := q.Page
 	return usersList{ErrorCode: "0", HTTPCode: "200", Limit: p.PerPage, Page: p.Number,
-		PageCount: p.PageCount(total), Success: true, Users: users, UsersCount: total}
+		PageCount: p.PageCount(total), Success: true, Users: users, UsersCount: total}, nil
 }
 
 func (st *Store) getUser(id string, full bool) (UserView, error) {

@@ -1,7 +1,8 @@
 // Package filter evaluates the Mongo-style query documents that clients of
 // the financial-account API send in a list's filter query parameter, over
 // JSON values as encoding/json decodes them into any (objects as
-// map[string]any, arrays as []any, numbers as float64).
+// map[string]any, arrays as []any, numbers as float64), an object being an
+// Object as well, wherever one is read.
 //
 // A document holds conditions that must all hold: a field, or a dotted path
 // into nested objects ("info.nickname"), equal to a value or meeting an
@@ -19,6 +20,13 @@
 //   - $gt, $gte, $lt and $lte compare numbers with numbers and strings with
 //     strings (byte order); a value of another type never matches.
 //   - Types are never converted: 1 and "1" are not equal.
+//
+// $in and $nin hold their values as a set: an item's value costs one
+// lookup (and one for each element of an array), however many values the
+// filter lists; arrays and objects are hashed, once for a document
+// however many conditions compare them. A document is bounded (MaxBytes, MaxValues, MaxConditions,
+// MaxPathParts, MaxDepth), so that the cost of matching one item is
+// bounded too: Parse refuses a larger one, naming the limit.
 package filter
 
 import (
@@ -31,20 +39,45 @@ import (
 	"strings"
 )
 
-// MaxDepth bounds how deep $and and $or may nest.
-const MaxDepth = 32
+// The limits of a filter document. Each bounds a factor of what matching
+// one item costs; Parse refuses a document past one, naming it.
+const (
+	// MaxDepth bounds how deep $and and $or may nest.
+	MaxDepth = 32
+	// MaxBytes bounds the document's text.
+	MaxBytes = 16 << 10
+	// MaxValues bounds the values of all the document's $in and $nin
+	// lists together.
+	MaxValues = 1000
+	// MaxConditions bounds the conditions matched against each item: the
+	// operators on fields (a value to equal is one $eq) and the documents
+	// of $and and $or.
+	MaxConditions = 32
+	// MaxPathParts bounds the parts of a field's dotted path.
+	MaxPathParts = 16
+)
 
 // Filter is a parsed filter document. It is immutable and safe for
 // concurrent use.
 type Filter struct {
 	root   allOf
 	fields []string
+	paths  [][]string
+	// values and conditions count the document's $in and $nin values and
+	// its conditions while it is parsed, against MaxValues and
+	// MaxConditions.
+	values, conditions int
 }
 
 // Parse reads a filter document. It returns an error saying why when the
 // text is not JSON, not an object, names an unknown operator, gives an
-// operator a value of the wrong type, or has an empty field name.
+// operator a value of the wrong type, has an empty field name, or passes
+// one of the limits (MaxBytes, MaxValues, MaxConditions, MaxPathParts,
+// MaxDepth).
 func Parse(text string) (*Filter, error) {
+	if len(text) > MaxBytes {
+		return nil, fmt.Errorf("the document is %d bytes; at most %d are taken", len(text), MaxBytes)
+	}
 	var doc any
 	if err := json.Unmarshal([]byte(text), &doc); err != nil {
 		return nil, fmt.Errorf("not JSON: %v", err)
@@ -65,14 +98,60 @@ func Parse(text string) (*Filter, error) {
 }
 
 // Fields are the top-level fields the filter reads, sorted: a document
-// that holds only these matches as the whole one would.
+// that holds only these matches as the whole one would. A filter that
+// reads none ({}, or $and and $or of such) matches every document.
 func (f *Filter) Fields() []string { return slices.Clip(f.fields) }
 
+// Paths are the fields' paths the filter reads, split at their dots (a
+// path may be listed more than once): a document that holds only what
+// they reach matches as the whole one would, where what a path reaches
+// is each object's member its next part names, every element of an array
+// on its way, and the whole value at its end.
+func (f *Filter) Paths() [][]string { return slices.Clip(f.paths) }
+
 // Match reports whether doc meets every condition of the filter.
-func (f *Filter) Match(doc map[string]any) bool { return f.root.match(doc) }
+func (f *Filter) Match(doc map[string]any) bool { return f.root.match(doc, &memo{}) }
+
+// Matcher matches documents one after another with a filter, reusing its
+// memory between them. It is not safe for concurrent use.
+type Matcher struct {
+	f    *Filter
+	memo memo
+}
+
+// Matcher returns a Matcher of f.
+func (f *Filter) Matcher() *Matcher { return &Matcher{f: f} }
+
+// Match is the filter's Match of doc.
+func (m *Matcher) Match(doc map[string]any) bool {
+	m.memo.reset()
+	return m.f.root.match(doc, &m.memo)
+}
+
+// Object is a JSON object as the list of its members, each name once, in
+// any order: a document's object may be one instead of a map (cheaper to
+// build for a few members), and it matches as the map of the same members
+// would.
+type Object []Member
+
+// Member is a member of an Object.
+type Member struct {
+	Name  string
+	Value any
+}
+
+// get is the value of the member named name.
+func (o Object) get(name string) (any, bool) {
+	for i := range o {
+		if o[i].Name == name {
+			return o[i].Value, true
+		}
+	}
+	return nil, false
+}
 
 type expr interface {
-	match(doc map[string]any) bool
+	match(doc map[string]any, m *memo) bool
 }
 
 // allOf holds when each of its conditions does ($and, and a document's
@@ -82,18 +161,18 @@ type (
 	anyOf []expr
 )
 
-func (a allOf) match(doc map[string]any) bool {
+func (a allOf) match(doc map[string]any, m *memo) bool {
 	for _, e := range a {
-		if !e.match(doc) {
+		if !e.match(doc, m) {
 			return false
 		}
 	}
 	return true
 }
 
-func (a anyOf) match(doc map[string]any) bool {
+func (a anyOf) match(doc map[string]any, m *memo) bool {
 	for _, e := range a {
-		if e.match(doc) {
+		if e.match(doc, m) {
 			return true
 		}
 	}
@@ -115,6 +194,9 @@ func (f *Filter) document(m map[string]any, depth int) (allOf, error) {
 			list, ok := v.([]any)
 			if !ok || len(list) == 0 {
 				return nil, fmt.Errorf("%s takes a non-empty array of objects", key)
+			}
+			if f.conditions += len(list); f.conditions > MaxConditions {
+				return nil, errTooManyConditions
 			}
 			subs := make([]expr, len(list))
 			for i, item := range list {
@@ -166,29 +248,51 @@ var opKinds = map[string]opKind{
 
 // fieldExpr is the conditions on one path; all must hold.
 type fieldExpr struct {
-	path []string
+	path []part
 	ops  []op
 }
 
 type op struct {
-	kind   opKind
-	arg    any   // $eq, $ne, the comparisons; $exists's bool
-	values []any // $in, $nin
+	kind opKind
+	arg  any       // $eq, $ne, the comparisons; $exists's bool
+	set  *valueSet // $in, $nin
+	// hash is the hash of $eq's and $ne's array or object (memo.hash):
+	// an item's arrays and objects of another hash are not compared.
+	hash      uint64
+	composite bool
 }
+
+var errTooManyConditions = fmt.Errorf("more than %d conditions (operators on fields, a value to equal counting as one, and documents of $and and $or); at most %d are taken", MaxConditions, MaxConditions)
 
 // field parses the condition on key: an operator document, or a value the
 // field must equal.
 func (f *Filter) field(key string, v any) (expr, error) {
+	if n := strings.Count(key, ".") + 1; n > MaxPathParts {
+		return nil, fmt.Errorf("field %q has %d path parts; at most %d are taken", shorten(key), n, MaxPathParts)
+	}
 	path := strings.Split(key, ".")
 	if slices.Contains(path, "") {
 		return nil, fmt.Errorf("field %q has an empty name or path part", key)
 	}
 	f.fields = append(f.fields, path[0])
-	e := fieldExpr{path: path}
+	f.paths = append(f.paths, path)
+	e := fieldExpr{path: make([]part, len(path))}
+	for i, name := range path {
+		e.path[i] = part{name: name, index: -1}
+		if n, err := strconv.Atoi(name); err == nil && n >= 0 && name == strconv.Itoa(n) {
+			e.path[i].index = n
+		}
+	}
 	m, isObject := v.(map[string]any)
 	if !isObject || !hasOperator(m) {
-		e.ops = []op{{kind: opEq, arg: v}}
+		if f.conditions++; f.conditions > MaxConditions {
+			return nil, errTooManyConditions
+		}
+		e.ops = []op{equality(opEq, v)}
 		return e, nil
+	}
+	if f.conditions += len(m); f.conditions > MaxConditions {
+		return nil, errTooManyConditions
 	}
 	for _, name := range slices.Sorted(maps.Keys(m)) {
 		kind, known := opKinds[name]
@@ -201,12 +305,17 @@ func (f *Filter) field(key string, v any) (expr, error) {
 		arg := m[name]
 		o := op{kind: kind, arg: arg}
 		switch kind {
+		case opEq, opNe:
+			o = equality(kind, arg)
 		case opIn, opNin:
 			list, ok := arg.([]any)
 			if !ok {
 				return nil, fmt.Errorf("%s on field %q takes an array", name, key)
 			}
-			o.arg, o.values = nil, list
+			if f.values += len(list); f.values > MaxValues {
+				return nil, fmt.Errorf("more than %d values in $in and $nin together; at most %d are taken", MaxValues, MaxValues)
+			}
+			o.arg, o.set = nil, newValueSet(list)
 		case opGt, opGte, opLt, opLte:
 			switch arg.(type) {
 			case float64, string:
@@ -232,25 +341,43 @@ func hasOperator(m map[string]any) bool {
 	return false
 }
 
-func (e fieldExpr) match(doc map[string]any) bool {
-	for _, o := range e.ops {
-		if !o.match(doc, e.path) {
+// equality is the $eq or $ne of want.
+func equality(kind opKind, want any) op {
+	o := op{kind: kind, arg: want}
+	switch want.(type) {
+	case []any, map[string]any:
+		var m memo
+		o.hash, o.composite = m.hash(want), true
+	}
+	return o
+}
+
+func (e fieldExpr) match(doc map[string]any, m *memo) bool {
+	for i := range e.ops {
+		if !e.ops[i].match(doc, e.path, m) {
 			return false
 		}
 	}
 	return true
 }
 
-func (o op) match(doc map[string]any, path []string) bool {
+// part is a part of a field's path: a member's name, which is an array's
+// index too when it is a non-negative integer without leading zeros.
+type part struct {
+	name  string
+	index int // -1: none
+}
+
+func (o *op) match(doc map[string]any, path []part, m *memo) bool {
 	switch o.kind {
 	case opEq:
-		return reach(doc, path, func(v any, found bool) bool { return equals(v, found, o.arg) })
+		return reach(doc, path, func(v any, found bool) bool { return o.equals(v, found, m) })
 	case opNe:
-		return !reach(doc, path, func(v any, found bool) bool { return equals(v, found, o.arg) })
+		return !reach(doc, path, func(v any, found bool) bool { return o.equals(v, found, m) })
 	case opIn:
-		return reach(doc, path, func(v any, found bool) bool { return in(v, found, o.values) })
+		return reach(doc, path, func(v any, found bool) bool { return o.set.holds(v, found, m) })
 	case opNin:
-		return !reach(doc, path, func(v any, found bool) bool { return in(v, found, o.values) })
+		return !reach(doc, path, func(v any, found bool) bool { return o.set.holds(v, found, m) })
 	case opExists:
 		return reach(doc, path, func(_ any, found bool) bool { return found }) == o.arg.(bool)
 	}
@@ -274,19 +401,25 @@ func (o op) match(doc map[string]any, path []string) bool {
 // false where it leads nowhere, until visit returns true; it reports
 // whether one did. Through an array, path goes into each object element,
 // or to one element when its next part is an index.
-func reach(v any, path []string, visit func(v any, found bool) bool) bool {
+func reach(v any, path []part, visit func(v any, found bool) bool) bool {
 	if len(path) == 0 {
 		return visit(v, true)
 	}
 	switch x := v.(type) {
 	case map[string]any:
-		child, ok := x[path[0]]
+		child, ok := x[path[0].name]
+		if !ok {
+			return visit(nil, false)
+		}
+		return reach(child, path[1:], visit)
+	case Object:
+		child, ok := x.get(path[0].name)
 		if !ok {
 			return visit(nil, false)
 		}
 		return reach(child, path[1:], visit)
 	case []any:
-		if i, err := strconv.Atoi(path[0]); err == nil && i >= 0 && path[0] == strconv.Itoa(i) {
+		if i := path[0].index; i >= 0 {
 			if i < len(x) {
 				return reach(x[i], path[1:], visit)
 			}
@@ -294,9 +427,10 @@ func reach(v any, path []string, visit func(v any, found bool) bool) bool {
 		}
 		walked := false
 		for _, el := range x {
-			if m, ok := el.(map[string]any); ok {
+			switch el.(type) {
+			case map[string]any, Object:
 				walked = true
-				if reach(m, path, visit) {
+				if reach(el, path, visit) {
 					return true
 				}
 			}
@@ -316,25 +450,27 @@ func anyElement(v any, test func(any) bool) bool {
 	return slices.ContainsFunc(list, test)
 }
 
-// equals is $eq's test of a value reached (found) or not against want.
-func equals(v any, found bool, want any) bool {
+// equals is $eq's test of a value reached (found) or not: an array or an
+// object is compared only when its hash (made once for a document, m,
+// however many conditions compare it) is the value's.
+func (o *op) equals(v any, found bool, m *memo) bool {
 	if !found {
-		return want == nil
+		return o.arg == nil
 	}
-	return anyElement(v, func(v any) bool { return equal(v, want) })
-}
-
-func in(v any, found bool, values []any) bool {
-	for _, want := range values {
-		if equals(v, found, want) {
-			return true
-		}
+	if o.composite {
+		return anyElement(v, func(v any) bool {
+			switch v.(type) {
+			case []any, map[string]any, Object:
+				return m.hash(v) == o.hash && equal(v, o.arg)
+			}
+			return false
+		})
 	}
-	return false
+	return anyElement(v, func(v any) bool { return equal(v, o.arg) })
 }
 
 // equal reports whether two decoded JSON values are the same value, of the
-// same type.
+// same type (a map and an Object being both objects).
 func equal(a, b any) bool {
 	switch x := a.(type) {
 	case nil:
@@ -352,10 +488,41 @@ func equal(a, b any) bool {
 		y, ok := b.([]any)
 		return ok && slices.EqualFunc(x, y, equal)
 	case map[string]any:
-		y, ok := b.(map[string]any)
-		return ok && maps.EqualFunc(x, y, equal)
+		switch y := b.(type) {
+		case map[string]any:
+			return maps.EqualFunc(x, y, equal)
+		case Object:
+			return objectEqual(y, x)
+		}
+	case Object:
+		return objectEqual(x, b)
 	}
 	return false
+}
+
+// objectEqual reports whether b is an object of o's members.
+func objectEqual(o Object, b any) bool {
+	var get func(name string) (any, bool)
+	switch y := b.(type) {
+	case map[string]any:
+		if len(y) != len(o) {
+			return false
+		}
+		get = func(name string) (any, bool) { v, ok := y[name]; return v, ok }
+	case Object:
+		if len(y) != len(o) {
+			return false
+		}
+		get = y.get
+	default:
+		return false
+	}
+	for _, m := range o {
+		if v, ok := get(m.Name); !ok || !equal(m.Value, v) {
+			return false
+		}
+	}
+	return true
 }
 
 // compare orders two numbers or two strings; ok is false for any other

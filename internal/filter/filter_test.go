@@ -2,10 +2,17 @@ package filter_test
 
 import (
 	"encoding/json"
+	"fmt"
+	"maps"
+	"math"
+	"math/rand/v2"
+	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/synapsefake/synapsefake/internal/benchpair"
 	"github.com/synapsefake/synapsefake/internal/filter"
 )
 
@@ -119,6 +126,9 @@ func TestMatch(t *testing.T) {
 			if got := f.Match(doc); got != tc.want {
 				t.Errorf("Parse(%s).Match = %v, want %v", tc.filter, got, tc.want)
 			}
+			if got := f.Match(asObjects(doc, 1).(map[string]any)); got != tc.want {
+				t.Errorf("Parse(%s).Match of the document's objects as Objects = %v, want %v", tc.filter, got, tc.want)
+			}
 		})
 	}
 }
@@ -132,6 +142,7 @@ func TestFields(t *testing.T) {
 		want   []string
 	}{
 		{`{}`, nil},
+		{`{"$or":[{},{"$and":[{}]}],"$and":[{"$or":[{}]}]}`, nil},
 		{`{"_id":"x"}`, []string{"_id"}},
 		{`{"info.nickname":"x","info.balance.amount":{"$gt":1},"type":"y"}`, []string{"info", "type"}},
 		{`{"$or":[{"extra.supp_id":"abc"},{"$and":[{"timeline.note":"x"},{"_id":"y"}]}],"missing":{"$exists":false}}`,
@@ -154,12 +165,16 @@ func TestFields(t *testing.T) {
 			if f.Match(part) != f.Match(doc) {
 				t.Errorf("Match of Fields only = %v, of the whole = %v", f.Match(part), f.Match(doc))
 			}
+			if len(f.Fields()) == 0 && !f.Match(map[string]any{}) {
+				t.Errorf("a filter of no field does not match {}")
+			}
 		})
 	}
 }
 
 func TestParseRefuses(t *testing.T) {
 	deep := strings.Repeat(`{"$and":[`, filter.MaxDepth+1) + `{}` + strings.Repeat(`]}`, filter.MaxDepth+1)
+	limits := limitDocuments(1)
 	for _, tc := range []struct {
 		name, filter, want string // want: a part of the error's text
 	}{
@@ -188,6 +203,12 @@ func TestParseRefuses(t *testing.T) {
 		{"bad operator deep inside $or", `{"$or":[{"a":1},{"$and":[{"b":{"$where":"1"}}]}]}`, `unknown operator "$where"`},
 		{"too deep", deep, "nest deeper than"},
 		{"number out of range", `{"a":1e999}`, "not JSON"},
+		{"a byte past MaxBytes", limits["bytes"], "the document is 16385 bytes; at most 16384 are taken"},
+		{"a value past MaxValues", limits["values"], "more than 1000 values in $in and $nin together; at most 1000 are taken"},
+		{"a field past MaxConditions", limits["fields"], "more than 32 conditions"},
+		{"an operator past MaxConditions", limits["operators"], "more than 32 conditions"},
+		{"a branch past MaxConditions", limits["branches"], "more than 32 conditions"},
+		{"a part past MaxPathParts", limits["path"], `field "p.p.p.p.p.p.p.p.p.p.p.p.p.p.p.p.p" has 17 path parts; at most 16 are taken`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			f, err := filter.Parse(tc.filter)
@@ -196,6 +217,41 @@ func TestParseRefuses(t *testing.T) {
 			}
 			if !strings.Contains(err.Error(), tc.want) {
 				t.Errorf("Parse(%s): %v; want it to say %q", tc.filter, err, tc.want)
+			}
+		})
+	}
+}
+
+// limitDocuments are filter documents at each limit plus over: 0 for one
+// at the limit, 1 for one past it.
+func limitDocuments(over int) map[string]string {
+	repeat := func(n int, part func(i int) string) string {
+		parts := make([]string, n)
+		for i := range parts {
+			parts[i] = part(i)
+		}
+		return strings.Join(parts, ",")
+	}
+	values := filter.MaxValues + over
+	bytes := `{"a":"` + strings.Repeat("x", filter.MaxBytes+over-8) + `"}`
+	return map[string]string{
+		"bytes": bytes,
+		// Two lists, so that the limit is of their total.
+		"values": fmt.Sprintf(`{"a":{"$in":[%s]},"b":{"$nin":[%s]}}`,
+			repeat(values/2, func(int) string { return "0" }), repeat(values-values/2, func(int) string { return `"x"` })),
+		"fields":    "{" + repeat(filter.MaxConditions+over, func(i int) string { return fmt.Sprintf(`"f%d":1`, i) }) + "}",
+		"operators": `{"a":{"$gt":0,"$lt":9},"b":{"$exists":true},` + repeat(filter.MaxConditions+over-3, func(i int) string { return fmt.Sprintf(`"f%d":{"$ne":%d}`, i, i) }) + "}",
+		"branches":  `{"$or":[` + repeat(filter.MaxConditions+over, func(int) string { return "{}" }) + `]}`,
+		"path":      fmt.Sprintf(`{"%s":1}`, strings.TrimSuffix(strings.Repeat("p.", filter.MaxPathParts+over), ".")),
+	}
+}
+
+// TestParseAcceptsTheLimits: a document at each limit is taken.
+func TestParseAcceptsTheLimits(t *testing.T) {
+	for name, text := range limitDocuments(0) {
+		t.Run(name, func(t *testing.T) {
+			if _, err := filter.Parse(text); err != nil {
+				t.Errorf("Parse of a document at the limit: %v", err)
 			}
 		})
 	}
@@ -225,6 +281,14 @@ func TestMatchDocumentShapes(t *testing.T) {
 		{"each operator may meet another element", `{"a":{"$gt":2,"$lt":2}}`, `{"a":[1,3]}`, true},
 		{"null field against a value", `{"a":1}`, `{"a":null}`, false},
 		{"$nin with null and a missing field", `{"a":{"$nin":[null]}}`, `{}`, false},
+		{"$in: -0 is 0", `{"a":{"$in":[0]}}`, `{"a":-0}`, true},
+		{"$in: -0 is 0 in an array", `{"a":{"$in":[[0,"x"]]}}`, `{"a":[-0,"x"]}`, true},
+		{"$eq: -0 is 0 in an object", `{"a":{"$eq":{"x":-0}}}`, `{"a":{"x":0}}`, true},
+		{"$in: objects equal in any order", `{"a":{"$in":[{"y":[1,{"z":null}],"x":"1"}]}}`, `{"a":{"x":"1","y":[1,{"z":null}]}}`, true},
+		{"$in: an object's member of another type", `{"a":{"$in":[{"x":"1"}]}}`, `{"a":{"x":1}}`, false},
+		{"$in: a string is not its quoted text", `{"a":{"$in":["s1:x"]}}`, `{"a":"x"}`, false},
+		{"$in: an array element that is an object", `{"a":{"$in":[{"x":1}]}}`, `{"a":[{"x":2},{"x":1}]}`, true},
+		{"$ne: an array against an object", `{"a":{"$ne":{"x":1}}}`, `{"a":[1,{"x":1}]}`, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			f, err := filter.Parse(tc.filter)
@@ -233,6 +297,9 @@ func TestMatchDocumentShapes(t *testing.T) {
 			}
 			if got := f.Match(decode(t, tc.doc)); got != tc.want {
 				t.Errorf("Parse(%s).Match(%s) = %v, want %v", tc.filter, tc.doc, got, tc.want)
+			}
+			if got := f.Match(asObjects(decode(t, tc.doc), 2).(map[string]any)); got != tc.want {
+				t.Errorf("Parse(%s).Match(%s) with Objects = %v, want %v", tc.filter, tc.doc, got, tc.want)
 			}
 		})
 	}
@@ -264,4 +331,183 @@ func FuzzParseMatch(f *testing.F) {
 			t.Errorf("Parse(%s): Match of %s is %v, of its Fields %v", text, doc, whole, !whole)
 		}
 	})
+}
+
+// TestInIsEveryEq: $eq holds when the value reached, or one of its
+// elements, is deeply equal to its value (reflect.DeepEqual, which on
+// decoded JSON is the package's equality: -0 is 0, objects equal by their
+// members), null standing for a missing field; $in holds when one of its
+// values' $eq does, and $nin when none does. Over random values: numbers
+// (0 and -0 among them), strings that look like them, booleans, null,
+// arrays and objects, reached directly, through an array of objects, or
+// not at all.
+func TestInIsEveryEq(t *testing.T) {
+	rng := rand.New(rand.NewPCG(45, 1))
+	scalars := []any{0.0, math.Copysign(0, -1), 1.0, 1.5, "0", "1", "a", "", true, false, nil}
+	var value func(depth int) any
+	value = func(depth int) any {
+		switch k := rng.IntN(10); {
+		case k < 6 || depth > 1:
+			return scalars[rng.IntN(len(scalars))]
+		case k < 8:
+			list := make([]any, rng.IntN(3))
+			for i := range list {
+				list[i] = value(depth + 1)
+			}
+			return list
+		default:
+			m := map[string]any{}
+			for _, key := range []string{"x", "y"}[:rng.IntN(3)] {
+				m[key] = value(depth + 1)
+			}
+			return m
+		}
+	}
+	// eq is the oracle of $eq on one value reached, or none.
+	eq := func(v any, found bool, want any) bool {
+		if !found {
+			return want == nil
+		}
+		if reflect.DeepEqual(v, want) {
+			return true
+		}
+		list, _ := v.([]any)
+		return slices.ContainsFunc(list, func(e any) bool { return reflect.DeepEqual(e, want) })
+	}
+	for i := range 5000 {
+		path, doc := "a", map[string]any{}
+		// reached are the values the path reaches (found false: none).
+		type reached struct {
+			v     any
+			found bool
+		}
+		var at []reached
+		switch rng.IntN(3) {
+		case 0:
+			doc["a"] = value(0)
+			at = []reached{{doc["a"], true}}
+		case 1:
+			path = "a.b"
+			list := make([]any, rng.IntN(3))
+			for j := range list {
+				o := map[string]any{}
+				if rng.IntN(4) > 0 {
+					o["b"] = value(0)
+				}
+				list[j] = o
+				v, ok := o["b"]
+				at = append(at, reached{v, ok})
+			}
+			doc["a"] = list
+			if len(list) == 0 {
+				at = []reached{{nil, false}}
+			}
+		default:
+			at = []reached{{nil, false}}
+		}
+		values := make([]any, rng.IntN(6))
+		for j := range values {
+			values[j] = value(0)
+		}
+		for _, want := range values {
+			text := mustJSON(t, map[string]any{path: map[string]any{"$eq": want}})
+			wantEq := slices.ContainsFunc(at, func(r reached) bool { return eq(r.v, r.found, want) })
+			if got := mustParse(t, text).Match(doc); got != wantEq {
+				t.Fatalf("#%d: %s on %s = %v, want %v", i, text, mustJSON(t, doc), got, wantEq)
+			}
+			if got := mustParse(t, text).Match(asObjects(doc, uint64(i)).(map[string]any)); got != wantEq {
+				t.Fatalf("#%d: %s on %s with Objects = %v, want %v", i, text, mustJSON(t, doc), got, wantEq)
+			}
+		}
+		wantIn := slices.ContainsFunc(values, func(want any) bool {
+			return slices.ContainsFunc(at, func(r reached) bool { return eq(r.v, r.found, want) })
+		})
+		in := mustJSON(t, map[string]any{path: map[string]any{"$in": values}})
+		nin := mustJSON(t, map[string]any{path: map[string]any{"$nin": values}})
+		objects := asObjects(doc, uint64(i)).(map[string]any)
+		for _, d := range []map[string]any{doc, objects} {
+			if got := mustParse(t, in).Match(d); got != wantIn {
+				t.Fatalf("#%d: %s on %s = %v, want %v", i, in, mustJSON(t, doc), got, wantIn)
+			}
+			if got := mustParse(t, nin).Match(d); got != !wantIn {
+				t.Fatalf("#%d: %s on %s = %v, want %v", i, nin, mustJSON(t, doc), got, !wantIn)
+			}
+		}
+	}
+}
+
+// asObjects is v with each object below its top (a map) an Object, its
+// members in an order shuffled by seed.
+func asObjects(v any, seed uint64) any {
+	rng := rand.New(rand.NewPCG(seed, 45))
+	var convert func(v any, top bool) any
+	convert = func(v any, top bool) any {
+		switch x := v.(type) {
+		case map[string]any:
+			if top {
+				m := make(map[string]any, len(x))
+				for k, c := range x {
+					m[k] = convert(c, false)
+				}
+				return m
+			}
+			o := filter.Object{}
+			for _, k := range slices.Sorted(maps.Keys(x)) {
+				o = append(o, filter.Member{Name: k, Value: convert(x[k], false)})
+			}
+			rng.Shuffle(len(o), func(i, j int) { o[i], o[j] = o[j], o[i] })
+			return o
+		case []any:
+			list := make([]any, len(x))
+			for i, c := range x {
+				list[i] = convert(c, false)
+			}
+			return list
+		}
+		return v
+	}
+	return convert(v, true)
+}
+
+func mustJSON(t *testing.T, v any) string {
+	t.Helper()
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+func mustParse(t *testing.T, text string) *filter.Filter {
+	t.Helper()
+	f, err := filter.Parse(text)
+	if err != nil {
+		t.Fatalf("Parse(%s): %v", text, err)
+	}
+	return f
+}
+
+// BenchmarkIn is an $in of MaxValues values against one of a single
+// value, on a field holding an array of 50 strings, which is looked up
+// whole and then element by element: "paired" reports their ratio, about
+// 1x when $in is a set (it grew with the values when $in was a list).
+func BenchmarkIn(b *testing.B) {
+	list := make([]any, 50)
+	for i := range list {
+		list[i] = fmt.Sprint("name ", i)
+	}
+	doc := map[string]any{"a": list}
+	values := make([]string, filter.MaxValues)
+	for i := range values {
+		values[i] = fmt.Sprintf(`"other %d"`, i)
+	}
+	many, err := filter.Parse(`{"a":{"$in":[` + strings.Join(values, ",") + `]}}`)
+	if err != nil {
+		b.Fatal(err)
+	}
+	one, err := filter.Parse(`{"a":{"$in":["other 0"]}}`)
+	if err != nil {
+		b.Fatal(err)
+	}
+	benchpair.Run(b, func() { many.Match(doc) }, func() { one.Match(doc) })
 }

@@ -1,0 +1,91 @@
+package bank
+
+import "maps"
+
+// The readers of list items' fields a filter names (listing.fields): each
+// reads one top-level field of an item's view from its record, as the
+// view would hold it, without building the view. TestFieldReadersAreTheViews
+// compares each with the view's field on every item of a busy store.
+
+// readerOf is a reader of a field the view always shows, made of what
+// the view would hold there: its Go value, which the filter's document
+// converts (project) as jsonValue would.
+func readerOf[R, F any](field func(st *Store, r R) F) func(st *Store, r R) (any, bool) {
+	return func(st *Store, r R) (any, bool) { return field(st, r), true }
+}
+
+// userFieldsOf are the readers of a user's fields, refresh_token's
+// as GET /users shows it with (or without) the tokens.
+func userFieldsOf(showTokens bool) map[string]func(st *Store, u *userRecord) (any, bool) {
+	if showTokens {
+		return userFieldsShowingTokens
+	}
+	return userFields
+}
+
+var userFieldsShowingTokens = func() map[string]func(st *Store, u *userRecord) (any, bool) {
+	m := maps.Clone(userFields)
+	m["refresh_token"] = func(_ *Store, u *userRecord) (any, bool) { return u.refreshToken, u.refreshToken != "" }
+	return m
+}()
+
+// userFields are the readers of a user's fields, the list leaving out
+// their refresh_token.
+var userFields = map[string]func(st *Store, u *userRecord) (any, bool){
+	"refresh_token": func(*Store, *userRecord) (any, bool) { return nil, false },
+	"_id":           readerOf(func(_ *Store, u *userRecord) string { return u.id }),
+	"_links":        readerOf(func(st *Store, u *userRecord) links { return linkTo(st.base + "/users/" + u.id) }),
+	"client":        readerOf(func(st *Store, _ *userRecord) ClientView { return st.client }),
+	"doc_status":    readerOf(func(_ *Store, u *userRecord) docStatus { return u.docStatus() }),
+	"documents":     readerOf(func(_ *Store, u *userRecord) []baseDocView { return u.documentViews(false) }),
+	"emails":        readerOf(func(*Store, *userRecord) []string { return []string{} }),
+	"extra":         readerOf(func(_ *Store, u *userRecord) userExtra { return u.extra() }),
+	"is_hidden":     readerOf(func(*Store, *userRecord) bool { return false }),
+	"legal_names":   readerOf(func(_ *Store, u *userRecord) []string { return shareList(u.legalNames) }),
+	"logins":        readerOf(func(_ *Store, u *userRecord) []loginView { return shareList(u.logins) }),
+	"permission":    readerOf(func(_ *Store, u *userRecord) string { return u.permission }),
+	"phone_numbers": readerOf(func(_ *Store, u *userRecord) []string { return shareList(u.phones) }),
+	"photos":        readerOf(func(*Store, *userRecord) []string { return []string{} }),
+}
+
+var nodeFields = map[string]func(st *Store, n *nodeRecord) (any, bool){
+	"_id":       readerOf(func(_ *Store, n *nodeRecord) string { return n.id }),
+	"allowed":   readerOf(func(_ *Store, n *nodeRecord) string { return n.allowed }),
+	"is_active": readerOf(func(_ *Store, n *nodeRecord) bool { return n.isActive }),
+	"type":      readerOf(func(_ *Store, n *nodeRecord) string { return n.typ }),
+	"user_id":   readerOf(func(_ *Store, n *nodeRecord) string { return n.userID }),
+}
+
+var txFields = map[string]func(st *Store, t *txRecord) (any, bool){
+	"_id": readerOf(func(_ *Store, t *txRecord) string { return t.id }),
+	"_v":  readerOf(func(_ *Store, t *txRecord) int { return len(t.timeline) + 1 }),
+	"amount": readerOf(func(_ *Store, t *txRecord) amountView {
+		amount := t.amount
+		if t.card != nil {
+			amount = t.card.show(len(t.timeline), map[string]any{}) // the members it adds to extra.other are not read here
+		}
+		return amountView{Amount: amount, Currency: t.currency}
+	}),
+	"recent_status": readerOf(func(_ *Store, t *txRecord) recentStatus {
+		rs := recentOf(t.timeline)
+		if t.code != "" {
+			code := t.code
+			rs.Code = &code
+		}
+		return rs
+	}),
+	"from": readerOf(func(st *Store, t *txRecord) partyView { return st.party(t.fromNode, t.fromMeta) }),
+	"to":   readerOf(func(st *Store, t *txRecord) partyView { return st.party(t.toNode, t.toMeta) }),
+}
+
+var statementFields = map[string]func(st *Store, rec *statementRecord) (any, bool){
+	"_id": readerOf(func(_ *Store, rec *statementRecord) string { return rec.id }),
+}
+
+var subnetFields = map[string]func(st *Store, sn *subnetRecord) (any, bool){
+	"_id": readerOf(func(_ *Store, sn *subnetRecord) string { return sn.id }),
+}
+
+var subscriptionFields = map[string]func(st *Store, sub *subscriptionRecord) (any, bool){
+	"_id": readerOf(func(_ *Store, sub *subscriptionRecord) string { return sub.id }),
+}

@@ -1,0 +1,197 @@
+package filter
+
+import (
+	"hash/maphash"
+	"math"
+	"reflect"
+	"slices"
+	"unicode/utf8"
+)
+
+// valueSet is the values of an $in or $nin: strings, numbers and booleans
+// as keys of a map (Go's map equality is the package's: same type, same
+// value, 0 and -0 alike), null as a flag, arrays and objects by their
+// hash (hashOf), each candidate of an item's hash then compared (equal).
+type valueSet struct {
+	scalars   map[any]struct{}
+	null      bool
+	composite map[uint64][]any
+}
+
+func newValueSet(values []any) *valueSet {
+	s := &valueSet{}
+	var m memo
+	for _, v := range values {
+		switch v.(type) {
+		case nil:
+			s.null = true
+		case string, float64, bool:
+			if s.scalars == nil {
+				s.scalars = make(map[any]struct{}, len(values))
+			}
+			s.scalars[v] = struct{}{}
+		case []any, map[string]any, Object:
+			if s.composite == nil {
+				s.composite = map[uint64][]any{}
+			}
+			h := m.hash(v)
+			s.composite[h] = append(s.composite[h], v)
+		}
+	}
+	return s
+}
+
+// holds is $in's test of a value reached (found) or not: null stands for
+// a missing field, and an array is in the set when it, or one of its
+// elements, is.
+func (s *valueSet) holds(v any, found bool, m *memo) bool {
+	if !found {
+		return s.null
+	}
+	if s.has(v, m) {
+		return true
+	}
+	list, _ := v.([]any)
+	return slices.ContainsFunc(list, func(v any) bool { return s.has(v, m) })
+}
+
+// has reports whether v is one of the set's values.
+func (s *valueSet) has(v any, m *memo) bool {
+	switch v.(type) {
+	case nil:
+		return s.null
+	case string, float64, bool:
+		_, ok := s.scalars[v]
+		return ok
+	case []any, map[string]any, Object:
+		if len(s.composite) == 0 {
+			return false
+		}
+		return slices.ContainsFunc(s.composite[m.hash(v)], func(c any) bool { return equal(v, c) })
+	}
+	return false
+}
+
+// seed is the hashes' seed, one for the process: sets and items are
+// hashed alike.
+var seed = maphash.MakeSeed()
+
+// memo keeps the hashes of a document's arrays and objects, by identity,
+// while one document is matched: each is hashed once however many
+// conditions compare it, and an array's or object's hash is made of its
+// members' own.
+type memo struct {
+	hashes map[memoID]uint64
+	// last is the last value hashed: conditions on a path come one after
+	// another.
+	last     memoID
+	lastHash uint64
+}
+
+type memoID struct {
+	p    uintptr // the map, or the slice's first element
+	n    int     // the slice's length
+	kind uint8   // tagArray or tagObject, and 1 for an Object
+}
+
+func (m *memo) reset() {
+	clear(m.hashes)
+	m.last = memoID{}
+}
+
+// hash is a hash of v that values equal (equal) share: a type's tag
+// mixed with the value; an array's elements in order, an object's members
+// in any order (their hashes added); 0 and -0 alike.
+func (m *memo) hash(v any) uint64 {
+	const (
+		tagNull = iota + 1
+		tagFalse
+		tagTrue
+		tagNumber
+		tagString
+		tagArray
+		tagObject
+		tagOther
+	)
+	switch x := v.(type) {
+	case nil:
+		return tagNull
+	case bool:
+		if x {
+			return tagTrue
+		}
+		return tagFalse
+	case float64:
+		if x == 0 {
+			x = 0 // -0 is 0
+		}
+		return mix(tagNumber, math.Float64bits(x))
+	case string:
+		return mix(tagString, maphash.String(seed, x))
+	case []any, map[string]any, Object:
+	default:
+		return tagOther // equal to nothing: any hash will do
+	}
+	rv := reflect.ValueOf(v)
+	id := memoID{p: rv.Pointer(), n: rv.Len()}
+	switch v.(type) {
+	case map[string]any:
+		id.kind = tagObject
+	case Object:
+		id.kind = 1
+	}
+	if id == m.last && id.p != 0 {
+		return m.lastHash
+	}
+	if h, ok := m.hashes[id]; ok {
+		m.last, m.lastHash = id, h
+		return h
+	}
+	var h uint64
+	switch x := v.(type) {
+	case []any:
+		h = mix(tagArray, uint64(len(x)))
+		for _, el := range x {
+			h = mix(h, m.hash(el))
+		}
+	case map[string]any:
+		var sum uint64
+		for k, el := range x {
+			sum += mix(maphash.String(seed, k), m.hash(el))
+		}
+		h = mix(mix(tagObject, uint64(len(x))), sum)
+	case Object:
+		var sum uint64
+		for _, member := range x {
+			sum += mix(maphash.String(seed, member.Name), m.hash(member.Value))
+		}
+		h = mix(mix(tagObject, uint64(len(x))), sum)
+	}
+	if m.hashes == nil {
+		m.hashes = map[memoID]uint64{}
+	}
+	m.hashes[id] = h
+	m.last, m.lastHash = id, h
+	return h
+}
+
+// mix combines two hashes, in order.
+func mix(a, b uint64) uint64 {
+	h := (a ^ 0x9e3779b97f4a7c15) * 0xbf58476d1ce4e5b9
+	h ^= b + 0x94d049bb133111eb + (h << 6) + (h >> 2)
+	h *= 0xff51afd7ed558ccd
+	return h ^ h>>33
+}
+
+// shorten is s cut to 60 bytes (at a rune), for an error message.
+func shorten(s string) string {
+	const limit = 60
+	if len(s) <= limit {
+		return s
+	}
+	cut := limit
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return s[:cut] + "..."
+}
