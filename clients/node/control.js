@@ -439,9 +439,10 @@ class Control {
   }
 
   // transactions are the newest transactions of a user (sent or received)
-  // or of a node, newest first: {userID} or {nodeID}, and limit.
-  async transactions({ userID, nodeID, limit } = {}) {
-    if ((userID === undefined) === (nodeID === undefined)) throw new TypeError('give exactly one of userID and nodeID');
+  // or of a node, newest first: {userId} or {nodeId} (userID and nodeID,
+  // their first spelling, still do), and limit.
+  async transactions({ userId, nodeId, userID = userId, nodeID = nodeId, limit } = {}) {
+    if ((userID === undefined) === (nodeID === undefined)) throw new TypeError('give exactly one of userId and nodeId');
     const owner = userID !== undefined ? `users/${seg(userID)}` : `nodes/${seg(nodeID)}`;
     return (await this.#get(`${owner}/transactions`, { limit })).transactions;
   }
@@ -577,6 +578,18 @@ class Control {
   // advanceTransaction is AdvanceTransaction: one step, to status.
   async advanceTransaction(txID, status) {
     return this.#move(txID, 'advance', { status });
+  }
+
+  // dishonorReturn is DishonorReturn: the originator dishonors a return
+  // (R61, R62, R67-R70).
+  async dishonorReturn(txID, code) {
+    return this.#move(txID, 'dishonor', { code });
+  }
+
+  // contestDishonor is ContestDishonor: the receiving bank contests a
+  // dishonored return (R71-R77).
+  async contestDishonor(txID, code) {
+    return this.#move(txID, 'contest', { code });
   }
 
   // winDispute is WinDispute; resolves to {transaction, dispute_status,
