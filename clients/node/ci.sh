@@ -18,7 +18,9 @@
 #     examples/vitest with vitest) WITHOUT SYNAPSEFAKE_BIN and with no
 #     synapsefake on PATH, so the binary must come from the platform
 #     package: each prints where its binary came from, the start-up figures
-#     and the median cost of a platform;
+#     and the median cost of a platform, which scripts/check-figures.js
+#     checks against their targets (start-up beyond the binary's own start
+#     under 50 ms, a platform under 5 ms median; failing at twice those);
 #     With --jest, also examples/jest (jest@30 from the registry, ~30 s more);
 #  5. checks the failure report (scripts/check-report.js): a suite with a
 #     failing test under vitest (and jest, with --jest) must print that
@@ -133,6 +135,9 @@ if [[ -n "$jest" ]]; then
 	cd "$project/examples/jest"
 	isolated "$project/node_modules/.bin/jest" 2>&1
 fi
+
+step "4d. the figures against their targets (start-up beyond the binary's own 50 ms, a platform 5 ms median)"
+node "$here/scripts/check-figures.js" node:test="$work/node-test.log" vitest="$work/vitest.log"
 
 step "5. the failure report: a failing test's platform requests under it, nothing for a passing one"
 cd "$project"

@@ -161,7 +161,8 @@ export class Control {
   node(nodeId: string): Promise<Node>;
   /** Money for a node at once (no transaction, no webhook); the node after. */
   fund(nodeId: string, cents: number): Promise<Node>;
-  transactions(options: { userID?: string; nodeID?: string; limit?: number }): Promise<Transaction[]>;
+  /** The newest transactions of a user or of a node (one of userId and nodeId; userID and nodeID are their first spelling). */
+  transactions(options: { userId?: string; nodeId?: string; userID?: string; nodeID?: string; limit?: number }): Promise<Transaction[]>;
   addSubnet(userId: string, nodeId: string, fields?: Record<string, any>): Promise<FakeObject>;
   /** An OAuth key for the user on the fingerprint: X-SP-USER is `${key}|${fingerprint}`. */
   oauthKey(userId: string, fingerprint: string, scopes?: string[]): Promise<string>;
@@ -197,6 +198,10 @@ export class Control {
   release(txId: string): Promise<Transaction>;
   cancel(txId: string, code?: string): Promise<Transaction>;
   advanceTransaction(txId: string, status: string): Promise<Transaction>;
+  /** The originator dishonors a return (R61, R62, R67-R70). */
+  dishonorReturn(txId: string, code: string): Promise<Transaction>;
+  /** The receiving bank contests a dishonored return (R71-R77). */
+  contestDishonor(txId: string, code: string): Promise<Transaction>;
   winDispute(txId: string): Promise<{ transaction: Transaction; dispute_status: string; dispute_credit_transaction_id: string }>;
   loseDispute(txId: string): Promise<{ transaction: Transaction; dispute_status: string; dispute_credit_transaction_id: string }>;
 

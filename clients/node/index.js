@@ -20,7 +20,6 @@
 
 const childProcess = require('node:child_process');
 const fs = require('node:fs');
-const http = require('node:http');
 const path = require('node:path');
 const { Control, ControlError } = require('./control.js');
 
@@ -299,18 +298,6 @@ class StartedFake extends Fake {
   }
 }
 
-// probe resolves once GET url answers 200.
-function probe(url, timeout) {
-  return new Promise((resolve, reject) => {
-    const req = http.get(url, { timeout, headers: { Accept: 'application/json' } }, (res) => {
-      res.resume();
-      res.on('end', () => (res.statusCode === 200 ? resolve() : reject(new Error(`HTTP ${res.statusCode}`))));
-    });
-    req.on('timeout', () => req.destroy(new Error(`no answer within ${timeout} ms`)));
-    req.on('error', reject);
-  });
-}
-
 // START_OPTIONS are startFake's options.
 const START_OPTIONS = ['bin', 'clock', 'start', 'clientId', 'clientSecret', 'quiet', 'args', 'env', 'timeout'];
 
@@ -403,12 +390,14 @@ async function startFake(options = {}) {
     });
   });
 
-  // An answer: the clock of the default platform.
-  const clockUrl = `${url.replace(/\/v3\.1$/, '')}/_fake/clock`;
+  // An answer: the clock of the default platform, asked on the kept-alive
+  // connection every Control of this process shares, which the first
+  // createPlatform then reuses rather than opening its own.
+  const controlUrl = `${url.replace(/\/v3\.1$/, '')}/_fake`;
   try {
-    await probe(clockUrl, timeout);
+    await new Control(controlUrl, { timeout }).call('GET', 'clock');
   } catch (err) {
-    throw fail(`it printed its banner but ${clockUrl} did not answer (${err.message})`);
+    throw fail(`it printed its banner but ${controlUrl}/clock did not answer (${err.message})`);
   }
   const readyAt = performance.now();
   // The fake no longer keeps this process alive; stop() or this process's
@@ -424,7 +413,8 @@ async function startFake(options = {}) {
  * Connects to a fake already running (one a globalSetup started, or the
  * binary you run yourself), by its API base URL (http://127.0.0.1:PORT/v3.1)
  * or origin; without url, by $SYNAPSEFAKE_URL. Nothing is spawned; stop()
- * does nothing. Its platforms start at DefaultStartTime on a manual clock,
+ * does nothing. It asks the fake's clock at once, without waiting for the
+ * answer, to open the connection its calls reuse. Its platforms start at DefaultStartTime on a manual clock,
  * whatever the fake's own clock, unless options.start and options.clock
  * (or createPlatform's) say otherwise.
  * @param {string} [url]
@@ -436,7 +426,13 @@ function connect(url = process.env.SYNAPSEFAKE_URL, options = {}) {
   if (!url) throw new Error('synapsefake: connect needs the fake\'s URL (http://127.0.0.1:PORT/v3.1), or SYNAPSEFAKE_URL set; start one with startFake or a globalSetup (docs/node.md)');
   let base = String(url).replace(/\/+$/, '').replace(/\/_fake$/, '');
   if (!/\/v3\.1$/.test(base)) base += '/v3.1';
-  return new Fake(base, options);
+  const fake = new Fake(base, options);
+  // Opens the kept-alive connection now, while the caller goes on (a test
+  // file being collected), so that the first createPlatform finds it open
+  // and its code warm: a process's first request costs about 10 ms more
+  // than the next. A fake not reachable yet is createPlatform's to report.
+  fake.control.call('GET', 'clock').catch(() => {});
+  return fake;
 }
 
 module.exports = { startFake, connect, findBinary, platformPackage, Fake, StartedFake, Platform, Control, ControlError, DEFAULT_START_TIME };

@@ -120,6 +120,14 @@ function usePlatform(options, hooks = {}) {
   if (typeof before !== 'function' || typeof after !== 'function') {
     throw new Error('synapsefake/jest: usePlatform needs jest\'s beforeEach and afterEach (call it in a test file)');
   }
+  // Connects now, while jest collects the file's tests, so that its first
+  // test's platform does not open the connection (see connect); a missing
+  // fake is reported by the beforeEach.
+  try {
+    useFake();
+  } catch {
+    // no SYNAPSEFAKE_URL: the beforeEach says so
+  }
   let current = null;
   before(async () => {
     current = await useFake().createPlatform(options);

@@ -65,6 +65,17 @@ export function useFake() {
   return connected;
 }
 
+// warmUp connects to the fake (see connect) while vitest is still
+// collecting the file's tests, so that its first test's platform does not
+// open the connection; a missing fake is reported by the test that needs it.
+function warmUp() {
+  try {
+    useFake();
+  } catch {
+    // no fake configured: the first test's createPlatform says so
+  }
+}
+
 /**
  * Registers a beforeEach that makes a fresh platform (createPlatform(options))
  * and an afterEach that reports its requests if the test failed
@@ -75,6 +86,7 @@ export function useFake() {
  * @returns {import('./index').Platform}
  */
 export function usePlatform(options) {
+  warmUp();
   let current = null;
   beforeEach(async () => {
     current = await useFake().createPlatform(options);
@@ -116,3 +128,8 @@ export const test = baseTest.extend({
 });
 
 export const it = test;
+
+// A test file imports this module before vitest collects its tests: the
+// connection to the fake opens meanwhile (warmUp), for the platform
+// fixture as for usePlatform.
+warmUp();

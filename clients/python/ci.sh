@@ -6,7 +6,10 @@
 #   - the example suite (examples/) with no SYNAPSEFAKE_BIN and no
 #     synapsefake on PATH, checking that the binary inside the wheel ran;
 #   - the example suite again under pytest-xdist (-n 2): each worker starts
-#     its own binary, and the isolation tests pass on both.
+#     its own binary, and the isolation tests pass on both;
+#   - check_figures.py on both runs' summaries: the start-up beyond the
+#     binary's own start under 50 ms, a fresh platform under 5 ms median
+#     (failing at twice those, a margin for a loaded machine).
 # Then it installs from the source tree (pip install --no-build-isolation
 # ./clients/python) into another fresh venv and runs one example file there
 # with SYNAPSEFAKE_BIN. Runs from any directory; nothing is downloaded.
@@ -99,6 +102,9 @@ for w in gw0 gw1; do
 	grep -q "^worker $w: binary $packaged (inside the synapsefake package)" "$tmp/examples-xdist.log" ||
 		fail "no binary of worker $w in the summary"
 done
+
+step "the figures against their targets (start-up beyond the binary's own 50 ms, a platform 5 ms median)"
+"$python" "$here/check_figures.py" examples="$tmp/examples.log" "examples -n 2"="$tmp/examples-xdist.log"
 
 step "pip install --no-build-isolation ./clients/python into another fresh venv"
 rm -rf "$here/build" "$here/synapsefake.egg-info"

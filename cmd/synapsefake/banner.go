@@ -14,7 +14,7 @@ import (
 )
 
 // clientEnv names the client that started the binary ("python/1.2.3",
-// "node/1.2.3"), as the control clients' X-Synapsefake-Client header names
+// "node/1.2.3", "ruby"), as the control clients' X-Synapsefake-Client header names
 // them: the start-up lines then suggest that client's calls.
 const clientEnv = "SYNAPSEFAKE_CLIENT"
 
@@ -77,10 +77,10 @@ func printWorld(out io.Writer, file string, w synapsefake.World) {
 // the control route with curl, or the call of the client clientEnv names.
 func printManualClock(out io.Writer, host string) {
 	switch caller := bank.ParseCaller(os.Getenv(clientEnv)); caller {
-	case bank.CallerPython, bank.CallerNode:
-		fmt.Fprintf(out, "  %s   # moves a platform's clock in a test; every control call: docs/control-api.md\n", caller.Phrase("Advance(24h)"))
-	default:
+	case bank.CallerHTTP:
 		fmt.Fprintf(out, "  curl -X POST http://%s/_fake/clock/advance -d '{\"duration\":\"24h\"}'   # control API: docs/control-api.md\n", host)
+	default:
+		fmt.Fprintf(out, "  %s   # moves a platform's clock in a test; every control call: docs/control-api.md\n", caller.Phrase("Advance(24h)"))
 	}
 }
 

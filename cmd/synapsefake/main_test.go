@@ -1244,6 +1244,7 @@ func TestBannerInTheClientsWords(t *testing.T) {
 		{"curl/8.5.0", `  curl -X POST http://127.0.0.1:`},
 		{"python/0.0.0.dev0", `  synapsefake.advance("24h")   # moves a platform's clock in a test; every control call: docs/control-api.md` + "\n"},
 		{"node/0.0.0-dev", `  platform.control.advance('24h')   # moves a platform's clock in a test; every control call: docs/control-api.md` + "\n"},
+		{"ruby", `  synapsefake.advance("24h")   # moves a platform's clock in a test; every control call: docs/control-api.md` + "\n"},
 	} {
 		t.Run(tc.client, func(t *testing.T) {
 			t.Setenv("SYNAPSEFAKE_CLIENT", tc.client)

@@ -29,15 +29,23 @@ const (
 	// CallerNode is synapsefake's npm package (node/VERSION): a platform's
 	// control.
 	CallerNode
+	// CallerRuby is synapsefake's Ruby gem (ruby): the platform the RSpec
+	// and Minitest helpers give a test, synapsefake, whose methods are
+	// its control's.
+	CallerRuby
 )
 
+// lastCaller is the last Caller a hint is phrased for.
+const lastCaller = CallerRuby
+
 // ClientHeader is the request header in which a control client names
-// itself, "python/1.2.3" or "node/1.2.3"; the binary reads the same value
+// itself, "python/1.2.3", "node/1.2.3" or "ruby"; the binary reads the same value
 // from the SYNAPSEFAKE_CLIENT environment variable for its banner.
 const ClientHeader = "X-Synapsefake-Client"
 
 // ParseCaller is the caller a ClientHeader value names: its part before
-// "/" is python or node, anything else (none included) is CallerHTTP.
+// "/" is python, node or ruby, anything else (none included) is
+// CallerHTTP.
 func ParseCaller(client string) Caller {
 	name, _, _ := strings.Cut(client, "/")
 	switch strings.ToLower(strings.TrimSpace(name)) {
@@ -45,6 +53,8 @@ func ParseCaller(client string) Caller {
 		return CallerPython
 	case "node":
 		return CallerNode
+	case "ruby":
+		return CallerRuby
 	}
 	return CallerHTTP
 }
@@ -54,7 +64,7 @@ func ParseCaller(client string) Caller {
 // phrase's first group).
 type phrasing struct {
 	goPhrase *regexp.Regexp
-	by       [CallerNode + 1]string
+	by       [lastCaller + 1]string
 }
 
 // phrasings are the Go phrases of the hints, the longest first where one
@@ -65,51 +75,61 @@ var phrasings = []phrasing{
 		CallerHTTP:   `keys live 7200s of the fake's time, and POST /_fake/clock/advance moves it`,
 		CallerPython: `keys live 7200s of the fake's time, and synapsefake.advance moves it`,
 		CallerNode:   `keys live 7200s of the fake's time, and platform.control.advance moves it`,
+		CallerRuby:   `keys live 7200s of the fake's time, and synapsefake.advance moves it`,
 	}},
 	{regexp.MustCompile(`\bAdvance\(([0-9a-zµ.]+)\)`), [...]string{
 		CallerHTTP:   `POST /_fake/clock/advance {"duration":"$1"}`,
 		CallerPython: `synapsefake.advance("$1")`,
 		CallerNode:   `platform.control.advance('$1')`,
+		CallerRuby:   `synapsefake.advance("$1")`,
 	}},
 	{regexp.MustCompile(`fake\.OAuthKey\(userID, fingerprint\)`), [...]string{
 		CallerHTTP:   `POST /_fake/users/{user_id}/oauth {"fingerprint":"..."}`,
 		CallerPython: `synapsefake.oauth_key(user_id, fingerprint)`,
 		CallerNode:   `platform.control.oauthKey(userId, fingerprint)`,
+		CallerRuby:   `synapsefake.oauth_key(user_id, fingerprint)`,
 	}},
 	{regexp.MustCompile(`fake\.OAuthKey\("([^"]*)", fingerprint\)`), [...]string{
 		CallerHTTP:   `POST /_fake/users/$1/oauth {"fingerprint":"..."}`,
 		CallerPython: `synapsefake.oauth_key("$1", fingerprint)`,
 		CallerNode:   `platform.control.oauthKey('$1', fingerprint)`,
+		CallerRuby:   `synapsefake.oauth_key("$1", fingerprint)`,
 	}},
 	{regexp.MustCompile(`fake\.Gateway\(\)`), [...]string{
 		CallerHTTP:   `the gateway GET /_fake/platforms lists`,
 		CallerPython: `synapsefake.gateway`,
 		CallerNode:   `platform.gateway`,
+		CallerRuby:   `synapsefake.gateway`,
 	}},
 	{regexp.MustCompile(`fake\.URL\(\)`), [...]string{
 		CallerHTTP:   `the base URL the binary prints`,
 		CallerPython: `synapsefake.base_url`,
 		CallerNode:   `platform.baseUrl`,
+		CallerRuby:   `synapsefake.base_url`,
 	}},
 	{regexp.MustCompile(`UserSeed\.Fingerprint`), [...]string{
 		CallerHTTP:   `"fingerprint" in POST /_fake/users`,
 		CallerPython: `synapsefake.add_user(fingerprint=...)`,
 		CallerNode:   `platform.control.addUser({ fingerprint })`,
+		CallerRuby:   `synapsefake.add_user(fingerprint: ...)`,
 	}},
 	{regexp.MustCompile(`fake\.Fund, NodeSeed\.BalanceCents`), [...]string{
 		CallerHTTP:   `POST /_fake/nodes/{node_id}/fund, or balance_cents in POST /_fake/users/{user_id}/nodes`,
 		CallerPython: `synapsefake.fund(node_id, cents), or synapsefake.add_node(user_id, balance_cents=...)`,
 		CallerNode:   `platform.control.fund(nodeId, cents), or platform.control.addNode(userId, { balance_cents })`,
+		CallerRuby:   `synapsefake.fund(node_id, cents), or synapsefake.add_node(user_id, balance_cents: ...)`,
 	}},
 	{regexp.MustCompile(`fake\.User\(userID\)'s RefreshToken`), [...]string{
 		CallerHTTP:   `GET /_fake/users/{user_id}'s refresh_token`,
 		CallerPython: `synapsefake.user(user_id)["refresh_token"]`,
 		CallerNode:   `(await platform.control.user(userId)).refresh_token`,
+		CallerRuby:   `synapsefake.user(user_id)["refresh_token"]`,
 	}},
 	{regexp.MustCompile(`\bForceMFA asks`), [...]string{
 		CallerHTTP:   `POST /_fake/users/{user_id}/force-mfa asks`,
 		CallerPython: `synapsefake.force_mfa asks`,
 		CallerNode:   `platform.control.forceMFA asks`,
+		CallerRuby:   `synapsefake.force_mfa asks`,
 	}},
 }
 
@@ -117,7 +137,7 @@ var phrasings = []phrasing{
 // words: each Go call of phrasings becomes the caller's. CallerGo's is text
 // itself.
 func (c Caller) Phrase(text string) string {
-	if c == CallerGo || c > CallerNode || text == "" {
+	if c == CallerGo || c > lastCaller || text == "" {
 		return text
 	}
 	for _, p := range phrasings {

@@ -20,7 +20,9 @@ func TestParseCaller(t *testing.T) {
 		{"node", CallerNode},
 		{"", CallerHTTP},
 		{"curl/8.5.0", CallerHTTP},
-		{"ruby/0.1.0", CallerHTTP},
+		{"ruby", CallerRuby},
+		{"ruby/0.1.0", CallerRuby},
+		{"jruby", CallerHTTP},
 	} {
 		if got := ParseCaller(tc.header); got != tc.want {
 			t.Errorf("ParseCaller(%q) = %d, want %d", tc.header, got, tc.want)
@@ -33,69 +35,78 @@ func TestParseCaller(t *testing.T) {
 func TestPhrase(t *testing.T) {
 	t.Parallel()
 	for _, tc := range []struct {
-		goText             string
-		http, python, node string
+		goText                   string
+		http, python, node, ruby string
 	}{
 		{
 			"pending (call Advance(1m)); due now: Advance(0) runs it",
 			`pending (call POST /_fake/clock/advance {"duration":"1m"}); due now: POST /_fake/clock/advance {"duration":"0"} runs it`,
 			`pending (call synapsefake.advance("1m")); due now: synapsefake.advance("0") runs it`,
 			`pending (call platform.control.advance('1m')); due now: platform.control.advance('0') runs it`,
+			`pending (call synapsefake.advance("1m")); due now: synapsefake.advance("0") runs it`,
 		},
 		{
 			HintGateway,
 			`send X-SP-GATEWAY: "<client_id>|<client_secret>"; the gateway GET /_fake/platforms lists is this fake's`,
 			`send X-SP-GATEWAY: "<client_id>|<client_secret>"; synapsefake.gateway is this fake's`,
 			`send X-SP-GATEWAY: "<client_id>|<client_secret>"; platform.gateway is this fake's`,
+			`send X-SP-GATEWAY: "<client_id>|<client_secret>"; synapsefake.gateway is this fake's`,
 		},
 		{
 			HintNewKey,
 			`get a key from POST /oauth/{user_id} with the user's refresh_token, or POST /_fake/users/{user_id}/oauth {"fingerprint":"..."}`,
 			`get a key from POST /oauth/{user_id} with the user's refresh_token, or synapsefake.oauth_key(user_id, fingerprint)`,
 			`get a key from POST /oauth/{user_id} with the user's refresh_token, or platform.control.oauthKey(userId, fingerprint)`,
+			`get a key from POST /oauth/{user_id} with the user's refresh_token, or synapsefake.oauth_key(user_id, fingerprint)`,
 		},
 		{
 			`use a key of user u1: fake.OAuthKey("u1", fingerprint) or POST /oauth/u1`,
 			`use a key of user u1: POST /_fake/users/u1/oauth {"fingerprint":"..."} or POST /oauth/u1`,
 			`use a key of user u1: synapsefake.oauth_key("u1", fingerprint) or POST /oauth/u1`,
 			`use a key of user u1: platform.control.oauthKey('u1', fingerprint) or POST /oauth/u1`,
+			`use a key of user u1: synapsefake.oauth_key("u1", fingerprint) or POST /oauth/u1`,
 		},
 		{
 			"the API's paths start with /v3.1, which fake.URL() includes",
 			"the API's paths start with /v3.1, which the base URL the binary prints includes",
 			"the API's paths start with /v3.1, which synapsefake.base_url includes",
 			"the API's paths start with /v3.1, which platform.baseUrl includes",
+			"the API's paths start with /v3.1, which synapsefake.base_url includes",
 		},
 		{
 			hintFunds,
 			`fund the node (POST /_fake/nodes/{node_id}/fund, or balance_cents in POST /_fake/users/{user_id}/nodes), or let the pending debits settle or cancel them`,
 			`fund the node (synapsefake.fund(node_id, cents), or synapsefake.add_node(user_id, balance_cents=...)), or let the pending debits settle or cancel them`,
 			`fund the node (platform.control.fund(nodeId, cents), or platform.control.addNode(userId, { balance_cents })), or let the pending debits settle or cancel them`,
+			`fund the node (synapsefake.fund(node_id, cents), or synapsefake.add_node(user_id, balance_cents: ...)), or let the pending debits settle or cancel them`,
 		},
 		{
 			"ForceMFA asks user u1 for MFA (hint: register the device first (fake.OAuthKey(userID, fingerprint) or UserSeed.Fingerprint)",
 			`POST /_fake/users/{user_id}/force-mfa asks user u1 for MFA (hint: register the device first (POST /_fake/users/{user_id}/oauth {"fingerprint":"..."} or "fingerprint" in POST /_fake/users)`,
 			`synapsefake.force_mfa asks user u1 for MFA (hint: register the device first (synapsefake.oauth_key(user_id, fingerprint) or synapsefake.add_user(fingerprint=...))`,
 			`platform.control.forceMFA asks user u1 for MFA (hint: register the device first (platform.control.oauthKey(userId, fingerprint) or platform.control.addUser({ fingerprint }))`,
+			`synapsefake.force_mfa asks user u1 for MFA (hint: register the device first (synapsefake.oauth_key(user_id, fingerprint) or synapsefake.add_user(fingerprint: ...))`,
 		},
 		{
 			errExpiredKey(time.Unix(0, 0), time.Unix(60, 0)).Hint,
 			`keys live 7200s of the fake's time, and POST /_fake/clock/advance moves it; renew the key: get a key from POST /oauth/{user_id} with the user's refresh_token, or POST /_fake/users/{user_id}/oauth {"fingerprint":"..."}`,
 			`keys live 7200s of the fake's time, and synapsefake.advance moves it; renew the key: get a key from POST /oauth/{user_id} with the user's refresh_token, or synapsefake.oauth_key(user_id, fingerprint)`,
 			`keys live 7200s of the fake's time, and platform.control.advance moves it; renew the key: get a key from POST /oauth/{user_id} with the user's refresh_token, or platform.control.oauthKey(userId, fingerprint)`,
+			`keys live 7200s of the fake's time, and synapsefake.advance moves it; renew the key: get a key from POST /oauth/{user_id} with the user's refresh_token, or synapsefake.oauth_key(user_id, fingerprint)`,
 		},
 		{
 			"or read the current one from GET /users/{user_id} or fake.User(userID)'s RefreshToken",
 			"or read the current one from GET /users/{user_id} or GET /_fake/users/{user_id}'s refresh_token",
 			`or read the current one from GET /users/{user_id} or synapsefake.user(user_id)["refresh_token"]`,
 			"or read the current one from GET /users/{user_id} or (await platform.control.user(userId)).refresh_token",
+			`or read the current one from GET /users/{user_id} or synapsefake.user(user_id)["refresh_token"]`,
 		},
-		{"no Go call here", "no Go call here", "no Go call here", "no Go call here"},
+		{"no Go call here", "no Go call here", "no Go call here", "no Go call here", "no Go call here"},
 	} {
 		for _, c := range []struct {
 			caller Caller
 			want   string
-		}{{CallerGo, tc.goText}, {CallerHTTP, tc.http}, {CallerPython, tc.python}, {CallerNode, tc.node}} {
+		}{{CallerGo, tc.goText}, {CallerHTTP, tc.http}, {CallerPython, tc.python}, {CallerNode, tc.node}, {CallerRuby, tc.ruby}} {
 			if got := c.caller.Phrase(tc.goText); got != c.want {
 				t.Errorf("caller %d: Phrase(%q)\n = %q\nwant %q", c.caller, tc.goText, got, c.want)
 			}
@@ -125,9 +136,22 @@ func TestPhraseLeavesNoGoCall(t *testing.T) {
 		advanceHint(now, now),
 	}
 	for _, h := range hints {
-		for _, c := range []Caller{CallerHTTP, CallerPython, CallerNode} {
+		for _, c := range []Caller{CallerHTTP, CallerPython, CallerNode, CallerRuby} {
 			if got := c.Phrase(h); goCall.MatchString(got) {
 				t.Errorf("caller %d: %q names a Go call: %q", c, got, goCall.FindString(got))
+			}
+		}
+	}
+}
+
+// TestPhrasingsHaveEveryCaller: each Go phrase has words for every caller
+// but Go; one left out would phrase its hints with the call cut out.
+func TestPhrasingsHaveEveryCaller(t *testing.T) {
+	t.Parallel()
+	for _, p := range phrasings {
+		for c := CallerHTTP; c <= lastCaller; c++ {
+			if p.by[c] == "" {
+				t.Errorf("%s: no words for caller %d", p.goPhrase, c)
 			}
 		}
 	}

@@ -67,6 +67,8 @@ func TestHintsInTheCallersWords(t *testing.T) {
 			"synapsefake.base_url", "synapsefake.oauth_key(user_id, fingerprint)", "synapsefake.add_user(fingerprint=...)", `call synapsefake.advance("1ms")`}},
 		{"node/0.0.0-dev", []string{"platform.gateway", `platform.control.oauthKey('` + other.ID + `', fingerprint)`,
 			"platform.baseUrl", "platform.control.oauthKey(userId, fingerprint)", "platform.control.addUser({ fingerprint })", `call platform.control.advance('1ms')`}},
+		{"ruby", []string{"synapsefake.gateway", `synapsefake.oauth_key("` + other.ID + `", fingerprint)`,
+			"synapsefake.base_url", "synapsefake.oauth_key(user_id, fingerprint)", "synapsefake.add_user(fingerprint: ...)", `call synapsefake.advance("1ms")`}},
 	} {
 		t.Run(tc.client, func(t *testing.T) {
 			header := map[string]string{}

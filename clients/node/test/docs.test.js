@@ -42,3 +42,42 @@ test('docs/node.md\'s node:test block runs as written', { ...inRepo, ...needsBin
   assert.equal(r.status, 0, r.stdout + r.stderr);
   assert.match(r.stdout, /# pass 1\n# fail 0/);
 });
+
+// twinRows are the rows of docs/node.md's table of calls and their Go
+// twins, each an array of its cells.
+function twinRows(text) {
+  const lines = text.split('\n');
+  const at = lines.indexOf('| Node | Route | Go |');
+  const rows = [];
+  for (const line of lines.slice(at + 2)) {
+    if (!line.startsWith('|')) break;
+    rows.push(line.trim().replace(/^\||\|$/g, '').split(/(?<!\\)\|/).map((c) => c.trim()));
+  }
+  return rows;
+}
+
+// callsNamed are the calls a first cell names: each code span that is a
+// call, [receiver.]name(...), as [receiver or '', name].
+function callsNamed(cell) {
+  return [...cell.matchAll(/`([^`]+)`/g)].map((m) => /^(?:(fake|platform)\.)?([A-Za-z_]\w*)\(/.exec(m[1])).filter(Boolean).map((m) => [m[1] || '', m[2]]);
+}
+
+test('docs/node.md\'s table of calls and Go twins names every method of Control, and nothing else', inRepo, () => {
+  const { Control, Fake, Platform } = require('synapsefake');
+  const rows = twinRows(fs.readFileSync(doc, 'utf8'));
+  assert.ok(rows.length > 30, `${rows.length} rows`);
+  assert.deepEqual(rows.filter((r) => r.length !== 3), [], 'rows without three cells');
+  const calls = rows.flatMap((r) => callsNamed(r[0]));
+  const control = calls.filter(([recv]) => recv === '').map(([, name]) => name);
+  assert.deepEqual(control.filter((n, i) => control.indexOf(n) !== i), [], 'methods named twice');
+  const actual = Object.getOwnPropertyNames(Control.prototype).filter((m) => m !== 'constructor');
+  assert.deepEqual(actual.filter((m) => !control.includes(m)).sort(), [], 'methods of Control the table leaves out');
+  assert.deepEqual(control.filter((m) => !actual.includes(m)).sort(), [], 'rows naming no method of Control');
+  const proto = { fake: Fake.prototype, platform: Platform.prototype };
+  for (const [recv, name] of calls.filter(([r]) => r)) assert.equal(typeof proto[recv][name], 'function', `${recv}.${name}`);
+});
+
+test('callsNamed: calls, with their receiver; other code spans are not', () => {
+  assert.deepEqual(callsNamed('`returnTransaction(txId, code, { late })`, `return(...)` (a `Date`, `\'24h\'`), `fake.createPlatform()`'),
+    [['', 'returnTransaction'], ['', 'return'], ['fake', 'createPlatform']]);
+});

@@ -337,7 +337,7 @@ class Platform:
 
     def return_transaction(self, tx_id, code, late=False):
         """Returns the transaction with an R.. (ACH), IR.. (card) or WR.. (wire) code."""
-        return self.control.return_(tx_id, code, late=late)
+        return self.control.return_transaction(tx_id, code, late=late)
 
     def advance(self, duration):
         """Moves this platform's clock (and what falls due) by duration: a Go

@@ -282,9 +282,13 @@ class Control:
         """Settle: every remaining step to SETTLED; returns the transaction."""
         return self._move(tx_id, "settle")
 
-    def return_(self, tx_id, code, late=False):
+    def return_transaction(self, tx_id, code, late=False):
         """Return with an ACH R.., card IR.. or wire WR.. code (late: past the code's window)."""
         return self._move(tx_id, "return", _fields(code=code, late=late or None))
+
+    def return_(self, tx_id, code, late=False):
+        """return_transaction under its first name."""
+        return self.return_transaction(tx_id, code, late=late)
 
     def schedule_return(self, tx_id, code, after=None, late=False):
         """ScheduleReturn: returned with code a Go duration after it settles."""

@@ -95,3 +95,19 @@ def test_a_platforms_document_reviews(server):
                                                                                 "SEND|RECEIVE|1000|DAILY")
     assert [h["permission"] for h in after["permission_history"]] == ["UNVERIFIED", "RECEIVE", "SEND-AND-RECEIVE"]
     p.delete()
+
+
+def test_return_transaction_and_its_first_name(server):
+    p = server.add_platform()
+    world = p.load_world({
+        "users": [{"name": "ann", "legal_names": ["Ann"], "permission": "SEND-AND-RECEIVE", "nodes": [
+            {"name": "checking", "balance": "500.00"},
+            {"name": "bank", "type": "ACH-US", "account_num": "123456789", "routing_num": "021000021"}]}],
+        "transactions": [{"name": "a", "from": "checking", "to": "bank", "amount": 10},
+                         {"name": "b", "from": "checking", "to": "bank", "amount": 11}]})
+    tx = world["transactions"]
+    for ret, tx_id, code in [(p.control.return_transaction, tx["a"], "R01"), (p.control.return_, tx["b"], "R02")]:
+        p.settle(tx_id)
+        returned = ret(tx_id, code)
+        assert (returned["_id"], returned["status"], returned["code"]) == (tx_id, "RETURNED", code)
+    p.delete()

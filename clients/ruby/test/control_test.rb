@@ -246,6 +246,23 @@ class ControlTest < Minitest::Test
     assert_kind_of Synapsefake::Error, err
   end
 
+  def test_hints_in_the_helpers_words
+    # A refused API request: its reason in the journal names the platform's gateway as the helpers call it.
+    uri = URI("#{@platform.base_url}/users")
+    req = Net::HTTP::Get.new(uri, "X-SP-GATEWAY" => "#{@platform.client_id}|not-the-secret")
+    assert_equal "401", Net::HTTP.start(uri.host, uri.port) { |http| http.request(req) }.code
+    reason = @ctl.requests.last["reason"]
+    assert_includes reason, "synapsefake.gateway is this fake's"
+
+    # A wait on the frozen clock: the advance that makes the transfer due, as the helpers call it.
+    err = assert_raises(Synapsefake::ControlError) do
+      @ctl.wait_webhook(object_id: ids("transactions")["created"], status: "SETTLED", timeout: 0)
+    end
+    assert_equal "no_matching_webhook", err.code
+    assert_match(/\(call synapsefake\.advance\("\d+[hms]"\)\)/, err.reason)
+    refute_match(/Advance\(|curl|POST \/_fake/, "#{reason}\n#{err.reason}")
+  end
+
   def test_the_platform_reaches_every_control_method
     methods = Synapsefake::Control.public_instance_methods(false) - %i[origin control_root token timeout inspect]
     missing = methods.reject { |m| @platform.respond_to?(m) }

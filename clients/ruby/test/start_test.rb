@@ -27,6 +27,15 @@ class StartTest < Minitest::Test
     assert_includes server.log, "synapsefake serving #{server.url}"
   end
 
+  def test_the_banner_names_rubys_call
+    # Synapsefake.start names the gem to the binary (SYNAPSEFAKE_CLIENT): its start-up line for the
+    # manual clock is the helpers' call, not curl's. Stopped, its output has been read to the end.
+    started = Synapsefake.start(bin: BIN)
+    started.stop
+    assert_includes started.log, %(  synapsefake.advance("24h")   # moves a platform's clock in a test)
+    refute_includes started.log, "curl -X POST"
+  end
+
   def test_create_platform_defaults_to_the_default_instant_and_a_manual_clock
     server = Synapsefake.start(bin: BIN)
     server.control.advance("72h") # the default platform's clock: not a new platform's

@@ -86,6 +86,9 @@ module Synapsefake
   # or seconds. Each thread keeps one connection per server.
   class Control
     TOKEN_HEADER = "X-Fake-Control-Token"
+    # The gem names itself in this header: the fake phrases the hints of
+    # its answers (a failed wait's, the journal's reasons) as the helpers'
+    # calls, synapsefake.advance("1h"), rather than Go's.
     CLIENT_HEADER = "X-Synapsefake-Client"
     CLIENT = "ruby"
 

@@ -88,6 +88,7 @@ module Synapsefake
   class Server < Fake
     BANNER = "synapsefake serving "
     LOG_LINES = 2000
+    CLIENT_ENV = "SYNAPSEFAKE_CLIENT"
 
     # The Binary that runs (path and where it was found), the command, the
     # process id, and the process that started it.
@@ -112,7 +113,11 @@ module Synapsefake
       t0 = Process.clock_gettime(Process::CLOCK_MONOTONIC)
       read, write = IO.pipe
       begin
-        @pid = Process.spawn(env || {}, [@command[0], @command[0]], *@command[1..], in: File::NULL, out: write, err: write)
+        # SYNAPSEFAKE_CLIENT names the gem to the binary, which then phrases
+        # its start-up line for the manual clock as the gem's call, as the
+        # Control's header does for the hints of its answers.
+        @pid = Process.spawn((env || {}).merge(CLIENT_ENV => Control::CLIENT), [@command[0], @command[0]], *@command[1..],
+                             in: File::NULL, out: write, err: write)
       rescue SystemCallError => e
         read.close
         raise ServeError.new("cannot run #{@binary.path}: #{e.message}", @command, "")

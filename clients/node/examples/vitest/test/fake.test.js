@@ -7,20 +7,25 @@ import { ControlError, DEFAULT_START_TIME } from 'synapsefake';
 import { fakeInfo, test, usePlatform } from 'synapsefake/vitest';
 import { api, median, pay, signUp, twoNodes } from './api.js';
 
+// How long each test waited for its platform: made one at a time, or while
+// other tests ran (describe.concurrent below), which also waited for those
+// tests' work on the one event loop they share.
 const platformTimes = [];
+const concurrentTimes = [];
 
 afterAll(() => {
   const { timings, binary } = fakeInfo();
   console.log(`synapsefake: binary from ${binary.source} (${binary.path})`);
   console.log(`synapsefake: spawn to banner ${timings.banner.toFixed(1)} ms, spawn to ready ${timings.ready.toFixed(1)} ms: ` +
     `starting costs ${(timings.ready - timings.banner).toFixed(1)} ms beyond the binary's own start`);
-  console.log(`synapsefake: a fresh platform per test: median ${median(platformTimes).toFixed(2)} ms over ${platformTimes.length} platforms`);
+  console.log(`synapsefake: a fresh platform per test: median ${median(platformTimes).toFixed(2)} ms over ${platformTimes.length} platforms made one at a time; ` +
+    `${concurrentTimes.length} more made while other tests ran: median ${median(concurrentTimes).toFixed(2)} ms`);
 });
 
 // it is the fixture test, noting how long each platform took to make.
 const it = test.extend({
-  timed: [async ({ platform }, use) => {
-    platformTimes.push(platform.createdIn);
+  timed: [async ({ platform, task }, use) => {
+    (task.concurrent ? concurrentTimes : platformTimes).push(platform.createdIn);
     await use(platform);
   }, { auto: true }],
 });
