@@ -4,8 +4,6 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/synapsefake/synapsefake/internal/testkit"
-
 	"github.com/synapsefake/synapsefake"
 	"github.com/synapsefake/synapsefake/reference"
 )
@@ -28,10 +26,10 @@ func ExampleDefaultStartTime() {
 func ExampleWithStartTime() {
 	friday := time.Date(2026, time.April, 17, 10, 0, 0, 0, reference.Eastern)
 	fake := synapsefake.New(synapsefake.WithStartTime(friday))
-	user, checking, key := testkit.ExampleAccount(fake, 50_000)
+	user, checking, key := exampleAccount(fake, 50_000)
 	bank, _ := fake.AddNode(user.ID, synapsefake.NodeSeed{Type: "ACH-US", Nickname: "Bank"})
-	_, tx := testkit.ExampleCall(fake, "POST", "/users/"+user.ID+"/nodes/"+checking.ID+"/trans", key, "",
-		testkit.ExampleTransfer("ACH-US", bank.ID, 100))
+	_, tx := exampleCall(fake, "POST", "/users/"+user.ID+"/nodes/"+checking.ID+"/trans", key, "",
+		exampleTransfer("ACH-US", bank.ID, 100))
 	id := tx["_id"].(string)
 
 	show := func(what string) {
@@ -56,10 +54,10 @@ func ExampleWithStartTime() {
 // on the way, as Advance does. The clock never goes back.
 func ExampleServer_SetTime() {
 	fake := synapsefake.New() // Tuesday 2026-04-14 10:00 ET
-	user, checking, key := testkit.ExampleAccount(fake, 50_000)
+	user, checking, key := exampleAccount(fake, 50_000)
 	bank, _ := fake.AddNode(user.ID, synapsefake.NodeSeed{Type: "ACH-US", Nickname: "Bank"})
-	_, tx := testkit.ExampleCall(fake, "POST", "/users/"+user.ID+"/nodes/"+checking.ID+"/trans", key, "",
-		testkit.ExampleTransfer("ACH-US", bank.ID, 100))
+	_, tx := exampleCall(fake, "POST", "/users/"+user.ID+"/nodes/"+checking.ID+"/trans", key, "",
+		exampleTransfer("ACH-US", bank.ID, 100))
 	id := tx["_id"].(string)
 
 	wednesday := time.Date(2026, time.April, 15, 10, 0, 0, 0, reference.Eastern)

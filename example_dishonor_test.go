@@ -5,8 +5,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/synapsefake/synapsefake/internal/testkit"
-
 	"github.com/synapsefake/synapsefake"
 	"github.com/synapsefake/synapsefake/reference"
 )
@@ -19,11 +17,11 @@ func ExampleServer_DishonorReturn() {
 	// Tuesday 2026-11-24 09:00 ET: a $10.00 transfer to the user's bank
 	// account settles on Wednesday at 09:00 ET.
 	fake := synapsefake.New(synapsefake.WithStartTime(time.Date(2026, 11, 24, 9, 0, 0, 0, reference.Eastern)))
-	user, checking, key := testkit.ExampleAccount(fake, 100_00)
+	user, checking, key := exampleAccount(fake, 100_00)
 	bank, _ := fake.AddNode(user.ID, synapsefake.NodeSeed{Type: "ACH-US", Nickname: "Bank",
 		AccountNum: "123456789", RoutingNum: "051000017"})
-	_, tx := testkit.ExampleCall(fake, "POST", "/users/"+user.ID+"/nodes/"+checking.ID+"/trans", key, "",
-		testkit.ExampleTransfer("ACH-US", bank.ID, 10))
+	_, tx := exampleCall(fake, "POST", "/users/"+user.ID+"/nodes/"+checking.ID+"/trans", key, "",
+		exampleTransfer("ACH-US", bank.ID, 10))
 	id := tx["_id"].(string)
 	fake.Advance(24 * time.Hour)
 	show := func(step string, err error) {

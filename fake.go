@@ -8,7 +8,6 @@ import (
 	"net/http/httptest"
 	"strings"
 	"sync"
-	"testing"
 	"time"
 
 	"github.com/benbjohnson/clock"
@@ -76,9 +75,28 @@ var webhookTransport = sync.OnceValue(func() http.RoundTripper {
 	return http.DefaultTransport
 })
 
+// TB is what the fake asks of a test: the methods of testing.TB that
+// NewServer, the Must and Check methods, As and WebhookCapture's Wait call.
+// A *testing.T, *testing.B or *testing.F is one; so is a stand-in of a
+// few lines where there is no test, as in the package's examples.
+type TB interface {
+	Cleanup(func())
+	Errorf(format string, args ...any)
+	Failed() bool
+	Fatalf(format string, args ...any)
+	Helper()
+	Logf(format string, args ...any)
+}
+
+// The wire's TB, which Wait takes, has the same methods as TB.
+var (
+	_ api.TB = TB(nil)
+	_ TB     = api.TB(nil)
+)
+
 // NewServer starts a Server on a loopback listener and closes it when the
 // test ends. A listener that cannot be opened fails the test.
-func NewServer(tb testing.TB, opts ...Option) *Server {
+func NewServer(tb TB, opts ...Option) *Server {
 	s := New(opts...)
 	l, err := listenLoopback()
 	if err != nil {
@@ -150,7 +168,7 @@ func (s *Server) Gateway() string { return s.cfg.ClientID + "|" + s.cfg.ClientSe
 
 // MustAddUser is AddUser for a test that wants no error handling: an error
 // fails tb at once.
-func (s *Server) MustAddUser(tb testing.TB, seed UserSeed) User {
+func (s *Server) MustAddUser(tb TB, seed UserSeed) User {
 	u, err := s.core.AddUser(seed)
 	if err != nil {
 		tb.Helper()
@@ -161,7 +179,7 @@ func (s *Server) MustAddUser(tb testing.TB, seed UserSeed) User {
 
 // MustAddNode is AddNode for a test that wants no error handling: an error
 // fails tb at once.
-func (s *Server) MustAddNode(tb testing.TB, userID string, seed NodeSeed) Node {
+func (s *Server) MustAddNode(tb TB, userID string, seed NodeSeed) Node {
 	n, err := s.core.AddNode(userID, seed)
 	if err != nil {
 		tb.Helper()
@@ -172,7 +190,7 @@ func (s *Server) MustAddNode(tb testing.TB, userID string, seed NodeSeed) Node {
 
 // MustFund is Fund for a test that wants no error handling: an error fails
 // tb at once.
-func (s *Server) MustFund(tb testing.TB, nodeID string, cents int64) {
+func (s *Server) MustFund(tb TB, nodeID string, cents int64) {
 	if err := s.core.Fund(nodeID, cents); err != nil {
 		tb.Helper()
 		tb.Fatalf("synapsefake: Fund: %v", err)
@@ -278,7 +296,7 @@ func (s *Server) ServeHTTP(rw http.ResponseWriter, r *http.Request) {
 
 // MustAddSubnet is AddSubnet for a test that wants no error handling: an
 // error fails tb at once.
-func (s *Server) MustAddSubnet(tb testing.TB, userID, nodeID string, seed SubnetSeed) Subnet {
+func (s *Server) MustAddSubnet(tb TB, userID, nodeID string, seed SubnetSeed) Subnet {
 	sn, err := s.core.AddSubnet(userID, nodeID, seed)
 	if err != nil {
 		tb.Helper()
@@ -289,7 +307,7 @@ func (s *Server) MustAddSubnet(tb testing.TB, userID, nodeID string, seed Subnet
 
 // MustAddSubscription is AddSubscription for a test that wants no error
 // handling: an error fails tb at once.
-func (s *Server) MustAddSubscription(tb testing.TB, url string, scopes ...string) Subscription {
+func (s *Server) MustAddSubscription(tb TB, url string, scopes ...string) Subscription {
 	sub, err := s.core.AddSubscription(url, scopes...)
 	if err != nil {
 		tb.Helper()

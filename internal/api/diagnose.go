@@ -7,7 +7,6 @@ import (
 	"net/http"
 	"strings"
 	"sync"
-	"testing"
 	"time"
 
 	"github.com/synapsefake/synapsefake/internal/apierr"
@@ -97,7 +96,7 @@ type EndOfTest struct {
 	S      *Wire
 	Srv    interface{ Close() } // the Server, whose Close run calls: an upward edge, which NewServer sets
 	logf   func(format string, args ...any)
-	tb     testing.TB
+	tb     TB
 	recent []Request // the journal's last calls, oldest first
 	total  int       // the calls the journal held
 	// running: run is closing the server, and reads the journal itself

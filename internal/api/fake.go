@@ -3,7 +3,6 @@ package api
 import (
 	"log"
 	"net/http"
-	"testing"
 	"time"
 
 	"github.com/synapsefake/synapsefake/internal/bank"
@@ -69,6 +68,16 @@ func (s *Wire) runAllDue() {
 	s.Hooks.due(now)
 }
 
+// TB is synapsefake.TB, the part of a test the fake reports to: see there.
+type TB interface {
+	Cleanup(func())
+	Errorf(format string, args ...any)
+	Failed() bool
+	Fatalf(format string, args ...any)
+	Helper()
+	Logf(format string, args ...any)
+}
+
 // Wire is the v3.1 wire's part of a Server: routes, idempotency,
 // webhook delivery, the journal, fault injection and diagnostics, over the
 // bank it embeds.
@@ -80,7 +89,7 @@ type Wire struct {
 	WebhookClient *http.Client
 	Faults        faults
 	Journal       journal
-	Tb            testing.TB // NewServer's: diagnostics and strict requests report to it
+	Tb            TB         // NewServer's: diagnostics and strict requests report to it
 	End           *EndOfTest // NewServer's cleanup (diagnose.go)
 	// Metrics counts what the server answered and delivered (metrics.go),
 	// apart from the server so that a scrape may keep it when the server

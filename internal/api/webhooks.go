@@ -18,7 +18,6 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
-	"testing"
 	"time"
 
 	"github.com/google/go-cmp/cmp"
@@ -814,7 +813,7 @@ const waitBound = 5 * time.Second
 // test whose change is made by another goroutine (the application's
 // background worker) uses WaitWithin. On a clock that is not frozen, Wait
 // waits up to 5 s for any change.
-func (c WebhookCapture) Wait(tb testing.TB, match WebhookMatcher) Webhook {
+func (c WebhookCapture) Wait(tb TB, match WebhookMatcher) Webhook {
 	tb.Helper()
 	return c.wait(tb, waitBound, false, match)
 }
@@ -823,14 +822,14 @@ func (c WebhookCapture) Wait(tb testing.TB, match WebhookMatcher) Webhook {
 // made by another goroutine, whether or not a delivery is in flight and
 // whatever the clock. A test of a webhook that must NOT come can give a
 // short one.
-func (c WebhookCapture) WaitWithin(tb testing.TB, bound time.Duration, match WebhookMatcher) Webhook {
+func (c WebhookCapture) WaitWithin(tb TB, bound time.Duration, match WebhookMatcher) Webhook {
 	tb.Helper()
 	return c.wait(tb, bound, true, match)
 }
 
 // wait is Wait, and WaitWithin when patient: it fails tb with await's
 // message.
-func (c WebhookCapture) wait(tb testing.TB, bound time.Duration, patient bool, match WebhookMatcher) Webhook {
+func (c WebhookCapture) wait(tb TB, bound time.Duration, patient bool, match WebhookMatcher) Webhook {
 	tb.Helper()
 	w, failure := c.await(bound, patient, false, match)
 	if failure != "" {
