@@ -70,7 +70,7 @@ func ExampleServer_SetTime() {
 	fmt.Println(fake.SetTime(wednesday.Add(-time.Hour)))
 	// Output:
 	// Wed 10:00 SETTLED
-	// synapsefake: SetTime(2026-04-15T13:00:00Z (Wed 09:00 EDT)): the clock is at 2026-04-15T14:00:00Z (Wed 10:00 EDT) and only moves forward
+	// synapsefake: invalid_time (error_code 200, http 400): The clock is at 2026-04-15T14:00:00Z (Wed 10:00 EDT) and only moves forward, not back to 2026-04-15T13:00:00Z (Wed 09:00 EDT).
 }
 
 // AdvanceTo moves the clock forward to an instant and returns the new

@@ -1,6 +1,7 @@
 package synapsefake_test
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -28,8 +29,9 @@ func ExampleServer_DishonorReturn() {
 		t, _ := fake.Transaction(id)
 		n, _ := fake.Node(checking.ID)
 		refused := ""
-		if err != nil {
-			refused, _, _ = strings.Cut(strings.TrimPrefix(err.Error(), "synapsefake: "), " ")
+		var e *synapsefake.Error
+		if errors.As(err, &e) {
+			refused = e.Code // the body's error.code, as a client would read it
 		}
 		fmt.Println(strings.TrimSpace(fmt.Sprintf("%-9s %-8s %-4s balance %5d %s", step, t.Status, t.Code, n.BalanceCents, refused)))
 	}

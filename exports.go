@@ -148,9 +148,9 @@ const (
 	// back) above MaxBalanceCents, is refused at creation with 409 / "400"
 	// balance_limit; a credit that no longer fits when it settles is
 	// returned with R23 instead, and a return of a settled transaction
-	// that would not fit is refused. AddNode panics on a starting balance
-	// outside ±MaxBalanceCents; the control API refuses one outside 0 to
-	// MaxBalanceCents.
+	// that would not fit is refused. AddNode refuses a starting balance
+	// outside ±MaxBalanceCents (400 / "200" invalid_balance); the control
+	// API refuses one outside 0 to MaxBalanceCents.
 	MaxBalanceCents = 1_000_000_000_000_000_00
 )
 

@@ -12,6 +12,7 @@ import (
 
 	"github.com/benbjohnson/clock"
 	"github.com/synapsefake/synapsefake/internal/api"
+	"github.com/synapsefake/synapsefake/internal/apierr"
 	"github.com/synapsefake/synapsefake/internal/bank"
 	"github.com/synapsefake/synapsefake/internal/console"
 )
@@ -263,9 +264,9 @@ func (s *Server) SetTime(t time.Time) error {
 	now := s.core.Now()
 	switch {
 	case !s.core.ManualClock():
-		return errors.New("synapsefake: SetTime: the server's clock (WithClock) is not a *clock.Mock and cannot be set")
+		return api.ErrClockNotManual("to " + bank.FmtInstant(t))
 	case t.Truncate(time.Millisecond).Before(now):
-		return fmt.Errorf("synapsefake: SetTime(%s): the clock is at %s and only moves forward", bank.FmtInstant(t), bank.FmtInstant(now))
+		return apierr.Payload("invalid_time", "The clock is at %s and only moves forward, not back to %s.", bank.FmtInstant(now), bank.FmtInstant(t))
 	}
 	s.AdvanceTo(t)
 	return nil

@@ -514,6 +514,8 @@ func (s *Server) Settle(id string) error {
 // SlowNext makes the next times requests that match method and pattern wait
 // d of real time before they are served, for client timeout tests. A client
 // that gives up first finds nothing done: the request is dropped with a 504.
+// Routes are as for FailNext; an unknown one panics, as a mistake in the
+// test.
 func (s *Server) SlowNext(method, pattern string, d time.Duration, times int) {
 	s.core.SlowNext(method, pattern, d, times)
 }

@@ -463,7 +463,7 @@ func (p *Platforms) RestoreMade(r io.Reader) error {
 		Platforms []savedPlatform `json:"platforms"`
 	}
 	if err := json.NewDecoder(r).Decode(&doc); err != nil {
-		return fmt.Errorf("platforms: %w", err)
+		return bank.ErrState("platforms: %v", err)
 	}
 	for _, sp := range doc.Platforms {
 		s, err := p.Add(PlatformConfig{ClientID: sp.ClientID, ClientSecret: sp.ClientSecret, Name: sp.Name, Clock: sp.Clock, Seed: sp.Seed})

@@ -57,7 +57,7 @@ func (s *Wire) refused(req *Request, e *apierr.Error, head []byte) string {
 	}
 	req.Reason = e.Explanation()
 	logf := s.logf()
-	if logf == nil || e.Reported {
+	if logf == nil || apierr.Reported(e) {
 		return e.Code
 	}
 	where := req.Route

@@ -320,7 +320,7 @@ type NodeSeed struct {
 	// characters.
 	Nickname string
 	// BalanceCents is the starting balance in cents, within
-	// ±MaxBalanceCents; AddNode panics on any other value.
+	// ±MaxBalanceCents; AddNode refuses any other value.
 	BalanceCents int64
 	// AccountNum and RoutingNum describe an ACH-US node's external account.
 	AccountNum string

@@ -120,20 +120,26 @@ func (s *Console) snapshot() ([]byte, error) {
 		return field("webhooks", hooks)
 	}()
 	if err != nil {
-		return nil, fmt.Errorf("synapsefake: snapshot: %w", err)
+		return nil, errSnapshot(err)
 	}
 	if err := field("journal", s.Requests()); err != nil {
-		return nil, fmt.Errorf("synapsefake: snapshot: %w", err)
+		return nil, errSnapshot(err)
 	}
 	buf.WriteString(`,"faults":`)
 	s.Faults.Mu.Lock()
 	err = bank.EncodeValue(&buf, bank.Exported(reflect.ValueOf(&s.Faults.List).Elem()))
 	s.Faults.Mu.Unlock()
 	if err != nil {
-		return nil, fmt.Errorf("synapsefake: snapshot: %w", err)
+		return nil, errSnapshot(err)
 	}
 	buf.WriteString("}\n")
 	return buf.Bytes(), nil
+}
+
+// errSnapshot is a state the snapshot could not encode: the fake's own
+// fault, 500 / "500".
+func errSnapshot(err error) *apierr.Error {
+	return apierr.New(reference.ErrServer, "internal_error", "The state could not be encoded: %v.", err)
 }
 
 // snapshotCopied, when set (by tests), runs between a snapshot's copy and

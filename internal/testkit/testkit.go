@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"maps"
@@ -128,13 +129,14 @@ func Balance(t testing.TB, fake *synapsefake.Server, nodeID string) int64 {
 	return n.BalanceCents
 }
 
-// RespErr is a refused answer as the Go helpers' errors read, nil for 200.
+// RespErr is a refused answer as the Go API would return it, a
+// *synapsefake.Error, nil for 200.
 func RespErr(r Response) error {
 	if r.Status == http.StatusOK {
 		return nil
 	}
 	e, _ := r.Body["error"].(map[string]any)
-	return fmt.Errorf("synapsefake: %v (error_code %v, http %d): %v", e["code"], r.Body["error_code"], r.Status, e["en"])
+	return &synapsefake.Error{Status: r.Status, ErrorCode: CtlStr(r.Body["error_code"]), Code: CtlStr(e["code"]), Message: CtlStr(e["en"])}
 }
 
 // TestFingerprint is the device fingerprint the helpers register.
@@ -468,14 +470,17 @@ func Et(y int, m time.Month, d, h, min int) time.Time {
 	return time.Date(y, m, d, h, min, 0, 0, reference.Eastern)
 }
 
-// ErrCode is the error.code an error of the fake's Go API carries ("" for
-// nil), read from its message: "synapsefake: CODE (error_code ...".
+// ErrCode is the error.code of the *synapsefake.Error err is or wraps: ""
+// for nil, and "not a *synapsefake.Error" for an error of another type.
 func ErrCode(err error) string {
 	if err == nil {
 		return ""
 	}
-	code, _, _ := strings.Cut(strings.TrimPrefix(err.Error(), "synapsefake: "), " ")
-	return code
+	var e *synapsefake.Error
+	if !errors.As(err, &e) {
+		return "not a *synapsefake.Error"
+	}
+	return e.Code
 }
 
 // SavedState is the fake's whole saved state, to compare before and after.
