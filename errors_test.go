@@ -46,7 +46,10 @@ func TestErrorsAs(t *testing.T) {
 			_, err := fake.AdvanceToCutoff("lunch")
 			return err
 		}, wire{400, "200", "400", "invalid_cutoff", `cutoff must be "ach", "same-day" or "wire", got "lunch".`}},
-		{"SetTime back", func() error { return fake.SetTime(fake.Now().Add(-1)) },
+		{"AdvanceTo back", func() error {
+			_, err := fake.AdvanceTo(fake.Now().Add(-1))
+			return err
+		},
 			wire{400, "200", "400", "invalid_time", "The clock is at 2026-04-14T14:00:00Z (Tue 10:00 EDT) and only moves forward, not back to 2026-04-14T13:59:59.999Z (Tue 09:59 EDT)."}},
 		{"Restore of a document that is not JSON", func() error { return fake.Restore(strings.NewReader("[")) },
 			wire{400, "200", "400", "invalid_state", "State document refused: not a JSON object: unexpected end of JSON input"}},

@@ -243,33 +243,24 @@ func (s *Server) Statements(nodeID string) []Statement {
 
 // AdvanceTo moves the clock forward to t, as Advance(t.Sub(Now())) does:
 // everything that fell due on the way runs, in due order, before it
-// returns. A t at or before Now does not move the clock back; like
-// Advance(0), it only runs what is already due. It returns the new time.
-// A clock given to WithClock that is not a *clock.Mock does not move
-// either: AdvanceTo then runs what is due and returns Now (SetTime reports
-// such a clock as an error).
-func (s *Server) AdvanceTo(t time.Time) time.Time {
-	s.core.Advance(t.Sub(s.core.Now()))
-	return s.core.Now()
-}
-
-// SetTime sets the clock to t, as AdvanceTo(t) does, for tests written in
-// the style of miniredis's SetTime. The fake's clock only moves forward:
-// every record, step and expiry is dated, and time running back would date
-// what a request does before what already happened. So a t before Now is
-// an error and leaves the clock as it was; to start earlier, build the
-// server WithStartTime(t), or Restore a Snapshot. A clock given to
-// WithClock that is not a *clock.Mock cannot be set: that is an error too.
-func (s *Server) SetTime(t time.Time) error {
+// returns the new time; a t equal to Now only runs what is already due.
+// The fake's clock only moves forward: every record, step and expiry is
+// dated, and time running back would date what a request does before what
+// already happened. So a t before Now (to the millisecond) is refused
+// (400 / "200" invalid_time); to start earlier, build the server
+// WithStartTime(t), or Restore a Snapshot. A clock given to WithClock that
+// is not a *clock.Mock cannot be moved: that is refused too (409 / "410"
+// clock_not_manual). A refusal moves and runs nothing, and returns Now.
+func (s *Server) AdvanceTo(t time.Time) (time.Time, error) {
 	now := s.core.Now()
 	switch {
 	case !s.core.ManualClock():
-		return api.ErrClockNotManual("to " + bank.FmtInstant(t))
+		return now, api.ErrClockNotManual("to " + bank.FmtInstant(t))
 	case t.Truncate(time.Millisecond).Before(now):
-		return apierr.Payload("invalid_time", "The clock is at %s and only moves forward, not back to %s.", bank.FmtInstant(now), bank.FmtInstant(t))
+		return now, apierr.Payload("invalid_time", "The clock is at %s and only moves forward, not back to %s.", bank.FmtInstant(now), bank.FmtInstant(t))
 	}
-	s.AdvanceTo(t)
-	return nil
+	s.core.Advance(t.Sub(now))
+	return s.core.Now(), nil
 }
 
 // ServeHTTP serves the API. A panic in serving a request (in the fake, or

@@ -39,6 +39,7 @@ import (
 
 	"github.com/benbjohnson/clock"
 	"github.com/synapsefake/synapsefake"
+	"github.com/synapsefake/synapsefake/internal/standalone"
 )
 
 func main() {
@@ -288,7 +289,7 @@ func serve(ctx context.Context, args []string, out io.Writer, ready chan<- strin
 				case <-ctx.Done():
 					return
 				case <-t.C:
-					platforms.RunDue()
+					standalone.RunDue(platforms)
 				}
 			}
 		}()
@@ -363,7 +364,7 @@ func clockOption(mode, at string, now time.Time) (synapsefake.Option, error) {
 		if err != nil {
 			return nil, fmt.Errorf("-start must be an RFC 3339 instant such as 2026-04-14T10:00:00-04:00, or default, not %q", at)
 		}
-		if err := synapsefake.ValidateStartTime(t); err != nil {
+		if err := standalone.ValidateStartTime(t); err != nil {
 			return nil, fmt.Errorf("-start %s: %v", at, err)
 		}
 		start = t
@@ -373,7 +374,7 @@ func clockOption(mode, at string, now time.Time) (synapsefake.Option, error) {
 		if at == "" {
 			return synapsefake.WithClock(clock.New()), nil
 		}
-		return synapsefake.WithClock(synapsefake.RealClockFrom(start)), nil
+		return synapsefake.WithClock(standalone.RealClockFrom(start)), nil
 	case "manual":
 		return synapsefake.WithStartTime(start), nil
 	}

@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/synapsefake/synapsefake/internal/standalone"
 	"github.com/synapsefake/synapsefake/internal/testkit"
 
 	"github.com/benbjohnson/clock"
@@ -305,7 +306,7 @@ func TestStartTimesASnapshotHolds(t *testing.T) {
 	} {
 		t.Run(tc.at.Format(time.RFC3339), func(t *testing.T) {
 			t.Parallel()
-			err := synapsefake.ValidateStartTime(tc.at)
+			err := standalone.ValidateStartTime(tc.at)
 			if (err == nil) != tc.ok {
 				t.Fatalf("ValidateStartTime = %v, want ok %v", err, tc.ok)
 			}

@@ -287,7 +287,7 @@ class Control:
         return self._move(tx_id, "return", _fields(code=code, late=late or None))
 
     def schedule_return(self, tx_id, code, after=None, late=False):
-        """ScheduleReturn: returned with code a Go duration after it settles."""
+        """Go's Return with AfterSettlement: returned with code a Go duration after it settles."""
         return self._move(tx_id, "schedule-return", _fields(
             code=code, after=None if after is None else _duration(after), late=late or None))
 
