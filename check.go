@@ -144,7 +144,7 @@ func (s *Server) CheckBalance(tb TB, nodeID string, balanceCents, availableCents
 // CheckPermission checks that user userID holds permission want
 // (PermissionSendAndReceive...). A failure shows the user's permission
 // history and its sub-documents with their statuses and pending reviews.
-func (s *Server) CheckPermission(tb TB, userID, want string) bool {
+func (s *Server) CheckPermission(tb TB, userID string, want Permission) bool {
 	s.core.RunDueFast()
 	u, ok := s.core.User(userID)
 	if !ok {
@@ -157,7 +157,7 @@ func (s *Server) CheckPermission(tb TB, userID, want string) bool {
 	}
 	tb.Helper()
 	var msg strings.Builder
-	fmt.Fprintf(&msg, "synapsefake: CheckPermission: user %s at %s (-want +got):\n%s", userID, bank.FmtInstant(s.core.Now()), cmp.Diff(want, u.Permission))
+	fmt.Fprintf(&msg, "synapsefake: CheckPermission: user %s at %s (-want +got):\n%s", userID, bank.FmtInstant(s.core.Now()), cmp.Diff(string(want), string(u.Permission)))
 	msg.WriteString("permission history:\n")
 	for _, c := range u.PermissionHistory {
 		fmt.Fprintf(&msg, "\t%s  %s (%s)\n", bank.FmtInstant(c.At), c.Permission, c.By)

@@ -504,8 +504,8 @@ func (s *Server) ReviewDocuments(userID, status string) error {
 // USER|PATCH event, as PATCH /users/{user_id} {"permission": ...} with the
 // user's key does, without a request. It returns an error for an unknown
 // user or permission.
-func (s *Server) SetPermission(userID, permission string) error {
-	return s.core.SetPermission(userID, permission)
+func (s *Server) SetPermission(userID string, permission Permission) error {
+	return s.core.SetPermission(userID, string(permission))
 }
 
 // SetWebhookChaos replaces the webhook chaos settings; the zero

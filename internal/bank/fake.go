@@ -12,7 +12,7 @@ import (
 
 // Validate refuses what the service would refuse of a user.
 func (seed UserSeed) validate() error {
-	if seed.Permission != "" && !slices.Contains(userPermissions, seed.Permission) {
+	if seed.Permission != "" && !slices.Contains(userPermissions, string(seed.Permission)) {
 		return apierr.Payload("invalid_permission", "Unknown permission %q.", seed.Permission)
 	}
 	if seed.Fingerprint != "" && !ValidFingerprint(seed.Fingerprint) {

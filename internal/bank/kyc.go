@@ -341,7 +341,7 @@ type permissionChange struct {
 // PermissionByPlatform).
 type PermissionChange struct {
 	At         time.Time
-	Permission string
+	Permission Permission
 	By         string
 }
 

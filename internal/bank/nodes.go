@@ -15,6 +15,10 @@ import (
 	"github.com/synapsefake/synapsefake/reference"
 )
 
+// Allowed is a node's allowed field: see synapsefake.Allowed. The
+// constants below are untyped, for the store's own string fields.
+type Allowed string
+
 // Values of a node's allowed field.
 const (
 	AllowedCreditAndDebit = "CREDIT-AND-DEBIT"
@@ -294,7 +298,7 @@ type Node struct {
 	UserID   string
 	Type     string
 	Nickname string
-	Allowed  string
+	Allowed  Allowed
 	// BalanceCents is the node's balance in cents.
 	BalanceCents int64
 	// AvailableCents is the balance less the debits promised but not yet
@@ -309,7 +313,7 @@ type Node struct {
 }
 
 func (n *nodeRecord) public() Node {
-	return Node{ID: n.id, UserID: n.userID, Type: n.typ, Nickname: n.nickname, Allowed: n.allowed,
+	return Node{ID: n.id, UserID: n.userID, Type: n.typ, Nickname: n.nickname, Allowed: Allowed(n.allowed),
 		BalanceCents: int64(n.balance), AvailableCents: int64(n.available()), Currency: n.currency, IsActive: n.isActive, SuppID: n.suppID}
 }
 

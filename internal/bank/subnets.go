@@ -10,6 +10,10 @@ import (
 	"github.com/synapsefake/synapsefake/reference"
 )
 
+// AccountClass is a subnet's account class: see synapsefake.AccountClass.
+// The constants below are untyped, for the store's own string fields.
+type AccountClass string
+
 // Account classes of a subnet.
 const (
 	ClassChecking = "CHECKING"
@@ -166,7 +170,7 @@ type Subnet struct {
 	UserID       string
 	NodeID       string
 	Nickname     string
-	AccountClass string
+	AccountClass AccountClass
 	Status       SubnetStatus
 	StatusCode   string
 	// CardNumber, Cvc and Exp are set for cards; AccountNum for account numbers.
@@ -184,7 +188,7 @@ type Subnet struct {
 }
 
 func (sn *subnetRecord) public() Subnet {
-	return Subnet{ID: sn.id, UserID: sn.userID, NodeID: sn.nodeID, Nickname: sn.nickname, AccountClass: sn.class,
+	return Subnet{ID: sn.id, UserID: sn.userID, NodeID: sn.nodeID, Nickname: sn.nickname, AccountClass: AccountClass(sn.class),
 		Status: sn.status, StatusCode: sn.statusCode, CardNumber: sn.cardNumber, Cvc: sn.cvc, Exp: sn.exp,
 		AccountNum: sn.accountNum, Pin: sn.pin, AllowCashTransactions: sn.prefs.allowCash,
 		AllowForeignTransactions: sn.prefs.allowForeign, DailyCashLimitCents: int64(sn.prefs.dailyCash),
@@ -196,7 +200,7 @@ func (sn *subnetRecord) public() Subnet {
 // starts INACTIVE unless Status says otherwise.
 type SubnetSeed struct {
 	Nickname     string
-	AccountClass string
+	AccountClass AccountClass
 	Status       SubnetStatus
 }
 
@@ -365,7 +369,7 @@ func (s *Bank) AddSubnetAt(at time.Time, userID, nodeID string, seed SubnetSeed)
 	if err != nil {
 		return Subnet{}, err
 	}
-	class := CreateSubnetRequest{AccountClass: seed.AccountClass}.class() // as the API reads it
+	class := CreateSubnetRequest{AccountClass: string(seed.AccountClass)}.class() // as the API reads it
 	if !slices.Contains([]string{ClassChecking, ClassSavings, ClassCard}, class) {
 		return Subnet{}, apierr.Payload("invalid_account_class", "Unknown account_class %q.", class)
 	}

@@ -12,6 +12,10 @@ import (
 	"github.com/synapsefake/synapsefake/internal/filter"
 )
 
+// Permission is a user's permission: see synapsefake.Permission. The
+// constants below are untyped, for the store's own string fields.
+type Permission string
+
 // Permissions a user can hold.
 const (
 	PermissionUnverified     = "UNVERIFIED"
@@ -233,7 +237,7 @@ type User struct {
 	Emails       []string
 	PhoneNumbers []string
 	LegalNames   []string
-	Permission   string
+	Permission   Permission
 	SuppID       string
 	IsBusiness   bool
 	// RefreshToken is the user's current refresh token, the one GET /users/:id shows.
@@ -264,7 +268,7 @@ func (u *userRecord) public() User {
 		Documents: u.publicDocuments(), PermissionHistory: u.publicHistory(),
 
 		ID: u.id, Emails: emails, PhoneNumbers: slices.Clone(u.phones), LegalNames: slices.Clone(u.legalNames),
-		Permission: u.permission, SuppID: u.suppID, IsBusiness: u.isBusiness,
+		Permission: Permission(u.permission), SuppID: u.suppID, IsBusiness: u.isBusiness,
 		RefreshToken: u.refreshToken, RefreshUsesLeft: u.refreshUses, Fingerprints: fps,
 		NodeIDs: slices.Clone(u.nodeIDs), CreatedOn: u.created,
 	}
@@ -274,7 +278,7 @@ func (u *userRecord) public() User {
 func (u *userRecord) publicHistory() []PermissionChange {
 	history := make([]PermissionChange, len(u.permissionLog))
 	for i, c := range u.permissionLog {
-		history[i] = PermissionChange{At: c.at, Permission: c.permission, By: c.by}
+		history[i] = PermissionChange{At: c.at, Permission: Permission(c.permission), By: c.by}
 	}
 	return history
 }
@@ -294,7 +298,7 @@ type UserSeed struct {
 	// Permission defaults to what Documents allow: UNVERIFIED without
 	// them. Given, it holds until a review raises it (documents never
 	// lower a permission).
-	Permission string
+	Permission Permission
 	// Documents are filed under one base document: each goes under review
 	// as one sent over the API does, or starts in the Status it gives.
 	Documents []SubDocumentSeed
@@ -312,7 +316,7 @@ func (st *Store) newUser(now time.Time, seed UserSeed, documents []BaseDocReques
 		cipTag:       cipTag,
 		isBusiness:   seed.IsBusiness,
 		publicNote:   note,
-		permission:   seed.Permission,
+		permission:   string(seed.Permission),
 		fingerprints: map[string]bool{},
 		pin:          defaultMFAPin,
 	}

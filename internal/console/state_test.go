@@ -237,8 +237,8 @@ func TestRestoreAnswersAsTheSnapshot(t *testing.T) {
 // the same document back: the state check knows the same permissions.
 func TestRestoreTakesEveryPermission(t *testing.T) {
 	t.Parallel()
-	for _, perm := range []string{"UNVERIFIED", "RECEIVE", "SEND", "SEND-AND-RECEIVE", "LOCKED", "CLOSED", "MAKE-IT-GO-AWAY"} {
-		t.Run(perm, func(t *testing.T) {
+	for _, perm := range []synapsefake.Permission{"UNVERIFIED", "RECEIVE", "SEND", "SEND-AND-RECEIVE", "LOCKED", "CLOSED", "MAKE-IT-GO-AWAY"} {
+		t.Run(string(perm), func(t *testing.T) {
 			t.Parallel()
 			orig := newStateFake(t)
 			u := orig.MustAddUser(t, synapsefake.UserSeed{})

@@ -129,7 +129,7 @@ type worldNode struct {
 type worldSubnet struct {
 	Name         string            `json:"name"`
 	Nickname     string            `json:"nickname"`
-	AccountClass string            `json:"account_class"`
+	AccountClass bank.AccountClass `json:"account_class"`
 	Status       bank.SubnetStatus `json:"status"`
 }
 
