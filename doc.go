@@ -27,6 +27,11 @@
 // [WithIDSeed], a world declared in a file beside [Server.LoadWorld], and the
 // MFA path and idempotency keys among the package's examples.
 //
+// The scenario helpers (Settle, Return, Queue, CardAuthorization...) move
+// a transaction as the real service would, through the same store
+// operation the HTTP handlers and the clock use: timeline entries are
+// dated by the fake's clock and the same events are emitted.
+//
 // # Errors
 //
 // A call the service would refuse returns an error and changes nothing:

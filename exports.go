@@ -394,7 +394,8 @@ const (
 // User is a copy of a user's state, for assertions in tests.
 type User = bank.User
 
-// Document is a base document of a user, with its sub-documents.
+// Document is a base document of a user, with its permission_scope and
+// its sub-documents.
 type Document = bank.Document
 
 // SubDocument is a KYC sub-document's state: its kind, type, status and
@@ -402,10 +403,12 @@ type Document = bank.Document
 type SubDocument = bank.SubDocument
 
 // SubDocumentSeed is a sub-document filed with a seeded user (UserSeed's
-// Documents).
+// Documents), under one base document.
 type SubDocumentSeed = bank.SubDocumentSeed
 
-// PermissionChange is one step of a user's permission history.
+// PermissionChange is one step of a user's permission history: when, the
+// permission it took, and why (PermissionByCreation, PermissionByReview or
+// PermissionByPlatform).
 type PermissionChange = bank.PermissionChange
 
 // UserSeed describes a user for AddUser. Empty fields get plausible

@@ -20,25 +20,22 @@ import (
 type Option func(*config)
 
 // config is every option. The layers read their part of it in place: the
-// embedded ConsoleConfig holds the wire's, which holds the bank's, and New
-// points each layer at its part.
+// embedded ConsoleConfig holds the wire's, which holds the bank's (the
+// diagnostics, strict requests, statements and webhook options among
+// them), and New points each layer at its part.
 type config struct {
 	console.ConsoleConfig
-	clock            clock.Clock
-	start            time.Time // WithStartTime (clock.go); zero is DefaultStartTime
-	maxPlatforms     int       // WithMaxPlatforms (platforms.go); 0 is DefaultMaxPlatforms
-	baseURL          string
-	microDeposits    bool
-	manualProcessing bool
-	// immediateProvisional: see WithImmediateProvisionalCredit (disputes.go).
-	immediateProvisional bool
+	clock                clock.Clock // WithClock; nil for the frozen clock at start
+	start                time.Time   // WithStartTime; zero is DefaultStartTime
+	maxPlatforms         int         // WithMaxPlatforms; 0 is DefaultMaxPlatforms
+	baseURL              string      // WithBaseURL
+	microDeposits        bool        // WithMicroDeposits
+	manualProcessing     bool        // WithManualProcessing
+	immediateProvisional bool        // WithImmediateProvisionalCredit
 	webhookClient        *http.Client
 	webhookTimeout       time.Duration
-	control              bool
-	// immediateStatements: see WithImmediateStatements (statements.go).
-	cutoffs Cutoffs
-
-	// diagnose.go and strict.go: WithLog, WithoutDiagnostics, WithStrictRequests.
+	control              bool // the control API; WithoutControlAPI clears it
+	cutoffs              Cutoffs
 }
 
 func defaultConfig() config {

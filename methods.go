@@ -487,15 +487,17 @@ func (s *Server) ReverseAuthorization(id string, amountCents int64) error {
 // then allow (documents never lower it) and USER|PATCH is sent with the
 // user as it is after the change. documentID is the sub-document's id
 // (User's Documents, or the id in the API's physical_docs, social_docs and
-// virtual_docs). An unknown user, document or status is an error and
-// changes nothing.
+// virtual_docs). An unknown user (404 / "404" unable_to_locate_user),
+// document (404 / "404" unable_to_locate_document) or status (400 / "200"
+// invalid_status) is an error and changes nothing.
 func (s *Server) ReviewDocument(userID, documentID, status string) error {
 	return s.core.ReviewDocument(userID, documentID, status)
 }
 
 // ReviewDocuments gives every sub-document of the user still under review
 // (SUBMITTED|REVIEWING or SUBMITTED|MFA_PENDING) status, as
-// ReviewDocument does, with one USER|PATCH.
+// ReviewDocument does, with one USER|PATCH. A user with none under review
+// is left as it is.
 func (s *Server) ReviewDocuments(userID, status string) error {
 	return s.core.ReviewDocuments(userID, status)
 }

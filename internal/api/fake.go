@@ -15,12 +15,7 @@ func (s *Wire) isGateway(gw string) bool {
 	return len(gw) == len(id)+1+len(secret) && gw[:len(id)] == id && gw[len(id)] == '|' && gw[len(id)+1:] == secret
 }
 
-// Advance moves the server's mock clock forward by d. Before it returns,
-// everything that fell due (processing steps, expiries, webhook retries) has
-// run, in due order, and every webhook delivery that caused has been
-// attempted, within Flush's bound of real time (so do not call Advance from
-// a webhook receiver's handler). With a clock that is not a mock, Advance only runs what is
-// already due.
+// Advance is documented at synapsefake.Server.Advance.
 func (s *Wire) Advance(d time.Duration) {
 	// Attempts still in flight finish at the old time, so that the order of
 	// deliveries does not depend on how fast a receiver answered.

@@ -26,13 +26,9 @@ const (
 	AllowedDebit          = "DEBIT"
 	AllowedLocked         = "LOCKED"
 	AllowedInactive       = "INACTIVE"
-	// AllowedPending: a card node's, as the integration suites of the
-	// provider's Ruby client set it. Like CREDIT, INACTIVE and LOCKED it
-	// lacks DEBIT: its transfers are canceled when they would start
-	// processing. Transfers to it are made, as to every node.
+	// AllowedPending is documented at synapsefake.AllowedPending.
 	AllowedPending = "PENDING"
-	// AllowedRejected is a node the service refused to open; it lacks
-	// DEBIT.
+	// AllowedRejected is documented at synapsefake.AllowedRejected.
 	AllowedRejected = "REJECTED"
 )
 
@@ -292,7 +288,7 @@ func LastFour(s string) string {
 	return s[len(s)-4:]
 }
 
-// Node is a copy of a node's state, for assertions in tests.
+// Node is documented at synapsefake.Node.
 type Node struct {
 	ID       string
 	UserID   string
@@ -317,7 +313,7 @@ func (n *nodeRecord) public() Node {
 		BalanceCents: int64(n.balance), AvailableCents: int64(n.available()), Currency: n.currency, IsActive: n.isActive, SuppID: n.suppID}
 }
 
-// NodeSeed describes a node for AddNode. Type defaults to DEPOSIT-US.
+// NodeSeed is documented at synapsefake.NodeSeed.
 type NodeSeed struct {
 	Type string
 	// Nickname defaults to "Node"; like the API, AddNode takes at most 256

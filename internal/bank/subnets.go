@@ -164,7 +164,7 @@ func (st *Store) subnetView(sn *subnetRecord, full bool) SubnetView {
 	return v
 }
 
-// Subnet is a copy of a subnet's state, for assertions in tests.
+// Subnet is documented at synapsefake.Subnet.
 type Subnet struct {
 	ID           string
 	UserID       string
@@ -195,9 +195,7 @@ func (sn *subnetRecord) public() Subnet {
 		DailyTransactionLimitCents: int64(sn.prefs.dailyTransaction)}
 }
 
-// SubnetSeed describes a subnet for AddSubnet. AccountClass defaults to
-// CHECKING; DEBIT_CARD, the older name the API also takes, is a CARD; a CARD
-// starts INACTIVE unless Status says otherwise.
+// SubnetSeed is documented at synapsefake.SubnetSeed.
 type SubnetSeed struct {
 	Nickname     string
 	AccountClass AccountClass
@@ -351,9 +349,7 @@ func (st *Store) patchSubnet(sn *subnetRecord, now time.Time, req PatchSubnetReq
 	return nil
 }
 
-// AddSubnet issues a subnet on a user's node directly in the store and
-// returns a copy of it, or an error when the node is unknown, not the user's
-// or of a type that holds no subnets, or the class or status is unknown.
+// AddSubnet is documented at synapsefake.Server.AddSubnet.
 func (s *Bank) AddSubnet(userID, nodeID string, seed SubnetSeed) (Subnet, error) {
 	return s.AddSubnetAt(s.Now(), userID, nodeID, seed)
 }
@@ -388,7 +384,7 @@ func (s *Bank) AddSubnetAt(at time.Time, userID, nodeID string, seed SubnetSeed)
 	return sn.public(), nil
 }
 
-// Subnet returns a copy of a subnet and whether it exists.
+// Subnet is documented at synapsefake.Server.Subnet.
 func (s *Bank) Subnet(id string) (Subnet, bool) {
 	st := s.store
 	defer st.lock().unlock()

@@ -231,7 +231,7 @@ func shareList[T any](s []T) []T {
 	return s
 }
 
-// User is a copy of a user's state, for assertions in tests.
+// User is documented at synapsefake.User.
 type User struct {
 	ID           string
 	Emails       []string
@@ -283,9 +283,7 @@ func (u *userRecord) publicHistory() []PermissionChange {
 	return history
 }
 
-// UserSeed describes a user for AddUser. Empty fields get plausible
-// defaults; given ones follow POST /users' rules (no empty phone number or
-// legal name; under WithStrictRequests, an Email with an @).
+// UserSeed is documented at synapsefake.UserSeed.
 type UserSeed struct {
 	Email        string
 	PhoneNumbers []string
@@ -922,10 +920,7 @@ func (st *Store) isDuplicate(a, b *userRecord) bool {
 	return b != nil && slices.ContainsFunc(st.duplicates(a), func(d duplicate) bool { return d.user == b })
 }
 
-// SetPermission sets a user's permission as the platform does, with a
-// USER|PATCH event, as PATCH /users/{user_id} {"permission": ...} with the
-// user's key does, without a request. It returns an error for an unknown
-// user or permission.
+// SetPermission is documented at synapsefake.Server.SetPermission.
 func (s *Bank) SetPermission(userID, permission string) error {
 	if !slices.Contains(userPermissions, permission) {
 		return apierr.Payload("invalid_permission", "Unknown permission %q.", permission)

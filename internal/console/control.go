@@ -845,10 +845,7 @@ const (
 	defaultControlWebhooks = 1_000
 )
 
-// MaxWebhookPageBytes bounds an answer of GET /_fake/webhooks, in bytes of
-// JSON: a page ends before the webhook that would pass it, and next_cursor
-// reads on from there. A page holds at least one webhook, so a webhook
-// larger than the bound alone is answered alone.
+// MaxWebhookPageBytes is documented at synapsefake.MaxWebhookPageBytes.
 const MaxWebhookPageBytes = 4 << 20
 
 // controlWebhooks serves GET /_fake/webhooks?limit=&cursor=: one page of
