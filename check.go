@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
-	"testing"
 	"time"
 
 	"github.com/google/go-cmp/cmp"
@@ -44,7 +43,7 @@ type checkedStatus struct {
 //
 // A failure shows the status and code found and the transaction's
 // timeline.
-func (s *Server) CheckStatus(tb testing.TB, txID string, want Status, code ...string) bool {
+func (s *Server) CheckStatus(tb TB, txID string, want Status, code ...string) bool {
 	// tb.Helper only on the way to a failure: it costs more than a check
 	// that passes.
 	if len(code) > 1 {
@@ -120,7 +119,7 @@ type checkedBalance struct {
 //
 // The available balance is the balance less the debits promised but not
 // yet made (Node.AvailableCents).
-func (s *Server) CheckBalance(tb testing.TB, nodeID string, balanceCents, availableCents int64) bool {
+func (s *Server) CheckBalance(tb TB, nodeID string, balanceCents, availableCents int64) bool {
 	s.core.RunDueFast()
 	got, ok := s.nodeBalance(nodeID)
 	want := checkedBalance{balanceCents, availableCents}
@@ -145,7 +144,7 @@ func (s *Server) CheckBalance(tb testing.TB, nodeID string, balanceCents, availa
 // CheckPermission checks that user userID holds permission want
 // (PermissionSendAndReceive...). A failure shows the user's permission
 // history and its sub-documents with their statuses and pending reviews.
-func (s *Server) CheckPermission(tb testing.TB, userID, want string) bool {
+func (s *Server) CheckPermission(tb TB, userID string, want Permission) bool {
 	s.core.RunDueFast()
 	u, ok := s.core.User(userID)
 	if !ok {
@@ -158,7 +157,7 @@ func (s *Server) CheckPermission(tb testing.TB, userID, want string) bool {
 	}
 	tb.Helper()
 	var msg strings.Builder
-	fmt.Fprintf(&msg, "synapsefake: CheckPermission: user %s at %s (-want +got):\n%s", userID, bank.FmtInstant(s.core.Now()), cmp.Diff(want, u.Permission))
+	fmt.Fprintf(&msg, "synapsefake: CheckPermission: user %s at %s (-want +got):\n%s", userID, bank.FmtInstant(s.core.Now()), cmp.Diff(string(want), string(u.Permission)))
 	msg.WriteString("permission history:\n")
 	for _, c := range u.PermissionHistory {
 		fmt.Fprintf(&msg, "\t%s  %s (%s)\n", bank.FmtInstant(c.At), c.Permission, c.By)
@@ -209,7 +208,7 @@ func (s *Server) capturedWebhooks() []Webhook {
 // a change another goroutine makes, use Webhooks().Wait. A failure lists
 // what was captured and, when a captured webhook misses by one field (its
 // status, function or object type), the diff to that nearest one.
-func (s *Server) CheckWebhook(tb testing.TB, match ...WebhookMatcher) bool {
+func (s *Server) CheckWebhook(tb TB, match ...WebhookMatcher) bool {
 	tb.Helper()
 	all := s.capturedWebhooks()
 	for _, w := range all {
@@ -234,7 +233,7 @@ func (s *Server) CheckWebhook(tb testing.TB, match ...WebhookMatcher) bool {
 // It calls Flush first, so that deliveries in flight are recorded, and
 // does not wait for changes to come. A failure shows the webhooks that
 // matched.
-func (s *Server) CheckNoWebhook(tb testing.TB, match ...WebhookMatcher) bool {
+func (s *Server) CheckNoWebhook(tb TB, match ...WebhookMatcher) bool {
 	tb.Helper()
 	all := s.capturedWebhooks()
 	got := []string{}
@@ -324,7 +323,7 @@ func nearestWebhook(all []Webhook, match []WebhookMatcher) (want, got checkedWeb
 // dropped is not found. A failure lists the calls answered (the route of
 // each, or its path when it matched none) or, when calls to the route came
 // without the body, shows the diff to the newest of them.
-func (s *Server) CheckRequest(tb testing.TB, method, route string, body ...any) bool {
+func (s *Server) CheckRequest(tb TB, method, route string, body ...any) bool {
 	tb.Helper()
 	if len(body) > 1 {
 		tb.Errorf("synapsefake: CheckRequest(%s %s): give at most one body, not %d", method, route, len(body))

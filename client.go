@@ -8,7 +8,6 @@ import (
 	"net/http"
 	"strings"
 	"sync"
-	"testing"
 	"time"
 
 	"github.com/synapsefake/synapsefake/internal/bank"
@@ -33,7 +32,7 @@ type UserClient struct {
 	Header http.Header
 
 	s  *Server
-	tb testing.TB
+	tb TB
 
 	mu      sync.Mutex
 	key     string    // "" when none could be minted
@@ -72,7 +71,7 @@ func (r Response) Decode(v any) error { return json.Unmarshal(r.Raw, v) }
 // would not renew it either. A
 // fingerprint POST /oauth would refuse (not 1 to 256 letters, digits, '-',
 // '_' or '.') fails tb at once, as OAuthKey would not mint a key for it.
-func (s *Server) As(tb testing.TB, userID, fingerprint string) *UserClient {
+func (s *Server) As(tb TB, userID, fingerprint string) *UserClient {
 	if !bank.ValidFingerprint(fingerprint) {
 		tb.Helper()
 		tb.Fatalf("synapsefake: As: %v", bank.ErrSeedFingerprint(fingerprint))

@@ -1,7 +1,6 @@
 package synapsefake_test
 
 import (
-	"fmt"
 	"net/http"
 	"strings"
 	"sync"
@@ -156,42 +155,35 @@ func readmeTransfer(t *testing.T, fake *synapsefake.Server) string {
 	return r.Body["_id"].(string)
 }
 
-// TestSetTimeAndAdvanceTo: both move the clock forward and run what fell
-// due; SetTime refuses to go back or to set a clock it cannot; AdvanceTo a
-// past instant moves nothing.
-func TestSetTimeAndAdvanceTo(t *testing.T) {
+// TestAdvanceTo: it moves the clock forward and runs what fell due; it
+// refuses to go back or to move a clock it cannot, and then moves and runs
+// nothing and answers Now.
+func TestAdvanceTo(t *testing.T) {
 	t.Parallel()
 	start := synapsefake.DefaultStartTime()
 	for _, tc := range []struct {
 		name    string
 		opts    []synapsefake.Option
-		move    func(*synapsefake.Server, time.Time) error
 		to      time.Time
-		wantErr string // "" for success
+		wantErr string // the error's code, "" for success
 		wantNow time.Time
 		want    synapsefake.Status
 	}{
-		{"SetTime forward runs what fell due", nil, (*synapsefake.Server).SetTime, start.Add(time.Hour), "", start.Add(time.Hour), synapsefake.StatusProcessingCredit},
-		{"SetTime to now", nil, (*synapsefake.Server).SetTime, start, "", start, synapsefake.StatusCreated},
-		{"SetTime back is refused", nil, (*synapsefake.Server).SetTime, start.Add(-time.Millisecond),
-			"SetTime(2026-04-14T13:59:59.999Z (Tue 09:59 EDT)): the clock is at 2026-04-14T14:00:00Z (Tue 10:00 EDT) and only moves forward", start, synapsefake.StatusCreated},
-		{"SetTime cuts to the millisecond", nil, (*synapsefake.Server).SetTime, start.Add(time.Minute + 999*time.Microsecond), "", start.Add(time.Minute), synapsefake.StatusProcessingDebit},
-		{"SetTime moves a mock", []synapsefake.Option{synapsefake.WithClock(mockAt(start))}, (*synapsefake.Server).SetTime, start.Add(24 * time.Hour), "", start.Add(24 * time.Hour), synapsefake.StatusSettled},
-		{"SetTime refuses a real clock", []synapsefake.Option{synapsefake.WithClock(clock.New())}, (*synapsefake.Server).SetTime, start, "cannot be set", time.Time{}, ""},
-		{"AdvanceTo forward runs what fell due", nil, advanceTo, start.Add(24 * time.Hour), "", start.Add(24 * time.Hour), synapsefake.StatusSettled},
-		{"AdvanceTo back moves nothing", nil, advanceTo, start.Add(-time.Hour), "", start, synapsefake.StatusCreated},
-		{"AdvanceTo moves a mock", []synapsefake.Option{synapsefake.WithClock(mockAt(start))}, advanceTo, start.Add(time.Minute), "", start.Add(time.Minute), synapsefake.StatusProcessingDebit},
+		{"forward runs what fell due", nil, start.Add(time.Hour), "", start.Add(time.Hour), synapsefake.StatusProcessingCredit},
+		{"a day on settles", nil, start.Add(24 * time.Hour), "", start.Add(24 * time.Hour), synapsefake.StatusSettled},
+		{"to now runs what is due", nil, start, "", start, synapsefake.StatusCreated},
+		{"back is refused", nil, start.Add(-time.Millisecond), "invalid_time", start, synapsefake.StatusCreated},
+		{"cuts to the millisecond", nil, start.Add(time.Minute + 999*time.Microsecond), "", start.Add(time.Minute), synapsefake.StatusProcessingDebit},
+		{"moves a mock", []synapsefake.Option{synapsefake.WithClock(mockAt(start))}, start.Add(24 * time.Hour), "", start.Add(24 * time.Hour), synapsefake.StatusSettled},
+		{"refuses a real clock", []synapsefake.Option{synapsefake.WithClock(clock.New())}, start, "clock_not_manual", time.Time{}, ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			fake := synapsefake.New(tc.opts...)
 			id := readmeTransfer(t, fake)
 			before := fake.Now()
-			err := tc.move(fake, tc.to)
-			switch {
-			case tc.wantErr == "" && err != nil:
-				t.Fatalf("error %v, want none", err)
-			case tc.wantErr != "" && (err == nil || !strings.Contains(err.Error(), tc.wantErr)):
-				t.Fatalf("error %v, want one containing %q", err, tc.wantErr)
+			got, err := fake.AdvanceTo(tc.to)
+			if code := testkit.ErrCode(err); code != tc.wantErr {
+				t.Fatalf("error %v, want code %q", err, tc.wantErr)
 			}
 			wantNow := tc.wantNow
 			if wantNow.IsZero() {
@@ -199,8 +191,8 @@ func TestSetTimeAndAdvanceTo(t *testing.T) {
 				if fake.Now().Before(before) {
 					t.Errorf("Now() = %v, went back from %v", fake.Now(), before)
 				}
-			} else if got := fake.Now(); !got.Equal(wantNow) {
-				t.Errorf("Now() = %v, want %v", got, wantNow)
+			} else if now := fake.Now(); !now.Equal(wantNow) || !got.Equal(wantNow) {
+				t.Errorf("AdvanceTo answered %v and Now() = %v, want %v", got, now, wantNow)
 			}
 			if tc.want != "" {
 				if tx, _ := fake.Transaction(id); tx.Status != tc.want {
@@ -209,13 +201,6 @@ func TestSetTimeAndAdvanceTo(t *testing.T) {
 			}
 		})
 	}
-}
-
-func advanceTo(s *synapsefake.Server, t time.Time) error {
-	if got := s.AdvanceTo(t); !got.Equal(s.Now()) {
-		return fmt.Errorf("AdvanceTo returned %v, not Now() %v", got, s.Now())
-	}
-	return nil
 }
 
 func mockAt(t time.Time) *clock.Mock {
@@ -369,10 +354,10 @@ func TestWaitOnRealClock(t *testing.T) {
 }
 
 // TestRealClockMovesForNoMethod: a clock given to WithClock that is not a
-// *clock.Mock moves for no method. AdvanceToCutoff refuses it as SetTime
-// does (clock_not_manual, what POST /_fake/clock/cutoff answers); Advance,
-// AdvanceTo and AdvanceToNextBusinessDay, which return no error, run what
-// is due and return Now.
+// *clock.Mock moves for no method. AdvanceTo and AdvanceToCutoff refuse it
+// (clock_not_manual, what POST /_fake/clock/cutoff answers); Advance and
+// AdvanceToNextBusinessDay, which return no error, run what is due and
+// return Now.
 func TestRealClockMovesForNoMethod(t *testing.T) {
 	t.Parallel()
 	for _, tc := range []struct {
@@ -381,7 +366,7 @@ func TestRealClockMovesForNoMethod(t *testing.T) {
 		wantErr string // the error's code, "" for none
 	}{
 		{"Advance", func(f *synapsefake.Server) (time.Time, error) { f.Advance(24 * time.Hour); return f.Now(), nil }, ""},
-		{"AdvanceTo", func(f *synapsefake.Server) (time.Time, error) { return f.AdvanceTo(f.Now().Add(24 * time.Hour)), nil }, ""},
+		{"AdvanceTo", func(f *synapsefake.Server) (time.Time, error) { return f.AdvanceTo(f.Now().Add(24 * time.Hour)) }, "clock_not_manual"},
 		{"AdvanceToNextBusinessDay", func(f *synapsefake.Server) (time.Time, error) { return f.AdvanceToNextBusinessDay(), nil }, ""},
 		{"AdvanceToCutoff ach", func(f *synapsefake.Server) (time.Time, error) { return f.AdvanceToCutoff(synapsefake.CutoffACH) }, "clock_not_manual"},
 		{"AdvanceToCutoff same-day", func(f *synapsefake.Server) (time.Time, error) { return f.AdvanceToCutoff(synapsefake.CutoffSameDay) }, "clock_not_manual"},

@@ -27,6 +27,45 @@
 // [WithIDSeed], a world declared in a file beside [Server.LoadWorld], and the
 // MFA path and idempotency keys among the package's examples.
 //
+// The scenario helpers (Settle, Return, Queue, CardAuthorization...) move
+// a transaction as the real service would, through the same store
+// operation the HTTP handlers and the clock use: timeline entries are
+// dated by the fake's clock and the same events are emitted.
+//
+// # Errors
+//
+// A call the service would refuse returns an error and changes nothing:
+// the seeds (AddUser, AddNode, AddSubnet, AddSubscription, Fund...), the
+// scenario helpers (Settle, Return, CardAuthorization...), the clock's
+// moves that can be refused (AdvanceToCutoff), Restore, LoadWorld, and
+// the Add and Remove of Platforms. The error is an *Error carrying the
+// envelope the API would answer, read with errors.As:
+//
+//	var e *synapsefake.Error
+//	if errors.As(err, &e) && e.Code == "user_locked" { ... }
+//
+// The only errors that are not an *Error come from what a caller hands
+// in: the io.Writer Snapshot writes to, and the body or transport of a
+// UserClient's Do (whose refusals are answers, not errors). A lookup
+// (Node, User, Subnet, Transaction) reports a missing object with a false
+// second result, and OAuthKey, MFAPin and ForceMFA report an unknown user
+// (for OAuthKey, also a fingerprint or scope it would refuse) with "" or
+// false.
+//
+// For a test that wants no error handling, the Must methods (MustAddUser,
+// MustAddNode, MustAddSubnet, MustAddSubscription, MustFund) fail the test
+// at once (Fatalf) where the plain method returns an error; WebhookCapture's
+// Wait, and a UserClient's Get, Post, Patch and Delete, also fail it at
+// once. The Check methods (CheckStatus, CheckBalance, CheckPermission,
+// CheckWebhook, CheckNoWebhook, CheckRequest) compare the state with what
+// the test wants and, on a mismatch, report the difference (Errorf) and
+// return false, letting the test go on.
+//
+// Only a mistake in the test's code panics, where it is made: an option
+// out of its range (WithStartTime, WithCutoffs; WithWebhookChaos when New
+// applies it), and a route or error code that FailNext or SlowNext does
+// not know.
+//
 // The package scenarios holds a catalog of named outcomes for table tests,
 // and the package reference the service's static tables (codes, node types,
 // scopes, the banking data). The same fake runs as a standalone server with a

@@ -32,8 +32,8 @@ func TestDueWorkRunsAtTheNextRequest(t *testing.T) {
 		{"Advance from another goroutine", false, func(fake *synapsefake.Server, _ *clock.Mock, d time.Duration) {
 			inGoroutine(func() { fake.Advance(d) })
 		}},
-		{"SetTime", false, func(fake *synapsefake.Server, _ *clock.Mock, d time.Duration) {
-			if err := fake.SetTime(fake.Now().Add(d)); err != nil {
+		{"AdvanceTo", false, func(fake *synapsefake.Server, _ *clock.Mock, d time.Duration) {
+			if _, err := fake.AdvanceTo(fake.Now().Add(d)); err != nil {
 				panic(err)
 			}
 		}},

@@ -12,8 +12,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/synapsefake/synapsefake/internal/testkit"
-
 	"github.com/synapsefake/synapsefake"
 )
 
@@ -79,12 +77,12 @@ func ExampleWithWebhookChaos() {
 	defer receiver.Close()
 	fake.AddSubscription(receiver.URL, "TRANS|POST", "TRAN|PATCH")
 
-	alice, from, key := testkit.ExampleAccount(fake, 10_000)
-	_, to, _ := testkit.ExampleAccount(fake, 0)
+	alice, from, key := exampleAccount(fake, 10_000)
+	_, to, _ := exampleAccount(fake, 0)
 	var ids []string
 	for range 3 {
-		_, tx := testkit.ExampleCall(fake, "POST", "/users/"+alice.ID+"/nodes/"+from.ID+"/trans", key, "",
-			testkit.ExampleTransfer("DEPOSIT-US", to.ID, 10))
+		_, tx := exampleCall(fake, "POST", "/users/"+alice.ID+"/nodes/"+from.ID+"/trans", key, "",
+			exampleTransfer("DEPOSIT-US", to.ID, 10))
 		ids = append(ids, tx["_id"].(string))
 	}
 	fake.Flush()

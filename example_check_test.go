@@ -8,15 +8,13 @@ import (
 	"strings"
 	"time"
 
-	"github.com/synapsefake/synapsefake/internal/testkit"
-
 	"github.com/benbjohnson/clock"
 	"github.com/synapsefake/synapsefake"
 )
 
 // checkT stands in for the *testing.T of a real test, as exampleT does,
 // and prints what a failed check reports, so that an example can show it.
-type checkT struct{ testkit.ExampleT }
+type checkT struct{ exampleT }
 
 func (t *checkT) Errorf(format string, args ...any) { t.report(format, args...) }
 func (t *checkT) Fatalf(format string, args ...any) { t.report(format, args...) }

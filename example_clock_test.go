@@ -4,8 +4,6 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/synapsefake/synapsefake/internal/testkit"
-
 	"github.com/synapsefake/synapsefake"
 	"github.com/synapsefake/synapsefake/reference"
 )
@@ -28,10 +26,10 @@ func ExampleDefaultStartTime() {
 func ExampleWithStartTime() {
 	friday := time.Date(2026, time.April, 17, 10, 0, 0, 0, reference.Eastern)
 	fake := synapsefake.New(synapsefake.WithStartTime(friday))
-	user, checking, key := testkit.ExampleAccount(fake, 50_000)
+	user, checking, key := exampleAccount(fake, 50_000)
 	bank, _ := fake.AddNode(user.ID, synapsefake.NodeSeed{Type: "ACH-US", Nickname: "Bank"})
-	_, tx := testkit.ExampleCall(fake, "POST", "/users/"+user.ID+"/nodes/"+checking.ID+"/trans", key, "",
-		testkit.ExampleTransfer("ACH-US", bank.ID, 100))
+	_, tx := exampleCall(fake, "POST", "/users/"+user.ID+"/nodes/"+checking.ID+"/trans", key, "",
+		exampleTransfer("ACH-US", bank.ID, 100))
 	id := tx["_id"].(string)
 
 	show := func(what string) {
@@ -52,37 +50,29 @@ func ExampleWithStartTime() {
 	// Advance(10h)                Mon 10:00  SETTLED
 }
 
-// SetTime moves the clock to an instant, running everything that fell due
-// on the way, as Advance does. The clock never goes back.
-func ExampleServer_SetTime() {
+// AdvanceTo moves the clock to an instant, running everything that fell
+// due on the way, as Advance does. The clock never goes back.
+func ExampleServer_AdvanceTo() {
 	fake := synapsefake.New() // Tuesday 2026-04-14 10:00 ET
-	user, checking, key := testkit.ExampleAccount(fake, 50_000)
+	user, checking, key := exampleAccount(fake, 50_000)
 	bank, _ := fake.AddNode(user.ID, synapsefake.NodeSeed{Type: "ACH-US", Nickname: "Bank"})
-	_, tx := testkit.ExampleCall(fake, "POST", "/users/"+user.ID+"/nodes/"+checking.ID+"/trans", key, "",
-		testkit.ExampleTransfer("ACH-US", bank.ID, 100))
+	_, tx := exampleCall(fake, "POST", "/users/"+user.ID+"/nodes/"+checking.ID+"/trans", key, "",
+		exampleTransfer("ACH-US", bank.ID, 100))
 	id := tx["_id"].(string)
 
-	wednesday := time.Date(2026, time.April, 15, 10, 0, 0, 0, reference.Eastern)
-	if err := fake.SetTime(wednesday); err != nil {
-		panic(err)
-	}
-	t, _ := fake.Transaction(id)
-	fmt.Println(fake.Now().In(reference.Eastern).Format("Mon 15:04"), t.Status)
-
-	fmt.Println(fake.SetTime(wednesday.Add(-time.Hour)))
-	// Output:
-	// Wed 10:00 SETTLED
-	// synapsefake: SetTime(2026-04-15T13:00:00Z (Wed 09:00 EDT)): the clock is at 2026-04-15T14:00:00Z (Wed 10:00 EDT) and only moves forward
-}
-
-// AdvanceTo moves the clock forward to an instant and returns the new
-// time; an instant in the past leaves the clock where it is.
-func ExampleServer_AdvanceTo() {
-	fake := synapsefake.New()
 	cutoff := reference.AtEastern(fake.Now(), reference.ServiceNextDayACHCutoff)
-	fmt.Println(fake.AdvanceTo(cutoff).In(reference.Eastern).Format("Mon 15:04"))
-	fmt.Println(fake.AdvanceTo(synapsefake.DefaultStartTime()).In(reference.Eastern).Format("Mon 15:04"))
+	now, err := fake.AdvanceTo(cutoff)
+	fmt.Println(now.In(reference.Eastern).Format("Mon 15:04"), err)
+
+	wednesday := time.Date(2026, time.April, 15, 10, 0, 0, 0, reference.Eastern)
+	now, _ = fake.AdvanceTo(wednesday)
+	t, _ := fake.Transaction(id)
+	fmt.Println(now.In(reference.Eastern).Format("Mon 15:04"), t.Status)
+
+	_, err = fake.AdvanceTo(wednesday.Add(-time.Hour))
+	fmt.Println(err)
 	// Output:
-	// Tue 18:00
-	// Tue 18:00
+	// Tue 18:00 <nil>
+	// Wed 10:00 SETTLED
+	// synapsefake: invalid_time (error_code 200, http 400): The clock is at 2026-04-15T14:00:00Z (Wed 10:00 EDT) and only moves forward, not back to 2026-04-15T13:00:00Z (Wed 09:00 EDT).
 }

@@ -3,24 +3,18 @@ package synapsefake_test
 import (
 	"fmt"
 
-	"github.com/synapsefake/synapsefake/internal/testkit"
-
 	"github.com/synapsefake/synapsefake"
 )
 
-// loggingT stands in for a *testing.T whose log is printed: Logf prints the
-// line, Errorf prints it and marks the test failed.
-type loggingT struct {
-	testkit.ExampleT
-	failed bool
-}
+// loggingT stands in for a *testing.T whose log is printed, as exampleT
+// does: Logf prints the line, Errorf prints it and marks the test failed.
+type loggingT struct{ exampleT }
 
 func (t *loggingT) Logf(format string, args ...any) { fmt.Printf(format+"\n", args...) }
 func (t *loggingT) Errorf(format string, args ...any) {
 	t.failed = true
 	fmt.Printf(format+"\n", args...)
 }
-func (t *loggingT) Failed() bool { return t.failed }
 
 // A refused request explains itself in the test's log: the route, the
 // answer, why, and a hint for the usual mistake. When the test fails, its
@@ -30,17 +24,17 @@ func ExampleNewServer_diagnostics() {
 	t := &loggingT{} // in a test: the *testing.T
 	fake := synapsefake.NewServer(t)
 
-	user, _, key := testkit.ExampleAccount(fake, 0)
-	status, _ := testkit.ExampleCall(fake, "GET", "/users/"+user.ID+"/nodes", key, "", nil)
+	user, _, key := exampleAccount(fake, 0)
+	status, _ := exampleCall(fake, "GET", "/users/"+user.ID+"/nodes", key, "", nil)
 	fmt.Println("with the key's device:", status)
 
 	// The app sends the key from another device.
 	other := fake.OAuthKey(user.ID, "other-device")
-	status, _ = testkit.ExampleCall(fake, "GET", "/users/"+user.ID+"/nodes", other, "", nil)
+	status, _ = exampleCall(fake, "GET", "/users/"+user.ID+"/nodes", other, "", nil)
 	fmt.Println("with another device's key:", status)
 
 	t.Errorf("the test fails")
-	t.Finish()
+	t.finish()
 	// Output:
 	// with the key's device: 200
 	// synapsefake: GET /users/{user_id}/nodes -> 401 error_code "120" unauthorized_fingerprint: the oauth_key was issued to fingerprint "other-device"; X-SP-USER sends "example-device" (hint: a key works only with the fingerprint it was issued to; to use another device, register it: fake.OAuthKey(userID, fingerprint), UserSeed.Fingerprint, or the MFA flow of POST /oauth/{user_id})
@@ -56,13 +50,13 @@ func ExampleNewServer_diagnostics() {
 // the second transfer a refusal.)
 func ExampleWithLog() {
 	fake := synapsefake.New(synapsefake.WithLog(func(format string, args ...any) { fmt.Printf(format+"\n", args...) }), synapsefake.WithFundsCheck())
-	user, node, key := testkit.ExampleAccount(fake, 10_00)
+	user, node, key := exampleAccount(fake, 10_00)
 	savings, _ := fake.AddNode(user.ID, synapsefake.NodeSeed{Nickname: "Savings"})
 
 	path := "/users/" + user.ID + "/nodes/" + node.ID + "/trans"
-	status, _ := testkit.ExampleCall(fake, "POST", path, key, "", testkit.ExampleTransfer("DEPOSIT-US", savings.ID, 8))
+	status, _ := exampleCall(fake, "POST", path, key, "", exampleTransfer("DEPOSIT-US", savings.ID, 8))
 	fmt.Println(status)
-	status, _ = testkit.ExampleCall(fake, "POST", path, key, "", testkit.ExampleTransfer("DEPOSIT-US", savings.ID, 5))
+	status, _ = exampleCall(fake, "POST", path, key, "", exampleTransfer("DEPOSIT-US", savings.ID, 5))
 	fmt.Println(status)
 	// Output:
 	// 200
@@ -74,14 +68,14 @@ func ExampleWithLog() {
 // would ignore without a word, and names the field it was meant to be.
 func ExampleWithStrictRequests() {
 	t := &loggingT{} // in a test: the *testing.T
-	defer t.Finish()
+	defer t.finish()
 	fake := synapsefake.NewServer(t, synapsefake.WithStrictRequests(), synapsefake.WithoutDiagnostics())
-	user, node, key := testkit.ExampleAccount(fake, 100_00)
+	user, node, key := exampleAccount(fake, 100_00)
 	savings, _ := fake.AddNode(user.ID, synapsefake.NodeSeed{Nickname: "Savings"})
 
-	body := testkit.ExampleTransfer("DEPOSIT-US", savings.ID, 25)
+	body := exampleTransfer("DEPOSIT-US", savings.ID, 25)
 	body["amount"].(map[string]any)["ammount"] = 25
-	status, answer := testkit.ExampleCall(fake, "POST", "/users/"+user.ID+"/nodes/"+node.ID+"/trans", key, "", body)
+	status, answer := exampleCall(fake, "POST", "/users/"+user.ID+"/nodes/"+node.ID+"/trans", key, "", body)
 	fmt.Println(status, answer["error_code"], answer["error"].(map[string]any)["en"])
 	fmt.Println("test failed:", t.Failed())
 	// Output:

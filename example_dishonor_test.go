@@ -1,11 +1,10 @@
 package synapsefake_test
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 	"time"
-
-	"github.com/synapsefake/synapsefake/internal/testkit"
 
 	"github.com/synapsefake/synapsefake"
 	"github.com/synapsefake/synapsefake/reference"
@@ -19,19 +18,20 @@ func ExampleServer_DishonorReturn() {
 	// Tuesday 2026-11-24 09:00 ET: a $10.00 transfer to the user's bank
 	// account settles on Wednesday at 09:00 ET.
 	fake := synapsefake.New(synapsefake.WithStartTime(time.Date(2026, 11, 24, 9, 0, 0, 0, reference.Eastern)))
-	user, checking, key := testkit.ExampleAccount(fake, 100_00)
+	user, checking, key := exampleAccount(fake, 100_00)
 	bank, _ := fake.AddNode(user.ID, synapsefake.NodeSeed{Type: "ACH-US", Nickname: "Bank",
 		AccountNum: "123456789", RoutingNum: "051000017"})
-	_, tx := testkit.ExampleCall(fake, "POST", "/users/"+user.ID+"/nodes/"+checking.ID+"/trans", key, "",
-		testkit.ExampleTransfer("ACH-US", bank.ID, 10))
+	_, tx := exampleCall(fake, "POST", "/users/"+user.ID+"/nodes/"+checking.ID+"/trans", key, "",
+		exampleTransfer("ACH-US", bank.ID, 10))
 	id := tx["_id"].(string)
 	fake.Advance(24 * time.Hour)
 	show := func(step string, err error) {
 		t, _ := fake.Transaction(id)
 		n, _ := fake.Node(checking.ID)
 		refused := ""
-		if err != nil {
-			refused, _, _ = strings.Cut(strings.TrimPrefix(err.Error(), "synapsefake: "), " ")
+		var e *synapsefake.Error
+		if errors.As(err, &e) {
+			refused = e.Code // the body's error.code, as a client would read it
 		}
 		fmt.Println(strings.TrimSpace(fmt.Sprintf("%-9s %-8s %-4s balance %5d %s", step, t.Status, t.Code, n.BalanceCents, refused)))
 	}

@@ -4,8 +4,6 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/synapsefake/synapsefake/internal/testkit"
-
 	"github.com/synapsefake/synapsefake"
 	"github.com/synapsefake/synapsefake/reference"
 )
@@ -14,16 +12,16 @@ import (
 // and disputes it as the payer; it prints the answer's provisional credit
 // and the payer's balance, and returns the payer's node id.
 func exampleDispute(fake *synapsefake.Server) string {
-	user, checking, key := testkit.ExampleAccount(fake, 100_00)
+	user, checking, key := exampleAccount(fake, 100_00)
 	merchant, _ := fake.AddUser(synapsefake.UserSeed{LegalNames: []string{"Merchant Co"}})
 	shop, _ := fake.AddNode(merchant.ID, synapsefake.NodeSeed{Type: "EXTERNAL-US", Nickname: "Shop"})
 	trans := "/users/" + user.ID + "/nodes/" + checking.ID + "/trans"
-	_, tx := testkit.ExampleCall(fake, "POST", trans, key, "", testkit.ExampleTransfer("EXTERNAL-US", shop.ID, 20))
+	_, tx := exampleCall(fake, "POST", trans, key, "", exampleTransfer("EXTERNAL-US", shop.ID, 20))
 	id := tx["_id"].(string)
 	if err := fake.Settle(id); err != nil {
 		panic(err)
 	}
-	_, answer := testkit.ExampleCall(fake, "PATCH", trans+"/"+id+"/dispute", key, "",
+	_, answer := exampleCall(fake, "PATCH", trans+"/"+id+"/dispute", key, "",
 		map[string]any{"dispute_reason": "FRAUD|UNAUTHORIZED|CARD_LOST"})
 	n, _ := fake.Node(checking.ID)
 	fmt.Printf("disputed: provisional credit %v, balance %d\n", answer["provisional_credit_tran"] != nil, n.BalanceCents)

@@ -3,8 +3,6 @@ package synapsefake_test
 import (
 	"fmt"
 
-	"github.com/synapsefake/synapsefake/internal/testkit"
-
 	"github.com/synapsefake/synapsefake"
 )
 
@@ -30,8 +28,8 @@ func ExampleServer_AddNode() {
 // The Must... forms take the test and fail it on an error, for seeding that
 // needs no error handling.
 func ExampleServer_MustAddNode() {
-	t := &testkit.ExampleT{} // in a test: the *testing.T
-	defer t.Finish()
+	t := &exampleT{} // in a test: the *testing.T
+	defer t.finish()
 	fake := synapsefake.NewServer(t)
 	user := fake.MustAddUser(t, synapsefake.UserSeed{Fingerprint: "device-1"})
 	checking := fake.MustAddNode(t, user.ID, synapsefake.NodeSeed{Nickname: "Checking", BalanceCents: 100_00})
@@ -46,8 +44,8 @@ func ExampleServer_MustAddNode() {
 // statements.
 func ExampleServer_Fund() {
 	fake := synapsefake.New()
-	user, checking, key := testkit.ExampleAccount(fake, 0)
-	status, body := testkit.ExampleCall(fake, "POST", "/users/"+user.ID+"/nodes", key, "",
+	user, checking, key := exampleAccount(fake, 0)
+	status, body := exampleCall(fake, "POST", "/users/"+user.ID+"/nodes", key, "",
 		map[string]any{"type": "DEPOSIT-US", "info": map[string]any{"nickname": "Savings"}})
 	savings := body["nodes"].([]any)[0].(map[string]any)["_id"].(string)
 	fmt.Println(status, checking.BalanceCents)

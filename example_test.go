@@ -1,31 +1,111 @@
 package synapsefake_test
 
 import (
+	"bytes"
+	"encoding/json"
 	"fmt"
 	"net/http"
 	"strings"
 	"time"
-
-	"github.com/synapsefake/synapsefake/internal/testkit"
 
 	"github.com/synapsefake/synapsefake"
 	"github.com/synapsefake/synapsefake/reference"
 )
 
 // A test gets its fake with synapsefake.NewServer(t). An example has no t,
-// so ExampleNewServer hands NewServer the stand-in below and the other
-// examples use synapsefake.New, the same fake without a listener, reached
-// through fake.Client().
+// so the examples that show NewServer, the Must and Check methods or Wait
+// hand them exampleT, a stand-in of a few lines (any synapsefake.TB
+// will do), and the others use synapsefake.New, the same fake without a
+// listener, reached through fake.Client(). exampleCall stands in for the
+// application's own API client. Everything here is the package's public
+// API and the standard library, so an example can be copied as it is.
+
+// exampleT stands in for the *testing.T of a test: NewServer and the
+// helpers that fail a test take any synapsefake.TB. Fatalf panics, as an
+// example has no test to stop; finish runs the cleanups, as the end of a
+// test does.
+type exampleT struct {
+	cleanups []func()
+	failed   bool
+}
+
+func (t *exampleT) Cleanup(f func())                  { t.cleanups = append(t.cleanups, f) }
+func (t *exampleT) Errorf(format string, args ...any) { t.failed = true }
+func (t *exampleT) Failed() bool                      { return t.failed }
+func (t *exampleT) Fatalf(format string, args ...any) { panic(fmt.Sprintf(format, args...)) }
+func (t *exampleT) Helper()                           {}
+func (t *exampleT) Logf(format string, args ...any)   {}
+
+// finish runs the cleanups, newest first.
+func (t *exampleT) finish() {
+	for i := len(t.cleanups) - 1; i >= 0; i-- {
+		t.cleanups[i]()
+	}
+}
+
+// exampleDevice is the device fingerprint the examples' client sends.
+const exampleDevice = "example-device"
+
+// exampleCall sends one JSON request as an application's API client would
+// and returns the HTTP status and the decoded body. oauthKey is "" for
+// client-level calls; idemKey, when set, is sent as X-SP-IDEMPOTENCY-KEY.
+func exampleCall(fake *synapsefake.Server, method, path, oauthKey, idemKey string, body any) (int, map[string]any) {
+	var buf bytes.Buffer
+	if body != nil {
+		if err := json.NewEncoder(&buf).Encode(body); err != nil {
+			panic(err)
+		}
+	}
+	req, err := http.NewRequest(method, fake.URL()+path, &buf)
+	if err != nil {
+		panic(err)
+	}
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("X-SP-GATEWAY", fake.Gateway())
+	req.Header.Set("X-SP-USER", oauthKey+"|"+exampleDevice)
+	req.Header.Set("X-SP-USER-IP", "127.0.0.1")
+	if idemKey != "" {
+		req.Header.Set("X-SP-IDEMPOTENCY-KEY", idemKey)
+	}
+	resp, err := fake.Client().Do(req)
+	if err != nil {
+		panic(err)
+	}
+	defer resp.Body.Close()
+	var out map[string]any
+	if err := json.NewDecoder(resp.Body).Decode(&out); err != nil {
+		panic(err)
+	}
+	return resp.StatusCode, out
+}
+
+// exampleTransfer is the body of POST .../trans sending usd to a node.
+func exampleTransfer(toType, toID string, usd float64) map[string]any {
+	return map[string]any{
+		"to":     map[string]any{"type": toType, "id": toID},
+		"amount": map[string]any{"amount": usd, "currency": "USD"},
+		"extra":  map[string]any{"ip": "127.0.0.1", "note": "rent"},
+	}
+}
+
+// exampleAccount seeds a user whose device is exampleDevice, with a
+// DEPOSIT-US node holding balanceCents, and mints an oauth_key with every
+// scope.
+func exampleAccount(fake *synapsefake.Server, balanceCents int64) (user synapsefake.User, node synapsefake.Node, key string) {
+	user, _ = fake.AddUser(synapsefake.UserSeed{Fingerprint: exampleDevice})
+	node, _ = fake.AddNode(user.ID, synapsefake.NodeSeed{Nickname: "Checking", BalanceCents: balanceCents})
+	return user, node, fake.OAuthKey(user.ID, exampleDevice)
+}
 
 // The whole client flow over HTTP: create a user, get an OAuth key with the
 // user's refresh_token, create a node and list the user's nodes.
 func ExampleNewServer() {
-	t := &testkit.ExampleT{} // in a test: the *testing.T
-	defer t.Finish()
+	t := &exampleT{} // in a test: the *testing.T
+	defer t.finish()
 
 	fake := synapsefake.NewServer(t)
 
-	status, user := testkit.ExampleCall(fake, "POST", "/users", "", "", map[string]any{
+	status, user := exampleCall(fake, "POST", "/users", "", "", map[string]any{
 		"logins":        []any{map[string]any{"email": "ada@example.com"}},
 		"phone_numbers": []any{"901.111.1111"},
 		"legal_names":   []any{"Ada Lovelace"},
@@ -34,19 +114,19 @@ func ExampleNewServer() {
 
 	// The fingerprint that created the user is registered, so OAuth answers 200.
 	userID := user["_id"].(string)
-	status, oauth := testkit.ExampleCall(fake, "POST", "/oauth/"+userID, "", "", map[string]any{
+	status, oauth := exampleCall(fake, "POST", "/oauth/"+userID, "", "", map[string]any{
 		"refresh_token": user["refresh_token"],
 	})
 	fmt.Println("oauth:", status, oauth["expires_in"])
 	key := oauth["oauth_key"].(string)
 
-	status, _ = testkit.ExampleCall(fake, "POST", "/users/"+userID+"/nodes", key, "", map[string]any{
+	status, _ = exampleCall(fake, "POST", "/users/"+userID+"/nodes", key, "", map[string]any{
 		"type": "DEPOSIT-US",
 		"info": map[string]any{"nickname": "Savings"},
 	})
 	fmt.Println("create node:", status)
 
-	status, nodes := testkit.ExampleCall(fake, "GET", "/users/"+userID+"/nodes", key, "", nil)
+	status, nodes := exampleCall(fake, "GET", "/users/"+userID+"/nodes", key, "", nil)
 	node := nodes["nodes"].([]any)[0].(map[string]any)
 	fmt.Println("list nodes:", status, nodes["node_count"], node["type"], node["allowed"])
 	// Output:
@@ -60,16 +140,16 @@ func ExampleNewServer() {
 // scopes asked for (every user-level scope when none are given).
 func ExampleServer_OAuthKey() {
 	fake := synapsefake.New()
-	user, _ := fake.AddUser(synapsefake.UserSeed{Fingerprint: testkit.ExampleFingerprint})
+	user, _ := fake.AddUser(synapsefake.UserSeed{Fingerprint: exampleDevice})
 	node, _ := fake.AddNode(user.ID, synapsefake.NodeSeed{Nickname: "Checking", BalanceCents: 12_345})
 
-	key := fake.OAuthKey(user.ID, testkit.ExampleFingerprint)
-	status, body := testkit.ExampleCall(fake, "GET", "/users/"+user.ID+"/nodes/"+node.ID, key, "", nil)
+	key := fake.OAuthKey(user.ID, exampleDevice)
+	status, body := exampleCall(fake, "GET", "/users/"+user.ID+"/nodes/"+node.ID, key, "", nil)
 	fmt.Println(status, body["info"].(map[string]any)["balance"])
 
 	// A key holding only NODES|GET cannot create a node.
-	readOnly := fake.OAuthKey(user.ID, testkit.ExampleFingerprint, "NODES|GET")
-	status, body = testkit.ExampleCall(fake, "POST", "/users/"+user.ID+"/nodes", readOnly, "", map[string]any{
+	readOnly := fake.OAuthKey(user.ID, exampleDevice, "NODES|GET")
+	status, body = exampleCall(fake, "POST", "/users/"+user.ID+"/nodes", readOnly, "", map[string]any{
 		"type": "DEPOSIT-US",
 		"info": map[string]any{"nickname": "Another"},
 	})
@@ -83,14 +163,14 @@ func ExampleServer_OAuthKey() {
 // unlocks the user. SetPermission makes the same change without a request.
 func ExampleServer_SetPermission() {
 	fake := synapsefake.New()
-	user, checking, key := testkit.ExampleAccount(fake, 100_00)
+	user, checking, key := exampleAccount(fake, 100_00)
 	lock := map[string]any{"permission": "LOCKED"}
 	unlock := map[string]any{"permission": "SEND-AND-RECEIVE"}
-	status, _ := testkit.ExampleCall(fake, "PATCH", "/users/"+user.ID, key, "", lock)
+	status, _ := exampleCall(fake, "PATCH", "/users/"+user.ID, key, "", lock)
 	fmt.Println("lock:", status)
-	status, body := testkit.ExampleCall(fake, "GET", "/users/"+user.ID+"/nodes/"+checking.ID, key, "", nil)
+	status, body := exampleCall(fake, "GET", "/users/"+user.ID+"/nodes/"+checking.ID, key, "", nil)
 	fmt.Println("read a node:", status, body["error"].(map[string]any)["code"])
-	status, _ = testkit.ExampleCall(fake, "PATCH", "/users/"+user.ID, key, "", unlock)
+	status, _ = exampleCall(fake, "PATCH", "/users/"+user.ID, key, "", unlock)
 	fmt.Println("unlock with the same key:", status)
 
 	if err := fake.SetPermission(user.ID, synapsefake.PermissionLocked); err != nil {
@@ -111,13 +191,13 @@ func ExampleServer_SetPermission() {
 // the day after is a business day in every run.
 func ExampleServer_Advance() {
 	fake := synapsefake.New()
-	user, checking, key := testkit.ExampleAccount(fake, 50_000)
+	user, checking, key := exampleAccount(fake, 50_000)
 	bank, _ := fake.AddNode(user.ID, synapsefake.NodeSeed{
 		Type: "ACH-US", Nickname: "Bank", AccountNum: "123456789", RoutingNum: "051000017",
 	})
 
-	_, tx := testkit.ExampleCall(fake, "POST", "/users/"+user.ID+"/nodes/"+checking.ID+"/trans", key, "",
-		testkit.ExampleTransfer("ACH-US", bank.ID, 100))
+	_, tx := exampleCall(fake, "POST", "/users/"+user.ID+"/nodes/"+checking.ID+"/trans", key, "",
+		exampleTransfer("ACH-US", bank.ID, 100))
 	id := tx["_id"].(string)
 
 	status := func() synapsefake.Status { t, _ := fake.Transaction(id); return t.Status }
@@ -150,11 +230,11 @@ func ExampleServer_Advance() {
 // SETTLED.
 func ExampleServer_Settle() {
 	fake := synapsefake.New()
-	alice, from, key := testkit.ExampleAccount(fake, 10_000)
-	bob, to, _ := testkit.ExampleAccount(fake, 0)
+	alice, from, key := exampleAccount(fake, 10_000)
+	bob, to, _ := exampleAccount(fake, 0)
 
-	_, tx := testkit.ExampleCall(fake, "POST", "/users/"+alice.ID+"/nodes/"+from.ID+"/trans", key, "",
-		testkit.ExampleTransfer("DEPOSIT-US", to.ID, 25))
+	_, tx := exampleCall(fake, "POST", "/users/"+alice.ID+"/nodes/"+from.ID+"/trans", key, "",
+		exampleTransfer("DEPOSIT-US", to.ID, 25))
 	if err := fake.Settle(tx["_id"].(string)); err != nil {
 		panic(err)
 	}
@@ -171,17 +251,17 @@ func ExampleServer_Settle() {
 // recent_status, and the money goes back.
 func ExampleServer_Return() {
 	fake := synapsefake.New()
-	user, checking, key := testkit.ExampleAccount(fake, 50_000)
+	user, checking, key := exampleAccount(fake, 50_000)
 	bank, _ := fake.AddNode(user.ID, synapsefake.NodeSeed{Type: "ACH-US", Nickname: "Bank"})
 
 	path := "/users/" + user.ID + "/nodes/" + checking.ID + "/trans"
-	_, tx := testkit.ExampleCall(fake, "POST", path, key, "", testkit.ExampleTransfer("ACH-US", bank.ID, 100))
+	_, tx := exampleCall(fake, "POST", path, key, "", exampleTransfer("ACH-US", bank.ID, 100))
 	id := tx["_id"].(string)
 	if err := fake.Return(id, "R02"); err != nil {
 		panic(err)
 	}
 
-	_, tx = testkit.ExampleCall(fake, "GET", path+"/"+id, key, "", nil)
+	_, tx = exampleCall(fake, "GET", path+"/"+id, key, "", nil)
 	recent := tx["recent_status"].(map[string]any)
 	fmt.Println(recent["status"], recent["status_id"], recent["code"])
 	fmt.Println(recent["note"])
@@ -198,7 +278,7 @@ func ExampleServer_Return() {
 // moved.
 func ExampleServer_CardAuthorization() {
 	fake := synapsefake.New()
-	user, checking, _ := testkit.ExampleAccount(fake, 1_000) // $10.00
+	user, checking, _ := exampleAccount(fake, 1_000) // $10.00
 	card, err := fake.AddSubnet(user.ID, checking.ID, synapsefake.SubnetSeed{
 		AccountClass: synapsefake.ClassCard, Status: synapsefake.SubnetActive,
 	})
@@ -230,15 +310,15 @@ func Example_mfa() {
 	user, _ := fake.AddUser(synapsefake.UserSeed{PhoneNumbers: []string{"901.111.1111"}}) // no device registered
 	path := "/oauth/" + user.ID
 
-	status, body := testkit.ExampleCall(fake, "POST", path, "", "", map[string]any{"refresh_token": user.RefreshToken})
+	status, body := exampleCall(fake, "POST", path, "", "", map[string]any{"refresh_token": user.RefreshToken})
 	fmt.Println(status, body["error_code"], body["phone_numbers"])
 
-	status, body = testkit.ExampleCall(fake, "POST", path, "", "", map[string]any{
+	status, body = exampleCall(fake, "POST", path, "", "", map[string]any{
 		"refresh_token": user.RefreshToken, "phone_number": "901.111.1111",
 	})
 	fmt.Println(status, body["error_code"], body["success"])
 
-	status, body = testkit.ExampleCall(fake, "POST", path, "", "", map[string]any{
+	status, body = exampleCall(fake, "POST", path, "", "", map[string]any{
 		"refresh_token": user.RefreshToken, "validation_pin": "123456",
 	})
 	key, _ := body["oauth_key"].(string)
@@ -257,22 +337,22 @@ func Example_mfa() {
 // refused with 409 / "450" and performs nothing.
 func Example_idempotency() {
 	fake := synapsefake.New()
-	alice, from, key := testkit.ExampleAccount(fake, 10_000)
-	_, to, _ := testkit.ExampleAccount(fake, 0)
+	alice, from, key := exampleAccount(fake, 10_000)
+	_, to, _ := exampleAccount(fake, 0)
 	path := "/users/" + alice.ID + "/nodes/" + from.ID + "/trans"
-	body := testkit.ExampleTransfer("DEPOSIT-US", to.ID, 10)
+	body := exampleTransfer("DEPOSIT-US", to.ID, 10)
 
-	status, _ := testkit.ExampleCall(fake, "POST", path, key, "order-42", body)
+	status, _ := exampleCall(fake, "POST", path, key, "order-42", body)
 	fmt.Println(status)
-	status, refused := testkit.ExampleCall(fake, "POST", path, key, "order-42", body)
+	status, refused := exampleCall(fake, "POST", path, key, "order-42", body)
 	fmt.Println(status, refused["error_code"], refused["error"].(map[string]any)["en"])
 
-	_, list := testkit.ExampleCall(fake, "GET", path, key, "", nil)
+	_, list := exampleCall(fake, "GET", path, key, "", nil)
 	fmt.Println("transactions:", list["trans_count"])
 
-	fake.Advance(24 * time.Hour)                              // the idempotency key expires,
-	key = fake.OAuthKey(alice.ID, testkit.ExampleFingerprint) // and so did the 2-hour oauth_key
-	status, _ = testkit.ExampleCall(fake, "POST", path, key, "order-42", body)
+	fake.Advance(24 * time.Hour)                 // the idempotency key expires,
+	key = fake.OAuthKey(alice.ID, exampleDevice) // and so did the 2-hour oauth_key
+	status, _ = exampleCall(fake, "POST", path, key, "order-42", body)
 	fmt.Println(status)
 	// Output:
 	// 200
@@ -299,14 +379,14 @@ func ExampleWithIDSeed() {
 // Every change is captured as a webhook, whether or not a subscription
 // receives it; a test asserts on the capture instead of sleeping.
 func ExampleWebhookCapture_Wait() {
-	t := &testkit.ExampleT{}
-	defer t.Finish()
+	t := &exampleT{}
+	defer t.finish()
 	fake := synapsefake.New(synapsefake.WithoutWebhookDelivery())
 	defer fake.Close()
-	alice, from, key := testkit.ExampleAccount(fake, 10_000)
-	_, to, _ := testkit.ExampleAccount(fake, 0)
-	_, tx := testkit.ExampleCall(fake, "POST", "/users/"+alice.ID+"/nodes/"+from.ID+"/trans", key, "",
-		testkit.ExampleTransfer("DEPOSIT-US", to.ID, 25))
+	alice, from, key := exampleAccount(fake, 10_000)
+	_, to, _ := exampleAccount(fake, 0)
+	_, tx := exampleCall(fake, "POST", "/users/"+alice.ID+"/nodes/"+from.ID+"/trans", key, "",
+		exampleTransfer("DEPOSIT-US", to.ID, 25))
 	id := tx["_id"].(string)
 
 	fake.Advance(time.Millisecond) // an internal transfer settles on the next clock movement
@@ -330,13 +410,13 @@ func ExampleWebhookCapture_Wait() {
 // creates the transaction exactly once.
 func ExampleServer_FailNext() {
 	fake := synapsefake.New()
-	alice, from, key := testkit.ExampleAccount(fake, 10_000)
-	_, to, _ := testkit.ExampleAccount(fake, 0)
+	alice, from, key := exampleAccount(fake, 10_000)
+	_, to, _ := exampleAccount(fake, 0)
 	fake.FailNext("POST", "/users/{user_id}/nodes/{node_id}/trans", "503", 1)
 
 	path := "/users/" + alice.ID + "/nodes/" + from.ID + "/trans"
 	for attempt := 1; attempt <= 3; attempt++ {
-		status, body := testkit.ExampleCall(fake, "POST", path, key, "order-42", testkit.ExampleTransfer("DEPOSIT-US", to.ID, 25))
+		status, body := exampleCall(fake, "POST", path, key, "order-42", exampleTransfer("DEPOSIT-US", to.ID, 25))
 		fmt.Println(attempt, status, body["error_code"])
 	}
 	for _, r := range fake.RequestsTo("POST", "/users/{user_id}/nodes/{node_id}/trans") {

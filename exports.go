@@ -148,27 +148,31 @@ const (
 	// back) above MaxBalanceCents, is refused at creation with 409 / "400"
 	// balance_limit; a credit that no longer fits when it settles is
 	// returned with R23 instead, and a return of a settled transaction
-	// that would not fit is refused. AddNode panics on a starting balance
-	// outside ±MaxBalanceCents; the control API refuses one outside 0 to
-	// MaxBalanceCents.
+	// that would not fit is refused. AddNode refuses a starting balance
+	// outside ±MaxBalanceCents (400 / "200" invalid_balance); the control
+	// API refuses one outside 0 to MaxBalanceCents.
 	MaxBalanceCents = 1_000_000_000_000_000_00
 )
 
+// Allowed is a node's allowed field, spelled as on the wire: which ways
+// money may move through the node.
+type Allowed = bank.Allowed
+
 // Values of a node's allowed field.
 const (
-	AllowedCreditAndDebit = "CREDIT-AND-DEBIT"
-	AllowedCredit         = "CREDIT"
-	AllowedDebit          = "DEBIT"
-	AllowedLocked         = "LOCKED"
-	AllowedInactive       = "INACTIVE"
+	AllowedCreditAndDebit Allowed = "CREDIT-AND-DEBIT"
+	AllowedCredit         Allowed = "CREDIT"
+	AllowedDebit          Allowed = "DEBIT"
+	AllowedLocked         Allowed = "LOCKED"
+	AllowedInactive       Allowed = "INACTIVE"
 	// AllowedPending: a card node's, as the integration suites of the
 	// provider's Ruby client set it. Like CREDIT, INACTIVE and LOCKED it
 	// lacks DEBIT: its transfers are canceled when they would start
 	// processing. Transfers to it are made, as to every node.
-	AllowedPending = "PENDING"
+	AllowedPending Allowed = "PENDING"
 	// AllowedRejected is a node the service refused to open; it lacks
 	// DEBIT.
-	AllowedRejected = "REJECTED"
+	AllowedRejected Allowed = "REJECTED"
 )
 
 // Node is a copy of a node's state, for assertions in tests.
@@ -310,11 +314,14 @@ type Movement = bank.Movement
 // statement has no balances and no movements yet.
 type Statement = bank.Statement
 
+// AccountClass is a subnet's account class, spelled as on the wire.
+type AccountClass = bank.AccountClass
+
 // Account classes of a subnet.
 const (
-	ClassChecking = "CHECKING"
-	ClassSavings  = "SAVINGS"
-	ClassCard     = "CARD"
+	ClassChecking AccountClass = "CHECKING"
+	ClassSavings  AccountClass = "SAVINGS"
+	ClassCard     AccountClass = "CARD"
 )
 
 // Subnet is a copy of a subnet's state, for assertions in tests.
@@ -334,15 +341,19 @@ type TimelineEntry = bank.TimelineEntry
 // Transaction is a copy of a transaction's state, for assertions in tests.
 type Transaction = bank.Transaction
 
+// Permission is a user's permission, spelled as on the wire: what money
+// the user may move.
+type Permission = bank.Permission
+
 // Permissions a user can hold.
 const (
-	PermissionUnverified     = "UNVERIFIED"
-	PermissionSendAndReceive = "SEND-AND-RECEIVE"
-	PermissionLocked         = "LOCKED"
-	PermissionClosed         = "CLOSED"
-	PermissionMakeItGoAway   = "MAKE-IT-GO-AWAY"
-	PermissionReceive        = "RECEIVE" // a valid virtual document alone
-	PermissionSend           = "SEND"
+	PermissionUnverified     Permission = "UNVERIFIED"
+	PermissionSendAndReceive Permission = "SEND-AND-RECEIVE"
+	PermissionLocked         Permission = "LOCKED"
+	PermissionClosed         Permission = "CLOSED"
+	PermissionMakeItGoAway   Permission = "MAKE-IT-GO-AWAY"
+	PermissionReceive        Permission = "RECEIVE" // a valid virtual document alone
+	PermissionSend           Permission = "SEND"
 )
 
 // The statuses of a KYC sub-document (ReviewDocument takes them, or their
@@ -383,7 +394,8 @@ const (
 // User is a copy of a user's state, for assertions in tests.
 type User = bank.User
 
-// Document is a base document of a user, with its sub-documents.
+// Document is a base document of a user, with its permission_scope and
+// its sub-documents.
 type Document = bank.Document
 
 // SubDocument is a KYC sub-document's state: its kind, type, status and
@@ -391,10 +403,12 @@ type Document = bank.Document
 type SubDocument = bank.SubDocument
 
 // SubDocumentSeed is a sub-document filed with a seeded user (UserSeed's
-// Documents).
+// Documents), under one base document.
 type SubDocumentSeed = bank.SubDocumentSeed
 
-// PermissionChange is one step of a user's permission history.
+// PermissionChange is one step of a user's permission history: when, the
+// permission it took, and why (PermissionByCreation, PermissionByReview or
+// PermissionByPlatform).
 type PermissionChange = bank.PermissionChange
 
 // UserSeed describes a user for AddUser. Empty fields get plausible

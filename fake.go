@@ -8,11 +8,11 @@ import (
 	"net/http/httptest"
 	"strings"
 	"sync"
-	"testing"
 	"time"
 
 	"github.com/benbjohnson/clock"
 	"github.com/synapsefake/synapsefake/internal/api"
+	"github.com/synapsefake/synapsefake/internal/apierr"
 	"github.com/synapsefake/synapsefake/internal/bank"
 	"github.com/synapsefake/synapsefake/internal/console"
 )
@@ -76,9 +76,28 @@ var webhookTransport = sync.OnceValue(func() http.RoundTripper {
 	return http.DefaultTransport
 })
 
+// TB is what the fake asks of a test: the methods of testing.TB that
+// NewServer, the Must and Check methods, As and WebhookCapture's Wait call.
+// A *testing.T, *testing.B or *testing.F is one; so is a stand-in of a
+// few lines where there is no test, as in the package's examples.
+type TB interface {
+	Cleanup(func())
+	Errorf(format string, args ...any)
+	Failed() bool
+	Fatalf(format string, args ...any)
+	Helper()
+	Logf(format string, args ...any)
+}
+
+// The wire's TB, which Wait takes, has the same methods as TB.
+var (
+	_ api.TB = TB(nil)
+	_ TB     = api.TB(nil)
+)
+
 // NewServer starts a Server on a loopback listener and closes it when the
 // test ends. A listener that cannot be opened fails the test.
-func NewServer(tb testing.TB, opts ...Option) *Server {
+func NewServer(tb TB, opts ...Option) *Server {
 	s := New(opts...)
 	l, err := listenLoopback()
 	if err != nil {
@@ -150,7 +169,7 @@ func (s *Server) Gateway() string { return s.cfg.ClientID + "|" + s.cfg.ClientSe
 
 // MustAddUser is AddUser for a test that wants no error handling: an error
 // fails tb at once.
-func (s *Server) MustAddUser(tb testing.TB, seed UserSeed) User {
+func (s *Server) MustAddUser(tb TB, seed UserSeed) User {
 	u, err := s.core.AddUser(seed)
 	if err != nil {
 		tb.Helper()
@@ -161,7 +180,7 @@ func (s *Server) MustAddUser(tb testing.TB, seed UserSeed) User {
 
 // MustAddNode is AddNode for a test that wants no error handling: an error
 // fails tb at once.
-func (s *Server) MustAddNode(tb testing.TB, userID string, seed NodeSeed) Node {
+func (s *Server) MustAddNode(tb TB, userID string, seed NodeSeed) Node {
 	n, err := s.core.AddNode(userID, seed)
 	if err != nil {
 		tb.Helper()
@@ -172,7 +191,7 @@ func (s *Server) MustAddNode(tb testing.TB, userID string, seed NodeSeed) Node {
 
 // MustFund is Fund for a test that wants no error handling: an error fails
 // tb at once.
-func (s *Server) MustFund(tb testing.TB, nodeID string, cents int64) {
+func (s *Server) MustFund(tb TB, nodeID string, cents int64) {
 	if err := s.core.Fund(nodeID, cents); err != nil {
 		tb.Helper()
 		tb.Fatalf("synapsefake: Fund: %v", err)
@@ -224,33 +243,24 @@ func (s *Server) Statements(nodeID string) []Statement {
 
 // AdvanceTo moves the clock forward to t, as Advance(t.Sub(Now())) does:
 // everything that fell due on the way runs, in due order, before it
-// returns. A t at or before Now does not move the clock back; like
-// Advance(0), it only runs what is already due. It returns the new time.
-// A clock given to WithClock that is not a *clock.Mock does not move
-// either: AdvanceTo then runs what is due and returns Now (SetTime reports
-// such a clock as an error).
-func (s *Server) AdvanceTo(t time.Time) time.Time {
-	s.core.Advance(t.Sub(s.core.Now()))
-	return s.core.Now()
-}
-
-// SetTime sets the clock to t, as AdvanceTo(t) does, for tests written in
-// the style of miniredis's SetTime. The fake's clock only moves forward:
-// every record, step and expiry is dated, and time running back would date
-// what a request does before what already happened. So a t before Now is
-// an error and leaves the clock as it was; to start earlier, build the
-// server WithStartTime(t), or Restore a Snapshot. A clock given to
-// WithClock that is not a *clock.Mock cannot be set: that is an error too.
-func (s *Server) SetTime(t time.Time) error {
+// returns the new time; a t equal to Now only runs what is already due.
+// The fake's clock only moves forward: every record, step and expiry is
+// dated, and time running back would date what a request does before what
+// already happened. So a t before Now (to the millisecond) is refused
+// (400 / "200" invalid_time); to start earlier, build the server
+// WithStartTime(t), or Restore a Snapshot. A clock given to WithClock that
+// is not a *clock.Mock cannot be moved: that is refused too (409 / "410"
+// clock_not_manual). A refusal moves and runs nothing, and returns Now.
+func (s *Server) AdvanceTo(t time.Time) (time.Time, error) {
 	now := s.core.Now()
 	switch {
 	case !s.core.ManualClock():
-		return errors.New("synapsefake: SetTime: the server's clock (WithClock) is not a *clock.Mock and cannot be set")
+		return now, api.ErrClockNotManual("to " + bank.FmtInstant(t))
 	case t.Truncate(time.Millisecond).Before(now):
-		return fmt.Errorf("synapsefake: SetTime(%s): the clock is at %s and only moves forward", bank.FmtInstant(t), bank.FmtInstant(now))
+		return now, apierr.Payload("invalid_time", "The clock is at %s and only moves forward, not back to %s.", bank.FmtInstant(now), bank.FmtInstant(t))
 	}
-	s.AdvanceTo(t)
-	return nil
+	s.core.Advance(t.Sub(now))
+	return s.core.Now(), nil
 }
 
 // ServeHTTP serves the API. A panic in serving a request (in the fake, or
@@ -278,7 +288,7 @@ func (s *Server) ServeHTTP(rw http.ResponseWriter, r *http.Request) {
 
 // MustAddSubnet is AddSubnet for a test that wants no error handling: an
 // error fails tb at once.
-func (s *Server) MustAddSubnet(tb testing.TB, userID, nodeID string, seed SubnetSeed) Subnet {
+func (s *Server) MustAddSubnet(tb TB, userID, nodeID string, seed SubnetSeed) Subnet {
 	sn, err := s.core.AddSubnet(userID, nodeID, seed)
 	if err != nil {
 		tb.Helper()
@@ -289,7 +299,7 @@ func (s *Server) MustAddSubnet(tb testing.TB, userID, nodeID string, seed Subnet
 
 // MustAddSubscription is AddSubscription for a test that wants no error
 // handling: an error fails tb at once.
-func (s *Server) MustAddSubscription(tb testing.TB, url string, scopes ...string) Subscription {
+func (s *Server) MustAddSubscription(tb TB, url string, scopes ...string) Subscription {
 	sub, err := s.core.AddSubscription(url, scopes...)
 	if err != nil {
 		tb.Helper()

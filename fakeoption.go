@@ -1,7 +1,6 @@
 package synapsefake
 
 import (
-	"fmt"
 	"log"
 	"maps"
 	"net/http"
@@ -13,6 +12,7 @@ import (
 	"github.com/synapsefake/synapsefake/internal/api"
 	"github.com/synapsefake/synapsefake/internal/bank"
 	"github.com/synapsefake/synapsefake/internal/console"
+	"github.com/synapsefake/synapsefake/internal/standalone"
 	"github.com/synapsefake/synapsefake/reference"
 )
 
@@ -20,25 +20,22 @@ import (
 type Option func(*config)
 
 // config is every option. The layers read their part of it in place: the
-// embedded ConsoleConfig holds the wire's, which holds the bank's, and New
-// points each layer at its part.
+// embedded ConsoleConfig holds the wire's, which holds the bank's (the
+// diagnostics, strict requests, statements and webhook options among
+// them), and New points each layer at its part.
 type config struct {
 	console.ConsoleConfig
-	clock            clock.Clock
-	start            time.Time // WithStartTime (clock.go); zero is DefaultStartTime
-	maxPlatforms     int       // WithMaxPlatforms (platforms.go); 0 is DefaultMaxPlatforms
-	baseURL          string
-	microDeposits    bool
-	manualProcessing bool
-	// immediateProvisional: see WithImmediateProvisionalCredit (disputes.go).
-	immediateProvisional bool
+	clock                clock.Clock // WithClock; nil for the frozen clock at start
+	start                time.Time   // WithStartTime; zero is DefaultStartTime
+	maxPlatforms         int         // WithMaxPlatforms; 0 is DefaultMaxPlatforms
+	baseURL              string      // WithBaseURL
+	microDeposits        bool        // WithMicroDeposits
+	manualProcessing     bool        // WithManualProcessing
+	immediateProvisional bool        // WithImmediateProvisionalCredit
 	webhookClient        *http.Client
 	webhookTimeout       time.Duration
-	control              bool
-	// immediateStatements: see WithImmediateStatements (statements.go).
-	cutoffs Cutoffs
-
-	// diagnose.go and strict.go: WithLog, WithoutDiagnostics, WithStrictRequests.
+	control              bool // the control API; WithoutControlAPI clears it
+	cutoffs              Cutoffs
 }
 
 func defaultConfig() config {
@@ -66,29 +63,11 @@ func WithClock(c clock.Clock) Option {
 // mistake in the caller (a saved state holds the years 1970 to 9999, and a
 // card expires years after it is issued): WithStartTime panics.
 func WithStartTime(t time.Time) Option {
-	if err := ValidateStartTime(t); err != nil {
+	if err := standalone.ValidateStartTime(t); err != nil {
 		panic(err.Error())
 	}
 	return func(cfg *config) { cfg.clock, cfg.start = nil, t }
 }
-
-// ValidateStartTime returns nil when WithStartTime takes t (the zero time,
-// or a time from 1970-01-01 to the end of the year 9899 UTC), and otherwise
-// the error WithStartTime panics with, for a caller that reads t from its
-// user (the binary's -start).
-func ValidateStartTime(t time.Time) error {
-	if !t.IsZero() && (t.Before(minStartTime) || !t.Before(maxStartTime)) {
-		return fmt.Errorf("synapsefake: start time %s is not from 1970-01-01 to 9899-12-31 UTC", t.UTC().Format(time.RFC3339))
-	}
-	return nil
-}
-
-// The start times WithStartTime takes: a saved state's range (1970-9999),
-// less a century for the clock to move on and cards to expire in.
-var (
-	minStartTime = bank.MinStateTime
-	maxStartTime = time.Date(9900, 1, 1, 0, 0, 0, 0, time.UTC)
-)
 
 // WithClientCredentials sets the platform's client id and secret, the two
 // halves of the X-SP-GATEWAY header.

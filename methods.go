@@ -65,7 +65,7 @@ func (s *Server) Advance(d time.Duration) {
 // CutoffSameDay, the next same-day window's deadline), and returns the new
 // time. A transfer created at that moment still makes the deadline. It
 // returns an error for an unknown Cutoff (400 / "200" invalid_cutoff) and,
-// as SetTime does, for a clock given to WithClock that is not a
+// as AdvanceTo does, for a clock given to WithClock that is not a
 // *clock.Mock, which cannot be moved (409 / "410" clock_not_manual, as POST
 // /_fake/clock/cutoff answers under the binary's -clock real); then it does
 // nothing and returns Now.
@@ -396,23 +396,72 @@ func (s *Server) RestoreCopy(r io.Reader) error {
 // and R33, none for R06, R31 and R23 (which runs from the receiver's
 // notice, the call itself), and at once for the ACH Operator's R13, R18
 // and R19, which return only a transfer not yet settled
-// (reference.ACHReturnWindow). ReturnLate returns it anyway. The codes of
-// returns of returns (R61, R62, R67-R77) are refused (409 / "410"
+// (reference.ACHReturnWindow); with PastWindow it is returned anyway. The
+// codes of returns of returns (R61, R62, R67-R77) are refused (409 / "410"
 // wrong_code_family): DishonorReturn and ContestDishonor take them. A
 // transaction whose return was dishonored is refused (return_dishonored).
-// A transaction its user disputed is refused (409 /
-// "410" transaction_disputed): its dispute's decision (WinDispute,
-// LoseDispute) says whether the money comes back; so is a dispute's credit
+// A transaction its user disputed is refused (409 / "410"
+// transaction_disputed): its dispute's decision (WinDispute, LoseDispute)
+// says whether the money comes back; so is a dispute's credit
 // (dispute_posting).
-func (s *Server) Return(id, code string) error {
+//
+// With AfterSettlement the return is planned for a later time instead of
+// made now.
+func (s *Server) Return(id, code string, opts ...ReturnOption) error {
+	if len(opts) == 0 {
+		return s.core.Return(id, code)
+	}
+	var p returnPlan
+	for _, o := range opts {
+		o(&p)
+	}
+	switch {
+	case p.planned:
+		return s.core.ScheduleReturnWith(id, code, p.after, p.pastWindow)
+	case p.pastWindow:
+		return s.core.ReturnLate(id, code)
+	}
 	return s.core.Return(id, code)
 }
 
-// ReturnLate returns a transaction as Return does, whatever its code's
-// window: the return of a settled transfer after NACHA allows it, for a
-// test of what an app does with a return it did not expect any more.
-func (s *Server) ReturnLate(id, code string) error {
-	return s.core.ReturnLate(id, code)
+// A ReturnOption changes when or how Return returns a transaction.
+type ReturnOption func(*returnPlan)
+
+// returnPlan is what Return's options ask for.
+type returnPlan struct {
+	planned    bool          // AfterSettlement: after, not now
+	after      time.Duration // since settlement
+	pastWindow bool          // PastWindow
+}
+
+// AfterSettlement makes Return plan the return for d after the
+// transaction settles, instead of making it now: "return this transfer
+// with R10 thirty days after it settles" is
+// Return(id, reference.ReturnNotAuthorized, AfterSettlement(30*24*time.Hour)).
+// A transfer that has not settled yet is returned when it settles (d 0:
+// returned instead of settling, PROCESSING-CREDIT to RETURNED) or d later;
+// a settled one d after its settlement, or at once when that time has
+// passed. The return happens on the fake's clock (Advance). An ACH code's
+// delay must fit its window, unless PastWindow is given too: at most
+// 32h30m for a two-banking-day code (a settlement at the end of a day to
+// 08:30 ET two banking days later), 60 days for an unauthorized-debit
+// code, any for R06, R31 and R23, only 0 for the ACH Operator's R13, R18
+// and R19 (returned instead of settling); a code of another rail than the
+// transfer's is refused (return_code_not_for_rail), and so is a negative
+// d. A canceled, returned or disputed transaction is refused, and a
+// return that falls due after the transaction was disputed is not made (a
+// timeline note says so). A later plan for the same unsettled transaction
+// replaces the earlier one.
+func AfterSettlement(d time.Duration) ReturnOption {
+	return func(p *returnPlan) { p.planned, p.after = true, d }
+}
+
+// PastWindow makes Return return a transaction whatever its code's window
+// (a planned return too): the return of a settled transfer after NACHA
+// allows it, for a test of what an app does with a return it did not
+// expect any more.
+func PastWindow() ReturnOption {
+	return func(p *returnPlan) { p.pastWindow = true }
 }
 
 // ReturnRules returns the rules in force, in the order they are tried.
@@ -432,58 +481,23 @@ func (s *Server) ReverseAuthorization(id string, amountCents int64) error {
 	return s.core.ReverseAuthorization(id, amountCents)
 }
 
-// RunDue runs the clock-driven work that is due now (processing steps,
-// expiries, statements, webhook retries), as every request does first,
-// without moving the clock and without waiting for the webhook deliveries
-// it queues, which go out at WithWebhookRate's pace. A server on a real
-// clock that may sit idle calls it from time to time (the standalone fake
-// does, every second); a test calls Advance, which also waits.
-func (s *Server) RunDue() {
-	s.core.RunDue()
-}
-
-// ScheduleLateReturn is ScheduleReturn without the window's check.
-func (s *Server) ScheduleLateReturn(id, code string, after time.Duration) error {
-	return s.core.ScheduleLateReturn(id, code, after)
-}
-
-// ScheduleReturn returns a transaction with code after a delay counted from
-// its settlement: "return this transfer with R10 thirty days after it
-// settles" is ScheduleReturn(id, reference.ReturnNotAuthorized, 30*24*time.Hour).
-// A transfer that has not settled yet is returned when it settles (after 0:
-// returned instead of settling, PROCESSING-CREDIT to RETURNED) or after
-// later; a settled one after its settlement, or at once when that time has
-// passed. The return happens on the fake's clock (Advance). An ACH code's
-// delay must fit its window: at most 32h30m for a two-banking-day code (a
-// settlement at the end of a day to 08:30 ET two banking days later), 60
-// days for an unauthorized-debit code, any for R06, R31 and R23, only 0
-// for the ACH Operator's R13, R18 and R19 (returned instead of settling);
-// a code of
-// another rail than the transfer's is refused (return_code_not_for_rail);
-// ScheduleLateReturn does not ask about the window.
-// A canceled, returned or disputed transaction is refused, and a return
-// that falls due after the transaction was disputed is not made (a
-// timeline note says so). A later plan for the same unsettled transaction
-// replaces the earlier one.
-func (s *Server) ScheduleReturn(id, code string, after time.Duration) error {
-	return s.core.ScheduleReturn(id, code, after)
-}
-
 // ReviewDocument gives one of a user's KYC sub-documents status, as the
 // provider's review would: "VALID", "INVALID" (or another sub-document
 // status, DocValid...). The user's permission rises to what its documents
 // then allow (documents never lower it) and USER|PATCH is sent with the
 // user as it is after the change. documentID is the sub-document's id
 // (User's Documents, or the id in the API's physical_docs, social_docs and
-// virtual_docs). An unknown user, document or status is an error and
-// changes nothing.
+// virtual_docs). An unknown user (404 / "404" unable_to_locate_user),
+// document (404 / "404" unable_to_locate_document) or status (400 / "200"
+// invalid_status) is an error and changes nothing.
 func (s *Server) ReviewDocument(userID, documentID, status string) error {
 	return s.core.ReviewDocument(userID, documentID, status)
 }
 
 // ReviewDocuments gives every sub-document of the user still under review
 // (SUBMITTED|REVIEWING or SUBMITTED|MFA_PENDING) status, as
-// ReviewDocument does, with one USER|PATCH.
+// ReviewDocument does, with one USER|PATCH. A user with none under review
+// is left as it is.
 func (s *Server) ReviewDocuments(userID, status string) error {
 	return s.core.ReviewDocuments(userID, status)
 }
@@ -492,8 +506,8 @@ func (s *Server) ReviewDocuments(userID, status string) error {
 // USER|PATCH event, as PATCH /users/{user_id} {"permission": ...} with the
 // user's key does, without a request. It returns an error for an unknown
 // user or permission.
-func (s *Server) SetPermission(userID, permission string) error {
-	return s.core.SetPermission(userID, permission)
+func (s *Server) SetPermission(userID string, permission Permission) error {
+	return s.core.SetPermission(userID, string(permission))
 }
 
 // SetWebhookChaos replaces the webhook chaos settings; the zero
@@ -514,6 +528,8 @@ func (s *Server) Settle(id string) error {
 // SlowNext makes the next times requests that match method and pattern wait
 // d of real time before they are served, for client timeout tests. A client
 // that gives up first finds nothing done: the request is dropped with a 504.
+// Routes are as for FailNext; an unknown one panics, as a mistake in the
+// test.
 func (s *Server) SlowNext(method, pattern string, d time.Duration, times int) {
 	s.core.SlowNext(method, pattern, d, times)
 }

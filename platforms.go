@@ -15,12 +15,12 @@ import (
 	"sync"
 	"time"
 
-	"github.com/benbjohnson/clock"
 	"github.com/synapsefake/synapsefake/internal/api"
 	"github.com/synapsefake/synapsefake/internal/apierr"
 	"github.com/synapsefake/synapsefake/internal/bank"
 	"github.com/synapsefake/synapsefake/internal/console"
 	"github.com/synapsefake/synapsefake/internal/jsonx"
+	"github.com/synapsefake/synapsefake/internal/standalone"
 	"github.com/synapsefake/synapsefake/reference"
 )
 
@@ -137,9 +137,9 @@ func (p *Platforms) Add(c PlatformConfig) (*Server, error) {
 	case c.Start.IsZero() && defClock != nil && p.def.core.Mock == nil:
 		opts = append(opts, WithClock(defClock)) // the default's real clock, offset or not
 	case c.Start.IsZero():
-		opts = append(opts, WithClock(RealClockFrom(p.def.core.Now())))
+		opts = append(opts, WithClock(standalone.RealClockFrom(p.def.core.Now())))
 	default:
-		opts = append(opts, WithClock(RealClockFrom(c.Start)))
+		opts = append(opts, WithClock(standalone.RealClockFrom(c.Start)))
 	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
@@ -194,10 +194,23 @@ func (p *Platforms) remove(s *Server) error {
 	return nil
 }
 
-// RunDue runs what is due on every platform (see Server.RunDue).
-func (p *Platforms) RunDue() {
+// runDue runs what is due on every platform (standalone.RunDue).
+func (p *Platforms) runDue() {
 	for _, s := range p.List() {
 		s.core.RunDue()
+	}
+}
+
+func init() {
+	standalone.RunDue = func(h http.Handler) {
+		switch h := h.(type) {
+		case *Server:
+			h.core.RunDue()
+		case *Platforms:
+			h.runDue()
+		default:
+			panic(fmt.Sprintf("synapsefake: standalone.RunDue of a %T", h))
+		}
 	}
 }
 
@@ -319,7 +332,7 @@ func (p *Platforms) serveAdd(w http.ResponseWriter, r *http.Request) {
 	default:
 		t, err := time.Parse(time.RFC3339, req.Start)
 		if err == nil {
-			err = ValidateStartTime(t)
+			err = standalone.ValidateStartTime(t)
 		}
 		if err != nil {
 			p.def.core.Fail(w, apierr.Payload("invalid_start", "start must be an RFC 3339 instant from 1970 to 9899, or default, not %q.", jsonx.Clip(req.Start)))
@@ -382,7 +395,7 @@ func checkPlatformConfig(c PlatformConfig) error {
 	default:
 		return apierr.Payload("invalid_clock", "clock must be manual or real, not %q.", jsonx.Clip(c.Clock))
 	}
-	if err := ValidateStartTime(c.Start); err != nil {
+	if err := standalone.ValidateStartTime(c.Start); err != nil {
 		return apierr.Payload("invalid_start", "%v", err)
 	}
 	return nil
@@ -393,24 +406,6 @@ func randomHex(n int) string {
 	rand.Read(b)
 	return hex.EncodeToString(b)
 }
-
-// RealClockFrom is a clock that runs in real time from start: it reads
-// start now and moves on with the wall clock. Give it to WithClock for a
-// server on real time that begins at another instant (the binary's -clock
-// real -start, a platform's start).
-func RealClockFrom(start time.Time) clock.Clock {
-	return offsetClock{clock.New(), time.Until(start)}
-}
-
-// offsetClock is a real clock set off by a fixed duration.
-type offsetClock struct {
-	clock.Clock
-	offset time.Duration
-}
-
-func (c offsetClock) Now() time.Time                  { return c.Clock.Now().Add(c.offset) }
-func (c offsetClock) Since(t time.Time) time.Duration { return c.Now().Sub(t) }
-func (c offsetClock) Until(t time.Time) time.Duration { return t.Sub(c.Now()) }
 
 // savedPlatform is one platform of SnapshotMade's document.
 type savedPlatform struct {
@@ -463,7 +458,7 @@ func (p *Platforms) RestoreMade(r io.Reader) error {
 		Platforms []savedPlatform `json:"platforms"`
 	}
 	if err := json.NewDecoder(r).Decode(&doc); err != nil {
-		return fmt.Errorf("platforms: %w", err)
+		return bank.ErrState("platforms: %v", err)
 	}
 	for _, sp := range doc.Platforms {
 		s, err := p.Add(PlatformConfig{ClientID: sp.ClientID, ClientSecret: sp.ClientSecret, Name: sp.Name, Clock: sp.Clock, Seed: sp.Seed})

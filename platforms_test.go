@@ -331,25 +331,6 @@ func platformState(t *testing.T, url string) []byte {
 	return doc
 }
 
-// TestRealClockFrom: the clock reads its start at once and runs on with
-// the wall clock, in the past and in the future alike.
-func TestRealClockFrom(t *testing.T) {
-	t.Parallel()
-	for _, start := range []time.Time{synapsefake.DefaultStartTime(), time.Date(2031, 1, 2, 3, 4, 5, 0, time.UTC)} {
-		c := synapsefake.RealClockFrom(start)
-		first := c.Now()
-		if first.Before(start) || first.Sub(start) > time.Minute {
-			t.Errorf("RealClockFrom(%v).Now() = %v, want start or just after", start, first)
-		}
-		if later := c.Now(); later.Before(first) {
-			t.Errorf("RealClockFrom(%v) went back: %v then %v", start, first, later)
-		}
-		if d := c.Since(start); d < 0 || d > time.Minute {
-			t.Errorf("RealClockFrom(%v).Since(start) = %v", start, d)
-		}
-	}
-}
-
 // TestPlatformsStateCopiesIntoAnother checks that a platform's state
 // document restores into another platform, of another client id, secret
 // and seed, with PUT .../state?copy=true (RestoreCopy): its users answer

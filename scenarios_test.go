@@ -672,10 +672,10 @@ func moneyWalk(t *testing.T, seed uint64, coverage bool, opts ...synapsefake.Opt
 				err = e.Fake.Return(tx.ID, code)
 			case 2:
 				op = "late return"
-				err = e.Fake.ReturnLate(tx.ID, code)
+				err = e.Fake.Return(tx.ID, code, synapsefake.PastWindow())
 			default:
 				op = "schedule return"
-				err = e.Fake.ScheduleReturn(tx.ID, code, durations[rng.IntN(len(durations))]/2)
+				err = e.Fake.Return(tx.ID, code, synapsefake.AfterSettlement(durations[rng.IntN(len(durations))]/2))
 			}
 		case 5:
 			op = "cancel"
@@ -884,11 +884,11 @@ func moneyWalk(t *testing.T, seed uint64, coverage bool, opts ...synapsefake.Opt
 			case 0:
 				err = e.Fake.Return(id, code)
 			case 1:
-				err = e.Fake.ReturnLate(id, code)
+				err = e.Fake.Return(id, code, synapsefake.PastWindow())
 			case 2:
-				err = e.Fake.ScheduleReturn(id, code, durations[rng.IntN(len(durations))]/2)
+				err = e.Fake.Return(id, code, synapsefake.AfterSettlement(durations[rng.IntN(len(durations))]/2))
 			case 3:
-				err = e.Fake.ScheduleLateReturn(id, code, 0)
+				err = e.Fake.Return(id, code, synapsefake.AfterSettlement(0), synapsefake.PastWindow())
 			case 4:
 				err = e.Fake.AdvanceTransaction(id, synapsefake.StatusReturned)
 			default:

@@ -397,7 +397,7 @@ func TestStateRefusesWhatWouldWedge(t *testing.T) {
 	first := func(m string) string { return sortedKeys(store[m].(map[string]any))[0] }
 	card := ""
 	for _, id := range sortedKeys(store["subnets"].(map[string]any)) {
-		if store["subnets"].(map[string]any)[id].(map[string]any)["class"] == ClassCard {
+		if store["subnets"].(map[string]any)[id].(map[string]any)["class"] == string(ClassCard) {
 			card = id
 		}
 	}

@@ -45,7 +45,7 @@ func KYCOutcomes() []Scenario {
 // idInReview is a KYC outcome of a user seeded with a valid SSN and an ID
 // held in review (a seeded status is kept until a review changes it);
 // then, when set, acts on the user and its ID's sub-document.
-func idInReview(name string, then func(tb testing.TB, fake *synapsefake.Server, userID, govtID string), want string) Scenario {
+func idInReview(name string, then func(tb testing.TB, fake *synapsefake.Server, userID, govtID string), want synapsefake.Permission) Scenario {
 	sc := kycScenario(name, "", "", nil, want)
 	sc.Apply = func(tb testing.TB, fake *synapsefake.Server, env Env) Result {
 		tb.Helper()
@@ -86,7 +86,7 @@ func kycResult(tb testing.TB, fake *synapsefake.Server, env Env, userID string) 
 // email, phone number and IP, and an SSN and an ID when given, with the
 // fake's reviews on (WithManualKYCReview off); then, when set, then acts
 // on the user and its ID's sub-document.
-func kycScenario(name, ssn, image string, then func(tb testing.TB, fake *synapsefake.Server, userID, govtID string), want string) Scenario {
+func kycScenario(name, ssn, image string, then func(tb testing.TB, fake *synapsefake.Server, userID, govtID string), want synapsefake.Permission) Scenario {
 	return Scenario{
 		Name: name,
 		Apply: func(tb testing.TB, fake *synapsefake.Server, env Env) Result {
@@ -108,7 +108,7 @@ func kycScenario(name, ssn, image string, then func(tb testing.TB, fake *synapse
 			}
 			return kycResult(tb, fake, env, u.ID)
 		},
-		Want: Outcome{HTTPStatus: http.StatusOK, Success: true, Permission: want},
+		Want: Outcome{HTTPStatus: http.StatusOK, Success: true, Permission: string(want)},
 		Verify: func(tb testing.TB, fake *synapsefake.Server, _ Env, res Result) {
 			tb.Helper()
 			fake.CheckPermission(tb, res.UserID, want)

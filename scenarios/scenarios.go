@@ -372,10 +372,10 @@ func TransactionOutcomes() []Scenario {
 // ReturnTimings returns the outcomes of the banking calendar and of returns
 // with their real windows: an ACH transfer made just after the day's cutoff
 // (it starts the next business day), an R10 thirty days after settlement
-// (ScheduleReturn), an R01 refused after its two-banking-day window, an R06
+// (Return with AfterSettlement), an R01 refused after its two-banking-day window, an R06
 // a month after settlement (no fixed window), an R33 59 days after, an R01
 // refused a minute after the opening of business (08:30 ET) on the second
-// banking day after settlement, the R01 made late (ReturnLate), a transfer returned at settlement by
+// banking day after settlement, the R01 made late (Return with PastWindow), a transfer returned at settlement by
 // a return rule, one queued by a rule, an R01 return dishonored R68 four
 // days later (within five banking days: SETTLED again), a dishonor refused
 // two weeks after the return (past its window), a dishonor contested R71
@@ -428,7 +428,7 @@ func ReturnTimings() []Scenario {
 			Apply: func(tb testing.TB, fake *synapsefake.Server, env Env) Result {
 				tb.Helper()
 				id := newTransfer(tb, fake, env)
-				must(tb, "ScheduleReturn", fake.ScheduleReturn(id, reference.ReturnNotAuthorized, 30*24*time.Hour))
+				must(tb, "Return", fake.Return(id, reference.ReturnNotAuthorized, synapsefake.AfterSettlement(30*24*time.Hour)))
 				advanceUntil(tb, fake, id, synapsefake.StatusSettled)
 				fake.Advance(30 * 24 * time.Hour)
 				return txResult(tb, fake, env, id)
@@ -472,7 +472,7 @@ func ReturnTimings() []Scenario {
 				tb.Helper()
 				id := settled(tb, fake, env)
 				fake.Advance(week)
-				must(tb, "ReturnLate", fake.ReturnLate(id, reference.ReturnInsufficientFunds))
+				must(tb, "Return", fake.Return(id, reference.ReturnInsufficientFunds, synapsefake.PastWindow()))
 				return txResult(tb, fake, env, id)
 			},
 			Want: txOutcome(synapsefake.StatusReturned, reference.ReturnInsufficientFunds,
@@ -711,9 +711,11 @@ func calendarRule(name string, start, settled time.Time, create func(testing.TB,
 			if now := fake.Now(); now.After(start) {
 				tb.Fatalf("scenarios: the clock is at %v, past %v: %q needs a server that starts before it", now, start, name)
 			}
-			fake.AdvanceTo(start)
+			_, err := fake.AdvanceTo(start)
+			must(tb, "AdvanceTo", err)
 			id := create(tb, fake, env)
-			fake.AdvanceTo(settled)
+			_, err = fake.AdvanceTo(settled)
+			must(tb, "AdvanceTo", err)
 			return txResult(tb, fake, env, id)
 		},
 		Want: txOutcome(synapsefake.StatusSettled, "", processed(synapsefake.StatusSettled)...),
@@ -843,7 +845,8 @@ func CardDisputes() []Scenario {
 			if r.Body["provisional_credit_tran"] != nil {
 				tb.Fatalf("scenarios: the dispute answered a provisional credit at once: %v", r.Body)
 			}
-			fake.AdvanceTo(reference.AddBusinessDays(fake.Now(), reference.NewAccountProvisionalCreditDays))
+			_, err := fake.AdvanceTo(reference.AddBusinessDays(fake.Now(), reference.NewAccountProvisionalCreditDays))
+			must(tb, "AdvanceTo", err)
 			return txResult(tb, fake, env, res.TransactionID)
 		},
 		Want: txOutcome(synapsefake.StatusSettled, "", append(processed(synapsefake.StatusSettled),

@@ -147,9 +147,10 @@ func TestSetup(t *testing.T) {
 		t.Error("user has no phone number for the MFA paths")
 	}
 	type nodeView struct {
-		UserID, Type, Allowed string
-		BalanceCents          int64
-		IsActive              bool
+		UserID, Type string
+		Allowed      synapsefake.Allowed
+		BalanceCents int64
+		IsActive     bool
 	}
 	for id, want := range map[string]nodeView{
 		env.DepositNodeID: {env.UserID, reference.NodeDepositUS, synapsefake.AllowedCreditAndDebit, scenarios.DepositCents, true},
@@ -234,7 +235,7 @@ func TestKYCOutcomes(t *testing.T) {
 			sc.Check(t, fake, env, res)
 		})
 	}
-	for _, p := range []string{synapsefake.PermissionUnverified, synapsefake.PermissionReceive, synapsefake.PermissionSendAndReceive, synapsefake.PermissionLocked} {
+	for _, p := range []string{string(synapsefake.PermissionUnverified), string(synapsefake.PermissionReceive), string(synapsefake.PermissionSendAndReceive), string(synapsefake.PermissionLocked)} {
 		if !seen[p] {
 			t.Errorf("KYCOutcomes lacks the permission %s", p)
 		}

@@ -555,7 +555,7 @@ class Control {
     return this.return(txID, code, options);
   }
 
-  // scheduleReturn is ScheduleReturn: returned with code, after (a
+  // scheduleReturn is Go's Return with AfterSettlement: returned with code, after (a
   // duration) once it settles.
   async scheduleReturn(txID, code, { after, late } = {}) {
     return this.#move(txID, 'schedule-return', fields({ code, after: after === undefined ? undefined : duration(after), late: late || undefined }));

@@ -10,6 +10,7 @@ import (
 
 	"github.com/benbjohnson/clock"
 	"github.com/synapsefake/synapsefake"
+	"github.com/synapsefake/synapsefake/internal/standalone"
 )
 
 // config is what the flags ask for, checked. parseConfig makes it from the
@@ -166,7 +167,7 @@ func parseStart(at string) (time.Time, error) {
 	if err != nil {
 		return time.Time{}, fmt.Errorf("-start must be an RFC 3339 instant such as 2026-04-14T10:00:00-04:00, or default, not %q", at)
 	}
-	if err := synapsefake.ValidateStartTime(t); err != nil {
+	if err := standalone.ValidateStartTime(t); err != nil {
 		return time.Time{}, fmt.Errorf("-start %s: %v", at, err)
 	}
 	return t, nil
@@ -223,6 +224,6 @@ func clockOption(manual bool, start, now time.Time) synapsefake.Option {
 	case start.IsZero():
 		return synapsefake.WithClock(clock.New())
 	default:
-		return synapsefake.WithClock(synapsefake.RealClockFrom(start))
+		return synapsefake.WithClock(standalone.RealClockFrom(start))
 	}
 }

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/synapsefake/synapsefake"
+	"github.com/synapsefake/synapsefake/internal/standalone"
 )
 
 // server is the binary once it listens: the platforms it serves, the HTTP
@@ -29,7 +30,7 @@ type server struct {
 	log       *requestLog // nil with -quiet
 	workers   workers
 
-	// What the due-work ticker runs on: every second, platforms.RunDue.
+	// What the due-work ticker runs on: every second, standalone.RunDue(platforms).
 	// Tests replace them before run.
 	dueTicks <-chan time.Time
 	runDue   func()
@@ -47,7 +48,7 @@ func listen(c config, out io.Writer) (*server, error) {
 	// default, which answers whatever names no other (issue 37).
 	platforms := synapsefake.NewPlatforms(options(c, base, time.Now())...)
 	s := &server{c: c, out: out, l: l, base: base, platforms: platforms, fake: platforms.Default(),
-		gate: newStartup(platforms, c.stateFile), served: make(chan error, 1), runDue: platforms.RunDue}
+		gate: newStartup(platforms, c.stateFile), served: make(chan error, 1), runDue: func() { standalone.RunDue(platforms) }}
 	s.http = &http.Server{Handler: s.gate, ReadHeaderTimeout: 10 * time.Second}
 	return s, nil
 }

@@ -19,8 +19,7 @@ import (
 // and the attempt's index, never of goroutine timing: the same seed and the
 // same calls give the same chaos.
 
-// ChaosSettings are the odds, each from 0 to 1, of each kind of webhook
-// chaos for one subscription's deliveries. The zero value is no chaos.
+// ChaosSettings is documented at synapsefake.ChaosSettings.
 type ChaosSettings struct {
 	// Duplicate is the share of attempts POSTed twice in a row: an extra
 	// copy (logged with chaos "duplicate"), then the attempt itself.
@@ -43,8 +42,7 @@ type ChaosSettings struct {
 	BadSignature float64
 }
 
-// WebhookChaos configures webhook chaos (WithWebhookChaos,
-// SetWebhookChaos, PUT /_fake/webhooks/chaos).
+// WebhookChaos is documented at synapsefake.WebhookChaos.
 type WebhookChaos struct {
 	// Seed picks the chaos: the same seed and the same calls give the same
 	// deliveries.
@@ -56,11 +54,10 @@ type WebhookChaos struct {
 	Subscriptions map[string]ChaosSettings
 }
 
-// DefaultChaosDelay is how late a delayed delivery is when DelayBy is 0.
+// DefaultChaosDelay is documented at synapsefake.DefaultChaosDelay.
 const DefaultChaosDelay = 5 * time.Minute
 
-// ChaosHoldLimit is the longest, on the fake's clock, that a reordered
-// delivery waits for a later one to overtake it.
+// ChaosHoldLimit is documented at synapsefake.ChaosHoldLimit.
 const ChaosHoldLimit = time.Minute
 
 // What chaos did to an attempt, as Attempt.Chaos lists it.
@@ -211,17 +208,7 @@ func (v chaosSettingsJSON) settings(name string) (ChaosSettings, error) {
 	return c, c.validate(name)
 }
 
-// ParseWebhookChaos reads webhook chaos from its JSON form, the body of PUT
-// /_fake/webhooks/chaos:
-//
-//	{"seed": 7,
-//	 "default": {"duplicate": 0.2, "reorder": 0.2, "delay": 0.1, "delay_by": "5m",
-//	             "drop_first": 0.1, "bad_signature": 0.05},
-//	 "subscriptions": {"<subscription id>": {"duplicate": 1}}}
-//
-// Every field may be left out. Unknown fields, probabilities outside 0..1
-// and delays that are not positive Go durations are refused with the API's
-// 400 / "200" error.
+// ParseWebhookChaos is documented at synapsefake.ParseWebhookChaos.
 func ParseWebhookChaos(data []byte) (WebhookChaos, error) {
 	var v webhookChaosJSON
 	if err := bank.UnmarshalObject(data, &v, true); err != nil {
@@ -395,11 +382,7 @@ func (c *chaos) released(d *bank.DeliveryRecord) {
 	}
 }
 
-// SetWebhookChaos replaces the webhook chaos settings; the zero
-// WebhookChaos turns chaos off. It applies to attempts queued from now on
-// (call Flush first for a clean cut); deliveries already held back or
-// delayed keep their schedule. Reset keeps the settings. Invalid settings
-// are refused and change nothing.
+// SetWebhookChaos is documented at synapsefake.Server.SetWebhookChaos.
 func (s *Wire) SetWebhookChaos(c WebhookChaos) error {
 	if err := c.validate(); err != nil {
 		return err
@@ -411,7 +394,7 @@ func (s *Wire) SetWebhookChaos(c WebhookChaos) error {
 	return nil
 }
 
-// WebhookChaos returns the webhook chaos settings in force.
+// WebhookChaos is documented at synapsefake.Server.WebhookChaos.
 func (s *Wire) WebhookChaos() WebhookChaos {
 	h := s.Hooks
 	h.Mu.Lock()

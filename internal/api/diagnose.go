@@ -7,7 +7,6 @@ import (
 	"net/http"
 	"strings"
 	"sync"
-	"testing"
 	"time"
 
 	"github.com/synapsefake/synapsefake/internal/apierr"
@@ -58,7 +57,7 @@ func (s *Wire) refused(req *Request, e *apierr.Error, head []byte) string {
 	}
 	req.Reason = e.Explanation()
 	logf := s.logf()
-	if logf == nil || e.Reported {
+	if logf == nil || apierr.Reported(e) {
 		return e.Code
 	}
 	where := req.Route
@@ -97,7 +96,7 @@ type EndOfTest struct {
 	S      *Wire
 	Srv    interface{ Close() } // the Server, whose Close run calls: an upward edge, which NewServer sets
 	logf   func(format string, args ...any)
-	tb     testing.TB
+	tb     TB
 	recent []Request // the journal's last calls, oldest first
 	total  int       // the calls the journal held
 	// running: run is closing the server, and reads the journal itself

@@ -266,9 +266,13 @@ func TestDishonoredReturnIsNotReturnedAgain(t *testing.T) {
 		move func(f *synapsefake.Server, id string) error
 	}{
 		{"Return R10", func(f *synapsefake.Server, id string) error { return f.Return(id, "R10") }},
-		{"ReturnLate R01", func(f *synapsefake.Server, id string) error { return f.ReturnLate(id, "R01") }},
-		{"ScheduleReturn R10", func(f *synapsefake.Server, id string) error { return f.ScheduleReturn(id, "R10", time.Hour) }},
-		{"ScheduleLateReturn R01", func(f *synapsefake.Server, id string) error { return f.ScheduleLateReturn(id, "R01", 0) }},
+		{"ReturnLate R01", func(f *synapsefake.Server, id string) error { return f.Return(id, "R01", synapsefake.PastWindow()) }},
+		{"ScheduleReturn R10", func(f *synapsefake.Server, id string) error {
+			return f.Return(id, "R10", synapsefake.AfterSettlement(time.Hour))
+		}},
+		{"ScheduleLateReturn R01", func(f *synapsefake.Server, id string) error {
+			return f.Return(id, "R01", synapsefake.AfterSettlement(0), synapsefake.PastWindow())
+		}},
 		{"AdvanceTransaction RETURNED", func(f *synapsefake.Server, id string) error {
 			return f.AdvanceTransaction(id, synapsefake.StatusReturned)
 		}},
@@ -355,8 +359,8 @@ func TestReturnRefusesReturnsOfReturns(t *testing.T) {
 			call func(e testkit.TxEnv, id string) error
 		}{
 			{"Return", func(e testkit.TxEnv, id string) error { return e.Fake.Return(id, code) }},
-			{"ReturnLate", func(e testkit.TxEnv, id string) error { return e.Fake.ReturnLate(id, code) }},
-			{"ScheduleReturn", func(e testkit.TxEnv, id string) error { return e.Fake.ScheduleReturn(id, code, 0) }},
+			{"ReturnLate", func(e testkit.TxEnv, id string) error { return e.Fake.Return(id, code, synapsefake.PastWindow()) }},
+			{"ScheduleReturn", func(e testkit.TxEnv, id string) error { return e.Fake.Return(id, code, synapsefake.AfterSettlement(0)) }},
 			{"AddReturnRule", func(e testkit.TxEnv, id string) error {
 				_, err := e.Fake.AddReturnRule(synapsefake.ReturnRule{NodeID: e.Bank.ID, Code: code})
 				return err
@@ -423,7 +427,7 @@ func TestOperatorAndNoticeReturns(t *testing.T) {
 			before := e.State(t, id)
 			var err error
 			if tc.late {
-				err = e.Fake.ReturnLate(id, tc.code)
+				err = e.Fake.Return(id, tc.code, synapsefake.PastWindow())
 			} else {
 				err = e.Fake.Return(id, tc.code)
 			}
@@ -462,7 +466,7 @@ func TestOperatorReturnPlans(t *testing.T) {
 			t.Parallel()
 			e := txEnvAt(t, testkit.Et(2026, 11, 24, 9, 0), 100_00)
 			id := e.Create(t, e.Bank, 10)
-			if err := e.Fake.ScheduleReturn(id, "R13", tc.after); testkit.ErrCode(err) != tc.wantErr {
+			if err := e.Fake.Return(id, "R13", synapsefake.AfterSettlement(tc.after)); testkit.ErrCode(err) != tc.wantErr {
 				t.Fatalf("ScheduleReturn: %v, want %q", err, tc.wantErr)
 			}
 			_, err := e.Fake.AddReturnRule(synapsefake.ReturnRule{NodeID: e.Bank.ID, Code: "R19", After: tc.after})

@@ -761,9 +761,13 @@ func TestDisputeAndReturnPayOnce(t *testing.T) {
 			wantSender: 980_00, wantReceiver: 20_00},
 		{name: "$40: dispute, then every other road to RETURNED", kind: "external", amount: 40_00,
 			steps: []purchaseStep{disputeStep(""),
-				{"late return", func(t *testing.T, p purchase) error { return p.Fake.ReturnLate(p.id, "R01") }, disputed},
-				{"schedule return", func(t *testing.T, p purchase) error { return p.Fake.ScheduleReturn(p.id, "R10", time.Hour) }, disputed},
-				{"schedule late return", func(t *testing.T, p purchase) error { return p.Fake.ScheduleLateReturn(p.id, "R01", 0) }, disputed},
+				{"late return", func(t *testing.T, p purchase) error { return p.Fake.Return(p.id, "R01", synapsefake.PastWindow()) }, disputed},
+				{"schedule return", func(t *testing.T, p purchase) error {
+					return p.Fake.Return(p.id, "R10", synapsefake.AfterSettlement(time.Hour))
+				}, disputed},
+				{"schedule late return", func(t *testing.T, p purchase) error {
+					return p.Fake.Return(p.id, "R01", synapsefake.AfterSettlement(0), synapsefake.PastWindow())
+				}, disputed},
 				{"advance to RETURNED", func(t *testing.T, p purchase) error {
 					return p.Fake.AdvanceTransaction(p.id, synapsefake.StatusReturned)
 				}, disputed},
@@ -784,7 +788,9 @@ func TestDisputeAndReturnPayOnce(t *testing.T) {
 			wantSender: 1000_00, wantReceiver: 0},
 		{name: "$20: return planned, dispute, the return falls due", kind: "external", amount: 20_00,
 			steps: []purchaseStep{
-				{"schedule return", func(t *testing.T, p purchase) error { return p.Fake.ScheduleReturn(p.id, "R10", 24*time.Hour) }, ""},
+				{"schedule return", func(t *testing.T, p purchase) error {
+					return p.Fake.Return(p.id, "R10", synapsefake.AfterSettlement(24*time.Hour))
+				}, ""},
 				disputeStep(""), advanceStep(48 * time.Hour)},
 			wantSender: 1000_00, wantReceiver: 0, wantNote: "Planned return R10 not made: transaction disputed."},
 		{name: "$20: return rule, dispute, the return falls due", kind: "ach", amount: 20_00, rule: true,
@@ -800,7 +806,9 @@ func TestDisputeAndReturnPayOnce(t *testing.T) {
 			wantSender: 980_00, wantReceiver: 20_00},
 		{name: "$40: the won dispute's credit is not returned", kind: "external", amount: 40_00,
 			steps: []purchaseStep{disputeStep(""), winStep(""),
-				{"schedule the credit's return", func(t *testing.T, p purchase) error { return p.Fake.ScheduleReturn(p.credit(t), "R01", 0) }, "dispute_posting"}},
+				{"schedule the credit's return", func(t *testing.T, p purchase) error {
+					return p.Fake.Return(p.credit(t), "R01", synapsefake.AfterSettlement(0))
+				}, "dispute_posting"}},
 			wantSender: 1000_00, wantReceiver: 0},
 		{name: "card $20: chargeback won, its credit neither returned nor disputed", kind: "card", amount: 20_00,
 			steps: []purchaseStep{returnStep("IR999", ""), chargebackStep(""), winStep(""),

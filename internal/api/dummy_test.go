@@ -201,7 +201,7 @@ func TestDummyTransaction(t *testing.T) {
 			t.Parallel()
 			fake := newMondayServer(t)
 			fx := testkit.NewFixture(t, fake, 50000)
-			sub := testkit.AddSubnet(t, fake, fx, synapsefake.SubnetSeed{Nickname: "Account", AccountClass: tc.class})
+			sub := testkit.AddSubnet(t, fake, fx, synapsefake.SubnetSeed{Nickname: "Account", AccountClass: synapsefake.AccountClass(tc.class)})
 			body, f := tc.body()
 			f.subnet = sub.ID
 			r := testkit.Do(t, fake, testkit.Call{Method: "POST", Path: dummyPath(fx, sub), Header: fx.Headers, Body: body})

@@ -12,7 +12,6 @@ import (
 	"runtime"
 	"strings"
 	"sync"
-	"testing"
 	"unicode/utf8"
 )
 
@@ -129,14 +128,16 @@ func (s *Wire) startExchange(g *GuardWriter, r *http.Request) func(hooked bool) 
 	}
 }
 
-// tbName is tb's Name, "" for a nil tb or a stand-in whose Name panics
-// (an example's testing.TB that embeds a nil one).
-func tbName(tb testing.TB) (name string) {
-	if tb == nil {
+// tbName is tb's Name, "" for a nil tb, one without a Name method (a TB
+// needs none) or a stand-in whose Name panics (one that embeds a nil
+// testing.TB).
+func tbName(tb TB) (name string) {
+	n, ok := tb.(interface{ Name() string })
+	if !ok {
 		return ""
 	}
 	defer func() { _ = recover() }()
-	return tb.Name()
+	return n.Name()
 }
 
 // exchangeText is b as an Exchange holds a body: its text, or its base64

@@ -3,7 +3,6 @@ package api
 import (
 	"log"
 	"net/http"
-	"testing"
 	"time"
 
 	"github.com/synapsefake/synapsefake/internal/bank"
@@ -16,12 +15,7 @@ func (s *Wire) isGateway(gw string) bool {
 	return len(gw) == len(id)+1+len(secret) && gw[:len(id)] == id && gw[len(id)] == '|' && gw[len(id)+1:] == secret
 }
 
-// Advance moves the server's mock clock forward by d. Before it returns,
-// everything that fell due (processing steps, expiries, webhook retries) has
-// run, in due order, and every webhook delivery that caused has been
-// attempted, within Flush's bound of real time (so do not call Advance from
-// a webhook receiver's handler). With a clock that is not a mock, Advance only runs what is
-// already due.
+// Advance is documented at synapsefake.Server.Advance.
 func (s *Wire) Advance(d time.Duration) {
 	// Attempts still in flight finish at the old time, so that the order of
 	// deliveries does not depend on how fast a receiver answered.
@@ -69,6 +63,16 @@ func (s *Wire) runAllDue() {
 	s.Hooks.due(now)
 }
 
+// TB is synapsefake.TB, the part of a test the fake reports to: see there.
+type TB interface {
+	Cleanup(func())
+	Errorf(format string, args ...any)
+	Failed() bool
+	Fatalf(format string, args ...any)
+	Helper()
+	Logf(format string, args ...any)
+}
+
 // Wire is the v3.1 wire's part of a Server: routes, idempotency,
 // webhook delivery, the journal, fault injection and diagnostics, over the
 // bank it embeds.
@@ -80,7 +84,7 @@ type Wire struct {
 	WebhookClient *http.Client
 	Faults        faults
 	Journal       journal
-	Tb            testing.TB // NewServer's: diagnostics and strict requests report to it
+	Tb            TB         // NewServer's: diagnostics and strict requests report to it
 	End           *EndOfTest // NewServer's cleanup (diagnose.go)
 	// Metrics counts what the server answered and delivered (metrics.go),
 	// apart from the server so that a scrape may keep it when the server

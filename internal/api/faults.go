@@ -151,13 +151,7 @@ func routeOf(path string) string {
 	return APIMux().lookup(path)
 }
 
-// FailNext makes the next times requests that match method and pattern
-// answer the real error envelope of errorCode ("429", "500", "503", "504",
-// "460", or any code of reference.ErrorCodes) and change nothing. pattern is
-// the route as the spec writes it, without the version prefix, with {name}
-// wildcards: FailNext("POST", "/users/{user_id}/nodes/{node_id}/trans", "503", 1).
-// An empty or "*" method or pattern matches any. An unknown route or code
-// panics, as a mistake in the test.
+// FailNext is documented at synapsefake.Server.FailNext.
 func (s *Wire) FailNext(method, pattern string, errorCode string, times int) {
 	if err := checkRoute(method, pattern); err != nil {
 		panic(err)
@@ -175,9 +169,7 @@ func (s *Wire) FailNext(method, pattern string, errorCode string, times int) {
 	s.Faults.add(&Fault{method: anyStar(method), pattern: anyStar(pattern), err: err, times: max(times, 1)})
 }
 
-// SlowNext makes the next times requests that match method and pattern wait
-// d of real time before they are served, for client timeout tests. A client
-// that gives up first finds nothing done: the request is dropped with a 504.
+// SlowNext is documented at synapsefake.Server.SlowNext.
 func (s *Wire) SlowNext(method, pattern string, d time.Duration, times int) {
 	if err := checkRoute(method, pattern); err != nil {
 		panic(err)

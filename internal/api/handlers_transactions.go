@@ -89,9 +89,7 @@ func (s *Wire) handleGetTransaction(w http.ResponseWriter, r *http.Request) {
 	})
 }
 
-// MaxCommentLength is the most characters a transaction comment may have;
-// a longer one is refused with 400 / "200". Each comment is a timeline
-// entry that every later view and webhook of the transaction carries.
+// MaxCommentLength is documented at synapsefake.MaxCommentLength.
 const MaxCommentLength = 1000
 
 // handleCommentTransaction serves PATCH .../trans/{trans_id}: the comment

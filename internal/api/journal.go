@@ -15,7 +15,7 @@ import (
 	"github.com/synapsefake/synapsefake/internal/apierr"
 )
 
-// Request is one call the server answered, as recorded in its journal.
+// Request is documented at synapsefake.Request.
 type Request struct {
 	Method string
 	Path   string // as sent, version prefix included
@@ -404,9 +404,7 @@ func cloneValues(v url.Values) url.Values {
 	return out
 }
 
-// Requests returns the API calls the server answered, oldest first: the
-// newest calls that fit in the journal's bounds (WithJournalLimit; by
-// default 10,000 calls and 8 MiB). The /_fake/ control API is not recorded.
+// Requests is documented at synapsefake.Server.Requests.
 func (s *Wire) Requests() []Request {
 	s.Journal.Mu.Lock()
 	defer s.Journal.Mu.Unlock()
@@ -423,9 +421,7 @@ func (s *Wire) Requests() []Request {
 	return out
 }
 
-// RequestsTo returns the calls to one route, as FailNext names routes:
-// RequestsTo("POST", "/users/{user_id}/nodes/{node_id}/trans"). An empty
-// method matches any.
+// RequestsTo is documented at synapsefake.Server.RequestsTo.
 func (s *Wire) RequestsTo(method, route string) []Request {
 	var out []Request
 	for _, r := range s.Requests() {
@@ -436,7 +432,7 @@ func (s *Wire) RequestsTo(method, route string) []Request {
 	return out
 }
 
-// ResetRequests empties the journal.
+// ResetRequests is documented at synapsefake.Server.ResetRequests.
 func (s *Wire) ResetRequests() {
 	s.Journal.Mu.Lock()
 	s.Journal.Entries, s.Journal.Head, s.Journal.Bytes = nil, 0, 0

@@ -149,7 +149,7 @@ type identity struct {
 	name, email, phone string
 	ssn, tin           string
 	verify             bool // verify phone by MFA pin
-	permission         string
+	permission         synapsefake.Permission
 }
 
 // seedIdentity makes a user as id says, over the API where the rule needs
@@ -261,7 +261,7 @@ func TestGetDuplicates(t *testing.T) {
 func TestSwapDuplicates(t *testing.T) {
 	t.Parallel()
 	fake := synapsefake.NewServer(t)
-	seed := func(email, ssn, permission string) synapsefake.User {
+	seed := func(email, ssn string, permission synapsefake.Permission) synapsefake.User {
 		return seedIdentity(t, fake, identity{name: "Ann Lee", email: email, phone: "901.555.0100", ssn: ssn, permission: permission})
 	}
 	closed := seed("ann@example.com", "123-45-6789", synapsefake.PermissionClosed)
@@ -276,7 +276,7 @@ func TestSwapDuplicates(t *testing.T) {
 		var out []string
 		for _, u := range []synapsefake.User{closed, open, closed2, stranger, copycat} {
 			got, _ := fake.User(u.ID)
-			out = append(out, got.Permission)
+			out = append(out, string(got.Permission))
 		}
 		return out
 	}
@@ -346,7 +346,7 @@ func TestDuplicatesOfACopiedIdentity(t *testing.T) {
 		Body: map[string]any{"swap_to_user_id": b.ID}}), 409, "400", "not_a_duplicate")
 	for _, tc := range []struct {
 		u    synapsefake.User
-		want string
+		want synapsefake.Permission
 	}{{a, "LOCKED"}, {b, "RECEIVE"}} { // b's SSN alone, reviewed, gives RECEIVE
 		if got, _ := fake.User(tc.u.ID); got.Permission != tc.want {
 			t.Errorf("user %s: permission %s, want %s", tc.u.ID, got.Permission, tc.want)

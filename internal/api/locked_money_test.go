@@ -29,7 +29,7 @@ func newLockedEnv(t *testing.T, perm string) lockedEnv {
 	e.locked = testkit.NamedFixture(t, e.Fake, "Lee Locked", 0)
 	e.acct = testkit.AddSubnet(t, e.Fake, e.locked, synapsefake.SubnetSeed{Nickname: "Account"})
 	e.card = testkit.AddSubnet(t, e.Fake, e.locked, synapsefake.SubnetSeed{Nickname: "Card", AccountClass: "CARD", Status: synapsefake.SubnetActive})
-	if err := e.Fake.SetPermission(e.locked.User.ID, perm); err != nil {
+	if err := e.Fake.SetPermission(e.locked.User.ID, synapsefake.Permission(perm)); err != nil {
 		t.Fatal(err)
 	}
 	// The locked user's own key still opens the user, and nothing else.
@@ -188,7 +188,7 @@ func TestLockedAfterCreation(t *testing.T) {
 			id := r.Body["_id"].(string)
 			returned := e.Create(t, e.Savings, 5)
 			for _, u := range []string{e.Payee.User.ID, fee.User.ID} {
-				if err := e.Fake.SetPermission(u, perm); err != nil {
+				if err := e.Fake.SetPermission(u, synapsefake.Permission(perm)); err != nil {
 					t.Fatal(err)
 				}
 			}
@@ -202,7 +202,7 @@ func TestLockedAfterCreation(t *testing.T) {
 				t.Errorf("fee node %+v, want the fee", got)
 			}
 
-			if err := e.Fake.SetPermission(e.Fx.User.ID, perm); err != nil {
+			if err := e.Fake.SetPermission(e.Fx.User.ID, synapsefake.Permission(perm)); err != nil {
 				t.Fatal(err)
 			}
 			before := moneyOf(t, e.Fake, e.Fx.Node.ID)

@@ -318,7 +318,7 @@ func (s *Wire) nearMissRefusal(w http.ResponseWriter, r *http.Request, err *apie
 			where = r.URL.Path
 		}
 		s.Tb.Errorf("synapsefake: strict requests: %s %s -> %d error_code %q %s: %s", r.Method, where, err.Status, err.ErrorCode, err.Code, err.Explanation())
-		err.Reported = true
+		apierr.MarkReported(err)
 	}
 	return err
 }

@@ -80,7 +80,7 @@ func TestReturnWindows(t *testing.T) {
 			before := e.State(t, id)
 			var err error
 			if tc.late {
-				err = e.Fake.ReturnLate(id, tc.code)
+				err = e.Fake.Return(id, tc.code, synapsefake.PastWindow())
 			} else {
 				err = e.Fake.Return(id, tc.code)
 			}
@@ -163,38 +163,58 @@ func TestScheduleReturn(t *testing.T) {
 		code     string
 	}{
 		{"R10 thirty days after settlement", false,
-			func(f *synapsefake.Server, id string) error { return f.ScheduleReturn(id, "R10", month) },
+			func(f *synapsefake.Server, id string) error {
+				return f.Return(id, "R10", synapsefake.AfterSettlement(month))
+			},
 			"", []string{"SETTLED 2026-11-25 09:00", "RETURNED 2026-12-25 09:00"}, "R10"},
 		{"R10 thirty days after, scheduled once settled", true,
-			func(f *synapsefake.Server, id string) error { return f.ScheduleReturn(id, "R10", month) },
+			func(f *synapsefake.Server, id string) error {
+				return f.Return(id, "R10", synapsefake.AfterSettlement(month))
+			},
 			"", []string{"SETTLED 2026-11-25 09:00", "RETURNED 2026-12-25 09:00"}, "R10"},
 		{"R01 at settlement: returned instead", false,
-			func(f *synapsefake.Server, id string) error { return f.ScheduleReturn(id, "R01", 0) },
+			func(f *synapsefake.Server, id string) error {
+				return f.Return(id, "R01", synapsefake.AfterSettlement(0))
+			},
 			"", []string{"RETURNED 2026-11-25 09:00"}, "R01"},
 		{"R01 a day after settlement, scheduled past it: at once", true,
-			func(f *synapsefake.Server, id string) error { return f.ScheduleLateReturn(id, "R01", 24*time.Hour) },
+			func(f *synapsefake.Server, id string) error {
+				return f.Return(id, "R01", synapsefake.AfterSettlement(24*time.Hour), synapsefake.PastWindow())
+			},
 			"", []string{"SETTLED 2026-11-25 09:00", "RETURNED 2026-12-01 10:00"}, "R01"},
 		{"R01 three days after settlement is past its window", false,
-			func(f *synapsefake.Server, id string) error { return f.ScheduleReturn(id, "R01", 72*time.Hour) },
+			func(f *synapsefake.Server, id string) error {
+				return f.Return(id, "R01", synapsefake.AfterSettlement(72*time.Hour))
+			},
 			"return_window_passed", []string{"SETTLED 2026-11-25 09:00"}, ""},
 		{"R01 a day after, once its window closed", true,
-			func(f *synapsefake.Server, id string) error { return f.ScheduleReturn(id, "R01", 24*time.Hour) },
+			func(f *synapsefake.Server, id string) error {
+				return f.Return(id, "R01", synapsefake.AfterSettlement(24*time.Hour))
+			},
 			"return_window_passed", []string{"SETTLED 2026-11-25 09:00"}, ""},
 		{"R01 three days after, late", false,
-			func(f *synapsefake.Server, id string) error { return f.ScheduleLateReturn(id, "R01", 72*time.Hour) },
+			func(f *synapsefake.Server, id string) error {
+				return f.Return(id, "R01", synapsefake.AfterSettlement(72*time.Hour), synapsefake.PastWindow())
+			},
 			"", []string{"SETTLED 2026-11-25 09:00", "RETURNED 2026-11-28 09:00"}, "R01"},
 		{"R10 sixty-one days after is past its window", false,
-			func(f *synapsefake.Server, id string) error { return f.ScheduleReturn(id, "R10", 61*24*time.Hour) },
+			func(f *synapsefake.Server, id string) error {
+				return f.Return(id, "R10", synapsefake.AfterSettlement(61*24*time.Hour))
+			},
 			"return_window_passed", []string{"SETTLED 2026-11-25 09:00"}, ""},
 		{"unknown code", false,
-			func(f *synapsefake.Server, id string) error { return f.ScheduleReturn(id, "R99", 0) },
+			func(f *synapsefake.Server, id string) error {
+				return f.Return(id, "R99", synapsefake.AfterSettlement(0))
+			},
 			"invalid_return_code", []string{"SETTLED 2026-11-25 09:00"}, ""},
 		{"negative delay", false,
-			func(f *synapsefake.Server, id string) error { return f.ScheduleReturn(id, "R10", -time.Hour) },
+			func(f *synapsefake.Server, id string) error {
+				return f.Return(id, "R10", synapsefake.AfterSettlement(-time.Hour))
+			},
 			"invalid_duration", []string{"SETTLED 2026-11-25 09:00"}, ""},
 		{"unknown transaction", false,
 			func(f *synapsefake.Server, id string) error {
-				return f.ScheduleReturn("0123456789abcdef01234567", "R10", 0)
+				return f.Return("0123456789abcdef01234567", "R10", synapsefake.AfterSettlement(0))
 			},
 			"unable_to_locate_transaction", []string{"SETTLED 2026-11-25 09:00"}, ""},
 	} {
@@ -236,7 +256,7 @@ func TestScheduleReturnRefusedOnAFinishedTransaction(t *testing.T) {
 		t.Fatal(err)
 	}
 	before := e.State(t, id)
-	if err := e.Fake.ScheduleReturn(id, "R10", 0); testkit.ErrCode(err) != "illegal_status_change" {
+	if err := e.Fake.Return(id, "R10", synapsefake.AfterSettlement(0)); testkit.ErrCode(err) != "illegal_status_change" {
 		t.Fatalf("ScheduleReturn on a canceled transaction: %v, want illegal_status_change", err)
 	}
 	e.WantTxUnchanged(t, before)
@@ -515,8 +535,12 @@ func TestReturnCodeNotForRail(t *testing.T) {
 	t.Parallel()
 	later := 300 * 24 * time.Hour // within the keys' lifetime
 	ret := func(f *synapsefake.Server, id, code string) error { return f.Return(id, code) }
-	late := func(f *synapsefake.Server, id, code string) error { return f.ReturnLate(id, code) }
-	plan := func(f *synapsefake.Server, id, code string) error { return f.ScheduleLateReturn(id, code, 0) }
+	late := func(f *synapsefake.Server, id, code string) error {
+		return f.Return(id, code, synapsefake.PastWindow())
+	}
+	plan := func(f *synapsefake.Server, id, code string) error {
+		return f.Return(id, code, synapsefake.AfterSettlement(0), synapsefake.PastWindow())
+	}
 	control := func(f *synapsefake.Server, id, code string) error {
 		return testkit.RespErr(testkit.Ctl(t, f, "POST", "/transactions/"+id+"/return", map[string]any{"code": code, "late": true}))
 	}

@@ -1,11 +1,6 @@
 package api
 
-// Reset empties the whole store (users, nodes, transactions, subnets,
-// subscriptions, keys, idempotency keys, bank-login questions, statements
-// and their ledger), the webhook capture, the webhook log, queued
-// deliveries and retries, the request journal and pending faults, as if
-// the server had just started.
-// The clock and the id stream go on.
+// Reset is documented at synapsefake.Server.Reset.
 func (s *Wire) Reset() {
 	s.resetStore()
 	s.Faults.Set(nil)

@@ -8,24 +8,14 @@ import (
 	"github.com/synapsefake/synapsefake/reference"
 )
 
-// AdvanceToNextBusinessDay moves the clock, as Advance does, to 00:00 US
-// Eastern time of the next Federal Reserve business day, and returns the
-// new time. With a clock that is not a mock it moves nothing: as Advance,
-// it only runs what is due, and returns Now (POST
-// /_fake/clock/next-business-day refuses such a clock, ErrClockNotManual).
+// AdvanceToNextBusinessDay is documented at synapsefake.Server.AdvanceToNextBusinessDay.
 func (s *Wire) AdvanceToNextBusinessDay() time.Time {
 	now := s.Now()
 	s.Advance(reference.NextBusinessDay(now).Sub(now))
 	return s.Now()
 }
 
-// AdvanceToCutoff moves the clock, as Advance does, to the next moment
-// after now that the named deadline falls on a business day (for
-// CutoffSameDay, the next same-day window's deadline), and returns the new
-// time. A transfer created at that moment still makes the deadline. It
-// returns an error for an unknown Cutoff (400 / "200" invalid_cutoff), and
-// for a clock that is not a mock, which cannot be moved
-// (ErrClockNotManual), and then does nothing.
+// AdvanceToCutoff is documented at synapsefake.Server.AdvanceToCutoff.
 func (s *Wire) AdvanceToCutoff(c bank.Cutoff) (time.Time, error) {
 	now := s.Now()
 	at, err := s.NextCutoff(now, c)

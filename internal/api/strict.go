@@ -334,7 +334,7 @@ func checkStrict[T any](r *http.Request, data []byte) error {
 		Because("unknown %s %s: the service would ignore it; WithStrictRequests refuses it", what, list)
 	if s.Tb != nil {
 		s.Tb.Errorf("synapsefake: strict requests: %s %s: unknown %s %s: the service would ignore it", r.Method, strings.TrimPrefix(r.Pattern, APIPrefix), what, list)
-		e.Reported = true
+		apierr.MarkReported(e)
 	}
 	return e
 }
@@ -356,7 +356,7 @@ func (s *Wire) strictRule(r *http.Request, rule string, err *apierr.Error) error
 	e := err.Because("%s: the sandbox took it; WithStrictRequests refuses it", rule)
 	if s.Tb != nil {
 		s.Tb.Errorf("synapsefake: strict requests: %s: %s: the service took it, the contract does not", where, rule)
-		e.Reported = true
+		apierr.MarkReported(e)
 	}
 	return e
 }

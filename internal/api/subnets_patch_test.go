@@ -51,7 +51,7 @@ func TestPatchSubnetStatus(t *testing.T) {
 			fake := synapsefake.NewServer(t)
 			fx := testkit.NewFixture(t, fake, 0)
 			created := fake.Now()
-			sub := testkit.AddSubnet(t, fake, fx, synapsefake.SubnetSeed{Nickname: "S", AccountClass: tc.class, Status: tc.from})
+			sub := testkit.AddSubnet(t, fake, fx, synapsefake.SubnetSeed{Nickname: "S", AccountClass: synapsefake.AccountClass(tc.class), Status: tc.from})
 			fake.Advance(time.Hour)
 			before := snapshot(t, fake, []string{fx.User.ID})
 			r := patchSubnet(t, fake, fx, sub.ID, map[string]any{"status": tc.to})
@@ -97,7 +97,7 @@ func TestPatchSubnetAllowed(t *testing.T) {
 			fake := synapsefake.NewServer(t)
 			fx := testkit.NewFixture(t, fake, 0)
 			created := fake.Now()
-			sub := testkit.AddSubnet(t, fake, fx, synapsefake.SubnetSeed{Nickname: "S", AccountClass: tc.class, Status: tc.from})
+			sub := testkit.AddSubnet(t, fake, fx, synapsefake.SubnetSeed{Nickname: "S", AccountClass: synapsefake.AccountClass(tc.class), Status: tc.from})
 			fake.Advance(time.Hour)
 			var body any = map[string]any{"allowed": tc.allowed}
 			if tc.body != "" {
@@ -282,7 +282,7 @@ func TestPatchSubnet(t *testing.T) {
 			fake := synapsefake.NewServer(t)
 			fx := testkit.NewFixture(t, fake, 0)
 			created := fake.Now()
-			sub := testkit.AddSubnet(t, fake, fx, synapsefake.SubnetSeed{Nickname: "S", AccountClass: tc.class})
+			sub := testkit.AddSubnet(t, fake, fx, synapsefake.SubnetSeed{Nickname: "S", AccountClass: synapsefake.AccountClass(tc.class)})
 			fake.Advance(time.Minute)
 			r := patchSubnet(t, fake, fx, sub.ID, tc.body)
 			got := mustSubnet(t, fake, sub.ID)

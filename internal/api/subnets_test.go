@@ -65,7 +65,7 @@ func subnetJSON(fake *synapsefake.Server, sub synapsefake.Subnet, created, updat
 	m := map[string]any{
 		"_id":           sub.ID,
 		"_links":        map[string]any{"self": map[string]any{"href": fake.URL() + testkit.SubnetPath(sub.UserID, sub.NodeID, sub.ID)}},
-		"account_class": sub.AccountClass,
+		"account_class": string(sub.AccountClass),
 		"agreements":    []any{map[string]any{"type": "SUBNET_AGREEMENT", "url": subnetAgreementURL}},
 		"allowed":       subnetAllowedOf(sub),
 		"client":        map[string]any{"id": fake.ClientID(), "name": fake.ClientName()},
@@ -385,7 +385,7 @@ func TestCreateSubnet(t *testing.T) {
 
 			// The stored subnet: personal data of the right form, the rest as asked.
 			want := synapsefake.Subnet{ID: id, UserID: fx.User.ID, NodeID: node.ID, Nickname: tc.body["nickname"].(string),
-				AccountClass: tc.wantClass, Status: synapsefake.SubnetActive, StatusCode: "USER_REQUESTED"}
+				AccountClass: synapsefake.AccountClass(tc.wantClass), Status: synapsefake.SubnetActive, StatusCode: "USER_REQUESTED"}
 			if tc.wantClass == "CARD" {
 				if len(got.CardNumber) != 16 || !snDigits.MatchString(got.CardNumber) || !luhnOK(got.CardNumber) {
 					t.Errorf("card number %q is not 16 digits passing the Luhn check", got.CardNumber)
@@ -601,7 +601,7 @@ func TestListSubnetsPaging(t *testing.T) {
 		if i%3 == 0 {
 			class = "CARD"
 		}
-		ids = append(ids, testkit.AddSubnet(t, fake, fx, synapsefake.SubnetSeed{Nickname: fmt.Sprint("S", i), AccountClass: class}).ID)
+		ids = append(ids, testkit.AddSubnet(t, fake, fx, synapsefake.SubnetSeed{Nickname: fmt.Sprint("S", i), AccountClass: synapsefake.AccountClass(class)}).ID)
 	}
 	for _, base := range []string{testkit.SubnetsPath(fx.User.ID, fx.Node.ID), userSubnetsPath(fx.User.ID)} {
 		t.Run(base, func(t *testing.T) {
@@ -742,7 +742,7 @@ func TestGetSubnet(t *testing.T) {
 			{"?full_dehydrate=yes", true},
 			{"?full_dehydrate=Yes&foo=1", true},
 		} {
-			t.Run(sub.AccountClass+tc.query, func(t *testing.T) {
+			t.Run(string(sub.AccountClass)+tc.query, func(t *testing.T) {
 				t.Parallel()
 				r := testkit.Do(t, fake, testkit.Call{Method: "GET", Path: testkit.SubnetPath(fx.User.ID, fx.Node.ID, sub.ID) + tc.query, Header: fx.Headers})
 				wantSubnetBody(t, r, subnetJSON(fake, sub, now, now, tc.full))
@@ -859,7 +859,7 @@ func TestAddSubnet(t *testing.T) {
 			if err != nil {
 				t.Fatalf("AddSubnet: %v", err)
 			}
-			if got := mustSubnet(t, fake, sub.ID); !cmp.Equal(got, sub) || sub.Status != tc.wantStatus || sub.AccountClass != tc.wantClass ||
+			if got := mustSubnet(t, fake, sub.ID); !cmp.Equal(got, sub) || sub.Status != tc.wantStatus || string(sub.AccountClass) != tc.wantClass ||
 				sub.Nickname != tc.wantName || sub.StatusCode != "USER_REQUESTED" || sub.UserID != tc.userID || sub.NodeID != tc.nodeID {
 				t.Errorf("AddSubnet = %+v (stored %+v), want %s %s %q", sub, got, tc.wantClass, tc.wantStatus, tc.wantName)
 			}

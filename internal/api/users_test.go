@@ -737,7 +737,7 @@ func TestPatchUser(t *testing.T) {
 				t.Errorf("GET after PATCH (-want +got):\n%s", diff)
 			}
 			u = mustUser(t, fake, u.ID)
-			if u.Permission != want["permission"] {
+			if string(u.Permission) != want["permission"] {
 				t.Errorf("fake.User Permission %q, want %v", u.Permission, want["permission"])
 			}
 			if diff := cmp.Diff(want["phone_numbers"], anySlice(u.PhoneNumbers)); diff != "" {
@@ -1194,7 +1194,7 @@ func TestLockedUserKeepsItsKey(t *testing.T) {
 			otherHeaders := testkit.EditHeaders(testkit.UserHeaders(fake, other), map[string]string{"X-SP-USER": other + "|second-device"})
 			permission := func() string {
 				u, _ := fake.User(fx.User.ID)
-				return u.Permission
+				return string(u.Permission)
 			}
 			patch := func(headers map[string]string, body map[string]any) testkit.Response {
 				return testkit.Do(t, fake, testkit.Call{Method: "PATCH", Path: "/users/" + fx.User.ID, Header: headers, Body: body})

@@ -18,7 +18,6 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
-	"testing"
 	"time"
 
 	"github.com/google/go-cmp/cmp"
@@ -36,9 +35,7 @@ var webhookFinal = []int{200, 204, 400, 404, 405, 408}
 // five retries within 24 hours of the fake's clock.
 var webhookRetryDelays = []time.Duration{time.Minute, 10 * time.Minute, time.Hour, 4 * time.Hour, 12 * time.Hour}
 
-// Webhook is one event the fake emitted: a resource created or changed, the
-// body the service sends for it, and its delivery to each subscription
-// whose scope matched.
+// Webhook is documented at synapsefake.Webhook.
 type Webhook struct {
 	// Function is the scope that caused it, e.g. "TRAN|PATCH".
 	Function string
@@ -88,7 +85,7 @@ func (w Webhook) String() string {
 	return s
 }
 
-// Delivery is a webhook's delivery to one subscription.
+// Delivery is documented at synapsefake.Delivery.
 type Delivery struct {
 	SubscriptionID string
 	URL            string
@@ -97,30 +94,27 @@ type Delivery struct {
 	Attempts []bank.Attempt
 }
 
-// WebhookMatcher selects webhooks for Wait.
+// WebhookMatcher is documented at synapsefake.WebhookMatcher.
 type WebhookMatcher func(Webhook) bool
 
-// ForTransaction matches the webhooks of a transaction that show a status
-// ("" for any status).
+// ForTransaction is documented at synapsefake.ForTransaction.
 func ForTransaction(id string, status bank.Status) WebhookMatcher {
 	return func(w Webhook) bool {
 		return w.ObjectType == "TRAN" && w.ObjectID == id && (status == "" || w.Status == string(status))
 	}
 }
 
-// ForFunction matches webhooks caused by one scope, e.g. "TRAN|PATCH".
+// ForFunction is documented at synapsefake.ForFunction.
 func ForFunction(function string) WebhookMatcher {
 	return func(w Webhook) bool { return w.Function == function }
 }
 
-// ForObject matches the webhooks of one resource, whatever its type.
+// ForObject is documented at synapsefake.ForObject.
 func ForObject(id string) WebhookMatcher {
 	return func(w Webhook) bool { return w.ObjectID == id }
 }
 
-// IgnoreVolatile is a go-cmp option for comparing decoded webhook payloads
-// (or any decoded API object) whole: it ignores ids, dates, links, keys and
-// tokens, which change from run to run.
+// IgnoreVolatile is documented at synapsefake.IgnoreVolatile.
 func IgnoreVolatile() cmp.Option {
 	volatile := map[string]bool{"_id": true, "$oid": true, "$date": true, "date": true, "created_on": true,
 		"updated_on": true, "process_on": true, "date_joined": true, "last_updated": true, "log_id": true,
@@ -129,10 +123,7 @@ func IgnoreVolatile() cmp.Option {
 	return cmpopts.IgnoreMapEntries(func(k string, _ any) bool { return volatile[k] })
 }
 
-// VerifySignature checks the two signature headers of a webhook delivery:
-// X-Synapse-Signature, the hex HMAC-SHA1, and X-Synapse-Signature-Sha256,
-// the hex HMAC-SHA256, both keyed with the client secret over
-// "<object id>+<client id>". It reports whether both are present and valid.
+// VerifySignature is documented at synapsefake.VerifySignature.
 func VerifySignature(h http.Header, objectID, clientID, clientSecret string) bool {
 	sha1Hex, sha256Hex := Signatures(objectID, clientID, clientSecret)
 	return hmac.Equal([]byte(h.Get("X-Synapse-Signature")), []byte(sha1Hex)) &&
@@ -232,8 +223,7 @@ type hooks struct {
 	nextRetry atomic.Int64
 }
 
-// DefaultWebhookRate is the default of WithWebhookRate: webhook attempts
-// per second a server makes in the background.
+// DefaultWebhookRate is documented at synapsefake.DefaultWebhookRate.
 const DefaultWebhookRate = 500
 
 // budget is a token bucket of attempts: rate a second, up to burst saved.
@@ -675,9 +665,7 @@ func (q *fifo[T]) pop() (v T) {
 	return v
 }
 
-// WebhookCapture is the in-memory record of the webhooks a Server emitted
-// and of every delivery attempt, bounded by WithWebhookCaptureLimit: the
-// oldest are forgotten first.
+// WebhookCapture is documented at synapsefake.WebhookCapture.
 type WebhookCapture struct{ h *hooks }
 
 // CapturedEvent is an event with a copy of its deliveries, taken under the
@@ -814,7 +802,7 @@ const waitBound = 5 * time.Second
 // test whose change is made by another goroutine (the application's
 // background worker) uses WaitWithin. On a clock that is not frozen, Wait
 // waits up to 5 s for any change.
-func (c WebhookCapture) Wait(tb testing.TB, match WebhookMatcher) Webhook {
+func (c WebhookCapture) Wait(tb TB, match WebhookMatcher) Webhook {
 	tb.Helper()
 	return c.wait(tb, waitBound, false, match)
 }
@@ -823,14 +811,14 @@ func (c WebhookCapture) Wait(tb testing.TB, match WebhookMatcher) Webhook {
 // made by another goroutine, whether or not a delivery is in flight and
 // whatever the clock. A test of a webhook that must NOT come can give a
 // short one.
-func (c WebhookCapture) WaitWithin(tb testing.TB, bound time.Duration, match WebhookMatcher) Webhook {
+func (c WebhookCapture) WaitWithin(tb TB, bound time.Duration, match WebhookMatcher) Webhook {
 	tb.Helper()
 	return c.wait(tb, bound, true, match)
 }
 
 // wait is Wait, and WaitWithin when patient: it fails tb with await's
 // message.
-func (c WebhookCapture) wait(tb testing.TB, bound time.Duration, patient bool, match WebhookMatcher) Webhook {
+func (c WebhookCapture) wait(tb TB, bound time.Duration, patient bool, match WebhookMatcher) Webhook {
 	tb.Helper()
 	w, failure := c.await(bound, patient, false, match)
 	if failure != "" {
@@ -1050,14 +1038,10 @@ func (w *waitScan) events(h *hooks, after, upto uint64) (Webhook, bool) {
 	return Webhook{}, false
 }
 
-// Webhooks returns the server's webhook capture.
+// Webhooks is documented at synapsefake.Server.Webhooks.
 func (s *Wire) Webhooks() WebhookCapture { return WebhookCapture{s.Hooks} }
 
-// Flush blocks until no webhook delivery is queued or in flight, for at
-// most the webhook timeout plus a second of real time (a receiver that
-// hangs holds up Flush and Advance no longer than that). Retries
-// scheduled on the clock are not waited for: Advance makes them due.
-// Do not call it from a webhook receiver's handler.
+// Flush is documented at synapsefake.Server.Flush.
 func (s *Wire) Flush() { s.Hooks.flush() }
 
 // CapturePage is c.page, for the console's webhook list.

@@ -10,6 +10,7 @@ import (
 
 	"github.com/benbjohnson/clock"
 	"github.com/synapsefake/synapsefake"
+	"github.com/synapsefake/synapsefake/internal/standalone"
 )
 
 // rateReceiver is a webhook receiver that sends the arrival time of each
@@ -156,7 +157,7 @@ func TestRunDue(t *testing.T) {
 		t.Fatalf("%d attempts before RunDue, want 1", got)
 	}
 	start := time.Now()
-	fake.RunDue()
+	standalone.RunDue(fake)
 	if took := time.Since(start); took > 5*time.Second {
 		t.Errorf("RunDue took %s: it waited for the retry it queued", took)
 	}

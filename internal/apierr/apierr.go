@@ -1,7 +1,7 @@
-// Package apierr is the fake's one wire error type, Error, and the
-// constructors of the refusals FIDELITY.md's error table names. Every
-// refusal the fake gives is an *Error; the wire writes it in the error
-// envelope.
+// Package apierr is the fake's one error type, Error, and the
+// constructors of the refusals docs/fidelity.md's error table names. Every
+// refusal the fake gives is an *Error: the wire writes it in the error
+// envelope, and the Go API returns it (as synapsefake.Error, an alias).
 //
 // It is a leaf: it imports the standard library (not net/http, so that the
 // bank, which makes most refusals, never depends on it) and the reference
@@ -10,27 +10,49 @@ package apierr
 
 import (
 	"fmt"
+	"strconv"
 
 	"github.com/synapsefake/synapsefake/reference"
 )
 
-// Error is a refusal: the HTTP status and the body of FIDELITY.md's error
-// envelope, and what the fake says about it in the test's log.
+// Error is a refusal; synapsefake.Error documents it for the Go API's
+// callers. Make one with a constructor below, then Because and Hinting.
 type Error struct {
 	Status    int    // HTTP status of the answer
 	ErrorCode string // body error_code
-	HTTPCode  string // body http_code; empty means strconv of Status
-	Code      string // body error.code, omitted when empty
-	Message   string // body error.en
+	// httpCode is the body's http_code when it is not Status's (HTTPCode).
+	httpCode string
+	Code     string // body error.code, omitted when empty
+	Message  string // body error.en
 	// Reason says why, in the fake's words, and Hint the usual mistake
 	// behind it: never on the wire, they go to the test's log and the
-	// journal (the fake's diagnose.go). Set where the error is made, with Because
-	// and Hinting.
+	// journal (internal/api's diagnose.go). Set where the error is made,
+	// with Because and Hinting.
 	Reason, Hint string
-	// Reported means the refusal already failed the test with its own
-	// line (strict mode), so the diagnosis is not logged a second time.
-	Reported bool
+	// reported means the refusal already failed the test with its own
+	// line (strict mode), so the diagnosis is not logged a second time
+	// (MarkReported, Reported).
+	reported bool
+	// The state document saves the fields in this order, by the names
+	// internal/bank's savedNames gives them.
 }
+
+// HTTPCode is the body's http_code: Status as a string, but for the one
+// documented refusal whose status and http_code differ
+// (InvalidFingerprint: 400, "401").
+func (e *Error) HTTPCode() string {
+	if e.httpCode != "" {
+		return e.httpCode
+	}
+	return strconv.Itoa(e.Status)
+}
+
+// MarkReported notes that e already failed the test with a line of its
+// own, so that its diagnosis is not logged again.
+func MarkReported(e *Error) { e.reported = true }
+
+// Reported reports whether MarkReported noted e.
+func Reported(e *Error) bool { return e.reported }
 
 // Because returns a copy of e that says why it was given; the answer on
 // the wire stays e's.
@@ -61,7 +83,8 @@ func (e *Error) Explanation() string {
 	return r
 }
 
-// Error says the refusal as a Go error: its codes, status and message.
+// Error says the refusal as a Go error: its code, error_code, status and
+// message.
 func (e *Error) Error() string {
 	return fmt.Sprintf("synapsefake: %s (error_code %s, http %d): %s", e.Code, e.ErrorCode, e.Status, e.Message)
 }
@@ -80,7 +103,8 @@ func New(errorCode, code, format string, args ...any) *Error {
 	return &Error{Status: status, ErrorCode: errorCode, Code: code, Message: fmt.Sprintf(format, args...)}
 }
 
-// The constructors below name the situations of FIDELITY.md's error table.
+// The constructors below name the situations of docs/fidelity.md's error
+// table.
 
 // Payload refuses a request body or query that is malformed or misses a
 // field: error_code 200, HTTP 400.
@@ -127,12 +151,13 @@ var (
 	// InvalidFingerprint is the one documented case where the HTTP status
 	// (400) differs from the body's http_code ("401").
 	InvalidFingerprint = &Error{Status: 400, ErrorCode: reference.ErrUnauthorized,
-		HTTPCode: "401", Code: "invalid_fingerprint", Message: "Invalid fingerprint supplied."}
+		httpCode: "401", Code: "invalid_fingerprint", Message: "Invalid fingerprint supplied."}
 	RouteNotFound = New(reference.ErrNotFound, "not_found", "Unable to locate the requested route.")
 )
 
 // MethodNotAllowed answers a known path called with a method it does not
-// serve: error_code "410", action not allowed, with the 409 FIDELITY gives it.
+// serve: error_code "410", action not allowed, with the 409 docs/fidelity.md
+// gives it.
 func MethodNotAllowed(method string) *Error {
 	return &Error{Status: 409, ErrorCode: reference.ErrNotAllowed,
 		Code: "method_not_allowed", Message: fmt.Sprintf("Method %s is not allowed on this route.", method)}

@@ -4,52 +4,71 @@ import (
 	"errors"
 	"os/exec"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/synapsefake/synapsefake/internal/apierr"
 )
 
+// wire is what an Error puts in the envelope: its status and the body's
+// codes and message.
+type wire struct {
+	Status              int
+	ErrorCode, HTTPCode string
+	Code, Message       string
+}
+
+func wireOf(e *apierr.Error) wire {
+	return wire{Status: e.Status, ErrorCode: e.ErrorCode, HTTPCode: e.HTTPCode(), Code: e.Code, Message: e.Message}
+}
+
 func TestConstructors(t *testing.T) {
 	for _, tc := range []struct {
 		name string
 		err  *apierr.Error
-		want apierr.Error
+		want wire
 	}{
 		{"New", apierr.New("404", "gone", "%s is %d", "x", 1),
-			apierr.Error{Status: 404, ErrorCode: "404", Code: "gone", Message: "x is 1"}},
+			wire{Status: 404, ErrorCode: "404", Code: "gone", Message: "x is 1"}},
 		{"New with an unknown error_code", apierr.New("999", "odd", "odd"),
-			apierr.Error{Status: 500, ErrorCode: "999", Code: "odd", Message: "odd"}},
+			wire{Status: 500, ErrorCode: "999", Code: "odd", Message: "odd"}},
 		{"Payload", apierr.Payload("invalid_amount", "amount %v", 1.5),
-			apierr.Error{Status: 400, ErrorCode: "200", Code: "invalid_amount", Message: "amount 1.5"}},
-		{"Incorrect", apierr.Incorrect("bad", "bad"), apierr.Error{Status: 409, ErrorCode: "400", Code: "bad", Message: "bad"}},
-		{"Unauthorized", apierr.Unauthorized("no", "no"), apierr.Error{Status: 401, ErrorCode: "300", Code: "no", Message: "no"}},
+			wire{Status: 400, ErrorCode: "200", Code: "invalid_amount", Message: "amount 1.5"}},
+		{"Incorrect", apierr.Incorrect("bad", "bad"), wire{Status: 409, ErrorCode: "400", Code: "bad", Message: "bad"}},
+		{"Unauthorized", apierr.Unauthorized("no", "no"), wire{Status: 401, ErrorCode: "300", Code: "no", Message: "no"}},
 		{"NotFound", apierr.NotFound("node"),
-			apierr.Error{Status: 404, ErrorCode: "404", Code: "unable_to_locate_node", Message: "Unable to locate node."}},
-		{"NotAllowed", apierr.NotAllowed("locked", "locked"), apierr.Error{Status: 409, ErrorCode: "410", Code: "locked", Message: "locked"}},
+			wire{Status: 404, ErrorCode: "404", Code: "unable_to_locate_node", Message: "Unable to locate node."}},
+		{"NotAllowed", apierr.NotAllowed("locked", "locked"), wire{Status: 409, ErrorCode: "410", Code: "locked", Message: "locked"}},
 		{"MethodNotAllowed", apierr.MethodNotAllowed("PATCH"),
-			apierr.Error{Status: 409, ErrorCode: "410", Code: "method_not_allowed", Message: "Method PATCH is not allowed on this route."}},
-		{"MissingGateway", apierr.MissingGateway, apierr.Error{Status: 400, ErrorCode: "100", Code: "missing_client_credentials",
+			wire{Status: 409, ErrorCode: "410", Code: "method_not_allowed", Message: "Method PATCH is not allowed on this route."}},
+		{"MissingGateway", apierr.MissingGateway, wire{Status: 400, ErrorCode: "100", Code: "missing_client_credentials",
 			Message: "Missing client credentials (X-SP-GATEWAY)."}},
-		{"BadGateway", apierr.BadGateway, apierr.Error{Status: 401, ErrorCode: "100", Code: "invalid_client_credentials",
+		{"BadGateway", apierr.BadGateway, wire{Status: 401, ErrorCode: "100", Code: "invalid_client_credentials",
 			Message: "Invalid client_id or client_secret."}},
-		{"MissingUser", apierr.MissingUser, apierr.Error{Status: 400, ErrorCode: "200", Code: "missing_user_credentials",
+		{"MissingUser", apierr.MissingUser, wire{Status: 400, ErrorCode: "200", Code: "missing_user_credentials",
 			Message: "Missing user credentials (X-SP-USER)."}},
-		{"MissingUserIP", apierr.MissingUserIP, apierr.Error{Status: 400, ErrorCode: "200", Code: "missing_user_ip",
+		{"MissingUserIP", apierr.MissingUserIP, wire{Status: 400, ErrorCode: "200", Code: "missing_user_ip",
 			Message: "Missing user IP address (X-SP-USER-IP)."}},
-		{"NoOAuthKey", apierr.NoOAuthKey, apierr.Error{Status: 401, ErrorCode: "300", Code: "missing_oauth_key",
+		{"NoOAuthKey", apierr.NoOAuthKey, wire{Status: 401, ErrorCode: "300", Code: "missing_oauth_key",
 			Message: "Missing oauth_key in X-SP-USER."}},
-		{"BadOAuthKey", apierr.BadOAuthKey, apierr.Error{Status: 401, ErrorCode: "110", Code: "invalid_oauth_key",
+		{"BadOAuthKey", apierr.BadOAuthKey, wire{Status: 401, ErrorCode: "110", Code: "invalid_oauth_key",
 			Message: "Invalid/expired oauth_key."}},
-		{"Fingerprint", apierr.Fingerprint, apierr.Error{Status: 401, ErrorCode: "120", Code: "unauthorized_fingerprint",
+		{"Fingerprint", apierr.Fingerprint, wire{Status: 401, ErrorCode: "120", Code: "unauthorized_fingerprint",
 			Message: "Fingerprint does not match the oauth_key."}},
-		{"InvalidFingerprint", apierr.InvalidFingerprint, apierr.Error{Status: 400, ErrorCode: "300", HTTPCode: "401",
+		{"InvalidFingerprint", apierr.InvalidFingerprint, wire{Status: 400, ErrorCode: "300", HTTPCode: "401",
 			Code: "invalid_fingerprint", Message: "Invalid fingerprint supplied."}},
-		{"RouteNotFound", apierr.RouteNotFound, apierr.Error{Status: 404, ErrorCode: "404", Code: "not_found",
+		{"RouteNotFound", apierr.RouteNotFound, wire{Status: 404, ErrorCode: "404", Code: "not_found",
 			Message: "Unable to locate the requested route."}},
 	} {
-		if *tc.err != tc.want {
-			t.Errorf("%s = %+v, want %+v", tc.name, *tc.err, tc.want)
+		if tc.want.HTTPCode == "" {
+			tc.want.HTTPCode = strconv.Itoa(tc.want.Status)
+		}
+		if got := wireOf(tc.err); got != tc.want {
+			t.Errorf("%s = %+v, want %+v", tc.name, got, tc.want)
+		}
+		if tc.err.Reason != "" || tc.err.Hint != "" || apierr.Reported(tc.err) {
+			t.Errorf("%s carries a reason %q, hint %q or report mark", tc.name, tc.err.Reason, tc.err.Hint)
 		}
 	}
 }

@@ -18,11 +18,7 @@ import (
 // partial reversal); these change the amount, not the status, and append a
 // CREATED timeline entry saying so, with its TRAN|PATCH.
 
-// AuthorizationHoldDays is how long a held card authorization (CardAuth.Hold)
-// lasts: when the fake's clock passes the swipe plus this many days, the
-// hold is released and the transaction CANCELED with IR154 ("authorization
-// life cycle expired"), unless it was cleared or reversed first. Visa and
-// Mastercard let most holds stand about seven days.
+// AuthorizationHoldDays is documented at synapsefake.AuthorizationHoldDays.
 const AuthorizationHoldDays = 7
 
 // Codes of the card lifecycle's moves, from the interchange table.
@@ -146,14 +142,7 @@ func (st *Store) cardSubnet(subnetID string) (*subnetRecord, *nodeRecord, error)
 	return sn, st.nodes[sn.nodeID], nil
 }
 
-// IncrementAuthorization raises a card authorization that still holds its
-// amount (CREATED) by amountCents, as a hotel or a car rental does: the
-// amount and the hold grow, the available balance drops by amountCents, and
-// the timeline gains a CREATED entry. The increment is checked like a swipe
-// of amountCents (the card's status, the available balance, the daily
-// limits counting the authorization's current amount); a declined increment
-// is refused with 409 / "400" authorization_declined naming the IR code, and
-// the authorization stands as it was. A hold's expiry does not move.
+// IncrementAuthorization is documented at synapsefake.Server.IncrementAuthorization.
 func (s *Bank) IncrementAuthorization(id string, amountCents int64) error {
 	return s.withHeld(id, amountCents, func(st *Store, t *txRecord, inc Cents, now time.Time) error {
 		total, ok := t.amount.plus(inc)
@@ -174,14 +163,7 @@ func (s *Bank) IncrementAuthorization(id string, amountCents int64) error {
 	})
 }
 
-// ReverseAuthorization releases amountCents of a card authorization that
-// still holds its amount (CREATED), as a merchant does when an order
-// shrinks or is called off. Less than the held amount is a partial
-// reversal: the amount and the hold shrink, the available balance grows
-// back by amountCents, and the timeline gains a CREATED entry. The whole
-// held amount is a full reversal: the transaction is CANCELED with IR17
-// ("customer cancelled or reversed") and the hold released. More than the
-// held amount is refused with 400 / "200".
+// ReverseAuthorization is documented at synapsefake.Server.ReverseAuthorization.
 func (s *Bank) ReverseAuthorization(id string, amountCents int64) error {
 	return s.withHeld(id, amountCents, func(st *Store, t *txRecord, rev Cents, now time.Time) error {
 		switch {
@@ -196,16 +178,7 @@ func (s *Bank) ReverseAuthorization(id string, amountCents int64) error {
 	})
 }
 
-// ClearAuthorization clears a card authorization that still holds its
-// amount (CREATED) for amountCents, which may be more (a tip, a fuel pump's
-// final amount) or less than what was authorized: the hold becomes the
-// debit of amountCents, and the transaction walks at once through
-// PROCESSING-DEBIT (its note names both amounts), PROCESSING-CREDIT and
-// SETTLED, each with its TRAN|PATCH showing amount.amount = the cleared
-// amount and extra.other.authorized_amount = the authorized one. Clearing
-// cannot be declined: a clearing over the available balance takes the
-// node's available balance below zero. Only the balance limits refuse it
-// (409 / "400" balance_limit).
+// ClearAuthorization is documented at synapsefake.Server.ClearAuthorization.
 func (s *Bank) ClearAuthorization(id string, amountCents int64) error {
 	return s.withHeld(id, amountCents, func(st *Store, t *txRecord, amount Cents, now time.Time) error {
 		from := st.nodes[t.fromNode]
@@ -237,16 +210,7 @@ func (s *Bank) withHeld(id string, amountCents int64, fn func(st *Store, t *txRe
 	})
 }
 
-// ForcePost clears a card purchase that was never authorized, as a merchant
-// that was offline or below its floor limit does: a transaction of
-// auth.AmountCents from the card's node to the card network, with
-// from.meta.is_force_post true and extra.other.authorized_amount 0, made
-// and walked to SETTLED at once (TRANS|POST, then a TRAN|PATCH per step).
-// A force post cannot be declined: the card's rules are not applied and it
-// may take the node's available balance below zero; it does count toward
-// the card's daily limits for later swipes. AmountCents must be from 1 to
-// MaxAmountCents; DeclineWith and Hold must be unset. A card whose node is
-// deleted (node_inactive) or whose user is locked (user_locked) takes none.
+// ForcePost is documented at synapsefake.Server.ForcePost.
 func (s *Bank) ForcePost(subnetID string, auth CardAuth) (Transaction, error) {
 	if err := ValidCardAmount("AmountCents", auth.AmountCents); err != nil {
 		return Transaction{}, err
@@ -263,15 +227,7 @@ func (s *Bank) ForcePost(subnetID string, auth CardAuth) (Transaction, error) {
 	})
 }
 
-// RefundCard credits a card's node with a merchant's refund: a transaction
-// of amountCents from the card network's INTERCHANGE-US node to the card's
-// node, with extra.other.is_refund true, made and walked to SETTLED at once
-// (TRANS|POST, then a TRAN|PATCH per step), so the node's balance and
-// available balance grow by amountCents. Refunds are not purchases: they do
-// not count toward the card's limits and are made whatever the card's
-// status, though not to a deleted node (node_inactive) or a locked user's
-// (user_locked). amountCents must be from 1 to MaxAmountCents; merchant ""
-// is SYNAPSEFAKE MERCHANT.
+// RefundCard is documented at synapsefake.Server.RefundCard.
 func (s *Bank) RefundCard(subnetID string, amountCents int64, merchant string) (Transaction, error) {
 	if err := ValidCardAmount("amountCents", amountCents); err != nil {
 		return Transaction{}, err

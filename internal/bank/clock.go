@@ -11,18 +11,7 @@ import (
 	"github.com/synapsefake/synapsefake/reference"
 )
 
-// DefaultStartTime is the instant a server's clock starts at unless
-// WithStartTime or WithClock says otherwise: Tuesday 14 April 2026, 10:00
-// US Eastern time (EDT, 14:00 UTC), the same in every run on every day.
-//
-// It is an ordinary business morning: before every ACH and wire cutoff
-// (the first same-day ACH deadline is 10:30 ET), a Tuesday between two
-// business days, with no Federal Reserve holiday within five weeks either
-// way (Presidents Day is 16 February, Memorial Day 25 May), daylight saving
-// time five weeks old, and the next monthly statements (made on the 15th
-// for nodes that existed the month before) more than a month away. So an
-// ACH transfer created at the start, then Advance(24*time.Hour), is
-// SETTLED; a transfer to another deposit node settles on any Advance.
+// DefaultStartTime is documented at synapsefake.DefaultStartTime.
 func DefaultStartTime() time.Time {
 	return time.Date(2026, time.April, 14, 14, 0, 0, 0, time.UTC)
 }

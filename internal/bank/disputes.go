@@ -11,8 +11,7 @@ import (
 	"github.com/synapsefake/synapsefake/reference"
 )
 
-// DisputeStatus is the state of a transaction's dispute, shown on the wire
-// as extra.other.dispute_status.
+// DisputeStatus is documented at synapsefake.DisputeStatus.
 type DisputeStatus string
 
 // Dispute statuses. A transaction nobody disputed has DisputeNone.
@@ -23,8 +22,7 @@ const (
 	DisputeLost    DisputeStatus = "LOST"
 )
 
-// MaxDisputeReasonLength is the most characters a dispute_reason may have;
-// a longer one is refused with 400 / "200".
+// MaxDisputeReasonLength is documented at synapsefake.MaxDisputeReasonLength.
 const MaxDisputeReasonLength = 1000
 
 // disputeRecord is the dispute of one transaction: the user's dispute of a
@@ -349,18 +347,12 @@ func (d *disputeRecord) show(st *Store, t *txRecord, other map[string]any) {
 	}
 }
 
-// WinDispute decides a transaction's dispute for the side that filed it:
-// the user's disputed debit comes back to its node (unless a provisional
-// credit brought it already), a chargeback's amount goes back to the
-// platform's node, each as a new settled transaction. The disputed
-// transaction gets a timeline note and a TRAN|PATCH webhook.
+// WinDispute is documented at synapsefake.Server.WinDispute.
 func (s *Bank) WinDispute(txID string) error {
 	return s.withTx(txID, func(st *Store, t *txRecord) error { return st.resolveDispute(t, true, s.Now()) })
 }
 
-// LoseDispute decides a transaction's dispute against the side that filed
-// it: a provisional credit is returned, otherwise no money moves. The
-// disputed transaction gets a timeline note and a TRAN|PATCH webhook.
+// LoseDispute is documented at synapsefake.Server.LoseDispute.
 func (s *Bank) LoseDispute(txID string) error {
 	return s.withTx(txID, func(st *Store, t *txRecord) error { return st.resolveDispute(t, false, s.Now()) })
 }

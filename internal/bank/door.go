@@ -258,8 +258,9 @@ func (s *Bank) CardDeclineCode(subnetID string, auth CardAuth) (string, error) {
 }
 
 // SetFrozenClock sets the frozen clock's time before anything reads it
-// (New, and LoadWorld's scratch server); afterwards the clock moves
-// through SetTime and Advance.
+// (New, and LoadWorld's scratch server); afterwards Advance moves it (the
+// root's moves of the clock all go through it), and Restore sets it to
+// the saved time.
 func (s *Bank) SetFrozenClock(t time.Time) { s.Frozen.now = t }
 
 // RunTxSteps runs the transactions' processing steps due at now, and only

@@ -1,14 +1,10 @@
 package bank
 
-import (
-	"fmt"
-
-	"github.com/synapsefake/synapsefake/internal/apierr"
-)
+import "github.com/synapsefake/synapsefake/internal/apierr"
 
 // Every refusal the fake gives is an *apierr.Error (internal/apierr holds
-// the type and the constructors of FIDELITY.md's error table), written by
-// Server.fail (handlers.go) in the envelope below.
+// the type and the constructors of docs/fidelity.md's error table),
+// written by the wire's Fail (internal/api) in the envelope below.
 
 // ErrorEnvelope is the body of every refusal.
 type ErrorEnvelope struct {
@@ -25,9 +21,5 @@ type errorBody struct {
 
 // EnvelopeOf is e's body on the wire.
 func EnvelopeOf(e *apierr.Error) ErrorEnvelope {
-	hc := e.HTTPCode
-	if hc == "" {
-		hc = fmt.Sprint(e.Status)
-	}
-	return ErrorEnvelope{Error: errorBody{En: e.Message, Code: e.Code}, ErrorCode: e.ErrorCode, HTTPCode: hc}
+	return ErrorEnvelope{Error: errorBody{En: e.Message, Code: e.Code}, ErrorCode: e.ErrorCode, HTTPCode: e.HTTPCode()}
 }

@@ -12,7 +12,7 @@ import (
 
 // Validate refuses what the service would refuse of a user.
 func (seed UserSeed) validate() error {
-	if seed.Permission != "" && !slices.Contains(userPermissions, seed.Permission) {
+	if seed.Permission != "" && !slices.Contains(userPermissions, string(seed.Permission)) {
 		return apierr.Payload("invalid_permission", "Unknown permission %q.", seed.Permission)
 	}
 	if seed.Fingerprint != "" && !ValidFingerprint(seed.Fingerprint) {
@@ -60,7 +60,7 @@ func (seed NodeSeed) validate() error {
 	return nil
 }
 
-// Now is the server's current time, in milliseconds.
+// Now is documented at synapsefake.Server.Now.
 func (s *Bank) Now() time.Time {
 	if s.Clock == nil {
 		return s.Frozen.Now()
@@ -68,11 +68,7 @@ func (s *Bank) Now() time.Time {
 	return s.Clock.Now().Truncate(time.Millisecond)
 }
 
-// AddUser creates a user directly in the store, without HTTP, and returns a
-// copy of it. Empty fields of seed get defaults: an example.com email, the
-// phone number 901.111.1111 and the legal name "Test User". A seed the
-// service would refuse (an unknown Permission) is an error, and adds
-// nothing.
+// AddUser is documented at synapsefake.Server.AddUser.
 func (s *Bank) AddUser(seed UserSeed) (User, error) { return s.AddUserAt(s.Now(), seed) }
 
 // AddUserAt is AddUser with the user created at at.
@@ -102,12 +98,7 @@ func (s *Bank) AddUserAt(at time.Time, seed UserSeed) (User, error) {
 	return u.public(), nil
 }
 
-// AddNode creates a node for an existing user directly in the store and
-// returns a copy of it. Type defaults to DEPOSIT-US and Nickname to "Node".
-// What the service would refuse is an error and adds nothing: an unknown
-// user (404 / "404" on the wire) or node type, a Nickname longer than 256
-// characters, a BalanceCents outside ±MaxBalanceCents, a RoutingNum that
-// is not a routing number, an ACH-US AccountNum that is not 4 to 17 digits.
+// AddNode is documented at synapsefake.Server.AddNode.
 func (s *Bank) AddNode(userID string, seed NodeSeed) (Node, error) {
 	return s.AddNodeAt(s.Now(), userID, seed)
 }
@@ -139,15 +130,7 @@ func (s *Bank) AddNodeAt(at time.Time, userID string, seed NodeSeed) (Node, erro
 	return n.public(), nil
 }
 
-// Fund adds cents to a node's balance, as AddNode's BalanceCents does: no
-// transaction and no webhook, a line "Funds added" on its statements. It
-// is for a node the application created over HTTP, which starts empty. A
-// node that does not exist, is not active (409 / "410" node_inactive),
-// whose user is LOCKED, CLOSED or MAKE-IT-GO-AWAY (409 / "410"
-// user_locked: no money reaches such a user's node, as no transfer to it
-// is taken; fund it before the lock, or give AddNode a BalanceCents), or
-// whose balance would leave ±MaxBalanceCents, or cents that is not
-// positive, is an error and changes nothing.
+// Fund is documented at synapsefake.Server.Fund.
 func (s *Bank) Fund(nodeID string, cents int64) error {
 	if cents <= 0 || cents > MaxBalanceCents {
 		return apierr.Payload("invalid_amount", "Fund takes from 1 to %d cents, not %d.", int64(MaxBalanceCents), cents)
@@ -158,7 +141,7 @@ func (s *Bank) Fund(nodeID string, cents int64) error {
 	return st.fund(now, nodeID, cents)
 }
 
-// User returns a copy of a user and whether it exists.
+// User is documented at synapsefake.Server.User.
 func (s *Bank) User(id string) (User, bool) {
 	st := s.store
 	defer st.lock().unlock()
@@ -169,7 +152,7 @@ func (s *Bank) User(id string) (User, bool) {
 	return u.public(), true
 }
 
-// Node returns a copy of a node and whether it exists.
+// Node is documented at synapsefake.Server.Node.
 func (s *Bank) Node(id string) (Node, bool) {
 	st := s.store
 	defer st.lock().unlock()
@@ -180,15 +163,7 @@ func (s *Bank) Node(id string) (Node, bool) {
 	return n.public(), true
 }
 
-// OAuthKey registers fingerprint for the user and mints a valid oauth_key
-// with the given scopes (every user-level scope when none are given), as if
-// the OAuth dance had been walked. Clients send it as
-// X-SP-USER: "<key>|<fingerprint>". It returns "" for an unknown user, a
-// fingerprint POST /oauth would refuse (not 1 to 256 letters, digits, '-',
-// '_' or '.') or an unknown scope. It
-// mints a key for a LOCKED, CLOSED or MAKE-IT-GO-AWAY user too, whom
-// POST /oauth refuses, so that a test can show what such a user's money
-// moves get (409 / "410" user_locked).
+// OAuthKey is documented at synapsefake.Server.OAuthKey.
 func (s *Bank) OAuthKey(userID, fingerprint string, scopes ...string) string {
 	st := s.store
 	defer st.lock().unlock()

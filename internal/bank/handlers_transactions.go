@@ -151,8 +151,5 @@ type batchResponse struct {
 	TransCount int              `json:"trans_count"`
 }
 
-// MaxComments is the most comments a transaction takes; once it has them,
-// PATCH .../trans/{trans_id} is refused with 409 / "410" and changes
-// nothing. Every comment is a webhook carrying the whole timeline, so the
-// bound keeps what reading a transaction's webhooks costs within reach.
+// MaxComments is documented at synapsefake.MaxComments.
 const MaxComments = 100

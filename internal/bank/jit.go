@@ -41,9 +41,7 @@ import (
 // funding_nodes (Instant Auth) is not supported: an answer that carries
 // any follows the default path.
 
-// DefaultJITDeadline is how long a card swipe waits, in real time, for the
-// answer of a TRANS|POST|JIT subscription: 1.00 s, as the service's guide
-// says. WithJITDeadline changes it.
+// DefaultJITDeadline is documented at synapsefake.DefaultJITDeadline.
 const DefaultJITDeadline = time.Second
 
 // MaxJITAnswer bounds the part of a platform's answer that is read.

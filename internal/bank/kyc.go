@@ -336,12 +336,10 @@ type permissionChange struct {
 	by         string
 }
 
-// PermissionChange is one step of a user's permission history: when, the
-// permission it took, and why (PermissionByCreation, PermissionByReview or
-// PermissionByPlatform).
+// PermissionChange is documented at synapsefake.PermissionChange.
 type PermissionChange struct {
 	At         time.Time
-	Permission string
+	Permission Permission
 	By         string
 }
 
@@ -395,12 +393,7 @@ func (st *Store) releaseKYCHolds(u *userRecord, at time.Time) {
 	}
 }
 
-// ReviewDocument gives one of a user's sub-documents status (VALID,
-// INVALID or another sub-document status, see ParseDocStatus), as the
-// provider's review would, whatever its status was; the user's permission
-// follows and a USER|PATCH event is recorded when anything changed.
-// Errors: an unknown user (404 unable_to_locate_user), document (404
-// unable_to_locate_document) or status (400 invalid_status).
+// ReviewDocument is documented at synapsefake.Server.ReviewDocument.
 func (s *Bank) ReviewDocument(userID, documentID, status string) error {
 	return s.review(userID, status, func(u *userRecord) ([]*subDocRecord, error) {
 		_, d, _ := u.subDoc(documentID)
@@ -411,9 +404,7 @@ func (s *Bank) ReviewDocument(userID, documentID, status string) error {
 	})
 }
 
-// ReviewDocuments gives every sub-document of the user under review
-// (SUBMITTED|REVIEWING or SUBMITTED|MFA_PENDING) status, as
-// ReviewDocument does. A user with none under review is left as it is.
+// ReviewDocuments is documented at synapsefake.Server.ReviewDocuments.
 func (s *Bank) ReviewDocuments(userID, status string) error {
 	return s.review(userID, status, func(u *userRecord) ([]*subDocRecord, error) {
 		var out []*subDocRecord
@@ -469,7 +460,7 @@ func (s *Bank) review(userID, status string, pick func(*userRecord) ([]*subDocRe
 	return nil
 }
 
-// Document is a base document's state, for assertions and reviews.
+// Document is documented at synapsefake.Document.
 type Document struct {
 	ID              string
 	Name            string
@@ -477,7 +468,7 @@ type Document struct {
 	SubDocuments    []SubDocument
 }
 
-// SubDocument is a sub-document's state.
+// SubDocument is documented at synapsefake.SubDocument.
 type SubDocument struct {
 	ID string
 	// Kind is KindPhysical, KindSocial or KindVirtual.
@@ -505,8 +496,7 @@ func (u *userRecord) publicDocuments() []Document {
 	return out
 }
 
-// SubDocumentSeed is a sub-document filed with a seeded user (UserSeed's
-// Documents), under one base document.
+// SubDocumentSeed is documented at synapsefake.SubDocumentSeed.
 type SubDocumentSeed struct {
 	// Kind is KindPhysical, KindSocial or KindVirtual.
 	Kind string

@@ -51,7 +51,7 @@ func TestPermissionFromDocuments(t *testing.T) {
 	for _, tc := range []struct {
 		name       string
 		docs       []SubDocumentSeed
-		permission string
+		permission Permission
 		scope      string
 		docStatus  docStatus
 	}{
@@ -192,7 +192,7 @@ func TestReviewOrderAcrossUsers(t *testing.T) {
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("events (-want +got):\n%s", diff)
 	}
-	for id, p := range map[string]string{first.ID: PermissionReceive, second.ID: PermissionUnverified} {
+	for id, p := range map[string]Permission{first.ID: PermissionReceive, second.ID: PermissionUnverified} {
 		if u, _ := b.User(id); u.Permission != p {
 			t.Errorf("user %s: %s, want %s", id, u.Permission, p)
 		}

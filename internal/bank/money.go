@@ -13,21 +13,9 @@ import (
 // keeps (a balance, the pending debits or in-flight debits of a node, a
 // batch, the fees of a transaction) comes near the range of int64.
 const (
-	// MaxAmountCents is the largest amount of one transaction, batch item,
-	// fee, dummy transaction, barcode or card swipe: $1,000,000,000.00.
-	// Larger amounts are refused with 400 / "200".
+	// MaxAmountCents is documented at synapsefake.MaxAmountCents.
 	MaxAmountCents = 1_000_000_000_00
-	// MaxBalanceCents bounds every node's balance, both ways:
-	// $1,000,000,000,000,000.00, under a ninetieth of math.MaxInt64.
-	// A transaction whose debit would take the sender's available balance
-	// below -MaxBalanceCents, or whose credit would take the receiver's
-	// balance (counting its own debits still in flight, which may come
-	// back) above MaxBalanceCents, is refused at creation with 409 / "400"
-	// balance_limit; a credit that no longer fits when it settles is
-	// returned with R23 instead, and a return of a settled transaction
-	// that would not fit is refused. AddNode panics on a starting balance
-	// outside ±MaxBalanceCents; the control API refuses one outside 0 to
-	// MaxBalanceCents.
+	// MaxBalanceCents is documented at synapsefake.MaxBalanceCents.
 	MaxBalanceCents = 1_000_000_000_000_000_00
 )
 

@@ -14,6 +14,10 @@ import (
 	"github.com/synapsefake/synapsefake/reference"
 )
 
+// Allowed is a node's allowed field: see synapsefake.Allowed. The
+// constants below are untyped, for the store's own string fields.
+type Allowed string
+
 // Values of a node's allowed field.
 const (
 	AllowedCreditAndDebit = "CREDIT-AND-DEBIT"
@@ -21,13 +25,9 @@ const (
 	AllowedDebit          = "DEBIT"
 	AllowedLocked         = "LOCKED"
 	AllowedInactive       = "INACTIVE"
-	// AllowedPending: a card node's, as the integration suites of the
-	// provider's Ruby client set it. Like CREDIT, INACTIVE and LOCKED it
-	// lacks DEBIT: its transfers are canceled when they would start
-	// processing. Transfers to it are made, as to every node.
+	// AllowedPending is documented at synapsefake.AllowedPending.
 	AllowedPending = "PENDING"
-	// AllowedRejected is a node the service refused to open; it lacks
-	// DEBIT.
+	// AllowedRejected is documented at synapsefake.AllowedRejected.
 	AllowedRejected = "REJECTED"
 )
 
@@ -287,13 +287,13 @@ func LastFour(s string) string {
 	return s[len(s)-4:]
 }
 
-// Node is a copy of a node's state, for assertions in tests.
+// Node is documented at synapsefake.Node.
 type Node struct {
 	ID       string
 	UserID   string
 	Type     string
 	Nickname string
-	Allowed  string
+	Allowed  Allowed
 	// BalanceCents is the node's balance in cents.
 	BalanceCents int64
 	// AvailableCents is the balance less the debits promised but not yet
@@ -308,18 +308,18 @@ type Node struct {
 }
 
 func (n *nodeRecord) public() Node {
-	return Node{ID: n.id, UserID: n.userID, Type: n.typ, Nickname: n.nickname, Allowed: n.allowed,
+	return Node{ID: n.id, UserID: n.userID, Type: n.typ, Nickname: n.nickname, Allowed: Allowed(n.allowed),
 		BalanceCents: int64(n.balance), AvailableCents: int64(n.available()), Currency: n.currency, IsActive: n.isActive, SuppID: n.suppID}
 }
 
-// NodeSeed describes a node for AddNode. Type defaults to DEPOSIT-US.
+// NodeSeed is documented at synapsefake.NodeSeed.
 type NodeSeed struct {
 	Type string
 	// Nickname defaults to "Node"; like the API, AddNode takes at most 256
 	// characters.
 	Nickname string
 	// BalanceCents is the starting balance in cents, within
-	// ±MaxBalanceCents; AddNode panics on any other value.
+	// ±MaxBalanceCents; AddNode refuses any other value.
 	BalanceCents int64
 	// AccountNum and RoutingNum describe an ACH-US node's external account.
 	AccountNum string

@@ -199,12 +199,7 @@ func (st *Store) settledPlan(t *txRecord, at time.Time) {
 	st.pushReturn(t, p.code, at.Add(p.after))
 }
 
-// ReturnRule returns or queues every new transaction it matches, in the
-// spirit of moov-io's ach-test-harness: a black-box test, or a client in
-// another language through POST /_fake/return-rules, picks outcomes without
-// touching Go. Rules apply to transactions created through the API (POST
-// .../trans and the batch endpoint) after the rule was added; the first
-// rule that matches wins.
+// ReturnRule is documented at synapsefake.ReturnRule.
 type ReturnRule struct {
 	// What the rule matches: every field that is set must match, and at
 	// least one must be set.
@@ -292,9 +287,8 @@ func ParseAfter(after string) (time.Duration, error) {
 	return d, nil
 }
 
-// ReturnLate returns a transaction as Return does, whatever its code's
-// window: the return of a settled transfer after NACHA allows it, for a
-// test of what an app does with a return it did not expect any more.
+// ReturnLate is Return without the window's check: Return with
+// synapsefake.PastWindow, documented there.
 func (s *Bank) ReturnLate(id, code string) error {
 	if err := ValidEntryReturnCode(code); err != nil {
 		return err
@@ -307,24 +301,8 @@ func (s *Bank) ReturnLate(id, code string) error {
 	})
 }
 
-// ScheduleReturn returns a transaction with code after a delay counted from
-// its settlement: "return this transfer with R10 thirty days after it
-// settles" is ScheduleReturn(id, reference.ReturnNotAuthorized, 30*24*time.Hour).
-// A transfer that has not settled yet is returned when it settles (after 0:
-// returned instead of settling, PROCESSING-CREDIT to RETURNED) or after
-// later; a settled one after its settlement, or at once when that time has
-// passed. The return happens on the fake's clock (Advance). An ACH code's
-// delay must fit its window: at most 32h30m for a two-banking-day code (a
-// settlement at the end of a day to 08:30 ET two banking days later), 60
-// days for an unauthorized-debit code, any for R06, R31 and R23, only 0
-// for the ACH Operator's R13, R18 and R19 (returned instead of settling);
-// a code of
-// another rail than the transfer's is refused (return_code_not_for_rail);
-// ScheduleLateReturn does not ask about the window.
-// A canceled, returned or disputed transaction is refused, and a return
-// that falls due after the transaction was disputed is not made (a
-// timeline note says so). A later plan for the same unsettled transaction
-// replaces the earlier one.
+// ScheduleReturn plans a return after settlement: Return with
+// synapsefake.AfterSettlement, documented there.
 func (s *Bank) ScheduleReturn(id, code string, after time.Duration) error {
 	return s.ScheduleReturnWith(id, code, after, false)
 }
@@ -335,7 +313,7 @@ func (s *Bank) ScheduleLateReturn(id, code string, after time.Duration) error {
 }
 
 // ScheduleReturnWith is ScheduleReturn, or with late ScheduleLateReturn;
-// the console's returns handler calls it with the request's late.
+// the console's returns handler and synapsefake.Server.Return call it.
 func (s *Bank) ScheduleReturnWith(id, code string, after time.Duration, late bool) error {
 	if err := validPlan(code, after, late); err != nil {
 		return err
@@ -343,9 +321,7 @@ func (s *Bank) ScheduleReturnWith(id, code string, after time.Duration, late boo
 	return s.withTx(id, func(st *Store, t *txRecord) error { return st.planReturn(t, code, after, late, s.Now()) })
 }
 
-// AddReturnRule adds a rule after the others and returns the rules now in
-// force. A rule that matches nothing, a return code that is not one or an
-// After past the code's window without Late is refused.
+// AddReturnRule is documented at synapsefake.Server.AddReturnRule.
 func (s *Bank) AddReturnRule(r ReturnRule) ([]ReturnRule, error) {
 	if err := r.validate(); err != nil {
 		return nil, err
@@ -356,15 +332,14 @@ func (s *Bank) AddReturnRule(r ReturnRule) ([]ReturnRule, error) {
 	return append([]ReturnRule(nil), st.returnRules...), nil
 }
 
-// ReturnRules returns the rules in force, in the order they are tried.
+// ReturnRules is documented at synapsefake.Server.ReturnRules.
 func (s *Bank) ReturnRules() []ReturnRule {
 	st := s.store
 	defer st.lock().unlock()
 	return append([]ReturnRule(nil), st.returnRules...)
 }
 
-// ClearReturnRules removes every return rule. Returns the rules already
-// planned still happen.
+// ClearReturnRules is documented at synapsefake.Server.ClearReturnRules.
 func (s *Bank) ClearReturnRules() {
 	st := s.store
 	defer st.lock().unlock()

@@ -52,42 +52,17 @@ func (s *Bank) withTx(id string, fn func(st *Store, t *txRecord) error) error {
 	return fn(st, t)
 }
 
-// AdvanceTransaction makes one legal move of a transaction to status. It is
-// the state machine's own step, without the rules of the helpers that name
-// a reason: a move to RETURNED carries no code and checks no rail or
-// return window (Return does both).
+// AdvanceTransaction is documented at synapsefake.Server.AdvanceTransaction.
 func (s *Bank) AdvanceTransaction(id string, status Status) error {
 	return s.withTx(id, func(st *Store, t *txRecord) error { return st.move(t, status, s.Now(), "", "") })
 }
 
-// Settle moves a transaction through every remaining processing step to
-// SETTLED, as the clock would. It must be CREATED or processing.
+// Settle is documented at synapsefake.Server.Settle.
 func (s *Bank) Settle(id string) error {
 	return s.withTx(id, func(st *Store, t *txRecord) error { return st.walk(t, StatusSettled, s, "") })
 }
 
-// Return returns a transaction with an ACH (R01...), card (IR...) or wire
-// (WR...) code: recent_status.code holds the code and the note its meaning,
-// and the money goes back. A CREATED or processing transaction is first
-// walked to PROCESSING-CREDIT, as the real service's returns were. A code
-// of another rail than the transaction's (an IR or WR code on an ACH-US
-// transfer, an R code on a card swipe or a wire) is refused (409 / "410"
-// return_code_not_for_rail); internal transfers take the codes of every
-// rail. A settled transaction is refused (409 / "410"
-// return_window_passed) once its ACH code's NACHA window has closed: at
-// the opening of business (08:30 ET) on the second banking day after the
-// settlement date for most codes, 60 calendar days for unauthorized debits
-// and R33, none for R06, R31 and R23 (which runs from the receiver's
-// notice, the call itself), and at once for the ACH Operator's R13, R18
-// and R19, which return only a transfer not yet settled
-// (reference.ACHReturnWindow). ReturnLate returns it anyway. The codes of
-// returns of returns (R61, R62, R67-R77) are refused (409 / "410"
-// wrong_code_family): DishonorReturn and ContestDishonor take them. A
-// transaction whose return was dishonored is refused (return_dishonored).
-// A transaction its user disputed is refused (409 /
-// "410" transaction_disputed): its dispute's decision (WinDispute,
-// LoseDispute) says whether the money comes back; so is a dispute's credit
-// (dispute_posting).
+// Return is documented at synapsefake.Server.Return.
 func (s *Bank) Return(id, code string) error {
 	if err := ValidEntryReturnCode(code); err != nil {
 		return err
@@ -103,16 +78,14 @@ func (s *Bank) Return(id, code string) error {
 	})
 }
 
-// Queue puts a CREATED transaction in QUEUED-BY-SYNAPSE with a reason code
-// (free text, shown in recent_status.code). Processing stops until Release.
+// Queue is documented at synapsefake.Server.Queue.
 func (s *Bank) Queue(id, code string) error {
 	return s.withTx(id, func(st *Store, t *txRecord) error {
 		return st.move(t, StatusQueuedBySynapse, s.Now(), "", code)
 	})
 }
 
-// Release moves a queued transaction back to CREATED; processing starts again
-// from the clock's current time.
+// Release is documented at synapsefake.Server.Release.
 func (s *Bank) Release(id string) error {
 	return s.withTx(id, func(st *Store, t *txRecord) error {
 		if !t.status.Queued() {
@@ -122,15 +95,12 @@ func (s *Bank) Release(id string) error {
 	})
 }
 
-// Cancel cancels a CREATED or queued transaction with a reason code (may be
-// empty), as DELETE does.
+// Cancel is documented at synapsefake.Server.Cancel.
 func (s *Bank) Cancel(id, code string) error {
 	return s.withTx(id, func(st *Store, t *txRecord) error { return st.cancel(t, s.Now(), code) })
 }
 
-// ForceMFA makes the next OAuth call for the user answer 202 (the MFA path)
-// even for a registered fingerprint, until a correct validation_pin is sent.
-// It reports false for an unknown user.
+// ForceMFA is documented at synapsefake.Server.ForceMFA.
 func (s *Bank) ForceMFA(userID string) bool {
 	st := s.store
 	defer st.lock().unlock()
@@ -142,8 +112,7 @@ func (s *Bank) ForceMFA(userID string) bool {
 	return true
 }
 
-// MFAPin is the validation pin the fake "sent" to the user's phone: 123456,
-// as in the real sandbox. It returns "" for an unknown user.
+// MFAPin is documented at synapsefake.Server.MFAPin.
 func (s *Bank) MFAPin(userID string) string {
 	st := s.store
 	defer st.lock().unlock()

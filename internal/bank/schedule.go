@@ -9,14 +9,7 @@ import (
 	"github.com/synapsefake/synapsefake/reference"
 )
 
-// Cutoffs are the banking calendar's times of day, each in US Eastern time
-// as a duration since midnight (16*time.Hour + 45*time.Minute is 16:45 ET).
-// ACH and wire transfers start processing only on Federal Reserve business
-// days (reference.IsBusinessDay); internal transfers ignore the calendar.
-// The service's own deadlines (ACH, SameDayACH, Wire) stand in front of
-// the Federal Reserve's windows behind them (SameDay, NextDaySettlement,
-// WireClose). A zero SameDayACH, NextDaySettlement or WireClose leaves
-// that rule out, as the fake did before it had them.
+// Cutoffs is documented at synapsefake.Cutoffs.
 type Cutoffs struct {
 	// ACH is the service's next-day ACH cutoff: an ACH transfer that
 	// starts on a business day at or before it enters processing at once
@@ -60,8 +53,7 @@ type Cutoffs struct {
 	SameDayLimit int64
 }
 
-// SameDayWindow is one same-day ACH window: its deposit deadline and its
-// settlement time, Eastern wall-clock times as durations since midnight.
+// SameDayWindow is documented at synapsefake.SameDayWindow.
 type SameDayWindow struct {
 	Deadline   time.Duration
 	Settlement time.Duration
@@ -78,17 +70,7 @@ func (c Cutoffs) equal(d Cutoffs) bool {
 // keeps the defaults (WithCutoffs gives a server its own copy).
 var SharedDefaultCutoffs = DefaultCutoffs()
 
-// DefaultCutoffs are the service's published ACH cutoffs in front of the
-// Federal Reserve's published times: same-day ACH by 14:00 ET (11:00 AM
-// PT) into the FedACH window whose deadline it meets (10:30 ET settling at
-// 13:00, 14:45 ET settling at 17:00; the 16:45 ET window stays in SameDay
-// but no transfer reaches it); next-day ACH by 18:00 ET (3:00 PM PT),
-// settling at the same time the next business day (NextDaySettlement zero:
-// the service's guide says "Next Business Day" and gives no hour;
-// reference.FedACHNextDaySettlement, 08:30 ET, is FedACH's); wires by the
-// Fedwire deadline for customer transfers (18:00 ET), settled before
-// Fedwire closes (19:00 ET); carried-over work starting at 08:30 ET, when
-// FedACH settles next-day entries.
+// DefaultCutoffs is documented at synapsefake.DefaultCutoffs.
 func DefaultCutoffs() Cutoffs {
 	return Cutoffs{
 		ACH:        reference.ServiceNextDayACHCutoff,
@@ -216,7 +198,7 @@ func (c Cutoffs) wire(start time.Time) [3]time.Time {
 	return steps
 }
 
-// Cutoff names one of the calendar's daily deadlines, for AdvanceToCutoff.
+// Cutoff is documented at synapsefake.Cutoff.
 type Cutoff string
 
 // The deadlines AdvanceToCutoff moves to.

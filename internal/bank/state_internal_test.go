@@ -67,7 +67,8 @@ func TestSavedErrorKeepsItsKeys(t *testing.T) {
 		}
 	}
 	e := &apierr.Error{Status: 500, ErrorCode: "500", Code: "injected_failure", Message: "Internal server error.",
-		Reason: "FailNext injected this answer", Hint: "h", Reported: true}
+		Reason: "FailNext injected this answer", Hint: "h"}
+	apierr.MarkReported(e)
 	const saved = `{"status":500,"errorCode":"500","httpCode":"","code":"injected_failure","msg":"Internal server error.","reason":"FailNext injected this answer","hint":"h","reported":true}`
 	var buf bytes.Buffer
 	if err := EncodeValue(&buf, reflect.ValueOf(e)); err != nil {

@@ -7,7 +7,7 @@ import (
 	"github.com/synapsefake/synapsefake/internal/apierr"
 )
 
-// Status is a transaction status, spelled as on the wire.
+// Status is documented at synapsefake.Status.
 type Status string
 
 // The transaction statuses of the spec's table.
@@ -105,7 +105,7 @@ func legalNames(from Status) string {
 	return fmt.Sprint(next)
 }
 
-// SubnetStatus is the status of a subnet (a card or an account number).
+// SubnetStatus is documented at synapsefake.SubnetStatus.
 type SubnetStatus string
 
 // Subnet statuses.

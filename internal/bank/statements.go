@@ -19,16 +19,14 @@ import (
 
 // Statement types and statuses, spelled as on the wire.
 const (
-	// StatementMonthly is the type of the statements the clock makes on the
-	// 15th of each month for the previous month.
+	// StatementMonthly is documented at synapsefake.StatementMonthly.
 	StatementMonthly = "MONTHLY_STATEMENT"
-	// StatementOnDemand is the type of the statements POST .../statements makes.
+	// StatementOnDemand is documented at synapsefake.StatementOnDemand.
 	StatementOnDemand = "ONDEMAND_STATEMENT"
 
-	// StatementQueued is an ad hoc statement not generated yet: its urls and
-	// balances are null.
+	// StatementQueued is documented at synapsefake.StatementQueued.
 	StatementQueued = "QUEUED"
-	// StatementGenerated is a statement whose numbers and files are ready.
+	// StatementGenerated is documented at synapsefake.StatementGenerated.
 	StatementGenerated = "GENERATED"
 )
 
@@ -546,12 +544,7 @@ func (st *Store) statementsDue(now time.Time) {
 	b.pending = kept
 }
 
-// MaxMonthlyStatements is how many monthly statements a node keeps: the
-// newest. When the clock makes a newer one, the node's oldest monthly
-// statement is forgotten (its id and files answer 404), and a clock that
-// skips more months than this makes only the newest MaxMonthlyStatements,
-// so that a long Advance costs memory per node, not per node and month.
-// Ad hoc statements are all kept.
+// MaxMonthlyStatements is documented at synapsefake.MaxMonthlyStatements.
 const MaxMonthlyStatements = 60
 
 // monthlyStatements makes, for every 15th after b.checked up to due, a
@@ -704,7 +697,7 @@ func (st *Store) emitStatement(at time.Time, rec *statementRecord) {
 	st.hooks.Add(ev)
 }
 
-// Movement is one change of a node's balance shown on a statement.
+// Movement is documented at synapsefake.Movement.
 type Movement struct {
 	Date time.Time
 	// TransactionID is the transaction that moved the money, "" for the
@@ -720,8 +713,7 @@ type Movement struct {
 	BalanceCents int64
 }
 
-// Statement is a copy of a statement, for assertions in tests. A queued
-// statement has no balances and no movements yet.
+// Statement is documented at synapsefake.Statement.
 type Statement struct {
 	ID     string
 	NodeID string

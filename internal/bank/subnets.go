@@ -10,6 +10,10 @@ import (
 	"github.com/synapsefake/synapsefake/reference"
 )
 
+// AccountClass is a subnet's account class: see synapsefake.AccountClass.
+// The constants below are untyped, for the store's own string fields.
+type AccountClass string
+
 // Account classes of a subnet.
 const (
 	ClassChecking = "CHECKING"
@@ -160,13 +164,13 @@ func (st *Store) subnetView(sn *subnetRecord, full bool) SubnetView {
 	return v
 }
 
-// Subnet is a copy of a subnet's state, for assertions in tests.
+// Subnet is documented at synapsefake.Subnet.
 type Subnet struct {
 	ID           string
 	UserID       string
 	NodeID       string
 	Nickname     string
-	AccountClass string
+	AccountClass AccountClass
 	Status       SubnetStatus
 	StatusCode   string
 	// CardNumber, Cvc and Exp are set for cards; AccountNum for account numbers.
@@ -184,19 +188,17 @@ type Subnet struct {
 }
 
 func (sn *subnetRecord) public() Subnet {
-	return Subnet{ID: sn.id, UserID: sn.userID, NodeID: sn.nodeID, Nickname: sn.nickname, AccountClass: sn.class,
+	return Subnet{ID: sn.id, UserID: sn.userID, NodeID: sn.nodeID, Nickname: sn.nickname, AccountClass: AccountClass(sn.class),
 		Status: sn.status, StatusCode: sn.statusCode, CardNumber: sn.cardNumber, Cvc: sn.cvc, Exp: sn.exp,
 		AccountNum: sn.accountNum, Pin: sn.pin, AllowCashTransactions: sn.prefs.allowCash,
 		AllowForeignTransactions: sn.prefs.allowForeign, DailyCashLimitCents: int64(sn.prefs.dailyCash),
 		DailyTransactionLimitCents: int64(sn.prefs.dailyTransaction)}
 }
 
-// SubnetSeed describes a subnet for AddSubnet. AccountClass defaults to
-// CHECKING; DEBIT_CARD, the older name the API also takes, is a CARD; a CARD
-// starts INACTIVE unless Status says otherwise.
+// SubnetSeed is documented at synapsefake.SubnetSeed.
 type SubnetSeed struct {
 	Nickname     string
-	AccountClass string
+	AccountClass AccountClass
 	Status       SubnetStatus
 }
 
@@ -347,9 +349,7 @@ func (st *Store) patchSubnet(sn *subnetRecord, now time.Time, req PatchSubnetReq
 	return nil
 }
 
-// AddSubnet issues a subnet on a user's node directly in the store and
-// returns a copy of it, or an error when the node is unknown, not the user's
-// or of a type that holds no subnets, or the class or status is unknown.
+// AddSubnet is documented at synapsefake.Server.AddSubnet.
 func (s *Bank) AddSubnet(userID, nodeID string, seed SubnetSeed) (Subnet, error) {
 	return s.AddSubnetAt(s.Now(), userID, nodeID, seed)
 }
@@ -365,7 +365,7 @@ func (s *Bank) AddSubnetAt(at time.Time, userID, nodeID string, seed SubnetSeed)
 	if err != nil {
 		return Subnet{}, err
 	}
-	class := CreateSubnetRequest{AccountClass: seed.AccountClass}.class() // as the API reads it
+	class := CreateSubnetRequest{AccountClass: string(seed.AccountClass)}.class() // as the API reads it
 	if !slices.Contains([]string{ClassChecking, ClassSavings, ClassCard}, class) {
 		return Subnet{}, apierr.Payload("invalid_account_class", "Unknown account_class %q.", class)
 	}
@@ -384,7 +384,7 @@ func (s *Bank) AddSubnetAt(at time.Time, userID, nodeID string, seed SubnetSeed)
 	return sn.public(), nil
 }
 
-// Subnet returns a copy of a subnet and whether it exists.
+// Subnet is documented at synapsefake.Server.Subnet.
 func (s *Bank) Subnet(id string) (Subnet, bool) {
 	st := s.store
 	defer st.lock().unlock()

@@ -24,12 +24,7 @@ func (st *Store) newSubscription(now time.Time, u string, scopes []string) *subs
 	return sub
 }
 
-// AddSubscription subscribes url to webhooks of the given scopes (all eight
-// subscription scopes when none are given: TRANS|POST|JIT, which makes url
-// decide card swipes, only when asked for) and returns a copy of it. A
-// scope that is not one of the eight nor TRANS|POST|JIT, or a url that is
-// not an absolute http or https URL, is an error, as POST /subscriptions
-// refuses them, and adds nothing.
+// AddSubscription is documented at synapsefake.Server.AddSubscription.
 func (s *Bank) AddSubscription(url string, scopes ...string) (Subscription, error) {
 	if len(scopes) == 0 {
 		scopes = reference.SubscriptionScopes()
@@ -65,7 +60,7 @@ type SubscriptionView struct {
 	URL      string   `json:"url"`
 }
 
-// Subscription is a copy of a subscription, for assertions in tests.
+// Subscription is documented at synapsefake.Subscription.
 type Subscription struct {
 	ID       string
 	URL      string

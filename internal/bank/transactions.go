@@ -707,7 +707,7 @@ func timelineView(timeline []statusEntry) []statusView {
 	return out
 }
 
-// Fee is one fee of a transaction.
+// Fee is documented at synapsefake.Fee.
 type Fee struct {
 	AmountCents int64
 	Note        string
@@ -715,14 +715,14 @@ type Fee struct {
 	NodeID string
 }
 
-// TimelineEntry is one status a transaction went through.
+// TimelineEntry is documented at synapsefake.TimelineEntry.
 type TimelineEntry struct {
 	Status Status
 	Note   string
 	Date   time.Time
 }
 
-// Transaction is a copy of a transaction's state, for assertions in tests.
+// Transaction is documented at synapsefake.Transaction.
 type Transaction struct {
 	ID          string
 	UserID      string // the sender
@@ -1043,7 +1043,7 @@ func (st *Store) cancel(t *txRecord, at time.Time, code string) error {
 	return st.move(t, StatusCanceled, at, "", code)
 }
 
-// Transaction returns a copy of a transaction and whether it exists.
+// Transaction is documented at synapsefake.Server.Transaction.
 func (s *Bank) Transaction(id string) (Transaction, bool) {
 	st := s.store
 	defer st.lock().unlock()

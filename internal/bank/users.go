@@ -11,6 +11,10 @@ import (
 	"github.com/synapsefake/synapsefake/internal/apierr"
 )
 
+// Permission is a user's permission: see synapsefake.Permission. The
+// constants below are untyped, for the store's own string fields.
+type Permission string
+
 // Permissions a user can hold.
 const (
 	PermissionUnverified     = "UNVERIFIED"
@@ -231,13 +235,13 @@ func shareList[T any](s []T) []T {
 	return s
 }
 
-// User is a copy of a user's state, for assertions in tests.
+// User is documented at synapsefake.User.
 type User struct {
 	ID           string
 	Emails       []string
 	PhoneNumbers []string
 	LegalNames   []string
-	Permission   string
+	Permission   Permission
 	SuppID       string
 	IsBusiness   bool
 	// RefreshToken is the user's current refresh token, the one GET /users/:id shows.
@@ -268,7 +272,7 @@ func (u *userRecord) public() User {
 		Documents: u.publicDocuments(), PermissionHistory: u.publicHistory(),
 
 		ID: u.id, Emails: emails, PhoneNumbers: slices.Clone(u.phones), LegalNames: slices.Clone(u.legalNames),
-		Permission: u.permission, SuppID: u.suppID, IsBusiness: u.isBusiness,
+		Permission: Permission(u.permission), SuppID: u.suppID, IsBusiness: u.isBusiness,
 		RefreshToken: u.refreshToken, RefreshUsesLeft: u.refreshUses, Fingerprints: fps,
 		NodeIDs: slices.Clone(u.nodeIDs), CreatedOn: u.created,
 	}
@@ -278,14 +282,12 @@ func (u *userRecord) public() User {
 func (u *userRecord) publicHistory() []PermissionChange {
 	history := make([]PermissionChange, len(u.permissionLog))
 	for i, c := range u.permissionLog {
-		history[i] = PermissionChange{At: c.at, Permission: c.permission, By: c.by}
+		history[i] = PermissionChange{At: c.at, Permission: Permission(c.permission), By: c.by}
 	}
 	return history
 }
 
-// UserSeed describes a user for AddUser. Empty fields get plausible
-// defaults; given ones follow POST /users' rules (no empty phone number or
-// legal name; under WithStrictRequests, an Email with an @).
+// UserSeed is documented at synapsefake.UserSeed.
 type UserSeed struct {
 	Email        string
 	PhoneNumbers []string
@@ -298,7 +300,7 @@ type UserSeed struct {
 	// Permission defaults to what Documents allow: UNVERIFIED without
 	// them. Given, it holds until a review raises it (documents never
 	// lower a permission).
-	Permission string
+	Permission Permission
 	// Documents are filed under one base document: each goes under review
 	// as one sent over the API does, or starts in the Status it gives.
 	Documents []SubDocumentSeed
@@ -316,7 +318,7 @@ func (st *Store) newUser(now time.Time, seed UserSeed, documents []BaseDocReques
 		cipTag:       cipTag,
 		isBusiness:   seed.IsBusiness,
 		publicNote:   note,
-		permission:   seed.Permission,
+		permission:   string(seed.Permission),
 		fingerprints: map[string]bool{},
 		pin:          defaultMFAPin,
 	}
@@ -932,10 +934,7 @@ func (st *Store) isDuplicate(a, b *userRecord) bool {
 	return b != nil && slices.ContainsFunc(st.duplicates(a), func(d duplicate) bool { return d.user == b })
 }
 
-// SetPermission sets a user's permission as the platform does, with a
-// USER|PATCH event, as PATCH /users/{user_id} {"permission": ...} with the
-// user's key does, without a request. It returns an error for an unknown
-// user or permission.
+// SetPermission is documented at synapsefake.Server.SetPermission.
 func (s *Bank) SetPermission(userID, permission string) error {
 	if !slices.Contains(userPermissions, permission) {
 		return apierr.Payload("invalid_permission", "Unknown permission %q.", permission)

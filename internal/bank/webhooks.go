@@ -68,8 +68,7 @@ func WebhookBody(id, function, logID, actor string, at time.Time, rest []byte) [
 	return b.Bytes()
 }
 
-// Attempt is one POST of a delivery and the receiver's answer; a receiver
-// that could not be reached is recorded as 408.
+// Attempt is documented at synapsefake.Attempt.
 type Attempt struct {
 	Code int
 	Text string

@@ -189,14 +189,14 @@ func (s *Console) ControlOK(w http.ResponseWriter, fields map[string]any) {
 
 // controlUserView is a user as the control API shows it.
 type controlUserView struct {
-	ID           string   `json:"_id"`
-	Emails       []string `json:"emails"`
-	PhoneNumbers []string `json:"phone_numbers"`
-	LegalNames   []string `json:"legal_names"`
-	Permission   string   `json:"permission"`
-	RefreshToken string   `json:"refresh_token"`
-	Fingerprints []string `json:"fingerprints"`
-	NodeIDs      []string `json:"node_ids"`
+	ID           string          `json:"_id"`
+	Emails       []string        `json:"emails"`
+	PhoneNumbers []string        `json:"phone_numbers"`
+	LegalNames   []string        `json:"legal_names"`
+	Permission   bank.Permission `json:"permission"`
+	RefreshToken string          `json:"refresh_token"`
+	Fingerprints []string        `json:"fingerprints"`
+	NodeIDs      []string        `json:"node_ids"`
 	// Documents are its base documents with each sub-document's status,
 	// and PermissionHistory every permission it held.
 	Documents         []controlDocView        `json:"documents"`
@@ -223,9 +223,9 @@ type controlSubView struct {
 
 // controlPermissionView is a step of a user's permission history.
 type controlPermissionView struct {
-	At         int64  `json:"at"`
-	Permission string `json:"permission"`
-	By         string `json:"by"`
+	At         int64           `json:"at"`
+	Permission bank.Permission `json:"permission"`
+	By         string          `json:"by"`
 }
 
 func controlUser(u bank.User) controlUserView {
@@ -299,13 +299,13 @@ func (s *Console) controlReview(w http.ResponseWriter, r *http.Request, review f
 
 // controlUserRequest is the body of POST /_fake/users: a UserSeed.
 type controlUserRequest struct {
-	Email        string   `json:"email"`
-	PhoneNumbers []string `json:"phone_numbers"`
-	LegalNames   []string `json:"legal_names"`
-	Fingerprint  string   `json:"fingerprint"`
-	SuppID       string   `json:"supp_id"`
-	IsBusiness   bool     `json:"is_business"`
-	Permission   string   `json:"permission"`
+	Email        string          `json:"email"`
+	PhoneNumbers []string        `json:"phone_numbers"`
+	LegalNames   []string        `json:"legal_names"`
+	Fingerprint  string          `json:"fingerprint"`
+	SuppID       string          `json:"supp_id"`
+	IsBusiness   bool            `json:"is_business"`
+	Permission   bank.Permission `json:"permission"`
 	// Documents are filed under one base document (UserSeed.Documents).
 	Documents []controlDocSeed `json:"documents"`
 }
@@ -347,12 +347,12 @@ func (s *Console) controlCreateUser(w http.ResponseWriter, r *http.Request) {
 
 // controlNodeView is a node as the control API shows it.
 type controlNodeView struct {
-	ID           string `json:"_id"`
-	UserID       string `json:"user_id"`
-	Type         string `json:"type"`
-	Nickname     string `json:"nickname"`
-	Allowed      string `json:"allowed"`
-	BalanceCents int64  `json:"balance_cents"`
+	ID           string       `json:"_id"`
+	UserID       string       `json:"user_id"`
+	Type         string       `json:"type"`
+	Nickname     string       `json:"nickname"`
+	Allowed      bank.Allowed `json:"allowed"`
+	BalanceCents int64        `json:"balance_cents"`
 	// AvailableCents is the balance less the debits promised but not yet
 	// made (Node.AvailableCents).
 	AvailableCents int64 `json:"available_cents"`
@@ -402,7 +402,7 @@ type controlSubnetView struct {
 	ID           string            `json:"_id"`
 	NodeID       string            `json:"node_id"`
 	UserID       string            `json:"user_id"`
-	AccountClass string            `json:"account_class"`
+	AccountClass bank.AccountClass `json:"account_class"`
 	Status       bank.SubnetStatus `json:"status"`
 	StatusCode   string            `json:"status_code"`
 	CardNumber   string            `json:"card_number"`
@@ -412,7 +412,7 @@ type controlSubnetView struct {
 // controlSubnetRequest is the body of POST .../subnets: a SubnetSeed.
 type controlSubnetRequest struct {
 	Nickname     string            `json:"nickname"`
-	AccountClass string            `json:"account_class"`
+	AccountClass bank.AccountClass `json:"account_class"`
 	Status       bank.SubnetStatus `json:"status"`
 }
 
@@ -846,10 +846,7 @@ const (
 	defaultControlWebhooks = 1_000
 )
 
-// MaxWebhookPageBytes bounds an answer of GET /_fake/webhooks, in bytes of
-// JSON: a page ends before the webhook that would pass it, and next_cursor
-// reads on from there. A page holds at least one webhook, so a webhook
-// larger than the bound alone is answered alone.
+// MaxWebhookPageBytes is documented at synapsefake.MaxWebhookPageBytes.
 const MaxWebhookPageBytes = 4 << 20
 
 // controlWebhooks serves GET /_fake/webhooks?limit=&cursor=: one page of

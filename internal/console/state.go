@@ -32,22 +32,14 @@ import (
 // or map (null) stays distinct from an empty one ([] or {}), since views
 // show the difference.
 
-// StateVersion is the version of the document Snapshot writes; Restore
-// refuses any other. Version 2 added transactions' comment counts and
-// dispute credits, verified phones and the expiry of bank logins; version 3
-// disputes' provisional credits due later and the steps that post them;
-// version 4 the dishonors of returns and their contests; version 5 the
-// documents' reviews, the users' permission histories and login passwords,
-// and the comments' marks in transactions' timelines.
+// StateVersion is documented at synapsefake.StateVersion.
 const StateVersion = 5
 
 // stateFormat is the document's "format": it tells a state file from any
 // other JSON.
 const stateFormat = "synapsefake-state"
 
-// DefaultMaxStateSize is the largest state document Restore and
-// PUT /_fake/state read unless WithMaxStateSize says otherwise. Restoring
-// allocates about 18 bytes per byte of the document (BenchmarkRestore).
+// DefaultMaxStateSize is documented at synapsefake.DefaultMaxStateSize.
 const DefaultMaxStateSize = 64 << 20
 
 func (s *Console) maxStateSize() int64 {
@@ -120,20 +112,26 @@ func (s *Console) snapshot() ([]byte, error) {
 		return field("webhooks", hooks)
 	}()
 	if err != nil {
-		return nil, fmt.Errorf("synapsefake: snapshot: %w", err)
+		return nil, errSnapshot(err)
 	}
 	if err := field("journal", s.Requests()); err != nil {
-		return nil, fmt.Errorf("synapsefake: snapshot: %w", err)
+		return nil, errSnapshot(err)
 	}
 	buf.WriteString(`,"faults":`)
 	s.Faults.Mu.Lock()
 	err = bank.EncodeValue(&buf, bank.Exported(reflect.ValueOf(&s.Faults.List).Elem()))
 	s.Faults.Mu.Unlock()
 	if err != nil {
-		return nil, fmt.Errorf("synapsefake: snapshot: %w", err)
+		return nil, errSnapshot(err)
 	}
 	buf.WriteString("}\n")
 	return buf.Bytes(), nil
+}
+
+// errSnapshot is a state the snapshot could not encode: the fake's own
+// fault, 500 / "500".
+func errSnapshot(err error) *apierr.Error {
+	return apierr.New(reference.ErrServer, "internal_error", "The state could not be encoded: %v.", err)
 }
 
 // snapshotCopied, when set (by tests), runs between a snapshot's copy and
@@ -269,12 +267,7 @@ func (rs *restoredState) linkEvents(st *bank.Store) error {
 	return nil
 }
 
-// Snapshot writes the server's whole state as one JSON document (format
-// "synapsefake-state", version StateVersion): the store, the clock, the id
-// stream, the webhook capture, log, queued deliveries and retries, the
-// request journal and pending faults. Restore reads it back. Deliveries in
-// the middle of an attempt are saved as queued: a restored server makes
-// that attempt again.
+// Snapshot is documented at synapsefake.Server.Snapshot.
 func (s *Console) Snapshot(w io.Writer) error {
 	b, err := s.snapshot()
 	if err != nil {
@@ -284,27 +277,10 @@ func (s *Console) Snapshot(w io.Writer) error {
 	return err
 }
 
-// Restore replaces the server's whole state with a document Snapshot
-// wrote. A document that is not valid JSON, is of another format or
-// version, was saved by a server with another id seed or client id, or
-// does not hold together (a transaction event of an unknown transaction,
-// a log entry of a missing attempt...) is refused with an error, and the
-// state is left as it was. The server keeps its options (URL, client
-// credentials, webhook and journal limits). A mock or the default clock is
-// set to the saved time; a real clock cannot be set, so what fell due
-// between the save and now runs at the next request.
+// Restore is documented at synapsefake.Server.Restore.
 func (s *Console) Restore(r io.Reader) error { return s.restoreFrom(r, false) }
 
-// RestoreCopy is Restore of a document another server saved, one with
-// another client id or id seed: another platform of a Platforms, say, to
-// start each test's platform from one prepared state. Its users, nodes,
-// transactions, keys, subscriptions, clock, id stream, webhooks and
-// journal become this server's; the server keeps its own credentials,
-// name and options, so objects show this server's client and webhooks
-// are signed with its secret from now on. What was recorded before the
-// copy (the captured webhooks' bodies, the journal) stays as it was sent,
-// and the webhook log's ids are this server's. Every other check of
-// Restore holds.
+// RestoreCopy is documented at synapsefake.Server.RestoreCopy.
 func (s *Console) RestoreCopy(r io.Reader) error { return s.restoreFrom(r, true) }
 
 // restoreFrom reads a document and restores it, one restore at a time;

@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/synapsefake/synapsefake/internal/standalone"
 	"github.com/synapsefake/synapsefake/internal/testkit"
 
 	"github.com/benbjohnson/clock"
@@ -236,8 +237,8 @@ func TestRestoreAnswersAsTheSnapshot(t *testing.T) {
 // the same document back: the state check knows the same permissions.
 func TestRestoreTakesEveryPermission(t *testing.T) {
 	t.Parallel()
-	for _, perm := range []string{"UNVERIFIED", "RECEIVE", "SEND", "SEND-AND-RECEIVE", "LOCKED", "CLOSED", "MAKE-IT-GO-AWAY"} {
-		t.Run(perm, func(t *testing.T) {
+	for _, perm := range []synapsefake.Permission{"UNVERIFIED", "RECEIVE", "SEND", "SEND-AND-RECEIVE", "LOCKED", "CLOSED", "MAKE-IT-GO-AWAY"} {
+		t.Run(string(perm), func(t *testing.T) {
 			t.Parallel()
 			orig := newStateFake(t)
 			u := orig.MustAddUser(t, synapsefake.UserSeed{})
@@ -305,7 +306,7 @@ func TestStartTimesASnapshotHolds(t *testing.T) {
 	} {
 		t.Run(tc.at.Format(time.RFC3339), func(t *testing.T) {
 			t.Parallel()
-			err := synapsefake.ValidateStartTime(tc.at)
+			err := standalone.ValidateStartTime(tc.at)
 			if (err == nil) != tc.ok {
 				t.Fatalf("ValidateStartTime = %v, want ok %v", err, tc.ok)
 			}

@@ -19,60 +19,7 @@ import (
 	"github.com/synapsefake/synapsefake/reference"
 )
 
-// World is what LoadWorld made: the id of every object of a world file, by
-// the name the file gave it. Every map is non-nil.
-//
-// A world file is one JSON object, strict (an unknown field is refused, so a
-// typo does not pass silently), with three lists, each optional:
-//
-//	{
-//	  "users": [{
-//	    "name": "alice",                        // required, unique among users
-//	    "legal_names": ["Alice Smith"],         // and email, phone_numbers, fingerprint,
-//	    "permission": "SEND-AND-RECEIVE",       // supp_id, is_business: as POST /_fake/users
-//	    "oauth": {"fingerprint": "alice-phone"},// optional: mint a key (scopes: all by default)
-//	    "nodes": [{
-//	      "name": "alice checking",             // required, unique among all nodes
-//	      "type": "DEPOSIT-US",                 // default DEPOSIT-US; any type of GET /nodes/types
-//	      "nickname": "Checking",               // default: the name
-//	      "balance": "1500.00",                 // opening balance in USD, number or string
-//	      "subnets": [{"name": "alice card", "account_class": "CARD", "status": "ACTIVE"}]
-//	    }, {
-//	      "name": "alice bank", "type": "ACH-US",
-//	      "account_num": "123456789", "routing_num": "051000017"
-//	    }]
-//	  }],
-//	  "transactions": [{
-//	    "name": "paycheck",                     // optional, unique among transactions
-//	    "from": "alice bank", "to": "alice checking",   // node names
-//	    "amount": 2400,                         // USD, number or string
-//	    "note": "Salary",                       // and supp_id, ip, same_day
-//	    "date": "-14d",                         // "now" (default), "-3d", "-1d12h", "-90m", "-2w",
-//	                                            // "2026-11-01" or RFC 3339; at most
-//	                                            // 10 years back
-//	    "status": "SETTLED",                    // default CREATED; any transaction status
-//	    "code": ""                              // RETURNED: an R/IR/WR code; QUEUED-*, CANCELED: a reason
-//	  }],
-//	  "subscriptions": [{"name": "app", "url": "https://app.example/hooks", "scopes": ["USERS|POST"]}]
-//	}
-//
-// Any entry of the three lists may carry "repeat": {"u": 50, "w": 4}: the
-// entry stands for one copy per combination of the variables, each counting
-// from 1 (the first variable varies slowest), with {u} and {w} replaced in
-// every string of the copy, nested nodes and subnets included:
-// "name": "user{u}", "date": "-{w}w", "amount": "{u}.25".
-//
-// Loading creates, in this order, each user with its OAuth key, nodes and
-// subnets, created at the world's start: its earliest transaction date, or
-// the clock's current time when it has none in the past, so that no
-// transaction precedes its nodes (the OAuth keys are minted now, to live
-// their whole lifetime). Then come the transactions in date order (the file's order within one date), each created at its date and
-// moved to its status at that same date, then the subscriptions (so that
-// loading sends them nothing). Everything goes through the store operations
-// the API and the scenario helpers use, so every rule applies: a sender needs
-// the funds, a transfer needs node types that may trade, a LOCKED user moves
-// no money. A transaction left CREATED or processing must not already be due
-// for its next automatic step, or it would not be in its declared status.
+// World is documented at synapsefake.World.
 type World struct {
 	Users         map[string]string `json:"users"`
 	Nodes         map[string]string `json:"nodes"`
@@ -129,7 +76,7 @@ type worldNode struct {
 type worldSubnet struct {
 	Name         string            `json:"name"`
 	Nickname     string            `json:"nickname"`
-	AccountClass string            `json:"account_class"`
+	AccountClass bank.AccountClass `json:"account_class"`
 	Status       bank.SubnetStatus `json:"status"`
 }
 
@@ -647,12 +594,7 @@ func (s *Console) controlLoadWorld(w http.ResponseWriter, r *http.Request) {
 	s.ControlOK(w, map[string]any{"world": world})
 }
 
-// LoadWorld reads a world file (see World for the format) and creates its
-// objects. The ids come from the server's id stream, so the same file loaded
-// into fresh servers of the same seed gives the same ids. A file that is not
-// valid, or that breaks a rule of the API, is refused with an error naming
-// the entry (400 / "200" over HTTP) and changes nothing: the world is first
-// loaded into a scratch server of the same options and clock time.
+// LoadWorld is documented at synapsefake.Server.LoadWorld.
 func (s *Console) LoadWorld(r io.Reader) (World, error) {
 	data, err := io.ReadAll(io.LimitReader(r, maxWorldBytes+1))
 	switch {

@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"maps"
@@ -128,98 +129,14 @@ func Balance(t testing.TB, fake *synapsefake.Server, nodeID string) int64 {
 	return n.BalanceCents
 }
 
-// RespErr is a refused answer as the Go helpers' errors read, nil for 200.
+// RespErr is a refused answer as the Go API would return it, a
+// *synapsefake.Error, nil for 200.
 func RespErr(r Response) error {
 	if r.Status == http.StatusOK {
 		return nil
 	}
 	e, _ := r.Body["error"].(map[string]any)
-	return fmt.Errorf("synapsefake: %v (error_code %v, http %d): %v", e["code"], r.Body["error_code"], r.Status, e["en"])
-}
-
-// ExampleT stands in for the *testing.T of a real test. NewServer calls
-// only Helper, Fatalf, Cleanup, and for its diagnostics Logf and Failed
-// (an example's output is not a test's log: Logf drops the line).
-type ExampleT struct {
-	testing.TB // nil: any other method panics
-	Cleanups   []func()
-}
-
-// Helper does nothing.
-func (t *ExampleT) Helper() {}
-
-// Fatalf panics with the message.
-func (t *ExampleT) Fatalf(format string, args ...any) { panic(fmt.Sprintf(format, args...)) }
-
-// Cleanup records f for Finish.
-func (t *ExampleT) Cleanup(f func()) { t.Cleanups = append(t.Cleanups, f) }
-
-// Logf drops the line.
-func (t *ExampleT) Logf(string, ...any) {}
-
-// Failed reports false.
-func (t *ExampleT) Failed() bool { return false }
-
-// Finish runs the cleanups, as the testing package does when a test ends.
-func (t *ExampleT) Finish() {
-	for i := len(t.Cleanups) - 1; i >= 0; i-- {
-		t.Cleanups[i]()
-	}
-}
-
-// ExampleFingerprint is the device fingerprint the examples' client sends.
-const ExampleFingerprint = "example-device"
-
-// ExampleCall sends one JSON request the way an application's API client
-// would and returns the HTTP status and the decoded body. oauthKey is ""
-// for client-level calls; idemKey, when set, is sent as
-// X-SP-IDEMPOTENCY-KEY.
-func ExampleCall(fake *synapsefake.Server, method, path, oauthKey, idemKey string, body any) (int, map[string]any) {
-	var buf bytes.Buffer
-	if body != nil {
-		if err := json.NewEncoder(&buf).Encode(body); err != nil {
-			panic(err)
-		}
-	}
-	req, err := http.NewRequest(method, fake.URL()+path, &buf)
-	if err != nil {
-		panic(err)
-	}
-	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("X-SP-GATEWAY", fake.Gateway())
-	req.Header.Set("X-SP-USER", oauthKey+"|"+ExampleFingerprint)
-	req.Header.Set("X-SP-USER-IP", "127.0.0.1")
-	if idemKey != "" {
-		req.Header.Set("X-SP-IDEMPOTENCY-KEY", idemKey)
-	}
-	resp, err := fake.Client().Do(req)
-	if err != nil {
-		panic(err)
-	}
-	defer resp.Body.Close()
-	var out map[string]any
-	if err := json.NewDecoder(resp.Body).Decode(&out); err != nil {
-		panic(err)
-	}
-	return resp.StatusCode, out
-}
-
-// ExampleTransfer is the body of POST .../trans sending usd to a node.
-func ExampleTransfer(toType, toID string, usd float64) map[string]any {
-	return map[string]any{
-		"to":     map[string]any{"type": toType, "id": toID},
-		"amount": map[string]any{"amount": usd, "currency": "USD"},
-		"extra":  map[string]any{"ip": "127.0.0.1", "note": "rent"},
-	}
-}
-
-// ExampleAccount seeds a user whose device is exampleFingerprint, with a
-// DEPOSIT-US node holding balanceCents, and mints an oauth_key with every
-// scope.
-func ExampleAccount(fake *synapsefake.Server, balanceCents int64) (user synapsefake.User, node synapsefake.Node, key string) {
-	user, _ = fake.AddUser(synapsefake.UserSeed{Fingerprint: ExampleFingerprint})
-	node, _ = fake.AddNode(user.ID, synapsefake.NodeSeed{Nickname: "Checking", BalanceCents: balanceCents})
-	return user, node, fake.OAuthKey(user.ID, ExampleFingerprint)
+	return &synapsefake.Error{Status: r.Status, ErrorCode: CtlStr(r.Body["error_code"]), Code: CtlStr(e["code"]), Message: CtlStr(e["en"])}
 }
 
 // TestFingerprint is the device fingerprint the helpers register.
@@ -553,14 +470,17 @@ func Et(y int, m time.Month, d, h, min int) time.Time {
 	return time.Date(y, m, d, h, min, 0, 0, reference.Eastern)
 }
 
-// ErrCode is the error.code an error of the fake's Go API carries ("" for
-// nil), read from its message: "synapsefake: CODE (error_code ...".
+// ErrCode is the error.code of the *synapsefake.Error err is or wraps: ""
+// for nil, and "not a *synapsefake.Error" for an error of another type.
 func ErrCode(err error) string {
 	if err == nil {
 		return ""
 	}
-	code, _, _ := strings.Cut(strings.TrimPrefix(err.Error(), "synapsefake: "), " ")
-	return code
+	var e *synapsefake.Error
+	if !errors.As(err, &e) {
+		return "not a *synapsefake.Error"
+	}
+	return e.Code
 }
 
 // SavedState is the fake's whole saved state, to compare before and after.

@@ -291,7 +291,7 @@ class Control:
         return self.return_transaction(tx_id, code, late=late)
 
     def schedule_return(self, tx_id, code, after=None, late=False):
-        """ScheduleReturn: returned with code a Go duration after it settles."""
+        """Go's Return with AfterSettlement: returned with code a Go duration after it settles."""
         return self._move(tx_id, "schedule-return", _fields(
             code=code, after=None if after is None else _duration(after), late=late or None))
 

@@ -283,7 +283,7 @@ module Synapsefake
       move(tx_id, "return", Values.fields(code: code, late: late || nil))
     end
 
-    # ScheduleReturn: returned with code, after (a duration) once it settles.
+    # Go's Return with AfterSettlement: returned with code, after (a duration) once it settles.
     def schedule_return(tx_id, code, after: nil, late: false)
       move(tx_id, "schedule-return", Values.fields(code: code, after: after && Values.duration(after),
                                                    late: late || nil))
