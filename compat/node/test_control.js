@@ -333,6 +333,14 @@ async function main() {
     assert.equal(err.reason, err.en);
   });
 
+  await check('dishonorReturn, contestDishonor of the return; an unknown id -> 404, a transaction not returned -> 409 / "410"', async () => {
+    assert.equal((await ctl.dishonorReturn(s.tx, 'R68'))._id, s.tx);
+    assert.equal((await ctl.contestDishonor(s.tx, 'R73'))._id, s.tx);
+    await refused(() => ctl.dishonorReturn(UNKNOWN, 'R68'), 404, '404', 'unable_to_locate_transaction');
+    await refused(() => ctl.contestDishonor(UNKNOWN, 'R73'), 404, '404', 'unable_to_locate_transaction');
+    await refused(async () => ctl.dishonorReturn(await transfer(1), 'R68'), 409, '410', 'not_returned');
+  });
+
   await check('scheduleReturn({after: "24h"}); an unknown id -> 404', async () => {
     const tx = await transfer(1);
     assert.equal((await ctl.scheduleReturn(tx, 'R01', { after: '24h' })).status, 'CREATED');
