@@ -417,6 +417,10 @@ type listing[R, V any] struct {
 	// at a fraction of the cost of building the view. A filter that names
 	// only these builds views for the page alone.
 	fields map[string]func(st *Store, r R) (v any, ok bool)
+	// typed read what some paths of the view lead to (by dotted path), as
+	// a filter.Typed reads them, cheaper still: a filter whose paths are
+	// all here, and which compiles to a filter.Typed, reads only these.
+	typed map[string]func(st *Store, r R) filter.Value
 }
 
 // errListCanceled answers a filtered or searched list whose request
@@ -447,7 +451,11 @@ func pageOf[R, V any](st *Store, q ListQuery, l listing[R, V]) ([]V, int, error)
 	s := listScan[R, V]{q: q, l: l, ctx: ctx, chunk: q.chunk}
 	s.lo, _ = q.Page.Window(math.MaxInt)
 	if q.Filter != nil {
-		s.doc, s.matcher = newFilterDoc(q.Filter, l), q.Filter.Matcher()
+		if s.typed, s.typedRead = typedOf(q.Filter, l.typed); s.typed != nil {
+			s.values = make([]filter.Value, len(s.typedRead))
+		} else {
+			s.doc, s.matcher = newFilterDoc(q.Filter, l), q.Filter.Matcher()
+		}
 	}
 	for {
 		done, err := s.hold(st)
@@ -479,6 +487,11 @@ type listScan[R, V any] struct {
 	lo      int // the page's first item, in the filtered list
 	doc     filterDoc[R, V]
 	matcher *filter.Matcher
+	// typed, when not nil, matches instead of matcher: the values of its
+	// paths, read by typedRead.
+	typed     *filter.Typed
+	typedRead []func(st *Store, r R) filter.Value
+	values    []filter.Value
 
 	started  bool
 	era      uint64
@@ -549,7 +562,14 @@ func (s *listScan[R, V]) hold(st *Store) (done bool, err error) {
 			continue
 		}
 		viewed := false
-		if s.q.Filter != nil {
+		if s.typed != nil {
+			for i, read := range s.typedRead {
+				s.values[i] = read(st, r)
+			}
+			if !s.typed.Match(s.values) {
+				continue
+			}
+		} else if s.q.Filter != nil {
 			var doc map[string]any
 			if doc, viewed = s.doc.of(st, r); !s.matcher.Match(doc) {
 				continue
@@ -595,6 +615,25 @@ func (s *listScan[R, V]) id(list []string, i int) string {
 		return list[len(list)-1-i]
 	}
 	return list[i]
+}
+
+// typedOf is f compiled to read Values, and the readers of its paths,
+// when readers has one for each; nil otherwise.
+func typedOf[R any](f *filter.Filter, readers map[string]func(st *Store, r R) filter.Value) (*filter.Typed, []func(st *Store, r R) filter.Value) {
+	if readers == nil {
+		return nil, nil
+	}
+	t, ok := f.Typed()
+	if !ok {
+		return nil, nil
+	}
+	read := make([]func(st *Store, r R) filter.Value, len(t.Paths()))
+	for i, path := range t.Paths() {
+		if read[i] = readers[path]; read[i] == nil {
+			return nil, nil
+		}
+	}
+	return t, read
 }
 
 // filterDoc is an item as a filter reads it: the fields the filter names,

@@ -1,6 +1,12 @@
 package bank
 
-import "maps"
+import (
+	"maps"
+	"reflect"
+	"unicode/utf8"
+
+	"github.com/synapsefake/synapsefake/internal/filter"
+)
 
 // The readers of list items' fields a filter names (listing.fields): each
 // reads one top-level field of an item's view from its record, as the
@@ -88,4 +94,93 @@ var subnetFields = map[string]func(st *Store, sn *subnetRecord) (any, bool){
 
 var subscriptionFields = map[string]func(st *Store, sub *subscriptionRecord) (any, bool){
 	"_id": readerOf(func(_ *Store, sub *subscriptionRecord) string { return sub.id }),
+}
+
+// The typed readers (listing.typed): each reads what a path of an item's
+// view leads to, as a filter.Typed reads it, without building or boxing
+// anything. TestTypedReadersAreTheViews compares each with the view's
+// JSON on every item of a busy store.
+
+// stringValue is s as the view's JSON shows it.
+func stringValue(s string) filter.Value {
+	if !utf8.ValidString(s) {
+		s, _ = jsonValue(reflect.ValueOf(s)).(string)
+	}
+	return filter.Value{Kind: filter.String, Str: s}
+}
+
+// stringsValue is list as the view's JSON shows it (nil is null).
+func stringsValue(list []string) filter.Value {
+	if list == nil {
+		return filter.Value{Kind: filter.Null}
+	}
+	for i, s := range list {
+		if !utf8.ValidString(s) {
+			valid := make([]string, len(list))
+			copy(valid, list[:i])
+			for j := i; j < len(list); j++ {
+				valid[j] = stringValue(list[j]).Str
+			}
+			list = valid
+			break
+		}
+	}
+	return filter.Value{Kind: filter.Strings, List: list}
+}
+
+// noStrings is an empty list of strings, as a view shows one.
+var noStrings = filter.Value{Kind: filter.Strings, List: []string{}}
+
+// typedUserFieldsOf are the typed readers of a user's paths,
+// refresh_token's as GET /users shows it with (or without) the tokens.
+func typedUserFieldsOf(showTokens bool) map[string]func(st *Store, u *userRecord) filter.Value {
+	if showTokens {
+		return typedUserFieldsShowingTokens
+	}
+	return typedUserFields
+}
+
+var typedUserFieldsShowingTokens = func() map[string]func(st *Store, u *userRecord) filter.Value {
+	m := maps.Clone(typedUserFields)
+	m["refresh_token"] = func(_ *Store, u *userRecord) filter.Value {
+		if u.refreshToken == "" {
+			return filter.Value{}
+		}
+		return stringValue(u.refreshToken)
+	}
+	return m
+}()
+
+var typedUserFields = map[string]func(st *Store, u *userRecord) filter.Value{
+	"refresh_token":     func(*Store, *userRecord) filter.Value { return filter.Value{} },
+	"_id":               func(_ *Store, u *userRecord) filter.Value { return stringValue(u.id) },
+	"emails":            func(*Store, *userRecord) filter.Value { return noStrings },
+	"is_hidden":         func(*Store, *userRecord) filter.Value { return filter.Value{Kind: filter.Bool} },
+	"legal_names":       func(_ *Store, u *userRecord) filter.Value { return stringsValue(shareList(u.legalNames)) },
+	"permission":        func(_ *Store, u *userRecord) filter.Value { return stringValue(u.permission) },
+	"phone_numbers":     func(_ *Store, u *userRecord) filter.Value { return stringsValue(shareList(u.phones)) },
+	"photos":            func(*Store, *userRecord) filter.Value { return noStrings },
+	"extra.supp_id":     func(_ *Store, u *userRecord) filter.Value { return stringValue(u.suppID) },
+	"extra.is_business": func(_ *Store, u *userRecord) filter.Value { return filter.Value{Kind: filter.Bool, Bool: u.isBusiness} },
+	"extra.cip_tag": func(_ *Store, u *userRecord) filter.Value {
+		return filter.Value{Kind: filter.Number, Num: float64(u.cipTag)}
+	},
+	"extra.public_note": func(_ *Store, u *userRecord) filter.Value {
+		if u.publicNote == nil {
+			return filter.Value{Kind: filter.Null}
+		}
+		return stringValue(*u.publicNote)
+	},
+}
+
+var typedNodeFields = map[string]func(st *Store, n *nodeRecord) filter.Value{
+	"_id":       func(_ *Store, n *nodeRecord) filter.Value { return stringValue(n.id) },
+	"allowed":   func(_ *Store, n *nodeRecord) filter.Value { return stringValue(n.allowed) },
+	"is_active": func(_ *Store, n *nodeRecord) filter.Value { return filter.Value{Kind: filter.Bool, Bool: n.isActive} },
+	"type":      func(_ *Store, n *nodeRecord) filter.Value { return stringValue(n.typ) },
+	"user_id":   func(_ *Store, n *nodeRecord) filter.Value { return stringValue(n.userID) },
+}
+
+var typedTxFields = map[string]func(st *Store, t *txRecord) filter.Value{
+	"_id": func(_ *Store, t *txRecord) filter.Value { return stringValue(t.id) },
 }

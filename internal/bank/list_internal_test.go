@@ -2,11 +2,13 @@ package bank
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"maps"
 	"reflect"
 	"slices"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -358,19 +360,42 @@ func TestFieldReadersAreTheViews(t *testing.T) {
 			checked[kind]++
 		}
 	}
+	// checkTyped is check of typed readers: each reads the Value its path
+	// leads to in the view's JSON.
+	checkTyped := func(kind string, readers map[string]func() filter.Value, view any) {
+		t.Helper()
+		data, err := json.Marshal(view)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var doc any
+		if err := json.Unmarshal(data, &doc); err != nil {
+			t.Fatal(err)
+		}
+		for path, read := range readers {
+			if got, want := read(), valueAt(doc, strings.Split(path, ".")); !cmp.Equal(got, want) {
+				t.Errorf("%s %s: the typed reader reads %#v, the view shows %#v", kind, path, got, want)
+			}
+			checked["typed "+kind]++
+		}
+	}
 	for _, u := range st.users {
 		v := st.userView(u)
 		check("user", bind(st, u, userFieldsOf(true)), &v)
+		checkTyped("user", bindTyped(st, u, typedUserFieldsOf(true)), &v)
 		v.RefreshToken = "" // show_refresh_tokens=no
 		check("user", bind(st, u, userFieldsOf(false)), &v)
+		checkTyped("user", bindTyped(st, u, typedUserFieldsOf(false)), &v)
 	}
 	for _, n := range st.nodes {
 		v := st.nodeView(n)
 		check("node", bind(st, n, nodeFields), &v)
+		checkTyped("node", bindTyped(st, n, typedNodeFields), &v)
 	}
 	for _, tx := range st.txs {
 		v := st.txView(tx)
 		check("transaction", bind(st, tx, txFields), &v)
+		checkTyped("transaction", bindTyped(st, tx, typedTxFields), &v)
 	}
 	for _, sn := range st.subnets {
 		v := st.subnetView(sn, false)
@@ -384,11 +409,55 @@ func TestFieldReadersAreTheViews(t *testing.T) {
 		v := st.statementView(rec)
 		check("statement", bind(st, rec, statementFields), &v)
 	}
-	for _, kind := range []string{"user", "node", "transaction", "subnet", "subscription", "statement"} {
+	for _, kind := range []string{"user", "node", "transaction", "subnet", "subscription", "statement", "typed user", "typed node", "typed transaction"} {
 		if checked[kind] == 0 {
 			t.Errorf("no %s was checked", kind)
 		}
 	}
+}
+
+// bindTyped is a listing's typed readers of r's paths.
+func bindTyped[R any](st *Store, r R, typed map[string]func(*Store, R) filter.Value) map[string]func() filter.Value {
+	out := map[string]func() filter.Value{}
+	for path, read := range typed {
+		out[path] = func() filter.Value { return read(st, r) }
+	}
+	return out
+}
+
+// valueAt is what path leads to in a decoded document through its
+// objects, as a filter.Typed reads it.
+func valueAt(doc any, path []string) filter.Value {
+	for _, name := range path {
+		m, ok := doc.(map[string]any)
+		if !ok {
+			return filter.Value{}
+		}
+		if doc, ok = m[name]; !ok {
+			return filter.Value{}
+		}
+	}
+	switch x := doc.(type) {
+	case nil:
+		return filter.Value{Kind: filter.Null}
+	case string:
+		return filter.Value{Kind: filter.String, Str: x}
+	case float64:
+		return filter.Value{Kind: filter.Number, Num: x}
+	case bool:
+		return filter.Value{Kind: filter.Bool, Bool: x}
+	case []any:
+		list := []string{}
+		for _, el := range x {
+			s, ok := el.(string)
+			if !ok {
+				return filter.Value{Kind: 255} // not a Value
+			}
+			list = append(list, s)
+		}
+		return filter.Value{Kind: filter.Strings, List: list}
+	}
+	return filter.Value{Kind: 255}
 }
 
 // bind is a listing's readers of r's fields.

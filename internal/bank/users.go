@@ -677,6 +677,7 @@ func (st *Store) listUsers(q ListQuery, query string, showTokens bool) (usersLis
 			return v
 		},
 		fields: userFieldsOf(showTokens),
+		typed:  typedUserFieldsOf(showTokens),
 	})
 	if err != nil {
 		return usersList{}, err

@@ -1,0 +1,301 @@
+package filter
+
+import (
+	"strings"
+)
+
+// Kind is what a Value holds.
+type Kind uint8
+
+// The kinds of a Value.
+const (
+	// Missing is a path that leads nowhere.
+	Missing Kind = iota
+	// Null is JSON's null.
+	Null
+	// String is Value.Str.
+	String
+	// Strings is an array of strings, Value.List (not nil).
+	Strings
+	// Bool is Value.Bool.
+	Bool
+	// Number is Value.Num.
+	Number
+)
+
+// Value is what a path leads to in a document, as a Typed filter reads
+// it: a scalar, or an array of strings, held without boxing into any.
+// Strings are valid UTF-8 (as JSON shows them).
+type Value struct {
+	Kind Kind
+	Str  string
+	List []string
+	Num  float64
+	Bool bool
+}
+
+// Typed is a filter compiled to match a document read as the Values of
+// the paths it names (Paths), rather than as decoded JSON: it matches as
+// the filter matches a document where each path leads to its Value (and
+// reaches nothing else). It is immutable and safe for concurrent use.
+type Typed struct {
+	paths []string
+	root  typedNode
+}
+
+// typedNode is an $and (all) or $or of nodes, or the conditions on one
+// path (path >= 0), all of which must hold.
+type typedNode struct {
+	all  bool
+	subs []typedNode
+	path int
+	ops  []typedOp
+}
+
+// typedOp is an op with its argument unboxed and its set split by type.
+type typedOp struct {
+	kind opKind
+	arg  Value // $eq, $ne, the comparisons; Missing for $eq null is Null
+	// $in and $nin: the set's strings, numbers and booleans, and whether
+	// it holds null.
+	strs  map[string]struct{}
+	nums  map[float64]struct{}
+	bools [2]bool
+	null  bool
+}
+
+// Typed compiles f to read Values: ok is false when f compares an array
+// or an object ($eq or $ne of one, or $in or $nin holding one), which a
+// Value cannot show.
+func (f *Filter) Typed() (t *Typed, ok bool) {
+	t = &Typed{}
+	index := map[string]int{}
+	root, ok := t.node(allOf(f.root), index)
+	if !ok {
+		return nil, false
+	}
+	t.root = root
+	return t, true
+}
+
+// Paths are the dotted paths whose Values Match reads, in the order it
+// takes them.
+func (t *Typed) Paths() []string { return t.paths }
+
+// Match reports whether the document whose paths (Paths) lead to values,
+// in order, meets every condition of the filter.
+func (t *Typed) Match(values []Value) bool { return t.root.match(values) }
+
+func (t *Typed) node(e expr, index map[string]int) (typedNode, bool) {
+	switch x := e.(type) {
+	case allOf, anyOf:
+		list, all := []expr(nil), false
+		if a, ok := x.(allOf); ok {
+			list, all = a, true
+		} else {
+			list = x.(anyOf)
+		}
+		n := typedNode{all: all, path: -1, subs: make([]typedNode, len(list))}
+		for i, sub := range list {
+			var ok bool
+			if n.subs[i], ok = t.node(sub, index); !ok {
+				return typedNode{}, false
+			}
+		}
+		return n, true
+	case fieldExpr:
+		names := make([]string, len(x.path))
+		for i, p := range x.path {
+			names[i] = p.name
+		}
+		path := strings.Join(names, ".")
+		i, seen := index[path]
+		if !seen {
+			i = len(t.paths)
+			index[path] = i
+			t.paths = append(t.paths, path)
+		}
+		n := typedNode{path: i, ops: make([]typedOp, len(x.ops))}
+		for j := range x.ops {
+			var ok bool
+			if n.ops[j], ok = typedOpOf(&x.ops[j]); !ok {
+				return typedNode{}, false
+			}
+		}
+		return n, true
+	}
+	return typedNode{}, false
+}
+
+// typedOpOf is o unboxed; ok is false for an array or an object.
+func typedOpOf(o *op) (typedOp, bool) {
+	t := typedOp{kind: o.kind}
+	if o.set != nil {
+		if len(o.set.composite) > 0 {
+			return t, false
+		}
+		t.null = o.set.null
+		for v := range o.set.scalars {
+			switch x := v.(type) {
+			case string:
+				if t.strs == nil {
+					t.strs = map[string]struct{}{}
+				}
+				t.strs[x] = struct{}{}
+			case float64:
+				if t.nums == nil {
+					t.nums = map[float64]struct{}{}
+				}
+				t.nums[x] = struct{}{}
+			case bool:
+				t.bools[b2i(x)] = true
+			}
+		}
+		return t, true
+	}
+	switch x := o.arg.(type) {
+	case nil:
+		t.arg = Value{Kind: Null}
+	case string:
+		t.arg = Value{Kind: String, Str: x}
+	case float64:
+		t.arg = Value{Kind: Number, Num: x}
+	case bool:
+		t.arg = Value{Kind: Bool, Bool: x}
+	default:
+		return t, false
+	}
+	return t, true
+}
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+func (n *typedNode) match(values []Value) bool {
+	if n.path >= 0 {
+		v := &values[n.path]
+		for i := range n.ops {
+			if !n.ops[i].match(v) {
+				return false
+			}
+		}
+		return true
+	}
+	for i := range n.subs {
+		if n.subs[i].match(values) != n.all {
+			return !n.all
+		}
+	}
+	return n.all
+}
+
+// match is op.match of the document where the path leads to v.
+func (o *typedOp) match(v *Value) bool {
+	switch o.kind {
+	case opEq:
+		return o.equals(v)
+	case opNe:
+		return !o.equals(v)
+	case opIn:
+		return o.holds(v)
+	case opNin:
+		return !o.holds(v)
+	case opExists:
+		return (v.Kind != Missing) == o.arg.Bool
+	}
+	switch v.Kind {
+	case String:
+		return o.arg.Kind == String && o.compared(strings.Compare(v.Str, o.arg.Str))
+	case Number:
+		if o.arg.Kind != Number {
+			return false
+		}
+		c := 0
+		if v.Num < o.arg.Num {
+			c = -1
+		} else if v.Num > o.arg.Num {
+			c = 1
+		}
+		return o.compared(c)
+	case Strings:
+		if o.arg.Kind != String {
+			return false
+		}
+		for _, s := range v.List {
+			if o.compared(strings.Compare(s, o.arg.Str)) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// compared is a comparison's answer for c, the value's order against
+// the argument.
+func (o *typedOp) compared(c int) bool {
+	switch o.kind {
+	case opGt:
+		return c > 0
+	case opGte:
+		return c >= 0
+	case opLt:
+		return c < 0
+	}
+	return c <= 0
+}
+
+// equals is op.equals of v: null equals a missing value too; an array
+// of strings equals a string it holds.
+func (o *typedOp) equals(v *Value) bool {
+	a := &o.arg
+	switch v.Kind {
+	case Missing, Null:
+		return a.Kind == Null
+	case String:
+		return a.Kind == String && v.Str == a.Str
+	case Number:
+		return a.Kind == Number && v.Num == a.Num
+	case Bool:
+		return a.Kind == Bool && v.Bool == a.Bool
+	case Strings:
+		if a.Kind != String {
+			return false
+		}
+		for _, s := range v.List {
+			if s == a.Str {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// holds is valueSet.holds of v.
+func (o *typedOp) holds(v *Value) bool {
+	switch v.Kind {
+	case Missing, Null:
+		return o.null
+	case String:
+		_, ok := o.strs[v.Str]
+		return ok
+	case Number:
+		_, ok := o.nums[v.Num]
+		return ok
+	case Bool:
+		return o.bools[b2i(v.Bool)]
+	case Strings:
+		if o.strs == nil {
+			return false
+		}
+		for _, s := range v.List {
+			if _, ok := o.strs[s]; ok {
+				return true
+			}
+		}
+	}
+	return false
+}
