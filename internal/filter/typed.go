@@ -52,16 +52,11 @@ type typedNode struct {
 	ops  []typedOp
 }
 
-// typedOp is an op with its argument unboxed and its set split by type.
+// typedOp is an op with its argument unboxed.
 type typedOp struct {
 	kind opKind
-	arg  Value // $eq, $ne, the comparisons; Missing for $eq null is Null
-	// $in and $nin: the set's strings, numbers and booleans, and whether
-	// it holds null.
-	strs  map[string]struct{}
-	nums  map[float64]struct{}
-	bools [2]bool
-	null  bool
+	arg  Value     // $eq, $ne, the comparisons, $exists
+	set  *valueSet // $in, $nin: no arrays or objects
 }
 
 // Typed compiles f to read Values: ok is false when f compares an array
@@ -131,27 +126,8 @@ func (t *Typed) node(e expr, index map[string]int) (typedNode, bool) {
 func typedOpOf(o *op) (typedOp, bool) {
 	t := typedOp{kind: o.kind}
 	if o.set != nil {
-		if len(o.set.composite) > 0 {
-			return t, false
-		}
-		t.null = o.set.null
-		for v := range o.set.scalars {
-			switch x := v.(type) {
-			case string:
-				if t.strs == nil {
-					t.strs = map[string]struct{}{}
-				}
-				t.strs[x] = struct{}{}
-			case float64:
-				if t.nums == nil {
-					t.nums = map[float64]struct{}{}
-				}
-				t.nums[x] = struct{}{}
-			case bool:
-				t.bools[b2i(x)] = true
-			}
-		}
-		return t, true
+		t.set = o.set
+		return t, len(o.set.composite) == 0
 	}
 	switch x := o.arg.(type) {
 	case nil:
@@ -276,23 +252,24 @@ func (o *typedOp) equals(v *Value) bool {
 
 // holds is valueSet.holds of v.
 func (o *typedOp) holds(v *Value) bool {
+	s := o.set
 	switch v.Kind {
 	case Missing, Null:
-		return o.null
+		return s.null
 	case String:
-		_, ok := o.strs[v.Str]
+		_, ok := s.strs[v.Str]
 		return ok
 	case Number:
-		_, ok := o.nums[v.Num]
+		_, ok := s.nums[v.Num]
 		return ok
 	case Bool:
-		return o.bools[b2i(v.Bool)]
+		return s.bools[b2i(v.Bool)]
 	case Strings:
-		if o.strs == nil {
+		if s.strs == nil {
 			return false
 		}
-		for _, s := range v.List {
-			if _, ok := o.strs[s]; ok {
+		for _, str := range v.List {
+			if _, ok := s.strs[str]; ok {
 				return true
 			}
 		}
