@@ -152,7 +152,7 @@ func (s *Bank) PatchUser(now time.Time, id string, req PatchUserRequest, full bo
 // resetLocked empties the store but for its era, id stream and options.
 // Callers hold the lock.
 func (st *Store) resetLocked() {
-	st.users, st.userOrder, st.goneUsers = map[string]*userRecord{}, nil, 0
+	st.users, st.userOrder, st.userRecs, st.goneUsers = map[string]*userRecord{}, nil, nil, 0
 	st.nodeOrder, st.txOrder = nil, nil
 	st.nodes, st.keys, st.txs = map[string]*nodeRecord{}, map[string]*keyRecord{}, map[string]*txRecord{}
 	st.subnets, st.subs, st.subOrder = map[string]*subnetRecord{}, map[string]*subscriptionRecord{}, nil

@@ -408,6 +408,10 @@ type listing[R, V any] struct {
 	// (slices.DeleteFunc), never reordered.
 	ids    func(st *Store) ([]string, error)
 	record func(st *Store, id string) R
+	// records, when not nil, answers ids' records, index for index, as
+	// the store keeps them; a list of another length than ids' is not
+	// read (record looks each item up).
+	records func(st *Store) []R
 	// skip, when not nil, answers the test of the items to leave out,
 	// nil for none; it is asked again for each hold.
 	skip func(st *Store) func(R) bool
@@ -541,6 +545,12 @@ func (s *listScan[R, V]) hold(st *Store) (done bool, err error) {
 		s.era, s.items, s.total, s.examined = st.era, nil, 0, 0
 		s.begin(list)
 	}
+	var records []R
+	if s.l.records != nil {
+		if records = s.l.records(st); len(records) != len(list) {
+			records = nil
+		}
+	}
 	// The next item is after at oldest first, before it newest first.
 	step := 1
 	if s.q.NewestFirst {
@@ -557,7 +567,12 @@ func (s *listScan[R, V]) hold(st *Store) (done bool, err error) {
 		id := list[i]
 		s.last, s.at = id, i
 		s.examined++
-		r := s.l.record(st, id)
+		var r R
+		if records != nil {
+			r = records[i]
+		} else {
+			r = s.l.record(st, id)
+		}
 		if skip != nil && skip(r) {
 			continue
 		}

@@ -1,9 +1,11 @@
 package bank
 
 import (
+	"bytes"
 	"encoding/json"
 	"math/rand/v2"
 	"reflect"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -290,4 +292,39 @@ func TestTypedListIsTheWholeViewsList(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestUserRecsAreUserOrders: the store's userRecs (what a filtered list
+// of users reads) are userOrder's records, index for index, after users
+// are added, after a restore and after a reset; a list of users filtered
+// after a restore answers the restored users.
+func TestUserRecsAreUserOrders(t *testing.T) {
+	b, ids := usersBank(t, 5)
+	st := b.store
+	check := func(when string) {
+		t.Helper()
+		defer st.lock().unlock()
+		if !slices.Equal(st.userRecs, recordsOf(st.users, st.userOrder)) || len(st.userRecs) != len(st.userOrder) {
+			t.Errorf("%s: userRecs %v are not userOrder %v's records", when, st.userRecs, st.userOrder)
+		}
+	}
+	check("added")
+	var saved bytes.Buffer
+	if err := snapshot(b, &saved); err != nil {
+		t.Fatal(err)
+	}
+	mustAddUser(t, b, UserSeed{LegalNames: []string{"User 1"}})
+	check("added after the snapshot")
+	if err := restore(b, &saved); err != nil {
+		t.Fatal(err)
+	}
+	check("restored")
+	got, err := b.ListUsers(ListQuery{Page: Page{Number: 1, PerPage: 20}, Filter: mustFilter(t, `{"legal_names":"User 1"}`)}, "", true)
+	if err != nil || !slices.Equal(userIDs(got.Users), ids[1:2]) {
+		t.Errorf("after the restore, the users named User 1 are %v (%v), want %v", userIDs(got.Users), err, ids[1:2])
+	}
+	b.ResetBank(func() {})
+	check("reset")
+	mustAddUser(t, b, UserSeed{})
+	check("added after the reset")
 }
