@@ -184,3 +184,45 @@ var typedNodeFields = map[string]func(st *Store, n *nodeRecord) filter.Value{
 var typedTxFields = map[string]func(st *Store, t *txRecord) filter.Value{
 	"_id": func(_ *Store, t *txRecord) filter.Value { return stringValue(t.id) },
 }
+
+// documentsValue is what documents.<kind>.<field> reaches in a user's
+// documents as GET /users shows them: each base document's
+// sub-documents of the kind, field of each, and nothing where a base
+// document has none of the kind, or the user no documents.
+func documentsValue(u *userRecord, kind string, field func(d *subDocRecord) string) filter.Value {
+	v := filter.Value{Kind: filter.Each, Absent: len(u.documents) == 0}
+	for _, b := range u.documents {
+		subs := b.docs[kind]
+		if len(subs) == 0 {
+			v.Absent = true
+		}
+		for _, d := range subs {
+			v.List = append(v.List, stringValue(field(d)).Str)
+		}
+	}
+	return v
+}
+
+func init() {
+	typedUserFields["documents.id"] = func(_ *Store, u *userRecord) filter.Value {
+		v := filter.Value{Kind: filter.Each, Absent: len(u.documents) == 0}
+		for _, b := range u.documents {
+			v.List = append(v.List, stringValue(b.id).Str)
+		}
+		return v
+	}
+	for _, kind := range []string{physicalDocs, socialDocs, virtualDocs} {
+		for name, field := range map[string]func(d *subDocRecord) string{
+			"document_type": func(d *subDocRecord) string { return d.typ },
+			"id":            func(d *subDocRecord) string { return d.id },
+			"status":        func(d *subDocRecord) string { return d.status },
+		} {
+			typedUserFields["documents."+kind+"."+name] = func(_ *Store, u *userRecord) filter.Value { return documentsValue(u, kind, field) }
+		}
+	}
+	for path, read := range typedUserFields {
+		if _, ok := typedUserFieldsShowingTokens[path]; !ok {
+			typedUserFieldsShowingTokens[path] = read
+		}
+	}
+}

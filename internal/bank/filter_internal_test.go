@@ -227,7 +227,7 @@ func collectPaths(v any, prefix string, into *[]pathValue) {
 // document built) answers the users whose whole view's JSON the filter
 // matches, in order, over users of several shapes (no legal names, one
 // not valid UTF-8, business or not, each permission) and filters of
-// every operator on each typed path.
+// every operator on each typed path (through the documents too).
 func TestTypedListIsTheWholeViewsList(t *testing.T) {
 	b := newTestBank(testBankOptions{})
 	for i := range 40 {
@@ -241,6 +241,9 @@ func TestTypedListIsTheWholeViewsList(t *testing.T) {
 			seed.PhoneNumbers = []string{"555"}
 		case 3:
 			seed.LegalNames = []string{"C"}
+		case 4:
+			seed.Documents = []SubDocumentSeed{{Kind: "physical", Type: "GOVT_ID", Value: "2222", Status: "VALID"},
+				{Kind: "virtual", Type: "SSN", Value: "2222", Status: []string{"VALID", "INVALID"}[i%2]}}
 		}
 		mustAddUser(t, b, seed)
 	}
@@ -270,6 +273,9 @@ func TestTypedListIsTheWholeViewsList(t *testing.T) {
 			`{"permission":{"$in":["LOCKED","UNVERIFIED"]}}`, `{"refresh_token":{"$exists":true}}`, `{"refresh_token":null}`,
 			`{"extra.supp_id":{"$gte":"s1"}}`, `{"extra.is_business":true}`, `{"extra.cip_tag":{"$lt":2}}`,
 			`{"extra.public_note":null}`,
+			`{"documents.physical_docs.document_type":"GOVT_ID"}`, `{"documents.social_docs.id":null}`,
+			`{"documents.id":{"$exists":false}}`, `{"documents.virtual_docs.status":{"$nin":["VALID"]}}`,
+			`{"documents.virtual_docs.document_type":{"$in":["SSN",null]}}`,
 			`{"$or":[{"legal_names":"A"},{"extra.supp_id":"s2"},{"permission":"LOCKED"}]}`,
 			`{"$and":[{"legal_names":{"$ne":"C"}},{"extra.is_business":{"$in":[false,0]}}]}`,
 		} {

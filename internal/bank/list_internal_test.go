@@ -425,19 +425,57 @@ func bindTyped[R any](st *Store, r R, typed map[string]func(*Store, R) filter.Va
 	return out
 }
 
-// valueAt is what path leads to in a decoded document through its
-// objects, as a filter.Typed reads it.
+// valueAt is what path leads to in a decoded document, as a
+// filter.Typed reads it: through its objects, or through arrays of
+// objects to each value it reaches (filter.Each).
 func valueAt(doc any, path []string) filter.Value {
-	for _, name := range path {
-		m, ok := doc.(map[string]any)
-		if !ok {
-			return filter.Value{}
+	var (
+		visits       []any
+		absent, each bool
+		walk         func(x any, path []string)
+	)
+	walk = func(x any, path []string) {
+		if len(path) == 0 {
+			visits = append(visits, x)
+			return
 		}
-		if doc, ok = m[name]; !ok {
-			return filter.Value{}
+		switch y := x.(type) {
+		case map[string]any:
+			if c, ok := y[path[0]]; ok {
+				walk(c, path[1:])
+			} else {
+				absent = true
+			}
+		case []any:
+			each = true
+			walked := false
+			for _, el := range y {
+				if m, ok := el.(map[string]any); ok {
+					walked = true
+					walk(m, path)
+				}
+			}
+			absent = absent || !walked
+		default:
+			absent = true
 		}
 	}
-	switch x := doc.(type) {
+	walk(doc, path)
+	if each {
+		v := filter.Value{Kind: filter.Each, Absent: absent}
+		for _, x := range visits {
+			s, ok := x.(string)
+			if !ok {
+				return filter.Value{Kind: 255} // not a Value
+			}
+			v.List = append(v.List, s)
+		}
+		return v
+	}
+	if absent {
+		return filter.Value{}
+	}
+	switch x := visits[0].(type) {
 	case nil:
 		return filter.Value{Kind: filter.Null}
 	case string:

@@ -21,17 +21,24 @@ const (
 	Bool
 	// Number is Value.Num.
 	Number
+	// Each is what a path through arrays of objects reaches, one value
+	// at a time: each string of Value.List, and nothing (a missing
+	// member, an array without objects) somewhere when Value.Absent. A
+	// condition holds when it holds for one of them; at least one there
+	// is.
+	Each
 )
 
 // Value is what a path leads to in a document, as a Typed filter reads
 // it: a scalar, or an array of strings, held without boxing into any.
 // Strings are valid UTF-8 (as JSON shows them).
 type Value struct {
-	Kind Kind
-	Str  string
-	List []string
-	Num  float64
-	Bool bool
+	Kind   Kind
+	Str    string
+	List   []string
+	Num    float64
+	Bool   bool
+	Absent bool
 }
 
 // Typed is a filter compiled to match a document read as the Values of
@@ -181,6 +188,9 @@ func (o *typedOp) match(v *Value) bool {
 	case opNin:
 		return !o.holds(v)
 	case opExists:
+		if v.Kind == Each {
+			return (len(v.List) > 0) == o.arg.Bool
+		}
 		return (v.Kind != Missing) == o.arg.Bool
 	}
 	switch v.Kind {
@@ -197,7 +207,7 @@ func (o *typedOp) match(v *Value) bool {
 			c = 1
 		}
 		return o.compared(c)
-	case Strings:
+	case Strings, Each:
 		if o.arg.Kind != String {
 			return false
 		}
@@ -237,7 +247,10 @@ func (o *typedOp) equals(v *Value) bool {
 		return a.Kind == Number && v.Num == a.Num
 	case Bool:
 		return a.Kind == Bool && v.Bool == a.Bool
-	case Strings:
+	case Strings, Each:
+		if v.Kind == Each && v.Absent && a.Kind == Null {
+			return true
+		}
 		if a.Kind != String {
 			return false
 		}
@@ -264,7 +277,10 @@ func (o *typedOp) holds(v *Value) bool {
 		return ok
 	case Bool:
 		return s.bools[b2i(v.Bool)]
-	case Strings:
+	case Strings, Each:
+		if v.Kind == Each && v.Absent && s.null {
+			return true
+		}
 		if s.strs == nil {
 			return false
 		}

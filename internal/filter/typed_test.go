@@ -13,12 +13,12 @@ import (
 // the filter matches the decoded document whose paths lead to those
 // values, over random documents (strings, lists of strings, empty or
 // null, numbers with 0 and -0, booleans, null, missing, a path into an
-// object) and random filters of every operator, $and and $or, against
-// values found in them and others; and a filter that compares an array
-// or an object does not compile.
+// object, a path through an array of objects) and random filters of
+// every operator, $and and $or, against values found in them and others;
+// and a filter that compares an array or an object does not compile.
 func TestTypedIsMatch(t *testing.T) {
 	rng := rand.New(rand.NewPCG(45, 3))
-	paths := []string{"s", "l", "n", "b", "x.y"}
+	paths := []string{"s", "l", "n", "b", "x.y", "d.e"}
 	scalars := []any{"a", "b", "", "0", 0.0, math.Copysign(0, -1), 1.0, 2.5, true, false, nil}
 	randomValue := func() (filter.Value, any) {
 		switch rng.IntN(7) {
@@ -95,6 +95,23 @@ func TestTypedIsMatch(t *testing.T) {
 			doc["x"] = map[string]any{} // x.y missing from an object
 		}
 		for i, path := range typed.Paths() {
+			if path == "d.e" { // an array of objects, each with e or not
+				v, d := filter.Value{Kind: filter.Each}, []any{}
+				for range rng.IntN(3) {
+					s := []string{"a", "b", "", "0"}[rng.IntN(4)]
+					v.List, d = append(v.List, s), append(d, map[string]any{"e": s})
+				}
+				if v.Absent = len(v.List) == 0 || rng.IntN(3) == 0; v.Absent && (len(d) > 0 || rng.IntN(2) == 0) {
+					d = append(d, map[string]any{"f": 1.0})
+				}
+				if len(d) == 0 && rng.IntN(2) == 0 {
+					doc["d"] = []any{"not an object"}
+				} else {
+					doc["d"] = d
+				}
+				values[i] = v
+				continue
+			}
 			v, decoded := randomValue()
 			values[i] = v
 			if v.Kind == filter.Missing {
