@@ -424,7 +424,7 @@ type listing[R, V any] struct {
 	// typed read what some paths of the view lead to (by dotted path), as
 	// a filter.Typed reads them, cheaper still: a filter whose paths are
 	// all here, and which compiles to a filter.Typed, reads only these.
-	typed map[string]func(st *Store, r R) filter.Value
+	typed map[string]func(st *Store, r R, buf *[]string) filter.Value
 }
 
 // errListCanceled answers a filtered or searched list whose request
@@ -456,7 +456,7 @@ func pageOf[R, V any](st *Store, q ListQuery, l listing[R, V]) ([]V, int, error)
 	s.lo, _ = q.Page.Window(math.MaxInt)
 	if q.Filter != nil {
 		if s.typed, s.typedRead = typedOf(q.Filter, l.typed); s.typed != nil {
-			s.values = make([]filter.Value, len(s.typedRead))
+			s.values, s.bufs = make([]filter.Value, len(s.typedRead)), make([][]string, len(s.typedRead))
 		} else {
 			s.doc, s.matcher = newFilterDoc(q.Filter, l), q.Filter.Matcher()
 		}
@@ -494,8 +494,9 @@ type listScan[R, V any] struct {
 	// typed, when not nil, matches instead of matcher: the values of its
 	// paths, read by typedRead.
 	typed     *filter.Typed
-	typedRead []func(st *Store, r R) filter.Value
+	typedRead []func(st *Store, r R, buf *[]string) filter.Value
 	values    []filter.Value
+	bufs      [][]string // by path: room for the lists its reader makes
 
 	started  bool
 	era      uint64
@@ -579,7 +580,7 @@ func (s *listScan[R, V]) hold(st *Store) (done bool, err error) {
 		viewed := false
 		if s.typed != nil {
 			for i, read := range s.typedRead {
-				s.values[i] = read(st, r)
+				s.values[i] = read(st, r, &s.bufs[i])
 			}
 			if !s.typed.Match(s.values) {
 				continue
@@ -634,7 +635,7 @@ func (s *listScan[R, V]) id(list []string, i int) string {
 
 // typedOf is f compiled to read Values, and the readers of its paths,
 // when readers has one for each; nil otherwise.
-func typedOf[R any](f *filter.Filter, readers map[string]func(st *Store, r R) filter.Value) (*filter.Typed, []func(st *Store, r R) filter.Value) {
+func typedOf[R any](f *filter.Filter, readers map[string]func(st *Store, r R, buf *[]string) filter.Value) (*filter.Typed, []func(st *Store, r R, buf *[]string) filter.Value) {
 	if readers == nil {
 		return nil, nil
 	}
@@ -642,7 +643,7 @@ func typedOf[R any](f *filter.Filter, readers map[string]func(st *Store, r R) fi
 	if !ok {
 		return nil, nil
 	}
-	read := make([]func(st *Store, r R) filter.Value, len(t.Paths()))
+	read := make([]func(st *Store, r R, buf *[]string) filter.Value, len(t.Paths()))
 	for i, path := range t.Paths() {
 		if read[i] = readers[path]; read[i] == nil {
 			return nil, nil

@@ -98,7 +98,8 @@ var subscriptionFields = map[string]func(st *Store, sub *subscriptionRecord) (an
 
 // The typed readers (listing.typed): each reads what a path of an item's
 // view leads to, as a filter.Typed reads it, without building or boxing
-// anything. TestTypedReadersAreTheViews compares each with the view's
+// anything; a list it makes (filter.Each) it appends to buf, which the
+// next item's read reuses. TestTypedReadersAreTheViews compares each with the view's
 // JSON on every item of a busy store.
 
 // stringValue is s as the view's JSON shows it.
@@ -133,16 +134,16 @@ var noStrings = filter.Value{Kind: filter.Strings, List: []string{}}
 
 // typedUserFieldsOf are the typed readers of a user's paths,
 // refresh_token's as GET /users shows it with (or without) the tokens.
-func typedUserFieldsOf(showTokens bool) map[string]func(st *Store, u *userRecord) filter.Value {
+func typedUserFieldsOf(showTokens bool) map[string]func(st *Store, u *userRecord, buf *[]string) filter.Value {
 	if showTokens {
 		return typedUserFieldsShowingTokens
 	}
 	return typedUserFields
 }
 
-var typedUserFieldsShowingTokens = func() map[string]func(st *Store, u *userRecord) filter.Value {
+var typedUserFieldsShowingTokens = func() map[string]func(st *Store, u *userRecord, buf *[]string) filter.Value {
 	m := maps.Clone(typedUserFields)
-	m["refresh_token"] = func(_ *Store, u *userRecord) filter.Value {
+	m["refresh_token"] = func(_ *Store, u *userRecord, _ *[]string) filter.Value {
 		if u.refreshToken == "" {
 			return filter.Value{}
 		}
@@ -151,21 +152,23 @@ var typedUserFieldsShowingTokens = func() map[string]func(st *Store, u *userReco
 	return m
 }()
 
-var typedUserFields = map[string]func(st *Store, u *userRecord) filter.Value{
-	"refresh_token":     func(*Store, *userRecord) filter.Value { return filter.Value{} },
-	"_id":               func(_ *Store, u *userRecord) filter.Value { return stringValue(u.id) },
-	"emails":            func(*Store, *userRecord) filter.Value { return noStrings },
-	"is_hidden":         func(*Store, *userRecord) filter.Value { return filter.Value{Kind: filter.Bool} },
-	"legal_names":       func(_ *Store, u *userRecord) filter.Value { return stringsValue(shareList(u.legalNames)) },
-	"permission":        func(_ *Store, u *userRecord) filter.Value { return stringValue(u.permission) },
-	"phone_numbers":     func(_ *Store, u *userRecord) filter.Value { return stringsValue(shareList(u.phones)) },
-	"photos":            func(*Store, *userRecord) filter.Value { return noStrings },
-	"extra.supp_id":     func(_ *Store, u *userRecord) filter.Value { return stringValue(u.suppID) },
-	"extra.is_business": func(_ *Store, u *userRecord) filter.Value { return filter.Value{Kind: filter.Bool, Bool: u.isBusiness} },
-	"extra.cip_tag": func(_ *Store, u *userRecord) filter.Value {
+var typedUserFields = map[string]func(st *Store, u *userRecord, buf *[]string) filter.Value{
+	"refresh_token": func(*Store, *userRecord, *[]string) filter.Value { return filter.Value{} },
+	"_id":           func(_ *Store, u *userRecord, _ *[]string) filter.Value { return stringValue(u.id) },
+	"emails":        func(*Store, *userRecord, *[]string) filter.Value { return noStrings },
+	"is_hidden":     func(*Store, *userRecord, *[]string) filter.Value { return filter.Value{Kind: filter.Bool} },
+	"legal_names":   func(_ *Store, u *userRecord, _ *[]string) filter.Value { return stringsValue(shareList(u.legalNames)) },
+	"permission":    func(_ *Store, u *userRecord, _ *[]string) filter.Value { return stringValue(u.permission) },
+	"phone_numbers": func(_ *Store, u *userRecord, _ *[]string) filter.Value { return stringsValue(shareList(u.phones)) },
+	"photos":        func(*Store, *userRecord, *[]string) filter.Value { return noStrings },
+	"extra.supp_id": func(_ *Store, u *userRecord, _ *[]string) filter.Value { return stringValue(u.suppID) },
+	"extra.is_business": func(_ *Store, u *userRecord, _ *[]string) filter.Value {
+		return filter.Value{Kind: filter.Bool, Bool: u.isBusiness}
+	},
+	"extra.cip_tag": func(_ *Store, u *userRecord, _ *[]string) filter.Value {
 		return filter.Value{Kind: filter.Number, Num: float64(u.cipTag)}
 	},
-	"extra.public_note": func(_ *Store, u *userRecord) filter.Value {
+	"extra.public_note": func(_ *Store, u *userRecord, _ *[]string) filter.Value {
 		if u.publicNote == nil {
 			return filter.Value{Kind: filter.Null}
 		}
@@ -173,24 +176,26 @@ var typedUserFields = map[string]func(st *Store, u *userRecord) filter.Value{
 	},
 }
 
-var typedNodeFields = map[string]func(st *Store, n *nodeRecord) filter.Value{
-	"_id":       func(_ *Store, n *nodeRecord) filter.Value { return stringValue(n.id) },
-	"allowed":   func(_ *Store, n *nodeRecord) filter.Value { return stringValue(n.allowed) },
-	"is_active": func(_ *Store, n *nodeRecord) filter.Value { return filter.Value{Kind: filter.Bool, Bool: n.isActive} },
-	"type":      func(_ *Store, n *nodeRecord) filter.Value { return stringValue(n.typ) },
-	"user_id":   func(_ *Store, n *nodeRecord) filter.Value { return stringValue(n.userID) },
+var typedNodeFields = map[string]func(st *Store, n *nodeRecord, buf *[]string) filter.Value{
+	"_id":     func(_ *Store, n *nodeRecord, _ *[]string) filter.Value { return stringValue(n.id) },
+	"allowed": func(_ *Store, n *nodeRecord, _ *[]string) filter.Value { return stringValue(n.allowed) },
+	"is_active": func(_ *Store, n *nodeRecord, _ *[]string) filter.Value {
+		return filter.Value{Kind: filter.Bool, Bool: n.isActive}
+	},
+	"type":    func(_ *Store, n *nodeRecord, _ *[]string) filter.Value { return stringValue(n.typ) },
+	"user_id": func(_ *Store, n *nodeRecord, _ *[]string) filter.Value { return stringValue(n.userID) },
 }
 
-var typedTxFields = map[string]func(st *Store, t *txRecord) filter.Value{
-	"_id": func(_ *Store, t *txRecord) filter.Value { return stringValue(t.id) },
+var typedTxFields = map[string]func(st *Store, t *txRecord, buf *[]string) filter.Value{
+	"_id": func(_ *Store, t *txRecord, _ *[]string) filter.Value { return stringValue(t.id) },
 }
 
 // documentsValue is what documents.<kind>.<field> reaches in a user's
 // documents as GET /users shows them: each base document's
 // sub-documents of the kind, field of each, and nothing where a base
 // document has none of the kind, or the user no documents.
-func documentsValue(u *userRecord, kind string, field func(d *subDocRecord) string) filter.Value {
-	v := filter.Value{Kind: filter.Each, Absent: len(u.documents) == 0}
+func documentsValue(u *userRecord, kind string, field func(d *subDocRecord) string, buf *[]string) filter.Value {
+	v := filter.Value{Kind: filter.Each, Absent: len(u.documents) == 0, List: (*buf)[:0]}
 	for _, b := range u.documents {
 		subs := b.docs[kind]
 		if len(subs) == 0 {
@@ -200,15 +205,17 @@ func documentsValue(u *userRecord, kind string, field func(d *subDocRecord) stri
 			v.List = append(v.List, stringValue(field(d)).Str)
 		}
 	}
+	*buf = v.List
 	return v
 }
 
 func init() {
-	typedUserFields["documents.id"] = func(_ *Store, u *userRecord) filter.Value {
-		v := filter.Value{Kind: filter.Each, Absent: len(u.documents) == 0}
+	typedUserFields["documents.id"] = func(_ *Store, u *userRecord, buf *[]string) filter.Value {
+		v := filter.Value{Kind: filter.Each, Absent: len(u.documents) == 0, List: (*buf)[:0]}
 		for _, b := range u.documents {
 			v.List = append(v.List, stringValue(b.id).Str)
 		}
+		*buf = v.List
 		return v
 	}
 	for _, kind := range []string{physicalDocs, socialDocs, virtualDocs} {
@@ -217,7 +224,9 @@ func init() {
 			"id":            func(d *subDocRecord) string { return d.id },
 			"status":        func(d *subDocRecord) string { return d.status },
 		} {
-			typedUserFields["documents."+kind+"."+name] = func(_ *Store, u *userRecord) filter.Value { return documentsValue(u, kind, field) }
+			typedUserFields["documents."+kind+"."+name] = func(_ *Store, u *userRecord, buf *[]string) filter.Value {
+				return documentsValue(u, kind, field, buf)
+			}
 		}
 	}
 	for path, read := range typedUserFields {
