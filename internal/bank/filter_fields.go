@@ -2,8 +2,6 @@ package bank
 
 import (
 	"maps"
-	"reflect"
-	"unicode/utf8"
 
 	"github.com/synapsefake/synapsefake/internal/filter"
 )
@@ -102,29 +100,14 @@ var subscriptionFields = map[string]func(st *Store, sub *subscriptionRecord) (an
 // next item's read reuses. TestTypedReadersAreTheViews compares each with the view's
 // JSON on every item of a busy store.
 
-// stringValue is s as the view's JSON shows it.
-func stringValue(s string) filter.Value {
-	if !utf8.ValidString(s) {
-		s, _ = jsonValue(reflect.ValueOf(s)).(string)
-	}
-	return filter.Value{Kind: filter.String, Str: s}
-}
+// stringValue is s, as the view's JSON shows it once filter.Typed reads
+// it.
+func stringValue(s string) filter.Value { return filter.Value{Kind: filter.String, Str: s} }
 
 // stringsValue is list as the view's JSON shows it (nil is null).
 func stringsValue(list []string) filter.Value {
 	if list == nil {
 		return filter.Value{Kind: filter.Null}
-	}
-	for i, s := range list {
-		if !utf8.ValidString(s) {
-			valid := make([]string, len(list))
-			copy(valid, list[:i])
-			for j := i; j < len(list); j++ {
-				valid[j] = stringValue(list[j]).Str
-			}
-			list = valid
-			break
-		}
 	}
 	return filter.Value{Kind: filter.Strings, List: list}
 }
@@ -202,7 +185,7 @@ func documentsValue(u *userRecord, kind string, field func(d *subDocRecord) stri
 			v.Absent = true
 		}
 		for _, d := range subs {
-			v.List = append(v.List, stringValue(field(d)).Str)
+			v.List = append(v.List, field(d))
 		}
 	}
 	*buf = v.List
@@ -213,7 +196,7 @@ func init() {
 	typedUserFields["documents.id"] = func(_ *Store, u *userRecord, buf *[]string) filter.Value {
 		v := filter.Value{Kind: filter.Each, Absent: len(u.documents) == 0, List: (*buf)[:0]}
 		for _, b := range u.documents {
-			v.List = append(v.List, stringValue(b.id).Str)
+			v.List = append(v.List, b.id)
 		}
 		*buf = v.List
 		return v

@@ -373,7 +373,7 @@ func TestFieldReadersAreTheViews(t *testing.T) {
 			t.Fatal(err)
 		}
 		for path, read := range readers {
-			if got, want := read(), valueAt(doc, strings.Split(path, ".")); !cmp.Equal(got, want) {
+			if got, want := shownValue(read()), valueAt(doc, strings.Split(path, ".")); !cmp.Equal(got, want) {
 				t.Errorf("%s %s: the typed reader reads %#v, the view shows %#v", kind, path, got, want)
 			}
 			checked["typed "+kind]++
@@ -423,6 +423,21 @@ func bindTyped[R any](st *Store, r R, typed map[string]func(*Store, R, *[]string
 		out[path] = func() filter.Value { return read(st, r, new([]string)) }
 	}
 	return out
+}
+
+// shownValue is v with its strings as JSON shows them (as filter.Typed
+// reads them).
+func shownValue(v filter.Value) filter.Value {
+	shown := func(s string) string { return jsonValue(reflect.ValueOf(s)).(string) }
+	v.Str = shown(v.Str)
+	if v.List != nil {
+		list := make([]string, len(v.List))
+		for i, s := range v.List {
+			list[i] = shown(s)
+		}
+		v.List = list
+	}
+	return v
 }
 
 // valueAt is what path leads to in a decoded document, as a

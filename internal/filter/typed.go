@@ -2,6 +2,7 @@ package filter
 
 import (
 	"strings"
+	"unicode/utf8"
 )
 
 // Kind is what a Value holds.
@@ -30,8 +31,10 @@ const (
 )
 
 // Value is what a path leads to in a document, as a Typed filter reads
-// it: a scalar, or an array of strings, held without boxing into any.
-// Strings are valid UTF-8 (as JSON shows them).
+// it: a scalar, or an array of strings, held without boxing into any. A
+// string need not be valid UTF-8: it is read as JSON shows it (shown),
+// each byte that is not UTF-8 as U+FFFD, which Match works out only when
+// it might change the answer.
 type Value struct {
 	Kind   Kind
 	Str    string
@@ -195,7 +198,7 @@ func (o *typedOp) match(v *Value) bool {
 	}
 	switch v.Kind {
 	case String:
-		return o.arg.Kind == String && o.compared(strings.Compare(v.Str, o.arg.Str))
+		return o.arg.Kind == String && o.compared(strings.Compare(shown(v.Str), o.arg.Str))
 	case Number:
 		if o.arg.Kind != Number {
 			return false
@@ -212,7 +215,7 @@ func (o *typedOp) match(v *Value) bool {
 			return false
 		}
 		for _, s := range v.List {
-			if o.compared(strings.Compare(s, o.arg.Str)) {
+			if o.compared(strings.Compare(shown(s), o.arg.Str)) {
 				return true
 			}
 		}
@@ -242,7 +245,7 @@ func (o *typedOp) equals(v *Value) bool {
 	case Missing, Null:
 		return a.Kind == Null
 	case String:
-		return a.Kind == String && v.Str == a.Str
+		return a.Kind == String && shownIs(v.Str, a.Str)
 	case Number:
 		return a.Kind == Number && v.Num == a.Num
 	case Bool:
@@ -255,7 +258,7 @@ func (o *typedOp) equals(v *Value) bool {
 			return false
 		}
 		for _, s := range v.List {
-			if s == a.Str {
+			if shownIs(s, a.Str) {
 				return true
 			}
 		}
@@ -270,8 +273,7 @@ func (o *typedOp) holds(v *Value) bool {
 	case Missing, Null:
 		return s.null
 	case String:
-		_, ok := s.strs[v.Str]
-		return ok
+		return s.hasString(v.Str)
 	case Number:
 		_, ok := s.nums[v.Num]
 		return ok
@@ -285,10 +287,49 @@ func (o *typedOp) holds(v *Value) bool {
 			return false
 		}
 		for _, str := range v.List {
-			if _, ok := s.strs[str]; ok {
+			if s.hasString(str) {
 				return true
 			}
 		}
 	}
 	return false
+}
+
+// shown is s as JSON shows it: each byte that is not UTF-8 as U+FFFD
+// (as encoding/json writes it).
+func shown(s string) string {
+	if utf8.ValidString(s) {
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); {
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && size == 1 {
+			b.WriteString("\ufffd")
+		} else {
+			b.WriteString(s[i : i+size])
+		}
+		i += size
+	}
+	return b.String()
+}
+
+// shownIs reports whether shown(s) is want, which is valid UTF-8: s
+// itself, or s not UTF-8 and shown longer (each byte replaced grows by
+// two), so that s is checked only when want is longer.
+func shownIs(s, want string) bool {
+	return s == want || len(want) > len(s) && !utf8.ValidString(s) && shown(s) == want
+}
+
+// hasString reports whether shown(str) is one of the set's strings
+// (all valid UTF-8).
+func (s *valueSet) hasString(str string) bool {
+	if _, ok := s.strs[str]; ok {
+		return true
+	}
+	if len(s.strs) == 0 || utf8.ValidString(str) {
+		return false
+	}
+	_, ok := s.strs[shown(str)]
+	return ok
 }

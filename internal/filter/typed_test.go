@@ -11,15 +11,24 @@ import (
 
 // TestTypedIsMatch: a filter compiled to read Values (Typed) matches as
 // the filter matches the decoded document whose paths lead to those
-// values, over random documents (strings, lists of strings, empty or
-// null, numbers with 0 and -0, booleans, null, missing, a path into an
-// object, a path through an array of objects) and random filters of
-// every operator, $and and $or, against values found in them and others;
-// and a filter that compares an array or an object does not compile.
+// values, over random documents (strings, some not UTF-8, lists of
+// strings, empty or null, numbers with 0 and -0, booleans, null, missing,
+// a path into an object, a path through an array of objects) and random
+// filters of every operator, $and and $or, against values found in them
+// and others; and a filter that compares an array or an object does not
+// compile.
 func TestTypedIsMatch(t *testing.T) {
 	rng := rand.New(rand.NewPCG(45, 3))
 	paths := []string{"s", "l", "n", "b", "x.y", "d.e"}
-	scalars := []any{"a", "b", "", "0", 0.0, math.Copysign(0, -1), 1.0, 2.5, true, false, nil}
+	// strs are an item's strings: "b\xff" and "\xffb" are not UTF-8, and
+	// JSON shows them as "b\ufffd" and "\ufffdb".
+	strs := []string{"a", "b", "", "0", "b\xff", "\xffb", "b\ufffd"}
+	shown := func(s string) string {
+		data, _ := json.Marshal(s)
+		_ = json.Unmarshal(data, &s)
+		return s
+	}
+	scalars := []any{"a", "b", "b\ufffd", "\ufffdb", "", "0", 0.0, math.Copysign(0, -1), 1.0, 2.5, true, false, nil}
 	randomValue := func() (filter.Value, any) {
 		switch rng.IntN(7) {
 		case 0:
@@ -27,13 +36,13 @@ func TestTypedIsMatch(t *testing.T) {
 		case 1:
 			return filter.Value{Kind: filter.Null}, nil
 		case 2:
-			s := []string{"a", "b", "", "0"}[rng.IntN(4)]
-			return filter.Value{Kind: filter.String, Str: s}, s
+			s := strs[rng.IntN(len(strs))]
+			return filter.Value{Kind: filter.String, Str: s}, shown(s)
 		case 3:
 			list, decoded := []string{}, []any{}
 			for range rng.IntN(3) {
-				s := []string{"a", "b", "", "0"}[rng.IntN(4)]
-				list, decoded = append(list, s), append(decoded, s)
+				s := strs[rng.IntN(len(strs))]
+				list, decoded = append(list, s), append(decoded, shown(s))
 			}
 			return filter.Value{Kind: filter.Strings, List: list}, decoded
 		case 4:
@@ -58,7 +67,7 @@ func TestTypedIsMatch(t *testing.T) {
 			arg = rng.IntN(2) == 0
 		case "$gt", "$gte", "$lt", "$lte":
 			if _, ok := arg.(float64); !ok {
-				arg = "a"
+				arg = []string{"a", "b\ufffd"}[rng.IntN(2)]
 			}
 		}
 		return map[string]any{paths[rng.IntN(len(paths))]: map[string]any{op: arg}}
@@ -98,8 +107,8 @@ func TestTypedIsMatch(t *testing.T) {
 			if path == "d.e" { // an array of objects, each with e or not
 				v, d := filter.Value{Kind: filter.Each}, []any{}
 				for range rng.IntN(3) {
-					s := []string{"a", "b", "", "0"}[rng.IntN(4)]
-					v.List, d = append(v.List, s), append(d, map[string]any{"e": s})
+					s := strs[rng.IntN(len(strs))]
+					v.List, d = append(v.List, s), append(d, map[string]any{"e": shown(s)})
 				}
 				if v.Absent = len(v.List) == 0 || rng.IntN(3) == 0; v.Absent && (len(d) > 0 || rng.IntN(2) == 0) {
 					d = append(d, map[string]any{"f": 1.0})
