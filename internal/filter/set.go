@@ -18,6 +18,28 @@ type valueSet struct {
 	bools     [2]bool // false, true
 	null      bool
 	composite map[uint64][]any
+	shapes    map[shape]bool // the composites'
+}
+
+// shape is an array's or an object's length and which it is: values
+// equal (equal) share it, so that a value of another shape than a set's
+// or an $eq's is not hashed.
+type shape struct {
+	n      int
+	object bool
+}
+
+// shapeOf is the shape of an array or an object.
+func shapeOf(v any) shape {
+	switch x := v.(type) {
+	case []any:
+		return shape{n: len(x)}
+	case map[string]any:
+		return shape{n: len(x), object: true}
+	case Object:
+		return shape{n: len(x), object: true}
+	}
+	return shape{n: -1}
 }
 
 func newValueSet(values []any) *valueSet {
@@ -41,8 +63,9 @@ func newValueSet(values []any) *valueSet {
 			s.bools[b2i(x)] = true
 		case []any, map[string]any, Object:
 			if s.composite == nil {
-				s.composite = map[uint64][]any{}
+				s.composite, s.shapes = map[uint64][]any{}, map[shape]bool{}
 			}
+			s.shapes[shapeOf(v)] = true
 			h := m.hash(v)
 			s.composite[h] = append(s.composite[h], v)
 		}
@@ -78,7 +101,7 @@ func (s *valueSet) has(v any, m *memo) bool {
 	case bool:
 		return s.bools[b2i(x)]
 	case []any, map[string]any, Object:
-		if len(s.composite) == 0 {
+		if len(s.composite) == 0 || !s.shapes[shapeOf(v)] {
 			return false
 		}
 		return slices.ContainsFunc(s.composite[m.hash(v)], func(c any) bool { return equal(v, c) })
