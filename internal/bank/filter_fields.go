@@ -151,6 +151,21 @@ var typedUserFields = map[string]func(st *Store, u *userRecord, buf *[]string) f
 	"extra.cip_tag": func(_ *Store, u *userRecord, _ *[]string) filter.Value {
 		return filter.Value{Kind: filter.Number, Num: float64(u.cipTag)}
 	},
+	"extra.date_joined": func(_ *Store, u *userRecord, _ *[]string) filter.Value {
+		return filter.Value{Kind: filter.Number, Num: float64(Ms(u.created))}
+	},
+	"extra.last_updated": func(_ *Store, u *userRecord, _ *[]string) filter.Value {
+		return filter.Value{Kind: filter.Number, Num: float64(Ms(u.updated))}
+	},
+	"extra.extra_security":    func(*Store, *userRecord, *[]string) filter.Value { return filter.Value{Kind: filter.Bool} },
+	"doc_status.physical_doc": func(_ *Store, u *userRecord, _ *[]string) filter.Value { return stringValue(u.docStatus().PhysicalDoc) },
+	"doc_status.virtual_doc":  func(_ *Store, u *userRecord, _ *[]string) filter.Value { return stringValue(u.docStatus().VirtualDoc) },
+	"logins.email": func(_ *Store, u *userRecord, buf *[]string) filter.Value {
+		return loginsValue(u, buf, func(l loginView) string { return l.Email })
+	},
+	"logins.scope": func(_ *Store, u *userRecord, buf *[]string) filter.Value {
+		return loginsValue(u, buf, func(l loginView) string { return l.Scope })
+	},
 	"extra.public_note": func(_ *Store, u *userRecord, _ *[]string) filter.Value {
 		if u.publicNote == nil {
 			return filter.Value{Kind: filter.Null}
@@ -171,6 +186,20 @@ var typedNodeFields = map[string]func(st *Store, n *nodeRecord, buf *[]string) f
 
 var typedTxFields = map[string]func(st *Store, t *txRecord, buf *[]string) filter.Value{
 	"_id": func(_ *Store, t *txRecord, _ *[]string) filter.Value { return stringValue(t.id) },
+	"amount.amount": func(_ *Store, t *txRecord, _ *[]string) filter.Value {
+		amount := t.amount
+		if t.card != nil {
+			amount = t.card.show(len(t.timeline), map[string]any{}) // as txFields' amount
+		}
+		return filter.Value{Kind: filter.Number, Num: float64(amount) / 100} // as Cents.AppendJSON writes it
+	},
+	"amount.currency": func(_ *Store, t *txRecord, _ *[]string) filter.Value { return stringValue(t.currency) },
+	"recent_status.status": func(_ *Store, t *txRecord, _ *[]string) filter.Value {
+		return stringValue(string(recentOf(t.timeline).Status))
+	},
+	"recent_status.status_id": func(_ *Store, t *txRecord, _ *[]string) filter.Value {
+		return stringValue(recentOf(t.timeline).StatusID)
+	},
 }
 
 // documentsValue is what documents.<kind>.<field> reaches in a user's
@@ -187,6 +216,16 @@ func documentsValue(u *userRecord, kind string, field func(d *subDocRecord) stri
 		for _, d := range subs {
 			v.List = append(v.List, field(d))
 		}
+	}
+	*buf = v.List
+	return v
+}
+
+// loginsValue is what logins.<field> reaches in a user's logins.
+func loginsValue(u *userRecord, buf *[]string, field func(l loginView) string) filter.Value {
+	v := filter.Value{Kind: filter.Each, Absent: len(u.logins) == 0, List: (*buf)[:0]}
+	for _, l := range u.logins {
+		v.List = append(v.List, field(l))
 	}
 	*buf = v.List
 	return v

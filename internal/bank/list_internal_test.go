@@ -313,9 +313,9 @@ func TestListWhileTheListChanges(t *testing.T) {
 }
 
 // TestFieldReadersAreTheViews: each reader of a listing's fields reads
-// what the item's view shows in that field (its JSON, decoded), on every
-// item of a store holding one of each kind of record and users of many
-// shapes.
+// what the item's view shows in that field (its JSON, decoded), and each
+// typed reader what its path leads to there, on every item of a store
+// holding one of each kind of record and users of many shapes.
 func TestFieldReadersAreTheViews(t *testing.T) {
 	b := newTestBank(testBankOptions{})
 	fillStateTestBank(t, b)
@@ -340,6 +340,12 @@ func TestFieldReadersAreTheViews(t *testing.T) {
 		c.card = &cardLife{hold: true, expires: b.Now().Add(time.Hour), original: tx.amount, authorized: tx.amount,
 			changes: []amountChange{{Entries: len(tx.timeline), Amount: tx.amount / 2, Authorized: tx.amount / 2}}}
 		st.txs[c.id] = &c
+		break
+	}
+	for _, u := range st.users { // and a user updated since joining, without logins
+		c := *u
+		c.id, c.updated, c.logins = "updated-user", u.updated.Add(time.Minute), nil
+		st.users[c.id] = &c
 		break
 	}
 	checked := map[string]int{}
