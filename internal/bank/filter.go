@@ -438,7 +438,8 @@ func errListCanceled(err error) error {
 // many there are. It takes the store's lock itself. Without skip and
 // filter it builds the page's views only, in one hold. Otherwise it goes
 // once over the list, listHold at a time, building each item's view
-// at most once (none when l.fields read what the filter names) and
+// at most once (none when l.fields read what the filter names, nor a
+// document when l.typed read its paths: filter.Typed) and
 // keeping the page's; between holds it gives up when q.Ctx has ended.
 //
 // Each item is examined, and its view built, in one hold; the list may
@@ -579,8 +580,8 @@ func (s *listScan[R, V]) hold(st *Store) (done bool, err error) {
 		}
 		viewed := false
 		if s.typed != nil {
-			for i, read := range s.typedRead {
-				s.values[i] = read(st, r, &s.bufs[i])
+			for j, read := range s.typedRead {
+				s.values[j] = read(st, r, &s.bufs[j])
 			}
 			if !s.typed.Match(s.values) {
 				continue

@@ -97,8 +97,8 @@ var subscriptionFields = map[string]func(st *Store, sub *subscriptionRecord) (an
 // The typed readers (listing.typed): each reads what a path of an item's
 // view leads to, as a filter.Typed reads it, without building or boxing
 // anything; a list it makes (filter.Each) it appends to buf, which the
-// next item's read reuses. TestTypedReadersAreTheViews compares each with the view's
-// JSON on every item of a busy store.
+// next item's read reuses. TestFieldReadersAreTheViews compares each
+// with the view's JSON on every item of a busy store.
 
 // stringValue is s, as the view's JSON shows it once filter.Typed reads
 // it.
@@ -135,7 +135,7 @@ var typedUserFieldsShowingTokens = func() map[string]func(st *Store, u *userReco
 	return m
 }()
 
-var typedUserFields = map[string]func(st *Store, u *userRecord, buf *[]string) filter.Value{
+var typedUserFields = withDocumentPaths(map[string]func(st *Store, u *userRecord, buf *[]string) filter.Value{
 	"refresh_token": func(*Store, *userRecord, *[]string) filter.Value { return filter.Value{} },
 	"_id":           func(_ *Store, u *userRecord, _ *[]string) filter.Value { return stringValue(u.id) },
 	"emails":        func(*Store, *userRecord, *[]string) filter.Value { return noStrings },
@@ -172,7 +172,7 @@ var typedUserFields = map[string]func(st *Store, u *userRecord, buf *[]string) f
 		}
 		return stringValue(*u.publicNote)
 	},
-}
+})
 
 var typedNodeFields = map[string]func(st *Store, n *nodeRecord, buf *[]string) filter.Value{
 	"_id":     func(_ *Store, n *nodeRecord, _ *[]string) filter.Value { return stringValue(n.id) },
@@ -231,8 +231,10 @@ func loginsValue(u *userRecord, buf *[]string, field func(l loginView) string) f
 	return v
 }
 
-func init() {
-	typedUserFields["documents.id"] = func(_ *Store, u *userRecord, buf *[]string) filter.Value {
+// withDocumentPaths is m with the readers of documents.id and
+// documents.<kind>.{document_type,id,status}.
+func withDocumentPaths(m map[string]func(st *Store, u *userRecord, buf *[]string) filter.Value) map[string]func(st *Store, u *userRecord, buf *[]string) filter.Value {
+	m["documents.id"] = func(_ *Store, u *userRecord, buf *[]string) filter.Value {
 		v := filter.Value{Kind: filter.Each, Absent: len(u.documents) == 0, List: (*buf)[:0]}
 		for _, b := range u.documents {
 			v.List = append(v.List, b.id)
@@ -246,14 +248,10 @@ func init() {
 			"id":            func(d *subDocRecord) string { return d.id },
 			"status":        func(d *subDocRecord) string { return d.status },
 		} {
-			typedUserFields["documents."+kind+"."+name] = func(_ *Store, u *userRecord, buf *[]string) filter.Value {
+			m["documents."+kind+"."+name] = func(_ *Store, u *userRecord, buf *[]string) filter.Value {
 				return documentsValue(u, kind, field, buf)
 			}
 		}
 	}
-	for path, read := range typedUserFields {
-		if _, ok := typedUserFieldsShowingTokens[path]; !ok {
-			typedUserFieldsShowingTokens[path] = read
-		}
-	}
+	return m
 }
