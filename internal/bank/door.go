@@ -183,6 +183,7 @@ func (s *Bank) SwapInBank(saved *Store, clock time.Time, participant func()) {
 	st.networkUser = saved.networkUser
 	st.firstMonthly = firstMonthlyOf(st.nodes)
 	st.goneUsers = goneUsersOf(st.users)
+	st.userRecs = recordsOf(st.users, st.userOrder)
 	switch {
 	case s.Mock != nil:
 		s.Mock.Set(clock)

@@ -152,7 +152,7 @@ func (s *Bank) PatchUser(now time.Time, id string, req PatchUserRequest, full bo
 // resetLocked empties the store but for its era, id stream and options.
 // Callers hold the lock.
 func (st *Store) resetLocked() {
-	st.users, st.userOrder, st.goneUsers = map[string]*userRecord{}, nil, 0
+	st.users, st.userOrder, st.userRecs, st.goneUsers = map[string]*userRecord{}, nil, nil, 0
 	st.nodeOrder, st.txOrder = nil, nil
 	st.nodes, st.keys, st.txs = map[string]*nodeRecord{}, map[string]*keyRecord{}, map[string]*txRecord{}
 	st.subnets, st.subs, st.subOrder = map[string]*subnetRecord{}, map[string]*subscriptionRecord{}, nil
@@ -209,7 +209,7 @@ func ofUser(userID string, list func(*Store, *userRecord) []string) func(*Store)
 // txsOf is the listing of a list of transactions.
 func txsOf(ids func(*Store) ([]string, error)) listing[*txRecord, TxView] {
 	return listing[*txRecord, TxView]{ids: ids, record: func(st *Store, id string) *txRecord { return st.txs[id] },
-		view: (*Store).txView, fields: txFields}
+		view: (*Store).txView, fields: txFields, typed: typedTxFields}
 }
 
 // statementsOf is the listing of a list of statements.
@@ -245,7 +245,7 @@ func (s *Bank) ClientTxsPage(q ListQuery) ([]TxView, int, error) {
 func (s *Bank) ClientNodesPage(typ string, q ListQuery) ([]NodeView, int, error) {
 	return pageOf(s.store, q, listing[*nodeRecord, NodeView]{
 		ids:    func(st *Store) ([]string, error) { return st.nodeOrder, nil },
-		record: nodeByID, skip: skipNodeType(typ), view: (*Store).nodeView, fields: nodeFields,
+		record: nodeByID, skip: skipNodeType(typ), view: (*Store).nodeView, fields: nodeFields, typed: typedNodeFields,
 	})
 }
 

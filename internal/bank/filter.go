@@ -408,6 +408,10 @@ type listing[R, V any] struct {
 	// (slices.DeleteFunc), never reordered.
 	ids    func(st *Store) ([]string, error)
 	record func(st *Store, id string) R
+	// records, when not nil, answers ids' records, index for index, as
+	// the store keeps them; a list of another length than ids' is not
+	// read (record looks each item up).
+	records func(st *Store) []R
 	// skip, when not nil, answers the test of the items to leave out,
 	// nil for none; it is asked again for each hold.
 	skip func(st *Store) func(R) bool
@@ -417,6 +421,10 @@ type listing[R, V any] struct {
 	// at a fraction of the cost of building the view. A filter that names
 	// only these builds views for the page alone.
 	fields map[string]func(st *Store, r R) (v any, ok bool)
+	// typed read what some paths of the view lead to (by dotted path), as
+	// a filter.Typed reads them, cheaper still: a filter whose paths are
+	// all here, and which compiles to a filter.Typed, reads only these.
+	typed map[string]func(st *Store, r R, buf *[]string) filter.Value
 }
 
 // errListCanceled answers a filtered or searched list whose request
@@ -430,7 +438,8 @@ func errListCanceled(err error) error {
 // many there are. It takes the store's lock itself. Without skip and
 // filter it builds the page's views only, in one hold. Otherwise it goes
 // once over the list, listHold at a time, building each item's view
-// at most once (none when l.fields read what the filter names) and
+// at most once (none when l.fields read what the filter names, nor a
+// document when l.typed read its paths: filter.Typed) and
 // keeping the page's; between holds it gives up when q.Ctx has ended.
 //
 // Each item is examined, and its view built, in one hold; the list may
@@ -447,7 +456,11 @@ func pageOf[R, V any](st *Store, q ListQuery, l listing[R, V]) ([]V, int, error)
 	s := listScan[R, V]{q: q, l: l, ctx: ctx, chunk: q.chunk}
 	s.lo, _ = q.Page.Window(math.MaxInt)
 	if q.Filter != nil {
-		s.doc, s.matcher = newFilterDoc(q.Filter, l), q.Filter.Matcher()
+		if s.typed, s.typedRead = typedOf(q.Filter, l.typed); s.typed != nil {
+			s.values, s.bufs = make([]filter.Value, len(s.typedRead)), make([][]string, len(s.typedRead))
+		} else {
+			s.doc, s.matcher = newFilterDoc(q.Filter, l), q.Filter.Matcher()
+		}
 	}
 	for {
 		done, err := s.hold(st)
@@ -479,6 +492,12 @@ type listScan[R, V any] struct {
 	lo      int // the page's first item, in the filtered list
 	doc     filterDoc[R, V]
 	matcher *filter.Matcher
+	// typed, when not nil, matches instead of matcher: the values of its
+	// paths, read by typedRead.
+	typed     *filter.Typed
+	typedRead []func(st *Store, r R, buf *[]string) filter.Value
+	values    []filter.Value
+	bufs      [][]string // by path: room for the lists its reader makes
 
 	started  bool
 	era      uint64
@@ -528,6 +547,12 @@ func (s *listScan[R, V]) hold(st *Store) (done bool, err error) {
 		s.era, s.items, s.total, s.examined = st.era, nil, 0, 0
 		s.begin(list)
 	}
+	var records []R
+	if s.l.records != nil {
+		if records = s.l.records(st); len(records) != len(list) {
+			records = nil
+		}
+	}
 	// The next item is after at oldest first, before it newest first.
 	step := 1
 	if s.q.NewestFirst {
@@ -544,12 +569,24 @@ func (s *listScan[R, V]) hold(st *Store) (done bool, err error) {
 		id := list[i]
 		s.last, s.at = id, i
 		s.examined++
-		r := s.l.record(st, id)
+		var r R
+		if records != nil {
+			r = records[i]
+		} else {
+			r = s.l.record(st, id)
+		}
 		if skip != nil && skip(r) {
 			continue
 		}
 		viewed := false
-		if s.q.Filter != nil {
+		if s.typed != nil {
+			for j, read := range s.typedRead {
+				s.values[j] = read(st, r, &s.bufs[j])
+			}
+			if !s.typed.Match(s.values) {
+				continue
+			}
+		} else if s.q.Filter != nil {
 			var doc map[string]any
 			if doc, viewed = s.doc.of(st, r); !s.matcher.Match(doc) {
 				continue
@@ -595,6 +632,25 @@ func (s *listScan[R, V]) id(list []string, i int) string {
 		return list[len(list)-1-i]
 	}
 	return list[i]
+}
+
+// typedOf is f compiled to read Values, and the readers of its paths,
+// when readers has one for each; nil otherwise.
+func typedOf[R any](f *filter.Filter, readers map[string]func(st *Store, r R, buf *[]string) filter.Value) (*filter.Typed, []func(st *Store, r R, buf *[]string) filter.Value) {
+	if readers == nil {
+		return nil, nil
+	}
+	t, ok := f.Typed()
+	if !ok {
+		return nil, nil
+	}
+	read := make([]func(st *Store, r R, buf *[]string) filter.Value, len(t.Paths()))
+	for i, path := range t.Paths() {
+		if read[i] = readers[path]; read[i] == nil {
+			return nil, nil
+		}
+	}
+	return t, read
 }
 
 // filterDoc is an item as a filter reads it: the fields the filter names,

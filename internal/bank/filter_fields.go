@@ -1,6 +1,10 @@
 package bank
 
-import "maps"
+import (
+	"maps"
+
+	"github.com/synapsefake/synapsefake/internal/filter"
+)
 
 // The readers of list items' fields a filter names (listing.fields): each
 // reads one top-level field of an item's view from its record, as the
@@ -88,4 +92,166 @@ var subnetFields = map[string]func(st *Store, sn *subnetRecord) (any, bool){
 
 var subscriptionFields = map[string]func(st *Store, sub *subscriptionRecord) (any, bool){
 	"_id": readerOf(func(_ *Store, sub *subscriptionRecord) string { return sub.id }),
+}
+
+// The typed readers (listing.typed): each reads what a path of an item's
+// view leads to, as a filter.Typed reads it, without building or boxing
+// anything; a list it makes (filter.Each) it appends to buf, which the
+// next item's read reuses. TestFieldReadersAreTheViews compares each
+// with the view's JSON on every item of a busy store.
+
+// stringValue is s, as the view's JSON shows it once filter.Typed reads
+// it.
+func stringValue(s string) filter.Value { return filter.Value{Kind: filter.String, Str: s} }
+
+// stringsValue is list as the view's JSON shows it (nil is null).
+func stringsValue(list []string) filter.Value {
+	if list == nil {
+		return filter.Value{Kind: filter.Null}
+	}
+	return filter.Value{Kind: filter.Strings, List: list}
+}
+
+// noStrings is an empty list of strings, as a view shows one.
+var noStrings = filter.Value{Kind: filter.Strings, List: []string{}}
+
+// typedUserFieldsOf are the typed readers of a user's paths,
+// refresh_token's as GET /users shows it with (or without) the tokens.
+func typedUserFieldsOf(showTokens bool) map[string]func(st *Store, u *userRecord, buf *[]string) filter.Value {
+	if showTokens {
+		return typedUserFieldsShowingTokens
+	}
+	return typedUserFields
+}
+
+var typedUserFieldsShowingTokens = func() map[string]func(st *Store, u *userRecord, buf *[]string) filter.Value {
+	m := maps.Clone(typedUserFields)
+	m["refresh_token"] = func(_ *Store, u *userRecord, _ *[]string) filter.Value {
+		if u.refreshToken == "" {
+			return filter.Value{}
+		}
+		return stringValue(u.refreshToken)
+	}
+	return m
+}()
+
+var typedUserFields = withDocumentPaths(map[string]func(st *Store, u *userRecord, buf *[]string) filter.Value{
+	"refresh_token": func(*Store, *userRecord, *[]string) filter.Value { return filter.Value{} },
+	"_id":           func(_ *Store, u *userRecord, _ *[]string) filter.Value { return stringValue(u.id) },
+	"emails":        func(*Store, *userRecord, *[]string) filter.Value { return noStrings },
+	"is_hidden":     func(*Store, *userRecord, *[]string) filter.Value { return filter.Value{Kind: filter.Bool} },
+	"legal_names":   func(_ *Store, u *userRecord, _ *[]string) filter.Value { return stringsValue(shareList(u.legalNames)) },
+	"permission":    func(_ *Store, u *userRecord, _ *[]string) filter.Value { return stringValue(u.permission) },
+	"phone_numbers": func(_ *Store, u *userRecord, _ *[]string) filter.Value { return stringsValue(shareList(u.phones)) },
+	"photos":        func(*Store, *userRecord, *[]string) filter.Value { return noStrings },
+	"extra.supp_id": func(_ *Store, u *userRecord, _ *[]string) filter.Value { return stringValue(u.suppID) },
+	"extra.is_business": func(_ *Store, u *userRecord, _ *[]string) filter.Value {
+		return filter.Value{Kind: filter.Bool, Bool: u.isBusiness}
+	},
+	"extra.cip_tag": func(_ *Store, u *userRecord, _ *[]string) filter.Value {
+		return filter.Value{Kind: filter.Number, Num: float64(u.cipTag)}
+	},
+	"extra.date_joined": func(_ *Store, u *userRecord, _ *[]string) filter.Value {
+		return filter.Value{Kind: filter.Number, Num: float64(Ms(u.created))}
+	},
+	"extra.last_updated": func(_ *Store, u *userRecord, _ *[]string) filter.Value {
+		return filter.Value{Kind: filter.Number, Num: float64(Ms(u.updated))}
+	},
+	"extra.extra_security":    func(*Store, *userRecord, *[]string) filter.Value { return filter.Value{Kind: filter.Bool} },
+	"doc_status.physical_doc": func(_ *Store, u *userRecord, _ *[]string) filter.Value { return stringValue(u.docStatus().PhysicalDoc) },
+	"doc_status.virtual_doc":  func(_ *Store, u *userRecord, _ *[]string) filter.Value { return stringValue(u.docStatus().VirtualDoc) },
+	"logins.email": func(_ *Store, u *userRecord, buf *[]string) filter.Value {
+		return loginsValue(u, buf, func(l loginView) string { return l.Email })
+	},
+	"logins.scope": func(_ *Store, u *userRecord, buf *[]string) filter.Value {
+		return loginsValue(u, buf, func(l loginView) string { return l.Scope })
+	},
+	"extra.public_note": func(_ *Store, u *userRecord, _ *[]string) filter.Value {
+		if u.publicNote == nil {
+			return filter.Value{Kind: filter.Null}
+		}
+		return stringValue(*u.publicNote)
+	},
+})
+
+var typedNodeFields = map[string]func(st *Store, n *nodeRecord, buf *[]string) filter.Value{
+	"_id":     func(_ *Store, n *nodeRecord, _ *[]string) filter.Value { return stringValue(n.id) },
+	"allowed": func(_ *Store, n *nodeRecord, _ *[]string) filter.Value { return stringValue(n.allowed) },
+	"is_active": func(_ *Store, n *nodeRecord, _ *[]string) filter.Value {
+		return filter.Value{Kind: filter.Bool, Bool: n.isActive}
+	},
+	"type":    func(_ *Store, n *nodeRecord, _ *[]string) filter.Value { return stringValue(n.typ) },
+	"user_id": func(_ *Store, n *nodeRecord, _ *[]string) filter.Value { return stringValue(n.userID) },
+}
+
+var typedTxFields = map[string]func(st *Store, t *txRecord, buf *[]string) filter.Value{
+	"_id": func(_ *Store, t *txRecord, _ *[]string) filter.Value { return stringValue(t.id) },
+	"amount.amount": func(_ *Store, t *txRecord, _ *[]string) filter.Value {
+		amount := t.amount
+		if t.card != nil {
+			amount = t.card.show(len(t.timeline), map[string]any{}) // as txFields' amount
+		}
+		return filter.Value{Kind: filter.Number, Num: float64(amount) / 100} // as Cents.AppendJSON writes it
+	},
+	"amount.currency": func(_ *Store, t *txRecord, _ *[]string) filter.Value { return stringValue(t.currency) },
+	"recent_status.status": func(_ *Store, t *txRecord, _ *[]string) filter.Value {
+		return stringValue(string(recentOf(t.timeline).Status))
+	},
+	"recent_status.status_id": func(_ *Store, t *txRecord, _ *[]string) filter.Value {
+		return stringValue(recentOf(t.timeline).StatusID)
+	},
+}
+
+// documentsValue is what documents.<kind>.<field> reaches in a user's
+// documents as GET /users shows them: each base document's
+// sub-documents of the kind, field of each, and nothing where a base
+// document has none of the kind, or the user no documents.
+func documentsValue(u *userRecord, kind string, field func(d *subDocRecord) string, buf *[]string) filter.Value {
+	v := filter.Value{Kind: filter.Each, Absent: len(u.documents) == 0, List: (*buf)[:0]}
+	for _, b := range u.documents {
+		subs := b.docs[kind]
+		if len(subs) == 0 {
+			v.Absent = true
+		}
+		for _, d := range subs {
+			v.List = append(v.List, field(d))
+		}
+	}
+	*buf = v.List
+	return v
+}
+
+// loginsValue is what logins.<field> reaches in a user's logins.
+func loginsValue(u *userRecord, buf *[]string, field func(l loginView) string) filter.Value {
+	v := filter.Value{Kind: filter.Each, Absent: len(u.logins) == 0, List: (*buf)[:0]}
+	for _, l := range u.logins {
+		v.List = append(v.List, field(l))
+	}
+	*buf = v.List
+	return v
+}
+
+// withDocumentPaths is m with the readers of documents.id and
+// documents.<kind>.{document_type,id,status}.
+func withDocumentPaths(m map[string]func(st *Store, u *userRecord, buf *[]string) filter.Value) map[string]func(st *Store, u *userRecord, buf *[]string) filter.Value {
+	m["documents.id"] = func(_ *Store, u *userRecord, buf *[]string) filter.Value {
+		v := filter.Value{Kind: filter.Each, Absent: len(u.documents) == 0, List: (*buf)[:0]}
+		for _, b := range u.documents {
+			v.List = append(v.List, b.id)
+		}
+		*buf = v.List
+		return v
+	}
+	for _, kind := range []string{physicalDocs, socialDocs, virtualDocs} {
+		for name, field := range map[string]func(d *subDocRecord) string{
+			"document_type": func(d *subDocRecord) string { return d.typ },
+			"id":            func(d *subDocRecord) string { return d.id },
+			"status":        func(d *subDocRecord) string { return d.status },
+		} {
+			m["documents."+kind+"."+name] = func(_ *Store, u *userRecord, buf *[]string) filter.Value {
+				return documentsValue(u, kind, field, buf)
+			}
+		}
+	}
+	return m
 }

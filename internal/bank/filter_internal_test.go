@@ -1,14 +1,17 @@
 package bank
 
 import (
+	"bytes"
 	"encoding/json"
 	"math/rand/v2"
 	"reflect"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
 	"github.com/synapsefake/synapsefake/internal/filter"
 )
 
@@ -217,4 +220,117 @@ func collectPaths(v any, prefix string, into *[]pathValue) {
 			}
 		}
 	}
+}
+
+// TestTypedListIsTheWholeViewsList: a filtered list of users whose filter
+// reads only the typed readers' paths (matched as filter.Typed, no
+// document built) answers the users whose whole view's JSON the filter
+// matches, in order, over users of several shapes (no legal names, one
+// not valid UTF-8, business or not, each permission) and filters of
+// every operator on each typed path (through the documents too).
+func TestTypedListIsTheWholeViewsList(t *testing.T) {
+	b := newTestBank(testBankOptions{})
+	for i := range 40 {
+		seed := UserSeed{SuppID: []string{"", "s1", "s2"}[i%3], IsBusiness: i%4 == 0,
+			Permission: []string{"", PermissionLocked, PermissionMakeItGoAway}[i%3]}
+		switch i % 5 {
+		case 1:
+			seed.LegalNames = []string{"A", "B"}
+		case 2:
+			seed.LegalNames = []string{"B \xff"}
+			seed.PhoneNumbers = []string{"555"}
+		case 3:
+			seed.LegalNames = []string{"C"}
+		case 4:
+			seed.Documents = []SubDocumentSeed{{Kind: "physical", Type: "GOVT_ID", Value: "2222", Status: "VALID"},
+				{Kind: "virtual", Type: "SSN", Value: "2222", Status: []string{"VALID", "INVALID"}[i%2]}}
+		}
+		mustAddUser(t, b, seed)
+	}
+	var whole []map[string]any // each user's view as GET /users shows it, in order
+	for _, show := range []bool{true, false} {
+		all, err := b.ListUsers(ListQuery{Page: Page{Number: 1, PerPage: 1000}}, "", show)
+		if err != nil {
+			t.Fatal(err)
+		}
+		whole = whole[:0]
+		for _, u := range all.Users {
+			data, err := json.Marshal(u)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var doc map[string]any
+			if err := json.Unmarshal(data, &doc); err != nil {
+				t.Fatal(err)
+			}
+			whole = append(whole, doc)
+		}
+		for _, text := range []string{
+			`{"_id":"` + whole[3]["_id"].(string) + `"}`,
+			`{"legal_names":"B"}`, `{"legal_names":"B \ufffd"}`, `{"legal_names":{"$in":["C","A",null]}}`,
+			`{"legal_names":{"$nin":["A"]}}`, `{"legal_names":{"$gt":"B"}}`, `{"legal_names":{"$exists":true}}`,
+			`{"phone_numbers":{"$ne":"555"}}`, `{"emails":{"$lte":""}}`, `{"photos":null}`, `{"is_hidden":false}`,
+			`{"permission":{"$in":["LOCKED","UNVERIFIED"]}}`, `{"refresh_token":{"$exists":true}}`, `{"refresh_token":null}`,
+			`{"extra.supp_id":{"$gte":"s1"}}`, `{"extra.is_business":true}`, `{"extra.cip_tag":{"$lt":2}}`,
+			`{"extra.public_note":null}`,
+			`{"documents.physical_docs.document_type":"GOVT_ID"}`, `{"documents.social_docs.id":null}`,
+			`{"documents.id":{"$exists":false}}`, `{"documents.virtual_docs.status":{"$nin":["VALID"]}}`,
+			`{"documents.virtual_docs.document_type":{"$in":["SSN",null]}}`,
+			`{"$or":[{"legal_names":"A"},{"extra.supp_id":"s2"},{"permission":"LOCKED"}]}`,
+			`{"$and":[{"legal_names":{"$ne":"C"}},{"extra.is_business":{"$in":[false,0]}}]}`,
+		} {
+			f := mustFilter(t, text)
+			if typed, _ := typedOf(f, typedUserFieldsOf(show)); typed == nil {
+				t.Fatalf("%s: not matched as filter.Typed", text)
+			}
+			var want []string
+			for _, doc := range whole {
+				if f.Match(doc) {
+					want = append(want, doc["_id"].(string))
+				}
+			}
+			got, err := b.ListUsers(ListQuery{Page: Page{Number: 1, PerPage: 1000}, Filter: f}, "", show)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(want, userIDs(got.Users), cmpopts.EquateEmpty()); diff != "" || got.UsersCount != len(want) {
+				t.Errorf("show tokens %v, %s: users_count %d (-want +got):\n%s", show, text, got.UsersCount, diff)
+			}
+		}
+	}
+}
+
+// TestUserRecsAreUserOrders: the store's userRecs (what a filtered list
+// of users reads) are userOrder's records, index for index, after users
+// are added, after a restore and after a reset; a list of users filtered
+// after a restore answers the restored users.
+func TestUserRecsAreUserOrders(t *testing.T) {
+	b, ids := usersBank(t, 5)
+	st := b.store
+	check := func(when string) {
+		t.Helper()
+		defer st.lock().unlock()
+		if !slices.Equal(st.userRecs, recordsOf(st.users, st.userOrder)) || len(st.userRecs) != len(st.userOrder) {
+			t.Errorf("%s: userRecs %v are not userOrder %v's records", when, st.userRecs, st.userOrder)
+		}
+	}
+	check("added")
+	var saved bytes.Buffer
+	if err := snapshot(b, &saved); err != nil {
+		t.Fatal(err)
+	}
+	mustAddUser(t, b, UserSeed{LegalNames: []string{"User 1"}})
+	check("added after the snapshot")
+	if err := restore(b, &saved); err != nil {
+		t.Fatal(err)
+	}
+	check("restored")
+	got, err := b.ListUsers(ListQuery{Page: Page{Number: 1, PerPage: 20}, Filter: mustFilter(t, `{"legal_names":"User 1"}`)}, "", true)
+	if err != nil || !slices.Equal(userIDs(got.Users), ids[1:2]) {
+		t.Errorf("after the restore, the users named User 1 are %v (%v), want %v", userIDs(got.Users), err, ids[1:2])
+	}
+	b.ResetBank(func() {})
+	check("reset")
+	mustAddUser(t, b, UserSeed{})
+	check("added after the reset")
 }

@@ -2,11 +2,13 @@ package bank
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"maps"
 	"reflect"
 	"slices"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -311,9 +313,9 @@ func TestListWhileTheListChanges(t *testing.T) {
 }
 
 // TestFieldReadersAreTheViews: each reader of a listing's fields reads
-// what the item's view shows in that field (its JSON, decoded), on every
-// item of a store holding one of each kind of record and users of many
-// shapes.
+// what the item's view shows in that field (its JSON, decoded), and each
+// typed reader what its path leads to there, on every item of a store
+// holding one of each kind of record and users of many shapes.
 func TestFieldReadersAreTheViews(t *testing.T) {
 	b := newTestBank(testBankOptions{})
 	fillStateTestBank(t, b)
@@ -340,6 +342,12 @@ func TestFieldReadersAreTheViews(t *testing.T) {
 		st.txs[c.id] = &c
 		break
 	}
+	for _, u := range st.users { // and a user updated since joining, without logins
+		c := *u
+		c.id, c.updated, c.logins = "updated-user", u.updated.Add(time.Minute), nil
+		st.users[c.id] = &c
+		break
+	}
 	checked := map[string]int{}
 	check := func(kind string, readers map[string]func() (any, bool), view any) {
 		t.Helper()
@@ -358,19 +366,42 @@ func TestFieldReadersAreTheViews(t *testing.T) {
 			checked[kind]++
 		}
 	}
+	// checkTyped is check of typed readers: each reads the Value its path
+	// leads to in the view's JSON.
+	checkTyped := func(kind string, readers map[string]func() filter.Value, view any) {
+		t.Helper()
+		data, err := json.Marshal(view)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var doc any
+		if err := json.Unmarshal(data, &doc); err != nil {
+			t.Fatal(err)
+		}
+		for path, read := range readers {
+			if got, want := shownValue(read()), valueAt(doc, strings.Split(path, ".")); !cmp.Equal(got, want) {
+				t.Errorf("%s %s: the typed reader reads %#v, the view shows %#v", kind, path, got, want)
+			}
+			checked["typed "+kind]++
+		}
+	}
 	for _, u := range st.users {
 		v := st.userView(u)
 		check("user", bind(st, u, userFieldsOf(true)), &v)
+		checkTyped("user", bindTyped(st, u, typedUserFieldsOf(true)), &v)
 		v.RefreshToken = "" // show_refresh_tokens=no
 		check("user", bind(st, u, userFieldsOf(false)), &v)
+		checkTyped("user", bindTyped(st, u, typedUserFieldsOf(false)), &v)
 	}
 	for _, n := range st.nodes {
 		v := st.nodeView(n)
 		check("node", bind(st, n, nodeFields), &v)
+		checkTyped("node", bindTyped(st, n, typedNodeFields), &v)
 	}
 	for _, tx := range st.txs {
 		v := st.txView(tx)
 		check("transaction", bind(st, tx, txFields), &v)
+		checkTyped("transaction", bindTyped(st, tx, typedTxFields), &v)
 	}
 	for _, sn := range st.subnets {
 		v := st.subnetView(sn, false)
@@ -384,11 +415,108 @@ func TestFieldReadersAreTheViews(t *testing.T) {
 		v := st.statementView(rec)
 		check("statement", bind(st, rec, statementFields), &v)
 	}
-	for _, kind := range []string{"user", "node", "transaction", "subnet", "subscription", "statement"} {
+	for _, kind := range []string{"user", "node", "transaction", "subnet", "subscription", "statement", "typed user", "typed node", "typed transaction"} {
 		if checked[kind] == 0 {
 			t.Errorf("no %s was checked", kind)
 		}
 	}
+}
+
+// bindTyped is a listing's typed readers of r's paths.
+func bindTyped[R any](st *Store, r R, typed map[string]func(*Store, R, *[]string) filter.Value) map[string]func() filter.Value {
+	out := map[string]func() filter.Value{}
+	for path, read := range typed {
+		out[path] = func() filter.Value { return read(st, r, new([]string)) }
+	}
+	return out
+}
+
+// shownValue is v with its strings as JSON shows them (as filter.Typed
+// reads them).
+func shownValue(v filter.Value) filter.Value {
+	shown := func(s string) string { return jsonValue(reflect.ValueOf(s)).(string) }
+	v.Str = shown(v.Str)
+	if v.List != nil {
+		list := make([]string, len(v.List))
+		for i, s := range v.List {
+			list[i] = shown(s)
+		}
+		v.List = list
+	}
+	return v
+}
+
+// valueAt is what path leads to in a decoded document, as a
+// filter.Typed reads it: through its objects, or through arrays of
+// objects to each value it reaches (filter.Each).
+func valueAt(doc any, path []string) filter.Value {
+	var (
+		visits       []any
+		absent, each bool
+		walk         func(x any, path []string)
+	)
+	walk = func(x any, path []string) {
+		if len(path) == 0 {
+			visits = append(visits, x)
+			return
+		}
+		switch y := x.(type) {
+		case map[string]any:
+			if c, ok := y[path[0]]; ok {
+				walk(c, path[1:])
+			} else {
+				absent = true
+			}
+		case []any:
+			each = true
+			walked := false
+			for _, el := range y {
+				if m, ok := el.(map[string]any); ok {
+					walked = true
+					walk(m, path)
+				}
+			}
+			absent = absent || !walked
+		default:
+			absent = true
+		}
+	}
+	walk(doc, path)
+	if each {
+		v := filter.Value{Kind: filter.Each, Absent: absent}
+		for _, x := range visits {
+			s, ok := x.(string)
+			if !ok {
+				return filter.Value{Kind: 255} // not a Value
+			}
+			v.List = append(v.List, s)
+		}
+		return v
+	}
+	if absent {
+		return filter.Value{}
+	}
+	switch x := visits[0].(type) {
+	case nil:
+		return filter.Value{Kind: filter.Null}
+	case string:
+		return filter.Value{Kind: filter.String, Str: x}
+	case float64:
+		return filter.Value{Kind: filter.Number, Num: x}
+	case bool:
+		return filter.Value{Kind: filter.Bool, Bool: x}
+	case []any:
+		list := []string{}
+		for _, el := range x {
+			s, ok := el.(string)
+			if !ok {
+				return filter.Value{Kind: 255} // not a Value
+			}
+			list = append(list, s)
+		}
+		return filter.Value{Kind: filter.Strings, List: list}
+	}
+	return filter.Value{Kind: 255}
 }
 
 // bind is a listing's readers of r's fields.

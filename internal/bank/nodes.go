@@ -539,6 +539,7 @@ func (st *Store) listNodes(userID string, q ListQuery, typ string) (NodesList, e
 		skip:   skipNodeType(typ),
 		view:   (*Store).nodeView,
 		fields: nodeFields,
+		typed:  typedNodeFields,
 	})
 	if err != nil {
 		return NodesList{}, err

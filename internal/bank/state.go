@@ -49,6 +49,7 @@ var storeFieldsApart = map[string]string{
 	"dueMonthly":           "not saved: a cache of due's",
 	"firstMonthly":         "not saved: worked out from the restored nodes",
 	"goneUsers":            "not saved: worked out from the restored users",
+	"userRecs":             "not saved: worked out from the restored users and userOrder",
 	"achMemo":              "not saved: a cache of the ACH calendar's last answer",
 	"hexRoom":              "not saved: room for the next random strings, allocated together",
 	"secrets":              "not saved: the identity of the server restored into (its client id and incarnation)",

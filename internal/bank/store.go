@@ -35,8 +35,9 @@ type Store struct {
 	achMemo      achMemo // achTimes's cache
 
 	users     map[string]*userRecord
-	userOrder []string // creation order, for O(page) listing
-	goneUsers int      // users of userOrder whose permission is MAKE-IT-GO-AWAY, left out of GET /users
+	userOrder []string      // creation order, for O(page) listing
+	userRecs  []*userRecord // userOrder's records, index for index: a filtered list reads them without looking each up
+	goneUsers int           // users of userOrder whose permission is MAKE-IT-GO-AWAY, left out of GET /users
 	nodes     map[string]*nodeRecord
 	nodeOrder []string              // active nodes of listed users, creation order: GET /nodes
 	txOrder   []string              // every transaction, creation order: GET /trans

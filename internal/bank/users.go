@@ -29,6 +29,15 @@ const (
 // answers GET /users/{user_id}.
 func (u *userRecord) gone() bool { return u.permission == PermissionMakeItGoAway }
 
+// recordsOf is the records of ids, in order.
+func recordsOf[R any](records map[string]R, ids []string) []R {
+	out := make([]R, len(ids))
+	for i, id := range ids {
+		out[i] = records[id]
+	}
+	return out
+}
+
 // goneUsersOf counts the gone users among users.
 func goneUsersOf(users map[string]*userRecord) int {
 	n := 0
@@ -343,6 +352,7 @@ func (st *Store) newUser(now time.Time, seed UserSeed, documents []BaseDocReques
 	st.rotateRefreshToken(u)
 	st.users[u.id] = u
 	st.userOrder = append(st.userOrder, u.id)
+	st.userRecs = append(st.userRecs, u)
 	if u.gone() {
 		st.goneUsers++
 	}
@@ -663,8 +673,9 @@ func (st *Store) createUser(now time.Time, req CreateUserRequest, fingerprint st
 // q.Filter matches.
 func (st *Store) listUsers(q ListQuery, query string, showTokens bool) (usersList, error) {
 	users, total, err := pageOf(st, q, listing[*userRecord, UserView]{
-		ids:    func(st *Store) ([]string, error) { return st.userOrder, nil },
-		record: func(st *Store, id string) *userRecord { return st.users[id] },
+		ids:     func(st *Store) ([]string, error) { return st.userOrder, nil },
+		record:  func(st *Store, id string) *userRecord { return st.users[id] },
+		records: func(st *Store) []*userRecord { return st.userRecs },
 		skip: func(st *Store) func(*userRecord) bool {
 			if query == "" && st.goneUsers == 0 {
 				return nil
@@ -679,6 +690,7 @@ func (st *Store) listUsers(q ListQuery, query string, showTokens bool) (usersLis
 			return v
 		},
 		fields: userFieldsOf(showTokens),
+		typed:  typedUserFieldsOf(showTokens),
 	})
 	if err != nil {
 		return usersList{}, err

@@ -260,6 +260,7 @@ type op struct {
 	// an item's arrays and objects of another hash are not compared.
 	hash      uint64
 	composite bool
+	shape     shape // of $eq's and $ne's array or object
 }
 
 var errTooManyConditions = fmt.Errorf("more than %d conditions (operators on fields, a value to equal counting as one, and documents of $and and $or); at most %d are taken", MaxConditions, MaxConditions)
@@ -347,7 +348,7 @@ func equality(kind opKind, want any) op {
 	switch want.(type) {
 	case []any, map[string]any:
 		var m memo
-		o.hash, o.composite = m.hash(want), true
+		o.hash, o.composite, o.shape = m.hash(want), true, shapeOf(want)
 	}
 	return o
 }
@@ -461,7 +462,7 @@ func (o *op) equals(v any, found bool, m *memo) bool {
 		return anyElement(v, func(v any) bool {
 			switch v.(type) {
 			case []any, map[string]any, Object:
-				return m.hash(v) == o.hash && equal(v, o.arg)
+				return shapeOf(v) == o.shape && m.hash(v) == o.hash && equal(v, o.arg)
 			}
 			return false
 		})

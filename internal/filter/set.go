@@ -8,32 +8,64 @@ import (
 	"unicode/utf8"
 )
 
-// valueSet is the values of an $in or $nin: strings, numbers and booleans
-// as keys of a map (Go's map equality is the package's: same type, same
-// value, 0 and -0 alike), null as a flag, arrays and objects by their
-// hash (hashOf), each candidate of an item's hash then compared (equal).
+// valueSet is the values of an $in or $nin: strings and numbers as keys
+// of maps by type (Go's map equality is the package's: same value, 0 and
+// -0 alike), booleans and null as flags, arrays and objects by their hash
+// (hashOf), each candidate of an item's hash then compared (equal).
 type valueSet struct {
-	scalars   map[any]struct{}
+	strs      map[string]struct{}
+	nums      map[float64]struct{}
+	bools     [2]bool // false, true
 	null      bool
 	composite map[uint64][]any
+	shapes    map[shape]bool // the composites'
+}
+
+// shape is an array's or an object's length and which it is: values
+// equal (equal) share it, so that a value of another shape than a set's
+// or an $eq's is not hashed.
+type shape struct {
+	n      int
+	object bool
+}
+
+// shapeOf is the shape of an array or an object.
+func shapeOf(v any) shape {
+	switch x := v.(type) {
+	case []any:
+		return shape{n: len(x)}
+	case map[string]any:
+		return shape{n: len(x), object: true}
+	case Object:
+		return shape{n: len(x), object: true}
+	}
+	return shape{n: -1}
 }
 
 func newValueSet(values []any) *valueSet {
 	s := &valueSet{}
 	var m memo
 	for _, v := range values {
-		switch v.(type) {
+		switch x := v.(type) {
 		case nil:
 			s.null = true
-		case string, float64, bool:
-			if s.scalars == nil {
-				s.scalars = make(map[any]struct{}, len(values))
+		case string:
+			if s.strs == nil {
+				s.strs = make(map[string]struct{}, len(values))
 			}
-			s.scalars[v] = struct{}{}
+			s.strs[x] = struct{}{}
+		case float64:
+			if s.nums == nil {
+				s.nums = make(map[float64]struct{}, len(values))
+			}
+			s.nums[x] = struct{}{}
+		case bool:
+			s.bools[b2i(x)] = true
 		case []any, map[string]any, Object:
 			if s.composite == nil {
-				s.composite = map[uint64][]any{}
+				s.composite, s.shapes = map[uint64][]any{}, map[shape]bool{}
 			}
+			s.shapes[shapeOf(v)] = true
 			h := m.hash(v)
 			s.composite[h] = append(s.composite[h], v)
 		}
@@ -57,14 +89,19 @@ func (s *valueSet) holds(v any, found bool, m *memo) bool {
 
 // has reports whether v is one of the set's values.
 func (s *valueSet) has(v any, m *memo) bool {
-	switch v.(type) {
+	switch x := v.(type) {
 	case nil:
 		return s.null
-	case string, float64, bool:
-		_, ok := s.scalars[v]
+	case string:
+		_, ok := s.strs[x]
 		return ok
+	case float64:
+		_, ok := s.nums[x]
+		return ok
+	case bool:
+		return s.bools[b2i(x)]
 	case []any, map[string]any, Object:
-		if len(s.composite) == 0 {
+		if len(s.composite) == 0 || !s.shapes[shapeOf(v)] {
 			return false
 		}
 		return slices.ContainsFunc(s.composite[m.hash(v)], func(c any) bool { return equal(v, c) })
