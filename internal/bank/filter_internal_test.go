@@ -232,7 +232,7 @@ func TestTypedListIsTheWholeViewsList(t *testing.T) {
 	b := newTestBank(testBankOptions{})
 	for i := range 40 {
 		seed := UserSeed{SuppID: []string{"", "s1", "s2"}[i%3], IsBusiness: i%4 == 0,
-			Permission: []string{"", PermissionLocked, PermissionMakeItGoAway}[i%3]}
+			Permission: []Permission{"", PermissionLocked, PermissionMakeItGoAway}[i%3]}
 		switch i % 5 {
 		case 1:
 			seed.LegalNames = []string{"A", "B"}
