@@ -333,12 +333,22 @@ async function main() {
     assert.equal(err.reason, err.en);
   });
 
-  await check('dishonorReturn, contestDishonor of the return; an unknown id -> 404, a transaction not returned -> 409 / "410"', async () => {
-    assert.equal((await ctl.dishonorReturn(s.tx, 'R68'))._id, s.tx);
-    assert.equal((await ctl.contestDishonor(s.tx, 'R73'))._id, s.tx);
+  await check('dishonorReturn, contestDishonor of an ACH return; an unknown id -> 404, a transaction not returned -> 409 / "410"', async () => {
+    // An ACH debit returned R01 two days ago: only an ACH return can be dishonored.
+    const w = await ctl.loadWorld({
+      users: [{ name: 'dora', legal_names: ['Dora Dishonor'], nodes: [
+        { name: 'checking', balance: '500.00' },
+        { name: 'bank', type: 'ACH-US', account_num: '123456789', routing_num: '021000021' }] }],
+      transactions: [
+        { name: 'open', from: 'checking', to: 'bank', amount: 10 },
+        { name: 'returned', from: 'bank', to: 'checking', amount: 30, date: '-2d', status: 'RETURNED', code: 'R01' }],
+    });
+    const returned = w.transactions.returned;
+    assert.equal((await ctl.dishonorReturn(returned, 'R68'))._id, returned);
+    assert.equal((await ctl.contestDishonor(returned, 'R73'))._id, returned);
     await refused(() => ctl.dishonorReturn(UNKNOWN, 'R68'), 404, '404', 'unable_to_locate_transaction');
     await refused(() => ctl.contestDishonor(UNKNOWN, 'R73'), 404, '404', 'unable_to_locate_transaction');
-    await refused(async () => ctl.dishonorReturn(await transfer(1), 'R68'), 409, '410', 'not_returned');
+    await refused(() => ctl.dishonorReturn(w.transactions.open, 'R68'), 409, '410', 'not_returned');
   });
 
   await check('scheduleReturn({after: "24h"}); an unknown id -> 404', async () => {
