@@ -71,12 +71,30 @@ export interface Node extends FakeObject {
   available_cents?: number;
 }
 
-/** A transaction: status, code, amount_cents, timeline. */
+/** A transaction's recent_status, as the API's GET .../trans/{trans_id} shows it. */
+export interface RecentStatus {
+  status: string;
+  status_id: string;
+  note: string;
+  /** ms since the epoch */
+  date: number;
+  /** the return, decline, queue or cancel code, when there is one */
+  code?: string;
+}
+
+/**
+ * A transaction as the control API shows it: its own status and code, and
+ * the API's recent_status beside them (the API's transaction has no
+ * top-level status).
+ */
 export interface Transaction extends FakeObject {
   status?: string;
   code?: string;
   amount_cents?: number;
+  from_node_id?: string;
+  to_node_id?: string;
   timeline?: Array<{ status: string; date: number; [field: string]: any }>;
+  recent_status?: RecentStatus;
 }
 
 /** A captured webhook. */

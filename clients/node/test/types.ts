@@ -1,6 +1,6 @@
 // Type-checked by ci.sh (tsc --noEmit --strict) against the installed package:
 // every public declaration used once, as a test suite would. Never run.
-import { startFake, connect, ControlError, findBinary, DEFAULT_START_TIME, type Platform, type PlatformDefaults, type DocumentSeed, type SubDocument } from 'synapsefake';
+import { startFake, connect, ControlError, findBinary, DEFAULT_START_TIME, type Platform, type PlatformDefaults, type DocumentSeed, type SubDocument, type RecentStatus } from 'synapsefake';
 import { usePlatform as jestPlatform, globalSetup, reportFailure as jestReport } from 'synapsefake/jest';
 import { test, usePlatform, fakeInfo, reportFailure } from 'synapsefake/vitest';
 import { setup, teardown } from 'synapsefake/vitest/setup';
@@ -22,6 +22,9 @@ async function main() {
   await p.control.fund(n._id, 100);
   const t = await p.control.settle('x');
   await p.control.returnTransaction(t._id, 'R01');
+  const recent: RecentStatus | undefined = t.recent_status;
+  const recentStatus: string | undefined = t.recent_status?.status;
+  console.log(recent?.code, recentStatus, t.status);
   const ms: number = await p.control.advance('24h') + await p.control.now();
   const hooks = await p.control.webhooks();
   const h = await p.control.waitWebhook({ objectId: n._id, function: 'NODES|POST', status: 'x', timeout: 1000 });
