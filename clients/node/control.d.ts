@@ -197,12 +197,14 @@ export class Control {
   /** Loads a world file; names to ids. */
   loadWorld(world: object | string): Promise<{ users: Record<string, string>; nodes: Record<string, string>; [kind: string]: Record<string, string> }>;
 
+  /** The fake's time, a Date (Go's Now()). */
+  now(): Promise<Date>;
   /** The fake's time, in ms since the epoch. */
-  now(): Promise<number>;
-  /** Moves the clock (and everything due); the time after, in ms. */
-  advance(duration: Duration): Promise<number>;
-  advanceToNextBusinessDay(): Promise<number>;
-  advanceToCutoff(cutoff: 'ach' | 'same-day' | 'wire'): Promise<number>;
+  nowMs(): Promise<number>;
+  /** Moves the clock (and everything due) by a Go duration ('24h') or ms; the time after. */
+  advance(duration: Duration): Promise<Date>;
+  advanceToNextBusinessDay(): Promise<Date>;
+  advanceToCutoff(cutoff: 'ach' | 'same-day' | 'wire'): Promise<Date>;
 
   transaction(txId: string): Promise<Transaction>;
   /** Every remaining step to SETTLED. */
