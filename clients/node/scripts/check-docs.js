@@ -19,6 +19,7 @@
 const assert = require('node:assert/strict');
 const childProcess = require('node:child_process');
 const fs = require('node:fs');
+const { createRequire } = require('node:module');
 const path = require('node:path');
 
 const DOC = path.join(__dirname, '..', '..', '..', 'docs', 'node.md');
@@ -98,7 +99,10 @@ async function main(project) {
   }
 
   const scripts = blocks.filter((b) => !['node:test', 'vitest', 'jest'].includes(b.section));
-  const { startFake } = require(require.resolve('synapsefake', { paths: [project] }));
+  // The project's package, as its blocks get it: a require from this file
+  // would resolve to clients/node itself (a package's own name), which has
+  // no platform package beside it.
+  const { startFake } = createRequire(path.join(project, 'package.json'))('synapsefake');
   const fake = await startFake();
   try {
     const sdir = write(path.join(project, 'docs-scripts'), scripts);
