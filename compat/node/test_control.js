@@ -288,6 +288,7 @@ async function main() {
 
   await check('now, advance (a Go duration or ms); a negative duration -> 400 invalid_duration', async () => {
     const t0 = await ctl.nowMs();
+    assert.deepEqual(await ctl.now(), new Date(t0)); // a Date
     assert.deepEqual(await ctl.advance('90m'), new Date(t0 + 90 * 60_000)); // a Date
     assert.equal((await ctl.advance(30_000)).getTime(), t0 + 90 * 60_000 + 30_000); // ms
     await refused(() => ctl.advance('-1h'), 400, '200', 'invalid_duration');
