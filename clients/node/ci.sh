@@ -26,6 +26,9 @@
 #     failing test under vitest (and jest, with --jest) must print that
 #     test's platform's requests with the fake's reasons, and nothing for
 #     the passing ones;
+#     then runs every js block of docs/node.md as written
+#     (scripts/check-docs.js): the node:test, vitest and jest sections' as
+#     suites, the others as scripts;
 #  6. runs the package's own tests (test/*.test.js, node:test) with
 #     SYNAPSEFAKE_BIN set to the binary built in 1.
 #
@@ -145,6 +148,10 @@ isolated node "$here/scripts/check-report.js" vitest "$project"
 if [[ -n "$jest" ]]; then
 	isolated node "$here/scripts/check-report.js" jest "$project"
 fi
+
+step "5b. every js block of docs/node.md, as written (scripts/check-docs.js: node:test, vitest${jest:+, jest} and scripts)"
+cd "$project"
+isolated node "$here/scripts/check-docs.js" "$project"
 
 step "6. the package's own tests (node:test)"
 cd "$here"

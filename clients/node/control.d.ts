@@ -71,12 +71,30 @@ export interface Node extends FakeObject {
   available_cents?: number;
 }
 
-/** A transaction: status, code, amount_cents, timeline. */
+/** A transaction's recent_status, as the API's GET .../trans/{trans_id} shows it. */
+export interface RecentStatus {
+  status: string;
+  status_id: string;
+  note: string;
+  /** ms since the epoch */
+  date: number;
+  /** the return, decline, queue or cancel code, when there is one */
+  code?: string;
+}
+
+/**
+ * A transaction as the control API shows it: its own status and code, and
+ * the API's recent_status beside them (the API's transaction has no
+ * top-level status).
+ */
 export interface Transaction extends FakeObject {
   status?: string;
   code?: string;
   amount_cents?: number;
+  from_node_id?: string;
+  to_node_id?: string;
   timeline?: Array<{ status: string; date: number; [field: string]: any }>;
+  recent_status?: RecentStatus;
 }
 
 /** A captured webhook. */
@@ -179,12 +197,14 @@ export class Control {
   /** Loads a world file; names to ids. */
   loadWorld(world: object | string): Promise<{ users: Record<string, string>; nodes: Record<string, string>; [kind: string]: Record<string, string> }>;
 
+  /** The fake's time, a Date (Go's Now()). */
+  now(): Promise<Date>;
   /** The fake's time, in ms since the epoch. */
-  now(): Promise<number>;
-  /** Moves the clock (and everything due); the time after, in ms. */
-  advance(duration: Duration): Promise<number>;
-  advanceToNextBusinessDay(): Promise<number>;
-  advanceToCutoff(cutoff: 'ach' | 'same-day' | 'wire'): Promise<number>;
+  nowMs(): Promise<number>;
+  /** Moves the clock (and everything due) by a Go duration ('24h') or ms; the time after. */
+  advance(duration: Duration): Promise<Date>;
+  advanceToNextBusinessDay(): Promise<Date>;
+  advanceToCutoff(cutoff: 'ach' | 'same-day' | 'wire'): Promise<Date>;
 
   transaction(txId: string): Promise<Transaction>;
   /** Every remaining step to SETTLED. */

@@ -506,25 +506,32 @@ class Control {
 
   // --- the clock ---
 
-  // now is the fake's time, in ms since the epoch.
+  // now is the fake's time, a Date (Go's Now()).
   async now() {
+    return new Date(await this.nowMs());
+  }
+
+  // nowMs is the fake's time in ms since the epoch, as GET /_fake/clock
+  // answers it.
+  async nowMs() {
     return (await this.#get('clock')).now;
   }
 
   // advance is Advance: moves the clock (and everything due) by a Go
-  // duration ('24h') or a number of ms; resolves to the time after.
+  // duration ('24h') or a number of ms; resolves to the time after, a Date.
   async advance(d) {
-    return (await this.#post('clock/advance', { duration: duration(d) })).now;
+    return new Date((await this.#post('clock/advance', { duration: duration(d) })).now);
   }
 
-  // advanceToNextBusinessDay is AdvanceToNextBusinessDay.
+  // advanceToNextBusinessDay is AdvanceToNextBusinessDay; the time after, a Date.
   async advanceToNextBusinessDay() {
-    return (await this.#post('clock/next-business-day')).now;
+    return new Date((await this.#post('clock/next-business-day')).now);
   }
 
-  // advanceToCutoff is AdvanceToCutoff: 'ach', 'same-day' or 'wire'.
+  // advanceToCutoff is AdvanceToCutoff: 'ach', 'same-day' or 'wire'; the
+  // time after, a Date.
   async advanceToCutoff(cutoff) {
-    return (await this.#post('clock/cutoff', { cutoff })).now;
+    return new Date((await this.#post('clock/cutoff', { cutoff })).now);
   }
 
   // --- transactions ---

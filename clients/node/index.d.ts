@@ -2,7 +2,7 @@
 import { Control, ControlError, ControlOptions } from './control';
 
 export { Control, ControlError } from './control';
-export type { ControlOptions, Duration, FakeObject, User, BaseDocument, SubDocument, PermissionChange, DocumentSeed, Node, Transaction, Webhook, WebhookMatch } from './control';
+export type { ControlOptions, Duration, FakeObject, User, BaseDocument, SubDocument, PermissionChange, DocumentSeed, Node, RecentStatus, Transaction, Webhook, WebhookMatch } from './control';
 
 /** Where the binary came from. */
 export type BinarySource = 'option' | 'SYNAPSEFAKE_BIN' | 'package' | 'PATH';

@@ -11,6 +11,8 @@ export function useFake(): Fake;
 export function reportFailure(task: { result?: { state?: string; errors?: object[] } } | undefined, platform: Platform): Promise<void>;
 /** A fresh platform per test (beforeEach), its requests reported if the test failed, deleted after it (afterEach). */
 export function usePlatform(options?: PlatformOptions): Platform;
-/** vitest's test with a platform fixture. */
-export const test: TestAPI<{ platform: Platform }>;
-export const it: TestAPI<{ platform: Platform }>;
+/** vitest's test with a platform fixture, made with the fixture platformOptions (none by default). */
+export const test: TestAPI<{ platform: Platform; platformOptions: PlatformOptions }>;
+export const it: TestAPI<{ platform: Platform; platformOptions: PlatformOptions }>;
+/** test, its platform made with options, as pytest's @pytest.mark.synapsefake(...) sets a test's. */
+export function testWith(options: PlatformOptions): TestAPI<{ platform: Platform; platformOptions: PlatformOptions }>;

@@ -109,25 +109,52 @@ export function usePlatform(options) {
   });
 }
 
+// platformFixture makes the platform fixture: a fresh platform for the
+// test, made with the fixture platformOptions, its requests reported if
+// the test failed (after its afterEach hooks), deleted after it.
+async function platformFixture({ task, platformOptions }, use) {
+  const platform = await useFake().createPlatform(platformOptions);
+  try {
+    await use(platform);
+    await reportFailure(task, platform);
+  } finally {
+    await platform.delete();
+  }
+}
+
+// fixtures are the fixtures of a test whose platforms are made with options.
+function fixtures(options) {
+  // vitest reads the fixtures a function uses from its first parameter's
+  // pattern: an empty one, none.
+  // eslint-disable-next-line no-empty-pattern
+  return { platformOptions: async ({}, use) => use(options), platform: platformFixture };
+}
+
 /**
  * vitest's test with a platform fixture: a fresh platform for each test
  * that asks for it ({ platform }), deleted after the test; a failed test
- * gets its requests reported (reportFailure).
+ * gets its requests reported (reportFailure). platformOptions, a fixture
+ * too, are the options it was made with: none here, testWith's there.
  */
-export const test = baseTest.extend({
-  // eslint-disable-next-line no-empty-pattern
-  platform: async ({ task }, use) => {
-    const platform = await useFake().createPlatform();
-    try {
-      await use(platform);
-      await reportFailure(task, platform); // after the test and its afterEach hooks
-    } finally {
-      await platform.delete();
-    }
-  },
-});
+export const test = baseTest.extend(fixtures({}));
 
 export const it = test;
+
+/**
+ * test, its platform made with options (createPlatform's: start, clock,
+ * seed, name, clientId, clientSecret), as pytest's
+ * @pytest.mark.synapsefake(...) sets a test's:
+ *
+ *   testWith({ start: '2026-04-18T10:00:00-04:00' })('on a Saturday', async ({ platform }) => { ... });
+ *
+ * @param {import('./index').PlatformOptions} options
+ */
+export function testWith(options) {
+  // From vitest's test, both fixtures anew: a fixture keeps the
+  // dependencies it was defined with, and test's platform would read
+  // test's platformOptions.
+  return baseTest.extend(fixtures({ ...options }));
+}
 
 // A test file imports this module before vitest collects its tests: the
 // connection to the fake opens meanwhile (warmUp), for the platform

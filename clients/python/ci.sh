@@ -7,6 +7,8 @@
 #     synapsefake on PATH, checking that the binary inside the wheel ran;
 #   - the example suite again under pytest-xdist (-n 2): each worker starts
 #     its own binary, and the isolation tests pass on both;
+#   - mypy --strict on the example suite, with the wheel's types (its
+#     py.typed marker), and on the package's own source;
 #   - check_figures.py on both runs' summaries: the start-up beyond the
 #     binary's own start under 50 ms, a fresh platform under 5 ms median
 #     (failing at twice those, a margin for a loaded machine).
@@ -17,7 +19,7 @@
 # Needs Go and Debian's Python 3 packages (PyPI is not reachable from CI):
 #
 #	apt-get install python3-venv python3-pytest python3-pytest-xdist python3-requests \
-#		python3-setuptools python3-wheel
+#		python3-setuptools python3-wheel python3-mypy
 #	bash clients/python/ci.sh
 #
 # SYNAPSEFAKE_PYTHON picks the interpreter (default /usr/bin/python3, not a
@@ -35,11 +37,11 @@ fail() { echo "clients/python/ci.sh: $*" >&2; exit 1; }
 
 step "prerequisites"
 missing=()
-for mod in venv ensurepip pytest xdist requests setuptools wheel; do
+for mod in venv ensurepip pytest xdist requests setuptools wheel mypy; do
 	"$python" -c "import $mod" 2>/dev/null || missing+=("$mod")
 done
 if [[ ${#missing[@]} -gt 0 ]]; then
-	fail "$python cannot import ${missing[*]}; run: apt-get install python3-venv python3-pytest python3-pytest-xdist python3-requests python3-setuptools python3-wheel"
+	fail "$python cannot import ${missing[*]}; run: apt-get install python3-venv python3-pytest python3-pytest-xdist python3-requests python3-setuptools python3-wheel python3-mypy"
 fi
 command -v go >/dev/null || fail "go is not on PATH"
 "$python" --version
@@ -79,6 +81,12 @@ clean_path="$tmp/venv/bin:/usr/bin:/bin"
 if PATH="$clean_path" command -v synapsefake >/dev/null; then
 	fail "synapsefake is on PATH ($(PATH="$clean_path" command -v synapsefake)): the wheel's binary would not be tested"
 fi
+
+step "mypy --strict: the package's source, and the example suite against the installed wheel's types (py.typed)"
+"$python" -m mypy --version
+"$python" -m mypy --strict --cache-dir "$tmp/mypy-src" "$here/synapsefake"
+# From $tmp, with the venv's Python: synapsefake is the installed wheel's.
+"$venv_py" -m mypy --config-file "$here/examples/mypy.ini" --cache-dir "$tmp/mypy" "$here/examples"
 
 step "the package's tests (clients/python/tests)"
 PATH="$clean_path" "$venv_py" -m pytest -p no:cacheprovider -q "$here/tests"

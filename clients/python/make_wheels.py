@@ -104,7 +104,7 @@ def sources(version):
     """The package's files as (path in the wheel, bytes), __version__ set to version."""
     out = []
     for name in sorted(os.listdir(PACKAGE)):
-        if not name.endswith(".py"):
+        if not name.endswith(".py") and name != "py.typed":  # py.typed: PEP 561's marker, the types are inline
             continue
         with open(os.path.join(PACKAGE, name), "rb") as f:
             data = f.read()

@@ -287,18 +287,19 @@ async function main() {
   // --- the clock ---
 
   await check('now, advance (a Go duration or ms); a negative duration -> 400 invalid_duration', async () => {
-    const t0 = await ctl.now();
-    assert.equal(await ctl.advance('90m'), t0 + 90 * 60_000);
-    assert.equal(await ctl.advance(30_000), t0 + 90 * 60_000 + 30_000);
+    const t0 = await ctl.nowMs();
+    assert.deepEqual(await ctl.now(), new Date(t0)); // a Date
+    assert.deepEqual(await ctl.advance('90m'), new Date(t0 + 90 * 60_000)); // a Date
+    assert.equal((await ctl.advance(30_000)).getTime(), t0 + 90 * 60_000 + 30_000); // ms
     await refused(() => ctl.advance('-1h'), 400, '200', 'invalid_duration');
-    assert.equal(await ctl.now(), t0 + 90 * 60_000 + 30_000);
+    assert.equal(await ctl.nowMs(), t0 + 90 * 60_000 + 30_000);
   });
 
   await check('advanceToNextBusinessDay, advanceToCutoff; an unknown cutoff -> 400', async () => {
-    const t0 = await ctl.now();
-    assert.ok((await ctl.advanceToNextBusinessDay()) > t0);
-    const t1 = await ctl.now();
-    assert.ok((await ctl.advanceToCutoff('ach')) > t1);
+    const t0 = await ctl.nowMs();
+    assert.ok(((await ctl.advanceToNextBusinessDay()).getTime()) > t0);
+    const t1 = await ctl.nowMs();
+    assert.ok(((await ctl.advanceToCutoff('ach')).getTime()) > t1);
     await refused(() => ctl.advanceToCutoff('noon'), 400, '200', 'invalid_cutoff');
   });
 

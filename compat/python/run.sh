@@ -34,7 +34,7 @@ status=0
 echo "synapsefake.control, the control API's Python client (test_control.py), $("$python" --version):"
 PYTHONDONTWRITEBYTECODE=1 PYTHONPATH="$root/clients/python${PYTHONPATH:+:$PYTHONPATH}" \
 	SYNAPSEFAKE_CLIENT_ID="$client_id" SYNAPSEFAKE_CLIENT_SECRET="$client_secret" \
-	"$python" "$here/test_control.py" "$base" || status=$?
+	SYNAPSEFAKE_BIN="$tmp/synapsefake" "$python" "$here/test_control.py" "$base" || status=$?
 if [[ $status -ne 0 ]]; then
 	echo "compat/python: server output:" >&2
 	cat "$server_log" >&2

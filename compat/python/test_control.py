@@ -12,6 +12,7 @@
 # with Control.reset(), so the server is empty again. Prints one line per
 # check and closes with "N passed, M failed"; exits 1 when a check failed.
 
+import datetime
 import http.server
 import json
 import os
@@ -372,12 +373,13 @@ check("add_subscription; a bad url -> 400 invalid_url", add_subscription)
 
 
 def clock():
-    t0 = ctl.now()
-    eq(ctl.advance("90m"), t0 + 90 * 60_000, "advance(\"90m\")")
-    eq(ctl.advance(30), t0 + 90 * 60_000 + 30_000, "advance(30) (seconds)")
-    eq(ctl.now(), t0 + 90 * 60_000 + 30_000, "now() after")
+    t0 = ctl.now()  # an aware datetime; now_ms() the same in ms
+    eq(ctl.advance("90m"), t0 + datetime.timedelta(minutes=90), "advance(\"90m\")")
+    eq(ctl.advance(30), t0 + datetime.timedelta(minutes=90, seconds=30), "advance(30) (seconds)")
+    eq(ctl.advance(datetime.timedelta(0)), t0 + datetime.timedelta(minutes=90, seconds=30), "advance(timedelta(0))")
+    eq(ctl.now_ms(), int(t0.timestamp() * 1000) + 90 * 60_000 + 30_000, "now_ms() after")
     refused(lambda: ctl.advance("-1h"), 400, "200", "invalid_duration")
-    eq(ctl.now(), t0 + 90 * 60_000 + 30_000, "now() after the refusal")
+    eq(ctl.now(), t0 + datetime.timedelta(minutes=90, seconds=30), "now() after the refusal")
 
 
 check("now, advance (a Go duration or seconds); a negative duration -> 400 invalid_duration", clock)
@@ -675,15 +677,15 @@ check("docs/control-api.md's Python example runs as written", docs_example)
 
 
 def python_md_example():
-    # The block of docs/python.md's "The control client", run with this
-    # client as its ctl.
+    # The block of docs/python.md's "The control client", as written: it
+    # serves a fake of its own (SYNAPSEFAKE_BIN, run.sh's binary).
     with open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "docs", "python.md")) as f:
         doc = f.read()
     section = doc[doc.index("## The control client"):]
     code = section[section.index("```python\n") + len("```python\n"):]
     code = code[:code.index("```")]
     want("review_documents" in code, "the block reviews documents")
-    exec(compile(code, "docs/python.md", "exec"), {"ctl": ctl})
+    exec(compile(code, "docs/python.md", "exec"), {"__name__": "docs_python_md"})
 
 
 check("docs/python.md's control client example runs as written", python_md_example)
@@ -712,7 +714,7 @@ def platforms():
     eq(other.control_root, ctl.origin + "/_fake/platforms/compat_other", "the platform's control root")
     eq(Control(p["control_url"]).control_root, other.control_root, "Control(control_url)")
     before = ctl.now()
-    eq(other.advance("48h"), 1767344400000 + 48 * 3600 * 1000, "the platform's clock after advance")
+    eq(other.advance("48h"), datetime.datetime(2026, 1, 4, 9, tzinfo=datetime.timezone.utc), "the platform's clock after advance")
     eq(ctl.now(), before, "the default platform's clock did not move")
     user = other.add_user(legal_names=["Only Here"])
     eq([u["_id"] for u in other.users()], [user["_id"]], "the platform's users")

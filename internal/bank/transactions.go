@@ -1043,6 +1043,34 @@ func (st *Store) cancel(t *txRecord, at time.Time, code string) error {
 	return st.move(t, StatusCanceled, at, "", code)
 }
 
+// RecentStatus is a transaction's recent_status as the API shows it: its
+// newest status that is not a client's comment, with that status's date, its
+// note followed by the comments made since, and the return, decline, queue
+// or cancel code.
+type RecentStatus = recentStatus
+
+// TransactionRecent returns a copy of a transaction, its recent_status as
+// the API shows it, read together, and whether the transaction exists.
+func (s *Bank) TransactionRecent(id string) (Transaction, RecentStatus, bool) {
+	st := s.store
+	defer st.lock().unlock()
+	t := st.txs[id]
+	if t == nil {
+		return Transaction{}, RecentStatus{}, false
+	}
+	return t.public(), st.txViewRecent(t), true
+}
+
+// txViewRecent is t's recent_status as txView shows it. Callers hold mu.
+func (st *Store) txViewRecent(t *txRecord) RecentStatus {
+	rs := recentOf(t.timeline)
+	if t.code != "" {
+		code := t.code
+		rs.Code = &code
+	}
+	return rs
+}
+
 // Transaction is documented at synapsefake.Server.Transaction.
 func (s *Bank) Transaction(id string) (Transaction, bool) {
 	st := s.store

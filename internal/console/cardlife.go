@@ -69,7 +69,7 @@ func (s *Console) controlForcePost(w http.ResponseWriter, r *http.Request) {
 		s.Fail(w, err)
 		return
 	}
-	s.ControlOK(w, map[string]any{"transaction": controlTx(t)})
+	s.ControlOK(w, map[string]any{"transaction": s.controlTxOf(t)})
 }
 
 // controlRefundCard serves POST /_fake/subnets/{subnet_id}/refund
@@ -88,7 +88,7 @@ func (s *Console) controlRefundCard(w http.ResponseWriter, r *http.Request) {
 		s.Fail(w, err)
 		return
 	}
-	s.ControlOK(w, map[string]any{"transaction": controlTx(t)})
+	s.ControlOK(w, map[string]any{"transaction": s.controlTxOf(t)})
 }
 
 // controlAmount decodes a lifecycle body; a route without a merchant

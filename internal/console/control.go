@@ -617,6 +617,10 @@ type controlTxView struct {
 	FromNodeID  string              `json:"from_node_id"`
 	ToNodeID    string              `json:"to_node_id"`
 	Timeline    []controlStatusView `json:"timeline"`
+	// RecentStatus is the wire's recent_status, as GET .../trans/{id}
+	// shows it, beside status: a reader of both finds each field where
+	// the other names it.
+	RecentStatus bank.RecentStatus `json:"recent_status"`
 }
 
 type controlStatusView struct {
@@ -625,23 +629,44 @@ type controlStatusView struct {
 	Date   int64       `json:"date"`
 }
 
-func controlTx(t bank.Transaction) controlTxView {
+// controlTx is t as the control API shows it, rs its recent_status.
+func controlTx(t bank.Transaction, rs bank.RecentStatus) controlTxView {
 	tl := make([]controlStatusView, len(t.Timeline))
 	for i, e := range t.Timeline {
 		tl[i] = controlStatusView{Status: e.Status, Note: e.Note, Date: bank.Ms(e.Date)}
 	}
 	return controlTxView{ID: t.ID, Status: t.Status, Code: t.Code, AmountCents: t.AmountCents,
-		FromNodeID: t.FromNodeID, ToNodeID: t.ToNodeID, Timeline: tl}
+		FromNodeID: t.FromNodeID, ToNodeID: t.ToNodeID, Timeline: tl, RecentStatus: rs}
+}
+
+// controlTxOf is t as the control API shows it, read again with its
+// recent_status (both of one moment); t as it was, with an empty
+// recent_status, when it is gone since (a reset).
+func (s *Console) controlTxOf(t bank.Transaction) controlTxView {
+	if v, ok := s.controlTxNow(t.ID); ok {
+		return v
+	}
+	return controlTx(t, bank.RecentStatus{})
+}
+
+// controlTxNow is the transaction id as the control API shows it now, and
+// whether it exists.
+func (s *Console) controlTxNow(id string) (controlTxView, bool) {
+	t, rs, ok := s.TransactionRecent(id)
+	if !ok {
+		return controlTxView{}, false
+	}
+	return controlTx(t, rs), true
 }
 
 // controlAnswerTx answers the transaction's state.
 func (s *Console) controlAnswerTx(w http.ResponseWriter, id string) {
-	t, ok := s.Transaction(id)
+	v, ok := s.controlTxNow(id)
 	if !ok {
 		s.Fail(w, apierr.NotFound("transaction"))
 		return
 	}
-	s.ControlOK(w, map[string]any{"transaction": controlTx(t)})
+	s.ControlOK(w, map[string]any{"transaction": v})
 }
 
 // controlGetTransaction serves GET /_fake/transactions/{trans_id}.
@@ -738,7 +763,7 @@ func (s *Console) controlAuthorizeCard(w http.ResponseWriter, r *http.Request) {
 		s.Fail(w, err)
 		return
 	}
-	s.ControlOK(w, map[string]any{"transaction": controlTx(t)})
+	s.ControlOK(w, map[string]any{"transaction": s.controlTxOf(t)})
 }
 
 // controlFaultRequest is the body of POST /_fake/faults and /_fake/faults/slow.

@@ -122,7 +122,7 @@ func (s *Console) controlTransactions(w http.ResponseWriter, r *http.Request) {
 	}
 	views := make([]controlTxView, len(txs))
 	for i, t := range txs {
-		views[i] = controlTx(t)
+		views[i] = s.controlTxOf(t)
 	}
 	s.ControlOK(w, map[string]any{"transactions": views, "trans_count": total})
 }

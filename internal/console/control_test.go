@@ -13,6 +13,7 @@ import (
 	"testing/synctest"
 	"time"
 
+	"github.com/synapsefake/synapsefake/internal/bank"
 	"github.com/synapsefake/synapsefake/internal/testkit"
 
 	"github.com/google/go-cmp/cmp"
@@ -199,11 +200,78 @@ func ctlCodeNote(code string) string {
 	return code
 }
 
-// wantTx is a wanted control answer holding the env's transaction.
+// ctlRecent is a wanted recent_status; code "" is none.
+func ctlRecent(status string, note any, date any, code string) map[string]any {
+	recent := map[string]any{"status": status, "status_id": bank.Status(status).ID(), "note": note, "date": date}
+	if code != "" {
+		recent["code"] = code
+	}
+	return recent
+}
+
+// wantTx is a wanted control answer holding the env's transaction; its
+// recent_status is the timeline's last entry (none is a comment) with code.
 func (e ctlEnv) wantTx(status, code string, tl []any) map[string]any {
+	last, _ := tl[len(tl)-1].(map[string]any)
+	recent := ctlRecent(status, last["note"], last["date"], code)
 	return map[string]any{"success": true, "transaction": map[string]any{
 		"_id": e.tx, "status": status, "code": code, "amount_cents": ctlTxCents,
-		"from_node_id": e.fx.Node.ID, "to_node_id": e.payee.Node.ID, "timeline": tl}}
+		"from_node_id": e.fx.Node.ID, "to_node_id": e.payee.Node.ID, "timeline": tl, "recent_status": recent}}
+}
+
+// TestControlTransactionCarriesTheWiresRecentStatus: every control answer
+// that shows a transaction (GET, a move, the lists) carries recent_status
+// exactly as the API's GET .../trans/{id} shows it, beside the control
+// view's own status, after each move: a comment's note appended, a return's
+// or a cancel's code.
+func TestControlTransactionCarriesTheWiresRecentStatus(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name  string
+		moves func(t *testing.T, e ctlEnv) // before the control call
+		call  [2]string                    // the control call that answers the transaction
+	}{
+		{"created", nil, [2]string{"GET", "/transactions/{tx}"}},
+		{"settled", nil, [2]string{"POST", "/transactions/{tx}/settle"}},
+		{"a comment after creation", func(t *testing.T, e ctlEnv) {
+			ctlAPIOK(t, e.fake, "PATCH", e.tranPath(), e.fx.Headers, map[string]any{"comment": "Customer called."})
+		}, [2]string{"GET", "/transactions/{tx}"}},
+		{"returned R01, then a comment", func(t *testing.T, e ctlEnv) {
+			e.ctl(t, "POST", e.expand("/transactions/{tx}/settle"), nil)
+			e.ctl(t, "POST", e.expand("/transactions/{tx}/return"), map[string]any{"code": "R01"})
+			ctlAPIOK(t, e.fake, "PATCH", e.tranPath(), e.fx.Headers, map[string]any{"comment": "Asked again."})
+		}, [2]string{"GET", "/transactions/{tx}"}},
+		{"canceled", nil, [2]string{"POST", "/transactions/{tx}/cancel"}},
+		{"the user's list", func(t *testing.T, e ctlEnv) {
+			ctlAPIOK(t, e.fake, "PATCH", e.tranPath(), e.fx.Headers, map[string]any{"comment": "Listed."})
+		}, [2]string{"GET", "/users/{user}/transactions"}},
+		{"the node's list", nil, [2]string{"GET", "/nodes/{node}/transactions"}},
+	} {
+		for _, kind := range ctlEnvKinds {
+			t.Run(tc.name+"/"+kind, func(t *testing.T) {
+				t.Parallel()
+				e := newCtlEnvOf(t, kind)
+				if tc.moves != nil {
+					tc.moves(t, e)
+				}
+				r := e.ctl(t, tc.call[0], e.expand(tc.call[1]), nil)
+				if r.Status != http.StatusOK {
+					t.Fatalf("%s %s: status %d: %s", tc.call[0], tc.call[1], r.Status, r.Raw)
+				}
+				tx := testkit.CtlObj(r.Body["transaction"])
+				if list, ok := r.Body["transactions"].([]any); ok {
+					tx = testkit.CtlObj(list[0])
+				}
+				wire := e.recentStatus(t)
+				if diff := cmp.Diff(wire, tx["recent_status"]); diff != "" {
+					t.Errorf("recent_status (-the API's +the control view's):\n%s", diff)
+				}
+				if tx["status"] != wire["status"] {
+					t.Errorf("status %v beside recent_status.status %v", tx["status"], wire["status"])
+				}
+			})
+		}
+	}
 }
 
 // recentStatus reads the env's transaction through the real API.
@@ -557,7 +625,8 @@ func TestControlEndpoints(t *testing.T) {
 			want: func(e ctlEnv) map[string]any {
 				return map[string]any{"success": true, "transaction": map[string]any{"_id": ctlAny, "status": "CREATED",
 					"code": "", "amount_cents": 500, "from_node_id": e.fx.Node.ID, "to_node_id": ctlAny,
-					"timeline": ctlTimeline(e.now(), "CREATED", "Transaction Created.")}}
+					"timeline":      ctlTimeline(e.now(), "CREATED", "Transaction Created."),
+					"recent_status": ctlRecent("CREATED", "Transaction Created.", e.now(), "")}}
 			},
 			check: func(t *testing.T, e ctlEnv, body map[string]any) {
 				id := testkit.CtlStr(testkit.CtlObj(body["transaction"])["_id"])
@@ -572,7 +641,8 @@ func TestControlEndpoints(t *testing.T) {
 			want: func(e ctlEnv) map[string]any {
 				return map[string]any{"success": true, "transaction": map[string]any{"_id": ctlAny, "status": "RETURNED",
 					"code": "IR51", "amount_cents": 500, "from_node_id": e.fx.Node.ID, "to_node_id": ctlAny,
-					"timeline": ctlTimeline(e.now(), "CREATED", "Transaction Created.", "RETURNED", ctlCodeNote("IR51"))}}
+					"timeline":      ctlTimeline(e.now(), "CREATED", "Transaction Created.", "RETURNED", ctlCodeNote("IR51")),
+					"recent_status": ctlRecent("RETURNED", ctlCodeNote("IR51"), e.now(), "IR51")}}
 			},
 			check: func(t *testing.T, e ctlEnv, body map[string]any) {
 				id := testkit.CtlStr(testkit.CtlObj(body["transaction"])["_id"])

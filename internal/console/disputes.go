@@ -31,7 +31,7 @@ func (s *Console) controlDispute(w http.ResponseWriter, r *http.Request) {
 		s.Fail(w, err)
 		return
 	}
-	t, _ := s.Transaction(r.PathValue("trans_id"))
-	s.ControlOK(w, map[string]any{"transaction": controlTx(t), "dispute_status": t.Dispute,
+	t, rs, _ := s.TransactionRecent(r.PathValue("trans_id"))
+	s.ControlOK(w, map[string]any{"transaction": controlTx(t, rs), "dispute_status": t.Dispute,
 		"dispute_credit_transaction_id": t.DisputeCreditID})
 }

@@ -34,20 +34,20 @@ test('DEFAULT_START_TIME is the binary\'s -start default (Go\'s DefaultStartTime
   const fake = await startFake({ start: 'default' });
   t.after(() => fake.stop());
   assert.equal(DEFAULT_START_TIME, Date.parse('2026-04-14T14:00:00Z'));
-  assert.equal(await fake.control.now(), DEFAULT_START_TIME);
+  assert.equal(await fake.control.nowMs(), DEFAULT_START_TIME);
 });
 
 test('startFake(): the default platform starts at DefaultStartTime, manual; a new platform too', needsBinary, async (t) => {
   const fake = await startFake();
   t.after(() => fake.stop());
   assert.deepEqual(fake.platformDefaults, { start: 'default', clock: 'manual' });
-  assert.equal(await fake.control.now(), DEFAULT_START_TIME);
+  assert.equal(await fake.control.nowMs(), DEFAULT_START_TIME);
   const p = await fake.createPlatform();
   assert.equal(p.createdAt, DEFAULT_START_TIME);
-  assert.equal(await p.control.now(), DEFAULT_START_TIME);
+  assert.equal(await p.control.nowMs(), DEFAULT_START_TIME);
   // Manual: the clock moves by what advance says, never by itself.
-  assert.equal(await p.control.advance(1), DEFAULT_START_TIME + 1);
-  assert.equal(await p.control.now(), DEFAULT_START_TIME + 1);
+  assert.deepEqual(await p.control.advance(1), new Date(DEFAULT_START_TIME + 1));
+  assert.equal(await p.control.nowMs(), DEFAULT_START_TIME + 1);
   // The default platform's clock moving does not move where the next one starts.
   await fake.control.advance('72h');
   assert.equal((await fake.createPlatform()).createdAt, DEFAULT_START_TIME);
@@ -57,22 +57,22 @@ test('startFake({start, clock}): told otherwise, the fake and its platforms star
   const sunday = '2026-04-12T14:00:00Z';
   const fake = await startFake({ start: new Date(sunday) });
   t.after(() => fake.stop());
-  assert.equal(await fake.control.now(), Date.parse(sunday));
+  assert.equal(await fake.control.nowMs(), Date.parse(sunday));
   assert.equal((await fake.createPlatform()).createdAt, Date.parse(sunday));
   assert.equal((await fake.createPlatform({ start: 'default' })).createdAt, DEFAULT_START_TIME);
   const real = await fake.createPlatform({ clock: 'real' });
-  const t0 = await real.control.now();
+  const t0 = await real.control.nowMs();
   assert.ok(t0 >= Date.parse(sunday), `${t0}`);
 });
 
 test('connect(): platforms on a wall-clock binary still start at DefaultStartTime, manual', needsBinary, async (t) => {
   const url = await wallClockBinary(t);
   const fake = connect(url);
-  const wall = await fake.control.now();
+  const wall = await fake.control.nowMs();
   assert.ok(Math.abs(wall - Date.now()) < 60_000, `the binary's own clock ${new Date(wall).toISOString()} is the wall clock`);
   const p = await fake.createPlatform();
-  assert.equal(await p.control.now(), DEFAULT_START_TIME);
-  assert.equal(await p.control.advance(0), DEFAULT_START_TIME);
+  assert.equal(await p.control.nowMs(), DEFAULT_START_TIME);
+  assert.deepEqual(await p.control.advance(0), new Date(DEFAULT_START_TIME));
   const told = connect(url, { start: '2026-01-06T15:00:00Z' });
   assert.equal((await told.createPlatform()).createdAt, Date.parse('2026-01-06T15:00:00Z'));
 });
@@ -113,7 +113,7 @@ test('vitest globalSetup: the fake and the platformDefaults it provides are Defa
     assert.deepEqual(info.platformDefaults, { start: 'default', clock: 'manual' });
     // What synapsefake/vitest's useFake does with it.
     const fake = connect(info.url, info.platformDefaults);
-    assert.equal(await fake.control.now(), DEFAULT_START_TIME);
+    assert.equal(await fake.control.nowMs(), DEFAULT_START_TIME);
     assert.equal((await fake.createPlatform()).createdAt, DEFAULT_START_TIME);
   } finally {
     await stop();
@@ -128,8 +128,8 @@ test('jest: the globalSetup\'s fake and usePlatform\'s platforms start at Defaul
     const hooks = { before: [], after: [] };
     const platform = usePlatform(undefined, { beforeEach: (f) => hooks.before.push(f), afterEach: (f) => hooks.after.push(f) });
     for (const f of hooks.before) await f();
-    assert.equal(await platform.control.now(), DEFAULT_START_TIME);
-    assert.equal(await connect(process.env.SYNAPSEFAKE_URL).control.now(), DEFAULT_START_TIME);
+    assert.equal(await platform.control.nowMs(), DEFAULT_START_TIME);
+    assert.equal(await connect(process.env.SYNAPSEFAKE_URL).control.nowMs(), DEFAULT_START_TIME);
     for (const f of hooks.after) await f();
   } finally {
     await globalTeardown();
@@ -138,4 +138,18 @@ test('jest: the globalSetup\'s fake and usePlatform\'s platforms start at Defaul
       else process.env[k] = v;
     }
   }
+});
+
+test('now() and advance() answer Dates; nowMs() the ms; durations as a Go string or ms', needsBinary, async (t) => {
+  const fake = await startFake();
+  t.after(() => fake.stop());
+  const p = await fake.createPlatform();
+  const now = await p.control.now();
+  assert.ok(now instanceof Date);
+  assert.equal(now.toISOString(), '2026-04-14T14:00:00.000Z');
+  assert.equal(await p.control.nowMs(), DEFAULT_START_TIME);
+  assert.deepEqual(await p.control.advance('1h'), new Date(DEFAULT_START_TIME + 3_600_000));
+  assert.deepEqual(await p.control.advance(1500), new Date(DEFAULT_START_TIME + 3_601_500));
+  const nbd = await p.control.advanceToNextBusinessDay();
+  assert.ok(nbd instanceof Date && nbd > now);
 });

@@ -81,3 +81,18 @@ test('callsNamed: calls, with their receiver; other code spans are not', () => {
   assert.deepEqual(callsNamed('`returnTransaction(txId, code, { late })`, `return(...)` (a `Date`, `\'24h\'`), `fake.createPlatform()`'),
     [['', 'returnTransaction'], ['', 'return'], ['fake', 'createPlatform']]);
 });
+
+test('check-docs.js: blocksOf names each js block by its first line, under its section', () => {
+  const { blocksOf } = require('../scripts/check-docs.js');
+  const text = '# T\n## vitest\n```js\n// vitest.config.mjs\nexport default {};\n```\n\n```js\nconst a = 1;\n```\n## A fake already running\n```sh\necho no\n```\n```js\n// main.mjs: an ES module\nawait 1;\n```\n';
+  assert.deepEqual(blocksOf(text).map((b) => [b.section, b.name]), [['vitest', 'vitest.config.mjs'], ['vitest', 'block-2.js'], ['A fake already running', 'main.mjs']]);
+});
+
+test('every js block of docs/node.md names its file, and a file of its section once', inRepo, () => {
+  const { blocksOf } = require('../scripts/check-docs.js');
+  const all = blocksOf(fs.readFileSync(doc, 'utf8'));
+  assert.deepEqual(all.filter((b) => b.name.startsWith('block-')).map((b) => b.code), [], 'blocks without a // NAME line');
+  const keys = all.map((b) => `${b.section}/${b.name}`);
+  assert.deepEqual(keys.filter((k, i) => keys.indexOf(k) !== i), []);
+  assert.ok(all.some((b) => b.name === 'vitest.config.mjs'), 'the vitest config is an .mjs file');
+});

@@ -23,12 +23,12 @@ test('vitest: setup provides {url, controlUrl, timings, binary, platformDefaults
   const info = provided.synapsefake;
   assert.deepEqual(Object.keys(info).sort(), ['binary', 'controlUrl', 'platformDefaults', 'timings', 'url']);
   assert.equal(process.env.SYNAPSEFAKE_URL, info.url);
-  assert.equal(typeof await connect(info.url).control.now(), 'number');
+  assert.equal(typeof await connect(info.url).control.nowMs(), 'number');
   await teardown();
-  await assert.rejects(connect(info.url).control.now(), /^Error: GET \/_fake\/clock: .* \(is the fake at http:\/\/127\.0\.0\.1:\d+ running\?\)$/);
+  await assert.rejects(connect(info.url).control.nowMs(), /^Error: GET \/_fake\/clock: .* \(is the fake at http:\/\/127\.0\.0\.1:\d+ running\?\)$/);
 
   const stop = await globalSetup({ start: 'default' })({ provide: (k, v) => { provided[k] = v; } });
-  assert.equal(await connect(provided.synapsefake.url).control.now(), Date.parse('2026-04-14T14:00:00Z'));
+  assert.equal(await connect(provided.synapsefake.url).control.nowMs(), Date.parse('2026-04-14T14:00:00Z'));
   await stop();
 });
 

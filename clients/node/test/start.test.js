@@ -65,7 +65,7 @@ test('startFake: a URL, timings, a log; stop() ends the process', needsBinary, a
   assert.equal(fake.controlUrl, fake.url.replace('/v3.1', '/_fake'));
   assert.equal(fake.binary.source, 'SYNAPSEFAKE_BIN');
   assert.ok(fake.timings.banner > 0 && fake.timings.ready >= fake.timings.banner, JSON.stringify(fake.timings));
-  assert.equal(await fake.control.now(), Date.parse('2026-04-14T10:00:00-04:00'));
+  assert.equal(await fake.control.nowMs(), Date.parse('2026-04-14T10:00:00-04:00'));
   assert.match(fake.log, /^synapsefake serving http/);
   await fake.control.addUser({});
   // The request log (not -quiet) reaches the log.
@@ -91,15 +91,15 @@ test('platforms: isolated, their own gateway and clock; delete() refuses the gat
   assert.ok(a instanceof Platform);
   assert.deepEqual([a.clientId, a.clientSecret, a.gateway, a.name, a.baseUrl], ['client_a', 'secret_a', 'client_a|secret_a', 'A', fake.url]);
   assert.equal(a.controlUrl, `${fake.controlUrl}/platforms/client_a`);
-  assert.equal(await a.control.now(), Date.parse('2026-01-06T15:00:00Z'));
+  assert.equal(await a.control.nowMs(), Date.parse('2026-01-06T15:00:00Z'));
   assert.ok(a.createdIn > 0);
 
   const user = await a.control.addUser({ legal_names: ['Only In A'] });
   assert.deepEqual((await a.control.users()).map((u) => u._id), [user._id]);
   assert.deepEqual(await b.control.users(), []);
-  const before = await b.control.now();
+  const before = await b.control.nowMs();
   await a.control.advance('48h');
-  assert.equal(await b.control.now(), before);
+  assert.equal(await b.control.nowMs(), before);
 
   const list = (p) => fetch(`${p.baseUrl}/users`, { headers: { 'X-SP-GATEWAY': p.gateway } });
   assert.equal((await (await list(a)).json()).users.length, 1);

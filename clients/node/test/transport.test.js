@@ -169,7 +169,7 @@ test('a header value with a line break is refused before anything is sent', asyn
 test('a kept connection does not keep the process alive', async (t) => {
   const server = await serve(t, (req, res) => res.end('{"now":1}'));
   const control = path.join(__dirname, '..', 'control.js');
-  const script = `new (require(${JSON.stringify(control)}).Control)(${JSON.stringify(server.url)}).now().then((n) => console.log('now', n));`;
+  const script = `new (require(${JSON.stringify(control)}).Control)(${JSON.stringify(server.url)}).nowMs().then((n) => console.log('now', n));`;
   // A kept connection that held the process would hold it until killed.
   const child = childProcess.spawn(process.execPath, ['-e', script], { timeout: 20_000 });
   let out = '';

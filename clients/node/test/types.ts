@@ -1,8 +1,8 @@
 // Type-checked by ci.sh (tsc --noEmit --strict) against the installed package:
 // every public declaration used once, as a test suite would. Never run.
-import { startFake, connect, ControlError, findBinary, DEFAULT_START_TIME, type Platform, type PlatformDefaults, type DocumentSeed, type SubDocument } from 'synapsefake';
+import { startFake, connect, ControlError, findBinary, DEFAULT_START_TIME, type Platform, type PlatformDefaults, type DocumentSeed, type SubDocument, type RecentStatus } from 'synapsefake';
 import { usePlatform as jestPlatform, globalSetup, reportFailure as jestReport } from 'synapsefake/jest';
-import { test, usePlatform, fakeInfo, reportFailure } from 'synapsefake/vitest';
+import { test, testWith, usePlatform, fakeInfo, reportFailure } from 'synapsefake/vitest';
 import { setup, teardown } from 'synapsefake/vitest/setup';
 import jestSetup = require('synapsefake/jest/setup');
 
@@ -22,7 +22,10 @@ async function main() {
   await p.control.fund(n._id, 100);
   const t = await p.control.settle('x');
   await p.control.returnTransaction(t._id, 'R01');
-  const ms: number = await p.control.advance('24h') + await p.control.now();
+  const recent: RecentStatus | undefined = t.recent_status;
+  const recentStatus: string | undefined = t.recent_status?.status;
+  console.log(recent?.code, recentStatus, t.status);
+  const ms: number = (await p.control.advance('24h')).getTime() + await p.control.nowMs();
   const hooks = await p.control.webhooks();
   const h = await p.control.waitWebhook({ objectId: n._id, function: 'NODES|POST', status: 'x', timeout: 1000 });
   try { await p.control.settle('x'); } catch (e) { if (e instanceof ControlError) console.log(e.errorCode, e.httpCode, e.reason); }
@@ -45,5 +48,10 @@ async function main() {
   await teardown();
   await jestSetup();
   test('x', async ({ platform }) => { await platform.control.now(); });
+  testWith({ start: new Date(0), clock: 'manual' })('y', async ({ platform, platformOptions }) => {
+    const d: Date = await platform.control.now();
+    const ms: number = await platform.control.nowMs() + (await platform.control.advance(1000)).getTime();
+    console.log(d, ms, platformOptions.start);
+  });
 }
 void main;

@@ -8,8 +8,14 @@ synapsefake.base_url, synapsefake.client_id and synapsefake.client_secret
 where these examples use requests.
 """
 
+from typing import Any, Dict, Optional
+
 import pytest
 import requests
+
+from synapsefake import Platform
+
+JSON = Dict[str, Any]
 
 
 class API:
@@ -17,14 +23,15 @@ class API:
     X-SP-GATEWAY with the platform's client id and secret, X-SP-USER with the
     user's OAuth key and the device's fingerprint, X-SP-USER-IP."""
 
-    def __init__(self, platform, fingerprint="device-1"):
+    def __init__(self, platform: Platform, fingerprint: str = "device-1") -> None:
         self.base_url = platform.base_url
         self.gateway = platform.gateway
         self.fingerprint = fingerprint
         self.key = ""
         self.http = requests.Session()
 
-    def call(self, method, path, body=None, fingerprint=None, key=None):
+    def call(self, method: str, path: str, body: Optional[JSON] = None, fingerprint: Optional[str] = None,
+             key: Optional[str] = None) -> requests.Response:
         """One request; answers the requests.Response (no status check)."""
         headers = {
             "X-SP-GATEWAY": self.gateway,
@@ -33,13 +40,13 @@ class API:
         }
         return self.http.request(method, self.base_url + path, json=body, headers=headers, timeout=10)
 
-    def ok(self, method, path, body=None, **kw):
+    def ok(self, method: str, path: str, body: Optional[JSON] = None, **kw: Any) -> Any:
         """One request that must answer 200; answers its JSON."""
         r = self.call(method, path, body, **kw)
         assert r.status_code == 200, f"{method} {path}: {r.status_code} {r.text}"
         return r.json()
 
-    def sign_up(self, email="ann@example.com", phone="901.111.1111", name="Ann Example"):
+    def sign_up(self, email: str = "ann@example.com", phone: str = "901.111.1111", name: str = "Ann Example") -> JSON:
         """The sign-up flow of docs/api.md: POST /users with no key yet, then
         POST /oauth/{user_id} with the refresh token. Answers the user; the
         API holds the user's key from then on."""
@@ -50,35 +57,36 @@ class API:
             "extra": {"supp_id": "my-user-42", "cip_tag": 1, "is_business": False},
         }, key="")
         self.sign_in(user)
-        return user
+        return dict(user)
 
-    def sign_in(self, user):
+    def sign_in(self, user: JSON) -> JSON:
         """POST /oauth/{user_id} with the refresh token: a fresh key."""
         oauth = self.ok("POST", f"/oauth/{user['_id']}", {"refresh_token": user["refresh_token"]}, key="")
         self.key = oauth["oauth_key"]
-        return oauth
+        return dict(oauth)
 
-    def add_node(self, user_id, body):
+    def add_node(self, user_id: str, body: JSON) -> JSON:
         """POST /users/{user_id}/nodes: answers the first node of the page."""
-        return self.ok("POST", f"/users/{user_id}/nodes", body)["nodes"][0]
+        return dict(self.ok("POST", f"/users/{user_id}/nodes", body)["nodes"][0])
 
-    def transfer(self, user_id, from_node, to_type, to_id, dollars, note="Rent"):
+    def transfer(self, user_id: str, from_node: str, to_type: str, to_id: str, dollars: float,
+                 note: str = "Rent") -> JSON:
         """POST .../nodes/{node_id}/trans: answers the transaction (CREATED)."""
-        return self.ok("POST", f"/users/{user_id}/nodes/{from_node}/trans", {
+        return dict(self.ok("POST", f"/users/{user_id}/nodes/{from_node}/trans", {
             "to": {"type": to_type, "id": to_id},
             "amount": {"amount": dollars, "currency": "USD"},
             "extra": {"ip": "127.0.0.1", "note": note},
-        })
+        }))
 
 
 @pytest.fixture
-def api(synapsefake):
+def api(synapsefake: Platform) -> API:
     """The API of this test's platform."""
     return API(synapsefake)
 
 
 @pytest.fixture
-def account(api, synapsefake):
+def account(api: API, synapsefake: Platform) -> Dict[str, JSON]:
     """A signed-up user with a funded checking node ($250.00) and an ACH-US node
     (their bank account): a dict of user, checking and bank."""
     user = api.sign_up()

@@ -1,15 +1,23 @@
 """Money moving: an ACH transfer that settles with the clock, returns, and a webhook."""
 
+from __future__ import annotations
+
 import hashlib
 import hmac
 import http.server
 import json
 import threading
+from typing import TYPE_CHECKING, Any, Dict, Iterator, List, Tuple
 
 import pytest
 
+from synapsefake import Platform
 
-def test_an_ach_debit_settles_the_next_business_day(api, account, synapsefake):
+if TYPE_CHECKING:
+    from conftest import API, JSON
+
+
+def test_an_ach_debit_settles_the_next_business_day(api: API, account: Dict[str, JSON], synapsefake: Platform) -> None:
     user_id = account["user"]["_id"]
     tx = api.transfer(user_id, account["checking"]["_id"], "ACH-US", account["bank"]["_id"], 10.00)
     assert tx["recent_status"]["status"] == "CREATED"
@@ -23,7 +31,8 @@ def test_an_ach_debit_settles_the_next_business_day(api, account, synapsefake):
 
 
 @pytest.mark.parametrize("code", ["R01", "R02"])
-def test_a_settled_transfer_comes_back_returned(api, account, synapsefake, code):
+def test_a_settled_transfer_comes_back_returned(api: API, account: Dict[str, JSON], synapsefake: Platform,
+                                                code: str) -> None:
     user_id, checking = account["user"]["_id"], account["checking"]["_id"]
     tx = api.transfer(user_id, checking, "ACH-US", account["bank"]["_id"], 25.00)
     assert synapsefake.settle(tx["_id"])["status"] == "SETTLED"
@@ -41,37 +50,37 @@ def test_a_settled_transfer_comes_back_returned(api, account, synapsefake, code)
 class Receiver(http.server.ThreadingHTTPServer):
     """A webhook receiver on a free loopback port that keeps every POST."""
 
-    def __init__(self):
-        self.received = []
+    def __init__(self) -> None:
+        self.received: List[Tuple[Dict[str, str], Any]] = []
         outer = self
 
         class Handler(http.server.BaseHTTPRequestHandler):
-            def do_POST(self):  # noqa: N802 - the handler's name
+            def do_POST(self) -> None:  # noqa: N802 - the handler's name
                 body = self.rfile.read(int(self.headers.get("Content-Length") or 0))
                 outer.received.append((dict(self.headers), json.loads(body)))
                 self.send_response(200)
                 self.end_headers()
 
-            def log_message(self, *args):
+            def log_message(self, format: str, *args: Any) -> None:  # noqa: A002 - the base's name
                 pass
 
         super().__init__(("127.0.0.1", 0), Handler)
         threading.Thread(target=self.serve_forever, daemon=True).start()
 
     @property
-    def url(self):
+    def url(self) -> str:
         return f"http://127.0.0.1:{self.server_address[1]}/hooks"
 
 
 @pytest.fixture
-def receiver():
+def receiver() -> Iterator[Receiver]:
     r = Receiver()
     yield r
     r.shutdown()
     r.server_close()
 
 
-def test_a_subscription_gets_the_webhook(api, synapsefake, receiver):
+def test_a_subscription_gets_the_webhook(api: API, synapsefake: Platform, receiver: Receiver) -> None:
     sub = api.ok("POST", "/subscriptions", {"scope": ["USERS|POST", "NODES|POST"], "url": receiver.url})
     assert sub["is_active"] is True
 

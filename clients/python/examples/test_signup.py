@@ -1,7 +1,16 @@
 """Sign-up over HTTP, as an app does it, and the MFA path (docs/api.md, "The sign-up flow")."""
 
+from __future__ import annotations
 
-def test_sign_up_then_add_a_node(api, synapsefake):
+from typing import TYPE_CHECKING
+
+from synapsefake import Platform
+
+if TYPE_CHECKING:
+    from conftest import API
+
+
+def test_sign_up_then_add_a_node(api: API, synapsefake: Platform) -> None:
     user = api.sign_up()
     assert user["permission"] == "UNVERIFIED"
     assert api.key.startswith("oauth_")
@@ -13,7 +22,7 @@ def test_sign_up_then_add_a_node(api, synapsefake):
     assert [n["_id"] for n in synapsefake.user_nodes(user["_id"])] == [node["_id"]]
 
 
-def test_a_new_device_answers_mfa(api, synapsefake):
+def test_a_new_device_answers_mfa(api: API, synapsefake: Platform) -> None:
     user = api.sign_up()
     oauth = f"/oauth/{user['_id']}"
     refresh = {"refresh_token": user["refresh_token"]}
@@ -33,7 +42,7 @@ def test_a_new_device_answers_mfa(api, synapsefake):
     assert answer["user_id"] == user["_id"] and answer["oauth_key"]
 
 
-def test_forced_mfa_on_a_known_device(api, synapsefake):
+def test_forced_mfa_on_a_known_device(api: API, synapsefake: Platform) -> None:
     user = api.sign_up()
     synapsefake.force_mfa(user["_id"])  # POST /_fake/users/{user_id}/force-mfa
 

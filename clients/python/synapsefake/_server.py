@@ -15,8 +15,9 @@ import threading
 import time
 import urllib.error
 import urllib.request
+from typing import IO, Any, Deque, Dict, Iterable, List, Mapping, Optional, Sequence, Union, cast
 
-from .control import CLIENT, Control, _seg
+from .control import CLIENT, Control, Duration, JSONObject, Start, _seg
 
 __all__ = ["BinaryNotFound", "DEFAULT_START_TIME", "Platform", "ServeError", "Server", "find_binary", "serve"]
 
@@ -42,7 +43,7 @@ class BinaryNotFound(FileNotFoundError):
     """No synapsefake binary was found. tried lists each place looked at,
     with why it did not do, in the order searched."""
 
-    def __init__(self, tried):
+    def __init__(self, tried: Iterable[str]) -> None:
         self.tried = list(tried)
         lines = "\n".join(f"  {i}. {t}" for i, t in enumerate(self.tried, 1))
         super().__init__(
@@ -56,7 +57,7 @@ class BinaryNotFound(FileNotFoundError):
 class ServeError(RuntimeError):
     """The binary did not start or did not answer. log is what it printed."""
 
-    def __init__(self, message, command, log):
+    def __init__(self, message: str, command: Sequence[str], log: str) -> None:
         self.command = list(command)
         self.log = log
         super().__init__(
@@ -65,16 +66,16 @@ class ServeError(RuntimeError):
         )
 
 
-def packaged_binary():
+def packaged_binary() -> str:
     """The path a platform wheel puts the binary at: synapsefake/bin/synapsefake[.exe]."""
     return os.path.join(os.path.dirname(os.path.abspath(__file__)), "bin", _EXE)
 
 
-def _executable(path):
+def _executable(path: str) -> bool:
     return os.path.isfile(path) and os.access(path, os.X_OK)
 
 
-def find_binary(explicit=None):
+def find_binary(explicit: Optional[Union[str, "os.PathLike[str]"]] = None) -> str:
     """The synapsefake binary's path.
 
     Searched in this order: explicit (serve's binary=, pytest's
@@ -84,7 +85,8 @@ def find_binary(explicit=None):
     must be an executable file: one that is not is an error, not a reason to
     look further. Nothing found raises BinaryNotFound naming what was tried.
     """
-    tried = []
+    tried: List[str] = []
+    value: Any
     for what, value in (("the binary given (--synapsefake-bin / binary=)", explicit),
                         (f"${ENV_BIN}", os.environ.get(ENV_BIN) or None)):
         if value is None:
@@ -116,7 +118,7 @@ def find_binary(explicit=None):
     raise BinaryNotFound(tried)
 
 
-def _start_field(start):
+def _start_field(start: Optional[Start]) -> Optional[str]:
     """A start as the binary and the control API take it: an aware datetime
     in RFC 3339, a string as it is."""
     if isinstance(start, datetime.datetime):
@@ -126,11 +128,11 @@ def _start_field(start):
     return start
 
 
-def _flag_args(flags):
+def _flag_args(flags: Mapping[str, Any]) -> List[str]:
     """Command-line flags from keyword arguments: clock="manual" is
     -clock manual, max_platforms=10 is -max-platforms 10, quiet=True is
     -quiet, a False or None value is left out, a list repeats the flag."""
-    args = []
+    args: List[str] = []
     for key, value in flags.items():
         name = "-" + key.replace("_", "-")
         if value is None or value is False:
@@ -138,7 +140,7 @@ def _flag_args(flags):
         if value is True:
             args.append(name)
         elif isinstance(value, datetime.datetime):
-            args += [name, _start_field(value)]
+            args += [name, value.isoformat()] if value.tzinfo else [name, str(_start_field(value))]
         elif isinstance(value, (list, tuple)):
             for v in value:
                 args += [name, str(v)]
@@ -160,19 +162,22 @@ class Server:
     banner, ready_seconds until it answered GET /_fake/clock.
     """
 
-    def __init__(self, binary=None, timeout=10.0, token=None, **flags):
+    def __init__(self, binary: Optional[str] = None, timeout: float = 10.0, token: Optional[str] = None,
+                 **flags: Any) -> None:
         self.binary = find_binary(binary)
-        opts = {"addr": "127.0.0.1:0", "clock": "manual", "start": "default", "quiet": True}
+        opts: Dict[str, Any] = {"addr": "127.0.0.1:0", "clock": "manual", "start": "default", "quiet": True}
         opts.update(flags)
         if token is not None:
             opts["control_token"] = token
         self.command = [self.binary] + _flag_args(opts)
-        self.platform_defaults = {"start": _start_field(opts.get("start")) or "default",
+        self.platform_defaults: Dict[str, Any] = {"start": _start_field(opts.get("start")) or "default",
                                   "clock": opts.get("clock") or "manual"}
         self.token = token
-        self._lines = collections.deque(maxlen=2000)
+        self._lines: Deque[str] = collections.deque(maxlen=2000)
         self._banner = threading.Event()
-        self.base_url = None
+        self._banner_at = 0.0
+        self.base_url = ""
+        self.origin = ""
         t0 = time.perf_counter()
         try:
             self.process = subprocess.Popen(
@@ -193,17 +198,18 @@ class Server:
             raise
         self.control = Control(self.origin, token=token)
 
-    def _read(self):
-        for line in self.process.stdout:
+    def _read(self) -> None:
+        stdout = cast(IO[str], self.process.stdout)
+        for line in stdout:
             line = line.rstrip("\r\n")
             self._lines.append(line)
             if not self._banner.is_set() and line.startswith(_BANNER):
                 self._banner_at = time.perf_counter()
                 self.base_url = line[len(_BANNER):].strip()
                 self._banner.set()
-        self.process.stdout.close()
+        stdout.close()
 
-    def _wait_banner(self, t0, timeout):
+    def _wait_banner(self, t0: float, timeout: float) -> None:
         while not self._banner.wait(0.01):
             if self.process.poll() is not None:
                 self._reader.join(2)
@@ -212,10 +218,10 @@ class Server:
             if time.perf_counter() - t0 > timeout:
                 raise ServeError(f"no \"{_BANNER}...\" line within {timeout:g} s", self.command, self.log())
 
-    def _wait_ready(self, t0, timeout):
+    def _wait_ready(self, t0: float, timeout: float) -> None:
         url = self.origin + "/_fake/clock"
         headers = {"X-Fake-Control-Token": self.token} if self.token else {}
-        last = None
+        last: Optional[BaseException] = None
         while True:
             try:
                 with urllib.request.urlopen(urllib.request.Request(url, headers=headers), timeout=2) as resp:
@@ -230,15 +236,15 @@ class Server:
                                  self.command, self.log())
             time.sleep(0.005)
 
-    def log(self):
+    def log(self) -> str:
         """What the binary printed so far (its last 2,000 lines), stdout and stderr together."""
         return "\n".join(self._lines)
 
-    def running(self):
+    def running(self) -> bool:
         """Whether the binary still runs."""
         return self.process.poll() is None
 
-    def stop(self):
+    def stop(self) -> Optional[int]:
         """Stops the binary (SIGTERM, then SIGKILL after 5 s); returns its exit status."""
         if self.process.poll() is None:
             self.process.terminate()
@@ -250,25 +256,28 @@ class Server:
         self._reader.join(2)
         return self.process.returncode
 
-    def add_platform(self, **fields):
-        """A fresh platform of this server (POST /_fake/platforms) as a Platform:
-        fields are name, client_id, client_secret, start, clock and seed.
+    def add_platform(self, name: Optional[str] = None, client_id: Optional[str] = None,
+                     client_secret: Optional[str] = None, start: Optional[Start] = None,
+                     clock: Optional[str] = None, seed: Optional[int] = None) -> "Platform":
+        """A fresh platform of this server (POST /_fake/platforms) as a Platform.
         start and clock are platform_defaults' unless given: the server's
         start and clock, DEFAULT_START_TIME on a manual clock by default."""
-        fields = {**self.platform_defaults, **{k: v for k, v in fields.items() if v is not None}}
+        given = {k: v for k, v in dict(name=name, client_id=client_id, client_secret=client_secret, start=start,
+                                       clock=clock, seed=seed).items() if v is not None}
+        fields = {**self.platform_defaults, **given}
         return Platform(self.control.add_platform(**fields), token=self.token)
 
-    def __enter__(self):
+    def __enter__(self) -> "Server":
         return self
 
-    def __exit__(self, *exc):
+    def __exit__(self, *exc: object) -> None:
         self.stop()
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         return f"<synapsefake.Server {self.base_url} pid {self.process.pid}>"
 
 
-def serve(binary=None, timeout=10.0, token=None, **flags):
+def serve(binary: Optional[str] = None, timeout: float = 10.0, token: Optional[str] = None, **flags: Any) -> Server:
     """Starts the synapsefake binary on a free loopback port and answers the Server.
 
     A context manager: ``with synapsefake.serve() as srv:`` stops the binary
@@ -288,87 +297,45 @@ def serve(binary=None, timeout=10.0, token=None, **flags):
     return Server(binary=binary, timeout=timeout, token=token, **flags)
 
 
-class Platform:
+class Platform(Control):
     """One platform of a server (POST /_fake/platforms): its own users, ids,
     clock, webhooks, journal and faults, reached through its gateway.
 
     base_url is the SDKs' base URL (with /v3.1); client_id, client_secret
     and gateway ("client_id|client_secret", the X-SP-GATEWAY header) are its
-    credentials; control_url is its control API and control the Control
-    over it. Control's methods not defined here are reached as attributes
-    (platform.add_subnet(...), platform.transaction(tx_id)).
+    credentials; control_url is its control API. A Platform is the Control
+    of its control API: every Control method is one of its own
+    (platform.add_subnet(...), platform.transaction(tx_id)), typed, and
+    control is the platform itself, for code written as platform.control.x().
     """
 
-    def __init__(self, info, token=None):
-        self.info = dict(info)
-        self.client_id = info["client_id"]
-        self.client_secret = info["client_secret"]
-        self.gateway = info["gateway"]
-        self.name = info.get("name")
-        self.base_url = info["base_url"]
-        self.control_url = info["control_url"]
-        self.control = Control(self.control_url, token=token)
+    def __init__(self, info: Mapping[str, Any], token: Optional[str] = None) -> None:
+        super().__init__(info["control_url"], token=token)
+        self.info: JSONObject = dict(info)
+        self.client_id: str = info["client_id"]
+        self.client_secret: str = info["client_secret"]
+        self.gateway: str = info["gateway"]
+        self.name: Optional[str] = info.get("name")
+        self.base_url: str = info["base_url"]
+        self.control_url: str = info["control_url"]
 
-    def headers(self, oauth_key="", fingerprint="fingerprint", ip="127.0.0.1"):
+    @property
+    def control(self) -> Control:
+        """The platform's Control: the platform itself."""
+        return self
+
+    def headers(self, oauth_key: str = "", fingerprint: str = "fingerprint", ip: str = "127.0.0.1") -> Dict[str, str]:
         """The headers of an API request on this platform: X-SP-GATEWAY, X-SP-USER
         ("oauth_key|fingerprint", an empty key before sign-in) and X-SP-USER-IP."""
         return {"X-SP-GATEWAY": self.gateway, "X-SP-USER": f"{oauth_key}|{fingerprint}", "X-SP-USER-IP": ip}
 
-    def add_user(self, **fields):
-        """A user (email, phone_numbers, legal_names, fingerprint, supp_id,
-        is_business, permission, documents), with its refresh_token."""
-        return self.control.add_user(**fields)
+    def now_datetime(self) -> datetime.datetime:
+        """now() under its first name: this platform's time as an aware datetime (UTC)."""
+        return self.now()
 
-    def add_node(self, user_id, **fields):
-        """A node of the user (type, nickname, balance_cents, account_num, routing_num, supp_id)."""
-        return self.control.add_node(user_id, **fields)
-
-    def oauth_key(self, user_id, fingerprint, scopes=None):
-        """An OAuth key of the user for the fingerprint: X-SP-USER is "key|fingerprint"."""
-        return self.control.oauth_key(user_id, fingerprint, scopes=scopes)
-
-    def fund(self, node_id, cents):
-        """Adds cents to the node at once (no transaction); returns the node after."""
-        return self.control.fund(node_id, cents)
-
-    def settle(self, tx_id):
-        """Settles the transaction (every step left); returns it."""
-        return self.control.settle(tx_id)
-
-    def return_transaction(self, tx_id, code, late=False):
-        """Returns the transaction with an R.. (ACH), IR.. (card) or WR.. (wire) code."""
-        return self.control.return_transaction(tx_id, code, late=late)
-
-    def advance(self, duration):
-        """Moves this platform's clock (and what falls due) by duration: a Go
-        duration ("24h", "90m"), a datetime.timedelta or seconds; returns now in ms."""
-        return self.control.advance(duration)
-
-    def now(self):
-        """This platform's time, in milliseconds since the epoch."""
-        return self.control.now()
-
-    def now_datetime(self):
-        """This platform's time as an aware datetime (UTC)."""
-        return datetime.datetime.fromtimestamp(self.now() / 1000, tz=datetime.timezone.utc)
-
-    def webhooks(self):
-        """Every webhook captured on this platform, oldest first."""
-        return self.control.webhooks()
-
-    def wait_webhook(self, object_id=None, function=None, status=None, timeout="5s"):
-        """The first captured webhook matching every matcher given, waiting up to
-        timeout; none raises ControlError 404 no_matching_webhook saying what came."""
-        return self.control.wait_webhook(object_id=object_id, function=function, status=status, timeout=timeout)
-
-    def delete(self):
+    def delete(self) -> None:
         """Deletes this platform and everything in it."""
-        Control(self.control.origin, token=self.control.token).call("DELETE", f"platforms/{_seg(self.client_id)}")
+        Control(self.origin, token=self.token).call("DELETE", f"platforms/{_seg(self.client_id)}")
 
-    def __getattr__(self, name):
-        if name.startswith("_") or name == "control":
-            raise AttributeError(name)
-        return getattr(self.control, name)
-
-    def __repr__(self):
+    def __repr__(self) -> str:
         return f"<synapsefake.Platform {self.client_id} at {self.base_url}>"

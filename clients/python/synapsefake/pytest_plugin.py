@@ -26,38 +26,40 @@ median over the session's tests).
 import os
 import statistics
 import time
+from typing import Any, Dict, Generator, List, Optional, Tuple
 
 import pytest
 
-from ._server import ENV_BIN, Server, packaged_binary
+from ._server import ENV_BIN, Platform, Server, packaged_binary
+from .control import JSONObject
 
-_STATS = pytest.StashKey()
+_STATS = pytest.StashKey["_Stats"]()
 _FIELDS = ("name", "client_id", "client_secret", "start", "clock", "seed")
 
 
 class _Stats:
     """What the session measured: the binary's start and each platform's creation."""
 
-    def __init__(self):
-        self.binary = None  # (path, where it was found)
-        self.banner_ms = None
-        self.ready_ms = None
-        self.platform_ms = []
-        self.workers = []  # under xdist, on the controller: each worker's stats as a dict
+    def __init__(self) -> None:
+        self.binary: Optional[Tuple[str, str]] = None  # (path, where it was found)
+        self.banner_ms: Optional[float] = None
+        self.ready_ms: Optional[float] = None
+        self.platform_ms: List[float] = []
+        self.workers: List[Dict[str, Any]] = []  # under xdist, on the controller: each worker's stats
 
-    def as_dict(self):
+    def as_dict(self) -> Dict[str, Any]:
         return {"binary": self.binary, "banner_ms": self.banner_ms, "ready_ms": self.ready_ms,
                 "platform_ms": self.platform_ms}
 
 
-def pytest_addoption(parser):
+def pytest_addoption(parser: pytest.Parser) -> None:
     group = parser.getgroup("synapsefake")
     group.addoption("--synapsefake-bin", dest="synapsefake_bin", default=None, metavar="PATH",
                     help="the synapsefake binary to run (default: $SYNAPSEFAKE_BIN, the binary inside the "
                          "synapsefake package's platform wheel, then synapsefake on PATH)")
 
 
-def pytest_configure(config):
+def pytest_configure(config: pytest.Config) -> None:
     config.stash[_STATS] = _Stats()
     config.addinivalue_line(
         "markers",
@@ -66,7 +68,7 @@ def pytest_configure(config):
         "start=\"2026-04-14T10:00:00-04:00\"")
 
 
-def _where(path, explicit):
+def _where(path: str, explicit: Optional[str]) -> str:
     if explicit:
         return "--synapsefake-bin"
     if os.environ.get(ENV_BIN):
@@ -77,7 +79,7 @@ def _where(path, explicit):
 
 
 @pytest.fixture(scope="session")
-def synapsefake_server(request):
+def synapsefake_server(request: pytest.FixtureRequest) -> Generator[Server, None, None]:
     """The synapsefake binary, started once for the session (each xdist worker
     has its own) on a free loopback port and stopped at the end."""
     explicit = request.config.getoption("synapsefake_bin")
@@ -90,8 +92,8 @@ def synapsefake_server(request):
     server.stop()
 
 
-def _platform_fields(request):
-    fields = {}
+def _platform_fields(request: pytest.FixtureRequest) -> Dict[str, Any]:
+    fields: Dict[str, Any] = {}
     for marker in reversed(list(request.node.iter_markers("synapsefake"))):
         if marker.args:
             raise pytest.UsageError("@pytest.mark.synapsefake takes keyword arguments only: "
@@ -109,7 +111,7 @@ def _platform_fields(request):
 
 
 @pytest.fixture
-def synapsefake(request, synapsefake_server):
+def synapsefake(request: pytest.FixtureRequest, synapsefake_server: Server) -> Generator[Platform, None, None]:
     """A fresh platform of the session's synapsefake for this test: its own
     users, ids, clock and webhooks, deleted when the test ends."""
     fields = _platform_fields(request)
@@ -124,7 +126,7 @@ def synapsefake(request, synapsefake_server):
 _JOURNAL_LINES = 50
 
 
-def _line(r):
+def _line(r: JSONObject) -> str:
     line = f"{r.get('method')} {r.get('path')} -> {r.get('status')}"
     if r.get("error_code"):
         line += f" error_code {r['error_code']}"
@@ -133,7 +135,7 @@ def _line(r):
     return line
 
 
-def _journal(platform):
+def _journal(platform: Platform) -> str:
     """The platform's request journal as lines: the newest 50, each refusal
     with the fake's reason (its hints in this package's calls), and before
     them the refusals older than those."""
@@ -142,15 +144,15 @@ def _journal(platform):
         return "(no API request reached this test's platform)"
     newest = requests[-_JOURNAL_LINES:]
     earlier = [r for r in requests[:-_JOURNAL_LINES] if r.get("reason")][-_JOURNAL_LINES:]
-    lines = []
+    lines: List[str] = []
     if earlier:
         lines += [f"refused before the newest {_JOURNAL_LINES}:"] + [_line(r) for r in earlier]
         lines.append(f"the newest {_JOURNAL_LINES} of {len(requests)}:")
     return "\n".join(lines + [_line(r) for r in newest])
 
 
-@pytest.hookimpl(hookwrapper=True)
-def pytest_runtest_makereport(item, call):
+@pytest.hookimpl(hookwrapper=True)  # type: ignore[misc]  # pytest 7 leaves hookimpl untyped
+def pytest_runtest_makereport(item: pytest.Item, call: "pytest.CallInfo[None]") -> Generator[None, Any, None]:
     outcome = yield
     report = outcome.get_result()
     platform = getattr(item, "funcargs", {}).get("synapsefake")
@@ -163,27 +165,27 @@ def pytest_runtest_makereport(item, call):
     report.sections.append(("synapsefake requests", text))
 
 
-def pytest_sessionfinish(session):
+def pytest_sessionfinish(session: pytest.Session) -> None:
     workeroutput = getattr(session.config, "workeroutput", None)
     if workeroutput is not None:  # an xdist worker: the controller prints
         workeroutput["synapsefake"] = session.config.stash[_STATS].as_dict()
 
 
-@pytest.hookimpl(optionalhook=True)
-def pytest_testnodedown(node, error):
+@pytest.hookimpl(optionalhook=True)  # type: ignore[misc]
+def pytest_testnodedown(node: Any, error: Any) -> None:
     out = getattr(node, "workeroutput", None) or {}
     if "synapsefake" in out:
         d = dict(out["synapsefake"], worker=getattr(node, "workerinput", {}).get("workerid", "?"))
         node.config.stash[_STATS].workers.append(d)
 
 
-def _startup_line(d, who):
+def _startup_line(d: Dict[str, Any], who: str) -> str:
     path, where = d["binary"]
     return (f"{who}binary {path} ({where}): spawn to banner {d['banner_ms']:.1f} ms, spawn to ready "
             f"{d['ready_ms']:.1f} ms, cost beyond the binary's own start {d['ready_ms'] - d['banner_ms']:.1f} ms")
 
 
-def pytest_terminal_summary(terminalreporter, config):
+def pytest_terminal_summary(terminalreporter: Any, config: pytest.Config) -> None:
     stats = config.stash[_STATS]
     runs = [stats.as_dict()] if stats.binary else []
     runs += [w for w in stats.workers if w.get("binary")]
@@ -191,7 +193,7 @@ def pytest_terminal_summary(terminalreporter, config):
         return
     tr = terminalreporter
     tr.write_sep("-", "synapsefake")
-    for d in sorted(runs, key=lambda d: d.get("worker", "")):
+    for d in sorted(runs, key=lambda d: str(d.get("worker", ""))):
         tr.write_line(_startup_line(d, f"worker {d['worker']}: " if "worker" in d else ""))
     times = [t for d in runs for t in d["platform_ms"]]
     if times:

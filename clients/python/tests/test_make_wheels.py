@@ -88,6 +88,7 @@ def test_every_target_gets_its_wheel(tmp_path):
             _record_checks(z)
             wheel = z.read("synapsefake-1.2.3rc1.dist-info/WHEEL").decode()
             assert b'__version__ = "1.2.3rc1"' in z.read("synapsefake/__init__.py")
+            assert z.read("synapsefake/py.typed") == b""  # PEP 561: type checkers read the inline types
             assert "synapsefake = synapsefake.pytest_plugin" in z.read(
                 "synapsefake-1.2.3rc1.dist-info/entry_points.txt").decode()
             bins = [i for i in z.infolist() if i.filename.startswith("synapsefake/bin/")]

@@ -48,12 +48,12 @@ def test_the_fixture_the_marker_and_the_summary(pytester, plugin_args, real_bina
         @pytest.mark.synapsefake(start="2030-01-01T00:00:00Z", client_id="named", seed=3)
         def test_marker(synapsefake):
             assert synapsefake.client_id == "named"
-            assert synapsefake.now() == 1893456000000
+            assert synapsefake.now_ms() == 1893456000000
 
         @pytest.mark.synapsefake(start="2030-01-01T00:00:00Z")
         @pytest.mark.parametrize("synapsefake", [{"start": "2031-01-01T00:00:00Z"}], indirect=True)
         def test_param_over_marker(synapsefake):
-            assert synapsefake.now() == 1924992000000
+            assert synapsefake.now_ms() == 1924992000000
     ''')
     result = pytester.runpytest(*plugin_args, "--synapsefake-bin", real_binary, "-p", "no:cacheprovider")
     result.assert_outcomes(passed=4)

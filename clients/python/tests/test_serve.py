@@ -1,5 +1,6 @@
 """serve(): the binary on a free port, its flags, and failures that show its log."""
 
+import datetime
 import time
 
 import pytest
@@ -18,15 +19,15 @@ def test_serve_starts_answers_and_stops(real_binary):
     with synapsefake.serve(binary=real_binary, start="2026-01-02T09:00:00Z") as srv:
         assert srv.base_url.startswith("http://127.0.0.1:") and srv.base_url.endswith("/v3.1")
         assert srv.origin + "/v3.1" == srv.base_url
-        assert srv.control.now() == 1767344400000  # -start, on a manual clock
+        assert srv.control.now_ms() == 1767344400000  # -start, on a manual clock
         assert 0 < srv.banner_seconds <= srv.ready_seconds
         assert srv.log().startswith("synapsefake serving " + srv.base_url)
         p = srv.add_platform(client_id="serve_test")
         assert (p.client_id, p.base_url) == ("serve_test", srv.base_url)
         assert p.gateway == "serve_test|" + p.client_secret
         assert p.control_url == srv.origin + "/_fake/platforms/serve_test"
-        assert p.advance("1h") == 1767344400000 + 3600_000
-        assert srv.control.now() == 1767344400000
+        assert p.advance("1h") == datetime.datetime(2026, 1, 2, 10, tzinfo=datetime.timezone.utc)  # -start, plus an hour
+        assert srv.control.now_ms() == 1767344400000
         p.delete()
         assert [q["client_id"] for q in srv.control.platforms()][1:] == []
     assert not srv.running()

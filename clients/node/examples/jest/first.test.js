@@ -17,9 +17,9 @@ test('the first file\'s user is the only user GET /users shows', async () => {
 });
 
 test('the first file\'s clock moves alone', async () => {
-  expect(await platform.control.now()).toBe(DEFAULT_START_TIME);
+  expect(await platform.control.nowMs()).toBe(DEFAULT_START_TIME);
   await platform.control.advance('24h');
-  expect(await platform.control.now()).toBe(Date.parse('2026-04-15T14:00:00Z'));
+  expect(await platform.control.nowMs()).toBe(Date.parse('2026-04-15T14:00:00Z'));
 });
 
 test('a failing control call says why', async () => {
