@@ -1,7 +1,12 @@
 package synapsefake_test
 
 import (
+	"cmp"
+	"io/fs"
+	"os"
 	"os/exec"
+	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -56,6 +61,89 @@ func TestLayers(t *testing.T) {
 		for _, l := range layers {
 			if slices.Contains(d, l) {
 				t.Errorf("the leaf %s imports the layer %s", leaf, l)
+			}
+		}
+	}
+}
+
+// TestBankFileNames keeps each file of internal/bank named for the concept
+// it holds: the bank has no HTTP handlers, no dashboard and no control API,
+// so no file of it is named after one.
+func TestBankFileNames(t *testing.T) {
+	t.Parallel()
+	names, err := filepath.Glob("internal/bank/*.go")
+	if err != nil || len(names) == 0 {
+		t.Fatalf("no files in internal/bank: %v", err)
+	}
+	for _, name := range names {
+		base := strings.TrimSuffix(filepath.Base(name), ".go")
+		for _, word := range strings.Split(base, "_") {
+			switch word {
+			case "handler", "handlers", "ui", "dashboard", "control", "console":
+				t.Errorf("%s is named after %s, which is not the bank's: name it for the concept it holds", name, word)
+			}
+		}
+	}
+}
+
+// TestArchitectureNamesFiles fails when ARCHITECTURE.md names a Go file
+// that is not there: a file of its "where a change goes" table in the
+// package its group names, any other file in the repository (by its path
+// when it gives one).
+func TestArchitectureNamesFiles(t *testing.T) {
+	t.Parallel()
+	doc, err := os.ReadFile("ARCHITECTURE.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	anywhere := map[string]bool{}
+	err = filepath.WalkDir(".", func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() && path != "." && (strings.HasPrefix(d.Name(), ".") || d.Name() == "node_modules" || d.Name() == "testdata") {
+			return filepath.SkipDir
+		}
+		if !d.IsDir() && strings.HasSuffix(path, ".go") {
+			anywhere[d.Name()] = true
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	goFile := regexp.MustCompile("[A-Za-z0-9_./-]+\\.go\\b")
+	group := regexp.MustCompile("^\\| \\*\\*the [a-z]+\\*\\* \\(`([^`]+)`")
+	dir, inTable := "", false
+	for i, line := range strings.Split(string(doc), "\n") {
+		switch {
+		case strings.HasPrefix(line, "## "):
+			inTable, dir = line == "## Where a change goes", ""
+			continue
+		case inTable && strings.HasPrefix(line, "| **"):
+			dir = ""
+			if m := group.FindStringSubmatch(line); m != nil && m[1] != "synapsefake" {
+				dir = m[1]
+			}
+			if strings.Contains(line, "**the leaves**") {
+				dir = "-"
+			}
+			continue
+		}
+		for _, name := range goFile.FindAllString(line, -1) {
+			var ok bool
+			switch {
+			case strings.Contains(name, "/"):
+				_, err := os.Stat(name)
+				ok = err == nil
+			case inTable && dir != "-":
+				_, err := os.Stat(filepath.Join(dir, name))
+				ok = err == nil
+			default:
+				ok = anywhere[name]
+			}
+			if !ok {
+				t.Errorf("ARCHITECTURE.md:%d names %s, which is not in %s", i+1, name, cmp.Or(dir, "the repository"))
 			}
 		}
 	}

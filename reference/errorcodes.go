@@ -48,7 +48,7 @@ var errorCodes = []ErrorCode{
 	{ErrGatewayTimeout, "gateway timeout", 504},
 }
 
-// ErrorCodes returns the error code table of FIDELITY.md in order of code. The fake
+// ErrorCodes returns the error code table of the spec's FIDELITY.md in order of code. The fake
 // answers 100 with 401 and 410 with 409; the real service sometimes answered 400 to
 // either. The slice is fresh on every call.
 func ErrorCodes() []ErrorCode {

@@ -40,7 +40,7 @@ const (
 
 // achReturnCodes is every return reason code NACHA defines between R01 and R85 (R48, R49,
 // R54-R60 and R63-R66 are not defined). Meanings are short lower-case forms of NACHA's
-// titles; those FIDELITY.md names are worded exactly as it words them.
+// titles; those the spec's FIDELITY.md names are worded exactly as it words them.
 var achReturnCodes = []Code{
 	{"R01", "insufficient funds"},
 	{"R02", "account closed"},

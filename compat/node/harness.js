@@ -57,7 +57,7 @@ function wantTypes(obj, types) {
   }
 }
 
-// wantList asserts the list wrapper of FIDELITY.md around items/countKey;
+// wantList asserts the list wrapper of the spec's FIDELITY.md around items/countKey;
 // count, when given, is the expected count and page's length.
 function wantList(data, items, countKey, count) {
   assert.ok(isObject(data), 'body is a JSON object');

@@ -71,7 +71,7 @@ func wantErrorStatus(t testing.TB, r testkit.Response, status int, errorCode, co
 	}
 }
 
-// wantNodeJSON is the wire form FIDELITY.md gives a node just created by the
+// wantNodeJSON is the wire form the spec's FIDELITY.md gives a node just created by the
 // fake for a user with default legal names: one timeline entry, no note,
 // balance 0 USD, allowed CREDIT-AND-DEBIT. Callers adjust it with setPath.
 func wantNodeJSON(fake *synapsefake.Server, userID, nodeID, typ, nickname string) map[string]any {

@@ -32,7 +32,7 @@ func postOAuth(t testing.TB, fake *synapsefake.Server, userID, fingerprint strin
 	return testkit.Do(t, fake, testkit.Call{Method: "POST", Path: "/oauth/" + userID, Header: oauthHeaders(fake, fingerprint), Body: body})
 }
 
-// wantOAuthKey checks that r is the 200 OAuth answer of FIDELITY.md for the
+// wantOAuthKey checks that r is the 200 OAuth answer of the spec's FIDELITY.md for the
 // user, issued now, with the given scopes, refresh token and uses left, and
 // returns its oauth_key.
 func wantOAuthKey(t testing.TB, fake *synapsefake.Server, r testkit.Response, userID, refreshToken string, usesLeft int, scopes []string) string {

@@ -39,7 +39,7 @@ func TestStatuses(t *testing.T) {
 	}
 }
 
-// legalMoves is the state machine of the issue and FIDELITY.md: creation
+// legalMoves is the state machine of the issue and the spec's FIDELITY.md: creation
 // lands in CREATED; CREATED -> PROCESSING-DEBIT -> PROCESSING-CREDIT ->
 // SETTLED; CREATED and both queued statuses may be canceled; CREATED may be
 // queued and a queued transaction released; PROCESSING-CREDIT and SETTLED

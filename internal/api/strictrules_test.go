@@ -333,7 +333,7 @@ func TestPatchNodeChangingNothing(t *testing.T) {
 }
 
 // TestCardNodeTakesEveryAllowedValue: PATCH {"allowed": ...} of a card node
-// takes every value FIDELITY.md lists for a node's allowed (CREDIT, DEBIT
+// takes every value the spec's FIDELITY.md lists for a node's allowed (CREDIT, DEBIT
 // and REJECTED were 400 invalid_allowed, in strict mode too, though no
 // source shows a refusal); one it does not list is still refused. Only
 // CREDIT-AND-DEBIT and DEBIT send.

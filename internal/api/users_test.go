@@ -75,7 +75,7 @@ func mustUser(t testing.TB, fake *synapsefake.Server, id string) synapsefake.Use
 	return u
 }
 
-// wantUserObject is the user object of FIDELITY.md as the fake answers it,
+// wantUserObject is the user object of the spec's FIDELITY.md as the fake answers it,
 // with "success": true. Tests change the fields they expect to differ.
 func wantUserObject(fake *synapsefake.Server, id, email, refreshToken string, phones, names []string) map[string]any {
 	now := float64(fake.Now().UnixMilli())

@@ -194,9 +194,8 @@ type Bank struct {
 }
 
 // bankUp is every call the bank makes upward (issue 39 §3.4). The wire
-// answers them; the root's New connects it once (an interface holding a
-// pointer, so that New allocates nothing more). Step 4 splits it into the
-// bank's Decider and Enforcer, and moves runDue up into the root's wrappers.
+// answers them; the wire's Connect sets it once (an interface holding a
+// pointer, so that New allocates nothing more).
 type bankUp interface {
 	// RunDue is the wire's runDue: the due clock-driven work, webhook
 	// retries included, which a scenario helper or a card operation runs

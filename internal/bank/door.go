@@ -12,9 +12,8 @@ import (
 // The bank's door (notes/issue-39-plan.md §3.2): the operations the
 // layers above the bank call instead of taking the store's lock and
 // reading its records themselves. Each takes the lock itself and answers
-// plain values or views. They are unexported while the bank shares the
-// root package (bankCore is embedded in Server, so an exported method
-// would join Server's API); Phase B exports them.
+// plain values or views. They are exported for the layers above; Server
+// holds its console as a named field, so none joins the public API.
 
 // OpenStore makes the bank's store with the options New read. New calls
 // it once, before anything else can reach the store.

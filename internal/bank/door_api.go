@@ -26,7 +26,9 @@ func (s *Bank) RunBankDue(now time.Time) { s.store.allDue(now) }
 // TxViewAt answers a transaction's view as of an event (its timeline up
 // to then and its code), under the lock.
 func (s *Bank) TxViewAt(t *txRecord, timeline []statusEntry, code string) TxView {
-	return s.store.txViewAtLocked(t, timeline, code)
+	st := s.store
+	defer st.lock().unlock()
+	return st.txViewAt(t, timeline, code)
 }
 
 // IdemUsedAt answers when an idempotency key was used, and whether it
@@ -36,7 +38,11 @@ func (s *Bank) IdemUsedAt(key string, now time.Time) (time.Time, bool) {
 }
 
 // UseIdem records an idempotency key as used at now.
-func (s *Bank) UseIdem(key string, now time.Time) { s.store.useIdemLocked(key, now) }
+func (s *Bank) UseIdem(key string, now time.Time) {
+	st := s.store
+	defer st.lock().unlock()
+	st.useIdem(key, now)
+}
 
 // ResetBank empties the store; participant (the webhook side's reset)
 // runs first inside the same lock hold, so that no event slips in
@@ -299,9 +305,9 @@ func (s *Bank) ShipmentsPage(userID, nodeID, subnetID string, q ListQuery) ([]Sh
 	})
 }
 
-// fillTxLocked runs fn under the lock and, if it answers a transaction
+// fillTxAfter takes the lock, runs fn and, if it answers a transaction
 // and no error, fills v with the transaction's view as it is afterwards.
-func (s *Bank) fillTxLocked(v *TxView, fn func(*Store) (*txRecord, error)) error {
+func (s *Bank) fillTxAfter(v *TxView, fn func(*Store) (*txRecord, error)) error {
 	st := s.store
 	defer st.lock().unlock()
 	t, err := fn(st)
@@ -314,7 +320,7 @@ func (s *Bank) fillTxLocked(v *TxView, fn func(*Store) (*txRecord, error)) error
 // CreateTxInto makes a transaction (POST .../trans), applies the return
 // rules (API transfers only) and fills v with its view.
 func (s *Bank) CreateTxInto(now time.Time, userID, nodeID string, req CreateTxRequest, fundsCheck bool, enf Enforcer, v *TxView) error {
-	return s.fillTxLocked(v, func(st *Store) (*txRecord, error) {
+	return s.fillTxAfter(v, func(st *Store) (*txRecord, error) {
 		t, err := st.createTx(now, userID, nodeID, req, fundsCheck, enf)
 		if err == nil {
 			st.applyReturnRules(t) // returns.go: API transfers only
@@ -327,7 +333,7 @@ func (s *Bank) CreateTxInto(now time.Time, userID, nodeID string, req CreateTxRe
 // nodeTxAction runs fn, when not nil, on a node's transaction under the
 // lock and fills v with the transaction's view as it is afterwards.
 func (s *Bank) nodeTxAction(userID, nodeID, txID string, v *TxView, fn func(*Store, *txRecord) error) error {
-	return s.fillTxLocked(v, func(st *Store) (*txRecord, error) {
+	return s.fillTxAfter(v, func(st *Store) (*txRecord, error) {
 		t, err := st.nodeTx(userID, nodeID, txID)
 		if err == nil && fn != nil {
 			err = fn(st, t)

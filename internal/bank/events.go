@@ -285,13 +285,6 @@ func Splitmix(z uint64) uint64 {
 	return z ^ z>>31
 }
 
-// txViewAtLocked is txViewAt under the store's lock, for callers that do
-// not hold it.
-func (st *Store) txViewAtLocked(t *txRecord, timeline []statusEntry, code string) TxView {
-	defer st.lock().unlock()
-	return st.txViewAt(t, timeline, code)
-}
-
 // publisher takes the events the store emits, with their deliveries, to
 // webhook delivery: the wire's hooks (plan §3.4's Publisher), which New
 // connects. Callers hold the store's lock.

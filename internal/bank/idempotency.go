@@ -100,12 +100,6 @@ func (st *Store) idemUsedAt(key string, now time.Time) (time.Time, bool) {
 	return st.idem[key], st.idemUsed(key, now)
 }
 
-// useIdemLocked is useIdem under the store's lock.
-func (st *Store) useIdemLocked(key string, now time.Time) {
-	defer st.lock().unlock()
-	st.useIdem(key, now)
-}
-
 // IdemKey scopes an idempotency key to a client and to the method and
 // path it is used on (scope): the same key on another route is a new key,
 // since SynapsePy and synapsenode resend a key on every later request of

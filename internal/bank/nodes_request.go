@@ -331,7 +331,7 @@ func infoString(info map[string]any, path string) (string, bool) {
 }
 
 // cardAllowed are the values PATCH may give a CARD-US node's allowed: every
-// value FIDELITY.md lists for a node's allowed (INACTIVE when the card is
+// value the spec's FIDELITY.md lists for a node's allowed (INACTIVE when the card is
 // misplaced, LOCKED when it is lost, PENDING as the provider's Ruby
 // integration suite set and read back). Only those with DEBIT send.
 var cardAllowed = []string{AllowedCreditAndDebit, AllowedCredit, AllowedDebit, AllowedPending, AllowedInactive, AllowedLocked, AllowedRejected}
