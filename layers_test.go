@@ -112,7 +112,7 @@ func TestArchitectureNamesFiles(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	goFile := regexp.MustCompile("[A-Za-z0-9_./-]+\\.go\\b")
+	goFile := regexp.MustCompile(`[A-Za-z0-9_./-]+\.go\b`)
 	group := regexp.MustCompile("^\\| \\*\\*the [a-z]+\\*\\* \\(`([^`]+)`")
 	dir, inTable := "", false
 	for i, line := range strings.Split(string(doc), "\n") {
