@@ -1,7 +1,11 @@
 package synapsefake_test
 
 import (
+	"bytes"
 	"cmp"
+	"go/ast"
+	"go/parser"
+	"go/token"
 	"io/fs"
 	"os"
 	"os/exec"
@@ -144,6 +148,36 @@ func TestArchitectureNamesFiles(t *testing.T) {
 			}
 			if !ok {
 				t.Errorf("ARCHITECTURE.md:%d names %s, which is not in %s", i+1, name, cmp.Or(dir, "the repository"))
+			}
+		}
+	}
+}
+
+// TestTestkitFiles keeps internal/testkit in files of one concern each,
+// each under 400 lines, with no package-level variable a test could change
+// under another (a value is a constant or a function).
+func TestTestkitFiles(t *testing.T) {
+	t.Parallel()
+	names, err := filepath.Glob("internal/testkit/*.go")
+	if err != nil || len(names) == 0 {
+		t.Fatalf("no files in internal/testkit: %v", err)
+	}
+	fset := token.NewFileSet()
+	for _, name := range names {
+		src, err := os.ReadFile(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if n := bytes.Count(src, []byte("\n")); n >= 400 {
+			t.Errorf("%s has %d lines; a testkit file stays under 400: split it by what its helpers serve", name, n)
+		}
+		f, err := parser.ParseFile(fset, name, src, parser.SkipObjectResolution)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, d := range f.Decls {
+			if g, ok := d.(*ast.GenDecl); ok && g.Tok == token.VAR {
+				t.Errorf("%s: a package-level var; make it a constant or a function", fset.Position(g.Pos()))
 			}
 		}
 	}

@@ -144,15 +144,15 @@ func TestReturnOnTheWire(t *testing.T) {
 	e := testkit.NewTxEnv(t, 100_00)
 	id := e.Create(t, e.Bank, 25)
 	e.Fake.Advance(72 * time.Hour) // settled on Monday
-	monday := testkit.Friday.Add(72 * time.Hour)
+	monday := testkit.Friday().Add(72 * time.Hour)
 	e.Fake.Advance(time.Hour)
 	if err := e.Fake.Return(id, "R02"); err != nil {
 		t.Fatal(err)
 	}
-	want := testkit.WantTxJSON(t, e.Fake, id, e.Fx.Node, e.Bank, 25, testkit.Friday)
+	want := testkit.WantTxJSON(t, e.Fake, id, e.Fx.Node, e.Bank, 25, testkit.Friday())
 	testkit.WithEntries(want, "R02",
-		testkit.TxEntry(synapsefake.StatusProcessingDebit, "Processing debit.", testkit.Friday.Add(time.Minute)),
-		testkit.TxEntry(synapsefake.StatusProcessingCredit, "Processing credit.", testkit.Friday.Add(time.Hour)),
+		testkit.TxEntry(synapsefake.StatusProcessingDebit, "Processing debit.", testkit.Friday().Add(time.Minute)),
+		testkit.TxEntry(synapsefake.StatusProcessingCredit, "Processing credit.", testkit.Friday().Add(time.Hour)),
 		testkit.TxEntry(synapsefake.StatusSettled, "Transaction settled.", monday),
 		testkit.TxEntry(synapsefake.StatusReturned, "R02: account closed.", monday.Add(time.Hour)),
 	)
@@ -224,8 +224,8 @@ func TestQueueAndRelease(t *testing.T) {
 	if err := e.Fake.Queue(id, "HIGH_RISK"); err != nil {
 		t.Fatal(err)
 	}
-	queuedAt := testkit.Friday.Add(30 * time.Second)
-	want := testkit.WantTxJSON(t, e.Fake, id, e.Fx.Node, e.Bank, 10, testkit.Friday)
+	queuedAt := testkit.Friday().Add(30 * time.Second)
+	want := testkit.WantTxJSON(t, e.Fake, id, e.Fx.Node, e.Bank, 10, testkit.Friday())
 	testkit.WithEntries(want, "HIGH_RISK", testkit.TxEntry(synapsefake.StatusQueuedBySynapse, "HIGH_RISK", queuedAt))
 	testkit.WantTxBody(t, e.Get(t, id), want)
 
@@ -263,7 +263,7 @@ func TestQueueAndRelease(t *testing.T) {
 
 func TestQueueAndReleaseRefused(t *testing.T) {
 	t.Parallel()
-	for _, from := range testkit.AllStatuses {
+	for _, from := range testkit.AllStatuses() {
 		t.Run(string(from), func(t *testing.T) {
 			t.Parallel()
 			var queue, release walkCase
@@ -304,8 +304,8 @@ func TestCancelWithCode(t *testing.T) {
 			if err := e.Fake.Cancel(id, tc.code); err != nil {
 				t.Fatal(err)
 			}
-			want := testkit.WantTxJSON(t, e.Fake, id, e.Fx.Node, e.Bank, 10, testkit.Friday)
-			testkit.WithEntries(want, tc.code, testkit.TxEntry(synapsefake.StatusCanceled, tc.note, testkit.Friday.Add(time.Second)))
+			want := testkit.WantTxJSON(t, e.Fake, id, e.Fx.Node, e.Bank, 10, testkit.Friday())
+			testkit.WithEntries(want, tc.code, testkit.TxEntry(synapsefake.StatusCanceled, tc.note, testkit.Friday().Add(time.Second)))
 			testkit.WantTxBody(t, e.Get(t, id), want)
 			e.Fake.Advance(7 * 24 * time.Hour)
 			e.WantBalances(t, 100_00, nil)
@@ -348,8 +348,8 @@ func TestManualMoveAndTheClock(t *testing.T) {
 	e.Fake.Advance(time.Minute) // the clock's own debit step fell due
 	tx := e.Tx(t, id)
 	wantTimeline := []synapsefake.TimelineEntry{
-		{Status: synapsefake.StatusCreated, Note: "Transaction Created.", Date: testkit.Friday},
-		{Status: synapsefake.StatusProcessingDebit, Note: "Processing debit.", Date: testkit.Friday.Add(30 * time.Second)},
+		{Status: synapsefake.StatusCreated, Note: "Transaction Created.", Date: testkit.Friday()},
+		{Status: synapsefake.StatusProcessingDebit, Note: "Processing debit.", Date: testkit.Friday().Add(30 * time.Second)},
 	}
 	if diff := cmp.Diff(wantTimeline, tx.Timeline); diff != "" {
 		t.Errorf("Timeline (-want +got):\n%s", diff)
@@ -420,7 +420,7 @@ func moneyWalk(t *testing.T, seed uint64, coverage bool, opts ...synapsefake.Opt
 	for _, n := range nodes {
 		known[n.ID] = true
 	}
-	statuses := slices.Clone(testkit.AllStatuses)
+	statuses := slices.Clone(testkit.AllStatuses())
 	durations := []time.Duration{time.Millisecond, time.Minute, time.Hour, 4 * time.Hour, 24 * time.Hour, 72 * time.Hour}
 
 	var txIDs []string
@@ -972,7 +972,7 @@ func moneyWalk(t *testing.T, seed uint64, coverage bool, opts ...synapsefake.Opt
 		default:
 			op = "advance clock"
 			d := durations[rng.IntN(len(durations))]
-			if rng.IntN(40) == 0 && e.Fake.Now().Before(testkit.Friday.AddDate(0, 0, 200)) {
+			if rng.IntN(40) == 0 && e.Fake.Now().Before(testkit.Friday().AddDate(0, 0, 200)) {
 				d = 61 * 24 * time.Hour // past the 60-day filing windows (keys live 365 days)
 			}
 			e.Fake.Advance(d)
@@ -1006,7 +1006,7 @@ func moneyWalk(t *testing.T, seed uint64, coverage bool, opts ...synapsefake.Opt
 		return
 	}
 	// The walk must have gone everywhere the property is about.
-	for _, s := range testkit.AllStatuses {
+	for _, s := range testkit.AllStatuses() {
 		if !seen[s] {
 			t.Errorf("no transaction was ever %s", s)
 		}
@@ -1044,7 +1044,7 @@ func TestReleaseRestartsTheSchedule(t *testing.T) {
 	if err := e.Fake.Release(id); err != nil {
 		t.Fatal(err)
 	}
-	released := testkit.Friday.Add(20 * time.Second)
+	released := testkit.Friday().Add(20 * time.Second)
 	e.Fake.Advance(time.Minute - 20*time.Second) // the creation's debit step
 	if got := e.Tx(t, id).Status; got != synapsefake.StatusCreated {
 		t.Fatalf("a minute after creation: %s, want CREATED", got)
@@ -1052,8 +1052,8 @@ func TestReleaseRestartsTheSchedule(t *testing.T) {
 	e.WantBalances(t, 100_00, nil)
 	e.Fake.Advance(released.Add(time.Minute).Sub(e.Fake.Now()))
 	wantTimeline := []synapsefake.TimelineEntry{
-		{Status: synapsefake.StatusCreated, Note: "Transaction Created.", Date: testkit.Friday},
-		{Status: synapsefake.StatusQueuedBySynapse, Note: "Transaction queued.", Date: testkit.Friday.Add(10 * time.Second)},
+		{Status: synapsefake.StatusCreated, Note: "Transaction Created.", Date: testkit.Friday()},
+		{Status: synapsefake.StatusQueuedBySynapse, Note: "Transaction queued.", Date: testkit.Friday().Add(10 * time.Second)},
 		{Status: synapsefake.StatusCreated, Note: "Transaction released from queue.", Date: released},
 		{Status: synapsefake.StatusProcessingDebit, Note: "Processing debit.", Date: released.Add(time.Minute)},
 	}

@@ -48,7 +48,7 @@ func TestIdempotencyKey(t *testing.T) {
 			h := withKey(e.Fx.Headers, "key-1")
 			path := testkit.TransPath(e.Fx.User.ID, e.Fx.Node.ID)
 			r := testkit.Do(t, e.Fake, testkit.Call{Method: "POST", Path: path, Header: h, Body: testkit.TxBody(e.Bank, 10)})
-			testkit.WantTxBody(t, r, testkit.WantTxJSON(t, e.Fake, "", e.Fx.Node, e.Bank, 10, testkit.Friday))
+			testkit.WantTxBody(t, r, testkit.WantTxJSON(t, e.Fake, "", e.Fx.Node, e.Bank, 10, testkit.Friday()))
 			first, _ := r.Body["_id"].(string)
 			e.Fake.Advance(tc.advance)
 			before := e.State(t, first)
@@ -57,7 +57,7 @@ func TestIdempotencyKey(t *testing.T) {
 			for _, body := range []any{testkit.TxBody(e.Bank, 10), testkit.TxBody(e.Savings, 1)} {
 				r = testkit.Do(t, e.Fake, testkit.Call{Method: "POST", Path: path, Header: h, Body: body})
 				if tc.free {
-					testkit.WantTxBody(t, r, testkit.WantTxJSON(t, e.Fake, "", e.Fx.Node, e.Bank, 10, testkit.Friday.Add(tc.advance)))
+					testkit.WantTxBody(t, r, testkit.WantTxJSON(t, e.Fake, "", e.Fx.Node, e.Bank, 10, testkit.Friday().Add(tc.advance)))
 					break
 				}
 				wantErrorStatus(t, r, 409, "450", "idempotency_key_in_use")
@@ -116,7 +116,7 @@ func TestIdempotencyKeyTakenOnlyBySuccess(t *testing.T) {
 				t.Fatalf("first call: status %d, want %d: %s", r.Status, tc.status, r.Raw)
 			}
 			r = testkit.Do(t, e.Fake, testkit.Call{Method: "POST", Path: path, Header: withKey(e.Fx.Headers, "retry-me"), Body: testkit.TxBody(e.Bank, 10)})
-			testkit.WantTxBody(t, r, testkit.WantTxJSON(t, e.Fake, "", e.Fx.Node, e.Bank, 10, testkit.Friday))
+			testkit.WantTxBody(t, r, testkit.WantTxJSON(t, e.Fake, "", e.Fx.Node, e.Bank, 10, testkit.Friday()))
 			r = testkit.Do(t, e.Fake, testkit.Call{Method: "POST", Path: path, Header: withKey(e.Fx.Headers, "retry-me"), Body: testkit.TxBody(e.Bank, 10)})
 			wantErrorStatus(t, r, 409, "450", "idempotency_key_in_use")
 		})

@@ -81,7 +81,7 @@ func helperRoute(name string, to synapsefake.Status, code string, fn func(f *syn
 // them, and the helper or HTTP call dedicated to some.
 func moveRoutes() []moveRoute {
 	var routes []moveRoute
-	for _, to := range testkit.AllStatuses {
+	for _, to := range testkit.AllStatuses() {
 		routes = append(routes, helperRoute("AdvanceTransaction", to, "", func(f *synapsefake.Server, id string) error {
 			return f.AdvanceTransaction(id, to)
 		}))
@@ -125,8 +125,8 @@ type moveOutcome struct {
 func TestStateMachine(t *testing.T) {
 	t.Parallel()
 	routes := moveRoutes()
-	for _, from := range testkit.AllStatuses {
-		for _, to := range testkit.AllStatuses {
+	for _, from := range testkit.AllStatuses() {
+		for _, to := range testkit.AllStatuses() {
 			legal := slices.Contains(legalMoves[from], to)
 			t.Run(fmt.Sprintf("%s to %s", from, to), func(t *testing.T) {
 				t.Parallel()

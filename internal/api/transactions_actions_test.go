@@ -22,14 +22,14 @@ func TestCancelTransaction(t *testing.T) {
 		{
 			name:  "QUEUED-BY-SYNAPSE",
 			setup: func(f *synapsefake.Server, id string) error { return f.Queue(id, "") },
-			entry: []map[string]any{testkit.TxEntry(synapsefake.StatusQueuedBySynapse, "Transaction queued.", testkit.Friday)},
+			entry: []map[string]any{testkit.TxEntry(synapsefake.StatusQueuedBySynapse, "Transaction queued.", testkit.Friday())},
 		},
 		{
 			name: "QUEUED-BY-RECEIVER",
 			setup: func(f *synapsefake.Server, id string) error {
 				return f.AdvanceTransaction(id, synapsefake.StatusQueuedByReceiver)
 			},
-			entry: []map[string]any{testkit.TxEntry(synapsefake.StatusQueuedByReceiver, "Transaction queued.", testkit.Friday)},
+			entry: []map[string]any{testkit.TxEntry(synapsefake.StatusQueuedByReceiver, "Transaction queued.", testkit.Friday())},
 		},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -43,8 +43,8 @@ func TestCancelTransaction(t *testing.T) {
 			}
 			e.Fake.Advance(time.Second)
 			r := testkit.Do(t, e.Fake, testkit.Call{Method: "DELETE", Path: testkit.TranPath(e.Fx.User.ID, e.Fx.Node.ID, id), Header: e.Fx.Headers})
-			want := testkit.WantTxJSON(t, e.Fake, id, e.Fx.Node, e.Bank, 10, testkit.Friday)
-			entries := append(tc.entry, testkit.TxEntry(synapsefake.StatusCanceled, "Transaction canceled.", testkit.Friday.Add(time.Second)))
+			want := testkit.WantTxJSON(t, e.Fake, id, e.Fx.Node, e.Bank, 10, testkit.Friday())
+			entries := append(tc.entry, testkit.TxEntry(synapsefake.StatusCanceled, "Transaction canceled.", testkit.Friday().Add(time.Second)))
 			testkit.WithEntries(want, "", entries...)
 			testkit.WantTxBody(t, r, want)
 			// It stays canceled: the clock moves nothing and GET shows the same.
@@ -127,15 +127,15 @@ func TestCommentTransaction(t *testing.T) {
 	e.Fake.Advance(time.Minute)
 	r := testkit.Do(t, e.Fake, testkit.Call{Method: "PATCH", Path: testkit.TranPath(e.Fx.User.ID, e.Fx.Node.ID, id), Header: e.Fx.Headers,
 		Body: map[string]any{"comment": "Customer called about it."}})
-	want := testkit.WantTxJSON(t, e.Fake, id, e.Fx.Node, e.Bank, 10, testkit.Friday)
+	want := testkit.WantTxJSON(t, e.Fake, id, e.Fx.Node, e.Bank, 10, testkit.Friday())
 	testkit.WithEntries(want, "R02",
-		testkit.TxEntry(synapsefake.StatusProcessingDebit, "Processing debit.", testkit.Friday),
-		testkit.TxEntry(synapsefake.StatusProcessingCredit, "Processing credit.", testkit.Friday),
-		testkit.TxEntry(synapsefake.StatusReturned, "R02: account closed.", testkit.Friday),
-		testkit.TxEntry(synapsefake.StatusReturned, "Customer called about it.", testkit.Friday.Add(time.Minute)),
+		testkit.TxEntry(synapsefake.StatusProcessingDebit, "Processing debit.", testkit.Friday()),
+		testkit.TxEntry(synapsefake.StatusProcessingCredit, "Processing credit.", testkit.Friday()),
+		testkit.TxEntry(synapsefake.StatusReturned, "R02: account closed.", testkit.Friday()),
+		testkit.TxEntry(synapsefake.StatusReturned, "Customer called about it.", testkit.Friday().Add(time.Minute)),
 	)
 	// recent_status is the RETURNED status, its note followed by the comment.
-	rs := testkit.TxEntry(synapsefake.StatusReturned, "R02: account closed. Customer called about it.", testkit.Friday)
+	rs := testkit.TxEntry(synapsefake.StatusReturned, "R02: account closed. Customer called about it.", testkit.Friday())
 	rs["code"] = "R02"
 	want["recent_status"] = rs
 	testkit.WantTxBody(t, r, want)
@@ -265,7 +265,7 @@ func TestBatchTransactions(t *testing.T) {
 	wantTrans := []any{}
 	for i, to := range []synapsefake.Node{e.Bank, e.Payee.Node, e.Savings} {
 		amount := []float64{8, 12, 0.5}[i]
-		w := withID(testkit.WantTxJSON(t, e.Fake, "", e.Fx.Node, to, amount, testkit.Friday), ids[i])
+		w := withID(testkit.WantTxJSON(t, e.Fake, "", e.Fx.Node, to, amount, testkit.Friday()), ids[i])
 		delete(w, "success")
 		w["_v"] = trans[i].(map[string]any)["_v"]
 		wantTrans = append(wantTrans, w)

@@ -19,8 +19,8 @@ func TestProcessingSchedule(t *testing.T) {
 		after time.Duration // since creation
 		want  synapsefake.Status
 	}
-	thursday := testkit.Friday.Add(-24 * time.Hour)
-	saturday := testkit.Friday.Add(24 * time.Hour)
+	thursday := testkit.Friday().Add(-24 * time.Hour)
+	saturday := testkit.Friday().Add(24 * time.Hour)
 	for _, tc := range []struct {
 		name    string
 		created time.Time
@@ -29,7 +29,7 @@ func TestProcessingSchedule(t *testing.T) {
 		checks  []checkpoint
 	}{
 		{
-			name: "internal transfer settles 1 ms after creation", created: testkit.Friday,
+			name: "internal transfer settles 1 ms after creation", created: testkit.Friday(),
 			to: func(e testkit.TxEnv) synapsefake.Node { return e.Payee.Node },
 			checks: []checkpoint{
 				{0, synapsefake.StatusCreated},
@@ -37,7 +37,7 @@ func TestProcessingSchedule(t *testing.T) {
 			},
 		},
 		{
-			name: "ACH on a Friday settles on Monday", created: testkit.Friday,
+			name: "ACH on a Friday settles on Monday", created: testkit.Friday(),
 			to: func(e testkit.TxEnv) synapsefake.Node { return e.Bank },
 			checks: []checkpoint{
 				{time.Minute - time.Millisecond, synapsefake.StatusCreated},
@@ -73,7 +73,7 @@ func TestProcessingSchedule(t *testing.T) {
 		{
 			// Created at 07:00 ET, before the first window's 10:30 ET deadline:
 			// settled at 13:00 ET.
-			name: "same-day ACH settles with the first window", created: testkit.Friday,
+			name: "same-day ACH settles with the first window", created: testkit.Friday(),
 			to:   func(e testkit.TxEnv) synapsefake.Node { return e.Bank },
 			edit: func(b map[string]any) { testkit.PutPath(b, "extra.same_day", true) },
 			checks: []checkpoint{
@@ -84,7 +84,7 @@ func TestProcessingSchedule(t *testing.T) {
 			},
 		},
 		{
-			name: "process_on delays an internal transfer by whole days", created: testkit.Friday,
+			name: "process_on delays an internal transfer by whole days", created: testkit.Friday(),
 			to:   func(e testkit.TxEnv) synapsefake.Node { return e.Savings },
 			edit: func(b map[string]any) { testkit.PutPath(b, "extra.process_on", 2) },
 			checks: []checkpoint{
@@ -93,7 +93,7 @@ func TestProcessingSchedule(t *testing.T) {
 			},
 		},
 		{
-			name: "process_on delays an ACH transfer", created: testkit.Friday,
+			name: "process_on delays an ACH transfer", created: testkit.Friday(),
 			to:   func(e testkit.TxEnv) synapsefake.Node { return e.Bank },
 			edit: func(b map[string]any) { testkit.PutPath(b, "extra.process_on", 1) },
 			checks: []checkpoint{
@@ -130,7 +130,7 @@ func TestProcessingSchedule(t *testing.T) {
 func TestWeekendIsUTC(t *testing.T) {
 	t.Parallel()
 	e := testkit.NewTxEnv(t, 100_00)
-	e.Mock.Set(testkit.Friday.In(time.FixedZone("UTC+14", 14*3600)))
+	e.Mock.Set(testkit.Friday().In(time.FixedZone("UTC+14", 14*3600)))
 	id := e.Create(t, e.Bank, 10)
 	e.Fake.Advance(72*time.Hour - time.Millisecond)
 	if got := e.Tx(t, id).Status; got != synapsefake.StatusProcessingCredit {
@@ -138,7 +138,7 @@ func TestWeekendIsUTC(t *testing.T) {
 	}
 	e.Fake.Advance(time.Millisecond)
 	tx := e.Tx(t, id)
-	if last := tx.Timeline[len(tx.Timeline)-1]; tx.Status != synapsefake.StatusSettled || !last.Date.Equal(testkit.Friday.Add(72*time.Hour)) {
+	if last := tx.Timeline[len(tx.Timeline)-1]; tx.Status != synapsefake.StatusSettled || !last.Date.Equal(testkit.Friday().Add(72*time.Hour)) {
 		t.Fatalf("Monday noon UTC: %s, last entry %+v", tx.Status, last)
 	}
 }
@@ -171,7 +171,7 @@ func TestACHTransferSettlesOnTheClock(t *testing.T) {
 	const start = 300_00
 	e := testkit.NewTxEnv(t, start)
 	id := e.Create(t, e.Bank, 120.75)
-	monday := testkit.Friday.Add(72 * time.Hour)
+	monday := testkit.Friday().Add(72 * time.Hour)
 
 	for _, step := range []struct {
 		advance  time.Duration
@@ -186,18 +186,18 @@ func TestACHTransferSettlesOnTheClock(t *testing.T) {
 		e.WantBalances(t, start, step.balances)
 	}
 
-	want := testkit.WantTxJSON(t, e.Fake, id, e.Fx.Node, e.Bank, 120.75, testkit.Friday)
+	want := testkit.WantTxJSON(t, e.Fake, id, e.Fx.Node, e.Bank, 120.75, testkit.Friday())
 	testkit.WithEntries(want, "",
-		testkit.TxEntry(synapsefake.StatusProcessingDebit, "Processing debit.", testkit.Friday.Add(time.Minute)),
-		testkit.TxEntry(synapsefake.StatusProcessingCredit, "Processing credit.", testkit.Friday.Add(time.Hour)),
+		testkit.TxEntry(synapsefake.StatusProcessingDebit, "Processing debit.", testkit.Friday().Add(time.Minute)),
+		testkit.TxEntry(synapsefake.StatusProcessingCredit, "Processing credit.", testkit.Friday().Add(time.Hour)),
 		testkit.TxEntry(synapsefake.StatusSettled, "Transaction settled.", monday),
 	)
 	testkit.WantTxBody(t, e.Get(t, id), want)
 
 	wantTimeline := []synapsefake.TimelineEntry{
-		{Status: synapsefake.StatusCreated, Note: "Transaction Created.", Date: testkit.Friday},
-		{Status: synapsefake.StatusProcessingDebit, Note: "Processing debit.", Date: testkit.Friday.Add(time.Minute)},
-		{Status: synapsefake.StatusProcessingCredit, Note: "Processing credit.", Date: testkit.Friday.Add(time.Hour)},
+		{Status: synapsefake.StatusCreated, Note: "Transaction Created.", Date: testkit.Friday()},
+		{Status: synapsefake.StatusProcessingDebit, Note: "Processing debit.", Date: testkit.Friday().Add(time.Minute)},
+		{Status: synapsefake.StatusProcessingCredit, Note: "Processing credit.", Date: testkit.Friday().Add(time.Hour)},
 		{Status: synapsefake.StatusSettled, Note: "Transaction settled.", Date: monday},
 	}
 	if diff := cmp.Diff(wantTimeline, e.Tx(t, id).Timeline); diff != "" {
@@ -261,13 +261,13 @@ func TestCreditOnlySenderIsCanceled(t *testing.T) {
 		t.Fatalf("Allowed %s, want CREDIT", bank.Allowed)
 	}
 	r := testkit.Do(t, e.Fake, testkit.Call{Method: "POST", Path: testkit.TransPath(e.Fx.User.ID, bank.ID), Header: e.Fx.Headers, Body: testkit.TxBody(e.Fx.Node, 10)})
-	testkit.WantTxBody(t, r, testkit.WantTxJSON(t, e.Fake, "", bank, e.Fx.Node, 10, testkit.Friday))
+	testkit.WantTxBody(t, r, testkit.WantTxJSON(t, e.Fake, "", bank, e.Fx.Node, 10, testkit.Friday()))
 	id, _ := r.Body["_id"].(string)
 	e.Fake.Advance(time.Minute)
 	tx := e.Tx(t, id)
 	wantTimeline := []synapsefake.TimelineEntry{
-		{Status: synapsefake.StatusCreated, Note: "Transaction Created.", Date: testkit.Friday},
-		{Status: synapsefake.StatusCanceled, Note: "Unable to settle transaction from " + bank.ID + ", since the node 'allowed' is CREDIT.", Date: testkit.Friday.Add(time.Minute)},
+		{Status: synapsefake.StatusCreated, Note: "Transaction Created.", Date: testkit.Friday()},
+		{Status: synapsefake.StatusCanceled, Note: "Unable to settle transaction from " + bank.ID + ", since the node 'allowed' is CREDIT.", Date: testkit.Friday().Add(time.Minute)},
 	}
 	if diff := cmp.Diff(wantTimeline, tx.Timeline); diff != "" {
 		t.Errorf("Timeline (-want +got):\n%s", diff)

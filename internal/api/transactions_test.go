@@ -92,11 +92,11 @@ func TestCreateTransaction(t *testing.T) {
 			amount: 1,
 			edit:   func(e testkit.TxEnv, b map[string]any) { testkit.PutPath(b, "extra.process_on", 3) },
 			want: func(e testkit.TxEnv, w map[string]any) {
-				testkit.PutPath(w, "extra.process_on", testkit.MsOf(testkit.Friday)+3*86400000)
+				testkit.PutPath(w, "extra.process_on", testkit.MsOf(testkit.Friday())+3*86400000)
 			},
 			check: func(t *testing.T, tx synapsefake.Transaction) {
-				if want := testkit.Friday.Add(72 * time.Hour); !tx.ProcessOn.Equal(want) || !tx.CreatedOn.Equal(testkit.Friday) {
-					t.Errorf("CreatedOn %v ProcessOn %v, want %v and %v", tx.CreatedOn, tx.ProcessOn, testkit.Friday, want)
+				if want := testkit.Friday().Add(72 * time.Hour); !tx.ProcessOn.Equal(want) || !tx.CreatedOn.Equal(testkit.Friday()) {
+					t.Errorf("CreatedOn %v ProcessOn %v, want %v and %v", tx.CreatedOn, tx.ProcessOn, testkit.Friday(), want)
 				}
 			},
 		},
@@ -196,7 +196,7 @@ func TestCreateTransaction(t *testing.T) {
 				tc.edit(e, body)
 			}
 			r := e.Post(t, body)
-			want := testkit.WantTxJSON(t, e.Fake, "", e.Fx.Node, to, tc.amount, testkit.Friday)
+			want := testkit.WantTxJSON(t, e.Fake, "", e.Fx.Node, to, tc.amount, testkit.Friday())
 			if tc.want != nil {
 				tc.want(e, want)
 			}
@@ -208,7 +208,7 @@ func TestCreateTransaction(t *testing.T) {
 				tx.FromNodeID != e.Fx.Node.ID || tx.ToNodeID != to.ID || tx.Code != "" {
 				t.Errorf("Transaction = %+v, want CREATED from %s to %s", tx, e.Fx.Node.ID, to.ID)
 			}
-			wantTimeline := []synapsefake.TimelineEntry{{Status: synapsefake.StatusCreated, Note: "Transaction Created.", Date: testkit.Friday}}
+			wantTimeline := []synapsefake.TimelineEntry{{Status: synapsefake.StatusCreated, Note: "Transaction Created.", Date: testkit.Friday()}}
 			if diff := cmp.Diff(wantTimeline, tx.Timeline); diff != "" {
 				t.Errorf("Timeline (-want +got):\n%s", diff)
 			}
@@ -245,7 +245,7 @@ func TestCreateTransactionFromExternalNode(t *testing.T) {
 			from := testkit.AddTxNode(t, e.Fake, e.Fx.User.ID, synapsefake.NodeSeed{Type: typ, Nickname: "Outside"})
 			r := testkit.Do(t, e.Fake, testkit.Call{Method: "POST", Path: testkit.TransPath(e.Fx.User.ID, from.ID), Header: e.Fx.Headers,
 				Body: testkit.TxBody(e.Fx.Node, 1_000_000)})
-			testkit.WantTxBody(t, r, testkit.WantTxJSON(t, e.Fake, "", from, e.Fx.Node, 1_000_000, testkit.Friday))
+			testkit.WantTxBody(t, r, testkit.WantTxJSON(t, e.Fake, "", from, e.Fx.Node, 1_000_000, testkit.Friday()))
 			// And a deposit-type node is limited.
 			r = e.Post(t, testkit.TxBody(from, 0.01))
 			wantErrorStatus(t, r, 409, "400", "insufficient_funds")
@@ -506,7 +506,7 @@ func TestGetTransaction(t *testing.T) {
 	t.Parallel()
 	e := testkit.NewTxEnv(t, 100_00)
 	id := e.Create(t, e.Payee.Node, 12.34)
-	want := testkit.WantTxJSON(t, e.Fake, id, e.Fx.Node, e.Payee.Node, 12.34, testkit.Friday)
+	want := testkit.WantTxJSON(t, e.Fake, id, e.Fx.Node, e.Payee.Node, 12.34, testkit.Friday())
 	// The sender sees it under the sending node, the payee under the receiving one.
 	testkit.WantTxBody(t, e.Get(t, id), want)
 	r := testkit.Do(t, e.Fake, testkit.Call{Method: "GET", Path: testkit.TranPath(e.Payee.User.ID, e.Payee.Node.ID, id), Header: e.Payee.Headers})

@@ -24,7 +24,7 @@ import (
 // same URLs) on its own mock clock, set to friday.
 func newStateFake(t testing.TB) *synapsefake.Server {
 	mock := clock.NewMock()
-	mock.Set(testkit.Friday)
+	mock.Set(testkit.Friday())
 	fake := synapsefake.New(synapsefake.WithClock(mock), synapsefake.WithOAuthKeyLifetime(365*24*time.Hour))
 	t.Cleanup(fake.Close)
 	return fake
