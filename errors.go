@@ -1,3 +1,5 @@
+// Errors, the root's side: the one error type the Go API returns.
+
 package synapsefake
 
 import "github.com/synapsefake/synapsefake/internal/apierr"

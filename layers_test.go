@@ -182,3 +182,38 @@ func TestTestkitFiles(t *testing.T) {
 		}
 	}
 }
+
+// TestSharedFileNamesSayWhich: a file name that stands in two layers holds
+// the same concept at each layer's level, and each such file opens with a
+// line saying which side of it the layer holds.
+func TestSharedFileNamesSayWhich(t *testing.T) {
+	t.Parallel()
+	sides := map[string]string{".": "the root's side", "internal/bank": "the bank's side", "internal/api": "the wire's side", "internal/console": "the console's side"}
+	in := map[string][]string{}
+	for dir := range sides {
+		names, err := filepath.Glob(filepath.Join(dir, "*.go"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, name := range names {
+			if base := filepath.Base(name); !strings.HasSuffix(base, "_test.go") {
+				in[base] = append(in[base], dir)
+			}
+		}
+	}
+	for base, dirs := range in {
+		if len(dirs) < 2 {
+			continue
+		}
+		for _, dir := range dirs {
+			src, err := os.ReadFile(filepath.Join(dir, base))
+			if err != nil {
+				t.Fatal(err)
+			}
+			first, _, _ := strings.Cut(string(src), "\n")
+			if !strings.HasPrefix(first, "// ") || !strings.Contains(first, sides[dir]) {
+				t.Errorf("%s: %s stands in %d layers; open it with a line saying it holds %s of the concept, not %q", filepath.Join(dir, base), base, len(dirs), sides[dir], first)
+			}
+		}
+	}
+}

@@ -1,3 +1,5 @@
+// Barcodes, the wire's side: the route that answers a barcode.
+
 package api
 
 import (

@@ -1,3 +1,5 @@
+// Webhook chaos, the wire's side: the settings the hooks apply to deliveries.
+
 package api
 
 import (

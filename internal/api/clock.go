@@ -1,3 +1,5 @@
+// The clock, the wire's side: the pending work of the bank and the hooks together.
+
 package api
 
 import (

@@ -1,3 +1,5 @@
+// Contract rules, the wire's side: the Enforcer a request gets (strict mode or not).
+
 package api
 
 import (

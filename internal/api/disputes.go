@@ -1,3 +1,5 @@
+// Disputes, the wire's side: the dispute and chargeback routes.
+
 package api
 
 import (

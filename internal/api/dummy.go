@@ -1,3 +1,5 @@
+// Dummy transactions, the wire's side: the dummy-tran routes, new and legacy.
+
 package api
 
 import (

@@ -1,3 +1,5 @@
+// Events, the wire's side: an event's webhook body.
+
 package api
 
 import (

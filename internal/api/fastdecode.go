@@ -1,3 +1,5 @@
+// The fast decoder, the wire's side: the interface a request body that decodes itself meets.
+
 package api
 
 // fastDecoder is a request body that decodes its usual shape itself,

@@ -1,3 +1,5 @@
+// List filters, the wire's side: a list's filter read from the query.
+
 package api
 
 import (

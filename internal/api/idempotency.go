@@ -1,3 +1,5 @@
+// Idempotency, the wire's side: the wrapper that answers a repeated key.
+
 package api
 
 import (

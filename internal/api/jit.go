@@ -1,3 +1,5 @@
+// JIT decisions, the wire's side: asking the platform over HTTP, with a deadline.
+
 package api
 
 import (

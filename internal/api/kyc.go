@@ -1,3 +1,5 @@
+// KYC, the wire's side: the UBO and duplicates routes.
+
 package api
 
 import (

@@ -1,3 +1,5 @@
+// Metrics, the wire's side: the counts of requests, refusals and deliveries.
+
 package api
 
 import (

@@ -1,3 +1,5 @@
+// Nodes, the wire's side: the node routes.
+
 package api
 
 import (

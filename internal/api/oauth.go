@@ -1,3 +1,5 @@
+// OAuth, the wire's side: the oauth routes.
+
 package api
 
 import (

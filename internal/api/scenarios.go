@@ -1,3 +1,5 @@
+// Scenarios, the wire's side: Reset, which empties the bank and the hooks together.
+
 package api
 
 // Reset is documented at synapsefake.Server.Reset.

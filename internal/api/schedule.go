@@ -1,3 +1,5 @@
+// The banking schedule, the wire's side: advancing the clock to a cutoff or business day.
+
 package api
 
 import (

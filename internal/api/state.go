@@ -1,3 +1,5 @@
+// Saved state, the wire's side: the hooks' part of the document.
+
 package api
 
 import (

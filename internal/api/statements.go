@@ -1,3 +1,5 @@
+// Statements, the wire's side: the statement routes.
+
 package api
 
 import (

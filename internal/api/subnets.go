@@ -1,3 +1,5 @@
+// Subnets, the wire's side: the subnet routes.
+
 package api
 
 import (

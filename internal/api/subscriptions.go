@@ -1,3 +1,5 @@
+// Subscriptions, the wire's side: the subscription and webhook-log routes.
+
 package api
 
 import (

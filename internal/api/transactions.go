@@ -1,3 +1,5 @@
+// Transactions, the wire's side: the transaction routes.
+
 package api
 
 import (

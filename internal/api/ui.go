@@ -1,3 +1,5 @@
+// The dashboard, the wire's side: a delivery attempt as the dashboard shows it.
+
 package api
 
 import (

@@ -1,3 +1,5 @@
+// The dashboard's detail pages, the wire's side: the hooks' health and rows.
+
 package api
 
 import (

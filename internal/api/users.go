@@ -1,3 +1,5 @@
+// Users, the wire's side: the user routes.
+
 package api
 
 import (

@@ -1,3 +1,5 @@
+// Webhooks, the wire's side: delivery, signatures and the Webhook a test waits for.
+
 package api
 
 import (

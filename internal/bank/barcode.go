@@ -1,3 +1,5 @@
+// Barcodes, the bank's side: a cash-deposit barcode's request, digits and ITF image.
+
 package bank
 
 import (

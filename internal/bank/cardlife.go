@@ -1,3 +1,5 @@
+// A card authorization's life, the bank's side: holds, increments, reversals, expiries.
+
 package bank
 
 import (

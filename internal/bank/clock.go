@@ -1,3 +1,5 @@
+// The clock, the bank's side: the start time, the frozen clock, the work pending on it.
+
 package bank
 
 import (

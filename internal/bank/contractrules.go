@@ -1,3 +1,5 @@
+// Contract rules, the bank's side: a broken rule and the Enforcer that takes or refuses it.
+
 package bank
 
 import "github.com/synapsefake/synapsefake/internal/apierr"

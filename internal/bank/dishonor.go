@@ -1,3 +1,5 @@
+// Dishonored returns, the bank's side: the rule, the record, dishonor and contest.
+
 package bank
 
 import (

@@ -1,3 +1,5 @@
+// Disputes, the bank's side: the record, the filing window, provisional credit.
+
 package bank
 
 import (

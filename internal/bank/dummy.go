@@ -1,3 +1,5 @@
+// Dummy transactions, the bank's side: the request and the transaction it makes.
+
 package bank
 
 import (

@@ -1,3 +1,5 @@
+// Errors, the bank's side: the envelope a refusal is written in.
+
 package bank
 
 import "github.com/synapsefake/synapsefake/internal/apierr"

@@ -1,3 +1,5 @@
+// Events, the bank's side: what the store emits, to the publisher.
+
 package bank
 
 import (

@@ -1,3 +1,5 @@
+// The fast decoder, the bank's side: a transaction body scanned without reflection.
+
 package bank
 
 import (

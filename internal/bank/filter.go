@@ -1,3 +1,5 @@
+// List filters, the bank's side: a record's fields as a filter reads them.
+
 package bank
 
 import (

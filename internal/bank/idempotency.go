@@ -1,3 +1,5 @@
+// Idempotency, the bank's side: the keys it keeps and their expiry.
+
 package bank
 
 import (

@@ -1,3 +1,5 @@
+// JIT decisions, the bank's side: the question a swipe asks and its outcome.
+
 package bank
 
 import (

@@ -1,3 +1,5 @@
+// KYC, the bank's side: documents' statuses and their reviews.
+
 package bank
 
 import (

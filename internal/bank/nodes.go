@@ -1,3 +1,5 @@
+// Nodes, the bank's side: the record, its balance, permission and info.
+
 package bank
 
 import (

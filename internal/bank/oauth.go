@@ -1,3 +1,5 @@
+// OAuth, the bank's side: keys, refresh tokens and MFA.
+
 package bank
 
 import (

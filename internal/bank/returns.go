@@ -1,3 +1,5 @@
+// Returns, the bank's side: the return window, planned returns, the rules.
+
 package bank
 
 import (

@@ -1,3 +1,5 @@
+// Scenarios, the bank's side: the moves a test or the control API forces on a transaction.
+
 package bank
 
 import (

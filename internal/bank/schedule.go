@@ -1,3 +1,5 @@
+// The banking schedule, the bank's side: cutoffs and the banking calendar.
+
 package bank
 
 import (

@@ -1,3 +1,5 @@
+// Saved state, the bank's side: the store's document, encoded and decoded.
+
 package bank
 
 import (

@@ -1,3 +1,5 @@
+// Statements, the bank's side: the ledger and a statement's periods and figures.
+
 package bank
 
 import (

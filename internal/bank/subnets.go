@@ -1,3 +1,5 @@
+// Subnets, the bank's side: the record, its preferences and views.
+
 package bank
 
 import (

@@ -1,3 +1,5 @@
+// Subscriptions, the bank's side: the record and its rules (URL, scopes).
+
 package bank
 
 import (

@@ -1,3 +1,5 @@
+// Transactions, the bank's side: the record, its steps, dates and fees.
+
 package bank
 
 import (

@@ -1,3 +1,5 @@
+// Users, the bank's side: the record, its permission and its links.
+
 package bank
 
 import (

@@ -1,3 +1,5 @@
+// Webhooks, the bank's side: a delivery's record and its attempts.
+
 package bank
 
 import (

@@ -1,3 +1,5 @@
+// Worlds, the bank's side: a world file's transaction as the store takes it.
+
 package bank
 
 import (

@@ -1,3 +1,5 @@
+// A card authorization's life, the console's side: the control routes that move it.
+
 package console
 
 import (

@@ -1,3 +1,5 @@
+// Webhook chaos, the console's side: the control routes that read and set it.
+
 package console
 
 import (

@@ -1,3 +1,5 @@
+// Dishonored returns, the console's side: the control routes that dishonor and contest.
+
 package console
 
 import (

@@ -1,3 +1,5 @@
+// Disputes, the console's side: the control route that decides one.
+
 package console
 
 import (

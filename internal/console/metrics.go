@@ -1,3 +1,5 @@
+// Metrics, the console's side: /_fake/metrics, the counts in the exposition format.
+
 package console
 
 import (

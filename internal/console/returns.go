@@ -1,3 +1,5 @@
+// Returns, the console's side: the control routes that return, schedule and set rules.
+
 package console
 
 import (

@@ -1,3 +1,5 @@
+// The banking schedule, the console's side: the control routes that advance the clock to it.
+
 package console
 
 import (

@@ -1,3 +1,5 @@
+// Saved state, the console's side: the whole document, the state routes, restore.
+
 package console
 
 import (

@@ -1,3 +1,5 @@
+// The dashboard, the console's side: its pages, rendering and overview.
+
 package console
 
 import (

@@ -1,3 +1,5 @@
+// The dashboard's detail pages, the console's side: one object, one hook, a search.
+
 package console
 
 import (

@@ -1,3 +1,5 @@
+// Worlds, the console's side: the world file, read and built.
+
 package console
 
 import (
