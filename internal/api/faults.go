@@ -1,3 +1,5 @@
+// Faults, the wire's side: the failures and delays queued for the next requests, and serving them.
+
 package api
 
 import (

@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"net/http"
 	"reflect"
 	"slices"
 	"strconv"
@@ -16,23 +17,9 @@ import (
 	"github.com/synapsefake/synapsefake/internal/api"
 	"github.com/synapsefake/synapsefake/internal/apierr"
 	"github.com/synapsefake/synapsefake/internal/bank"
+	"github.com/synapsefake/synapsefake/internal/jsonx"
 	"github.com/synapsefake/synapsefake/reference"
 )
-
-// Saved state: Snapshot writes the whole state of a Server as one JSON
-// document and Restore replaces the state with one, so that the restored
-// server answers every later request, and moves with the clock, exactly as
-// the saved one would have.
-//
-// The document's top-level keys are fixed (stateKeys). "store" holds every
-// field of the store (users, keys, nodes, transactions, subnets,
-// subscriptions, the processing steps, idempotency keys, statements and
-// the ledger, bank logins...) but those named in storeFieldsApart, encoded
-// field by field from the records themselves: a field added to a record is
-// saved without anyone remembering to. Records keep their Go field names
-// as keys, times are RFC 3339 strings, byte slices base64, and a nil slice
-// or map (null) stays distinct from an empty one ([] or {}), since views
-// show the difference.
 
 // StateVersion is documented at synapsefake.StateVersion.
 const StateVersion = 5
@@ -297,4 +284,46 @@ func (s *Console) restoreFrom(r io.Reader, copied bool) error {
 		return err
 	}
 	return s.restore(data, copied)
+}
+
+// controlReset serves POST /_fake/reset.
+func (s *Console) controlReset(w http.ResponseWriter, r *http.Request) {
+	if _, err := ControlBody[struct{}](r); err != nil {
+		s.Fail(w, err)
+		return
+	}
+	s.Reset()
+	s.ControlOK(w, nil)
+}
+
+// controlSnapshot serves GET /_fake/state: the document Snapshot writes.
+func (s *Console) controlSnapshot(w http.ResponseWriter, r *http.Request) {
+	b, err := s.snapshot()
+	if err != nil {
+		s.Fail(w, err)
+		return
+	}
+	w.Header().Set("Content-Type", "application/json")
+	_, _ = w.Write(b)
+}
+
+// controlRestore serves PUT /_fake/state: Restore from the body, or with
+// ?copy=true RestoreCopy (another platform's document). A document Restore
+// refuses is 400 / "200" (invalid_state, or body_too_large past the size
+// limit), one sent while another is being restored 429 / "429"; each
+// changes nothing.
+func (s *Console) controlRestore(w http.ResponseWriter, r *http.Request) {
+	restore := s.Restore
+	switch q := r.URL.Query(); {
+	case q.Get("copy") == "true":
+		restore = s.RestoreCopy
+	case q.Has("copy") && q.Get("copy") != "false":
+		s.Fail(w, apierr.Payload("invalid_copy", "copy must be true or false, not %q.", jsonx.Clip(q.Get("copy"))))
+		return
+	}
+	if err := restore(r.Body); err != nil {
+		s.Fail(w, err)
+		return
+	}
+	s.ControlOK(w, nil)
 }
