@@ -4,18 +4,10 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
-	"slices"
 	"strings"
 
 	"github.com/synapsefake/synapsefake/internal/apierr"
-	"github.com/synapsefake/synapsefake/reference"
 )
-
-// allUserScopes is the default grant of an OAuth key: every user-level
-// scope. Read-only: every key of the default grant holds it.
-var allUserScopes = reference.Scopes()
-
-func isUserScope(scope string) bool { return slices.Contains(allUserScopes, scope) }
 
 // UnmarshalObject decodes a JSON object into v. strict refuses the fields v
 // does not have: only the control API is strict, the API itself ignores them.
@@ -103,14 +95,4 @@ func jsonTypeName(goType string) string {
 	default:
 		return "object"
 	}
-}
-
-// ListMeta is the paging part every list wrapper carries.
-type ListMeta struct {
-	ErrorCode string `json:"error_code"`
-	HTTPCode  string `json:"http_code"`
-	Limit     int    `json:"limit"`
-	Page      int    `json:"page"`
-	PageCount int    `json:"page_count"`
-	Success   bool   `json:"success"`
 }

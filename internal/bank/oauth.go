@@ -13,7 +13,14 @@ import (
 	"unicode/utf8"
 
 	"github.com/synapsefake/synapsefake/internal/apierr"
+	"github.com/synapsefake/synapsefake/reference"
 )
+
+// allUserScopes is the default grant of an OAuth key: every user-level
+// scope. Read-only: every key of the default grant holds it.
+var allUserScopes = reference.Scopes()
+
+func isUserScope(scope string) bool { return slices.Contains(allUserScopes, scope) }
 
 type keyRecord struct {
 	key         string

@@ -306,5 +306,15 @@ func (p Page) PageCount(n int) int {
 	return c
 }
 
+// ListMeta is the paging part every list wrapper carries.
+type ListMeta struct {
+	ErrorCode string `json:"error_code"`
+	HTTPCode  string `json:"http_code"`
+	Limit     int    `json:"limit"`
+	Page      int    `json:"page"`
+	PageCount int    `json:"page_count"`
+	Success   bool   `json:"success"`
+}
+
 // Ms is the wire form of a time: integer milliseconds since the epoch.
 func Ms(t time.Time) int64 { return t.UnixMilli() }
