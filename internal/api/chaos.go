@@ -74,7 +74,7 @@ const (
 // chaosDroppedText is the logged answer of a dropped attempt.
 const chaosDroppedText = "dropped by webhook chaos; the retry schedule delivers it"
 
-// Flags of an attempt, stored in attemptRecord.chaos, in Attempt.Chaos's
+// Flags of an attempt, stored in AttemptRecord.chaos, in Attempt.Chaos's
 // order.
 const (
 	chaosDelayed uint8 = 1 << iota

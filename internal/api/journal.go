@@ -174,7 +174,7 @@ type JournalEntry struct {
 	cost    int64
 	Latency time.Duration // real time taken to answer, for the dashboard
 	// Answer is the body of a JSON answer, its first maxJournalBody bytes
-	// when answerCut, for the dashboard; nil for other answers.
+	// when AnswerCut, for the dashboard; nil for other answers.
 	Answer    []byte
 	AnswerCut bool
 }
@@ -332,7 +332,7 @@ func (e errReader) Read([]byte) (int, error) {
 func (j *journal) Finish(rec *recorder, served *http.Request) {
 	rec.req.Route = strings.TrimPrefix(served.Pattern, APIPrefix)
 	if served.Pattern == "" {
-		// The mux matched a copy of served (see withIdempotency).
+		// The mux matched a copy of served (see WithIdempotency).
 		rec.req.Route = routeOf(rec.req.Path)
 	} else if served.Pattern == "/" {
 		rec.req.Route = "" // the catch-all: not a route of the API

@@ -32,14 +32,14 @@ type routeNode struct {
 	literal  map[string]*routeNode
 	wildcard *routeNode
 
-	// On the last segment of a pattern: its Pattern (apiPrefix and the
+	// On the last segment of a pattern: its Pattern (APIPrefix and the
 	// route), and the names of its wildcards in order.
 	pattern string
 	names   []string
 	serve   http.HandlerFunc
 }
 
-// route is n's route as the spec writes it, without apiPrefix.
+// route is n's route as the spec writes it, without APIPrefix.
 func (n *routeNode) route() string { return strings.TrimPrefix(n.pattern, APIPrefix) }
 
 // maxWildcards is the most wildcards an API pattern has.

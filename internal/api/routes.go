@@ -23,15 +23,14 @@ import (
 	"github.com/synapsefake/synapsefake/reference"
 )
 
-// handler is a method of the wire (wireCore) that serves one route and
-// method.
+// handler is a method of the wire that serves one route and method.
 type handler func(*Wire, http.ResponseWriter, *http.Request)
 
 // route is one path of the API with the handler of each method it serves.
 type route map[string]handler
 
 // apiRoutes maps each route, as the spec writes it without the version
-// prefix, to its handlers. Written once by apiMux, read-only afterwards.
+// prefix, to its handlers. Written once by APIMux, read-only afterwards.
 var apiRoutes = map[string]route{}
 
 // serve dispatches a request to the route's handler for its method, or
@@ -65,8 +64,8 @@ func ServeNotFound(w http.ResponseWriter, r *http.Request) {
 }
 
 // ServerKey is the context key under which the control API passes the
-// wire (the *wireCore of its Server) to the wire's code its mux shares
-// (serveNotFound, checkStrict), and ServeHTTP a strict server's to
+// wire (the *Wire of its Server) to the wire's code its mux shares
+// (ServeNotFound, checkStrict), and ServeAPI a strict server's to
 // checkStrict. The control handlers find their console by consoleKey.
 type ServerKey struct{}
 
@@ -171,7 +170,7 @@ func GrowStack(n int) byte {
 	return frame[(n/2)%growFrame]
 }
 
-// growFrame is growStack's frame: with net/http's frames above ServeHTTP it
+// growFrame is GrowStack's frame: with net/http's frames above ServeHTTP it
 // takes a fresh connection goroutine's stack (2 KiB to start, in our
 // benchmarks) to 8 KiB in one growth, which the create-transaction chain
 // (about 5.6 KiB deep) fits in.
@@ -362,7 +361,7 @@ func isEmptyBody(data []byte) bool {
 	return len(trimmed) == 0 || string(trimmed) == "null"
 }
 
-// readBody reads a request body of at most maxBody bytes.
+// readBody reads a request body of at most MaxBody bytes.
 func readBody(r *http.Request) ([]byte, error) {
 	var data []byte
 	var err error
@@ -617,7 +616,7 @@ func decodeText[T any](r *http.Request) (T, error) {
 // zero.
 func decodeBody[T any](r *http.Request, data []byte, v *T) error {
 	// A fast decoder reads a fixed, shallow shape: only encoding/json's
-	// bodies need unmarshalObject's depth check.
+	// bodies need UnmarshalObject's depth check.
 	if fd, ok := any(v).(fastDecoder); !ok || !fd.DecodeFast(data) {
 		if err := bank.UnmarshalObject(data, v, false); err != nil {
 			return err

@@ -151,7 +151,7 @@ func (ev *Event) Status() string {
 	return string(ev.timeline[len(ev.timeline)-1].Status)
 }
 
-// eventCost is what the capture bound counts for an event: an estimate of
+// Cost is what the capture bound counts for an event: an estimate of
 // the memory it holds, without its attempts (counted as they are made).
 func (ev *Event) Cost() int64 {
 	n := int64(eventOverhead + deliveryOverhead*len(ev.deliveries))

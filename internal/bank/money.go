@@ -59,7 +59,7 @@ func (c Cents) plus(d Cents) (Cents, bool) {
 	return s, s >= -MaxBalanceCents && s <= MaxBalanceCents
 }
 
-// errInvalidAmount refuses an amount validAmount does not accept; field is
+// errInvalidAmount refuses an amount ValidAmount does not accept; field is
 // its name in the request.
 func errInvalidAmount(field string) *apierr.Error {
 	return apierr.Payload("invalid_amount", "%s must be a number from 0.01 to %s with at most two decimals.", field, Cents(MaxAmountCents).Usd())

@@ -306,7 +306,7 @@ type UIHook struct {
 	Signature, Signature256        string
 	SignatureValid                 bool
 	Deliveries                     []UIDelivery
-	// Deliveries whose last attempt was delivered or failed (uiOutcome),
+	// Deliveries whose last attempt was delivered or failed (UIOutcome),
 	// that have none yet, or that were captured and never sent.
 	Delivered, Failed, Queued, NotSent int
 }

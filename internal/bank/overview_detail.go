@@ -84,7 +84,7 @@ type UIDetail struct {
 	// Kind is user, node, subnet, transaction, subscription or webhook;
 	// "" when nothing has the id.
 	Kind, ID string
-	Page     string // the list page of the kind, below uiPrefix
+	Page     string // the list page of the kind, below UIPrefix
 	JSON     string // the object as the API answers it, indented
 	User     *UIUser
 	Node     *uiNode
@@ -108,7 +108,7 @@ type UIDetail struct {
 }
 
 // UISub is a subscription on its page, with how its recent deliveries
-// went (uiHealth).
+// went (UIHealth).
 type UISub struct {
 	ID, URL string
 	Scopes  []string
@@ -116,7 +116,7 @@ type UISub struct {
 	Created time.Time
 	// Recent counts its newest deliveries with an attempt, at most
 	// uiSubWindow; Delivered those of them whose last attempt was
-	// delivered (uiOutcome), NotSent those captured and never sent.
+	// delivered (UIOutcome), NotSent those captured and never sent.
 	Recent, Delivered, NotSent int
 	// Failing reports that its newest delivery's last attempt failed.
 	Failing bool
@@ -151,7 +151,7 @@ type UIHookRow struct {
 	LogID, Function, Status, Code string
 	ObjectType, ObjectID          string
 	Date                          time.Time
-	// Deliveries whose last attempt was delivered or failed (uiOutcome),
+	// Deliveries whose last attempt was delivered or failed (UIOutcome),
 	// that have none yet, or that were captured and never sent.
 	Delivered, Failed, Queued, NotSent int
 }

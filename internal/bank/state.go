@@ -59,7 +59,7 @@ var storeFieldsApart = map[string]string{
 	"objectSlab":           "not saved: room for the next object events, allocated together",
 }
 
-// cloneStore returns a deep copy of the fields of st that encodeStore
+// cloneStore returns a deep copy of the fields of st that EncodeStore
 // writes; the others are left zero. Callers hold mu.
 func cloneStore(st *Store) *Store {
 	c := new(Store)
@@ -323,7 +323,7 @@ func EncodeValue(buf *bytes.Buffer, v reflect.Value) error {
 	return nil
 }
 
-// DecodeValue reads what encodeValue wrote into v, which can be set. An
+// DecodeValue reads what EncodeValue wrote into v, which can be set. An
 // object must hold every field of its struct and no other.
 func DecodeValue(data []byte, v reflect.Value) error {
 	t := v.Type()
@@ -455,8 +455,8 @@ func DecodeValue(data []byte, v reflect.Value) error {
 	return nil
 }
 
-// savable reports why values of t cannot be saved by encodeValue and
-// restored by decodeValue, or nil if they can.
+// savable reports why values of t cannot be saved by EncodeValue and
+// restored by DecodeValue, or nil if they can.
 func savable(t reflect.Type, seen map[reflect.Type]bool) error {
 	if seen[t] || t == timeType || t == bytesType {
 		return nil
@@ -556,7 +556,7 @@ type StateAttempt struct {
 // LinkStateEvents builds the events es describe on the decoded store st,
 // whose transaction events point into it, and answers them by seq and the
 // captured ones, oldest first. lastSeq is the document's last sequence
-// number; chaos parses an attempt's chaos (the wire's chaosFlags).
+// number; chaos parses an attempt's chaos (the wire's ChaosFlags).
 func LinkStateEvents(st *Store, lastSeq uint64, es []StateEvent, chaos func(string) (uint8, bool)) (map[uint64]*Event, []*Event, error) {
 	events := make(map[uint64]*Event, len(es))
 	var captured []*Event

@@ -21,7 +21,7 @@ import (
 // first bad path.
 
 // Dates in a restored document: the zero time means "not set"; any other
-// must fall in [minStateTime, maxStateTime].
+// must fall in [MinStateTime, MaxStateTime].
 var (
 	MinStateTime = time.Date(1970, 1, 1, 0, 0, 0, 0, time.UTC)
 	MaxStateTime = time.Date(9999, 12, 31, 23, 59, 59, 0, time.UTC)

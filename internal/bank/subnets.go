@@ -267,7 +267,7 @@ func subnetNode(n *nodeRecord) error {
 // usdToCents converts a preference given in USD (fractions allowed) to the
 // cents a GET returns, to the nearest cent: 12.34 -> 1234. It refuses
 // non-finite amounts and those beyond ±1e12 USD, which the fake's limits
-// do not hold (patchSubnetRequest.broken names the contract's rules).
+// do not hold (PatchSubnetRequest.Broken names the contract's rules).
 func usdToCents(usd float64) (Cents, error) {
 	if math.IsNaN(usd) || math.IsInf(usd, 0) || math.Abs(usd) > 1e12 {
 		return 0, apierr.Payload("invalid_limit", "Limits must be amounts from -1e12 to 1e12 USD.")

@@ -72,7 +72,7 @@ func (r CreateTxRequest) Validate() error {
 	}
 	for _, f := range r.Fees {
 		// Each fee is at most MaxAmountCents and a body holds at most
-		// maxBody bytes, so their sum cannot overflow.
+		// MaxBody bytes, so their sum cannot overflow.
 		if f.Fee == nil || *f.Fee != 0 && !ValidAmount(*f.Fee) {
 			return apierr.Payload("invalid_fee", "fees[].fee must be a number from 0 to %s with at most two decimals.", Cents(MaxAmountCents).Usd())
 		}
@@ -138,7 +138,7 @@ type batchItemError struct {
 // batchResponse answers a batch: every created transaction and every
 // refused item, by its index in the request. It is a transactions list
 // wrapper (SynapsePy reads its page, page_count and limit) of one page that
-// holds the whole batch: page 1 of 1, limit maxBatch.
+// holds the whole batch: page 1 of 1, limit MaxBatch.
 type batchResponse struct {
 	ErrorCode  string           `json:"error_code"`
 	Errors     []batchItemError `json:"errors"`

@@ -14,9 +14,9 @@ type Console struct {
 	api.Wire
 	Cfg       *ConsoleConfig // the options the console reads; its WireConfig is the wire's
 	restoring sync.Mutex     // held while a state document is restored: one at a time
-	// Host is the Server the console is part of; ctlBase is where its
+	// Host is the Server the console is part of; CtlBase is where its
 	// control API is served (/_fake/platforms/{client_id}/ for a made
-	// platform), "" for controlPrefix.
+	// platform), "" for ControlPrefix.
 	Host    consoleHost
 	CtlBase string
 	Base    string // URL(): the origin check accepts its host

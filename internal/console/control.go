@@ -22,7 +22,7 @@ import (
 // the real API, which lives under /v3.1.
 const ControlPrefix = "/_fake/"
 
-// controlRoutes maps each control route, below controlPrefix, to its
+// controlRoutes maps each control route, below ControlPrefix, to its
 // methods; controlMux fills it.
 var controlRoutes = map[string]controlRoute{}
 
@@ -33,7 +33,7 @@ type (
 	controlRoute   map[string]controlHandler
 )
 
-// controlMux routes the control API. Like apiMux it is built once per
+// controlMux routes the control API. Like APIMux it is built once per
 // process and finds its Server in the request context; each path is
 // registered without a method so that a wrong method gets the envelope.
 var controlMux = sync.OnceValue(func() *http.ServeMux {
@@ -132,7 +132,7 @@ func (s *Console) ServeControl(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	s.RunDueFast()
-	// serverKey for the wire's code the control API shares (serveNotFound,
+	// ServerKey for the wire's code the control API shares (ServeNotFound,
 	// checkStrict), consoleKey for its own handlers.
 	ctx := context.WithValue(r.Context(), api.ServerKey{}, &s.Wire)
 	r = r.WithContext(context.WithValue(ctx, consoleKey{}, s))

@@ -16,7 +16,7 @@ import (
 // service_healthy, Kubernetes' probes, Testcontainers' wait strategies and
 // a Prometheus scrape.
 //
-// They skip guardControl's origin and Host checks: a probe or a scraper
+// They skip GuardControl's origin and Host checks: a probe or a scraper
 // reaches the fake under whatever name it was given (a pod's address, the
 // Docker host's), and what they show (one bit; counts by route) is
 // neither the state nor a way to change it. livez and readyz skip the
@@ -25,7 +25,7 @@ import (
 // Authorization: Bearer. Due work does not run for them. They are never
 // in the journal.
 
-// openRoutes are the control routes guardControl does not check, below
+// openRoutes are the control routes GuardControl does not check, below
 // ControlPrefix, with the methods each serves.
 var openRoutes = map[string]controlRoute{
 	"livez":   {http.MethodGet: (*Console).serveLivez, http.MethodHead: (*Console).serveLivez},

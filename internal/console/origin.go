@@ -17,7 +17,7 @@ import (
 
 // The control API and the dashboard change and reveal the whole store with
 // no credentials, so they answer only their own origin. Before anything
-// else looks at a /_fake/ request (before due work runs), guardControl
+// else looks at a /_fake/ request (before due work runs), GuardControl
 // refuses, in this order:
 //
 //   - a Host that is not a loopback name (localhost, *.localhost,

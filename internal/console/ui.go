@@ -536,7 +536,7 @@ func (s *Console) uiRequests(w http.ResponseWriter, r *http.Request) {
 		}{f, list}})
 }
 
-// redactIndent is a JSON body with its secrets redacted (redactBody),
+// redactIndent is a JSON body with its secrets redacted (RedactBody),
 // indented; "" when it is not JSON.
 func redactIndent(body []byte) string {
 	var pretty bytes.Buffer

@@ -11,7 +11,7 @@ import (
 // valueSet is the values of an $in or $nin: strings and numbers as keys
 // of maps by type (Go's map equality is the package's: same value, 0 and
 // -0 alike), booleans and null as flags, arrays and objects by their hash
-// (hashOf), each candidate of an item's hash then compared (equal).
+// (memo.hash), each candidate of an item's hash then compared (equal).
 type valueSet struct {
 	strs      map[string]struct{}
 	nums      map[float64]struct{}

@@ -12,14 +12,14 @@ import (
 	"github.com/synapsefake/synapsefake/reference"
 )
 
-// DisputeEnv is a txEnv whose sender paid a merchant outside the platform
+// DisputeEnv is a TxEnv whose sender paid a merchant outside the platform
 // (an EXTERNAL-US node of a third user): the debits the user may dispute.
 type DisputeEnv struct {
 	TxEnv
 	Merchant synapsefake.Node
 }
 
-// NewDisputeEnv is a txEnv (built with opts) and a merchant's EXTERNAL-US node.
+// NewDisputeEnv is a TxEnv (built with opts) and a merchant's EXTERNAL-US node.
 func NewDisputeEnv(t testing.TB, opts ...synapsefake.Option) DisputeEnv {
 	t.Helper()
 	e := NewTxEnv(t, 1000_00, opts...)
@@ -55,7 +55,7 @@ type Fixture struct {
 	Headers map[string]string
 }
 
-// NewFixture seeds a user with testFingerprint registered, a DEPOSIT-US node
+// NewFixture seeds a user with TestFingerprint registered, a DEPOSIT-US node
 // holding balanceCents and a key with the given scopes (all when none).
 func NewFixture(t testing.TB, fake *synapsefake.Server, balanceCents int64, scopes ...string) Fixture {
 	t.Helper()
@@ -108,7 +108,7 @@ func AddSubnet(t testing.TB, fake *synapsefake.Server, fx Fixture, seed synapsef
 	return sn
 }
 
-// NamedFixture is newFixture for a user with the given legal name.
+// NamedFixture is NewFixture for a user with the given legal name.
 func NamedFixture(t testing.TB, fake *synapsefake.Server, name string, balanceCents int64, scopes ...string) Fixture {
 	t.Helper()
 	u := fake.MustAddUser(t, synapsefake.UserSeed{Fingerprint: TestFingerprint, LegalNames: []string{name}})

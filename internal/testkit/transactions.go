@@ -77,7 +77,7 @@ type TxEnv struct {
 	FeeNode synapsefake.Node // a DEPOSIT-US node of "Platform Inc", credited with fees
 }
 
-// NewTxEnv builds a txEnv whose sender's DEPOSIT-US node holds balanceCents.
+// NewTxEnv builds a TxEnv whose sender's DEPOSIT-US node holds balanceCents.
 func NewTxEnv(t testing.TB, balanceCents int64, opts ...synapsefake.Option) TxEnv {
 	t.Helper()
 	mock := clock.NewMock()
@@ -248,7 +248,7 @@ func (e TxEnv) WantTxUnchanged(t testing.TB, before TxState) {
 
 // WantTxJSON is the wire form of a transaction just created from node from
 // to node to at time at with the smallest body (txBody). Callers adjust it
-// with putPath and withEntries.
+// with PutPath and WithEntries.
 func WantTxJSON(t testing.TB, fake *synapsefake.Server, id string, from, to synapsefake.Node, amount float64, at time.Time) map[string]any {
 	t.Helper()
 	created := TxEntry(synapsefake.StatusCreated, "Transaction Created.", at)
