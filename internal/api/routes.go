@@ -611,13 +611,13 @@ func decodeText[T any](r *http.Request) (T, error) {
 }
 
 // decodeBody decodes a JSON object body into v, leniently (a body that
-// decodes its usual shape itself, fastDecoder, does), then, on a server
+// the fast decoder reads, decodeFast, is read by it), then, on a server
 // WithStrictRequests, refuses the fields T does not have (strict.go). v is
 // zero.
 func decodeBody[T any](r *http.Request, data []byte, v *T) error {
 	// A fast decoder reads a fixed, shallow shape: only encoding/json's
 	// bodies need UnmarshalObject's depth check.
-	if fd, ok := any(v).(fastDecoder); !ok || !fd.DecodeFast(data) {
+	if !decodeFast(v, data) {
 		if err := bank.UnmarshalObject(data, v, false); err != nil {
 			return err
 		}

@@ -838,8 +838,8 @@ func (st *Store) createTx(now time.Time, userID, nodeID string, req CreateTxRequ
 		}
 	}
 	// The request's strings may be cut from one copy of its whole body
-	// (decodeFast): the record keeps copies, so that it does not keep the
-	// body.
+	// (the wire's decodeFast): the record keeps copies, so that it does
+	// not keep the body.
 	groupID := req.Extra.GroupID
 	if groupID != nil {
 		g := strings.Clone(*groupID)

@@ -1,4 +1,4 @@
-package bank
+package api
 
 import (
 	"encoding/json"
@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/synapsefake/synapsefake/internal/bank"
 )
 
 // TestDecodeFastIsEncodingJSON: a create body decodeFast reads is decoded
@@ -36,11 +38,11 @@ func TestDecodeFastIsEncodingJSON(t *testing.T) {
 	}
 	fast := 0
 	for _, body := range bodies {
-		var want CreateTxRequest
-		wantErr := UnmarshalObject([]byte(body), &want, false)
-		var got CreateTxRequest
-		if !got.DecodeFast([]byte(body)) {
-			if !reflect.DeepEqual(got, CreateTxRequest{}) {
+		var want bank.CreateTxRequest
+		wantErr := bank.UnmarshalObject([]byte(body), &want, false)
+		var got bank.CreateTxRequest
+		if !decodeFastCreateTx([]byte(body), &got) {
+			if !reflect.DeepEqual(got, bank.CreateTxRequest{}) {
 				t.Fatalf("decodeFast failed on %q but changed the body: %+v", body, got)
 			}
 			continue
@@ -122,7 +124,7 @@ func randomCreateBody(rng *rand.Rand) string {
 }
 
 // dumpCreate shows a body with its pointers followed.
-func dumpCreate(r CreateTxRequest) string {
+func dumpCreate(r bank.CreateTxRequest) string {
 	b, _ := json.Marshal(r)
 	return string(b)
 }
@@ -135,8 +137,8 @@ func dumpCreate(r CreateTxRequest) string {
 func TestDecodeFastReadsPaddedBodies(t *testing.T) {
 	body := `{"to":{"type":"DEPOSIT-US","id":"n1"},` + strings.Repeat(" ", 32<<10) +
 		`"amount":{"amount":1,"currency":"USD"},"extra":{"ip":"127.0.0.1","note":"rent"}}`
-	var r CreateTxRequest
-	if !r.DecodeFast([]byte(body)) {
+	var r bank.CreateTxRequest
+	if !decodeFastCreateTx([]byte(body), &r) {
 		t.Fatal("decodeFast left a whitespace-padded body to encoding/json")
 	}
 	if *r.To.ID != "n1" || *r.Extra.IP != "127.0.0.1" || r.Extra.Note != "rent" {
