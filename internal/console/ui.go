@@ -177,9 +177,6 @@ type uiPage struct {
 	MorePlatforms int
 }
 
-// errClockNotManual refuses to move a clock that follows real time.
-var errClockNotManual = apierr.NotAllowed("clock_not_manual", "The clock follows real time; only a manual clock can be advanced.")
-
 // uiRender answers a page, with the detail of ?open= beside its list.
 func (s *Console) uiRender(w http.ResponseWriter, r *http.Request, tab string, p uiPage) {
 	s.uiRenderStatus(w, r, http.StatusOK, tab, p)
@@ -598,7 +595,7 @@ func (s *Console) uiClock(w http.ResponseWriter, r *http.Request) {
 		d, err = clockStep(s.Now(), req.Step)
 	}
 	if err == nil && !s.ManualClock() {
-		err = errClockNotManual
+		err = api.ErrClockNotManual("by " + d.String())
 	}
 	if err != nil {
 		s.Fail(w, err)
