@@ -5,13 +5,16 @@ package binary
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"fmt"
 	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
+	"syscall"
 	"time"
 )
 
@@ -123,4 +126,40 @@ func Start(cmd *exec.Cmd, addr, ready string, rest func(line string)) (*Process,
 	p.Kill()
 	<-p.exited
 	return nil, fmt.Errorf("%s did not print %q", cmd.Path, ready)
+}
+
+// ProcessCPU is the CPU time (user and system) process pid used so far,
+// read from /proc/PID/stat in clock ticks of 10 ms; 0 when it cannot be
+// read.
+func ProcessCPU(pid int) time.Duration {
+	data, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return 0
+	}
+	// utime and stime are the 14th and 15th fields; the 2nd, the command,
+	// is in parentheses and may hold spaces.
+	i := bytes.LastIndexByte(data, ')')
+	if i < 0 {
+		return 0
+	}
+	f := strings.Fields(string(data[i+1:]))
+	if len(f) < 13 {
+		return 0
+	}
+	utime, err1 := strconv.ParseInt(f[11], 10, 64)
+	stime, err2 := strconv.ParseInt(f[12], 10, 64)
+	if err1 != nil || err2 != nil {
+		return 0
+	}
+	return time.Duration(utime+stime) * 10 * time.Millisecond
+}
+
+// SelfCPU is the CPU time (user and system) this process used so far; 0
+// when it cannot be read.
+func SelfCPU() time.Duration {
+	var ru syscall.Rusage
+	if syscall.Getrusage(syscall.RUSAGE_SELF, &ru) != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }

@@ -1,9 +1,11 @@
 package binary
 
 import (
+	"os"
 	"os/exec"
 	"strings"
 	"testing"
+	"time"
 )
 
 func TestStart(t *testing.T) {
@@ -46,5 +48,26 @@ func TestStartKeepsStderr(t *testing.T) {
 	<-p.Exited()
 	if stderr.String() != "oops\n" {
 		t.Errorf("cmd.Stderr got %q, want %q", stderr.String(), "oops\n")
+	}
+}
+
+func TestSelfCPU(t *testing.T) {
+	before := SelfCPU()
+	if before <= 0 {
+		t.Fatalf("SelfCPU() = %v before any work, want the CPU time used so far", before)
+	}
+	for start := time.Now(); time.Since(start) < 30*time.Millisecond; {
+	}
+	if after := SelfCPU(); after <= before {
+		t.Errorf("SelfCPU() = %v after 30 ms of work, %v before", after, before)
+	}
+}
+
+func TestProcessCPU(t *testing.T) {
+	if got := ProcessCPU(os.Getpid()); got <= 0 {
+		t.Errorf("ProcessCPU(own pid) = %v, want the CPU time used so far", got)
+	}
+	if got := ProcessCPU(-1); got != 0 {
+		t.Errorf("ProcessCPU(-1) = %v, want 0 (no such process)", got)
 	}
 }

@@ -67,7 +67,6 @@ import (
 	"os/signal"
 	"path/filepath"
 	"slices"
-	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -406,12 +405,12 @@ func runRow(cfg config, bin, self string, client *http.Client, r row) (result, e
 				_ = other.signal(syscall.SIGSTOP)
 				_ = sides[side].proc.signal(syscall.SIGCONT)
 			}
-			before, clientBefore := sides[side].proc.cpu(), selfCPU()
+			before, clientBefore := sides[side].proc.cpu(), binary.SelfCPU()
 			n, nFailed, err := drive(client, sides[side].send, r.clients, cfg.round)
 			rps[side] = float64(n) / cfg.round.Seconds()
 			if n > 0 {
 				cpu[side] = float64((sides[side].proc.cpu() - before).Microseconds()) / float64(n)
-				clientCPU[side] = float64((selfCPU() - clientBefore).Microseconds()) / float64(n)
+				clientCPU[side] = float64((binary.SelfCPU() - clientBefore).Microseconds()) / float64(n)
 			}
 			if nFailed > 0 {
 				failed.Add(nFailed)
@@ -471,39 +470,8 @@ func drive(client *http.Client, send func(context.Context, *http.Client) error, 
 // process is a server loadgen started: the fake or the bare server.
 type process struct{ *binary.Process }
 
-// cpu is the CPU time the process used so far (user and system), from
-// /proc/PID/stat in clock ticks of 10 ms; 0 when it cannot be read.
-func (p *process) cpu() time.Duration {
-	data, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", p.Cmd.Process.Pid))
-	if err != nil {
-		return 0
-	}
-	// The fields after the command name, which is in parentheses.
-	i := bytes.LastIndexByte(data, ')')
-	if i < 0 {
-		return 0
-	}
-	f := strings.Fields(string(data[i+1:]))
-	if len(f) < 13 {
-		return 0
-	}
-	utime, err1 := strconv.ParseInt(f[11], 10, 64)
-	stime, err2 := strconv.ParseInt(f[12], 10, 64)
-	if err1 != nil || err2 != nil {
-		return 0
-	}
-	return time.Duration(utime+stime) * 10 * time.Millisecond
-}
-
-// selfCPU is the CPU time loadgen's own process used so far (user and
-// system); 0 when it cannot be read.
-func selfCPU() time.Duration {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
-}
+// cpu is the CPU time the process used so far (binary.ProcessCPU).
+func (p *process) cpu() time.Duration { return binary.ProcessCPU(p.Cmd.Process.Pid) }
 
 func (p *process) signal(sig syscall.Signal) error { return p.Cmd.Process.Signal(sig) }
 

@@ -64,18 +64,6 @@ func TestBareHandler(t *testing.T) {
 	}
 }
 
-func TestSelfCPU(t *testing.T) {
-	before := selfCPU()
-	if before <= 0 {
-		t.Fatalf("selfCPU() = %v before any work, want the CPU time used so far", before)
-	}
-	for start := time.Now(); time.Since(start) < 30*time.Millisecond; {
-	}
-	if after := selfCPU(); after <= before {
-		t.Errorf("selfCPU() = %v after 30 ms of work, %v before", after, before)
-	}
-}
-
 func TestBaselineFake(t *testing.T) {
 	cfg := config{fakeFlags: "-quiet", fakeEnv: "GOGC=off", versusFlags: "-clock manual", versusEnv: "GOMAXPROCS=1"}
 	for _, tc := range []struct {

@@ -20,7 +20,6 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
-	"syscall"
 	"time"
 
 	"github.com/synapsefake/synapsefake/internal/binary"
@@ -529,11 +528,11 @@ func runPlatforms(cfg pconfig, out io.Writer) (int, error) {
 	s.reg.add(s.def)
 
 	load0, _ := os.ReadFile("/proc/loadavg")
-	self0 := selfCPU()
+	self0 := binary.SelfCPU()
 	start := time.Now()
 	s.load()
 	took := time.Since(start)
-	s.cpu = [2]time.Duration{procCPU(s.fake.Cmd.Process.Pid), selfCPU() - self0}
+	s.cpu = [2]time.Duration{binary.ProcessCPU(s.fake.Cmd.Process.Pid), binary.SelfCPU() - self0}
 	load1, _ := os.ReadFile("/proc/loadavg")
 	s.loadavg = [2]string{firstField(load0), firstField(load1)}
 	stopped := s.fake.stop(10 * time.Second)
@@ -1183,37 +1182,6 @@ func thousands(n int) string {
 		s = s[:i] + "," + s[i:]
 	}
 	return s
-}
-
-// procCPU is the CPU time process pid used so far (0 when unknown).
-func procCPU(pid int) time.Duration {
-	data, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
-	if err != nil {
-		return 0
-	}
-	// The fields after the command, which is in parentheses: state is the
-	// 3rd field of stat, utime and stime the 14th and 15th, in clock ticks
-	// (100 a second on Linux).
-	i := bytes.LastIndexByte(data, ')')
-	if i < 0 {
-		return 0
-	}
-	f := strings.Fields(string(data[i+1:]))
-	if len(f) < 13 {
-		return 0
-	}
-	u, _ := strconv.ParseInt(f[11], 10, 64)
-	st, _ := strconv.ParseInt(f[12], 10, 64)
-	return time.Duration(u+st) * 10 * time.Millisecond
-}
-
-// selfCPU is the CPU time this process used so far.
-func selfCPU() time.Duration {
-	var ru syscall.Rusage
-	if syscall.Getrusage(syscall.RUSAGE_SELF, &ru) != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
 func firstField(b []byte) string {
