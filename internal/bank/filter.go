@@ -560,6 +560,7 @@ func (s *listScan[R, V]) hold(st *Store) (done bool, err error) {
 	if s.q.NewestFirst {
 		step = -1
 	}
+	var values [filter.MaxConditions]filter.Value
 	start := time.Now()
 	for n, i := 0, s.at+step; ; n, i = n+1, i+step {
 		if i < 0 || i >= len(list) {
@@ -583,9 +584,9 @@ func (s *listScan[R, V]) hold(st *Store) (done bool, err error) {
 		viewed := false
 		if s.typed != nil {
 			for j, read := range s.typedRead {
-				s.values[j] = read(st, r, &s.bufs[j])
+				values[j] = read(st, r, &s.bufs[j])
 			}
-			if !s.typed.Match(s.values) {
+			if !s.typed.Match(values[:len(s.typedRead)]) {
 				continue
 			}
 		} else if s.q.Filter != nil {
