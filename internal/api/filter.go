@@ -15,12 +15,10 @@ import (
 // percent-encoded name, ?%66ilter=, is the filter too): its page and
 // per_page (readPage), and its filter query parameter, a Mongo-style
 // document (internal/filter), into a ListQuery carrying the request's
-// context. It answers the query too, for the list's own parameters.
-func readList(r *http.Request, newestFirst bool) (bank.ListQuery, url.Values, error) {
-	var q url.Values // nil without a query: Get answers ""
-	if r.URL.RawQuery != "" {
-		q = r.URL.Query()
-	}
+// context. It answers the query too, for the list's own parameters
+// (queryOf: not to be changed).
+func readList(w http.ResponseWriter, r *http.Request, newestFirst bool) (bank.ListQuery, url.Values, error) {
+	q := queryOf(w, r)
 	lq := bank.ListQuery{NewestFirst: newestFirst, Ctx: r.Context()}
 	var err error
 	if lq.Page, err = pageIn(q); err != nil {
@@ -47,4 +45,18 @@ func filterIn(q url.Values) (*filter.Filter, error) {
 		return nil, nil
 	}
 	return f, nil
+}
+
+// queryOf is r's query, decoded, nil when it has none (Get answers ""):
+// the journal's, when w records r (Journal.Start decoded it), so that a
+// long query (a filter of MaxBytes) is decoded once. The caller does not
+// change it.
+func queryOf(w http.ResponseWriter, r *http.Request) url.Values {
+	if rec, ok := w.(*recorder); ok && rec.req.Query != nil {
+		return rec.req.Query
+	}
+	if r.URL.RawQuery == "" {
+		return nil
+	}
+	return r.URL.Query()
 }

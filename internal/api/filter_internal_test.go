@@ -42,7 +42,7 @@ func BenchmarkReadList(b *testing.B) {
 		r := httptest.NewRequest("GET", tc.target, nil)
 		b.Run(tc.name, func(b *testing.B) {
 			benchpair.Run(b, func() {
-				if _, _, err := readList(r, false); err != nil {
+				if _, _, err := readList(nil, r, false); err != nil {
 					b.Fatal(err)
 				}
 			}, func() { oldRead(r) })

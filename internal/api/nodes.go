@@ -73,7 +73,7 @@ func (s *Wire) handleListNodes(w http.ResponseWriter, r *http.Request) {
 		s.Fail(w, err)
 		return
 	}
-	lq, q, err := readList(r, false)
+	lq, q, err := readList(w, r, false)
 	if err != nil {
 		s.Fail(w, err)
 		return

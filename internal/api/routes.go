@@ -463,7 +463,7 @@ func servePage[V any](s *Wire, w http.ResponseWriter, r *http.Request, need acce
 		s.Fail(w, err)
 		return
 	}
-	q, _, err := readList(r, newestFirst)
+	q, _, err := readList(w, r, newestFirst)
 	if err != nil {
 		s.Fail(w, err)
 		return

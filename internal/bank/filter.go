@@ -390,7 +390,7 @@ func structFields(t reflect.Type, index []int) (list []*jsonField, ok bool) {
 }
 
 // listHold is how long a filtered or searched list holds the store's lock
-// at a time, give or take the cost of 16 items (bounded, whatever the
+// at a time, give or take the cost of 64 items (bounded, whatever the
 // filter, by internal/filter's limits): the lock is released between
 // holds, so that a list that reads every item holds up no other request
 // for longer.
@@ -426,7 +426,7 @@ type listing[R, V any] struct {
 	// typed read what some paths of the view lead to (by dotted path), as
 	// a filter.Typed reads them, cheaper still: a filter whose paths are
 	// all here, and which compiles to a filter.Typed, reads only these.
-	typed map[string]func(st *Store, r R, buf *[]string) filter.Value
+	typed map[string]func(st *Store, r R, v *filter.Value, buf *[]string)
 }
 
 // errListCanceled answers a filtered or searched list whose request
@@ -458,9 +458,7 @@ func pageOf[R, V any](st *Store, q ListQuery, l listing[R, V]) ([]V, int, error)
 	s := listScan[R, V]{q: q, l: l, ctx: ctx, chunk: q.chunk}
 	s.lo, _ = q.Page.Window(math.MaxInt)
 	if q.Filter != nil {
-		if s.typed, s.typedRead = typedOf(q.Filter, l.typed); s.typed != nil {
-			s.values, s.bufs = make([]filter.Value, len(s.typedRead)), make([][]string, len(s.typedRead))
-		} else {
+		if s.typed = typedOf(q.Filter, l.typed); s.typed == nil {
 			s.doc, s.matcher = newFilterDoc(q.Filter, l), q.Filter.Matcher()
 		}
 	}
@@ -494,12 +492,9 @@ type listScan[R, V any] struct {
 	lo      int // the page's first item, in the filtered list
 	doc     filterDoc[R, V]
 	matcher *filter.Matcher
-	// typed, when not nil, matches instead of matcher: the values of its
-	// paths, read by typedRead.
-	typed     *filter.Typed
-	typedRead []func(st *Store, r R, buf *[]string) filter.Value
-	values    []filter.Value
-	bufs      [][]string // by path: room for the lists its reader makes
+	// typed, when not nil, matches instead of matcher: filter.Typed
+	// bound to the listing's typed readers.
+	typed func(st *Store, r R) bool
 
 	started  bool
 	era      uint64
@@ -560,13 +555,12 @@ func (s *listScan[R, V]) hold(st *Store) (done bool, err error) {
 	if s.q.NewestFirst {
 		step = -1
 	}
-	var values [filter.MaxConditions]filter.Value
 	start := time.Now()
 	for n, i := 0, s.at+step; ; n, i = n+1, i+step {
 		if i < 0 || i >= len(list) {
 			return true, nil
 		}
-		if s.chunk > 0 && n == s.chunk || s.chunk == 0 && n&15 == 15 && time.Since(start) >= listHold {
+		if s.chunk > 0 && n == s.chunk || s.chunk == 0 && n&63 == 63 && time.Since(start) >= listHold {
 			return false, nil
 		}
 		id := list[i]
@@ -583,10 +577,7 @@ func (s *listScan[R, V]) hold(st *Store) (done bool, err error) {
 		}
 		viewed := false
 		if s.typed != nil {
-			for j, read := range s.typedRead {
-				values[j] = read(st, r, &s.bufs[j])
-			}
-			if !s.typed.Match(values[:len(s.typedRead)]) {
+			if !s.typed(st, r) {
 				continue
 			}
 		} else if s.q.Filter != nil {
@@ -637,23 +628,23 @@ func (s *listScan[R, V]) id(list []string, i int) string {
 	return list[i]
 }
 
-// typedOf is f compiled to read Values, and the readers of its paths,
-// when readers has one for each; nil otherwise.
-func typedOf[R any](f *filter.Filter, readers map[string]func(st *Store, r R, buf *[]string) filter.Value) (*filter.Typed, []func(st *Store, r R, buf *[]string) filter.Value) {
+// typedOf is f compiled to read Values (filter.Typed) and bound to
+// readers of its paths, when readers has one for each; nil otherwise.
+func typedOf[R any](f *filter.Filter, readers map[string]func(st *Store, r R, v *filter.Value, buf *[]string)) func(st *Store, r R) bool {
 	if readers == nil {
-		return nil, nil
+		return nil
 	}
 	t, ok := f.Typed()
 	if !ok {
-		return nil, nil
+		return nil
 	}
-	read := make([]func(st *Store, r R, buf *[]string) filter.Value, len(t.Paths()))
+	read := make([]func(st *Store, r R, v *filter.Value, buf *[]string), len(t.Paths()))
 	for i, path := range t.Paths() {
 		if read[i] = readers[path]; read[i] == nil {
-			return nil, nil
+			return nil
 		}
 	}
-	return t, read
+	return filter.Bind(t, read)
 }
 
 // filterDoc is an item as a filter reads it: the fields the filter names,

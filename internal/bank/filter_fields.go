@@ -96,109 +96,99 @@ var subscriptionFields = map[string]func(st *Store, sub *subscriptionRecord) (an
 
 // The typed readers (listing.typed): each reads what a path of an item's
 // view leads to, as a filter.Typed reads it, without building or boxing
-// anything; a list it makes (filter.Each) it appends to buf, which the
-// next item's read reuses. TestFieldReadersAreTheViews compares each
+// anything, into v in place; a list it makes (filter.Each) it appends to
+// buf, which the next item's read reuses. TestFieldReadersAreTheViews compares each
 // with the view's JSON on every item of a busy store.
 
-// stringValue is s, as the view's JSON shows it once filter.Typed reads
-// it.
-func stringValue(s string) filter.Value { return filter.Value{Kind: filter.String, Str: s} }
-
-// stringsValue is list as the view's JSON shows it (nil is null).
-func stringsValue(list []string) filter.Value {
-	if list == nil {
-		return filter.Value{Kind: filter.Null}
-	}
-	return filter.Value{Kind: filter.Strings, List: list}
-}
-
 // noStrings is an empty list of strings, as a view shows one.
-var noStrings = filter.Value{Kind: filter.Strings, List: []string{}}
+var noStrings = []string{}
 
 // typedUserFieldsOf are the typed readers of a user's paths,
 // refresh_token's as GET /users shows it with (or without) the tokens.
-func typedUserFieldsOf(showTokens bool) map[string]func(st *Store, u *userRecord, buf *[]string) filter.Value {
+func typedUserFieldsOf(showTokens bool) map[string]func(st *Store, u *userRecord, v *filter.Value, buf *[]string) {
 	if showTokens {
 		return typedUserFieldsShowingTokens
 	}
 	return typedUserFields
 }
 
-var typedUserFieldsShowingTokens = func() map[string]func(st *Store, u *userRecord, buf *[]string) filter.Value {
+var typedUserFieldsShowingTokens = func() map[string]func(st *Store, u *userRecord, v *filter.Value, buf *[]string) {
 	m := maps.Clone(typedUserFields)
-	m["refresh_token"] = func(_ *Store, u *userRecord, _ *[]string) filter.Value {
+	m["refresh_token"] = func(_ *Store, u *userRecord, v *filter.Value, _ *[]string) {
 		if u.refreshToken == "" {
-			return filter.Value{}
+			v.SetMissing()
+		} else {
+			v.SetString(u.refreshToken)
 		}
-		return stringValue(u.refreshToken)
 	}
 	return m
 }()
 
-var typedUserFields = withDocumentPaths(map[string]func(st *Store, u *userRecord, buf *[]string) filter.Value{
-	"refresh_token": func(*Store, *userRecord, *[]string) filter.Value { return filter.Value{} },
-	"_id":           func(_ *Store, u *userRecord, _ *[]string) filter.Value { return stringValue(u.id) },
-	"emails":        func(*Store, *userRecord, *[]string) filter.Value { return noStrings },
-	"is_hidden":     func(*Store, *userRecord, *[]string) filter.Value { return filter.Value{Kind: filter.Bool} },
-	"legal_names":   func(_ *Store, u *userRecord, _ *[]string) filter.Value { return stringsValue(shareList(u.legalNames)) },
-	"permission":    func(_ *Store, u *userRecord, _ *[]string) filter.Value { return stringValue(u.permission) },
-	"phone_numbers": func(_ *Store, u *userRecord, _ *[]string) filter.Value { return stringsValue(shareList(u.phones)) },
-	"photos":        func(*Store, *userRecord, *[]string) filter.Value { return noStrings },
-	"extra.supp_id": func(_ *Store, u *userRecord, _ *[]string) filter.Value { return stringValue(u.suppID) },
-	"extra.is_business": func(_ *Store, u *userRecord, _ *[]string) filter.Value {
-		return filter.Value{Kind: filter.Bool, Bool: u.isBusiness}
+var typedUserFields = withDocumentPaths(map[string]func(st *Store, u *userRecord, v *filter.Value, buf *[]string){
+	"refresh_token": func(_ *Store, _ *userRecord, v *filter.Value, _ *[]string) { v.SetMissing() },
+	"_id":           func(_ *Store, u *userRecord, v *filter.Value, _ *[]string) { v.SetString(u.id) },
+	"emails":        func(_ *Store, _ *userRecord, v *filter.Value, _ *[]string) { v.SetStrings(noStrings) },
+	"is_hidden":     func(_ *Store, _ *userRecord, v *filter.Value, _ *[]string) { v.SetBool(false) },
+	"legal_names":   func(_ *Store, u *userRecord, v *filter.Value, _ *[]string) { v.SetStrings(shareList(u.legalNames)) },
+	"permission":    func(_ *Store, u *userRecord, v *filter.Value, _ *[]string) { v.SetString(u.permission) },
+	"phone_numbers": func(_ *Store, u *userRecord, v *filter.Value, _ *[]string) { v.SetStrings(shareList(u.phones)) },
+	"photos":        func(_ *Store, _ *userRecord, v *filter.Value, _ *[]string) { v.SetStrings(noStrings) },
+	"extra.supp_id": func(_ *Store, u *userRecord, v *filter.Value, _ *[]string) { v.SetString(u.suppID) },
+	"extra.is_business": func(_ *Store, u *userRecord, v *filter.Value, _ *[]string) {
+		v.SetBool(u.isBusiness)
 	},
-	"extra.cip_tag": func(_ *Store, u *userRecord, _ *[]string) filter.Value {
-		return filter.Value{Kind: filter.Number, Num: float64(u.cipTag)}
+	"extra.cip_tag": func(_ *Store, u *userRecord, v *filter.Value, _ *[]string) {
+		v.SetNumber(float64(u.cipTag))
 	},
-	"extra.date_joined": func(_ *Store, u *userRecord, _ *[]string) filter.Value {
-		return filter.Value{Kind: filter.Number, Num: float64(Ms(u.created))}
+	"extra.date_joined": func(_ *Store, u *userRecord, v *filter.Value, _ *[]string) {
+		v.SetNumber(float64(Ms(u.created)))
 	},
-	"extra.last_updated": func(_ *Store, u *userRecord, _ *[]string) filter.Value {
-		return filter.Value{Kind: filter.Number, Num: float64(Ms(u.updated))}
+	"extra.last_updated": func(_ *Store, u *userRecord, v *filter.Value, _ *[]string) {
+		v.SetNumber(float64(Ms(u.updated)))
 	},
-	"extra.extra_security":    func(*Store, *userRecord, *[]string) filter.Value { return filter.Value{Kind: filter.Bool} },
-	"doc_status.physical_doc": func(_ *Store, u *userRecord, _ *[]string) filter.Value { return stringValue(u.docStatus().PhysicalDoc) },
-	"doc_status.virtual_doc":  func(_ *Store, u *userRecord, _ *[]string) filter.Value { return stringValue(u.docStatus().VirtualDoc) },
-	"logins.email": func(_ *Store, u *userRecord, buf *[]string) filter.Value {
-		return loginsValue(u, buf, func(l loginView) string { return l.Email })
+	"extra.extra_security":    func(_ *Store, _ *userRecord, v *filter.Value, _ *[]string) { v.SetBool(false) },
+	"doc_status.physical_doc": func(_ *Store, u *userRecord, v *filter.Value, _ *[]string) { v.SetString(u.docStatus().PhysicalDoc) },
+	"doc_status.virtual_doc":  func(_ *Store, u *userRecord, v *filter.Value, _ *[]string) { v.SetString(u.docStatus().VirtualDoc) },
+	"logins.email": func(_ *Store, u *userRecord, v *filter.Value, buf *[]string) {
+		loginsValue(u, v, buf, func(l loginView) string { return l.Email })
 	},
-	"logins.scope": func(_ *Store, u *userRecord, buf *[]string) filter.Value {
-		return loginsValue(u, buf, func(l loginView) string { return l.Scope })
+	"logins.scope": func(_ *Store, u *userRecord, v *filter.Value, buf *[]string) {
+		loginsValue(u, v, buf, func(l loginView) string { return l.Scope })
 	},
-	"extra.public_note": func(_ *Store, u *userRecord, _ *[]string) filter.Value {
+	"extra.public_note": func(_ *Store, u *userRecord, v *filter.Value, _ *[]string) {
 		if u.publicNote == nil {
-			return filter.Value{Kind: filter.Null}
+			v.SetNull()
+		} else {
+			v.SetString(*u.publicNote)
 		}
-		return stringValue(*u.publicNote)
 	},
 })
 
-var typedNodeFields = map[string]func(st *Store, n *nodeRecord, buf *[]string) filter.Value{
-	"_id":     func(_ *Store, n *nodeRecord, _ *[]string) filter.Value { return stringValue(n.id) },
-	"allowed": func(_ *Store, n *nodeRecord, _ *[]string) filter.Value { return stringValue(n.allowed) },
-	"is_active": func(_ *Store, n *nodeRecord, _ *[]string) filter.Value {
-		return filter.Value{Kind: filter.Bool, Bool: n.isActive}
+var typedNodeFields = map[string]func(st *Store, n *nodeRecord, v *filter.Value, buf *[]string){
+	"_id":     func(_ *Store, n *nodeRecord, v *filter.Value, _ *[]string) { v.SetString(n.id) },
+	"allowed": func(_ *Store, n *nodeRecord, v *filter.Value, _ *[]string) { v.SetString(n.allowed) },
+	"is_active": func(_ *Store, n *nodeRecord, v *filter.Value, _ *[]string) {
+		v.SetBool(n.isActive)
 	},
-	"type":    func(_ *Store, n *nodeRecord, _ *[]string) filter.Value { return stringValue(n.typ) },
-	"user_id": func(_ *Store, n *nodeRecord, _ *[]string) filter.Value { return stringValue(n.userID) },
+	"type":    func(_ *Store, n *nodeRecord, v *filter.Value, _ *[]string) { v.SetString(n.typ) },
+	"user_id": func(_ *Store, n *nodeRecord, v *filter.Value, _ *[]string) { v.SetString(n.userID) },
 }
 
-var typedTxFields = map[string]func(st *Store, t *txRecord, buf *[]string) filter.Value{
-	"_id": func(_ *Store, t *txRecord, _ *[]string) filter.Value { return stringValue(t.id) },
-	"amount.amount": func(_ *Store, t *txRecord, _ *[]string) filter.Value {
+var typedTxFields = map[string]func(st *Store, t *txRecord, v *filter.Value, buf *[]string){
+	"_id": func(_ *Store, t *txRecord, v *filter.Value, _ *[]string) { v.SetString(t.id) },
+	"amount.amount": func(_ *Store, t *txRecord, v *filter.Value, _ *[]string) {
 		amount := t.amount
 		if t.card != nil {
 			amount = t.card.show(len(t.timeline), map[string]any{}) // as txFields' amount
 		}
-		return filter.Value{Kind: filter.Number, Num: float64(amount) / 100} // as Cents.AppendJSON writes it
+		v.SetNumber(float64(amount) / 100) // as Cents.AppendJSON writes it
 	},
-	"amount.currency": func(_ *Store, t *txRecord, _ *[]string) filter.Value { return stringValue(t.currency) },
-	"recent_status.status": func(_ *Store, t *txRecord, _ *[]string) filter.Value {
-		return stringValue(string(recentOf(t.timeline).Status))
+	"amount.currency": func(_ *Store, t *txRecord, v *filter.Value, _ *[]string) { v.SetString(t.currency) },
+	"recent_status.status": func(_ *Store, t *txRecord, v *filter.Value, _ *[]string) {
+		v.SetString(string(recentOf(t.timeline).Status))
 	},
-	"recent_status.status_id": func(_ *Store, t *txRecord, _ *[]string) filter.Value {
-		return stringValue(recentOf(t.timeline).StatusID)
+	"recent_status.status_id": func(_ *Store, t *txRecord, v *filter.Value, _ *[]string) {
+		v.SetString(recentOf(t.timeline).StatusID)
 	},
 }
 
@@ -206,41 +196,41 @@ var typedTxFields = map[string]func(st *Store, t *txRecord, buf *[]string) filte
 // documents as GET /users shows them: each base document's
 // sub-documents of the kind, field of each, and nothing where a base
 // document has none of the kind, or the user no documents.
-func documentsValue(u *userRecord, kind string, field func(d *subDocRecord) string, buf *[]string) filter.Value {
-	v := filter.Value{Kind: filter.Each, Absent: len(u.documents) == 0, List: (*buf)[:0]}
+func documentsValue(u *userRecord, kind string, field func(d *subDocRecord) string, v *filter.Value, buf *[]string) {
+	list, absent := (*buf)[:0], len(u.documents) == 0
 	for _, b := range u.documents {
 		subs := b.docs[kind]
 		if len(subs) == 0 {
-			v.Absent = true
+			absent = true
 		}
 		for _, d := range subs {
-			v.List = append(v.List, field(d))
+			list = append(list, field(d))
 		}
 	}
-	*buf = v.List
-	return v
+	*buf = list
+	v.SetEach(list, absent)
 }
 
 // loginsValue is what logins.<field> reaches in a user's logins.
-func loginsValue(u *userRecord, buf *[]string, field func(l loginView) string) filter.Value {
-	v := filter.Value{Kind: filter.Each, Absent: len(u.logins) == 0, List: (*buf)[:0]}
+func loginsValue(u *userRecord, v *filter.Value, buf *[]string, field func(l loginView) string) {
+	list := (*buf)[:0]
 	for _, l := range u.logins {
-		v.List = append(v.List, field(l))
+		list = append(list, field(l))
 	}
-	*buf = v.List
-	return v
+	*buf = list
+	v.SetEach(list, len(u.logins) == 0)
 }
 
 // withDocumentPaths is m with the readers of documents.id and
 // documents.<kind>.{document_type,id,status}.
-func withDocumentPaths(m map[string]func(st *Store, u *userRecord, buf *[]string) filter.Value) map[string]func(st *Store, u *userRecord, buf *[]string) filter.Value {
-	m["documents.id"] = func(_ *Store, u *userRecord, buf *[]string) filter.Value {
-		v := filter.Value{Kind: filter.Each, Absent: len(u.documents) == 0, List: (*buf)[:0]}
+func withDocumentPaths(m map[string]func(st *Store, u *userRecord, v *filter.Value, buf *[]string)) map[string]func(st *Store, u *userRecord, v *filter.Value, buf *[]string) {
+	m["documents.id"] = func(_ *Store, u *userRecord, v *filter.Value, buf *[]string) {
+		list := (*buf)[:0]
 		for _, b := range u.documents {
-			v.List = append(v.List, b.id)
+			list = append(list, b.id)
 		}
-		*buf = v.List
-		return v
+		*buf = list
+		v.SetEach(list, len(u.documents) == 0)
 	}
 	for _, kind := range []string{physicalDocs, socialDocs, virtualDocs} {
 		for name, field := range map[string]func(d *subDocRecord) string{
@@ -248,8 +238,8 @@ func withDocumentPaths(m map[string]func(st *Store, u *userRecord, buf *[]string
 			"id":            func(d *subDocRecord) string { return d.id },
 			"status":        func(d *subDocRecord) string { return d.status },
 		} {
-			m["documents."+kind+"."+name] = func(_ *Store, u *userRecord, buf *[]string) filter.Value {
-				return documentsValue(u, kind, field, buf)
+			m["documents."+kind+"."+name] = func(_ *Store, u *userRecord, v *filter.Value, buf *[]string) {
+				documentsValue(u, kind, field, v, buf)
 			}
 		}
 	}

@@ -280,7 +280,7 @@ func TestTypedListIsTheWholeViewsList(t *testing.T) {
 			`{"$and":[{"legal_names":{"$ne":"C"}},{"extra.is_business":{"$in":[false,0]}}]}`,
 		} {
 			f := mustFilter(t, text)
-			if typed, _ := typedOf(f, typedUserFieldsOf(show)); typed == nil {
+			if typedOf(f, typedUserFieldsOf(show)) == nil {
 				t.Fatalf("%s: not matched as filter.Typed", text)
 			}
 			var want []string

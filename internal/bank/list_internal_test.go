@@ -423,10 +423,14 @@ func TestFieldReadersAreTheViews(t *testing.T) {
 }
 
 // bindTyped is a listing's typed readers of r's paths.
-func bindTyped[R any](st *Store, r R, typed map[string]func(*Store, R, *[]string) filter.Value) map[string]func() filter.Value {
+func bindTyped[R any](st *Store, r R, typed map[string]func(*Store, R, *filter.Value, *[]string)) map[string]func() filter.Value {
 	out := map[string]func() filter.Value{}
 	for path, read := range typed {
-		out[path] = func() filter.Value { return read(st, r, new([]string)) }
+		out[path] = func() filter.Value {
+			var v filter.Value
+			read(st, r, &v, new([]string))
+			return v
+		}
 	}
 	return out
 }

@@ -78,9 +78,11 @@ func Parse(text string) (*Filter, error) {
 	if len(text) > MaxBytes {
 		return nil, fmt.Errorf("the document is %d bytes; at most %d are taken", len(text), MaxBytes)
 	}
-	var doc any
-	if err := json.Unmarshal([]byte(text), &doc); err != nil {
-		return nil, fmt.Errorf("not JSON: %v", err)
+	doc, ok := decodeSimple(text)
+	if !ok {
+		if err := json.Unmarshal([]byte(text), &doc); err != nil {
+			return nil, fmt.Errorf("not JSON: %v", err)
+		}
 	}
 	m, ok := doc.(map[string]any)
 	if !ok {

@@ -5,6 +5,7 @@ import (
 	"math"
 	"reflect"
 	"slices"
+	"strings"
 	"unicode/utf8"
 )
 
@@ -13,7 +14,15 @@ import (
 // -0 alike), booleans and null as flags, arrays and objects by their hash
 // (memo.hash), each candidate of an item's hash then compared (equal).
 type valueSet struct {
-	strs      map[string]struct{}
+	strs map[string]struct{}
+	// sigs is a Bloom filter of strs: the bits of their signatures
+	// (signature), so that most strings not in the set are told so
+	// without hashing them into the map.
+	sigs [sigBits / 64]uint64
+	// replaced reports that a string of strs holds U+FFFD, which a
+	// string that is not UTF-8 shows (shown): none does, and no such
+	// string is in the set.
+	replaced  bool
 	nums      map[float64]struct{}
 	bools     [2]bool // false, true
 	null      bool
@@ -54,6 +63,9 @@ func newValueSet(values []any) *valueSet {
 				s.strs = make(map[string]struct{}, len(values))
 			}
 			s.strs[x] = struct{}{}
+			sig := signature(x)
+			s.sigs[sig/64] |= 1 << (sig % 64)
+			s.replaced = s.replaced || strings.ContainsRune(x, utf8.RuneError)
 		case float64:
 			if s.nums == nil {
 				s.nums = make(map[float64]struct{}, len(values))
@@ -71,6 +83,30 @@ func newValueSet(values []any) *valueSet {
 		}
 	}
 	return s
+}
+
+// sigBits is the bits of a valueSet's Bloom filter: with MaxValues
+// strings, at most a quarter are set.
+const sigBits = 4096
+
+// signature is a string's bit in a valueSet's Bloom filter: its length
+// and its last 8 bytes (the first ones of a shorter string), mixed.
+func signature(s string) uint {
+	n := len(s)
+	x := uint64(n) * 0x9e3779b97f4a7c15
+	for i := max(0, n-8); i < n; i++ {
+		x = x<<8 | uint64(s[i])
+	}
+	x ^= x >> 31
+	x *= 0xbf58476d1ce4e5b9
+	return uint(x >> (64 - 12)) // sigBits is 1<<12
+}
+
+// mayHold reports whether str may be one of the set's strings: false
+// when it is not.
+func (s *valueSet) mayHold(str string) bool {
+	sig := signature(str)
+	return s.sigs[sig/64]&(1<<(sig%64)) != 0
 }
 
 // holds is $in's test of a value reached (found) or not: null stands for

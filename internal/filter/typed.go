@@ -1,6 +1,7 @@
 package filter
 
 import (
+	"slices"
 	"strings"
 	"unicode/utf8"
 )
@@ -34,7 +35,9 @@ const (
 // it: a scalar, or an array of strings, held without boxing into any. A
 // string need not be valid UTF-8: it is read as JSON shows it (shown),
 // each byte that is not UTF-8 as U+FFFD, which Match works out only when
-// it might change the answer.
+// it might change the answer. Only the fields of its Kind are read (Str
+// of a String, List of Strings, List and Absent of Each...), so that a
+// reader sets a Value again, in place, with its Set methods.
 type Value struct {
 	Kind   Kind
 	Str    string
@@ -43,6 +46,34 @@ type Value struct {
 	Bool   bool
 	Absent bool
 }
+
+// SetMissing makes v a path that leads nowhere.
+func (v *Value) SetMissing() { v.Kind = Missing }
+
+// SetNull makes v null.
+func (v *Value) SetNull() { v.Kind = Null }
+
+// SetString makes v the string s.
+func (v *Value) SetString(s string) { v.Kind, v.Str = String, s }
+
+// SetStrings makes v the array of strings list, null when list is nil.
+func (v *Value) SetStrings(list []string) {
+	if list == nil {
+		v.Kind = Null
+		return
+	}
+	v.Kind, v.List = Strings, list
+}
+
+// SetBool makes v the boolean b.
+func (v *Value) SetBool(b bool) { v.Kind, v.Bool = Bool, b }
+
+// SetNumber makes v the number n.
+func (v *Value) SetNumber(n float64) { v.Kind, v.Num = Number, n }
+
+// SetEach makes v what a path through arrays of objects reaches: the
+// strings of list, and nothing somewhere when absent (see Each).
+func (v *Value) SetEach(list []string, absent bool) { v.Kind, v.List, v.Absent = Each, list, absent }
 
 // Typed is a filter compiled to match a document read as the Values of
 // the paths it names (Paths), rather than as decoded JSON: it matches as
@@ -67,6 +98,9 @@ type typedOp struct {
 	kind opKind
 	arg  Value     // $eq, $ne, the comparisons, $exists
 	set  *valueSet // $in, $nin: no arrays or objects
+	// replaced reports that arg is a string holding U+FFFD, which a
+	// string that is not UTF-8 shows (shown): only then may one equal it.
+	replaced bool
 }
 
 // Typed compiles f to read Values: ok is false when f compares an array
@@ -143,7 +177,7 @@ func typedOpOf(o *op) (typedOp, bool) {
 	case nil:
 		t.arg = Value{Kind: Null}
 	case string:
-		t.arg = Value{Kind: String, Str: x}
+		t.arg, t.replaced = Value{Kind: String, Str: x}, strings.ContainsRune(x, utf8.RuneError)
 	case float64:
 		t.arg = Value{Kind: Number, Num: x}
 	case bool:
@@ -245,7 +279,7 @@ func (o *typedOp) equals(v *Value) bool {
 	case Missing, Null:
 		return a.Kind == Null
 	case String:
-		return a.Kind == String && shownIs(v.Str, a.Str)
+		return a.Kind == String && o.shownIs(v.Str)
 	case Number:
 		return a.Kind == Number && v.Num == a.Num
 	case Bool:
@@ -258,7 +292,7 @@ func (o *typedOp) equals(v *Value) bool {
 			return false
 		}
 		for _, s := range v.List {
-			if shownIs(s, a.Str) {
+			if o.shownIs(s) {
 				return true
 			}
 		}
@@ -314,22 +348,144 @@ func shown(s string) string {
 	return b.String()
 }
 
-// shownIs reports whether shown(s) is want, which is valid UTF-8: s
-// itself, or s not UTF-8 and shown longer (each byte replaced grows by
-// two), so that s is checked only when want is longer.
-func shownIs(s, want string) bool {
-	return s == want || len(want) > len(s) && !utf8.ValidString(s) && shown(s) == want
+// shownIs reports whether shown(s) is the argument, a string (valid
+// UTF-8): s itself, or s not UTF-8 and shown a longer string (each byte
+// replaced grows by two) with U+FFFD in it, so that s is checked only
+// when the argument is longer and holds one.
+func (o *typedOp) shownIs(s string) bool {
+	want := o.arg.Str
+	return s == want || o.replaced && len(want) > len(s) && !utf8.ValidString(s) && shown(s) == want
 }
 
 // hasString reports whether shown(str) is one of the set's strings
 // (all valid UTF-8).
 func (s *valueSet) hasString(str string) bool {
-	if _, ok := s.strs[str]; ok {
-		return true
+	if s.mayHold(str) {
+		if _, ok := s.strs[str]; ok {
+			return true
+		}
 	}
-	if len(s.strs) == 0 || utf8.ValidString(str) {
+	if !s.replaced || utf8.ValidString(str) {
 		return false
 	}
 	_, ok := s.strs[shown(str)]
 	return ok
+}
+
+// Bind compiles t into a test of one item at a time, of type R read in
+// a context C (a store): readers[i] sets v to what Paths()[i] leads to in
+// it, with a buffer of its own (buf) for the lists it makes. It answers as Match of
+// the Values the readers read, reading a path only when a condition asks
+// for it ($and and $or stop at their first answer) and a path named by
+// more than one condition once an item. The test is not safe for
+// concurrent use: it holds the readers' buffers and what it read last.
+func Bind[C, R any](t *Typed, readers []func(c C, r R, v *Value, buf *[]string)) func(C, R) bool {
+	b := binder[C, R]{readers: readers, uses: make([]int, len(t.paths)), bufs: make([][]string, len(t.paths))}
+	t.root.count(b.uses)
+	b.values, b.readAt = make([]Value, len(t.paths)), make([]uint64, len(t.paths))
+	test := b.node(&t.root)
+	if !slices.ContainsFunc(b.uses, func(n int) bool { return n > 1 }) {
+		return test
+	}
+	item := &b.item
+	return func(c C, r R) bool {
+		*item++
+		return test(c, r)
+	}
+}
+
+// count adds, by path, the conditions of n that name each one.
+func (n *typedNode) count(uses []int) {
+	if n.path >= 0 {
+		uses[n.path]++
+	}
+	for i := range n.subs {
+		n.subs[i].count(uses)
+	}
+}
+
+// binder is Bind's state: item counts the items tested, and a path
+// named more than once keeps, in values, what it read for item readAt.
+type binder[C, R any] struct {
+	readers []func(C, R, *Value, *[]string)
+	uses    []int
+	bufs    [][]string
+	values  []Value
+	readAt  []uint64
+	item    uint64
+}
+
+func (b *binder[C, R]) node(n *typedNode) func(C, R) bool {
+	if n.path >= 0 {
+		return b.path(n)
+	}
+	subs := make([]func(C, R) bool, len(n.subs))
+	for i := range n.subs {
+		subs[i] = b.node(&n.subs[i])
+	}
+	switch {
+	case len(subs) == 0:
+		return func(C, R) bool { return true }
+	case len(subs) == 1:
+		return subs[0]
+	case len(subs) == 2 && n.all:
+		x, y := subs[0], subs[1]
+		return func(c C, r R) bool { return x(c, r) && y(c, r) }
+	case len(subs) == 2:
+		x, y := subs[0], subs[1]
+		return func(c C, r R) bool { return x(c, r) || y(c, r) }
+	case n.all:
+		return func(c C, r R) bool {
+			for _, sub := range subs {
+				if !sub(c, r) {
+					return false
+				}
+			}
+			return true
+		}
+	}
+	return func(c C, r R) bool {
+		for _, sub := range subs {
+			if sub(c, r) {
+				return true
+			}
+		}
+		return false
+	}
+}
+
+// path is the test of the conditions on one path.
+func (b *binder[C, R]) path(n *typedNode) func(C, R) bool {
+	read, value, buf, ops := b.readers[n.path], &b.values[n.path], &b.bufs[n.path], n.ops
+	if b.uses[n.path] > 1 {
+		at, item := &b.readAt[n.path], &b.item
+		return func(c C, r R) bool {
+			if *at != *item {
+				read(c, r, value, buf)
+				*at = *item
+			}
+			for i := range ops {
+				if !ops[i].match(value) {
+					return false
+				}
+			}
+			return true
+		}
+	}
+	if len(ops) == 1 {
+		op := &ops[0]
+		return func(c C, r R) bool {
+			read(c, r, value, buf)
+			return op.match(value)
+		}
+	}
+	return func(c C, r R) bool {
+		read(c, r, value, buf)
+		for i := range ops {
+			if !ops[i].match(value) {
+				return false
+			}
+		}
+		return true
+	}
 }

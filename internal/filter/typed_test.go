@@ -16,7 +16,7 @@ import (
 // a path into an object, a path through an array of objects) and random
 // filters of every operator, $and and $or, against values found in them
 // and others; and a filter that compares an array or an object does not
-// compile.
+// compile. Bind's test of the same readers answers as Match.
 func TestTypedIsMatch(t *testing.T) {
 	rng := rand.New(rand.NewPCG(45, 3))
 	paths := []string{"s", "l", "n", "b", "x.y", "d.e"}
@@ -137,8 +137,33 @@ func TestTypedIsMatch(t *testing.T) {
 			}
 			doc[path] = decoded
 		}
-		if got, want := typed.Match(values), f.Match(doc); got != want {
+		want := f.Match(doc)
+		if got := typed.Match(values); got != want {
 			t.Fatalf("%s: Typed matches %v, Match of %v %v", text, got, doc, want)
+		}
+		// Bind's test answers as Match, item after item (the first of
+		// other values, which the readers leave in what they set),
+		// reading each path at most once an item.
+		reads := make([]int, len(values))
+		readers := make([]func(int, []filter.Value, *filter.Value, *[]string), len(values))
+		for i := range readers {
+			readers[i] = func(_ int, item []filter.Value, v *filter.Value, _ *[]string) { reads[i]++; setValue(v, item[i]) }
+		}
+		bound := filter.Bind(typed, readers)
+		other := make([]filter.Value, len(values))
+		for i := range other {
+			other[i], _ = randomValue()
+		}
+		bound(0, other)
+		for item := 1; item < 3; item++ {
+			if got := bound(item, values); got != want {
+				t.Fatalf("%s: Bind's test of item %d matches %v, Match of %v %v", text, item, got, doc, want)
+			}
+			for i, n := range reads {
+				if n > item+1 {
+					t.Fatalf("%s: Bind's test read %s %d times in %d items", text, typed.Paths()[i], n, item+1)
+				}
+			}
 		}
 		checked++
 	}
@@ -150,5 +175,25 @@ func TestTypedIsMatch(t *testing.T) {
 		if _, ok := f.Typed(); ok {
 			t.Errorf("Parse(%s).Typed() compiles", text)
 		}
+	}
+}
+
+// setValue sets v to x with its Set methods, as a reader does.
+func setValue(v *filter.Value, x filter.Value) {
+	switch x.Kind {
+	case filter.Missing:
+		v.SetMissing()
+	case filter.Null:
+		v.SetNull()
+	case filter.String:
+		v.SetString(x.Str)
+	case filter.Strings:
+		v.SetStrings(x.List)
+	case filter.Bool:
+		v.SetBool(x.Bool)
+	case filter.Number:
+		v.SetNumber(x.Num)
+	case filter.Each:
+		v.SetEach(x.List, x.Absent)
 	}
 }

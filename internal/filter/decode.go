@@ -1,0 +1,208 @@
+package filter
+
+import (
+	"strconv"
+	"unicode/utf8"
+)
+
+// decodeSimple decodes text as encoding/json.Unmarshal into an any would
+// (objects as map[string]any, arrays as []any, numbers as float64), for
+// the documents a filter usually is: strings without escapes, of valid
+// UTF-8 and no control characters. Its strings are text's own bytes, not
+// copies. ok is false for anything else, valid JSON or not: the caller
+// then decodes with encoding/json, which answers the same value or the
+// error it reports. TestDecodeSimpleIsUnmarshal holds the two alike.
+func decodeSimple(text string) (v any, ok bool) {
+	d := simpleDecoder{text: text}
+	v, ok = d.value(0)
+	if !ok {
+		return nil, false
+	}
+	d.space()
+	return v, d.at == len(text)
+}
+
+// simpleDecoder is decodeSimple's place in its text.
+type simpleDecoder struct {
+	text string
+	at   int
+}
+
+// maxSimpleDepth is how deep decodeSimple nests before it leaves the
+// document to encoding/json (Parse refuses deeper than MaxDepth anyway).
+const maxSimpleDepth = 2*MaxDepth + 8
+
+func (d *simpleDecoder) space() {
+	for d.at < len(d.text) {
+		switch d.text[d.at] {
+		case ' ', '\t', '\n', '\r':
+			d.at++
+		default:
+			return
+		}
+	}
+}
+
+func (d *simpleDecoder) value(depth int) (any, bool) {
+	d.space()
+	if d.at >= len(d.text) || depth > maxSimpleDepth {
+		return nil, false
+	}
+	switch c := d.text[d.at]; {
+	case c == '{':
+		return d.object(depth)
+	case c == '[':
+		return d.array(depth)
+	case c == '"':
+		return d.string()
+	case c == '-' || '0' <= c && c <= '9':
+		return d.number()
+	}
+	for _, lit := range [...]struct {
+		text  string
+		value any
+	}{{"true", true}, {"false", false}, {"null", nil}} {
+		if len(d.text)-d.at >= len(lit.text) && d.text[d.at:d.at+len(lit.text)] == lit.text {
+			d.at += len(lit.text)
+			return lit.value, true
+		}
+	}
+	return nil, false
+}
+
+func (d *simpleDecoder) object(depth int) (any, bool) {
+	d.at++ // {
+	m := map[string]any{}
+	d.space()
+	if d.at < len(d.text) && d.text[d.at] == '}' {
+		d.at++
+		return m, true
+	}
+	for {
+		d.space()
+		if d.at >= len(d.text) || d.text[d.at] != '"' {
+			return nil, false
+		}
+		key, ok := d.string()
+		if !ok {
+			return nil, false
+		}
+		d.space()
+		if d.at >= len(d.text) || d.text[d.at] != ':' {
+			return nil, false
+		}
+		d.at++
+		v, ok := d.value(depth + 1)
+		if !ok {
+			return nil, false
+		}
+		m[key.(string)] = v // a repeated name: the last, as encoding/json
+		d.space()
+		if d.at >= len(d.text) {
+			return nil, false
+		}
+		switch d.text[d.at] {
+		case ',':
+			d.at++
+		case '}':
+			d.at++
+			return m, true
+		default:
+			return nil, false
+		}
+	}
+}
+
+func (d *simpleDecoder) array(depth int) (any, bool) {
+	d.at++ // [
+	list := []any{}
+	d.space()
+	if d.at < len(d.text) && d.text[d.at] == ']' {
+		d.at++
+		return list, true
+	}
+	for {
+		v, ok := d.value(depth + 1)
+		if !ok {
+			return nil, false
+		}
+		list = append(list, v)
+		d.space()
+		if d.at >= len(d.text) {
+			return nil, false
+		}
+		switch d.text[d.at] {
+		case ',':
+			d.at++
+		case ']':
+			d.at++
+			return list, true
+		default:
+			return nil, false
+		}
+	}
+}
+
+// string reads a string with no escape, of valid UTF-8 and no control
+// character.
+func (d *simpleDecoder) string() (any, bool) {
+	start, ascii := d.at+1, true
+	for i := start; i < len(d.text); i++ {
+		switch c := d.text[i]; {
+		case c >= utf8.RuneSelf:
+			ascii = false
+		case c == '"':
+			s := d.text[start:i]
+			if !ascii && !utf8.ValidString(s) {
+				return nil, false
+			}
+			d.at = i + 1
+			return s, true
+		case c == '\\' || c < 0x20:
+			return nil, false
+		}
+	}
+	return nil, false
+}
+
+// number reads a number as JSON writes one, into a float64.
+func (d *simpleDecoder) number() (any, bool) {
+	t, i := d.text, d.at
+	if t[i] == '-' {
+		i++
+	}
+	digits := func() int {
+		n := 0
+		for i < len(t) && '0' <= t[i] && t[i] <= '9' {
+			i, n = i+1, n+1
+		}
+		return n
+	}
+	switch {
+	case i < len(t) && t[i] == '0':
+		i++
+	case digits() == 0:
+		return nil, false
+	}
+	if i < len(t) && t[i] == '.' {
+		i++
+		if digits() == 0 {
+			return nil, false
+		}
+	}
+	if i < len(t) && (t[i] == 'e' || t[i] == 'E') {
+		i++
+		if i < len(t) && (t[i] == '+' || t[i] == '-') {
+			i++
+		}
+		if digits() == 0 {
+			return nil, false
+		}
+	}
+	f, err := strconv.ParseFloat(t[d.at:i], 64)
+	if err != nil {
+		return nil, false // out of range: encoding/json's error
+	}
+	d.at = i
+	return f, true
+}

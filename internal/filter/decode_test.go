@@ -1,0 +1,100 @@
+package filter
+
+import (
+	"encoding/json"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+// decodeCases are documents decodeSimple takes (simple: true) or leaves
+// to encoding/json, valid JSON or not.
+var decodeCases = []struct {
+	text   string
+	simple bool
+}{
+	{`{}`, true},
+	{` { "a" : [ 1 , -2.5e3 , "x" , true , false , null , { } , [ ] ] } `, true},
+	{"{\t\"a\"\n:\r1}", true},
+	{`{"a":1,"a":2}`, true},
+	{`{"legal_names":{"$in":["User 1","User 11"]}}`, true},
+	{`{"é":"ünïcödé ✓"}`, true},
+	{`{"a":0}`, true},
+	{`{"a":-0}`, true},
+	{`{"a":1E+2}`, true},
+	{`{"a":1e-2}`, true},
+	{`{"a":0.5}`, true},
+	{`[1,2]`, true},
+	{`"s"`, true},
+	{`12`, true},
+	{`null`, true},
+	{`{"a":"\n"}`, false},
+	{`{"a":"\u00e9"}`, false},
+	{`{"a\"b":1}`, false},
+	{"{\"a\":\"\x01\"}", false},
+	{"{\"a\":\"\xff\"}", false},
+	{`{"a":1e400}`, false},
+	{`{"a":01}`, false},
+	{`{"a":1.}`, false},
+	{`{"a":.5}`, false},
+	{`{"a":-}`, false},
+	{`{"a":1e}`, false},
+	{`{"a":+1}`, false},
+	{`{"a":tru}`, false},
+	{`{"a":nulll}`, false},
+	{`{"a":1,}`, false},
+	{`{"a" 1}`, false},
+	{`{a:1}`, false},
+	{`[1,]`, false},
+	{`[1 2]`, false},
+	{`{"a":1}}`, false},
+	{`{"a":1} x`, false},
+	{`{"a":[1}`, false},
+	{`{"a":"x`, false},
+	{`{"a":`, false},
+	{`{`, false},
+	{``, false},
+	{`   `, false},
+	{strings.Repeat("[", maxSimpleDepth+2) + strings.Repeat("]", maxSimpleDepth+2), false},
+}
+
+// TestDecodeSimpleIsUnmarshal: what decodeSimple decodes, encoding/json
+// decodes to the same value, and what it leaves (ok false) it leaves to
+// encoding/json, which answers as before.
+func TestDecodeSimpleIsUnmarshal(t *testing.T) {
+	t.Parallel()
+	for _, tc := range decodeCases {
+		got, ok := decodeSimple(tc.text)
+		if ok != tc.simple {
+			t.Errorf("decodeSimple(%q): ok %v, want %v", tc.text, ok, tc.simple)
+		}
+		checkDecodeSimple(t, tc.text, got, ok)
+	}
+}
+
+// checkDecodeSimple fails when decodeSimple's answer (v, ok) to text is
+// not encoding/json's.
+func checkDecodeSimple(t *testing.T, text string, v any, ok bool) {
+	t.Helper()
+	if !ok {
+		return
+	}
+	var want any
+	if err := json.Unmarshal([]byte(text), &want); err != nil {
+		t.Fatalf("decodeSimple(%q) decoded what encoding/json refuses: %v", text, err)
+	}
+	if !reflect.DeepEqual(v, want) {
+		t.Fatalf("decodeSimple(%q) = %#v, encoding/json %#v", text, v, want)
+	}
+}
+
+// FuzzDecodeSimple holds decodeSimple to encoding/json on any text.
+func FuzzDecodeSimple(f *testing.F) {
+	for _, tc := range decodeCases {
+		f.Add(tc.text)
+	}
+	f.Fuzz(func(t *testing.T, text string) {
+		v, ok := decodeSimple(text)
+		checkDecodeSimple(t, text, v, ok)
+	})
+}
