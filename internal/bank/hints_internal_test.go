@@ -6,29 +6,8 @@ import (
 	"time"
 
 	"github.com/synapsefake/synapsefake/internal/apierr"
+	"github.com/synapsefake/synapsefake/internal/phrase"
 )
-
-func TestParseCaller(t *testing.T) {
-	t.Parallel()
-	for _, tc := range []struct {
-		header string
-		want   Caller
-	}{
-		{"python/0.0.0.dev0", CallerPython},
-		{"Python/1.2.3", CallerPython},
-		{"node/1.2.3", CallerNode},
-		{"node", CallerNode},
-		{"", CallerHTTP},
-		{"curl/8.5.0", CallerHTTP},
-		{"ruby", CallerRuby},
-		{"ruby/0.1.0", CallerRuby},
-		{"jruby", CallerHTTP},
-	} {
-		if got := ParseCaller(tc.header); got != tc.want {
-			t.Errorf("ParseCaller(%q) = %d, want %d", tc.header, got, tc.want)
-		}
-	}
-}
 
 // TestPhrase: each Go phrase of the hints in each caller's words, and Go's
 // left as it is.
@@ -104,9 +83,9 @@ func TestPhrase(t *testing.T) {
 		{"no Go call here", "no Go call here", "no Go call here", "no Go call here", "no Go call here"},
 	} {
 		for _, c := range []struct {
-			caller Caller
+			caller phrase.Caller
 			want   string
-		}{{CallerGo, tc.goText}, {CallerHTTP, tc.http}, {CallerPython, tc.python}, {CallerNode, tc.node}, {CallerRuby, tc.ruby}} {
+		}{{phrase.CallerGo, tc.goText}, {phrase.CallerHTTP, tc.http}, {phrase.CallerPython, tc.python}, {phrase.CallerNode, tc.node}, {phrase.CallerRuby, tc.ruby}} {
 			if got := c.caller.Phrase(tc.goText); got != c.want {
 				t.Errorf("caller %d: Phrase(%q)\n = %q\nwant %q", c.caller, tc.goText, got, c.want)
 			}
@@ -136,22 +115,9 @@ func TestPhraseLeavesNoGoCall(t *testing.T) {
 		advanceHint(now, now),
 	}
 	for _, h := range hints {
-		for _, c := range []Caller{CallerHTTP, CallerPython, CallerNode, CallerRuby} {
+		for _, c := range []phrase.Caller{phrase.CallerHTTP, phrase.CallerPython, phrase.CallerNode, phrase.CallerRuby} {
 			if got := c.Phrase(h); goCall.MatchString(got) {
 				t.Errorf("caller %d: %q names a Go call: %q", c, got, goCall.FindString(got))
-			}
-		}
-	}
-}
-
-// TestPhrasingsHaveEveryCaller: each Go phrase has words for every caller
-// but Go; one left out would phrase its hints with the call cut out.
-func TestPhrasingsHaveEveryCaller(t *testing.T) {
-	t.Parallel()
-	for _, p := range phrasings {
-		for c := CallerHTTP; c <= lastCaller; c++ {
-			if p.by[c] == "" {
-				t.Errorf("%s: no words for caller %d", p.goPhrase, c)
 			}
 		}
 	}
