@@ -504,7 +504,7 @@ func (s *Wire) authorize(r *http.Request, need access) (caller, error) {
 			return c, s.errGatewayFor(gw)
 		}
 	} else if need.gateway {
-		return c, apierr.MissingGateway.Hinting(bank.HintGateway)
+		return c, apierr.MissingGateway.Hinting(hintGateway)
 	}
 	userHdr, hasUser := header(r, "X-SP-USER")
 	key, fp, _ := strings.Cut(userHdr, "|")
@@ -542,7 +542,7 @@ func (s *Wire) authorize(r *http.Request, need access) (caller, error) {
 	}
 	if need.userIP {
 		if ip, _ := header(r, "X-SP-USER-IP"); ip == "" {
-			return c, apierr.MissingUserIP.Hinting(bank.HintUserIP)
+			return c, apierr.MissingUserIP.Hinting(hintUserIP)
 		}
 	}
 	if need.user && !hasUser {

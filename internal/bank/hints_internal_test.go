@@ -25,13 +25,6 @@ func TestPhrase(t *testing.T) {
 			`pending (call synapsefake.advance("1m")); due now: synapsefake.advance("0") runs it`,
 		},
 		{
-			HintGateway,
-			`send X-SP-GATEWAY: "<client_id>|<client_secret>"; the gateway GET /_fake/platforms lists is this fake's`,
-			`send X-SP-GATEWAY: "<client_id>|<client_secret>"; synapsefake.gateway is this fake's`,
-			`send X-SP-GATEWAY: "<client_id>|<client_secret>"; platform.gateway is this fake's`,
-			`send X-SP-GATEWAY: "<client_id>|<client_secret>"; synapsefake.gateway is this fake's`,
-		},
-		{
 			HintNewKey,
 			`get a key from POST /oauth/{user_id} with the user's refresh_token, or POST /_fake/users/{user_id}/oauth {"fingerprint":"..."}`,
 			`get a key from POST /oauth/{user_id} with the user's refresh_token, or synapsefake.oauth_key(user_id, fingerprint)`,
@@ -99,13 +92,13 @@ var goCall = regexp.MustCompile(`fake\.[A-Z]|\bAdvance\b|Seed\.|\bWith[A-Z]\w+|\
 
 // TestPhraseLeavesNoGoCall: every hint this package makes, phrased for a
 // client of another language, names none of the Go API. (The API layer's
-// own hints are read the same way over HTTP in the console's
-// TestHintsInTheCallersWords.)
+// own hints are read the same way in its TestWireHintsLeaveNoGoCall, and
+// over HTTP in the console's TestHintsInTheCallersWords.)
 func TestPhraseLeavesNoGoCall(t *testing.T) {
 	t.Parallel()
 	now := time.Date(2026, 4, 14, 14, 0, 0, 0, time.UTC)
 	hints := []string{
-		HintGateway, HintUserHeader, HintUserIP, HintNewKey, hintFingerprint, hintFunds, HintIdempotency, hintRotatedToken,
+		HintUserHeader, HintNewKey, hintFingerprint, hintFunds, hintRotatedToken,
 		errExpiredKey(now.Add(-time.Hour), now).Explanation(),
 		errUnknownKey("oauth_0123456789").Explanation(),
 		errRotatedToken(apierr.Incorrect("invalid_refresh_token", "Invalid refresh_token."), "u1").Explanation(),
