@@ -616,9 +616,9 @@ func decodeText[T any](r *http.Request) (T, error) {
 // zero.
 func decodeBody[T any](r *http.Request, data []byte, v *T) error {
 	// A fast decoder reads a fixed, shallow shape: only encoding/json's
-	// bodies need UnmarshalObject's depth check.
+	// bodies need jsonx.UnmarshalObject's depth check.
 	if !decodeFast(v, data) {
-		if err := bank.UnmarshalObject(data, v, false); err != nil {
+		if err := jsonx.UnmarshalObject(data, v, false); err != nil {
 			return err
 		}
 	}
