@@ -24,7 +24,7 @@ func TestLayers(t *testing.T) {
 	t.Parallel()
 	const mod = "github.com/synapsefake/synapsefake"
 	layers := []string{mod + "/internal/bank", mod + "/internal/api", mod + "/internal/console", mod}
-	leaves := []string{mod + "/internal/jsonx", mod + "/internal/pdf", mod + "/internal/apierr", mod + "/internal/filter", mod + "/reference"}
+	leaves := []string{mod + "/internal/jsonx", mod + "/internal/pdf", mod + "/internal/apierr", mod + "/internal/filter", mod + "/internal/phrase", mod + "/reference"}
 	// One go list for every package: each line is a package and its
 	// transitive imports (not its tests').
 	pkgs := append(append([]string{mod + "/cmd/synapsefake"}, layers...), leaves...)

@@ -10,7 +10,7 @@ import (
 	"strings"
 
 	"github.com/synapsefake/synapsefake"
-	"github.com/synapsefake/synapsefake/internal/bank"
+	"github.com/synapsefake/synapsefake/internal/phrase"
 )
 
 // clientEnv names the client that started the binary ("python/1.2.3",
@@ -76,8 +76,8 @@ func printWorld(out io.Writer, file string, w synapsefake.World) {
 // printManualClock prints the start-up line that moves a manual clock:
 // the control route with curl, or the call of the client clientEnv names.
 func printManualClock(out io.Writer, host string) {
-	switch caller := bank.ParseCaller(os.Getenv(clientEnv)); caller {
-	case bank.CallerHTTP:
+	switch caller := phrase.ParseCaller(os.Getenv(clientEnv)); caller {
+	case phrase.CallerHTTP:
 		fmt.Fprintf(out, "  curl -X POST http://%s/_fake/clock/advance -d '{\"duration\":\"24h\"}'   # control API: docs/control-api.md\n", host)
 	default:
 		fmt.Fprintf(out, "  %s   # moves a platform's clock in a test; every control call: docs/control-api.md\n", caller.Phrase("Advance(24h)"))

@@ -12,6 +12,7 @@ import (
 
 	"github.com/synapsefake/synapsefake/internal/apierr"
 	"github.com/synapsefake/synapsefake/internal/bank"
+	"github.com/synapsefake/synapsefake/internal/jsonx"
 )
 
 // Webhook chaos: the fake delivers some webhooks twice, out of order, late,
@@ -213,7 +214,7 @@ func (v chaosSettingsJSON) settings(name string) (ChaosSettings, error) {
 // ParseWebhookChaos is documented at synapsefake.ParseWebhookChaos.
 func ParseWebhookChaos(data []byte) (WebhookChaos, error) {
 	var v webhookChaosJSON
-	if err := bank.UnmarshalObject(data, &v, true); err != nil {
+	if err := jsonx.UnmarshalObject(data, &v, true); err != nil {
 		return WebhookChaos{}, err
 	}
 	c := WebhookChaos{Seed: v.Seed}

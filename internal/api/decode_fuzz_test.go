@@ -7,6 +7,7 @@ import (
 
 	"github.com/synapsefake/synapsefake/internal/apierr"
 	"github.com/synapsefake/synapsefake/internal/bank"
+	"github.com/synapsefake/synapsefake/internal/jsonx"
 )
 
 // FuzzDecode feeds the JSON decoder edge cases (numbers as strings, huge
@@ -44,8 +45,8 @@ func FuzzDecode(f *testing.F) {
 // decodeInto decodes strictly and loosely, then validates, as a handler does.
 func decodeInto[T any](data []byte) error {
 	var v T
-	if err := bank.UnmarshalObject(data, &v, true); err != nil {
-		if err := bank.UnmarshalObject(data, &v, false); err != nil {
+	if err := jsonx.UnmarshalObject(data, &v, true); err != nil {
+		if err := jsonx.UnmarshalObject(data, &v, false); err != nil {
 			return err
 		}
 	}

@@ -177,17 +177,26 @@ func recentCalls(last []Request, total int) string {
 	return b.String()
 }
 
+// The hints of the wire's common mistakes, each said the same way wherever
+// it applies (the bank's, for X-SP-USER and its key, are its Hint*
+// constants).
+const (
+	hintGateway     = `send X-SP-GATEWAY: "<client_id>|<client_secret>"; fake.Gateway() is this fake's`
+	hintUserIP      = `send X-SP-USER-IP with the IP of the user's device, e.g. 127.0.0.1`
+	hintIdempotency = `a key stays taken for 24h after its 200 and the service does not replay the first answer: a retry gets 409 too; a new operation needs a new key`
+)
+
 // errGatewayFor explains why gw, a wrong X-SP-GATEWAY, is not this fake's,
 // without repeating a secret.
 func (s *Wire) errGatewayFor(gw string) *apierr.Error {
 	id, _, found := strings.Cut(gw, "|")
 	switch {
 	case !found:
-		return apierr.BadGateway.Because(`X-SP-GATEWAY has no "|" between the client_id and the client_secret`).Hinting(bank.HintGateway)
+		return apierr.BadGateway.Because(`X-SP-GATEWAY has no "|" between the client_id and the client_secret`).Hinting(hintGateway)
 	case id != s.Cfg.ClientID:
-		return apierr.BadGateway.Because("X-SP-GATEWAY's client_id %q is not this fake's (%q)", jsonx.Cut(id, 64), s.Cfg.ClientID).Hinting(bank.HintGateway)
+		return apierr.BadGateway.Because("X-SP-GATEWAY's client_id %q is not this fake's (%q)", jsonx.Cut(id, 64), s.Cfg.ClientID).Hinting(hintGateway)
 	}
-	return apierr.BadGateway.Because("X-SP-GATEWAY's client_secret is not this fake's").Hinting(bank.HintGateway)
+	return apierr.BadGateway.Because("X-SP-GATEWAY's client_secret is not this fake's").Hinting(hintGateway)
 }
 
 // errIdempotencyFor explains why r's idempotency key, taken at used, is
@@ -217,7 +226,7 @@ func (s *Wire) errIdempotencyFor(r *http.Request, used time.Time) *apierr.Error 
 	}
 	j.Mu.Unlock()
 	return bank.ErrIdempotency.Because("X-SP-IDEMPOTENCY-KEY %q was taken by a successful %s to this path %s ago by the fake's clock, %s",
-		jsonx.Cut(raw, 64), r.Method, s.Now().Sub(used), same).Hinting(bank.HintIdempotency)
+		jsonx.Cut(raw, 64), r.Method, s.Now().Sub(used), same).Hinting(hintIdempotency)
 }
 
 // routeHint is the likely mistake behind a path no route matches.

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/synapsefake/synapsefake/internal/bank"
+	"github.com/synapsefake/synapsefake/internal/jsonx"
 )
 
 // TestDecodeFastIsEncodingJSON: a create body decodeFast reads is decoded
@@ -39,7 +40,7 @@ func TestDecodeFastIsEncodingJSON(t *testing.T) {
 	fast := 0
 	for _, body := range bodies {
 		var want bank.CreateTxRequest
-		wantErr := bank.UnmarshalObject([]byte(body), &want, false)
+		wantErr := jsonx.UnmarshalObject([]byte(body), &want, false)
 		var got bank.CreateTxRequest
 		if !decodeFastCreateTx([]byte(body), &got) {
 			if !reflect.DeepEqual(got, bank.CreateTxRequest{}) {

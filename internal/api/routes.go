@@ -504,7 +504,7 @@ func (s *Wire) authorize(r *http.Request, need access) (caller, error) {
 			return c, s.errGatewayFor(gw)
 		}
 	} else if need.gateway {
-		return c, apierr.MissingGateway.Hinting(bank.HintGateway)
+		return c, apierr.MissingGateway.Hinting(hintGateway)
 	}
 	userHdr, hasUser := header(r, "X-SP-USER")
 	key, fp, _ := strings.Cut(userHdr, "|")
@@ -542,7 +542,7 @@ func (s *Wire) authorize(r *http.Request, need access) (caller, error) {
 	}
 	if need.userIP {
 		if ip, _ := header(r, "X-SP-USER-IP"); ip == "" {
-			return c, apierr.MissingUserIP.Hinting(bank.HintUserIP)
+			return c, apierr.MissingUserIP.Hinting(hintUserIP)
 		}
 	}
 	if need.user && !hasUser {
@@ -616,9 +616,9 @@ func decodeText[T any](r *http.Request) (T, error) {
 // zero.
 func decodeBody[T any](r *http.Request, data []byte, v *T) error {
 	// A fast decoder reads a fixed, shallow shape: only encoding/json's
-	// bodies need UnmarshalObject's depth check.
+	// bodies need jsonx.UnmarshalObject's depth check.
 	if !decodeFast(v, data) {
-		if err := bank.UnmarshalObject(data, v, false); err != nil {
+		if err := jsonx.UnmarshalObject(data, v, false); err != nil {
 			return err
 		}
 	}

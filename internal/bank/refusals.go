@@ -95,15 +95,13 @@ func dollars(c Cents) string {
 }
 
 // The hints of the common mistakes, each said the same way wherever it
-// applies.
+// applies (the wire's own, for the gateway, X-SP-USER-IP and idempotency
+// keys, are in internal/api's diagnose.go).
 const (
-	HintGateway     = `send X-SP-GATEWAY: "<client_id>|<client_secret>"; fake.Gateway() is this fake's`
 	HintUserHeader  = `send X-SP-USER: "<oauth_key>|<fingerprint>" ("|<fingerprint>" alone for POST /users and POST /oauth/{user_id})`
-	HintUserIP      = `send X-SP-USER-IP with the IP of the user's device, e.g. 127.0.0.1`
 	HintNewKey      = `get a key from POST /oauth/{user_id} with the user's refresh_token, or fake.OAuthKey(userID, fingerprint)`
 	hintFingerprint = `a key works only with the fingerprint it was issued to; to use another device, register it: fake.OAuthKey(userID, fingerprint), UserSeed.Fingerprint, or the MFA flow of POST /oauth/{user_id}`
 	hintFunds       = `fund the node (fake.Fund, NodeSeed.BalanceCents), or let the pending debits settle or cancel them`
-	HintIdempotency = `a key stays taken for 24h after its 200 and the service does not replay the first answer: a retry gets 409 too; a new operation needs a new key`
 	// hintRotatedToken: docs/fidelity.md, "Users and OAuth".
 	hintRotatedToken = `a refresh token is good for 10 OAuth calls and the 10th answer (refresh_expires_in 0) carries its successor: keep refresh_token from each POST /oauth/{user_id} answer, or read the current one from GET /users/{user_id} or fake.User(userID)'s RefreshToken`
 )

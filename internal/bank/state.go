@@ -14,6 +14,7 @@ import (
 	"unsafe"
 
 	"github.com/synapsefake/synapsefake/internal/apierr"
+	"github.com/synapsefake/synapsefake/internal/jsonx"
 )
 
 // ErrState is the refusal of a document Restore cannot use.
@@ -368,9 +369,9 @@ func DecodeValue(data []byte, v reflect.Value) error {
 			return fmt.Errorf("cannot restore a %s", t)
 		}
 		// A free-form value (extra.other, dispute_meta) came in a request
-		// body, which nests at most maxJSONDepth levels.
-		if deeperThan(data, maxJSONDepth) {
-			return fmt.Errorf("arrays and objects nest deeper than %d levels, which no request can store", maxJSONDepth)
+		// body, which nests at most jsonx.MaxDepth levels.
+		if jsonx.DeeperThan(data, jsonx.MaxDepth) {
+			return fmt.Errorf("arrays and objects nest deeper than %d levels, which no request can store", jsonx.MaxDepth)
 		}
 		dec := json.NewDecoder(bytes.NewReader(data))
 		dec.UseNumber() // numbers encode back as they were written

@@ -10,6 +10,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
 	"github.com/synapsefake/synapsefake/internal/apierr"
+	"github.com/synapsefake/synapsefake/internal/jsonx"
 )
 
 // statusOf is the HTTP status the wire answers err with, 200 for nil.
@@ -148,7 +149,7 @@ func bankLoginCall(t *testing.T, s *Bank, u User, key, body string) (int, string
 		t.Fatalf("the key does not open user %s: %v", u.ID, err)
 	}
 	var req CreateNodeRequest
-	if err := UnmarshalObject([]byte(body), &req, false); err != nil {
+	if err := jsonx.UnmarshalObject([]byte(body), &req, false); err != nil {
 		t.Fatal(err)
 	}
 	var ans BankLoginAnswer

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/synapsefake/synapsefake/internal/apierr"
+	"github.com/synapsefake/synapsefake/internal/jsonx"
 )
 
 type loginRequest struct {
@@ -179,7 +180,7 @@ func parseDocuments(docs []json.RawMessage) ([]BaseDocRequest, error) {
 			return nil, apierr.Payload("invalid_documents", "documents[] must be objects.")
 		}
 		var r BaseDocRequest
-		if err := UnmarshalObject(d, &r, false); err != nil {
+		if err := jsonx.UnmarshalObject(d, &r, false); err != nil {
 			if e, ok := err.(*apierr.Error); ok {
 				e.Message = "documents[]: " + e.Message
 			}

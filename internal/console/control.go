@@ -14,7 +14,7 @@ import (
 
 	"github.com/synapsefake/synapsefake/internal/api"
 	"github.com/synapsefake/synapsefake/internal/apierr"
-	"github.com/synapsefake/synapsefake/internal/bank"
+	"github.com/synapsefake/synapsefake/internal/jsonx"
 	"github.com/synapsefake/synapsefake/reference"
 )
 
@@ -162,7 +162,7 @@ func ControlBody[T any](r *http.Request) (T, error) {
 	if len(bytes.TrimSpace(data)) == 0 {
 		return v, nil
 	}
-	return v, bank.UnmarshalObject(data, &v, true)
+	return v, jsonx.UnmarshalObject(data, &v, true)
 }
 
 // ControlOK answers {"success": true} plus the given fields.

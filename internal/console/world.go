@@ -18,6 +18,7 @@ import (
 
 	"github.com/synapsefake/synapsefake/internal/apierr"
 	"github.com/synapsefake/synapsefake/internal/bank"
+	"github.com/synapsefake/synapsefake/internal/jsonx"
 	"github.com/synapsefake/synapsefake/reference"
 )
 
@@ -274,7 +275,7 @@ func repeatVars(raw json.RawMessage) (names []string, counts []int, err error) {
 
 // decodeEntry decodes one entry strictly into v, naming it in the error.
 func decodeEntry(e worldEntry, v any) error {
-	if err := bank.UnmarshalObject(e.data, v, true); err != nil {
+	if err := jsonx.UnmarshalObject(e.data, v, true); err != nil {
 		return errWorld("%s: %s", e.label, worldMsg(err))
 	}
 	return nil
@@ -296,7 +297,7 @@ func named(label, name string) string { return label + " " + strconv.Quote(name)
 // store: names and references, amounts, dates, statuses.
 func parseWorld(data []byte, now time.Time) (*worldPlan, error) {
 	var f worldFile
-	if err := bank.UnmarshalObject(data, &f, true); err != nil {
+	if err := jsonx.UnmarshalObject(data, &f, true); err != nil {
 		return nil, errWorld("%s", worldMsg(err))
 	}
 	budget := maxWorldObjects

@@ -1,10 +1,12 @@
 // Package jsonx holds the fake's hand-written JSON: helpers that append a
 // value's JSON to a byte slice exactly as encoding/json would write it, the
-// pool of buffers answers are encoded into, and the short text helpers that
-// shorten what a message repeats of a request.
+// pool of buffers answers are encoded into, the short text helpers that
+// shorten what a message repeats of a request, and the decoding of a
+// request body's JSON object with its depth limit (decode.go).
 //
-// It is a leaf: it imports only the standard library, so every layer of
-// the fake (the bank, the wire, the console) may use it.
+// It is a leaf: it imports only the standard library and internal/apierr
+// (for the refusals of a body it cannot decode), so every layer of the fake
+// (the bank, the wire, the console) may use it.
 package jsonx
 
 import (

@@ -1,11 +1,21 @@
-package bank
+// Package phrase says the fake's hints in the words of whoever reads them:
+// a hint names Go calls (fake.OAuthKey, Advance(1h)), and a client in
+// another language, or curl, is told its own calls instead. The console
+// phrases its answers for the client a control request names, and the
+// binary its start-up line.
+//
+// It is a leaf: it imports only the standard library. Its table is keyed
+// on the Go phrases the bank's and the wire's hints hold, so each layer's
+// tests can check their own hints against it (the bank's
+// TestPhraseLeavesNoGoCall reads hints that only the bank can reach).
+package phrase
 
 import (
 	"regexp"
 	"strings"
 )
 
-// Caller is who reads a hint: the fake's hints (diagnose.go's Hint*
+// Caller is who reads a hint: the fake's hints (the bank's Hint*
 // constants, a failed wait's "call Advance(1h)", a refusal's reason) name
 // Go calls, and a reader in another language is told its own calls
 // instead. The Go API (the test's log, Requests, Wait, Check) reads them
@@ -68,8 +78,9 @@ type phrasing struct {
 }
 
 // phrasings are the Go phrases of the hints, the longest first where one
-// holds another. A hint that gains a Go call gains a row here
-// (TestPhraseLeavesNoGoCall reads the hints).
+// holds another. A hint that gains a Go call gains a row here (the bank's
+// TestPhraseLeavesNoGoCall reads its hints, the console's
+// TestHintsInTheCallersWords the wire's).
 var phrasings = []phrasing{
 	{regexp.MustCompile(`keys live WithOAuthKeyLifetime \(7200s by default\) of fake time, and Advance moves it`), [...]string{
 		CallerHTTP:   `keys live 7200s of the fake's time, and POST /_fake/clock/advance moves it`,

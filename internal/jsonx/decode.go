@@ -1,4 +1,4 @@
-package bank
+package jsonx
 
 import (
 	"bytes"
@@ -9,8 +9,12 @@ import (
 	"github.com/synapsefake/synapsefake/internal/apierr"
 )
 
-// UnmarshalObject decodes a JSON object into v. strict refuses the fields v
-// does not have: only the control API is strict, the API itself ignores them.
+// UnmarshalObject decodes a JSON object, a request body or one of its
+// elements, into v; a body that is no object, nests deeper than MaxDepth,
+// is malformed or has a field of another type is refused as a bad payload
+// (apierr.Payload: invalid_json, invalid_field_type, unknown_field). strict refuses
+// the fields v does not have: only the control API is strict, the API
+// itself ignores them.
 func UnmarshalObject(data []byte, v any, strict bool) error {
 	trimmed := bytes.TrimSpace(data)
 	if len(trimmed) == 0 || trimmed[0] != '{' {
@@ -43,26 +47,26 @@ func UnmarshalObject(data []byte, v any, strict bool) error {
 	return nil
 }
 
-// maxJSONDepth is how deeply a request body's arrays and objects may nest.
+// MaxDepth is how deeply a request body's arrays and objects may nest.
 // Free-form fields (a node's extra.other, a dispute's dispute_meta) are
 // stored as sent and written into the saved state a few levels deeper,
 // which encoding/json reads back only to a depth of 10,000: a body near that
 // depth would be taken, and its state refused by Restore.
-const maxJSONDepth = 100
+const MaxDepth = 100
 
 // checkDepth refuses JSON whose arrays and objects nest deeper than
-// maxJSONDepth (400 / "200" invalid_json).
+// MaxDepth (400 / "200" invalid_json).
 func checkDepth(data []byte) error {
-	if deeperThan(data, maxJSONDepth) {
-		return apierr.Payload("invalid_json", "Malformed JSON: arrays and objects nest deeper than %d levels.", maxJSONDepth)
+	if DeeperThan(data, MaxDepth) {
+		return apierr.Payload("invalid_json", "Malformed JSON: arrays and objects nest deeper than %d levels.", MaxDepth)
 	}
 	return nil
 }
 
-// deeperThan reports whether JSON's arrays and objects nest deeper than
+// DeeperThan reports whether JSON's arrays and objects nest deeper than
 // limit. It counts brackets outside strings and leaves every other fault
 // to the decoder.
-func deeperThan(data []byte, limit int) bool {
+func DeeperThan(data []byte, limit int) bool {
 	depth, inString := 0, false
 	for i := 0; i < len(data); i++ {
 		switch c := data[i]; {
@@ -82,6 +86,7 @@ func deeperThan(data []byte, limit int) bool {
 	return false
 }
 
+// jsonTypeName is the JSON type a refusal names for a Go type.
 func jsonTypeName(goType string) string {
 	switch {
 	case strings.Contains(goType, "string"):

@@ -6,29 +6,8 @@ import (
 	"time"
 
 	"github.com/synapsefake/synapsefake/internal/apierr"
+	"github.com/synapsefake/synapsefake/internal/phrase"
 )
-
-func TestParseCaller(t *testing.T) {
-	t.Parallel()
-	for _, tc := range []struct {
-		header string
-		want   Caller
-	}{
-		{"python/0.0.0.dev0", CallerPython},
-		{"Python/1.2.3", CallerPython},
-		{"node/1.2.3", CallerNode},
-		{"node", CallerNode},
-		{"", CallerHTTP},
-		{"curl/8.5.0", CallerHTTP},
-		{"ruby", CallerRuby},
-		{"ruby/0.1.0", CallerRuby},
-		{"jruby", CallerHTTP},
-	} {
-		if got := ParseCaller(tc.header); got != tc.want {
-			t.Errorf("ParseCaller(%q) = %d, want %d", tc.header, got, tc.want)
-		}
-	}
-}
 
 // TestPhrase: each Go phrase of the hints in each caller's words, and Go's
 // left as it is.
@@ -44,13 +23,6 @@ func TestPhrase(t *testing.T) {
 			`pending (call synapsefake.advance("1m")); due now: synapsefake.advance("0") runs it`,
 			`pending (call platform.control.advance('1m')); due now: platform.control.advance('0') runs it`,
 			`pending (call synapsefake.advance("1m")); due now: synapsefake.advance("0") runs it`,
-		},
-		{
-			HintGateway,
-			`send X-SP-GATEWAY: "<client_id>|<client_secret>"; the gateway GET /_fake/platforms lists is this fake's`,
-			`send X-SP-GATEWAY: "<client_id>|<client_secret>"; synapsefake.gateway is this fake's`,
-			`send X-SP-GATEWAY: "<client_id>|<client_secret>"; platform.gateway is this fake's`,
-			`send X-SP-GATEWAY: "<client_id>|<client_secret>"; synapsefake.gateway is this fake's`,
 		},
 		{
 			HintNewKey,
@@ -104,9 +76,9 @@ func TestPhrase(t *testing.T) {
 		{"no Go call here", "no Go call here", "no Go call here", "no Go call here", "no Go call here"},
 	} {
 		for _, c := range []struct {
-			caller Caller
+			caller phrase.Caller
 			want   string
-		}{{CallerGo, tc.goText}, {CallerHTTP, tc.http}, {CallerPython, tc.python}, {CallerNode, tc.node}, {CallerRuby, tc.ruby}} {
+		}{{phrase.CallerGo, tc.goText}, {phrase.CallerHTTP, tc.http}, {phrase.CallerPython, tc.python}, {phrase.CallerNode, tc.node}, {phrase.CallerRuby, tc.ruby}} {
 			if got := c.caller.Phrase(tc.goText); got != c.want {
 				t.Errorf("caller %d: Phrase(%q)\n = %q\nwant %q", c.caller, tc.goText, got, c.want)
 			}
@@ -120,13 +92,13 @@ var goCall = regexp.MustCompile(`fake\.[A-Z]|\bAdvance\b|Seed\.|\bWith[A-Z]\w+|\
 
 // TestPhraseLeavesNoGoCall: every hint this package makes, phrased for a
 // client of another language, names none of the Go API. (The API layer's
-// own hints are read the same way over HTTP in the console's
-// TestHintsInTheCallersWords.)
+// own hints are read the same way in its TestWireHintsLeaveNoGoCall, and
+// over HTTP in the console's TestHintsInTheCallersWords.)
 func TestPhraseLeavesNoGoCall(t *testing.T) {
 	t.Parallel()
 	now := time.Date(2026, 4, 14, 14, 0, 0, 0, time.UTC)
 	hints := []string{
-		HintGateway, HintUserHeader, HintUserIP, HintNewKey, hintFingerprint, hintFunds, HintIdempotency, hintRotatedToken,
+		HintUserHeader, HintNewKey, hintFingerprint, hintFunds, hintRotatedToken,
 		errExpiredKey(now.Add(-time.Hour), now).Explanation(),
 		errUnknownKey("oauth_0123456789").Explanation(),
 		errRotatedToken(apierr.Incorrect("invalid_refresh_token", "Invalid refresh_token."), "u1").Explanation(),
@@ -136,22 +108,9 @@ func TestPhraseLeavesNoGoCall(t *testing.T) {
 		advanceHint(now, now),
 	}
 	for _, h := range hints {
-		for _, c := range []Caller{CallerHTTP, CallerPython, CallerNode, CallerRuby} {
+		for _, c := range []phrase.Caller{phrase.CallerHTTP, phrase.CallerPython, phrase.CallerNode, phrase.CallerRuby} {
 			if got := c.Phrase(h); goCall.MatchString(got) {
 				t.Errorf("caller %d: %q names a Go call: %q", c, got, goCall.FindString(got))
-			}
-		}
-	}
-}
-
-// TestPhrasingsHaveEveryCaller: each Go phrase has words for every caller
-// but Go; one left out would phrase its hints with the call cut out.
-func TestPhrasingsHaveEveryCaller(t *testing.T) {
-	t.Parallel()
-	for _, p := range phrasings {
-		for c := CallerHTTP; c <= lastCaller; c++ {
-			if p.by[c] == "" {
-				t.Errorf("%s: no words for caller %d", p.goPhrase, c)
 			}
 		}
 	}
