@@ -65,9 +65,12 @@ const eventSlabSize = 4
 type slab[T any] struct{ free []T }
 
 // take returns a pointer to a zero T that nothing else refers to.
-func (s *slab[T]) take() *T {
+func (s *slab[T]) take() *T { return s.takeOf(eventSlabSize) }
+
+// takeOf is take, allocating n values at a time.
+func (s *slab[T]) takeOf(n int) *T {
 	if len(s.free) == 0 {
-		s.free = make([]T, eventSlabSize)
+		s.free = make([]T, n)
 	}
 	p := &s.free[0]
 	s.free = s.free[1:]

@@ -98,6 +98,12 @@ type Store struct {
 	// hexRoom is where randomHex writes the strings it returns: handed-out
 	// bytes are never written again.
 	hexRoom []byte
+	// userSlab, nameRoom and textRoom are where newUser takes a user's
+	// record, its legal names' list and their bytes (ownStrings), next to
+	// the last user's: a list that reads every user reads memory in order.
+	userSlab slab[userRecord]
+	nameRoom []string
+	textRoom []byte
 	// secrets is the platform's identity (secretsKey), which secretHex
 	// hashes into every key and token it draws.
 	secrets [32]byte
@@ -258,6 +264,48 @@ func (st *Store) hexOf(b []byte) string {
 	hex.Encode(st.hexRoom[i:], b)
 	return unsafe.String(&st.hexRoom[i], 2*n)
 }
+
+// ownString is s, copied next to the last string it copied.
+func (st *Store) ownString(s string) string {
+	if len(s) == 0 {
+		return ""
+	}
+	if cap(st.textRoom)-len(st.textRoom) < len(s) {
+		st.textRoom = make([]byte, 0, max(textRoomSize, len(s)))
+	}
+	k := len(st.textRoom)
+	st.textRoom = append(st.textRoom, s...)
+	return unsafe.String(&st.textRoom[k], len(s))
+}
+
+// ownStrings is a copy of list (nil for nil) whose strings are the
+// store's own copies, list and bytes each next to the last ones
+// ownStrings made: handed-out strings and lists are never written again
+// (a change of a user's names builds a new list). Callers hold mu.
+func (st *Store) ownStrings(list []string) []string {
+	if list == nil {
+		return nil
+	}
+	if cap(st.nameRoom)-len(st.nameRoom) < len(list) {
+		st.nameRoom = make([]string, 0, max(nameRoomSize, len(list)))
+	}
+	i := len(st.nameRoom)
+	st.nameRoom = st.nameRoom[:i+len(list)]
+	out := st.nameRoom[i : i+len(list) : i+len(list)]
+	for j, s := range list {
+		out[j] = st.ownString(s)
+	}
+	return out
+}
+
+// nameRoomSize and textRoomSize are how many strings and bytes
+// ownStrings allocates at a time, userSlabSize how many user records
+// newUser does.
+const (
+	nameRoomSize = 256
+	textRoomSize = 4096
+	userSlabSize = 64
+)
 
 // maxHexBytes is the longest random string randomHex builds in hexRoom.
 const maxHexBytes = 32

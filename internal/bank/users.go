@@ -319,12 +319,13 @@ type UserSeed struct {
 
 // newUser builds and stores a user. Callers hold mu and have validated the input.
 func (st *Store) newUser(now time.Time, seed UserSeed, documents []BaseDocRequest, cipTag int, note *string) *userRecord {
-	u := &userRecord{
+	u := st.userSlab.takeOf(userSlabSize)
+	*u = userRecord{
 		id:           st.newID(),
 		created:      now,
 		updated:      now,
 		phones:       slices.Clone(seed.PhoneNumbers),
-		legalNames:   slices.Clone(seed.LegalNames),
+		legalNames:   st.ownStrings(seed.LegalNames),
 		suppID:       seed.SuppID,
 		cipTag:       cipTag,
 		isBusiness:   seed.IsBusiness,

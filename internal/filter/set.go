@@ -86,8 +86,8 @@ func newValueSet(values []any) *valueSet {
 }
 
 // sigBits is the bits of a valueSet's Bloom filter: with MaxValues
-// strings, at most a quarter are set.
-const sigBits = 4096
+// strings, at most one in sixteen is set.
+const sigBits = 16384
 
 // signature is a string's bit in a valueSet's Bloom filter: its length
 // and its last 8 bytes (the first ones of a shorter string), mixed.
@@ -99,7 +99,7 @@ func signature(s string) uint {
 	}
 	x ^= x >> 31
 	x *= 0xbf58476d1ce4e5b9
-	return uint(x >> (64 - 12)) // sigBits is 1<<12
+	return uint(x >> (64 - 14)) // sigBits is 1<<14
 }
 
 // mayHold reports whether str may be one of the set's strings: false

@@ -353,8 +353,28 @@ func shown(s string) string {
 // replaced grows by two) with U+FFFD in it, so that s is checked only
 // when the argument is longer and holds one.
 func (o *typedOp) shownIs(s string) bool {
-	want := o.arg.Str
-	return s == want || o.replaced && len(want) > len(s) && !utf8.ValidString(s) && shown(s) == want
+	return s == o.arg.Str || o.replaced && shownAs(s, o.arg.Str)
+}
+
+// shownAs reports whether s, which is not want, shows (shown) as want.
+func shownAs(s, want string) bool {
+	return len(want) > len(s) && !utf8.ValidString(s) && shown(s) == want
+}
+
+// isString is equals of a string argument, want (valid UTF-8; replaced
+// when it holds U+FFFD, see typedOp.replaced).
+func (v *Value) isString(want string, replaced bool) bool {
+	switch v.Kind {
+	case String:
+		return v.Str == want || replaced && shownAs(v.Str, want)
+	case Strings, Each:
+		for _, s := range v.List {
+			if s == want || replaced && shownAs(s, want) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // hasString reports whether shown(str) is one of the set's strings
@@ -434,6 +454,12 @@ func (b *binder[C, R]) node(n *typedNode) func(C, R) bool {
 	case len(subs) == 2:
 		x, y := subs[0], subs[1]
 		return func(c C, r R) bool { return x(c, r) || y(c, r) }
+	case len(subs) == 3 && n.all:
+		x, y, z := subs[0], subs[1], subs[2]
+		return func(c C, r R) bool { return x(c, r) && y(c, r) && z(c, r) }
+	case len(subs) == 3:
+		x, y, z := subs[0], subs[1], subs[2]
+		return func(c C, r R) bool { return x(c, r) || y(c, r) || z(c, r) }
 	case n.all:
 		return func(c C, r R) bool {
 			for _, sub := range subs {
@@ -474,6 +500,20 @@ func (b *binder[C, R]) path(n *typedNode) func(C, R) bool {
 	}
 	if len(ops) == 1 {
 		op := &ops[0]
+		switch {
+		case (op.kind == opEq || op.kind == opNe) && op.arg.Kind == String:
+			want, replaced, eq := op.arg.Str, op.replaced, op.kind == opEq
+			return func(c C, r R) bool {
+				read(c, r, value, buf)
+				return value.isString(want, replaced) == eq
+			}
+		case op.kind == opIn || op.kind == opNin:
+			in := op.kind == opIn
+			return func(c C, r R) bool {
+				read(c, r, value, buf)
+				return op.holds(value) == in
+			}
+		}
 		return func(c C, r R) bool {
 			read(c, r, value, buf)
 			return op.match(value)
