@@ -194,22 +194,39 @@ var typedTxFields = map[string]func(st *Store, t *txRecord, v *filter.Value, buf
 
 // documentsValue is what documents.<kind>.<field> reaches in a user's
 // documents as GET /users shows them: each base document's
-// sub-documents of the kind, field of each, and nothing where a base
-// document has none of the kind, or the user no documents.
-func documentsValue(u *userRecord, kind string, field func(d *subDocRecord) string, v *filter.Value, buf *[]string) {
+// sub-documents of the kind (docKinds[kind]), field of each, and nothing
+// where a base document has none of the kind, or the user no documents.
+func documentsValue(u *userRecord, kind int, field subDocField, v *filter.Value, buf *[]string) {
 	list, absent := (*buf)[:0], len(u.documents) == 0
 	for _, b := range u.documents {
-		subs := b.docs[kind]
+		subs := b.docs.lists[kind]
 		if len(subs) == 0 {
 			absent = true
 		}
 		for _, d := range subs {
-			list = append(list, field(d))
+			switch field {
+			case subDocType:
+				list = append(list, d.typ)
+			case subDocID:
+				list = append(list, d.id)
+			default:
+				list = append(list, d.status)
+			}
 		}
 	}
 	*buf = list
 	v.SetEach(list, absent)
 }
+
+// subDocField is a field of a sub-document's view a filter reads.
+type subDocField uint8
+
+// The fields of a sub-document's view: document_type, id and status.
+const (
+	subDocType subDocField = iota
+	subDocID
+	subDocStatus
+)
 
 // loginsValue is what logins.<field> reaches in a user's logins.
 func loginsValue(u *userRecord, v *filter.Value, buf *[]string, field func(l loginView) string) {
@@ -232,13 +249,9 @@ func withDocumentPaths(m map[string]func(st *Store, u *userRecord, v *filter.Val
 		*buf = list
 		v.SetEach(list, len(u.documents) == 0)
 	}
-	for _, kind := range []string{physicalDocs, socialDocs, virtualDocs} {
-		for name, field := range map[string]func(d *subDocRecord) string{
-			"document_type": func(d *subDocRecord) string { return d.typ },
-			"id":            func(d *subDocRecord) string { return d.id },
-			"status":        func(d *subDocRecord) string { return d.status },
-		} {
-			m["documents."+kind+"."+name] = func(_ *Store, u *userRecord, v *filter.Value, buf *[]string) {
+	for kind, list := range docKinds {
+		for name, field := range map[string]subDocField{"document_type": subDocType, "id": subDocID, "status": subDocStatus} {
+			m["documents."+list+"."+name] = func(_ *Store, u *userRecord, v *filter.Value, buf *[]string) {
 				documentsValue(u, kind, field, v, buf)
 			}
 		}

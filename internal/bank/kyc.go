@@ -242,7 +242,7 @@ func (st *Store) reviewsDue(now time.Time) {
 func (u *userRecord) subDoc(id string) (*baseDocRecord, *subDocRecord, string) {
 	for _, b := range u.documents {
 		for _, list := range []string{physicalDocs, socialDocs, virtualDocs} {
-			for _, d := range b.docs[list] {
+			for _, d := range b.docs.of(list) {
 				if d.id == id {
 					return b, d, list
 				}
@@ -254,7 +254,7 @@ func (u *userRecord) subDoc(id string) (*baseDocRecord, *subDocRecord, string) {
 
 // has reports whether b holds a sub-document of list in status.
 func (b *baseDocRecord) has(list, status string) bool {
-	return slices.ContainsFunc(b.docs[list], func(d *subDocRecord) bool { return d.status == status })
+	return slices.ContainsFunc(b.docs.of(list), func(d *subDocRecord) bool { return d.status == status })
 }
 
 // permission is what b's sub-documents allow: SEND-AND-RECEIVE with a
@@ -412,7 +412,7 @@ func (s *Bank) ReviewDocuments(userID, status string) error {
 		var out []*subDocRecord
 		for _, b := range u.documents {
 			for _, list := range []string{physicalDocs, socialDocs, virtualDocs} {
-				for _, d := range b.docs[list] {
+				for _, d := range b.docs.of(list) {
 					if d.status == DocReviewing || d.status == DocMFAPending {
 						out = append(out, d)
 					}
@@ -489,7 +489,7 @@ func (u *userRecord) publicDocuments() []Document {
 	for _, b := range u.documents {
 		d := Document{ID: b.id, Name: Deref(b.fields.Name), PermissionScope: b.scope()}
 		for _, list := range []string{physicalDocs, socialDocs, virtualDocs} {
-			for _, s := range b.docs[list] {
+			for _, s := range b.docs.of(list) {
 				d.SubDocuments = append(d.SubDocuments, SubDocument{ID: s.id, Kind: goKind(list), Type: s.typ, Status: s.status, ReviewAt: s.reviewAt})
 			}
 		}
@@ -540,14 +540,14 @@ func (st *Store) fileSeedDocuments(now time.Time, u *userRecord, docs []SubDocum
 	if len(u.legalNames) > 0 {
 		name = u.legalNames[0]
 	}
-	b := &baseDocRecord{id: st.randomHex(32), docs: map[string][]*subDocRecord{}}
+	b := &baseDocRecord{id: st.randomHex(32)}
 	b.fields.Name = &name
 	u.documents = append(u.documents, b)
 	for _, s := range docs {
 		list := kindOf(s.Kind)
 		value := s.Value
 		d := &subDocRecord{id: st.randomHex(32), typ: s.Type, value: &value}
-		b.docs[list] = append(b.docs[list], d)
+		b.docs.put(list, append(b.docs.of(list), d))
 		if s.Status == "" {
 			st.submit(now, u, d, list)
 			continue

@@ -226,6 +226,8 @@ func EncodeValue(buf *bytes.Buffer, v reflect.Value) error {
 		return nil
 	case t == ledgerType:
 		return encodeLedger(buf, v.Interface().(ledger))
+	case t == subDocsType:
+		return encodeSubDocs(buf, v.Interface().(subDocs))
 	case t.Kind() == reflect.Slice && t.Elem().Kind() == reflect.Uint8:
 		if v.IsNil() {
 			buf.WriteString("null")
@@ -347,6 +349,8 @@ func DecodeValue(data []byte, v reflect.Value) error {
 		return nil
 	case t == ledgerType:
 		return decodeLedger(data, v)
+	case t == subDocsType:
+		return decodeSubDocs(data, v)
 	case t.Kind() == reflect.Slice && t.Elem().Kind() == reflect.Uint8:
 		var b []byte
 		if err := json.Unmarshal(data, &b); err != nil {
@@ -468,6 +472,9 @@ func savable(t reflect.Type, seen map[reflect.Type]bool) error {
 	seen[t] = true
 	if t == ledgerType { // saved as a flat array of entries
 		return savable(reflect.TypeFor[ledgerEntry](), seen)
+	}
+	if t == subDocsType { // saved as an object of kinds
+		return savable(reflect.TypeFor[map[string][]*subDocRecord](), seen)
 	}
 	switch t.Kind() {
 	case reflect.Bool, reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,

@@ -190,9 +190,8 @@ func (c *stateChecker) users() {
 				c.failf(index(p+".documents", i), "must be a document, not null")
 				continue
 			}
-			for _, kind := range sortedKeys(d.docs) {
-				subs := d.docs[kind]
-				for j, sd := range subs {
+			for k, kind := range docKinds {
+				for j, sd := range d.docs.lists[k] {
 					if sd == nil {
 						c.failf(index(key(index(p+".documents", i)+".docs", kind), j), "must be a document, not null")
 					}

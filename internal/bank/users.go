@@ -3,8 +3,12 @@
 package bank
 
 import (
+	"bytes"
 	"cmp"
 	"encoding/json"
+	"errors"
+	"fmt"
+	"reflect"
 	"slices"
 	"strings"
 	"time"
@@ -454,7 +458,87 @@ type subDocRecord struct {
 type baseDocRecord struct {
 	id     string
 	fields baseDocFields
-	docs   map[string][]*subDocRecord // by kind, oldest first
+	docs   subDocs
+}
+
+// subDocs are a base document's sub-documents by kind (docKinds), each
+// kind's oldest first, in an array a list of users reads without hashing
+// the kind. The saved state holds them as it held the map they were: an
+// object of the kinds ever set (put), to their lists.
+type subDocs struct {
+	lists [len(docKinds)][]*subDocRecord
+	set   [len(docKinds)]bool
+}
+
+// docKinds are the kinds of sub-documents, as the wire names their lists,
+// in the order the saved state sorts them.
+var docKinds = [...]string{physicalDocs, socialDocs, virtualDocs}
+
+// kindIndex is kind's index in docKinds, -1 for another string.
+func kindIndex(kind string) int {
+	switch kind {
+	case physicalDocs:
+		return 0
+	case socialDocs:
+		return 1
+	case virtualDocs:
+		return 2
+	}
+	return -1
+}
+
+// of is the sub-documents of kind, nil for none (or no such kind).
+func (s *subDocs) of(kind string) []*subDocRecord {
+	if i := kindIndex(kind); i >= 0 {
+		return s.lists[i]
+	}
+	return nil
+}
+
+// put makes list the sub-documents of kind, one of docKinds.
+func (s *subDocs) put(kind string, list []*subDocRecord) {
+	i := kindIndex(kind)
+	s.lists[i], s.set[i] = list, true
+}
+
+// asMap is s as the map the saved state holds.
+func (s *subDocs) asMap() map[string][]*subDocRecord {
+	m := map[string][]*subDocRecord{}
+	for i, kind := range docKinds {
+		if s.set[i] {
+			m[kind] = s.lists[i]
+		}
+	}
+	return m
+}
+
+var subDocsType = reflect.TypeFor[subDocs]()
+
+// encodeSubDocs writes s as the saved state has always held a base
+// document's docs: the object of its kinds.
+func encodeSubDocs(buf *bytes.Buffer, s subDocs) error {
+	return EncodeValue(buf, reflect.ValueOf(s.asMap()))
+}
+
+// decodeSubDocs reads what encodeSubDocs wrote into v, a subDocs,
+// refusing a kind that is not one of docKinds.
+func decodeSubDocs(data []byte, v reflect.Value) error {
+	var m map[string][]*subDocRecord
+	if err := DecodeValue(data, reflect.ValueOf(&m).Elem()); err != nil {
+		return err
+	}
+	if m == nil {
+		return errors.New("want an object of document kinds, not null")
+	}
+	var s subDocs
+	for kind, list := range m {
+		if kindIndex(kind) < 0 {
+			return fmt.Errorf("unknown document kind %q", kind)
+		}
+		s.put(kind, list)
+	}
+	v.Set(reflect.ValueOf(s))
+	return nil
 }
 
 // subDocView is a sub-document on the wire. The value shows only with
@@ -485,8 +569,8 @@ type baseDocView struct {
 
 func (b *baseDocRecord) view(full bool) baseDocView {
 	subs := func(kind string) []subDocView {
-		out := make([]subDocView, 0, len(b.docs[kind]))
-		for _, d := range b.docs[kind] {
+		out := make([]subDocView, 0, len(b.docs.of(kind)))
+		for _, d := range b.docs.of(kind) {
 			v := subDocView{DocumentType: d.typ, ID: d.id, LastUpdated: Ms(d.updated), Status: d.status}
 			if full && d.value != nil {
 				value := *d.value
@@ -548,7 +632,7 @@ func (u *userRecord) checkDocuments(reqs []BaseDocRequest) error {
 				if s.ID == nil {
 					continue
 				}
-				if b == nil || deleted[*s.ID] || !slices.ContainsFunc(b.docs[kind], func(d *subDocRecord) bool { return d.id == *s.ID }) {
+				if b == nil || deleted[*s.ID] || !slices.ContainsFunc(b.docs.of(kind), func(d *subDocRecord) bool { return d.id == *s.ID }) {
 					return apierr.Incorrect("unknown_document", "Sub-document %s is not on file under %s.", *s.ID, kind)
 				}
 				if s.deletes() {
@@ -579,7 +663,7 @@ func (st *Store) fileDocuments(now time.Time, u *userRecord, reqs []BaseDocReque
 		}
 		first := b == nil
 		if first {
-			b = &baseDocRecord{id: st.randomHex(32), docs: map[string][]*subDocRecord{}}
+			b = &baseDocRecord{id: st.randomHex(32)}
 			u.documents = append(u.documents, b)
 		} else if r.changesContact(b.fields) {
 			b.id = st.randomHex(32)
@@ -593,7 +677,7 @@ func (st *Store) fileDocuments(now time.Time, u *userRecord, reqs []BaseDocReque
 		// The derived social documents: refiled in place when there, else
 		// added; on a new base document EMAIL leads the ones sent and the
 		// others follow, as recorded.
-		social := b.docs[socialDocs]
+		social := b.docs.of(socialDocs)
 		for _, d := range derivedSocialDocs {
 			if !d.set(r.baseDocFields) {
 				continue
@@ -610,7 +694,7 @@ func (st *Store) fileDocuments(now time.Time, u *userRecord, reqs []BaseDocReque
 			}
 			st.submit(now, u, sub, socialDocs) // under the id it keeps
 		}
-		b.docs[socialDocs] = social
+		b.docs.put(socialDocs, social)
 	}
 }
 
@@ -618,7 +702,7 @@ func (st *Store) fileDocuments(now time.Time, u *userRecord, reqs []BaseDocReque
 // its id. Callers hold mu.
 func (st *Store) fileSubDoc(now time.Time, u *userRecord, b *baseDocRecord, kind string, s subDocRequest) {
 	if s.deletes() {
-		b.docs[kind] = slices.DeleteFunc(b.docs[kind], func(d *subDocRecord) bool { return d.id == *s.ID })
+		b.docs.put(kind, slices.DeleteFunc(b.docs.of(kind), func(d *subDocRecord) bool { return d.id == *s.ID }))
 		return
 	}
 	sub := &subDocRecord{id: st.randomHex(32)}
@@ -630,7 +714,7 @@ func (st *Store) fileSubDoc(now time.Time, u *userRecord, b *baseDocRecord, kind
 		value := *s.DocumentValue
 		sub.value = &value
 	}
-	list := b.docs[kind]
+	list := b.docs.of(kind)
 	if s.ID != nil {
 		if i := slices.IndexFunc(list, func(d *subDocRecord) bool { return d.id == *s.ID }); i >= 0 {
 			old := list[i]
@@ -645,7 +729,7 @@ func (st *Store) fileSubDoc(now time.Time, u *userRecord, b *baseDocRecord, kind
 			return
 		}
 	}
-	b.docs[kind] = append(list, sub)
+	b.docs.put(kind, append(list, sub))
 }
 
 func (st *Store) createUser(now time.Time, req CreateUserRequest, fingerprint string) UserView {
@@ -808,8 +892,8 @@ func (u *userRecord) legacyDoc(d legacyDocRequest) BaseDocRequest {
 	r.ID = &b.id
 	for kind, subs := range map[string][]subDocRequest{physicalDocs: r.PhysicalDocs, virtualDocs: r.VirtualDocs} {
 		for i := range subs {
-			if j := slices.IndexFunc(b.docs[kind], func(o *subDocRecord) bool { return strings.EqualFold(o.typ, *subs[i].DocumentType) }); j >= 0 {
-				subs[i].ID = &b.docs[kind][j].id
+			if j := slices.IndexFunc(b.docs.of(kind), func(o *subDocRecord) bool { return strings.EqualFold(o.typ, *subs[i].DocumentType) }); j >= 0 {
+				subs[i].ID = &b.docs.of(kind)[j].id
 			}
 		}
 	}
@@ -845,9 +929,9 @@ func (st *Store) fileUBO(now time.Time, userID string) (UserView, error) {
 		return UserView{}, apierr.Incorrect("missing_base_document", "User %s has no base document to file the UBO form under.", userID)
 	}
 	base := u.documents[0]
-	base.docs[physicalDocs] = slices.DeleteFunc(base.docs[physicalDocs], func(d *subDocRecord) bool { return d.typ == regGGDocType })
+	base.docs.put(physicalDocs, slices.DeleteFunc(base.docs.of(physicalDocs), func(d *subDocRecord) bool { return d.typ == regGGDocType }))
 	reg := &subDocRecord{id: st.randomHex(32), typ: regGGDocType}
-	base.docs[physicalDocs] = append(base.docs[physicalDocs], reg)
+	base.docs.put(physicalDocs, append(base.docs.of(physicalDocs), reg))
 	st.submit(now, u, reg, physicalDocs)
 	u.updated = now
 	v := st.userView(u)
@@ -871,7 +955,7 @@ const (
 func (u *userRecord) identityMarks() map[string]string {
 	marks := map[string]string{}
 	for _, b := range u.documents {
-		for _, d := range b.docs[virtualDocs] {
+		for _, d := range b.docs.of(virtualDocs) {
 			if v := identityDigits(Deref(d.value), true); v != "" {
 				marks["doc "+strings.ToUpper(d.typ)+" "+v] = reasonDocument
 			}
