@@ -3,6 +3,8 @@ package api
 import (
 	"net/http"
 	"net/http/httptest"
+	"net/url"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -48,4 +50,63 @@ func BenchmarkReadList(b *testing.B) {
 			}, func() { oldRead(r) })
 		})
 	}
+}
+
+// queryCases are queries decodeSimpleQuery decodes (simple: true) or
+// leaves to url.ParseQuery.
+var queryCases = []struct {
+	raw    string
+	simple bool
+}{
+	{"", true},
+	{"a=1", true},
+	{"a=1&a=2&b=", true},
+	{"a", true},
+	{"&&a=1&", true},
+	{"filter=%7B%22legal_names%22%3A%22User+1%22%7D&page=2", true},
+	{"%66ilter=x", true},
+	{"a=%e2%9c%93&b=%E2%9C%93", true},
+	{"a=b=c", true},
+	{"a=%ff", true},
+	{"a=%zz", false},
+	{"a=%4", false},
+	{"a=%", false},
+	{"a=1;b=2", false},
+	{"a=1%3Bb", true},
+	{strings.Repeat("a=1&", 1000), false},
+}
+
+// TestDecodeQueryIsParseQuery: what decodeSimpleQuery decodes,
+// url.ParseQuery decodes to the same values without an error, and
+// decodeQuery answers url.ParseQuery's values for every query.
+func TestDecodeQueryIsParseQuery(t *testing.T) {
+	t.Parallel()
+	for _, tc := range queryCases {
+		if _, ok := decodeSimpleQuery(tc.raw); ok != tc.simple {
+			t.Errorf("decodeSimpleQuery(%q): ok %v, want %v", tc.raw, ok, tc.simple)
+		}
+		checkDecodeQuery(t, tc.raw)
+	}
+}
+
+// checkDecodeQuery fails when decodeQuery's answer to raw is not
+// url.ParseQuery's, or decodeSimpleQuery takes a query ParseQuery
+// refuses.
+func checkDecodeQuery(t *testing.T, raw string) {
+	t.Helper()
+	want, err := url.ParseQuery(raw)
+	if _, ok := decodeSimpleQuery(raw); ok && err != nil {
+		t.Fatalf("decodeSimpleQuery(%q) decodes what url.ParseQuery refuses: %v", raw, err)
+	}
+	if got := decodeQuery(raw); !reflect.DeepEqual(got, want) {
+		t.Fatalf("decodeQuery(%q) = %v, url.ParseQuery %v", raw, got, want)
+	}
+}
+
+// FuzzDecodeQuery holds decodeQuery to url.ParseQuery on any query.
+func FuzzDecodeQuery(f *testing.F) {
+	for _, tc := range queryCases {
+		f.Add(tc.raw)
+	}
+	f.Fuzz(func(t *testing.T, raw string) { checkDecodeQuery(t, raw) })
 }

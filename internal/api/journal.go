@@ -248,7 +248,7 @@ func (j *journal) Start(w http.ResponseWriter, r *http.Request) *recorder {
 	rec.ResponseWriter, rec.s, rec.began = w, j.S, time.Now()
 	rec.req = Request{Method: r.Method, Path: r.URL.Path, Header: r.Header, Time: j.S.Now()}
 	if r.URL.RawQuery != "" {
-		rec.req.Query = r.URL.Query() // else nil, which Requests copies as empty
+		rec.req.Query = decodeQuery(r.URL.RawQuery) // else nil, which Requests copies as empty
 	}
 	if r.Body != nil && r.Body != http.NoBody {
 		body, err := readLimited(r.Body, r.ContentLength, MaxBody+1)

@@ -2,6 +2,7 @@ package filter
 
 import (
 	"strconv"
+	"strings"
 	"unicode/utf8"
 )
 
@@ -9,9 +10,11 @@ import (
 // (objects as map[string]any, arrays as []any, numbers as float64), for
 // the documents a filter usually is: strings without escapes, of valid
 // UTF-8 and no control characters. Its strings are text's own bytes, not
-// copies. ok is false for anything else, valid JSON or not: the caller
-// then decodes with encoding/json, which answers the same value or the
-// error it reports. TestDecodeSimpleIsUnmarshal holds the two alike.
+// copies; the array of an $in or $nin member that holds only strings is
+// a stringArray, which plain makes the []any it stands for. ok is false
+// for anything else, valid JSON or not: the caller then decodes with
+// encoding/json, which answers the same value or the error it reports.
+// TestDecodeSimpleIsUnmarshal holds the two alike.
 func decodeSimple(text string) (v any, ok bool) {
 	d := simpleDecoder{text: text}
 	v, ok = d.value(0)
@@ -54,7 +57,10 @@ func (d *simpleDecoder) value(depth int) (any, bool) {
 	case c == '[':
 		return d.array(depth)
 	case c == '"':
-		return d.string()
+		if s, ok := d.str(); ok {
+			return s, true
+		}
+		return nil, false
 	case c == '-' || '0' <= c && c <= '9':
 		return d.number()
 	}
@@ -83,7 +89,7 @@ func (d *simpleDecoder) object(depth int) (any, bool) {
 		if d.at >= len(d.text) || d.text[d.at] != '"' {
 			return nil, false
 		}
-		key, ok := d.string()
+		key, ok := d.str()
 		if !ok {
 			return nil, false
 		}
@@ -92,11 +98,17 @@ func (d *simpleDecoder) object(depth int) (any, bool) {
 			return nil, false
 		}
 		d.at++
-		v, ok := d.value(depth + 1)
-		if !ok {
-			return nil, false
+		var v any
+		ok = false
+		if key == "$in" || key == "$nin" {
+			v, ok = d.stringList()
 		}
-		m[key.(string)] = v // a repeated name: the last, as encoding/json
+		if !ok {
+			if v, ok = d.value(depth + 1); !ok {
+				return nil, false
+			}
+		}
+		m[key] = v // a repeated name: the last, as encoding/json
 		d.space()
 		if d.at >= len(d.text) {
 			return nil, false
@@ -143,26 +155,119 @@ func (d *simpleDecoder) array(depth int) (any, bool) {
 	}
 }
 
-// string reads a string with no escape, of valid UTF-8 and no control
-// character.
-func (d *simpleDecoder) string() (any, bool) {
-	start, ascii := d.at+1, true
-	for i := start; i < len(d.text); i++ {
-		switch c := d.text[i]; {
-		case c >= utf8.RuneSelf:
-			ascii = false
-		case c == '"':
-			s := d.text[start:i]
-			if !ascii && !utf8.ValidString(s) {
-				return nil, false
-			}
-			d.at = i + 1
-			return s, true
-		case c == '\\' || c < 0x20:
+// stringArray is an array of strings ($in's or $nin's) held without
+// boxing each string into an any.
+type stringArray []string
+
+// plain is v with each stringArray in it the []any it stands for.
+func plain(v any) any {
+	switch x := v.(type) {
+	case stringArray:
+		list := make([]any, len(x))
+		for i, s := range x {
+			list[i] = s
+		}
+		return list
+	case []any:
+		for i, e := range x {
+			x[i] = plain(e)
+		}
+	case map[string]any:
+		for k, e := range x {
+			x[k] = plain(e)
+		}
+	}
+	return v
+}
+
+// stringList reads an array whose elements are all strings, as str reads
+// them, into a stringArray; ok is false, and nothing read, for
+// anything else.
+func (d *simpleDecoder) stringList() (any, bool) {
+	start := d.at
+	d.space()
+	if d.at >= len(d.text) || d.text[d.at] != '[' {
+		d.at = start
+		return nil, false
+	}
+	d.at++
+	list := make(stringArray, 0, elements(d.text[d.at:]))
+	d.space()
+	if d.at < len(d.text) && d.text[d.at] == ']' {
+		d.at++
+		return list, true
+	}
+	for {
+		d.space()
+		if d.at >= len(d.text) || d.text[d.at] != '"' {
+			d.at = start
+			return nil, false
+		}
+		s, ok := d.str()
+		if !ok {
+			d.at = start
+			return nil, false
+		}
+		list = append(list, s)
+		d.space()
+		if d.at >= len(d.text) {
+			d.at = start
+			return nil, false
+		}
+		switch d.text[d.at] {
+		case ',':
+			d.at++
+		case ']':
+			d.at++
+			return list, true
+		default:
+			d.at = start
 			return nil, false
 		}
 	}
-	return nil, false
+}
+
+// elements is how many elements the array that text starts inside
+// holds, if its strings hold no '"' (no escape): one more than its
+// commas outside strings before its ']' (one too many for an empty one).
+func elements(text string) int {
+	n, inString := 1, false
+	for i := range len(text) {
+		switch c := text[i]; {
+		case c == '"':
+			inString = !inString
+		case inString:
+		case c == ',':
+			n++
+		case c == ']':
+			return n
+		}
+	}
+	return n
+}
+
+// str reads a string with no escape, of valid UTF-8 and no control
+// character.
+func (d *simpleDecoder) str() (string, bool) {
+	start := d.at + 1
+	end := strings.IndexByte(d.text[start:], '"')
+	if end < 0 {
+		return "", false
+	}
+	s, ascii := d.text[start:start+end], true
+	for i := range len(s) {
+		switch c := s[i]; {
+		case c < 0x20 || c == '\\':
+			return "", false
+		case c >= utf8.RuneSelf:
+			ascii = false
+		}
+	}
+	if !ascii && !utf8.ValidString(s) {
+		return "", false
+	}
+	d.at = start + end + 1
+	return s, true
 }
 
 // number reads a number as JSON writes one, into a float64.

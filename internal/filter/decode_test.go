@@ -28,6 +28,10 @@ var decodeCases = []struct {
 	{`"s"`, true},
 	{`12`, true},
 	{`null`, true},
+	{`{"a":{"$in":["x","y"]},"b":{"$nin":[]},"c":{"$in":["x",1]},"$in":"x"}`, true},
+	{`{"a":{"$eq":{"$in":["x"]}},"b":[{"$nin":["y"]}]}`, true},
+	{`{"a":{"$in":["x\n"]}}`, false},
+	{`{"a":{"$in":["x",}}`, false},
 	{`{"a":"\n"}`, false},
 	{`{"a":"\u00e9"}`, false},
 	{`{"a\"b":1}`, false},
@@ -83,7 +87,7 @@ func checkDecodeSimple(t *testing.T, text string, v any, ok bool) {
 	if err := json.Unmarshal([]byte(text), &want); err != nil {
 		t.Fatalf("decodeSimple(%q) decoded what encoding/json refuses: %v", text, err)
 	}
-	if !reflect.DeepEqual(v, want) {
+	if !reflect.DeepEqual(plain(v), want) {
 		t.Fatalf("decodeSimple(%q) = %#v, encoding/json %#v", text, v, want)
 	}
 }
@@ -97,4 +101,37 @@ func FuzzDecodeSimple(f *testing.F) {
 		v, ok := decodeSimple(text)
 		checkDecodeSimple(t, text, v, ok)
 	})
+}
+
+// TestMatchLiteralsLikeOperators: an object holding an $in or $nin member
+// compared as a value ($eq, $ne, an element of $in) matches the document's
+// object of the same members, though Parse reads an $in's strings without
+// boxing them (stringArray).
+func TestMatchLiteralsLikeOperators(t *testing.T) {
+	t.Parallel()
+	var doc map[string]any
+	if err := json.Unmarshal([]byte(`{"q":{"$in":["x","y"]},"r":[{"$nin":["z"]}]}`), &doc); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		filter string
+		want   bool
+	}{
+		{`{"q":{"$eq":{"$in":["x","y"]}}}`, true},
+		{`{"q":{"$eq":{"$in":["y","x"]}}}`, false},
+		{`{"q":{"$ne":{"$in":["x","y"]}}}`, false},
+		{`{"q":{"$in":[{"$in":["x","y"]}]}}`, true},
+		{`{"q":{"$nin":[{"$in":["x","y"]},"w"]}}`, false},
+		{`{"r":{"$eq":[{"$nin":["z"]}]}}`, true},
+		{`{"r":{"$in":[{"$nin":["z"]}]}}`, true},
+		{`{"q.$in":{"$in":["y"]}}`, true},
+	} {
+		f, err := Parse(tc.filter)
+		if err != nil {
+			t.Fatalf("Parse(%s): %v", tc.filter, err)
+		}
+		if got := f.Match(doc); got != tc.want {
+			t.Errorf("%s: Match = %v, want %v", tc.filter, got, tc.want)
+		}
+	}
 }

@@ -311,14 +311,19 @@ func (f *Filter) field(key string, v any) (expr, error) {
 		case opEq, opNe:
 			o = equality(kind, arg)
 		case opIn, opNin:
-			list, ok := arg.([]any)
-			if !ok {
+			var n int
+			switch list := arg.(type) {
+			case stringArray:
+				n, o.set = len(list), newStringSet(list)
+			case []any:
+				n, o.set = len(list), newValueSet(list)
+			default:
 				return nil, fmt.Errorf("%s on field %q takes an array", name, key)
 			}
-			if f.values += len(list); f.values > MaxValues {
+			if f.values += n; f.values > MaxValues {
 				return nil, fmt.Errorf("more than %d values in $in and $nin together; at most %d are taken", MaxValues, MaxValues)
 			}
-			o.arg, o.set = nil, newValueSet(list)
+			o.arg = nil
 		case opGt, opGte, opLt, opLte:
 			switch arg.(type) {
 			case float64, string:
@@ -346,6 +351,7 @@ func hasOperator(m map[string]any) bool {
 
 // equality is the $eq or $ne of want.
 func equality(kind opKind, want any) op {
+	want = plain(want)
 	o := op{kind: kind, arg: want}
 	switch want.(type) {
 	case []any, map[string]any:

@@ -1,12 +1,14 @@
 package filter
 
 import (
+	"encoding/binary"
 	"hash/maphash"
 	"math"
 	"reflect"
 	"slices"
 	"strings"
 	"unicode/utf8"
+	"unsafe"
 )
 
 // valueSet is the values of an $in or $nin: strings and numbers as keys
@@ -14,10 +16,10 @@ import (
 // -0 alike), booleans and null as flags, arrays and objects by their hash
 // (memo.hash), each candidate of an item's hash then compared (equal).
 type valueSet struct {
-	strs map[string]struct{}
+	strs stringTable
 	// sigs is a Bloom filter of strs: the bits of their signatures
 	// (signature), so that most strings not in the set are told so
-	// without hashing them into the map.
+	// without hashing them into the table.
 	sigs [sigBits / 64]uint64
 	// replaced reports that a string of strs holds U+FFFD, which a
 	// string that is not UTF-8 shows (shown): none does, and no such
@@ -55,17 +57,15 @@ func newValueSet(values []any) *valueSet {
 	s := &valueSet{}
 	var m memo
 	for _, v := range values {
+		v = plain(v)
 		switch x := v.(type) {
 		case nil:
 			s.null = true
 		case string:
-			if s.strs == nil {
-				s.strs = make(map[string]struct{}, len(values))
+			if s.strs.empty() {
+				s.strs = newStringTable(nil, len(values))
 			}
-			s.strs[x] = struct{}{}
-			sig := signature(x)
-			s.sigs[sig/64] |= 1 << (sig % 64)
-			s.replaced = s.replaced || strings.ContainsRune(x, utf8.RuneError)
+			s.addString(x)
 		case float64:
 			if s.nums == nil {
 				s.nums = make(map[float64]struct{}, len(values))
@@ -94,8 +94,12 @@ const sigBits = 16384
 func signature(s string) uint {
 	n := len(s)
 	x := uint64(n) * 0x9e3779b97f4a7c15
-	for i := max(0, n-8); i < n; i++ {
-		x = x<<8 | uint64(s[i])
+	if n >= 8 {
+		x ^= binary.LittleEndian.Uint64(unsafe.Slice(unsafe.StringData(s[n-8:]), 8))
+	} else {
+		for i := range n {
+			x = x<<8 | uint64(s[i])
+		}
 	}
 	x ^= x >> 31
 	x *= 0xbf58476d1ce4e5b9
@@ -107,6 +111,26 @@ func signature(s string) uint {
 func (s *valueSet) mayHold(str string) bool {
 	sig := signature(str)
 	return s.sigs[sig/64]&(1<<(sig%64)) != 0
+}
+
+// newStringSet is newValueSet of strings: its table keeps them in list,
+// which the caller hands over.
+func newStringSet(list []string) *valueSet {
+	s := &valueSet{strs: newStringTable(list[:0], len(list))}
+	for _, str := range list {
+		s.addString(str)
+	}
+	return s
+}
+
+// addString puts str in the set's strings, whose table has room for it.
+func (s *valueSet) addString(str string) {
+	if !s.strs.add(str) {
+		return
+	}
+	sig := signature(str)
+	s.sigs[sig/64] |= 1 << (sig % 64)
+	s.replaced = s.replaced || strings.ContainsRune(str, utf8.RuneError)
 }
 
 // holds is $in's test of a value reached (found) or not: null stands for
@@ -129,8 +153,7 @@ func (s *valueSet) has(v any, m *memo) bool {
 	case nil:
 		return s.null
 	case string:
-		_, ok := s.strs[x]
-		return ok
+		return s.strs.has(x)
 	case float64:
 		_, ok := s.nums[x]
 		return ok
@@ -267,4 +290,59 @@ func shorten(s string) string {
 		cut--
 	}
 	return s[:cut] + "..."
+}
+
+// stringTable is a set of strings, built once and read many times: an
+// open-addressed table of indexes into its keys, a few KiB where a map
+// of MaxValues strings takes tens (the garbage a long filter leaves).
+// The zero value is empty; add only to one made with room
+// (newStringTable).
+type stringTable struct {
+	keys  []string
+	slots []uint16 // 1 + an index of keys, 0 for none; a power of two, over twice as many as keys
+}
+
+// tableSeed hashes every stringTable's strings.
+var tableSeed = maphash.MakeSeed()
+
+// newStringTable is an empty table with room for n strings (at most
+// MaxValues), which it keeps in keys' array.
+func newStringTable(keys []string, n int) stringTable {
+	size := 8
+	for size < 2*n+1 {
+		size *= 2
+	}
+	return stringTable{keys: keys[:0], slots: make([]uint16, size)}
+}
+
+// empty reports whether the table holds no string.
+func (t *stringTable) empty() bool { return len(t.keys) == 0 }
+
+// slot is where str is in the table, or the empty slot where it would go.
+func (t *stringTable) slot(str string) int {
+	mask := len(t.slots) - 1
+	for i := int(maphash.String(tableSeed, str)) & mask; ; i = (i + 1) & mask {
+		if k := t.slots[i]; k == 0 || t.keys[k-1] == str {
+			return i
+		}
+	}
+}
+
+// add puts str in the table; it reports false when it was there.
+func (t *stringTable) add(str string) bool {
+	i := t.slot(str)
+	if t.slots[i] != 0 {
+		return false
+	}
+	t.keys = append(t.keys, str)
+	t.slots[i] = uint16(len(t.keys))
+	return true
+}
+
+// has reports whether str is in the table.
+func (t *stringTable) has(str string) bool {
+	if len(t.slots) == 0 {
+		return false
+	}
+	return t.slots[t.slot(str)] != 0
 }

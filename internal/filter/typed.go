@@ -317,7 +317,7 @@ func (o *typedOp) holds(v *Value) bool {
 		if v.Kind == Each && v.Absent && s.null {
 			return true
 		}
-		if s.strs == nil {
+		if s.strs.empty() {
 			return false
 		}
 		for _, str := range v.List {
@@ -380,16 +380,13 @@ func (v *Value) isString(want string, replaced bool) bool {
 // hasString reports whether shown(str) is one of the set's strings
 // (all valid UTF-8).
 func (s *valueSet) hasString(str string) bool {
-	if s.mayHold(str) {
-		if _, ok := s.strs[str]; ok {
-			return true
-		}
+	if s.mayHold(str) && s.strs.has(str) {
+		return true
 	}
 	if !s.replaced || utf8.ValidString(str) {
 		return false
 	}
-	_, ok := s.strs[shown(str)]
-	return ok
+	return s.strs.has(shown(str))
 }
 
 // Bind compiles t into a test of one item at a time, of type R read in
