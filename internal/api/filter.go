@@ -109,9 +109,9 @@ func unescapeQuery(s string) (string, bool) {
 	if i < 0 {
 		return s, true
 	}
-	b := make([]byte, i, len(s))
-	copy(b, s)
-	for ; i < len(s); i++ {
+	b := make([]byte, len(s))
+	n := copy(b, s[:i])
+	for ; i < len(s); i, n = i+1, n+1 {
 		switch c := s[i]; c {
 		case '%':
 			if i+2 >= len(s) {
@@ -121,15 +121,15 @@ func unescapeQuery(s string) (string, bool) {
 			if hi > 15 || lo > 15 {
 				return "", false
 			}
-			b = append(b, hi<<4|lo)
+			b[n] = hi<<4 | lo
 			i += 2
 		case '+':
-			b = append(b, ' ')
+			b[n] = ' '
 		default:
-			b = append(b, c)
+			b[n] = c
 		}
 	}
-	return string(b), true
+	return string(b[:n]), true
 }
 
 // unhex is a hex digit's value, 16 for another byte.

@@ -557,20 +557,19 @@ func (s *listScan[R, V]) hold(st *Store) (done bool, err error) {
 	}
 	start := time.Now()
 	for n, i := 0, s.at+step; ; n, i = n+1, i+step {
-		if i < 0 || i >= len(list) {
-			return true, nil
+		if end := i < 0 || i >= len(list); end ||
+			s.chunk > 0 && n == s.chunk || s.chunk == 0 && n&63 == 63 && time.Since(start) >= listHold {
+			if n > 0 { // the last item examined, and how many
+				s.at = i - step
+				s.last, s.examined = list[s.at], s.examined+n
+			}
+			return end, nil
 		}
-		if s.chunk > 0 && n == s.chunk || s.chunk == 0 && n&63 == 63 && time.Since(start) >= listHold {
-			return false, nil
-		}
-		id := list[i]
-		s.last, s.at = id, i
-		s.examined++
 		var r R
 		if records != nil {
 			r = records[i]
 		} else {
-			r = s.l.record(st, id)
+			r = s.l.record(st, list[i])
 		}
 		if skip != nil && skip(r) {
 			continue

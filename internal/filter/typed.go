@@ -377,16 +377,36 @@ func (v *Value) isString(want string, replaced bool) bool {
 	return false
 }
 
+// onlyStrings reports whether the set holds strings and nothing else.
+func (s *valueSet) onlyStrings() bool {
+	return !s.strs.empty() && !s.null && len(s.nums) == 0 && s.bools == [2]bool{} && len(s.composite) == 0
+}
+
+// holdsString is holds of v for a set of strings alone (onlyStrings).
+func (s *valueSet) holdsString(v *Value) bool {
+	switch v.Kind {
+	case String:
+		return s.hasString(v.Str)
+	case Strings, Each:
+		for _, str := range v.List {
+			if s.hasString(str) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // hasString reports whether shown(str) is one of the set's strings
 // (all valid UTF-8).
 func (s *valueSet) hasString(str string) bool {
-	if s.mayHold(str) && s.strs.has(str) {
-		return true
-	}
-	if !s.replaced || utf8.ValidString(str) {
-		return false
-	}
-	return s.strs.has(shown(str))
+	return s.mayHold(str) && s.strs.has(str) || s.replaced && s.hasShown(str)
+}
+
+// hasShown reports whether str, not UTF-8, shows as one of the set's
+// strings.
+func (s *valueSet) hasShown(str string) bool {
+	return !utf8.ValidString(str) && s.strs.has(shown(str))
 }
 
 // Bind compiles t into a test of one item at a time, of type R read in
@@ -503,6 +523,12 @@ func (b *binder[C, R]) path(n *typedNode) func(C, R) bool {
 			return func(c C, r R) bool {
 				read(c, r, value, buf)
 				return value.isString(want, replaced) == eq
+			}
+		case (op.kind == opIn || op.kind == opNin) && op.set.onlyStrings():
+			set, in := op.set, op.kind == opIn
+			return func(c C, r R) bool {
+				read(c, r, value, buf)
+				return set.holdsString(value) == in
 			}
 		case op.kind == opIn || op.kind == opNin:
 			in := op.kind == opIn
