@@ -155,6 +155,17 @@ func (d *simpleDecoder) array(depth int) (any, bool) {
 	}
 }
 
+// validTail reports whether s, from the first byte that is not
+// plainByte, is valid UTF-8 with no control character or '\\'.
+func validTail(s string) bool {
+	for i := range len(s) {
+		if c := s[i]; c < 0x20 || c == '\\' {
+			return false
+		}
+	}
+	return utf8.ValidString(s)
+}
+
 // stringArray is an array of strings ($in's or $nin's) held without
 // boxing each string into an any.
 type stringArray []string
@@ -227,24 +238,24 @@ func (d *simpleDecoder) stringList() (any, bool) {
 	}
 }
 
-// elements is how many elements the array that text starts inside
-// holds, if its strings hold no '"' (no escape): one more than its
-// commas outside strings before its ']' (one too many for an empty one).
+// elements is about how many elements the array that text starts
+// inside holds: one more than its commas before the first ']' (a comma
+// or ']' in a string miscounts it, which costs only an append's growth).
 func elements(text string) int {
-	n, inString := 1, false
-	for i := range len(text) {
-		switch c := text[i]; {
-		case c == '"':
-			inString = !inString
-		case inString:
-		case c == ',':
-			n++
-		case c == ']':
-			return n
-		}
+	if end := strings.IndexByte(text, ']'); end >= 0 {
+		text = text[:end]
 	}
-	return n
+	return min(strings.Count(text, ",")+1, MaxValues+1)
 }
+
+// plainByte tells the bytes str takes as they are: not a control
+// character, '\\' or the start of a rune beyond ASCII.
+var plainByte = func() (t [256]bool) {
+	for c := 0x20; c < utf8.RuneSelf; c++ {
+		t[c] = c != '\\'
+	}
+	return t
+}()
 
 // str reads a string with no escape, of valid UTF-8 and no control
 // character.
@@ -254,17 +265,14 @@ func (d *simpleDecoder) str() (string, bool) {
 	if end < 0 {
 		return "", false
 	}
-	s, ascii := d.text[start:start+end], true
+	s := d.text[start : start+end]
 	for i := range len(s) {
-		switch c := s[i]; {
-		case c < 0x20 || c == '\\':
-			return "", false
-		case c >= utf8.RuneSelf:
-			ascii = false
+		if !plainByte[s[i]] {
+			if c := s[i]; c < utf8.RuneSelf || !validTail(s[i:]) {
+				return "", false
+			}
+			break
 		}
-	}
-	if !ascii && !utf8.ValidString(s) {
-		return "", false
 	}
 	d.at = start + end + 1
 	return s, true

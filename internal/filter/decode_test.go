@@ -135,3 +135,44 @@ func TestMatchLiteralsLikeOperators(t *testing.T) {
 		}
 	}
 }
+
+// TestStringTableIsASet: a stringTable of MaxValues strings (repeated
+// ones among them, and "") holds each of them and no other, as a map
+// of them does.
+func TestStringTableIsASet(t *testing.T) {
+	t.Parallel()
+	var list []string
+	want := map[string]bool{}
+	for i := range MaxValues {
+		s := strings.Repeat("x", i%7) + string(rune('a'+i%26)) + strings.Repeat("y", i%5)
+		if i%10 == 0 {
+			s = ""
+		}
+		list = append(list, s)
+		want[s] = true
+	}
+	table := newStringTable(nil, len(list))
+	added := 0
+	for _, s := range list {
+		if table.add(s) {
+			added++
+		}
+	}
+	if added != len(want) || len(table.keys) != len(want) {
+		t.Errorf("added %d strings, kept %d; want %d", added, len(table.keys), len(want))
+	}
+	for s := range want {
+		if !table.has(s) {
+			t.Errorf("has(%q) = false", s)
+		}
+	}
+	for _, s := range []string{"z", "xa ", "xxxxxxxxa", "ab", "aa"} {
+		if table.has(s) != want[s] {
+			t.Errorf("has(%q) = %v, want %v", s, !want[s], want[s])
+		}
+	}
+	var empty stringTable
+	if empty.has("") || !empty.empty() {
+		t.Error("the zero stringTable holds a string")
+	}
+}

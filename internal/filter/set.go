@@ -130,7 +130,7 @@ func (s *valueSet) addString(str string) {
 	}
 	sig := signature(str)
 	s.sigs[sig/64] |= 1 << (sig % 64)
-	s.replaced = s.replaced || strings.ContainsRune(str, utf8.RuneError)
+	s.replaced = s.replaced || strings.IndexByte(str, 0xef) >= 0 && strings.ContainsRune(str, utf8.RuneError) // U+FFFD starts 0xef
 }
 
 // holds is $in's test of a value reached (found) or not: null stands for
@@ -298,8 +298,12 @@ func shorten(s string) string {
 // The zero value is empty; add only to one made with room
 // (newStringTable).
 type stringTable struct {
-	keys  []string
-	slots []uint16 // 1 + an index of keys, 0 for none; a power of two, over twice as many as keys
+	keys []string
+	// slots hold 1 + an index of keys in their low 16 bits, 0 for none,
+	// and the high 16 bits of its hash above, so that most other strings
+	// are passed over without comparing them. They are a power of two,
+	// over twice as many as keys.
+	slots []uint32
 }
 
 // tableSeed hashes every stringTable's strings.
@@ -312,30 +316,35 @@ func newStringTable(keys []string, n int) stringTable {
 	for size < 2*n+1 {
 		size *= 2
 	}
-	return stringTable{keys: keys[:0], slots: make([]uint16, size)}
+	return stringTable{keys: keys[:0], slots: make([]uint32, size)}
 }
 
 // empty reports whether the table holds no string.
 func (t *stringTable) empty() bool { return len(t.keys) == 0 }
 
-// slot is where str is in the table, or the empty slot where it would go.
-func (t *stringTable) slot(str string) int {
-	mask := len(t.slots) - 1
-	for i := int(maphash.String(tableSeed, str)) & mask; ; i = (i + 1) & mask {
-		if k := t.slots[i]; k == 0 || t.keys[k-1] == str {
-			return i
+// slot is where str is in the table, or the empty slot where it would
+// go, and the tag of its hash.
+func (t *stringTable) slot(str string) (int, uint32) {
+	h := maphash.String(tableSeed, str)
+	mask, tag := len(t.slots)-1, uint32(h>>48)<<16
+	for i := int(h) & mask; ; i = (i + 1) & mask {
+		switch s := t.slots[i]; {
+		case s == 0:
+			return i, tag
+		case s&0xffff0000 == tag && t.keys[s&0xffff-1] == str:
+			return i, tag
 		}
 	}
 }
 
 // add puts str in the table; it reports false when it was there.
 func (t *stringTable) add(str string) bool {
-	i := t.slot(str)
+	i, tag := t.slot(str)
 	if t.slots[i] != 0 {
 		return false
 	}
 	t.keys = append(t.keys, str)
-	t.slots[i] = uint16(len(t.keys))
+	t.slots[i] = tag | uint32(len(t.keys))
 	return true
 }
 
@@ -344,5 +353,6 @@ func (t *stringTable) has(str string) bool {
 	if len(t.slots) == 0 {
 		return false
 	}
-	return t.slots[t.slot(str)] != 0
+	i, _ := t.slot(str)
+	return t.slots[i] != 0
 }
