@@ -85,3 +85,38 @@ func TestSavedErrorKeepsItsKeys(t *testing.T) {
 		t.Errorf("restored %+v, want %+v", *back, *e)
 	}
 }
+
+// TestSubDocsSaveAsTheMap: a base document's sub-documents are saved as
+// the object of kinds the map they once were wrote (only the kinds set,
+// sorted, a nil list as null), read back as they were, and a saved
+// object naming another kind, or null, is refused.
+func TestSubDocsSaveAsTheMap(t *testing.T) {
+	t.Parallel()
+	d := &subDocRecord{id: "d1", typ: "SSN", status: DocValid}
+	var s subDocs
+	s.put(virtualDocs, []*subDocRecord{d})
+	s.put(physicalDocs, nil)
+	var buf bytes.Buffer
+	if err := EncodeValue(&buf, reflect.ValueOf(s)); err != nil {
+		t.Fatal(err)
+	}
+	var want bytes.Buffer
+	if err := EncodeValue(&want, reflect.ValueOf(map[string][]*subDocRecord{virtualDocs: {d}, physicalDocs: nil})); err != nil {
+		t.Fatal(err)
+	}
+	if buf.String() != want.String() {
+		t.Errorf("saved as %s; the map saved as %s", buf.String(), want.String())
+	}
+	var back subDocs
+	if err := DecodeValue(buf.Bytes(), reflect.ValueOf(&back).Elem()); err != nil {
+		t.Fatal(err)
+	}
+	if back.set != s.set || len(back.of(virtualDocs)) != 1 || back.of(virtualDocs)[0].id != "d1" || back.of(socialDocs) != nil {
+		t.Errorf("read back as %+v, want %+v", back, s)
+	}
+	for _, bad := range []string{`null`, `{"other_docs":[]}`, `[]`} {
+		if err := DecodeValue([]byte(bad), reflect.ValueOf(&back).Elem()); err == nil {
+			t.Errorf("DecodeValue(%s) took it", bad)
+		}
+	}
+}
