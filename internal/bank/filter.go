@@ -459,7 +459,18 @@ func pageOf[R, V any](st *Store, q ListQuery, l listing[R, V]) ([]V, int, error)
 	s.lo, _ = q.Page.Window(math.MaxInt)
 	if q.Filter != nil {
 		if s.typed = typedOf(q.Filter, l.typed); s.typed == nil {
-			s.doc, s.matcher = newFilterDoc(q.Filter, l), q.Filter.Matcher()
+			// The conditions that compile to filter.Typed go first, the
+			// others on a document of what they read.
+			rest := q.Filter
+			if l.typed != nil {
+				var t *filter.Typed
+				if t, rest = q.Filter.Split(func(p string) bool { return l.typed[p] != nil }); t != nil {
+					s.typed = bindReaders(t, l.typed)
+				}
+			}
+			if rest != nil {
+				s.doc, s.matcher = newFilterDoc(rest, l), rest.Matcher()
+			}
 		}
 	}
 	for {
@@ -492,8 +503,9 @@ type listScan[R, V any] struct {
 	lo      int // the page's first item, in the filtered list
 	doc     filterDoc[R, V]
 	matcher *filter.Matcher
-	// typed, when not nil, matches instead of matcher: filter.Typed
-	// bound to the listing's typed readers.
+	// typed, when not nil, is filter.Typed bound to the listing's typed
+	// readers: the whole filter, or the conditions it compiles
+	// (filter.Split), matcher then the others.
 	typed func(st *Store, r R) bool
 
 	started  bool
@@ -575,11 +587,10 @@ func (s *listScan[R, V]) hold(st *Store) (done bool, err error) {
 			continue
 		}
 		viewed := false
-		if s.typed != nil {
-			if !s.typed(st, r) {
-				continue
-			}
-		} else if s.q.Filter != nil {
+		if s.typed != nil && !s.typed(st, r) {
+			continue
+		}
+		if s.matcher != nil {
 			var doc map[string]any
 			if doc, viewed = s.doc.of(st, r); !s.matcher.Match(doc) {
 				continue
@@ -637,11 +648,19 @@ func typedOf[R any](f *filter.Filter, readers map[string]func(st *Store, r R, v 
 	if !ok {
 		return nil
 	}
-	read := make([]func(st *Store, r R, v *filter.Value, buf *[]string), len(t.Paths()))
-	for i, path := range t.Paths() {
-		if read[i] = readers[path]; read[i] == nil {
+	for _, path := range t.Paths() {
+		if readers[path] == nil {
 			return nil
 		}
+	}
+	return bindReaders(t, readers)
+}
+
+// bindReaders is t bound to readers, which has one for each of its paths.
+func bindReaders[R any](t *filter.Typed, readers map[string]func(st *Store, r R, v *filter.Value, buf *[]string)) func(st *Store, r R) bool {
+	read := make([]func(st *Store, r R, v *filter.Value, buf *[]string), len(t.Paths()))
+	for i, path := range t.Paths() {
+		read[i] = readers[path]
 	}
 	return filter.Bind(t, read)
 }

@@ -552,3 +552,56 @@ func (b *binder[C, R]) path(n *typedNode) func(C, R) bool {
 		return true
 	}
 }
+
+// Split divides f, whose conditions must all hold, into the conditions
+// that compile to a Typed whose every path typeable accepts (typed, nil
+// when none does) and the others (rest, nil when none is left): a
+// document meets f when typed matches its Values and rest matches it.
+// A list then tests typed first, from what it reads cheaply, and builds
+// the document rest needs only for the items typed lets through.
+func (f *Filter) Split(typeable func(path string) bool) (typed *Typed, rest *Filter) {
+	var in, out allOf
+	for _, e := range f.root {
+		t := &Typed{}
+		if _, ok := t.node(e, map[string]int{}); ok && !slices.ContainsFunc(t.paths, func(p string) bool { return !typeable(p) }) {
+			in = append(in, e)
+		} else {
+			out = append(out, e)
+		}
+	}
+	if len(in) > 0 {
+		typed = &Typed{}
+		root, _ := typed.node(in, map[string]int{})
+		typed.root = root
+	}
+	if len(out) > 0 {
+		rest = &Filter{root: out}
+		for _, e := range out {
+			rest.collect(e)
+		}
+		slices.Sort(rest.fields)
+		rest.fields = slices.Compact(rest.fields)
+	}
+	return typed, rest
+}
+
+// collect adds the fields and paths e reads to f's.
+func (f *Filter) collect(e expr) {
+	switch x := e.(type) {
+	case allOf:
+		for _, sub := range x {
+			f.collect(sub)
+		}
+	case anyOf:
+		for _, sub := range x {
+			f.collect(sub)
+		}
+	case fieldExpr:
+		path := make([]string, len(x.path))
+		for i, p := range x.path {
+			path[i] = p.name
+		}
+		f.fields = append(f.fields, path[0])
+		f.paths = append(f.paths, path)
+	}
+}

@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"math"
 	"math/rand/v2"
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/synapsefake/synapsefake/internal/filter"
@@ -196,4 +198,92 @@ func setValue(v *filter.Value, x filter.Value) {
 	case filter.Each:
 		v.SetEach(x.List, x.Absent)
 	}
+}
+
+// TestSplitIsMatch: a filter split into a Typed part and the rest
+// matches a document exactly when both parts do, over filters that mix
+// conditions Typed compiles (on paths typeable accepts or not) with ones
+// it does not (an array or object compared), $or and $and of both, and
+// documents of strings, numbers, lists of strings, null and missing
+// fields; the rest reads only the fields its conditions name.
+func TestSplitIsMatch(t *testing.T) {
+	t.Parallel()
+	docs := []string{
+		`{"s":"a","n":1,"l":["a","b"],"o":{"x":1}}`,
+		`{"s":"b","n":2,"l":[],"o":{"x":2}}`,
+		`{"s":null,"l":["b"],"o":[1]}`,
+		`{}`,
+	}
+	filters := []string{
+		`{"s":"a","o":{"x":1}}`,
+		`{"s":{"$in":["a","b"]},"o":{"$nin":[[1]]}}`,
+		`{"n":{"$gt":1},"l":"b","o":{"$ne":{"x":2}}}`,
+		`{"$or":[{"s":"a"},{"o":{"x":2}}],"n":{"$exists":true}}`,
+		`{"$and":[{"s":{"$ne":"b"}},{"l":{"$in":["a"]}}],"o":[1]}`,
+		`{"s":"a","n":1}`,
+		`{"o":{"x":1}}`,
+		`{"l":["a","b"],"s":{"$lte":"b"}}`,
+	}
+	for _, typeableN := range []bool{true, false} {
+		typeable := func(p string) bool { return p != "o" && (typeableN || p != "n") }
+		for _, text := range filters {
+			f, err := filter.Parse(text)
+			if err != nil {
+				t.Fatal(err)
+			}
+			typed, rest := f.Split(typeable)
+			if rest != nil && slices.Contains(rest.Fields(), "s") && !strings.Contains(text, `"$or"`) && !strings.Contains(text, `"$and"`) {
+				t.Errorf("%s: the rest reads s, which the typed part tests", text)
+			}
+			for _, d := range docs {
+				var doc map[string]any
+				if err := json.Unmarshal([]byte(d), &doc); err != nil {
+					t.Fatal(err)
+				}
+				got := true
+				if typed != nil {
+					values := make([]filter.Value, len(typed.Paths()))
+					for i, p := range typed.Paths() {
+						if !typeable(p) {
+							t.Fatalf("%s: the typed part reads %s", text, p)
+						}
+						values[i] = topValue(doc, p)
+					}
+					got = typed.Match(values)
+				}
+				if rest != nil {
+					got = got && rest.Match(doc)
+				}
+				if want := f.Match(doc); got != want {
+					t.Errorf("%s (typeable n %v) on %s: split parts match %v, the filter %v", text, typeableN, d, got, want)
+				}
+			}
+		}
+	}
+}
+
+// topValue is the Value a top-level field of doc holds.
+func topValue(doc map[string]any, name string) filter.Value {
+	x, ok := doc[name]
+	if !ok {
+		return filter.Value{}
+	}
+	switch v := x.(type) {
+	case nil:
+		return filter.Value{Kind: filter.Null}
+	case string:
+		return filter.Value{Kind: filter.String, Str: v}
+	case float64:
+		return filter.Value{Kind: filter.Number, Num: v}
+	case bool:
+		return filter.Value{Kind: filter.Bool, Bool: v}
+	case []any:
+		list := []string{}
+		for _, e := range v {
+			s, _ := e.(string)
+			list = append(list, s)
+		}
+		return filter.Value{Kind: filter.Strings, List: list}
+	}
+	return filter.Value{Kind: 255}
 }
