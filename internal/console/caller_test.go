@@ -2,17 +2,14 @@ package console_test
 
 import (
 	"net/http"
-	"regexp"
 	"strings"
 	"testing"
 
+	"github.com/synapsefake/synapsefake/internal/phrase"
 	"github.com/synapsefake/synapsefake/internal/testkit"
 
 	"github.com/synapsefake/synapsefake"
 )
-
-// goCall matches what only a Go test can call.
-var goCall = regexp.MustCompile(`fake\.[A-Z]|\bAdvance\(|Seed\.|\bWith[A-Z]\w+|\bForceMFA\b`)
 
 // TestHintsInTheCallersWords: a control request that names its client in
 // X-Synapsefake-Client is answered hints in that client's calls (the
@@ -98,7 +95,7 @@ func TestHintsInTheCallersWords(t *testing.T) {
 					t.Errorf("lacks %q:\n%s", want, text)
 				}
 			}
-			if m := goCall.FindString(text); m != "" {
+			if m := phrase.GoCall(text); m != "" {
 				t.Errorf("names the Go call %q:\n%s", m, text)
 			}
 		})

@@ -79,9 +79,7 @@ func (d *simpleDecoder) value(depth int) (any, bool) {
 func (d *simpleDecoder) object(depth int) (any, bool) {
 	d.at++ // {
 	m := map[string]any{}
-	d.space()
-	if d.at < len(d.text) && d.text[d.at] == '}' {
-		d.at++
+	if d.closes('}') {
 		return m, true
 	}
 	for {
@@ -109,18 +107,8 @@ func (d *simpleDecoder) object(depth int) (any, bool) {
 			}
 		}
 		m[key] = v // a repeated name: the last, as encoding/json
-		d.space()
-		if d.at >= len(d.text) {
-			return nil, false
-		}
-		switch d.text[d.at] {
-		case ',':
-			d.at++
-		case '}':
-			d.at++
-			return m, true
-		default:
-			return nil, false
+		if end, ok := d.after('}'); !ok || end {
+			return m, ok
 		}
 	}
 }
@@ -128,9 +116,7 @@ func (d *simpleDecoder) object(depth int) (any, bool) {
 func (d *simpleDecoder) array(depth int) (any, bool) {
 	d.at++ // [
 	list := []any{}
-	d.space()
-	if d.at < len(d.text) && d.text[d.at] == ']' {
-		d.at++
+	if d.closes(']') {
 		return list, true
 	}
 	for {
@@ -139,20 +125,37 @@ func (d *simpleDecoder) array(depth int) (any, bool) {
 			return nil, false
 		}
 		list = append(list, v)
-		d.space()
-		if d.at >= len(d.text) {
-			return nil, false
+		if end, ok := d.after(']'); !ok || end {
+			return list, ok
 		}
+	}
+}
+
+// closes reads close, an empty object's or array's end, when it is next.
+func (d *simpleDecoder) closes(close byte) bool {
+	d.space()
+	if d.at < len(d.text) && d.text[d.at] == close {
+		d.at++
+		return true
+	}
+	return false
+}
+
+// after reads what follows a member or an element: a comma (end false)
+// or close (end true); ok is false for anything else.
+func (d *simpleDecoder) after(close byte) (end, ok bool) {
+	d.space()
+	if d.at < len(d.text) {
 		switch d.text[d.at] {
 		case ',':
 			d.at++
-		case ']':
+			return false, true
+		case close:
 			d.at++
-			return list, true
-		default:
-			return nil, false
+			return true, true
 		}
 	}
+	return false, false
 }
 
 // validTail reports whether s, from the first byte that is not
@@ -203,9 +206,7 @@ func (d *simpleDecoder) stringList() (any, bool) {
 	}
 	d.at++
 	list := make(stringArray, 0, elements(d.text[d.at:]))
-	d.space()
-	if d.at < len(d.text) && d.text[d.at] == ']' {
-		d.at++
+	if d.closes(']') {
 		return list, true
 	}
 	for {
@@ -220,20 +221,13 @@ func (d *simpleDecoder) stringList() (any, bool) {
 			return nil, false
 		}
 		list = append(list, s)
-		d.space()
-		if d.at >= len(d.text) {
+		end, ok := d.after(']')
+		switch {
+		case !ok:
 			d.at = start
 			return nil, false
-		}
-		switch d.text[d.at] {
-		case ',':
-			d.at++
-		case ']':
-			d.at++
+		case end:
 			return list, true
-		default:
-			d.at = start
-			return nil, false
 		}
 	}
 }

@@ -158,3 +158,11 @@ func (c Caller) Phrase(text string) string {
 	}
 	return text
 }
+
+// GoCall is the first part of text that names what only a Go test can
+// call (a Server's method, a seed's field, an option, Advance, a User's
+// RefreshToken), "" when none does: a hint phrased for another caller
+// names none, which the layers' tests check of their hints with it.
+func GoCall(text string) string { return goCall.FindString(text) }
+
+var goCall = regexp.MustCompile(`fake\.[A-Z]|\bAdvance\b|Seed\.|\bWith[A-Z]\w+|\bForceMFA\b|RefreshToken\b`)

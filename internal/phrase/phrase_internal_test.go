@@ -36,3 +36,22 @@ func TestPhrasingsHaveEveryCaller(t *testing.T) {
 		}
 	}
 }
+
+// TestGoCall: GoCall finds what only Go can call, and nothing in a
+// route or another language's call.
+func TestGoCall(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct{ text, want string }{
+		{"call fake.Advance(time.Hour)", "fake.A"},
+		{"Advance(1h) moves it", "Advance"},
+		{"UserSeed.Documents", "Seed."},
+		{"pass WithKYCReview(0)", "WithKYCReview"},
+		{"read User.RefreshToken", "RefreshToken"},
+		{"POST /_fake/clock/advance", ""},
+		{`synapsefake.user(user_id)["refresh_token"]`, ""},
+	} {
+		if got := GoCall(tc.text); got != tc.want {
+			t.Errorf("GoCall(%q) = %q, want %q", tc.text, got, tc.want)
+		}
+	}
+}
