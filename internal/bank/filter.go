@@ -15,6 +15,7 @@ import (
 	"sync"
 	"time"
 	"unicode/utf8"
+	"unsafe"
 
 	"github.com/synapsefake/synapsefake/internal/apierr"
 	"github.com/synapsefake/synapsefake/internal/filter"
@@ -38,19 +39,20 @@ func viewFields(m map[string]any, v any, names []string, projections map[string]
 		}
 		return
 	}
+	base := rv.Addr().UnsafePointer()
 	for _, name := range names {
 		f := fields.byName[name]
 		if f == nil {
 			continue
 		}
-		fv := rv.FieldByIndex(f.index)
-		if f.omitted(fv) {
+		q := unsafe.Add(base, f.offset)
+		if f.omittedAt != nil && f.omittedAt(q) {
 			continue
 		}
-		if p := projections[name]; p != nil {
-			m[name] = projectValue(fv, p, a)
+		if p := projections[name]; p != nil && !p.whole {
+			m[name] = projectValue(rv.FieldByIndex(f.index), p, a)
 		} else {
-			m[name] = f.conv(fv, a)
+			m[name] = f.ptrConv(q, a)
 		}
 	}
 }
@@ -103,18 +105,18 @@ func newConverter(t reflect.Type) converter {
 	case reflect.String:
 		return func(v reflect.Value, a *arena) any {
 			if s := v.String(); utf8.ValidString(s) {
-				return s
+				return a.str(s)
 			}
 			return viaJSON(v, a)
 		}
 	case reflect.Bool:
 		return func(v reflect.Value, a *arena) any { return v.Bool() }
 	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
-		return func(v reflect.Value, a *arena) any { return float64(v.Int()) }
+		return func(v reflect.Value, a *arena) any { return a.num(float64(v.Int())) }
 	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
-		return func(v reflect.Value, a *arena) any { return float64(v.Uint()) }
+		return func(v reflect.Value, a *arena) any { return a.num(float64(v.Uint())) }
 	case reflect.Float64:
-		return func(v reflect.Value, a *arena) any { return v.Float() }
+		return func(v reflect.Value, a *arena) any { return a.num(v.Float()) }
 	case reflect.Pointer:
 		elem := lazyConverterOf(t.Elem())
 		return func(v reflect.Value, a *arena) any {
@@ -130,32 +132,30 @@ func newConverter(t reflect.Type) converter {
 			}
 			return converterOf(v.Elem().Type())(v.Elem(), a)
 		}
-	case reflect.Struct:
-		if fields := jsonFieldsOf(t); fields != nil {
+	case reflect.Struct, reflect.Array:
+		if inPlace(t) {
+			// Read in place, from a copy when v has no address.
+			conv := lazyPtrConverterOf(t)
 			return func(v reflect.Value, a *arena) any {
-				o := a.object(len(fields.list))
-				for _, f := range fields.list {
-					if fv := v.FieldByIndex(f.index); !f.omitted(fv) {
-						o = append(o, filter.Member{Name: f.name, Value: f.conv(fv, a)})
-					}
+				if !v.CanAddr() {
+					c := reflect.New(t).Elem()
+					c.Set(v)
+					v = c
 				}
-				return o
+				return conv(v.Addr().UnsafePointer(), a)
 			}
 		}
-	case reflect.Slice, reflect.Array:
+	case reflect.Slice:
 		if t.Elem().Kind() == reflect.Uint8 {
 			break // bytes are base64
 		}
-		elem := lazyConverterOf(t.Elem())
+		// A slice's elements have their address.
+		elem, size := lazyPtrConverterOf(t.Elem()), t.Elem().Size()
 		return func(v reflect.Value, a *arena) any {
-			if v.Kind() == reflect.Slice && v.IsNil() {
+			if v.IsNil() {
 				return nil
 			}
-			list := a.list(v.Len())
-			for i := range list {
-				list[i] = elem(v.Index(i), a)
-			}
-			return list
+			return elements(v.UnsafePointer(), v.Len(), size, elem, a)
 		}
 	case reflect.Map:
 		if t.Key().Kind() != reflect.String || t.Key().Implements(textMarshalerType) {
@@ -174,7 +174,7 @@ func newConverter(t reflect.Type) converter {
 				}
 				o = append(o, filter.Member{Name: k, Value: elem(it.Value(), a)})
 			}
-			return o
+			return a.boxObject(o)
 		}
 	}
 	return viaJSON
@@ -209,6 +209,12 @@ func viaJSON(v reflect.Value, _ *arena) any { return decodedJSON(v.Interface()) 
 type arena struct {
 	members []filter.Member
 	values  []any
+	// The values the objects and lists hold, and the objects and lists
+	// themselves, as interfaces point to them (arena.str...).
+	strs    []string
+	nums    []float64
+	objects []filter.Object
+	lists   [][]any
 }
 
 // arenaSlab is how many members (values) an arena's slab holds.
@@ -217,6 +223,7 @@ const arenaSlab = 1024
 // reset makes the arena's slabs free for the next document.
 func (a *arena) reset() {
 	a.members, a.values = a.members[:0], a.values[:0]
+	a.strs, a.nums, a.objects, a.lists = a.strs[:0], a.nums[:0], a.objects[:0], a.lists[:0]
 }
 
 // object is an empty Object with room for n members.
@@ -259,14 +266,19 @@ func decodedJSON(v any) any {
 }
 
 // jsonField is a field of a struct that encoding/json writes: its JSON
-// name, where it is (through embedded structs), when it is left out, and
-// its converter.
+// name, where it is (through embedded structs, and its offset in the
+// struct), when it is left out, and its converters.
 type jsonField struct {
 	name      string
 	index     []int
+	offset    uintptr
 	omitEmpty bool
 	omitZero  bool
 	conv      converter
+	// omittedAt is omitted of the field at its address; nil when the
+	// field is never left out.
+	omittedAt func(p unsafe.Pointer) bool
+	ptrConv   ptrConverter
 }
 
 // omitted reports whether encoding/json leaves the field out, holding v.
@@ -337,7 +349,14 @@ func jsonFieldsOf(t reflect.Type) *jsonStruct {
 				}
 				slices.SortStableFunc(s.list, func(a, b *jsonField) int { return slices.Compare(a.index, b.index) })
 				for _, f := range s.list {
-					f.conv = lazyConverterOf(t.FieldByIndex(f.index).Type)
+					ft := t.FieldByIndex(f.index).Type
+					f.conv, f.ptrConv = lazyConverterOf(ft), lazyPtrConverterOf(ft)
+					f.omittedAt = omittedAtOf(ft, f.omitEmpty, f.omitZero)
+					for i, at := t, 0; at < len(f.index); at++ {
+						sf := i.Field(f.index[at])
+						f.offset += sf.Offset
+						i = sf.Type
+					}
 				}
 			}
 		}

@@ -106,9 +106,9 @@ func project(x any, p *projection, a *arena) any {
 			if !utf8.ValidString(s) {
 				return jsonValue(reflect.ValueOf(x))
 			}
-			list[i] = s
+			list[i] = a.str(s)
 		}
-		return list
+		return a.boxList(list)
 	}
 	return projectValue(reflect.ValueOf(x), p, a)
 }
@@ -144,7 +144,7 @@ func projectValue(v reflect.Value, p *projection, a *arena) any {
 				}
 			}
 		}
-		return o
+		return a.boxObject(o)
 	case reflect.Slice, reflect.Array:
 		if t.Elem().Kind() == reflect.Uint8 {
 			break
@@ -156,7 +156,7 @@ func projectValue(v reflect.Value, p *projection, a *arena) any {
 		for i := range list {
 			list[i] = projectValue(v.Index(i), p.element(i), a)
 		}
-		return list
+		return a.boxList(list)
 	case reflect.Map:
 		if t.Key().Kind() != reflect.String || t.Key().Implements(textMarshalerType) {
 			break
@@ -174,7 +174,7 @@ func projectValue(v reflect.Value, p *projection, a *arena) any {
 				o = append(o, filter.Member{Name: k, Value: projectValue(it.Value(), c, a)})
 			}
 		}
-		return o
+		return a.boxObject(o)
 	}
 	return converterOf(t)(v, a)
 }
