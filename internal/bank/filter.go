@@ -150,12 +150,12 @@ func newConverter(t reflect.Type) converter {
 			break // bytes are base64
 		}
 		// A slice's elements have their address.
-		elem, size := lazyPtrConverterOf(t.Elem()), t.Elem().Size()
+		elems := elementsConverter(t.Elem())
 		return func(v reflect.Value, a *arena) any {
 			if v.IsNil() {
 				return nil
 			}
-			return elements(v.UnsafePointer(), v.Len(), size, elem, a)
+			return elems(v.UnsafePointer(), v.Len(), a)
 		}
 	case reflect.Map:
 		if t.Key().Kind() != reflect.String || t.Key().Implements(textMarshalerType) {
@@ -271,6 +271,7 @@ func decodedJSON(v any) any {
 type jsonField struct {
 	name      string
 	index     []int
+	typ       reflect.Type
 	offset    uintptr
 	omitEmpty bool
 	omitZero  bool
@@ -350,6 +351,7 @@ func jsonFieldsOf(t reflect.Type) *jsonStruct {
 				slices.SortStableFunc(s.list, func(a, b *jsonField) int { return slices.Compare(a.index, b.index) })
 				for _, f := range s.list {
 					ft := t.FieldByIndex(f.index).Type
+					f.typ = ft
 					f.conv, f.ptrConv = lazyConverterOf(ft), lazyPtrConverterOf(ft)
 					f.omittedAt = omittedAtOf(ft, f.omitEmpty, f.omitZero)
 					for i, at := t, 0; at < len(f.index); at++ {

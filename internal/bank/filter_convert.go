@@ -106,30 +106,99 @@ func newPtrConverter(t reflect.Type) ptrConverter {
 			return nil
 		}
 	case reflect.Struct:
-		fields := jsonFieldsOf(t).list
-		return func(p unsafe.Pointer, a *arena) any {
-			o := a.object(len(fields))
-			for _, f := range fields {
-				if q := unsafe.Add(p, f.offset); f.omittedAt == nil || !f.omittedAt(q) {
-					o = append(o, filter.Member{Name: f.name, Value: f.ptrConv(q, a)})
-				}
-			}
-			return a.boxObject(o)
-		}
+		return structConverter(jsonFieldsOf(t).list)
 	case reflect.Slice:
-		elem, size := lazyPtrConverterOf(t.Elem()), t.Elem().Size()
+		elems := elementsConverter(t.Elem())
 		return func(p unsafe.Pointer, a *arena) any {
 			s := (*sliceHeader)(p)
 			if s.data == nil {
 				return nil
 			}
-			return elements(s.data, s.len, size, elem, a)
+			return elems(s.data, s.len, a)
 		}
 	case reflect.Array:
-		elem, size, n := lazyPtrConverterOf(t.Elem()), t.Elem().Size(), t.Len()
-		return func(p unsafe.Pointer, a *arena) any { return elements(p, n, size, elem, a) }
+		elems, n := elementsConverter(t.Elem()), t.Len()
+		return func(p unsafe.Pointer, a *arena) any { return elems(p, n, a) }
 	}
 	panic("unreachable: inPlace covers these kinds")
+}
+
+// A field's kind, as structConverter converts it: strings, booleans,
+// int64s and float64s there, others through their ptrConverter.
+const (
+	leafOther uint8 = iota
+	leafString
+	leafBool
+	leafInt64
+	leafFloat64
+)
+
+// leafOf is the kind of a field of type t.
+func leafOf(t reflect.Type) uint8 {
+	if !inPlace(t) {
+		return leafOther
+	}
+	switch t.Kind() {
+	case reflect.String:
+		return leafString
+	case reflect.Bool:
+		return leafBool
+	case reflect.Int64, reflect.Int:
+		if t.Size() == 8 {
+			return leafInt64
+		}
+	case reflect.Float64:
+		return leafFloat64
+	}
+	return leafOther
+}
+
+// structConverter is the ptrConverter of a struct of these fields: the
+// fields' own converters are read at its first call, a struct's fields
+// may hold it.
+func structConverter(fields []*jsonField) ptrConverter {
+	type field struct {
+		*jsonField
+		leaf uint8
+		conv ptrConverter
+	}
+	list := sync.OnceValue(func() []field {
+		list := make([]field, len(fields))
+		for i, f := range fields {
+			list[i] = field{jsonField: f, leaf: leafOf(f.typ), conv: ptrConverterOf(f.typ)}
+		}
+		return list
+	})
+	return func(p unsafe.Pointer, a *arena) any {
+		fields := list()
+		o := a.object(len(fields))
+		for i := range fields {
+			f := &fields[i]
+			q := unsafe.Add(p, f.offset)
+			if f.omittedAt != nil && f.omittedAt(q) {
+				continue
+			}
+			var v any
+			switch f.leaf {
+			case leafString:
+				if s := *(*string)(q); utf8.ValidString(s) {
+					v = a.str(s)
+				} else {
+					v = f.conv(q, a)
+				}
+			case leafBool:
+				v = *(*bool)(q)
+			case leafInt64:
+				v = a.num(float64(*(*int64)(q)))
+			case leafFloat64:
+				v = a.num(*(*float64)(q))
+			default:
+				v = f.conv(q, a)
+			}
+			o = append(o, filter.Member{Name: f.name, Value: v})
+		}
+		return a.boxObject(o)
+	}
 }
 
 // sliceHeader is how a slice is laid out.
@@ -138,13 +207,32 @@ type sliceHeader struct {
 	len, cap int
 }
 
-// elements is the list of n values of size bytes each from p on.
-func elements(p unsafe.Pointer, n int, size uintptr, elem ptrConverter, a *arena) any {
-	list := a.list(n)
-	for i := range list {
-		list[i] = elem(unsafe.Add(p, uintptr(i)*size), a)
+// elementsConverter converts n values of type t, one after another from
+// p on, to a list; t's converter is read at its first call, as
+// structConverter's.
+func elementsConverter(t reflect.Type) func(p unsafe.Pointer, n int, a *arena) any {
+	size := t.Size()
+	elem := sync.OnceValue(func() ptrConverter { return ptrConverterOf(t) })
+	if leafOf(t) == leafString {
+		return func(p unsafe.Pointer, n int, a *arena) any {
+			list := a.list(n)
+			for i, s := range unsafe.Slice((*string)(p), n) {
+				if utf8.ValidString(s) {
+					list[i] = a.str(s)
+				} else {
+					list[i] = elem()(unsafe.Add(p, uintptr(i)*size), a)
+				}
+			}
+			return a.boxList(list)
+		}
 	}
-	return a.boxList(list)
+	return func(p unsafe.Pointer, n int, a *arena) any {
+		list, conv := a.list(n), elem()
+		for i := range list {
+			list[i] = conv(unsafe.Add(p, uintptr(i)*size), a)
+		}
+		return a.boxList(list)
+	}
 }
 
 // omittedAtOf is jsonField.omitted of a field of type t at p; nil for a

@@ -4,6 +4,7 @@ import (
 	"reflect"
 	"strconv"
 	"unicode/utf8"
+	"unsafe"
 
 	"github.com/synapsefake/synapsefake/internal/filter"
 )
@@ -109,6 +110,13 @@ func project(x any, p *projection, a *arena) any {
 			list[i] = a.str(s)
 		}
 		return a.boxList(list)
+	}
+	if p.whole {
+		if t := reflect.TypeOf(x); t != nil && t.Size() > unsafe.Sizeof(uintptr(0)) && inPlace(t) {
+			// Bigger than a pointer, x is held through a pointer to a copy
+			// nobody writes: converted there, not copied again.
+			return ptrConverterOf(t)((*eface)(unsafe.Pointer(&x)).data, a)
+		}
 	}
 	return projectValue(reflect.ValueOf(x), p, a)
 }
