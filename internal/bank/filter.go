@@ -95,6 +95,9 @@ func lazyConverterOf(t reflect.Type) converter {
 }
 
 func newConverter(t reflect.Type) converter {
+	if t.Implements(selfConverterType) {
+		return func(v reflect.Value, a *arena) any { return v.Interface().(selfConverter).filterValue(a) }
+	}
 	if t.Implements(marshalerType) {
 		return marshaled
 	}

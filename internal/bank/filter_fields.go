@@ -13,7 +13,8 @@ import (
 
 // readerOf is a reader of a field the view always shows, made of what
 // the view would hold there: its Go value, which the filter's document
-// converts (project) as jsonValue would.
+// converts (project) as jsonValue would, or a selfConverter standing for
+// it.
 func readerOf[R, F any](field func(st *Store, r R) F) func(st *Store, r R) (any, bool) {
 	return func(st *Store, r R) (any, bool) { return field(st, r), true }
 }
@@ -41,7 +42,7 @@ var userFields = map[string]func(st *Store, u *userRecord) (any, bool){
 	"_links":        readerOf(func(st *Store, u *userRecord) links { return linkTo(st.base + "/users/" + u.id) }),
 	"client":        readerOf(func(st *Store, _ *userRecord) ClientView { return st.client }),
 	"doc_status":    readerOf(func(_ *Store, u *userRecord) docStatus { return u.docStatus() }),
-	"documents":     readerOf(func(_ *Store, u *userRecord) []baseDocView { return u.documentViews(false) }),
+	"documents":     readerOf(func(_ *Store, u *userRecord) userDocuments { return userDocuments{u} }),
 	"emails":        readerOf(func(*Store, *userRecord) []string { return []string{} }),
 	"extra":         readerOf(func(_ *Store, u *userRecord) userExtra { return u.extra() }),
 	"is_hidden":     readerOf(func(*Store, *userRecord) bool { return false }),

@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
@@ -333,4 +334,60 @@ func TestUserRecsAreUserOrders(t *testing.T) {
 	check("reset")
 	mustAddUser(t, b, UserSeed{})
 	check("added after the reset")
+}
+
+// TestUserDocumentsAreTheirViews: a user's documents converted straight
+// from its records (userDocuments) are what the generic converter makes
+// of their views, and their JSON decoded, over records filled at random:
+// no documents, or a few, with personal fields set or not (fillRandom),
+// each kind's list nil, empty or not, strings that are not valid UTF-8,
+// statuses that make each permission scope; an arena reused as a list
+// reuses it.
+func TestUserDocumentsAreTheirViews(t *testing.T) {
+	t.Parallel()
+	rng := rand.New(rand.NewPCG(45, 7))
+	pick := func(list []string) string { return list[rng.IntN(len(list))] }
+	statuses := append([]string{DocValid, DocValid, DocInvalid}, randomStrings...)
+	var a arena
+	for i := range 2000 {
+		u := &userRecord{}
+		if rng.IntN(8) > 0 {
+			u.documents = []*baseDocRecord{}
+		}
+		for range rng.IntN(4) {
+			b := &baseDocRecord{id: pick(randomStrings)}
+			fillRandom(rng, reflect.ValueOf(&b.fields).Elem(), 0)
+			for k := range docKinds {
+				switch rng.IntN(3) {
+				case 0: // nil
+				case 1:
+					b.docs.lists[k] = []*subDocRecord{}
+				default:
+					for range 1 + rng.IntN(3) {
+						value := pick(randomStrings)
+						b.docs.lists[k] = append(b.docs.lists[k], &subDocRecord{id: pick(randomStrings), typ: pick(randomStrings),
+							value: &value, status: pick(statuses), updated: time.UnixMilli(rng.Int64N(1 << 42))})
+					}
+				}
+			}
+			u.documents = append(u.documents, b)
+		}
+		views := u.documentViews(false)
+		data, err := json.Marshal(views)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var want any
+		if err := json.Unmarshal(data, &want); err != nil {
+			t.Fatal(err)
+		}
+		a.reset()
+		got := userDocuments{u}.filterValue(&a)
+		if diff := cmp.Diff(plain(jsonValue(reflect.ValueOf(views))), plain(got)); diff != "" {
+			t.Fatalf("#%d: the documents converted from their records differ from their views converted (-views +records):\n%s", i, diff)
+		}
+		if diff := cmp.Diff(want, plain(got)); diff != "" {
+			t.Fatalf("#%d: the documents converted from their records differ from their views' JSON (-JSON +records):\n%s\n%s", i, diff, data)
+		}
+	}
 }

@@ -111,6 +111,12 @@ func project(x any, p *projection, a *arena) any {
 		}
 		return a.boxList(list)
 	}
+	if c, ok := x.(selfConverter); ok {
+		if p.whole {
+			return c.filterValue(a)
+		}
+		return project(c.view(), p, a)
+	}
 	if p.whole {
 		if t := reflect.TypeOf(x); t != nil && t.Size() > unsafe.Sizeof(uintptr(0)) && inPlace(t) {
 			// Bigger than a pointer, x is held through a pointer to a copy
