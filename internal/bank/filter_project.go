@@ -23,6 +23,10 @@ type projection struct {
 	// type at a projection, item after item.
 	lastType   reflect.Type
 	lastFields *jsonStruct
+	// The same of the type last converted whole (project) and its
+	// converter.
+	convType reflect.Type
+	conv     ptrConverter
 }
 
 // projectionsOf are the projections of paths' top-level fields, by name.
@@ -118,10 +122,13 @@ func project(x any, p *projection, a *arena) any {
 		return project(c.view(), p, a)
 	}
 	if p.whole {
-		if t := reflect.TypeOf(x); t != nil && t.Size() > unsafe.Sizeof(uintptr(0)) && inPlace(t) {
+		if t := reflect.TypeOf(x); t != nil && t.Size() > unsafe.Sizeof(uintptr(0)) {
 			// Bigger than a pointer, x is held through a pointer to a copy
 			// nobody writes: converted there, not copied again.
-			return ptrConverterOf(t)((*eface)(unsafe.Pointer(&x)).data, a)
+			if t != p.convType {
+				p.convType, p.conv = t, ptrConverterOf(t)
+			}
+			return p.conv((*eface)(unsafe.Pointer(&x)).data, a)
 		}
 	}
 	return projectValue(reflect.ValueOf(x), p, a)
