@@ -261,10 +261,13 @@ func omittedAtOf(t reflect.Type, omitEmpty, omitZero bool) func(p unsafe.Pointer
 		}
 		// The first word: the pointer, or an interface's type.
 		return func(p unsafe.Pointer) bool { return *(*unsafe.Pointer)(p) == nil }
+	case reflect.Float32:
+		return func(p unsafe.Pointer) bool { return *(*float32)(p) == 0 } // -0 too
+	case reflect.Float64:
+		return func(p unsafe.Pointer) bool { return *(*float64)(p) == 0 }
 	case reflect.Bool, reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
-		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr,
-		reflect.Float32, reflect.Float64, reflect.Complex64, reflect.Complex128:
-		// Zero as reflect.Value.IsZero has it: every bit clear (-0 is not).
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
+		// Zero: every bit clear.
 		switch t.Size() {
 		case 1:
 			return func(p unsafe.Pointer) bool { return *(*uint8)(p) == 0 }

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unsafe"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
@@ -388,6 +389,93 @@ func TestUserDocumentsAreTheirViews(t *testing.T) {
 		}
 		if diff := cmp.Diff(want, plain(got)); diff != "" {
 			t.Fatalf("#%d: the documents converted from their records differ from their views' JSON (-JSON +records):\n%s\n%s", i, diff, data)
+		}
+	}
+}
+
+// convertKinds is a struct of a field of each kind the in-place
+// converters read, left out when empty or zero and not, and the kinds
+// they leave to reflect, for TestInPlaceIsJSONValue.
+type convertKinds struct {
+	convertInner
+	S   string          `json:"s"`
+	SE  string          `json:"se,omitempty"`
+	B   bool            `json:"b"`
+	BE  bool            `json:"be,omitempty"`
+	I   int             `json:"i"`
+	IE  int             `json:"ie,omitempty"`
+	I8  int8            `json:"i8,omitempty"`
+	I16 int16           `json:"i16,omitempty"`
+	I32 int32           `json:"i32"`
+	U   uint            `json:"u,omitempty"`
+	U8  uint8           `json:"u8"`
+	U16 uint16          `json:"u16,omitempty"`
+	U32 uint32          `json:"u32,omitempty"`
+	U64 uint64          `json:"u64"`
+	F   float64         `json:"f,omitempty"`
+	F32 float32         `json:"f32,omitempty"`
+	FZ  float64         `json:"fz,omitzero"`
+	P   *string         `json:"p,omitempty"`
+	PI  *int            `json:"pi"`
+	L   []string        `json:"l,omitempty"`
+	LI  []convertInner  `json:"li"`
+	LP  []*convertInner `json:"lp,omitempty"`
+	A   [2]int          `json:"a"`
+	A0  [0]int          `json:"a0,omitempty"`
+	M   map[string]any  `json:"m,omitempty"`
+	MS  map[string]int  `json:"ms"`
+	X   any             `json:"x,omitempty"`
+	T   time.Time       `json:"t,omitzero"`
+	TE  time.Time       `json:"te"`
+	Raw []byte          `json:"raw,omitempty"`
+	St  namedString     `json:"st,omitempty"`
+	In  convertInner    `json:"in,omitzero"`
+}
+
+type convertInner struct {
+	Name string `json:"name,omitempty"`
+	N    int64  `json:"n"`
+}
+
+// namedString is a string type of its own, converted as a string.
+type namedString string
+
+// TestInPlaceIsJSONValue: the in-place converters (ptrConverterOf) make
+// of a struct what encoding/json writes, decoded, as jsonValue does of it
+// held in an interface (not addressable), over values filled at random
+// with every kind's zero and edges (-0, invalid UTF-8, nil and empty
+// lists and maps).
+func TestInPlaceIsJSONValue(t *testing.T) {
+	t.Parallel()
+	rng := rand.New(rand.NewPCG(45, 9))
+	typ := reflect.TypeFor[convertKinds]()
+	conv := ptrConverterOf(typ)
+	var a arena
+	for i := range 3000 {
+		var v convertKinds
+		fillRandom(rng, reflect.ValueOf(&v).Elem(), 0)
+		if rng.IntN(2) == 0 { // the kinds fillRandom leaves zero
+			v.I8, v.I16, v.I32 = int8(rng.IntN(256)-128), int16(rng.IntN(3)-1), int32(rng.IntN(3)-1)
+			v.U, v.U8, v.U16, v.U32, v.U64 = uint(rng.IntN(2)), uint8(rng.IntN(256)), uint16(rng.IntN(2)), uint32(rng.IntN(2)), rng.Uint64()
+			v.F32, v.A, v.T = float32(rng.IntN(3)-1), [2]int{rng.IntN(3), -1}, time.UnixMilli(rng.Int64N(3))
+		}
+		data, err := json.Marshal(v)
+		if err != nil {
+			continue // an infinity
+		}
+		var want any
+		if err := json.Unmarshal(data, &want); err != nil {
+			t.Fatal(err)
+		}
+		a.reset()
+		if diff := cmp.Diff(want, plain(conv(unsafe.Pointer(&v), &a))); diff != "" {
+			t.Fatalf("#%d: in place (-JSON +converted):\n%s\n%s", i, diff, data)
+		}
+		if diff := cmp.Diff(want, plain(jsonValue(reflect.ValueOf(v)))); diff != "" {
+			t.Fatalf("#%d: held in an interface (-JSON +converted):\n%s\n%s", i, diff, data)
+		}
+		if diff := cmp.Diff(want, plain(project(v, &projection{whole: true}, &a))); diff != "" {
+			t.Fatalf("#%d: projected whole (-JSON +converted):\n%s\n%s", i, diff, data)
 		}
 	}
 }
