@@ -68,7 +68,8 @@ var (
 func jsonValue(v reflect.Value) any { return converterOf(v.Type())(v, nil) }
 
 // converter turns a value of one type into jsonValue's answer, its
-// objects and lists taken from a (nil: allocated).
+// objects and lists, and the interfaces holding them, its strings and
+// numbers, taken from a (nil: allocated).
 type converter func(v reflect.Value, a *arena) any
 
 // converters caches converterOf.
@@ -443,9 +444,10 @@ type listing[R, V any] struct {
 	skip func(st *Store) func(R) bool
 	view func(st *Store, r R) V
 	// fields read the view's top-level fields (by JSON name) as the view
-	// holds them (its field's Go value; ok false when the view omits it),
-	// at a fraction of the cost of building the view. A filter that names
-	// only these builds views for the page alone.
+	// holds them (its field's Go value, or a selfConverter standing for
+	// it; ok false when the view omits it), at a fraction of the cost of
+	// building the view. A filter that names only these builds views for
+	// the page alone.
 	fields map[string]func(st *Store, r R) (v any, ok bool)
 	// typed read what some paths of the view lead to (by dotted path), as
 	// a filter.Typed reads them, cheaper still: a filter whose paths are

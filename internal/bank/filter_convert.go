@@ -307,13 +307,17 @@ func boxAt(typ, p unsafe.Pointer) any {
 	return *(*any)(unsafe.Pointer(&eface{typ: typ, data: p}))
 }
 
+// boxSlab is how many strings (numbers, objects, lists) a slab of an
+// arena's boxes holds.
+const boxSlab = 256
+
 // str is s as an any, its header kept in a's slab.
 func (a *arena) str(s string) any {
 	if a == nil || len(s) == 0 {
 		return s // the empty string boxes without allocating
 	}
 	if len(a.strs) == cap(a.strs) {
-		a.strs = make([]string, 0, arenaSlab)
+		a.strs = make([]string, 0, boxSlab)
 	}
 	a.strs = append(a.strs, s)
 	return boxAt(stringWord, unsafe.Pointer(&a.strs[len(a.strs)-1]))
@@ -325,7 +329,7 @@ func (a *arena) num(f float64) any {
 		return f
 	}
 	if len(a.nums) == cap(a.nums) {
-		a.nums = make([]float64, 0, arenaSlab)
+		a.nums = make([]float64, 0, boxSlab)
 	}
 	a.nums = append(a.nums, f)
 	return boxAt(numberWord, unsafe.Pointer(&a.nums[len(a.nums)-1]))
@@ -337,7 +341,7 @@ func (a *arena) boxObject(o filter.Object) any {
 		return o
 	}
 	if len(a.objects) == cap(a.objects) {
-		a.objects = make([]filter.Object, 0, arenaSlab)
+		a.objects = make([]filter.Object, 0, boxSlab)
 	}
 	a.objects = append(a.objects, o)
 	return boxAt(objectWord, unsafe.Pointer(&a.objects[len(a.objects)-1]))
@@ -349,7 +353,7 @@ func (a *arena) boxList(list []any) any {
 		return list
 	}
 	if len(a.lists) == cap(a.lists) {
-		a.lists = make([][]any, 0, arenaSlab)
+		a.lists = make([][]any, 0, boxSlab)
 	}
 	a.lists = append(a.lists, list)
 	return boxAt(listWord, unsafe.Pointer(&a.lists[len(a.lists)-1]))
