@@ -144,7 +144,9 @@ func (s *Server) Client() *http.Client {
 	return &http.Client{Transport: handlerTransport{s}}
 }
 
-// Close stops the listener, if any. It is safe to call more than once.
+// Close stops the listener, if any, and the webhook deliveries: those
+// in flight are cancelled and waited for, so that none runs once Close
+// returns. It is safe to call more than once.
 func (s *Server) Close() {
 	s.closeMu.Do(func() {
 		s.core.Hooks.Close()

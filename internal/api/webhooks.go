@@ -597,7 +597,24 @@ func (h *hooks) Close() {
 	defer h.Mu.Unlock()
 	h.Closed = true
 	h.stop()
+	// The attempts in flight end with their context; their goroutines
+	// are waited for (for at most closeBound), so that a test that
+	// closes the fake leaves none of them running.
+	deadline := time.Now().Add(closeBound)
+	timer := time.AfterFunc(closeBound, func() {
+		h.Mu.Lock()
+		h.cond.Broadcast()
+		h.Mu.Unlock()
+	})
+	defer timer.Stop()
+	for h.busy > 0 && time.Now().Before(deadline) {
+		h.cond.Wait()
+	}
 }
+
+// closeBound is how long Close waits for the attempts in flight to end:
+// a cancelled request ends at once, unless the network stack hangs.
+const closeBound = 5 * time.Second
 
 // attempt POSTs one delivery and reports the receiver's answer, dated at
 // the attempt's due time; badSignature signs it with a wrong secret.

@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"regexp"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
@@ -374,6 +375,32 @@ func TestCloseCancelsDelivery(t *testing.T) {
 	within(t, hung.arrived, "the delivery")
 	fake.Close()
 	within(t, hung.gone, "the abandoned attempt's end")
+}
+
+// TestCloseWaitsForDeliveries: when Close returns, no delivery's
+// goroutine is left running, though one was in an attempt the receiver
+// held.
+func TestCloseWaitsForDeliveries(t *testing.T) {
+	before := deliveryGoroutines()
+	hung := newReceiver(t, true)
+	fake := synapsefake.NewServer(t)
+	fake.MustAddSubscription(t, hung.URL, "USERS|POST")
+	fake.MustAddUser(t, synapsefake.UserSeed{})
+	within(t, hung.arrived, "the delivery")
+	if n := deliveryGoroutines(); n <= before {
+		t.Fatalf("%d delivery goroutines during the attempt, %d before it", n, before)
+	}
+	fake.Close()
+	if n := deliveryGoroutines(); n > before {
+		t.Errorf("%d delivery goroutines after Close, %d before the fake", n, before)
+	}
+}
+
+// deliveryGoroutines counts the goroutines delivering webhooks, of every
+// fake in the process.
+func deliveryGoroutines() int {
+	buf := make([]byte, 1<<22)
+	return strings.Count(string(buf[:runtime.Stack(buf, true)]), "(*hooks).work(")
 }
 
 func TestWebhookCaptureLimit(t *testing.T) {
