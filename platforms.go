@@ -378,13 +378,11 @@ func platformView(s *Server) platformJSON {
 
 // checkPlatformConfig refuses a client id or secret a gateway cannot carry.
 func checkPlatformConfig(c PlatformConfig) error {
-	if len(c.ClientID) > 64 || c.ClientID == "." || c.ClientID == ".." || strings.IndexFunc(c.ClientID, func(r rune) bool {
-		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '_' || r == '-' || r == '.')
-	}) >= 0 {
+	if !standalone.ValidClientID(c.ClientID) {
 		return apierr.Payload("invalid_client_id", "client_id must be at most 64 letters, digits, '_', '-' and '.', and not . or .. "+
 			"(a URL resolver would take /_fake/platforms/.. for /_fake/), not %q.", jsonx.Clip(c.ClientID))
 	}
-	if len(c.ClientSecret) > 128 || strings.IndexFunc(c.ClientSecret, func(r rune) bool { return r <= ' ' || r == '|' || r >= 0x7f }) >= 0 {
+	if !standalone.ValidClientSecret(c.ClientSecret) {
 		return apierr.Payload("invalid_client_secret", "client_secret must be at most 128 printable characters, without spaces or '|'.")
 	}
 	if len(c.Name) > 256 {

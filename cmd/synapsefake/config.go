@@ -151,6 +151,12 @@ func parseConfig(args []string, usage io.Writer) (config, error) {
 	if (c.clientID == "") != (c.clientSecret == "") {
 		return config{}, errors.New("-client-id and -client-secret go together")
 	}
+	if c.clientID != "" && !standalone.ValidClientID(c.clientID) {
+		return config{}, fmt.Errorf("-client-id must be at most 64 letters, digits, '_', '-' and '.', and not . or .., not %q", c.clientID)
+	}
+	if c.clientSecret != "" && !standalone.ValidClientSecret(c.clientSecret) {
+		return config{}, errors.New("-client-secret must be at most 128 printable characters, without spaces or '|'")
+	}
 	return c, nil
 }
 

@@ -6,6 +6,7 @@ package standalone
 import (
 	"fmt"
 	"net/http"
+	"strings"
 	"time"
 
 	"github.com/benbjohnson/clock"
@@ -55,3 +56,19 @@ var (
 	minStartTime = bank.MinStateTime
 	maxStartTime = time.Date(9900, 1, 1, 0, 0, 0, 0, time.UTC)
 )
+
+// ValidClientID reports whether id can be a platform's client id: at most
+// 64 letters, digits, '_', '-' and '.', and not . or .. (a URL resolver
+// would take /_fake/platforms/.. for /_fake/; a '|' would split the
+// gateway). The binary's -client-id and POST /_fake/platforms check it.
+func ValidClientID(id string) bool {
+	return len(id) <= 64 && id != "." && id != ".." && strings.IndexFunc(id, func(r rune) bool {
+		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '_' || r == '-' || r == '.')
+	}) < 0
+}
+
+// ValidClientSecret reports whether secret can be a platform's client
+// secret: at most 128 printable characters, without spaces or '|'.
+func ValidClientSecret(secret string) bool {
+	return len(secret) <= 128 && strings.IndexFunc(secret, func(r rune) bool { return r <= ' ' || r == '|' || r >= 0x7f }) < 0
+}
