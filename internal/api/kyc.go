@@ -18,11 +18,7 @@ func (s *Wire) handleUBO(w http.ResponseWriter, r *http.Request) {
 		s.Fail(w, err)
 		return
 	}
-	req, err := decodeValid[bank.UboRequest](r)
-	if err == nil {
-		err = s.strictRules(r, req.Broken())
-	}
-	if err != nil {
+	if _, err := decodeChecked[bank.UboRequest](s, r); err != nil {
 		s.Fail(w, err)
 		return
 	}

@@ -586,6 +586,24 @@ func decodeValid[T validator](r *http.Request) (T, error) {
 	return v, err
 }
 
+// decodeChecked is decode followed by the body's own Validate and then
+// its strict-mode rules (Broken), which a body with rules of both kinds
+// takes.
+func decodeChecked[T any, P interface {
+	*T
+	validator
+	Broken() []bank.BrokenRule
+}](s *Wire, r *http.Request) (T, error) {
+	v, err := decode[T](r)
+	if err == nil {
+		err = P(&v).Validate()
+	}
+	if err == nil {
+		err = s.strictRules(r, P(&v).Broken())
+	}
+	return v, err
+}
+
 // decodeTextValid is decodeText followed by the body's own validate.
 func decodeTextValid[T validator](r *http.Request) (T, error) {
 	v, err := decodeText[T](r)

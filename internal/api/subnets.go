@@ -32,10 +32,7 @@ func (s *Wire) handleCreateSubnet(w http.ResponseWriter, r *http.Request) {
 		s.Fail(w, err)
 		return
 	}
-	req, err := decodeValid[bank.CreateSubnetRequest](r)
-	if err == nil {
-		err = s.strictRules(r, req.Broken())
-	}
+	req, err := decodeChecked[bank.CreateSubnetRequest](s, r)
 	if err != nil {
 		s.Fail(w, err)
 		return
@@ -91,10 +88,7 @@ func (s *Wire) handlePatchSubnet(w http.ResponseWriter, r *http.Request) {
 		s.Fail(w, err)
 		return
 	}
-	req, err := decodeValid[bank.PatchSubnetRequest](r)
-	if err == nil {
-		err = s.strictRules(r, req.Broken())
-	}
+	req, err := decodeChecked[bank.PatchSubnetRequest](s, r)
 	if err != nil {
 		s.Fail(w, err)
 		return
@@ -128,10 +122,7 @@ func (s *Wire) handlePushSubnet(w http.ResponseWriter, r *http.Request) {
 		s.Fail(w, err)
 		return
 	}
-	req, err := decodeValid[bank.PushRequest](r)
-	if err == nil {
-		err = s.strictRules(r, req.Broken())
-	}
+	req, err := decodeChecked[bank.PushRequest](s, r)
 	if err != nil {
 		s.Fail(w, err)
 		return

@@ -21,13 +21,7 @@ func (s *Wire) handleCreateUser(w http.ResponseWriter, r *http.Request) {
 		s.Fail(w, bank.ErrInvalidFingerprintFor(c.fingerprint))
 		return
 	}
-	req, err := decode[bank.CreateUserRequest](r)
-	if err == nil {
-		err = req.Validate()
-	}
-	if err == nil {
-		err = s.strictRules(r, req.Broken())
-	}
+	req, err := decodeChecked[bank.CreateUserRequest](s, r)
 	if err != nil {
 		s.Fail(w, err)
 		return
@@ -81,13 +75,7 @@ func (s *Wire) handlePatchUser(w http.ResponseWriter, r *http.Request) {
 		s.Fail(w, err)
 		return
 	}
-	req, err := decode[bank.PatchUserRequest](r)
-	if err == nil {
-		err = req.Validate()
-	}
-	if err == nil {
-		err = s.strictRules(r, req.Broken())
-	}
+	req, err := decodeChecked[bank.PatchUserRequest](s, r)
 	if err != nil {
 		s.Fail(w, err)
 		return
