@@ -82,19 +82,9 @@ func (s *Wire) handleApplePay(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	seed, err := s.ApplePaySeed(r.PathValue("user_id"), r.PathValue("node_id"), *req.Nonce)
-	var out pushResponse
-	if err == nil {
-		out.Success = true
-		out.Data.Authentication = pushAuthentication{
-			ActivationData: bank.Derived(seed, "activation", 32),
-			EncryptedData:  bank.Derived(seed, "encrypted", 96),
-			PublicKey:      bank.Derived(seed, "public_key", 65),
-		}
-	}
-
 	if err != nil {
 		s.Fail(w, err)
 		return
 	}
-	s.Ok(w, out)
+	s.Ok(w, pushAnswer(seed))
 }

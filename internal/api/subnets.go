@@ -128,19 +128,22 @@ func (s *Wire) handlePushSubnet(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	seed, err := s.PushSeed(r.PathValue("user_id"), r.PathValue("node_id"), r.PathValue("subnet_id"), *req.Type, bank.Deref(req.Nonce))
-	var out pushResponse
-	if err == nil {
-		out.Success = true
-		out.Data.Authentication = pushAuthentication{
-			ActivationData: bank.Derived(seed, "activation", 32),
-			EncryptedData:  bank.Derived(seed, "encrypted", 96),
-			PublicKey:      bank.Derived(seed, "public_key", 65),
-		}
-	}
-
 	if err != nil {
 		s.Fail(w, err)
 		return
 	}
-	s.Ok(w, out)
+	s.Ok(w, pushAnswer(seed))
+}
+
+// pushAnswer is the push-to-wallet answer whose provisioning data seed
+// derives.
+func pushAnswer(seed string) pushResponse {
+	var out pushResponse
+	out.Success = true
+	out.Data.Authentication = pushAuthentication{
+		ActivationData: bank.Derived(seed, "activation", 32),
+		EncryptedData:  bank.Derived(seed, "encrypted", 96),
+		PublicKey:      bank.Derived(seed, "public_key", 65),
+	}
+	return out
 }
