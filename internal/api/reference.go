@@ -199,7 +199,7 @@ func (s *Wire) handleATMs(w http.ResponseWriter, r *http.Request) {
 	}
 	lo, hi := p.Window(len(atms))
 	s.Ok(w, atmList{
-		ListMeta:  bank.ListMeta{ErrorCode: "0", HTTPCode: "200", Limit: p.PerPage, Page: p.Number, PageCount: p.PageCount(len(atms)), Success: true},
+		ListMeta:  p.Meta(len(atms)),
 		ATMs:      atms[lo:hi],
 		ATMsCount: len(atms),
 	})

@@ -473,9 +473,7 @@ func servePage[V any](s *Wire, w http.ResponseWriter, r *http.Request, need acce
 		s.Fail(w, err)
 		return
 	}
-	p := q.Page
-	meta := bank.ListMeta{ErrorCode: "0", HTTPCode: "200", Limit: p.PerPage, Page: p.Number, PageCount: p.PageCount(total), Success: true}
-	s.Ok(w, wrap(meta, items, total))
+	s.Ok(w, wrap(q.Page.Meta(total), items, total))
 }
 
 // access says which credentials a route needs.

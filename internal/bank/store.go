@@ -364,5 +364,11 @@ type ListMeta struct {
 	Success   bool   `json:"success"`
 }
 
+// Meta is the paging part of the answer of page p of a list of total
+// items.
+func (p Page) Meta(total int) ListMeta {
+	return ListMeta{ErrorCode: "0", HTTPCode: "200", Limit: p.PerPage, Page: p.Number, PageCount: p.PageCount(total), Success: true}
+}
+
 // Ms is the wire form of a time: integer milliseconds since the epoch.
 func Ms(t time.Time) int64 { return t.UnixMilli() }

@@ -782,9 +782,7 @@ func (st *Store) listUsers(q ListQuery, query string, showTokens bool) (usersLis
 	if err != nil {
 		return usersList{}, err
 	}
-	p := q.Page
-	return usersList{ErrorCode: "0", HTTPCode: "200", Limit: p.PerPage, Page: p.Number,
-		PageCount: p.PageCount(total), Success: true, Users: users, UsersCount: total}, nil
+	return usersList{ListMeta: q.Page.Meta(total), Users: users, UsersCount: total}, nil
 }
 
 func (st *Store) getUser(id string, full bool) (UserView, error) {

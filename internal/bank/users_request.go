@@ -340,12 +340,7 @@ func (r *PatchUserRequest) Broken() []BrokenRule {
 
 // usersList is the wrapper of GET /users.
 type usersList struct {
-	ErrorCode  string     `json:"error_code"`
-	HTTPCode   string     `json:"http_code"`
-	Limit      int        `json:"limit"`
-	Page       int        `json:"page"`
-	PageCount  int        `json:"page_count"`
-	Success    bool       `json:"success"`
+	ListMeta
 	Users      []UserView `json:"users"`
 	UsersCount int        `json:"users_count"`
 }
