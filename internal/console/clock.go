@@ -48,8 +48,16 @@ func (s *Console) controlAdvanceClock(w http.ResponseWriter, r *http.Request) {
 	if err == nil {
 		d, err = req.duration()
 	}
+	s.advanceBy(w, d, err)
+}
+
+// advanceBy answers err, the request's refusal, or moves the clock by d
+// and answers "now": a move past 9999-12-31 (which a saved state cannot
+// hold) is 400 / "200" invalid_duration, and a real clock's (but by 0,
+// which runs what is due) 409 / "410" clock_not_manual. Every route that
+// moves the clock by a duration answers through it.
+func (s *Console) advanceBy(w http.ResponseWriter, d time.Duration, err error) {
 	if err == nil && s.Now().After(bank.MaxStateTime.Add(-d)) {
-		// A saved state holds times up to the end of 9999.
 		err = apierr.Payload("invalid_duration", "Advancing by %s would take the clock past 9999-12-31.", d)
 	}
 	if err == nil && d > 0 && !s.ManualClock() {

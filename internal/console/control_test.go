@@ -1278,7 +1278,8 @@ func TestControlWebhooksLimit(t *testing.T) {
 // TestControlAdvanceStopsAtTheYear9999: POST /_fake/clock/advance refuses a
 // duration that would take the clock past 9999-12-31, which a saved state
 // cannot hold (400 / "200" invalid_duration, the clock unmoved); a shorter
-// one moves it, and the state still restores.
+// one moves it, and the state still restores; the dashboard's clock step
+// is refused the same way.
 func TestControlAdvanceStopsAtTheYear9999(t *testing.T) {
 	t.Parallel()
 	start := time.Date(9899, 6, 1, 12, 0, 0, 0, time.UTC)
@@ -1296,5 +1297,14 @@ func TestControlAdvanceStopsAtTheYear9999(t *testing.T) {
 	}
 	if err := synapsefake.NewServer(t).Restore(strings.NewReader(doc.String())); err != nil {
 		t.Errorf("Restore: %v", err)
+	}
+	// The dashboard's clock steps stop there too.
+	last, err := fake.AdvanceTo(time.Date(9999, 12, 31, 12, 0, 0, 0, time.UTC))
+	if err != nil {
+		t.Fatal(err)
+	}
+	testkit.WantError(t, testkit.Ctl(t, fake, "POST", "/ui/clock", map[string]any{"step": "1d"}), 400, "200", "invalid_duration")
+	if now := fake.Now(); !now.Equal(last) {
+		t.Errorf("the dashboard's step moved the clock to %v", now)
 	}
 }

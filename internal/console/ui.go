@@ -587,22 +587,14 @@ func clockStep(now time.Time, step string) (time.Duration, error) {
 }
 
 // uiClock serves POST /_fake/ui/clock {"step": ...}: Advance by a
-// calendar step. A clock that is not manual cannot be moved.
+// calendar step, as /clock/advance moves the clock (advanceBy).
 func (s *Console) uiClock(w http.ResponseWriter, r *http.Request) {
 	req, err := ControlBody[uiClockRequest](r)
 	var d time.Duration
 	if err == nil {
 		d, err = clockStep(s.Now(), req.Step)
 	}
-	if err == nil && !s.ManualClock() {
-		err = api.ErrClockNotManual("by " + d.String())
-	}
-	if err != nil {
-		s.Fail(w, err)
-		return
-	}
-	s.Advance(d)
-	s.ControlOK(w, map[string]any{"now": bank.Ms(s.Now())})
+	s.advanceBy(w, d, err)
 }
 
 // uiCheckCard serves POST /_fake/ui/subnets/{subnet_id}/check, with the
