@@ -389,7 +389,7 @@ func (s *valueSet) holdsString(v *Value) bool {
 		return s.hasString(v.Str)
 	case Strings, Each:
 		for _, str := range v.List {
-			if s.mayHold(str) && s.strs.has(str) || s.replaced && s.hasShown(str) { // hasString
+			if s.hasString(str) {
 				return true
 			}
 		}
