@@ -165,6 +165,15 @@ func ControlBody[T any](r *http.Request) (T, error) {
 	return v, jsonx.UnmarshalObject(data, &v, true)
 }
 
+// controlBodyValid is ControlBody followed by the body's own Validate.
+func controlBodyValid[T interface{ Validate() error }](r *http.Request) (T, error) {
+	v, err := ControlBody[T](r)
+	if err == nil {
+		err = v.Validate()
+	}
+	return v, err
+}
+
 // ControlOK answers {"success": true} plus the given fields.
 func (s *Console) ControlOK(w http.ResponseWriter, fields map[string]any) {
 	out := map[string]any{"success": true}

@@ -44,10 +44,7 @@ func (req controlNodeRequest) Validate() error {
 
 // controlCreateNode serves POST /_fake/users/{user_id}/nodes.
 func (s *Console) controlCreateNode(w http.ResponseWriter, r *http.Request) {
-	req, err := ControlBody[controlNodeRequest](r)
-	if err == nil {
-		err = req.Validate()
-	}
+	req, err := controlBodyValid[controlNodeRequest](r)
 	if err != nil {
 		s.Fail(w, err)
 		return

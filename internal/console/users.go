@@ -192,10 +192,7 @@ func (req controlOAuthRequest) Validate() error {
 
 // controlOAuthKey serves POST /_fake/users/{user_id}/oauth.
 func (s *Console) controlOAuthKey(w http.ResponseWriter, r *http.Request) {
-	req, err := ControlBody[controlOAuthRequest](r)
-	if err == nil {
-		err = req.Validate()
-	}
+	req, err := controlBodyValid[controlOAuthRequest](r)
 	if err != nil {
 		s.Fail(w, err)
 		return

@@ -40,10 +40,7 @@ func (req controlSubscriptionRequest) Validate() error {
 
 // controlCreateSubscription serves POST /_fake/subscriptions.
 func (s *Console) controlCreateSubscription(w http.ResponseWriter, r *http.Request) {
-	req, err := ControlBody[controlSubscriptionRequest](r)
-	if err == nil {
-		err = req.Validate()
-	}
+	req, err := controlBodyValid[controlSubscriptionRequest](r)
 	if err != nil {
 		s.Fail(w, err)
 		return
