@@ -53,14 +53,7 @@ func TestServeReadyOnceTheStateIsLoaded(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	listening, holding := make(chan string, 1), make(chan struct{}, 1)
-	release := make(chan struct{})
-	startupLoading = func(base string) {
-		listening <- base
-		<-release
-	}
-	startupHolding = func() { holding <- struct{}{} }
-	t.Cleanup(func() { startupLoading, startupHolding = nil, nil })
+	listening, holding, release := holdStartup(t)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	out := &syncBuffer{}
@@ -134,14 +127,7 @@ func TestServeNotReadyWhenTheStartFails(t *testing.T) {
 	if err := os.WriteFile(file, []byte(`{"format":"not a state"}`), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	listening, holding := make(chan string, 1), make(chan struct{}, 1)
-	release := make(chan struct{})
-	startupLoading = func(base string) {
-		listening <- base
-		<-release
-	}
-	startupHolding = func() { holding <- struct{}{} }
-	t.Cleanup(func() { startupLoading, startupHolding = nil, nil })
+	listening, holding, release := holdStartup(t)
 	done := make(chan error, 1)
 	go func() {
 		done <- serve(context.Background(), []string{"-addr", "127.0.0.1:0", "-state", file}, io.Discard, nil)
@@ -294,4 +280,20 @@ func TestRequestLogNearMisses(t *testing.T) {
 			t.Errorf("log line %q, want it to end with %q", line, tc.note)
 		}
 	}
+}
+
+// holdStartup sets the start-up hooks until t ends: listening receives the
+// base URL once the server listens and its state is loading, which then
+// waits for release to be closed; holding receives once the server holds
+// requests for the load.
+func holdStartup(t *testing.T) (listening <-chan string, holding <-chan struct{}, release chan struct{}) {
+	l, h := make(chan string, 1), make(chan struct{}, 1)
+	release = make(chan struct{})
+	startupLoading = func(base string) {
+		l <- base
+		<-release
+	}
+	startupHolding = func() { h <- struct{}{} }
+	t.Cleanup(func() { startupLoading, startupHolding = nil, nil })
+	return l, h, release
 }
